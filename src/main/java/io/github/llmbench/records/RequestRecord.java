@@ -1,0 +1,48 @@
+package io.github.llmbench.records;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+
+/**
+ * One finished request, as written to {@code llm/requests.jsonl}: the only input of the analysis.
+ *
+ * <p>Times are epoch milliseconds ({@code startMs}, {@code endMs}) or durations in milliseconds.
+ * Latency fields are null for a failed request: failures never enter latency statistics.
+ *
+ * @param id request id, unique within the run
+ * @param level the load level the request belongs to, e.g. {@code c128}
+ * @param startMs t0: just before the request was sent
+ * @param endMs when the request ended (last chunk, failure or timeout); used for concurrency
+ * @param ttftMs time to first chunk carrying generated text
+ * @param tpotMs (e2el - ttft) / (output tokens - 1); null when output tokens <= 1
+ * @param e2elMs arrival of the last chunk carrying text - t0
+ * @param itlMs gaps between consecutive chunks carrying text (per chunk, not per token)
+ * @param inputTokens {@code usage.prompt_tokens}, null when the server sent no usage
+ * @param outputTokens {@code usage.completion_tokens}, or the text-chunk count when estimated
+ * @param outputTokensEstimated true when outputTokens is a chunk count (no usage chunk)
+ * @param ok true when the request completed: status 200, [DONE] received, no error event
+ * @param error short reason of a failure, null when ok
+ * @param httpStatus the HTTP status when known, else null
+ */
+@JsonInclude(JsonInclude.Include.ALWAYS)
+public record RequestRecord(
+    @JsonProperty("id") String id,
+    @JsonProperty("level") String level,
+    @JsonProperty("start_ms") long startMs,
+    @JsonProperty("end_ms") long endMs,
+    @JsonProperty("ttft_ms") Double ttftMs,
+    @JsonProperty("tpot_ms") Double tpotMs,
+    @JsonProperty("e2el_ms") Double e2elMs,
+    @JsonProperty("itl_ms") List<Double> itlMs,
+    @JsonProperty("input_tokens") Integer inputTokens,
+    @JsonProperty("output_tokens") Integer outputTokens,
+    @JsonProperty("output_tokens_estimated") boolean outputTokensEstimated,
+    @JsonProperty("ok") boolean ok,
+    @JsonProperty("error") String error,
+    @JsonProperty("http_status") Integer httpStatus) {
+
+  public RequestRecord {
+    itlMs = itlMs == null ? List.of() : List.copyOf(itlMs);
+  }
+}
