@@ -1,0 +1,33 @@
+package io.github.llmbench.capture;
+
+import io.gatling.commons.stats.KO$;
+import io.gatling.commons.stats.OK$;
+import io.gatling.core.session.Session;
+import io.gatling.core.stats.StatsEngine;
+import scala.Option;
+
+/**
+ * Writes our own timing records (TTFT, TPOT, ITL, E2EL) into Gatling's stats, so they appear in
+ * Gatling's report with percentiles and Gatling assertions can gate on them.
+ *
+ * <p>Uses Gatling's internal {@code StatsEngine.logResponse} (gatling-core 3.15.1), reached from a
+ * custom action; kept in this one class so an upgrade breaks in one place ({@code
+ * GatlingStatsTest}).
+ */
+final class GatlingStats {
+  private final StatsEngine engine;
+
+  GatlingStats(StatsEngine engine) {
+    this.engine = engine;
+  }
+
+  void ok(Session session, String name, long startMs, long endMs) {
+    engine.logResponse(
+        session.scenario(), session.groups(), name, startMs, endMs, OK$.MODULE$, Option.empty(), Option.empty());
+  }
+
+  void ko(Session session, String name, long startMs, long endMs, String message) {
+    engine.logResponse(
+        session.scenario(), session.groups(), name, startMs, endMs, KO$.MODULE$, Option.empty(), Option.apply(message));
+  }
+}

@@ -1,0 +1,128 @@
+package io.github.llmbench.injection;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * The few calls made to the server before the load starts, outside Gatling: its model list and
+ * its tokenizer. Bounded in time, so an unreachable server fails the run within 10 s.
+ */
+public final class ServerApi {
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(4);
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(8);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final URI baseUrl;
+  private final Optional<String> apiKey;
+  private final HttpClient client;
+
+  public ServerApi(URI baseUrl, Optional<String> apiKey) {
+    this.baseUrl = baseUrl;
+    this.apiKey = apiKey;
+    this.client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(CONNECT_TIMEOUT)
+            .build();
+  }
+
+  /** The ids of {@code GET /v1/models}, in the server's order. */
+  public List<String> models() {
+    HttpResponse<String> response = send(request("/v1/models").GET().build(), "GET /v1/models");
+    if (response.statusCode() == 401 || response.statusCode() == 403) {
+      throw new TargetException(
+          "The server at " + baseUrl + " refused GET /v1/models with HTTP " + response.statusCode()
+              + ": set the environment variable OPENAI_API_KEY to its API key");
+    }
+    if (response.statusCode() != 200) {
+      throw new TargetException(
+          "The server at " + baseUrl + " answered GET /v1/models with HTTP " + response.statusCode()
+              + "; name the model with -Dmodel=...");
+    }
+    List<String> ids = new ArrayList<>();
+    try {
+      JsonNode data = JSON.readTree(response.body()).path("data");
+      for (JsonNode m : data) {
+        if (m.hasNonNull("id")) {
+          ids.add(m.get("id").asText());
+        }
+      }
+    } catch (IOException e) {
+      throw new TargetException(
+          "The server at " + baseUrl + " answered GET /v1/models with something that is not JSON; name the model with -Dmodel=...");
+    }
+    return ids;
+  }
+
+  /**
+   * The number of tokens of {@code text} by the server's tokenizer ({@code POST /tokenize}, vLLM's
+   * form), or empty when the server has no such endpoint or it fails.
+   */
+  public OptionalInt countTokens(String model, String text) {
+    try {
+      String body = JSON.writeValueAsString(JSON.createObjectNode().put("model", model).put("prompt", text));
+      HttpRequest req =
+          request("/tokenize")
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(body))
+              .build();
+      HttpResponse<String> response = client.send(req, HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        return OptionalInt.empty();
+      }
+      JsonNode json = JSON.readTree(response.body());
+      if (json.path("count").canConvertToInt()) {
+        return OptionalInt.of(json.get("count").asInt());
+      }
+      if (json.path("tokens").isArray()) {
+        return OptionalInt.of(json.get("tokens").size());
+      }
+      return OptionalInt.empty();
+    } catch (IOException e) {
+      return OptionalInt.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return OptionalInt.empty();
+    }
+  }
+
+  private HttpRequest.Builder request(String path) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(REQUEST_TIMEOUT);
+    apiKey.ifPresent(k -> b.header("Authorization", "Bearer " + k));
+    return b;
+  }
+
+  private HttpResponse<String> send(HttpRequest request, String what) {
+    try {
+      return client.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (HttpConnectTimeoutException e) {
+      throw unreachable(what, "no connection within " + CONNECT_TIMEOUT.toSeconds() + " s");
+    } catch (HttpTimeoutException e) {
+      throw unreachable(what, "no answer within " + REQUEST_TIMEOUT.toSeconds() + " s");
+    } catch (ConnectException e) {
+      throw unreachable(what, "connection refused");
+    } catch (IOException e) {
+      throw unreachable(what, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw unreachable(what, "interrupted");
+    }
+  }
+
+  private TargetException unreachable(String what, String why) {
+    return new TargetException("Cannot reach the server at " + baseUrl + " (" + what + "): " + why);
+  }
+}

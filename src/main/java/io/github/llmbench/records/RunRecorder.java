@@ -1,0 +1,111 @@
+package io.github.llmbench.records;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Appends one JSON line per finished request to {@code llm/requests.jsonl}, flushed at once so an
+ * aborted run keeps every request that finished, and keeps the requests still in flight so that
+ * those the run cut short are recorded too (as failed) when it ends.
+ *
+ * <p>Thread-safe: requests finish on Gatling's event loops.
+ */
+public final class RunRecorder {
+  public static final String FILE_NAME = "requests.jsonl";
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Supplier<Path> directory;
+  private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
+  private final List<RequestRecord> finished = new ArrayList<>();
+  private BufferedWriter out;
+  private Path file;
+
+  private record InFlight(String id, String level, long startMs) {}
+
+  /**
+   * @param directory where {@code requests.jsonl} goes, resolved at the first write (Gatling
+   *     creates its run folder only once the run has started)
+   */
+  public RunRecorder(Supplier<Path> directory) {
+    this.directory = directory;
+  }
+
+  /** Notes that a request has started. */
+  public void started(String id, String level, long startMs) {
+    inFlight.put(id, new InFlight(id, level, startMs));
+  }
+
+  /** Writes a finished request's record. */
+  public void finished(RequestRecord record) {
+    inFlight.remove(record.id());
+    String line;
+    try {
+      line = JSON.writeValueAsString(record);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    synchronized (this) {
+      finished.add(record);
+      try {
+        if (out == null) {
+          Path dir = directory.get();
+          Files.createDirectories(dir);
+          file = dir.resolve(FILE_NAME);
+          out =
+              Files.newBufferedWriter(
+                  file,
+                  StandardCharsets.UTF_8,
+                  StandardOpenOption.CREATE,
+                  StandardOpenOption.TRUNCATE_EXISTING,
+                  StandardOpenOption.WRITE);
+        }
+        out.write(line);
+        out.write('\n');
+        out.flush();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write " + (file == null ? FILE_NAME : file), e);
+      }
+    }
+  }
+
+  /**
+   * Ends the recording: every request still in flight is recorded as failed with {@code reason},
+   * then the file is closed.
+   *
+   * @return all records of the run, in the order they finished
+   */
+  public List<RequestRecord> close(long nowMs, String reason) {
+    for (InFlight f : List.copyOf(inFlight.values())) {
+      finished(
+          new RequestRecord(
+              f.id(), f.level(), f.startMs(), nowMs, null, null, null, List.of(), null, null, false, false, reason, null));
+    }
+    synchronized (this) {
+      if (out != null) {
+        try {
+          out.close();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
+      return List.copyOf(finished);
+    }
+  }
+
+  /** The file written, or null before the first record. */
+  public synchronized Path file() {
+    return file;
+  }
+}

@@ -1,0 +1,38 @@
+package io.github.llmbench.workload;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.llmbench.settings.BenchSettings.Api;
+import java.io.UncheckedIOException;
+
+/**
+ * The JSON bodies of streaming requests, as {@code vllm bench serve} sends them: {@code stream:
+ * true}, {@code stream_options.include_usage: true} (so the server reports its own token counts),
+ * {@code max_tokens}, and {@code ignore_eos: true}, vLLM's extension that makes the output length
+ * exact (other servers ignore unknown fields or honour it too).
+ */
+public final class RequestBodies {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private RequestBodies() {}
+
+  public static String streaming(Api api, String model, String prompt, int maxTokens) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("model", model);
+    if (api == Api.CHAT) {
+      body.putArray("messages").addObject().put("role", "user").put("content", prompt);
+    } else {
+      body.put("prompt", prompt);
+    }
+    body.put("max_tokens", maxTokens);
+    body.put("stream", true);
+    body.putObject("stream_options").put("include_usage", true);
+    body.put("ignore_eos", true);
+    try {
+      return JSON.writeValueAsString(body);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
