@@ -39,7 +39,12 @@ public final class ServerApi {
             .build();
   }
 
-  /** The ids of {@code GET /v1/models}, in the server's order. */
+  /**
+   * The ids of {@code GET /v1/models}, in the server's order; empty when the server has no usable
+   * model list.
+   *
+   * @throws TargetException when the server is unreachable or refuses the API key
+   */
   public List<String> models() {
     HttpResponse<String> response = send(request("/v1/models").GET().build(), "GET /v1/models");
     if (response.statusCode() == 401 || response.statusCode() == 403) {
@@ -48,9 +53,7 @@ public final class ServerApi {
               + ": set the environment variable OPENAI_API_KEY to its API key");
     }
     if (response.statusCode() != 200) {
-      throw new TargetException(
-          "The server at " + baseUrl + " answered GET /v1/models with HTTP " + response.statusCode()
-              + "; name the model with -Dmodel=...");
+      return List.of(); // some OpenAI-compatible servers have no model list: -Dmodel then names it
     }
     List<String> ids = new ArrayList<>();
     try {
@@ -61,8 +64,7 @@ public final class ServerApi {
         }
       }
     } catch (IOException e) {
-      throw new TargetException(
-          "The server at " + baseUrl + " answered GET /v1/models with something that is not JSON; name the model with -Dmodel=...");
+      return List.of();
     }
     return ids;
   }

@@ -59,18 +59,7 @@ public final class RunRecorder {
     synchronized (this) {
       finished.add(record);
       try {
-        if (out == null) {
-          Path dir = directory.get();
-          Files.createDirectories(dir);
-          file = dir.resolve(FILE_NAME);
-          out =
-              Files.newBufferedWriter(
-                  file,
-                  StandardCharsets.UTF_8,
-                  StandardOpenOption.CREATE,
-                  StandardOpenOption.TRUNCATE_EXISTING,
-                  StandardOpenOption.WRITE);
-        }
+        open();
         out.write(line);
         out.write('\n');
         out.flush();
@@ -93,19 +82,33 @@ public final class RunRecorder {
               f.id(), f.level(), f.startMs(), nowMs, null, null, null, List.of(), null, null, false, false, reason, null));
     }
     synchronized (this) {
-      if (out != null) {
-        try {
-          out.close();
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
+      try {
+        open(); // a run with no finished request still leaves an (empty) file
+        out.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot write " + (file == null ? FILE_NAME : file), e);
       }
       return List.copyOf(finished);
     }
   }
 
-  /** The file written, or null before the first record. */
-  public synchronized Path file() {
-    return file;
+  private void open() throws IOException {
+    if (out == null) {
+      Path dir = directory.get();
+      Files.createDirectories(dir);
+      file = dir.resolve(FILE_NAME);
+      out =
+          Files.newBufferedWriter(
+              file,
+              StandardCharsets.UTF_8,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.TRUNCATE_EXISTING,
+              StandardOpenOption.WRITE);
+    }
+  }
+
+  /** The folder of the file, resolved at the first record. */
+  public synchronized Path directory() {
+    return file == null ? null : file.getParent();
   }
 }

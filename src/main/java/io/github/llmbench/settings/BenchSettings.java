@@ -1,5 +1,6 @@
 package io.github.llmbench.settings;
 
+import io.github.llmbench.catalog.Catalog;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
@@ -40,6 +41,11 @@ public final class BenchSettings {
 
   public static final String API_KEY_ENV = "OPENAI_API_KEY";
 
+  /** The seed study's server: Qwen2.5-7B-Instruct on one RTX 4080 32 GB. */
+  public static final String DEFAULT_SIM_MODEL = "qwen2.5-7b-instruct";
+
+  public static final String DEFAULT_SIM_GPU = "rtx4080-32gb";
+
   private final Optional<URI> baseUrl;
   private final Api api;
   private final Optional<String> model;
@@ -49,6 +55,8 @@ public final class BenchSettings {
   private final int outputLen;
   private final int timeoutSeconds;
   private final Optional<String> apiKey;
+  private final String simModel;
+  private final String simGpu;
 
   private BenchSettings(
       Optional<URI> baseUrl,
@@ -59,7 +67,9 @@ public final class BenchSettings {
       int inputLen,
       int outputLen,
       int timeoutSeconds,
-      Optional<String> apiKey) {
+      Optional<String> apiKey,
+      String simModel,
+      String simGpu) {
     this.baseUrl = baseUrl;
     this.api = api;
     this.model = model;
@@ -69,6 +79,8 @@ public final class BenchSettings {
     this.outputLen = outputLen;
     this.timeoutSeconds = timeoutSeconds;
     this.apiKey = apiKey;
+    this.simModel = simModel;
+    this.simGpu = simGpu;
   }
 
   /** Reads the JVM's system properties and the {@code OPENAI_API_KEY} environment variable. */
@@ -94,7 +106,10 @@ public final class BenchSettings {
     int timeout = r.positiveInt("timeout", 300, 7 * 24 * 3600);
     Optional<String> key =
         Optional.ofNullable(environment.apply(API_KEY_ENV)).map(String::trim).filter(s -> !s.isEmpty());
-    return new BenchSettings(baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key);
+    String simModel = r.oneOf("sim.model", DEFAULT_SIM_MODEL, Catalog.models().keySet());
+    String simGpu = r.oneOf("sim.gpu", DEFAULT_SIM_GPU, Catalog.gpus().keySet());
+    return new BenchSettings(
+        baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu);
   }
 
   static URI parseBaseUrl(String property, String value) {
@@ -156,6 +171,16 @@ public final class BenchSettings {
     return timeoutSeconds;
   }
 
+  /** The embedded simulator's model (catalog id); used only without {@code base.url}. */
+  public String simModel() {
+    return simModel;
+  }
+
+  /** The embedded simulator's GPU (catalog id); used only without {@code base.url}. */
+  public String simGpu() {
+    return simGpu;
+  }
+
   /** The API key, for the Authorization header only. Never print or persist it. */
   public Optional<String> apiKey() {
     return apiKey;
@@ -172,6 +197,10 @@ public final class BenchSettings {
     m.put("input.len", Integer.toString(inputLen));
     m.put("output.len", Integer.toString(outputLen));
     m.put("timeout", timeoutSeconds + " s");
+    if (baseUrl.isEmpty()) {
+      m.put("sim.model", simModel);
+      m.put("sim.gpu", simGpu);
+    }
     m.put(API_KEY_ENV, apiKey.isPresent() ? "set (not shown)" : "not set");
     return m;
   }
@@ -208,6 +237,14 @@ public final class BenchSettings {
       } catch (NumberFormatException e) {
         throw SettingsException.invalid(name, raw.get(), accepted);
       }
+    }
+
+    String oneOf(String name, String defaultValue, java.util.Collection<String> accepted) {
+      String value = optional(name).orElse(defaultValue);
+      if (!accepted.contains(value)) {
+        throw SettingsException.invalid(name, value, "one of " + String.join(", ", new java.util.TreeSet<>(accepted)));
+      }
+      return value;
     }
 
     Api api(String name, Api defaultValue) {

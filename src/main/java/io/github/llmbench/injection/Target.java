@@ -1,0 +1,92 @@
+package io.github.llmbench.injection;
+
+import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.simulator.SimulatorConfig;
+import io.github.llmbench.simulator.VllmSimulator;
+import java.net.URI;
+import java.util.List;
+
+/**
+ * The server under test: the one given by {@code -Dbase.url}, or the embedded vLLM simulator
+ * started on a free loopback port. Checked before any load: reachable, and serving the model.
+ */
+public final class Target implements AutoCloseable {
+  private final URI baseUrl;
+  private final String model;
+  private final ServerApi api;
+  private final VllmSimulator simulator;
+
+  private Target(URI baseUrl, String model, ServerApi api, VllmSimulator simulator) {
+    this.baseUrl = baseUrl;
+    this.model = model;
+    this.api = api;
+    this.simulator = simulator;
+  }
+
+  /**
+   * Connects to the server (starting the simulator when there is none) and settles the model.
+   *
+   * @throws TargetException when the server cannot be used; the simulator is stopped again
+   */
+  public static Target resolve(BenchSettings settings) {
+    VllmSimulator simulator = null;
+    URI baseUrl;
+    if (settings.baseUrl().isPresent()) {
+      baseUrl = settings.baseUrl().get();
+    } else {
+      simulator =
+          VllmSimulator.start(
+              SimulatorConfig.defaults().withModel(settings.simModel()).withGpu(settings.simGpu()));
+      baseUrl = URI.create(simulator.baseUrl());
+    }
+    try {
+      ServerApi api = new ServerApi(baseUrl, settings.apiKey());
+      String model = settings.model().orElse(null);
+      if (model == null) {
+        List<String> models = api.models();
+        if (models.isEmpty()) {
+          throw new TargetException(
+              "The server at " + baseUrl + " lists no model (GET /v1/models); name one with -Dmodel=...");
+        }
+        model = models.get(0);
+      } else {
+        // Reachability is checked even with a model given, so a wrong URL fails now, not mid-run.
+        List<String> models = api.models();
+        if (!models.isEmpty() && !models.contains(model)) {
+          throw new TargetException(
+              "Invalid -Dmodel=" + model + ": the server at " + baseUrl + " serves " + String.join(", ", models));
+        }
+      }
+      return new Target(baseUrl, model, api, simulator);
+    } catch (RuntimeException e) {
+      if (simulator != null) {
+        simulator.close();
+      }
+      throw e;
+    }
+  }
+
+  public URI baseUrl() {
+    return baseUrl;
+  }
+
+  public String model() {
+    return model;
+  }
+
+  public ServerApi api() {
+    return api;
+  }
+
+  /** Whether the server is the embedded simulator. */
+  public boolean embedded() {
+    return simulator != null;
+  }
+
+  @Override
+  public void close() {
+    if (simulator != null) {
+      simulator.close();
+    }
+  }
+}
