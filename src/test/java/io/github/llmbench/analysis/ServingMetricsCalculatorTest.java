@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * flight: 3 during [1000,1350) (r1 r2 r4, then r1 r3 r4); counting touching ends (r2/r3 at 1100,
  * r1/r5 at 2000) would give 4; leaving out the failed r4 would give 2.
  */
-class ServingMetricsCalculatorTest {
+public class ServingMetricsCalculatorTest {
 
   private static final long T = 1_700_000_000_000L;
   private static final double EPS = 1e-9;
@@ -46,7 +46,8 @@ class ServingMetricsCalculatorTest {
         500);
   }
 
-  static List<RequestRecord> handMadeRun() {
+  /** The run of the class comment; also used by the report tests. */
+  public static List<RequestRecord> handMadeRun() {
     return List.of(
         ok("r1", 0, 2000, 400, List.of(600.0, 500.0, 400.0), 1900, 500.0, 10, 4, false),
         ok("r2", 200, 1100, 300, List.of(300.0, 100.0), 700, 80.0, 20, 6, false),
