@@ -58,6 +58,12 @@ public final class ServingMetricsCalculator {
     return compute(records, Integer.valueOf(maxConcurrency), LatencyStats.DEFAULT_PERCENTILES);
   }
 
+  /** Metrics of the records with the given percentiles (each in [0, 100]), in order. */
+  public static ServingMetrics compute(
+      List<RequestRecord> records, int maxConcurrency, List<Double> percentiles) {
+    return compute(records, Integer.valueOf(maxConcurrency), percentiles);
+  }
+
   /**
    * Metrics of the records.
    *
