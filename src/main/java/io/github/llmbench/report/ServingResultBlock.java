@@ -28,6 +28,11 @@ public final class ServingResultBlock {
 
   private ServingResultBlock() {}
 
+  /** The title of one level's block in a multi-level run: {@code Serving Benchmark Result (c128)}. */
+  public static String titleFor(String level) {
+    return level == null || level.isBlank() ? DEFAULT_TITLE : DEFAULT_TITLE + " (" + level + ")";
+  }
+
   /** The block with the default title. */
   public static String format(ServingMetrics m) {
     return format(m, DEFAULT_TITLE);

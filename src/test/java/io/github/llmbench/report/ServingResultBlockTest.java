@@ -135,7 +135,8 @@ class ServingResultBlockTest {
     ServingMetrics m =
         ServingMetricsCalculator.compute(
             ServingMetricsCalculatorTest.handMadeRun(), 4);
-    List<String> out = lines(ServingResultBlock.format(m, "Serving Benchmark Result (c4)"));
+    assertEquals("Serving Benchmark Result (c4)", ServingResultBlock.titleFor("c4"));
+    List<String> out = lines(ServingResultBlock.format(m, ServingResultBlock.titleFor("c4")));
     assertLines(HAND_MADE_C4_BLOCK, out.subList(0, out.size() - 1));
     String note = out.get(out.size() - 1);
     assertTrue(note.startsWith("Note: 1 of 4 successful requests had no usage chunk"), note);
