@@ -1,0 +1,52 @@
+package io.github.llmbench.analysis;
+
+import java.util.List;
+
+/**
+ * The serving figures of one load level (or of a whole run), the same ones {@code vllm bench
+ * serve} prints and saves. Computed by {@link ServingMetricsCalculator}, whose class comment gives
+ * the definitions.
+ *
+ * @param completed requests that completed (ok)
+ * @param failed requests that failed
+ * @param maxConcurrency the configured maximum request concurrency of the level; null when none
+ * @param durationS (max end_ms - min start_ms) / 1000 over all records; 0 when there are none
+ * @param totalInputTokens sum of input tokens over completed requests (null counts 0)
+ * @param totalOutputTokens sum of output tokens over completed requests (null counts 0)
+ * @param requestThroughput completed / duration (req/s); 0 when the duration is 0
+ * @param outputThroughput total output tokens / duration (tok/s)
+ * @param totalTokenThroughput (total input + total output tokens) / duration (tok/s)
+ * @param maxOutputTokensPerS peak output tokens in one 1-second bucket (tok/s)
+ * @param maxConcurrentRequests exact peak number of requests in flight (ok and failed)
+ * @param ttft time to first token statistics (ms), over completed requests
+ * @param tpot time per output token excluding the first (ms), completed requests with a tpot
+ * @param itl inter-token latency (ms), all gaps of completed requests pooled
+ * @param e2el end-to-end latency (ms), over completed requests
+ * @param outputTokensEstimatedCount completed requests whose output tokens are a chunk count
+ *     (the server sent no usage)
+ * @param percentiles the percentiles to print, in order (vLLM {@code --metric-percentiles}); every
+ *     {@link LatencyStats} also holds p90 and p99
+ */
+public record ServingMetrics(
+    int completed,
+    int failed,
+    Integer maxConcurrency,
+    double durationS,
+    long totalInputTokens,
+    long totalOutputTokens,
+    double requestThroughput,
+    double outputThroughput,
+    double totalTokenThroughput,
+    double maxOutputTokensPerS,
+    int maxConcurrentRequests,
+    LatencyStats ttft,
+    LatencyStats tpot,
+    LatencyStats itl,
+    LatencyStats e2el,
+    int outputTokensEstimatedCount,
+    List<Double> percentiles) {
+
+  public ServingMetrics {
+    percentiles = List.copyOf(percentiles);
+  }
+}

@@ -1,0 +1,259 @@
+package io.github.llmbench.analysis;
+
+import io.github.llmbench.records.RequestRecord;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns per-request records ({@code llm/requests.jsonl}) into the serving metrics that {@code
+ * vllm bench serve} reports. Pure: no I/O, no clock.
+ *
+ * <p>Definitions, over the records given (the caller filters by level, see {@link #byLevel}):
+ *
+ * <ul>
+ *   <li><b>completed</b> = records with {@code ok}; <b>failed</b> = the others.
+ *   <li><b>duration</b> (s) = (max {@code end_ms} - min {@code start_ms}) / 1000 over ALL records
+ *       (vLLM: from the benchmark start to the end of the last request). 0 when there are no
+ *       records.
+ *   <li><b>total_input_tokens</b> = sum of {@code input_tokens} over completed requests (null counts
+ *       0); <b>total_output_tokens</b> = sum of {@code output_tokens} over completed requests (null
+ *       counts 0).
+ *   <li><b>request_throughput</b> = completed / duration; <b>output_throughput</b> = total output
+ *       tokens / duration; <b>total_token_throughput</b> = (input + output tokens) / duration. All
+ *       three are 0 when the duration is 0.
+ *   <li><b>TTFT, TPOT, E2EL</b>: mean, median, std, percentiles over completed requests (TPOT only
+ *       where non-null, i.e. more than one output token). <b>ITL</b>: over ALL {@code itl_ms}
+ *       values of completed requests pooled together, as vLLM does. Percentiles use numpy's default
+ *       linear interpolation; an empty list gives zeros, as vLLM's {@code np.mean(x or 0)} (see
+ *       {@link LatencyStats}).
+ *   <li><b>max_output_tokens_per_s</b> ("Peak output token throughput"), as vLLM computes it: every
+ *       text-chunk arrival of a completed request ({@code start + ttft}, then adding each ITL in
+ *       turn) goes into a 1-second bucket counted from the earliest start of a completed request;
+ *       the peak is the largest bucket. vLLM counts each chunk as one token. We do the same, except
+ *       that when a request's {@code output_tokens} differs from its number of chunks (servers that
+ *       send several tokens per chunk), each of its chunks weighs {@code output_tokens / chunks}, so
+ *       that the buckets add up to the real token count.
+ *   <li><b>max_concurrent_requests</b> ("Peak concurrent requests"): the EXACT maximum number of
+ *       requests in flight, by a sweep over the half-open intervals [{@code start_ms}, {@code
+ *       end_ms}) of ALL records, ok and failed (a request ending at t and one starting at t do not
+ *       overlap). Older vLLM versions took the maximum over 1-second buckets of requests active
+ *       during each second, which overstates it (a seed run printed 210 at concurrency 200);
+ *       current vLLM sweeps like this but over successful requests only.
+ *   <li><b>maximum request concurrency</b>: the configured level, given by the caller.
+ *   <li><b>output_tokens_estimated_count</b>: completed requests whose output tokens were estimated
+ *       (no usage chunk), so the report can flag the token figures.
+ * </ul>
+ */
+public final class ServingMetricsCalculator {
+
+  private ServingMetricsCalculator() {}
+
+  /** Metrics of the records with the default percentiles (99, 90). */
+  public static ServingMetrics compute(List<RequestRecord> records, int maxConcurrency) {
+    return compute(records, Integer.valueOf(maxConcurrency), LatencyStats.DEFAULT_PERCENTILES);
+  }
+
+  /** Metrics of the records with the given percentiles (each in [0, 100]), in order. */
+  public static ServingMetrics compute(
+      List<RequestRecord> records, int maxConcurrency, List<Double> percentiles) {
+    return compute(records, Integer.valueOf(maxConcurrency), percentiles);
+  }
+
+  /**
+   * Metrics of the records.
+   *
+   * @param records the records of one level, or of the whole run
+   * @param maxConcurrency the configured maximum concurrency, null when there is none (e.g. for
+   *     the whole of a multi-level run)
+   * @param percentiles the percentiles to report, in order, each in [0, 100]
+   */
+  public static ServingMetrics compute(
+      Collection<RequestRecord> records, Integer maxConcurrency, List<Double> percentiles) {
+    for (Double p : percentiles) {
+      Percentiles.checkRange(p);
+    }
+    int completed = 0;
+    int failed = 0;
+    long minStart = Long.MAX_VALUE;
+    long maxEnd = Long.MIN_VALUE;
+    long totalInput = 0;
+    long totalOutput = 0;
+    int estimated = 0;
+    List<Double> ttfts = new ArrayList<>();
+    List<Double> tpots = new ArrayList<>();
+    List<Double> itls = new ArrayList<>();
+    List<Double> e2els = new ArrayList<>();
+    List<RequestRecord> ok = new ArrayList<>();
+
+    for (RequestRecord r : records) {
+      minStart = Math.min(minStart, r.startMs());
+      maxEnd = Math.max(maxEnd, r.endMs());
+      if (!r.ok()) {
+        failed++;
+        continue;
+      }
+      completed++;
+      ok.add(r);
+      totalInput += r.inputTokens() == null ? 0 : r.inputTokens();
+      totalOutput += r.outputTokens() == null ? 0 : r.outputTokens();
+      if (r.outputTokensEstimated()) {
+        estimated++;
+      }
+      addIfPresent(ttfts, r.ttftMs());
+      addIfPresent(tpots, r.tpotMs());
+      addIfPresent(e2els, r.e2elMs());
+      for (Double gap : r.itlMs()) {
+        addIfPresent(itls, gap);
+      }
+    }
+
+    double durationS = records.isEmpty() ? 0.0 : Math.max(0L, maxEnd - minStart) / 1000.0;
+    return new ServingMetrics(
+        completed,
+        failed,
+        maxConcurrency,
+        durationS,
+        totalInput,
+        totalOutput,
+        perSecond(completed, durationS),
+        perSecond(totalOutput, durationS),
+        perSecond(totalInput + totalOutput, durationS),
+        peakOutputTokensPerSecond(ok),
+        peakConcurrentRequests(records),
+        LatencyStats.of(ttfts, percentiles),
+        LatencyStats.of(tpots, percentiles),
+        LatencyStats.of(itls, percentiles),
+        LatencyStats.of(e2els, percentiles),
+        estimated,
+        percentiles);
+  }
+
+  /**
+   * Metrics per level, in the order the levels started (earliest {@code start_ms} first).
+   *
+   * @param maxConcurrencyByLevel configured concurrency per level; a level missing from it gets
+   *     null
+   */
+  public static Map<String, ServingMetrics> computeByLevel(
+      Collection<RequestRecord> records,
+      Map<String, Integer> maxConcurrencyByLevel,
+      List<Double> percentiles) {
+    Map<String, ServingMetrics> out = new LinkedHashMap<>();
+    byLevel(records)
+        .forEach(
+            (level, recs) ->
+                out.put(
+                    level, compute(recs, maxConcurrencyByLevel.get(level), percentiles)));
+    return out;
+  }
+
+  /**
+   * The records grouped by level, levels ordered by their earliest {@code start_ms} (ties by
+   * name); a null level is grouped under {@code ""}. Record order within a level is kept.
+   */
+  public static Map<String, List<RequestRecord>> byLevel(Collection<RequestRecord> records) {
+    Map<String, List<RequestRecord>> groups = new HashMap<>();
+    Map<String, Long> firstStart = new HashMap<>();
+    for (RequestRecord r : records) {
+      String level = r.level() == null ? "" : r.level();
+      groups.computeIfAbsent(level, k -> new ArrayList<>()).add(r);
+      firstStart.merge(level, r.startMs(), Math::min);
+    }
+    List<String> order = new ArrayList<>(groups.keySet());
+    order.sort(
+        Comparator.comparing((String l) -> firstStart.get(l)).thenComparing(Comparator.naturalOrder()));
+    Map<String, List<RequestRecord>> out = new LinkedHashMap<>();
+    for (String level : order) {
+      out.put(level, List.copyOf(groups.get(level)));
+    }
+    return out;
+  }
+
+  /**
+   * Peak output tokens in one 1-second bucket, over completed requests (see the class comment).
+   * Buckets count from the earliest start among the given requests; a chunk arriving exactly
+   * 1000 ms after that start falls in the second bucket.
+   */
+  public static double peakOutputTokensPerSecond(Collection<RequestRecord> completed) {
+    long origin = Long.MAX_VALUE;
+    for (RequestRecord r : completed) {
+      origin = Math.min(origin, r.startMs());
+    }
+    Map<Long, Double> buckets = new HashMap<>();
+    for (RequestRecord r : completed) {
+      if (r.ttftMs() == null) {
+        continue; // no text chunk arrived
+      }
+      // chunk arrivals in ms since the origin, counted per bucket for this request
+      Map<Long, Integer> perBucket = new HashMap<>();
+      double t = (r.startMs() - origin) + r.ttftMs();
+      perBucket.merge(bucketOf(t), 1, Integer::sum);
+      int chunks = 1;
+      for (Double gap : r.itlMs()) {
+        if (gap == null) {
+          continue;
+        }
+        t += gap;
+        perBucket.merge(bucketOf(t), 1, Integer::sum);
+        chunks++;
+      }
+      double weight = 1.0;
+      Integer tokens = r.outputTokens();
+      if (tokens != null && tokens > 0 && tokens != chunks) {
+        weight = tokens / (double) chunks;
+      }
+      for (Map.Entry<Long, Integer> e : perBucket.entrySet()) {
+        if (e.getKey() >= 0) {
+          buckets.merge(e.getKey(), e.getValue() * weight, Double::sum);
+        }
+      }
+    }
+    double max = 0.0;
+    for (double v : buckets.values()) {
+      max = Math.max(max, v);
+    }
+    return max;
+  }
+
+  /**
+   * Exact peak number of requests in flight over the half-open intervals [start_ms, end_ms) of
+   * the given records (ok and failed alike): a sweep where, at equal times, ends come before
+   * starts. Empty intervals (end <= start) never count.
+   */
+  public static int peakConcurrentRequests(Collection<RequestRecord> records) {
+    List<long[]> events = new ArrayList<>(records.size() * 2);
+    for (RequestRecord r : records) {
+      if (r.endMs() > r.startMs()) {
+        events.add(new long[] {r.startMs(), +1});
+        events.add(new long[] {r.endMs(), -1});
+      }
+    }
+    events.sort(Comparator.<long[]>comparingLong(e -> e[0]).thenComparingLong(e -> e[1]));
+    int current = 0;
+    int peak = 0;
+    for (long[] e : events) {
+      current += (int) e[1];
+      peak = Math.max(peak, current);
+    }
+    return peak;
+  }
+
+  private static long bucketOf(double msSinceOrigin) {
+    return (long) Math.floor(msSinceOrigin / 1000.0);
+  }
+
+  private static double perSecond(double amount, double durationS) {
+    return durationS > 0.0 ? amount / durationS : 0.0;
+  }
+
+  private static void addIfPresent(List<Double> list, Double v) {
+    if (v != null) {
+      list.add(v);
+    }
+  }
+}
