@@ -1,0 +1,83 @@
+package io.github.llmbench.it;
+
+import static io.github.llmbench.testing.ScriptedServer.Behaviour.CUT_MID_STREAM;
+import static io.github.llmbench.testing.ScriptedServer.Behaviour.END_WITHOUT_DONE;
+import static io.github.llmbench.testing.ScriptedServer.Behaviour.ERROR_EVENT;
+import static io.github.llmbench.testing.ScriptedServer.Behaviour.HTTP_500;
+import static io.github.llmbench.testing.ScriptedServer.Behaviour.INVALID_JSON;
+import static io.github.llmbench.testing.ScriptedServer.Behaviour.OK;
+import static io.github.llmbench.testing.ScriptedServer.Behaviour.STALL;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.ScriptedServer;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Each way a stream can fail becomes a failed request with a short reason, is left out of the
+ * latency figures, and is never sent twice.
+ */
+class FailureHandlingIT {
+
+  @Test
+  void everyFailureIsRecordedWithItsReasonAndNothingIsResent(@TempDir Path results) throws Exception {
+    List<ScriptedServer.Behaviour> script =
+        List.of(OK, HTTP_500, ERROR_EVENT, CUT_MID_STREAM, END_WITHOUT_DONE, INVALID_JSON, STALL);
+    try (ScriptedServer server = new ScriptedServer(script)) {
+      GatlingRun.Result run =
+          GatlingRun.run(
+              FixedRequestsSimulation.class,
+              results,
+              Map.of(
+                  "base.url", server.baseUrl(),
+                  "conc", "7",
+                  "it.requests", "7",
+                  "output.len", "5",
+                  "input.len", "20",
+                  "timeout", "3"));
+      assertEquals(0, run.exitCode());
+
+      List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+      assertEquals(7, records.size());
+      assertEquals(7, server.completionBodies().size(), "a cut stream must not be sent again");
+
+      Map<String, Integer> statusByError =
+          records.stream()
+              .filter(r -> !r.ok())
+              .collect(Collectors.toMap(RequestRecord::error, r -> r.httpStatus() == null ? -1 : r.httpStatus(), (a, b) -> a, TreeMap::new));
+      assertEquals(6, statusByError.size(), statusByError.toString());
+      assertEquals(500, statusByError.get("HTTP 500"));
+      assertEquals(200, statusByError.get("error event: engine died (code 500)"));
+      assertEquals(200, statusByError.get("stream ended without [DONE]"));
+      assertEquals(200, statusByError.get("timeout: no [DONE] within 3 s"));
+      assertTrue(statusByError.keySet().stream().anyMatch(e -> e.startsWith("invalid JSON chunk: {\"choices\"")), statusByError.toString());
+      assertTrue(statusByError.keySet().stream().anyMatch(e -> e.startsWith("stream cut before [DONE]")), statusByError.toString());
+
+      for (RequestRecord r : records) {
+        if (!r.ok()) {
+          assertEquals(null, r.ttftMs());
+          assertEquals(null, r.e2elMs());
+        }
+      }
+      RequestRecord ok = records.stream().filter(RequestRecord::ok).findFirst().orElseThrow();
+      assertEquals(5, ok.outputTokens());
+      assertEquals(7, ok.inputTokens());
+
+      JsonNode summary = new ObjectMapper().readTree(run.llm("summary.json").toFile());
+      assertEquals(1, summary.get("completed").asInt());
+      assertEquals(6, summary.get("failed").asInt());
+      assertEquals(5, summary.get("total_output_tokens").asInt());
+    }
+  }
+}
