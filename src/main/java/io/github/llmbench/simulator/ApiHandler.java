@@ -1,0 +1,202 @@
+package io.github.llmbench.simulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.llmbench.simulator.StreamWriter.Http;
+import io.github.llmbench.simulator.StreamWriter.Json;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpUtil;
+import java.io.IOException;
+import java.util.List;
+
+/** Routes the OpenAI-compatible endpoints; one instance per connection. */
+final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+
+  private final VllmSimulator sim;
+  /** The request streaming on this connection, if any (HTTP/1.1: one at a time). */
+  private SimRequest current;
+
+  ApiHandler(VllmSimulator sim) {
+    this.sim = sim;
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest msg) {
+    boolean keepAlive = HttpUtil.isKeepAlive(msg);
+    String path = msg.uri();
+    int q = path.indexOf('?');
+    if (q >= 0) {
+      path = path.substring(0, q);
+    }
+    HttpMethod method = msg.method();
+    try {
+      switch (path) {
+        case "/health" -> {
+          requireMethod(method, HttpMethod.GET);
+          send(ctx, Http.bytes(HttpResponseStatus.OK, new byte[0], null, keepAlive), keepAlive);
+        }
+        case "/v1/models" -> {
+          requireMethod(method, HttpMethod.GET);
+          send(ctx, Http.json(HttpResponseStatus.OK, models(), keepAlive), keepAlive);
+        }
+        case "/tokenize" -> {
+          requireMethod(method, HttpMethod.POST);
+          send(ctx, Http.json(HttpResponseStatus.OK, tokenize(body(msg)), keepAlive), keepAlive);
+        }
+        case "/v1/chat/completions" -> {
+          requireMethod(method, HttpMethod.POST);
+          generate(ctx, body(msg), true, keepAlive);
+        }
+        case "/v1/completions" -> {
+          requireMethod(method, HttpMethod.POST);
+          generate(ctx, body(msg), false, keepAlive);
+        }
+        default -> sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
+      }
+    } catch (MethodNotAllowed e) {
+      sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, "Method Not Allowed", keepAlive);
+    } catch (ApiError e) {
+      ObjectNode o = Json.MAPPER.createObjectNode();
+      ObjectNode err = o.putObject("error");
+      err.put("message", e.getMessage());
+      err.put("type", e.type);
+      if (e.param == null) {
+        err.putNull("param");
+      } else {
+        err.put("param", e.param);
+      }
+      err.put("code", e.status);
+      send(ctx, Http.json(HttpResponseStatus.valueOf(e.status), o, keepAlive), keepAlive);
+    }
+  }
+
+  private static final class MethodNotAllowed extends RuntimeException {
+    MethodNotAllowed() {
+      super(null, null, false, false);
+    }
+  }
+
+  private static void requireMethod(HttpMethod actual, HttpMethod expected) {
+    if (!actual.equals(expected)) {
+      throw new MethodNotAllowed();
+    }
+  }
+
+  /** FastAPI's answer for unknown routes and wrong methods: {@code {"detail":"Not Found"}}. */
+  private static void sendDetail(ChannelHandlerContext ctx, HttpResponseStatus status, String detail, boolean keepAlive) {
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    o.put("detail", detail);
+    send(ctx, Http.json(status, o, keepAlive), keepAlive);
+  }
+
+  private static void send(ChannelHandlerContext ctx, FullHttpResponse r, boolean keepAlive) {
+    var f = ctx.writeAndFlush(r);
+    if (!keepAlive) {
+      f.addListener(ChannelFutureListener.CLOSE);
+    }
+  }
+
+  private static JsonNode body(FullHttpRequest msg) {
+    try {
+      byte[] bytes = new byte[msg.content().readableBytes()];
+      msg.content().getBytes(msg.content().readerIndex(), bytes);
+      JsonNode n = Json.MAPPER.readTree(bytes);
+      if (n == null || n.isMissingNode()) {
+        throw ApiError.badRequest("Invalid JSON: request body is empty", null);
+      }
+      return n;
+    } catch (IOException e) {
+      String m = e.getMessage();
+      int nl = m == null ? -1 : m.indexOf('\n');
+      throw ApiError.badRequest("Invalid JSON: " + (nl >= 0 ? m.substring(0, nl) : m), null);
+    }
+  }
+
+  private ObjectNode models() {
+    // vLLM ModelList / ModelCard (with one ModelPermission)
+    long created = System.currentTimeMillis() / 1000;
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    o.put("object", "list");
+    ArrayNode data = o.putArray("data");
+    ObjectNode card = data.addObject();
+    card.put("id", sim.servedModelName());
+    card.put("object", "model");
+    card.put("created", created);
+    card.put("owned_by", "vllm");
+    card.put("root", sim.modelSpec().hfId());
+    card.putNull("parent");
+    card.put("max_model_len", sim.modelSpec().maxModelLen());
+    ObjectNode perm = card.putArray("permission").addObject();
+    perm.put("id", "modelperm-" + Long.toHexString(Double.doubleToLongBits(Math.random())));
+    perm.put("object", "model_permission");
+    perm.put("created", created);
+    perm.put("allow_create_engine", false);
+    perm.put("allow_sampling", true);
+    perm.put("allow_logprobs", true);
+    perm.put("allow_search_indices", false);
+    perm.put("allow_view", true);
+    perm.put("allow_fine_tuning", false);
+    perm.put("organization", "*");
+    perm.putNull("group");
+    perm.put("is_blocking", false);
+    return o;
+  }
+
+  private ObjectNode tokenize(JsonNode body) {
+    if (!body.isObject()) {
+      throw ApiError.badRequest("Request body must be a JSON object", null);
+    }
+    ParsedRequest.checkModel(body, sim.servedModelName());
+    List<Integer> ids = ParsedRequest.tokenize(body, sim.tokenizer());
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    o.put("count", ids.size());
+    o.put("max_model_len", sim.modelSpec().maxModelLen());
+    ArrayNode t = o.putArray("tokens");
+    for (int id : ids) {
+      t.add(id);
+    }
+    o.putNull("token_strs");
+    return o;
+  }
+
+  private void generate(ChannelHandlerContext ctx, JsonNode body, boolean chat, boolean keepAlive) {
+    ParsedRequest p = ParsedRequest.parse(body, chat, sim.servedModelName(), sim.tokenizer(),
+        sim.modelSpec().maxModelLen());
+    SimRequest[] holder = new SimRequest[1];
+    StreamWriter w = new StreamWriter(ctx.channel(), p, sim.servedModelName(), keepAlive, () -> {
+      if (current == holder[0]) {
+        current = null;
+      }
+    });
+    SimRequest r = new SimRequest(p.promptTokens, p.maxTokens, w);
+    holder[0] = r;
+    current = r;
+    if (p.stream) {
+      w.writeStreamHead();
+    }
+    sim.engine().submit(r);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    // The client went away: the engine drops the request at its next step.
+    SimRequest r = current;
+    if (r != null) {
+      r.cancelled = true;
+      current = null;
+    }
+    super.channelInactive(ctx);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    ctx.close();
+  }
+}

@@ -1,0 +1,222 @@
+package io.github.llmbench.simulator;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A validated /v1/chat/completions or /v1/completions request: only what the simulator uses. */
+final class ParsedRequest {
+  final boolean chat;
+  final boolean stream;
+  final boolean includeUsage;
+  final int promptTokens;
+  final int maxTokens;
+
+  private ParsedRequest(boolean chat, boolean stream, boolean includeUsage, int promptTokens, int maxTokens) {
+    this.chat = chat;
+    this.stream = stream;
+    this.includeUsage = includeUsage;
+    this.promptTokens = promptTokens;
+    this.maxTokens = maxTokens;
+  }
+
+  /**
+   * Validates a request body as vLLM does, throwing {@link ApiError} (400, or 404 for an unknown
+   * model) with vLLM's messages where the simulator has the same check.
+   */
+  static ParsedRequest parse(JsonNode body, boolean chat, String servedModel, StubTokenizer tok, int maxModelLen) {
+    if (body == null || !body.isObject()) {
+      throw ApiError.badRequest("Request body must be a JSON object", null);
+    }
+    checkModel(body, servedModel);
+    int promptTokens = chat ? chatPromptTokens(body, tok, null) : completionPromptTokens(body, tok, null);
+
+    boolean stream = optBoolean(body, "stream", false);
+    boolean includeUsage = false;
+    JsonNode so = body.get("stream_options");
+    if (so != null && !so.isNull()) {
+      if (!stream) {
+        throw ApiError.badRequest("Stream options can only be defined when `stream=True`.", "stream_options");
+      }
+      if (!so.isObject()) {
+        throw ApiError.badRequest("stream_options must be an object", "stream_options");
+      }
+      includeUsage = optBoolean(so, "include_usage", false);
+    }
+    // ignore_eos is accepted and needs no handling: the simulator never samples EOS, so every
+    // request generates exactly max_tokens tokens (as ignore_eos=true would on vLLM).
+    optBoolean(body, "ignore_eos", false);
+
+    Integer maxTokens = null;
+    String maxParam = "max_tokens";
+    if (chat && body.hasNonNull("max_completion_tokens")) {
+      maxParam = "max_completion_tokens";
+    }
+    JsonNode mt = body.get(maxParam);
+    if (mt != null && !mt.isNull()) {
+      if (!mt.canConvertToInt() || !mt.isIntegralNumber()) {
+        throw ApiError.badRequest(maxParam + ": Input should be a valid integer", maxParam);
+      }
+      maxTokens = mt.intValue();
+      if (maxTokens < 1) {
+        // vLLM SamplingParams._verify_args
+        throw ApiError.badRequest("max_tokens must be at least 1, got " + maxTokens + ".", maxParam);
+      }
+    }
+    if (promptTokens >= maxModelLen) {
+      throw ApiError.badRequest("This model's maximum context length is " + maxModelLen
+          + " tokens. However, your request has " + promptTokens
+          + " input tokens. Please reduce the length of the input messages.", "messages");
+    }
+    if (maxTokens == null) {
+      // vLLM's default: whatever room the context leaves
+      maxTokens = maxModelLen - promptTokens;
+    } else if ((long) promptTokens + maxTokens > maxModelLen) {
+      // vLLM OpenAIServing._validate_input
+      throw ApiError.badRequest("'max_tokens' or 'max_completion_tokens' is too large: " + maxTokens
+          + ". This model's maximum context length is " + maxModelLen + " tokens and your request has "
+          + promptTokens + " input tokens (" + maxTokens + " > " + maxModelLen + " - " + promptTokens + ").",
+          maxParam);
+    }
+    return new ParsedRequest(chat, stream, includeUsage, promptTokens, maxTokens);
+  }
+
+  /** {@code model} may be absent (vLLM then uses the served model); otherwise it must match. */
+  static void checkModel(JsonNode body, String servedModel) {
+    JsonNode m = body.get("model");
+    if (m != null && !m.isNull() && !(m.isTextual() && m.asText().equals(servedModel))) {
+      throw ApiError.modelNotFound(m.isTextual() ? m.asText() : m.toString());
+    }
+  }
+
+  private static boolean optBoolean(JsonNode o, String field, boolean dflt) {
+    JsonNode n = o.get(field);
+    if (n == null || n.isNull()) {
+      return dflt;
+    }
+    if (!n.isBoolean()) {
+      throw ApiError.badRequest(field + ": Input should be a valid boolean", field);
+    }
+    return n.booleanValue();
+  }
+
+  // ids for the template's special tokens in /tokenize output (the last ids of the vocabulary)
+  private static int imStart(StubTokenizer t) { return t.vocabSize() - 1; }
+  private static int imEnd(StubTokenizer t) { return t.vocabSize() - 2; }
+  private static int newline(StubTokenizer t) { return t.vocabSize() - 3; }
+
+  /**
+   * Prompt tokens of a chat request: template ({@link StubTokenizer#TOKENS_PER_MESSAGE} per message,
+   * {@link StubTokenizer#TOKENS_PER_CONVERSATION} for the generation prompt) plus the content.
+   * Fills {@code ids} when not null.
+   */
+  static int chatPromptTokens(JsonNode body, StubTokenizer tok, List<Integer> ids) {
+    JsonNode messages = body.get("messages");
+    if (messages == null || messages.isNull()) {
+      throw ApiError.badRequest("messages: Field required", "messages");
+    }
+    if (!messages.isArray() || messages.isEmpty()) {
+      throw ApiError.badRequest("messages: Input should be a non-empty list", "messages");
+    }
+    int n = StubTokenizer.TOKENS_PER_CONVERSATION;
+    for (JsonNode msg : messages) {
+      if (!msg.isObject() || !msg.path("role").isTextual()) {
+        throw ApiError.badRequest("messages: each message must be an object with a string 'role'", "messages");
+      }
+      String role = msg.get("role").asText();
+      if (ids != null) {
+        ids.add(imStart(tok));
+        ids.add(tok.id(role));
+        ids.add(newline(tok));
+      }
+      n += StubTokenizer.TOKENS_PER_MESSAGE;
+      JsonNode content = msg.get("content");
+      if (content == null || content.isNull()) {
+        // allowed (e.g. assistant messages with tool calls)
+      } else if (content.isTextual()) {
+        n += countOrEncode(tok, content.asText(), ids);
+      } else if (content.isArray()) {
+        for (JsonNode part : content) {
+          if (!"text".equals(part.path("type").asText()) || !part.path("text").isTextual()) {
+            throw ApiError.badRequest(
+                "messages: only {\"type\":\"text\",\"text\":...} content parts are supported by the simulator",
+                "messages");
+          }
+          n += countOrEncode(tok, part.get("text").asText(), ids);
+        }
+      } else {
+        throw ApiError.badRequest("messages: content must be a string or a list of content parts", "messages");
+      }
+      if (ids != null) {
+        ids.add(imEnd(tok));
+        ids.add(newline(tok));
+      }
+    }
+    if (ids != null) {
+      ids.add(imStart(tok));
+      ids.add(tok.id("assistant"));
+      ids.add(newline(tok));
+    }
+    return n;
+  }
+
+  /**
+   * Prompt tokens of a completions request. {@code prompt}: a string, a list of token ids, or a
+   * list holding one string or one token-id list. vLLM would run a list of several prompts as a
+   * batch (one choice each); the simulator answers 400 for that instead.
+   */
+  static int completionPromptTokens(JsonNode body, StubTokenizer tok, List<Integer> ids) {
+    JsonNode p = body.get("prompt");
+    if (p == null || p.isNull()) {
+      throw ApiError.badRequest("prompt: Field required", "prompt");
+    }
+    if (p.isArray() && p.size() == 1 && (p.get(0).isTextual() || p.get(0).isArray())) {
+      p = p.get(0);
+    }
+    if (p.isTextual()) {
+      return countOrEncode(tok, p.asText(), ids);
+    }
+    if (p.isArray()) {
+      if (p.isEmpty()) {
+        throw ApiError.badRequest("Prompt cannot be empty", "prompt");
+      }
+      for (JsonNode t : p) {
+        if (t.isTextual() || t.isArray()) {
+          throw ApiError.badRequest("prompt: the simulator supports one prompt per request, got " + p.size(), "prompt");
+        }
+        if (!t.isIntegralNumber()) {
+          throw ApiError.badRequest("prompt: must be a string, a list of strings or a list of token ids", "prompt");
+        }
+        long id = t.longValue();
+        if (id < 0 || id >= tok.vocabSize()) {
+          throw ApiError.badRequest("Token id " + id + " is out of vocabulary", "prompt");
+        }
+        if (ids != null) {
+          ids.add((int) id);
+        }
+      }
+      return p.size();
+    }
+    throw ApiError.badRequest("prompt: must be a string, a list of strings or a list of token ids", "prompt");
+  }
+
+  private static int countOrEncode(StubTokenizer tok, String text, List<Integer> ids) {
+    if (ids == null) {
+      return tok.count(text);
+    }
+    int before = ids.size();
+    tok.encode(text, ids);
+    return ids.size() - before;
+  }
+
+  /** Token ids for /tokenize: {@code messages} (chat template applied) or {@code prompt}. */
+  static List<Integer> tokenize(JsonNode body, StubTokenizer tok) {
+    List<Integer> ids = new ArrayList<>();
+    if (body.has("messages")) {
+      chatPromptTokens(body, tok, ids);
+    } else {
+      completionPromptTokens(body, tok, ids);
+    }
+    return ids;
+  }
+}

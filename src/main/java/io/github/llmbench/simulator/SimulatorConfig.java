@@ -1,0 +1,121 @@
+package io.github.llmbench.simulator;
+
+import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.catalog.GpuSpec;
+import io.github.llmbench.catalog.ModelSpec;
+
+/**
+ * Settings of one simulated vLLM server; names follow vLLM's CLI flags.
+ *
+ * @param port                  TCP port on 127.0.0.1; 0 picks a free port
+ * @param model                 catalog model id ({@link Catalog#model(String)})
+ * @param servedModelName       name clients must send as {@code model} ({@code --served-model-name});
+ *                              null means the model's Hugging Face id, as vLLM does
+ * @param gpu                   catalog GPU id ({@link Catalog#gpu(String)})
+ * @param tp                    tensor-parallel size ({@code --tensor-parallel-size})
+ * @param maxNumSeqs            {@code --max-num-seqs}: most requests in the running batch
+ * @param maxNumBatchedTokens   {@code --max-num-batched-tokens}: token budget of one engine step
+ * @param gpuMemoryUtilization  {@code --gpu-memory-utilization}; checked now, used for KV-cache
+ *                              capacity in a later version
+ */
+public record SimulatorConfig(
+    int port,
+    String model,
+    String servedModelName,
+    String gpu,
+    int tp,
+    int maxNumSeqs,
+    int maxNumBatchedTokens,
+    double gpuMemoryUtilization) {
+
+  /**
+   * Qwen2.5-7B-Instruct on one RTX 4080 32 GB with vLLM V1's online-serving defaults for a GPU
+   * under 70 GiB: max_num_seqs 256 and max_num_batched_tokens 2048 (vllm/engine/arg_utils.py,
+   * {@code get_batch_defaults}: 8192 applies only to GPUs with >= 70 GiB that are not A100s, and
+   * to the offline LLM class), gpu_memory_utilization 0.9, a free port.
+   */
+  public static SimulatorConfig defaults() {
+    return new SimulatorConfig(0, "qwen2.5-7b-instruct", null, "rtx4080-32gb", 1, 256, 2048, 0.9);
+  }
+
+  public SimulatorConfig withPort(int port) {
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+  }
+
+  public SimulatorConfig withModel(String model) {
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+  }
+
+  public SimulatorConfig withServedModelName(String servedModelName) {
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+  }
+
+  public SimulatorConfig withGpu(String gpu) {
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+  }
+
+  public SimulatorConfig withTp(int tp) {
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+  }
+
+  public SimulatorConfig withMaxNumSeqs(int maxNumSeqs) {
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+  }
+
+  public SimulatorConfig withMaxNumBatchedTokens(int maxNumBatchedTokens) {
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+  }
+
+  public SimulatorConfig withGpuMemoryUtilization(double gpuMemoryUtilization) {
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+  }
+
+  /** The catalog entry for {@link #model()}. */
+  public ModelSpec modelSpec() {
+    return Catalog.model(model);
+  }
+
+  /** The catalog entry for {@link #gpu()}. */
+  public GpuSpec gpuSpec() {
+    return Catalog.gpu(gpu);
+  }
+
+  /** The name served on the API: {@link #servedModelName()} or else the model's HF id. */
+  public String effectiveServedModelName() {
+    return servedModelName != null ? servedModelName : modelSpec().hfId();
+  }
+
+  /** Throws IllegalArgumentException (one line, naming the setting) when a value is out of range. */
+  public void validate() {
+    if (port < 0 || port > 65535) {
+      throw new IllegalArgumentException("port " + port + " is out of range (accepted: 0-65535)");
+    }
+    ModelSpec m = modelSpec();
+    GpuSpec g = gpuSpec();
+    if (tp < 1) {
+      throw new IllegalArgumentException("tp " + tp + " is invalid (accepted: an integer >= 1)");
+    }
+    if (m.numHeads() % tp != 0) {
+      throw new IllegalArgumentException("tp " + tp + " does not divide the " + m.numHeads()
+          + " attention heads of " + m.id() + " (accepted: a divisor of " + m.numHeads() + ")");
+    }
+    if (maxNumSeqs < 1) {
+      throw new IllegalArgumentException("maxNumSeqs " + maxNumSeqs + " is invalid (accepted: an integer >= 1)");
+    }
+    if (maxNumBatchedTokens < maxNumSeqs) {
+      // vLLM: "max_num_batched_tokens (...) must be greater than or equal to max_num_seqs (...)"
+      throw new IllegalArgumentException("maxNumBatchedTokens " + maxNumBatchedTokens
+          + " is smaller than maxNumSeqs " + maxNumSeqs + " (accepted: >= maxNumSeqs)");
+    }
+    if (!(gpuMemoryUtilization > 0 && gpuMemoryUtilization <= 1)) {
+      throw new IllegalArgumentException("gpuMemoryUtilization " + gpuMemoryUtilization
+          + " is invalid (accepted: 0 < value <= 1)");
+    }
+    double weightsPerGpu = (double) m.weightBytes() / tp;
+    if (weightsPerGpu > g.memoryBytes() * gpuMemoryUtilization) {
+      throw new IllegalArgumentException(String.format(
+          "model %s needs %.1f GB of weights per GPU at tp %d, more than %.1f GB (%s x gpuMemoryUtilization %.2f)",
+          m.id(), weightsPerGpu / 1e9, tp, g.memoryBytes() * gpuMemoryUtilization / 1e9, g.id(), gpuMemoryUtilization));
+    }
+  }
+}

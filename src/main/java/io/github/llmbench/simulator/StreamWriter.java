@@ -1,0 +1,240 @@
+package io.github.llmbench.simulator;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Writes one completion, streamed (SSE) or whole, in vLLM's exact shape.
+ *
+ * <p>Stream chunks are assembled from precomputed byte fragments (the per-request head
+ * {@code data: {"id":..,"object":..,"created":..,"model":..,"choices":[} with id and model escaped
+ * by Jackson, static middles and tails, and the pre-encoded output word), so a token costs one
+ * pooled buffer and one flush. Field order follows vLLM (pydantic field order,
+ * {@code model_dump_json(exclude_unset=True)} for chunks, {@code exclude_none=True} for the usage
+ * chunk). vLLM 0.10.2+ also sends {@code "token_ids":null} (chat) and
+ * {@code "prompt_token_ids":null,"token_ids":null} (completions) in every choice; the simulator
+ * follows the older samples this kit was written against and omits them.
+ */
+final class StreamWriter implements ResponseWriter {
+
+  private static byte[] b(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static final byte[] DATA = b("data: ");
+  private static final byte[] CHAT_ROLE = b("{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+  private static final byte[] CHAT_MID = b("{\"index\":0,\"delta\":{\"content\":");
+  private static final byte[] CHAT_TAIL = b("},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+  private static final byte[] CHAT_TAIL_LAST = b("},\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n");
+  private static final byte[] CMPL_MID = b("{\"index\":0,\"text\":");
+  private static final byte[] CMPL_TAIL = b(",\"logprobs\":null,\"finish_reason\":null,\"stop_reason\":null}]}\n\n");
+  private static final byte[] CMPL_TAIL_LAST = b(",\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n");
+  private static final byte[] DONE = b("data: [DONE]\n\n");
+
+  private final Channel channel;
+  private final Runnable onDone;
+  private final ParsedRequest req;
+  private final String id;
+  private final long created;
+  private final String model;
+  private final boolean keepAlive;
+  private final int seed;
+  private final byte[] head; // {"id":..,"object":..,"created":..,"model":..,"choices":[
+
+  StreamWriter(Channel channel, ParsedRequest req, String model, boolean keepAlive, Runnable onDone) {
+    this.channel = channel;
+    this.req = req;
+    this.model = model;
+    this.keepAlive = keepAlive;
+    this.onDone = onDone;
+    ThreadLocalRandom rnd = ThreadLocalRandom.current();
+    // vLLM: f"chatcmpl-{random_uuid()}" / f"cmpl-{random_uuid()}", uuid4().hex
+    this.id = (req.chat ? "chatcmpl-" : "cmpl-") + hex(rnd.nextLong()) + hex(rnd.nextLong());
+    this.created = System.currentTimeMillis() / 1000;
+    this.seed = rnd.nextInt(StubTokenizer.OUTPUT_WORDS.length);
+    String object = req.chat ? "chat.completion.chunk" : "text_completion";
+    this.head = b("{\"id\":" + Json.quote(id) + ",\"object\":\"" + object + "\",\"created\":" + created
+        + ",\"model\":" + Json.quote(model) + ",\"choices\":[");
+  }
+
+  private static String hex(long v) {
+    String s = Long.toHexString(v);
+    return "0000000000000000".substring(s.length()) + s;
+  }
+
+  @Override
+  public Executor eventLoop() {
+    return channel.eventLoop();
+  }
+
+  @Override
+  public boolean emit(int k) {
+    boolean last = k == req.maxTokens - 1;
+    if (!req.stream) {
+      if (last) {
+        writeFull();
+      }
+      return false;
+    }
+    byte[] word = StubTokenizer.OUTPUT_WORDS_JSON[StubTokenizer.outputWord(seed, k)];
+    byte[] mid = req.chat ? CHAT_MID : CMPL_MID;
+    byte[] tail = req.chat ? (last ? CHAT_TAIL_LAST : CHAT_TAIL) : (last ? CMPL_TAIL_LAST : CMPL_TAIL);
+    int size = DATA.length + head.length + mid.length + word.length + tail.length;
+    if (k == 0 && req.chat) {
+      size += DATA.length + head.length + CHAT_ROLE.length;
+    }
+    byte[] usage = null;
+    if (last) {
+      if (req.includeUsage) {
+        usage = b("data: " + new String(head, StandardCharsets.UTF_8) + "],\"usage\":{\"prompt_tokens\":"
+            + req.promptTokens + ",\"total_tokens\":" + (req.promptTokens + req.maxTokens)
+            + ",\"completion_tokens\":" + req.maxTokens + "}}\n\n");
+        size += usage.length;
+      }
+      size += DONE.length;
+    }
+    ByteBuf buf = channel.alloc().buffer(size);
+    if (k == 0 && req.chat) {
+      // vLLM sends the role chunk when the first output arrives, i.e. with the first token
+      buf.writeBytes(DATA).writeBytes(head).writeBytes(CHAT_ROLE);
+    }
+    buf.writeBytes(DATA).writeBytes(head).writeBytes(mid).writeBytes(word).writeBytes(tail);
+    if (last) {
+      if (usage != null) {
+        buf.writeBytes(usage);
+      }
+      buf.writeBytes(DONE);
+      channel.write(new DefaultHttpContent(buf));
+      finish(channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
+    } else {
+      channel.writeAndFlush(new DefaultHttpContent(buf), channel.voidPromise());
+    }
+    return true;
+  }
+
+  private void finish(io.netty.channel.ChannelFuture f) {
+    onDone.run();
+    if (!keepAlive) {
+      f.addListener(ChannelFutureListener.CLOSE);
+    }
+  }
+
+  private String fullText() {
+    StringBuilder sb = new StringBuilder(req.maxTokens * 6);
+    for (int k = 0; k < req.maxTokens; k++) {
+      sb.append(StubTokenizer.OUTPUT_WORDS[StubTokenizer.outputWord(seed, k)]);
+    }
+    return sb.toString();
+  }
+
+  /** The non-streaming response: vLLM's ChatCompletionResponse / CompletionResponse. */
+  private void writeFull() {
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    o.put("id", id);
+    o.put("object", req.chat ? "chat.completion" : "text_completion");
+    o.put("created", created);
+    o.put("model", model);
+    ArrayNode choices = o.putArray("choices");
+    ObjectNode c = choices.addObject();
+    c.put("index", 0);
+    if (req.chat) {
+      ObjectNode msg = c.putObject("message");
+      msg.put("role", "assistant");
+      msg.put("content", fullText());
+      msg.putNull("refusal");
+      msg.putNull("annotations");
+      msg.putNull("audio");
+      msg.putNull("function_call");
+      msg.putArray("tool_calls");
+      msg.putNull("reasoning_content");
+      c.putNull("logprobs");
+      c.put("finish_reason", "length");
+      c.putNull("stop_reason");
+    } else {
+      c.put("text", fullText());
+      c.putNull("logprobs");
+      c.put("finish_reason", "length");
+      c.putNull("stop_reason");
+      c.putNull("prompt_logprobs");
+    }
+    if (req.chat) {
+      o.putNull("service_tier");
+      o.putNull("system_fingerprint");
+    }
+    ObjectNode u = o.putObject("usage");
+    u.put("prompt_tokens", req.promptTokens);
+    u.put("total_tokens", req.promptTokens + req.maxTokens);
+    u.put("completion_tokens", req.maxTokens);
+    u.putNull("prompt_tokens_details");
+    if (req.chat) {
+      o.putNull("prompt_logprobs");
+    }
+    o.putNull("kv_transfer_params");
+    FullHttpResponse resp = Http.json(HttpResponseStatus.OK, o, keepAlive);
+    finish(channel.writeAndFlush(resp));
+  }
+
+  /** Response head of a stream: sent as soon as the request is accepted, like uvicorn does. */
+  void writeStreamHead() {
+    io.netty.handler.codec.http.DefaultHttpResponse r =
+        new io.netty.handler.codec.http.DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+    r.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
+    r.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
+    if (!keepAlive) {
+      r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    }
+    channel.writeAndFlush(r, channel.voidPromise());
+  }
+
+  static final class Json {
+    static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
+
+    static String quote(String s) {
+      try {
+        return MAPPER.writeValueAsString(s);
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  static final class Http {
+    static FullHttpResponse json(HttpResponseStatus status, Object body, boolean keepAlive) {
+      byte[] bytes;
+      try {
+        bytes = Json.MAPPER.writeValueAsBytes(body);
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException(e);
+      }
+      return bytes(status, bytes, "application/json", keepAlive);
+    }
+
+    static FullHttpResponse bytes(HttpResponseStatus status, byte[] bytes, String type, boolean keepAlive) {
+      FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));
+      if (type != null) {
+        r.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
+      }
+      r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+      if (!keepAlive) {
+        r.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+      }
+      return r;
+    }
+  }
+}

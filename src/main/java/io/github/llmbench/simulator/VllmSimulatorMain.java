@@ -1,0 +1,126 @@
+package io.github.llmbench.simulator;
+
+import io.github.llmbench.catalog.Catalog;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Runs the simulator alone until Ctrl-C. Flags follow vLLM's {@code vllm serve}:
+ * {@code --port --model --served-model-name --gpu --tp (--tensor-parallel-size) --max-num-seqs
+ * --max-num-batched-tokens --gpu-memory-utilization}.
+ */
+public final class VllmSimulatorMain {
+
+  private VllmSimulatorMain() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    // Netty through java.util.logging (INFO): keeps Netty's DEBUG start-up chatter out of the console.
+    io.netty.util.internal.logging.InternalLoggerFactory.setDefaultFactory(
+        io.netty.util.internal.logging.JdkLoggerFactory.INSTANCE);
+    SimulatorConfig c;
+    try {
+      c = parse(args);
+      if (c == null) {
+        System.out.println(usage());
+        return;
+      }
+      c.validate();
+    } catch (IllegalArgumentException e) {
+      System.err.println("error: " + e.getMessage());
+      System.exit(2);
+      return;
+    }
+    VllmSimulator sim;
+    try {
+      sim = VllmSimulator.start(c);
+    } catch (IllegalStateException e) {
+      System.err.println("error: " + e.getMessage());
+      System.exit(1);
+      return;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      sim.close();
+      stopped.countDown();
+    }));
+    System.out.println("vLLM simulator listening on " + sim.baseUrl() + " (model " + sim.servedModelName()
+        + ", gpu " + c.gpu() + (c.tp() > 1 ? " x" + c.tp() : "") + ")");
+    stopped.await();
+  }
+
+  static String usage() {
+    return "usage: VllmSimulatorMain [--port 8000] [--model " + String.join("|", Catalog.models().keySet())
+        + "] [--served-model-name NAME] [--gpu " + String.join("|", Catalog.gpus().keySet())
+        + "] [--tp 1] [--max-num-seqs 256] [--max-num-batched-tokens 2048] [--gpu-memory-utilization 0.9]";
+  }
+
+  /** Parses the flags; null means --help. IllegalArgumentException: one line naming the argument. */
+  static SimulatorConfig parse(String[] args) {
+    SimulatorConfig c = SimulatorConfig.defaults().withPort(8000);
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      String v = null;
+      int eq = a.indexOf('=');
+      if (a.startsWith("--") && eq > 0) {
+        v = a.substring(eq + 1);
+        a = a.substring(0, eq);
+      }
+      if (a.equals("-h") || a.equals("--help")) {
+        return null;
+      }
+      if (v == null) {
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException(a + ": missing value");
+        }
+        v = args[++i];
+      }
+      switch (a) {
+        case "--port" -> c = c.withPort(intArg(a, v, 0, 65535));
+        case "--model" -> {
+          if (!Catalog.models().containsKey(v)) {
+            throw new IllegalArgumentException(a + ": unknown model '" + v + "' (accepted: "
+                + String.join(", ", Catalog.models().keySet()) + ")");
+          }
+          c = c.withModel(v);
+        }
+        case "--served-model-name" -> c = c.withServedModelName(v);
+        case "--gpu" -> {
+          if (!Catalog.gpus().containsKey(v)) {
+            throw new IllegalArgumentException(a + ": unknown gpu '" + v + "' (accepted: "
+                + String.join(", ", Catalog.gpus().keySet()) + ")");
+          }
+          c = c.withGpu(v);
+        }
+        case "--tp", "--tensor-parallel-size", "-tp" -> c = c.withTp(intArg(a, v, 1, 1024));
+        case "--max-num-seqs" -> c = c.withMaxNumSeqs(intArg(a, v, 1, 1 << 20));
+        case "--max-num-batched-tokens" -> c = c.withMaxNumBatchedTokens(intArg(a, v, 1, 1 << 24));
+        case "--gpu-memory-utilization" -> {
+          double d;
+          try {
+            d = Double.parseDouble(v);
+          } catch (NumberFormatException e) {
+            d = Double.NaN;
+          }
+          if (!(d > 0 && d <= 1)) {
+            throw new IllegalArgumentException(a + ": '" + v + "' is invalid (accepted: a number > 0 and <= 1)");
+          }
+          c = c.withGpuMemoryUtilization(d);
+        }
+        default -> throw new IllegalArgumentException(a + ": unknown argument (accepted: --port, --model, "
+            + "--served-model-name, --gpu, --tp, --max-num-seqs, --max-num-batched-tokens, --gpu-memory-utilization)");
+      }
+    }
+    return c;
+  }
+
+  private static int intArg(String name, String v, int min, int max) {
+    try {
+      int n = Integer.parseInt(v);
+      if (n >= min && n <= max) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // fall through
+    }
+    throw new IllegalArgumentException(name + ": '" + v + "' is invalid (accepted: an integer from " + min + " to " + max + ")");
+  }
+}
