@@ -125,7 +125,7 @@ public final class LlmBench {
   }
 
   /** One virtual user = one streaming request, inside the group of its level. */
-  public ScenarioBuilder scenario(String level) {
+  public ScenarioBuilder streamingScenario(String level) {
     return scenario("llm " + level).exec(group(level).on(capture.request(level, s -> newBody())));
   }
 

@@ -69,9 +69,8 @@ final class RecordRequestAction implements ActionBuilder {
     } else if (session.isFailed()) {
       status = 200;
       String end = session.getString(StreamCapture.END_KEY);
-      if (end != null) {
-        ParsedStream last = StreamParser.parse(List.of(new TimedMessage(now, end)));
-        failure = last.error() != null ? last.error() : "stream ended with " + StreamParser.endVerdict(end);
+      if (end != null && StreamParser.endFailure(end) != null) {
+        failure = StreamParser.endFailure(end);
       } else {
         failure = "timeout: no [DONE] within " + timeout.toSeconds() + " s";
       }

@@ -94,7 +94,16 @@ public final class StreamCapture {
             .matching(regex(END_EVENT).exists())
             .check(
                 bodyString().saveAs(END_KEY),
-                bodyString().transform(StreamParser::endVerdict).is("[DONE]"));
+                bodyString()
+                    .validate(
+                        "[DONE]",
+                        (message, s) -> {
+                          String failure = StreamParser.endFailure(message);
+                          if (failure != null) {
+                            throw new IllegalStateException(failure);
+                          }
+                          return message;
+                        }));
     return exec(session -> begin(session, level, body))
         .exec(
             sse(HEADERS_RECORD)

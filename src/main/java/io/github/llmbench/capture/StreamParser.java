@@ -89,10 +89,16 @@ public final class StreamParser {
     return raw;
   }
 
-  /** Whether the message is the stream's end: {@code [DONE]} or an error event. */
-  public static String endVerdict(String message) {
-    String data = data(message);
-    return "[DONE]".equals(data) ? "[DONE]" : abbreviate(data == null ? message : data);
+  /**
+   * Why the event that ended the await is not a clean end, or null when it is {@code [DONE]}.
+   * Gives the same reason as {@link #parse} would for that event.
+   */
+  public static String endFailure(String message) {
+    if ("[DONE]".equals(data(message))) {
+      return null;
+    }
+    String error = parse(List.of(new TimedMessage(0, message))).error();
+    return error != null ? error : "stream ended with " + abbreviate(message);
   }
 
   private static boolean carriesText(JsonNode chunk) {

@@ -104,7 +104,8 @@ class StreamParserTest {
     assertEquals("[DONE]", StreamParser.data("{\"event\":\"message\",\"id\":\"7\",\"data\":[DONE],\"retry\":3000}"));
     assertEquals("plain text", StreamParser.data("{\"data\":\"plain text\"}"));
     assertNull(StreamParser.data("{\"event\":\"ping\"}"));
-    assertEquals("[DONE]", StreamParser.endVerdict(DONE));
-    assertFalse(StreamParser.endVerdict("{\"data\":{\"error\":{}}}").equals("[DONE]"));
+    assertNull(StreamParser.endFailure(DONE));
+    assertEquals("error event: {}", StreamParser.endFailure("{\"data\":{\"error\":{}}}"));
+    assertEquals("invalid JSON chunk: oops", StreamParser.endFailure("{\"data\":\"oops\"}"));
   }
 }

@@ -10,7 +10,7 @@ public class FixedRequestsSimulation extends Simulation {
   private final LlmBench bench = LlmBench.create(io.github.llmbench.settings.BenchSettings.fromSystem());
 
   {
-    setUp(bench.scenario(LlmBench.level(bench.settings().conc())).injectOpen(atOnceUsers(Integer.getInteger("it.requests"))))
+    setUp(bench.streamingScenario(LlmBench.level(bench.settings().conc())).injectOpen(atOnceUsers(Integer.getInteger("it.requests"))))
         .protocols(bench.http())
         .maxDuration(bench.maxDuration());
   }

@@ -23,7 +23,7 @@ public class ServingBenchmarkSimulation extends Simulation {
   {
     setUp(
             bench
-                .scenario(LlmBench.level(conc))
+                .streamingScenario(LlmBench.level(conc))
                 .injectClosed(constantConcurrentUsers(conc).during(bench.settings().durationSeconds())))
         .protocols(bench.http())
         .maxDuration(bench.maxDuration());
