@@ -40,6 +40,9 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class LlmBench {
   public static final String SUMMARY_FILE = "summary.json";
 
+  /** Exit status for a bad setting or an unusable server (Gatling uses 1 and 2 itself). */
+  public static final int EXIT_BAD_INPUT = 3;
+
   private final BenchSettings settings;
   private final Target target;
   private final PromptFactory prompts;
@@ -82,7 +85,7 @@ public final class LlmBench {
 
   /**
    * Reads the settings and prepares the server. On a bad setting or an unusable server it prints
-   * one line and ends the JVM (status 2) before any load is sent: Gatling would otherwise print a
+   * one line and ends the JVM (status {@value #EXIT_BAD_INPUT}) before any load is sent: Gatling would otherwise print a
    * stack trace.
    */
   public static LlmBench start() {
@@ -92,7 +95,7 @@ public final class LlmBench {
       System.out.flush();
       System.err.println("gatling-llm-bench: " + e.getMessage());
       System.err.flush();
-      Runtime.getRuntime().halt(2);
+      Runtime.getRuntime().halt(EXIT_BAD_INPUT);
       throw e;
     }
   }
