@@ -8,6 +8,7 @@ import static io.github.llmbench.testing.ScriptedServer.Behaviour.INVALID_JSON;
 import static io.github.llmbench.testing.ScriptedServer.Behaviour.OK;
 import static io.github.llmbench.testing.ScriptedServer.Behaviour.STALL;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,6 +17,7 @@ import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.ScriptedServer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +60,7 @@ class FailureHandlingIT {
               .collect(Collectors.toMap(RequestRecord::error, r -> r.httpStatus() == null ? -1 : r.httpStatus(), (a, b) -> a, TreeMap::new));
       assertEquals(6, statusByError.size(), statusByError.toString());
       assertEquals(500, statusByError.get("HTTP 500"));
-      assertEquals(200, statusByError.get("error event: engine died (code 500)"));
+      assertEquals(200, statusByError.get("error event: engine <script>alert(1)</script> died (code 500)"));
       assertEquals(200, statusByError.get("stream ended without [DONE]"));
       assertEquals(200, statusByError.get("timeout: no [DONE] within 5 s"));
       assertTrue(statusByError.keySet().stream().anyMatch(e -> e.startsWith("invalid JSON chunk: {\"choices\"")), statusByError.toString());
@@ -73,6 +75,11 @@ class FailureHandlingIT {
       RequestRecord ok = records.stream().filter(RequestRecord::ok).findFirst().orElseThrow();
       assertEquals(5, ok.outputTokens());
       assertEquals(7, ok.inputTokens());
+
+      // server text reaches Gatling's shared HTML report only escaped
+      String index = Files.readString(run.runDir().resolve("index.html"));
+      assertTrue(index.contains("engine &lt;script&gt;alert(1)&lt;/script&gt; died"), "error not in the report");
+      assertFalse(index.contains("<script>alert(1)"), "unescaped server text in the report");
 
       JsonNode summary = new ObjectMapper().readTree(run.llm("summary.json").toFile());
       assertEquals(1, summary.get("completed").asInt());

@@ -114,7 +114,7 @@ public final class ScriptedServer implements AutoCloseable {
     for (int i = 0; i < TOKENS; i++) {
       Thread.sleep(20);
       if (b == Behaviour.ERROR_EVENT && i == 2) {
-        event(out, "{\"error\":{\"message\":\"engine died\",\"type\":\"InternalServerError\",\"code\":500}}");
+        event(out, "{\"error\":{\"message\":\"engine <script>alert(1)</script> died\",\"type\":\"InternalServerError\",\"code\":500}}");
         endChunked(out);
         return;
       }
