@@ -1,0 +1,52 @@
+package io.github.llmbench.simulator;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import org.junit.jupiter.api.Test;
+
+class CliAndConfigTest {
+
+  @Test
+  void parsesFlags() {
+    SimulatorConfig c = VllmSimulatorMain.parse(new String[] {"--port", "8001", "--model", "sim-tiny", "--gpu=rtx4090",
+        "--tp", "2", "--max-num-seqs", "64", "--served-model-name", "tiny"});
+    assertEquals(8001, c.port());
+    assertEquals("sim-tiny", c.model());
+    assertEquals("rtx4090", c.gpu());
+    assertEquals(2, c.tp());
+    assertEquals(64, c.maxNumSeqs());
+    assertEquals("tiny", c.effectiveServedModelName());
+    assertNull(VllmSimulatorMain.parse(new String[] {"--help"}));
+  }
+
+  @Test
+  void badArgumentsGiveOneLineNamingArgumentValueAndAccepted() {
+    var e = assertThrows(IllegalArgumentException.class, () -> VllmSimulatorMain.parse(new String[] {"--port", "abc"}));
+    assertEquals("--port: 'abc' is invalid (accepted: an integer from 0 to 65535)", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> VllmSimulatorMain.parse(new String[] {"--gpu", "a100"}));
+    assertTrue(e.getMessage().startsWith("--gpu: unknown gpu 'a100' (accepted: rtx4080-32gb, rtx4090"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> VllmSimulatorMain.parse(new String[] {"--frobnicate", "1"}));
+    assertTrue(e.getMessage().startsWith("--frobnicate: unknown argument"));
+  }
+
+  @Test
+  void defaultsAndValidation() {
+    SimulatorConfig d = SimulatorConfig.defaults();
+    assertEquals("Qwen/Qwen2.5-7B-Instruct", d.effectiveServedModelName());
+    assertEquals(256, d.maxNumSeqs());
+    assertEquals(2048, d.maxNumBatchedTokens());
+    d.validate();
+    assertThrows(IllegalArgumentException.class, () -> d.withTp(3).validate()); // 28 heads
+    assertThrows(IllegalArgumentException.class, () -> VllmSimulator.start(d.withModel("nope")));
+  }
+
+  @Test
+  void bindsLoopbackOnlyAndStartsStopsCleanly() {
+    for (int i = 0; i < 3; i++) {
+      try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny"))) {
+        assertTrue(sim.port() > 0);
+        assertEquals("http://127.0.0.1:" + sim.port(), sim.baseUrl());
+      }
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package io.github.llmbench.simulator;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.github.llmbench.catalog.Catalog;
+import java.io.BufferedReader;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Token timing of the step loop, end to end over HTTP. */
+class TimingTest {
+
+  static double[] gapsMs(List<SimClient.Event> ev) {
+    // events: role, content x N, [DONE]; gaps between consecutive content chunks
+    double[] g = new double[ev.size() - 3];
+    for (int i = 2; i < ev.size() - 1; i++) {
+      g[i - 2] = (ev.get(i).nanos() - ev.get(i - 1).nanos()) / 1e6;
+    }
+    return g;
+  }
+
+  static double mean(double[] x) {
+    double s = 0;
+    for (double v : x) {
+      s += v;
+    }
+    return s / x.length;
+  }
+
+  @Test
+  void costModelMatchesTheSeedMeasurement() {
+    CostModel cm = new CostModel(Catalog.model("qwen2.5-7b-instruct"), Catalog.gpu("rtx4080-32gb"), 1);
+    CostModel.Step s = cm.new Step();
+    s.add(1024, 1); // one decode step at context 1024
+    double tpotMs = s.durationNanos() / 1e6;
+    assertEquals(25.0, tpotMs, 1.0, "TPOT ms");
+    s.reset();
+    s.add(0, 1024); // prefill of 1024 tokens in one step (budget 2048)
+    double ttftMs = s.durationNanos() / 1e6;
+    // compute bound: 2 x 7.62e9 x 1024 FLOP / (97.5 TFLOP/s x 0.7) ~ 0.23 s
+    assertTrue(ttftMs > 150 && ttftMs < 300, "TTFT ms " + ttftMs);
+  }
+
+  @Test
+  void fastModelTokensArriveOneStepApart() throws Exception {
+    try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny").withGpu("rtx4090"))) {
+      SimClient c = new SimClient(sim);
+      long[] sent = new long[1];
+      List<SimClient.Event> ev = c.stream("/v1/chat/completions",
+          "{\"messages\":[{\"role\":\"user\",\"content\":\"Tell me about GPUs.\"}],\"max_tokens\":200,\"stream\":true}", sent);
+      assertEquals(1 + 200 + 1, ev.size());
+      double ttft = (ev.get(1).nanos() - sent[0]) / 1e6;
+      double e2el = (ev.get(ev.size() - 1).nanos() - sent[0]) / 1e6;
+      assertTrue(ttft < e2el, ttft + " < " + e2el);
+      double mean = mean(gapsMs(ev));
+      // one decode step of sim-tiny on an rtx4090 at concurrency 1: 1 ms overhead + ~0.22 ms weights
+      CostModel.Step s = new CostModel(Catalog.model("sim-tiny"), Catalog.gpu("rtx4090"), 1).new Step();
+      s.add(100, 1);
+      double step = s.durationNanos() / 1e6;
+      assertEquals(step, mean, 0.25 * step, "mean gap ms vs step " + step);
+      assertEquals(200, sim.lateness().count());
+    }
+  }
+
+  @Test
+  void defaultModelGapIsAboutTheSeedTpot() throws Exception {
+    try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults())) {
+      SimClient c = new SimClient(sim);
+      long[] sent = new long[1];
+      List<SimClient.Event> ev = c.stream("/v1/chat/completions",
+          "{\"messages\":[{\"role\":\"user\",\"content\":\"Tell me about GPUs.\"}],\"max_tokens\":16,\"stream\":true}", sent);
+      assertEquals(1 + 16 + 1, ev.size());
+      double mean = mean(gapsMs(ev));
+      assertTrue(mean > 22 && mean < 28, "mean gap " + mean + " ms");
+      double ttft = (ev.get(1).nanos() - sent[0]) / 1e6;
+      assertTrue(ttft > 20 && ttft < 100, "ttft " + ttft + " ms");
+    }
+  }
+
+  @Test
+  void clientGoingAwayRemovesTheRequest() throws Exception {
+    try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults())) {
+      SimClient c = new SimClient(sim);
+      HttpResponse<InputStream> r = c.postStream("/v1/chat/completions",
+          "{\"messages\":[{\"role\":\"user\",\"content\":\"Go on forever.\"}],\"max_tokens\":2000,\"stream\":true}");
+      BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8));
+      int data = 0;
+      while (data < 3) {
+        String line = in.readLine();
+        assertNotNull(line);
+        if (line.startsWith("data: ")) {
+          data++;
+        }
+      }
+      assertEquals(1, sim.runningRequests());
+      in.close(); // closes the connection mid-stream
+      long deadline = System.nanoTime() + 2_000_000_000L;
+      while (sim.runningRequests() != 0 && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      assertEquals(0, sim.runningRequests());
+    }
+  }
+
+  @Test
+  void batchSharesSteps() throws Exception {
+    // 8 concurrent streams on the fast model: all finish, and the engine ran far fewer steps than
+    // 8 x max_tokens (continuous batching).
+    try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny").withGpu("rtx4090"))) {
+      SimClient c = new SimClient(sim);
+      var futures = new java.util.ArrayList<java.util.concurrent.CompletableFuture<HttpResponse<String>>>();
+      for (int i = 0; i < 8; i++) {
+        futures.add(c.http.sendAsync(java.net.http.HttpRequest.newBuilder(java.net.URI.create(sim.baseUrl() + "/v1/completions"))
+            .header("Content-Type", "application/json")
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"prompt\":\"a b c\",\"max_tokens\":100,\"stream\":true}"))
+            .build(), HttpResponse.BodyHandlers.ofString()));
+      }
+      for (var f : futures) {
+        assertTrue(f.get().body().endsWith("data: [DONE]\n\n"));
+      }
+      assertTrue(sim.steps() < 400, "steps " + sim.steps());
+      assertEquals(800, sim.lateness().count());
+    }
+  }
+}
