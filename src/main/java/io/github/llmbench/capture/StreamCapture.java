@@ -24,7 +24,8 @@ import java.util.function.Function;
  *   <li>POST with {@code sse(...)} and await the end of the stream: {@code data: [DONE]}, an error
  *       event or a non-JSON data line; every other event (the chunks) waits in Gatling's unmatched
  *       message buffer with its arrival time;
- *   <li>read the buffer ({@code processUnmatchedMessages}) and close the stream;
+ *   <li>read the buffer ({@code processUnmatchedMessages}); close the stream only if it failed
+ *       while open;
  *   <li>compute the request's metrics, log them as Gatling records (TTFT, TPOT, ITL, E2EL) and
  *       append the request to {@code requests.jsonl}.
  * </ol>
@@ -121,7 +122,10 @@ public final class StreamCapture {
                 .await(timeout)
                 .on(end))
         .exec(sse.processUnmatchedMessages(SSE_NAME, StreamCapture::collect))
-        .doIf(s -> attempt(s).crashReason() == null)
+        // After [DONE] the server ends the response and the connection goes back to the pool (as
+        // vLLM's client keeps it alive): closing it would force a new connection per request. Only a
+        // stream that failed while still open (timeout, error event) is closed by the client.
+        .doIf(s -> s.isFailed() && attempt(s).crashReason() == null)
         .then(exec(sse("close").sseName(SSE_NAME).close()))
         .exec(new RecordRequestAction(recorder, bufferSize, timeout));
   }
