@@ -1,0 +1,53 @@
+package io.github.llmbench.records;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunRecorderTest {
+
+  private static RequestRecord ok(String id, long start) {
+    return new RequestRecord(id, "c2", start, start + 100, 10.0, 5.0, 100.0, List.of(5.0), 12, 19, false, true, null, 200);
+  }
+
+  @Test
+  void eachRecordIsOnDiskAsSoonAsItFinishes(@TempDir Path dir) throws Exception {
+    RunRecorder recorder = new RunRecorder(() -> dir.resolve("llm"));
+    recorder.started("a", "c2", 1000);
+    recorder.finished(ok("a", 1000));
+    // not closed yet: an aborted run keeps what finished
+    List<String> lines = Files.readAllLines(dir.resolve("llm").resolve(RunRecorder.FILE_NAME));
+    assertEquals(1, lines.size());
+    assertTrue(lines.get(0).contains("\"id\":\"a\"") && lines.get(0).contains("\"ttft_ms\":10.0"), lines.get(0));
+  }
+
+  @Test
+  void requestsStillInFlightAtTheEndAreRecordedAsFailed(@TempDir Path dir) throws Exception {
+    RunRecorder recorder = new RunRecorder(() -> dir);
+    recorder.started("a", "c2", 1000);
+    recorder.started("b", "c2", 1001);
+    recorder.finished(ok("a", 1000));
+    List<RequestRecord> all = recorder.close(5000, "unfinished when the run ended");
+    assertEquals(2, all.size());
+    RequestRecord b = all.get(1);
+    assertEquals("b", b.id());
+    assertFalse(b.ok());
+    assertEquals("unfinished when the run ended", b.error());
+    assertEquals(1001, b.startMs());
+    assertEquals(5000, b.endMs());
+    assertEquals(all, RequestsJsonl.read(dir.resolve(RunRecorder.FILE_NAME)));
+  }
+
+  @Test
+  void aRunWithoutRequestsLeavesAnEmptyFile(@TempDir Path dir) throws Exception {
+    RunRecorder recorder = new RunRecorder(() -> dir);
+    assertEquals(List.of(), recorder.close(1, "x"));
+    assertEquals(0, Files.size(dir.resolve(RunRecorder.FILE_NAME)));
+  }
+}
