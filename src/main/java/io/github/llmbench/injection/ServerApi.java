@@ -22,7 +22,7 @@ import java.util.OptionalInt;
  */
 public final class ServerApi {
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(4);
-  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(8);
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5); // with the connect timeout: under 10 s
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final URI baseUrl;
