@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.LlmBench;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,5 +67,19 @@ class BadInputIT {
         "gatling-llm-bench: Cannot reach the server at http://127.0.0.1:9 (GET /v1/models): connection refused",
         o.stderr().strip());
     assertTrue(o.millis() < 10_000, "took " + o.millis() + " ms");
+  }
+
+  @Test
+  void silentServerFailsWithinTenSeconds(@TempDir Path results) throws Exception {
+    // the kernel accepts the connection, nobody ever answers
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      String url = "http://127.0.0.1:" + silent.getLocalPort();
+      Outcome o = gatling(results, "base.url=" + url);
+      assertEquals(LlmBench.EXIT_BAD_INPUT, o.exitCode());
+      assertEquals(
+          "gatling-llm-bench: Cannot reach the server at " + url + " (GET /v1/models): no answer within 5 s",
+          o.stderr().strip());
+      assertTrue(o.millis() < 10_000, "took " + o.millis() + " ms");
+    }
   }
 }
