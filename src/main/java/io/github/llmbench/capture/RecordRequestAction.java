@@ -78,7 +78,8 @@ final class RecordRequestAction implements ActionBuilder {
       failure = "more than " + bufferSize + " chunks: the first ones were dropped by the buffer";
     }
     RequestRecord record =
-        RequestRecords.of(attempt.id(), attempt.level(), attempt.t0(), now, stream, failure, status);
+        RequestRecords.of(attempt.id(), attempt.level(), attempt.t0(), now, stream, failure, status)
+            .withProfile(attempt.profile());
     io.gatling.core.session.Session result = scalaSession;
     if (record.ok()) {
       logTimings(stats, scalaSession, record, stream);

@@ -12,6 +12,7 @@ public final class StreamAttempt {
 
   private final String id;
   private final String level;
+  private final String profile;
   private final String body;
   private final long t0;
   private final AtomicBoolean sent = new AtomicBoolean();
@@ -19,9 +20,10 @@ public final class StreamAttempt {
   private ParsedStream stream;
   private int chunkCount;
 
-  public StreamAttempt(String id, String level, String body, long t0) {
+  public StreamAttempt(String id, String level, String profile, String body, long t0) {
     this.id = id;
     this.level = level;
+    this.profile = profile;
     this.body = body;
     this.t0 = t0;
   }
@@ -32,6 +34,10 @@ public final class StreamAttempt {
 
   public String level() {
     return level;
+  }
+
+  public String profile() {
+    return profile;
   }
 
   public String body() {

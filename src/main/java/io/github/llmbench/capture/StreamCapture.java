@@ -87,9 +87,10 @@ public final class StreamCapture {
    * The chain of one request.
    *
    * @param level the load level's tag, e.g. {@code c128}, written in each record
+   * @param profile the request's workload profile, or null
    * @param body the JSON body of a new request (called once per request)
    */
-  public ChainBuilder request(String level, Function<Session, String> body) {
+  public ChainBuilder request(String level, Function<Session, String> profile, Function<Session, String> body) {
     SseMessageCheck end =
         sse.checkMessage(STREAM_RECORD)
             .matching(regex(END_EVENT).exists())
@@ -105,7 +106,7 @@ public final class StreamCapture {
                           }
                           return message;
                         }));
-    return exec(session -> begin(session, level, body))
+    return exec(session -> begin(session, level, profile, body))
         .exec(
             sse(HEADERS_RECORD)
                 .sseName(SSE_NAME)
@@ -130,12 +131,16 @@ public final class StreamCapture {
         .exec(new RecordRequestAction(recorder, bufferSize, timeout));
   }
 
-  private Session begin(Session session, String level, Function<Session, String> body) {
+  private Session begin(
+      Session session, String level, Function<Session, String> profileOf, Function<Session, String> body) {
     String id = "req-" + REQUEST_IDS.incrementAndGet();
     String json = body.apply(session);
+    String profile = profileOf.apply(session);
     long t0 = System.currentTimeMillis();
-    recorder.started(id, level, t0);
-    return session.set(StreamAttempt.SESSION_KEY, new StreamAttempt(id, level, json, t0));
+    recorder.started(id, level, profile, t0);
+    // A virtual user may send several requests (count-stopped phases): start each one clean.
+    Session clean = session.markAsSucceeded().remove(SSE_NAME).remove(END_KEY);
+    return clean.set(StreamAttempt.SESSION_KEY, new StreamAttempt(id, level, profile, json, t0));
   }
 
   static StreamAttempt attempt(Session session) {

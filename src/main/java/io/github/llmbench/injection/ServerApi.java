@@ -13,6 +13,7 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import io.github.llmbench.workload.TokenCounter;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -70,27 +71,40 @@ public final class ServerApi {
   }
 
   /**
-   * The number of tokens of {@code text} by the server's tokenizer ({@code POST /tokenize}, vLLM's
-   * form), or empty when the server has no such endpoint or it fails.
+   * The server's tokenizer as a {@link TokenCounter}: {@code POST /tokenize} in vLLM's form
+   * ({@code {"model","prompt"}} -> {@code {"count"}}) or llama.cpp's ({@code {"content"}} -> {@code
+   * {"tokens":[...]}}), whichever the server answers; {@link TokenCounter#NONE} when neither.
    */
-  public OptionalInt countTokens(String model, String text) {
+  public TokenCounter tokenCounter(String model) {
+    TokenCounter vllm = text -> tokenize(JSON.createObjectNode().put("model", model).put("prompt", text), "count");
+    if (vllm.count("hello").isPresent()) {
+      return vllm;
+    }
+    TokenCounter llamaCpp = text -> tokenize(JSON.createObjectNode().put("content", text), "tokens");
+    if (llamaCpp.count("hello").isPresent()) {
+      return llamaCpp;
+    }
+    return TokenCounter.NONE;
+  }
+
+  private OptionalInt tokenize(com.fasterxml.jackson.databind.node.ObjectNode body, String field) {
     try {
-      String body = JSON.writeValueAsString(JSON.createObjectNode().put("model", model).put("prompt", text));
       HttpRequest req =
           request("/tokenize")
               .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString(body))
+              .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
               .build();
       HttpResponse<String> response = client.send(req, HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
         return OptionalInt.empty();
       }
       JsonNode json = JSON.readTree(response.body());
-      if (json.path("count").canConvertToInt()) {
-        return OptionalInt.of(json.get("count").asInt());
+      JsonNode value = json.path(field);
+      if (field.equals("count") && value.canConvertToInt()) {
+        return OptionalInt.of(value.asInt());
       }
-      if (json.path("tokens").isArray()) {
-        return OptionalInt.of(json.get("tokens").size());
+      if (field.equals("tokens") && value.isArray()) {
+        return OptionalInt.of(value.size());
       }
       return OptionalInt.empty();
     } catch (IOException e) {

@@ -24,8 +24,10 @@ import java.util.List;
  * @param ok true when the request completed: status 200, [DONE] received, no error event
  * @param error short reason of a failure, null when ok
  * @param httpStatus the HTTP status when known, else null
+ * @param profile the workload profile (SS, SL, LS, LL) of a profile run, else null
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
+@com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
 public record RequestRecord(
     @JsonProperty("id") String id,
     @JsonProperty("level") String level,
@@ -40,9 +42,25 @@ public record RequestRecord(
     @JsonProperty("output_tokens_estimated") boolean outputTokensEstimated,
     @JsonProperty("ok") boolean ok,
     @JsonProperty("error") String error,
-    @JsonProperty("http_status") Integer httpStatus) {
+    @JsonProperty("http_status") Integer httpStatus,
+    @JsonProperty("profile") String profile) {
 
   public RequestRecord {
     itlMs = itlMs == null ? List.of() : List.copyOf(itlMs);
+  }
+
+  /** A record outside profile runs. */
+  public RequestRecord(
+      String id, String level, long startMs, long endMs, Double ttftMs, Double tpotMs, Double e2elMs,
+      List<Double> itlMs, Integer inputTokens, Integer outputTokens, boolean outputTokensEstimated,
+      boolean ok, String error, Integer httpStatus) {
+    this(id, level, startMs, endMs, ttftMs, tpotMs, e2elMs, itlMs, inputTokens, outputTokens,
+        outputTokensEstimated, ok, error, httpStatus, null);
+  }
+
+  /** This record tagged with a profile. */
+  public RequestRecord withProfile(String newProfile) {
+    return new RequestRecord(id, level, startMs, endMs, ttftMs, tpotMs, e2elMs, itlMs, inputTokens,
+        outputTokens, outputTokensEstimated, ok, error, httpStatus, newProfile);
   }
 }

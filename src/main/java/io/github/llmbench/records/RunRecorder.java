@@ -32,7 +32,7 @@ public final class RunRecorder {
   private BufferedWriter out;
   private Path file;
 
-  private record InFlight(String id, String level, long startMs) {}
+  private record InFlight(String id, String level, String profile, long startMs) {}
 
   /**
    * @param directory where {@code requests.jsonl} goes, resolved at the first write (Gatling
@@ -43,8 +43,8 @@ public final class RunRecorder {
   }
 
   /** Notes that a request has started. */
-  public void started(String id, String level, long startMs) {
-    inFlight.put(id, new InFlight(id, level, startMs));
+  public void started(String id, String level, String profile, long startMs) {
+    inFlight.put(id, new InFlight(id, level, profile, startMs));
   }
 
   /** Writes a finished request's record. */
@@ -79,7 +79,8 @@ public final class RunRecorder {
     for (InFlight f : List.copyOf(inFlight.values())) {
       finished(
           new RequestRecord(
-              f.id(), f.level(), f.startMs(), nowMs, null, null, null, List.of(), null, null, false, false, reason, null));
+              f.id(), f.level(), f.startMs(), nowMs, null, null, null, List.of(), null, null, false, false, reason, null,
+              f.profile()));
     }
     synchronized (this) {
       try {
@@ -105,6 +106,11 @@ public final class RunRecorder {
               StandardOpenOption.TRUNCATE_EXISTING,
               StandardOpenOption.WRITE);
     }
+  }
+
+  /** The records finished so far (a copy), in the order they finished. */
+  public synchronized List<RequestRecord> finishedSoFar() {
+    return List.copyOf(finished);
   }
 
   /** The folder of the file, resolved at the first record. */

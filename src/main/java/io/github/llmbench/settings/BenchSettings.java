@@ -4,9 +4,12 @@ import io.github.llmbench.catalog.Catalog;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
 import java.util.function.Function;
 
 /**
@@ -46,6 +49,72 @@ public final class BenchSettings {
 
   public static final String DEFAULT_SIM_GPU = "rtx4080-32gb";
 
+  static final int MAX_CONC = 100_000;
+  static final int MAX_SECONDS = 7 * 24 * 3600;
+
+  /** Where prompts come from. */
+  public enum Dataset {
+    RANDOM,
+    PROFILES,
+    FILE
+  }
+
+  /**
+   * The load shape: one closed-model level per entry of {@code levels} (or one open-model phase
+   * when {@code rate} is set), each stopped after {@code durationSeconds} or, when {@code prompts}
+   * is not empty, after exactly {@code prompts.get(i)} requests; an optional warmup before them.
+   */
+  public record Load(
+      List<Integer> levels,
+      boolean ladder,
+      List<Integer> prompts,
+      int durationSeconds,
+      int warmupPrompts,
+      int warmupConc,
+      OptionalDouble rate,
+      double burstiness,
+      OptionalInt maxConc) {
+    public Load {
+      levels = List.copyOf(levels);
+      prompts = List.copyOf(prompts);
+    }
+
+    public boolean open() {
+      return rate.isPresent();
+    }
+
+    /** Requests of phase {@code i}, or empty when the phase stops after the duration. */
+    public OptionalInt promptsOf(int i) {
+      return prompts.isEmpty() ? OptionalInt.empty() : OptionalInt.of(prompts.get(i));
+    }
+  }
+
+  /** The prompts and lengths. */
+  public record Workload(
+      Dataset dataset,
+      Optional<java.nio.file.Path> file,
+      int inputLen,
+      int outputLen,
+      double rangeRatio,
+      int prefixLen,
+      long seed,
+      boolean seedPinned,
+      ProfileSelection profiles,
+      boolean profilesMixed) {
+
+    /** How the dataset is named in the output: random, profiles:tiny, file:PATH. */
+    public String describe() {
+      return switch (dataset) {
+        case RANDOM -> "random";
+        case PROFILES -> "profiles:" + profiles;
+        case FILE -> "file:" + file.get();
+      };
+    }
+  }
+
+  /** Model and GPU for the roofline; absent = taken from the simulator or the catalog. */
+  public record Roofline(Optional<String> modelSpec, Optional<String> gpu, int tp) {}
+
   private final Optional<URI> baseUrl;
   private final Api api;
   private final Optional<String> model;
@@ -57,6 +126,9 @@ public final class BenchSettings {
   private final Optional<String> apiKey;
   private final String simModel;
   private final String simGpu;
+  private final Load load;
+  private final Workload workload;
+  private final Roofline roofline;
 
   private BenchSettings(
       Optional<URI> baseUrl,
@@ -69,7 +141,10 @@ public final class BenchSettings {
       int timeoutSeconds,
       Optional<String> apiKey,
       String simModel,
-      String simGpu) {
+      String simGpu,
+      Load load,
+      Workload workload,
+      Roofline roofline) {
     this.baseUrl = baseUrl;
     this.api = api;
     this.model = model;
@@ -81,6 +156,9 @@ public final class BenchSettings {
     this.apiKey = apiKey;
     this.simModel = simModel;
     this.simGpu = simGpu;
+    this.load = load;
+    this.workload = workload;
+    this.roofline = roofline;
   }
 
   /** Reads the JVM's system properties and the {@code OPENAI_API_KEY} environment variable. */
@@ -99,17 +177,99 @@ public final class BenchSettings {
     Optional<URI> baseUrl = r.optional("base.url").map(v -> parseBaseUrl("base.url", v));
     Api api = r.api("api", Api.CHAT);
     Optional<String> model = r.optional("model");
-    int conc = r.positiveInt("conc", 16, 100_000);
-    int duration = r.positiveInt("duration", 60, 7 * 24 * 3600);
+    int conc = r.positiveInt("conc", 16, MAX_CONC);
+    int duration = r.positiveInt("duration", 60, MAX_SECONDS);
     int inputLen = r.positiveInt("input.len", 1024, 10_000_000);
     int outputLen = r.positiveInt("output.len", 128, 10_000_000);
-    int timeout = r.positiveInt("timeout", 300, 7 * 24 * 3600);
+    int timeout = r.positiveInt("timeout", 300, MAX_SECONDS);
     Optional<String> key =
         Optional.ofNullable(environment.apply(API_KEY_ENV)).map(String::trim).filter(s -> !s.isEmpty());
     String simModel = r.oneOf("sim.model", DEFAULT_SIM_MODEL, Catalog.models().keySet());
     String simGpu = r.oneOf("sim.gpu", DEFAULT_SIM_GPU, Catalog.gpus().keySet());
+    Load load = readLoad(r, conc, duration);
+    Workload workload = readWorkload(r, inputLen, outputLen);
+    Roofline roofline =
+        new Roofline(
+            r.optional("model.spec"),
+            r.optional("gpu").map(g -> r.oneOf("gpu", g, Catalog.gpus().keySet())),
+            r.positiveInt("tp", 1, 64));
     return new BenchSettings(
-        baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu);
+        baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu,
+        load, workload, roofline);
+  }
+
+  private static Load readLoad(Reader r, int conc, int duration) {
+    Optional<List<Integer>> ladder = r.intList("ladder", MAX_CONC);
+    OptionalDouble rate = r.positiveDouble("rate");
+    if (ladder.isPresent() && rate.isPresent()) {
+      throw new SettingsException("-Dladder and -Drate cannot be combined: a ladder is closed-model (fixed concurrency), a rate is open-model");
+    }
+    if (r.optional("conc").isPresent() && (ladder.isPresent() || rate.isPresent())) {
+      throw new SettingsException(
+          "-Dconc cannot be combined with -D" + (ladder.isPresent() ? "ladder" : "rate")
+              + ": -Dconc=N is the one-level case of -Dladder=N; with -Drate use -Dmax.conc");
+    }
+    List<Integer> levels = ladder.orElse(List.of(conc));
+    List<Integer> prompts = r.intList("prompts", Integer.MAX_VALUE).orElse(List.of());
+    int phases = rate.isPresent() ? 1 : levels.size();
+    if (prompts.size() > 1 && prompts.size() != phases) {
+      throw SettingsException.invalid(
+          "prompts", r.optional("prompts").get(),
+          "one number, or one per ladder level (" + phases + " numbers)");
+    }
+    if (prompts.size() == 1 && phases > 1) {
+      prompts = java.util.Collections.nCopies(phases, prompts.get(0));
+    }
+    int warmupPrompts = r.nonNegativeInt("warmup.prompts", 0, Integer.MAX_VALUE);
+    int warmupConc = r.positiveInt("warmup.conc", Math.max(1, levels.get(0) / 4), MAX_CONC);
+    double burstiness = r.positiveDouble("burstiness").orElse(1.0);
+    OptionalInt maxConc =
+        r.optional("max.conc").isPresent() ? OptionalInt.of(r.positiveInt("max.conc", 1, MAX_CONC)) : OptionalInt.empty();
+    if (rate.isEmpty() && (r.optional("burstiness").isPresent() || maxConc.isPresent())) {
+      throw new SettingsException("-Dburstiness and -Dmax.conc apply to an open-model run: add -Drate=<requests per second>");
+    }
+    return new Load(levels, ladder.isPresent(), prompts, duration, warmupPrompts, warmupConc, rate, burstiness, maxConc);
+  }
+
+  private static Workload readWorkload(Reader r, int inputLen, int outputLen) {
+    String raw = r.optional("dataset").orElse("random");
+    Dataset dataset;
+    Optional<java.nio.file.Path> file = Optional.empty();
+    if (raw.equals("random")) {
+      dataset = Dataset.RANDOM;
+    } else if (raw.equals("profiles")) {
+      dataset = Dataset.PROFILES;
+    } else if (raw.startsWith("file:") && raw.length() > 5) {
+      dataset = Dataset.FILE;
+      file = Optional.of(java.nio.file.Path.of(raw.substring(5)));
+    } else {
+      throw SettingsException.invalid("dataset", raw, "random, profiles or file:PATH");
+    }
+    double rangeRatio = r.fraction("range.ratio", 0.0);
+    int prefixLen = r.nonNegativeInt("prefix.len", 0, 10_000_000);
+    Optional<String> seedRaw = r.optional("seed");
+    long seed;
+    if (seedRaw.isPresent()) {
+      try {
+        seed = Long.parseLong(seedRaw.get());
+      } catch (NumberFormatException e) {
+        throw SettingsException.invalid("seed", seedRaw.get(), "a whole number");
+      }
+    } else {
+      // A fresh seed per run: a repeated seed repeats prompts, which a prefix cache then serves.
+      seed = new java.security.SecureRandom().nextLong() & 0xFFFF_FFFFL;
+    }
+    ProfileSelection profiles = ProfileSelection.parse(r.optional("profiles").orElse("tiny"));
+    String order = r.optional("profile.order").orElse("sequential");
+    if (!order.equals("sequential") && !order.equals("mixed")) {
+      throw SettingsException.invalid("profile.order", order, "sequential or mixed");
+    }
+    if (dataset != Dataset.PROFILES && (r.optional("profiles").isPresent() || r.optional("profile.order").isPresent())) {
+      throw new SettingsException("-Dprofiles and -Dprofile.order apply to -Ddataset=profiles");
+    }
+    return new Workload(
+        dataset, file, inputLen, outputLen, rangeRatio, prefixLen, seed, seedRaw.isPresent(), profiles,
+        order.equals("mixed"));
   }
 
   static URI parseBaseUrl(String property, String value) {
@@ -171,6 +331,18 @@ public final class BenchSettings {
     return timeoutSeconds;
   }
 
+  public Load load() {
+    return load;
+  }
+
+  public Workload workload() {
+    return workload;
+  }
+
+  public Roofline roofline() {
+    return roofline;
+  }
+
   /** The embedded simulator's model (catalog id); used only without {@code base.url}. */
   public String simModel() {
     return simModel;
@@ -192,10 +364,29 @@ public final class BenchSettings {
     m.put("base.url", baseUrl.map(URI::toString).orElse("(none: embedded vLLM simulator)"));
     m.put("api", api.id());
     m.put("model", model.orElse("(first of GET /v1/models)"));
-    m.put("conc", Integer.toString(conc));
-    m.put("duration", durationSeconds + " s");
+    if (load.open()) {
+      m.put("rate", load.rate().getAsDouble() + " requests/s (burstiness " + load.burstiness() + ")");
+      load.maxConc().ifPresent(c -> m.put("max.conc", Integer.toString(c)));
+    } else if (load.ladder()) {
+      m.put("ladder", load.levels().toString());
+    } else {
+      m.put("conc", Integer.toString(conc));
+    }
+    m.put(load.prompts().isEmpty() ? "duration" : "prompts",
+        load.prompts().isEmpty() ? durationSeconds + " s per level" : load.prompts().toString());
+    if (load.warmupPrompts() > 0) {
+      m.put("warmup", load.warmupPrompts() + " prompts at concurrency " + load.warmupConc());
+    }
+    m.put("dataset", workload.describe() + (workload.dataset() == Dataset.PROFILES ? (workload.profilesMixed() ? " (mixed)" : " (in order)") : ""));
     m.put("input.len", Integer.toString(inputLen));
     m.put("output.len", Integer.toString(outputLen));
+    if (workload.rangeRatio() > 0) {
+      m.put("range.ratio", Double.toString(workload.rangeRatio()));
+    }
+    if (workload.prefixLen() > 0) {
+      m.put("prefix.len", Integer.toString(workload.prefixLen()));
+    }
+    m.put("seed", workload.seed() + (workload.seedPinned() ? " (pinned)" : " (fresh; pin with -Dseed)"));
     m.put("timeout", timeoutSeconds + " s");
     if (baseUrl.isEmpty()) {
       m.put("sim.model", simModel);
@@ -237,6 +428,75 @@ public final class BenchSettings {
       } catch (NumberFormatException e) {
         throw SettingsException.invalid(name, raw.get(), accepted);
       }
+    }
+
+    int nonNegativeInt(String name, int defaultValue, int max) {
+      Optional<String> raw = optional(name);
+      if (raw.isEmpty()) {
+        return defaultValue;
+      }
+      try {
+        long v = Long.parseLong(raw.get());
+        if (v >= 0 && v <= max) {
+          return (int) v;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw SettingsException.invalid(name, raw.get(), "a whole number from 0 to " + max);
+    }
+
+    OptionalDouble positiveDouble(String name) {
+      Optional<String> raw = optional(name);
+      if (raw.isEmpty()) {
+        return OptionalDouble.empty();
+      }
+      try {
+        double v = Double.parseDouble(raw.get());
+        if (v > 0 && Double.isFinite(v)) {
+          return OptionalDouble.of(v);
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw SettingsException.invalid(name, raw.get(), "a number above 0");
+    }
+
+    double fraction(String name, double defaultValue) {
+      Optional<String> raw = optional(name);
+      if (raw.isEmpty()) {
+        return defaultValue;
+      }
+      try {
+        double v = Double.parseDouble(raw.get());
+        if (v >= 0 && v < 1) {
+          return v;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw SettingsException.invalid(name, raw.get(), "a number from 0 up to (not including) 1");
+    }
+
+    Optional<List<Integer>> intList(String name, int max) {
+      Optional<String> raw = optional(name);
+      if (raw.isEmpty()) {
+        return Optional.empty();
+      }
+      String accepted = "whole numbers from 1 to " + max + ", separated by commas";
+      List<Integer> out = new java.util.ArrayList<>();
+      for (String part : raw.get().split(",", -1)) {
+        try {
+          long v = Long.parseLong(part.trim());
+          if (v < 1 || v > max) {
+            throw SettingsException.invalid(name, raw.get(), accepted);
+          }
+          out.add((int) v);
+        } catch (NumberFormatException e) {
+          throw SettingsException.invalid(name, raw.get(), accepted);
+        }
+      }
+      return Optional.of(out);
     }
 
     String oneOf(String name, String defaultValue, java.util.Collection<String> accepted) {

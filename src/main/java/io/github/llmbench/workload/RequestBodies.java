@@ -17,15 +17,20 @@ public final class RequestBodies {
 
   private RequestBodies() {}
 
-  public static String streaming(Api api, String model, String prompt, int maxTokens) {
+  public static String streaming(Api api, String model, RequestSpec request) {
     ObjectNode body = JSON.createObjectNode();
     body.put("model", model);
     if (api == Api.CHAT) {
-      body.putArray("messages").addObject().put("role", "user").put("content", prompt);
+      var messages = body.putArray("messages");
+      if (request.messages() != null) {
+        request.messages().forEach(m -> messages.addObject().put("role", m.role()).put("content", m.content()));
+      } else {
+        messages.addObject().put("role", "user").put("content", request.prompt());
+      }
     } else {
-      body.put("prompt", prompt);
+      body.put("prompt", request.promptText());
     }
-    body.put("max_tokens", maxTokens);
+    body.put("max_tokens", request.maxTokens());
     body.put("stream", true);
     body.putObject("stream_options").put("include_usage", true);
     body.put("ignore_eos", true);

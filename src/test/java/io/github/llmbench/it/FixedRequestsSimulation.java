@@ -4,13 +4,14 @@ import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 
 import io.gatling.javaapi.core.Simulation;
 import io.github.llmbench.LlmBench;
+import io.github.llmbench.settings.BenchSettings;
 
 /** Test simulation: exactly {@code -Dit.requests} requests, all sent at once. */
 public class FixedRequestsSimulation extends Simulation {
-  private final LlmBench bench = LlmBench.create(io.github.llmbench.settings.BenchSettings.fromSystem());
+  private final LlmBench bench = LlmBench.create(BenchSettings.fromSystem());
 
   {
-    setUp(bench.streamingScenario(LlmBench.level(bench.settings().conc())).injectOpen(atOnceUsers(Integer.getInteger("it.requests"))))
+    setUp(bench.closedLevel(bench.settings().conc()).injectOpen(atOnceUsers(Integer.getInteger("it.requests"))))
         .protocols(bench.http())
         .maxDuration(bench.maxDuration());
   }

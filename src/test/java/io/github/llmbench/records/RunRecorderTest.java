@@ -19,7 +19,7 @@ class RunRecorderTest {
   @Test
   void eachRecordIsOnDiskAsSoonAsItFinishes(@TempDir Path dir) throws Exception {
     RunRecorder recorder = new RunRecorder(() -> dir.resolve("llm"));
-    recorder.started("a", "c2", 1000);
+    recorder.started("a", "c2", null, 1000);
     recorder.finished(ok("a", 1000));
     // not closed yet: an aborted run keeps what finished
     List<String> lines = Files.readAllLines(dir.resolve("llm").resolve(RunRecorder.FILE_NAME));
@@ -30,8 +30,8 @@ class RunRecorderTest {
   @Test
   void requestsStillInFlightAtTheEndAreRecordedAsFailed(@TempDir Path dir) throws Exception {
     RunRecorder recorder = new RunRecorder(() -> dir);
-    recorder.started("a", "c2", 1000);
-    recorder.started("b", "c2", 1001);
+    recorder.started("a", "c2", null, 1000);
+    recorder.started("b", "c2", null, 1001);
     recorder.finished(ok("a", 1000));
     List<RequestRecord> all = recorder.close(5000, "unfinished when the run ended");
     assertEquals(2, all.size());

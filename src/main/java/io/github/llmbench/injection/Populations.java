@@ -1,0 +1,105 @@
+package io.github.llmbench.injection;
+
+import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
+import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
+import static io.gatling.javaapi.core.CoreDsl.exec;
+import static io.gatling.javaapi.core.CoreDsl.nothingFor;
+import static io.gatling.javaapi.core.CoreDsl.pause;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
+
+import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.OpenInjectionStep;
+import io.gatling.javaapi.core.PopulationBuilder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Turns the {@link LoadPlan} into Gatling populations chained with {@code andThen}, so each phase
+ * drains fully before the next starts.
+ *
+ * <ul>
+ *   <li>closed model, stopped by time: {@code constantConcurrentUsers(N).during(duration)}, one
+ *       request per virtual user;
+ *   <li>closed model, stopped by count (vLLM's {@code --num-prompts} with {@code
+ *       --max-concurrency}): N users at once, each sending requests while the phase's budget lasts;
+ *   <li>open model: one user per arrival, gaps from {@link Arrivals}, optionally capped at {@code
+ *       max.conc} in flight (an arrival waits for a free slot, as vLLM's semaphore makes it).
+ * </ul>
+ *
+ * After the last phase of each level a one-user marker scenario reports that the level drained.
+ */
+public final class Populations {
+  private Populations() {}
+
+  /**
+   * @param oneRequest the chain of one request of a phase (already inside its groups)
+   * @param onLevelDrained called once all requests of a level have finished
+   * @param seed seeds the open-model arrival gaps
+   */
+  public static PopulationBuilder chain(
+      List<Phase> phases, Function<Phase, ChainBuilder> oneRequest, Consumer<String> onLevelDrained, long seed) {
+    List<PopulationBuilder> ordered = new ArrayList<>();
+    for (Phase phase : phases) {
+      ordered.add(population(phase, oneRequest.apply(phase), seed));
+      if (phase.lastOfLevel()) {
+        ordered.add(
+            scenario("drained " + phase.level())
+                .exec(
+                    session -> {
+                      onLevelDrained.accept(phase.level());
+                      return session;
+                    })
+                .injectOpen(atOnceUsers(1)));
+      }
+    }
+    PopulationBuilder chain = ordered.get(ordered.size() - 1);
+    for (int i = ordered.size() - 2; i >= 0; i--) {
+      chain = ordered.get(i).andThen(chain);
+    }
+    return chain;
+  }
+
+  private static PopulationBuilder population(Phase phase, ChainBuilder request, long seed) {
+    if (phase.open()) {
+      ChainBuilder capped = request;
+      if (phase.conc() > 0) {
+        Semaphore slots = new Semaphore(phase.conc());
+        capped =
+            exec(session -> session)
+                .asLongAs(session -> !slots.tryAcquire())
+                .on(pause(Duration.ofMillis(1)))
+                .exec(request)
+                .exec(
+                    session -> {
+                      slots.release();
+                      return session;
+                    });
+      }
+      List<Double> gaps =
+          Arrivals.gaps(
+              phase.rate(), phase.burstiness(), phase.prompts().orElse(0), phase.durationSeconds(), seed);
+      List<OpenInjectionStep> steps = new ArrayList<>(2 * gaps.size());
+      for (double gap : gaps) {
+        steps.add(nothingFor(Duration.ofNanos(Math.round(gap * 1e9))));
+        steps.add(atOnceUsers(1));
+      }
+      return scenario(phase.scenarioName()).exec(capped).injectOpen(steps);
+    }
+    if (phase.prompts().isPresent()) {
+      int prompts = phase.prompts().getAsInt();
+      AtomicLong budget = new AtomicLong(prompts);
+      return scenario(phase.scenarioName())
+          .asLongAs(session -> budget.getAndDecrement() > 0)
+          .on(request)
+          .injectOpen(atOnceUsers(Math.min(phase.conc(), prompts)));
+    }
+    return scenario(phase.scenarioName())
+        .exec(request)
+        .injectClosed(constantConcurrentUsers(phase.conc()).during(phase.durationSeconds()));
+  }
+}

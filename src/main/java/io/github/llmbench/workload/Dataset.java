@@ -1,0 +1,14 @@
+package io.github.llmbench.workload;
+
+/**
+ * Where requests come from. Request {@code index} of a run is always the same request for the same
+ * seed, whichever virtual user sends it, so runs can be repeated exactly with {@code -Dseed}.
+ */
+public interface Dataset {
+
+  /** The request number {@code index} (0-based) of a phase that sends {@code profile} or any. */
+  RequestSpec request(long index, String profile);
+
+  /** The same dataset drawing from another seed (warmup prompts must differ from measured ones). */
+  Dataset withSeed(long seed);
+}

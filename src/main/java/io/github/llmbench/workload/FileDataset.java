@@ -1,0 +1,161 @@
+package io.github.llmbench.workload;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+
+/**
+ * Requests read from a file, sent in an order shuffled by the seed (as vLLM samples its datasets),
+ * starting over when all were sent.
+ *
+ * <ul>
+ *   <li>JSONL ({@code .jsonl}): one object a line with {@code prompt} (text) or {@code messages}
+ *       (OpenAI chat messages), and optionally {@code max_tokens}.
+ *   <li>ShareGPT ({@code .json}): an array of {@code {"conversations":[{"from":"human","value":..},
+ *       {"from":"gpt",...}]}}; the first human turn is the prompt (as vLLM's ShareGPT dataset).
+ * </ul>
+ *
+ * Without {@code max_tokens}, a request asks for {@code output.len} tokens.
+ */
+public final class FileDataset implements Dataset {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final List<RequestSpec> requests;
+  private final List<Integer> order;
+  private final long seed;
+
+  private FileDataset(List<RequestSpec> requests, long seed) {
+    this.requests = requests;
+    this.seed = seed;
+    List<Integer> o = new ArrayList<>();
+    for (int i = 0; i < requests.size(); i++) {
+      o.add(i);
+    }
+    Collections.shuffle(o, new Random(seed));
+    this.order = List.copyOf(o);
+  }
+
+  /**
+   * Reads the file.
+   *
+   * @throws DatasetException for a missing or unreadable file, a malformed entry (with its line or
+   *     entry number) or a file without any request
+   */
+  public static FileDataset read(Path file, int defaultMaxTokens, long seed) {
+    if (!Files.isRegularFile(file)) {
+      throw new DatasetException("Invalid -Ddataset=file:" + file + ": no such file");
+    }
+    String text;
+    try {
+      text = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new DatasetException("Invalid -Ddataset=file:" + file + ": cannot read it (" + e.getMessage() + ")");
+    }
+    boolean shareGpt = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
+    List<RequestSpec> requests = shareGpt ? shareGpt(file, text, defaultMaxTokens) : jsonl(file, text, defaultMaxTokens);
+    if (requests.isEmpty()) {
+      throw new DatasetException("Invalid -Ddataset=file:" + file + ": it holds no request");
+    }
+    return new FileDataset(requests, seed);
+  }
+
+  private static List<RequestSpec> jsonl(Path file, String text, int defaultMaxTokens) {
+    List<RequestSpec> out = new ArrayList<>();
+    String[] lines = text.split("\r?\n", -1);
+    for (int i = 0; i < lines.length; i++) {
+      String line = lines[i].strip();
+      if (line.isEmpty()) {
+        continue;
+      }
+      String where = file + " line " + (i + 1);
+      JsonNode node;
+      try {
+        node = JSON.readTree(line);
+      } catch (JsonProcessingException e) {
+        throw new DatasetException("Malformed dataset " + where + ": not a JSON object");
+      }
+      if (node == null || !node.isObject()) {
+        throw new DatasetException("Malformed dataset " + where + ": not a JSON object");
+      }
+      int maxTokens = maxTokens(node, where, defaultMaxTokens);
+      if (node.path("prompt").isTextual() && !node.get("prompt").asText().isEmpty()) {
+        out.add(RequestSpec.ofPrompt(node.get("prompt").asText(), maxTokens, null, -1));
+      } else if (node.path("messages").isArray() && !node.get("messages").isEmpty()) {
+        List<RequestSpec.ChatMessage> messages = new ArrayList<>();
+        for (JsonNode m : node.get("messages")) {
+          if (!m.path("role").isTextual() || !m.path("content").isTextual()) {
+            throw new DatasetException(
+                "Malformed dataset " + where + ": each message needs a text \"role\" and \"content\"");
+          }
+          messages.add(new RequestSpec.ChatMessage(m.get("role").asText(), m.get("content").asText()));
+        }
+        out.add(new RequestSpec(null, messages, maxTokens, null, -1));
+      } else {
+        throw new DatasetException(
+            "Malformed dataset " + where + ": expected a non-empty \"prompt\" text or \"messages\" array");
+      }
+    }
+    return out;
+  }
+
+  private static List<RequestSpec> shareGpt(Path file, String text, int defaultMaxTokens) {
+    JsonNode root;
+    try {
+      root = JSON.readTree(text);
+    } catch (JsonProcessingException e) {
+      throw new DatasetException(
+          "Malformed dataset " + file + ": not JSON (line " + e.getLocation().getLineNr() + ")");
+    }
+    if (root == null || !root.isArray()) {
+      throw new DatasetException("Malformed dataset " + file + ": expected a ShareGPT array of conversations");
+    }
+    List<RequestSpec> out = new ArrayList<>();
+    for (int i = 0; i < root.size(); i++) {
+      JsonNode turns = root.get(i).path("conversations");
+      if (!turns.isArray()) {
+        throw new DatasetException("Malformed dataset " + file + " entry " + (i + 1) + ": no \"conversations\" array");
+      }
+      for (JsonNode t : turns) {
+        if ("human".equals(t.path("from").asText()) && t.path("value").isTextual() && !t.get("value").asText().isEmpty()) {
+          out.add(RequestSpec.ofPrompt(t.get("value").asText(), defaultMaxTokens, null, -1));
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  private static int maxTokens(JsonNode node, String where, int defaultMaxTokens) {
+    JsonNode m = node.get("max_tokens");
+    if (m == null || m.isNull()) {
+      return defaultMaxTokens;
+    }
+    if (!m.canConvertToInt() || !m.isIntegralNumber() || m.asInt() < 1) {
+      throw new DatasetException("Malformed dataset " + where + ": \"max_tokens\" must be a whole number >= 1");
+    }
+    return m.asInt();
+  }
+
+  public int size() {
+    return requests.size();
+  }
+
+  @Override
+  public RequestSpec request(long index, String profile) {
+    return requests.get(order.get((int) (index % requests.size())));
+  }
+
+  @Override
+  public Dataset withSeed(long newSeed) {
+    return new FileDataset(requests, newSeed);
+  }
+}
