@@ -62,4 +62,39 @@ class BenchSettingsTest {
     assertFalse(s.toString().contains("sk-secret-123"));
     assertEquals("set (not shown)", s.describe().get("OPENAI_API_KEY"));
   }
+
+  @Test
+  void laddersPromptsAndTheirConflicts() {
+    BenchSettings s = read(Map.of("ladder", "8, 16,32", "prompts", "300"));
+    assertEquals(java.util.List.of(8, 16, 32), s.load().levels());
+    assertEquals(java.util.List.of(300, 300, 300), s.load().prompts());
+    assertEquals(
+        "Invalid -Dprompts=1,2: expected one number, or one per ladder level (3 numbers)",
+        error(Map.of("ladder", "8,16,32", "prompts", "1,2")));
+    assertEquals(
+        "Invalid -Dladder=8,x: expected whole numbers from 1 to 100000, separated by commas",
+        error(Map.of("ladder", "8,x")));
+    assertTrue(error(Map.of("conc", "8", "ladder", "8,16")).startsWith("-Dconc cannot be combined with -Dladder"));
+    assertTrue(error(Map.of("rate", "2", "ladder", "8")).startsWith("-Dladder and -Drate cannot be combined"));
+    assertEquals("Invalid -Drate=0: expected a number above 0", error(Map.of("rate", "0")));
+    assertTrue(error(Map.of("max.conc", "4")).startsWith("-Dburstiness and -Dmax.conc apply to an open-model run"));
+    assertEquals(4, read(Map.of("ladder", "16")).load().warmupConc(), "warmup at 25% of the first level by default");
+  }
+
+  @Test
+  void workloadSettings() {
+    BenchSettings s = read(Map.of("dataset", "profiles", "profiles", "tiny:SS,ll", "profile.order", "mixed", "seed", "7"));
+    assertEquals(BenchSettings.Dataset.PROFILES, s.workload().dataset());
+    assertEquals(java.util.List.of("SS", "LL"), s.workload().profiles().names());
+    assertTrue(s.workload().profilesMixed());
+    assertEquals(7, s.workload().seed());
+    assertEquals("Invalid -Ddataset=sharegpt: expected random, profiles or file:PATH", error(Map.of("dataset", "sharegpt")));
+    assertTrue(error(Map.of("dataset", "profiles", "profiles", "tiny:XX")).startsWith("Invalid -Dprofiles=tiny:XX: expected tiny, huge"));
+    assertEquals("Invalid -Drange.ratio=1: expected a number from 0 up to (not including) 1", error(Map.of("range.ratio", "1")));
+    assertTrue(error(Map.of("profiles", "huge")).startsWith("-Dprofiles and -Dprofile.order apply to -Ddataset=profiles"));
+    assertEquals("file:x.jsonl", read(Map.of("dataset", "file:x.jsonl")).workload().describe());
+    long a = read(Map.of()).workload().seed();
+    long b = read(Map.of()).workload().seed();
+    assertTrue(a != b || read(Map.of()).workload().seed() != a, "a fresh seed per run");
+  }
 }

@@ -1,0 +1,64 @@
+package io.github.llmbench.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FileDatasetTest {
+
+  private static String error(Path file) {
+    return assertThrows(DatasetException.class, () -> FileDataset.read(file, 128, 1)).getMessage();
+  }
+
+  @Test
+  void shippedExamplesRead() {
+    FileDataset jsonl = FileDataset.read(Path.of("prompts/example.jsonl"), 128, 1);
+    assertEquals(4, jsonl.size());
+    FileDataset shareGpt = FileDataset.read(Path.of("prompts/example-sharegpt.json"), 100, 1);
+    assertEquals(3, shareGpt.size());
+    for (int i = 0; i < 3; i++) {
+      RequestSpec r = shareGpt.request(i, null);
+      assertEquals(100, r.maxTokens());
+      assertTrue(r.prompt().endsWith("?"), r.prompt());
+    }
+  }
+
+  @Test
+  void jsonlPromptsMessagesAndMaxTokens(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("d.jsonl");
+    Files.writeString(f, "{\"prompt\":\"hi\",\"max_tokens\":5}\n\n{\"messages\":[{\"role\":\"user\",\"content\":\"yo\"}]}\n");
+    FileDataset d = FileDataset.read(f, 128, 3);
+    assertEquals(2, d.size());
+    RequestSpec a = d.request(0, null);
+    RequestSpec b = d.request(1, null);
+    RequestSpec prompt = a.prompt() != null ? a : b;
+    RequestSpec chat = a.prompt() != null ? b : a;
+    assertEquals(5, prompt.maxTokens());
+    assertEquals(128, chat.maxTokens());
+    assertEquals("yo", chat.messages().get(0).content());
+    assertEquals(d.request(0, null), d.request(2, null), "starts over after the last request");
+  }
+
+  @Test
+  void errorsNameTheFileTheLineAndWhatIsExpected(@TempDir Path dir) throws Exception {
+    assertEquals("Invalid -Ddataset=file:" + dir.resolve("nope.jsonl") + ": no such file", error(dir.resolve("nope.jsonl")));
+    Path bad = dir.resolve("bad.jsonl");
+    Files.writeString(bad, "{\"prompt\":\"ok\"}\n{\"prompt\": \n");
+    assertEquals("Malformed dataset " + bad + " line 2: not a JSON object", error(bad));
+    Files.writeString(bad, "{\"prompt\":\"ok\"}\n{\"text\":\"x\"}\n");
+    assertEquals("Malformed dataset " + bad + " line 2: expected a non-empty \"prompt\" text or \"messages\" array", error(bad));
+    Files.writeString(bad, "{\"prompt\":\"ok\",\"max_tokens\":0}\n");
+    assertEquals("Malformed dataset " + bad + " line 1: \"max_tokens\" must be a whole number >= 1", error(bad));
+    Path empty = dir.resolve("empty.jsonl");
+    Files.writeString(empty, "\n\n");
+    assertEquals("Invalid -Ddataset=file:" + empty + ": it holds no request", error(empty));
+    Path share = dir.resolve("s.json");
+    Files.writeString(share, "{\"not\":\"an array\"}");
+    assertEquals("Malformed dataset " + share + ": expected a ShareGPT array of conversations", error(share));
+  }
+}
