@@ -112,7 +112,7 @@ public final class LlmBench {
       this.warmupDataset = dataset.withSeed(w.seed() ^ WARMUP_SEED_SALT);
       this.phases = LoadPlan.of(settings.load(), sequentialProfiles);
       this.capture =
-          new StreamCapture(recorder, Duration.ofSeconds(settings.timeoutSeconds()), settings.api().path(), maxOutputTokens());
+          new StreamCapture(recorder, Duration.ofSeconds(settings.timeoutSeconds()), settings.api().path(), dataset.maxTokens());
     } catch (RuntimeException e) {
       target.close();
       throw e;
@@ -192,16 +192,6 @@ public final class LlmBench {
       seconds += settings.timeoutSeconds() + 10L;
     }
     return Duration.ofSeconds(seconds + 30);
-  }
-
-  private int maxOutputTokens() {
-    int max = (int) Math.ceil(settings.outputLen() * (1 + settings.workload().rangeRatio()));
-    if (settings.workload().dataset() != Dataset.RANDOM) {
-      for (int i = 0; i < 1000; i++) {
-        max = Math.max(max, dataset.request(i, null).maxTokens());
-      }
-    }
-    return max;
   }
 
   /** One request of {@code phase}, inside its level's group and, in profile runs, its profile's. */

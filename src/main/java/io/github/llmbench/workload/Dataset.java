@@ -9,6 +9,9 @@ public interface Dataset {
   /** The request number {@code index} (0-based) of a phase that sends {@code profile} or any. */
   RequestSpec request(long index, String profile);
 
+  /** The largest {@code max_tokens} any of its requests asks for (sizes the stream buffer). */
+  int maxTokens();
+
   /** The same dataset drawing from another seed (warmup prompts must differ from measured ones). */
   Dataset withSeed(long seed);
 }

@@ -155,6 +155,11 @@ public final class FileDataset implements Dataset {
   }
 
   @Override
+  public int maxTokens() {
+    return requests.stream().mapToInt(RequestSpec::maxTokens).max().orElse(1);
+  }
+
+  @Override
   public Dataset withSeed(long newSeed) {
     return new FileDataset(requests, newSeed);
   }

@@ -76,6 +76,11 @@ public final class ProfilesDataset implements Dataset {
   }
 
   @Override
+  public int maxTokens() {
+    return profiles.values().stream().mapToInt(Profile::maxTokens).max().orElse(1);
+  }
+
+  @Override
   public Dataset withSeed(long newSeed) {
     return new ProfilesDataset(group, names(), sentence, newSeed);
   }

@@ -114,6 +114,11 @@ public final class RandomDataset implements Dataset {
     return new RandomDataset(calibration, inputLen, outputLen, rangeRatio, prefixLen, newSeed);
   }
 
+  @Override
+  public int maxTokens() {
+    return rangeRatio == 0 ? outputLen : Math.max(1, (int) Math.ceil(outputLen * (1 + rangeRatio)));
+  }
+
   public boolean exact() {
     return calibration.exact();
   }
