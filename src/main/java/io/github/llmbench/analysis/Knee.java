@@ -18,7 +18,8 @@ import java.util.Locale;
  * same spirit as GuideLLM's thresholds, when the rising slope is positive, the tail slope is at
  * most {@value #MAX_TAIL_SLOPE_RATIO} of it, the fit removes at least {@value #MIN_FIT_IMPROVEMENT}
  * of a single line's squared error, and the knee level (the first level at or above the break)
- * reaches at least {@value #MIN_THROUGHPUT_FRACTION} of the peak throughput.
+ * reaches at least {@value #MIN_THROUGHPUT_FRACTION} of the peak throughput (a level
+ * within {@value #BREAK_TOLERANCE} below the break counts as at it).
  *
  * <p><b>Power</b> (Kleinrock): output throughput / mean E2EL; its maximum is where adding load
  * stops paying for the latency it costs. <b>Saturation</b>: the level of highest output
@@ -33,6 +34,8 @@ public final class Knee {
   public static final double MIN_FIT_IMPROVEMENT = 0.5;
   public static final double MIN_THROUGHPUT_FRACTION = 0.85;
   public static final double OVER_SATURATION_LOSS = 0.05;
+  /** A level within 5% below the fitted break counts as at it (a break at 65 gives c64). */
+  public static final double BREAK_TOLERANCE = 0.05;
   private static final int GRID = 64;
   private static final double EPS = 1e-12;
 
@@ -227,7 +230,7 @@ public final class Knee {
         fit = h.fit;
         Point kp = null;
         for (Point p : pts) {
-          if (p.concurrency() >= h.fit.breakConcurrency() - 1e-9) {
+          if (p.concurrency() >= h.fit.breakConcurrency() * (1 - BREAK_TOLERANCE) - 1e-9) {
             kp = p;
             break;
           }
