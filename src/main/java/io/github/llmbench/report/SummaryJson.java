@@ -105,6 +105,48 @@ public final class SummaryJson {
     return out;
   }
 
+  /**
+   * A summary with the report's additions: as {@link #build(Map, ServingMetrics, Map)}, then each
+   * level's object gains the entries of {@code levelExtras.get(level)} (e.g. {@code steady_state},
+   * {@code roofline}) after its metric fields, and the top level gains {@code topExtras} (e.g.
+   * {@code knee}) at the end. {@code levels} is written even for a single level.
+   */
+  public static Map<String, Object> build(
+      Map<String, ?> metadata,
+      ServingMetrics overall,
+      Map<String, ServingMetrics> levels,
+      Map<String, ? extends Map<String, ?>> levelExtras,
+      Map<String, ?> topExtras) {
+    Map<String, Object> out = build(metadata, overall, levels);
+    Object byLevel = out.get("levels");
+    if (byLevel instanceof Map<?, ?> map && levelExtras != null) {
+      for (Map.Entry<?, ?> e : map.entrySet()) {
+        Map<String, ?> extra = levelExtras.get(String.valueOf(e.getKey()));
+        if (extra != null && e.getValue() instanceof Map<?, ?> fields) {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> f = (Map<String, Object>) fields;
+          f.putAll(extra);
+        }
+      }
+    }
+    if (topExtras != null) {
+      topExtras.forEach(
+          (k, v) -> {
+            out.remove(k);
+            out.put(k, v);
+          });
+    }
+    return out;
+  }
+
+  /** The top-level keys {@link #metricFields} writes (with the default percentiles 90, 99). */
+  public static java.util.Set<String> metricFieldNames() {
+    return metricFields(
+            io.github.llmbench.analysis.ServingMetricsCalculator.compute(
+                java.util.List.of(), null, LatencyStats.DEFAULT_PERCENTILES))
+        .keySet();
+  }
+
   /** The summary as pretty-printed JSON text. */
   public static String toJson(Map<String, ?> summary) {
     try {

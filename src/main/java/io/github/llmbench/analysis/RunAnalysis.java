@@ -1,0 +1,157 @@
+package io.github.llmbench.analysis;
+
+import io.github.llmbench.catalog.GpuSpec;
+import io.github.llmbench.catalog.ModelSpec;
+import io.github.llmbench.records.RequestRecord;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Everything the report shows, computed from a run's records: per level the serving metrics, the
+ * steady state and the roofline; the whole run's serving metrics; the ladder's knee. Pure.
+ *
+ * <p>A level named {@value #WARMUP} is left out of everything. A level's configured concurrency is
+ * the caller's map entry, else the number in a name such as {@code c128}, else unknown (the
+ * steady state then uses the observed peak).
+ *
+ * @param records the records analysed (warmup left out)
+ * @param levels per level, in the order the levels started
+ * @param overall the serving metrics of all analysed records
+ * @param knee the ladder's verdicts
+ * @param model the model spec, null when none was given
+ * @param gpu the GPU spec, null when none was given
+ * @param tp tensor-parallel GPUs
+ */
+public record RunAnalysis(
+    List<RequestRecord> records,
+    Map<String, Level> levels,
+    ServingMetrics overall,
+    Knee.Result knee,
+    ModelSpec model,
+    GpuSpec gpu,
+    int tp) {
+
+  public static final String WARMUP = "warmup";
+
+  private static final Pattern LEVEL_NAME = Pattern.compile("^c(\\d{1,9})$");
+
+  /**
+   * One level.
+   *
+   * @param name level name
+   * @param concurrency configured concurrency, null when unknown
+   * @param serving vLLM's serving metrics of the level
+   * @param steady the steady state
+   * @param roofline null when skipped
+   * @param rooflineNote why the roofline was skipped, null when it was not
+   */
+  public record Level(
+      String name,
+      Integer concurrency,
+      ServingMetrics serving,
+      SteadyState steady,
+      Roofline roofline,
+      String rooflineNote) {}
+
+  public RunAnalysis {
+    records = List.copyOf(records);
+    levels = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(levels));
+  }
+
+  /** The configured concurrency of a level: the map's entry, else {@code cN}'s N, else null. */
+  public static Integer concurrencyOf(String level, Map<String, Integer> concurrencyByLevel) {
+    Integer c = concurrencyByLevel == null ? null : concurrencyByLevel.get(level);
+    if (c != null && c > 0) {
+      return c;
+    }
+    Matcher m = LEVEL_NAME.matcher(level == null ? "" : level);
+    if (m.matches()) {
+      int n = Integer.parseInt(m.group(1));
+      return n > 0 ? n : null;
+    }
+    return null;
+  }
+
+  /** True for the warmup level, which every figure leaves out. */
+  public static boolean isWarmup(RequestRecord r) {
+    return r.level() != null && r.level().strip().equalsIgnoreCase(WARMUP);
+  }
+
+  /**
+   * Analyses a run.
+   *
+   * @param allRecords the run's records, warmup included (it is dropped here)
+   * @param concurrencyByLevel configured concurrency per level (may be empty)
+   * @param model null to skip the roofline
+   * @param gpu null to skip the roofline
+   * @param tp tensor-parallel GPUs (at least 1)
+   * @param rooflineHint the sentence telling how to give a model and GPU, used when one is null
+   */
+  public static RunAnalysis of(
+      List<RequestRecord> allRecords,
+      Map<String, Integer> concurrencyByLevel,
+      ModelSpec model,
+      GpuSpec gpu,
+      int tp,
+      String rooflineHint) {
+    if (tp < 1) {
+      throw new IllegalArgumentException("tp must be at least 1: " + tp);
+    }
+    List<RequestRecord> records = new ArrayList<>();
+    for (RequestRecord r : allRecords) {
+      if (!isWarmup(r)) {
+        records.add(r);
+      }
+    }
+    Map<String, Level> levels = new LinkedHashMap<>();
+    ServingMetricsCalculator.byLevel(records)
+        .forEach(
+            (name, recs) -> {
+              Integer c = concurrencyOf(name, concurrencyByLevel);
+              ServingMetrics serving =
+                  ServingMetricsCalculator.compute(recs, c, LatencyStats.DEFAULT_PERCENTILES);
+              SteadyState steady = SteadyState.compute(recs, c);
+              Roofline roof = null;
+              String note = null;
+              if (model == null || gpu == null) {
+                note = "Roofline skipped: no " + (model == null && gpu == null ? "model or GPU"
+                    : model == null ? "model" : "GPU") + " spec. " + rooflineHint;
+              } else if (!steady.reached() || steady.meanInFlight() <= 0) {
+                note = "Roofline skipped: the level has no steady window (in flight never reached"
+                    + " " + steady.threshold() + ").";
+              } else {
+                roof = Roofline.compute(model, gpu, tp, steady.meanInFlight(),
+                    steady.meanContextTokens(), steady.meanPromptTokens(),
+                    steady.outputThroughput(), steady.inputThroughput());
+              }
+              levels.put(name, new Level(name, c, serving, steady, roof, note));
+            });
+    Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
+    ServingMetrics overall =
+        ServingMetricsCalculator.compute(records, overallC, LatencyStats.DEFAULT_PERCENTILES);
+    return new RunAnalysis(records, levels, overall, knee(levels.values()), model, gpu, tp);
+  }
+
+  /**
+   * The ladder's verdicts: the steady-state output throughput when every level has a steady
+   * window (it leaves out the ramp-up and the drain), else every level's whole output throughput.
+   */
+  static Knee.Result knee(java.util.Collection<Level> levels) {
+    boolean steady = !levels.isEmpty();
+    for (Level l : levels) {
+      steady &= l.steady().reached() && l.steady().windowS() > 0;
+    }
+    List<Knee.Point> points = new ArrayList<>();
+    for (Level l : levels) {
+      int c = l.concurrency() != null ? l.concurrency() : l.steady().concurrency();
+      double out = steady ? l.steady().outputThroughput() : l.serving().outputThroughput();
+      points.add(new Knee.Point(l.name(), c, out, l.serving().tpot().mean(),
+          l.serving().ttft().p99(), l.serving().e2el().mean(), l.steady().ttftTrend()));
+    }
+    return Knee.analyse(points, steady ? "steady_state" : "whole_level");
+  }
+}

@@ -1,0 +1,279 @@
+package io.github.llmbench.analysis;
+
+import io.github.llmbench.records.RequestRecord;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The steady-state figures of one load level, as the seed's {@code Steady-State Metrics} block
+ * defines them. Pure: no I/O, no clock. Built by {@link #compute}.
+ *
+ * <p>Definitions, over the records of ONE level (ok and failed), times in epoch ms:
+ *
+ * <ul>
+ *   <li><b>threshold</b> = ceil(0.95 x C), C the configured concurrency (64 -> 61, 128 -> 122,
+ *       200 -> 190, 1 -> 1), computed in integers.
+ *   <li><b>in flight</b>: the number of requests whose half-open [start_ms, end_ms) holds the
+ *       instant (all events at one millisecond are applied together, as in {@link
+ *       ServingMetricsCalculator#peakConcurrentRequests}).
+ *   <li><b>window</b> [ws, we]: ws = the first instant in flight reaches the threshold; we = the
+ *       last instant it is still at or above it, i.e. the last time it drops below. Dips below the
+ *       threshold inside the window do not end it. No window when the threshold is never reached.
+ *   <li><b>started in window</b>: ws &lt;= start_ms &lt; we (ok and failed); <b>completed in
+ *       window</b>: ok, started in the window and end_ms &lt;= we.
+ *   <li><b>request throughput</b> = completed in window / window length (s).
+ *   <li><b>output token throughput</b> = output tokens that ARRIVED in [ws, we] / length: each
+ *       text chunk of a completed request (start + ttft, then + each ITL in turn) that arrives in
+ *       the window, weighted by output_tokens / chunks of its request (as the peak output
+ *       throughput does), whatever the request's start or end.
+ *   <li><b>input token throughput</b> = input tokens of the requests started in the window (null
+ *       counts 0) / length; <b>total</b> = output + input.
+ *   <li><b>TTFT, TPOT</b> statistics over the requests completed in the window.
+ *   <li><b>mean in flight</b> (the roofline's mean batch B) = time average of in flight over the
+ *       window; <b>mean context</b> (the roofline's L) = mean of input + output / 2 tokens over the
+ *       requests completed in the window (the context a decode step attends to, on average over a
+ *       request's decode); <b>mean prompt</b> = mean input tokens of the requests started in it.
+ *   <li><b>TTFT trend</b>: see {@link TtftTrend}.
+ * </ul>
+ *
+ * @param concurrency the C the threshold is taken of
+ * @param concurrencyObserved true when C was not configured and the observed peak stood in
+ * @param threshold ceil(0.95 x C)
+ * @param reached whether in flight ever reached the threshold (else all window figures are 0)
+ * @param originMs the level's first start_ms: window times are printed relative to it
+ * @param windowStartMs ws (epoch ms), 0 when not reached
+ * @param windowEndMs we (epoch ms), 0 when not reached
+ * @param observedPeak the exact peak of in flight over the level
+ * @param requests all requests of the level
+ * @param startedInWindow requests started in the window
+ * @param completedInWindow requests started and completed in the window
+ * @param requestThroughput req/s
+ * @param outputThroughput tok/s
+ * @param inputThroughput tok/s
+ * @param totalThroughput tok/s
+ * @param ttft over the requests completed in the window
+ * @param tpot over the requests completed in the window (those with a TPOT)
+ * @param meanInFlight time-averaged in flight over the window
+ * @param meanContextTokens mean input + output / 2 over the completed-in-window requests
+ * @param meanPromptTokens mean input tokens over the started-in-window requests
+ * @param ttftTrend whether TTFT grows inside the window
+ */
+public record SteadyState(
+    int concurrency,
+    boolean concurrencyObserved,
+    int threshold,
+    boolean reached,
+    long originMs,
+    long windowStartMs,
+    long windowEndMs,
+    int observedPeak,
+    int requests,
+    int startedInWindow,
+    int completedInWindow,
+    double requestThroughput,
+    double outputThroughput,
+    double inputThroughput,
+    double totalThroughput,
+    LatencyStats ttft,
+    LatencyStats tpot,
+    double meanInFlight,
+    double meanContextTokens,
+    double meanPromptTokens,
+    TtftTrend ttftTrend) {
+
+  /** The seed's factor: the window is where in flight stays at or above 95% of C. */
+  public static final int THRESHOLD_PERCENT = 95;
+
+  /** Window length in seconds (0 when not reached). */
+  public double windowS() {
+    return (windowEndMs - windowStartMs) / 1000.0;
+  }
+
+  /** Window start in seconds from the level's first request start. */
+  public double windowStartS() {
+    return reached ? (windowStartMs - originMs) / 1000.0 : 0.0;
+  }
+
+  /** Window end in seconds from the level's first request start. */
+  public double windowEndS() {
+    return reached ? (windowEndMs - originMs) / 1000.0 : 0.0;
+  }
+
+  /** ceil(0.95 x C) in integer arithmetic: 64 -> 61, 128 -> 122, 200 -> 190, 1 -> 1. */
+  public static int threshold(int concurrency) {
+    if (concurrency < 1) {
+      throw new IllegalArgumentException("concurrency must be at least 1: " + concurrency);
+    }
+    return (int) ((THRESHOLD_PERCENT * (long) concurrency + 99) / 100);
+  }
+
+  /**
+   * The steady state of one level.
+   *
+   * @param levelRecords the records of one level
+   * @param concurrency the configured concurrency C; null or &lt; 1 when unknown: the observed
+   *     peak stands in (flagged by {@link #concurrencyObserved()})
+   */
+  public static SteadyState compute(Collection<RequestRecord> levelRecords, Integer concurrency) {
+    List<RequestRecord> records = new ArrayList<>(levelRecords);
+    int peak = ServingMetricsCalculator.peakConcurrentRequests(records);
+    boolean observed = concurrency == null || concurrency < 1;
+    int c = observed ? Math.max(1, peak) : concurrency;
+    int thr = threshold(c);
+    long origin = records.stream().mapToLong(RequestRecord::startMs).min().orElse(0L);
+
+    // in-flight step function: (time, count after all events at that time)
+    List<long[]> steps = inFlightSteps(records);
+    long ws = Long.MIN_VALUE;
+    long we = Long.MIN_VALUE;
+    int prev = 0;
+    for (long[] s : steps) {
+      int now = (int) s[1];
+      if (ws == Long.MIN_VALUE && now >= thr) {
+        ws = s[0];
+      }
+      if (prev >= thr && now < thr) {
+        we = s[0];
+      }
+      prev = now;
+    }
+    if (ws == Long.MIN_VALUE || we == Long.MIN_VALUE) {
+      return new SteadyState(c, observed, thr, false, origin, 0L, 0L, peak, records.size(), 0, 0,
+          0, 0, 0, 0, LatencyStats.EMPTY, LatencyStats.EMPTY, 0, 0, 0, TtftTrend.NOT_EVALUATED);
+    }
+    double lengthS = (we - ws) / 1000.0;
+
+    int started = 0;
+    long inputTokens = 0;
+    List<RequestRecord> completed = new ArrayList<>();
+    List<RequestRecord> startedOk = new ArrayList<>();
+    for (RequestRecord r : records) {
+      if (r.startMs() >= ws && r.startMs() < we) {
+        started++;
+        inputTokens += r.inputTokens() == null ? 0 : r.inputTokens();
+        if (r.ok()) {
+          startedOk.add(r);
+          if (r.endMs() <= we) {
+            completed.add(r);
+          }
+        }
+      }
+    }
+    double outputTokens = tokensArrivedBetween(records, ws, we);
+
+    List<Double> ttfts = new ArrayList<>();
+    List<Double> tpots = new ArrayList<>();
+    double contextSum = 0;
+    for (RequestRecord r : completed) {
+      if (r.ttftMs() != null) {
+        ttfts.add(r.ttftMs());
+      }
+      if (r.tpotMs() != null) {
+        tpots.add(r.tpotMs());
+      }
+      contextSum += tokens(r.inputTokens()) + tokens(r.outputTokens()) / 2.0;
+    }
+    double meanContext = completed.isEmpty() ? 0.0 : contextSum / completed.size();
+    double meanPrompt = started == 0 ? 0.0 : inputTokens / (double) started;
+
+    double rt = perSecond(completed.size(), lengthS);
+    double ot = perSecond(outputTokens, lengthS);
+    double it = perSecond(inputTokens, lengthS);
+    return new SteadyState(c, observed, thr, true, origin, ws, we, peak, records.size(), started,
+        completed.size(), rt, ot, it, ot + it, LatencyStats.of(ttfts), LatencyStats.of(tpots),
+        meanInFlight(steps, ws, we), meanContext, meanPrompt, TtftTrend.of(startedOk, c));
+  }
+
+  /**
+   * The in-flight step function of the records: (time ms, requests in flight from that time on)
+   * after applying all starts and ends at that millisecond; empty intervals are left out.
+   */
+  public static List<long[]> inFlightSteps(Collection<RequestRecord> records) {
+    List<long[]> events = new ArrayList<>(records.size() * 2);
+    for (RequestRecord r : records) {
+      if (r.endMs() > r.startMs()) {
+        events.add(new long[] {r.startMs(), +1});
+        events.add(new long[] {r.endMs(), -1});
+      }
+    }
+    events.sort(Comparator.<long[]>comparingLong(e -> e[0]));
+    List<long[]> steps = new ArrayList<>();
+    int count = 0;
+    int i = 0;
+    while (i < events.size()) {
+      long t = events.get(i)[0];
+      while (i < events.size() && events.get(i)[0] == t) {
+        count += (int) events.get(i)[1];
+        i++;
+      }
+      steps.add(new long[] {t, count});
+    }
+    return steps;
+  }
+
+  /**
+   * Output tokens of completed requests whose text chunks arrived in [fromMs, toMs], each chunk
+   * weighted by output_tokens / chunks of its request.
+   */
+  public static double tokensArrivedBetween(
+      Collection<RequestRecord> records, double fromMs, double toMs) {
+    double sum = 0;
+    for (RequestRecord r : records) {
+      if (!r.ok() || r.ttftMs() == null) {
+        continue;
+      }
+      double weight = chunkWeight(r);
+      double t = r.startMs() + r.ttftMs();
+      if (t >= fromMs && t <= toMs) {
+        sum += weight;
+      }
+      for (Double gap : r.itlMs()) {
+        if (gap == null) {
+          continue;
+        }
+        t += gap;
+        if (t >= fromMs && t <= toMs) {
+          sum += weight;
+        }
+      }
+    }
+    return sum;
+  }
+
+  /** Output tokens per text chunk of a request: output_tokens / chunks, 1 when unknown. */
+  public static double chunkWeight(RequestRecord r) {
+    int chunks = 1;
+    for (Double gap : r.itlMs()) {
+      if (gap != null) {
+        chunks++;
+      }
+    }
+    Integer tokens = r.outputTokens();
+    return tokens != null && tokens > 0 && tokens != chunks ? tokens / (double) chunks : 1.0;
+  }
+
+  private static double meanInFlight(List<long[]> steps, long ws, long we) {
+    if (we <= ws) {
+      return 0.0;
+    }
+    double area = 0;
+    for (int i = 0; i < steps.size(); i++) {
+      long from = Math.max(steps.get(i)[0], ws);
+      long to = Math.min(i + 1 < steps.size() ? steps.get(i + 1)[0] : steps.get(i)[0], we);
+      if (to > from) {
+        area += steps.get(i)[1] * (double) (to - from);
+      }
+    }
+    return area / (we - ws);
+  }
+
+  private static double tokens(Integer n) {
+    return n == null ? 0.0 : n;
+  }
+
+  private static double perSecond(double amount, double seconds) {
+    return seconds > 0 ? amount / seconds : 0.0;
+  }
+}

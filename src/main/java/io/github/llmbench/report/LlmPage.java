@@ -1,0 +1,693 @@
+package io.github.llmbench.report;
+
+import static io.github.llmbench.report.Html.esc;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.analysis.Roofline;
+import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.ServingMetrics;
+import io.github.llmbench.analysis.SteadyState;
+import io.github.llmbench.records.RequestRecord;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * {@code llm.html}: the kit's page beside Gatling's {@code index.html}, in Gatling's look (its
+ * {@code style/} and page structure) with charts drawn by the Highcharts Gatling ships in {@code
+ * js/}; nothing comes from the network, so it works opened from disk. Gatling's pages get a menu
+ * item "LLM" next to "Details" ({@link #linkFromGatlingPages}, idempotent).
+ *
+ * <p>Every text from a server, a dataset, the records or the metadata goes through {@link
+ * Html#esc}; the chart data travels as JSON in a {@code <script type="application/json">}
+ * element ({@link Html#scriptJson}), and the page's script escapes again whatever it hands to
+ * Highcharts as a label.
+ *
+ * <p>For tests and checks, the page's script records in {@code #llm-status} how many charts it
+ * meant to draw ({@code data-expected}), how many it drew ({@code data-drawn}) and how many script
+ * errors it caught ({@code data-errors}, messages as the element's text).
+ */
+public final class LlmPage {
+
+  public static final String FILE = "llm.html";
+
+  /** The marker of our menu item in Gatling's pages: present means already linked. */
+  public static final String LINK_ID = "llm_link";
+
+  private static final String ASSETS = "/io/gatling/charts/assets/";
+  private static final List<String> NEEDED_ASSETS = List.of("js/highstock.js", "js/theme.js",
+      "style/style.css", "style/bootstrap.min.css", "style/favicon.ico", "style/logo-light.svg",
+      "style/logo-dark.svg");
+  private static final Pattern DETAILS_LINK =
+      Pattern.compile("<a id=\"details_link\" href=\"([^\"]*)\"");
+  private static final Pattern DETAILS_ITEM =
+      Pattern.compile("<div class=\"item[^\"]*\"><a id=\"details_link\"[^>]*>[^<]*</a></div>");
+  private static final String SPACER = "<div class=\"sous-menu-spacer\">";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int MAX_TIMELINE_POINTS = 3000;
+  private static final int MAX_ERROR_ROWS = 50;
+
+  private LlmPage() {}
+
+  /**
+   * Writes {@code llm.html} into the run folder, copies Gatling's chart and style assets there
+   * when missing (from Gatling's jar on the classpath), and links the page from Gatling's pages.
+   *
+   * @return the page's path
+   */
+  public static Path write(Path runDir, RunAnalysis a, Map<String, ?> metadata) {
+    try {
+      Files.createDirectories(runDir);
+      copyMissingAssets(runDir);
+      String details = detailsHref(runDir);
+      Path page = runDir.resolve(FILE);
+      Files.writeString(page, html(a, metadata, details, runDir.getFileName() == null ? ""
+          : runDir.getFileName().toString()), StandardCharsets.UTF_8);
+      linkFromGatlingPages(runDir);
+      return page;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + runDir.resolve(FILE) + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Adds the "LLM" item after "Details" in the sub-menu of every Gatling page of the folder
+   * (index.html first of all); a page that already has it is left as it is.
+   *
+   * @return how many pages were changed
+   */
+  public static int linkFromGatlingPages(Path runDir) throws IOException {
+    int changed = 0;
+    List<Path> pages;
+    try (Stream<Path> s = Files.list(runDir)) {
+      pages = s.filter(p -> p.getFileName().toString().endsWith(".html"))
+          .filter(p -> !p.getFileName().toString().equals(FILE)).sorted().toList();
+    }
+    for (Path p : pages) {
+      String text = Files.readString(p, StandardCharsets.UTF_8);
+      String patched = withLink(text);
+      if (!patched.equals(text)) {
+        Files.writeString(p, patched, StandardCharsets.UTF_8);
+        changed++;
+      }
+    }
+    return changed;
+  }
+
+  /** The page text with our menu item added; unchanged when present or there is no menu. */
+  static String withLink(String gatlingPage) {
+    if (gatlingPage.contains("id=\"" + LINK_ID + "\"")) {
+      return gatlingPage;
+    }
+    String item = "\n<div class=\"item\"><a id=\"" + LINK_ID + "\" href=\"" + FILE
+        + "\">LLM</a></div>";
+    Matcher m = DETAILS_ITEM.matcher(gatlingPage);
+    if (m.find()) {
+      return gatlingPage.substring(0, m.end()) + item + gatlingPage.substring(m.end());
+    }
+    int i = gatlingPage.indexOf(SPACER);
+    if (i >= 0) {
+      int at = i + SPACER.length();
+      return gatlingPage.substring(0, at) + item + gatlingPage.substring(at);
+    }
+    return gatlingPage;
+  }
+
+  private static String detailsHref(Path runDir) throws IOException {
+    Path index = runDir.resolve("index.html");
+    if (!Files.isRegularFile(index)) {
+      return null;
+    }
+    Matcher m = DETAILS_LINK.matcher(Files.readString(index, StandardCharsets.UTF_8));
+    return m.find() ? m.group(1) : null;
+  }
+
+  private static void copyMissingAssets(Path runDir) throws IOException {
+    for (String asset : NEEDED_ASSETS) {
+      Path target = runDir.resolve(asset);
+      if (Files.exists(target)) {
+        continue;
+      }
+      try (InputStream in = LlmPage.class.getResourceAsStream(ASSETS + asset)) {
+        if (in == null) {
+          throw new IOException("Gatling's asset " + asset + " is not on the classpath");
+        }
+        Files.createDirectories(target.getParent());
+        Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- page
+
+  static String html(RunAnalysis a, Map<String, ?> metadata, String detailsHref, String runName) {
+    boolean roofline = a.levels().values().stream().anyMatch(l -> l.roofline() != null);
+    StringBuilder sb = new StringBuilder(64 * 1024);
+    sb.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"UTF-8\">\n")
+        .append("<link rel=\"shortcut icon\" type=\"image/x-icon\" href=\"style/favicon.ico\">\n")
+        .append("<link href=\"style/style.css\" rel=\"stylesheet\" type=\"text/css\">\n")
+        .append("<link href=\"style/bootstrap.min.css\" rel=\"stylesheet\" type=\"text/css\">\n")
+        .append("<script>window.__llm={expected:0,drawn:0,errors:[]};")
+        .append("window.addEventListener('error',function(e){window.__llm.errors.push(")
+        .append("String(e.message));});</script>\n")
+        .append("<script src=\"js/highstock.js\"></script>\n")
+        .append("<script src=\"js/theme.js\"></script>\n")
+        .append("<title>Gatling Stats - LLM serving</title>\n")
+        .append("<style>\n").append(CSS).append("</style>\n</head>\n<body>\n")
+        .append(THEME_SCRIPT)
+        .append("<div class=\"app-container\">\n<div class=\"frise\"></div>\n")
+        .append(HEAD)
+        .append("<div class=\"container details\">\n  <div class=\"nav\">\n    <ul>");
+    navItem(sb, "llm-levels", "Levels");
+    navItem(sb, "llm-verdicts", "Ladder verdicts");
+    navItem(sb, "llm-ladder", "Against concurrency");
+    navItem(sb, "llm-timeline", "Over time");
+    if (roofline) {
+      navItem(sb, "llm-roofline", "Roofline");
+    }
+    navItem(sb, "llm-errors", "Failures");
+    navItem(sb, "llm-run", "Run");
+    sb.append("</ul>\n  </div>\n  <div class=\"cadre\">\n    <div class=\"content\">\n")
+        .append("      <div class=\"content-header\">\n        <div class=\"onglet\">\n")
+        .append("          LLM serving").append(runName.isEmpty() ? "" : " &mdash; " + esc(runName))
+        .append("\n        </div>\n        <div class=\"sous-menu\" id=\"sousMenu\">\n")
+        .append("          <div class=\"sous-menu-spacer\">\n")
+        .append("            <div class=\"item\"><a href=\"index.html\">Global</a></div>\n");
+    if (detailsHref != null) {
+      sb.append("<div class=\"item\"><a id=\"details_link\" href=\"").append(esc(detailsHref))
+          .append("\">Details</a></div>\n");
+    }
+    sb.append("<div class=\"item ouvert\"><a id=\"").append(LINK_ID).append("\" href=\"")
+        .append(FILE).append("\">LLM</a></div>\n          </div>\n        </div>\n      </div>\n")
+        .append("      <div class=\"content-in\">\n        <div class=\"container-article\">\n")
+        .append("          <div class=\"article\">\n");
+
+    levelTables(sb, a);
+    verdicts(sb, a);
+    sb.append("<div id=\"llm-ladder\" class=\"llm-section\">\n");
+    chartBox(sb, "llm-chart-throughput");
+    chartBox(sb, "llm-chart-tpot");
+    chartBox(sb, "llm-chart-ttft");
+    sb.append("</div>\n<div id=\"llm-timeline\" class=\"llm-section\">\n");
+    chartBox(sb, "llm-chart-inflight");
+    chartBox(sb, "llm-chart-tokens");
+    sb.append("</div>\n");
+    if (roofline) {
+      sb.append("<div id=\"llm-roofline\" class=\"llm-section\">\n");
+      chartBox(sb, "llm-chart-roofline");
+      sb.append("<p class=\"llm-note\">").append(esc(Roofline.PREFIX_CACHE_NOTE))
+          .append("</p>\n</div>\n");
+    }
+    errors(sb, a);
+    runInfo(sb, metadata);
+    sb.append("<div id=\"llm-status\" style=\"display:none\"></div>\n")
+        .append("          </div>\n        </div>\n      </div>\n    </div>\n  </div>\n</div>\n")
+        .append("</div>\n<script type=\"application/json\" id=\"llm-data\">")
+        .append(Html.scriptJson(toJson(chartData(a)))).append("</script>\n<script>\n")
+        .append(CHART_SCRIPT).append("</script>\n</body>\n</html>\n");
+    return sb.toString();
+  }
+
+  private static void navItem(StringBuilder sb, String anchor, String label) {
+    sb.append("<li><a class=\"item\" href=\"#").append(anchor)
+        .append("\"><span class=\"nav-label\">").append(esc(label)).append("</span></a></li>\n");
+  }
+
+  private static void chartBox(StringBuilder sb, String id) {
+    sb.append("<div class=\"schema geant\"><div id=\"").append(id)
+        .append("\" class=\"geant llm-chart\"></div></div>\n");
+  }
+
+  private static void tableStart(StringBuilder sb, String title, String... headers) {
+    sb.append("<div class=\"statistics extensible-geant llm-table\">\n<div class=\"title\">")
+        .append("<div class=\"title_base\"><span class=\"title_base_stats\">").append(esc(title))
+        .append("</span></div></div>\n<div class=\"scrollable\">\n")
+        .append("<table class=\"statistics-in extensible-geant\">\n<thead><tr>");
+    for (String h : headers) {
+      sb.append("<th class=\"header\"><span>").append(esc(h)).append("</span></th>");
+    }
+    sb.append("</tr></thead>\n<tbody>\n");
+  }
+
+  private static void tableEnd(StringBuilder sb) {
+    sb.append("</tbody>\n</table>\n</div>\n</div>\n");
+  }
+
+  private static void row(StringBuilder sb, Object... cells) {
+    sb.append("<tr>");
+    boolean first = true;
+    for (Object c : cells) {
+      sb.append("<td class=\"").append(first ? "total" : "value total").append("\">")
+          .append(esc(c)).append("</td>");
+      first = false;
+    }
+    sb.append("</tr>\n");
+  }
+
+  private static void levelTables(StringBuilder sb, RunAnalysis a) {
+    sb.append("<div id=\"llm-levels\" class=\"llm-section\">\n");
+    tableStart(sb, "Serving Benchmark Result", "Level", "C", "OK", "KO", "Duration (s)",
+        "Req/s", "Output tok/s", "Peak output tok/s", "Peak concurrent", "Total tok/s",
+        "Mean TTFT", "Median TTFT", "P99 TTFT", "P90 TTFT", "Mean TPOT", "Median TPOT",
+        "P99 TPOT", "Mean ITL", "P99 ITL", "Mean E2EL", "P99 E2EL");
+    a.levels().forEach((name, l) -> {
+      ServingMetrics m = l.serving();
+      row(sb, name, l.concurrency() == null ? "?" : l.concurrency(), m.completed(), m.failed(),
+          f2(m.durationS()), f2(m.requestThroughput()), f2(m.outputThroughput()),
+          f2(m.maxOutputTokensPerS()), m.maxConcurrentRequests(), f2(m.totalTokenThroughput()),
+          f2(m.ttft().mean()), f2(m.ttft().median()), f2(m.ttft().p99()), f2(m.ttft().p90()),
+          f2(m.tpot().mean()), f2(m.tpot().median()), f2(m.tpot().p99()), f2(m.itl().mean()),
+          f2(m.itl().p99()), f2(m.e2el().mean()), f2(m.e2el().p99()));
+    });
+    tableEnd(sb);
+    sb.append("<p class=\"llm-note\">Latencies in ms. Definitions: vLLM's serving benchmark"
+        + " (see the README).</p>\n");
+    tableStart(sb, "Steady-State Metrics", "Level", "Threshold", "Window (s)", "Length (s)",
+        "Observed peak", "Started in window", "Completed in window", "Req/s", "Output tok/s",
+        "Input tok/s", "Total tok/s", "Mean TTFT", "Median TTFT", "P99 TTFT", "P90 TTFT",
+        "Mean TPOT", "Median TPOT", "P90 TPOT", "P99 TPOT", "TTFT growing");
+    a.levels().forEach((name, l) -> {
+      SteadyState s = l.steady();
+      String thr = "\u2265 0.95 \u00d7 " + s.concurrency() + " = " + s.threshold()
+          + (s.concurrencyObserved() ? " (C unknown)" : "");
+      if (!s.reached()) {
+        row(sb, name, thr, "not reached", "", s.observedPeak(), "", "", "", "", "", "", "", "",
+            "", "", "", "", "", "", "");
+        return;
+      }
+      row(sb, name, thr, f1(s.windowStartS()) + " \u2192 " + f1(s.windowEndS()),
+          f1(s.windowS()), s.observedPeak(),
+          s.startedInWindow() + " / " + s.requests() + String.format(Locale.ROOT, " (%.1f%%)",
+              s.requests() == 0 ? 0.0 : 100.0 * s.startedInWindow() / s.requests()),
+          s.completedInWindow(), f2(s.requestThroughput()), f2(s.outputThroughput()),
+          f2(s.inputThroughput()), f2(s.totalThroughput()), f2(s.ttft().mean()),
+          f2(s.ttft().median()), f2(s.ttft().p99()), f2(s.ttft().p90()), f2(s.tpot().mean()),
+          f2(s.tpot().median()), f2(s.tpot().p90()), f2(s.tpot().p99()),
+          !s.ttftTrend().evaluated() ? "too few requests"
+              : s.ttftTrend().growing() ? "yes (+" + f1(s.ttftTrend().riseMs()) + " ms)" : "no");
+    });
+    tableEnd(sb);
+    boolean anyRoof = a.levels().values().stream().anyMatch(l -> l.roofline() != null);
+    if (anyRoof) {
+      tableStart(sb, "Roofline (" + a.model().hfId() + " on " + a.tp() + " \u00d7 "
+              + a.gpu().name() + ")", "Level", "Mean batch B", "Mean context L",
+          "F(L) GFLOP/token", "Step read (ms)", "Ridge (FLOP/B)", "Decode OI",
+          "Decode TFLOP/s", "Decode attainment", "Whole OI", "Whole TFLOP/s",
+          "Whole attainment");
+      a.levels().forEach((name, l) -> {
+        Roofline r = l.roofline();
+        if (r == null) {
+          row(sb, name, l.rooflineNote(), "", "", "", "", "", "", "", "", "", "");
+          return;
+        }
+        row(sb, name, f1(r.meanBatch()), f1(r.meanContext()), f2(r.flopsPerToken() / 1e9),
+            f2(r.stepReadS() * 1e3), f1(r.ridge()), f1(r.decode().oi()),
+            f2(r.decode().attainedFlops() / 1e12),
+            pct(r.decode().attainment()) + " of " + r.decode().roofName(), f1(r.whole().oi()),
+            f2(r.whole().attainedFlops() / 1e12),
+            pct(r.whole().attainment()) + " of " + r.whole().roofName());
+      });
+      tableEnd(sb);
+    } else {
+      String note = a.levels().values().stream().map(RunAnalysis.Level::rooflineNote)
+          .filter(n -> n != null).findFirst().orElse("Roofline skipped.");
+      sb.append("<p class=\"llm-note\">").append(esc(note)).append("</p>\n");
+    }
+    sb.append("</div>\n");
+  }
+
+  private static void verdicts(StringBuilder sb, RunAnalysis a) {
+    sb.append("<div id=\"llm-verdicts\" class=\"llm-section\">\n<div class=\"title\">")
+        .append("<div class=\"title_base\"><span class=\"title_base_stats\">Ladder verdicts")
+        .append(" (throughput basis: ").append(esc(a.knee().basis().replace('_', ' ')))
+        .append(")</span></div></div>\n<ul class=\"llm-verdicts\">\n");
+    for (String v : a.knee().verdicts()) {
+      sb.append("<li>").append(esc(v)).append("</li>\n");
+    }
+    sb.append("</ul>\n</div>\n");
+  }
+
+  private static void errors(StringBuilder sb, RunAnalysis a) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (RequestRecord r : a.records()) {
+      if (!r.ok()) {
+        String key = (r.level() == null ? "" : r.level()) + "\u0000"
+            + (r.error() == null ? "(no reason)" : r.error());
+        counts.merge(key, 1, Integer::sum);
+      }
+    }
+    sb.append("<div id=\"llm-errors\" class=\"llm-section\">\n");
+    if (counts.isEmpty()) {
+      sb.append("<p class=\"llm-note\">No failed requests.</p>\n</div>\n");
+      return;
+    }
+    tableStart(sb, "Failed requests", "Level", "Reason", "Count");
+    int shown = 0;
+    for (Map.Entry<String, Integer> e : counts.entrySet()) {
+      if (shown++ >= MAX_ERROR_ROWS) {
+        break;
+      }
+      String[] parts = e.getKey().split("\u0000", 2);
+      row(sb, parts[0], parts[1], e.getValue());
+    }
+    tableEnd(sb);
+    if (counts.size() > MAX_ERROR_ROWS) {
+      sb.append("<p class=\"llm-note\">").append(counts.size() - MAX_ERROR_ROWS)
+          .append(" more distinct reasons in llm/requests.jsonl.</p>\n");
+    }
+    sb.append("</div>\n");
+  }
+
+  private static void runInfo(StringBuilder sb, Map<String, ?> metadata) {
+    sb.append("<div id=\"llm-run\" class=\"llm-section\">\n");
+    Map<String, Object> flat = new LinkedHashMap<>();
+    flatten("", metadata == null ? Map.of() : SummaryJson.sanitize(metadata), flat);
+    tableStart(sb, "Run", "Setting", "Value");
+    flat.forEach((k, v) -> row(sb, k, v));
+    tableEnd(sb);
+    sb.append("</div>\n");
+  }
+
+  private static void flatten(String prefix, Map<?, ?> m, Map<String, Object> out) {
+    m.forEach((k, v) -> {
+      String key = prefix.isEmpty() ? String.valueOf(k) : prefix + "." + k;
+      if (v instanceof Map<?, ?> nested) {
+        flatten(key, nested, out);
+      } else {
+        out.put(key, v);
+      }
+    });
+  }
+
+  // ---------------------------------------------------------------- chart data
+
+  static Map<String, Object> chartData(RunAnalysis a) {
+    Map<String, Object> d = new LinkedHashMap<>();
+    List<Map<String, Object>> ladder = new ArrayList<>();
+    a.knee().points().forEach(p -> {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("level", p.level());
+      m.put("c", p.concurrency());
+      m.put("out", p.outputThroughput());
+      m.put("tpot", p.meanTpotMs());
+      m.put("ttftP99", p.p99TtftMs());
+      ladder.add(m);
+    });
+    d.put("ladder", ladder);
+    d.put("basis", a.knee().basis());
+    d.put("knee", marker(a, a.knee().kneeLevel()));
+    d.put("saturation", marker(a, a.knee().saturationLevel()));
+    d.put("power", marker(a, a.knee().powerLevel()));
+
+    List<Map<String, Object>> windows = new ArrayList<>();
+    a.levels().forEach((name, l) -> {
+      if (l.steady().reached()) {
+        Map<String, Object> w = new LinkedHashMap<>();
+        w.put("level", name);
+        w.put("from", l.steady().windowStartMs());
+        w.put("to", l.steady().windowEndMs());
+        windows.add(w);
+      }
+    });
+    d.put("windows", windows);
+    d.put("inflight", inFlight(a.records()));
+    d.put("tokens", tokensPerSecond(a.records()));
+
+    List<Map<String, Object>> roof = new ArrayList<>();
+    Double peak = null;
+    Double bw = null;
+    for (RunAnalysis.Level l : a.levels().values()) {
+      Roofline r = l.roofline();
+      if (r == null) {
+        continue;
+      }
+      peak = r.peakFlops();
+      bw = r.bandwidth();
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("level", l.name());
+      m.put("decodeOi", r.decode().oi());
+      m.put("decodeFlops", r.decode().attainedFlops());
+      m.put("wholeOi", r.whole().oi());
+      m.put("wholeFlops", r.whole().attainedFlops());
+      roof.add(m);
+    }
+    if (peak != null) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("peak", peak);
+      r.put("bandwidth", bw);
+      r.put("points", roof);
+      d.put("roofline", r);
+    } else {
+      d.put("roofline", null);
+    }
+    return d;
+  }
+
+  private static Map<String, Object> marker(RunAnalysis a, String level) {
+    if (level == null) {
+      return null;
+    }
+    for (var p : a.knee().points()) {
+      if (p.level().equals(level)) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("level", level);
+        m.put("c", p.concurrency());
+        return m;
+      }
+    }
+    return null;
+  }
+
+  /** [[epoch ms, in flight]] steps, thinned to the maximum per time bucket when too many. */
+  static List<long[]> inFlight(List<RequestRecord> records) {
+    List<long[]> steps = SteadyState.inFlightSteps(records);
+    if (steps.size() <= MAX_TIMELINE_POINTS) {
+      return steps;
+    }
+    long from = steps.get(0)[0];
+    long to = steps.get(steps.size() - 1)[0];
+    long bucket = Math.max(1, (to - from) / (MAX_TIMELINE_POINTS / 2) + 1);
+    TreeMap<Long, Long> max = new TreeMap<>();
+    for (long[] s : steps) {
+      long b = from + (s[0] - from) / bucket * bucket;
+      max.merge(b, s[1], Math::max);
+    }
+    List<long[]> out = new ArrayList<>();
+    max.forEach((t, v) -> out.add(new long[] {t, v}));
+    out.add(new long[] {to, steps.get(steps.size() - 1)[1]});
+    return out;
+  }
+
+  /** [[epoch ms of the second, output tokens that arrived in it]], weighted per chunk. */
+  static List<double[]> tokensPerSecond(List<RequestRecord> records) {
+    long origin = Long.MAX_VALUE;
+    for (RequestRecord r : records) {
+      origin = Math.min(origin, r.startMs());
+    }
+    TreeMap<Long, Double> buckets = new TreeMap<>();
+    for (RequestRecord r : records) {
+      if (!r.ok() || r.ttftMs() == null) {
+        continue;
+      }
+      double w = SteadyState.chunkWeight(r);
+      double t = r.startMs() + r.ttftMs();
+      buckets.merge((long) Math.floor((t - origin) / 1000.0), w, Double::sum);
+      for (Double gap : r.itlMs()) {
+        if (gap != null) {
+          t += gap;
+          buckets.merge((long) Math.floor((t - origin) / 1000.0), w, Double::sum);
+        }
+      }
+    }
+    List<double[]> out = new ArrayList<>();
+    if (buckets.isEmpty()) {
+      return out;
+    }
+    for (long b = buckets.firstKey(); b <= buckets.lastKey(); b++) {
+      out.add(new double[] {origin + b * 1000.0, buckets.getOrDefault(b, 0.0)});
+    }
+    return out;
+  }
+
+  private static String toJson(Object o) {
+    try {
+      return JSON.writeValueAsString(o);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("chart data not serialisable", e);
+    }
+  }
+
+  private static String f1(double v) {
+    return String.format(Locale.ROOT, "%.1f", v);
+  }
+
+  private static String f2(double v) {
+    return ServingResultBlock.f2(v);
+  }
+
+  private static String pct(double v) {
+    return String.format(Locale.ROOT, "%.1f%%", v * 100);
+  }
+
+  // ---------------------------------------------------------------- static page parts
+
+  private static final String CSS = """
+      .llm-section { margin: 20px 0; }
+      .llm-table { margin-bottom: 16px; }
+      .llm-table .scrollable { overflow-x: auto; }
+      .llm-table td.total { white-space: nowrap; }
+      .llm-note { font-size: 12px; margin: 6px 4px 14px; }
+      .llm-verdicts { margin: 8px 0 8px 20px; padding: 0; font-size: 14px; }
+      .llm-verdicts li { margin: 4px 0; }
+      .llm-chart { min-height: 360px; }
+      """;
+
+  private static final String THEME_SCRIPT = """
+      <script>
+        const storedTheme = localStorage.getItem('theme') || (window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
+        if (storedTheme) document.documentElement.setAttribute('data-theme', storedTheme)
+        function toggleTheme() {
+          const currentTheme = document.documentElement.getAttribute("data-theme");
+          const targetTheme = currentTheme === "light" ? "dark" : "light";
+          document.documentElement.setAttribute('data-theme', targetTheme)
+          localStorage.setItem('theme', targetTheme);
+        };
+      </script>
+      """;
+
+  private static final String HEAD = """
+      <div class="head">
+        <div class="gatling-open-source">
+          <a class="gatling-logo gatling-logo-light" href="index.html" title="Gatling report"><img alt="Gatling" src="style/logo-light.svg"></a>
+          <a class="gatling-logo gatling-logo-dark" href="index.html" title="Gatling report"><img alt="Gatling" src="style/logo-dark.svg"></a>
+        </div>
+        <div class="nav spacer"></div>
+        <button id="theme-toggle" class="theme-toggle" type="button" onclick="toggleTheme()" aria-label="Toggle user interface mode">
+          <span class="toggle-dark">&#9790;</span>
+          <span class="toggle-light">&#9728;</span>
+        </button>
+      </div>
+      """;
+
+  /** Draws the charts from #llm-data; reports into #llm-status. No string reaches HTML unescaped. */
+  private static final String CHART_SCRIPT = """
+      (function () {
+        var S = window.__llm;
+        function esc(s) {
+          return String(s).replace(/[&<>"']/g, function (c) {
+            return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'}[c];
+          });
+        }
+        function draw(id, opts) {
+          S.expected++;
+          try {
+            opts.chart = opts.chart || {};
+            opts.chart.renderTo = id;
+            opts.credits = {enabled: false};
+            new Highcharts.Chart(opts);
+            S.drawn++;
+          } catch (e) {
+            S.errors.push(id + ': ' + e.message);
+          }
+        }
+        function title(t) { return {text: '<span class="chart_title">' + esc(t) + '</span>', useHTML: true}; }
+        try {
+          var D = JSON.parse(document.getElementById('llm-data').textContent);
+          Highcharts.setOptions({global: {useUTC: false}, chart: {animation: false},
+            plotOptions: {series: {animation: false}}});
+          function marks() {
+            var lines = [];
+            if (D.knee) lines.push({value: D.knee.c, color: '#E37400', width: 2, zIndex: 5,
+              label: {text: 'knee ' + esc(D.knee.level), rotation: 0, style: {color: '#E37400'}}});
+            if (D.saturation && (!D.knee || D.saturation.c !== D.knee.c)) lines.push({value: D.saturation.c,
+              color: '#f15b4f', width: 1, dashStyle: 'Dash', zIndex: 5,
+              label: {text: 'peak ' + esc(D.saturation.level), rotation: 0, y: 28, style: {color: '#f15b4f'}}});
+            return lines;
+          }
+          function ladder(id, t, key, unit, color) {
+            draw(id, {
+              title: title(t), legend: {enabled: false},
+              xAxis: {title: {text: 'Concurrency'}, plotLines: marks(), allowDecimals: false},
+              yAxis: {min: 0, title: {text: unit}},
+              tooltip: {pointFormat: '{point.name}: <b>{point.y:.2f}</b> ' + esc(unit)},
+              series: [{name: esc(t), color: color, marker: {enabled: true},
+                data: D.ladder.map(function (p) { return {x: p.c, y: p[key], name: esc(p.level)}; })}]
+            });
+          }
+          ladder('llm-chart-throughput', 'Output throughput against concurrency (' + D.basis.replace('_', ' ') + ')',
+            'out', 'tok/s', '#5E7BE2');
+          ladder('llm-chart-tpot', 'Mean TPOT against concurrency', 'tpot', 'ms', '#68b65c');
+          ladder('llm-chart-ttft', 'P99 TTFT against concurrency', 'ttftP99', 'ms', '#f15b4f');
+          var bands = D.windows.map(function (w, i) {
+            return {from: w.from, to: w.to, color: i % 2 ? 'rgba(94,123,226,0.12)' : 'rgba(104,182,92,0.15)',
+              label: {text: 'steady ' + esc(w.level), style: {color: '#666'}}};
+          });
+          draw('llm-chart-inflight', {
+            title: title('Requests in flight (steady windows shaded)'), legend: {enabled: false},
+            xAxis: {type: 'datetime', plotBands: bands},
+            yAxis: {min: 0, title: {text: 'Requests'}, allowDecimals: false},
+            series: [{name: 'In flight', type: 'line', step: 'left', color: '#5E7BE2', data: D.inflight}]
+          });
+          draw('llm-chart-tokens', {
+            title: title('Output tokens arriving per second'), legend: {enabled: false},
+            xAxis: {type: 'datetime', plotBands: bands},
+            yAxis: {min: 0, title: {text: 'tok/s'}},
+            series: [{name: 'Output tokens', type: 'column', color: '#68b65c', pointPadding: 0,
+              groupPadding: 0, data: D.tokens}]
+          });
+          if (D.roofline) {
+            var R = D.roofline, T = 1e12;
+            var ois = [];
+            R.points.forEach(function (p) { ois.push(p.decodeOi, p.wholeOi); });
+            var ridge = R.peak / R.bandwidth;
+            ois.push(ridge);
+            var lo = Math.min.apply(null, ois.filter(function (v) { return v > 0; })) / 4;
+            var hi = Math.max.apply(null, ois) * 4;
+            var roof = [[lo, lo * R.bandwidth / T], [ridge, R.peak / T], [hi, R.peak / T]];
+            function pts(kind) {
+              return R.points.filter(function (p) { return p[kind + 'Oi'] > 0 && p[kind + 'Flops'] > 0; })
+                .map(function (p) { return {x: p[kind + 'Oi'], y: p[kind + 'Flops'] / T, name: esc(p.level)}; });
+            }
+            draw('llm-chart-roofline', {
+              title: title('Roofline: attained TFLOP/s against operational intensity'),
+              xAxis: {type: 'logarithmic', title: {text: 'Operational intensity (FLOP/byte)'},
+                plotLines: [{value: ridge, color: '#999', dashStyle: 'Dot', width: 1,
+                  label: {text: 'ridge ' + ridge.toFixed(0), rotation: 0}}]},
+              yAxis: {type: 'logarithmic', title: {text: 'TFLOP/s'}},
+              tooltip: {pointFormat: '{point.name}: OI {point.x:.1f}, <b>{point.y:.2f}</b> TFLOP/s'},
+              series: [
+                {name: 'Roofs (bandwidth, compute)', type: 'line', color: '#34332e', marker: {enabled: false},
+                  enableMouseTracking: false, data: roof},
+                {name: 'Decode only', type: 'scatter', color: '#5E7BE2', marker: {radius: 5},
+                  dataLabels: {enabled: true, format: '{point.name}'}, data: pts('decode')},
+                {name: 'Whole workload', type: 'scatter', color: '#E37400', marker: {radius: 5, symbol: 'diamond'},
+                  dataLabels: {enabled: true, format: '{point.name}'}, data: pts('whole')}
+              ]
+            });
+          }
+        } catch (e) {
+          S.errors.push('page: ' + e.message);
+        }
+        var st = document.getElementById('llm-status');
+        st.setAttribute('data-expected', S.expected);
+        st.setAttribute('data-drawn', S.drawn);
+        st.setAttribute('data-errors', S.errors.length);
+        st.textContent = S.errors.join(' | ');
+      })();
+      """;
+}

@@ -1,0 +1,236 @@
+package io.github.llmbench.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.catalog.GpuSpec;
+import io.github.llmbench.catalog.HfConfig;
+import io.github.llmbench.catalog.ModelSpec;
+import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.records.RunDirectory;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Re-does the report of an existing run folder, e.g. after changing the model or GPU spec:
+ *
+ * <pre>
+ * mvn -q compile exec:java -Dexec.mainClass=io.github.llmbench.report.ReportMain \
+ *     -Dexec.args="target/gatling/servingbenchmarksimulation-20250101120000000 \
+ *                  --model qwen2.5-7b-instruct --gpu rtx4080-32gb --tp 1"
+ * </pre>
+ *
+ * <p>Reads {@code llm/requests.jsonl} and the metadata of the existing {@code llm/summary.json}
+ * (the run's settings, the configured concurrency per level, the model/GPU/tp the last report
+ * used), then rewrites the console output, {@code llm/summary.json} and {@code llm.html}.
+ *
+ * <p>Model, GPU and tp: the arguments, else those of the last report ({@code report_inputs}),
+ * else, for a run against the embedded simulator, the simulator's {@code sim.model} and {@code
+ * sim.gpu}; without a model and a GPU the roofline is skipped. {@code --model} takes a catalog id
+ * or the path of a Hugging Face {@code config.json} (or of its folder); {@code --model none} and
+ * {@code --gpu none} drop them.
+ *
+ * <p>A bad argument prints one line naming it, its value and what is accepted, and exits with
+ * status 3 (as a bad {@code -D} setting does); usage errors exit 2.
+ */
+public final class ReportMain {
+
+  public static final String PREFIX = "gatling-llm-bench report: ";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Set<String> GENERATED =
+      Set.of("levels", "knee", "steady_state", "roofline", "report_inputs");
+
+  private ReportMain() {}
+
+  public static void main(String[] args) {
+    int rc = run(args, System.out, System.err);
+    if (rc != 0) {
+      System.exit(rc);
+    }
+  }
+
+  /** Thrown for a bad argument: its message is the one line printed. */
+  static final class BadArgument extends RuntimeException {
+    BadArgument(String name, String value, String accepted) {
+      super("Invalid " + name + "=" + value + ": expected " + accepted);
+    }
+  }
+
+  /** Runs the command; returns the exit status. */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    Path runDir = null;
+    String modelArg = null;
+    String gpuArg = null;
+    String tpArg = null;
+    try {
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+        boolean option = name.equals("--model") || name.equals("--gpu") || name.equals("--tp");
+        if (option) {
+          String value;
+          if (a.contains("=")) {
+            value = a.substring(a.indexOf('=') + 1);
+          } else if (i + 1 < args.length) {
+            value = args[++i];
+          } else {
+            throw new BadArgument(name, "", valueHelp(name));
+          }
+          switch (name) {
+            case "--model" -> modelArg = value;
+            case "--gpu" -> gpuArg = value;
+            default -> tpArg = value;
+          }
+        } else if (a.startsWith("-")) {
+          throw new BadArgument("option", a, "--model, --gpu or --tp");
+        } else if (runDir == null) {
+          runDir = Paths.get(a);
+        } else {
+          throw new BadArgument("argument", a, "one run folder only");
+        }
+      }
+      if (runDir == null) {
+        err.println(PREFIX + "usage: ReportMain <run dir> [--model <catalog id|config.json>]"
+            + " [--gpu <catalog id>] [--tp N]");
+        return 2;
+      }
+      Path jsonl = runDir.resolve(RunDirectory.LLM_FOLDER).resolve("requests.jsonl");
+      if (!Files.isRegularFile(jsonl)) {
+        throw new BadArgument("run dir", runDir.toString(),
+            "a Gatling run folder holding llm/requests.jsonl");
+      }
+      JsonNode previous = readSummary(runDir);
+      JsonNode inputs = previous.path("report_inputs");
+      Map<String, Object> metadata = metadata(previous);
+
+      ModelSpec model = model(modelArg != null ? modelArg
+          : textOrNull(inputs.get("model"), simSetting(previous, "sim.model")));
+      GpuSpec gpu = gpu(gpuArg != null ? gpuArg
+          : textOrNull(inputs.get("gpu"), simSetting(previous, "sim.gpu")));
+      int tp = tp(tpArg != null ? tpArg
+          : inputs.hasNonNull("tp") ? inputs.get("tp").asText() : "1");
+
+      List<RequestRecord> records = RequestsJsonl.read(jsonl);
+      RunReport.write(runDir, records, concurrencies(previous), model, gpu, tp, metadata, out);
+      return 0;
+    } catch (BadArgument e) {
+      err.println(PREFIX + e.getMessage());
+      return 3;
+    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+      err.println(PREFIX + e.getMessage());
+      return 1;
+    }
+  }
+
+  private static String valueHelp(String name) {
+    return switch (name) {
+      case "--model" -> "a catalog id (" + String.join(", ", Catalog.models().keySet())
+          + "), the path of a Hugging Face config.json, or none";
+      case "--gpu" -> "a catalog id (" + String.join(", ", Catalog.gpus().keySet()) + ") or none";
+      default -> "a whole number from 1 to 64";
+    };
+  }
+
+  static ModelSpec model(String value) {
+    if (value == null || value.equalsIgnoreCase("none")) {
+      return null;
+    }
+    if (Catalog.models().containsKey(value)) {
+      return Catalog.model(value);
+    }
+    Path p = Paths.get(value);
+    if (Files.isRegularFile(p) || Files.isRegularFile(p.resolve("config.json"))) {
+      try {
+        return HfConfig.read(p);
+      } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+        throw new BadArgument("--model", value, "a readable Hugging Face config.json ("
+            + e.getMessage() + ")");
+      }
+    }
+    throw new BadArgument("--model", value, valueHelp("--model"));
+  }
+
+  static GpuSpec gpu(String value) {
+    if (value == null || value.equalsIgnoreCase("none")) {
+      return null;
+    }
+    if (!Catalog.gpus().containsKey(value)) {
+      throw new BadArgument("--gpu", value, valueHelp("--gpu"));
+    }
+    return Catalog.gpu(value);
+  }
+
+  static int tp(String value) {
+    try {
+      int n = Integer.parseInt(value.strip());
+      if (n >= 1 && n <= 64) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // fall through
+    }
+    throw new BadArgument("--tp", value, valueHelp("--tp"));
+  }
+
+  private static JsonNode readSummary(Path runDir) {
+    Path file = runDir.resolve(RunDirectory.LLM_FOLDER).resolve("summary.json");
+    if (!Files.isRegularFile(file)) {
+      return JSON.createObjectNode();
+    }
+    try {
+      JsonNode n = JSON.readTree(file.toFile());
+      return n != null && n.isObject() ? n : JSON.createObjectNode();
+    } catch (IOException e) {
+      throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The previous summary's metadata: its top-level entries that are not computed figures. */
+  static Map<String, Object> metadata(JsonNode summary) {
+    Set<String> metric = SummaryJson.metricFieldNames();
+    Map<String, Object> out = new LinkedHashMap<>();
+    Iterator<Map.Entry<String, JsonNode>> it = summary.fields();
+    while (it.hasNext()) {
+      Map.Entry<String, JsonNode> e = it.next();
+      String k = e.getKey();
+      if (metric.contains(k) || GENERATED.contains(k) || k.matches("(mean|median|std|p[0-9.]+)_"
+          + "(ttft|tpot|itl|e2el)_ms")) {
+        continue;
+      }
+      out.put(k, JSON.convertValue(e.getValue(), Object.class));
+    }
+    return out;
+  }
+
+  /** Configured concurrency per level from the previous summary's levels.*.max_concurrency. */
+  static Map<String, Integer> concurrencies(JsonNode summary) {
+    Map<String, Integer> out = new LinkedHashMap<>();
+    summary.path("levels").fields().forEachRemaining(e -> {
+      JsonNode c = e.getValue().get("max_concurrency");
+      if (c != null && c.canConvertToInt() && c.asInt() > 0) {
+        out.put(e.getKey(), c.asInt());
+      }
+    });
+    return out;
+  }
+
+  private static String simSetting(JsonNode summary, String key) {
+    if (!"vllm-simulator".equals(summary.path("backend").asText())) {
+      return null;
+    }
+    return textOrNull(summary.path("settings").get(key), null);
+  }
+
+  private static String textOrNull(JsonNode n, String fallback) {
+    return n != null && !n.isNull() && !n.asText().isBlank() ? n.asText() : fallback;
+  }
+}

@@ -1,0 +1,93 @@
+package io.github.llmbench.report;
+
+import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.catalog.GpuSpec;
+import io.github.llmbench.catalog.ModelSpec;
+import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RunDirectory;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The end-of-run report, one entry point for a live run (the shutdown hook) and for a re-do
+ * ({@link ReportMain}): analyses the records ({@link RunAnalysis}), prints per level vLLM's
+ * {@code Serving Benchmark Result} block, the {@code Steady-State Metrics} block and the roofline
+ * rows, then the ladder verdicts; writes {@code llm/summary.json} and {@code llm.html} (linked
+ * from Gatling's pages).
+ */
+public final class RunReport {
+
+  /** How to give the roofline its inputs, printed when one is missing. */
+  public static final String ROOFLINE_HINT =
+      "Give them to the re-do command: mvn -q compile exec:java"
+          + " -Dexec.mainClass=io.github.llmbench.report.ReportMain"
+          + " -Dexec.args=\"<run dir> --model <catalog id or config.json> --gpu <catalog id>"
+          + " [--tp N]\".";
+
+  private RunReport() {}
+
+  /**
+   * Computes everything, prints it, writes {@code llm/summary.json} and {@code llm.html}.
+   *
+   * @param runDir Gatling's run folder (holding {@code index.html} and {@code llm/})
+   * @param records the run's records ({@code warmup} level included or not: it is left out)
+   * @param concurrencyByLevel configured concurrency per level; missing levels named {@code cN}
+   *     get N
+   * @param model the served model, null to skip the roofline
+   * @param gpu the server's GPU, null to skip the roofline
+   * @param tp tensor-parallel GPUs (at least 1)
+   * @param metadata run metadata for summary.json and the page (secrets are dropped)
+   * @param console where the blocks and verdicts go
+   * @return the analysis
+   */
+  public static RunAnalysis write(
+      Path runDir,
+      List<RequestRecord> records,
+      Map<String, Integer> concurrencyByLevel,
+      ModelSpec model,
+      GpuSpec gpu,
+      int tp,
+      Map<String, Object> metadata,
+      PrintStream console) {
+    RunAnalysis a = RunAnalysis.of(records, concurrencyByLevel, model, gpu, tp, ROOFLINE_HINT);
+    console.print(consoleText(a));
+    Path summary = runDir.resolve(RunDirectory.LLM_FOLDER).resolve("summary.json");
+    SummaryJson.write(summary, summary(a, metadata));
+    Path page = LlmPage.write(runDir, a, metadata);
+    console.println("Summary:             " + summary);
+    console.println("LLM report page:     " + page);
+    return a;
+  }
+
+  /** The summary.json content: metadata, vLLM's fields, levels with their blocks, the knee. */
+  public static Map<String, Object> summary(RunAnalysis a, Map<String, ?> metadata) {
+    Map<String, io.github.llmbench.analysis.ServingMetrics> levels =
+        new java.util.LinkedHashMap<>();
+    a.levels().forEach((n, l) -> levels.put(n, l.serving()));
+    return SummaryJson.build(metadata, a.overall(), levels, AnalysisJson.levelExtras(a),
+        AnalysisJson.topExtras(a));
+  }
+
+  /** Everything printed: per level the serving block, the steady-state block and the roofline. */
+  public static String consoleText(RunAnalysis a) {
+    StringBuilder sb = new StringBuilder();
+    boolean several = a.levels().size() > 1;
+    a.levels().forEach((name, l) -> {
+      sb.append(ServingResultBlock.format(l.serving(),
+          several ? ServingResultBlock.titleFor(name) : ServingResultBlock.DEFAULT_TITLE));
+      sb.append(SteadyStateBlock.format(l.steady(), several ? name : null));
+      sb.append(SteadyStateBlock.roofline(l.roofline(),
+          a.model() == null ? null : a.model().hfId(), a.gpu() == null ? null : a.gpu().name(),
+          a.tp(), l.rooflineNote()));
+      sb.append('\n');
+    });
+    sb.append("Ladder (output throughput basis: ")
+        .append(a.knee().basis().replace('_', ' ')).append("):\n");
+    for (String v : a.knee().verdicts()) {
+      sb.append("  ").append(v).append('\n');
+    }
+    return sb.toString();
+  }
+}

@@ -1,0 +1,239 @@
+package io.github.llmbench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.records.RequestRecord;
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The report of a synthetic 3-level run (plus a warmup level): summary.json, the menu link in
+ * Gatling's pages, and the page opened in headless Chromium (Debian's {@code chromium}; the test
+ * fails when it is missing): every chart drawn, no script error, hostile text shown as text.
+ */
+class LlmPageTest {
+
+  static final long T = 1_700_000_000_000L;
+  static final String XSS = "<script>alert(1)</script>";
+  static final String PROMPT_XSS = "Summarise: <script>alert(2)</script> & \"quotes\"";
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A minimal Gatling index.html with its sub-menu, as Gatling 3.15 writes it. */
+  static final String GATLING_INDEX = """
+      <!DOCTYPE html>
+      <html lang="en"><head><title>Gatling Stats - Global Information</title></head><body>
+      <div class="content-header">
+        <div class="onglet">ServingBenchmarkSimulation</div>
+        <div class="sous-menu" id="sousMenu">
+          <div class="sous-menu-spacer">
+            <div class="item ouvert"><a href="index.html">Global</a></div>
+      <div class="item"><a id="details_link" href="group_c2-1.html">Details</a></div>
+          </div>
+        </div>
+      </div></body></html>
+      """;
+
+  /**
+   * Closed-loop levels c2, c4, c8 of 6 s each, one after the other, after a c1 "warmup"; each
+   * request 8 chunks; the busier the level, the slower each request. One failed request carries
+   * a hostile error text.
+   */
+  static List<RequestRecord> threeLevelRun() {
+    List<RequestRecord> rs = new ArrayList<>();
+    rs.add(new RequestRecord("w0", "warmup", T, T + 400, 50.0, 50.0, 400.0,
+        List.of(50.0, 50.0, 50.0, 50.0, 50.0, 50.0, 50.0), 100, 8, false, true, null, 200));
+    long levelStart = T + 1_000;
+    int id = 0;
+    for (int c : new int[] {2, 4, 8}) {
+      long gap = 20L + 5L * c; // ms between chunks
+      long ttft = 40L + 10L * c;
+      long dur = ttft + 7 * gap + 5;
+      for (int s = 0; s < c; s++) {
+        long t = levelStart + s * 3L;
+        while (t < levelStart + 6_000) {
+          List<Double> itl = new ArrayList<>();
+          for (int i = 0; i < 7; i++) {
+            itl.add((double) gap);
+          }
+          double e2el = ttft + 7.0 * gap;
+          rs.add(new RequestRecord("r" + id++, "c" + c, t, t + dur, (double) ttft, gap * 1.0,
+              e2el, itl, 100, 8, false, true, null, 200));
+          t += dur;
+        }
+      }
+      rs.add(new RequestRecord("f" + id++, "c" + c, levelStart + 100, levelStart + 150, null,
+          null, null, null, 100, null, false, false, XSS, 500));
+      levelStart += 7_000;
+    }
+    return rs;
+  }
+
+  static Map<String, Object> metadata() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("backend", "openai-chat");
+    m.put("model_id", "Qwen/<b>Qwen2.5</b>-7B");
+    m.put("dataset_prompt", PROMPT_XSS);
+    m.put("api_key", "sk-secret-not-shown");
+    return m;
+  }
+
+  static Path runFolder(Path dir) throws Exception {
+    Path run = dir.resolve("servingbenchmarksimulation-20250101000000000");
+    Files.createDirectories(run.resolve("llm"));
+    Files.writeString(run.resolve("index.html"), GATLING_INDEX);
+    Files.writeString(run.resolve("group_c2-1.html"), GATLING_INDEX.replace("item ouvert",
+        "item"));
+    return run;
+  }
+
+  @Test
+  void summaryLinkAndPageInChromium(@TempDir Path dir) throws Exception {
+    Path run = runFolder(dir);
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    RunAnalysis a = RunReport.write(run, threeLevelRun(), Map.of(),
+        Catalog.model("qwen2.5-7b-instruct"), Catalog.gpu("rtx4080-32gb"), 1, metadata(),
+        new PrintStream(console, true, StandardCharsets.UTF_8));
+    assertEquals(List.of("c2", "c4", "c8"), List.copyOf(a.levels().keySet()));
+
+    String out = console.toString(StandardCharsets.UTF_8);
+    assertTrue(out.contains("Serving Benchmark Result (c4)"), out);
+    assertTrue(out.contains("=== Steady-State Metrics (c4) ==="), out);
+    assertTrue(out.contains("Concurrency threshold:              >= 0.95 * 8 = 8"), out);
+    assertTrue(out.contains("Decode only:"), out);
+    assertTrue(out.contains("Too few levels to fit a knee: 3 levels"), out);
+    assertFalse(out.contains("warmup"), out);
+
+    // summary.json: vLLM's fields at the top, levels with both blocks, the knee
+    JsonNode s = JSON.readTree(run.resolve("llm/summary.json").toFile());
+    assertEquals("openai-chat", s.get("backend").asText());
+    assertFalse(s.has("api_key"));
+    assertTrue(s.has("request_throughput") && s.has("p99_ttft_ms"));
+    assertEquals(3, s.get("failed").asInt()); // warmup left out
+    assertEquals(List.of("c2", "c4", "c8"), names(s.get("levels")));
+    JsonNode c4 = s.get("levels").get("c4");
+    assertEquals(4, c4.get("max_concurrency").asInt());
+    assertEquals(4, c4.get("steady_state").get("threshold").asInt());
+    assertTrue(c4.get("steady_state").get("reached").asBoolean());
+    assertTrue(c4.get("roofline").get("decode").get("attainment").asDouble() > 0);
+    assertEquals("bandwidth", c4.get("roofline").get("decode").get("roof").asText());
+    assertTrue(s.get("knee").get("knee_verdict").asText().startsWith("Too few levels"));
+    assertEquals("c8", s.get("knee").get("saturation_level").asText());
+    assertEquals("qwen2.5-7b-instruct", s.get("report_inputs").get("model").asText());
+
+    // the link: in both Gatling pages, once, and a second report leaves it once
+    RunReport.write(run, threeLevelRun(), Map.of(), null, null, 1, metadata(),
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    for (String page : List.of("index.html", "group_c2-1.html")) {
+      String html = Files.readString(run.resolve(page));
+      assertEquals(1, count(html, "id=\"llm_link\""), page);
+      assertTrue(html.contains("Details</a></div>\n<div class=\"item\"><a id=\"llm_link\""
+          + " href=\"llm.html\">LLM</a></div>"), html);
+    }
+    JsonNode s2 = JSON.readTree(run.resolve("llm/summary.json").toFile());
+    assertTrue(s2.get("levels").get("c4").get("roofline").get("skipped").asText()
+        .contains("Roofline skipped: no model or GPU spec"));
+
+    // the page without a roofline: 5 charts; with one: 6
+    assertChromium(run, 5);
+    RunReport.write(run, threeLevelRun(), Map.of(), Catalog.model("qwen2.5-7b-instruct"),
+        Catalog.gpu("rtx4080-32gb"), 1, metadata(),
+        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    String dom = assertChromium(run, 6);
+    assertTrue(dom.contains("Roofline (Qwen/Qwen2.5-7B-Instruct"), "roofline table");
+  }
+
+  /** Opens llm.html headless; checks charts, errors and escaping; returns the DOM. */
+  static String assertChromium(Path run, int charts) throws Exception {
+    String chromium = findChromium();
+    Path profile = Files.createTempDirectory("llm-chromium");
+    List<String> cmd = List.of(chromium, "--headless", "--no-sandbox", "--disable-gpu",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--no-first-run", "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0",
+        "--virtual-time-budget=3000", "--dump-dom",
+        run.resolve("llm.html").toUri().toString());
+    Path stdout = profile.resolve("dom.html");
+    Path stderr = profile.resolve("stderr.txt");
+    Process p = new ProcessBuilder(cmd).redirectOutput(stdout.toFile())
+        .redirectError(stderr.toFile()).start();
+    if (!p.waitFor(30, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      fail("chromium did not finish within 30 s");
+    }
+    String dom = Files.readString(stdout);
+    String log = Files.readString(stderr);
+    assertEquals(0, p.exitValue(), log);
+
+    Matcher m = Pattern.compile("id=\"llm-status\"[^>]*>").matcher(dom);
+    assertTrue(m.find(), "status element missing:\n" + log);
+    String status = m.group();
+    assertTrue(status.contains("data-expected=\"" + charts + "\""), status);
+    assertTrue(status.contains("data-drawn=\"" + charts + "\""), status);
+    assertTrue(status.contains("data-errors=\"0\""), status + "\n" + dom.substring(
+        dom.indexOf("id=\"llm-status\"")));
+    assertEquals(charts, count(dom, "class=\"highcharts-container"), "drawn charts");
+    for (String line : log.lines().toList()) {
+      boolean console = line.contains("CONSOLE") || line.contains("Uncaught");
+      assertFalse(console && (line.contains("rror") || line.contains("Uncaught")), line);
+    }
+    // hostile texts shown as text, never as markup
+    assertTrue(dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "error text escaped");
+    assertTrue(dom.contains("Summarise: &lt;script&gt;alert(2)&lt;/script&gt; &amp;"),
+        "prompt escaped");
+    assertTrue(dom.contains("Qwen/&lt;b&gt;Qwen2.5&lt;/b&gt;-7B"), "model id escaped");
+    assertFalse(dom.contains("<script>alert("), "no injected script element");
+    assertFalse(dom.contains("sk-secret-not-shown"), "secret shown");
+    // one click away: the page links back to Gatling's pages
+    assertTrue(dom.contains("href=\"index.html\"") && dom.contains("href=\"group_c2-1.html\""));
+    return dom;
+  }
+
+  static String findChromium() {
+    for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {
+      for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+        File f = new File(dir, name);
+        if (f.canExecute()) {
+          return f.getAbsolutePath();
+        }
+      }
+    }
+    fail("chromium is not installed: the page test needs it (Debian: apt-get install -y"
+        + " chromium; .ci/run installs it)");
+    return null;
+  }
+
+  static int count(String text, String needle) {
+    int n = 0;
+    for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
+      n++;
+    }
+    return n;
+  }
+
+  static List<String> names(JsonNode node) {
+    List<String> out = new ArrayList<>();
+    assertNotNull(node);
+    node.fieldNames().forEachRemaining(out::add);
+    return out;
+  }
+}
