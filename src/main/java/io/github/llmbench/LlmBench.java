@@ -10,7 +10,17 @@ import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Session;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
+import io.gatling.javaapi.core.Assertion;
+import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
+import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.catalog.GpuSpec;
+import io.github.llmbench.catalog.HfConfig;
+import io.github.llmbench.catalog.ModelSpec;
+import io.github.llmbench.gates.Gate;
+import io.github.llmbench.gates.GateCheck;
+import io.github.llmbench.gates.GateResult;
+import io.github.llmbench.gates.GatesXml;
 import io.github.llmbench.analysis.ServingMetricsCalculator;
 import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.injection.LoadPlan;
@@ -21,7 +31,8 @@ import io.github.llmbench.injection.TargetException;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunDirectory;
 import io.github.llmbench.records.RunRecorder;
-import io.github.llmbench.report.ServingResultBlock;
+import io.github.llmbench.report.LlmPage;
+import io.github.llmbench.report.RunReport;
 import io.github.llmbench.report.SummaryJson;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.Dataset;
@@ -72,6 +83,10 @@ public final class LlmBench {
   private final RunRecorder recorder;
   private final StreamCapture capture;
   private final List<Phase> phases;
+  private final ModelSpec rooflineModel;
+  private final GpuSpec rooflineGpu;
+  private final java.util.Set<String> printedLevels = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private List<GateResult> gateResults = List.of();
   private final AtomicLong measuredIndex = new AtomicLong();
   private final AtomicLong warmupIndex = new AtomicLong();
   private final long createdMs = System.currentTimeMillis();
@@ -111,6 +126,8 @@ public final class LlmBench {
       }
       this.warmupDataset = dataset.withSeed(w.seed() ^ WARMUP_SEED_SALT);
       this.phases = LoadPlan.of(settings.load(), sequentialProfiles);
+      this.rooflineModel = rooflineModel(settings, target);
+      this.rooflineGpu = rooflineGpu(settings, target);
       this.capture =
           new StreamCapture(recorder, Duration.ofSeconds(settings.timeoutSeconds()), settings.api().path(), dataset.maxTokens());
     } catch (RuntimeException e) {
@@ -194,6 +211,79 @@ public final class LlmBench {
     return Duration.ofSeconds(seconds + 30);
   }
 
+  /**
+   * The model for the roofline: {@code -Dmodel.spec} (a catalog id or a Hugging Face {@code
+   * config.json}), else the simulator's model, else the catalog entry whose Hugging Face id is the
+   * served model's name; null when none is known (the roofline is then skipped, and says how).
+   */
+  private static ModelSpec rooflineModel(BenchSettings settings, Target target) {
+    java.util.Optional<String> spec = settings.roofline().modelSpec();
+    if (spec.isPresent()) {
+      if (Catalog.models().containsKey(spec.get())) {
+        return Catalog.model(spec.get());
+      }
+      try {
+        return HfConfig.read(Path.of(spec.get()));
+      } catch (RuntimeException e) {
+        throw new SettingsException(
+            "Invalid -Dmodel.spec=" + spec.get() + ": expected a catalog id (" + String.join(", ", Catalog.models().keySet())
+                + ") or a Hugging Face config.json (" + e.getMessage() + ")");
+      }
+    }
+    if (target.embedded()) {
+      return Catalog.model(settings.simModel());
+    }
+    return Catalog.models().values().stream().filter(m -> m.hfId().equalsIgnoreCase(target.model())).findFirst().orElse(null);
+  }
+
+  private static GpuSpec rooflineGpu(BenchSettings settings, Target target) {
+    if (settings.roofline().gpu().isPresent()) {
+      return Catalog.gpu(settings.roofline().gpu().get());
+    }
+    return target.embedded() ? Catalog.gpu(settings.simGpu()) : null;
+  }
+
+  /**
+   * The latency and error gates as Gatling assertions on our records, so Gatling's report and
+   * exit code show them too ({@code details("c128", "TPOT").responseTime().percentile(99).lte(300)};
+   * Gatling counts whole milliseconds). Give them to {@code setUp(...).assertions(...)}. Profile
+   * runs nest records one group deeper: there only the kit checks them.
+   */
+  public List<Assertion> assertions() {
+    List<Assertion> out = new ArrayList<>();
+    if (settings.workload().dataset() == Dataset.PROFILES) {
+      return out;
+    }
+    List<String> levels = phases.stream().filter(p -> !p.warmup()).map(Phase::level).distinct().toList();
+    for (Gate g : settings.gates().set().gates()) {
+      for (String level : g.level() == null ? levels : List.of(g.level())) {
+        double limit = g.limit().value();
+        if (g.limit().relative()) {
+          limit = settings.gates().baselineFigures().getOrDefault(level, Map.of()).getOrDefault(g.metric(), Double.NaN)
+              * (1 + g.limit().value() / 100);
+        }
+        if (Double.isNaN(limit)) {
+          continue;
+        }
+        String[] parts = g.metric().split("\\.");
+        if (g.metric().equals("failed.pct")) {
+          out.add(io.gatling.javaapi.core.CoreDsl.details(level).failedRequests().percent().lte(limit));
+        } else if (List.of("ttft", "tpot", "itl", "e2el").contains(parts[0])) {
+          var time = io.gatling.javaapi.core.CoreDsl.details(level, parts[0].toUpperCase(Locale.ROOT)).responseTime();
+          int ms = (int) Math.floor(limit);
+          out.add(
+              switch (parts[1]) {
+                case "mean" -> time.mean().lte(ms);
+                case "median" -> time.percentile(50).lte(ms);
+                case "p90" -> time.percentile(90).lte(ms);
+                default -> time.percentile(99).lte(ms);
+              });
+        }
+      }
+    }
+    return out;
+  }
+
   /** One request of {@code phase}, inside its level's group and, in profile runs, its profile's. */
   private ChainBuilder oneRequest(Phase phase) {
     ChainBuilder request =
@@ -225,16 +315,27 @@ public final class LlmBench {
     shown.forEach((k, v) -> out.printf("  %-12s %s%n", k, v));
   }
 
-  /** Prints a level's result block as soon as its last request has finished. */
+  /** Prints a level's blocks (serving, steady state, roofline) as soon as it has drained. */
   private void levelDrained(String level) {
+    List<RequestRecord> records = ofLevel(recorder.finishedSoFar(), level);
     if (level.equals(LoadPlan.WARMUP)) {
-      out.println("warmup done: " + ofLevel(recorder.finishedSoFar(), level).size() + " requests (left out of every summary)");
+      out.println("warmup done: " + records.size() + " requests (left out of every summary)");
       return;
     }
-    List<RequestRecord> records = ofLevel(recorder.finishedSoFar(), level);
     out.println();
-    out.print(ServingResultBlock.format(metrics(level, records), ServingResultBlock.titleFor(level)));
+    out.print(RunReport.levelsText(analysis(records)));
     printProfiles(records);
+    printedLevels.add(level);
+  }
+
+  private RunAnalysis analysis(List<RequestRecord> records) {
+    Map<String, Integer> conc = new LinkedHashMap<>();
+    for (Phase p : phases) {
+      if (p.conc() > 0 && !p.open()) {
+        conc.put(p.level(), p.conc());
+      }
+    }
+    return RunAnalysis.of(records, conc, rooflineModel, rooflineGpu, settings.roofline().tp(), RunReport.ROOFLINE_HINT);
   }
 
   private void printProfiles(List<RequestRecord> records) {
@@ -252,46 +353,109 @@ public final class LlmBench {
   }
 
   /**
-   * Ends the run: records the requests still in flight as failed, prints a line per level, writes
-   * {@code llm/summary.json}, stops the embedded simulator.
+   * Ends the run: records the requests still in flight as failed; prints what was not printed yet,
+   * the ladder verdicts, a line per level and the gates; writes {@code llm/summary.json}, {@code
+   * llm/gates.xml} and {@code llm.html}; stops the embedded simulator. Linking the page from
+   * Gatling's menu, and failing the command on a broken gate, wait for Gatling's report ({@link
+   * AfterReport}).
    */
   public void finish() {
     try {
       List<RequestRecord> all = recorder.close(System.currentTimeMillis(), "unfinished when the run ended");
-      List<RequestRecord> measured = all.stream().filter(r -> !LoadPlan.WARMUP.equals(r.level())).toList();
-      Map<String, ServingMetrics> levels = new LinkedHashMap<>();
-      for (String level : levelsInOrder(measured)) {
-        levels.put(level, metrics(level, ofLevel(measured, level)));
-      }
+      RunAnalysis a = analysis(all);
       Path dir = recorder.directory();
-      boolean oneLevel = levels.size() == 1;
-      ServingMetrics overall =
-          oneLevel ? levels.values().iterator().next()
-              : ServingMetricsCalculator.compute(measured, null, io.github.llmbench.analysis.LatencyStats.DEFAULT_PERCENTILES);
-      if (oneLevel && phases.stream().noneMatch(Phase::lastOfLevel)) {
+      Path runDir = dir.getParent();
+      Map<String, RunAnalysis.Level> unprinted = new LinkedHashMap<>(a.levels());
+      unprinted.keySet().removeAll(printedLevels);
+      if (!unprinted.isEmpty()) { // custom simulations: no drained marker ran
         out.println();
-        out.print(ServingResultBlock.format(overall)); // custom simulations: no drained marker ran
+        out.print(RunReport.levelsText(analysis(all.stream().filter(r -> unprinted.containsKey(r.level())).toList())));
       }
-      printLevelLines(levels);
-      SummaryJson.write(dir.resolve(SUMMARY_FILE), SummaryJson.build(metadata(all.size() - measured.size(), measured), overall, levels));
+      out.print(RunReport.kneeText(a));
+      printLevelLines(a);
+      Map<String, Object> meta = metadata(all);
+      Map<String, Object> summary = RunReport.summary(a, meta);
+      gateResults = checkGates(a, summary);
+      SummaryJson.write(dir.resolve(SUMMARY_FILE), summary);
+      Path page = LlmPage.write(runDir, a, meta);
       out.println("Per-request records: " + dir.resolve(RunRecorder.FILE_NAME));
       out.println("Summary:             " + dir.resolve(SUMMARY_FILE));
+      out.println("LLM report page:     " + page);
+      boolean gatesFailed = gateResults.stream().anyMatch(r -> !r.pass());
+      AfterReport.add(() -> afterReport(runDir, gatesFailed));
     } finally {
       target.close();
     }
   }
 
-  private void printLevelLines(Map<String, ServingMetrics> levels) {
+  private void afterReport(Path runDir, boolean gatesFailed) {
+    try {
+      LlmPage.linkFromGatlingPages(runDir);
+    } catch (java.io.IOException | RuntimeException e) {
+      System.err.println("gatling-llm-bench: could not link llm.html from Gatling's pages: " + e.getMessage());
+    }
+    if (gatesFailed && settings.exitOnGateFailure()) {
+      System.out.println("gatling-llm-bench: performance gates FAILED (see the FAIL lines above and llm/gates.xml)");
+      System.out.flush();
+      System.err.flush();
+      Runtime.getRuntime().halt(2); // Gatling's own status for failed assertions
+    }
+  }
+
+  /** The gates' results of this run (empty before {@link #finish()} or without gates). */
+  public List<GateResult> gateResults() {
+    return gateResults;
+  }
+
+  private List<GateResult> checkGates(RunAnalysis a, Map<String, Object> summary) {
+    BenchSettings.Gates gates = settings.gates();
+    var goodput = gates.set().goodput();
+    Map<String, Map<String, Double>> figures = new LinkedHashMap<>();
+    @SuppressWarnings("unchecked")
+    Map<String, Map<String, Object>> levelsJson = (Map<String, Map<String, Object>>) summary.get("levels");
+    a.levels().forEach(
+        (level, l) -> {
+          long good = goodput.map(g -> g.goodCount(ofLevel(a.records(), level))).orElse(-1L);
+          Map<String, Double> f = GateCheck.figures(l.serving(), good, l.steady().reached() ? l.steady().outputThroughput() : Double.NaN);
+          figures.put(level, f);
+          if (goodput.isPresent() && levelsJson != null && levelsJson.get(level) != null) {
+            levelsJson.get(level).put("request_goodput", f.get("goodput.min"));
+            levelsJson.get(level).put("goodput_pct", f.get("goodput.pct"));
+          }
+        });
+    goodput.ifPresent(g -> summary.put("goodput_objectives", g.toString()));
+    if (gates.set().isEmpty()) {
+      return List.of();
+    }
+    List<GateResult> results = GateCheck.check(gates.set(), figures, gates.baselineFigures());
+    out.println();
+    out.println("=================== Gates ====================");
+    results.forEach(r -> out.println(r.line()));
+    Path xml = recorder.directory().resolve("gates.xml");
+    try {
+      java.nio.file.Files.writeString(xml, GatesXml.of(results, "gatling-llm-bench gates"));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot write " + xml, e);
+    }
+    out.println("Gates (JUnit XML):   " + xml);
+    return results;
+  }
+
+  private void printLevelLines(RunAnalysis a) {
     out.println();
     out.println("=================== Levels ===================");
     out.printf("%-8s %9s %7s %10s %12s %14s %13s%n", "level", "completed", "failed", "req/s", "out tok/s", "mean TPOT ms", "P99 TTFT ms");
-    levels.forEach(
-        (level, m) ->
-            out.printf(Locale.ROOT, "%-8s %9d %7d %10.2f %12.2f %14.2f %13.2f%n",
-                level, m.completed(), m.failed(), m.requestThroughput(), m.outputThroughput(), m.tpot().mean(), m.ttft().p99()));
+    a.levels().forEach(
+        (level, l) -> {
+          ServingMetrics m = l.serving();
+          out.printf(Locale.ROOT, "%-8s %9d %7d %10.2f %12.2f %14.2f %13.2f%n",
+              level, m.completed(), m.failed(), m.requestThroughput(), m.outputThroughput(), m.tpot().mean(), m.ttft().p99());
+        });
   }
 
-  private Map<String, Object> metadata(int warmupRequests, List<RequestRecord> measured) {
+  private Map<String, Object> metadata(List<RequestRecord> all) {
+    List<RequestRecord> measured = all.stream().filter(r -> !LoadPlan.WARMUP.equals(r.level())).toList();
+    int warmupRequests = all.size() - measured.size();
     BenchSettings.Workload w = settings.workload();
     Map<String, Object> meta = new LinkedHashMap<>();
     meta.put("date", SummaryJson.date(LocalDateTime.now()));
@@ -317,19 +481,6 @@ public final class LlmBench {
     }
     meta.put("settings", settings.describe());
     return meta;
-  }
-
-  private ServingMetrics metrics(String level, List<RequestRecord> records) {
-    Integer conc = null;
-    for (Phase p : phases) {
-      if (p.level().equals(level) && p.conc() > 0) {
-        conc = p.conc();
-      }
-    }
-    if (conc == null && level.matches("c\\d+")) {
-      conc = Integer.parseInt(level.substring(1));
-    }
-    return ServingMetricsCalculator.compute(records, conc, io.github.llmbench.analysis.LatencyStats.DEFAULT_PERCENTILES);
   }
 
   private static List<RequestRecord> ofLevel(List<RequestRecord> records, String level) {

@@ -72,17 +72,28 @@ public final class RunReport {
 
   /** Everything printed: per level the serving block, the steady-state block and the roofline. */
   public static String consoleText(RunAnalysis a) {
+    return levelsText(a) + kneeText(a);
+  }
+
+  /** Per level: the serving block, the steady-state block and the roofline lines. */
+  public static String levelsText(RunAnalysis a) {
     StringBuilder sb = new StringBuilder();
     boolean several = a.levels().size() > 1;
     a.levels().forEach((name, l) -> {
       sb.append(ServingResultBlock.format(l.serving(),
-          several ? ServingResultBlock.titleFor(name) : ServingResultBlock.DEFAULT_TITLE));
+          several || !name.matches("c\\d+") ? ServingResultBlock.titleFor(name) : ServingResultBlock.DEFAULT_TITLE));
       sb.append(SteadyStateBlock.format(l.steady(), several ? name : null));
       sb.append(SteadyStateBlock.roofline(l.roofline(),
           a.model() == null ? null : a.model().hfId(), a.gpu() == null ? null : a.gpu().name(),
           a.tp(), l.rooflineNote()));
       sb.append('\n');
     });
+    return sb.toString();
+  }
+
+  /** The ladder verdicts: knee, highest power, saturation, over-saturation. */
+  public static String kneeText(RunAnalysis a) {
+    StringBuilder sb = new StringBuilder();
     sb.append("Ladder (output throughput basis: ")
         .append(a.knee().basis().replace('_', ' ')).append("):\n");
     for (String v : a.knee().verdicts()) {

@@ -1,6 +1,7 @@
 package io.github.llmbench.settings;
 
 import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.gates.GateSet;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
@@ -112,6 +113,13 @@ public final class BenchSettings {
     }
   }
 
+  /**
+   * Performance gates and the baseline run their relative limits refer to.
+   *
+   * @param baselineFigures the baseline's figures by level, under the gates' metric names
+   */
+  public record Gates(GateSet set, Optional<String> baseline, Map<String, Map<String, Double>> baselineFigures) {}
+
   /** Model and GPU for the roofline; absent = taken from the simulator or the catalog. */
   public record Roofline(Optional<String> modelSpec, Optional<String> gpu, int tp) {}
 
@@ -129,6 +137,8 @@ public final class BenchSettings {
   private final Load load;
   private final Workload workload;
   private final Roofline roofline;
+  private final Gates gates;
+  private final boolean exitOnGateFailure;
 
   private BenchSettings(
       Optional<URI> baseUrl,
@@ -144,7 +154,9 @@ public final class BenchSettings {
       String simGpu,
       Load load,
       Workload workload,
-      Roofline roofline) {
+      Roofline roofline,
+      Gates gates,
+      boolean exitOnGateFailure) {
     this.baseUrl = baseUrl;
     this.api = api;
     this.model = model;
@@ -159,11 +171,15 @@ public final class BenchSettings {
     this.load = load;
     this.workload = workload;
     this.roofline = roofline;
+    this.gates = gates;
+    this.exitOnGateFailure = exitOnGateFailure;
   }
 
   /** Reads the JVM's system properties and the {@code OPENAI_API_KEY} environment variable. */
   public static BenchSettings fromSystem() {
-    return from(System::getProperty, System::getenv);
+    Map<String, String> props = new java.util.HashMap<>();
+    System.getProperties().forEach((k, v) -> props.put(String.valueOf(k), String.valueOf(v)));
+    return from(props, System::getenv);
   }
 
   /**
@@ -171,9 +187,8 @@ public final class BenchSettings {
    *
    * @throws SettingsException on the first bad value
    */
-  public static BenchSettings from(
-      Function<String, String> properties, Function<String, String> environment) {
-    Reader r = new Reader(properties);
+  public static BenchSettings from(Map<String, String> properties, Function<String, String> environment) {
+    Reader r = new Reader(properties::get);
     Optional<URI> baseUrl = r.optional("base.url").map(v -> parseBaseUrl("base.url", v));
     Api api = r.api("api", Api.CHAT);
     Optional<String> model = r.optional("model");
@@ -193,9 +208,37 @@ public final class BenchSettings {
             r.optional("model.spec"),
             r.optional("gpu").map(g -> r.oneOf("gpu", g, Catalog.gpus().keySet())),
             r.positiveInt("tp", 1, 64));
+    Gates gates = readGates(r, properties);
     return new BenchSettings(
         baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu,
-        load, workload, roofline);
+        load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")));
+  }
+
+  private static Gates readGates(Reader r, Map<String, String> properties) {
+    Map<String, String> entries = new java.util.TreeMap<>();
+    Optional<String> file = r.optional("gates");
+    if (file.isPresent()) {
+      entries.putAll(GatesFile.read(java.nio.file.Path.of(file.get())));
+    }
+    properties.forEach((k, v) -> {
+      if (k.startsWith("gate.")) {
+        entries.put(k.substring(5), v);
+      }
+    });
+    GateSet set;
+    try {
+      set = GateSet.parse(entries, file.isPresent() ? "" : "-Dgate.");
+    } catch (IllegalArgumentException e) {
+      throw new SettingsException(e.getMessage());
+    }
+    Optional<String> baseline = r.optional("baseline");
+    if (set.needsBaseline() && baseline.isEmpty()) {
+      throw new SettingsException(
+          "A relative gate (+N%) needs a baseline run: -Dbaseline=<run folder or its llm/summary.json>");
+    }
+    Map<String, Map<String, Double>> figures =
+        baseline.map(b -> GatesFile.baselineFigures(java.nio.file.Path.of(b))).orElse(Map.of());
+    return new Gates(set, baseline, figures);
   }
 
   private static Load readLoad(Reader r, int conc, int duration) {
@@ -343,6 +386,18 @@ public final class BenchSettings {
     return roofline;
   }
 
+  public Gates gates() {
+    return gates;
+  }
+
+  /**
+   * Whether a broken gate ends the JVM with status 2 once Gatling's report is written ({@code
+   * -Dllmbench.exit.on.gates=false} for runs embedded in a longer-lived JVM, such as tests).
+   */
+  public boolean exitOnGateFailure() {
+    return exitOnGateFailure;
+  }
+
   /** The embedded simulator's model (catalog id); used only without {@code base.url}. */
   public String simModel() {
     return simModel;
@@ -388,6 +443,9 @@ public final class BenchSettings {
     }
     m.put("seed", workload.seed() + (workload.seedPinned() ? " (pinned)" : " (fresh; pin with -Dseed)"));
     m.put("timeout", timeoutSeconds + " s");
+    if (!gates.set().isEmpty()) {
+      m.put("gates", gates.set().gates().size() + (gates.baseline().map(b -> ", baseline " + b).orElse("")));
+    }
     if (baseUrl.isEmpty()) {
       m.put("sim.model", simModel);
       m.put("sim.gpu", simGpu);

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 class LoadPlanTest {
   private static BenchSettings.Load load(Map<String, String> props) {
-    return BenchSettings.from(props::get, Map.<String, String>of()::get).load();
+    return BenchSettings.from(props, Map.<String, String>of()::get).load();
   }
 
   @Test

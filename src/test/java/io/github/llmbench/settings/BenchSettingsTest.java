@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class BenchSettingsTest {
 
   private static BenchSettings read(Map<String, String> props) {
-    return BenchSettings.from(props::get, Map.<String, String>of()::get);
+    return BenchSettings.from(props, Map.<String, String>of()::get);
   }
 
   private static String error(Map<String, String> props) {
@@ -56,7 +56,7 @@ class BenchSettingsTest {
 
   @Test
   void theApiKeyIsUsedButNeverDescribed() {
-    BenchSettings s = BenchSettings.from(Map.<String, String>of()::get, Map.of("OPENAI_API_KEY", "sk-secret-123")::get);
+    BenchSettings s = BenchSettings.from(Map.<String, String>of(), Map.of("OPENAI_API_KEY", "sk-secret-123")::get);
     assertEquals("sk-secret-123", s.apiKey().get());
     assertFalse(s.describe().toString().contains("sk-secret-123"));
     assertFalse(s.toString().contains("sk-secret-123"));

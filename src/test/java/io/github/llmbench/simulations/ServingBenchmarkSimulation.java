@@ -11,6 +11,7 @@ import io.github.llmbench.LlmBench;
  * mvn gatling:test -Dconc=128                                  # one closed-model level
  * mvn gatling:test -Dladder=8,16,32 -Dprompts=300              # a ladder, 300 requests a level
  * mvn gatling:test -Drate=4 -Dduration=120                     # open model, Poisson arrivals
+ * mvn gatling:test -Dconc=16 -Dgate.tpot.p99=300               # fails the build over 300 ms
  * </pre>
  *
  * Each finished request is logged as Gatling records {@code c128 / TTFT}, {@code TPOT}, {@code
@@ -22,7 +23,10 @@ public class ServingBenchmarkSimulation extends Simulation {
   private final LlmBench bench = LlmBench.start();
 
   {
-    setUp(bench.load()).protocols(bench.http()).maxDuration(bench.maxDuration());
+    setUp(bench.load())
+        .protocols(bench.http())
+        .assertions(bench.assertions()) // the -Dgate.* latency and error limits, if any
+        .maxDuration(bench.maxDuration());
   }
 
   @Override

@@ -28,6 +28,8 @@ public final class GatlingRun {
   public static Result run(Class<?> simulation, Path results, Map<String, String> properties) {
     properties.forEach(System::setProperty);
     System.setProperty("gatling.resultsFolder", results.toString());
+    // this JVM is the test runner's: a broken gate must not end it (tests read the results instead)
+    System.setProperty("llmbench.exit.on.gates", "false");
     try {
       // Gatling.fromArgs is private[gatling] in Scala, public in bytecode; main() would System.exit.
       Class<?> module = Class.forName("io.gatling.app.Gatling$");
@@ -37,6 +39,7 @@ public final class GatlingRun {
         "--simulation", simulation.getName(), "--results-folder", results.toString(), "--launcher", "maven"
       };
       int code = (int) fromArgs.invoke(gatling, (Object) args);
+      io.github.llmbench.AfterReport.runNow(); // what the shutdown hook does after Gatling's report
       return new Result(code, newestRun(results));
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("cannot start Gatling in-process", e);
