@@ -323,9 +323,13 @@ public final class LlmBench {
       return;
     }
     out.println();
-    out.print(RunReport.levelsText(analysis(records)));
+    out.print(RunReport.levelsText(analysis(records), measuredLevels() > 1));
     printProfiles(records);
     printedLevels.add(level);
+  }
+
+  private long measuredLevels() {
+    return phases.stream().filter(p -> !p.warmup()).map(Phase::level).distinct().count();
   }
 
   private RunAnalysis analysis(List<RequestRecord> records) {
@@ -369,7 +373,8 @@ public final class LlmBench {
       unprinted.keySet().removeAll(printedLevels);
       if (!unprinted.isEmpty()) { // custom simulations: no drained marker ran
         out.println();
-        out.print(RunReport.levelsText(analysis(all.stream().filter(r -> unprinted.containsKey(r.level())).toList())));
+        out.print(RunReport.levelsText(
+            analysis(all.stream().filter(r -> unprinted.containsKey(r.level())).toList()), a.levels().size() > 1));
       }
       out.print(RunReport.kneeText(a));
       printLevelLines(a);

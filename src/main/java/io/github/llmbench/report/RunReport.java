@@ -72,16 +72,19 @@ public final class RunReport {
 
   /** Everything printed: per level the serving block, the steady-state block and the roofline. */
   public static String consoleText(RunAnalysis a) {
-    return levelsText(a) + kneeText(a);
+    return levelsText(a, a.levels().size() > 1) + kneeText(a);
   }
 
-  /** Per level: the serving block, the steady-state block and the roofline lines. */
-  public static String levelsText(RunAnalysis a) {
+  /**
+   * Per level: the serving block, the steady-state block and the roofline lines.
+   *
+   * @param several whether the run has several levels: titles then name the level
+   */
+  public static String levelsText(RunAnalysis a, boolean several) {
     StringBuilder sb = new StringBuilder();
-    boolean several = a.levels().size() > 1;
     a.levels().forEach((name, l) -> {
       sb.append(ServingResultBlock.format(l.serving(),
-          several || !name.matches("c\\d+") ? ServingResultBlock.titleFor(name) : ServingResultBlock.DEFAULT_TITLE));
+          several ? ServingResultBlock.titleFor(name) : ServingResultBlock.DEFAULT_TITLE));
       sb.append(SteadyStateBlock.format(l.steady(), several ? name : null));
       sb.append(SteadyStateBlock.roofline(l.roofline(),
           a.model() == null ? null : a.model().hfId(), a.gpu() == null ? null : a.gpu().name(),

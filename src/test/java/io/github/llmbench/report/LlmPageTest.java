@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import io.github.llmbench.testing.Chromium;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -165,37 +166,9 @@ class LlmPageTest {
 
   /** Opens llm.html headless; checks charts, errors and escaping; returns the DOM. */
   static String assertChromium(Path run, int charts) throws Exception {
-    String chromium = findChromium();
-    Path profile = Files.createTempDirectory("llm-chromium");
-    List<String> cmd = List.of(chromium, "--headless", "--no-sandbox", "--disable-gpu",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--no-first-run", "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0",
-        "--virtual-time-budget=3000", "--dump-dom",
-        run.resolve("llm.html").toUri().toString());
-    Path stdout = profile.resolve("dom.html");
-    Path stderr = profile.resolve("stderr.txt");
-    Process p = new ProcessBuilder(cmd).redirectOutput(stdout.toFile())
-        .redirectError(stderr.toFile()).start();
-    if (!p.waitFor(30, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      fail("chromium did not finish within 30 s");
-    }
-    String dom = Files.readString(stdout);
-    String log = Files.readString(stderr);
-    assertEquals(0, p.exitValue(), log);
-
-    Matcher m = Pattern.compile("id=\"llm-status\"[^>]*>").matcher(dom);
-    assertTrue(m.find(), "status element missing:\n" + log);
-    String status = m.group();
-    assertTrue(status.contains("data-expected=\"" + charts + "\""), status);
-    assertTrue(status.contains("data-drawn=\"" + charts + "\""), status);
-    assertTrue(status.contains("data-errors=\"0\""), status + "\n" + dom.substring(
-        dom.indexOf("id=\"llm-status\"")));
-    assertEquals(charts, count(dom, "class=\"highcharts-container"), "drawn charts");
-    for (String line : log.lines().toList()) {
-      boolean console = line.contains("CONSOLE") || line.contains("Uncaught");
-      assertFalse(console && (line.contains("rror") || line.contains("Uncaught")), line);
-    }
+    Chromium.Dump d = Chromium.open(run.resolve("llm.html"));
+    Chromium.assertChartsDrawn(d, charts);
+    String dom = d.dom();
     // hostile texts shown as text, never as markup
     assertTrue(dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "error text escaped");
     assertTrue(dom.contains("Summarise: &lt;script&gt;alert(2)&lt;/script&gt; &amp;"),
@@ -208,26 +181,8 @@ class LlmPageTest {
     return dom;
   }
 
-  static String findChromium() {
-    for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {
-      for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-        File f = new File(dir, name);
-        if (f.canExecute()) {
-          return f.getAbsolutePath();
-        }
-      }
-    }
-    fail("chromium is not installed: the page test needs it (Debian: apt-get install -y"
-        + " chromium; .ci/run installs it)");
-    return null;
-  }
-
   static int count(String text, String needle) {
-    int n = 0;
-    for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
-      n++;
-    }
-    return n;
+    return Chromium.count(text, needle);
   }
 
   static List<String> names(JsonNode node) {

@@ -19,7 +19,7 @@ public final class GatlingRun {
   private GatlingRun() {}
 
   /** The finished run's folder ({@code <results>/<simulation>-<timestamp>}) and Gatling's exit code. */
-  public record Result(int exitCode, Path runDir) {
+  public record Result(int exitCode, Path runDir, String console) {
     public Path llm(String file) {
       return runDir.resolve("llm").resolve(file);
     }
@@ -38,13 +38,51 @@ public final class GatlingRun {
       String[] args = {
         "--simulation", simulation.getName(), "--results-folder", results.toString(), "--launcher", "maven"
       };
-      int code = (int) fromArgs.invoke(gatling, (Object) args);
-      io.github.llmbench.AfterReport.runNow(); // what the shutdown hook does after Gatling's report
-      return new Result(code, newestRun(results));
+      java.io.PrintStream original = System.out;
+      java.io.ByteArrayOutputStream copy = new java.io.ByteArrayOutputStream();
+      System.setOut(new java.io.PrintStream(new TeeStream(original, copy), true, java.nio.charset.StandardCharsets.UTF_8));
+      int code;
+      try {
+        code = (int) fromArgs.invoke(gatling, (Object) args);
+        io.github.llmbench.AfterReport.runNow(); // what the shutdown hook does after Gatling's report
+      } finally {
+        System.out.flush();
+        System.setOut(original);
+      }
+      return new Result(code, newestRun(results), copy.toString(java.nio.charset.StandardCharsets.UTF_8));
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("cannot start Gatling in-process", e);
     } finally {
       properties.keySet().forEach(System::clearProperty);
+    }
+  }
+
+  /** Writes to the console and keeps a copy, so tests can read what a run printed. */
+  private static final class TeeStream extends java.io.OutputStream {
+    private final java.io.OutputStream a;
+    private final java.io.OutputStream b;
+
+    TeeStream(java.io.OutputStream a, java.io.OutputStream b) {
+      this.a = a;
+      this.b = b;
+    }
+
+    @Override
+    public void write(int c) throws IOException {
+      a.write(c);
+      b.write(c);
+    }
+
+    @Override
+    public void write(byte[] bytes, int off, int len) throws IOException {
+      a.write(bytes, off, len);
+      b.write(bytes, off, len);
+    }
+
+    @Override
+    public void flush() throws IOException {
+      a.flush();
+      b.flush();
     }
   }
 
