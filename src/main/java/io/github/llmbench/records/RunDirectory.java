@@ -19,7 +19,8 @@ import java.util.stream.Stream;
  * <p>Gatling names the folder only once the run has started and does not expose it to a
  * simulation, so it is found on disk: the newest folder of the results directory whose {@code
  * simulation.log} was created after the simulation was instantiated. The results directory comes
- * from Gatling's command line ({@code --results-folder}, as the Maven plugin passes it), else from
+ * from Gatling's command line ({@code --results-folder}, as the Maven plugin passes it; a path
+ * with spaces is not supported there), else from
  * {@code -Dgatling.resultsFolder}, else {@code target/gatling}.
  */
 public final class RunDirectory {
@@ -29,13 +30,22 @@ public final class RunDirectory {
 
   /** This run's {@code llm/} folder; falls back to {@code <results>/llm-<start>} when none fits. */
   public static Path llmFolder(long simulationStartMs) {
-    Path results =
-        resultsFolder(
-            ProcessHandle.current().info().arguments().map(List::of).orElse(List.of()),
-            System::getProperty);
+    Path results = resultsFolder(commandLine(), System::getProperty);
     return newestRun(results, simulationStartMs)
         .orElse(results.resolve("llm-" + simulationStartMs))
         .resolve(LLM_FOLDER);
+  }
+
+  /**
+   * Gatling's arguments: HotSpot's {@code sun.java.command} (main class and arguments, split on
+   * spaces), else the process's arguments (which the JDK cannot read past a 4 KB command line).
+   */
+  static List<String> commandLine() {
+    String command = System.getProperty("sun.java.command");
+    if (command != null && !command.isBlank()) {
+      return List.of(command.trim().split(" +"));
+    }
+    return ProcessHandle.current().info().arguments().map(List::of).orElse(List.of());
   }
 
   static Path resultsFolder(List<String> commandLine, Function<String, String> properties) {

@@ -1,0 +1,111 @@
+package io.github.llmbench.gates;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.llmbench.records.RequestRecord;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+
+class GatesTest {
+
+  private static Map<String, Double> figures(double tpotP99, double failedPct, double outTps) {
+    return Map.of("tpot.p99", tpotP99, "failed.pct", failedPct, "output_throughput.min", outTps);
+  }
+
+  @Test
+  void parsesLevelsMetricsAndRelativeLimits() {
+    GateSet set = GateSet.parse(Map.of("tpot.p99", "300", "c128.failed.pct", "1", "output_throughput.min", "-5%"), "-Dgate.");
+    assertEquals(3, set.gates().size());
+    assertTrue(set.needsBaseline());
+    Gate failed = set.gates().stream().filter(g -> g.metric().equals("failed.pct")).findFirst().orElseThrow();
+    assertEquals("c128", failed.level());
+    assertTrue(failed.upperBound());
+    Gate out = set.gates().stream().filter(g -> g.metric().equals("output_throughput.min")).findFirst().orElseThrow();
+    assertFalse(out.upperBound());
+    assertTrue(out.limit().relative());
+  }
+
+  @Test
+  void unknownGatesAndBadLimitsAreOneLine() {
+    String unknown = assertThrows(IllegalArgumentException.class, () -> GateSet.parse(Map.of("tpot.p95", "3"), "-Dgate.")).getMessage();
+    assertTrue(unknown.startsWith("Unknown gate -Dgate.tpot.p95=3: expected [LEVEL.]METRIC with METRIC one of"), unknown);
+    assertEquals(
+        "Invalid gate -Dgate.ttft.p99=fast: expected a number, or a change from the baseline like +10%",
+        assertThrows(IllegalArgumentException.class, () -> GateSet.parse(Map.of("ttft.p99", "fast"), "-Dgate.")).getMessage());
+    assertEquals(
+        "Gate -Dgate.goodput.* needs the objectives: -Dgate.goodput=ttft:MS tpot:MS e2el:MS",
+        assertThrows(IllegalArgumentException.class, () -> GateSet.parse(Map.of("goodput.pct", "90"), "-Dgate.")).getMessage());
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> GateSet.parse(Map.of("goodput", "ttft=5"), "-Dgate.")).getMessage()
+            .startsWith("Invalid gate -Dgate.goodput=ttft=5: expected objectives like ttft:500"));
+  }
+
+  @Test
+  void checksEveryLevelAgainstAbsoluteAndBaselineLimits() {
+    GateSet set = GateSet.parse(Map.of("tpot.p99", "300", "output_throughput.min", "-10%"), "");
+    Map<String, Map<String, Double>> levels = new java.util.LinkedHashMap<>();
+    levels.put("c8", figures(250, 0, 95));
+    levels.put("c16", figures(320, 0, 170));
+    Map<String, Map<String, Double>> baseline = Map.of("c8", figures(240, 0, 100), "c16", figures(300, 0, 200));
+    List<GateResult> results = GateCheck.check(set, levels, baseline);
+    assertEquals(4, results.size());
+    GateResult tpotC16 = find(results, "c16", "tpot.p99");
+    assertFalse(tpotC16.pass());
+    assertTrue(tpotC16.line().startsWith("FAIL c16      tpot.p99"), tpotC16.line());
+    assertTrue(tpotC16.line().contains("(+6.7% over the limit)"), tpotC16.line());
+    assertTrue(find(results, "c8", "tpot.p99").pass());
+    GateResult outC8 = find(results, "c8", "output_throughput.min"); // 95 >= 100 x 0.9
+    assertTrue(outC8.pass());
+    assertEquals(90.0, outC8.limit(), 1e-9);
+    GateResult outC16 = find(results, "c16", "output_throughput.min"); // 170 < 180
+    assertFalse(outC16.pass());
+    assertEquals(180.0, outC16.limit(), 1e-9);
+  }
+
+  @Test
+  void aFigureTheRunDidNotProduceFails() {
+    GateSet set = GateSet.parse(Map.of("c64.tpot.p99", "300"), "");
+    List<GateResult> results = GateCheck.check(set, Map.of("c8", figures(1, 0, 1)), Map.of());
+    assertEquals(1, results.size());
+    assertFalse(results.get(0).pass());
+    assertTrue(results.get(0).line().contains("not measured"));
+  }
+
+  @Test
+  void goodputAsVllmDefinesIt() {
+    GoodputSpec spec = GateSet.parse(Map.of("goodput", "ttft:100 tpot:10"), "").goodput().orElseThrow();
+    RequestRecord good = new RequestRecord("a", "c1", 0, 500, 90.0, 9.0, 500.0, List.of(), 1, 10, false, true, null, 200);
+    RequestRecord slowFirst = new RequestRecord("b", "c1", 0, 500, 120.0, 9.0, 500.0, List.of(), 1, 10, false, true, null, 200);
+    RequestRecord oneToken = new RequestRecord("c", "c1", 0, 500, 50.0, null, 50.0, List.of(), 1, 1, false, true, null, 200);
+    RequestRecord failed = new RequestRecord("d", "c1", 0, 500, null, null, null, List.of(), null, null, false, false, "HTTP 500", 500);
+    assertEquals(2, spec.goodCount(List.of(good, slowFirst, oneToken, failed)));
+  }
+
+  @Test
+  void junitXmlParsesAndCounts() throws Exception {
+    GateSet set = GateSet.parse(Map.of("tpot.p99", "300", "failed.pct", "1"), "");
+    List<GateResult> results = GateCheck.check(set, Map.of("c<8>", figures(320, 0, 1)), Map.of());
+    String xml = GatesXml.of(results, "gates & co");
+    Document doc =
+        DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+    var suite = doc.getDocumentElement();
+    assertEquals("testsuite", suite.getTagName());
+    assertEquals("gates & co", suite.getAttribute("name"));
+    assertEquals("2", suite.getAttribute("tests"));
+    assertEquals("1", suite.getAttribute("failures"));
+    assertEquals(2, doc.getElementsByTagName("testcase").getLength());
+    assertEquals(1, doc.getElementsByTagName("failure").getLength());
+  }
+
+  private static GateResult find(List<GateResult> results, String level, String metric) {
+    return results.stream().filter(r -> r.level().equals(level) && r.gate().metric().equals(metric)).findFirst().orElseThrow();
+  }
+}

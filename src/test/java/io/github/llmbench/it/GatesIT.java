@@ -1,0 +1,71 @@
+package io.github.llmbench.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.testing.GatlingProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Gates through Gatling's main, as the Maven plugin runs it: exit codes, FAIL lines, gates.xml. */
+class GatesIT {
+  private static final String[] RUN = {
+    "conc=2", "prompts=8", "input.len=32", "output.len=8", "sim.model=sim-tiny", "sim.gpu=rtx4090"
+  };
+
+  private static GatlingProcess.Outcome run(Path results, String... gates) throws Exception {
+    String[] props = Stream.concat(Stream.of(RUN), Stream.of(gates)).toArray(String[]::new);
+    return GatlingProcess.run(ServingBenchmarkSimulation.class, results, 120, props);
+  }
+
+  private static String gatesXml(Path results) throws Exception {
+    try (Stream<Path> files = Files.walk(results)) {
+      Path xml = files.filter(p -> p.getFileName().toString().equals("gates.xml")).findFirst().orElseThrow();
+      return Files.readString(xml);
+    }
+  }
+
+  @Test
+  void gatesTheRunMeetsExitZero(@TempDir Path results) throws Exception {
+    GatlingProcess.Outcome o = run(results, "gate.tpot.p99=5000", "gate.failed.pct=0", "gate.output_throughput.min=1",
+        "gate.goodput=ttft:10000", "gate.goodput.pct=99");
+    assertEquals(0, o.exitCode(), o.stdout() + o.stderr());
+    assertTrue(o.stdout().contains("PASS c2       tpot.p99"), o.stdout());
+    assertFalse(o.stdout().contains("FAIL "), o.stdout());
+    String xml = gatesXml(results);
+    assertTrue(xml.contains("tests=\"4\" failures=\"0\""), xml);
+    assertTrue(Files.readString(results.resolve(Files.list(results).filter(Files::isDirectory).findFirst().orElseThrow().getFileName()).resolve("index.html"))
+        .contains("llm.html"), "the page is linked from Gatling's menu by the shutdown hook");
+  }
+
+  @Test
+  void aLatencyGateTheRunMissesFailsTheCommand(@TempDir Path results) throws Exception {
+    GatlingProcess.Outcome o = run(results, "gate.c2.ttft.mean=0.001", "gate.tpot.p99=5000");
+    assertNotEquals(0, o.exitCode());
+    assertTrue(o.stdout().contains("FAIL c2       ttft.mean"), o.stdout());
+    assertTrue(o.stdout().contains("PASS c2       tpot.p99"), o.stdout());
+    assertTrue(gatesXml(results).contains("tests=\"2\" failures=\"1\""));
+  }
+
+  @Test
+  void aThroughputGateCheckedByTheKitFailsTheCommandToo(@TempDir Path results) throws Exception {
+    GatlingProcess.Outcome o = run(results, "gate.output_throughput.min=1000000000");
+    assertEquals(2, o.exitCode(), o.stdout() + o.stderr());
+    assertTrue(o.stdout().contains("FAIL c2       output_throughput.min"), o.stdout());
+    assertTrue(o.stdout().contains("performance gates FAILED"), o.stdout());
+    assertTrue(gatesXml(results).contains("failures=\"1\""));
+  }
+
+  @Test
+  void anUnknownGateStopsTheRunBeforeAnyLoad(@TempDir Path results) throws Exception {
+    GatlingProcess.Outcome o = run(results, "gate.tpot.p95=300");
+    assertEquals(3, o.exitCode());
+    assertTrue(o.stderr().strip().startsWith("gatling-llm-bench: Unknown gate -Dgate.tpot.p95=300"), o.stderr());
+  }
+}
