@@ -11,29 +11,20 @@ import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Session;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
 import io.gatling.javaapi.core.Assertion;
-import io.github.llmbench.analysis.RunAnalysis;
-import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.catalog.ModelSpec;
 import io.github.llmbench.gates.Gate;
-import io.github.llmbench.gates.GateCheck;
 import io.github.llmbench.gates.GateResult;
-import io.github.llmbench.gates.GatesXml;
-import io.github.llmbench.analysis.ServingMetricsCalculator;
 import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.injection.LoadPlan;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Populations;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.injection.TargetException;
-import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunDirectory;
 import io.github.llmbench.records.RunRecorder;
-import io.github.llmbench.report.LlmPage;
-import io.github.llmbench.report.RunReport;
-import io.github.llmbench.report.SummaryJson;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.Dataset;
 import io.github.llmbench.settings.SettingsException;
@@ -47,7 +38,6 @@ import io.github.llmbench.workload.TokenCounter;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -85,8 +75,7 @@ public final class LlmBench {
   private final List<Phase> phases;
   private final ModelSpec rooflineModel;
   private final GpuSpec rooflineGpu;
-  private final java.util.Set<String> printedLevels = java.util.concurrent.ConcurrentHashMap.newKeySet();
-  private List<GateResult> gateResults = List.of();
+  private final RunEnd runEnd;
   private final AtomicLong measuredIndex = new AtomicLong();
   private final AtomicLong warmupIndex = new AtomicLong();
   private final long createdMs = System.currentTimeMillis();
@@ -128,6 +117,7 @@ public final class LlmBench {
       this.phases = LoadPlan.of(settings.load(), sequentialProfiles);
       this.rooflineModel = rooflineModel(settings, target);
       this.rooflineGpu = rooflineGpu(settings, target);
+      this.runEnd = new RunEnd(settings, target, phases, recorder, rooflineModel, rooflineGpu, out);
       this.capture =
           new StreamCapture(recorder, Duration.ofSeconds(settings.timeoutSeconds()), settings.api().path(), dataset.maxTokens());
     } catch (RuntimeException e) {
@@ -183,7 +173,7 @@ public final class LlmBench {
 
   /** The whole load the settings describe: warmup, then each level, each drained before the next. */
   public PopulationBuilder load() {
-    return Populations.chain(phases, this::oneRequest, this::levelDrained, settings.workload().seed());
+    return Populations.chain(phases, this::oneRequest, runEnd::levelDrained, settings.workload().seed());
   }
 
   /**
@@ -315,194 +305,17 @@ public final class LlmBench {
     shown.forEach((k, v) -> out.printf("  %-12s %s%n", k, v));
   }
 
-  /** Prints a level's blocks (serving, steady state, roofline) as soon as it has drained. */
-  private void levelDrained(String level) {
-    List<RequestRecord> records = ofLevel(recorder.finishedSoFar(), level);
-    if (level.equals(LoadPlan.WARMUP)) {
-      out.println("warmup done: " + records.size() + " requests (left out of every summary)");
-      return;
-    }
-    out.println();
-    out.print(RunReport.levelsText(analysis(records), measuredLevels() > 1));
-    printProfiles(records);
-    printedLevels.add(level);
-  }
-
-  private long measuredLevels() {
-    return phases.stream().filter(p -> !p.warmup()).map(Phase::level).distinct().count();
-  }
-
-  private RunAnalysis analysis(List<RequestRecord> records) {
-    Map<String, Integer> conc = new LinkedHashMap<>();
-    for (Phase p : phases) {
-      if (p.conc() > 0 && !p.open()) {
-        conc.put(p.level(), p.conc());
-      }
-    }
-    return RunAnalysis.of(records, conc, rooflineModel, rooflineGpu, settings.roofline().tp(), RunReport.ROOFLINE_HINT);
-  }
-
-  private void printProfiles(List<RequestRecord> records) {
-    Map<String, List<RequestRecord>> byProfile = byProfile(records);
-    if (byProfile.isEmpty()) {
-      return;
-    }
-    out.printf("%-8s %9s %7s %14s %14s %14s %12s%n", "profile", "completed", "failed", "mean TTFT ms", "mean TPOT ms", "mean E2EL ms", "out tok/s");
-    byProfile.forEach(
-        (profile, rs) -> {
-          ServingMetrics m = ServingMetricsCalculator.compute(rs, null, io.github.llmbench.analysis.LatencyStats.DEFAULT_PERCENTILES);
-          out.printf(Locale.ROOT, "%-8s %9d %7d %14.2f %14.2f %14.2f %12.2f%n",
-              profile, m.completed(), m.failed(), m.ttft().mean(), m.tpot().mean(), m.e2el().mean(), m.outputThroughput());
-        });
-  }
-
-  /**
-   * Ends the run: records the requests still in flight as failed; prints what was not printed yet,
-   * the ladder verdicts, a line per level and the gates; writes {@code llm/summary.json}, {@code
-   * llm/gates.xml} and {@code llm.html}; stops the embedded simulator. Linking the page from
-   * Gatling's menu, and failing the command on a broken gate, wait for Gatling's report ({@link
-   * AfterReport}).
-   */
+  /** Ends the run: summaries, gates, files (see {@link RunEnd#finish()}); stops the simulator. */
   public void finish() {
     try {
-      List<RequestRecord> all = recorder.close(System.currentTimeMillis(), "unfinished when the run ended");
-      RunAnalysis a = analysis(all);
-      Path dir = recorder.directory();
-      Path runDir = dir.getParent();
-      Map<String, RunAnalysis.Level> unprinted = new LinkedHashMap<>(a.levels());
-      unprinted.keySet().removeAll(printedLevels);
-      if (!unprinted.isEmpty()) { // custom simulations: no drained marker ran
-        out.println();
-        out.print(RunReport.levelsText(
-            analysis(all.stream().filter(r -> unprinted.containsKey(r.level())).toList()), a.levels().size() > 1));
-      }
-      out.print(RunReport.kneeText(a));
-      printLevelLines(a);
-      Map<String, Object> meta = metadata(all);
-      Map<String, Object> summary = RunReport.summary(a, meta);
-      gateResults = checkGates(a, summary);
-      SummaryJson.write(dir.resolve(SUMMARY_FILE), summary);
-      Path page = LlmPage.write(runDir, a, meta);
-      out.println("Per-request records: " + dir.resolve(RunRecorder.FILE_NAME));
-      out.println("Summary:             " + dir.resolve(SUMMARY_FILE));
-      out.println("LLM report page:     " + page);
-      boolean gatesFailed = gateResults.stream().anyMatch(r -> !r.pass());
-      AfterReport.add(() -> afterReport(runDir, gatesFailed));
+      runEnd.finish();
     } finally {
       target.close();
     }
   }
 
-  private void afterReport(Path runDir, boolean gatesFailed) {
-    try {
-      LlmPage.linkFromGatlingPages(runDir);
-    } catch (java.io.IOException | RuntimeException e) {
-      System.err.println("gatling-llm-bench: could not link llm.html from Gatling's pages: " + e.getMessage());
-    }
-    if (gatesFailed && settings.exitOnGateFailure()) {
-      System.out.println("gatling-llm-bench: performance gates FAILED (see the FAIL lines above and llm/gates.xml)");
-      System.out.flush();
-      System.err.flush();
-      Runtime.getRuntime().halt(2); // Gatling's own status for failed assertions
-    }
-  }
-
   /** The gates' results of this run (empty before {@link #finish()} or without gates). */
   public List<GateResult> gateResults() {
-    return gateResults;
-  }
-
-  private List<GateResult> checkGates(RunAnalysis a, Map<String, Object> summary) {
-    BenchSettings.Gates gates = settings.gates();
-    var goodput = gates.set().goodput();
-    Map<String, Map<String, Double>> figures = new LinkedHashMap<>();
-    @SuppressWarnings("unchecked")
-    Map<String, Map<String, Object>> levelsJson = (Map<String, Map<String, Object>>) summary.get("levels");
-    a.levels().forEach(
-        (level, l) -> {
-          long good = goodput.map(g -> g.goodCount(ofLevel(a.records(), level))).orElse(-1L);
-          Map<String, Double> f = GateCheck.figures(l.serving(), good, l.steady().reached() ? l.steady().outputThroughput() : Double.NaN);
-          figures.put(level, f);
-          if (goodput.isPresent() && levelsJson != null && levelsJson.get(level) != null) {
-            levelsJson.get(level).put("request_goodput", f.get("goodput.min"));
-            levelsJson.get(level).put("goodput_pct", f.get("goodput.pct"));
-          }
-        });
-    goodput.ifPresent(g -> summary.put("goodput_objectives", g.toString()));
-    if (gates.set().isEmpty()) {
-      return List.of();
-    }
-    List<GateResult> results = GateCheck.check(gates.set(), figures, gates.baselineFigures());
-    out.println();
-    out.println("=================== Gates ====================");
-    results.forEach(r -> out.println(r.line()));
-    Path xml = recorder.directory().resolve("gates.xml");
-    try {
-      java.nio.file.Files.writeString(xml, GatesXml.of(results, "gatling-llm-bench gates"));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("cannot write " + xml, e);
-    }
-    out.println("Gates (JUnit XML):   " + xml);
-    return results;
-  }
-
-  private void printLevelLines(RunAnalysis a) {
-    out.println();
-    out.println("=================== Levels ===================");
-    out.printf("%-8s %9s %7s %10s %12s %14s %13s%n", "level", "completed", "failed", "req/s", "out tok/s", "mean TPOT ms", "P99 TTFT ms");
-    a.levels().forEach(
-        (level, l) -> {
-          ServingMetrics m = l.serving();
-          out.printf(Locale.ROOT, "%-8s %9d %7d %10.2f %12.2f %14.2f %13.2f%n",
-              level, m.completed(), m.failed(), m.requestThroughput(), m.outputThroughput(), m.tpot().mean(), m.ttft().p99());
-        });
-  }
-
-  private Map<String, Object> metadata(List<RequestRecord> all) {
-    List<RequestRecord> measured = all.stream().filter(r -> !LoadPlan.WARMUP.equals(r.level())).toList();
-    int warmupRequests = all.size() - measured.size();
-    BenchSettings.Workload w = settings.workload();
-    Map<String, Object> meta = new LinkedHashMap<>();
-    meta.put("date", SummaryJson.date(LocalDateTime.now()));
-    meta.put("backend", target.embedded() ? "vllm-simulator" : "openai-" + settings.api().id());
-    meta.put("model_id", target.model());
-    meta.put("base_url", target.baseUrl().toString());
-    meta.put("endpoint", settings.api().path());
-    meta.put("dataset", w.describe());
-    meta.put("seed", w.seed());
-    meta.put("input_len", settings.inputLen());
-    meta.put("output_len", settings.outputLen());
-    meta.put("range_ratio", w.rangeRatio());
-    meta.put("prefix_len", w.prefixLen());
-    meta.put("warmup_requests", warmupRequests);
-    Map<String, Object> profiles = new LinkedHashMap<>();
-    for (String level : levelsInOrder(measured)) {
-      byProfile(ofLevel(measured, level)).forEach(
-          (profile, rs) -> profiles.put(level + "/" + profile,
-              SummaryJson.metricFields(ServingMetricsCalculator.compute(rs, null, io.github.llmbench.analysis.LatencyStats.DEFAULT_PERCENTILES))));
-    }
-    if (!profiles.isEmpty()) {
-      meta.put("profiles", profiles);
-    }
-    meta.put("settings", settings.describe());
-    return meta;
-  }
-
-  private static List<RequestRecord> ofLevel(List<RequestRecord> records, String level) {
-    return records.stream().filter(r -> level.equals(r.level())).toList();
-  }
-
-  private static List<String> levelsInOrder(List<RequestRecord> records) {
-    return new ArrayList<>(ServingMetricsCalculator.byLevel(records).keySet());
-  }
-
-  private static Map<String, List<RequestRecord>> byProfile(List<RequestRecord> records) {
-    Map<String, List<RequestRecord>> out = new LinkedHashMap<>();
-    for (RequestRecord r : records) {
-      if (r.profile() != null) {
-        out.computeIfAbsent(r.profile(), k -> new ArrayList<>()).add(r);
-      }
-    }
-    return out;
+    return runEnd.gateResults();
   }
 }
