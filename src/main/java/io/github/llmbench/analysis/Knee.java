@@ -298,7 +298,7 @@ public final class Knee {
       nx[i] = (xs[i] - xmin) / (xmax - xmin);
       ny[i] = (ys[i] - ymin) / (ymax - ymin);
     }
-    double lineSse = lineSse(nx, ny);
+    double lineSse = LinearFit.of(nx, ny).sse();
     double bestSse = Double.MAX_VALUE;
     double[] best = null;
     for (int i = 1; i <= n - 3; i++) {
@@ -368,32 +368,6 @@ public final class Knee {
       }
     }
     return new double[] {m[0][3] / m[0][0], m[1][3] / m[1][1], m[2][3] / m[2][2]};
-  }
-
-  private static double lineSse(double[] x, double[] y) {
-    int n = x.length;
-    double mx = 0;
-    double my = 0;
-    for (int i = 0; i < n; i++) {
-      mx += x[i];
-      my += y[i];
-    }
-    mx /= n;
-    my /= n;
-    double sxx = 0;
-    double sxy = 0;
-    for (int i = 0; i < n; i++) {
-      sxx += (x[i] - mx) * (x[i] - mx);
-      sxy += (x[i] - mx) * (y[i] - my);
-    }
-    double b = sxx > 0 ? sxy / sxx : 0;
-    double a = my - b * mx;
-    double sse = 0;
-    for (int i = 0; i < n; i++) {
-      double e = y[i] - (a + b * x[i]);
-      sse += e * e;
-    }
-    return sse;
   }
 
   private static String tooFew(String what, int n, int needed) {

@@ -61,33 +61,17 @@ public record TtftTrend(
     long t0 = used.get(0).startMs();
     double[] x = new double[n];
     double[] y = new double[n];
-    double mx = 0;
-    double my = 0;
     for (int i = 0; i < n; i++) {
       x[i] = (used.get(i).startMs() - t0) / 1000.0;
       y[i] = used.get(i).ttftMs();
-      mx += x[i];
-      my += y[i];
     }
-    mx /= n;
-    my /= n;
-    double sxx = 0;
-    double sxy = 0;
-    for (int i = 0; i < n; i++) {
-      sxx += (x[i] - mx) * (x[i] - mx);
-      sxy += (x[i] - mx) * (y[i] - my);
+    LinearFit fit = LinearFit.of(x, y);
+    if (fit.sxx() <= 0) {
+      return new TtftTrend(false, n, 0, 0, fit.meanY(), 0, false);
     }
-    if (sxx <= 0) {
-      return new TtftTrend(false, n, 0, 0, my, 0, false);
-    }
-    double slope = sxy / sxx;
-    double intercept = my - slope * mx;
-    double sse = 0;
-    for (int i = 0; i < n; i++) {
-      double e = y[i] - (intercept + slope * x[i]);
-      sse += e * e;
-    }
-    double se = Math.sqrt(sse / (n - 2) / sxx);
+    double slope = fit.slope();
+    double intercept = fit.intercept();
+    double se = fit.slopeStandardError(n);
     double span = x[n - 1] - x[0];
     double rise = slope * span;
     boolean growing =
