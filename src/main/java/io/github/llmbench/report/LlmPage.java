@@ -1,21 +1,22 @@
 package io.github.llmbench.report;
 
 import static io.github.llmbench.report.Html.esc;
+import static io.github.llmbench.report.PageParts.chartBox;
+import static io.github.llmbench.report.PageParts.navItem;
+import static io.github.llmbench.report.PageParts.row;
+import static io.github.llmbench.report.PageParts.tableEnd;
+import static io.github.llmbench.report.PageParts.tableStart;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.analysis.Roofline;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.SteadyState;
 import io.github.llmbench.records.RequestRecord;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,16 +49,11 @@ public final class LlmPage {
   /** The marker of our menu item in Gatling's pages: present means already linked. */
   public static final String LINK_ID = "llm_link";
 
-  private static final String ASSETS = "/io/gatling/charts/assets/";
-  private static final List<String> NEEDED_ASSETS = List.of("js/highstock.js", "js/theme.js",
-      "style/style.css", "style/bootstrap.min.css", "style/favicon.ico", "style/logo-light.svg",
-      "style/logo-dark.svg");
   private static final Pattern DETAILS_LINK =
       Pattern.compile("<a id=\"details_link\" href=\"([^\"]*)\"");
   private static final Pattern DETAILS_ITEM =
       Pattern.compile("<div class=\"item[^\"]*\"><a id=\"details_link\"[^>]*>[^<]*</a></div>");
   private static final String SPACER = "<div class=\"sous-menu-spacer\">";
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_TIMELINE_POINTS = 3000;
   private static final int MAX_ERROR_ROWS = 50;
 
@@ -72,7 +68,7 @@ public final class LlmPage {
   public static Path write(Path runDir, RunAnalysis a, Map<String, ?> metadata) {
     try {
       Files.createDirectories(runDir);
-      copyMissingAssets(runDir);
+      PageParts.copyMissingAssets(runDir);
       String details = detailsHref(runDir);
       Path page = runDir.resolve(FILE);
       Files.writeString(page, html(a, metadata, details, runDir.getFileName() == null ? ""
@@ -137,42 +133,12 @@ public final class LlmPage {
     return m.find() ? m.group(1) : null;
   }
 
-  private static void copyMissingAssets(Path runDir) throws IOException {
-    for (String asset : NEEDED_ASSETS) {
-      Path target = runDir.resolve(asset);
-      if (Files.exists(target)) {
-        continue;
-      }
-      try (InputStream in = LlmPage.class.getResourceAsStream(ASSETS + asset)) {
-        if (in == null) {
-          throw new IOException("Gatling's asset " + asset + " is not on the classpath");
-        }
-        Files.createDirectories(target.getParent());
-        Files.copy(in, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-    }
-  }
-
   // ---------------------------------------------------------------- page
 
   static String html(RunAnalysis a, Map<String, ?> metadata, String detailsHref, String runName) {
     boolean roofline = a.levels().values().stream().anyMatch(l -> l.roofline() != null);
     StringBuilder sb = new StringBuilder(64 * 1024);
-    sb.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"UTF-8\">\n")
-        .append("<link rel=\"shortcut icon\" type=\"image/x-icon\" href=\"style/favicon.ico\">\n")
-        .append("<link href=\"style/style.css\" rel=\"stylesheet\" type=\"text/css\">\n")
-        .append("<link href=\"style/bootstrap.min.css\" rel=\"stylesheet\" type=\"text/css\">\n")
-        .append("<script>window.__llm={expected:0,drawn:0,errors:[]};")
-        .append("window.addEventListener('error',function(e){window.__llm.errors.push(")
-        .append("String(e.message));});</script>\n")
-        .append("<script src=\"js/highstock.js\"></script>\n")
-        .append("<script src=\"js/theme.js\"></script>\n")
-        .append("<title>Gatling Stats - LLM serving</title>\n")
-        .append("<style>\n").append(CSS).append("</style>\n</head>\n<body>\n")
-        .append(THEME_SCRIPT)
-        .append("<div class=\"app-container\">\n<div class=\"frise\"></div>\n")
-        .append(HEAD)
-        .append("<div class=\"container details\">\n  <div class=\"nav\">\n    <ul>");
+    PageParts.pageStart(sb, "Gatling Stats - LLM serving", CSS, "index.html");
     navItem(sb, "llm-levels", "Levels");
     navItem(sb, "llm-verdicts", "Ladder verdicts");
     navItem(sb, "llm-ladder", "Against concurrency");
@@ -182,20 +148,14 @@ public final class LlmPage {
     }
     navItem(sb, "llm-errors", "Failures");
     navItem(sb, "llm-run", "Run");
-    sb.append("</ul>\n  </div>\n  <div class=\"cadre\">\n    <div class=\"content\">\n")
-        .append("      <div class=\"content-header\">\n        <div class=\"onglet\">\n")
-        .append("          LLM serving").append(runName.isEmpty() ? "" : " &mdash; " + esc(runName))
-        .append("\n        </div>\n        <div class=\"sous-menu\" id=\"sousMenu\">\n")
-        .append("          <div class=\"sous-menu-spacer\">\n")
-        .append("            <div class=\"item\"><a href=\"index.html\">Global</a></div>\n");
+    StringBuilder menu = new StringBuilder();
+    menu.append(PageParts.menuItem(null, "index.html", "Global", false));
     if (detailsHref != null) {
-      sb.append("<div class=\"item\"><a id=\"details_link\" href=\"").append(esc(detailsHref))
-          .append("\">Details</a></div>\n");
+      menu.append(PageParts.menuItem("details_link", detailsHref, "Details", false));
     }
-    sb.append("<div class=\"item ouvert\"><a id=\"").append(LINK_ID).append("\" href=\"")
-        .append(FILE).append("\">LLM</a></div>\n          </div>\n        </div>\n      </div>\n")
-        .append("      <div class=\"content-in\">\n        <div class=\"container-article\">\n")
-        .append("          <div class=\"article\">\n");
+    menu.append(PageParts.menuItem(LINK_ID, FILE, "LLM", true));
+    PageParts.contentStart(sb, "LLM serving" + (runName.isEmpty() ? "" : " &mdash; "
+        + esc(runName)), menu.toString());
 
     levelTables(sb, a);
     verdicts(sb, a);
@@ -215,48 +175,8 @@ public final class LlmPage {
     }
     errors(sb, a);
     runInfo(sb, metadata);
-    sb.append("<div id=\"llm-status\" style=\"display:none\"></div>\n")
-        .append("          </div>\n        </div>\n      </div>\n    </div>\n  </div>\n</div>\n")
-        .append("</div>\n<script type=\"application/json\" id=\"llm-data\">")
-        .append(Html.scriptJson(toJson(chartData(a)))).append("</script>\n<script>\n")
-        .append(CHART_SCRIPT).append("</script>\n</body>\n</html>\n");
+    PageParts.pageEnd(sb, chartData(a), CHART_SCRIPT);
     return sb.toString();
-  }
-
-  private static void navItem(StringBuilder sb, String anchor, String label) {
-    sb.append("<li><a class=\"item\" href=\"#").append(anchor)
-        .append("\"><span class=\"nav-label\">").append(esc(label)).append("</span></a></li>\n");
-  }
-
-  private static void chartBox(StringBuilder sb, String id) {
-    sb.append("<div class=\"schema geant\"><div id=\"").append(id)
-        .append("\" class=\"geant llm-chart\"></div></div>\n");
-  }
-
-  private static void tableStart(StringBuilder sb, String title, String... headers) {
-    sb.append("<div class=\"statistics extensible-geant llm-table\">\n<div class=\"title\">")
-        .append("<div class=\"title_base\"><span class=\"title_base_stats\">").append(esc(title))
-        .append("</span></div></div>\n<div class=\"scrollable\">\n")
-        .append("<table class=\"statistics-in extensible-geant\">\n<thead><tr>");
-    for (String h : headers) {
-      sb.append("<th class=\"header\"><span>").append(esc(h)).append("</span></th>");
-    }
-    sb.append("</tr></thead>\n<tbody>\n");
-  }
-
-  private static void tableEnd(StringBuilder sb) {
-    sb.append("</tbody>\n</table>\n</div>\n</div>\n");
-  }
-
-  private static void row(StringBuilder sb, Object... cells) {
-    sb.append("<tr>");
-    boolean first = true;
-    for (Object c : cells) {
-      sb.append("<td class=\"").append(first ? "total" : "value total").append("\">")
-          .append(esc(c)).append("</td>");
-      first = false;
-    }
-    sb.append("</tr>\n");
   }
 
   private static void levelTables(StringBuilder sb, RunAnalysis a) {
@@ -524,14 +444,6 @@ public final class LlmPage {
     return out;
   }
 
-  private static String toJson(Object o) {
-    try {
-      return JSON.writeValueAsString(o);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("chart data not serialisable", e);
-    }
-  }
-
   private static String f1(double v) {
     return String.format(Locale.ROOT, "%.1f", v);
   }
@@ -547,69 +459,15 @@ public final class LlmPage {
   // ---------------------------------------------------------------- static page parts
 
   private static final String CSS = """
-      .llm-section { margin: 20px 0; }
-      .llm-table { margin-bottom: 16px; }
-      .llm-table .scrollable { overflow-x: auto; }
-      .llm-table td.total { white-space: nowrap; }
-      .llm-note { font-size: 12px; margin: 6px 4px 14px; }
       .llm-verdicts { margin: 8px 0 8px 20px; padding: 0; font-size: 14px; }
       .llm-verdicts li { margin: 4px 0; }
-      .llm-chart { min-height: 360px; }
       """;
 
-  private static final String THEME_SCRIPT = """
-      <script>
-        const storedTheme = localStorage.getItem('theme') || (window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
-        if (storedTheme) document.documentElement.setAttribute('data-theme', storedTheme)
-        function toggleTheme() {
-          const currentTheme = document.documentElement.getAttribute("data-theme");
-          const targetTheme = currentTheme === "light" ? "dark" : "light";
-          document.documentElement.setAttribute('data-theme', targetTheme)
-          localStorage.setItem('theme', targetTheme);
-        };
-      </script>
-      """;
-
-  private static final String HEAD = """
-      <div class="head">
-        <div class="gatling-open-source">
-          <a class="gatling-logo gatling-logo-light" href="index.html" title="Gatling report"><img alt="Gatling" src="style/logo-light.svg"></a>
-          <a class="gatling-logo gatling-logo-dark" href="index.html" title="Gatling report"><img alt="Gatling" src="style/logo-dark.svg"></a>
-        </div>
-        <div class="nav spacer"></div>
-        <button id="theme-toggle" class="theme-toggle" type="button" onclick="toggleTheme()" aria-label="Toggle user interface mode">
-          <span class="toggle-dark">&#9790;</span>
-          <span class="toggle-light">&#9728;</span>
-        </button>
-      </div>
-      """;
-
-  /** Draws the charts from #llm-data; reports into #llm-status. No string reaches HTML unescaped. */
+  /**
+   * Draws the charts from {@code D} (#llm-data) inside {@link PageParts}'s script frame. No
+   * string reaches HTML unescaped.
+   */
   private static final String CHART_SCRIPT = """
-      (function () {
-        var S = window.__llm;
-        function esc(s) {
-          return String(s).replace(/[&<>"']/g, function (c) {
-            return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'}[c];
-          });
-        }
-        function draw(id, opts) {
-          S.expected++;
-          try {
-            opts.chart = opts.chart || {};
-            opts.chart.renderTo = id;
-            opts.credits = {enabled: false};
-            new Highcharts.Chart(opts);
-            S.drawn++;
-          } catch (e) {
-            S.errors.push(id + ': ' + e.message);
-          }
-        }
-        function title(t) { return {text: '<span class="chart_title">' + esc(t) + '</span>', useHTML: true}; }
-        try {
-          var D = JSON.parse(document.getElementById('llm-data').textContent);
-          Highcharts.setOptions({global: {useUTC: false}, chart: {animation: false},
-            plotOptions: {series: {animation: false}}});
           function marks() {
             var lines = [];
             if (D.knee) lines.push({value: D.knee.c, color: '#E37400', width: 2, zIndex: 5,
@@ -680,14 +538,5 @@ public final class LlmPage {
               ]
             });
           }
-        } catch (e) {
-          S.errors.push('page: ' + e.message);
-        }
-        var st = document.getElementById('llm-status');
-        st.setAttribute('data-expected', S.expected);
-        st.setAttribute('data-drawn', S.drawn);
-        st.setAttribute('data-errors', S.errors.length);
-        st.textContent = S.errors.join(' | ');
-      })();
       """;
 }

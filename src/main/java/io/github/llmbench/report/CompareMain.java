@@ -1,0 +1,382 @@
+package io.github.llmbench.report;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.github.llmbench.records.RunDirectory;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Compares two or more runs:
+ *
+ * <pre>
+ * mvn -q compile exec:java -Dexec.mainClass=io.github.llmbench.report.CompareMain \
+ *     -Dexec.args="target/gatling/run-a target/gatling/run-b [--out dir] [--labels tp1,tp2]"
+ * </pre>
+ *
+ * <p>Reads each run's {@code llm/summary.json} (a run folder, its {@code llm/} folder, or the path
+ * of a {@code summary.json}), prints per level a table (a row per metric, a column per run, then
+ * the ratio of each run to the first), writes {@code compare.html} and Gatling's assets into
+ * {@code --out} (default {@code target/gatling/compare-<timestamp>/}) and prints its path. Labels
+ * default to the run folders' names.
+ *
+ * <p>A bad argument (fewer than two runs, a missing folder or summary, malformed JSON, a wrong
+ * number of labels) prints one line naming it, its value and what is accepted, and exits with
+ * status 3; a page that cannot be written exits 1.
+ */
+public final class CompareMain {
+
+  public static final String PREFIX = "gatling-llm-bench compare: ";
+  public static final String USAGE = "CompareMain <run dir> <run dir> [...] [--out <dir>]"
+      + " [--labels a,b,...]";
+  private static final String RUN_ACCEPTED =
+      "a Gatling run folder holding llm/summary.json, or the path of a summary.json";
+  private static final DateTimeFormatter STAMP =
+      DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS", Locale.ROOT);
+  private static final ObjectMapper JSON = JsonMapper.builder()
+      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+
+  private CompareMain() {}
+
+  public static void main(String[] args) {
+    int rc = run(args, System.out, System.err);
+    if (rc != 0) {
+      System.exit(rc);
+    }
+  }
+
+  /** Thrown for a bad argument: its message is the one line printed. */
+  static final class BadArgument extends RuntimeException {
+    BadArgument(String name, String value, String accepted) {
+      super("Invalid " + name + "=" + value + ": expected " + accepted);
+    }
+  }
+
+  /** A run as read: where from, its label, its summary, its folder (null when unknown). */
+  record LoadedRun(String arg, String label, JsonNode summary, Path runDir) {}
+
+  /** Runs the command; returns the exit status. */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    return run(args, out, err, Paths.get("target", "gatling"), LocalDateTime.now());
+  }
+
+  /** As {@link #run(String[], PrintStream, PrintStream)}, the default output under {@code base}. */
+  static int run(String[] args, PrintStream out, PrintStream err, Path base, LocalDateTime now) {
+    try {
+      List<String> runArgs = new ArrayList<>();
+      String outArg = null;
+      String labelsArg = null;
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+        if (name.equals("--out") || name.equals("--labels")) {
+          String value;
+          if (a.contains("=")) {
+            value = a.substring(a.indexOf('=') + 1);
+          } else if (i + 1 < args.length) {
+            value = args[++i];
+          } else {
+            throw new BadArgument(name, "", name.equals("--out") ? "a folder"
+                : "one label per run, comma-separated");
+          }
+          if (name.equals("--out")) {
+            outArg = value;
+          } else {
+            labelsArg = value;
+          }
+        } else if (a.startsWith("-")) {
+          throw new BadArgument("option", a, "--out or --labels");
+        } else {
+          runArgs.add(a);
+        }
+      }
+      if (runArgs.size() < 2) {
+        throw new BadArgument("run dirs", runArgs.isEmpty() ? "(none)" : String.join(",", runArgs),
+            "two or more run folders (or paths of their llm/summary.json); usage: " + USAGE);
+      }
+      List<String> labels = labels(labelsArg, runArgs.size());
+      Path outDir = outArg != null ? outDir(outArg)
+          : base.resolve("compare-" + STAMP.format(now));
+
+      List<LoadedRun> runs = new ArrayList<>();
+      for (String a : runArgs) {
+        runs.add(load(a));
+      }
+      List<String> finalLabels = labels != null ? labels
+          : unique(runs.stream().map(LoadedRun::label).toList());
+      List<RunComparison.Input> inputs = new ArrayList<>();
+      for (int i = 0; i < runs.size(); i++) {
+        inputs.add(new RunComparison.Input(finalLabels.get(i), runs.get(i).summary()));
+      }
+      RunComparison c = RunComparison.of(inputs);
+      out.print(consoleText(c));
+
+      List<String> pages = new ArrayList<>();
+      for (LoadedRun r : runs) {
+        pages.add(runPageHref(outDir, r.runDir()));
+      }
+      Path page = ComparePage.write(outDir, c, runArgs, pages);
+      out.println("Comparison page:     " + page);
+      return 0;
+    } catch (BadArgument e) {
+      err.println(PREFIX + e.getMessage());
+      return 3;
+    } catch (UncheckedIOException e) {
+      err.println(PREFIX + e.getMessage());
+      return 1;
+    }
+  }
+
+  private static List<String> labels(String arg, int runs) {
+    if (arg == null) {
+      return null;
+    }
+    List<String> labels = new ArrayList<>();
+    for (String s : arg.split(",", -1)) {
+      labels.add(s.strip());
+    }
+    if (labels.size() != runs || labels.stream().anyMatch(String::isEmpty)) {
+      throw new BadArgument("--labels", arg, "one non-empty label per run, comma-separated ("
+          + runs + " runs)");
+    }
+    return labels;
+  }
+
+  private static Path outDir(String arg) {
+    try {
+      Path p = Paths.get(arg);
+      if (arg.isBlank() || (Files.exists(p) && !Files.isDirectory(p))) {
+        throw new BadArgument("--out", arg, "a folder (created when missing)");
+      }
+      return p;
+    } catch (InvalidPathException e) {
+      throw new BadArgument("--out", arg, "a folder (created when missing)");
+    }
+  }
+
+  /** Reads one run: a run folder, its llm/ folder, or a summary.json. */
+  static LoadedRun load(String arg) {
+    Path p;
+    try {
+      p = Paths.get(arg);
+    } catch (InvalidPathException e) {
+      throw new BadArgument("run dir", arg, RUN_ACCEPTED);
+    }
+    Path file;
+    Path runDir;
+    if (Files.isDirectory(p)) {
+      Path nested = p.resolve(RunDirectory.LLM_FOLDER).resolve("summary.json");
+      if (Files.isRegularFile(nested)) {
+        file = nested;
+        runDir = p;
+      } else if (Files.isRegularFile(p.resolve("summary.json"))) {
+        file = p.resolve("summary.json");
+        runDir = runDirOf(file);
+      } else {
+        throw new BadArgument("run dir", arg, RUN_ACCEPTED + " (no llm/summary.json there)");
+      }
+    } else if (Files.isRegularFile(p)) {
+      file = p;
+      runDir = runDirOf(file);
+    } else {
+      throw new BadArgument("run dir", arg, RUN_ACCEPTED + " (no such file or folder)");
+    }
+    JsonNode summary;
+    try {
+      summary = JSON.readTree(file.toFile());
+    } catch (JsonProcessingException e) {
+      String where = e.getLocation() == null ? ""
+          : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+      throw new BadArgument("run dir", arg, "a summary.json that is valid JSON (" + file + ": "
+          + oneLine(e.getOriginalMessage()) + where + ")");
+    } catch (IOException e) {
+      throw new BadArgument("run dir", arg, "a readable summary.json (" + file + ": "
+          + oneLine(e.getMessage()) + ")");
+    }
+    if (summary == null || !summary.isObject()
+        || !(summary.path("levels").isObject() || summary.has("output_throughput"))) {
+      throw new BadArgument("run dir", arg, "a summary.json written by gatling-llm-bench (a JSON"
+          + " object with levels or vLLM's metric fields) in " + file);
+    }
+    String label = runDir != null && runDir.getFileName() != null
+        ? runDir.getFileName().toString() : file.getFileName().toString();
+    return new LoadedRun(arg, label, summary, runDir);
+  }
+
+  /** The run folder of a summary.json: above its llm/ folder, else its folder. */
+  private static Path runDirOf(Path summaryFile) {
+    Path dir = summaryFile.toAbsolutePath().normalize().getParent();
+    if (dir != null && dir.getFileName() != null
+        && dir.getFileName().toString().equals(RunDirectory.LLM_FOLDER) && dir.getParent() != null) {
+      return dir.getParent();
+    }
+    return dir;
+  }
+
+  private static String oneLine(String s) {
+    return s == null ? "" : s.replaceAll("\\s+", " ").strip();
+  }
+
+  private static List<String> unique(List<String> labels) {
+    List<String> out = new ArrayList<>();
+    Set<String> seen = new HashSet<>();
+    for (String l : labels) {
+      String u = l;
+      for (int n = 2; !seen.add(u); n++) {
+        u = l + " #" + n;
+      }
+      out.add(u);
+    }
+    return out;
+  }
+
+  /** The href of a run's llm.html from the output folder, or null when it has none. */
+  private static String runPageHref(Path outDir, Path runDir) {
+    if (runDir == null || !Files.isRegularFile(runDir.resolve(LlmPage.FILE))) {
+      return null;
+    }
+    Path page = runDir.resolve(LlmPage.FILE).toAbsolutePath().normalize();
+    try {
+      Path rel = outDir.toAbsolutePath().normalize().relativize(page);
+      return rel.toString().replace('\\', '/');
+    } catch (IllegalArgumentException e) {
+      return page.toUri().toString();
+    }
+  }
+
+  // ---------------------------------------------------------------- console
+
+  /**
+   * The console form: the runs, numbered, then per level a block with a row per metric, a column
+   * per run and a column per other run with its ratio to the first ({@code [2]/[1]}, marked
+   * better or worse).
+   */
+  public static String consoleText(RunComparison c) {
+    List<RunComparison.RunInfo> runs = c.runs();
+    StringBuilder sb = new StringBuilder();
+    sb.append("Comparing ").append(runs.size()).append(" runs (baseline: ")
+        .append(runs.get(0).label()).append(")\n");
+    for (int i = 0; i < runs.size(); i++) {
+      RunComparison.RunInfo r = runs.get(i);
+      sb.append("  [").append(i + 1).append("] ").append(r.label()).append(": model ").append(orDash(r.model()))
+          .append(", base URL ").append(orDash(r.baseUrl()))
+          .append(", dataset ").append(orDash(r.dataset()))
+          .append(", date ").append(orDash(r.date()))
+          .append(", seed ").append(orDash(r.seed())).append('\n');
+    }
+    List<String> headers = new ArrayList<>();
+    runs.forEach(r -> headers.add(r.label()));
+    for (int i = 1; i < runs.size(); i++) {
+      headers.add("[" + (i + 1) + "]/[1]");
+    }
+    int labelWidth = 0;
+    for (RunComparison.Metric m : RunComparison.METRICS) {
+      labelWidth = Math.max(labelWidth, metricLabel(m).length());
+    }
+    int[] widths = new int[headers.size()];
+    for (int i = 0; i < headers.size(); i++) {
+      widths[i] = Math.max(i < runs.size() ? 10 : 15, headers.get(i).length());
+    }
+    int total = labelWidth;
+    for (int w : widths) {
+      total += 2 + w;
+    }
+    for (RunComparison.Level l : c.levels()) {
+      StringBuilder title = new StringBuilder(" ").append(l.name());
+      if (l.concurrency() != null && !l.name().equals("c" + l.concurrency())) {
+        title.append(" (concurrency ").append(l.concurrency()).append(')');
+      }
+      title.append(' ');
+      sb.append('\n').append(center(title.toString(), Math.max(total, 50), '=')).append('\n');
+      for (int i = 0; i < runs.size(); i++) {
+        if (!l.present().get(i)) {
+          sb.append("(level ").append(l.name()).append(" not in ").append(runs.get(i).label())
+              .append(")\n");
+        }
+      }
+      sb.append(pad("Metric", labelWidth, false));
+      for (int i = 0; i < headers.size(); i++) {
+        sb.append("  ").append(pad(headers.get(i), widths[i], true));
+      }
+      sb.append('\n');
+      for (RunComparison.Row r : l.rows()) {
+        sb.append(pad(metricLabel(r.metric()), labelWidth, false));
+        for (int i = 0; i < runs.size(); i++) {
+          sb.append("  ").append(pad(value(r.metric(), r.cells().get(i).value()), widths[i],
+              true));
+        }
+        for (int i = 1; i < runs.size(); i++) {
+          RunComparison.Cell cell = r.cells().get(i);
+          String text = ratio(cell.ratio());
+          if (cell.verdict() == RunComparison.Verdict.BETTER) {
+            text += " better";
+          } else if (cell.verdict() == RunComparison.Verdict.WORSE) {
+            text += " worse";
+          }
+          sb.append("  ").append(pad(text, widths[runs.size() + i - 1], true));
+        }
+        sb.append('\n');
+      }
+    }
+    sb.append('\n').append("Ratios: each run over the baseline; better/worse: higher throughput,"
+        + " lower latency, fewer failures (within ")
+        .append(Math.round(RunComparison.SAME_WITHIN * 100))
+        .append("%: neither); -: missing.\n");
+    return sb.toString();
+  }
+
+  private static String metricLabel(RunComparison.Metric m) {
+    return m.label() + (m.unit().isEmpty() ? "" : " (" + m.unit() + ")");
+  }
+
+  /** A value as shown: 2 decimals, a count as a whole number, missing as "-". */
+  static String value(RunComparison.Metric m, Double v) {
+    if (v == null) {
+      return "-";
+    }
+    if (m.key().equals("failed") && v == Math.rint(v)) {
+      return Long.toString(v.longValue());
+    }
+    return ServingResultBlock.f2(v);
+  }
+
+  /** A ratio as shown, e.g. {@code 1.80x}; missing as "-". */
+  static String ratio(Double r) {
+    return r == null ? "-" : String.format(Locale.ROOT, "%.2fx", r);
+  }
+
+  private static String orDash(String s) {
+    return s == null || s.isBlank() ? "-" : s;
+  }
+
+  private static String pad(String s, int width, boolean right) {
+    if (s.length() >= width) {
+      return s;
+    }
+    String fill = " ".repeat(width - s.length());
+    return right ? fill + s : s + fill;
+  }
+
+  private static String center(String s, int width, char c) {
+    if (s.length() >= width) {
+      return s;
+    }
+    int left = (width - s.length()) / 2;
+    return String.valueOf(c).repeat(left) + s + String.valueOf(c).repeat(width - s.length() - left);
+  }
+}

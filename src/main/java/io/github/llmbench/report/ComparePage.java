@@ -1,0 +1,223 @@
+package io.github.llmbench.report;
+
+import static io.github.llmbench.report.Html.esc;
+import static io.github.llmbench.report.PageParts.chartBox;
+import static io.github.llmbench.report.PageParts.navItem;
+import static io.github.llmbench.report.PageParts.row;
+import static io.github.llmbench.report.PageParts.tableEnd;
+import static io.github.llmbench.report.PageParts.tableStart;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code compare.html}: several runs side by side ({@link RunComparison}), in the look of {@link
+ * LlmPage} (its {@link PageParts}): each run's metadata, a table per level with a column per run
+ * and the ratio of each run to the first (green better, red worse), and output throughput, mean
+ * TPOT and P99 TTFT against concurrency with one series per run. Gatling's Highcharts and styles
+ * are copied beside it, so it opens from disk with no network; every text is HTML-escaped and
+ * {@code #llm-status} counts the charts as on {@code llm.html}.
+ */
+public final class ComparePage {
+
+  public static final String FILE = "compare.html";
+
+  /** The charts, as {@code {element id, title, metric key, unit}}. */
+  private static final List<String[]> CHARTS = List.of(
+      new String[] {"llm-chart-throughput", "Output throughput against concurrency",
+          "output_throughput", "tok/s"},
+      new String[] {"llm-chart-tpot", "Mean TPOT against concurrency", "mean_tpot_ms", "ms"},
+      new String[] {"llm-chart-ttft", "P99 TTFT against concurrency", "p99_ttft_ms", "ms"});
+
+  private ComparePage() {}
+
+  /**
+   * Writes {@code compare.html} and the assets it needs into {@code outDir}.
+   *
+   * @param sources per run, the folder or file it was read from (shown), in the runs' order
+   * @param runPages per run, the href of its {@code llm.html} from {@code outDir}, or null
+   * @return the page's path
+   */
+  public static Path write(Path outDir, RunComparison c, List<String> sources,
+      List<String> runPages) {
+    try {
+      Files.createDirectories(outDir);
+      PageParts.copyMissingAssets(outDir);
+      Path page = outDir.resolve(FILE);
+      Files.writeString(page, html(c, sources, runPages), StandardCharsets.UTF_8);
+      return page;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + outDir.resolve(FILE) + ": "
+          + e.getMessage(), e);
+    }
+  }
+
+  static String html(RunComparison c, List<String> sources, List<String> runPages) {
+    List<String> labels = c.runs().stream().map(RunComparison.RunInfo::label).toList();
+    StringBuilder sb = new StringBuilder(32 * 1024);
+    PageParts.pageStart(sb, "Gatling Stats - LLM run comparison", CSS, FILE);
+    navItem(sb, "llm-runs", "Runs");
+    navItem(sb, "llm-levels", "Side by side");
+    navItem(sb, "llm-ladder", "Against concurrency");
+    StringBuilder menu = new StringBuilder();
+    menu.append(PageParts.menuItem(null, FILE, "Comparison", true));
+    for (int i = 0; i < labels.size(); i++) {
+      String href = runPages == null || i >= runPages.size() ? null : runPages.get(i);
+      if (href != null) {
+        menu.append(PageParts.menuItem(null, href, labels.get(i), false));
+      }
+    }
+    PageParts.contentStart(sb, "LLM run comparison &mdash; " + esc(String.join(" vs ", labels)),
+        menu.toString());
+
+    runsTable(sb, c, sources);
+    levelTables(sb, c);
+    sb.append("<div id=\"llm-ladder\" class=\"llm-section\">\n");
+    for (String[] chart : CHARTS) {
+      chartBox(sb, chart[0]);
+    }
+    sb.append("<p class=\"llm-note\">One series per run, at each level whose concurrency is"
+        + " known; a level missing from a run is a gap in its line.</p>\n</div>\n");
+    PageParts.pageEnd(sb, chartData(c), CHART_SCRIPT);
+    return sb.toString();
+  }
+
+  private static void runsTable(StringBuilder sb, RunComparison c, List<String> sources) {
+    sb.append("<div id=\"llm-runs\" class=\"llm-section\">\n");
+    tableStart(sb, "Runs (the first is the baseline)", "Run", "Model", "Base URL", "Dataset",
+        "Date", "Seed", "Levels", "Read from");
+    for (int i = 0; i < c.runs().size(); i++) {
+      RunComparison.RunInfo r = c.runs().get(i);
+      row(sb, r.label() + (i == 0 ? " (baseline)" : ""), orDash(r.model()), orDash(r.baseUrl()),
+          orDash(r.dataset()), orDash(r.date()), orDash(r.seed()), String.join(", ", r.levels()),
+          sources == null || i >= sources.size() ? "" : sources.get(i));
+    }
+    tableEnd(sb);
+    sb.append("</div>\n");
+  }
+
+  private static void levelTables(StringBuilder sb, RunComparison c) {
+    List<RunComparison.RunInfo> runs = c.runs();
+    String base = runs.get(0).label();
+    sb.append("<div id=\"llm-levels\" class=\"llm-section\">\n");
+    List<String> headers = new ArrayList<>();
+    headers.add("Metric");
+    runs.forEach(r -> headers.add(r.label()));
+    for (int i = 1; i < runs.size(); i++) {
+      headers.add(runs.get(i).label() + " / " + base);
+    }
+    for (RunComparison.Level l : c.levels()) {
+      StringBuilder title = new StringBuilder(l.name());
+      if (l.concurrency() != null && !l.name().equals("c" + l.concurrency())) {
+        title.append(" (concurrency ").append(l.concurrency()).append(')');
+      }
+      List<String> missing = new ArrayList<>();
+      for (int i = 0; i < runs.size(); i++) {
+        if (!l.present().get(i)) {
+          missing.add(runs.get(i).label());
+        }
+      }
+      if (!missing.isEmpty()) {
+        title.append(" \u2014 not in ").append(String.join(", ", missing));
+      }
+      tableStart(sb, title.toString(), headers);
+      for (RunComparison.Row r : l.rows()) {
+        RunComparison.Metric m = r.metric();
+        sb.append("<tr><td class=\"total\">").append(esc(m.label()))
+            .append(m.unit().isEmpty() ? "" : " (" + esc(m.unit()) + ")").append("</td>");
+        for (int i = 0; i < r.cells().size(); i++) {
+          RunComparison.Cell cell = r.cells().get(i);
+          cell(sb, i == 0 ? null : cell.verdict(), CompareMain.value(m, cell.value()));
+        }
+        for (int i = 1; i < r.cells().size(); i++) {
+          RunComparison.Cell cell = r.cells().get(i);
+          cell(sb, cell.verdict(), CompareMain.ratio(cell.ratio()));
+        }
+        sb.append("</tr>\n");
+      }
+      tableEnd(sb);
+    }
+    sb.append("<p class=\"llm-note\">Latencies in ms. Ratios: each run's value over the baseline's"
+        + " (the first run). <span class=\"llm-better\">Green</span>: better than the baseline"
+        + " (higher throughput, lower latency, fewer failures); <span class=\"llm-worse\">red"
+        + "</span>: worse; within ")
+        .append(Math.round(RunComparison.SAME_WITHIN * 100))
+        .append("% of it: not coloured. -: missing (no such level or figure in that run;"
+            + " steady-state figures need a reached steady state).</p>\n</div>\n");
+  }
+
+  private static void cell(StringBuilder sb, RunComparison.Verdict v, String text) {
+    String cls = v == RunComparison.Verdict.BETTER ? " llm-better"
+        : v == RunComparison.Verdict.WORSE ? " llm-worse" : "";
+    sb.append("<td class=\"value total").append(cls).append("\">").append(esc(text))
+        .append("</td>");
+  }
+
+  private static String orDash(String s) {
+    return s == null || s.isBlank() ? "-" : s;
+  }
+
+  static Map<String, Object> chartData(RunComparison c) {
+    Map<String, Object> d = new LinkedHashMap<>();
+    List<Map<String, Object>> charts = new ArrayList<>();
+    for (String[] chart : CHARTS) {
+      Map<String, Object> ch = new LinkedHashMap<>();
+      ch.put("id", chart[0]);
+      ch.put("title", chart[1]);
+      ch.put("unit", chart[3]);
+      List<Map<String, Object>> series = new ArrayList<>();
+      for (int run = 0; run < c.runs().size(); run++) {
+        List<Map<String, Object>> points = new ArrayList<>();
+        for (RunComparison.Level l : c.levels()) {
+          if (l.concurrency() == null) {
+            continue;
+          }
+          Double v = l.row(chart[2]).cells().get(run).value();
+          Map<String, Object> p = new LinkedHashMap<>();
+          p.put("x", l.concurrency());
+          p.put("y", v);
+          p.put("level", l.name());
+          points.add(p);
+        }
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("name", c.runs().get(run).label());
+        s.put("points", points);
+        series.add(s);
+      }
+      ch.put("series", series);
+      charts.add(ch);
+    }
+    d.put("charts", charts);
+    return d;
+  }
+
+  private static final String CSS = """
+      .llm-table td.llm-better, .llm-note .llm-better { color: #2e7d32; font-weight: bold; background: rgba(104,182,92,0.15); }
+      .llm-table td.llm-worse, .llm-note .llm-worse { color: #c62828; font-weight: bold; background: rgba(241,91,79,0.15); }
+      """;
+
+  /** One chart per metric, one line per run; null values are gaps. */
+  private static final String CHART_SCRIPT = """
+          var colors = ['#5E7BE2', '#E37400', '#68b65c', '#f15b4f', '#9c27b0', '#00897b', '#795548', '#34332e'];
+          D.charts.forEach(function (ch) {
+            draw(ch.id, {
+              title: title(ch.title),
+              legend: {enabled: true},
+              xAxis: {title: {text: 'Concurrency'}, allowDecimals: false},
+              yAxis: {min: 0, title: {text: esc(ch.unit)}},
+              tooltip: {pointFormat: '{series.name} {point.level}: <b>{point.y:.2f}</b> ' + esc(ch.unit)},
+              series: ch.series.map(function (s, i) {
+                return {name: esc(s.name), color: colors[i % colors.length], marker: {enabled: true},
+                  data: s.points.map(function (p) { return {x: p.x, y: p.y, level: esc(p.level)}; })};
+              })
+            });
+          });
+      """;
+}

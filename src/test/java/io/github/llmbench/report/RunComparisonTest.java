@@ -1,0 +1,187 @@
+package io.github.llmbench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.report.RunComparison.Cell;
+import io.github.llmbench.report.RunComparison.Level;
+import io.github.llmbench.report.RunComparison.Verdict;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Two hand-written summaries compared; every expected figure worked out by hand. */
+class RunComparisonTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The baseline: c8 and c16 (and a warmup, left out). */
+  static final String TP1 = """
+      {"date": "20250101-120000", "backend": "openai-chat", "model_id": "Qwen/Qwen2.5-7B-Instruct",
+       "base_url": "http://gpu1:8000", "dataset": "random 1024/128", "seed": 42,
+       "output_throughput": 300.0,
+       "levels": {
+         "warmup": {"output_throughput": 1.0},
+         "c16": {"max_concurrency": 16, "request_throughput": 3.0, "output_throughput": 400.0,
+           "mean_ttft_ms": 200.0, "median_ttft_ms": 100.0, "p99_ttft_ms": 300.0,
+           "mean_tpot_ms": 25.0, "p99_tpot_ms": 40.0, "mean_itl_ms": 25.0, "p99_itl_ms": 50.0,
+           "mean_e2el_ms": 3375.0, "p99_e2el_ms": 4000.0, "failed": 0,
+           "steady_state": {"reached": true, "output_throughput": 410.0}},
+         "c8": {"max_concurrency": 8, "request_throughput": 2.0, "output_throughput": 256.0,
+           "mean_ttft_ms": 100.0, "median_ttft_ms": 90.0, "p99_ttft_ms": 200.0,
+           "mean_tpot_ms": 20.0, "p99_tpot_ms": 30.0, "mean_itl_ms": 20.0, "p99_itl_ms": 40.0,
+           "mean_e2el_ms": 2640.0, "p99_e2el_ms": 3000.0, "failed": 0,
+           "steady_state": {"reached": true, "output_throughput": 250.0}}
+       }}
+      """;
+
+  /** c16 and c32 (no c8); its c16 never reached a steady state and has no P99 ITL. */
+  static final String TP2 = """
+      {"date": "20250102-120000", "model_id": "Qwen/Qwen2.5-7B-Instruct",
+       "base_url": "http://gpu2:8000", "seed": "7",
+       "output_throughput": 500.0,
+       "levels": {
+         "c32": {"max_concurrency": 32, "request_throughput": 5.0, "output_throughput": 700.0,
+           "mean_ttft_ms": 250.0, "median_ttft_ms": 200.0, "p99_ttft_ms": 600.0,
+           "mean_tpot_ms": 30.0, "p99_tpot_ms": 45.0, "mean_itl_ms": 30.0, "p99_itl_ms": 60.0,
+           "mean_e2el_ms": 4060.0, "p99_e2el_ms": 5000.0, "failed": 1,
+           "steady_state": {"reached": true, "output_throughput": 690.0}},
+         "c16": {"max_concurrency": 16, "request_throughput": 4.5, "output_throughput": 600.0,
+           "mean_ttft_ms": 150.0, "median_ttft_ms": 100.5, "p99_ttft_ms": 450.0,
+           "mean_tpot_ms": 20.0, "p99_tpot_ms": 40.0, "mean_itl_ms": 20.0, "p99_itl_ms": null,
+           "mean_e2el_ms": "NaN", "p99_e2el_ms": 3000.0, "failed": 2,
+           "steady_state": {"reached": false, "output_throughput": 0.0}}
+       }}
+      """;
+
+  static RunComparison compare() throws Exception {
+    return RunComparison.of(List.of(
+        new RunComparison.Input("tp1", JSON.readTree(TP1)),
+        new RunComparison.Input("tp2", JSON.readTree(TP2))));
+  }
+
+  @Test
+  void levelsInLadderOrderWithMissingOnes() throws Exception {
+    RunComparison c = compare();
+    assertEquals(List.of("c8", "c16", "c32"), c.levels().stream().map(Level::name).toList());
+    assertEquals(8, c.level("c8").concurrency());
+    assertEquals(32, c.level("c32").concurrency());
+    assertEquals(List.of(true, false), c.level("c8").present());
+    assertEquals(List.of(true, true), c.level("c16").present());
+    assertEquals(List.of(false, true), c.level("c32").present());
+    assertNull(c.level("warmup"));
+    assertEquals(RunComparison.METRICS.size(), c.level("c16").rows().size());
+  }
+
+  @Test
+  void valuesRatiosAndVerdictsAgainstTheBaseline() throws Exception {
+    Level c16 = compare().level("c16");
+    // higher throughput is better: 600 / 400 = 1.5
+    assertCells(c16, "output_throughput", 400.0, 600.0, 1.5, Verdict.BETTER);
+    assertCells(c16, "request_throughput", 3.0, 4.5, 1.5, Verdict.BETTER);
+    // lower latency is better: 20 / 25 = 0.8; 150 / 200 = 0.75; 450 / 300 = 1.5 worse
+    assertCells(c16, "mean_tpot_ms", 25.0, 20.0, 0.8, Verdict.BETTER);
+    assertCells(c16, "mean_ttft_ms", 200.0, 150.0, 0.75, Verdict.BETTER);
+    assertCells(c16, "p99_ttft_ms", 300.0, 450.0, 1.5, Verdict.WORSE);
+    assertCells(c16, "mean_itl_ms", 25.0, 20.0, 0.8, Verdict.BETTER);
+    assertCells(c16, "p99_e2el_ms", 4000.0, 3000.0, 0.75, Verdict.BETTER);
+    // equal, and within 1%: the same
+    assertCells(c16, "p99_tpot_ms", 40.0, 40.0, 1.0, Verdict.SAME);
+    assertCells(c16, "median_ttft_ms", 100.0, 100.5, 1.005, Verdict.SAME);
+    // 2 failures against none: worse, no finite ratio
+    assertCells(c16, "failed", 0.0, 2.0, null, Verdict.WORSE);
+    // missing, never zero: a null field, a NaN, a steady state never reached
+    assertCells(c16, "p99_itl_ms", 50.0, null, null, null);
+    assertCells(c16, "mean_e2el_ms", 3375.0, null, null, null);
+    assertCells(c16, "steady_state.output_throughput", 410.0, null, null, null);
+    // the baseline's own ratio is 1
+    assertEquals(1.0, c16.row("output_throughput").cells().get(0).ratio());
+    assertEquals(Verdict.SAME, c16.row("output_throughput").cells().get(0).verdict());
+  }
+
+  @Test
+  void aLevelMissingInOneRunIsMissingNotZero() throws Exception {
+    RunComparison c = compare();
+    Level c8 = c.level("c8");
+    assertCells(c8, "output_throughput", 256.0, null, null, null);
+    assertCells(c8, "failed", 0.0, null, null, null);
+    assertCells(c8, "steady_state.output_throughput", 250.0, null, null, null);
+    Level c32 = c.level("c32");
+    assertCells(c32, "output_throughput", null, 700.0, null, null);
+    assertNull(c32.row("failed").cells().get(0).value());
+    assertEquals(1.0, c32.row("failed").cells().get(1).value());
+  }
+
+  @Test
+  void runMetadata() throws Exception {
+    RunComparison c = compare();
+    RunComparison.RunInfo tp1 = c.runs().get(0);
+    assertEquals("tp1", tp1.label());
+    assertEquals("Qwen/Qwen2.5-7B-Instruct", tp1.model());
+    assertEquals("http://gpu1:8000", tp1.baseUrl());
+    assertEquals("random 1024/128", tp1.dataset());
+    assertEquals("20250101-120000", tp1.date());
+    assertEquals("42", tp1.seed());
+    assertEquals(List.of("c16", "c8"), tp1.levels());
+    RunComparison.RunInfo tp2 = c.runs().get(1);
+    assertNull(tp2.dataset());
+    assertEquals("7", tp2.seed());
+  }
+
+  @Test
+  void aSummaryWithoutLevelsIsOneLevel() throws Exception {
+    JsonNode old = JSON.readTree("""
+        {"max_concurrency": 16, "output_throughput": 500.0, "mean_tpot_ms": 20.0}
+        """);
+    RunComparison c = RunComparison.of(List.of(
+        new RunComparison.Input("old", old), new RunComparison.Input("tp1", JSON.readTree(TP1))));
+    assertEquals(List.of("c8", "c16"), c.levels().stream().map(Level::name).toList());
+    assertCells(c.level("c16"), "output_throughput", 500.0, 400.0, 0.8, Verdict.WORSE);
+    assertCells(c.level("c16"), "mean_tpot_ms", 20.0, 25.0, 1.25, Verdict.WORSE);
+  }
+
+  @Test
+  void levelsWithoutConcurrencyComeLastInTheOrderMet() throws Exception {
+    JsonNode open = JSON.readTree("""
+        {"levels": {"r8": {"output_throughput": 1.0}, "r2": {"output_throughput": 2.0},
+                    "c4": {"output_throughput": 3.0}}}
+        """);
+    RunComparison c = RunComparison.of(List.of(
+        new RunComparison.Input("a", open), new RunComparison.Input("b", JSON.readTree(TP1))));
+    assertEquals(List.of("c4", "c8", "c16", "r8", "r2"),
+        c.levels().stream().map(Level::name).toList());
+    assertNull(c.level("r8").concurrency());
+    assertEquals(4, c.level("c4").concurrency());
+  }
+
+  @Test
+  void consoleTable() throws Exception {
+    String text = CompareMain.consoleText(compare());
+    assertTrue(text.contains("  [1] tp1: model Qwen/Qwen2.5-7B-Instruct, base URL"
+        + " http://gpu1:8000, dataset random 1024/128, date 20250101-120000, seed 42\n"), text);
+    assertTrue(text.contains(" c16 ="), text);
+    assertTrue(text.contains("(level c8 not in tp2)"), text);
+    assertTrue(text.matches("(?s).*Metric +tp1 +tp2 +\\[2]/\\[1]\n.*"), text);
+    assertTrue(text.matches("(?s).*\nOutput token throughput \\(tok/s\\) +400\\.00 +600\\.00"
+        + " +1\\.50x better\n.*"), text);
+    assertTrue(text.matches("(?s).*\nP99 TTFT \\(ms\\) +300\\.00 +450\\.00 +1\\.50x worse\n.*"),
+        text);
+    assertTrue(text.matches("(?s).*\nFailed requests +0 +2 +- worse\n.*"), text);
+    assertTrue(text.matches("(?s).*\nP99 ITL \\(ms\\) +50\\.00 +- +-\n.*"), text);
+  }
+
+  private static void assertCells(Level l, String key, Double base, Double value, Double ratio,
+      Verdict verdict) {
+    List<Cell> cells = l.row(key).cells();
+    assertEquals(base, cells.get(0).value(), l.name() + " " + key + " baseline");
+    assertEquals(value, cells.get(1).value(), l.name() + " " + key + " value");
+    if (ratio == null) {
+      assertNull(cells.get(1).ratio(), l.name() + " " + key + " ratio");
+    } else {
+      assertEquals(ratio, cells.get(1).ratio(), 1e-12, l.name() + " " + key + " ratio");
+    }
+    assertEquals(verdict, cells.get(1).verdict(), l.name() + " " + key + " verdict");
+  }
+}
