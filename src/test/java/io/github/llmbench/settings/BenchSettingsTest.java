@@ -97,4 +97,31 @@ class BenchSettingsTest {
     long b = read(Map.of()).workload().seed();
     assertTrue(a != b || read(Map.of()).workload().seed() != a, "a fresh seed per run");
   }
+
+  @Test
+  void gatesFromPropertiesAndFilesWithABaseline(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path file = dir.resolve("gates.json");
+    java.nio.file.Files.writeString(file, "{\"tpot.p99\": 300, \"gate.failed.pct\": 1, \"output_throughput.min\": \"-10%\"}");
+    java.nio.file.Path run = dir.resolve("run");
+    java.nio.file.Files.createDirectories(run.resolve("llm"));
+    java.nio.file.Files.writeString(run.resolve("llm/summary.json"),
+        "{\"levels\": {\"c8\": {\"completed\": 10, \"failed\": 0, \"output_throughput\": 200.0, \"p99_tpot_ms\": 40.0}}}");
+    BenchSettings s = read(Map.of("gates", file.toString(), "gate.tpot.p99", "250", "baseline", run.toString()));
+    var gates = s.gates().set().gates();
+    assertEquals(3, gates.size());
+    assertEquals(250.0, gates.stream().filter(g -> g.metric().equals("tpot.p99")).findFirst().get().limit().value(), "-D overrides the file");
+    assertEquals(200.0, s.gates().baselineFigures().get("c8").get("output_throughput.min"));
+    assertEquals(40.0, s.gates().baselineFigures().get("c8").get("tpot.p99"));
+    assertEquals(0.0, s.gates().baselineFigures().get("c8").get("failed.pct"));
+
+    java.nio.file.Path props = dir.resolve("gates.properties");
+    java.nio.file.Files.writeString(props, "ttft.p99=5000\ngoodput=ttft:500\ngoodput.pct=90\n");
+    assertEquals(2, read(Map.of("gates", props.toString())).gates().set().gates().size());
+
+    assertTrue(error(Map.of("gate.tpot.p99", "+10%")).startsWith("A relative gate (+N%) needs a baseline run"));
+    assertEquals("Invalid -Dbaseline=" + dir.resolve("none") + ": expected a run folder with llm/summary.json, or a summary.json",
+        error(Map.of("gate.tpot.p99", "+10%", "baseline", dir.resolve("none").toString())));
+    assertEquals("Invalid -Dgates=" + dir.resolve("x.json") + ": no such file", error(Map.of("gates", dir.resolve("x.json").toString())));
+    assertTrue(error(Map.of("gate.c8.tpot.p95", "1")).startsWith("Unknown gate -Dgate.c8.tpot.p95=1"));
+  }
 }
