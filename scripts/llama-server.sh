@@ -11,13 +11,15 @@
 # come from ../shared/debs/llama-server/ (checked against its SHA256SUMS) when that folder exists,
 # else they are downloaded from Debian's "forky" suite with a private sources list.
 #
-# Environment: LLAMA_DIR (default target/llama-server), LLAMA_DEBS (default ../shared/debs/llama-server),
+# Environment: LLAMA_DIR (default target/llama-server), LLAMA_RUN_DIR (pid, port and log files of
+# one server; default LLAMA_DIR), LLAMA_DEBS (default ../shared/debs/llama-server),
 # LLAMA_PORT (default: a free port), LLAMA_ALIAS (default tiny-llama), LLAMA_THREADS (default 2),
 # LLAMA_CTX (default 8192), LLAMA_SLOTS (default 8), LLAMA_HEALTH_TIMEOUT (seconds, default 60).
 set -euo pipefail
 
 ROOT_DIR="$(cd "$(dirname "$0")/.." && pwd)"
 DIR="${LLAMA_DIR:-$ROOT_DIR/target/llama-server}"
+RUN="${LLAMA_RUN_DIR:-$DIR}"   # where a started server keeps server.pid, server.port, server.log
 DEBS="${LLAMA_DEBS:-$ROOT_DIR/../shared/debs/llama-server}"
 PACKAGES=(llama.cpp-tools libllama0 libggml0 libc6 libstdc++6 libgcc-s1 libgomp1 libssl3t64 zlib1g libzstd1)
 FORKY_MIRROR="${LLAMA_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
@@ -113,18 +115,19 @@ start() {
   model="$(cd "$(dirname "$model")" && pwd)/$(basename "$model")"
   [[ -x "$DIR/root/usr/bin/llama-server" ]] || install
   stop_quiet
-  local port="${LLAMA_PORT:-$(free_port)}" logf="$DIR/server.log"
+  mkdir -p "$RUN"
+  local port="${LLAMA_PORT:-$(free_port)}" logf="$RUN/server.log"
   : >"$logf"
   ( run_server -m "$model" --alias "${LLAMA_ALIAS:-tiny-llama}" --host 127.0.0.1 --port "$port" \
       -t "${LLAMA_THREADS:-2}" -c "${LLAMA_CTX:-8192}" -np "${LLAMA_SLOTS:-8}" --metrics "$@" ) \
       >>"$logf" 2>&1 </dev/null &
   local pid=$!
-  echo "$pid" >"$DIR/server.pid"
-  echo "$port" >"$DIR/server.port"
+  echo "$pid" >"$RUN/server.pid"
+  echo "$port" >"$RUN/server.port"
   local deadline=$((SECONDS + ${LLAMA_HEALTH_TIMEOUT:-60}))
   while true; do
     if ! kill -0 "$pid" 2>/dev/null; then
-      rm -f "$DIR/server.pid"
+      rm -f "$RUN/server.pid"
       tail -n 40 "$logf" >&2
       die "llama-server exited during start (log: $logf)"
     fi
@@ -143,7 +146,7 @@ start() {
 }
 
 stop_quiet() {
-  local pidf="$DIR/server.pid" pid i
+  local pidf="$RUN/server.pid" pid i
   [[ -f "$pidf" ]] || return 0
   pid="$(cat "$pidf")"
   if kill -0 "$pid" 2>/dev/null; then

@@ -154,6 +154,9 @@ public final class TinyLlamaGguf {
     meta.put("tokenizer.ggml.bos_token_id", u32(1));
     meta.put("tokenizer.ggml.eos_token_id", u32(2));
     meta.put("tokenizer.ggml.add_bos_token", new Object[] {TYPE_BOOL, Boolean.TRUE});
+    // no "▁" put before the text: " the" is one token, as with a BPE tokenizer, so the kit's
+    // per-word token counts add up and its random prompts have exact lengths
+    meta.put("tokenizer.ggml.add_space_prefix", new Object[] {TYPE_BOOL, Boolean.FALSE});
     meta.put("tokenizer.chat_template", str(CHATML));
 
     Random rnd = new Random(seed);
