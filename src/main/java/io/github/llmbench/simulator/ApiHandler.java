@@ -48,7 +48,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         case "/v1/models" -> {
           requireMethod(method, HttpMethod.GET);
-          send(ctx, Http.json(HttpResponseStatus.OK, llamaCpp() ? LlamaCppEndpoints.models(sim) : models(), keepAlive), keepAlive);
+          FullHttpResponse list = Http.json(HttpResponseStatus.OK, llamaCpp() ? LlamaCppEndpoints.models(sim) : models(), keepAlive);
+          if (llamaCpp()) {
+            list.headers().set("Server", LlamaCppEndpoints.SERVER);
+          }
+          send(ctx, list, keepAlive);
         }
         case "/tokenize" -> {
           requireMethod(method, HttpMethod.POST);

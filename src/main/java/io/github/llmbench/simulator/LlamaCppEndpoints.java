@@ -9,6 +9,9 @@ import java.util.List;
 
 /** llama-server's answers of {@code /v1/models} and {@code /tokenize} ({@link Dialect#LLAMACPP}). */
 final class LlamaCppEndpoints {
+  /** llama-server's {@code Server} header. */
+  static final String SERVER = "llama.cpp";
+
   private LlamaCppEndpoints() {}
 
   /** An Ollama-style {@code models} list, then OpenAI's {@code object} and {@code data}. */

@@ -24,7 +24,8 @@ import java.util.concurrent.ThreadLocalRandom;
  *              {"choices":[{"text":"","index":0,"logprobs":null,"finish_reason":"length"}],...,"usage":{...},"id":..,"timings":{...}}
  * </pre>
  *
- * then {@code data: [DONE]}. The {@code timings} are the simulator's own: {@code prompt_ms} from
+ * then {@code data: [DONE]}, and the connection is closed although the head announced {@code
+ * Keep-Alive: timeout=5, max=100}, as llama-server does. The {@code timings} are the simulator's own: {@code prompt_ms} from
  * the request's arrival to its first token, {@code predicted_ms} from the first to the last token,
  * {@code predicted_per_token_ms} = {@code predicted_ms / (n - 1)} as llama-server computes it.
  * Separate from {@link StreamWriter} (vLLM's hot path); non-streaming responses are delegated to it.
@@ -35,7 +36,6 @@ final class LlamaCppStreamWriter implements ResponseWriter {
   private final Channel channel;
   private final Runnable onDone;
   private final ParsedRequest req;
-  private final boolean keepAlive;
   private final StreamWriter whole;
   private final String id;
   private final long created;
@@ -48,7 +48,6 @@ final class LlamaCppStreamWriter implements ResponseWriter {
     this.channel = channel;
     this.req = req;
     this.model = model;
-    this.keepAlive = keepAlive;
     this.onDone = onDone;
     this.whole = new StreamWriter(channel, req, model, keepAlive, onDone);
     ThreadLocalRandom rnd = ThreadLocalRandom.current();
@@ -68,8 +67,16 @@ final class LlamaCppStreamWriter implements ResponseWriter {
     return channel.eventLoop();
   }
 
+  /** llama-server's response head: it announces keep-alive, yet closes after the stream. */
   void writeStreamHead() {
-    whole.writeStreamHead();
+    io.netty.handler.codec.http.DefaultHttpResponse r =
+        new io.netty.handler.codec.http.DefaultHttpResponse(
+            io.netty.handler.codec.http.HttpVersion.HTTP_1_1, io.netty.handler.codec.http.HttpResponseStatus.OK);
+    r.headers().set("Server", LlamaCppEndpoints.SERVER);
+    r.headers().set("Content-Type", "text/event-stream");
+    r.headers().set("Transfer-Encoding", "chunked");
+    r.headers().set("Keep-Alive", "timeout=5, max=100");
+    channel.writeAndFlush(r, channel.voidPromise());
   }
 
   @Override
@@ -117,9 +124,8 @@ final class LlamaCppStreamWriter implements ResponseWriter {
       channel.write(new DefaultHttpContent(buf));
       var f = channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
       onDone.run();
-      if (!keepAlive) {
-        f.addListener(ChannelFutureListener.CLOSE);
-      }
+      // as llama-server (cpp-httplib): the connection is closed after a stream, keep-alive or not
+      f.addListener(ChannelFutureListener.CLOSE);
     } else {
       channel.writeAndFlush(new DefaultHttpContent(buf), channel.voidPromise());
     }

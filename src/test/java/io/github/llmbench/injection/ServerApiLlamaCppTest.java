@@ -29,7 +29,12 @@ class ServerApiLlamaCppTest {
   @BeforeEach
   void start() throws IOException {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext("/v1/models", ex -> reply(ex, 200, resource("models.json")));
+    server.createContext(
+        "/v1/models",
+        ex -> {
+          ex.getResponseHeaders().add("Server", "llama.cpp");
+          reply(ex, 200, resource("models.json"));
+        });
     server.createContext(
         "/tokenize",
         ex -> {
@@ -58,6 +63,15 @@ class ServerApiLlamaCppTest {
   void modelListHasOllamaStyleModelsAndOpenAiData() {
     // {"models":[{"name":...}], "object":"list", "data":[{"id":"tiny-llama", ...}]}: ids from data
     assertEquals(List.of("tiny-llama"), api.models());
+  }
+
+  @Test
+  void llamaServerIsRecognisedByItsServerHeader() {
+    // llama-server announces "Keep-Alive: timeout=5, max=100" but closes after each stream
+    assertEquals(false, api.closesConnectionAfterStream()); // not known before GET /v1/models
+    api.models();
+    assertEquals("llama.cpp", api.serverHeader().orElseThrow());
+    assertEquals(true, api.closesConnectionAfterStream());
   }
 
   @Test

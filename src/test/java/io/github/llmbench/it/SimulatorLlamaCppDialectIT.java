@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.testing.GatlingRun;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,7 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The kit against the embedded simulator speaking llama.cpp's dialect ({@code -Dsim.dialect=llamacpp}),
  * so the llama-server paths stay tested without the binary: completions, whose usage comes in the
- * finish chunk with {@code "text":""}, and the {@code timings} object kept per request.
+ * finish chunk with {@code "text":""}, the {@code timings} object kept per request, and a server
+ * that closes the connection after each stream (6 requests, 2 at a time: each slot's next request
+ * must not reuse the closed connection).
  */
 class SimulatorLlamaCppDialectIT {
 
@@ -26,11 +29,11 @@ class SimulatorLlamaCppDialectIT {
   void completionsInLlamaCppDialect(@TempDir Path results) throws Exception {
     GatlingRun.Result run =
         GatlingRun.run(
-            FixedRequestsSimulation.class,
+            ServingBenchmarkSimulation.class,
             results,
             Map.of(
-                "it.requests", "4",
-                "conc", "4",
+                "prompts", "6",
+                "conc", "2",
                 "api", "completions",
                 "input.len", "64",
                 "output.len", "16",
@@ -39,7 +42,7 @@ class SimulatorLlamaCppDialectIT {
                 "sim.dialect", "llamacpp"));
     assertEquals(0, run.exitCode());
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
-    assertEquals(4, records.size());
+    assertEquals(6, records.size());
     for (RequestRecord r : records) {
       assertTrue(r.ok(), r.toString());
       assertEquals(16, r.outputTokens());
