@@ -80,7 +80,8 @@ public final class LlamaServer implements AutoCloseable {
 
   static String modelFileName() {
     TinyLlamaGguf.Shape s = TinyLlamaGguf.Shape.DEFAULT;
-    return "tiny-llama-" + s.layers() + "x" + s.embedding() + "-ff" + s.feedForward() + ".gguf";
+    // the generator's version in the name: a changed generator never reuses an older file
+    return "tiny-llama-v" + TinyLlamaGguf.VERSION + "-" + s.layers() + "x" + s.embedding() + "-ff" + s.feedForward() + ".gguf";
   }
 
   private void checkHealthy() {

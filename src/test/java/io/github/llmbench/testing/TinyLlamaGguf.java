@@ -47,6 +47,9 @@ public final class TinyLlamaGguf {
     public static final Shape DEFAULT = new Shape(6, 384, 1152, 6, 4096);
   }
 
+  /** Bumped whenever the file written for a shape changes (vocabulary, weights, metadata). */
+  public static final int VERSION = 1;
+
   private static final int ALIGNMENT = 32;
   private static final int TYPE_UINT32 = 4;
   private static final int TYPE_INT32 = 5;
