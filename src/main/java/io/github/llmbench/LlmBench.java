@@ -168,6 +168,10 @@ public final class LlmBench {
     if (settings.apiKey().isPresent()) {
       h = h.header("Authorization", "Bearer " + settings.apiKey().get());
     }
+    if (target.api().closesConnectionAfterStream()) {
+      // llama-server closes after each stream: reusing the connection would fail the next request
+      h = h.header("Connection", "close");
+    }
     return h;
   }
 
@@ -302,6 +306,10 @@ public final class LlmBench {
     shown.put("base.url", target.baseUrl() + (target.embedded() ? " (embedded vLLM simulator)" : ""));
     shown.put("model", target.model());
     shown.put("prompts", datasetNote);
+    if (target.api().closesConnectionAfterStream()) {
+      shown.put("connections", "a new one per request (" + target.api().serverHeader().orElse("")
+          + " closes the connection after each stream)");
+    }
     shown.forEach((k, v) -> out.printf("  %-12s %s%n", k, v));
   }
 

@@ -67,7 +67,9 @@ public final class RequestRecords {
         estimated,
         true,
         null,
-        httpStatus == null ? 200 : httpStatus);
+        httpStatus == null ? 200 : httpStatus,
+        null,
+        stream.serverTimings());
   }
 
   /** A request that failed before or during its stream: no latency figures. */

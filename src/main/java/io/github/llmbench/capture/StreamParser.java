@@ -3,6 +3,7 @@ package io.github.llmbench.capture;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.records.ServerTimings;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,7 +14,9 @@ import java.util.List;
  * {@code delta.reasoning_content} / {@code delta.reasoning} (reasoning models), or {@code text}
  * (completions). vLLM's role chunk ({@code "content":""}) and llama.cpp's {@code "content":null}
  * or empty {@code delta:{}} carry none. Usage is taken from the last chunk that has a {@code
- * usage} object (vLLM: a final chunk with {@code "choices":[]}). Pure function: no I/O, no clock.
+ * usage} object (vLLM and llama.cpp's chat: a final chunk with {@code "choices":[]}; llama.cpp's
+ * completions: the finish chunk, {@code "text":""}). llama.cpp's {@code timings} object (final
+ * chunk) is kept as {@link ServerTimings}. Pure function: no I/O, no clock.
  */
 public final class StreamParser {
 
@@ -28,6 +31,7 @@ public final class StreamParser {
     Integer prompt = null;
     Integer completion = null;
     boolean done = false;
+    ServerTimings timings = null;
     for (TimedMessage m : messages) {
       String data = data(m.message());
       if (data == null || data.isEmpty()) {
@@ -44,22 +48,39 @@ public final class StreamParser {
         chunk = null;
       }
       if (chunk == null || !chunk.isObject()) {
-        return new ParsedStream(arrivals, prompt, completion, done, "invalid JSON chunk: " + abbreviate(data));
+        return new ParsedStream(arrivals, prompt, completion, done, "invalid JSON chunk: " + abbreviate(data), timings);
       }
       JsonNode error = chunk.get("error");
       if (error != null && !error.isNull()) {
-        return new ParsedStream(arrivals, prompt, completion, done, "error event: " + errorText(error));
+        return new ParsedStream(arrivals, prompt, completion, done, "error event: " + errorText(error), timings);
       }
       JsonNode usage = chunk.get("usage");
       if (usage != null && usage.isObject()) {
         prompt = intOrNull(usage.get("prompt_tokens"));
         completion = intOrNull(usage.get("completion_tokens"));
       }
+      JsonNode t = chunk.get("timings");
+      if (t != null && t.isObject()) {
+        timings = timings(t);
+      }
       if (carriesText(chunk)) {
         arrivals.add(m.arrivalMs());
       }
     }
-    return new ParsedStream(arrivals, prompt, completion, done, null);
+    return new ParsedStream(arrivals, prompt, completion, done, null, timings);
+  }
+
+  private static ServerTimings timings(JsonNode t) {
+    return new ServerTimings(
+        intOrNull(t.get("prompt_n")),
+        doubleOrNull(t.get("prompt_ms")),
+        intOrNull(t.get("predicted_n")),
+        doubleOrNull(t.get("predicted_ms")),
+        doubleOrNull(t.get("predicted_per_token_ms")));
+  }
+
+  private static Double doubleOrNull(JsonNode n) {
+    return n != null && n.isNumber() ? n.asDouble() : null;
   }
 
   /**

@@ -29,6 +29,7 @@ public final class ServerApi {
   private final URI baseUrl;
   private final Optional<String> apiKey;
   private final HttpClient client;
+  private volatile String serverHeader;
 
   public ServerApi(URI baseUrl, Optional<String> apiKey) {
     this.baseUrl = baseUrl;
@@ -48,6 +49,7 @@ public final class ServerApi {
    */
   public List<String> models() {
     HttpResponse<String> response = send(request("/v1/models").GET().build(), "GET /v1/models");
+    serverHeader = response.headers().firstValue("Server").orElse(null);
     if (response.statusCode() == 401 || response.statusCode() == 403) {
       throw new TargetException(
           "The server at " + baseUrl + " refused GET /v1/models with HTTP " + response.statusCode()
@@ -68,6 +70,21 @@ public final class ServerApi {
       return List.of();
     }
     return ids;
+  }
+
+  /** The {@code Server} header of the {@code GET /v1/models} answer (after {@link #models}). */
+  public Optional<String> serverHeader() {
+    return Optional.ofNullable(serverHeader);
+  }
+
+  /**
+   * Whether the server closes the connection after each streamed response although it announces
+   * keep-alive: llama.cpp's {@code llama-server} ({@code Server: llama.cpp}) does. A client that
+   * reuses such a connection races the server's close and its next request fails at once, so the
+   * kit then asks for a new connection per request ({@code Connection: close}).
+   */
+  public boolean closesConnectionAfterStream() {
+    return serverHeader().map(h -> h.toLowerCase(java.util.Locale.ROOT).startsWith("llama.cpp")).orElse(false);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.github.llmbench.injection;
 
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.simulator.Dialect;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
 import java.net.URI;
@@ -36,7 +37,10 @@ public final class Target implements AutoCloseable {
     } else {
       simulator =
           VllmSimulator.start(
-              SimulatorConfig.defaults().withModel(settings.simModel()).withGpu(settings.simGpu()));
+              SimulatorConfig.defaults()
+                  .withModel(settings.simModel())
+                  .withGpu(settings.simGpu())
+                  .withDialect(Dialect.fromId(settings.simDialect())));
       baseUrl = URI.create(simulator.baseUrl());
     }
     try {

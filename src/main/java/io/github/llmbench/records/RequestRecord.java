@@ -25,6 +25,8 @@ import java.util.List;
  * @param error short reason of a failure, null when ok
  * @param httpStatus the HTTP status when known, else null
  * @param profile the workload profile (SS, SL, LS, LL) of a profile run, else null
+ * @param serverTimings the server's own timings of the request (llama.cpp's {@code timings}),
+ *     null (and left out of the line) when the server sent none, as vLLM
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
@@ -43,7 +45,8 @@ public record RequestRecord(
     @JsonProperty("ok") boolean ok,
     @JsonProperty("error") String error,
     @JsonProperty("http_status") Integer httpStatus,
-    @JsonProperty("profile") String profile) {
+    @JsonProperty("profile") String profile,
+    @JsonProperty("server_timings") @JsonInclude(JsonInclude.Include.NON_NULL) ServerTimings serverTimings) {
 
   public RequestRecord {
     itlMs = itlMs == null ? List.of() : List.copyOf(itlMs);
@@ -55,12 +58,21 @@ public record RequestRecord(
       List<Double> itlMs, Integer inputTokens, Integer outputTokens, boolean outputTokensEstimated,
       boolean ok, String error, Integer httpStatus) {
     this(id, level, startMs, endMs, ttftMs, tpotMs, e2elMs, itlMs, inputTokens, outputTokens,
-        outputTokensEstimated, ok, error, httpStatus, null);
+        outputTokensEstimated, ok, error, httpStatus, null, null);
+  }
+
+  /** A record without server timings. */
+  public RequestRecord(
+      String id, String level, long startMs, long endMs, Double ttftMs, Double tpotMs, Double e2elMs,
+      List<Double> itlMs, Integer inputTokens, Integer outputTokens, boolean outputTokensEstimated,
+      boolean ok, String error, Integer httpStatus, String profile) {
+    this(id, level, startMs, endMs, ttftMs, tpotMs, e2elMs, itlMs, inputTokens, outputTokens,
+        outputTokensEstimated, ok, error, httpStatus, profile, null);
   }
 
   /** This record tagged with a profile. */
   public RequestRecord withProfile(String newProfile) {
     return new RequestRecord(id, level, startMs, endMs, ttftMs, tpotMs, e2elMs, itlMs, inputTokens,
-        outputTokens, outputTokensEstimated, ok, error, httpStatus, newProfile);
+        outputTokens, outputTokensEstimated, ok, error, httpStatus, newProfile, serverTimings);
   }
 }

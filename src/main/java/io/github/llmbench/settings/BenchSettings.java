@@ -50,6 +50,9 @@ public final class BenchSettings {
 
   public static final String DEFAULT_SIM_GPU = "rtx4080-32gb";
 
+  /** The embedded simulator's stream and endpoint shapes: vLLM's. */
+  public static final String DEFAULT_SIM_DIALECT = "vllm";
+
   static final int MAX_CONC = 100_000;
   static final int MAX_SECONDS = 7 * 24 * 3600;
 
@@ -134,6 +137,7 @@ public final class BenchSettings {
   private final Optional<String> apiKey;
   private final String simModel;
   private final String simGpu;
+  private final String simDialect;
   private final Load load;
   private final Workload workload;
   private final Roofline roofline;
@@ -152,6 +156,7 @@ public final class BenchSettings {
       Optional<String> apiKey,
       String simModel,
       String simGpu,
+      String simDialect,
       Load load,
       Workload workload,
       Roofline roofline,
@@ -168,6 +173,7 @@ public final class BenchSettings {
     this.apiKey = apiKey;
     this.simModel = simModel;
     this.simGpu = simGpu;
+    this.simDialect = simDialect;
     this.load = load;
     this.workload = workload;
     this.roofline = roofline;
@@ -201,6 +207,7 @@ public final class BenchSettings {
         Optional.ofNullable(environment.apply(API_KEY_ENV)).map(String::trim).filter(s -> !s.isEmpty());
     String simModel = r.oneOf("sim.model", DEFAULT_SIM_MODEL, Catalog.models().keySet());
     String simGpu = r.oneOf("sim.gpu", DEFAULT_SIM_GPU, Catalog.gpus().keySet());
+    String simDialect = r.oneOf("sim.dialect", DEFAULT_SIM_DIALECT, List.of("vllm", "llamacpp"));
     Load load = readLoad(r, conc, duration);
     Workload workload = readWorkload(r, inputLen, outputLen);
     Roofline roofline =
@@ -211,7 +218,7 @@ public final class BenchSettings {
     Gates gates = readGates(r, properties);
     return new BenchSettings(
         baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu,
-        load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")));
+        simDialect, load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")));
   }
 
   private static Gates readGates(Reader r, Map<String, String> properties) {
@@ -408,6 +415,14 @@ public final class BenchSettings {
     return simGpu;
   }
 
+  /**
+   * The embedded simulator's dialect, {@code vllm} or {@code llamacpp} (llama.cpp's llama-server
+   * stream and endpoint shapes); used only without {@code base.url}.
+   */
+  public String simDialect() {
+    return simDialect;
+  }
+
   /** The API key, for the Authorization header only. Never print or persist it. */
   public Optional<String> apiKey() {
     return apiKey;
@@ -449,6 +464,9 @@ public final class BenchSettings {
     if (baseUrl.isEmpty()) {
       m.put("sim.model", simModel);
       m.put("sim.gpu", simGpu);
+      if (!simDialect.equals(DEFAULT_SIM_DIALECT)) {
+        m.put("sim.dialect", simDialect);
+      }
     }
     m.put(API_KEY_ENV, apiKey.isPresent() ? "set (not shown)" : "not set");
     return m;

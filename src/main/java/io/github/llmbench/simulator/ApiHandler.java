@@ -40,15 +40,25 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       switch (path) {
         case "/health" -> {
           requireMethod(method, HttpMethod.GET);
-          send(ctx, Http.bytes(HttpResponseStatus.OK, new byte[0], null, keepAlive), keepAlive);
+          if (llamaCpp()) {
+            send(ctx, Http.json(HttpResponseStatus.OK, Json.MAPPER.createObjectNode().put("status", "ok"), keepAlive), keepAlive);
+          } else {
+            send(ctx, Http.bytes(HttpResponseStatus.OK, new byte[0], null, keepAlive), keepAlive);
+          }
         }
         case "/v1/models" -> {
           requireMethod(method, HttpMethod.GET);
-          send(ctx, Http.json(HttpResponseStatus.OK, models(), keepAlive), keepAlive);
+          FullHttpResponse list = Http.json(HttpResponseStatus.OK, llamaCpp() ? LlamaCppEndpoints.models(sim) : models(), keepAlive);
+          if (llamaCpp()) {
+            list.headers().set("Server", LlamaCppEndpoints.SERVER);
+          }
+          send(ctx, list, keepAlive);
         }
         case "/tokenize" -> {
           requireMethod(method, HttpMethod.POST);
-          send(ctx, Http.json(HttpResponseStatus.OK, tokenize(body(msg)), keepAlive), keepAlive);
+          JsonNode tokenizeBody = body(msg);
+          send(ctx, Http.json(HttpResponseStatus.OK,
+              llamaCpp() ? LlamaCppEndpoints.tokenize(tokenizeBody, sim) : tokenize(tokenizeBody), keepAlive), keepAlive);
         }
         case "/v1/chat/completions" -> {
           requireMethod(method, HttpMethod.POST);
@@ -119,6 +129,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
   }
 
+  private boolean llamaCpp() {
+    return sim.config().dialect() == Dialect.LLAMACPP;
+  }
+
   private ObjectNode models() {
     // vLLM ModelList / ModelCard (with one ModelPermission)
     long created = System.currentTimeMillis() / 1000;
@@ -170,17 +184,28 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     ParsedRequest p = ParsedRequest.parse(body, chat, sim.servedModelName(), sim.tokenizer(),
         sim.modelSpec().maxModelLen());
     SimRequest[] holder = new SimRequest[1];
-    StreamWriter w = new StreamWriter(ctx.channel(), p, sim.servedModelName(), keepAlive, () -> {
+    Runnable onDone = () -> {
       if (current == holder[0]) {
         current = null;
       }
-    });
+    };
+    ResponseWriter w;
+    if (llamaCpp()) {
+      LlamaCppStreamWriter lw = new LlamaCppStreamWriter(ctx.channel(), p, sim.servedModelName(), keepAlive, onDone);
+      if (p.stream) {
+        lw.writeStreamHead();
+      }
+      w = lw;
+    } else {
+      StreamWriter sw = new StreamWriter(ctx.channel(), p, sim.servedModelName(), keepAlive, onDone);
+      if (p.stream) {
+        sw.writeStreamHead();
+      }
+      w = sw;
+    }
     SimRequest r = new SimRequest(p.promptTokens, p.maxTokens, w);
     holder[0] = r;
     current = r;
-    if (p.stream) {
-      w.writeStreamHead();
-    }
     sim.engine().submit(r);
   }
 

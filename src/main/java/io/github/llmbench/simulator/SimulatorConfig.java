@@ -17,6 +17,8 @@ import io.github.llmbench.catalog.ModelSpec;
  * @param maxNumBatchedTokens   {@code --max-num-batched-tokens}: token budget of one engine step
  * @param gpuMemoryUtilization  {@code --gpu-memory-utilization}; checked now, used for KV-cache
  *                              capacity in a later version
+ * @param dialect               whose stream and endpoint shapes to speak ({@link Dialect}; vLLM's
+ *                              by default)
  */
 public record SimulatorConfig(
     int port,
@@ -26,7 +28,19 @@ public record SimulatorConfig(
     int tp,
     int maxNumSeqs,
     int maxNumBatchedTokens,
-    double gpuMemoryUtilization) {
+    double gpuMemoryUtilization,
+    Dialect dialect) {
+
+  public SimulatorConfig {
+    dialect = dialect == null ? Dialect.VLLM : dialect;
+  }
+
+  /** A config in vLLM's dialect. */
+  public SimulatorConfig(
+      int port, String model, String servedModelName, String gpu, int tp, int maxNumSeqs,
+      int maxNumBatchedTokens, double gpuMemoryUtilization) {
+    this(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, Dialect.VLLM);
+  }
 
   /**
    * Qwen2.5-7B-Instruct on one RTX 4080 32 GB with vLLM V1's online-serving defaults for a GPU
@@ -39,35 +53,40 @@ public record SimulatorConfig(
   }
 
   public SimulatorConfig withPort(int port) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
   }
 
   public SimulatorConfig withModel(String model) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
   }
 
   public SimulatorConfig withServedModelName(String servedModelName) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
   }
 
   public SimulatorConfig withGpu(String gpu) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
   }
 
   public SimulatorConfig withTp(int tp) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
   }
 
   public SimulatorConfig withMaxNumSeqs(int maxNumSeqs) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
   }
 
   public SimulatorConfig withMaxNumBatchedTokens(int maxNumBatchedTokens) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
   }
 
   public SimulatorConfig withGpuMemoryUtilization(double gpuMemoryUtilization) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
+  }
+
+  public SimulatorConfig withDialect(Dialect dialect) {
+    return new SimulatorConfig(
+        port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
   }
 
   /** The catalog entry for {@link #model()}. */

@@ -6,7 +6,7 @@ import java.util.concurrent.CountDownLatch;
 /**
  * Runs the simulator alone until Ctrl-C. Flags follow vLLM's {@code vllm serve}:
  * {@code --port --model --served-model-name --gpu --tp (--tensor-parallel-size) --max-num-seqs
- * --max-num-batched-tokens --gpu-memory-utilization}.
+ * --max-num-batched-tokens --gpu-memory-utilization --dialect}.
  */
 public final class VllmSimulatorMain {
 
@@ -43,14 +43,15 @@ public final class VllmSimulatorMain {
       stopped.countDown();
     }));
     System.out.println("vLLM simulator listening on " + sim.baseUrl() + " (model " + sim.servedModelName()
-        + ", gpu " + c.gpu() + (c.tp() > 1 ? " x" + c.tp() : "") + ")");
+        + ", gpu " + c.gpu() + (c.tp() > 1 ? " x" + c.tp() : "")
+        + (c.dialect() != Dialect.VLLM ? ", dialect " + c.dialect().id() : "") + ")");
     stopped.await();
   }
 
   static String usage() {
     return "usage: VllmSimulatorMain [--port 8000] [--model " + String.join("|", Catalog.models().keySet())
         + "] [--served-model-name NAME] [--gpu " + String.join("|", Catalog.gpus().keySet())
-        + "] [--tp 1] [--max-num-seqs 256] [--max-num-batched-tokens 2048] [--gpu-memory-utilization 0.9]";
+        + "] [--tp 1] [--max-num-seqs 256] [--max-num-batched-tokens 2048] [--gpu-memory-utilization 0.9] [--dialect " + String.join("|", Dialect.ids().split(", ")) + "]";
   }
 
   /** Parses the flags; null means --help. IllegalArgumentException: one line naming the argument. */
@@ -105,8 +106,16 @@ public final class VllmSimulatorMain {
           }
           c = c.withGpuMemoryUtilization(d);
         }
+        case "--dialect" -> {
+          try {
+            c = c.withDialect(Dialect.fromId(v));
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(a + ": " + e.getMessage());
+          }
+        }
         default -> throw new IllegalArgumentException(a + ": unknown argument (accepted: --port, --model, "
-            + "--served-model-name, --gpu, --tp, --max-num-seqs, --max-num-batched-tokens, --gpu-memory-utilization)");
+            + "--served-model-name, --gpu, --tp, --max-num-seqs, --max-num-batched-tokens, --gpu-memory-utilization, "
+            + "--dialect)");
       }
     }
     return c;

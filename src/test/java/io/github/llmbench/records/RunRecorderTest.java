@@ -50,4 +50,23 @@ class RunRecorderTest {
     assertEquals(List.of(), recorder.close(1, "x"));
     assertEquals(0, Files.size(dir.resolve(RunRecorder.FILE_NAME)));
   }
+
+  @Test
+  void serverTimingsAreWrittenOnlyWhenTheServerSentThem(@TempDir Path dir) throws Exception {
+    RunRecorder recorder = new RunRecorder(() -> dir);
+    recorder.started("a", "c2", null, 1000);
+    recorder.finished(ok("a", 1000));
+    ServerTimings t = new ServerTimings(59, 45.791, 3, 4.394, 2.197);
+    RequestRecord withTimings =
+        new RequestRecord("b", "c2", 1000, 1100, 10.0, 5.0, 100.0, List.of(5.0), 12, 19, false, true, null, 200, null, t);
+    recorder.started("b", "c2", null, 1000);
+    recorder.finished(withTimings);
+    recorder.close(2000, "unfinished");
+    List<String> lines = Files.readAllLines(dir.resolve(RunRecorder.FILE_NAME));
+    assertFalse(lines.get(0).contains("server_timings"), lines.get(0)); // vLLM: lines unchanged
+    assertTrue(lines.get(1).contains("\"server_timings\":{\"prompt_n\":59,\"prompt_ms\":45.791"), lines.get(1));
+    List<RequestRecord> read = RequestsJsonl.read(dir.resolve(RunRecorder.FILE_NAME));
+    assertEquals(null, read.get(0).serverTimings());
+    assertEquals(t, read.get(1).serverTimings());
+  }
 }

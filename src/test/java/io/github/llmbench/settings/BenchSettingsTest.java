@@ -55,6 +55,16 @@ class BenchSettingsTest {
   }
 
   @Test
+  void simulatorDialectIsVllmOrLlamacpp() {
+    assertEquals("vllm", read(Map.of()).simDialect());
+    assertEquals("llamacpp", read(Map.of("sim.dialect", "llamacpp")).simDialect());
+    assertEquals("llamacpp", read(Map.of("sim.dialect", "llamacpp")).describe().get("sim.dialect"));
+    assertFalse(read(Map.of()).describe().containsKey("sim.dialect"));
+    assertTrue(error(Map.of("sim.dialect", "tgi")).startsWith("Invalid -Dsim.dialect=tgi: expected one of "),
+        error(Map.of("sim.dialect", "tgi")));
+  }
+
+  @Test
   void theApiKeyIsUsedButNeverDescribed() {
     BenchSettings s = BenchSettings.from(Map.<String, String>of(), Map.of("OPENAI_API_KEY", "sk-secret-123")::get);
     assertEquals("sk-secret-123", s.apiKey().get());

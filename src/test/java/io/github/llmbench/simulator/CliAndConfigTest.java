@@ -49,4 +49,15 @@ class CliAndConfigTest {
       }
     }
   }
+
+  @Test
+  void dialectFlag() {
+    assertEquals(Dialect.VLLM, VllmSimulatorMain.parse(new String[0]).dialect());
+    assertEquals(Dialect.LLAMACPP, VllmSimulatorMain.parse(new String[] {"--dialect", "llamacpp"}).dialect());
+    assertEquals(Dialect.LLAMACPP, VllmSimulatorMain.parse(new String[] {"--dialect=llamacpp", "--gpu", "h100-sxm"}).dialect());
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class, () -> VllmSimulatorMain.parse(new String[] {"--dialect", "tgi"}));
+    assertEquals("--dialect: unknown dialect 'tgi' (accepted: vllm, llamacpp)", e.getMessage());
+  }
 }

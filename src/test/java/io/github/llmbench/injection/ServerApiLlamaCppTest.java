@@ -1,0 +1,82 @@
+package io.github.llmbench.injection;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.sun.net.httpserver.HttpServer;
+import io.github.llmbench.workload.TokenCounter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The kit's calls before the load, against llama-server's captured answers. */
+class ServerApiLlamaCppTest {
+  private HttpServer server;
+  private ServerApi api;
+
+  static String resource(String name) throws IOException {
+    try (InputStream in = ServerApiLlamaCppTest.class.getResourceAsStream("/llamacpp/" + name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  @BeforeEach
+  void start() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext(
+        "/v1/models",
+        ex -> {
+          ex.getResponseHeaders().add("Server", "llama.cpp");
+          reply(ex, 200, resource("models.json"));
+        });
+    server.createContext(
+        "/tokenize",
+        ex -> {
+          String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+          // llama-server answers vLLM's {"model","prompt"} form with 200 and an empty token list
+          reply(ex, 200, body.contains("\"content\"") ? resource("tokenize.json") : resource("tokenize-vllm-form.json"));
+        });
+    server.start();
+    api = new ServerApi(URI.create("http://127.0.0.1:" + server.getAddress().getPort()), Optional.empty());
+  }
+
+  private static void reply(com.sun.net.httpserver.HttpExchange ex, int status, String body) throws IOException {
+    byte[] b = body.getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().add("Content-Type", "application/json");
+    ex.sendResponseHeaders(status, b.length);
+    ex.getResponseBody().write(b);
+    ex.close();
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+  }
+
+  @Test
+  void modelListHasOllamaStyleModelsAndOpenAiData() {
+    // {"models":[{"name":...}], "object":"list", "data":[{"id":"tiny-llama", ...}]}: ids from data
+    assertEquals(List.of("tiny-llama"), api.models());
+  }
+
+  @Test
+  void llamaServerIsRecognisedByItsServerHeader() {
+    // llama-server announces "Keep-Alive: timeout=5, max=100" but closes after each stream
+    assertEquals(false, api.closesConnectionAfterStream()); // not known before GET /v1/models
+    api.models();
+    assertEquals("llama.cpp", api.serverHeader().orElseThrow());
+    assertEquals(true, api.closesConnectionAfterStream());
+  }
+
+  @Test
+  void tokenizerFallsBackToContentFormWhenPromptFormGivesNoCount() {
+    TokenCounter counter = api.tokenCounter("tiny-llama");
+    assertEquals(5, counter.count("how fast is the server").getAsInt());
+  }
+}

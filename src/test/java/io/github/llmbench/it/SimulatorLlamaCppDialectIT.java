@@ -1,0 +1,62 @@
+package io.github.llmbench.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.testing.GatlingRun;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The kit against the embedded simulator speaking llama.cpp's dialect ({@code -Dsim.dialect=llamacpp}),
+ * so the llama-server paths stay tested without the binary: completions, whose usage comes in the
+ * finish chunk with {@code "text":""}, the {@code timings} object kept per request, and a server
+ * that closes the connection after each stream (6 requests, 2 at a time: each slot's next request
+ * must not reuse the closed connection).
+ */
+class SimulatorLlamaCppDialectIT {
+
+  @Test
+  void completionsInLlamaCppDialect(@TempDir Path results) throws Exception {
+    GatlingRun.Result run =
+        GatlingRun.run(
+            ServingBenchmarkSimulation.class,
+            results,
+            Map.of(
+                "prompts", "6",
+                "conc", "2",
+                "api", "completions",
+                "input.len", "64",
+                "output.len", "16",
+                "sim.model", "sim-tiny",
+                "sim.gpu", "rtx4090",
+                "sim.dialect", "llamacpp"));
+    assertEquals(0, run.exitCode());
+    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    assertEquals(6, records.size());
+    for (RequestRecord r : records) {
+      assertTrue(r.ok(), r.toString());
+      assertEquals(16, r.outputTokens());
+      assertEquals(false, r.outputTokensEstimated());
+      assertEquals(15, r.itlMs().size());
+      assertEquals(64, r.inputTokens(), "exact lengths through llama.cpp's /tokenize {\"content\"} form");
+      assertNotNull(r.serverTimings(), r.toString());
+      assertEquals(16, r.serverTimings().predictedN());
+      assertEquals(r.serverTimings().predictedMs() / 15, r.serverTimings().predictedPerTokenMs(), 1e-3);
+      // (no timing comparison here: sim-tiny's ~2 ms tokens are below a cold JVM's pauses; the
+      // llama-server ITs compare with a real server's timings)
+    }
+    JsonNode summary = new ObjectMapper().readTree(run.llm("summary.json").toFile());
+    assertEquals("llmbench/sim-tiny", summary.get("model_id").asText(), "the first id of /v1/models' data");
+    assertEquals(0, summary.get("failed").asInt());
+  }
+}
