@@ -131,10 +131,11 @@ final class Engine implements Runnable {
       busy = true;
       long duration = step.durationNanos();
       long end = start + duration;
-      // Tokens are sampled now and written at `end` by the event loops; this thread only has to be
-      // back around `end` to schedule the next step (which starts at `end` all the same).
+      // Tokens are sampled now and written at `end` by the event loops. This thread schedules the
+      // next step a little before `end` (as vLLM's async scheduling does while the GPU runs a step),
+      // so that it does not wake up in the middle of the event loops' writes.
       emit(end, Math.min(LEAD_NANOS, duration / 10));
-      parkUntil(end);
+      parkUntil(end - Math.min(LEAD_NANOS + 500_000, duration / 4));
       prevEnd = end;
       steps++;
     }
