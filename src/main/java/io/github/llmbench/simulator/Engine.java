@@ -1,11 +1,13 @@
 package io.github.llmbench.simulator;
 
+import io.netty.channel.EventLoop;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -16,17 +18,24 @@ import java.util.concurrent.locks.LockSupport;
  * the rest of its prompt, each capped by what is left of the {@code max_num_batched_tokens}
  * budget), then admit waiting requests while fewer than {@code max_num_seqs} run, each getting a
  * prefill chunk within the remaining budget (chunked prefill); (3) price the step with the
- * {@link CostModel}; (4) sleep until the step's scheduled end on the monotonic clock; (5) sample
- * one token for every request that is decoding or whose prefill this step finished, and hand the
- * tokens to the connections' event loops (one task per event loop per step), never blocking on I/O.
+ * {@link CostModel}; (4) sample one token for every request that is decoding or whose prefill this
+ * step finishes, and hand the tokens to the connections' event loops (one task per event loop per
+ * step, scheduled there for the step's scheduled end on the monotonic clock), never blocking on
+ * I/O; (5) sleep until the step's end.
  *
  * <p>Not modelled yet (later issue): KV-cache block capacity (gpu_memory_utilization), preemption
  * when the cache is full, prefix caching. They belong in {@link #schedule()}, where marked.
  */
 final class Engine implements Runnable {
-  private static final long SPIN_NANOS = 100_000;
+  /**
+   * The event loops wake up this much (at most a tenth of the step) before a step's end and spin to
+   * it: a timed wake-up of an idle thread is often 0.1-0.5 ms late on the 2-core VM, later under load.
+   */
+  private static final long LEAD_NANOS = 1_500_000;
   /** Within this much of the previous step's end, the next step starts at that end (no drift). */
   private static final long CONTIGUOUS_NANOS = 2_000_000;
+  /** Back-to-back steps stay anchored to the previous step's end unless this thread is this late. */
+  private static final long CATCH_UP_NANOS = 50_000_000;
 
   private final CostModel.Step step;
   private final int maxNumSeqs;
@@ -37,6 +46,8 @@ final class Engine implements Runnable {
   private final ArrayDeque<SimRequest> waiting = new ArrayDeque<>();
   private final ArrayList<SimRequest> running = new ArrayList<>();
   private final ArrayList<SimRequest> scheduled = new ArrayList<>();
+  /** Per event loop, its batches not yet written, in step order (engine thread adds, loop polls). */
+  private final Map<EventLoop, ConcurrentLinkedQueue<Batch>> outboxes = new IdentityHashMap<>();
 
   private volatile Thread thread;
   private volatile boolean stopped;
@@ -96,24 +107,35 @@ final class Engine implements Runnable {
   @Override
   public void run() {
     long prevEnd = System.nanoTime();
+    boolean busy = false; // the previous iteration ran a step: this one starts at its end
     while (!stopped) {
       takeIncoming();
       if (running.isEmpty() && waiting.isEmpty()) {
         publishCounts();
         LockSupport.park(this);
+        busy = false;
         continue;
       }
       schedule();
       publishCounts();
       if (scheduled.isEmpty()) {
         LockSupport.parkNanos(this, 100_000);
+        busy = false;
         continue;
       }
       long now = System.nanoTime();
-      long start = now - prevEnd < CONTIGUOUS_NANOS ? Math.max(prevEnd, now - CONTIGUOUS_NANOS) : now;
-      long end = start + step.durationNanos();
-      sleepUntil(end);
-      emit(end);
+      // Back-to-back steps do not drift when this thread wakes up late: the next step starts at the
+      // previous one's end (a late write is then recorded as lateness), unless it is far behind.
+      long start = busy && now - prevEnd < CATCH_UP_NANOS ? prevEnd
+          : now - prevEnd < CONTIGUOUS_NANOS ? Math.max(prevEnd, now - CONTIGUOUS_NANOS) : now;
+      busy = true;
+      long duration = step.durationNanos();
+      long end = start + duration;
+      // Tokens are sampled now and written at `end` by the event loops. This thread schedules the
+      // next step a little before `end` (as vLLM's async scheduling does while the GPU runs a step),
+      // so that it does not wake up in the middle of the event loops' writes.
+      emit(end, Math.min(LEAD_NANOS, duration / 10));
+      parkUntil(end - Math.min(LEAD_NANOS + 500_000, duration / 4));
       prevEnd = end;
       steps++;
     }
@@ -169,19 +191,20 @@ final class Engine implements Runnable {
     scheduled.add(r);
   }
 
-  private static void sleepUntil(long deadline) {
+  private static void parkUntil(long deadline) {
     long left;
-    while ((left = deadline - System.nanoTime()) > SPIN_NANOS) {
-      LockSupport.parkNanos(left - SPIN_NANOS);
-    }
-    while (deadline - System.nanoTime() > 0) {
-      Thread.onSpinWait();
+    while ((left = deadline - System.nanoTime()) > 0) {
+      LockSupport.parkNanos(left);
     }
   }
 
-  /** Samples this step's tokens and hands them to the event loops, one task per loop. */
-  private void emit(long scheduledEnd) {
-    Map<Executor, Batch> batches = new IdentityHashMap<>();
+  /**
+   * Samples this step's tokens and hands them to the event loops, one task per loop, timed for the
+   * step's end: each task is scheduled on its loop to start {@link #LEAD_NANOS} early and spins to
+   * the exact end, so no thread has to wake up at that instant and no token leaves before it.
+   */
+  private void emit(long scheduledEnd, long lead) {
+    Map<EventLoop, Batch> batches = new IdentityHashMap<>();
     boolean anyFinished = false;
     for (int i = 0, n = scheduled.size(); i < n; i++) {
       SimRequest r = scheduled.get(i);
@@ -196,16 +219,17 @@ final class Engine implements Runnable {
       if (r.generated >= r.maxTokens) {
         anyFinished = true;
       }
-      Executor loop = r.writer.eventLoop();
+      EventLoop loop = r.writer.eventLoop();
       Batch b = batches.get(loop);
       if (b == null) {
-        b = new Batch(scheduledEnd, lateness, n);
+        b = new Batch(loop, outboxes.computeIfAbsent(loop, l -> new ConcurrentLinkedQueue<>()), scheduledEnd,
+            lateness, n);
         batches.put(loop, b);
       }
       b.add(r, k);
     }
-    for (Map.Entry<Executor, Batch> e : batches.entrySet()) {
-      e.getKey().execute(e.getValue());
+    for (Batch b : batches.values()) {
+      b.dispatch(lead);
     }
     if (anyFinished) {
       // ignore_eos or not, the simulator never samples EOS: every request ends at max_tokens.
@@ -213,15 +237,25 @@ final class Engine implements Runnable {
     }
   }
 
-  /** Tokens of one step for the connections of one event loop. */
+  /**
+   * Tokens of one step for the connections of one event loop. Its task, when it runs on the loop,
+   * writes every batch of that loop due by its step's end, oldest first: Netty may run tasks out of
+   * submission order (an immediate task before an expired scheduled one), tokens must not.
+   */
   private static final class Batch implements Runnable {
+    private final EventLoop loop;
+    private final ConcurrentLinkedQueue<Batch> outbox;
     private final long scheduledEnd;
     private final LatenessHistogram lateness;
     private final SimRequest[] reqs;
     private final int[] tokenIndex;
     private int size;
+    private long lead;
 
-    Batch(long scheduledEnd, LatenessHistogram lateness, int capacity) {
+    Batch(EventLoop loop, ConcurrentLinkedQueue<Batch> outbox, long scheduledEnd, LatenessHistogram lateness,
+        int capacity) {
+      this.loop = loop;
+      this.outbox = outbox;
       this.scheduledEnd = scheduledEnd;
       this.lateness = lateness;
       this.reqs = new SimRequest[capacity];
@@ -233,9 +267,40 @@ final class Engine implements Runnable {
       tokenIndex[size++] = k;
     }
 
+    /** Queues this batch and has its loop run it {@code lead} ns before the step's end. */
+    void dispatch(long lead) {
+      this.lead = lead;
+      outbox.add(this);
+      long early = scheduledEnd - lead - System.nanoTime();
+      if (early > 0) {
+        loop.schedule(this, early, TimeUnit.NANOSECONDS);
+      } else {
+        loop.execute(this);
+      }
+    }
+
     @Override
     public void run() {
-      for (int i = 0; i < size; i++) {
+      long left = scheduledEnd - System.nanoTime();
+      if (left > 2 * lead) {
+        loop.schedule(this, left - lead, TimeUnit.NANOSECONDS); // too early (should not happen)
+        return;
+      }
+      Batch b;
+      while ((b = outbox.peek()) != null && b.scheduledEnd - scheduledEnd <= 0) {
+        outbox.poll();
+        b.write();
+      }
+    }
+
+    private void write() {
+      while (scheduledEnd - System.nanoTime() > 0) {
+        Thread.onSpinWait();
+      }
+      // Start at a random place so that the same streams are not always the last ones written.
+      int n = size;
+      int i = n > 1 ? ThreadLocalRandom.current().nextInt(n) : 0;
+      for (int j = 0; j < n; j++, i = i + 1 == n ? 0 : i + 1) {
         SimRequest r = reqs[i];
         if (r.cancelled) {
           continue;

@@ -1,11 +1,11 @@
 package io.github.llmbench.simulator;
 
-import java.util.concurrent.Executor;
+import io.netty.channel.EventLoop;
 
 /** The connection side of a request: where and how its tokens are written. */
 interface ResponseWriter {
   /** The connection's event loop; every {@link #emit} call runs on it. */
-  Executor eventLoop();
+  EventLoop eventLoop();
 
   /**
    * Token {@code k} (0-based) was sampled. Writes and flushes what the client should see now

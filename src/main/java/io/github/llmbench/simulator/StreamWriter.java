@@ -7,25 +7,27 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.LastHttpContent;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Writes one completion, streamed (SSE) or whole, in vLLM's exact shape.
  *
  * <p>Stream chunks are assembled from precomputed byte fragments (the per-request head
- * {@code data: {"id":..,"object":..,"created":..,"model":..,"choices":[} with id and model escaped
- * by Jackson, static middles and tails, and the pre-encoded output word), so a token costs one
- * pooled buffer and one flush. Field order follows vLLM (pydantic field order,
+ * {@code data: {"id":..,"object":..,"created":..,"model":..,"choices":[{"index":0,"delta":{"content":}
+ * with id and model escaped by Jackson, static tails, and the pre-encoded output word), so a token
+ * costs a few small copies into one pooled buffer that already holds its HTTP chunk framing, and
+ * one write syscall. Field order follows vLLM (pydantic field order,
  * {@code model_dump_json(exclude_unset=True)} for chunks, {@code exclude_none=True} for the usage
  * chunk). vLLM 0.10.2+ also sends {@code "token_ids":null} (chat) and
  * {@code "prompt_token_ids":null,"token_ids":null} (completions) in every choice; the simulator
@@ -46,6 +48,8 @@ final class StreamWriter implements ResponseWriter {
   private static final byte[] CMPL_TAIL = b(",\"logprobs\":null,\"finish_reason\":null,\"stop_reason\":null}]}\n\n");
   private static final byte[] CMPL_TAIL_LAST = b(",\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n");
   private static final byte[] DONE = b("data: [DONE]\n\n");
+  private static final byte[] HEX = b("0123456789abcdef");
+  private static final short CRLF = ('\r' << 8) | '\n';
 
   private final Channel channel;
   private final Runnable onDone;
@@ -56,6 +60,9 @@ final class StreamWriter implements ResponseWriter {
   private final boolean keepAlive;
   private final int seed;
   private final byte[] head; // {"id":..,"object":..,"created":..,"model":..,"choices":[
+  private final byte[] prefix; // data: {"id":..,"choices":[{"index":0,"delta":{"content":   (or "text":)
+  /** The HTTP codec's context: what is written from it skips the HTTP encoder. */
+  private final ChannelHandlerContext raw;
 
   StreamWriter(Channel channel, ParsedRequest req, String model, boolean keepAlive, Runnable onDone) {
     this.channel = channel;
@@ -71,6 +78,12 @@ final class StreamWriter implements ResponseWriter {
     String object = req.chat ? "chat.completion.chunk" : "text_completion";
     this.head = b("{\"id\":" + Json.quote(id) + ",\"object\":\"" + object + "\",\"created\":" + created
         + ",\"model\":" + Json.quote(model) + ",\"choices\":[");
+    byte[] mid = req.chat ? CHAT_MID : CMPL_MID;
+    this.prefix = new byte[DATA.length + head.length + mid.length];
+    System.arraycopy(DATA, 0, prefix, 0, DATA.length);
+    System.arraycopy(head, 0, prefix, DATA.length, head.length);
+    System.arraycopy(mid, 0, prefix, DATA.length + head.length, mid.length);
+    this.raw = channel.pipeline().context(HttpServerCodec.class);
   }
 
   private static String hex(long v) {
@@ -79,7 +92,7 @@ final class StreamWriter implements ResponseWriter {
   }
 
   @Override
-  public Executor eventLoop() {
+  public EventLoop eventLoop() {
     return channel.eventLoop();
   }
 
@@ -93,39 +106,57 @@ final class StreamWriter implements ResponseWriter {
       return false;
     }
     byte[] word = StubTokenizer.OUTPUT_WORDS_JSON[StubTokenizer.outputWord(seed, k)];
-    byte[] mid = req.chat ? CHAT_MID : CMPL_MID;
     byte[] tail = req.chat ? (last ? CHAT_TAIL_LAST : CHAT_TAIL) : (last ? CMPL_TAIL_LAST : CMPL_TAIL);
-    int size = DATA.length + head.length + mid.length + word.length + tail.length;
-    if (k == 0 && req.chat) {
-      size += DATA.length + head.length + CHAT_ROLE.length;
+    boolean role = k == 0 && req.chat;
+    int data = prefix.length + word.length + tail.length;
+    if (role) {
+      // vLLM sends the role chunk when the first output arrives, i.e. with the first token
+      data += DATA.length + head.length + CHAT_ROLE.length;
     }
-    byte[] usage = null;
     if (last) {
+      byte[] usage = null;
       if (req.includeUsage) {
         usage = b("data: " + new String(head, StandardCharsets.UTF_8) + "],\"usage\":{\"prompt_tokens\":"
             + req.promptTokens + ",\"total_tokens\":" + (req.promptTokens + req.maxTokens)
             + ",\"completion_tokens\":" + req.maxTokens + "}}\n\n");
-        size += usage.length;
+        data += usage.length;
       }
-      size += DONE.length;
-    }
-    ByteBuf buf = channel.alloc().buffer(size);
-    if (k == 0 && req.chat) {
-      // vLLM sends the role chunk when the first output arrives, i.e. with the first token
-      buf.writeBytes(DATA).writeBytes(head).writeBytes(CHAT_ROLE);
-    }
-    buf.writeBytes(DATA).writeBytes(head).writeBytes(mid).writeBytes(word).writeBytes(tail);
-    if (last) {
+      data += DONE.length;
+      // Once per request, through the HTTP encoder: it frames the chunk, adds "0\r\n\r\n" and
+      // resets its state for the next response on this connection.
+      ByteBuf buf = channel.alloc().buffer(data);
+      writeEvent(buf, role, word, tail);
       if (usage != null) {
         buf.writeBytes(usage);
       }
       buf.writeBytes(DONE);
-      channel.write(new DefaultHttpContent(buf));
-      finish(channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
-    } else {
-      channel.writeAndFlush(new DefaultHttpContent(buf), channel.voidPromise());
+      finish(channel.writeAndFlush(new DefaultLastHttpContent(buf)));
+      return true;
     }
+    // The hot path: the whole HTTP chunk ("<hex size>\r\n<data>\r\n", exactly what Netty's
+    // HttpObjectEncoder writes) in one buffer, written from the codec's context so that it goes
+    // straight to the socket; one write syscall, no promise, no listener.
+    int hex = hexDigits(data);
+    ByteBuf buf = raw.alloc().directBuffer(hex + 2 + data + 2);
+    for (int shift = (hex - 1) * 4; shift >= 0; shift -= 4) {
+      buf.writeByte(HEX[(data >>> shift) & 0xf]);
+    }
+    buf.writeShort(CRLF);
+    writeEvent(buf, role, word, tail);
+    buf.writeShort(CRLF);
+    raw.writeAndFlush(buf, raw.voidPromise());
     return true;
+  }
+
+  private void writeEvent(ByteBuf buf, boolean role, byte[] word, byte[] tail) {
+    if (role) {
+      buf.writeBytes(DATA).writeBytes(head).writeBytes(CHAT_ROLE);
+    }
+    buf.writeBytes(prefix).writeBytes(word).writeBytes(tail);
+  }
+
+  private static int hexDigits(int v) {
+    return Math.max(1, (35 - Integer.numberOfLeadingZeros(v)) / 4);
   }
 
   private void finish(io.netty.channel.ChannelFuture f) {

@@ -5,23 +5,15 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
-import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.HttpClientCodec;
-import io.netty.handler.codec.http.HttpContent;
-import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpMethod;
-import io.netty.handler.codec.http.HttpObject;
-import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ByteProcessor;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -30,7 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Load on the simulator from a Netty streaming client in the same JVM: N concurrent streaming
+ * Load on the simulator from a lean Netty streaming client in the same JVM: N concurrent streaming
  * chat requests (closed loop: each connection sends its next request as soon as one ends), then
  * prints requests done, chunks/s and the simulator's send lateness. Runs two scenarios: the
  * default model/GPU and the fast sim-tiny model.
@@ -99,7 +91,7 @@ public final class SimulatorBenchmark {
     for (int i = 0; i < inputWords; i++) {
       prompt.append(i % 10 == 9 ? "word. " : "word ");
     }
-    byte[] body = ("{\"model\":\"%s\",\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}],\"max_tokens\":%d,"
+    byte[] json = ("{\"model\":\"%s\",\"messages\":[{\"role\":\"user\",\"content\":\"%s\"}],\"max_tokens\":%d,"
         + "\"ignore_eos\":true,\"stream\":true,\"stream_options\":{\"include_usage\":true}}")
         .formatted(config.effectiveServedModelName(), prompt.toString().trim(), maxTokens)
         .getBytes(StandardCharsets.UTF_8);
@@ -108,6 +100,11 @@ public final class SimulatorBenchmark {
         io.netty.channel.epoll.Epoll.isAvailable() ? io.netty.channel.epoll.EpollIoHandler.newFactory()
             : NioIoHandler.newFactory());
     try (VllmSimulator sim = VllmSimulator.start(config)) {
+      byte[] head = ("POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1:%d\r\ncontent-type: application/json\r\n"
+          + "content-length: %d\r\n\r\n").formatted(sim.port(), json.length).getBytes(StandardCharsets.US_ASCII);
+      byte[] request = new byte[head.length + json.length];
+      System.arraycopy(head, 0, request, 0, head.length);
+      System.arraycopy(json, 0, request, head.length, json.length);
       Bootstrap b = new Bootstrap().group(group)
           .channel(io.netty.channel.epoll.Epoll.isAvailable() ? io.netty.channel.epoll.EpollSocketChannel.class
               : NioSocketChannel.class)
@@ -115,7 +112,7 @@ public final class SimulatorBenchmark {
           .handler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel ch) {
-              ch.pipeline().addLast(new HttpClientCodec(), new StreamingClient(body, sim.port(), c));
+              ch.pipeline().addLast(new StreamingClient(request, c));
             }
           });
       List<Channel> channels = new ArrayList<>();
@@ -148,16 +145,23 @@ public final class SimulatorBenchmark {
     }
   }
 
-  /** One keep-alive connection: sends a request, counts SSE events, sends the next at the end. */
-  static final class StreamingClient extends SimpleChannelInboundHandler<HttpObject> {
-    private final byte[] body;
-    private final String host;
+  /**
+   * One keep-alive connection: sends a request, counts SSE events ({@code \n\n}) in the raw bytes
+   * and sends the next request once {@code [DONE]} arrives. No HTTP decoding: the client shares the
+   * 2 cores with the simulator, so it does as little per chunk as it can (the response head and the
+   * chunk framing hold no {@code \n\n}; the server answers pipelined requests in order).
+   */
+  static final class StreamingClient extends ChannelInboundHandlerAdapter implements ByteProcessor {
+    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+    private final byte[] request;
     private final Counters c;
-    private int newlines;
+    private boolean newline;
+    private int events;
+    private int doneMatched;
+    private boolean done;
 
-    StreamingClient(byte[] body, int port, Counters c) {
-      this.body = body;
-      this.host = "127.0.0.1:" + port;
+    StreamingClient(byte[] request, Counters c) {
+      this.request = request;
       this.c = c;
     }
 
@@ -167,33 +171,49 @@ public final class SimulatorBenchmark {
     }
 
     private void send(ChannelHandlerContext ctx) {
-      FullHttpRequest r = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.POST, "/v1/chat/completions",
-          Unpooled.wrappedBuffer(body));
-      r.headers().set(HttpHeaderNames.HOST, host);
-      r.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json");
-      r.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
-      ctx.writeAndFlush(r);
+      ctx.writeAndFlush(Unpooled.wrappedBuffer(request), ctx.voidPromise());
     }
 
     @Override
-    protected void channelRead0(ChannelHandlerContext ctx, HttpObject msg) {
-      if (msg instanceof HttpContent content) {
-        ByteBuf buf = content.content();
-        int[] n = {0};
-        buf.forEachByte(x -> {
-          if (x == '\n') {
-            n[0]++;
-          }
-          return true;
-        });
-        newlines += n[0];
-        c.events.addAndGet(newlines / 2);
-        newlines &= 1;
-        if (msg instanceof LastHttpContent) {
-          c.requests.incrementAndGet();
-          if (!c.stop) {
-            send(ctx);
-          }
+    public boolean process(byte x) {
+      if (x == '\n') {
+        if (newline) {
+          events++;
+          newline = false;
+        } else {
+          newline = true;
+        }
+      } else {
+        newline = false;
+      }
+      if (x == DONE[doneMatched]) {
+        if (++doneMatched == DONE.length) {
+          done = true;
+          doneMatched = 0;
+        }
+      } else {
+        doneMatched = x == DONE[0] ? 1 : 0;
+      }
+      return true;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      ByteBuf buf = (ByteBuf) msg;
+      try {
+        buf.forEachByte(this);
+      } finally {
+        buf.release();
+      }
+      if (events > 0) {
+        c.events.addAndGet(events);
+        events = 0;
+      }
+      if (done) {
+        done = false;
+        c.requests.incrementAndGet();
+        if (!c.stop) {
+          send(ctx);
         }
       }
     }
