@@ -3,12 +3,12 @@ package io.github.llmbench.simulator;
 import io.github.llmbench.simulator.StreamWriter.Json;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -63,7 +63,7 @@ final class LlamaCppStreamWriter implements ResponseWriter {
   }
 
   @Override
-  public Executor eventLoop() {
+  public EventLoop eventLoop() {
     return channel.eventLoop();
   }
 
