@@ -21,6 +21,13 @@ public final class GatlingProcess {
 
   public static Outcome run(Class<?> simulation, Path results, int timeoutSeconds, String... properties)
       throws IOException, InterruptedException {
+    return run(simulation, results, timeoutSeconds, java.util.Map.of(), properties);
+  }
+
+  /** As {@link #run(Class, Path, int, String...)}, with extra environment variables. */
+  public static Outcome run(
+      Class<?> simulation, Path results, int timeoutSeconds, java.util.Map<String, String> env, String... properties)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("--add-opens=java.base/java.lang=ALL-UNNAMED");
@@ -37,7 +44,9 @@ public final class GatlingProcess {
     Path out = Files.createTempFile("gatling-out", ".txt");
     Path err = Files.createTempFile("gatling-err", ".txt");
     long start = System.nanoTime();
-    Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+    pb.environment().putAll(env);
+    Process p = pb.start();
     boolean done = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
     if (!done) {
       p.destroyForcibly().waitFor();

@@ -38,6 +38,7 @@ public final class ScriptedServer implements AutoCloseable {
   private final List<Behaviour> script;
   private final AtomicInteger next = new AtomicInteger();
   private final List<String> completionBodies = new CopyOnWriteArrayList<>();
+  private final List<String> authorizations = new CopyOnWriteArrayList<>();
   private final Thread acceptor;
   private volatile boolean closed;
 
@@ -51,6 +52,11 @@ public final class ScriptedServer implements AutoCloseable {
 
   public String baseUrl() {
     return "http://127.0.0.1:" + socket.getLocalPort();
+  }
+
+  /** The Authorization headers of the completion requests received ("" when absent). */
+  public List<String> authorizations() {
+    return authorizations;
   }
 
   /** Bodies of the completion requests received, in arrival order (resends show up here). */
@@ -80,9 +86,13 @@ public final class ScriptedServer implements AutoCloseable {
       }
       String requestLine = head.substring(0, head.indexOf("\r\n"));
       int length = 0;
+      String authorization = "";
       for (String line : head.split("\r\n")) {
         if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
           length = Integer.parseInt(line.substring(15).trim());
+        }
+        if (line.toLowerCase(Locale.ROOT).startsWith("authorization:")) {
+          authorization = line.substring(14).trim();
         }
       }
       byte[] body = in.readNBytes(length);
@@ -93,6 +103,7 @@ public final class ScriptedServer implements AutoCloseable {
         respond(out, 404, "application/json", "{\"detail\":\"Not Found\"}");
       } else if (requestLine.startsWith("POST /v1/chat/completions")) {
         completionBodies.add(new String(body, StandardCharsets.UTF_8));
+        authorizations.add(authorization);
         stream(out, script.get(Math.floorMod(next.getAndIncrement(), script.size())));
       } else {
         respond(out, 404, "application/json", "{}");
