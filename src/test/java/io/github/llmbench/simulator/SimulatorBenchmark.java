@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * --scenario both|default|tiny --client-threads 1 --client-process false --outliers false}.
  * {@code --client-process true} runs the client in a child JVM (same classpath and
  * {@code -Dsim.transport}); {@code --outliers true} prints the tokens over 2 ms late with their
- * time in the run. The transport ({@code -Dsim.transport=io_uring|epoll|nio}, the best available
+ * time in the run. The client's transport is {@code -Dbench.clientTransport} (default: the
+ * simulator's). The transport ({@code -Dsim.transport=io_uring|epoll|nio}, the best available
  * by default) and the simulator's event-loop threads ({@code -Dsim.ioThreads}, 2) are system
  * properties.
  */
@@ -64,10 +65,10 @@ public final class SimulatorBenchmark {
       return;
     }
     Options o = new Options(seconds, warmup, concurrency, inputWords, maxTokens, clientThreads, clientProcess, outliers);
-    System.out.printf("java %s, %d cpus, max heap %d MB, gc %s, transport %s, sim io threads %s, client %s (%d thread%s)%n",
+    System.out.printf("java %s, %d cpus, max heap %d MB, gc %s, transport %s, sim io threads %s, client %s, %s (%d thread%s)%n",
         System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
         Runtime.getRuntime().maxMemory() >> 20, gcNames(), Transport.preferred(), Integer.getInteger("sim.ioThreads", 2),
-        clientProcess ? "in a child JVM" : "in this JVM", clientThreads, clientThreads == 1 ? "" : "s");
+        clientTransport(), clientProcess ? "in a child JVM" : "in this JVM", clientThreads, clientThreads == 1 ? "" : "s");
     System.out.println("load: " + loadAverage());
     if (!scenario.equals("tiny")) {
       run("default: qwen2.5-7b-instruct on rtx4080-32gb, max_num_seqs 256", SimulatorConfig.defaults(),
@@ -84,6 +85,25 @@ public final class SimulatorBenchmark {
 
   record Options(int seconds, int warmup, int concurrency, int inputWords, int maxTokens, int clientThreads,
       boolean clientProcess, boolean outliers) {}
+
+  /** The client's transport: {@code -Dbench.clientTransport}, else the simulator's. */
+  private static Transport clientTransport() {
+    String c = System.getProperty("bench.clientTransport");
+    if (c == null) {
+      return Transport.preferred();
+    }
+    String saved = System.getProperty("sim.transport");
+    System.setProperty("sim.transport", c);
+    try {
+      return Transport.preferred();
+    } finally {
+      if (saved == null) {
+        System.clearProperty("sim.transport");
+      } else {
+        System.setProperty("sim.transport", saved);
+      }
+    }
+  }
 
   /** This class's class path, also under {@code mvn exec:java} (a URLClassLoader over the test scope). */
   private static String classPath() {
@@ -115,6 +135,11 @@ public final class SimulatorBenchmark {
       n.add(gc.getName());
     }
     return String.join("/", n);
+  }
+
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   private static long gcMillis() {
@@ -171,7 +196,7 @@ public final class SimulatorBenchmark {
   /** The child JVM of {@code --client-process}: streams until its parent kills it. */
   private static void clientOnly(int port, String model, int concurrency, int inputWords, int maxTokens,
       int clientThreads) throws Exception {
-    Transport t = Transport.preferred();
+    Transport t = clientTransport();
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(clientThreads, new DefaultThreadFactory("bench-client", true),
         t.handlerFactory());
     connect(group, t, port, request(model, port, inputWords, maxTokens), new Counters(), concurrency);
@@ -182,7 +207,7 @@ public final class SimulatorBenchmark {
 
   private static void run(String title, SimulatorConfig config, Options o) throws Exception {
     Counters c = new Counters();
-    Transport t = Transport.preferred();
+    Transport t = clientTransport();
     EventLoopGroup group = o.clientProcess() ? null
         : new MultiThreadIoEventLoopGroup(o.clientThreads(), new DefaultThreadFactory("bench-client", true),
             t.handlerFactory());
@@ -193,9 +218,7 @@ public final class SimulatorBenchmark {
         List<String> cmd = new ArrayList<>(List.of(
             java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", classPath()));
-        if (System.getProperty("sim.transport") != null) {
-          cmd.add("-Dsim.transport=" + System.getProperty("sim.transport"));
-        }
+        cmd.add("-Dsim.transport=" + clientTransport());
         cmd.addAll(List.of(SimulatorBenchmark.class.getName(), "--client-only", String.valueOf(sim.port()),
             "--model", config.effectiveServedModelName(), "--concurrency", String.valueOf(o.concurrency()),
             "--input-words", String.valueOf(o.inputWords()), "--max-tokens", String.valueOf(o.maxTokens()),
@@ -215,9 +238,9 @@ public final class SimulatorBenchmark {
       }
       Thread.sleep(o.warmup() * 1000L);
       sim.resetLateness();
-      long r0 = c.requests.get(), gc0 = gcMillis(), t0 = System.nanoTime();
+      long r0 = c.requests.get(), gc0 = gcMillis(), cpu0 = cpuNanos(), t0 = System.nanoTime();
       Thread.sleep(o.seconds() * 1000L);
-      long r1 = c.requests.get(), gc1 = gcMillis(), t1 = System.nanoTime();
+      long r1 = c.requests.get(), gc1 = gcMillis(), cpu1 = cpuNanos(), t1 = System.nanoTime();
       Lateness l = sim.lateness();
       long[] outliers = sim.latenessOutliers();
       c.stop = true;
@@ -234,6 +257,9 @@ public final class SimulatorBenchmark {
           l.count() / secs, c.errors.get(), sim.runningRequests(), sim.waitingRequests(), gc1 - gc0);
       System.out.printf("   send lateness: p50 %.1f ms, p99 %.1f ms, max %.2f ms (%d tokens)%n",
           l.p50Ms(), l.p99Ms(), l.maxMs(), l.count());
+      System.out.printf("   CPU of this JVM (%s): %.2f cores, %.1f us per content chunk%n",
+          o.clientProcess() ? "simulator" : "simulator and client", (cpu1 - cpu0) / (double) (t1 - t0),
+          (cpu1 - cpu0) / 1e3 / Math.max(1, l.count()));
       if (o.outliers()) {
         // grouped by step (same scheduled end): a late step shows as many tokens at once
         System.out.printf("   tokens over 2 ms late: %d; steps with such tokens (first 4096 tokens), "
