@@ -306,7 +306,7 @@ final class Engine implements Runnable {
           continue;
         }
         if (r.writer.emit(tokenIndex[i])) {
-          lateness.record(System.nanoTime() - scheduledEnd);
+          r.writer.recordSent(lateness, scheduledEnd);
         }
       }
     }

@@ -10,10 +10,22 @@ final class LatenessHistogram {
 
   private final AtomicLongArray counts = new AtomicLongArray(BUCKETS);
   private final AtomicLong max = new AtomicLong();
+  /** Over this, a token is kept in {@link #outliers} (its time and lateness), for diagnosis. */
+  private static final long OUTLIER_NANOS = 2_000_000;
+  private static final int OUTLIER_SLOTS = 4096;
+  private final AtomicLongArray outliers = new AtomicLongArray(2 * OUTLIER_SLOTS);
+  private final AtomicLong outlierCount = new AtomicLong();
 
   void record(long latenessNanos) {
     long l = Math.max(0, latenessNanos);
     counts.incrementAndGet((int) Math.min(BUCKETS - 1, l / BUCKET_NANOS));
+    if (l > OUTLIER_NANOS) {
+      long i = outlierCount.getAndIncrement();
+      if (i < OUTLIER_SLOTS) {
+        outliers.set((int) (2 * i), System.nanoTime());
+        outliers.set((int) (2 * i + 1), l);
+      }
+    }
     long m = max.get();
     while (l > m && !max.compareAndSet(m, l)) {
       m = max.get();
@@ -25,6 +37,20 @@ final class LatenessHistogram {
       counts.set(i, 0);
     }
     max.set(0);
+    outlierCount.set(0);
+  }
+
+  /**
+   * Tokens over 2 ms late since the last reset (the first 4096): pairs of {@code System.nanoTime()}
+   * when recorded and lateness in ns.
+   */
+  long[] outliers() {
+    int n = (int) Math.min(OUTLIER_SLOTS, outlierCount.get());
+    long[] o = new long[2 * n];
+    for (int i = 0; i < 2 * n; i++) {
+      o[i] = outliers.get(i);
+    }
+    return o;
   }
 
   Lateness snapshot() {

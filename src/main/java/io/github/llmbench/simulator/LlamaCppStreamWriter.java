@@ -37,6 +37,8 @@ final class LlamaCppStreamWriter implements ResponseWriter {
   private final Runnable onDone;
   private final ParsedRequest req;
   private final StreamWriter whole;
+  /** The last token's write, for {@link #recordSent}. */
+  private io.netty.channel.ChannelFuture sent;
   private final String id;
   private final long created;
   private final String model;
@@ -123,13 +125,23 @@ final class LlamaCppStreamWriter implements ResponseWriter {
     if (last) {
       channel.write(new DefaultHttpContent(buf));
       var f = channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT);
+      sent = f;
       onDone.run();
       // as llama-server (cpp-httplib): the connection is closed after a stream, keep-alive or not
       f.addListener(ChannelFutureListener.CLOSE);
     } else {
-      channel.writeAndFlush(new DefaultHttpContent(buf), channel.voidPromise());
+      sent = channel.writeAndFlush(new DefaultHttpContent(buf));
     }
     return true;
+  }
+
+  @Override
+  public void recordSent(LatenessHistogram lateness, long scheduledEnd) {
+    if (req.stream) {
+      ResponseWriter.recordWhenWritten(sent, lateness, scheduledEnd);
+    } else {
+      whole.recordSent(lateness, scheduledEnd);
+    }
   }
 
   private void chatChunk(StringBuilder out, String choice, String extra) {

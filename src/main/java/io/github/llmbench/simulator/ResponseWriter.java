@@ -13,4 +13,30 @@ interface ResponseWriter {
    * flushed for this token.
    */
   boolean emit(int k);
+
+  /**
+   * Records the send lateness of the token just {@link #emit emitted} (if it returned true) once
+   * its bytes are in the kernel: at once with epoll and NIO, whose writes are system calls; when
+   * the write completes with io_uring, whose loop submits its queued writes after its tasks.
+   */
+  default void recordSent(LatenessHistogram lateness, long scheduledEnd) {
+    lateness.record(System.nanoTime() - scheduledEnd);
+  }
+
+  /** Records the lateness of a write when it succeeds: now if it is done, else on its completion. */
+  static void recordWhenWritten(io.netty.channel.ChannelFuture f, LatenessHistogram lateness, long scheduledEnd) {
+    if (f == null) {
+      lateness.record(System.nanoTime() - scheduledEnd);
+    } else if (f.isDone()) {
+      if (f.isSuccess()) {
+        lateness.record(System.nanoTime() - scheduledEnd);
+      }
+    } else {
+      f.addListener(x -> {
+        if (x.isSuccess()) {
+          lateness.record(System.nanoTime() - scheduledEnd);
+        }
+      });
+    }
+  }
 }

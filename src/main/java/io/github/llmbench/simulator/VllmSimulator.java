@@ -7,12 +7,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.epoll.EpollServerSocketChannel;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -31,8 +26,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class VllmSimulator implements AutoCloseable {
 
-  /** Event-loop threads for HTTP; two keep up with 512 streams on a 2-core machine. */
-  private static final int IO_THREADS = 2;
+  /**
+   * Event-loop threads for HTTP ({@code -Dsim.ioThreads}); two keep up with 512 streams on a
+   * 2-core machine.
+   */
+  private static final int IO_THREADS = Integer.getInteger("sim.ioThreads", 2);
 
   private final SimulatorConfig config;
   private final ModelSpec model;
@@ -43,8 +41,9 @@ public final class VllmSimulator implements AutoCloseable {
   private final EventLoopGroup group;
   private final Channel serverChannel;
   private final int port;
+  private final Transport transport;
 
-  private VllmSimulator(SimulatorConfig config) throws InterruptedException {
+  private VllmSimulator(SimulatorConfig config, Transport transport) throws InterruptedException {
     config.validate();
     this.config = config;
     this.model = config.modelSpec();
@@ -52,16 +51,17 @@ public final class VllmSimulator implements AutoCloseable {
     this.tokenizer = new StubTokenizer(model.vocabSize());
     this.engine = new Engine(new CostModel(model, config.gpuSpec(), config.tp()),
         config.maxNumSeqs(), config.maxNumBatchedTokens(), lateness);
-    // Native epoll when present (Linux; the jars come with Gatling), else NIO: epoll's writes are
-    // cheaper, which matters with hundreds of one-token flushes per step.
-    boolean epoll = Epoll.isAvailable();
+    // Native epoll when present (Linux; the jars come with Gatling), else io_uring, else NIO:
+    // epoll's writes are cheaper than NIO's, which matters with hundreds of one-token flushes per
+    // step; io_uring (one system call for a loop iteration's writes) measured no better (Transport).
+    this.transport = transport;
     this.group = new MultiThreadIoEventLoopGroup(IO_THREADS, new DefaultThreadFactory("vllm-sim-io", true),
-        epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+        transport.handlerFactory());
     Channel ch;
     try {
       ServerBootstrap b = new ServerBootstrap()
           .group(group)
-          .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+          .channel(transport.serverChannel())
           .option(ChannelOption.SO_BACKLOG, 1024)
           .childOption(ChannelOption.TCP_NODELAY, true)
           .childHandler(new ChannelInitializer<SocketChannel>() {
@@ -89,8 +89,13 @@ public final class VllmSimulator implements AutoCloseable {
    * @throws IllegalStateException if the port cannot be bound
    */
   public static VllmSimulator start(SimulatorConfig config) {
+    return start(config, Transport.preferred());
+  }
+
+  /** Starts a simulator on the given transport (tests: each transport serves the same bytes). */
+  static VllmSimulator start(SimulatorConfig config, Transport transport) {
     try {
-      return new VllmSimulator(config);
+      return new VllmSimulator(config, transport);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while starting the simulator", e);
@@ -117,9 +122,19 @@ public final class VllmSimulator implements AutoCloseable {
     return config;
   }
 
+  /** The Netty transport serving HTTP: io_uring, epoll or nio. */
+  public String transport() {
+    return transport.toString();
+  }
+
   /** Send lateness of streamed tokens since start (or the last {@link #resetLateness()}). */
   public Lateness lateness() {
     return lateness.snapshot();
+  }
+
+  /** Tokens over 2 ms late since the last reset: (nanoTime, lateness ns) pairs; for the benchmark. */
+  long[] latenessOutliers() {
+    return lateness.outliers();
   }
 
   public void resetLateness() {
