@@ -19,7 +19,8 @@ import java.util.Locale;
 /**
  * Netty transport of the simulator (and its benchmark client), in order of preference: epoll
  * (Linux), io_uring (Linux 5.14+, where seccomp allows it), NIO. The native jars come with Gatling.
- * {@code -Dsim.transport=io_uring|epoll|nio} picks one (falling back if it is unavailable).
+ * {@link #parse} names one for the benchmark and {@code VllmSimulatorMain --transport}; an
+ * unavailable one falls back to the best available.
  *
  * <p>io_uring is not the default: measured with {@code SimulatorBenchmark} (README, Benchmark) it
  * costs as much CPU per token as epoll and does not lower the p99 or maximum send lateness, and as
@@ -29,26 +30,30 @@ import java.util.Locale;
 enum Transport {
   EPOLL, IO_URING, NIO;
 
-  /** The transport to use: {@code sim.transport} if set and available, else the best available one. */
+  /** The best transport available here. */
   static Transport preferred() {
-    String p = System.getProperty("sim.transport", "").trim().toLowerCase(Locale.ROOT);
-    if (!p.isEmpty()) {
-      Transport t = switch (p) {
-        case "io_uring", "iouring", "uring" -> IO_URING;
-        case "epoll" -> EPOLL;
-        case "nio" -> NIO;
-        default -> throw new IllegalArgumentException("sim.transport=" + p + ": io_uring, epoll or nio");
-      };
-      if (t.available()) {
-        return t;
-      }
-    }
     for (Transport t : values()) {
       if (t.available()) {
         return t;
       }
     }
     return NIO;
+  }
+
+  /** The transport named {@code name} if available here, else the best available one. */
+  static Transport preferred(String name) {
+    Transport t = parse(name);
+    return t.available() ? t : preferred();
+  }
+
+  /** {@code io_uring}, {@code epoll} or {@code nio}. */
+  static Transport parse(String name) {
+    return switch (name.trim().toLowerCase(Locale.ROOT)) {
+      case "io_uring", "iouring", "uring" -> IO_URING;
+      case "epoll" -> EPOLL;
+      case "nio" -> NIO;
+      default -> throw new IllegalArgumentException("transport '" + name + "': expected io_uring, epoll or nio");
+    };
   }
 
   boolean available() {

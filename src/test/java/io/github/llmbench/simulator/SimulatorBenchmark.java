@@ -27,12 +27,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Flags: {@code --seconds 25 --warmup 5 --concurrency 512 --input-words 40 --max-tokens 128
  * --scenario both|default|tiny --client-threads 1 --client-process false --outliers false}.
- * {@code --client-process true} runs the client in a child JVM (same classpath and
- * {@code -Dsim.transport}); {@code --outliers true} prints the tokens over 2 ms late with their
- * time in the run. The client's transport is {@code -Dbench.clientTransport} (default: the
- * simulator's). The transport ({@code -Dsim.transport=io_uring|epoll|nio}, the best available
- * by default) and the simulator's event-loop threads ({@code -Dsim.ioThreads}, 2) are system
- * properties.
+ * {@code --client-process true} runs the client in a child JVM (same classpath); {@code
+ * --outliers true} prints the tokens over 2 ms late with their time in the run. {@code --transport
+ * io_uring|epoll|nio} picks the simulator's transport (the best available by default) and {@code
+ * --client-transport} the client's (default: the simulator's).
  */
 public final class SimulatorBenchmark {
 
@@ -44,6 +42,8 @@ public final class SimulatorBenchmark {
     String scenario = "both";
     int clientThreads = 1, port = 0;
     boolean clientProcess = false, outliers = false, clientOnly = false;
+    Transport serverTransport = Transport.preferred();
+    Transport clientTransport = null;
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--seconds" -> seconds = Integer.parseInt(args[i + 1]);
@@ -57,18 +57,24 @@ public final class SimulatorBenchmark {
         case "--outliers" -> outliers = Boolean.parseBoolean(args[i + 1]);
         case "--client-only" -> { clientOnly = true; port = Integer.parseInt(args[i + 1]); }
         case "--model" -> model = args[i + 1];
+        case "--transport" -> serverTransport = Transport.preferred(args[i + 1]);
+        case "--client-transport" -> clientTransport = Transport.preferred(args[i + 1]);
         default -> throw new IllegalArgumentException(args[i] + ": unknown argument");
       }
     }
+    if (clientTransport == null) {
+      clientTransport = serverTransport;
+    }
     if (clientOnly) {
-      clientOnly(port, model, concurrency, inputWords, maxTokens, clientThreads);
+      clientOnly(port, model, concurrency, inputWords, maxTokens, clientThreads, clientTransport);
       return;
     }
-    Options o = new Options(seconds, warmup, concurrency, inputWords, maxTokens, clientThreads, clientProcess, outliers);
+    Options o = new Options(seconds, warmup, concurrency, inputWords, maxTokens, clientThreads, clientProcess, outliers,
+        serverTransport, clientTransport);
     System.out.printf("java %s, %d cpus, max heap %d MB, gc %s, transport %s, sim io threads %s, client %s, %s (%d thread%s)%n",
         System.getProperty("java.version"), Runtime.getRuntime().availableProcessors(),
-        Runtime.getRuntime().maxMemory() >> 20, gcNames(), Transport.preferred(), Integer.getInteger("sim.ioThreads", 2),
-        clientTransport(), clientProcess ? "in a child JVM" : "in this JVM", clientThreads, clientThreads == 1 ? "" : "s");
+        Runtime.getRuntime().maxMemory() >> 20, gcNames(), serverTransport, 2,
+        clientTransport, clientProcess ? "in a child JVM" : "in this JVM", clientThreads, clientThreads == 1 ? "" : "s");
     System.out.println("load: " + loadAverage());
     if (!scenario.equals("tiny")) {
       run("default: qwen2.5-7b-instruct on rtx4080-32gb, max_num_seqs 256", SimulatorConfig.defaults(),
@@ -84,26 +90,7 @@ public final class SimulatorBenchmark {
   }
 
   record Options(int seconds, int warmup, int concurrency, int inputWords, int maxTokens, int clientThreads,
-      boolean clientProcess, boolean outliers) {}
-
-  /** The client's transport: {@code -Dbench.clientTransport}, else the simulator's. */
-  private static Transport clientTransport() {
-    String c = System.getProperty("bench.clientTransport");
-    if (c == null) {
-      return Transport.preferred();
-    }
-    String saved = System.getProperty("sim.transport");
-    System.setProperty("sim.transport", c);
-    try {
-      return Transport.preferred();
-    } finally {
-      if (saved == null) {
-        System.clearProperty("sim.transport");
-      } else {
-        System.setProperty("sim.transport", saved);
-      }
-    }
-  }
+      boolean clientProcess, boolean outliers, Transport serverTransport, Transport clientTransport) {}
 
   /** This class's class path, also under {@code mvn exec:java} (a URLClassLoader over the test scope). */
   private static String classPath() {
@@ -195,8 +182,7 @@ public final class SimulatorBenchmark {
 
   /** The child JVM of {@code --client-process}: streams until its parent kills it. */
   private static void clientOnly(int port, String model, int concurrency, int inputWords, int maxTokens,
-      int clientThreads) throws Exception {
-    Transport t = clientTransport();
+      int clientThreads, Transport t) throws Exception {
     EventLoopGroup group = new MultiThreadIoEventLoopGroup(clientThreads, new DefaultThreadFactory("bench-client", true),
         t.handlerFactory());
     connect(group, t, port, request(model, port, inputWords, maxTokens), new Counters(), concurrency);
@@ -207,19 +193,19 @@ public final class SimulatorBenchmark {
 
   private static void run(String title, SimulatorConfig config, Options o) throws Exception {
     Counters c = new Counters();
-    Transport t = clientTransport();
+    Transport t = o.clientTransport();
     EventLoopGroup group = o.clientProcess() ? null
         : new MultiThreadIoEventLoopGroup(o.clientThreads(), new DefaultThreadFactory("bench-client", true),
             t.handlerFactory());
     Process child = null;
-    try (VllmSimulator sim = VllmSimulator.start(config)) {
+    try (VllmSimulator sim = VllmSimulator.start(config, o.serverTransport())) {
       List<Channel> channels = List.of();
       if (o.clientProcess()) {
         List<String> cmd = new ArrayList<>(List.of(
             java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp", classPath()));
-        cmd.add("-Dsim.transport=" + clientTransport());
         cmd.addAll(List.of(SimulatorBenchmark.class.getName(), "--client-only", String.valueOf(sim.port()),
+            "--client-transport", o.clientTransport().name(),
             "--model", config.effectiveServedModelName(), "--concurrency", String.valueOf(o.concurrency()),
             "--input-words", String.valueOf(o.inputWords()), "--max-tokens", String.valueOf(o.maxTokens()),
             "--client-threads", String.valueOf(o.clientThreads())));
