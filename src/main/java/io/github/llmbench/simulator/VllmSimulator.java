@@ -50,8 +50,8 @@ public final class VllmSimulator implements AutoCloseable {
     this.model = config.modelSpec();
     this.servedModelName = config.effectiveServedModelName();
     this.tokenizer = new StubTokenizer(model.vocabSize());
-    this.engine = new Engine(new CostModel(model, config.gpuSpec(), config.tp()),
-        config.maxNumSeqs(), config.maxNumBatchedTokens(), lateness);
+    this.engine = new Engine(new CostModel(model, config.gpuSpec(), config.tp(), config.gpuMemoryUtilization(),
+        io.github.llmbench.catalog.EngineCalibration.DEFAULT), config.maxNumSeqs(), config.maxNumBatchedTokens(), lateness);
     // Native epoll when present (Linux; the jars come with Gatling), else NIO: epoll's writes are
     // cheaper, which matters with hundreds of one-token flushes per step.
     boolean epoll = Epoll.isAvailable();
