@@ -53,6 +53,7 @@ public final class SimCalibration {
         case "--real" -> real = true;
         case "--virtual" -> real = false;
         case "--no-tp2" -> tp2 = false;
+        case "--tp2-only" -> levels.add(-1);
         case "--prompts-cap" -> cap = Integer.parseInt(args[++i]);
         case "--levels" -> {
           for (String v : args[++i].split(",")) {
@@ -69,16 +70,20 @@ public final class SimCalibration {
       }
     }
     if (levels.isEmpty()) {
+      levels.add(0);
       for (int c : LEVELS) {
         levels.add(c);
       }
+    }
+    if (levels.get(0) == 0) {
+      levels.remove(0);
     }
     SimulatorConfig config = SimulatorConfig.defaults();
     List<EngineModel.Level> rows = new ArrayList<>();
     String how;
     RealTimeLadder rt = null;
     if (real) {
-      rt = new RealTimeLadder(config);
+      rt = levels.isEmpty() ? null : new RealTimeLadder(config);
       how = "real time, live simulator over HTTP (closed-loop streaming client in the same JVM)";
     } else {
       how = "virtual time (EngineModel)";
@@ -86,6 +91,7 @@ public final class SimCalibration {
     System.out.println("Simulator calibration, " + how + ": " + config.modelSpec().hfId() + " on " + config.gpu()
         + ", TP=1, input 1024, output 128");
     EngineModel em = EngineModel.of(config).withCalibration(cal);
+    levels.remove(Integer.valueOf(-1));
     for (int c : levels) {
       int prompts = Math.min(cap, seedPrompts(c));
       EngineModel.Level l = real ? rt.level(c, prompts, 1024, 128) : em.closedLoop(c, prompts, 1024, 128, 42 + c);
@@ -95,8 +101,10 @@ public final class SimCalibration {
         System.out.flush();
       }
     }
-    System.out.println();
-    System.out.println(table(rows));
+    if (!rows.isEmpty()) {
+      System.out.println();
+      System.out.println(table(rows));
+    }
     if (tp2) {
       EngineModel.Level t2 = real
           ? new RealTimeLadder(config.withTp(2)).level(1, Math.min(cap, 300), 1024, 128)

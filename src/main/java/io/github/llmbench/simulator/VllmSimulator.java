@@ -136,6 +136,11 @@ public final class VllmSimulator implements AutoCloseable {
     return engine.waitingCount();
   }
 
+  /** The engine's Prometheus metrics (served at {@code GET /metrics}). */
+  SimMetrics metrics() {
+    return engine.metrics();
+  }
+
   /** Engine steps executed so far. */
   public long steps() {
     return engine.steps();
