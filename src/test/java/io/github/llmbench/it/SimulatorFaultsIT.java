@@ -30,7 +30,7 @@ class SimulatorFaultsIT {
                 "it.requests", "60",
                 "output.len", "20",
                 "input.len", "20",
-                "timeout", "3"));
+                "timeout", "5"));
     assertEquals(0, run.exitCode());
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
     assertEquals(60, records.size());
@@ -57,7 +57,7 @@ class SimulatorFaultsIT {
     if (error.startsWith("stream cut before [DONE]")) {
       return "stream cut";
     }
-    if (error.startsWith("timeout: no [DONE] within 3 s")) {
+    if (error.startsWith("timeout: no [DONE] within 5 s")) {
       return "timeout";
     }
     return error;
