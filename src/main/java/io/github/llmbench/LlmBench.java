@@ -225,7 +225,8 @@ public final class LlmBench {
       }
     }
     if (target.embedded()) {
-      return Catalog.model(settings.simModel());
+      return Catalog.models().containsKey(settings.simModel()) ? Catalog.model(settings.simModel())
+          : HfConfig.read(Path.of(settings.simModel()));
     }
     return Catalog.models().values().stream().filter(m -> m.hfId().equalsIgnoreCase(target.model())).findFirst().orElse(null);
   }

@@ -15,6 +15,21 @@ public final class Catalog {
   private static final long GIB = 1L << 30;
   private static final long GB = 1_000_000_000L;
 
+  /**
+   * All-reduce bus bandwidth between two GeForce cards on PCIe 4.0 x16 without peer-to-peer
+   * (NVIDIA disables P2P on GeForce, so NCCL stages through host memory): nccl-tests all_reduce_perf
+   * on 2 x RTX 4090 reports about 10-13 GB/s bus bandwidth for large messages; 12 GB/s here.
+   */
+  public static final double PCIE4_ALLREDUCE_BANDWIDTH = 12e9;
+
+  /**
+   * Fixed cost of one small all-reduce between two GeForce cards on PCIe (decode: a few KB per
+   * layer): NCCL's small-message latency over PCIe/host memory is of the order of 10-20 us, but
+   * vLLM captures decode steps in CUDA graphs, which hides launch costs; 4 us, fitted (with
+   * {@link EngineCalibration}) to the seed's TP=2 C=1 TPOT of 12.07 ms on 2 x RTX 4080.
+   */
+  public static final double PCIE4_ALLREDUCE_LATENCY = 4e-6;
+
   private static final Map<String, ModelSpec> MODELS = new LinkedHashMap<>();
   private static final Map<String, GpuSpec> GPUS = new LinkedHashMap<>();
 
@@ -50,8 +65,10 @@ public final class Catalog {
     add(new GpuSpec("rtx4090", "NVIDIA GeForce RTX 4090", 165.2e12, 1008e9, 24 * GIB,
         "PCIe 4.0 x16, no NVLink"));
     // H100 SXM5 80 GB: 989 TFLOP/s dense bf16 tensor, 3.35 TB/s HBM3 (NVIDIA H100 datasheet).
+    // NVLink all-reduce: nccl-tests report ~360-480 GB/s bus bandwidth on 8 x H100 SXM; 360 GB/s and
+    // 3 us small-message latency (vLLM's custom all-reduce over NVLink).
     add(new GpuSpec("h100-sxm", "NVIDIA H100 SXM5 80GB", 989e12, 3.35e12, 80 * GB,
-        "NVLink 4, 900 GB/s bidirectional per GPU"));
+        "NVLink 4, 900 GB/s bidirectional per GPU", 360e9, 3e-6));
   }
 
   private Catalog() {}

@@ -40,7 +40,12 @@ public final class Target implements AutoCloseable {
               SimulatorConfig.defaults()
                   .withModel(settings.simModel())
                   .withGpu(settings.simGpu())
-                  .withDialect(Dialect.fromId(settings.simDialect())));
+                  .withDialect(Dialect.fromId(settings.simDialect()))
+                  .withTp(settings.simEngine().tp())
+                  .withMaxNumSeqs(settings.simEngine().maxNumSeqs())
+                  .withMaxNumBatchedTokens(settings.simEngine().maxNumBatchedTokens())
+                  .withGpuMemoryUtilization(settings.simEngine().gpuMemoryUtilization())
+                  .withFaults(settings.simEngine().faults()));
       baseUrl = URI.create(simulator.baseUrl());
     }
     try {

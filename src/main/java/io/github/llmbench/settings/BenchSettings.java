@@ -123,6 +123,14 @@ public final class BenchSettings {
    */
   public record Gates(GateSet set, Optional<String> baseline, Map<String, Map<String, Double>> baselineFigures) {}
 
+  /**
+   * The embedded simulator's engine: {@code sim.tp}, {@code sim.max_num_seqs},
+   * {@code sim.max_num_batched_tokens}, {@code sim.gpu_memory_utilization} (vLLM's flags) and
+   * {@code sim.faults} ({@link io.github.llmbench.simulator.SimFaults}).
+   */
+  public record SimEngine(int tp, int maxNumSeqs, int maxNumBatchedTokens, double gpuMemoryUtilization,
+      io.github.llmbench.simulator.SimFaults faults) {}
+
   /** Model and GPU for the roofline; absent = taken from the simulator or the catalog. */
   public record Roofline(Optional<String> modelSpec, Optional<String> gpu, int tp) {}
 
@@ -138,6 +146,7 @@ public final class BenchSettings {
   private final String simModel;
   private final String simGpu;
   private final String simDialect;
+  private final SimEngine simEngine;
   private final Load load;
   private final Workload workload;
   private final Roofline roofline;
@@ -157,6 +166,7 @@ public final class BenchSettings {
       String simModel,
       String simGpu,
       String simDialect,
+      SimEngine simEngine,
       Load load,
       Workload workload,
       Roofline roofline,
@@ -174,6 +184,7 @@ public final class BenchSettings {
     this.simModel = simModel;
     this.simGpu = simGpu;
     this.simDialect = simDialect;
+    this.simEngine = simEngine;
     this.load = load;
     this.workload = workload;
     this.roofline = roofline;
@@ -205,20 +216,60 @@ public final class BenchSettings {
     int timeout = r.positiveInt("timeout", 300, MAX_SECONDS);
     Optional<String> key =
         Optional.ofNullable(environment.apply(API_KEY_ENV)).map(String::trim).filter(s -> !s.isEmpty());
-    String simModel = r.oneOf("sim.model", DEFAULT_SIM_MODEL, Catalog.models().keySet());
+    String simModel = r.optional("sim.model").orElse(DEFAULT_SIM_MODEL);
+    if (!Catalog.models().containsKey(simModel)) {
+      if (!io.github.llmbench.simulator.SimulatorConfig.isConfigPath(simModel)) {
+        throw SettingsException.invalid("sim.model", simModel, "one of "
+            + String.join(", ", new java.util.TreeSet<>(Catalog.models().keySet()))
+            + ", or the path of a Hugging Face config.json");
+      }
+      try {
+        io.github.llmbench.catalog.HfConfig.read(java.nio.file.Path.of(simModel));
+      } catch (RuntimeException e) {
+        throw SettingsException.invalid("sim.model", simModel, "a readable Hugging Face config.json ("
+            + e.getMessage() + ")");
+      }
+    }
     String simGpu = r.oneOf("sim.gpu", DEFAULT_SIM_GPU, Catalog.gpus().keySet());
     String simDialect = r.oneOf("sim.dialect", DEFAULT_SIM_DIALECT, List.of("vllm", "llamacpp"));
+    int simTp = r.positiveInt("sim.tp", 1, 64);
+    int maxNumSeqs = r.positiveInt("sim.max_num_seqs", 256, 1 << 20);
+    int maxNumBatchedTokens = r.positiveInt("sim.max_num_batched_tokens", 2048, 1 << 24);
+    if (maxNumBatchedTokens < maxNumSeqs) {
+      throw SettingsException.invalid("sim.max_num_batched_tokens", Integer.toString(maxNumBatchedTokens),
+          "a whole number >= sim.max_num_seqs (" + maxNumSeqs + ")");
+    }
+    double gpuMemUtil = 0.9;
+    Optional<String> rawUtil = r.optional("sim.gpu_memory_utilization");
+    if (rawUtil.isPresent()) {
+      try {
+        gpuMemUtil = Double.parseDouble(rawUtil.get());
+      } catch (NumberFormatException e) {
+        gpuMemUtil = Double.NaN;
+      }
+      if (!(gpuMemUtil > 0 && gpuMemUtil <= 1)) {
+        throw SettingsException.invalid("sim.gpu_memory_utilization", rawUtil.get(), "a number above 0 and at most 1");
+      }
+    }
+    io.github.llmbench.simulator.SimFaults faults;
+    try {
+      faults = io.github.llmbench.simulator.SimFaults.parse(r.optional("sim.faults").orElse(""));
+    } catch (IllegalArgumentException e) {
+      throw SettingsException.invalid("sim.faults", r.optional("sim.faults").orElse(""),
+          io.github.llmbench.simulator.SimFaults.ACCEPTED);
+    }
+    SimEngine simEngine = new SimEngine(simTp, maxNumSeqs, maxNumBatchedTokens, gpuMemUtil, faults);
     Load load = readLoad(r, conc, duration);
     Workload workload = readWorkload(r, inputLen, outputLen);
     Roofline roofline =
         new Roofline(
             r.optional("model.spec"),
             r.optional("gpu").map(g -> r.oneOf("gpu", g, Catalog.gpus().keySet())),
-            r.positiveInt("tp", 1, 64));
+            r.positiveInt("tp", baseUrl.isEmpty() ? simTp : 1, 64));
     Gates gates = readGates(r, properties);
     return new BenchSettings(
         baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu,
-        simDialect, load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")));
+        simDialect, simEngine, load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")));
   }
 
   private static Gates readGates(Reader r, Map<String, String> properties) {
@@ -423,6 +474,11 @@ public final class BenchSettings {
     return simDialect;
   }
 
+  /** The embedded simulator's engine limits, tensor parallelism and faults; used only without {@code base.url}. */
+  public SimEngine simEngine() {
+    return simEngine;
+  }
+
   /** The API key, for the Authorization header only. Never print or persist it. */
   public Optional<String> apiKey() {
     return apiKey;
@@ -466,6 +522,12 @@ public final class BenchSettings {
       m.put("sim.gpu", simGpu);
       if (!simDialect.equals(DEFAULT_SIM_DIALECT)) {
         m.put("sim.dialect", simDialect);
+      }
+      m.put("sim.engine", "tp " + simEngine.tp() + ", max_num_seqs " + simEngine.maxNumSeqs()
+          + ", max_num_batched_tokens " + simEngine.maxNumBatchedTokens() + ", gpu_memory_utilization "
+          + simEngine.gpuMemoryUtilization());
+      if (simEngine.faults().any()) {
+        m.put("sim.faults", simEngine.faults().toString());
       }
     }
     m.put(API_KEY_ENV, apiKey.isPresent() ? "set (not shown)" : "not set");

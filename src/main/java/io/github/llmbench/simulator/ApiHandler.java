@@ -19,6 +19,8 @@ import java.util.List;
 /** Routes the OpenAI-compatible endpoints; one instance per connection. */
 final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
+  private static final int KV_BLOCK_SIZE = io.github.llmbench.catalog.EngineCalibration.DEFAULT.blockSize();
+
   private final VllmSimulator sim;
   /** The request streaming on this connection, if any (HTTP/1.1: one at a time). */
   private SimRequest current;
@@ -59,6 +61,12 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
           JsonNode tokenizeBody = body(msg);
           send(ctx, Http.json(HttpResponseStatus.OK,
               llamaCpp() ? LlamaCppEndpoints.tokenize(tokenizeBody, sim) : tokenize(tokenizeBody), keepAlive), keepAlive);
+        }
+        case "/metrics" -> {
+          requireMethod(method, HttpMethod.GET);
+          send(ctx, Http.bytes(HttpResponseStatus.OK,
+              sim.metrics().render(sim.servedModelName()).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+              "text/plain; version=0.0.4; charset=utf-8", keepAlive), keepAlive);
         }
         case "/v1/chat/completions" -> {
           requireMethod(method, HttpMethod.POST);
@@ -183,6 +191,19 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   private void generate(ChannelHandlerContext ctx, JsonNode body, boolean chat, boolean keepAlive) {
     ParsedRequest p = ParsedRequest.parse(body, chat, sim.servedModelName(), sim.tokenizer(),
         sim.modelSpec().maxModelLen());
+    SimFaults.Fault fault = sim.config().faults().draw();
+    if (fault != null && (fault.mode() == SimFaults.Mode.HTTP_429 || fault.mode() == SimFaults.Mode.HTTP_500)) {
+      boolean limited = fault.mode() == SimFaults.Mode.HTTP_429;
+      throw new ApiError(limited ? 429 : 500, limited ? "RateLimitError" : "InternalServerError",
+          limited ? "simulated fault: too many requests" : "simulated fault: internal server error", null);
+    }
+    // Prompt token ids, for the prefix cache's block hashes (vLLM hashes the tokens of each full block).
+    java.util.List<Integer> ids = ParsedRequest.tokenize(body, sim.tokenizer());
+    int[] toks = new int[ids.size()];
+    for (int i = 0; i < toks.length; i++) {
+      toks[i] = ids.get(i);
+    }
+    long[] hashes = SimRequest.hashBlocks(toks, Math.min(toks.length, p.promptTokens), KV_BLOCK_SIZE);
     SimRequest[] holder = new SimRequest[1];
     Runnable onDone = () -> {
       if (current == holder[0]) {
@@ -203,7 +224,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       }
       w = sw;
     }
-    SimRequest r = new SimRequest(p.promptTokens, p.maxTokens, w);
+    if (fault != null && p.stream) {
+      w = new FaultyWriter(w, ctx.channel(), fault, p.maxTokens, onDone, holder);
+    }
+    SimRequest r = new SimRequest(p.promptTokens, p.maxTokens, w, hashes, System.nanoTime());
     holder[0] = r;
     current = r;
     sim.engine().submit(r);

@@ -1,44 +1,32 @@
 package io.github.llmbench.simulator;
 
+import io.github.llmbench.catalog.EngineCalibration;
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.ModelSpec;
 
 /**
- * Roofline duration of one engine step: {@code overhead + max(compute, memory)}.
+ * Duration of one engine step: {@code overhead + max(compute, memory) + all-reduce}, and the
+ * KV-cache capacity, for a model on {@code tp} GPUs (tensor parallel).
  *
  * <ul>
- *   <li>compute = FLOPs / (peak x tp x {@link #COMPUTE_EFFICIENCY}), FLOPs = 2 x params x tokens
- *       + attention 4 x layers x heads x head_dim x (context length seen by each token, summed)
- *   <li>memory = (weight bytes + KV bytes read and written) / tp / (bandwidth x
- *       {@link #MEMORY_EFFICIENCY}): each GPU holds 1/tp of the weights and of the KV cache and
- *       reads them over its own memory bus.
+ *   <li>compute = FLOPs / (peak x tp x compute efficiency), FLOPs = 2 x params x tokens + attention
+ *       4 x layers x heads x head_dim x (context length seen by each token, summed)
+ *   <li>memory = (weight bytes + KV bytes read and written) / tp / (bandwidth x memory
+ *       efficiency): each GPU holds 1/tp of the weights and of the KV cache and reads them over its
+ *       own memory bus
+ *   <li>all-reduce (tp > 1): two per layer (after attention and after the MLP, Megatron-style),
+ *       each {@code latency + 2 (tp-1)/tp x tokens x hidden x dtype / link bandwidth} over the
+ *       cards' interconnect ({@link GpuSpec#linkBandwidth()}: PCIe for GeForce cards)
  * </ul>
  *
- * Not modelled (yet): tensor-parallel all-reduce time, sampling cost, CUDA-graph padding.
+ * Efficiencies and overhead: {@link EngineCalibration}, with where their values come from.
  */
 final class CostModel {
 
-  /**
-   * Fraction of peak DRAM bandwidth a decode step achieves. Calibrated on the seed measurement
-   * (Qwen2.5-7B bf16, RTX 4080 32 GB, concurrency 1: TPOT 25 ms): 15.23 GB of weights at
-   * 716.8 GB/s x 0.89 plus the 1 ms overhead gives 25.0 ms. 0.85-0.9 is also what GDDR6X/HBM
-   * memory-copy benchmarks reach.
-   */
-  static final double MEMORY_EFFICIENCY = 0.89;
-
-  /**
-   * Fraction of dense tensor peak that prefill GEMMs achieve. An assumption (large bf16 GEMMs
-   * typically reach 60-80% of peak; attention and small layers pull the average down); to be
-   * calibrated against a measured TTFT.
-   */
-  static final double COMPUTE_EFFICIENCY = 0.70;
-
-  /**
-   * Fixed per-step cost: scheduler, input preparation, sampling, detokenisation and kernel
-   * launches in vLLM V1 with CUDA graphs. An assumption of 1 ms (vLLM V1's CPU overhead per step
-   * is of the order of a millisecond for small batches), part of the TPOT calibration above.
-   */
-  static final long STEP_OVERHEAD_NANOS = 1_000_000;
+  /** The calibrated defaults (kept as constants for the tests and the README's figures). */
+  static final double MEMORY_EFFICIENCY = EngineCalibration.DEFAULT.memoryEfficiency();
+  static final double COMPUTE_EFFICIENCY = EngineCalibration.DEFAULT.computeEfficiency();
+  static final long STEP_OVERHEAD_NANOS = (long) (EngineCalibration.DEFAULT.stepOverheadSeconds() * 1e9);
 
   private final double flopsPerTokenLinear; // 2 x params
   private final double attnFlopsPerContextToken; // 4 x layers x heads x head_dim
@@ -47,15 +35,44 @@ final class CostModel {
   private final double computeRate; // FLOP/s, all GPUs
   private final double bytesRatePerGpu;
   private final int tp;
+  private final long overheadNanos;
+  private final double allReducesPerStep;
+  private final double allReduceLatency;
+  private final double allReduceBytesPerToken; // bytes each GPU moves per token per all-reduce
+  private final double linkBandwidth;
+  private final int kvBlocks;
+  private final int blockSize;
 
   CostModel(ModelSpec m, GpuSpec g, int tp) {
+    this(m, g, tp, 0.9, EngineCalibration.DEFAULT);
+  }
+
+  CostModel(ModelSpec m, GpuSpec g, int tp, double gpuMemoryUtilization, EngineCalibration c) {
     this.flopsPerTokenLinear = 2.0 * m.parameters();
     this.attnFlopsPerContextToken = 4.0 * m.numLayers() * m.numHeads() * m.headDim();
     this.weightBytes = m.weightBytes();
     this.kvBytesPerToken = m.kvBytesPerToken();
-    this.computeRate = g.peakDenseBf16Flops() * tp * COMPUTE_EFFICIENCY;
-    this.bytesRatePerGpu = g.memoryBandwidth() * MEMORY_EFFICIENCY;
+    this.computeRate = g.peakDenseBf16Flops() * tp * c.computeEfficiency();
+    this.bytesRatePerGpu = g.memoryBandwidth() * c.memoryEfficiency();
     this.tp = tp;
+    this.overheadNanos = (long) (c.stepOverheadSeconds() * 1e9);
+    this.allReducesPerStep = tp > 1 ? 2.0 * m.numLayers() : 0;
+    this.allReduceLatency = g.linkLatencySeconds();
+    this.allReduceBytesPerToken = 2.0 * (tp - 1) / tp * m.hiddenSize() * m.dtypeBytes();
+    this.linkBandwidth = g.linkBandwidth();
+    this.blockSize = c.blockSize();
+    double kvBytesPerGpu = g.memoryBytes() * gpuMemoryUtilization - weightBytes / tp - c.activationReserveBytes();
+    double blockBytesPerGpu = (double) blockSize * kvBytesPerToken / tp;
+    this.kvBlocks = (int) Math.max(0, Math.min(Integer.MAX_VALUE, Math.floor(kvBytesPerGpu / blockBytesPerGpu)));
+  }
+
+  /** KV-cache blocks (of {@link #blockSize()} tokens) that fit beside the weights and the reserve. */
+  int kvBlocks() {
+    return kvBlocks;
+  }
+
+  int blockSize() {
+    return blockSize;
   }
 
   /** Accumulates one step's work, then gives its duration. Reused by the step loop. */
@@ -86,7 +103,9 @@ final class CostModel {
       double flops = flopsPerTokenLinear * tokens + attnFlopsPerContextToken * sumContext;
       double compute = flops / computeRate;
       double memory = (weightBytes + kvBytesPerToken * kvTokensTouched) / tp / bytesRatePerGpu;
-      return STEP_OVERHEAD_NANOS + (long) (Math.max(compute, memory) * 1e9);
+      double allReduce = allReducesPerStep == 0 ? 0
+          : allReducesPerStep * (allReduceLatency + allReduceBytesPerToken * tokens / linkBandwidth);
+      return overheadNanos + (long) ((Math.max(compute, memory) + allReduce) * 1e9);
     }
   }
 }

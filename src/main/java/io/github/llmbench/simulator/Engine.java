@@ -1,8 +1,6 @@
 package io.github.llmbench.simulator;
 
 import io.netty.channel.EventLoop;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -11,20 +9,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A vLLM-V1-like continuous-batching engine on one thread.
+ * The live vLLM-V1-like continuous-batching engine on one thread, in real time.
  *
- * <p>Each step: (1) take new and drop cancelled requests; (2) schedule like vLLM V1's scheduler:
- * running requests first, in order (a decoding request takes 1 token, a partially prefilled one
- * the rest of its prompt, each capped by what is left of the {@code max_num_batched_tokens}
- * budget), then admit waiting requests while fewer than {@code max_num_seqs} run, each getting a
- * prefill chunk within the remaining budget (chunked prefill); (3) price the step with the
- * {@link CostModel}; (4) sample one token for every request that is decoding or whose prefill this
- * step finishes, and hand the tokens to the connections' event loops (one task per event loop per
- * step, scheduled there for the step's scheduled end on the monotonic clock), never blocking on
- * I/O; (5) sleep until the step's end.
- *
- * <p>Not modelled yet (later issue): KV-cache block capacity (gpu_memory_utilization), preemption
- * when the cache is full, prefix caching. They belong in {@link #schedule()}, where marked.
+ * <p>Each step: (1) take new and drop cancelled requests; (2) plan the step with the
+ * {@link Scheduler} (vLLM V1's policy: decodes first, chunked prefill within
+ * {@code max_num_batched_tokens}, at most {@code max_num_seqs} running, KV blocks, preemption,
+ * prefix caching) and price it with the {@link CostModel}; (3) apply it as of its end: the tokens
+ * it samples are handed to the connections' event loops (one task per event loop per step,
+ * scheduled there for the step's scheduled end on the monotonic clock), never blocking on I/O; (4)
+ * sleep until the step's end. {@link EngineModel} runs the same scheduler in virtual time.
  */
 final class Engine implements Runnable {
   /**
@@ -37,15 +30,11 @@ final class Engine implements Runnable {
   /** Back-to-back steps stay anchored to the previous step's end unless this thread is this late. */
   private static final long CATCH_UP_NANOS = 50_000_000;
 
-  private final CostModel.Step step;
-  private final int maxNumSeqs;
-  private final int maxNumBatchedTokens;
+  private final Scheduler scheduler;
+  private final SimMetrics metrics;
   private final LatenessHistogram lateness;
 
   private final ConcurrentLinkedQueue<SimRequest> incoming = new ConcurrentLinkedQueue<>();
-  private final ArrayDeque<SimRequest> waiting = new ArrayDeque<>();
-  private final ArrayList<SimRequest> running = new ArrayList<>();
-  private final ArrayList<SimRequest> scheduled = new ArrayList<>();
   /** Per event loop, its batches not yet written, in step order (engine thread adds, loop polls). */
   private final Map<EventLoop, ConcurrentLinkedQueue<Batch>> outboxes = new IdentityHashMap<>();
 
@@ -56,10 +45,17 @@ final class Engine implements Runnable {
   private volatile long steps;
 
   Engine(CostModel cost, int maxNumSeqs, int maxNumBatchedTokens, LatenessHistogram lateness) {
-    this.step = cost.new Step();
-    this.maxNumSeqs = maxNumSeqs;
-    this.maxNumBatchedTokens = maxNumBatchedTokens;
+    this(cost, maxNumSeqs, maxNumBatchedTokens, lateness, new SimMetrics());
+  }
+
+  Engine(CostModel cost, int maxNumSeqs, int maxNumBatchedTokens, LatenessHistogram lateness, SimMetrics metrics) {
+    this.metrics = metrics;
+    this.scheduler = new Scheduler(cost, maxNumSeqs, maxNumBatchedTokens, metrics);
     this.lateness = lateness;
+  }
+
+  SimMetrics metrics() {
+    return metrics;
   }
 
   void start(String name) {
@@ -110,15 +106,15 @@ final class Engine implements Runnable {
     boolean busy = false; // the previous iteration ran a step: this one starts at its end
     while (!stopped) {
       takeIncoming();
-      if (running.isEmpty() && waiting.isEmpty()) {
+      if (scheduler.idle()) {
         publishCounts();
         LockSupport.park(this);
         busy = false;
         continue;
       }
-      schedule();
+      boolean any = scheduler.schedule(System.nanoTime());
       publishCounts();
-      if (scheduled.isEmpty()) {
+      if (!any) {
         LockSupport.parkNanos(this, 100_000);
         busy = false;
         continue;
@@ -129,7 +125,7 @@ final class Engine implements Runnable {
       long start = busy && now - prevEnd < CATCH_UP_NANOS ? prevEnd
           : now - prevEnd < CONTIGUOUS_NANOS ? Math.max(prevEnd, now - CONTIGUOUS_NANOS) : now;
       busy = true;
-      long duration = step.durationNanos();
+      long duration = scheduler.durationNanos();
       long end = start + duration;
       // Tokens are sampled now and written at `end` by the event loops. This thread schedules the
       // next step a little before `end` (as vLLM's async scheduling does while the GPU runs a step),
@@ -144,51 +140,14 @@ final class Engine implements Runnable {
   private void takeIncoming() {
     SimRequest r;
     while ((r = incoming.poll()) != null) {
-      waiting.add(r);
+      scheduler.add(r);
     }
-    if (!running.isEmpty()) {
-      running.removeIf(x -> x.cancelled);
-    }
-    if (!waiting.isEmpty()) {
-      waiting.removeIf(x -> x.cancelled);
-    }
+    scheduler.dropCancelled();
   }
 
   private void publishCounts() {
-    runningCount = running.size();
-    waitingCount = waiting.size();
-  }
-
-  private void schedule() {
-    step.reset();
-    scheduled.clear();
-    int budget = maxNumBatchedTokens;
-    // Running requests first: decodes (1 token) and unfinished chunked prefills, in order.
-    for (int i = 0; i < running.size() && budget > 0; i++) {
-      SimRequest r = running.get(i);
-      int need = r.prefillDone() ? 1 : r.promptTokens - r.prefilled;
-      int n = Math.min(need, budget);
-      // LATER (KV cache): allocate KV blocks for n tokens here; if the cache is full, preempt the
-      // last running request (recompute) as vLLM V1 does.
-      add(r, n);
-      budget -= n;
-    }
-    // Then admit waiting requests while there is room in the batch and budget left.
-    while (budget > 0 && running.size() < maxNumSeqs && !waiting.isEmpty()) {
-      SimRequest r = waiting.poll();
-      // LATER (prefix caching): start r.prefilled at the number of cached prompt tokens.
-      // LATER (KV cache): admit only if its blocks fit in the free KV cache.
-      int n = Math.min(r.promptTokens, budget);
-      running.add(r);
-      add(r, n);
-      budget -= n;
-    }
-  }
-
-  private void add(SimRequest r, int n) {
-    r.scheduledThisStep = n;
-    step.add(r.contextLen(), n);
-    scheduled.add(r);
+    runningCount = scheduler.runningCount();
+    waitingCount = scheduler.waitingCount();
   }
 
   private static void parkUntil(long deadline) {
@@ -205,20 +164,9 @@ final class Engine implements Runnable {
    */
   private void emit(long scheduledEnd, long lead) {
     Map<EventLoop, Batch> batches = new IdentityHashMap<>();
-    boolean anyFinished = false;
-    for (int i = 0, n = scheduled.size(); i < n; i++) {
-      SimRequest r = scheduled.get(i);
-      if (!r.prefillDone()) {
-        r.prefilled += r.scheduledThisStep;
-        if (!r.prefillDone()) {
-          continue; // chunk of a longer prompt: no token yet
-        }
-      }
-      // vLLM samples a token at the end of the step that completes the prefill, then one per step.
-      int k = r.generated++;
-      if (r.generated >= r.maxTokens) {
-        anyFinished = true;
-      }
+    int n = scheduler.scheduled().size();
+    // vLLM samples a token at the end of the step that completes the prefill, then one per step.
+    scheduler.complete(scheduledEnd, (r, k, end) -> {
       EventLoop loop = r.writer.eventLoop();
       Batch b = batches.get(loop);
       if (b == null) {
@@ -227,13 +175,9 @@ final class Engine implements Runnable {
         batches.put(loop, b);
       }
       b.add(r, k);
-    }
+    });
     for (Batch b : batches.values()) {
       b.dispatch(lead);
-    }
-    if (anyFinished) {
-      // ignore_eos or not, the simulator never samples EOS: every request ends at max_tokens.
-      running.removeIf(r -> r.generated >= r.maxTokens);
     }
   }
 

@@ -2,6 +2,7 @@ package io.github.llmbench.simulator;
 
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.GpuSpec;
+import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.catalog.ModelSpec;
 
 /**
@@ -19,6 +20,7 @@ import io.github.llmbench.catalog.ModelSpec;
  *                              capacity in a later version
  * @param dialect               whose stream and endpoint shapes to speak ({@link Dialect}; vLLM's
  *                              by default)
+ * @param faults                faults to inject ({@link SimFaults}; none by default)
  */
 public record SimulatorConfig(
     int port,
@@ -29,10 +31,19 @@ public record SimulatorConfig(
     int maxNumSeqs,
     int maxNumBatchedTokens,
     double gpuMemoryUtilization,
-    Dialect dialect) {
+    Dialect dialect,
+    SimFaults faults) {
 
   public SimulatorConfig {
     dialect = dialect == null ? Dialect.VLLM : dialect;
+    faults = faults == null ? SimFaults.NONE : faults;
+  }
+
+  public SimulatorConfig(
+      int port, String model, String servedModelName, String gpu, int tp, int maxNumSeqs,
+      int maxNumBatchedTokens, double gpuMemoryUtilization, Dialect dialect) {
+    this(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect,
+        SimFaults.NONE);
   }
 
   /** A config in vLLM's dialect. */
@@ -53,45 +64,60 @@ public record SimulatorConfig(
   }
 
   public SimulatorConfig withPort(int port) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
   }
 
   public SimulatorConfig withModel(String model) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
   }
 
   public SimulatorConfig withServedModelName(String servedModelName) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
   }
 
   public SimulatorConfig withGpu(String gpu) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
   }
 
   public SimulatorConfig withTp(int tp) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
   }
 
   public SimulatorConfig withMaxNumSeqs(int maxNumSeqs) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
   }
 
   public SimulatorConfig withMaxNumBatchedTokens(int maxNumBatchedTokens) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
   }
 
   public SimulatorConfig withGpuMemoryUtilization(double gpuMemoryUtilization) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
+    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
   }
 
   public SimulatorConfig withDialect(Dialect dialect) {
     return new SimulatorConfig(
-        port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect);
+        port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
   }
 
-  /** The catalog entry for {@link #model()}. */
+  public SimulatorConfig withFaults(SimFaults faults) {
+    return new SimulatorConfig(
+        port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
+  }
+
+  /**
+   * The model: the catalog entry for {@link #model()}, or, when it names a Hugging Face
+   * {@code config.json} (or a folder holding one), the spec read from that file.
+   */
   public ModelSpec modelSpec() {
-    return Catalog.model(model);
+    return isConfigPath(model) ? HfConfig.read(java.nio.file.Path.of(model)) : Catalog.model(model);
+  }
+
+  /** Whether a model setting is a path to a Hugging Face config.json rather than a catalog id. */
+  public static boolean isConfigPath(String model) {
+    return model != null && !Catalog.models().containsKey(model)
+        && (model.endsWith(".json") || model.contains("/") || model.contains(java.io.File.separator))
+        && java.nio.file.Files.exists(java.nio.file.Path.of(model));
   }
 
   /** The catalog entry for {@link #gpu()}. */
@@ -135,6 +161,11 @@ public record SimulatorConfig(
       throw new IllegalArgumentException(String.format(
           "model %s needs %.1f GB of weights per GPU at tp %d, more than %.1f GB (%s x gpuMemoryUtilization %.2f)",
           m.id(), weightsPerGpu / 1e9, tp, g.memoryBytes() * gpuMemoryUtilization / 1e9, g.id(), gpuMemoryUtilization));
+    }
+    if (new CostModel(m, g, tp, gpuMemoryUtilization, io.github.llmbench.catalog.EngineCalibration.DEFAULT).kvBlocks() < 1) {
+      throw new IllegalArgumentException(String.format(
+          "model %s leaves no room for the KV cache on %s at tp %d and gpuMemoryUtilization %.2f (accepted: a larger"
+              + " gpuMemoryUtilization or tp)", m.id(), g.id(), tp, gpuMemoryUtilization));
     }
   }
 }

@@ -50,8 +50,8 @@ public final class VllmSimulator implements AutoCloseable {
     this.model = config.modelSpec();
     this.servedModelName = config.effectiveServedModelName();
     this.tokenizer = new StubTokenizer(model.vocabSize());
-    this.engine = new Engine(new CostModel(model, config.gpuSpec(), config.tp()),
-        config.maxNumSeqs(), config.maxNumBatchedTokens(), lateness);
+    this.engine = new Engine(new CostModel(model, config.gpuSpec(), config.tp(), config.gpuMemoryUtilization(),
+        io.github.llmbench.catalog.EngineCalibration.DEFAULT), config.maxNumSeqs(), config.maxNumBatchedTokens(), lateness);
     // Native epoll when present (Linux; the jars come with Gatling), else io_uring, else NIO:
     // epoll's writes are cheaper than NIO's, which matters with hundreds of one-token flushes per
     // step; io_uring (one system call for a loop iteration's writes) measured no better (Transport).
@@ -150,6 +150,11 @@ public final class VllmSimulator implements AutoCloseable {
   /** Requests queued for admission, as of the last step. */
   public int waitingRequests() {
     return engine.waitingCount();
+  }
+
+  /** The engine's Prometheus metrics (served at {@code GET /metrics}). */
+  SimMetrics metrics() {
+    return engine.metrics();
   }
 
   /** Engine steps executed so far. */

@@ -51,7 +51,7 @@ public final class VllmSimulatorMain {
   static String usage() {
     return "usage: VllmSimulatorMain [--port 8000] [--model " + String.join("|", Catalog.models().keySet())
         + "] [--served-model-name NAME] [--gpu " + String.join("|", Catalog.gpus().keySet())
-        + "] [--tp 1] [--max-num-seqs 256] [--max-num-batched-tokens 2048] [--gpu-memory-utilization 0.9] [--dialect " + String.join("|", Dialect.ids().split(", ")) + "]";
+        + "] [--tp 1] [--max-num-seqs 256] [--max-num-batched-tokens 2048] [--gpu-memory-utilization 0.9] [--dialect " + String.join("|", Dialect.ids().split(", ")) + "] [--faults 429:0.05,cut:0.02,...]";
   }
 
   /** Parses the flags; null means --help. IllegalArgumentException: one line naming the argument. */
@@ -76,10 +76,17 @@ public final class VllmSimulatorMain {
       }
       switch (a) {
         case "--port" -> c = c.withPort(intArg(a, v, 0, 65535));
+        case "--faults" -> {
+          try {
+            c = c.withFaults(SimFaults.parse(v));
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(a + ": '" + v + "' is invalid (accepted: " + SimFaults.ACCEPTED + ")");
+          }
+        }
         case "--model" -> {
-          if (!Catalog.models().containsKey(v)) {
+          if (!Catalog.models().containsKey(v) && !SimulatorConfig.isConfigPath(v)) {
             throw new IllegalArgumentException(a + ": unknown model '" + v + "' (accepted: "
-                + String.join(", ", Catalog.models().keySet()) + ")");
+                + String.join(", ", Catalog.models().keySet()) + ", or a Hugging Face config.json path)");
           }
           c = c.withModel(v);
         }
@@ -115,7 +122,7 @@ public final class VllmSimulatorMain {
         }
         default -> throw new IllegalArgumentException(a + ": unknown argument (accepted: --port, --model, "
             + "--served-model-name, --gpu, --tp, --max-num-seqs, --max-num-batched-tokens, --gpu-memory-utilization, "
-            + "--dialect)");
+            + "--dialect, --faults)");
       }
     }
     return c;

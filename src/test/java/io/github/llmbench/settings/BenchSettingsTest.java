@@ -134,4 +134,47 @@ class BenchSettingsTest {
     assertEquals("Invalid -Dgates=" + dir.resolve("x.json") + ": no such file", error(Map.of("gates", dir.resolve("x.json").toString())));
     assertTrue(error(Map.of("gate.c8.tpot.p95", "1")).startsWith("Unknown gate -Dgate.c8.tpot.p95=1"));
   }
+
+  @Test
+  void simulatorEngineSettings() {
+    BenchSettings d = read(Map.of());
+    assertEquals(1, d.simEngine().tp());
+    assertEquals(256, d.simEngine().maxNumSeqs());
+    assertEquals(2048, d.simEngine().maxNumBatchedTokens());
+    assertEquals(0.9, d.simEngine().gpuMemoryUtilization());
+    assertFalse(d.simEngine().faults().any());
+    assertEquals(1, d.roofline().tp());
+
+    BenchSettings s = read(Map.of("sim.tp", "2", "sim.max_num_seqs", "64", "sim.max_num_batched_tokens", "4096",
+        "sim.gpu_memory_utilization", "0.8", "sim.faults", "429:0.1,stall:0.05:30"));
+    assertEquals(2, s.simEngine().tp());
+    assertEquals(2, s.roofline().tp(), "the roofline follows sim.tp for embedded runs");
+    assertEquals(64, s.simEngine().maxNumSeqs());
+    assertEquals(4096, s.simEngine().maxNumBatchedTokens());
+    assertEquals(0.8, s.simEngine().gpuMemoryUtilization());
+    assertEquals("429:0.1,stall:0.05:30.0", s.simEngine().faults().toString());
+    assertEquals(1, read(Map.of("sim.tp", "2", "base.url", "http://127.0.0.1:8000")).roofline().tp());
+
+    assertTrue(error(Map.of("sim.tp", "0")).contains("-Dsim.tp=0"));
+    assertTrue(error(Map.of("sim.max_num_seqs", "x")).contains("-Dsim.max_num_seqs=x"));
+    assertTrue(error(Map.of("sim.max_num_seqs", "512", "sim.max_num_batched_tokens", "256"))
+        .contains("-Dsim.max_num_batched_tokens=256"));
+    String util = error(Map.of("sim.gpu_memory_utilization", "1.5"));
+    assertTrue(util.contains("-Dsim.gpu_memory_utilization=1.5") && util.contains("at most 1"), util);
+    String faults = error(Map.of("sim.faults", "teapot:0.5"));
+    assertTrue(faults.contains("-Dsim.faults=teapot:0.5") && faults.contains("429, 500, error, cut or stall"), faults);
+    assertTrue(error(Map.of("sim.faults", "429:0.7,500:0.7")).contains("-Dsim.faults="));
+    String model = error(Map.of("sim.model", "nope"));
+    assertTrue(model.contains("-Dsim.model=nope") && model.contains("config.json"), model);
+  }
+
+  @Test
+  void simModelFromAHuggingFaceConfig(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path cfg = dir.resolve("config.json");
+    java.nio.file.Files.writeString(cfg, "{\"hidden_size\":896,\"num_hidden_layers\":24,\"num_attention_heads\":14,"
+        + "\"num_key_value_heads\":2,\"intermediate_size\":4864,\"vocab_size\":151936,\"model_type\":\"qwen2\"}");
+    BenchSettings s = read(Map.of("sim.model", cfg.toString()));
+    assertEquals(cfg.toString(), s.simModel());
+    assertEquals(896, io.github.llmbench.simulator.SimulatorConfig.defaults().withModel(s.simModel()).modelSpec().hiddenSize());
+  }
 }

@@ -1,0 +1,109 @@
+package io.github.llmbench.simulator;
+
+import io.github.llmbench.catalog.EngineCalibration;
+import io.github.llmbench.catalog.GpuSpec;
+import io.github.llmbench.catalog.ModelSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * The simulator's engine in virtual time: the same {@link Scheduler} and {@link CostModel} as the
+ * live {@link Engine}, stepped as fast as the CPU allows, with closed-loop clients (vLLM bench's
+ * {@code --max-concurrency} with {@code --num-prompts}) that send their next request at the end of
+ * the step that finished the previous one. A 500-prompt level takes well under a second.
+ */
+public final class EngineModel {
+
+  /** Result of one closed-loop level, as vLLM's serving benchmark reports it. */
+  public record Level(
+      int concurrency, int prompts, double durationS, double meanTtftMs, double meanTpotMs, double outputThroughput,
+      long preemptions, long prefixHitTokens, double peakKvUsage, int kvBlocks) {}
+
+  private final ModelSpec model;
+  private final GpuSpec gpu;
+  private final int tp;
+  private final int maxNumSeqs;
+  private final int maxNumBatchedTokens;
+  private final double gpuMemoryUtilization;
+  private final EngineCalibration calibration;
+
+  public EngineModel(ModelSpec model, GpuSpec gpu, int tp, int maxNumSeqs, int maxNumBatchedTokens,
+      double gpuMemoryUtilization, EngineCalibration calibration) {
+    this.model = model;
+    this.gpu = gpu;
+    this.tp = tp;
+    this.maxNumSeqs = maxNumSeqs;
+    this.maxNumBatchedTokens = maxNumBatchedTokens;
+    this.gpuMemoryUtilization = gpuMemoryUtilization;
+    this.calibration = calibration;
+  }
+
+  /** Simulator defaults (max_num_seqs 256, max_num_batched_tokens 2048, gpu_memory_utilization 0.9). */
+  public static EngineModel of(SimulatorConfig c) {
+    return new EngineModel(c.modelSpec(), c.gpuSpec(), c.tp(), c.maxNumSeqs(), c.maxNumBatchedTokens(),
+        c.gpuMemoryUtilization(), EngineCalibration.DEFAULT);
+  }
+
+  public EngineModel withCalibration(EngineCalibration c) {
+    return new EngineModel(model, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, c);
+  }
+
+  CostModel costModel() {
+    return new CostModel(model, gpu, tp, gpuMemoryUtilization, calibration);
+  }
+
+  /**
+   * Runs {@code prompts} requests of {@code inputLen} random (never repeated) prompt tokens and
+   * {@code outputLen} output tokens, at most {@code concurrency} in flight.
+   */
+  public Level closedLoop(int concurrency, int prompts, int inputLen, int outputLen, long seed) {
+    SplittableRandom rnd = new SplittableRandom(seed);
+    SimMetrics metrics = new SimMetrics();
+    CostModel cost = costModel();
+    Scheduler s = new Scheduler(cost, maxNumSeqs, maxNumBatchedTokens, metrics);
+    List<SimRequest> done = new ArrayList<>(prompts);
+    int sent = 0;
+    long now = 0;
+    for (; sent < Math.min(concurrency, prompts); sent++) {
+      s.add(request(rnd, inputLen, outputLen, cost.blockSize(), now));
+    }
+    double peakKv = 0;
+    long outputTokens = 0;
+    while (done.size() < prompts) {
+      if (!s.schedule(now)) {
+        throw new IllegalStateException("nothing schedulable: a request does not fit the KV cache ("
+            + cost.kvBlocks() + " blocks)");
+      }
+      long end = now + s.durationNanos();
+      s.complete(end, (r, k, t) -> {});
+      peakKv = Math.max(peakKv, s.kv().usage());
+      for (SimRequest r : s.finishedThisStep()) {
+        done.add(r);
+        outputTokens += r.generated;
+        if (sent < prompts) {
+          s.add(request(rnd, inputLen, outputLen, cost.blockSize(), end));
+          sent++;
+        }
+      }
+      now = end;
+    }
+    double ttft = 0;
+    double tpot = 0;
+    for (SimRequest r : done) {
+      ttft += (r.firstTokenNanos - r.arrivalNanos) / 1e6;
+      tpot += r.maxTokens > 1 ? (r.finishedNanos - r.firstTokenNanos) / 1e6 / (r.maxTokens - 1) : 0;
+    }
+    double durationS = now / 1e9;
+    return new Level(concurrency, prompts, durationS, ttft / done.size(), tpot / done.size(),
+        outputTokens / durationS, s.preemptions(), metrics.prefixHits(), peakKv, cost.kvBlocks());
+  }
+
+  private static SimRequest request(SplittableRandom rnd, int inputLen, int outputLen, int blockSize, long now) {
+    int[] tokens = new int[inputLen];
+    for (int i = 0; i < inputLen; i++) {
+      tokens[i] = rnd.nextInt(150_000);
+    }
+    return new SimRequest(inputLen, outputLen, null, SimRequest.hashBlocks(tokens, inputLen, blockSize), now);
+  }
+}

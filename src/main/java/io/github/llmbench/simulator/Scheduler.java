@@ -1,0 +1,201 @@
+package io.github.llmbench.simulator;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * vLLM V1's scheduler, without sockets or clocks: used step by step by the live {@link Engine} (real
+ * time) and by {@link EngineModel} (virtual time), so both share one behaviour.
+ *
+ * <p>A step: (1) running requests first, in order: each takes the tokens it has not computed yet (1
+ * when decoding; the rest of its prompt, or of prompt + output after a preemption, when prefilling),
+ * capped by what is left of {@code max_num_batched_tokens}; KV blocks are allocated for them, and
+ * when the cache is full the newest running request is preempted (its blocks freed, its computed
+ * tokens dropped, back at the head of the waiting queue, to be recomputed) until the allocation
+ * fits; (2) unless that step preempted, waiting requests are admitted in order while fewer than
+ * {@code max_num_seqs} run and budget is left: each first takes its cached prefix blocks (automatic
+ * prefix caching), then a prefill chunk within the budget, if the free blocks hold it. At the step's
+ * end every request whose tokens are all computed samples one token; a request ends at
+ * {@code max_tokens} and frees its blocks.
+ */
+final class Scheduler {
+
+  /** Receives each sampled token at the end of its step. */
+  interface TokenSink {
+    void token(SimRequest r, int k, long stepEndNanos);
+  }
+
+  private final CostModel.Step step;
+  private final KvCache kv;
+  private final int maxNumSeqs;
+  private final int maxNumBatchedTokens;
+  private final SimMetrics metrics;
+
+  private final ArrayDeque<SimRequest> waiting = new ArrayDeque<>();
+  private final ArrayList<SimRequest> running = new ArrayList<>();
+  private final ArrayList<SimRequest> scheduled = new ArrayList<>();
+  private final ArrayList<SimRequest> finishedThisStep = new ArrayList<>();
+  private long preemptions;
+  private long lastStepTokens;
+
+  Scheduler(CostModel cost, int maxNumSeqs, int maxNumBatchedTokens, SimMetrics metrics) {
+    this.step = cost.new Step();
+    this.kv = new KvCache(cost.kvBlocks(), cost.blockSize());
+    this.maxNumSeqs = maxNumSeqs;
+    this.maxNumBatchedTokens = maxNumBatchedTokens;
+    this.metrics = metrics;
+  }
+
+  void add(SimRequest r) {
+    waiting.add(r);
+  }
+
+  /** Drops cancelled requests (the client went away), freeing their blocks. */
+  void dropCancelled() {
+    if (!running.isEmpty()) {
+      running.removeIf(x -> {
+        if (x.cancelled) {
+          kv.free(x);
+          return true;
+        }
+        return false;
+      });
+    }
+    if (!waiting.isEmpty()) {
+      waiting.removeIf(x -> x.cancelled);
+    }
+  }
+
+  boolean idle() {
+    return running.isEmpty() && waiting.isEmpty();
+  }
+
+  int runningCount() {
+    return running.size();
+  }
+
+  int waitingCount() {
+    return waiting.size();
+  }
+
+  KvCache kv() {
+    return kv;
+  }
+
+  long preemptions() {
+    return preemptions;
+  }
+
+  List<SimRequest> scheduled() {
+    return scheduled;
+  }
+
+  /** Tokens of the last scheduled step. */
+  long lastStepTokens() {
+    return lastStepTokens;
+  }
+
+  /** Plans one step starting at {@code nowNanos}; false when nothing could be scheduled. */
+  boolean schedule(long nowNanos) {
+    step.reset();
+    scheduled.clear();
+    int budget = maxNumBatchedTokens;
+    boolean preempted = false;
+    for (int i = 0; i < running.size() && budget > 0; i++) {
+      SimRequest r = running.get(i);
+      int n = Math.min(r.numTokens() - r.computed, budget);
+      boolean fits;
+      while (!(fits = kv.allocate(r, n))) {
+        SimRequest victim = running.remove(running.size() - 1); // the newest running request
+        preempt(victim);
+        preempted = true;
+        if (victim == r) {
+          break;
+        }
+      }
+      if (!fits) {
+        break;
+      }
+      add(r, n);
+      budget -= n;
+    }
+    if (!preempted) {
+      while (budget > 0 && running.size() < maxNumSeqs && !waiting.isEmpty()) {
+        SimRequest r = waiting.peek();
+        int hits = kv.cachedPrefixBlocks(r);
+        int n = Math.min(r.numTokens() - hits * kv.blockSize(), budget);
+        if (!kv.admit(r, hits, n)) {
+          break;
+        }
+        waiting.poll();
+        if (r.firstScheduledNanos < 0) {
+          r.firstScheduledNanos = nowNanos;
+          r.cachedPromptTokens = r.computed;
+          metrics.admitted(r, nowNanos);
+        }
+        running.add(r);
+        add(r, n);
+        budget -= n;
+      }
+    }
+    lastStepTokens = step.tokens();
+    return !scheduled.isEmpty();
+  }
+
+  private void preempt(SimRequest victim) {
+    kv.free(victim);
+    victim.computed = 0;
+    victim.preemptions++;
+    victim.scheduledThisStep = 0;
+    waiting.addFirst(victim);
+    preemptions++;
+    metrics.preempted();
+  }
+
+  private void add(SimRequest r, int n) {
+    r.scheduledThisStep = n;
+    step.add(r.computed, n);
+    scheduled.add(r);
+  }
+
+  long durationNanos() {
+    return step.durationNanos();
+  }
+
+  /**
+   * Applies the planned step as of its end: computed tokens, prefix-cache registration, one sampled
+   * token per request whose tokens are all computed, finished requests removed.
+   */
+  void complete(long endNanos, TokenSink sink) {
+    finishedThisStep.clear();
+    for (int i = 0, n = scheduled.size(); i < n; i++) {
+      SimRequest r = scheduled.get(i);
+      r.computed += r.scheduledThisStep;
+      kv.cacheFullBlocks(r);
+      if (r.computed < r.numTokens()) {
+        continue; // a chunk of a longer prefill: no token yet
+      }
+      int k = r.generated++;
+      metrics.token(r, k, endNanos);
+      sink.token(r, k, endNanos);
+      if (r.finished()) {
+        r.finishedNanos = endNanos;
+        finishedThisStep.add(r);
+      }
+    }
+    if (!finishedThisStep.isEmpty()) {
+      for (SimRequest r : finishedThisStep) {
+        kv.free(r);
+        metrics.finished(r, endNanos);
+      }
+      running.removeIf(SimRequest::finished);
+    }
+    metrics.gauges(running.size(), waiting.size(), kv.usage());
+  }
+
+  /** Requests that finished in the last completed step. */
+  List<SimRequest> finishedThisStep() {
+    return finishedThisStep;
+  }
+}

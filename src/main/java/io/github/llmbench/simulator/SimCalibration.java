@@ -1,0 +1,148 @@
+package io.github.llmbench.simulator;
+
+import io.github.llmbench.catalog.EngineCalibration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Calibration of the simulator against the seed study's TP=1 ladder (Qwen2.5-7B-Instruct, one RTX
+ * 4080 32 GB, input 1,024, output 128, C = 1, 8, 16, 32, 64, 128, 200; 300 prompts when C <= 32 else
+ * 500), plus TP=2 at C=1. Prints, per level, the simulated mean TPOT and output throughput beside
+ * the seed's.
+ *
+ * <pre>
+ * --virtual (default)   the engine model in virtual time (EngineModel): seconds
+ * --real                the live simulator over HTTP, in real time, with a closed-loop streaming
+ *                       client in the same JVM (RealTimeLadder): about 30 minutes
+ * --levels 1,8,...      a subset of the ladder; --prompts-cap N caps the prompts per level
+ * --tp2                 also TP=2 at C=1 (default: on)
+ * </pre>
+ */
+public final class SimCalibration {
+
+  static final int[] LEVELS = {1, 8, 16, 32, 64, 128, 200};
+  static final double[] SEED_TPOT_MS = {25, 26, 36, 52, 90, 163, 263};
+  /** Seed output throughput: given only at C=128 (~660 tok/s); C=200 is ~9% lower. */
+  static final double SEED_TPUT_C128 = 660;
+  static final double SEED_TP2_C1_TPOT_MS = 12.07;
+
+  private SimCalibration() {}
+
+  static int seedPrompts(int c) {
+    return c <= 32 ? 300 : 500;
+  }
+
+  static double seedTpot(int c) {
+    for (int i = 0; i < LEVELS.length; i++) {
+      if (LEVELS[i] == c) {
+        return SEED_TPOT_MS[i];
+      }
+    }
+    return Double.NaN;
+  }
+
+  public static void main(String[] args) throws Exception {
+    boolean real = false;
+    int cap = Integer.MAX_VALUE;
+    List<Integer> levels = new ArrayList<>();
+    boolean tp2 = true;
+    EngineCalibration cal = EngineCalibration.DEFAULT;
+    for (int i = 0; i < args.length; i++) {
+      switch (args[i]) {
+        case "--real" -> real = true;
+        case "--virtual" -> real = false;
+        case "--no-tp2" -> tp2 = false;
+        case "--tp2-only" -> levels.add(-1);
+        case "--prompts-cap" -> cap = Integer.parseInt(args[++i]);
+        case "--levels" -> {
+          for (String v : args[++i].split(",")) {
+            levels.add(Integer.parseInt(v.trim()));
+          }
+        }
+        // fitting aids (virtual only)
+        case "--mem-eff" -> cal = cal.withMemoryEfficiency(Double.parseDouble(args[++i]));
+        case "--compute-eff" -> cal = cal.withComputeEfficiency(Double.parseDouble(args[++i]));
+        case "--overhead-ms" -> cal = cal.withStepOverheadSeconds(Double.parseDouble(args[++i]) / 1e3);
+        case "--reserve-gb" -> cal = cal.withActivationReserveBytes((long) (Double.parseDouble(args[++i]) * 1e9));
+        default -> throw new IllegalArgumentException("unknown argument " + args[i]
+            + " (accepted: --virtual, --real, --levels 1,8,..., --prompts-cap N, --no-tp2)");
+      }
+    }
+    if (levels.isEmpty()) {
+      levels.add(0);
+      for (int c : LEVELS) {
+        levels.add(c);
+      }
+    }
+    if (levels.get(0) == 0) {
+      levels.remove(0);
+    }
+    SimulatorConfig config = SimulatorConfig.defaults();
+    List<EngineModel.Level> rows = new ArrayList<>();
+    String how;
+    RealTimeLadder rt = null;
+    if (real) {
+      rt = levels.isEmpty() ? null : new RealTimeLadder(config);
+      how = "real time, live simulator over HTTP (closed-loop streaming client in the same JVM)";
+    } else {
+      how = "virtual time (EngineModel)";
+    }
+    System.out.println("Simulator calibration, " + how + ": " + config.modelSpec().hfId() + " on " + config.gpu()
+        + ", TP=1, input 1024, output 128");
+    EngineModel em = EngineModel.of(config).withCalibration(cal);
+    levels.remove(Integer.valueOf(-1));
+    for (int c : levels) {
+      int prompts = Math.min(cap, seedPrompts(c));
+      EngineModel.Level l = real ? rt.level(c, prompts, 1024, 128) : em.closedLoop(c, prompts, 1024, 128, 42 + c);
+      rows.add(l);
+      if (real) {
+        System.out.println(row(l, rows) + "   cpu " + rt.lastCpu());
+        System.out.flush();
+      }
+    }
+    if (!rows.isEmpty()) {
+      System.out.println();
+      System.out.println(table(rows));
+    }
+    if (tp2) {
+      EngineModel.Level t2 = real
+          ? new RealTimeLadder(config.withTp(2)).level(1, Math.min(cap, 300), 1024, 128)
+          : EngineModel.of(config.withTp(2)).withCalibration(cal).closedLoop(1, 300, 1024, 128, 7);
+      System.out.printf(Locale.ROOT, "TP=2, C=1: mean TPOT %.2f ms (seed 12.07 ms, %+.1f%%), mean TTFT %.1f ms (seed 62.17), %.1f tok/s (seed 80.22)%n",
+          t2.meanTpotMs(), 100 * (t2.meanTpotMs() / SEED_TP2_C1_TPOT_MS - 1), t2.meanTtftMs(), t2.outputThroughput());
+    }
+    if (rt != null) {
+      rt.close();
+    }
+  }
+
+  static String header() {
+    return "| C | prompts | sim mean TPOT ms | seed TPOT ms | diff | sim mean TTFT ms | sim output tok/s | seed output tok/s | preemptions | peak KV use |\n"
+        + "|---|---|---|---|---|---|---|---|---|---|";
+  }
+
+  static String row(EngineModel.Level l, List<EngineModel.Level> rows) {
+    double seed = seedTpot(l.concurrency());
+    String seedTput = l.concurrency() == 128 ? "~660 (peak)" : l.concurrency() == 200 ? "~600 (-9%)" : "";
+    String rel = "";
+    if (l.concurrency() == 200) {
+      for (EngineModel.Level o : rows) {
+        if (o.concurrency() == 128) {
+          rel = String.format(Locale.ROOT, " (%+.1f%% vs C=128)", 100 * (l.outputThroughput() / o.outputThroughput() - 1));
+        }
+      }
+    }
+    return String.format(Locale.ROOT, "| %d | %d | %.1f | %.0f | %+.1f%% | %.0f | %.0f%s | %s | %d | %.0f%% |",
+        l.concurrency(), l.prompts(), l.meanTpotMs(), seed, 100 * (l.meanTpotMs() / seed - 1), l.meanTtftMs(),
+        l.outputThroughput(), rel, seedTput, l.preemptions(), 100 * l.peakKvUsage());
+  }
+
+  static String table(List<EngineModel.Level> rows) {
+    StringBuilder sb = new StringBuilder(header()).append('\n');
+    for (EngineModel.Level l : rows) {
+      sb.append(row(l, rows)).append('\n');
+    }
+    return sb.toString();
+  }
+}

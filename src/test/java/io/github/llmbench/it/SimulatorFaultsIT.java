@@ -1,0 +1,65 @@
+package io.github.llmbench.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.testing.GatlingRun;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The embedded simulator's faults on demand ({@code -Dsim.faults}), each seen by the kit as the right failure. */
+class SimulatorFaultsIT {
+
+  @Test
+  void everyFaultModeIsTheRightFailure(@TempDir Path results) {
+    GatlingRun.Result run =
+        GatlingRun.run(
+            FixedRequestsSimulation.class,
+            results,
+            Map.of(
+                "sim.model", "sim-tiny",
+                "sim.gpu", "rtx4090",
+                "sim.faults", "429:0.15,500:0.15,error:0.15,cut:0.15,stall:0.15:8",
+                "conc", "10",
+                "it.requests", "60",
+                "output.len", "20",
+                "input.len", "20",
+                "timeout", "5"));
+    assertEquals(0, run.exitCode());
+    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    assertEquals(60, records.size());
+    Map<String, Long> byError = records.stream().filter(r -> !r.ok())
+        .collect(Collectors.groupingBy(r -> kind(r.error()), Collectors.counting()));
+    assertTrue(byError.containsKey("HTTP 429"), byError.toString());
+    assertTrue(byError.containsKey("HTTP 500"), byError.toString());
+    assertTrue(byError.containsKey("error event"), byError.toString());
+    assertTrue(byError.containsKey("stream cut"), byError.toString());
+    assertTrue(byError.containsKey("timeout"), byError.toString());
+    assertEquals(5, byError.size(), byError.toString());
+    assertTrue(records.stream().anyMatch(RequestRecord::ok), "some requests are served");
+    for (RequestRecord r : records) {
+      if (r.ok()) {
+        assertEquals(20, r.outputTokens());
+      }
+    }
+  }
+
+  private static String kind(String error) {
+    if (error.startsWith("error event")) {
+      return "error event";
+    }
+    if (error.startsWith("stream cut before [DONE]")) {
+      return "stream cut";
+    }
+    if (error.startsWith("timeout: no [DONE] within 5 s")) {
+      return "timeout";
+    }
+    return error;
+  }
+}
