@@ -60,12 +60,6 @@ public final class CompareMain {
     }
   }
 
-  /** Thrown for a bad argument: its message is the one line printed. */
-  static final class BadArgument extends RuntimeException {
-    BadArgument(String name, String value, String accepted) {
-      super("Invalid " + name + "=" + value + ": expected " + accepted);
-    }
-  }
 
   /** A run as read: where from, its label, its summary, its folder (null when unknown). */
   record LoadedRun(String arg, String label, JsonNode summary, Path runDir) {}

@@ -58,12 +58,6 @@ public final class ReportMain {
     }
   }
 
-  /** Thrown for a bad argument: its message is the one line printed. */
-  static final class BadArgument extends RuntimeException {
-    BadArgument(String name, String value, String accepted) {
-      super("Invalid " + name + "=" + value + ": expected " + accepted);
-    }
-  }
 
   /** Runs the command; returns the exit status. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
