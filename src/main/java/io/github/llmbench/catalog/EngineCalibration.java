@@ -14,13 +14,16 @@ package io.github.llmbench.catalog;
  *                               max_num_batched_tokens forward pass, the sampler's logits, CUDA
  *                               graphs, the CUDA context and other non-torch memory
  * @param blockSize              tokens per KV-cache block (vLLM's default block size on CUDA)
+ * @param stepOverheadPerSeqSeconds CPU cost per scheduled sequence added to every step (the
+ *                               scheduler's, sampler's and detokeniser's work grows with the batch)
  */
 public record EngineCalibration(
     double memoryEfficiency,
     double computeEfficiency,
     double stepOverheadSeconds,
     long activationReserveBytes,
-    int blockSize) {
+    int blockSize,
+    double stepOverheadPerSeqSeconds) {
 
   /**
    * The defaults, fitted to the seed study's TP=1 ladder (Qwen2.5-7B-Instruct bf16, one RTX 4080
@@ -50,21 +53,25 @@ public record EngineCalibration(
    *       context ~0.5-1 GiB).
    * </ul>
    */
-  public static final EngineCalibration DEFAULT = new EngineCalibration(0.93, 1.00, 1.0e-3, 3_400_000_000L, 16);
+  public static final EngineCalibration DEFAULT = new EngineCalibration(0.93, 1.00, 1.0e-3, 3_400_000_000L, 16, 0);
 
   public EngineCalibration withMemoryEfficiency(double v) {
-    return new EngineCalibration(v, computeEfficiency, stepOverheadSeconds, activationReserveBytes, blockSize);
+    return new EngineCalibration(v, computeEfficiency, stepOverheadSeconds, activationReserveBytes, blockSize, stepOverheadPerSeqSeconds);
   }
 
   public EngineCalibration withComputeEfficiency(double v) {
-    return new EngineCalibration(memoryEfficiency, v, stepOverheadSeconds, activationReserveBytes, blockSize);
+    return new EngineCalibration(memoryEfficiency, v, stepOverheadSeconds, activationReserveBytes, blockSize, stepOverheadPerSeqSeconds);
   }
 
   public EngineCalibration withStepOverheadSeconds(double v) {
-    return new EngineCalibration(memoryEfficiency, computeEfficiency, v, activationReserveBytes, blockSize);
+    return new EngineCalibration(memoryEfficiency, computeEfficiency, v, activationReserveBytes, blockSize, stepOverheadPerSeqSeconds);
   }
 
   public EngineCalibration withActivationReserveBytes(long v) {
-    return new EngineCalibration(memoryEfficiency, computeEfficiency, stepOverheadSeconds, v, blockSize);
+    return new EngineCalibration(memoryEfficiency, computeEfficiency, stepOverheadSeconds, v, blockSize, stepOverheadPerSeqSeconds);
+  }
+
+  public EngineCalibration withStepOverheadPerSeqSeconds(double v) {
+    return new EngineCalibration(memoryEfficiency, computeEfficiency, stepOverheadSeconds, activationReserveBytes, blockSize, v);
   }
 }

@@ -5,7 +5,8 @@ import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.ModelSpec;
 
 /**
- * Duration of one engine step: {@code overhead + max(compute, memory) + all-reduce}, and the
+ * Duration of one engine step: {@code overhead + per-sequence overhead x sequences + max(compute,
+ * memory) + all-reduce}, and the
  * KV-cache capacity, for a model on {@code tp} GPUs (tensor parallel).
  *
  * <ul>
@@ -36,6 +37,7 @@ final class CostModel {
   private final double bytesRatePerGpu;
   private final int tp;
   private final long overheadNanos;
+  private final double overheadPerSeqSeconds;
   private final double allReducesPerStep;
   private final double allReduceLatency;
   private final double allReduceBytesPerToken; // bytes each GPU moves per token per all-reduce
@@ -56,6 +58,7 @@ final class CostModel {
     this.bytesRatePerGpu = g.memoryBandwidth() * c.memoryEfficiency();
     this.tp = tp;
     this.overheadNanos = (long) (c.stepOverheadSeconds() * 1e9);
+    this.overheadPerSeqSeconds = c.stepOverheadPerSeqSeconds();
     this.allReducesPerStep = tp > 1 ? 2.0 * m.numLayers() : 0;
     this.allReduceLatency = g.linkLatencySeconds();
     this.allReduceBytesPerToken = 2.0 * (tp - 1) / tp * m.hiddenSize() * m.dtypeBytes();
@@ -78,11 +81,13 @@ final class CostModel {
   /** Accumulates one step's work, then gives its duration. Reused by the step loop. */
   final class Step {
     private long tokens;
+    private int seqs;
     private double sumContext; // sum over scheduled tokens of the context each attends to
     private double kvTokensTouched; // KV entries read or written
 
     void reset() {
       tokens = 0;
+      seqs = 0;
       sumContext = 0;
       kvTokensTouched = 0;
     }
@@ -90,6 +95,7 @@ final class CostModel {
     /** A request computes {@code n} new tokens on top of {@code contextBefore} cached ones. */
     void add(int contextBefore, int n) {
       tokens += n;
+      seqs++;
       // token i (1..n) attends to contextBefore + i positions
       sumContext += (double) n * contextBefore + (double) n * (n + 1) / 2.0;
       kvTokensTouched += contextBefore + n;
@@ -105,7 +111,7 @@ final class CostModel {
       double memory = (weightBytes + kvBytesPerToken * kvTokensTouched) / tp / bytesRatePerGpu;
       double allReduce = allReducesPerStep == 0 ? 0
           : allReducesPerStep * (allReduceLatency + allReduceBytesPerToken * tokens / linkBandwidth);
-      return overheadNanos + (long) ((Math.max(compute, memory) + allReduce) * 1e9);
+      return overheadNanos + (long) ((overheadPerSeqSeconds * seqs + Math.max(compute, memory) + allReduce) * 1e9);
     }
   }
 }

@@ -18,7 +18,13 @@ public final class EngineModel {
   /** Result of one closed-loop level, as vLLM's serving benchmark reports it. */
   public record Level(
       int concurrency, int prompts, double durationS, double meanTtftMs, double meanTpotMs, double outputThroughput,
-      long preemptions, long prefixHitTokens, double peakKvUsage, int kvBlocks) {}
+      long preemptions, long prefixHitTokens, double peakKvUsage, int kvBlocks, long promptTokens) {
+
+    /** Share of the level's prompt tokens served by the prefix cache. */
+    public double prefixHitRate() {
+      return promptTokens == 0 ? 0 : (double) prefixHitTokens / promptTokens;
+    }
+  }
 
   private final ModelSpec model;
   private final GpuSpec gpu;
@@ -55,55 +61,100 @@ public final class EngineModel {
 
   /**
    * Runs {@code prompts} requests of {@code inputLen} random (never repeated) prompt tokens and
-   * {@code outputLen} output tokens, at most {@code concurrency} in flight.
+   * {@code outputLen} output tokens, at most {@code concurrency} in flight, on a fresh engine.
    */
   public Level closedLoop(int concurrency, int prompts, int inputLen, int outputLen, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
-    SimMetrics metrics = new SimMetrics();
-    CostModel cost = costModel();
-    Scheduler s = new Scheduler(cost, maxNumSeqs, maxNumBatchedTokens, metrics);
-    List<SimRequest> done = new ArrayList<>(prompts);
-    int sent = 0;
-    long now = 0;
-    for (; sent < Math.min(concurrency, prompts); sent++) {
-      s.add(request(rnd, inputLen, outputLen, cost.blockSize(), now));
-    }
-    double peakKv = 0;
-    long outputTokens = 0;
-    while (done.size() < prompts) {
-      if (!s.schedule(now)) {
-        throw new IllegalStateException("nothing schedulable: a request does not fit the KV cache ("
-            + cost.kvBlocks() + " blocks)");
-      }
-      long end = now + s.durationNanos();
-      s.complete(end, (r, k, t) -> {});
-      peakKv = Math.max(peakKv, s.kv().usage());
-      for (SimRequest r : s.finishedThisStep()) {
-        done.add(r);
-        outputTokens += r.generated;
-        if (sent < prompts) {
-          s.add(request(rnd, inputLen, outputLen, cost.blockSize(), end));
-          sent++;
+    Server server = new Server();
+    return server.level(concurrency, prompts, (i, t) -> request(rnd, inputLen, outputLen, server.cost.blockSize(), t));
+  }
+
+  /**
+   * The seed's procedure: one server, the levels run in order (each drains before the next), every
+   * level a separate {@code vllm bench serve} run of the random dataset with its default seed, so
+   * level {@code k} sends the first {@code prompts[k]} prompts of one fixed list, and the automatic
+   * prefix cache keeps what earlier levels left in the KV cache's free blocks.
+   */
+  public List<Level> replayLadder(int[] concurrencies, int[] prompts, int inputLen, int outputLen, long datasetSeed) {
+    Server server = new Server();
+    List<long[]> list = new ArrayList<>();
+    List<Level> out = new ArrayList<>();
+    for (int k = 0; k < concurrencies.length; k++) {
+      out.add(server.level(concurrencies[k], prompts[k], (i, t) -> {
+        while (list.size() <= i) {
+          SplittableRandom rnd = new SplittableRandom(datasetSeed * 1_000_003L + list.size());
+          list.add(hashes(rnd, inputLen, server.cost.blockSize()));
         }
+        return new SimRequest(inputLen, outputLen, null, list.get(i), t);
+      }));
+    }
+    return out;
+  }
+
+  /** The i-th request of a level, arriving at {@code nowNanos}. */
+  private interface Next {
+    SimRequest at(int i, long nowNanos);
+  }
+
+  /** One engine (scheduler, KV cache, virtual clock) that successive levels run against. */
+  private final class Server {
+    final SimMetrics metrics = new SimMetrics();
+    final CostModel cost = costModel();
+    final Scheduler s = new Scheduler(cost, maxNumSeqs, maxNumBatchedTokens, metrics);
+    long now;
+
+    /** A closed-loop level, from the server's current state and clock. */
+    Level level(int concurrency, int prompts, Next next) {
+      long start = now;
+      long preempt0 = s.preemptions();
+      long hits0 = metrics.prefixHits();
+      List<SimRequest> done = new ArrayList<>(prompts);
+      int sent = 0;
+      for (; sent < Math.min(concurrency, prompts); sent++) {
+        s.add(next.at(sent, now));
       }
-      now = end;
+      double peakKv = 0;
+      long outputTokens = 0;
+      while (done.size() < prompts) {
+        if (!s.schedule(now)) {
+          throw new IllegalStateException("nothing schedulable: a request does not fit the KV cache ("
+              + cost.kvBlocks() + " blocks)");
+        }
+        long end = now + s.durationNanos();
+        s.complete(end, (r, k, t) -> {});
+        peakKv = Math.max(peakKv, s.kv().usage());
+        for (SimRequest r : s.finishedThisStep()) {
+          done.add(r);
+          outputTokens += r.generated;
+          if (sent < prompts) {
+            s.add(next.at(sent, end));
+            sent++;
+          }
+        }
+        now = end;
+      }
+      double ttft = 0;
+      double tpot = 0;
+      for (SimRequest r : done) {
+        ttft += (r.firstTokenNanos - r.arrivalNanos) / 1e6;
+        tpot += r.maxTokens > 1 ? (r.finishedNanos - r.firstTokenNanos) / 1e6 / (r.maxTokens - 1) : 0;
+      }
+      double durationS = (now - start) / 1e9;
+      return new Level(concurrency, prompts, durationS, ttft / done.size(), tpot / done.size(),
+          outputTokens / durationS, s.preemptions() - preempt0, metrics.prefixHits() - hits0, peakKv,
+          cost.kvBlocks(), (long) prompts * done.get(0).promptTokens);
     }
-    double ttft = 0;
-    double tpot = 0;
-    for (SimRequest r : done) {
-      ttft += (r.firstTokenNanos - r.arrivalNanos) / 1e6;
-      tpot += r.maxTokens > 1 ? (r.finishedNanos - r.firstTokenNanos) / 1e6 / (r.maxTokens - 1) : 0;
-    }
-    double durationS = now / 1e9;
-    return new Level(concurrency, prompts, durationS, ttft / done.size(), tpot / done.size(),
-        outputTokens / durationS, s.preemptions(), metrics.prefixHits(), peakKv, cost.kvBlocks());
   }
 
   private static SimRequest request(SplittableRandom rnd, int inputLen, int outputLen, int blockSize, long now) {
+    return new SimRequest(inputLen, outputLen, null, hashes(rnd, inputLen, blockSize), now);
+  }
+
+  private static long[] hashes(SplittableRandom rnd, int inputLen, int blockSize) {
     int[] tokens = new int[inputLen];
     for (int i = 0; i < inputLen; i++) {
       tokens[i] = rnd.nextInt(150_000);
     }
-    return new SimRequest(inputLen, outputLen, null, SimRequest.hashBlocks(tokens, inputLen, blockSize), now);
+    return SimRequest.hashBlocks(tokens, inputLen, blockSize);
   }
 }

@@ -88,7 +88,7 @@ final class RealTimeLadder implements AutoCloseable {
       sP += tpot[i];
     }
     return new EngineModel.Level(concurrency, prompts, wall, sT / prompts, sP / prompts, out / wall,
-        sim.metrics().preemptions() - preBefore, 0, Double.NaN, 0);
+        sim.metrics().preemptions() - preBefore, 0, Double.NaN, 0, (long) prompts * inputLen);
   }
 
   private void one(String body, int i, double[] ttft, double[] tpot, int[] outs) throws Exception {

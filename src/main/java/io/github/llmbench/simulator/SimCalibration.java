@@ -15,6 +15,12 @@ import java.util.Locale;
  * --virtual (default)   the engine model in virtual time (EngineModel): seconds
  * --real                the live simulator over HTTP, in real time, with a closed-loop streaming
  *                       client in the same JVM (RealTimeLadder): about 30 minutes
+ * --fresh               virtual time, every level on a fresh engine with fresh random prompts
+ *                       (what a user's run sees; the default before the replay)
+ * --replay (default)    virtual time, the seed's procedure: one server for the whole ladder, the
+ *                       levels in order, each a separate vllm bench run with the random dataset's
+ *                       default seed, so every level sends the first N prompts of one fixed list
+ *                       and the prefix cache keeps what earlier levels left (EngineModel#replayLadder)
  * --levels 1,8,...      a subset of the ladder; --prompts-cap N caps the prompts per level
  * --tp2                 also TP=2 at C=1 (default: on)
  * </pre>
@@ -44,6 +50,7 @@ public final class SimCalibration {
 
   public static void main(String[] args) throws Exception {
     boolean real = false;
+    boolean replay = true;
     int cap = Integer.MAX_VALUE;
     List<Integer> levels = new ArrayList<>();
     boolean tp2 = true;
@@ -52,6 +59,8 @@ public final class SimCalibration {
       switch (args[i]) {
         case "--real" -> real = true;
         case "--virtual" -> real = false;
+        case "--replay" -> replay = true;
+        case "--fresh" -> replay = false;
         case "--no-tp2" -> tp2 = false;
         case "--tp2-only" -> levels.add(-1);
         case "--prompts-cap" -> cap = Integer.parseInt(args[++i]);
@@ -64,9 +73,10 @@ public final class SimCalibration {
         case "--mem-eff" -> cal = cal.withMemoryEfficiency(Double.parseDouble(args[++i]));
         case "--compute-eff" -> cal = cal.withComputeEfficiency(Double.parseDouble(args[++i]));
         case "--overhead-ms" -> cal = cal.withStepOverheadSeconds(Double.parseDouble(args[++i]) / 1e3);
+        case "--per-seq-us" -> cal = cal.withStepOverheadPerSeqSeconds(Double.parseDouble(args[++i]) / 1e6);
         case "--reserve-gb" -> cal = cal.withActivationReserveBytes((long) (Double.parseDouble(args[++i]) * 1e9));
         default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + " (accepted: --virtual, --real, --levels 1,8,..., --prompts-cap N, --no-tp2)");
+            + " (accepted: --virtual, --replay, --fresh, --real, --levels 1,8,..., --prompts-cap N, --no-tp2)");
       }
     }
     if (levels.isEmpty()) {
@@ -86,12 +96,22 @@ public final class SimCalibration {
       rt = levels.isEmpty() ? null : new RealTimeLadder(config);
       how = "real time, live simulator over HTTP (closed-loop streaming client in the same JVM)";
     } else {
-      how = "virtual time (EngineModel)";
+      how = replay ? "virtual time (EngineModel), the seed's procedure (one server, the same prompt list at every level)"
+          : "virtual time (EngineModel), fresh engine and fresh prompts per level";
     }
     System.out.println("Simulator calibration, " + how + ": " + config.modelSpec().hfId() + " on " + config.gpu()
         + ", TP=1, input 1024, output 128");
     EngineModel em = EngineModel.of(config).withCalibration(cal);
     levels.remove(Integer.valueOf(-1));
+    if (!real && replay && !levels.isEmpty()) {
+      int[] cs = levels.stream().mapToInt(Integer::intValue).toArray();
+      int[] ns = new int[cs.length];
+      for (int k = 0; k < cs.length; k++) {
+        ns[k] = Math.min(cap, seedPrompts(cs[k]));
+      }
+      rows.addAll(em.replayLadder(cs, ns, 1024, 128, 0));
+      levels.clear();
+    }
     for (int c : levels) {
       int prompts = Math.min(cap, seedPrompts(c));
       EngineModel.Level l = real ? rt.level(c, prompts, 1024, 128) : em.closedLoop(c, prompts, 1024, 128, 42 + c);
@@ -118,8 +138,8 @@ public final class SimCalibration {
   }
 
   static String header() {
-    return "| C | prompts | sim mean TPOT ms | seed TPOT ms | diff | sim mean TTFT ms | sim output tok/s | seed output tok/s | preemptions | peak KV use |\n"
-        + "|---|---|---|---|---|---|---|---|---|---|";
+    return "| C | prompts | sim mean TPOT ms | seed TPOT ms | diff | sim mean TTFT ms | sim output tok/s | seed output tok/s | preemptions | peak KV use | prefix hits |\n"
+        + "|---|---|---|---|---|---|---|---|---|---|---|";
   }
 
   static String row(EngineModel.Level l, List<EngineModel.Level> rows) {
@@ -133,9 +153,9 @@ public final class SimCalibration {
         }
       }
     }
-    return String.format(Locale.ROOT, "| %d | %d | %.1f | %.0f | %+.1f%% | %.0f | %.0f%s | %s | %d | %.0f%% |",
+    return String.format(Locale.ROOT, "| %d | %d | %.1f | %.0f | %+.1f%% | %.0f | %.0f%s | %s | %d | %.0f%% | %.1f%% |",
         l.concurrency(), l.prompts(), l.meanTpotMs(), seed, 100 * (l.meanTpotMs() / seed - 1), l.meanTtftMs(),
-        l.outputThroughput(), rel, seedTput, l.preemptions(), 100 * l.peakKvUsage());
+        l.outputThroughput(), rel, seedTput, l.preemptions(), 100 * l.peakKvUsage(), 100 * l.prefixHitRate());
   }
 
   static String table(List<EngineModel.Level> rows) {
