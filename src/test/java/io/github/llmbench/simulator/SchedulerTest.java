@@ -138,4 +138,32 @@ class SchedulerTest {
     EngineModel.Level tp2 = EngineModel.of(SimulatorConfig.defaults().withTp(2)).closedLoop(1, 20, 1024, 128, 4);
     assertEquals(12.07, tp2.meanTpotMs(), 1.21);
   }
+
+  @Test
+  void replayedLadderHitsThePrefixCacheOnlyWhenTheListFits() {
+    EngineModel em = EngineModel.of(SimulatorConfig.defaults());
+    // 40 prompts (2,880 blocks) fit the ~13,400-block cache: the second level finds them all
+    List<EngineModel.Level> small = em.replayLadder(new int[] {8, 16}, new int[] {40, 40}, 1024, 128, 0);
+    assertEquals(0, small.get(0).prefixHitRate(), 1e-9);
+    assertEquals(63.0 / 64, small.get(1).prefixHitRate(), 1e-9, "63 of 64 blocks of every prompt");
+    assertTrue(small.get(1).meanTtftMs() < small.get(0).meanTtftMs() / 3);
+    // the seed's 300 prompts (21,600 blocks with their outputs) do not: LRU eviction of a cyclic
+    // list larger than the cache leaves nothing for the next level
+    List<EngineModel.Level> seed = em.replayLadder(new int[] {8, 16}, new int[] {300, 300}, 1024, 128, 0);
+    assertEquals(0, seed.get(1).prefixHitRate(), 1e-9);
+  }
+
+  @Test
+  void perSequenceOverheadLengthensTheStep() {
+    CostModel base = new CostModel(Catalog.model("sim-tiny"), Catalog.gpu("rtx4090"), 1);
+    EngineCalibration cal = EngineCalibration.DEFAULT.withStepOverheadPerSeqSeconds(100e-6);
+    CostModel withSeq = new CostModel(Catalog.model("sim-tiny"), Catalog.gpu("rtx4090"), 1, 0.9, cal);
+    CostModel.Step a = base.new Step();
+    CostModel.Step b = withSeq.new Step();
+    for (int i = 0; i < 10; i++) {
+      a.add(1000, 1);
+      b.add(1000, 1);
+    }
+    assertEquals(1_000_000, b.durationNanos() - a.durationNanos(), 2);
+  }
 }
