@@ -42,7 +42,11 @@ public record EngineCalibration(
    *       C=128). An <em>effective</em> figure, not a physical one: real bf16 GEMMs reach 60-80% of
    *       peak. The seed's ladder needs ~90 TFLOP/s of prefill at C=128 (5.2 requests/s x 1,024
    *       tokens x 15.2 GFLOP), which suggests part of its prefill was served by vLLM's prefix
-   *       cache (vllm bench's default seed repeats a level's prompts; see the README).
+   *       cache (vllm bench's default seed repeats a level's prompts; see the README). Tested by
+   *       replaying the seed's procedure ({@code EngineModel#replayLadder}, one server, the same
+   *       prompt list at every level): 0% prefix hits at the fitted KV capacity (LRU evicts a
+   *       300-prompt list, 21,600 blocks, before the next level returns to it), and ~98% hits,
+   *       far too low a TPOT at C=16 and C=32, when the list fits; so it stays 1.00.
    *   <li>overhead 1.0 ms: vLLM V1's CPU-side cost per step for small batches is about a
    *       millisecond with CUDA graphs; with the memory term it gives C=1's TPOT.
    *   <li>activation reserve 3.4 GB: sets the KV capacity (12.3 GB, 13,400 blocks, ~214
@@ -51,6 +55,10 @@ public record EngineCalibration(
    *       tokens reserves 1.5-3.5 GiB (activations ~1 GiB, sampler warm-up logits for 256 sequences
    *       x 152k vocab in fp32 0.15 GiB, CUDA graphs 0.3-0.6 GiB, non-torch memory and the CUDA
    *       context ~0.5-1 GiB).
+   *   <li>per running sequence 0: a CPU cost per scheduled sequence ({@code SimCalibration
+   *       --per-seq-us}) lowers the saturated throughput at every concurrency alike and does not
+   *       make C=200's throughput fall below C=128's; 200 us matches C=200's TPOT (262 vs 263 ms)
+   *       but puts C=64 and C=128 17-23% high, so it is not used (README "Calibration").
    * </ul>
    */
   public static final EngineCalibration DEFAULT = new EngineCalibration(0.93, 1.00, 1.0e-3, 3_400_000_000L, 16, 0);
