@@ -23,7 +23,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
   private final VllmSimulator sim;
   /** The request streaming on this connection, if any (HTTP/1.1: one at a time). */
-  private SimRequest current;
+  private volatile SimRequest current;
 
   ApiHandler(VllmSimulator sim) {
     this.sim = sim;
@@ -70,29 +70,50 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         case "/v1/chat/completions" -> {
           requireMethod(method, HttpMethod.POST);
-          generate(ctx, body(msg), true, keepAlive);
+          admit(ctx, body(msg), true, keepAlive);
         }
         case "/v1/completions" -> {
           requireMethod(method, HttpMethod.POST);
-          generate(ctx, body(msg), false, keepAlive);
+          admit(ctx, body(msg), false, keepAlive);
         }
         default -> sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
       }
     } catch (MethodNotAllowed e) {
       sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, "Method Not Allowed", keepAlive);
     } catch (ApiError e) {
-      ObjectNode o = Json.MAPPER.createObjectNode();
-      ObjectNode err = o.putObject("error");
-      err.put("message", e.getMessage());
-      err.put("type", e.type);
-      if (e.param == null) {
-        err.putNull("param");
-      } else {
-        err.put("param", e.param);
-      }
-      err.put("code", e.status);
-      send(ctx, Http.json(HttpResponseStatus.valueOf(e.status), o, keepAlive), keepAlive);
+      sendError(ctx, e, keepAlive);
     }
+  }
+
+  /** vLLM's error JSON. */
+  private void sendError(ChannelHandlerContext ctx, ApiError e, boolean keepAlive) {
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    ObjectNode err = o.putObject("error");
+    err.put("message", e.getMessage());
+    err.put("type", e.type);
+    if (e.param == null) {
+      err.putNull("param");
+    } else {
+      err.put("param", e.param);
+    }
+    err.put("code", e.status);
+    send(ctx, Http.json(HttpResponseStatus.valueOf(e.status), o, keepAlive), keepAlive);
+  }
+
+  /**
+   * Tokenizes and admits a completion request on the simulator's admission thread, off this event
+   * loop (whose job is to write tokens on time); the response is written back through the channel.
+   */
+  private void admit(ChannelHandlerContext ctx, JsonNode body, boolean chat, boolean keepAlive) {
+    sim.admission().execute(() -> {
+      try {
+        generate(ctx, body, chat, keepAlive);
+      } catch (ApiError e) {
+        sendError(ctx, e, keepAlive);
+      } catch (RuntimeException e) {
+        ctx.close();
+      }
+    });
   }
 
   private static final class MethodNotAllowed extends RuntimeException {

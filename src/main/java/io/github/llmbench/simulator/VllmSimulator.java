@@ -39,6 +39,13 @@ public final class VllmSimulator implements AutoCloseable {
   private final StubTokenizer tokenizer;
   private final LatenessHistogram lateness = new LatenessHistogram();
   private final Engine engine;
+  /**
+   * Parses and admits completion requests off the event loops: a burst of new requests (they end
+   * and restart together in a closed loop) would otherwise delay the token writes scheduled on the
+   * same loops.
+   */
+  private final java.util.concurrent.ExecutorService admission =
+      java.util.concurrent.Executors.newSingleThreadExecutor(new DefaultThreadFactory("vllm-sim-api", true));
   private final EventLoopGroup group;
   private final Channel serverChannel;
   private final int port;
@@ -166,6 +173,7 @@ public final class VllmSimulator implements AutoCloseable {
   public void close() {
     engine.stop();
     serverChannel.close().syncUninterruptibly();
+    admission.shutdownNow();
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
   }
 
@@ -176,6 +184,10 @@ public final class VllmSimulator implements AutoCloseable {
 
   StubTokenizer tokenizer() {
     return tokenizer;
+  }
+
+  java.util.concurrent.Executor admission() {
+    return admission;
   }
 
   Engine engine() {
