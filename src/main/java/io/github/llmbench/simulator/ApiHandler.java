@@ -218,13 +218,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       throw new ApiError(limited ? 429 : 500, limited ? "RateLimitError" : "InternalServerError",
           limited ? "simulated fault: too many requests" : "simulated fault: internal server error", null);
     }
-    // Prompt token ids, for the prefix cache's block hashes (vLLM hashes the tokens of each full block).
-    java.util.List<Integer> ids = ParsedRequest.tokenize(body, sim.tokenizer());
-    int[] toks = new int[ids.size()];
-    for (int i = 0; i < toks.length; i++) {
-      toks[i] = ids.get(i);
-    }
-    long[] hashes = SimRequest.hashBlocks(toks, Math.min(toks.length, p.promptTokens), KV_BLOCK_SIZE);
+    // vLLM hashes the tokens of each full block of the prompt for its prefix cache
+    long[] hashes = SimRequest.hashBlocks(p.promptIds, p.promptTokens, KV_BLOCK_SIZE);
     SimRequest[] holder = new SimRequest[1];
     Runnable onDone = () -> {
       if (current == holder[0]) {

@@ -10,13 +10,16 @@ final class ParsedRequest {
   final boolean stream;
   final boolean includeUsage;
   final int promptTokens;
+  /** The prompt's token ids (chat template applied), for the prefix cache's block hashes. */
+  final int[] promptIds;
   final int maxTokens;
 
-  private ParsedRequest(boolean chat, boolean stream, boolean includeUsage, int promptTokens, int maxTokens) {
+  private ParsedRequest(boolean chat, boolean stream, boolean includeUsage, int[] promptIds, int maxTokens) {
     this.chat = chat;
     this.stream = stream;
     this.includeUsage = includeUsage;
-    this.promptTokens = promptTokens;
+    this.promptTokens = promptIds.length;
+    this.promptIds = promptIds;
     this.maxTokens = maxTokens;
   }
 
@@ -29,7 +32,8 @@ final class ParsedRequest {
       throw ApiError.badRequest("Request body must be a JSON object", null);
     }
     checkModel(body, servedModel);
-    int promptTokens = chat ? chatPromptTokens(body, tok, null) : completionPromptTokens(body, tok, null);
+    List<Integer> ids = new ArrayList<>();
+    int promptTokens = chat ? chatPromptTokens(body, tok, ids) : completionPromptTokens(body, tok, ids);
 
     boolean stream = optBoolean(body, "stream", false);
     boolean includeUsage = false;
@@ -78,7 +82,11 @@ final class ParsedRequest {
           + promptTokens + " input tokens (" + maxTokens + " > " + maxModelLen + " - " + promptTokens + ").",
           maxParam);
     }
-    return new ParsedRequest(chat, stream, includeUsage, promptTokens, maxTokens);
+    int[] promptIds = new int[ids.size()];
+    for (int i = 0; i < promptIds.length; i++) {
+      promptIds[i] = ids.get(i);
+    }
+    return new ParsedRequest(chat, stream, includeUsage, promptIds, maxTokens);
   }
 
   /** {@code model} may be absent (vLLM then uses the served model); otherwise it must match. */
