@@ -252,11 +252,7 @@ public final class LlmBench {
     List<String> levels = phases.stream().filter(p -> !p.warmup()).map(Phase::level).distinct().toList();
     for (Gate g : settings.gates().set().gates()) {
       for (String level : g.level() == null ? levels : List.of(g.level())) {
-        double limit = g.limit().value();
-        if (g.limit().relative()) {
-          limit = settings.gates().baselineFigures().getOrDefault(level, Map.of()).getOrDefault(g.metric(), Double.NaN)
-              * (1 + g.limit().value() / 100);
-        }
+        double limit = g.limitAt(settings.gates().baselineFigures().getOrDefault(level, Map.of()));
         if (Double.isNaN(limit)) {
           continue;
         }

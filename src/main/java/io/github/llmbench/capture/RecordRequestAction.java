@@ -69,8 +69,9 @@ final class RecordRequestAction implements ActionBuilder {
     } else if (session.isFailed()) {
       status = 200;
       String end = session.getString(StreamCapture.END_KEY);
-      if (end != null && StreamParser.endFailure(end) != null) {
-        failure = StreamParser.endFailure(end);
+      String endFailure = end == null ? null : StreamParser.endFailure(end);
+      if (endFailure != null) {
+        failure = endFailure;
       } else {
         failure = "timeout: no [DONE] within " + timeout.toSeconds() + " s";
       }

@@ -39,7 +39,7 @@ public final class RequestRecords {
       error = "no generated text in the stream";
     }
     if (error != null) {
-      return failed(id, level, t0, endMs, error, httpStatus, stream.promptTokens());
+      return RequestRecord.failed(id, level, null, t0, endMs, error, httpStatus, stream.promptTokens());
     }
     List<Long> arrivals = stream.textArrivalsMs();
     long first = arrivals.get(0);
@@ -70,12 +70,5 @@ public final class RequestRecords {
         httpStatus == null ? 200 : httpStatus,
         null,
         stream.serverTimings());
-  }
-
-  /** A request that failed before or during its stream: no latency figures. */
-  public static RequestRecord failed(
-      String id, String level, long t0, long endMs, String error, Integer httpStatus, Integer promptTokens) {
-    return new RequestRecord(
-        id, level, t0, Math.max(endMs, t0), null, null, null, List.of(), promptTokens, null, false, false, error, httpStatus);
   }
 }

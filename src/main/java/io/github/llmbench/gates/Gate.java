@@ -22,6 +22,20 @@ public record Gate(String level, String metric, Limit limit) {
     return level == null ? metric : level + "." + metric;
   }
 
+  /**
+   * The absolute limit at a level: the limit itself, or for a relative one baseline x (1 + pct /
+   * 100), so {@code +10%} allows 10% worse and {@code -5%} on a throughput 5% less; NaN when the
+   * baseline lacks the figure.
+   *
+   * @param baselineLevel the baseline's figures of the level (empty without a baseline)
+   */
+  public double limitAt(java.util.Map<String, Double> baselineLevel) {
+    if (!limit.relative()) {
+      return limit.value();
+    }
+    return baselineLevel.getOrDefault(metric, Double.NaN) * (1 + limit.value() / 100);
+  }
+
   /** The unit the metric is in, for the console. */
   public String unit() {
     if (metric.endsWith(".pct")) {

@@ -84,11 +84,7 @@ public final class GateCheck {
       List<String> applies = g.level() == null ? List.copyOf(levels.keySet()) : List.of(g.level());
       for (String level : applies) {
         double measured = levels.getOrDefault(level, Map.of()).getOrDefault(g.metric(), Double.NaN);
-        double limit = g.limit().value();
-        if (g.limit().relative()) {
-          double base = baseline.getOrDefault(level, Map.of()).getOrDefault(g.metric(), Double.NaN);
-          limit = base * (1 + g.limit().value() / 100);
-        }
+        double limit = g.limitAt(baseline.getOrDefault(level, Map.of()));
         boolean pass =
             !Double.isNaN(measured) && !Double.isNaN(limit) && (g.upperBound() ? measured <= limit : measured >= limit);
         results.add(new GateResult(g, level, limit, measured, pass));

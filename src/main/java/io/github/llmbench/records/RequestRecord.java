@@ -70,6 +70,14 @@ public record RequestRecord(
         outputTokensEstimated, ok, error, httpStatus, profile, null);
   }
 
+  /** A request that failed before or during its stream: no latency figures. */
+  public static RequestRecord failed(
+      String id, String level, String profile, long startMs, long endMs, String error, Integer httpStatus,
+      Integer promptTokens) {
+    return new RequestRecord(id, level, startMs, Math.max(endMs, startMs), null, null, null, List.of(),
+        promptTokens, null, false, false, error, httpStatus, profile, null);
+  }
+
   /** This record tagged with a profile. */
   public RequestRecord withProfile(String newProfile) {
     return new RequestRecord(id, level, startMs, endMs, ttftMs, tpotMs, e2elMs, itlMs, inputTokens,

@@ -77,10 +77,7 @@ public final class RunRecorder {
    */
   public List<RequestRecord> close(long nowMs, String reason) {
     for (InFlight f : List.copyOf(inFlight.values())) {
-      finished(
-          new RequestRecord(
-              f.id(), f.level(), f.startMs(), nowMs, null, null, null, List.of(), null, null, false, false, reason, null,
-              f.profile()));
+      finished(RequestRecord.failed(f.id(), f.level(), f.profile(), f.startMs(), nowMs, reason, null, null));
     }
     synchronized (this) {
       try {
