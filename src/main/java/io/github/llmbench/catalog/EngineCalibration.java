@@ -16,6 +16,10 @@ package io.github.llmbench.catalog;
  * @param blockSize              tokens per KV-cache block (vLLM's default block size on CUDA)
  * @param stepOverheadPerSeqSeconds CPU cost per scheduled sequence added to every step (the
  *                               scheduler's, sampler's and detokeniser's work grows with the batch)
+ * @param requestPathSeconds     from a request's arrival at the server to its place in the
+ *                               engine's waiting queue (HTTP, the API server's parsing and
+ *                               tokenization, the hand-off to the engine process), plus the
+ *                               client's turnaround when it sends its next request
  */
 public record EngineCalibration(
     double memoryEfficiency,
@@ -23,7 +27,8 @@ public record EngineCalibration(
     double stepOverheadSeconds,
     long activationReserveBytes,
     int blockSize,
-    double stepOverheadPerSeqSeconds) {
+    double stepOverheadPerSeqSeconds,
+    double requestPathSeconds) {
 
   /**
    * The defaults, fitted to the seed study's TP=1 ladder (Qwen2.5-7B-Instruct bf16, one RTX 4080
@@ -61,25 +66,29 @@ public record EngineCalibration(
    *       but puts C=64 and C=128 17-23% high, so it is not used (README "Calibration").
    * </ul>
    */
-  public static final EngineCalibration DEFAULT = new EngineCalibration(0.93, 1.00, 1.0e-3, 3_400_000_000L, 16, 0);
+  public static final EngineCalibration DEFAULT = new EngineCalibration(0.93, 0.92, 1.0e-3, 3_400_000_000L, 16, 0, 0.030);
 
   public EngineCalibration withMemoryEfficiency(double v) {
-    return new EngineCalibration(v, computeEfficiency, stepOverheadSeconds, activationReserveBytes, blockSize, stepOverheadPerSeqSeconds);
+    return new EngineCalibration(v, computeEfficiency, stepOverheadSeconds, activationReserveBytes, blockSize, stepOverheadPerSeqSeconds, requestPathSeconds);
   }
 
   public EngineCalibration withComputeEfficiency(double v) {
-    return new EngineCalibration(memoryEfficiency, v, stepOverheadSeconds, activationReserveBytes, blockSize, stepOverheadPerSeqSeconds);
+    return new EngineCalibration(memoryEfficiency, v, stepOverheadSeconds, activationReserveBytes, blockSize, stepOverheadPerSeqSeconds, requestPathSeconds);
   }
 
   public EngineCalibration withStepOverheadSeconds(double v) {
-    return new EngineCalibration(memoryEfficiency, computeEfficiency, v, activationReserveBytes, blockSize, stepOverheadPerSeqSeconds);
+    return new EngineCalibration(memoryEfficiency, computeEfficiency, v, activationReserveBytes, blockSize, stepOverheadPerSeqSeconds, requestPathSeconds);
   }
 
   public EngineCalibration withActivationReserveBytes(long v) {
-    return new EngineCalibration(memoryEfficiency, computeEfficiency, stepOverheadSeconds, v, blockSize, stepOverheadPerSeqSeconds);
+    return new EngineCalibration(memoryEfficiency, computeEfficiency, stepOverheadSeconds, v, blockSize, stepOverheadPerSeqSeconds, requestPathSeconds);
   }
 
   public EngineCalibration withStepOverheadPerSeqSeconds(double v) {
-    return new EngineCalibration(memoryEfficiency, computeEfficiency, stepOverheadSeconds, activationReserveBytes, blockSize, v);
+    return new EngineCalibration(memoryEfficiency, computeEfficiency, stepOverheadSeconds, activationReserveBytes, blockSize, v, requestPathSeconds);
+  }
+
+  public EngineCalibration withRequestPathSeconds(double v) {
+    return new EngineCalibration(memoryEfficiency, computeEfficiency, stepOverheadSeconds, activationReserveBytes, blockSize, stepOverheadPerSeqSeconds, v);
   }
 }

@@ -29,7 +29,8 @@ final class CostModel {
   static final double COMPUTE_EFFICIENCY = EngineCalibration.DEFAULT.computeEfficiency();
   static final long STEP_OVERHEAD_NANOS = (long) (EngineCalibration.DEFAULT.stepOverheadSeconds() * 1e9);
 
-  private final double flopsPerTokenLinear; // 2 x params
+  private final double flopsPerTokenLinear; // 2 x the layers' parameters (embedding lookup: no FLOPs)
+  private final double flopsPerSampledToken; // 2 x vocab x hidden: the lm_head, only where a token is sampled
   private final double attnFlopsPerContextToken; // 4 x layers x heads x head_dim
   private final double weightBytes;
   private final double kvBytesPerToken;
@@ -44,13 +45,16 @@ final class CostModel {
   private final double linkBandwidth;
   private final int kvBlocks;
   private final int blockSize;
+  private final long requestPathNanos;
 
   CostModel(ModelSpec m, GpuSpec g, int tp) {
     this(m, g, tp, 0.9, EngineCalibration.DEFAULT);
   }
 
   CostModel(ModelSpec m, GpuSpec g, int tp, double gpuMemoryUtilization, EngineCalibration c) {
-    this.flopsPerTokenLinear = 2.0 * m.parameters();
+    double vocabMatrix = (double) m.vocabSize() * m.hiddenSize();
+    this.flopsPerTokenLinear = 2.0 * (m.parameters() - vocabMatrix * (m.tieWordEmbeddings() ? 1 : 2));
+    this.flopsPerSampledToken = 2.0 * vocabMatrix;
     this.attnFlopsPerContextToken = 4.0 * m.numLayers() * m.numHeads() * m.headDim();
     this.weightBytes = m.weightBytes();
     this.kvBytesPerToken = m.kvBytesPerToken();
@@ -64,6 +68,7 @@ final class CostModel {
     this.allReduceBytesPerToken = 2.0 * (tp - 1) / tp * m.hiddenSize() * m.dtypeBytes();
     this.linkBandwidth = g.linkBandwidth();
     this.blockSize = c.blockSize();
+    this.requestPathNanos = (long) (c.requestPathSeconds() * 1e9);
     double kvBytesPerGpu = g.memoryBytes() * gpuMemoryUtilization - weightBytes / tp - c.activationReserveBytes();
     double blockBytesPerGpu = (double) blockSize * kvBytesPerToken / tp;
     this.kvBlocks = (int) Math.max(0, Math.min(Integer.MAX_VALUE, Math.floor(kvBytesPerGpu / blockBytesPerGpu)));
@@ -78,24 +83,37 @@ final class CostModel {
     return blockSize;
   }
 
+  /** From a request's arrival to its place in the engine's waiting queue ({@link EngineCalibration#requestPathSeconds()}). */
+  long requestPathNanos() {
+    return requestPathNanos;
+  }
+
   /** Accumulates one step's work, then gives its duration. Reused by the step loop. */
   final class Step {
     private long tokens;
     private int seqs;
+    private int sampled;
     private double sumContext; // sum over scheduled tokens of the context each attends to
     private double kvTokensTouched; // KV entries read or written
 
     void reset() {
       tokens = 0;
       seqs = 0;
+      sampled = 0;
       sumContext = 0;
       kvTokensTouched = 0;
     }
 
-    /** A request computes {@code n} new tokens on top of {@code contextBefore} cached ones. */
-    void add(int contextBefore, int n) {
+    /**
+     * A request computes {@code n} new tokens on top of {@code contextBefore} cached ones, and
+     * samples a token at the end of the step if {@code samples} (its last prefill chunk or a decode).
+     */
+    void add(int contextBefore, int n, boolean samples) {
       tokens += n;
       seqs++;
+      if (samples) {
+        sampled++;
+      }
       // token i (1..n) attends to contextBefore + i positions
       sumContext += (double) n * contextBefore + (double) n * (n + 1) / 2.0;
       kvTokensTouched += contextBefore + n;
@@ -106,12 +124,17 @@ final class CostModel {
     }
 
     long durationNanos() {
-      double flops = flopsPerTokenLinear * tokens + attnFlopsPerContextToken * sumContext;
-      double compute = flops / computeRate;
-      double memory = (weightBytes + kvBytesPerToken * kvTokensTouched) / tp / bytesRatePerGpu;
+      // GEMMs (projections, MLP, lm_head) stream the weights once per step
+      double gemmCompute = (flopsPerTokenLinear * tokens + flopsPerSampledToken * sampled) / computeRate;
+      double weightRead = weightBytes / tp / bytesRatePerGpu;
+      // attention runs in kernels of its own (FlashAttention, paged decode attention) that read the
+      // KV cache: it does not overlap with the GEMMs
+      double attnCompute = attnFlopsPerContextToken * sumContext / computeRate;
+      double kvRead = kvBytesPerToken * kvTokensTouched / tp / bytesRatePerGpu;
       double allReduce = allReducesPerStep == 0 ? 0
           : allReducesPerStep * (allReduceLatency + allReduceBytesPerToken * tokens / linkBandwidth);
-      return overheadNanos + (long) ((overheadPerSeqSeconds * seqs + Math.max(compute, memory) + allReduce) * 1e9);
+      return overheadNanos + (long) ((overheadPerSeqSeconds * seqs + Math.max(gemmCompute, weightRead)
+          + Math.max(attnCompute, kvRead) + allReduce) * 1e9);
     }
   }
 }

@@ -115,7 +115,10 @@ final class Engine implements Runnable {
       boolean any = scheduler.schedule(System.nanoTime());
       publishCounts();
       if (!any) {
-        LockSupport.parkNanos(this, 100_000);
+        // the waiting requests are still on their request path (or blocked): sleep until the first
+        // is ready; a new arrival unparks this thread
+        long wait = scheduler.nextReadyNanos() - System.nanoTime();
+        LockSupport.parkNanos(this, Math.max(50_000, Math.min(wait, 10_000_000)));
         busy = false;
         continue;
       }

@@ -18,6 +18,10 @@ import java.util.List;
  * prefix caching), then a prefill chunk within the budget, if the free blocks hold it. At the step's
  * end every request whose tokens are all computed samples one token; a request ends at
  * {@code max_tokens} and frees its blocks.
+ *
+ * <p>A request reaches the waiting queue {@link CostModel#requestPathNanos()} after it arrived (the
+ * API server's parsing and tokenization and the hand-off to the engine process): a client's next
+ * request, sent when its previous one ends, misses the steps that start in the meantime.
  */
 final class Scheduler {
 
@@ -30,6 +34,7 @@ final class Scheduler {
   private final KvCache kv;
   private final int maxNumSeqs;
   private final int maxNumBatchedTokens;
+  private final long requestPathNanos;
   private final SimMetrics metrics;
 
   private final ArrayDeque<SimRequest> waiting = new ArrayDeque<>();
@@ -44,11 +49,23 @@ final class Scheduler {
     this.kv = new KvCache(cost.kvBlocks(), cost.blockSize());
     this.maxNumSeqs = maxNumSeqs;
     this.maxNumBatchedTokens = maxNumBatchedTokens;
+    this.requestPathNanos = cost.requestPathNanos();
     this.metrics = metrics;
   }
 
+  /** Queues a request; it can be scheduled from its arrival plus the request path on. */
   void add(SimRequest r) {
+    r.readyNanos = r.arrivalNanos + requestPathNanos;
     waiting.add(r);
+  }
+
+  /**
+   * When the head of the waiting queue becomes schedulable ({@code Long.MAX_VALUE} when none
+   * waits): the engine sleeps until then when nothing else runs.
+   */
+  long nextReadyNanos() {
+    SimRequest r = waiting.peek();
+    return r == null ? Long.MAX_VALUE : r.readyNanos;
   }
 
   /** Drops cancelled requests (the client went away), freeing their blocks. */
@@ -123,6 +140,9 @@ final class Scheduler {
     if (!preempted) {
       while (budget > 0 && running.size() < maxNumSeqs && !waiting.isEmpty()) {
         SimRequest r = waiting.peek();
+        if (r.readyNanos - nowNanos > 0) {
+          break; // still on its way to the engine (later arrivals are behind it)
+        }
         int hits = kv.cachedPrefixBlocks(r);
         int n = Math.min(r.numTokens() - hits * kv.blockSize(), budget);
         if (!kv.admit(r, hits, n)) {
@@ -155,7 +175,7 @@ final class Scheduler {
 
   private void add(SimRequest r, int n) {
     r.scheduledThisStep = n;
-    step.add(r.computed, n);
+    step.add(r.computed, n, r.computed + n >= r.numTokens());
     scheduled.add(r);
   }
 

@@ -74,6 +74,7 @@ public final class SimCalibration {
         case "--compute-eff" -> cal = cal.withComputeEfficiency(Double.parseDouble(args[++i]));
         case "--overhead-ms" -> cal = cal.withStepOverheadSeconds(Double.parseDouble(args[++i]) / 1e3);
         case "--per-seq-us" -> cal = cal.withStepOverheadPerSeqSeconds(Double.parseDouble(args[++i]) / 1e6);
+        case "--request-path-ms" -> cal = cal.withRequestPathSeconds(Double.parseDouble(args[++i]) / 1e3);
         case "--reserve-gb" -> cal = cal.withActivationReserveBytes((long) (Double.parseDouble(args[++i]) * 1e9));
         default -> throw new IllegalArgumentException("unknown argument " + args[i]
             + " (accepted: --virtual, --replay, --fresh, --real, --levels 1,8,..., --prompts-cap N, --no-tp2)");

@@ -36,7 +36,7 @@ final class SimMetrics {
 
   // --- engine thread ---
   void admitted(SimRequest r, long nowNanos) {
-    queue.observe((nowNanos - r.arrivalNanos) / 1e9);
+    queue.observe((nowNanos - r.readyNanos) / 1e9);
     prefixQueries.addAndGet(r.promptTokens);
     prefixHits.addAndGet(r.cachedPromptTokens);
   }

@@ -30,6 +30,7 @@ final class SimRequest {
   int numBlocks;
   int preemptions;
   int cachedPromptTokens; // prompt tokens served by the prefix cache at (first) admission
+  long readyNanos; // when the engine can schedule it: arrival + the request path (API server, hand-off)
   long firstScheduledNanos = -1;
   long firstTokenNanos = -1;
   long lastTokenNanos = -1;

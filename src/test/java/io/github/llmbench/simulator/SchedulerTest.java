@@ -27,7 +27,7 @@ class SchedulerTest {
   private static Scheduler runAll(CostModel cost, int maxSeqs, int budget, List<SimRequest> reqs) {
     Scheduler s = new Scheduler(cost, maxSeqs, budget, new SimMetrics());
     reqs.forEach(s::add);
-    long now = 0;
+    long now = cost.requestPathNanos(); // they arrived at 0: all have reached the engine
     int steps = 0;
     while (!s.idle()) {
       assertTrue(s.schedule(now), "a step is always schedulable");
@@ -110,12 +110,15 @@ class SchedulerTest {
       SimRequest r = new SimRequest(1024, 4, null, SimRequest.hashBlocks(t, 1024, 16), now);
       s.add(r);
       while (!s.idle()) {
-        s.schedule(now);
+        if (!s.schedule(now)) {
+          now = s.nextReadyNanos(); // on its request path
+          continue;
+        }
         long end = now + s.durationNanos();
         s.complete(end, (x, k, e) -> {});
         now = end;
       }
-      ttft[round] = r.firstTokenNanos - r.arrivalNanos;
+      ttft[round] = r.firstTokenNanos - r.readyNanos; // the engine's share (the request path is fixed)
       if (round == 1) {
         assertEquals(1008, r.cachedPromptTokens, "63 of 64 blocks cached (the last token is recomputed)");
       }
@@ -161,8 +164,8 @@ class SchedulerTest {
     CostModel.Step a = base.new Step();
     CostModel.Step b = withSeq.new Step();
     for (int i = 0; i < 10; i++) {
-      a.add(1000, 1);
-      b.add(1000, 1);
+      a.add(1000, 1, true);
+      b.add(1000, 1, true);
     }
     assertEquals(1_000_000, b.durationNanos() - a.durationNanos(), 2);
   }

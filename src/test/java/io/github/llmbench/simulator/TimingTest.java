@@ -35,14 +35,15 @@ class TimingTest {
   void costModelMatchesTheSeedMeasurement() {
     CostModel cm = new CostModel(Catalog.model("qwen2.5-7b-instruct"), Catalog.gpu("rtx4080-32gb"), 1);
     CostModel.Step s = cm.new Step();
-    s.add(1024, 1); // one decode step at context 1024
+    s.add(1024, 1, true); // one decode step at context 1024
     double tpotMs = s.durationNanos() / 1e6;
     assertEquals(25.0, tpotMs, 2.5, "TPOT ms (seed 25 ms, target within 10%; TP=2 must also fit 12.07 ms)");
     s.reset();
-    s.add(0, 1024); // prefill of 1024 tokens in one step (budget 2048)
+    s.add(0, 1024, true); // prefill of 1024 tokens in one step (budget 2048)
     double ttftMs = s.durationNanos() / 1e6;
-    // compute bound: 2 x 7.62e9 x 1024 FLOP / (97.5 TFLOP/s x 1.0, the fitted effective efficiency) ~ 0.16 s
-    assertTrue(ttftMs > 150 && ttftMs < 300, "TTFT ms " + ttftMs);
+    // compute bound: 2 x 6.53e9 (the layers; the lm_head only for the sampled last token) x 1024
+    // FLOP / (97.5 TFLOP/s x 0.92, the fitted efficiency) ~ 0.15 s
+    assertTrue(ttftMs > 130 && ttftMs < 300, "TTFT ms " + ttftMs);
   }
 
   @Test
@@ -59,7 +60,7 @@ class TimingTest {
       double mean = mean(gapsMs(ev));
       // one decode step of sim-tiny on an rtx4090 at concurrency 1: 1 ms overhead + ~0.22 ms weights
       CostModel.Step s = new CostModel(Catalog.model("sim-tiny"), Catalog.gpu("rtx4090"), 1).new Step();
-      s.add(100, 1);
+      s.add(100, 1, true);
       double step = s.durationNanos() / 1e6;
       assertEquals(step, mean, 0.25 * step, "mean gap ms vs step " + step);
       assertEquals(200, latenessCount(sim, 200));
@@ -77,7 +78,8 @@ class TimingTest {
       double mean = mean(gapsMs(ev));
       assertTrue(mean > 22 && mean < 28, "mean gap " + mean + " ms");
       double ttft = (ev.get(1).nanos() - sent[0]) / 1e6;
-      assertTrue(ttft > 20 && ttft < 100, "ttft " + ttft + " ms");
+      // the 30 ms request path (EngineCalibration) + one ~25 ms step for the short prompt
+      assertTrue(ttft > 50 && ttft < 120, "ttft " + ttft + " ms");
     }
   }
 
