@@ -54,13 +54,15 @@ public final class Catalog {
         768, 12, 12, 4, 64, 2048, 32000, true, false, 2, 4096));
 
     // RTX 4080 with 32 GB (modified card) as used by the seed study: 0.717 TB/s (RTX 4080:
-    // 22.4 Gbps GDDR6X on a 256-bit bus = 716.8 GB/s, NVIDIA spec sheet), 97.5 TFLOP/s dense fp16
-    // tensor with fp16 accumulate (NVIDIA Ada Lovelace architecture whitepaper, appendix table
-    // for the RTX 4080; the seed study's figure); 32 GB as modified.
+    // 22.4 Gbps GDDR6X on a 256-bit bus = 716.8 GB/s, NVIDIA spec sheet), 97.5 TFLOP/s dense
+    // fp16/bf16 tensor with fp32 accumulate, which is what bf16 GEMMs use (NVIDIA Ada Lovelace
+    // architecture whitepaper, appendix table for the RTX 4080: GeForce cards run fp32 accumulate
+    // at half the fp16-accumulate rate of 194.9; the seed study's figure); 32 GB as modified.
     add(new GpuSpec("rtx4080-32gb", "NVIDIA GeForce RTX 4080 (32 GB)", 97.5e12, 716.8e9, 32 * GIB,
         "PCIe 4.0 x16, no NVLink"));
-    // RTX 4090: 1008 GB/s (21 Gbps GDDR6X, 384-bit; NVIDIA spec sheet), 165.2 TFLOP/s dense fp16
-    // tensor with fp16 accumulate (NVIDIA Ada Lovelace whitepaper, same basis as the 4080's 97.5),
+    // RTX 4090: 1008 GB/s (21 Gbps GDDR6X, 384-bit; NVIDIA spec sheet), 165.2 TFLOP/s dense
+    // fp16/bf16 tensor with fp32 accumulate (NVIDIA Ada Lovelace whitepaper, same basis as the
+    // 4080's 97.5),
     // 24 GB.
     add(new GpuSpec("rtx4090", "NVIDIA GeForce RTX 4090", 165.2e12, 1008e9, 24 * GIB,
         "PCIe 4.0 x16, no NVLink"));

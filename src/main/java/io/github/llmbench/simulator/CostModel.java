@@ -5,22 +5,25 @@ import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.ModelSpec;
 
 /**
- * Duration of one engine step: {@code overhead + per-sequence overhead x sequences + max(compute,
- * memory) + all-reduce}, and the
- * KV-cache capacity, for a model on {@code tp} GPUs (tensor parallel).
+ * Duration of one engine step: {@code overhead + per-sequence overhead x sequences + max(GEMM
+ * compute, weight reads) + max(attention compute, KV reads) + all-reduce}, the KV-cache capacity,
+ * and the request path before the engine's queue, for a model on {@code tp} GPUs (tensor parallel).
  *
  * <ul>
- *   <li>compute = FLOPs / (peak x tp x compute efficiency), FLOPs = 2 x params x tokens + attention
- *       4 x layers x heads x head_dim x (context length seen by each token, summed)
- *   <li>memory = (weight bytes + KV bytes read and written) / tp / (bandwidth x memory
- *       efficiency): each GPU holds 1/tp of the weights and of the KV cache and reads them over its
- *       own memory bus
+ *   <li>GEMMs: 2 x the layers' parameters per computed token (the embedding is a lookup), plus 2 x
+ *       vocab x hidden per sampled token (vLLM computes logits only where it samples: a prompt's
+ *       last token, each decode), at peak x tp x compute efficiency; the weights are read once
+ *       per step, 1/tp of them by each GPU, at bandwidth x memory efficiency
+ *   <li>attention: 4 x layers x heads x head_dim per (token, context position) pair, and the KV
+ *       entries each request reads and writes; it runs in kernels of its own (FlashAttention,
+ *       paged decode attention), so it adds to the GEMMs rather than overlapping them
  *   <li>all-reduce (tp > 1): two per layer (after attention and after the MLP, Megatron-style),
  *       each {@code latency + 2 (tp-1)/tp x tokens x hidden x dtype / link bandwidth} over the
  *       cards' interconnect ({@link GpuSpec#linkBandwidth()}: PCIe for GeForce cards)
  * </ul>
  *
- * Efficiencies and overhead: {@link EngineCalibration}, with where their values come from.
+ * Efficiencies, overhead and the request path: {@link EngineCalibration}, with where their values
+ * come from.
  */
 final class CostModel {
 

@@ -51,6 +51,7 @@ final class RealTimeLadder implements AutoCloseable {
           + ",\"stream\":true,\"ignore_eos\":true}");
     }
     long preBefore = sim.metrics().preemptions();
+    long hitsBefore = sim.metrics().prefixHits();
     var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long cpu0 = os.getProcessCpuTime();
     AtomicInteger next = new AtomicInteger();
@@ -88,7 +89,8 @@ final class RealTimeLadder implements AutoCloseable {
       sP += tpot[i];
     }
     return new EngineModel.Level(concurrency, prompts, wall, sT / prompts, sP / prompts, out / wall,
-        sim.metrics().preemptions() - preBefore, 0, Double.NaN, 0, (long) prompts * inputLen);
+        sim.metrics().preemptions() - preBefore, sim.metrics().prefixHits() - hitsBefore, Double.NaN, 0,
+        (long) prompts * inputLen);
   }
 
   private void one(String body, int i, double[] ttft, double[] tpot, int[] outs) throws Exception {

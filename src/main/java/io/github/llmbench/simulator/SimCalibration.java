@@ -154,9 +154,11 @@ public final class SimCalibration {
         }
       }
     }
-    return String.format(Locale.ROOT, "| %d | %d | %.1f | %.0f | %+.1f%% | %.0f | %.0f%s | %s | %d | %.0f%% | %.1f%% |",
+    // the live simulator's peak KV use is not sampled (real time): n/a
+    String peakKv = Double.isNaN(l.peakKvUsage()) ? "n/a" : String.format(Locale.ROOT, "%.0f%%", 100 * l.peakKvUsage());
+    return String.format(Locale.ROOT, "| %d | %d | %.1f | %.0f | %+.1f%% | %.0f | %.0f%s | %s | %d | %s | %.1f%% |",
         l.concurrency(), l.prompts(), l.meanTpotMs(), seed, 100 * (l.meanTpotMs() / seed - 1), l.meanTtftMs(),
-        l.outputThroughput(), rel, seedTput, l.preemptions(), 100 * l.peakKvUsage(), 100 * l.prefixHitRate());
+        l.outputThroughput(), rel, seedTput, l.preemptions(), peakKv, 100 * l.prefixHitRate());
   }
 
   static String table(List<EngineModel.Level> rows) {
