@@ -71,8 +71,8 @@ public record EngineCalibration(
    *       next request misses the steps that follow the end of its previous one; the requests that
    *       end together then queue behind each other's prefills (in their TTFT) instead of
    *       stretching every running request's decode steps. That is what brings C=8's TPOT from
-   *       +20% (31 ms: each request's decode steps shared with 7 prefills) to +9% (28.3 ms);
-   *       below ~25 ms the effect fades (20 ms: C=8 +17%).
+   *       +21% (31.5 ms: each request's decode steps shared with 7 prefills) to +9% (28.3 ms);
+   *       below ~25 ms the effect fades (20 ms: C=8 +18%).
    * </ul>
    */
   public static final EngineCalibration DEFAULT = new EngineCalibration(0.93, 0.92, 1.0e-3, 3_400_000_000L, 16, 0, 0.030);

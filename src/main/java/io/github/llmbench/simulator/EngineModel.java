@@ -11,7 +11,8 @@ import java.util.SplittableRandom;
  * The simulator's engine in virtual time: the same {@link Scheduler} and {@link CostModel} as the
  * live {@link Engine}, stepped as fast as the CPU allows, with closed-loop clients (vLLM bench's
  * {@code --max-concurrency} with {@code --num-prompts}) that send their next request at the end of
- * the step that finished the previous one; it reaches the engine a request path later. A 500-prompt level takes well under a second.
+ * the step that finished the previous one; it reaches the engine a request path later. A
+ * 500-prompt level takes well under a second.
  */
 public final class EngineModel {
 
