@@ -27,11 +27,6 @@ import io.github.llmbench.catalog.ModelSpec;
  */
 final class CostModel {
 
-  /** The calibrated defaults (kept as constants for the tests and the README's figures). */
-  static final double MEMORY_EFFICIENCY = EngineCalibration.DEFAULT.memoryEfficiency();
-  static final double COMPUTE_EFFICIENCY = EngineCalibration.DEFAULT.computeEfficiency();
-  static final long STEP_OVERHEAD_NANOS = (long) (EngineCalibration.DEFAULT.stepOverheadSeconds() * 1e9);
-
   private final double flopsPerTokenLinear; // 2 x the layers' parameters (embedding lookup: no FLOPs)
   private final double flopsPerSampledToken; // 2 x vocab x hidden: the lm_head, only where a token is sampled
   private final double attnFlopsPerContextToken; // 4 x layers x heads x head_dim

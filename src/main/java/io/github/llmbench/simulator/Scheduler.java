@@ -175,7 +175,7 @@ final class Scheduler {
 
   private void add(SimRequest r, int n) {
     r.scheduledThisStep = n;
-    step.add(r.computed, n, r.computed + n >= r.numTokens());
+    step.add(r.computed, n, r.samplesAfter(n));
     scheduled.add(r);
   }
 
@@ -191,9 +191,10 @@ final class Scheduler {
     finishedThisStep.clear();
     for (int i = 0, n = scheduled.size(); i < n; i++) {
       SimRequest r = scheduled.get(i);
+      boolean samples = r.samplesAfter(r.scheduledThisStep);
       r.computed += r.scheduledThisStep;
       kv.cacheFullBlocks(r);
-      if (r.computed < r.numTokens()) {
+      if (!samples) {
         continue; // a chunk of a longer prefill: no token yet
       }
       int k = r.generated++;

@@ -53,13 +53,12 @@ final class SimRequest {
     return promptTokens + generated;
   }
 
-  boolean prefillDone() {
-    return computed >= promptTokens;
-  }
-
-  /** Tokens already in the KV cache. */
-  int contextLen() {
-    return computed;
+  /**
+   * Whether computing {@code n} more tokens completes what the request holds, so that the step
+   * samples a token for it (the last prefill chunk, or a decode).
+   */
+  boolean samplesAfter(int n) {
+    return computed + n >= numTokens();
   }
 
   boolean finished() {
