@@ -112,6 +112,8 @@ public final class StreamCapture {
                 .sseName(SSE_NAME)
                 .post(path)
                 .header("Content-Type", "application/json")
+                // as vllm bench serve: the server's logs and traces name the request as our records do
+                .header("x-request-id", s -> attempt(s).id())
                 .body(StringBody(s -> attempt(s).body()))
                 .sign(
                     (request, s) -> {
