@@ -119,7 +119,15 @@ public final class LlmBench {
       this.rooflineGpu = rooflineGpu(settings, target);
       this.runEnd = new RunEnd(settings, target, phases, recorder, rooflineModel, rooflineGpu, out);
       this.capture =
-          new StreamCapture(recorder, Duration.ofSeconds(settings.timeoutSeconds()), settings.api().path(), dataset.maxTokens());
+          new StreamCapture(
+              recorder,
+              Duration.ofSeconds(settings.timeoutSeconds()),
+              target.baseUrl(),
+              settings.api().path(),
+              settings.apiKey(),
+              target.api().closesConnectionAfterStream(),
+              dataset.maxTokens(),
+              true);
     } catch (RuntimeException e) {
       target.close();
       throw e;
@@ -158,21 +166,13 @@ public final class LlmBench {
     return LoadPlan.closedLevel(conc);
   }
 
-  /** HTTP settings: the server, the API key, one shared connection pool (as vLLM's client). */
+  /**
+   * Gatling's HTTP protocol for the run: the server, one shared connection pool (as vLLM's client).
+   * The streaming requests go through this protocol's HTTP client; their headers (API key,
+   * {@code Connection: close} for llama-server) are set by the kit's action.
+   */
   public HttpProtocolBuilder http() {
-    HttpProtocolBuilder h =
-        http.baseUrl(target.baseUrl().toString())
-            .shareConnections()
-            .disableWarmUp()
-            .sseUnmatchedInboundMessageBufferSize(capture.bufferSize());
-    if (settings.apiKey().isPresent()) {
-      h = h.header("Authorization", "Bearer " + settings.apiKey().get());
-    }
-    if (target.api().closesConnectionAfterStream()) {
-      // llama-server closes after each stream: reusing the connection would fail the next request
-      h = h.header("Connection", "close");
-    }
-    return h;
+    return http.baseUrl(target.baseUrl().toString()).shareConnections().disableWarmUp();
   }
 
   /** The whole load the settings describe: warmup, then each level, each drained before the next. */
@@ -258,7 +258,8 @@ public final class LlmBench {
         }
         String[] parts = g.metric().split("\\.");
         if (g.metric().equals("failed.pct")) {
-          out.add(io.gatling.javaapi.core.CoreDsl.details(level).failedRequests().percent().lte(limit));
+          // one "request" record per request: the TTFT/ITL/... records must not dilute the share
+          out.add(io.gatling.javaapi.core.CoreDsl.details(level, StreamCapture.REQUEST_RECORD).failedRequests().percent().lte(limit));
         } else if (List.of("ttft", "tpot", "itl", "e2el").contains(parts[0])) {
           var time = io.gatling.javaapi.core.CoreDsl.details(level, parts[0].toUpperCase(Locale.ROOT)).responseTime();
           int ms = (int) Math.floor(limit);

@@ -26,6 +26,11 @@ final class GatlingStats {
         session.scenario(), session.groups(), name, startMs, endMs, OK$.MODULE$, Option.empty(), Option.empty());
   }
 
+  /** A request that could not even be built: Gatling's own way to show a crashed request. */
+  void crash(Session session, String name, String message) {
+    engine.logRequestCrash(session.scenario(), session.groups(), name, message);
+  }
+
   void ko(Session session, String name, long startMs, long endMs, String message) {
     engine.logResponse(
         session.scenario(), session.groups(), name, startMs, endMs, KO$.MODULE$, Option.empty(), Option.apply(message));

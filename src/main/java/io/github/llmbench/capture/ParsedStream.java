@@ -1,12 +1,13 @@
 package io.github.llmbench.capture;
 
 import io.github.llmbench.records.ServerTimings;
-import java.util.List;
 
 /**
  * What one streamed response said, reduced to what the metrics need.
  *
- * @param textArrivalsMs arrival of each chunk carrying generated text, in order
+ * @param textArrivalNanos arrival ({@link System#nanoTime()}) of each chunk carrying generated
+ *     text, in order; only the first {@code textCount} entries are used
+ * @param textCount how many chunks carried text
  * @param promptTokens {@code usage.prompt_tokens}, null without a usage object
  * @param completionTokens {@code usage.completion_tokens}, null without a usage object
  * @param sawDone whether {@code data: [DONE]} was seen
@@ -14,20 +15,27 @@ import java.util.List;
  * @param serverTimings llama.cpp's {@code timings} object of the final chunk, null without one
  */
 public record ParsedStream(
-    List<Long> textArrivalsMs,
+    long[] textArrivalNanos,
+    int textCount,
     Integer promptTokens,
     Integer completionTokens,
     boolean sawDone,
     String error,
     ServerTimings serverTimings) {
 
-  public ParsedStream {
-    textArrivalsMs = List.copyOf(textArrivalsMs);
+  /** Nothing read (the request failed before its body). */
+  static final ParsedStream EMPTY = new ParsedStream(new long[0], 0, null, null, false, null, null);
+
+  /** A stream without server timings, e.g. for tests. */
+  public ParsedStream(long[] textArrivalNanos, Integer promptTokens, Integer completionTokens, boolean sawDone, String error) {
+    this(textArrivalNanos, textArrivalNanos.length, promptTokens, completionTokens, sawDone, error, null);
   }
 
-  /** A stream without server timings. */
-  public ParsedStream(
-      List<Long> textArrivalsMs, Integer promptTokens, Integer completionTokens, boolean sawDone, String error) {
-    this(textArrivalsMs, promptTokens, completionTokens, sawDone, error, null);
+  public long firstTextNanos() {
+    return textArrivalNanos[0];
+  }
+
+  public long lastTextNanos() {
+    return textArrivalNanos[textCount - 1];
   }
 }

@@ -6,7 +6,9 @@ import java.util.List;
 
 /**
  * Turns one request's parsed stream into its {@link RequestRecord}: the per-request metric
- * formulas, as vLLM's serving benchmark defines them except where noted in the README.
+ * formulas, as vLLM's serving benchmark defines them except where noted in the README. Times come
+ * from {@link System#nanoTime()} (monotonic, as vLLM's {@code time.perf_counter()}) and are
+ * written in milliseconds with 3 decimals.
  *
  * <ul>
  *   <li>TTFT = first chunk carrying text - t0 (vLLM starts at the first chunk with choices, which
@@ -23,45 +25,47 @@ public final class RequestRecords {
   private RequestRecords() {}
 
   /**
-   * @param failure why Gatling failed the request (HTTP status, timeout, cut stream), or null
+   * @param t0Nanos just before the request was handed to the HTTP client
+   * @param endNanos when the request ended (end of the response, failure or timeout)
+   * @param failure why the request failed outside the stream's content (HTTP status, timeout, cut
+   *     stream), or null
    * @param httpStatus the status when known
    */
   public static RequestRecord of(
       String id,
       String level,
-      long t0,
-      long endMs,
+      long t0Nanos,
+      long endNanos,
       ParsedStream stream,
       String failure,
       Integer httpStatus) {
+    long startMs = ClockAnchor.epochMs(t0Nanos);
     String error = failure != null ? failure : stream.error();
-    if (error == null && stream.textArrivalsMs().isEmpty()) {
+    if (error == null && stream.textCount() == 0) {
       error = "no generated text in the stream";
     }
     if (error != null) {
-      return RequestRecord.failed(id, level, null, t0, endMs, error, httpStatus, stream.promptTokens());
+      return RequestRecord.failed(
+          id, level, null, startMs, ClockAnchor.epochMs(endNanos), error, httpStatus, stream.promptTokens());
     }
-    List<Long> arrivals = stream.textArrivalsMs();
-    long first = arrivals.get(0);
-    long last = arrivals.get(arrivals.size() - 1);
-    List<Double> itl = new ArrayList<>(arrivals.size() - 1);
-    for (int i = 1; i < arrivals.size(); i++) {
-      itl.add((double) (arrivals.get(i) - arrivals.get(i - 1)));
-    }
+    long[] arrivals = stream.textArrivalNanos();
+    int n = stream.textCount();
+    long first = arrivals[0];
+    long last = arrivals[n - 1];
     boolean estimated = stream.completionTokens() == null;
-    int outputTokens = estimated ? arrivals.size() : stream.completionTokens();
-    double ttft = first - t0;
-    double e2el = last - t0;
-    Double tpot = outputTokens > 1 ? (e2el - ttft) / (outputTokens - 1) : null;
+    int outputTokens = estimated ? n : stream.completionTokens();
+    double ttft = (first - t0Nanos) / 1e6;
+    double e2el = (last - t0Nanos) / 1e6;
+    Double tpot = outputTokens > 1 ? ms3((e2el - ttft) / (outputTokens - 1)) : null;
     return new RequestRecord(
         id,
         level,
-        t0,
-        Math.max(endMs, last),
-        ttft,
+        startMs,
+        ClockAnchor.epochMs(Math.max(endNanos, last)),
+        ms3(ttft),
         tpot,
-        e2el,
-        itl,
+        ms3(e2el),
+        gapsMs(arrivals, n),
         stream.promptTokens(),
         outputTokens,
         estimated,
@@ -70,5 +74,18 @@ public final class RequestRecords {
         httpStatus == null ? 200 : httpStatus,
         null,
         stream.serverTimings());
+  }
+
+  /** Milliseconds rounded to the microsecond: what {@code requests.jsonl} holds. */
+  static double ms3(double ms) {
+    return Math.round(ms * 1000.0) / 1000.0;
+  }
+
+  private static List<Double> gapsMs(long[] arrivals, int n) {
+    List<Double> out = new ArrayList<>(Math.max(0, n - 1));
+    for (int i = 1; i < n; i++) {
+      out.add(Math.round((arrivals[i] - arrivals[i - 1]) / 1000.0) / 1000.0);
+    }
+    return out;
   }
 }

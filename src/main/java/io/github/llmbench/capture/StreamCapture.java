@@ -1,86 +1,108 @@
 package io.github.llmbench.capture;
 
-import static io.gatling.javaapi.core.CoreDsl.StringBody;
-import static io.gatling.javaapi.core.CoreDsl.bodyString;
 import static io.gatling.javaapi.core.CoreDsl.exec;
-import static io.gatling.javaapi.core.CoreDsl.regex;
-import static io.gatling.javaapi.http.HttpDsl.sse;
 
+import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.Session;
-import io.gatling.javaapi.http.SseMessageCheck;
+import io.gatling.http.client.uri.Uri;
+import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunRecorder;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaders;
+import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
- * One streaming request as a Gatling chain, with Gatling's own SSE support.
+ * One streaming request as a Gatling action on Gatling's HTTP client, with the kit's own reading
+ * of the stream ({@link StreamAction}, {@link StreamExchange}).
  *
- * <ol>
- *   <li>note t0 and the request body in the session;
- *   <li>POST with {@code sse(...)} and await the end of the stream: {@code data: [DONE]}, an error
- *       event or a non-JSON data line; every other event (the chunks) waits in Gatling's unmatched
- *       message buffer with its arrival time;
- *   <li>read the buffer ({@code processUnmatchedMessages}); close the stream only if it failed
- *       while open;
- *   <li>compute the request's metrics, log them as Gatling records (TTFT, TPOT, ITL, E2EL) and
- *       append the request to {@code requests.jsonl}.
- * </ol>
+ * <p>Why not Gatling's {@code sse()}: it stamps events in whole milliseconds after its own parsing
+ * and JSON rendering of each event, costs ~20 µs of CPU per chunk before the kit reads anything,
+ * and, following the browser rules, reconnects a cut stream 3 s later and sends the POST again.
+ * Here each read is stamped with {@link System#nanoTime()} on the event loop, the body is scanned
+ * once (bytes, then Jackson's streaming parser, no tree), and a cut stream fails at once.
  *
- * <p>Gatling's record of the SSE connect (named {@value #HEADERS_RECORD}) times only the response
- * headers and Gatling's check record ({@value #STREAM_RECORD}) runs from the headers to {@code
- * [DONE]}: neither is a latency of the model server; TTFT and E2EL are.
+ * <p>Gatling records, in the request's group (the level): {@value #REQUEST_RECORD} (t0 to the end of
+ * the response, KO with the reason for a failed request: Gatling's error table and failure counts
+ * read it), and for a completed one TTFT, TPOT, E2EL, and (by default) one ITL record per gap.
+ * Gatling's records are whole milliseconds; {@code requests.jsonl} keeps microseconds.
  */
 public final class StreamCapture {
-  public static final String SSE_NAME = "llmStream";
-  public static final String HEADERS_RECORD = "headers";
-  public static final String STREAM_RECORD = "stream";
-  static final String END_KEY = "llmStreamEnd";
-
-  /**
-   * Matches the event that ends a stream, on Gatling's rendering {@code
-   * {"event":..,"id":..,"data":...}}: {@code [DONE]}, an error object, or data that is not a JSON
-   * object (a broken server). Anchored, so text inside a chunk can never match.
-   */
-  static final String END_EVENT =
-      "^\\{(?:\"event\":\"[^\"]*\",)?(?:\"id\":\"[^\"]*\",)?\"data\":(?:\\[DONE\\]|\\{\\s*\"error\"|\"(?!\"))";
-
-  static final String CUT_STREAM =
-      "stream cut before [DONE] (Gatling would reconnect and send the POST again; refused)";
+  public static final String REQUEST_RECORD = "request";
+  static final String TTFT = "TTFT";
+  static final String TPOT = "TPOT";
+  static final String ITL = "ITL";
+  static final String E2EL = "E2EL";
 
   private static final AtomicLong REQUEST_IDS = new AtomicLong();
 
   private final RunRecorder recorder;
-  private final Duration timeout;
-  private final String path;
-  private final int bufferSize;
+  private final int timeoutSeconds;
+  private final Uri uri;
+  private final int maxOutputTokens;
+  private final HttpHeaders headers;
+  private final boolean itlRecords;
 
   /**
+   * @param baseUrl the server, e.g. {@code http://127.0.0.1:8000}
    * @param path the endpoint, e.g. {@code /v1/chat/completions}
-   * @param maxOutputTokens the largest {@code max_tokens} any request asks for; sizes the buffer
+   * @param apiKey sent as {@code Authorization: Bearer ...}, never logged
+   * @param closeConnection whether to ask the server to close the connection after each response
+   *     (llama-server closes it anyway: reusing it would fail the next request)
+   * @param maxOutputTokens the largest {@code max_tokens} any request asks for
+   * @param itlRecords whether Gatling gets one ITL record per gap (its report and assertions on
+   *     ITL), at a cost per chunk
    */
-  public StreamCapture(RunRecorder recorder, Duration timeout, String path, int maxOutputTokens) {
+  public StreamCapture(
+      RunRecorder recorder,
+      Duration timeout,
+      URI baseUrl,
+      String path,
+      Optional<String> apiKey,
+      boolean closeConnection,
+      int maxOutputTokens,
+      boolean itlRecords) {
     this.recorder = recorder;
-    this.timeout = timeout;
-    this.path = path;
-    this.bufferSize = unmatchedBufferSize(maxOutputTokens);
+    this.timeoutSeconds = (int) Math.max(1, timeout.toSeconds());
+    String base = baseUrl.toString();
+    this.uri = Uri.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path);
+    this.maxOutputTokens = maxOutputTokens;
+    this.itlRecords = itlRecords;
+    HttpHeaders h = new DefaultHttpHeaders();
+    h.set("Content-Type", "application/json");
+    h.set("Accept", "text/event-stream");
+    apiKey.ifPresent(key -> h.set("Authorization", "Bearer " + key));
+    if (closeConnection) {
+      h.set("Connection", "close");
+    }
+    this.headers = h;
+    warmUp();
   }
 
   /**
-   * The unmatched-message buffer must hold every chunk of the longest stream: when it is full
-   * Gatling drops the OLDEST, which would lose the first token. One chunk per token plus the role
-   * and usage chunks, doubled for servers that send extra empty chunks.
+   * Runs the whole reading path once on a made-up stream and error body before any load: the
+   * first use of each class (Jackson's parsers, the record's serializer) costs tens of ms, which
+   * would otherwise stall an event loop, and every stream on it, during the first requests.
    */
-  public static int unmatchedBufferSize(int maxOutputTokens) {
-    return 2 * maxOutputTokens + 16;
-  }
-
-  /** The size to give {@code HttpProtocolBuilder.sseUnmatchedInboundMessageBufferSize}. */
-  public int bufferSize() {
-    return bufferSize;
+  static void warmUp() {
+    String body =
+        ": ping\r\n\r\n"
+            + "data: {\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n"
+            + "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"a\"},\"finish_reason\":null}]}\n\n"
+            + "data: {\"choices\":[{\"index\":0,\"text\":\"b\"}],\"timings\":{\"prompt_n\":1}}\n\n"
+            + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2}}\n\n"
+            + "data: {\"error\":{\"message\":\"x\",\"code\":1}}\n\n";
+    byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    StreamReader reader = new StreamReader(2);
+    reader.feed(bytes, 0, bytes.length, 0);
+    ParsedStream ok = new ParsedStream(new long[] {1_000_000L, 2_000_000L}, 2, 1, 2, true, null, null);
+    RequestRecord record = RequestRecords.of("warm-up", "warm-up", 0L, 3_000_000L, ok, null, 200);
+    RequestRecords.of("warm-up", "warm-up", 0L, 3_000_000L, reader.result(), "HTTP 500: " + ErrorBody.message("{\"error\":{\"message\":\"x\"}}"), 500);
+    io.github.llmbench.records.RunRecorder.warmUp(record);
   }
 
   /**
@@ -91,72 +113,58 @@ public final class StreamCapture {
    * @param body the JSON body of a new request (called once per request)
    */
   public ChainBuilder request(String level, Function<Session, String> profile, Function<Session, String> body) {
-    SseMessageCheck end =
-        sse.checkMessage(STREAM_RECORD)
-            .matching(regex(END_EVENT).exists())
-            .check(
-                bodyString().saveAs(END_KEY),
-                bodyString()
-                    .validate(
-                        "[DONE]",
-                        (message, s) -> {
-                          String failure = StreamParser.endFailure(message);
-                          if (failure != null) {
-                            throw new IllegalStateException(failure);
-                          }
-                          return message;
-                        }));
-    return exec(session -> begin(session, level, profile, body))
-        .exec(
-            sse(HEADERS_RECORD)
-                .sseName(SSE_NAME)
-                .post(path)
-                .header("Content-Type", "application/json")
-                // as vllm bench serve: the server's logs and traces name the request as our records do
-                .header("x-request-id", s -> attempt(s).id())
-                .body(StringBody(s -> attempt(s).body()))
-                .sign(
-                    (request, s) -> {
-                      if (!attempt(s).markSent()) {
-                        throw new IllegalStateException(CUT_STREAM);
-                      }
-                      return request;
-                    })
-                .await(timeout)
-                .on(end))
-        .exec(sse.processUnmatchedMessages(SSE_NAME, StreamCapture::collect))
-        // After [DONE] the server ends the response and the connection goes back to the pool (as
-        // vLLM's client keeps it alive): closing it would force a new connection per request. Only a
-        // stream that failed while still open (timeout, error event) is closed by the client.
-        .doIf(s -> s.isFailed() && attempt(s).crashReason() == null)
-        .then(exec(sse("close").sseName(SSE_NAME).close()))
-        .exec(new RecordRequestAction(recorder, bufferSize, timeout));
+    ActionBuilder action =
+        () -> (ctx, next) ->
+            new StreamAction(
+                this,
+                GatlingHttpInternals.engine(ctx),
+                new GatlingStats(ctx.coreComponents().statsEngine()),
+                level,
+                profile,
+                body,
+                next);
+    return exec(action);
   }
 
-  private Session begin(
-      Session session, String level, Function<Session, String> profileOf, Function<Session, String> body) {
-    String id = "req-" + REQUEST_IDS.incrementAndGet();
-    String json = body.apply(session);
-    String profile = profileOf.apply(session);
-    long t0 = System.currentTimeMillis();
-    recorder.started(id, level, profile, t0);
-    // A virtual user may send several requests (count-stopped phases): start each one clean.
-    Session clean = session.markAsSucceeded().remove(SSE_NAME).remove(END_KEY);
-    return clean.set(StreamAttempt.SESSION_KEY, new StreamAttempt(id, level, profile, json, t0));
+  String nextRequestId() {
+    return "req-" + REQUEST_IDS.incrementAndGet();
   }
 
-  static StreamAttempt attempt(Session session) {
-    return session.get(StreamAttempt.SESSION_KEY);
+  RunRecorder recorder() {
+    return recorder;
   }
 
-  private static Session collect(List<io.gatling.http.action.sse.SseInboundMessage> messages, Session session) {
-    List<TimedMessage> timed = new ArrayList<>(messages.size());
-    for (io.gatling.http.action.sse.SseInboundMessage m : messages) {
-      timed.add(new TimedMessage(m.timestamp(), m.message()));
+  int timeoutSeconds() {
+    return timeoutSeconds;
+  }
+
+  int maxOutputTokens() {
+    return maxOutputTokens;
+  }
+
+  Uri uri() {
+    return uri;
+  }
+
+  HttpHeaders headers() {
+    return headers;
+  }
+
+  /** TTFT, TPOT, each ITL and E2EL of a completed request as Gatling records of its group. */
+  void logTimings(GatlingStats stats, io.gatling.core.session.Session session, RequestRecord r, ParsedStream stream) {
+    long start = r.startMs();
+    long first = start + Math.round(r.ttftMs());
+    stats.ok(session, TTFT, start, first);
+    if (r.tpotMs() != null) {
+      stats.ok(session, TPOT, first, first + Math.round(r.tpotMs()));
     }
-    ParsedStream parsed = StreamParser.parse(timed);
-    String crash = GatlingSseInternals.crashReason(session.get(SSE_NAME)).orElse(null);
-    attempt(session).captured(parsed, timed.size(), crash);
-    return session;
+    if (itlRecords) {
+      long[] arrivals = stream.textArrivalNanos();
+      for (int i = 1; i < stream.textCount(); i++) {
+        long from = ClockAnchor.epochMs(arrivals[i - 1]);
+        stats.ok(session, ITL, from, from + Math.round((arrivals[i] - arrivals[i - 1]) / 1e6));
+      }
+    }
+    stats.ok(session, E2EL, start, start + Math.round(r.e2elMs()));
   }
 }

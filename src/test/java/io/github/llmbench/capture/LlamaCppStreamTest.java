@@ -22,15 +22,13 @@ import org.junit.jupiter.api.Test;
  */
 class LlamaCppStreamTest {
 
-  /** The {@code data:} lines of a captured SSE body, as Gatling's {@code {"data":...}} messages, 10 ms apart. */
-  static List<TimedMessage> captured(String resource) {
+  /** The {@code data:} values of a captured SSE body. */
+  static List<String> captured(String resource) {
     try (InputStream in = LlamaCppStreamTest.class.getResourceAsStream("/llamacpp/" + resource)) {
-      List<TimedMessage> out = new ArrayList<>();
-      long t = 1000;
+      List<String> out = new ArrayList<>();
       for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
         if (line.startsWith("data: ")) {
-          out.add(new TimedMessage(t, "{\"data\":" + line.substring(6) + "}"));
-          t += 10;
+          out.add(line.substring(6));
         }
       }
       return out;
@@ -39,16 +37,32 @@ class LlamaCppStreamTest {
     }
   }
 
+  /** The captured body as one read: events exactly as the server wrote them. */
+  static ParsedStream readWhole(String resource) {
+    try (InputStream in = LlamaCppStreamTest.class.getResourceAsStream("/llamacpp/" + resource)) {
+      byte[] body = in.readAllBytes();
+      StreamReader r = new StreamReader(4);
+      r.feed(body, 0, body.length, 0);
+      return r.result();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   @Test
   void chatRoleChunkWithNullContentAndFinishChunkWithEmptyDeltaCarryNoText() {
-    List<TimedMessage> events = captured("chat-stream.sse");
+    List<String> events = captured("chat-stream.sse");
     // role chunk (content null), 3 text chunks, finish chunk (delta {}), usage chunk, [DONE]
     assertEquals(7, events.size());
-    assertTrue(events.get(0).message().contains("\"content\":null"));
-    assertTrue(events.get(4).message().contains("\"delta\":{}"));
-    ParsedStream p = StreamParser.parse(events);
+    assertTrue(events.get(0).contains("\"content\":null"));
+    assertTrue(events.get(4).contains("\"delta\":{}"));
+    ParsedStream p = SseText.parse(events);
     assertNull(p.error());
-    assertEquals(List.of(1010L, 1020L, 1030L), p.textArrivalsMs());
+    assertEquals(List.of(1L, 2L, 3L), SseText.textArrivalsMs(p));
+    ParsedStream whole = readWhole("chat-stream.sse");
+    assertNull(whole.error());
+    assertEquals(3, whole.textCount());
+    assertTrue(whole.sawDone());
     assertEquals(3, p.completionTokens());
     assertEquals(59, p.promptTokens());
     assertTrue(p.sawDone());
@@ -56,7 +70,7 @@ class LlamaCppStreamTest {
 
   @Test
   void chatUsageChunkHasEmptyChoicesAndTimings() {
-    ParsedStream p = StreamParser.parse(captured("chat-stream.sse"));
+    ParsedStream p = readWhole("chat-stream.sse");
     ServerTimings t = p.serverTimings();
     assertNotNull(t);
     assertEquals(59, t.promptN());
@@ -68,14 +82,14 @@ class LlamaCppStreamTest {
 
   @Test
   void completionsFinishChunkHasEmptyTextAndCarriesUsageAndTimings() {
-    List<TimedMessage> events = captured("completions-stream.sse");
+    List<String> events = captured("completions-stream.sse");
     // 3 text chunks, then ONE finish chunk with "text":"" + usage + timings (no choices:[] chunk), [DONE]
     assertEquals(5, events.size());
-    assertTrue(events.get(3).message().contains("\"text\":\"\""));
-    assertTrue(events.get(3).message().contains("\"usage\""));
-    ParsedStream p = StreamParser.parse(events);
+    assertTrue(events.get(3).contains("\"text\":\"\""));
+    assertTrue(events.get(3).contains("\"usage\""));
+    ParsedStream p = SseText.parse(events);
     assertNull(p.error());
-    assertEquals(List.of(1000L, 1010L, 1020L), p.textArrivalsMs());
+    assertEquals(List.of(0L, 1L, 2L), SseText.textArrivalsMs(p));
     assertEquals(3, p.completionTokens());
     assertEquals(6, p.promptTokens()); // usage counts the cached token, timings.prompt_n does not
     assertEquals(5, p.serverTimings().promptN());
@@ -85,11 +99,11 @@ class LlamaCppStreamTest {
   @Test
   void recordKeepsTimingsAndMetricsAreFromClientTimes() {
     RequestRecord r =
-        RequestRecords.of("r", "c1", 950, 1070, StreamParser.parse(captured("chat-stream.sse")), null, 200);
+        RequestRecords.of("r", "c1", -9_000_000L, 10_000_000L, SseText.parse(captured("chat-stream.sse")), null, 200);
     assertTrue(r.ok());
-    assertEquals(60.0, r.ttftMs());
-    assertEquals(80.0, r.e2elMs());
-    assertEquals(List.of(10.0, 10.0), r.itlMs());
+    assertEquals(10.0, r.ttftMs());
+    assertEquals(12.0, r.e2elMs());
+    assertEquals(List.of(1.0, 1.0), r.itlMs());
     assertEquals(3, r.outputTokens());
     assertEquals(4.394, r.serverTimings().predictedMs(), 1e-9);
   }
@@ -97,10 +111,7 @@ class LlamaCppStreamTest {
   @Test
   void vllmStreamHasNoTimings() {
     ParsedStream p =
-        StreamParser.parse(
-            StreamParserTest.timed(
-                0, 1, StreamParserTest.ROLE, StreamParserTest.content("a"), StreamParserTest.usage(3, 1),
-                StreamParserTest.DONE));
+        SseText.parse(List.of(SseText.ROLE, SseText.content("a"), SseText.usage(3, 1), SseText.DONE));
     assertNull(p.serverTimings());
   }
 }

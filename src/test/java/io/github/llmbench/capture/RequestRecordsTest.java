@@ -12,11 +12,36 @@ import org.junit.jupiter.api.Test;
 /** The per-request formulas on hand-made timestamp sequences. */
 class RequestRecordsTest {
 
+  /** nanoTime readings at these milliseconds */
+  private static long[] ns(long... ms) {
+    long[] out = new long[ms.length];
+    for (int i = 0; i < ms.length; i++) {
+      out[i] = ms(ms[i]);
+    }
+    return out;
+  }
+
+  private static long ms(long ms) {
+    return ms * 1_000_000L;
+  }
+
+  @Test
+  void timesAreFractionalMillisecondsToTheMicrosecond() {
+    // t0 = 0; chunks at 10.0004, 17.3006, 24.6 ms -> TTFT 10.000, ITL 7.300 (7.3002 rounded), 7.299
+    long[] arrivals = {10_000_400L, 17_300_600L, 24_600_000L};
+    RequestRecord r = RequestRecords.of("f", "c1", 0L, 25_000_000L, new ParsedStream(arrivals, 3, 3, 3, true, null, null), null, 200);
+    assertEquals(10.0, r.ttftMs());
+    assertEquals(List.of(7.3, 7.299), r.itlMs());
+    assertEquals(24.6, r.e2elMs());
+    assertEquals(7.3, r.tpotMs(), 1e-12);
+    assertEquals(r.startMs() + 25, r.endMs(), 1, "end_ms on the wall clock, whole ms");
+  }
+
   @Test
   void oneTokenPerChunk() {
     // t0 = 1000; chunks at 1100, 1120, 1150, 1160 -> TTFT 100, ITL 20/30/10, E2EL 160, TPOT 60/3
-    ParsedStream s = new ParsedStream(List.of(1100L, 1120L, 1150L, 1160L), 50, 4, true, null);
-    RequestRecord r = RequestRecords.of("r1", "c1", 1000, 1170, s, null, null);
+    ParsedStream s = new ParsedStream(ns(1100, 1120, 1150, 1160), 50, 4, true, null);
+    RequestRecord r = RequestRecords.of("r1", "c1", ms(1000), ms(1170), s, null, null);
     assertTrue(r.ok());
     assertEquals(100.0, r.ttftMs());
     assertEquals(160.0, r.e2elMs());
@@ -25,15 +50,15 @@ class RequestRecordsTest {
     assertEquals(4, r.outputTokens());
     assertEquals(50, r.inputTokens());
     assertFalse(r.outputTokensEstimated());
-    assertEquals(1170, r.endMs());
+    assertEquals(r.startMs() + 170, r.endMs(), 1);
     assertEquals(200, r.httpStatus());
   }
 
   @Test
   void multiTokenChunksUseUsageForTpot() {
     // 3 chunks but 7 tokens: TPOT = (E2EL - TTFT) / 6, ITL stays per chunk
-    ParsedStream s = new ParsedStream(List.of(1050L, 1080L, 1110L), 10, 7, true, null);
-    RequestRecord r = RequestRecords.of("r2", "c1", 1000, 1110, s, null, null);
+    ParsedStream s = new ParsedStream(ns(1050, 1080, 1110), 10, 7, true, null);
+    RequestRecord r = RequestRecords.of("r2", "c1", ms(1000), ms(1110), s, null, null);
     assertEquals(50.0, r.ttftMs());
     assertEquals(110.0, r.e2elMs());
     assertEquals(10.0, r.tpotMs(), 1e-9);
@@ -43,8 +68,8 @@ class RequestRecordsTest {
 
   @Test
   void oneTokenOutputHasNoTpot() {
-    ParsedStream s = new ParsedStream(List.of(1200L), 10, 1, true, null);
-    RequestRecord r = RequestRecords.of("r3", "c1", 1000, 1201, s, null, null);
+    ParsedStream s = new ParsedStream(ns(1200), 10, 1, true, null);
+    RequestRecord r = RequestRecords.of("r3", "c1", ms(1000), ms(1201), s, null, null);
     assertTrue(r.ok());
     assertNull(r.tpotMs());
     assertEquals(200.0, r.ttftMs());
@@ -54,8 +79,8 @@ class RequestRecordsTest {
 
   @Test
   void missingUsageCountsChunksAsEstimated() {
-    ParsedStream s = new ParsedStream(List.of(1010L, 1020L, 1030L), null, null, true, null);
-    RequestRecord r = RequestRecords.of("r4", "c1", 1000, 1030, s, null, null);
+    ParsedStream s = new ParsedStream(ns(1010, 1020, 1030), null, null, true, null);
+    RequestRecord r = RequestRecords.of("r4", "c1", ms(1000), ms(1030), s, null, null);
     assertEquals(3, r.outputTokens());
     assertTrue(r.outputTokensEstimated());
     assertNull(r.inputTokens());
@@ -64,22 +89,22 @@ class RequestRecordsTest {
 
   @Test
   void failuresCarryNoLatency() {
-    ParsedStream s = new ParsedStream(List.of(1010L), null, null, false, "error event: boom");
-    RequestRecord r = RequestRecords.of("r5", "c1", 1000, 1500, s, null, 200);
+    ParsedStream s = new ParsedStream(ns(1010), null, null, false, "error event: boom");
+    RequestRecord r = RequestRecords.of("r5", "c1", ms(1000), ms(1500), s, null, 200);
     assertFalse(r.ok());
     assertEquals("error event: boom", r.error());
     assertNull(r.ttftMs());
     assertNull(r.e2elMs());
     assertEquals(List.of(), r.itlMs());
-    RequestRecord http = RequestRecords.of("r6", "c1", 1000, 1001, s, "HTTP 500", 500);
+    RequestRecord http = RequestRecords.of("r6", "c1", ms(1000), ms(1001), s, "HTTP 500", 500);
     assertEquals("HTTP 500", http.error());
     assertEquals(500, http.httpStatus());
   }
 
   @Test
   void noTextIsAFailure() {
-    ParsedStream s = new ParsedStream(List.of(), 5, 0, true, null);
-    RequestRecord r = RequestRecords.of("r7", "c1", 1000, 1100, s, null, null);
+    ParsedStream s = new ParsedStream(new long[0], 5, 0, true, null);
+    RequestRecord r = RequestRecords.of("r7", "c1", ms(1000), ms(1100), s, null, null);
     assertFalse(r.ok());
     assertEquals("no generated text in the stream", r.error());
   }

@@ -6,6 +6,7 @@ import static io.github.llmbench.testing.ScriptedServer.Behaviour.ERROR_EVENT;
 import static io.github.llmbench.testing.ScriptedServer.Behaviour.HTTP_500;
 import static io.github.llmbench.testing.ScriptedServer.Behaviour.INVALID_JSON;
 import static io.github.llmbench.testing.ScriptedServer.Behaviour.OK;
+import static io.github.llmbench.testing.ScriptedServer.Behaviour.SILENT;
 import static io.github.llmbench.testing.ScriptedServer.Behaviour.STALL;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -27,15 +28,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Each way a stream can fail becomes a failed request with a short reason, is left out of the
- * latency figures, and is never sent twice.
+ * Each way a stream can fail becomes a failed request with a short reason (the server's own words
+ * where it gave some), is left out of the latency figures, is never sent twice, and fails when it
+ * happens: a cut at once, a silent or stalled server at the request timeout.
  */
 class FailureHandlingIT {
 
   @Test
   void everyFailureIsRecordedWithItsReasonAndNothingIsResent(@TempDir Path results) throws Exception {
     List<ScriptedServer.Behaviour> script =
-        List.of(OK, HTTP_500, ERROR_EVENT, CUT_MID_STREAM, END_WITHOUT_DONE, INVALID_JSON, STALL);
+        List.of(OK, HTTP_500, ERROR_EVENT, CUT_MID_STREAM, END_WITHOUT_DONE, INVALID_JSON, STALL, SILENT);
     try (ScriptedServer server = new ScriptedServer(script)) {
       GatlingRun.Result run =
           GatlingRun.run(
@@ -43,28 +45,38 @@ class FailureHandlingIT {
               results,
               Map.of(
                   "base.url", server.baseUrl(),
-                  "conc", "7",
-                  "it.requests", "7",
+                  "conc", "8",
+                  "it.requests", "8",
                   "output.len", "5",
                   "input.len", "20",
                   "timeout", "5"));
       assertEquals(0, run.exitCode());
 
       List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
-      assertEquals(7, records.size());
-      assertEquals(7, server.completionBodies().size(), "a cut stream must not be sent again");
+      assertEquals(8, records.size());
+      assertEquals(8, server.completionBodies().size(), "a cut stream must not be sent again");
 
       Map<String, Integer> statusByError =
           records.stream()
               .filter(r -> !r.ok())
               .collect(Collectors.toMap(RequestRecord::error, r -> r.httpStatus() == null ? -1 : r.httpStatus(), (a, b) -> a, TreeMap::new));
-      assertEquals(6, statusByError.size(), statusByError.toString());
-      assertEquals(500, statusByError.get("HTTP 500"));
+      assertEquals(7, statusByError.size(), statusByError.toString());
+      assertEquals(500, statusByError.get("HTTP 500: boom"));
+      assertEquals(-1, statusByError.get("timeout: no response within 5 s"));
       assertEquals(200, statusByError.get("error event: engine <script>alert(1)</script> died (code 500)"));
       assertEquals(200, statusByError.get("stream ended without [DONE]"));
       assertEquals(200, statusByError.get("timeout: no [DONE] within 5 s"));
       assertTrue(statusByError.keySet().stream().anyMatch(e -> e.startsWith("invalid JSON chunk: {\"choices\"")), statusByError.toString());
       assertTrue(statusByError.keySet().stream().anyMatch(e -> e.startsWith("stream cut before [DONE]")), statusByError.toString());
+
+      RequestRecord cut = records.stream().filter(r -> !r.ok() && r.error().startsWith("stream cut")).findFirst().orElseThrow();
+      long cutLatency = cut.endMs() - server.cutAtMs().get(0);
+      assertTrue(cutLatency < 100, "a cut stream fails within 100 ms of the cut, not " + cutLatency + " ms");
+      for (String timedOut : List.of("timeout: no response within 5 s", "timeout: no [DONE] within 5 s")) {
+        RequestRecord r = records.stream().filter(x -> timedOut.equals(x.error())).findFirst().orElseThrow();
+        long ms = r.endMs() - r.startMs();
+        assertTrue(ms >= 5000 && ms < 5500, timedOut + " after " + ms + " ms: the timeout bounds a request from its send");
+      }
 
       for (RequestRecord r : records) {
         if (!r.ok()) {
@@ -83,7 +95,7 @@ class FailureHandlingIT {
 
       JsonNode summary = new ObjectMapper().readTree(run.llm("summary.json").toFile());
       assertEquals(1, summary.get("completed").asInt());
-      assertEquals(6, summary.get("failed").asInt());
+      assertEquals(7, summary.get("failed").asInt());
       assertEquals(5, summary.get("total_output_tokens").asInt());
     }
   }

@@ -5,8 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.llmbench.capture.ParsedStream;
-import io.github.llmbench.capture.StreamParser;
-import io.github.llmbench.capture.TimedMessage;
+import io.github.llmbench.capture.SseText;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -86,11 +85,7 @@ class LlamaCppDialectTest {
   }
 
   private static ParsedStream parse(List<String> data) {
-    List<TimedMessage> messages = new ArrayList<>();
-    for (int i = 0; i < data.size(); i++) {
-      messages.add(new TimedMessage(i, "{\"data\":" + data.get(i) + "}"));
-    }
-    return StreamParser.parse(messages);
+    return SseText.parse(data);
   }
 
   @Test
@@ -102,7 +97,7 @@ class LlamaCppDialectTest {
     assertTrue(sim.get(0).contains("\"delta\":{\"role\":\"assistant\",\"content\":null}"), sim.get(0));
     assertTrue(sim.get(4).contains("\"finish_reason\":\"length\",\"index\":0,\"delta\":{}"), sim.get(4));
     ParsedStream p = parse(sim);
-    assertEquals(List.of(1L, 2L, 3L), p.textArrivalsMs());
+    assertEquals(List.of(1L, 2L, 3L), SseText.textArrivalsMs(p));
     assertEquals(3, p.completionTokens());
     assertEquals(3, p.serverTimings().predictedN());
     assertEquals(
@@ -116,7 +111,7 @@ class LlamaCppDialectTest {
             + "\"stream_options\":{\"include_usage\":true},\"ignore_eos\":true}");
     sameShapes(captured("completions-stream.sse"), sim);
     ParsedStream p = parse(sim);
-    assertEquals(List.of(0L, 1L, 2L), p.textArrivalsMs());
+    assertEquals(List.of(0L, 1L, 2L), SseText.textArrivalsMs(p));
     assertEquals(3, p.completionTokens());
     assertEquals(3, p.serverTimings().predictedN());
   }

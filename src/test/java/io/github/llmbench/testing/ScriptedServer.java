@@ -28,7 +28,9 @@ public final class ScriptedServer implements AutoCloseable {
     CUT_MID_STREAM,
     END_WITHOUT_DONE,
     INVALID_JSON,
-    STALL
+    STALL,
+    /** reads the request and never answers, not even the status line */
+    SILENT
   }
 
   public static final String MODEL = "scripted-model";
@@ -39,6 +41,7 @@ public final class ScriptedServer implements AutoCloseable {
   private final AtomicInteger next = new AtomicInteger();
   private final List<String> completionBodies = new CopyOnWriteArrayList<>();
   private final List<String> authorizations = new CopyOnWriteArrayList<>();
+  private final List<Long> cutAtMs = new CopyOnWriteArrayList<>();
   private final Thread acceptor;
   private volatile boolean closed;
 
@@ -59,6 +62,11 @@ public final class ScriptedServer implements AutoCloseable {
     return authorizations;
   }
 
+  /** When each cut stream was cut (epoch ms, just after the socket was closed). */
+  public List<Long> cutAtMs() {
+    return cutAtMs;
+  }
+
   /** Bodies of the completion requests received, in arrival order (resends show up here). */
   public List<String> completionBodies() {
     return completionBodies;
@@ -77,7 +85,10 @@ public final class ScriptedServer implements AutoCloseable {
     }
   }
 
+  private final ThreadLocal<Socket> socketOf = new ThreadLocal<>();
+
   private void serve(Socket s) {
+    socketOf.set(s);
     try (s) {
       InputStream in = new BufferedInputStream(s.getInputStream());
       String head = readHead(in);
@@ -114,6 +125,10 @@ public final class ScriptedServer implements AutoCloseable {
   }
 
   private void stream(OutputStream out, Behaviour b) throws IOException, InterruptedException {
+    if (b == Behaviour.SILENT) {
+      Thread.sleep(8_000);
+      return;
+    }
     if (b == Behaviour.HTTP_500) {
       respond(out, 500, "application/json", "{\"error\":{\"message\":\"boom\",\"type\":\"InternalServerError\",\"code\":500}}");
       return;
@@ -130,8 +145,14 @@ public final class ScriptedServer implements AutoCloseable {
         return;
       }
       if (b == Behaviour.CUT_MID_STREAM && i == 2) {
+        // half an event, then the socket closed without the terminating chunk
+        byte[] half = "data: {\"choices\":[{\"delta\"".getBytes(StandardCharsets.US_ASCII);
+        out.write((Integer.toHexString(half.length + 10) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(half);
         out.flush();
-        return; // socket closed without the terminating chunk
+        socketOf.get().close();
+        cutAtMs.add(System.currentTimeMillis());
+        return;
       }
       if (b == Behaviour.INVALID_JSON && i == 2) {
         event(out, "{\"choices\":[{\"delta\":{\"content\":\"tr");

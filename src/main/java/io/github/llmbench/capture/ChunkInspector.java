@@ -1,0 +1,235 @@
+package io.github.llmbench.capture;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.records.ServerTimings;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads what the metrics need from one SSE event's data of an OpenAI-compatible stream (chat or
+ * completions), with Jackson's streaming parser: no tree per chunk, values the kit does not need
+ * are skipped unread.
+ *
+ * <p>A chunk "carries text" when its first choice has non-empty {@code delta.content} (chat),
+ * {@code delta.reasoning_content} / {@code delta.reasoning} (reasoning models), or, when it has no
+ * {@code delta} object, non-empty {@code text} (completions). vLLM's role chunk ({@code
+ * "content":""}) and llama.cpp's {@code "content":null} or empty {@code delta:{}} carry none.
+ * Usage is taken from any chunk with a {@code usage} object (vLLM and llama.cpp's chat: a final
+ * chunk with {@code "choices":[]}; llama.cpp's completions: the finish chunk). llama.cpp's {@code
+ * timings} object (final chunk) is kept as {@link ServerTimings}. An {@code error} member that is
+ * not null makes the chunk an error event (vLLM's errors after the stream started come that way,
+ * with HTTP 200).
+ */
+final class ChunkInspector {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+
+  /** What one event said; reset before each event. */
+  static final class Facts {
+    boolean done;
+    boolean text;
+    boolean hasUsage;
+    Integer promptTokens;
+    Integer completionTokens;
+    ServerTimings timings;
+    String error;
+
+    void reset() {
+      done = false;
+      text = false;
+      hasUsage = false;
+      promptTokens = null;
+      completionTokens = null;
+      timings = null;
+      error = null;
+    }
+  }
+
+  private ChunkInspector() {}
+
+  static boolean isDone(byte[] data, int length) {
+    int from = 0;
+    int to = length;
+    while (from < to && isSpace(data[from])) {
+      from++;
+    }
+    while (to > from && isSpace(data[to - 1])) {
+      to--;
+    }
+    if (to - from != DONE.length) {
+      return false;
+    }
+    for (int i = 0; i < DONE.length; i++) {
+      if (data[from + i] != DONE[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Fills {@code facts} from one event's data. */
+  static void inspect(byte[] data, int length, Facts facts) {
+    facts.reset();
+    if (isDone(data, length)) {
+      facts.done = true;
+      return;
+    }
+    try (JsonParser p = JSON.getFactory().createParser(data, 0, length)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        facts.error = invalid(data, length);
+        return;
+      }
+      JsonToken t;
+      while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+        String name = p.currentName();
+        JsonToken value = p.nextToken();
+        switch (name) {
+          case "choices" -> {
+            if (value == JsonToken.START_ARRAY) {
+              JsonToken first = p.nextToken();
+              if (first != JsonToken.END_ARRAY) {
+                if (first == JsonToken.START_OBJECT) {
+                  facts.text = firstChoiceCarriesText(p);
+                } else {
+                  p.skipChildren();
+                }
+                skipRestOfArray(p); // further choices (n > 1) are not measured
+              }
+            } else {
+              p.skipChildren();
+            }
+          }
+          case "usage" -> {
+            if (value == JsonToken.START_OBJECT) {
+              facts.hasUsage = true;
+              readUsage(p, facts);
+            }
+          }
+          case "error" -> {
+            if (value != JsonToken.VALUE_NULL) {
+              facts.error = "error event: " + errorText(p.readValueAsTree());
+            }
+          }
+          case "timings" -> {
+            if (value == JsonToken.START_OBJECT) {
+              facts.timings = timings(p.readValueAsTree());
+            } else {
+              p.skipChildren();
+            }
+          }
+          default -> p.skipChildren();
+        }
+      }
+      if (t != JsonToken.END_OBJECT) {
+        facts.error = invalid(data, length);
+      }
+    } catch (IOException | RuntimeException e) {
+      facts.error = invalid(data, length);
+    }
+  }
+
+  /** Reads the first choice object (the parser is on its START_OBJECT) up to its END_OBJECT. */
+  private static boolean firstChoiceCarriesText(JsonParser p) throws IOException {
+    boolean deltaObject = false;
+    boolean deltaText = false;
+    boolean plainText = false;
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
+      JsonToken value = p.nextToken();
+      if (name.equals("delta") && value == JsonToken.START_OBJECT) {
+        deltaObject = true;
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String field = p.currentName();
+          JsonToken v = p.nextToken();
+          if (v == JsonToken.VALUE_STRING
+              && (field.equals("content") || field.equals("reasoning_content") || field.equals("reasoning"))) {
+            deltaText |= p.getTextLength() > 0;
+          } else {
+            p.skipChildren();
+          }
+        }
+      } else if (name.equals("text") && value == JsonToken.VALUE_STRING) {
+        plainText = p.getTextLength() > 0;
+      } else {
+        p.skipChildren();
+      }
+    }
+    return deltaObject ? deltaText : plainText;
+  }
+
+  private static void skipRestOfArray(JsonParser p) throws IOException {
+    JsonToken t;
+    while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+      if (t == null) {
+        throw new IOException("end of input inside an array");
+      }
+      p.skipChildren();
+    }
+  }
+
+  private static void readUsage(JsonParser p, Facts facts) throws IOException {
+    while (p.nextToken() == JsonToken.FIELD_NAME) {
+      String field = p.currentName();
+      JsonToken v = p.nextToken();
+      if (field.equals("prompt_tokens")) {
+        facts.promptTokens = intOrNull(p, v);
+      } else if (field.equals("completion_tokens")) {
+        facts.completionTokens = intOrNull(p, v);
+      } else {
+        p.skipChildren();
+      }
+    }
+  }
+
+  private static Integer intOrNull(JsonParser p, JsonToken v) throws IOException {
+    if (v == JsonToken.VALUE_NUMBER_INT && p.getNumberType() == JsonParser.NumberType.INT) {
+      return p.getIntValue();
+    }
+    return null;
+  }
+
+  private static ServerTimings timings(JsonNode t) {
+    return new ServerTimings(
+        t.get("prompt_n") != null && t.get("prompt_n").canConvertToInt() ? t.get("prompt_n").asInt() : null,
+        doubleOrNull(t.get("prompt_ms")),
+        t.get("predicted_n") != null && t.get("predicted_n").canConvertToInt() ? t.get("predicted_n").asInt() : null,
+        doubleOrNull(t.get("predicted_ms")),
+        doubleOrNull(t.get("predicted_per_token_ms")));
+  }
+
+  private static Double doubleOrNull(JsonNode n) {
+    return n != null && n.isNumber() ? n.asDouble() : null;
+  }
+
+  /** vLLM's {@code {"message":..,"type":..,"code":..}}: the message, and the code when there is one. */
+  static String errorText(JsonNode error) {
+    if (error == null) {
+      return "";
+    }
+    if (error.isObject()) {
+      JsonNode msg = error.get("message");
+      JsonNode code = error.get("code");
+      String text = msg != null && !msg.isNull() ? msg.asText() : error.toString();
+      return abbreviate(code != null && !code.isNull() ? text + " (code " + code.asText() + ")" : text);
+    }
+    return abbreviate(error.asText());
+  }
+
+  private static String invalid(byte[] data, int length) {
+    return "invalid JSON chunk: " + abbreviate(new String(data, 0, length, StandardCharsets.UTF_8));
+  }
+
+  /** One line, at most 160 characters: what a record's {@code error} may hold of a server's text. */
+  static String abbreviate(String s) {
+    String oneLine = s.replaceAll("\\s+", " ").trim();
+    return oneLine.length() <= 160 ? oneLine : oneLine.substring(0, 157) + "...";
+  }
+
+  private static boolean isSpace(byte b) {
+    return b == ' ' || b == '\t' || b == '\n' || b == '\r';
+  }
+}

@@ -1,0 +1,130 @@
+package io.github.llmbench.capture;
+
+import io.gatling.core.action.Action;
+import io.gatling.http.client.Request;
+import io.gatling.http.client.RequestBuilder;
+import io.gatling.http.client.body.bytearray.ByteArrayRequestBodyBuilder;
+import io.gatling.http.client.resolver.InetAddressNameResolver;
+import io.gatling.http.client.uri.Uri;
+import io.gatling.http.engine.HttpEngine;
+import io.github.llmbench.records.RequestRecord;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpMethod;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Gatling action that sends one streaming request and waits for its end: it builds the POST,
+ * notes t0 just before handing it to Gatling's HTTP client, and when the {@link StreamExchange}
+ * ends, writes the request's record to {@code requests.jsonl}, logs Gatling records (the request,
+ * and TTFT, TPOT, E2EL, ITL of a completed one), and passes the virtual user on.
+ */
+final class StreamAction implements Action {
+  private static final Logger LOG = LoggerFactory.getLogger(StreamAction.class);
+  private static final com.typesafe.scalalogging.Logger SCALA_LOG = com.typesafe.scalalogging.Logger.apply(LOG);
+
+  private final StreamCapture capture;
+  private final HttpEngine engine;
+  private final GatlingStats stats;
+  private final String level;
+  private final Function<io.gatling.javaapi.core.Session, String> profileOf;
+  private final Function<io.gatling.javaapi.core.Session, String> bodyOf;
+  private final Action next;
+
+  StreamAction(
+      StreamCapture capture,
+      HttpEngine engine,
+      GatlingStats stats,
+      String level,
+      Function<io.gatling.javaapi.core.Session, String> profileOf,
+      Function<io.gatling.javaapi.core.Session, String> bodyOf,
+      Action next) {
+    this.capture = capture;
+    this.engine = engine;
+    this.stats = stats;
+    this.level = level;
+    this.profileOf = profileOf;
+    this.bodyOf = bodyOf;
+    this.next = next;
+  }
+
+  // Gatling's Action trait extends scala-logging's StrictLogging: its two members, from Java
+  @Override
+  public com.typesafe.scalalogging.Logger logger() {
+    return SCALA_LOG;
+  }
+
+  @Override
+  public void com$typesafe$scalalogging$StrictLogging$_setter_$logger_$eq(com.typesafe.scalalogging.Logger logger) {}
+
+  @Override
+  public String name() {
+    return "llmStream";
+  }
+
+  @Override
+  public void execute(io.gatling.core.session.Session session) {
+    // A virtual user may send several requests (count-stopped phases): each starts clean.
+    io.gatling.core.session.Session clean = session.markAsSucceeded();
+    StreamExchange exchange;
+    Request request;
+    try {
+      io.gatling.javaapi.core.Session javaSession = new io.gatling.javaapi.core.Session(clean);
+      String body = bodyOf.apply(javaSession);
+      String profile = profileOf.apply(javaSession);
+      String id = capture.nextRequestId();
+      request = request(id, body);
+      long t0 = System.nanoTime();
+      capture.recorder().started(id, level, profile, ClockAnchor.epochMs(t0));
+      exchange =
+          new StreamExchange(clean, id, level, profile, t0, capture.maxOutputTokens(), capture.timeoutSeconds(), this::completed);
+    } catch (RuntimeException e) {
+      LOG.error("gatling-llm-bench: could not build a request: {}", e.toString());
+      stats.crash(clean, StreamCapture.REQUEST_RECORD, String.valueOf(e.getMessage()));
+      next.execute(clean.markAsFailed());
+      return;
+    }
+    GatlingHttpInternals.send(engine, request, clean, exchange);
+  }
+
+  private Request request(String id, String body) {
+    HttpHeaders headers = new DefaultHttpHeaders();
+    headers.add(capture.headers());
+    // as vllm bench serve: the server's logs and traces name the request as our records do
+    headers.set("x-request-id", id);
+    return new RequestBuilder(StreamCapture.REQUEST_RECORD, HttpMethod.POST, capture.uri(), InetAddressNameResolver.JAVA_RESOLVER)
+        .setHeaders(headers)
+        .setBodyBuilder(new ByteArrayRequestBodyBuilder(body.getBytes(StandardCharsets.UTF_8), "application/json"))
+        .setRequestTimeout(capture.timeoutSeconds() * 1000L)
+        .setDefaultCharset(StandardCharsets.UTF_8)
+        .build();
+  }
+
+  private void completed(StreamExchange ex, long endNanos, String failure, Integer httpStatus) {
+    io.gatling.core.session.Session after = ex.session;
+    try {
+      RequestRecord record =
+          RequestRecords.of(ex.id, ex.level, ex.t0Nanos, endNanos, ex.stream(), failure, httpStatus)
+              .withProfile(ex.profile);
+      long startMs = record.startMs();
+      if (record.ok()) {
+        stats.ok(after, StreamCapture.REQUEST_RECORD, startMs, record.endMs());
+        capture.logTimings(stats, after, record, ex.stream());
+      } else {
+        stats.ko(after, StreamCapture.REQUEST_RECORD, startMs, record.endMs(), record.error());
+        after = after.markAsFailed();
+      }
+      capture.recorder().finished(record);
+    } catch (RuntimeException e) {
+      LOG.error("gatling-llm-bench: could not record request {}: {}", ex.id, e.toString());
+      after = after.markAsFailed();
+    }
+    io.gatling.core.session.Session continued = after;
+    // Pass the user on after the client has finished with this response (its connection back in
+    // the pool), not from inside the client's read.
+    continued.eventLoop().execute(() -> next.execute(continued));
+  }
+}

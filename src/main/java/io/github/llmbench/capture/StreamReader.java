@@ -1,0 +1,114 @@
+package io.github.llmbench.capture;
+
+import io.github.llmbench.records.ServerTimings;
+import java.util.Arrays;
+
+/**
+ * Reads one streamed response body as it arrives: SSE framing ({@link SseFraming}), each event's
+ * data ({@link ChunkInspector}), and the arrival time of every chunk that carries text, stamped by
+ * the caller with {@link System#nanoTime()} when the bytes were read. Everything arriving in one
+ * read gets that read's time: the client cannot know more.
+ *
+ * <p>Reading stops at the end of the stream ({@code [DONE]}) or at its first problem (an error
+ * event, a chunk that is not a JSON object, an event too large), which is reported. Pure: no I/O,
+ * no clock; one instance per response, on the connection's event loop.
+ */
+final class StreamReader implements SseFraming.Sink {
+  private final SseFraming framing = new SseFraming();
+  private final ChunkInspector.Facts facts = new ChunkInspector.Facts();
+  private byte[] scratch = new byte[1024];
+  private long[] textNanos;
+  private int textCount;
+  private int events;
+  private Integer promptTokens;
+  private Integer completionTokens;
+  private ServerTimings timings;
+  private boolean done;
+  private String error;
+  private long readNanos;
+
+  /** @param expectedTextChunks the stream's likely number of text chunks (sizes the first array) */
+  StreamReader(int expectedTextChunks) {
+    textNanos = new long[Math.max(8, Math.min(expectedTextChunks + 2, 1 << 16))];
+  }
+
+  /**
+   * The next bytes of the body, read at {@code nanos}.
+   *
+   * @return whether the stream has ended, cleanly or not ({@link #done()} / {@link #error()})
+   */
+  boolean feed(byte[] bytes, int offset, int length, long nanos) {
+    if (ended()) {
+      return true;
+    }
+    readNanos = nanos;
+    if (!framing.feed(bytes, offset, length, this)) {
+      error = "an SSE event larger than " + (SseFraming.MAX_EVENT_BYTES >> 20) + " MB";
+    }
+    return ended();
+  }
+
+  /** As {@link #feed(byte[], int, int, long)}, from a Netty buffer (its reader index is kept). */
+  boolean feed(io.netty.buffer.ByteBuf buf, long nanos) {
+    int n = buf.readableBytes();
+    if (buf.hasArray()) {
+      return feed(buf.array(), buf.arrayOffset() + buf.readerIndex(), n, nanos);
+    }
+    if (scratch.length < n) {
+      scratch = new byte[Math.max(n, scratch.length * 2)];
+    }
+    buf.getBytes(buf.readerIndex(), scratch, 0, n);
+    return feed(scratch, 0, n, nanos);
+  }
+
+  @Override
+  public void onData(byte[] data, int length) {
+    if (ended()) {
+      return;
+    }
+    events++;
+    ChunkInspector.inspect(data, length, facts);
+    if (facts.error != null) {
+      error = facts.error;
+      return;
+    }
+    if (facts.done) {
+      done = true;
+      return;
+    }
+    if (facts.hasUsage) {
+      promptTokens = facts.promptTokens;
+      completionTokens = facts.completionTokens;
+    }
+    if (facts.timings != null) {
+      timings = facts.timings;
+    }
+    if (facts.text) {
+      if (textCount == textNanos.length) {
+        textNanos = Arrays.copyOf(textNanos, textCount * 2);
+      }
+      textNanos[textCount++] = readNanos;
+    }
+  }
+
+  boolean ended() {
+    return done || error != null;
+  }
+
+  boolean done() {
+    return done;
+  }
+
+  String error() {
+    return error;
+  }
+
+  int events() {
+    return events;
+  }
+
+  /** What was read so far. The arrival array is shared, not copied: read it before feeding more. */
+  ParsedStream result() {
+    return new ParsedStream(textNanos, textCount, promptTokens, completionTokens, done, error, timings);
+  }
+}
