@@ -249,7 +249,7 @@ public final class RecordsBenchmark {
     List<String> cmd = new ArrayList<>();
     cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmArgs);
-    cmd.add("-Xlog:gc:file=" + gcLog);
+    cmd.add("-Xlog:gc:file=" + gcLog + "::filecount=0"); // one file: no rotation to miss
     cmd.add("-cp");
     cmd.add(classpath());
     cmd.add(mainClass);
