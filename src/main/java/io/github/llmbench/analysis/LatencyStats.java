@@ -1,5 +1,6 @@
 package io.github.llmbench.analysis;
 
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -48,7 +49,20 @@ public record LatencyStats(
    */
   public static LatencyStats of(
       Collection<? extends Number> valuesMs, List<Double> requestedPercentiles) {
-    double[] sorted = Percentiles.sortedArray(valuesMs);
+    return ofSorted(Percentiles.sortedArray(valuesMs), requestedPercentiles);
+  }
+
+  /**
+   * Statistics of the first {@code count} values of the array (not changed), without boxing: as
+   * {@link #of(Collection, List)}.
+   */
+  public static LatencyStats of(double[] valuesMs, int count, List<Double> requestedPercentiles) {
+    double[] sorted = Arrays.copyOf(valuesMs, count);
+    Arrays.sort(sorted);
+    return ofSorted(sorted, requestedPercentiles);
+  }
+
+  private static LatencyStats ofSorted(double[] sorted, List<Double> requestedPercentiles) {
     int n = sorted.length;
     double mean = 0.0;
     double std = 0.0;

@@ -41,10 +41,15 @@ public final class Percentiles {
     if (lo >= n - 1) {
       return sorted[n - 1];
     }
-    double frac = h - lo;
-    double a = sorted[lo];
-    double b = sorted[lo + 1];
-    // numpy's _lerp: a + (b - a) * t, and b - (b - a) * (1 - t) when t >= 0.5 (better rounding)
+    return interpolate(sorted[lo], sorted[lo + 1], h - lo);
+  }
+
+  /**
+   * numpy's {@code _lerp} between two neighbours: {@code a + (b - a) * t}, and {@code b - (b - a)
+   * * (1 - t)} when {@code t >= 0.5} (better rounding). Shared with {@link MicrosHistogram} so
+   * both give the same bits.
+   */
+  static double interpolate(double a, double b, double frac) {
     double diff = b - a;
     return frac >= 0.5 ? b - diff * (1.0 - frac) : a + diff * frac;
   }

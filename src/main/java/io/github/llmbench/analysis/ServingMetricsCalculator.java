@@ -28,7 +28,9 @@ import java.util.Map;
  *       three are 0 when the duration is 0.
  *   <li><b>TTFT, TPOT, E2EL</b>: mean, median, std, percentiles over completed requests (TPOT only
  *       where non-null, i.e. more than one output token). <b>ITL</b>: over ALL {@code itl_ms}
- *       values of completed requests pooled together, as vLLM does. Percentiles use numpy's default
+ *       values of completed requests pooled together, as vLLM does
+ *       (counted in an exact histogram of whole µs, {@link MicrosHistogram}: the figures of
+ *       sorting them, without a list of one value per chunk). Percentiles use numpy's default
  *       linear interpolation; an empty list gives zeros, as vLLM's {@code np.mean(x or 0)} (see
  *       {@link LatencyStats}).
  *   <li><b>max_output_tokens_per_s</b> ("Peak output token throughput"), as vLLM computes it: every
@@ -84,10 +86,14 @@ public final class ServingMetricsCalculator {
     long totalInput = 0;
     long totalOutput = 0;
     int estimated = 0;
-    List<Double> ttfts = new ArrayList<>();
-    List<Double> tpots = new ArrayList<>();
-    List<Double> itls = new ArrayList<>();
-    List<Double> e2els = new ArrayList<>();
+    // per-request values in primitive arrays; the ITLs (one per chunk) in an exact histogram
+    double[] ttfts = new double[Math.max(16, records.size())];
+    double[] tpots = new double[ttfts.length];
+    double[] e2els = new double[ttfts.length];
+    int nTtft = 0;
+    int nTpot = 0;
+    int nE2el = 0;
+    MicrosHistogram itls = new MicrosHistogram();
     List<RequestRecord> ok = new ArrayList<>();
 
     for (RequestRecord r : records) {
@@ -104,12 +110,16 @@ public final class ServingMetricsCalculator {
       if (r.outputTokensEstimated()) {
         estimated++;
       }
-      addIfPresent(ttfts, r.ttftMs());
-      addIfPresent(tpots, r.tpotMs());
-      addIfPresent(e2els, r.e2elMs());
-      for (Double gap : r.itlMs()) {
-        addIfPresent(itls, gap);
+      if (r.ttftMicros() != RequestRecord.ABSENT) {
+        ttfts[nTtft++] = r.ttftMicros() / 1000.0;
       }
+      if (r.tpotMicros() != RequestRecord.ABSENT) {
+        tpots[nTpot++] = r.tpotMicros() / 1000.0;
+      }
+      if (r.e2elMicros() != RequestRecord.ABSENT) {
+        e2els[nE2el++] = r.e2elMicros() / 1000.0;
+      }
+      itls.addAll(r.itlMs());
     }
 
     double durationS = records.isEmpty() ? 0.0 : Math.max(0L, maxEnd - minStart) / 1000.0;
@@ -125,10 +135,10 @@ public final class ServingMetricsCalculator {
         perSecond(totalInput + totalOutput, durationS),
         peakOutputTokensPerSecond(ok),
         peakConcurrentRequests(records),
-        LatencyStats.of(ttfts, percentiles),
-        LatencyStats.of(tpots, percentiles),
-        LatencyStats.of(itls, percentiles),
-        LatencyStats.of(e2els, percentiles),
+        LatencyStats.of(ttfts, nTtft, percentiles),
+        LatencyStats.of(tpots, nTpot, percentiles),
+        itls.stats(percentiles),
+        LatencyStats.of(e2els, nE2el, percentiles),
         estimated,
         percentiles);
   }
@@ -184,40 +194,7 @@ public final class ServingMetricsCalculator {
     for (RequestRecord r : completed) {
       origin = Math.min(origin, r.startMs());
     }
-    Map<Long, Double> buckets = new HashMap<>();
-    for (RequestRecord r : completed) {
-      if (r.ttftMs() == null) {
-        continue; // no text chunk arrived
-      }
-      // chunk arrivals in ms since the origin, counted per bucket for this request
-      Map<Long, Integer> perBucket = new HashMap<>();
-      double t = (r.startMs() - origin) + r.ttftMs();
-      perBucket.merge(bucketOf(t), 1, Integer::sum);
-      int chunks = 1;
-      for (Double gap : r.itlMs()) {
-        if (gap == null) {
-          continue;
-        }
-        t += gap;
-        perBucket.merge(bucketOf(t), 1, Integer::sum);
-        chunks++;
-      }
-      double weight = 1.0;
-      Integer tokens = r.outputTokens();
-      if (tokens != null && tokens > 0 && tokens != chunks) {
-        weight = tokens / (double) chunks;
-      }
-      for (Map.Entry<Long, Integer> e : perBucket.entrySet()) {
-        if (e.getKey() >= 0) {
-          buckets.merge(e.getKey(), e.getValue() * weight, Double::sum);
-        }
-      }
-    }
-    double max = 0.0;
-    for (double v : buckets.values()) {
-      max = Math.max(max, v);
-    }
-    return max;
+    return TokenArrivals.perSecond(completed, origin, false).maxFromZero();
   }
 
   /**
@@ -226,34 +203,17 @@ public final class ServingMetricsCalculator {
    * starts. Empty intervals (end <= start) never count.
    */
   public static int peakConcurrentRequests(Collection<RequestRecord> records) {
-    List<long[]> events = new ArrayList<>(records.size() * 2);
-    for (RequestRecord r : records) {
-      if (r.endMs() > r.startMs()) {
-        events.add(new long[] {r.startMs(), +1});
-        events.add(new long[] {r.endMs(), -1});
-      }
-    }
-    events.sort(Comparator.<long[]>comparingLong(e -> e[0]).thenComparingLong(e -> e[1]));
+    long[] events = SteadyState.sortedEvents(records);
     int current = 0;
     int peak = 0;
-    for (long[] e : events) {
-      current += (int) e[1];
+    for (long e : events) {
+      current += SteadyState.isStart(e) ? 1 : -1;
       peak = Math.max(peak, current);
     }
     return peak;
   }
 
-  private static long bucketOf(double msSinceOrigin) {
-    return (long) Math.floor(msSinceOrigin / 1000.0);
-  }
-
   private static double perSecond(double amount, double durationS) {
     return durationS > 0.0 ? amount / durationS : 0.0;
-  }
-
-  private static void addIfPresent(List<Double> list, Double v) {
-    if (v != null) {
-      list.add(v);
-    }
   }
 }

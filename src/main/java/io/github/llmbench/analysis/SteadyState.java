@@ -2,8 +2,8 @@ package io.github.llmbench.analysis;
 
 import io.github.llmbench.records.RequestRecord;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -125,17 +125,17 @@ public record SteadyState(
     long origin = records.stream().mapToLong(RequestRecord::startMs).min().orElse(0L);
 
     // in-flight step function: (time, count after all events at that time)
-    List<long[]> steps = inFlightSteps(records);
+    Steps steps = inFlightSteps(records);
     long ws = Long.MIN_VALUE;
     long we = Long.MIN_VALUE;
     int prev = 0;
-    for (long[] s : steps) {
-      int now = (int) s[1];
+    for (int i = 0; i < steps.size(); i++) {
+      int now = steps.inFlight()[i];
       if (ws == Long.MIN_VALUE && now >= thr) {
-        ws = s[0];
+        ws = steps.timesMs()[i];
       }
       if (prev >= thr && now < thr) {
-        we = s[0];
+        we = steps.timesMs()[i];
       }
       prev = now;
     }
@@ -163,15 +163,17 @@ public record SteadyState(
     }
     double outputTokens = tokensArrivedBetween(records, ws, we);
 
-    List<Double> ttfts = new ArrayList<>();
-    List<Double> tpots = new ArrayList<>();
+    double[] ttfts = new double[completed.size()];
+    double[] tpots = new double[completed.size()];
+    int nTtft = 0;
+    int nTpot = 0;
     double contextSum = 0;
     for (RequestRecord r : completed) {
-      if (r.ttftMs() != null) {
-        ttfts.add(r.ttftMs());
+      if (r.ttftMicros() != RequestRecord.ABSENT) {
+        ttfts[nTtft++] = r.ttftMicros() / 1000.0;
       }
-      if (r.tpotMs() != null) {
-        tpots.add(r.tpotMs());
+      if (r.tpotMicros() != RequestRecord.ABSENT) {
+        tpots[nTpot++] = r.tpotMicros() / 1000.0;
       }
       contextSum += tokens(r.inputTokens()) + tokens(r.outputTokens()) / 2.0;
     }
@@ -182,88 +184,96 @@ public record SteadyState(
     double ot = perSecond(outputTokens, lengthS);
     double it = perSecond(inputTokens, lengthS);
     return new SteadyState(c, observed, thr, true, origin, ws, we, peak, records.size(), started,
-        completed.size(), rt, ot, it, ot + it, LatencyStats.of(ttfts), LatencyStats.of(tpots),
+        completed.size(), rt, ot, it, ot + it,
+        LatencyStats.of(ttfts, nTtft, LatencyStats.DEFAULT_PERCENTILES),
+        LatencyStats.of(tpots, nTpot, LatencyStats.DEFAULT_PERCENTILES),
         meanInFlight(steps, ws, we), meanContext, meanPrompt, TtftTrend.of(startedOk, c));
   }
 
   /**
-   * The in-flight step function of the records: (time ms, requests in flight from that time on)
-   * after applying all starts and ends at that millisecond; empty intervals are left out.
+   * The in-flight step function of a set of records: from {@code timesMs[i]} on, {@code
+   * inFlight[i]} requests are in flight, after applying all starts and ends at that millisecond;
+   * times ascending. Two primitive arrays rather than a list of pairs: a million requests make
+   * two million steps.
+   *
+   * @param timesMs epoch ms of each step
+   * @param inFlight requests in flight from that time on
    */
-  public static List<long[]> inFlightSteps(Collection<RequestRecord> records) {
-    List<long[]> events = new ArrayList<>(records.size() * 2);
-    for (RequestRecord r : records) {
-      if (r.endMs() > r.startMs()) {
-        events.add(new long[] {r.startMs(), +1});
-        events.add(new long[] {r.endMs(), -1});
-      }
+  public record Steps(long[] timesMs, int[] inFlight) {
+    public int size() {
+      return timesMs.length;
     }
-    events.sort(Comparator.<long[]>comparingLong(e -> e[0]));
-    List<long[]> steps = new ArrayList<>();
+  }
+
+  /** The in-flight step function of the records; empty intervals are left out. */
+  public static Steps inFlightSteps(Collection<RequestRecord> records) {
+    long[] events = sortedEvents(records);
+    long[] times = new long[events.length];
+    int[] counts = new int[events.length];
+    int n = 0;
     int count = 0;
     int i = 0;
-    while (i < events.size()) {
-      long t = events.get(i)[0];
-      while (i < events.size() && events.get(i)[0] == t) {
-        count += (int) events.get(i)[1];
+    while (i < events.length) {
+      long t = events[i] >> 1;
+      while (i < events.length && (events[i] >> 1) == t) {
+        count += isStart(events[i]) ? 1 : -1;
         i++;
       }
-      steps.add(new long[] {t, count});
+      times[n] = t;
+      counts[n++] = count;
     }
-    return steps;
+    return new Steps(Arrays.copyOf(times, n), Arrays.copyOf(counts, n));
+  }
+
+  /**
+   * The starts and ends of the records' non-empty half-open intervals [start_ms, end_ms), each a
+   * long {@code time * 2 + (1 for a start, 0 for an end)}, sorted: by time, and at equal times
+   * ends before starts (a request ending at t and one starting at t do not overlap). One sort of
+   * primitives instead of a sort of two million small arrays.
+   */
+  static long[] sortedEvents(Collection<RequestRecord> records) {
+    long[] events = new long[records.size() * 2];
+    int n = 0;
+    for (RequestRecord r : records) {
+      if (r.endMs() > r.startMs()) {
+        events[n++] = (r.startMs() << 1) | 1;
+        events[n++] = r.endMs() << 1;
+      }
+    }
+    events = n == events.length ? events : Arrays.copyOf(events, n);
+    Arrays.sort(events);
+    return events;
+  }
+
+  static boolean isStart(long event) {
+    return (event & 1) != 0;
   }
 
   /**
    * Output tokens of completed requests whose text chunks arrived in [fromMs, toMs], each chunk
-   * weighted by output_tokens / chunks of its request.
+   * weighted by output_tokens / chunks of its request (see {@link TokenArrivals}).
    */
   public static double tokensArrivedBetween(
       Collection<RequestRecord> records, double fromMs, double toMs) {
-    double sum = 0;
-    for (RequestRecord r : records) {
-      if (!r.ok() || r.ttftMs() == null) {
-        continue;
-      }
-      double weight = chunkWeight(r);
-      double t = r.startMs() + r.ttftMs();
-      if (t >= fromMs && t <= toMs) {
-        sum += weight;
-      }
-      for (Double gap : r.itlMs()) {
-        if (gap == null) {
-          continue;
-        }
-        t += gap;
-        if (t >= fromMs && t <= toMs) {
-          sum += weight;
-        }
-      }
-    }
-    return sum;
+    return TokenArrivals.between(records, fromMs, toMs);
   }
 
   /** Output tokens per text chunk of a request: output_tokens / chunks, 1 when unknown. */
   public static double chunkWeight(RequestRecord r) {
-    int chunks = 1;
-    for (Double gap : r.itlMs()) {
-      if (gap != null) {
-        chunks++;
-      }
-    }
-    Integer tokens = r.outputTokens();
-    return tokens != null && tokens > 0 && tokens != chunks ? tokens / (double) chunks : 1.0;
+    return TokenArrivals.chunkWeight(r);
   }
 
-  private static double meanInFlight(List<long[]> steps, long ws, long we) {
+  private static double meanInFlight(Steps steps, long ws, long we) {
     if (we <= ws) {
       return 0.0;
     }
+    long[] times = steps.timesMs();
     double area = 0;
-    for (int i = 0; i < steps.size(); i++) {
-      long from = Math.max(steps.get(i)[0], ws);
-      long to = Math.min(i + 1 < steps.size() ? steps.get(i + 1)[0] : steps.get(i)[0], we);
+    for (int i = 0; i < times.length; i++) {
+      long from = Math.max(times[i], ws);
+      long to = Math.min(i + 1 < times.length ? times[i + 1] : times[i], we);
       if (to > from) {
-        area += steps.get(i)[1] * (double) (to - from);
+        area += steps.inFlight()[i] * (double) (to - from);
       }
     }
     return area / (we - ws);

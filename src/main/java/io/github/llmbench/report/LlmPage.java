@@ -11,6 +11,7 @@ import io.github.llmbench.analysis.Roofline;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.SteadyState;
+import io.github.llmbench.analysis.TokenArrivals;
 import io.github.llmbench.records.RequestRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -393,53 +393,70 @@ public final class LlmPage {
     return null;
   }
 
-  /** [[epoch ms, in flight]] steps, thinned to the maximum per time bucket when too many. */
+  /**
+   * [[epoch ms, in flight]] steps, thinned to the maximum per time bucket when there are more than
+   * {@value #MAX_TIMELINE_POINTS}: a run of a million requests has two million steps, and the
+   * page must stay small whatever the run's size.
+   */
   static List<long[]> inFlight(List<RequestRecord> records) {
-    List<long[]> steps = SteadyState.inFlightSteps(records);
-    if (steps.size() <= MAX_TIMELINE_POINTS) {
-      return steps;
-    }
-    long from = steps.get(0)[0];
-    long to = steps.get(steps.size() - 1)[0];
-    long bucket = Math.max(1, (to - from) / (MAX_TIMELINE_POINTS / 2) + 1);
-    TreeMap<Long, Long> max = new TreeMap<>();
-    for (long[] s : steps) {
-      long b = from + (s[0] - from) / bucket * bucket;
-      max.merge(b, s[1], Math::max);
-    }
+    SteadyState.Steps steps = SteadyState.inFlightSteps(records);
+    long[] times = steps.timesMs();
+    int[] counts = steps.inFlight();
     List<long[]> out = new ArrayList<>();
-    max.forEach((t, v) -> out.add(new long[] {t, v}));
-    out.add(new long[] {to, steps.get(steps.size() - 1)[1]});
+    if (steps.size() <= MAX_TIMELINE_POINTS) {
+      for (int i = 0; i < times.length; i++) {
+        out.add(new long[] {times[i], counts[i]});
+      }
+      return out;
+    }
+    long from = times[0];
+    long to = times[times.length - 1];
+    long bucket = Math.max(1, (to - from) / (MAX_TIMELINE_POINTS / 2) + 1);
+    // steps are in time order: each bucket is a run of consecutive steps
+    long current = Long.MIN_VALUE;
+    long max = 0;
+    for (int i = 0; i < times.length; i++) {
+      long b = from + (times[i] - from) / bucket * bucket;
+      if (b != current) {
+        if (current != Long.MIN_VALUE) {
+          out.add(new long[] {current, max});
+        }
+        current = b;
+        max = counts[i];
+      } else {
+        max = Math.max(max, counts[i]);
+      }
+    }
+    out.add(new long[] {current, max});
+    out.add(new long[] {to, counts[counts.length - 1]});
     return out;
   }
 
-  /** [[epoch ms of the second, output tokens that arrived in it]], weighted per chunk. */
+  /**
+   * [[epoch ms of the second, output tokens that arrived in it]], weighted per chunk. A run
+   * longer than {@value #MAX_TIMELINE_POINTS} s is shown with wider buckets (each point the mean
+   * tok/s over its k seconds, at the start of its first second), so the page stays small.
+   */
   static List<double[]> tokensPerSecond(List<RequestRecord> records) {
     long origin = Long.MAX_VALUE;
     for (RequestRecord r : records) {
       origin = Math.min(origin, r.startMs());
     }
-    TreeMap<Long, Double> buckets = new TreeMap<>();
-    for (RequestRecord r : records) {
-      if (!r.ok() || r.ttftMs() == null) {
-        continue;
-      }
-      double w = SteadyState.chunkWeight(r);
-      double t = r.startMs() + r.ttftMs();
-      buckets.merge((long) Math.floor((t - origin) / 1000.0), w, Double::sum);
-      for (Double gap : r.itlMs()) {
-        if (gap != null) {
-          t += gap;
-          buckets.merge((long) Math.floor((t - origin) / 1000.0), w, Double::sum);
-        }
-      }
-    }
+    TokenArrivals.SecondBuckets buckets = TokenArrivals.perSecond(records, origin, true);
     List<double[]> out = new ArrayList<>();
     if (buckets.isEmpty()) {
       return out;
     }
-    for (long b = buckets.firstKey(); b <= buckets.lastKey(); b++) {
-      out.add(new double[] {origin + b * 1000.0, buckets.getOrDefault(b, 0.0)});
+    long first = buckets.first();
+    long last = buckets.last();
+    long width = Math.max(1, (last - first) / MAX_TIMELINE_POINTS + 1);
+    for (long b = first; b <= last; b += width) {
+      double sum = 0;
+      long end = Math.min(last, b + width - 1);
+      for (long s = b; s <= end; s++) {
+        sum += buckets.get(s);
+      }
+      out.add(new double[] {origin + b * 1000.0, sum / (end - b + 1)});
     }
     return out;
   }

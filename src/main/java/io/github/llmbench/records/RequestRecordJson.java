@@ -1,0 +1,390 @@
+package io.github.llmbench.records;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * The JSON form of a {@link RequestRecord}, one object per line of {@code llm/requests.jsonl}:
+ *
+ * <pre>
+ * {"id":"req-1","level":"c64","start_ms":1700000000000,"end_ms":1700000001300,
+ *  "ttft_ms":20.123,"tpot_ms":10.01,"e2el_ms":1290.5,"itl_ms":[10.003,9.998,10.0],
+ *  "input_tokens":1024,"output_tokens":128,"output_tokens_estimated":false,"ok":true,
+ *  "error":null,"http_status":200,"profile":null}
+ * </pre>
+ *
+ * (on one line), plus {@code "server_timings":{...}} when the server sent some. Every field is
+ * written, null or not, except {@code server_timings}. Latencies are whole µs written as ms with
+ * at most 3 decimals and at least one ({@code 10.0}, {@code 10.03}, {@code 10.003}): the decimal
+ * text of the integer, so no double formatting noise such as {@code 10.003000000000002}.
+ *
+ * <p>Reading is streaming (no tree per line) and strict about types: integers for {@code
+ * start_ms}, {@code end_ms}, the token counts and the status; numbers or null for latencies;
+ * strings or null for texts; true/false for the flags. {@code start_ms}, {@code end_ms} and {@code
+ * ok} are required; {@code itl_ms} may be missing or null (no gaps) but not hold a null; unknown
+ * fields are skipped. A latency with up to 3 decimals is read without {@code Double.parseDouble}
+ * (it is exact in µs); others (older files, exponents) are parsed and rounded to the nearest µs.
+ */
+public final class RequestRecordJson {
+
+  /** Returned by {@link #parseMillis} for a text it does not read itself. */
+  private static final long NOT_SIMPLE = Long.MIN_VALUE + 1;
+
+  /** Reused between the records of one reader: the gaps of the record being read, in µs. */
+  private long[] itlScratch = new long[256];
+
+  /** Writes the record as one JSON object. */
+  public static final class Serializer extends StdSerializer<RequestRecord> {
+    public Serializer() {
+      super(RequestRecord.class);
+    }
+
+    @Override
+    public void serialize(RequestRecord r, JsonGenerator g, SerializerProvider provider)
+        throws IOException {
+      char[] buf = new char[24];
+      g.writeStartObject();
+      g.writeStringField("id", r.id());
+      g.writeStringField("level", r.level());
+      g.writeNumberField("start_ms", r.startMs());
+      g.writeNumberField("end_ms", r.endMs());
+      g.writeFieldName("ttft_ms");
+      writeMillis(g, r.ttftMicros(), buf);
+      g.writeFieldName("tpot_ms");
+      writeMillis(g, r.tpotMicros(), buf);
+      g.writeFieldName("e2el_ms");
+      writeMillis(g, r.e2elMicros(), buf);
+      g.writeFieldName("itl_ms");
+      ItlSeries itl = r.itlMs();
+      g.writeStartArray(itl, itl.size());
+      ItlSeries.Cursor c = itl.cursor();
+      while (c.hasNext()) {
+        writeMillis(g, c.nextMicros(), buf);
+      }
+      g.writeEndArray();
+      writeInt(g, "input_tokens", r.inputTokens());
+      writeInt(g, "output_tokens", r.outputTokens());
+      g.writeBooleanField("output_tokens_estimated", r.outputTokensEstimated());
+      g.writeBooleanField("ok", r.ok());
+      g.writeStringField("error", r.error());
+      writeInt(g, "http_status", r.httpStatus());
+      g.writeStringField("profile", r.profile());
+      if (r.serverTimings() != null) {
+        provider.defaultSerializeField("server_timings", r.serverTimings(), g);
+      }
+      g.writeEndObject();
+    }
+
+    private static void writeInt(JsonGenerator g, String name, Integer v) throws IOException {
+      g.writeFieldName(name);
+      if (v == null) {
+        g.writeNull();
+      } else {
+        g.writeNumber(v.intValue());
+      }
+    }
+  }
+
+  /** Reads one record, for an ObjectMapper's {@code readValue(..., RequestRecord.class)}. */
+  public static final class Deserializer extends StdDeserializer<RequestRecord> {
+    public Deserializer() {
+      super(RequestRecord.class);
+    }
+
+    @Override
+    public RequestRecord deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+      try {
+        return new RequestRecordJson().read(p);
+      } catch (IllegalArgumentException e) {
+        throw JsonMappingException.from(p, e.getMessage(), e);
+      }
+    }
+  }
+
+  /** µs as ms with 3 decimals at most (null for {@link RequestRecord#ABSENT}). */
+  static void writeMillis(JsonGenerator g, long micros, char[] buf) throws IOException {
+    if (micros == RequestRecord.ABSENT) {
+      g.writeNull();
+      return;
+    }
+    int len = formatMillis(micros, buf);
+    g.writeNumber(buf, 0, len);
+  }
+
+  /**
+   * Writes µs as a decimal number of ms into {@code buf} (24 chars are enough): the integer part,
+   * a point, and the fraction without trailing zeros but with at least one digit.
+   *
+   * @return the number of chars written
+   */
+  static int formatMillis(long micros, char[] buf) {
+    // |micros| <= 2^52 (ItlSeries.MAX_ABS_MICROS), so the negation below cannot overflow
+    long abs = Math.abs(micros);
+    long whole = abs / 1000;
+    int frac = (int) (abs % 1000);
+    int pos = buf.length;
+    int fracDigits = 3;
+    while (fracDigits > 1 && frac % 10 == 0) {
+      frac /= 10;
+      fracDigits--;
+    }
+    for (int i = 0; i < fracDigits; i++) {
+      buf[--pos] = (char) ('0' + frac % 10);
+      frac /= 10;
+    }
+    buf[--pos] = '.';
+    do {
+      buf[--pos] = (char) ('0' + whole % 10);
+      whole /= 10;
+    } while (whole > 0);
+    if (micros < 0) {
+      buf[--pos] = '-';
+    }
+    int len = buf.length - pos;
+    System.arraycopy(buf, pos, buf, 0, len);
+    return len;
+  }
+
+  /** The text of µs as ms, as written to the file, e.g. {@code "10.003"}. */
+  public static String millisText(long micros) {
+    char[] buf = new char[24];
+    return new String(buf, 0, formatMillis(micros, buf));
+  }
+
+  // ------------------------------------------------------------------ reading
+
+  /**
+   * Reads the object the parser is at ({@link JsonToken#START_OBJECT}, already the current
+   * token), leaving the parser at its {@link JsonToken#END_OBJECT}.
+   *
+   * @throws IOException when the JSON itself is broken
+   * @throws IllegalArgumentException for a missing required field or a value of the wrong type
+   */
+  RequestRecord read(JsonParser p) throws IOException {
+    if (p.currentToken() != JsonToken.START_OBJECT) {
+      throw new IllegalArgumentException("not a JSON object");
+    }
+    String id = null;
+    String level = null;
+    long startMs = 0;
+    long endMs = 0;
+    boolean hasStart = false;
+    boolean hasEnd = false;
+    boolean hasOk = false;
+    long ttft = RequestRecord.ABSENT;
+    long tpot = RequestRecord.ABSENT;
+    long e2el = RequestRecord.ABSENT;
+    ItlSeries itl = ItlSeries.EMPTY;
+    int input = Integer.MIN_VALUE;
+    int output = Integer.MIN_VALUE;
+    int status = Integer.MIN_VALUE;
+    boolean estimated = false;
+    boolean ok = false;
+    String error = null;
+    String profile = null;
+    ServerTimings timings = null;
+    JsonToken t;
+    while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
+      String name = p.currentName();
+      t = p.nextToken();
+      switch (name) {
+        case "id" -> id = text(p, t, name);
+        case "level" -> level = text(p, t, name);
+        case "start_ms" -> {
+          hasStart = t != JsonToken.VALUE_NULL;
+          startMs = hasStart ? longValue(p, t, name) : 0;
+        }
+        case "end_ms" -> {
+          hasEnd = t != JsonToken.VALUE_NULL;
+          endMs = hasEnd ? longValue(p, t, name) : 0;
+        }
+        case "ttft_ms" -> ttft = micros(p, t, name);
+        case "tpot_ms" -> tpot = micros(p, t, name);
+        case "e2el_ms" -> e2el = micros(p, t, name);
+        case "itl_ms" -> itl = itl(p, t);
+        case "input_tokens" -> input = intOrAbsent(p, t, name);
+        case "output_tokens" -> output = intOrAbsent(p, t, name);
+        case "http_status" -> status = intOrAbsent(p, t, name);
+        case "output_tokens_estimated" -> estimated = bool(t, name);
+        case "ok" -> {
+          hasOk = t != JsonToken.VALUE_NULL;
+          ok = hasOk && bool(t, name);
+        }
+        case "error" -> error = text(p, t, name);
+        case "profile" -> profile = text(p, t, name);
+        case "server_timings" -> timings =
+            t == JsonToken.VALUE_NULL ? null : p.readValueAs(ServerTimings.class);
+        default -> p.skipChildren(); // a field of a newer writer
+      }
+    }
+    if (t != JsonToken.END_OBJECT) {
+      throw new IllegalArgumentException("unexpected " + t + " in the object");
+    }
+    if (!hasStart) {
+      throw missing("start_ms");
+    }
+    if (!hasEnd) {
+      throw missing("end_ms");
+    }
+    if (!hasOk) {
+      throw missing("ok");
+    }
+    return new RequestRecord(id, level, startMs, endMs, ttft, tpot, e2el, itl, input, output,
+        estimated, ok, error, status, profile, timings);
+  }
+
+  private ItlSeries itl(JsonParser p, JsonToken t) throws IOException {
+    if (t == JsonToken.VALUE_NULL) {
+      return ItlSeries.EMPTY;
+    }
+    if (t != JsonToken.START_ARRAY) {
+      throw wrongType("itl_ms", "an array of numbers", t);
+    }
+    int n = 0;
+    while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+      if (t == JsonToken.VALUE_NULL) {
+        throw new IllegalArgumentException("itl_ms[" + n + "] is null");
+      }
+      if (n == itlScratch.length) {
+        itlScratch = Arrays.copyOf(itlScratch, n * 2);
+      }
+      itlScratch[n] = micros(p, t, "itl_ms");
+      n++;
+    }
+    return ItlSeries.ofMicros(itlScratch, n);
+  }
+
+  private static long micros(JsonParser p, JsonToken t, String name) throws IOException {
+    switch (t) {
+      case VALUE_NULL:
+        return RequestRecord.ABSENT;
+      case VALUE_NUMBER_INT:
+      case VALUE_NUMBER_FLOAT:
+        long us = parseMillis(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+        return us != NOT_SIMPLE ? us : ItlSeries.millisToMicros(p.getDoubleValue(), name);
+      default:
+        throw wrongType(name, "a number of ms", t);
+    }
+  }
+
+  /**
+   * A JSON number of ms as µs when it has at most 15 integer digits and at most 3 decimals, no
+   * exponent (what this class writes): the exact value, which is also {@code Math.round(parsed *
+   * 1000)} for any duration below a year (far beyond, the double's own rounding can be
+   * off by ulps). Anything else gives {@link #NOT_SIMPLE}.
+   */
+  static long parseMillis(char[] s, int off, int len) {
+    int i = off;
+    int end = off + len;
+    boolean negative = i < end && s[i] == '-';
+    if (negative) {
+      i++;
+    }
+    long whole = 0;
+    int wholeDigits = 0;
+    while (i < end && s[i] >= '0' && s[i] <= '9') {
+      whole = whole * 10 + (s[i++] - '0');
+      if (++wholeDigits > 15) {
+        return NOT_SIMPLE;
+      }
+    }
+    if (wholeDigits == 0) {
+      return NOT_SIMPLE;
+    }
+    long frac = 0;
+    int fracDigits = 0;
+    if (i < end && s[i] == '.') {
+      i++;
+      while (i < end && s[i] >= '0' && s[i] <= '9') {
+        if (++fracDigits > 3) {
+          return NOT_SIMPLE;
+        }
+        frac = frac * 10 + (s[i++] - '0');
+      }
+      if (fracDigits == 0) {
+        return NOT_SIMPLE;
+      }
+    }
+    if (i != end) {
+      return NOT_SIMPLE; // an exponent
+    }
+    for (int k = fracDigits; k < 3; k++) {
+      frac *= 10;
+    }
+    long us = whole * 1000 + frac;
+    if (us > ItlSeries.MAX_ABS_MICROS) {
+      return NOT_SIMPLE; // let millisToMicros reject it with its message
+    }
+    return negative ? -us : us;
+  }
+
+  private static String text(JsonParser p, JsonToken t, String name) throws IOException {
+    if (t == JsonToken.VALUE_NULL) {
+      return null;
+    }
+    if (t != JsonToken.VALUE_STRING) {
+      throw wrongType(name, "a string", t);
+    }
+    return p.getText();
+  }
+
+  private static long longValue(JsonParser p, JsonToken t, String name) throws IOException {
+    if (t != JsonToken.VALUE_NUMBER_INT) {
+      throw wrongType(name, "an integer", t);
+    }
+    return p.getLongValue();
+  }
+
+  private static int intOrAbsent(JsonParser p, JsonToken t, String name) throws IOException {
+    if (t == JsonToken.VALUE_NULL) {
+      return Integer.MIN_VALUE;
+    }
+    if (t != JsonToken.VALUE_NUMBER_INT) {
+      throw wrongType(name, "an integer", t);
+    }
+    int v = p.getIntValue();
+    if (v == Integer.MIN_VALUE) {
+      throw new IllegalArgumentException("field '" + name + "' cannot be " + v);
+    }
+    return v;
+  }
+
+  private static boolean bool(JsonToken t, String name) {
+    if (t == JsonToken.VALUE_TRUE) {
+      return true;
+    }
+    if (t == JsonToken.VALUE_FALSE) {
+      return false;
+    }
+    throw wrongType(name, "true or false", t);
+  }
+
+  private static IllegalArgumentException missing(String field) {
+    return new IllegalArgumentException("missing field '" + field + "'");
+  }
+
+  private static IllegalArgumentException wrongType(String field, String expected, JsonToken t) {
+    return new IllegalArgumentException(
+        "field '" + field + "' must be " + expected + ", not " + describe(t));
+  }
+
+  private static String describe(JsonToken t) {
+    return switch (t) {
+      case VALUE_STRING -> "a string";
+      case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "a number";
+      case VALUE_TRUE, VALUE_FALSE -> "a boolean";
+      case VALUE_NULL -> "null";
+      case START_ARRAY -> "an array";
+      case START_OBJECT -> "an object";
+      default -> String.valueOf(t);
+    };
+  }
+}

@@ -1,0 +1,185 @@
+package io.github.llmbench.records;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The JSON line of a record: 3 decimals at most when written, read back equal. */
+class RequestRecordJsonTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static String write(RequestRecord r) throws Exception {
+    return JSON.writeValueAsString(r);
+  }
+
+  @Test
+  void latenciesAreWrittenWithAtMostThreeDecimals() throws Exception {
+    RequestRecord r = new RequestRecord("req-17", "c64", 1_700_000_000_000L, 1_700_000_001_300L,
+        20.1234567, 0.1 + 0.2, 1290.5, List.of(10.003, 9.998, 10.0, 10.03, 0.001, -0.5, 123456.789),
+        1024, 8, false, true, null, 200);
+    assertEquals("{\"id\":\"req-17\",\"level\":\"c64\",\"start_ms\":1700000000000,"
+        + "\"end_ms\":1700000001300,\"ttft_ms\":20.123,\"tpot_ms\":0.3,\"e2el_ms\":1290.5,"
+        + "\"itl_ms\":[10.003,9.998,10.0,10.03,0.001,-0.5,123456.789],\"input_tokens\":1024,"
+        + "\"output_tokens\":8,\"output_tokens_estimated\":false,\"ok\":true,\"error\":null,"
+        + "\"http_status\":200,\"profile\":null}", write(r));
+    // the record itself holds the rounded values, so a live run reports what the file says
+    assertEquals(20.123, r.ttftMs());
+    assertEquals(0.3, r.tpotMs());
+  }
+
+  @Test
+  void failedRecordWritesNullsAndNoServerTimings() throws Exception {
+    RequestRecord f = RequestRecord.failed("x", "c2", "SS", 5, 3, "HTTP 503", 503, null);
+    assertEquals("{\"id\":\"x\",\"level\":\"c2\",\"start_ms\":5,\"end_ms\":5,\"ttft_ms\":null,"
+        + "\"tpot_ms\":null,\"e2el_ms\":null,\"itl_ms\":[],\"input_tokens\":null,"
+        + "\"output_tokens\":null,\"output_tokens_estimated\":false,\"ok\":false,"
+        + "\"error\":\"HTTP 503\",\"http_status\":503,\"profile\":\"SS\"}", write(f));
+  }
+
+  @Test
+  void millisTextIsTheDecimalOfTheMicroseconds() {
+    assertEquals("0.0", RequestRecordJson.millisText(0));
+    assertEquals("0.001", RequestRecordJson.millisText(1));
+    assertEquals("0.01", RequestRecordJson.millisText(10));
+    assertEquals("10.0", RequestRecordJson.millisText(10_000));
+    assertEquals("10.3", RequestRecordJson.millisText(10_300));
+    assertEquals("-0.5", RequestRecordJson.millisText(-500));
+    assertEquals("-12.345", RequestRecordJson.millisText(-12_345));
+    assertEquals("4503599627370.496", RequestRecordJson.millisText(ItlSeries.MAX_ABS_MICROS));
+    Random rnd = new Random(3);
+    for (int i = 0; i < 10_000; i++) {
+      long us = rnd.nextLong() % (1L << 40);
+      String text = RequestRecordJson.millisText(us);
+      assertEquals(us / 1000.0, Double.parseDouble(text), 0.0, text);
+      // 1 to 3 decimals, no trailing zero except the one of a whole number
+      assertTrue(text.matches("-?\\d+\\.(0|\\d{0,2}[1-9])"), text);
+    }
+  }
+
+  @Test
+  void simpleNumbersAreParsedWithoutDoubles() {
+    assertEquals(10_003, parse("10.003"));
+    assertEquals(10_000, parse("10"));
+    assertEquals(10_300, parse("10.3"));
+    assertEquals(-500, parse("-0.5"));
+    assertEquals(0, parse("-0.0"));
+    for (String notSimple : new String[] {"1e3", "10.0005", "1.5E-3", "1234567890123456.0", "-"}) {
+      assertEquals(Long.MIN_VALUE + 1, parse(notSimple), notSimple);
+    }
+  }
+
+  private static long parse(String s) {
+    char[] padded = ("xx" + s + "yy").toCharArray();
+    return RequestRecordJson.parseMillis(padded, 2, s.length());
+  }
+
+  @Test
+  void randomRecordsRoundTripThroughTheFile(@TempDir Path dir) throws Exception {
+    Random rnd = new Random(11);
+    RunRecorder recorder = new RunRecorder(() -> dir);
+    List<RequestRecord> written = new ArrayList<>();
+    String[] ids = {"req-", "req-0", "req-007", "", "abc", "1234567890123456789", "r-"};
+    for (int i = 0; i < 500; i++) {
+      int chunks = rnd.nextInt(40);
+      List<Double> itl = new ArrayList<>();
+      for (int k = 0; k < chunks; k++) {
+        itl.add(rnd.nextDouble() < 0.95 ? 10 + rnd.nextGaussian() : rnd.nextDouble() * 1e7);
+      }
+      boolean ok = rnd.nextInt(10) > 0;
+      String id = i < ids.length ? ids[i] : "req-" + i;
+      RequestRecord r = ok
+          ? new RequestRecord(id, "c" + (1 << rnd.nextInt(8)), 1_700_000_000_000L + i,
+              1_700_000_000_000L + i + rnd.nextInt(5000), rnd.nextDouble() * 1000,
+              chunks > 0 ? rnd.nextDouble() * 50 : null, rnd.nextDouble() * 5000, itl,
+              rnd.nextBoolean() ? null : rnd.nextInt(5000), chunks + 1, rnd.nextBoolean(), true,
+              null, 200, rnd.nextBoolean() ? null : "LS",
+              rnd.nextInt(5) == 0 ? new ServerTimings(59, 45.791, 3, 4.394, 2.197) : null)
+          : RequestRecord.failed(id, "c8", null, 1_700_000_000_000L, 1_700_000_000_500L,
+              "timeout: no [DONE] within 600 s", null, 12);
+      recorder.finished(r);
+      written.add(r);
+    }
+    recorder.close(0, "x");
+    List<RequestRecord> read = RequestsJsonl.read(dir.resolve(RunRecorder.FILE_NAME));
+    assertEquals(written, read);
+    for (int i = 0; i < ids.length; i++) {
+      assertEquals(ids[i], read.get(i).id());
+    }
+    // any ObjectMapper reads a line back too
+    String line = Files.readAllLines(dir.resolve(RunRecorder.FILE_NAME)).get(42);
+    assertEquals(written.get(42), JSON.readValue(line, RequestRecord.class));
+  }
+
+  @Test
+  void olderLinesWithMoreDecimalsAreRoundedAsTheConstructorRounds() {
+    String line = "{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"ttft_ms\":400,"
+        + "\"tpot_ms\":80.33333333333333,\"e2el_ms\":1.9e3,\"itl_ms\":[1e1,10.0005,600]}";
+    RequestRecord r = RequestsJsonl.parseLine(line, "old", 1);
+    assertEquals(new RequestRecord(null, null, 1, 2, 400.0, 80.33333333333333, 1900.0,
+        List.of(10.0, 10.0005, 600.0), null, null, false, true, null, null), r);
+    assertEquals(80.333, r.tpotMs());
+    assertEquals(List.of(10.0, Math.round(10.0005 * 1000) / 1000.0, 600.0), r.itlMs());
+  }
+
+  @Test
+  void bomCrLfBlankLinesAndUnknownFields(@TempDir Path dir) throws Exception {
+    String a = "{\"id\":\"a\",\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"x\":{\"y\":[1,{\"z\":null}]},"
+        + "\"itl_ms\":null,\"level\":\"c64\",\"error\":\"boom\"}";
+    String b = "{\"id\":\"b\",\"future\":[[]],\"start_ms\":3,\"end_ms\":4,\"ok\":false,"
+        + "\"level\":\"c64\",\"error\":\"boom\"}";
+    Path file = dir.resolve("r.jsonl");
+    Files.write(file, ("\uFEFF" + a + "\r\n\r\n   \n" + b + "\r\n").getBytes(StandardCharsets.UTF_8));
+    List<RequestRecord> rs = RequestsJsonl.read(file);
+    assertEquals(2, rs.size());
+    assertEquals(List.of(), rs.get(0).itlMs());
+    assertNull(rs.get(0).ttftMs());
+    assertEquals("b", rs.get(1).id());
+    // repeated texts are shared
+    assertSame(rs.get(0).level(), rs.get(1).level());
+    assertSame(rs.get(0).error(), rs.get(1).error());
+    // the same through a Reader, whose BOM is a character
+    assertEquals(rs, RequestsJsonl.read(new StringReader("\uFEFF" + a + "\n" + b), "mem"));
+  }
+
+  @Test
+  void malformedLinesAreNamed() {
+    String ok = "{\"start_ms\":1,\"end_ms\":2,\"ok\":true}";
+    assertMalformed(ok + "\n" + ok + " " + ok + "\n", "line 2", "more than one JSON value");
+    assertMalformed(ok + "\n{\"start_ms\":1,\n\"end_ms\":2,\"ok\":true}\n", "line 2",
+        "does not end on its line");
+    assertMalformed(ok + "\n\n{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"itl_ms\":[1.0,null]}",
+        "line 3", "itl_ms[1] is null");
+    assertMalformed(ok + "\n{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"ttft_ms\":\"fast\"}",
+        "line 2", "ttft_ms");
+    assertMalformed(ok + "\n{\"start_ms\":1.5,\"end_ms\":2,\"ok\":true}", "line 2", "start_ms");
+    assertMalformed(ok + "\n{\"start_ms\":1,\"end_ms\":2,\"ok\":null}", "line 2", "'ok'");
+    assertMalformed(ok + "\n{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"itl_ms\":{}}", "line 2",
+        "itl_ms");
+    assertMalformed(ok + "\n{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"ttft_ms\":1e300}",
+        "line 2", "ttft_ms");
+    assertMalformed(ok + "\n\"text\"\n", "line 2", "not a JSON object");
+    assertMalformed(ok + "\n" + ok + "}\n", "line 2", "");
+  }
+
+  private static void assertMalformed(String content, String where, String why) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> RequestsJsonl.read(new StringReader(content), "mem.jsonl"));
+    assertTrue(e.getMessage().startsWith("malformed record in mem.jsonl at " + where + ":"),
+        e.getMessage());
+    assertTrue(e.getMessage().contains(why), e.getMessage());
+  }
+}
