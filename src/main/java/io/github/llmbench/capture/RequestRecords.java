@@ -1,8 +1,7 @@
 package io.github.llmbench.capture;
 
+import io.github.llmbench.records.ItlSeries;
 import io.github.llmbench.records.RequestRecord;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Turns one request's parsed stream into its {@link RequestRecord}: the per-request metric
@@ -54,18 +53,20 @@ public final class RequestRecords {
     long last = arrivals[n - 1];
     boolean estimated = stream.completionTokens() == null;
     int outputTokens = estimated ? n : stream.completionTokens();
-    double ttft = (first - t0Nanos) / 1e6;
-    double e2el = (last - t0Nanos) / 1e6;
-    Double tpot = outputTokens > 1 ? ms3((e2el - ttft) / (outputTokens - 1)) : null;
+    // TTFT, then every chunk's offset from the first, rounded to the µs once each: the ITLs then
+    // add up exactly to E2EL - TTFT, as they do on a server's clock.
+    long ttftMicros = ItlSeries.nanosToMicros(first - t0Nanos);
+    long e2elMicros = ttftMicros + ItlSeries.nanosToMicros(last - first);
+    Double tpot = outputTokens > 1 ? (e2elMicros - ttftMicros) / 1000.0 / (outputTokens - 1) : null;
     return new RequestRecord(
         id,
         level,
         startMs,
         ClockAnchor.epochMs(Math.max(endNanos, last)),
-        ms3(ttft),
+        ttftMicros / 1000.0,
         tpot,
-        ms3(e2el),
-        gapsMs(arrivals, n),
+        e2elMicros / 1000.0,
+        ItlSeries.fromArrivalNanos(arrivals, n),
         stream.promptTokens(),
         outputTokens,
         estimated,
@@ -76,16 +77,4 @@ public final class RequestRecords {
         stream.serverTimings());
   }
 
-  /** Milliseconds rounded to the microsecond: what {@code requests.jsonl} holds. */
-  static double ms3(double ms) {
-    return Math.round(ms * 1000.0) / 1000.0;
-  }
-
-  private static List<Double> gapsMs(long[] arrivals, int n) {
-    List<Double> out = new ArrayList<>(Math.max(0, n - 1));
-    for (int i = 1; i < n; i++) {
-      out.add(Math.round((arrivals[i] - arrivals[i - 1]) / 1000.0) / 1000.0);
-    }
-    return out;
-  }
 }

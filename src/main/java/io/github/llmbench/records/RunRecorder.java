@@ -11,15 +11,20 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.function.Supplier;
 
 /**
- * Appends one JSON line per finished request to {@code llm/requests.jsonl}, flushed at once so an
- * aborted run keeps every request that finished, and keeps the requests still in flight so that
- * those the run cut short are recorded too (as failed) when it ends.
+ * Appends one JSON line per finished request to {@code llm/requests.jsonl}, flushed as soon as the
+ * records that finished together are written, so an aborted run keeps every request that finished;
+ * and keeps the requests still in flight so that those the run cut short are recorded too (as
+ * failed) when it ends.
  *
- * <p>Thread-safe: requests finish on Gatling's event loops.
+ * <p>Thread-safe: requests finish on Gatling's event loops. Those only hand the record over: one
+ * writer thread serializes and writes, so no event loop ever waits on the disk (or on the first
+ * write's file creation), which would delay every stream it reads.
  */
 public final class RunRecorder {
   public static final String FILE_NAME = "requests.jsonl";
@@ -29,8 +34,14 @@ public final class RunRecorder {
   private final Supplier<Path> directory;
   private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
   private final List<RequestRecord> finished = new ArrayList<>();
+  private final BlockingQueue<RequestRecord> toWrite = new LinkedBlockingQueue<>();
+  private final Thread writer;
   private BufferedWriter out;
   private Path file;
+  private volatile IOException writeError;
+
+  /** Tells the writer that nothing follows. */
+  private static final RequestRecord END = RequestRecord.failed("end", "", null, 0, 0, "end", null, null);
 
   private record InFlight(String id, String level, String profile, long startMs) {}
 
@@ -40,6 +51,9 @@ public final class RunRecorder {
    */
   public RunRecorder(Supplier<Path> directory) {
     this.directory = directory;
+    this.writer = new Thread(this::writeLoop, "llm-records-writer");
+    writer.setDaemon(true);
+    writer.start();
   }
 
   /** Serializes a record without writing it: the serializer's first use costs tens of ms. */
@@ -56,31 +70,57 @@ public final class RunRecorder {
     inFlight.put(id, new InFlight(id, level, profile, startMs));
   }
 
-  /** Writes a finished request's record. */
+  /** Takes a finished request's record; it is written (and flushed) at once by the writer thread. */
   public void finished(RequestRecord record) {
     inFlight.remove(record.id());
-    String line;
-    try {
-      line = JSON.writeValueAsString(record);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
     synchronized (this) {
       finished.add(record);
-      try {
-        open();
-        out.write(line);
-        out.write('\n');
-        out.flush();
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot write " + (file == null ? FILE_NAME : file), e);
+    }
+    toWrite.add(record);
+  }
+
+  private void writeLoop() {
+    try {
+      while (true) {
+        RequestRecord r = toWrite.take();
+        while (r != null && r != END) {
+          write(r);
+          r = toWrite.poll();
+        }
+        if (out != null && writeError == null) {
+          out.flush();
+        }
+        if (r == END) {
+          return;
+        }
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (IOException e) {
+      writeError = e;
+    }
+  }
+
+  private void write(RequestRecord r) throws IOException {
+    if (writeError != null) {
+      return;
+    }
+    try {
+      String line = JSON.writeValueAsString(r);
+      synchronized (this) {
+        open();
+      }
+      out.write(line);
+      out.write('\n');
+    } catch (IOException e) {
+      writeError = e;
+      System.err.println("gatling-llm-bench: cannot write " + (file == null ? FILE_NAME : file) + ": " + e.getMessage());
     }
   }
 
   /**
    * Ends the recording: every request still in flight is recorded as failed with {@code reason},
-   * then the file is closed.
+   * then the file is written to its end and closed.
    *
    * @return all records of the run, in the order they finished
    */
@@ -88,8 +128,17 @@ public final class RunRecorder {
     for (InFlight f : List.copyOf(inFlight.values())) {
       finished(RequestRecord.failed(f.id(), f.level(), f.profile(), f.startMs(), nowMs, reason, null, null));
     }
+    toWrite.add(END);
+    try {
+      writer.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     synchronized (this) {
       try {
+        if (writeError != null) {
+          throw writeError;
+        }
         open(); // a run with no finished request still leaves an (empty) file
         out.close();
       } catch (IOException e) {

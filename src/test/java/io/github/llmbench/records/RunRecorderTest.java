@@ -21,8 +21,13 @@ class RunRecorderTest {
     RunRecorder recorder = new RunRecorder(() -> dir.resolve("llm"));
     recorder.started("a", "c2", null, 1000);
     recorder.finished(ok("a", 1000));
-    // not closed yet: an aborted run keeps what finished
-    List<String> lines = Files.readAllLines(dir.resolve("llm").resolve(RunRecorder.FILE_NAME));
+    // not closed yet: an aborted run keeps what finished (the writer thread writes it at once)
+    Path file = dir.resolve("llm").resolve(RunRecorder.FILE_NAME);
+    long deadline = System.nanoTime() + 2_000_000_000L;
+    while ((!Files.exists(file) || Files.size(file) == 0) && System.nanoTime() < deadline) {
+      Thread.sleep(1);
+    }
+    List<String> lines = Files.readAllLines(file);
     assertEquals(1, lines.size());
     assertTrue(lines.get(0).contains("\"id\":\"a\"") && lines.get(0).contains("\"ttft_ms\":10.0"), lines.get(0));
   }
