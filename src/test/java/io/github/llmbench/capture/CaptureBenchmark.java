@@ -76,10 +76,15 @@ import org.w3c.dom.NodeList;
  * server's own lateness (send - due). The window ({@code --window 15-40}) counts from the first
  * request the server received at that level, so JIT warm-up and the start burst stay out.
  *
- * <p>{@code --client raw} replaces the kit with a lean Netty client that only reads the bytes
+ * <p>Options (defaults): {@code --levels 64,256,512,1024,2048 --ttft-ms 10 --itl-ms 10 (fractional
+ * allowed) --chunks 128 --duration 40 --window 15-40 --pin true --server-warmup 15 (s of load by the
+ * lean client before the first level, 0: none) --server-threads 1 --input-len 32 --client
+ * gatling}; {@code --client raw} replaces the kit with a lean Netty client that only reads the bytes
  * ({@link RawClient}): what the server sustains alone. Extra {@code -Dkey=value} arguments go to
- * the kit. Everything is written under {@code target/capture-bench/<time>/}, the table also as
- * {@code capture-bench.md}.
+ * the kit. A bad argument ends the run with one line naming it. Everything is written under {@code
+ * target/capture-bench/<time>/}, the table also as {@code capture-bench.md}. The client and the
+ * server are stopped on exit, on errors and on Ctrl-C; the server also stops when this JVM dies
+ * (its standard input closes), and an orphaned client ends with its level.
  */
 public final class CaptureBenchmark {
 
@@ -362,9 +367,9 @@ public final class CaptureBenchmark {
     markdown.append('\n');
 
     String head = "| C | load avg before | chunks/s received | ideal | % of ideal | client CPU % | client µs/chunk "
-        + "| server CPU % | ITL err p50 ms | ITL err p99 ms | ITL err p99.9 ms | TTFT err p50 ms | TTFT err p99 ms "
-        + "| server late p99 ms | failed | matched | unmatched |";
-    String rule = "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+        + "| server CPU % | server µs/chunk | ITL err p50 ms | ITL err p99 ms | ITL err p99.9 ms | TTFT err p50 ms "
+        + "| TTFT err p99 ms | server late p99 ms | failed | matched | unmatched | bound by |";
+    String rule = "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|";
     out.println(head);
     out.println(rule);
     out.flush();
@@ -389,8 +394,11 @@ public final class CaptureBenchmark {
     }
     String legend = "ITL err = client itl_ms[i] - server send gap of the same two chunks (chunks sent in the window);"
         + " TTFT err = client ttft_ms - (server first content send - server receive); server late = send - due;"
-        + " CPU % of one core over the window, all threads (utime+stime); unmatched = client records without a server"
-        + " stream of the same id and chunk count, plus server streams without a client record.";
+        + " CPU % of one core over the window, all threads (utime+stime); on loopback the kernel's TCP receive"
+        + " processing runs in the sender's send call, so it counts in the server's CPU, not the client's;"
+        + " unmatched = client records without a server stream of the same id and chunk count, plus server streams"
+        + " without a client record; bound by: server (late) when its lateness p99 exceeds an ITL (the row then"
+        + " measures the server, not the client), client CPU at 90% of its core or more.";
     out.println(legend);
     markdown.append('\n').append(legend).append('\n');
     writeMarkdown();
@@ -607,18 +615,33 @@ public final class CaptureBenchmark {
       clientCpu = String.format(Locale.ROOT, "%.0f", 100 * cpuS / windowS);
       clientUs = chunks == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", cpuS * 1e6 / chunks);
     }
-    String serverCpu = start.serverTicks() >= 0 && end.serverTicks() >= 0
-        ? String.format(Locale.ROOT, "%.0f", 100 * (end.serverTicks() - start.serverTicks()) / (double) clockTicksPerSecond / windowS)
-        : "n/a";
+    String serverCpu = "n/a";
+    String serverUs = "n/a";
+    if (start.serverTicks() >= 0 && end.serverTicks() >= 0) {
+      double cpuS = (end.serverTicks() - start.serverTicks()) / (double) clockTicksPerSecond;
+      serverCpu = String.format(Locale.ROOT, "%.0f", 100 * cpuS / windowS);
+      serverUs = a.serverSentInWindow == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", cpuS * 1e6 / a.serverSentInWindow);
+    }
+    // Which side kept the level from its ideal: a server that fell behind its schedule by more
+    // than an ITL limits the rate itself, so the row does not measure the client.
+    List<String> bounds = new ArrayList<>();
+    if (a.lateness.size() > 0 && a.lateness.percentile(99) > o.itlMs()) {
+      bounds.add("server (late)");
+    }
+    if (!clientCpu.equals("n/a") && Double.parseDouble(clientCpu) >= 90) {
+      bounds.add("client CPU");
+    }
     boolean haveClient = !o.raw();
     String row = String.format(Locale.ROOT,
-        "| %d | %s | %.0f%s | %.0f | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
+        "| %d | %s | %.0f%s | %.0f | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
         conc, load, perSecond, o.raw() ? " (sent)" : "", ideal, 100 * perSecond / ideal, clientCpu, clientUs, serverCpu,
+        serverUs,
         haveClient ? ms(a.itlErrors, 50) : "n/a", haveClient ? ms(a.itlErrors, 99) : "n/a",
         haveClient ? ms(a.itlErrors, 99.9) : "n/a", haveClient ? ms(a.ttftErrors, 50) : "n/a",
         haveClient ? ms(a.ttftErrors, 99) : "n/a", ms(a.lateness, 99),
         haveClient ? a.failed + " / " + records.size() : "n/a", haveClient ? String.valueOf(a.matched) : "n/a",
-        haveClient ? String.valueOf(a.clientOnly + a.serverOnly + a.countMismatch) : "n/a");
+        haveClient ? String.valueOf(a.clientOnly + a.serverOnly + a.countMismatch) : "n/a",
+        bounds.isEmpty() ? "-" : String.join(", ", bounds));
     levelNotes.add(String.format(Locale.ROOT,
         "c%d: %d server streams (%d cancelled), %d chunks sent in the window, server lateness max %.2f ms,"
             + " %d chunk writes not taken by the socket at once%s; client exit %d%s%s",
