@@ -367,9 +367,9 @@ public final class CaptureBenchmark {
     markdown.append('\n');
 
     String head = "| C | load avg before | chunks/s received | ideal | % of ideal | client CPU % | client µs/chunk "
-        + "| server CPU % | server µs/chunk | ITL err p50 ms | ITL err p99 ms | ITL err p99.9 ms | TTFT err p50 ms "
+        + "| server CPU % | server µs/chunk | cores busy % (0/1) | ITL err p50 ms | ITL err p99 ms | ITL err p99.9 ms | TTFT err p50 ms "
         + "| TTFT err p99 ms | server late p99 ms | failed | matched | unmatched | bound by |";
-    String rule = "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|";
+    String rule = "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|";
     out.println(head);
     out.println(rule);
     out.flush();
@@ -397,8 +397,10 @@ public final class CaptureBenchmark {
         + " CPU % of one core over the window, all threads (utime+stime); on loopback the kernel's TCP receive"
         + " processing runs in the sender's send call, so it counts in the server's CPU, not the client's;"
         + " unmatched = client records without a server stream of the same id and chunk count, plus server streams"
-        + " without a client record; bound by: server late when its lateness p99 exceeds an ITL (its schedule slipped: the row then"
-        + " measures the server as much as the client), client CPU at 90% of its core or more.";
+        + " without a client record; cores busy = each core's busy time over the window, whatever ran there (client"
+        + " on core 0, server on core 1 when pinned, other processes, the kernel's softirq threads); bound by: server"
+        + " late when its lateness p99 exceeds an ITL (its schedule slipped: the row then measures the server as much"
+        + " as the client), client CPU at 90% of its core or more.";
     out.println(legend);
     markdown.append('\n').append(legend).append('\n');
     writeMarkdown();
@@ -490,6 +492,17 @@ public final class CaptureBenchmark {
     in.flush();
   }
 
+  /** The server's counters since its start: chunks sent, ticks, watchdog kicks; null if no answer. */
+  private long[] serverCounters() throws IOException, InterruptedException {
+    send("sent");
+    String line = await("sent", 10);
+    if (line == null) {
+      return null;
+    }
+    String[] f = line.split(" ");
+    return new long[] {Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3])};
+  }
+
   /** The server's next line starting with {@code prefix}, within {@code seconds}. */
   private String await(String prefix, long seconds) throws InterruptedException {
     long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
@@ -521,7 +534,42 @@ public final class CaptureBenchmark {
     }
   }
 
-  private record CpuSample(long nanos, long clientTicks, long serverTicks) {}
+  /**
+   * CPU readings at a window's edge: the two processes' own time and each core's ticks, whatever
+   * ran there (other processes, the kernel's softirq threads), from /proc/stat.
+   */
+  private record CpuSample(long nanos, long clientTicks, long serverTicks, long[][] cores) {
+    static CpuSample now(long clientPid, long serverPid) {
+      return new CpuSample(System.nanoTime(), cpuTicks(clientPid), cpuTicks(serverPid), coreTicks());
+    }
+
+    /** Busy % of core {@code i} from {@code start} to this sample ("n/a" without /proc/stat). */
+    String coreBusy(CpuSample start, int i) {
+      if (cores == null || start.cores == null || i >= cores.length || i >= start.cores.length) {
+        return "n/a";
+      }
+      long busy = cores[i][0] - start.cores[i][0];
+      long total = cores[i][1] - start.cores[i][1];
+      return total <= 0 ? "n/a" : String.format(Locale.ROOT, "%.0f", 100.0 * busy / total);
+    }
+  }
+
+  /** Per core: {busy, total} ticks (busy: all but idle and iowait); null when unreadable. */
+  static long[][] coreTicks() {
+    try (Stream<String> lines = Files.lines(Path.of("/proc/stat"))) {
+      return lines.filter(l -> l.matches("cpu\\d+ .*")).map(l -> {
+        String[] f = l.trim().split("\\s+");
+        long total = 0;
+        for (int i = 1; i < Math.min(f.length, 9); i++) { // user .. steal; guest time is within user
+          total += Long.parseLong(f[i]);
+        }
+        long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
+        return new long[] {total - idle, total};
+      }).toArray(long[][]::new);
+    } catch (IOException | RuntimeException e) {
+      return null;
+    }
+  }
 
   private String level(int conc, String cp, List<String> clientJvm, boolean pin) throws Exception {
     Path dir = runDir.resolve("c" + conc);
@@ -574,9 +622,11 @@ public final class CaptureBenchmark {
     long fromNanos = originNanos + TimeUnit.SECONDS.toNanos(o.windowFromS());
     long toNanos = originNanos + TimeUnit.SECONDS.toNanos(o.windowToS());
     sleepUntil(fromNanos);
-    CpuSample start = new CpuSample(System.nanoTime(), cpuTicks(clientPid), cpuTicks(serverPid));
+    CpuSample start = CpuSample.now(clientPid, serverPid);
+    long[] countersFrom = serverCounters();
     sleepUntil(toNanos);
-    CpuSample end = new CpuSample(System.nanoTime(), cpuTicks(clientPid), cpuTicks(serverPid));
+    CpuSample end = CpuSample.now(clientPid, serverPid);
+    long[] countersTo = serverCounters();
 
     boolean exited = client.waitFor(o.durationS() + 300L, TimeUnit.SECONDS);
     if (!exited) {
@@ -633,9 +683,9 @@ public final class CaptureBenchmark {
     }
     boolean haveClient = !o.raw();
     String row = String.format(Locale.ROOT,
-        "| %d | %s | %.0f%s | %.0f | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
+        "| %d | %s | %.0f%s | %.0f | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
         conc, load, perSecond, o.raw() ? " (sent)" : "", ideal, 100 * perSecond / ideal, clientCpu, clientUs, serverCpu,
-        serverUs,
+        serverUs, end.coreBusy(start, 0) + "/" + end.coreBusy(start, 1),
         haveClient ? ms(a.itlErrors, 50) : "n/a", haveClient ? ms(a.itlErrors, 99) : "n/a",
         haveClient ? ms(a.itlErrors, 99.9) : "n/a", haveClient ? ms(a.ttftErrors, 50) : "n/a",
         haveClient ? ms(a.ttftErrors, 99) : "n/a", ms(a.lateness, 99),
@@ -644,8 +694,11 @@ public final class CaptureBenchmark {
         bounds.isEmpty() ? "-" : String.join(", ", bounds));
     levelNotes.add(String.format(Locale.ROOT,
         "c%d: %d server streams (%d cancelled), %d chunks sent in the window, server lateness max %.2f ms,"
-            + " %d chunk writes not taken by the socket at once%s; client exit %d%s%s",
-        conc, streams.size(), a.cancelled, a.serverSentInWindow, a.lateness.max() , a.queuedWrites,
+            + " %d chunk writes not taken by the socket at once, %s%s; client exit %d%s%s",
+        conc, streams.size(), a.cancelled, a.serverSentInWindow, a.lateness.max(), a.queuedWrites,
+        countersFrom == null || countersTo == null ? "server ticks n/a" : String.format(Locale.ROOT,
+            "%.1f chunks per server tick, %d ticks started by the watchdog", (countersTo[0] - countersFrom[0])
+                / (double) Math.max(1, countersTo[1] - countersFrom[1]), countersTo[2] - countersFrom[2]),
         haveClient ? String.format(Locale.ROOT, "; %d ITL and %d TTFT errors; unmatched: %d client-only, %d server-only,"
             + " %d chunk count differs", a.itlErrors.size(), a.ttftErrors.size(), a.clientOnly, a.serverOnly,
             a.countMismatch) : "", exitCode, exited ? "" : " (killed after " + (o.durationS() + 300) + " s)",

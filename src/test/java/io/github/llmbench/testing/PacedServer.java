@@ -64,6 +64,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
 
 /**
@@ -102,6 +103,16 @@ public final class PacedServer implements AutoCloseable {
    * after): under overload the loop would otherwise never read new requests.
    */
   private static final long TICK_BUDGET_NANOS = 1_000_000;
+
+  /**
+   * How often the watchdog looks for a tick overdue by more than {@link #OVERDUE_NANOS}. Netty's
+   * epoll loop can miss a timer: when a scheduled task falls due between its "can I block?" check
+   * and its computing the wait, the wait is 0 s 0 ns, which timerfd_settime takes as "disarm", and
+   * the loop sleeps until the next I/O event. A paced server has no I/O between requests, so a
+   * missed tick would wait for the next request (seconds once the client is saturated).
+   */
+  private static final long WATCHDOG_PERIOD_NANOS = 1_000_000;
+  private static final long OVERDUE_NANOS = 1_000_000;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -199,6 +210,8 @@ public final class PacedServer implements AutoCloseable {
   private final AtomicLong unnamed = new AtomicLong();
   /** Called once with the receive time of the next completion request, then cleared. */
   private final AtomicReference<LongConsumer> nextStreamListener = new AtomicReference<>();
+  private final Thread watchdog;
+  private volatile boolean closed;
 
   private PacedServer(Pacing pacing, int port, int threads, boolean preferEpoll) throws InterruptedException {
     this.pacing = pacing;
@@ -227,6 +240,19 @@ public final class PacedServer implements AutoCloseable {
       throw e;
     }
     this.port = ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    this.watchdog = new Thread(this::watch, "paced-watchdog");
+    watchdog.setDaemon(true);
+    watchdog.start();
+  }
+
+  private void watch() {
+    while (!closed) {
+      LockSupport.parkNanos(WATCHDOG_PERIOD_NANOS);
+      long now = System.nanoTime();
+      for (Pacer p : pacers.values()) {
+        p.kickIfOverdue(now);
+      }
+    }
   }
 
   private static boolean epollAvailable() {
@@ -242,12 +268,6 @@ public final class PacedServer implements AutoCloseable {
    * intended setting: one core's worth of server), native epoll where available, else NIO.
    */
   public static PacedServer start(Pacing pacing, int port, int threads) {
-    // Netty's epoll loop waits with a millisecond epoll_wait timeout for delays over this threshold
-    // (10 ms by default) and with a nanosecond timerfd below it; 0 means always the timerfd, so a
-    // 10 ms or longer wait does not wake up to a millisecond late. Read once, when epoll loads.
-    if (System.getProperty("io.netty.channel.epoll.epollWaitThreshold") == null) {
-      System.setProperty("io.netty.channel.epoll.epollWaitThreshold", "0");
-    }
     try {
       return new PacedServer(pacing, port, threads, true);
     } catch (InterruptedException e) {
@@ -302,15 +322,22 @@ public final class PacedServer implements AutoCloseable {
 
   /** Content chunks sent since start, all loops (approximate while streams run). */
   public long chunksSent() {
-    long n = 0;
-    for (Pacer p : pacers.values()) {
-      n += p.chunksSent;
-    }
-    return n;
+    return pacers.values().stream().mapToLong(p -> p.chunksSent).sum();
+  }
+
+  /** Ticks run since start, all loops: chunks per tick tells how much the sends are batched. */
+  public long ticks() {
+    return pacers.values().stream().mapToLong(p -> p.ticks).sum();
+  }
+
+  /** Ticks the watchdog had to start since start, all loops (see {@link #OVERDUE_NANOS}). */
+  public long watchdogKicks() {
+    return pacers.values().stream().mapToLong(p -> p.kicks).sum();
   }
 
   @Override
   public void close() {
+    closed = true;
     serverChannel.close().syncUninterruptibly();
     group.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
   }
@@ -469,6 +496,12 @@ public final class PacedServer implements AutoCloseable {
     /** Streams that ended (or were cancelled) since the last take. */
     private List<Stream> ended = new ArrayList<>();
     volatile long chunksSent;
+    volatile long ticks;
+    /** Written by the watchdog only. */
+    volatile long kicks;
+    /** The due time the loop sleeps towards (Long.MAX_VALUE: none, or a tick is running). */
+    private volatile long waitingFor = Long.MAX_VALUE;
+    private volatile boolean kickPending;
 
     Pacer(EventLoop loop) {
       this.loop = loop;
@@ -487,11 +520,30 @@ public final class PacedServer implements AutoCloseable {
       }
     }
 
+    /** On the watchdog's thread: starts the tick if the loop missed it. */
+    void kickIfOverdue(long now) {
+      if (now - waitingFor > OVERDUE_NANOS && !kickPending) {
+        kickPending = true;
+        kicks++;
+        loop.execute(this::kicked);
+      }
+    }
+
+    private void kicked() {
+      kickPending = false;
+      if (timer != null) {
+        timer.cancel(false);
+      }
+      run();
+    }
+
     /** The tick: sends every chunk due by now (now moving on with each send), then re-arms. */
     @Override
     public void run() {
       timer = null;
       timerDue = Long.MAX_VALUE;
+      waitingFor = Long.MAX_VALUE;
+      ticks++;
       long now = System.nanoTime();
       long yieldAt = now + TICK_BUDGET_NANOS;
       long sentHere = 0;
@@ -513,6 +565,7 @@ public final class PacedServer implements AutoCloseable {
         if (now > yieldAt) {
           // Behind schedule: let the loop read and accept, then carry on at once.
           timerDue = now;
+          waitingFor = now;
           timer = loop.schedule(this, 0, TimeUnit.NANOSECONDS);
           chunksSent += sentHere;
           return;
@@ -530,6 +583,7 @@ public final class PacedServer implements AutoCloseable {
         timer.cancel(false);
       }
       timerDue = due[0];
+      waitingFor = timerDue;
       timer = loop.schedule(this, Math.max(0, due[0] - now), TimeUnit.NANOSECONDS);
     }
 
@@ -902,7 +956,7 @@ public final class PacedServer implements AutoCloseable {
    *       <receive nanoTime>};
    *   <li>{@code take <file>}: writes the streams recorded since the last take to {@code file}
    *       ({@link #writeRecords}), answers {@code took <streams> <chunks>};
-   *   <li>{@code sent}: {@code sent <content chunks since start>};
+   *   <li>{@code sent}: {@code sent <content chunks> <ticks> <watchdog kicks>}, all since start;
    *   <li>{@code quit}: stops.
    * </ul>
    */
@@ -969,7 +1023,7 @@ public final class PacedServer implements AutoCloseable {
             writeRecords(records, Path.of(cmd[1]));
             reply = "took " + records.size() + " " + records.stream().mapToLong(r -> r.sentNanos().length).sum();
           }
-          case "sent" -> reply = "sent " + server.chunksSent();
+          case "sent" -> reply = "sent " + server.chunksSent() + " " + server.ticks() + " " + server.watchdogKicks();
           case "quit" -> reply = null;
           default -> reply = "error unknown command: " + line;
         }
