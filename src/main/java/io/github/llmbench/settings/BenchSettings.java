@@ -152,6 +152,7 @@ public final class BenchSettings {
   private final Roofline roofline;
   private final Gates gates;
   private final boolean exitOnGateFailure;
+  private final boolean itlRecords;
 
   private BenchSettings(
       Optional<URI> baseUrl,
@@ -171,7 +172,8 @@ public final class BenchSettings {
       Workload workload,
       Roofline roofline,
       Gates gates,
-      boolean exitOnGateFailure) {
+      boolean exitOnGateFailure,
+      boolean itlRecords) {
     this.baseUrl = baseUrl;
     this.api = api;
     this.model = model;
@@ -190,6 +192,7 @@ public final class BenchSettings {
     this.roofline = roofline;
     this.gates = gates;
     this.exitOnGateFailure = exitOnGateFailure;
+    this.itlRecords = itlRecords;
   }
 
   /** Reads the JVM's system properties and the {@code OPENAI_API_KEY} environment variable. */
@@ -267,9 +270,15 @@ public final class BenchSettings {
             r.optional("gpu").map(g -> r.oneOf("gpu", g, Catalog.gpus().keySet())),
             r.positiveInt("tp", baseUrl.isEmpty() ? simTp : 1, 64));
     Gates gates = readGates(r, properties);
+    boolean itlRecords = r.optional("itl.records").map(v -> switch (v.trim().toLowerCase(Locale.ROOT)) {
+          case "true" -> true;
+          case "false" -> false;
+          default -> throw SettingsException.invalid("itl.records", v, "true or false");
+        }).orElse(false);
     return new BenchSettings(
         baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu,
-        simDialect, simEngine, load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")));
+        simDialect, simEngine, load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")),
+        itlRecords);
   }
 
   private static Gates readGates(Reader r, Map<String, String> properties) {
@@ -456,6 +465,15 @@ public final class BenchSettings {
     return exitOnGateFailure;
   }
 
+  /**
+   * Whether Gatling gets one ITL record per gap between chunks ({@code -Ditl.records=true}): its
+   * report and assertions on ITL, at ~2 µs of client CPU per chunk (see docs/capture.md). Off,
+   * ITL is in {@code requests.jsonl}, the console, {@code llm.html} and the kit's gates.
+   */
+  public boolean itlRecords() {
+    return itlRecords;
+  }
+
   /** The embedded simulator's model (catalog id); used only without {@code base.url}. */
   public String simModel() {
     return simModel;
@@ -514,6 +532,9 @@ public final class BenchSettings {
     }
     m.put("seed", workload.seed() + (workload.seedPinned() ? " (pinned)" : " (fresh; pin with -Dseed)"));
     m.put("timeout", timeoutSeconds + " s");
+    if (itlRecords) {
+      m.put("itl.records", "true (one Gatling record per chunk gap)");
+    }
     if (!gates.set().isEmpty()) {
       m.put("gates", gates.set().gates().size() + (gates.baseline().map(b -> ", baseline " + b).orElse("")));
     }

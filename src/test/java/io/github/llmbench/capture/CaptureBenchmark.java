@@ -79,7 +79,8 @@ import org.w3c.dom.NodeList;
  * <p>Options (defaults): {@code --levels 64,256,512,1024,2048 --ttft-ms 10 --itl-ms 10 (fractional
  * allowed) --chunks 128 --duration 40 --window 15-40 --pin true --server-warmup 15 (s of load by the
  * lean client before the first level, 0: none) --server-threads 1 --input-len 32 --client
- * gatling}; {@code --client raw} replaces the kit with a lean Netty client that only reads the bytes
+ * gatling}, {@code --client-jvm FLAG} (repeatable: a JVM flag added after the pom's, e.g. for a
+ * profiler agent); {@code --client raw} replaces the kit with a lean Netty client that only reads the bytes
  * ({@link RawClient}): what the server sustains alone. Extra {@code -Dkey=value} arguments go to
  * the kit. A bad argument ends the run with one line naming it. Everything is written under {@code
  * target/capture-bench/<time>/}, the table also as {@code capture-bench.md}. The client and the
@@ -129,7 +130,7 @@ public final class CaptureBenchmark {
    */
   record Options(List<Integer> levels, double ttftMs, double itlMs, int chunks, int durationS, int windowFromS,
       int windowToS, boolean pin, String client, int serverThreads, int inputLen, int serverWarmupS,
-      List<String> kitProperties, List<String> args) {
+      List<String> kitProperties, List<String> clientJvmExtra, List<String> args) {
 
     static Options parse(String[] args) {
       List<Integer> levels = List.of(64, 256, 512, 1024, 2048);
@@ -144,6 +145,7 @@ public final class CaptureBenchmark {
       int inputLen = 32;
       int serverWarmup = 15;
       List<String> kit = new ArrayList<>();
+      List<String> clientJvmExtra = new ArrayList<>();
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
         if (a.startsWith("-D")) {
@@ -180,9 +182,17 @@ public final class CaptureBenchmark {
           }
           case "--server-threads" -> serverThreads = integer(a, v, 1, 64, "an integer from 1 to 64 (event loops)");
           case "--input-len" -> inputLen = integer(a, v, 1, 100_000, "an integer from 1 to 100000 (prompt tokens)");
+          case "--client-jvm" -> {
+            for (String flag : v.trim().split("\\s+")) {
+              if (!flag.startsWith("-")) {
+                throw new BadOption("--client-jvm", v, "JVM flags separated by spaces, e.g. \"-XX:CICompilerCount=2 -Xss512k\"");
+              }
+              clientJvmExtra.add(flag);
+            }
+          }
           case "--server-warmup" -> serverWarmup = integer(a, v, 0, 3600, "whole seconds from 0 (none) to 3600");
           default -> throw new BadOption("option", a, "--levels, --ttft-ms, --itl-ms, --chunks, --duration, --window, "
-              + "--pin, --client, --server-threads, --input-len, --server-warmup or -Dkey=value for the kit");
+              + "--pin, --client, --client-jvm, --server-threads, --input-len, --server-warmup or -Dkey=value for the kit");
         }
       }
       String[] w = window.split("-", -1);
@@ -203,7 +213,7 @@ public final class CaptureBenchmark {
         throw new BadOption("--window", window, windowAccepted);
       }
       return new Options(levels, ttftMs, itlMs, chunks, duration, from, to, pin, client, serverThreads, inputLen,
-          serverWarmup, List.copyOf(kit), List.of(args));
+          serverWarmup, List.copyOf(kit), List.copyOf(clientJvmExtra), List.of(args));
     }
 
     private static List<Integer> levels(String v) {
@@ -331,6 +341,7 @@ public final class CaptureBenchmark {
     }
     String cp = classPath();
     List<String> clientJvm = clientJvmArgs();
+    clientJvm.addAll(o.clientJvmExtra()); // after the pom's: on the JVM's command line the last one wins
     String date = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
     List<String> header = new ArrayList<>();
     header.add("capture-bench " + date);

@@ -34,7 +34,8 @@ class ServingBenchmarkIT {
                 "input.len", "256",
                 "output.len", "24",
                 "sim.model", "sim-tiny",
-                "sim.gpu", "rtx4090"));
+                "sim.gpu", "rtx4090",
+                "itl.records", "true"));
     assertEquals(0, run.exitCode());
 
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
@@ -65,7 +66,8 @@ class ServingBenchmarkIT {
     // Gatling's own report lists our records, inside the level's group
     // Gatling's own report lists our records, inside the level's group, with non-zero counts
     String index = Files.readString(run.runDir().resolve("index.html"));
-    for (String name : List.of("TTFT", "TPOT", "ITL", "E2EL")) {
+    // ITL too, asked with -Ditl.records=true (off by default: it costs CPU per chunk)
+    for (String name : List.of("request", "TTFT", "TPOT", "ITL", "E2EL")) {
       Matcher m =
           Pattern.compile(
                   "stats-table-req_c8---" + name.toLowerCase(Locale.ROOT)

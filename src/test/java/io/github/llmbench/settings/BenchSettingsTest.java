@@ -38,6 +38,14 @@ class BenchSettingsTest {
   }
 
   @Test
+  void itlRecordsInGatlingAreOffUnlessAsked() {
+    assertFalse(read(Map.of()).itlRecords());
+    assertTrue(read(Map.of("itl.records", "true")).itlRecords());
+    assertFalse(read(Map.of("itl.records", "FALSE")).itlRecords());
+    assertEquals("Invalid -Ditl.records=yes: expected true or false", error(Map.of("itl.records", "yes")));
+  }
+
+  @Test
   void baseUrlMustBeHttpWithAHost() {
     for (String bad : new String[] {"localhost:8000", "ftp://x", "http://", "http:// bad", "http://h:1/?q=1"}) {
       String msg = error(Map.of("base.url", bad));
