@@ -161,7 +161,7 @@ public record SteadyState(
         }
       }
     }
-    double outputTokens = tokensArrivedBetween(records, ws, we);
+    double outputTokens = TokenArrivals.between(records, ws, we);
 
     double[] ttfts = new double[completed.size()];
     double[] tpots = new double[completed.size()];
@@ -247,20 +247,6 @@ public record SteadyState(
 
   static boolean isStart(long event) {
     return (event & 1) != 0;
-  }
-
-  /**
-   * Output tokens of completed requests whose text chunks arrived in [fromMs, toMs], each chunk
-   * weighted by output_tokens / chunks of its request (see {@link TokenArrivals}).
-   */
-  public static double tokensArrivedBetween(
-      Collection<RequestRecord> records, double fromMs, double toMs) {
-    return TokenArrivals.between(records, fromMs, toMs);
-  }
-
-  /** Output tokens per text chunk of a request: output_tokens / chunks, 1 when unknown. */
-  public static double chunkWeight(RequestRecord r) {
-    return TokenArrivals.chunkWeight(r);
   }
 
   private static double meanInFlight(Steps steps, long ws, long we) {

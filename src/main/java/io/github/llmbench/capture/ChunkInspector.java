@@ -194,11 +194,15 @@ final class ChunkInspector {
 
   private static ServerTimings timings(JsonNode t) {
     return new ServerTimings(
-        t.get("prompt_n") != null && t.get("prompt_n").canConvertToInt() ? t.get("prompt_n").asInt() : null,
+        intOrNull(t.get("prompt_n")),
         doubleOrNull(t.get("prompt_ms")),
-        t.get("predicted_n") != null && t.get("predicted_n").canConvertToInt() ? t.get("predicted_n").asInt() : null,
+        intOrNull(t.get("predicted_n")),
         doubleOrNull(t.get("predicted_ms")),
         doubleOrNull(t.get("predicted_per_token_ms")));
+  }
+
+  private static Integer intOrNull(JsonNode n) {
+    return n != null && n.canConvertToInt() ? n.asInt() : null;
   }
 
   private static Double doubleOrNull(JsonNode n) {
@@ -223,10 +227,15 @@ final class ChunkInspector {
     return "invalid JSON chunk: " + abbreviate(new String(data, 0, length, StandardCharsets.UTF_8));
   }
 
-  /** One line, at most 160 characters: what a record's {@code error} may hold of a server's text. */
+  /** One line, at most 160 characters: what a record's {@code error} may hold of a chunk's text. */
   static String abbreviate(String s) {
-    String oneLine = s.replaceAll("\\s+", " ").trim();
-    return oneLine.length() <= 160 ? oneLine : oneLine.substring(0, 157) + "...";
+    return oneLine(s, 160);
+  }
+
+  /** A server's text on one line (whitespace runs as one space), cut to {@code max} characters. */
+  static String oneLine(String s, int max) {
+    String line = s.replaceAll("\\s+", " ").trim();
+    return line.length() <= max ? line : line.substring(0, max - 3) + "...";
   }
 
   private static boolean isSpace(byte b) {

@@ -56,7 +56,6 @@ final class ErrorBody {
     } catch (java.io.IOException | RuntimeException notJson) {
       // the body's text as it is
     }
-    String oneLine = text.replaceAll("\\s+", " ").trim();
-    return oneLine.length() <= MAX_MESSAGE ? oneLine : oneLine.substring(0, MAX_MESSAGE - 3) + "...";
+    return ChunkInspector.oneLine(text, MAX_MESSAGE);
   }
 }

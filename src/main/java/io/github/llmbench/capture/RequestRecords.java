@@ -24,6 +24,7 @@ public final class RequestRecords {
   private RequestRecords() {}
 
   /**
+   * @param profile the request's workload profile, or null
    * @param t0Nanos just before the request was handed to the HTTP client
    * @param endNanos when the request ended (end of the response, failure or timeout)
    * @param failure why the request failed outside the stream's content (HTTP status, timeout, cut
@@ -33,6 +34,7 @@ public final class RequestRecords {
   public static RequestRecord of(
       String id,
       String level,
+      String profile,
       long t0Nanos,
       long endNanos,
       ParsedStream stream,
@@ -45,7 +47,7 @@ public final class RequestRecords {
     }
     if (error != null) {
       return RequestRecord.failed(
-          id, level, null, startMs, ClockAnchor.epochMs(endNanos), error, httpStatus, stream.promptTokens());
+          id, level, profile, startMs, ClockAnchor.epochMs(endNanos), error, httpStatus, stream.promptTokens());
     }
     long[] arrivals = stream.textArrivalNanos();
     int n = stream.textCount();
@@ -57,23 +59,22 @@ public final class RequestRecords {
     // add up exactly to E2EL - TTFT, as they do on a server's clock.
     long ttftMicros = ItlSeries.nanosToMicros(first - t0Nanos);
     long e2elMicros = ttftMicros + ItlSeries.nanosToMicros(last - first);
-    Double tpot = outputTokens > 1 ? (e2elMicros - ttftMicros) / 1000.0 / (outputTokens - 1) : null;
-    return new RequestRecord(
+    long tpotMicros =
+        outputTokens > 1 ? Math.round((e2elMicros - ttftMicros) / (double) (outputTokens - 1)) : RequestRecord.ABSENT;
+    return RequestRecord.completed(
         id,
         level,
+        profile,
         startMs,
         ClockAnchor.epochMs(Math.max(endNanos, last)),
-        ttftMicros / 1000.0,
-        tpot,
-        e2elMicros / 1000.0,
+        ttftMicros,
+        tpotMicros,
+        e2elMicros,
         ItlSeries.fromArrivalNanos(arrivals, n),
         stream.promptTokens(),
         outputTokens,
         estimated,
-        true,
-        null,
         httpStatus == null ? 200 : httpStatus,
-        null,
         stream.serverTimings());
   }
 

@@ -48,44 +48,39 @@ final class SseFraming {
   boolean feed(byte[] bytes, int offset, int length, Sink sink) {
     int end = offset + length;
     int i = offset;
+    if (afterCr) {
+      afterCr = false;
+      if (i < end && bytes[i] == '\n') {
+        i++; // the LF of a CRLF whose CR ended the previous read
+      }
+    }
     while (i < end && bomChecked < BOM.length) {
-      if (bytes[i] == BOM[bomChecked] && lineLength == bomChecked) {
+      if (bytes[i] == BOM[bomChecked]) {
         bomChecked++;
         i++;
-        if (bomChecked == BOM.length) {
-          lineLength = 0; // the whole BOM was seen: drop it
-        } else {
-          append(bytes[i - 1]);
-        }
       } else {
-        bomChecked = BOM.length; // not a BOM: what was held back is ordinary text
+        appendRange(BOM, 0, bomChecked); // a BOM's first bytes, then not: they were text
+        bomChecked = BOM.length;
       }
     }
     int start = i;
     for (; i < end && !overflow; i++) {
       byte b = bytes[i];
       if (b == '\n' || b == '\r') {
-        if (b == '\n' && afterCr && i == start && lineLength == 0) {
-          // the LF of a CRLF whose CR ended the previous read
-          afterCr = false;
-          start = i + 1;
-          continue;
-        }
         appendRange(bytes, start, i);
         line(sink);
-        afterCr = b == '\r';
-        if (afterCr && i + 1 < end && bytes[i + 1] == '\n') {
-          i++;
-          afterCr = false;
+        if (b == '\r') {
+          if (i + 1 == end) {
+            afterCr = true; // its LF, if any, comes with the next read
+          } else if (bytes[i + 1] == '\n') {
+            i++;
+          }
         }
         start = i + 1;
-      } else if (afterCr) {
-        afterCr = false;
       }
     }
     if (!overflow && start < end) {
       appendRange(bytes, start, end);
-      afterCr = false;
     }
     return !overflow;
   }
@@ -128,11 +123,6 @@ final class SseFraming {
     System.arraycopy(line, value, data, dataLength, n - value);
     dataLength += n - value;
     hasData = true;
-  }
-
-  private void append(byte b) {
-    ensureLine(lineLength + 1);
-    line[lineLength++] = b;
   }
 
   private void appendRange(byte[] bytes, int from, int to) {

@@ -97,7 +97,7 @@ final class StreamAction implements Action {
     headers.set("x-request-id", id);
     return new RequestBuilder(StreamCapture.REQUEST_RECORD, HttpMethod.POST, capture.uri(), InetAddressNameResolver.JAVA_RESOLVER)
         .setHeaders(headers)
-        .setBodyBuilder(new ByteArrayRequestBodyBuilder(body.getBytes(StandardCharsets.UTF_8), "application/json"))
+        .setBodyBuilder(new ByteArrayRequestBodyBuilder(body.getBytes(StandardCharsets.UTF_8), null))
         .setRequestTimeout(capture.timeoutSeconds() * 1000L)
         .setDefaultCharset(StandardCharsets.UTF_8)
         .build();
@@ -107,8 +107,7 @@ final class StreamAction implements Action {
     io.gatling.core.session.Session after = ex.session;
     try {
       RequestRecord record =
-          RequestRecords.of(ex.id, ex.level, ex.t0Nanos, endNanos, ex.stream(), failure, httpStatus)
-              .withProfile(ex.profile);
+          RequestRecords.of(ex.id, ex.level, ex.profile, ex.t0Nanos, endNanos, ex.stream(), failure, httpStatus);
       long startMs = record.startMs();
       if (record.ok()) {
         stats.ok(after, StreamCapture.REQUEST_RECORD, startMs, record.endMs());

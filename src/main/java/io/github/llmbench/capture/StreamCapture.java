@@ -68,8 +68,7 @@ public final class StreamCapture {
       boolean itlRecords) {
     this.recorder = recorder;
     this.timeoutSeconds = (int) Math.max(1, timeout.toSeconds());
-    String base = baseUrl.toString();
-    this.uri = Uri.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path);
+    this.uri = Uri.create(baseUrl + path); // the settings leave no trailing '/' (as ServerApi relies on)
     this.maxOutputTokens = maxOutputTokens;
     this.itlRecords = itlRecords;
     HttpHeaders h = new DefaultHttpHeaders();
@@ -85,8 +84,9 @@ public final class StreamCapture {
 
   /**
    * Runs the whole reading path once on a made-up stream and error body before any load: the
-   * first use of each class (Jackson's parsers, the record's serializer) costs tens of ms, which
-   * would otherwise stall an event loop, and every stream on it, during the first requests.
+   * first use of each class (Jackson's streaming parser and trees, the records) costs tens of ms,
+   * which would otherwise stall an event loop, and every stream on it, during the first requests.
+   * (Records are serialized on the recorder's own thread, off the event loops.)
    */
   static void warmUp() {
     String body =
@@ -100,9 +100,8 @@ public final class StreamCapture {
     StreamReader reader = new StreamReader(2);
     reader.feed(bytes, 0, bytes.length, 0);
     ParsedStream ok = new ParsedStream(new long[] {1_000_000L, 2_000_000L}, 2, 1, 2, true, null, null);
-    RequestRecord record = RequestRecords.of("warm-up", "warm-up", 0L, 3_000_000L, ok, null, 200);
-    RequestRecords.of("warm-up", "warm-up", 0L, 3_000_000L, reader.result(), "HTTP 500: " + ErrorBody.message("{\"error\":{\"message\":\"x\"}}"), 500);
-    io.github.llmbench.records.RunRecorder.warmUp(record);
+    RequestRecords.of("warm-up", "warm-up", null, 0L, 3_000_000L, ok, null, 200);
+    RequestRecords.of("warm-up", "warm-up", null, 0L, 3_000_000L, reader.result(), "HTTP 500: " + ErrorBody.message("{\"error\":{\"message\":\"x\"}}"), 500);
   }
 
   /**

@@ -175,6 +175,19 @@ public final class RequestRecord {
     this.serverTimings = serverTimings;
   }
 
+  /**
+   * A completed request from the capture's own units, with no rounding or boxing on the way:
+   * latencies in whole µs ({@code tpotMicros} {@link #ABSENT} when there is one output token).
+   */
+  public static RequestRecord completed(
+      String id, String level, String profile, long startMs, long endMs, long ttftMicros, long tpotMicros,
+      long e2elMicros, ItlSeries itl, Integer inputTokens, int outputTokens, boolean outputTokensEstimated,
+      int httpStatus, ServerTimings serverTimings) {
+    return new RequestRecord(id, level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
+        inputTokens == null ? NO_INT : inputTokens, outputTokens, outputTokensEstimated, true, null, httpStatus,
+        profile, serverTimings);
+  }
+
   /** A request that failed before or during its stream: no latency figures. */
   public static RequestRecord failed(
       String id, String level, String profile, long startMs, long endMs, String error, Integer httpStatus,

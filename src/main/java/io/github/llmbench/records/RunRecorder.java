@@ -56,15 +56,6 @@ public final class RunRecorder {
     writer.start();
   }
 
-  /** Serializes a record without writing it: the serializer's first use costs tens of ms. */
-  public static void warmUp(RequestRecord record) {
-    try {
-      JSON.writeValueAsString(record);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   /** Notes that a request has started. */
   public void started(String id, String level, String profile, long startMs) {
     inFlight.put(id, new InFlight(id, level, profile, startMs));

@@ -85,10 +85,7 @@ public final class ScriptedServer implements AutoCloseable {
     }
   }
 
-  private final ThreadLocal<Socket> socketOf = new ThreadLocal<>();
-
   private void serve(Socket s) {
-    socketOf.set(s);
     try (s) {
       InputStream in = new BufferedInputStream(s.getInputStream());
       String head = readHead(in);
@@ -115,7 +112,7 @@ public final class ScriptedServer implements AutoCloseable {
       } else if (requestLine.startsWith("POST /v1/chat/completions")) {
         completionBodies.add(new String(body, StandardCharsets.UTF_8));
         authorizations.add(authorization);
-        stream(out, script.get(Math.floorMod(next.getAndIncrement(), script.size())));
+        stream(s, out, script.get(Math.floorMod(next.getAndIncrement(), script.size())));
       } else {
         respond(out, 404, "application/json", "{}");
       }
@@ -124,7 +121,7 @@ public final class ScriptedServer implements AutoCloseable {
     }
   }
 
-  private void stream(OutputStream out, Behaviour b) throws IOException, InterruptedException {
+  private void stream(Socket socket, OutputStream out, Behaviour b) throws IOException, InterruptedException {
     if (b == Behaviour.SILENT) {
       Thread.sleep(8_000);
       return;
@@ -150,7 +147,7 @@ public final class ScriptedServer implements AutoCloseable {
         out.write((Integer.toHexString(half.length + 10) + "\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(half);
         out.flush();
-        socketOf.get().close();
+        socket.close();
         cutAtMs.add(System.currentTimeMillis());
         return;
       }
