@@ -34,7 +34,10 @@ import io.github.llmbench.workload.ProfilesDataset;
 import io.github.llmbench.workload.RandomDataset;
 import io.github.llmbench.workload.RequestBodies;
 import io.github.llmbench.workload.RequestSpec;
-import io.github.llmbench.workload.TokenCounter;
+import io.github.llmbench.workload.ContextFit;
+import io.github.llmbench.workload.ServerTokenizer;
+import io.github.llmbench.injection.ServerApi;
+import java.util.OptionalInt;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,6 +61,9 @@ public final class LlmBench {
   /** Exit status for a bad setting or an unusable server (Gatling uses 1 and 2 itself). */
   public static final int EXIT_BAD_INPUT = 3;
 
+  /** Sample prompts re-counted by the server's tokenizer before the load (the words method). */
+  static final int CHECKED_SAMPLES = 5;
+
   /** Warmup prompts come from another seed than measured ones, so no measured prompt is cached. */
   static final long WARMUP_SEED_SALT = 0x3A3A_5EED_0000_0001L;
 
@@ -69,13 +75,15 @@ public final class LlmBench {
   private final io.github.llmbench.workload.Dataset dataset;
   private final io.github.llmbench.workload.Dataset warmupDataset;
   private final List<String> sequentialProfiles;
-  private final String datasetNote;
+  /** Start lines about the tokenizer, the prompts, the chat template and the context. */
+  private final Map<String, String> datasetNotes;
   private final RunRecorder recorder;
   private final StreamCapture capture;
   private final List<Phase> phases;
   private final ModelSpec rooflineModel;
   private final GpuSpec rooflineGpu;
   private final RunEnd runEnd;
+  private final RequestBodies bodies;
   private final AtomicLong measuredIndex = new AtomicLong();
   private final AtomicLong warmupIndex = new AtomicLong();
   private final long createdMs = System.currentTimeMillis();
@@ -88,33 +96,44 @@ public final class LlmBench {
     // Read the dataset file before contacting the server: a bad file costs nothing.
     FileDataset file = w.dataset() == Dataset.FILE ? FileDataset.read(w.file().get(), w.outputLen(), w.seed()) : null;
     this.target = Target.resolve(settings);
+    this.bodies = new RequestBodies(settings.api(), target.model(), settings.requestOptions().extraBody());
     try {
+      ServerTokenizer tokenizer = target.api().tokenizer(target.model());
+      Map<String, String> notes = new LinkedHashMap<>();
+      notes.put("tokenizer", tokenizer.describe());
+      String why = "";
       switch (w.dataset()) {
         case RANDOM -> {
-          TokenCounter counter = target.api().tokenCounter(target.model());
-          RandomDataset random =
-              new RandomDataset(
-                  RandomDataset.Calibration.measure(RandomDataset.shippedVocabulary(), counter),
-                  w.inputLen(), w.outputLen(), w.rangeRatio(), w.prefixLen(), w.seed());
-          this.dataset = random;
-          this.datasetNote = random.check(counter, 5);
+          RandomDataset.Selection selection =
+              RandomDataset.forServer(tokenizer, w.inputLen(), w.outputLen(), w.rangeRatio(), w.prefixLen(), w.seed(), CHECKED_SAMPLES);
+          this.dataset = selection.dataset();
           this.sequentialProfiles = List.of();
+          why = selection.why();
         }
         case PROFILES -> {
           ProfilesDataset profiles =
               new ProfilesDataset(w.profiles().group(), w.profiles().names(), ProfilesDataset.shippedSentence(), w.seed());
           this.dataset = profiles;
-          this.datasetNote = "profiles " + w.profiles() + (w.profilesMixed() ? ", mixed" : ", in order") + ": " + profiles.names();
           this.sequentialProfiles = w.profilesMixed() ? List.of() : profiles.names();
         }
         default -> {
           this.dataset = file;
-          this.datasetNote = file.size() + " requests in " + w.file().get();
           this.sequentialProfiles = List.of();
         }
       }
       this.warmupDataset = dataset.withSeed(w.seed() ^ WARMUP_SEED_SALT);
       this.phases = LoadPlan.of(settings.load(), sequentialProfiles);
+      notes.put("lengths", promptsNote(w, tokenizer, why));
+      OptionalInt template = settings.api() == BenchSettings.Api.CHAT && tokenizer.present()
+          ? target.api().chatTemplateTokens(target.model(), tokenizer, "How fast is the server?")
+          : OptionalInt.empty();
+      if (settings.api() == BenchSettings.Api.CHAT) {
+        notes.put("chat", template.isPresent()
+            ? "the chat template adds " + template.getAsInt() + " tokens to each prompt (counted in the server's input tokens)"
+            : "the chat template's tokens are unknown (the server's input tokens count them)");
+      }
+      notes.put("context", checkContext(tokenizer, template.orElse(0)));
+      this.datasetNotes = notes;
       this.rooflineModel = rooflineModel(settings, target);
       this.rooflineGpu = rooflineGpu(settings, target);
       this.runEnd = new RunEnd(settings, target, phases, recorder, rooflineModel, rooflineGpu, out);
@@ -125,8 +144,9 @@ public final class LlmBench {
               target.baseUrl(),
               settings.api().path(),
               settings.apiKey(),
+              settings.requestOptions().headers(),
               target.api().closesConnectionAfterStream(),
-              dataset.maxTokens(),
+              Math.max(dataset.maxTokens(), settings.requestOptions().maxTokens().orElse(0)),
               settings.itlRecords());
     } catch (RuntimeException e) {
       target.close();
@@ -296,16 +316,97 @@ public final class LlmBench {
     return spec.profile() == null ? s.remove(PROFILE_KEY) : s.set(PROFILE_KEY, spec.profile());
   }
 
-  private String body(RequestSpec spec) {
-    return RequestBodies.streaming(settings.api(), target.model(), spec);
+  /**
+   * Prompts to make before the load for the measured phases (or the warmup): each phase's {@code
+   * prompts}, or for a phase that runs for a time, a pool of {@value #POOL_PER_SLOT} per request
+   * in flight (open model: the expected arrivals + 20%); at most {@value #MAX_PREPARED}.
+   */
+  private int plannedRequests(boolean warmup) {
+    long n = 0;
+    for (Phase p : phases) {
+      if (p.warmup() != warmup) {
+        continue;
+      }
+      if (p.prompts().isPresent()) {
+        n += p.prompts().getAsInt();
+      } else if (p.open()) {
+        n += (long) Math.ceil(p.rate() * p.durationSeconds() * 1.2);
+      } else {
+        n += (long) p.conc() * POOL_PER_SLOT;
+      }
+    }
+    return (int) Math.min(n, MAX_PREPARED);
   }
+
+  static final int POOL_PER_SLOT = 8;
+  static final int MAX_PREPARED = 10_000;
+
+  /**
+   * Checks that the longest request fits the server's context before any load.
+   *
+   * @return the start line about the context
+   * @throws TargetException naming both numbers when it does not fit
+   */
+  private String checkContext(ServerTokenizer tokenizer, int templateTokens) {
+    java.util.Optional<ServerApi.ContextLength> context = target.api().contextLength(target.model());
+    if (context.isEmpty()) {
+      return "unknown (the server tells no context length): requests are not checked against it";
+    }
+    ServerApi.ContextLength c = context.get();
+    java.util.Optional<ContextFit.Longest> longest =
+        ContextFit.longest(dataset.longestRequests(), tokenizer, templateTokens, settings.requestOptions().maxTokens());
+    if (longest.isEmpty()) {
+      return c.tokens() + " tokens per request (" + c.source() + "); the longest request was not counted (no tokenizer)";
+    }
+    ContextFit.problem(longest.get(), c.tokens(), c.source()).ifPresent(message -> {
+      throw new TargetException(message);
+    });
+    return c.tokens() + " tokens per request (" + c.source() + "); the longest request needs " + longest.get().total();
+  }
+
+  private String body(RequestSpec spec) {
+    return bodies.streaming(spec);
+  }
+
+  /**
+   * The start line about the prompts: the method that makes their lengths exact and how exact
+   * they came out. Token-ids prompts are made here, before the load: as many as the run sends
+   * when it sends a fixed number, else a pool used in turn.
+   */
+  private String promptsNote(BenchSettings.Workload w, ServerTokenizer tokenizer, String why) {
+    if (w.dataset() == Dataset.PROFILES) {
+      return "profiles " + w.profiles() + (w.profilesMixed() ? ", mixed" : ", in order") + ": " + ((ProfilesDataset) dataset).names();
+    }
+    if (w.dataset() == Dataset.FILE) {
+      return ((FileDataset) dataset).size() + " requests in " + w.file().get();
+    }
+    RandomDataset random = (RandomDataset) dataset;
+    String method = "method: " + random.method().description();
+    return switch (random.method()) {
+      case ESTIMATE -> method + " (" + why + "): input tokens are reported from the server's usage";
+      case WORDS -> method + "; " + why;
+      case TOKEN_IDS -> {
+        int measured = plannedRequests(false);
+        int worst = random.prepare(measured);
+        int warmup = plannedRequests(true);
+        if (warmup > 0) {
+          worst = Math.max(worst, ((RandomDataset) warmupDataset).prepare(warmup));
+        }
+        boolean pool = phases.stream().filter(p -> !p.warmup()).anyMatch(p -> p.prompts().isEmpty());
+        yield method + " (" + why + "); " + measured + (warmup > 0 ? " + " + warmup + " warmup" : "") + " prompts made before the load"
+            + (pool ? ", then used in turn (a server's prefix cache serves repeats: -Dprompts=N makes one per request)" : "")
+            + ": " + (worst == 0 ? "all exact" : "off by up to " + worst + " tokens");
+      }
+    };
+  }
+
 
   private void printSettings() {
     out.println("gatling-llm-bench settings:");
     Map<String, String> shown = new LinkedHashMap<>(settings.describe());
     shown.put("base.url", target.baseUrl() + (target.embedded() ? " (embedded vLLM simulator)" : ""));
     shown.put("model", target.model());
-    shown.put("prompts", datasetNote);
+    shown.putAll(datasetNotes);
     if (target.api().closesConnectionAfterStream()) {
       shown.put("connections", "a new one per request (" + target.api().serverHeader().orElse("")
           + " closes the connection after each stream)");

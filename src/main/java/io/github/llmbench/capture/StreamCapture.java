@@ -51,6 +51,8 @@ public final class StreamCapture {
    * @param baseUrl the server, e.g. {@code http://127.0.0.1:8000}
    * @param path the endpoint, e.g. {@code /v1/chat/completions}
    * @param apiKey sent as {@code Authorization: Bearer ...}, never logged
+   * @param extraHeaders the user's own headers ({@code -Dheader.<Name>}), set after the kit's (so
+   *     they win), never logged
    * @param closeConnection whether to ask the server to close the connection after each response
    *     (llama-server closes it anyway: reusing it would fail the next request)
    * @param maxOutputTokens the largest {@code max_tokens} any request asks for
@@ -63,6 +65,7 @@ public final class StreamCapture {
       URI baseUrl,
       String path,
       Optional<String> apiKey,
+      java.util.Map<String, String> extraHeaders,
       boolean closeConnection,
       int maxOutputTokens,
       boolean itlRecords) {
@@ -78,6 +81,7 @@ public final class StreamCapture {
     if (closeConnection) {
       h.set("Connection", "close");
     }
+    extraHeaders.forEach(h::set);
     this.headers = h;
     warmUp();
   }

@@ -9,8 +9,13 @@ import java.util.Locale;
  * @param metric what is measured, e.g. {@code tpot.p99}, {@code failed.pct}, {@code
  *     output_throughput.min}, {@code steady.output_throughput.min}, {@code goodput.pct}
  * @param limit the limit: an absolute value, or relative to a baseline run ({@code +10%})
+ * @param byDefault whether the kit set it without being asked ({@link GateSet#DEFAULT_FAILED_PCT})
  */
-public record Gate(String level, String metric, Limit limit) {
+public record Gate(String level, String metric, Limit limit, boolean byDefault) {
+
+  public Gate(String level, String metric, Limit limit) {
+    this(level, metric, limit, false);
+  }
 
   /** Whether a bigger measured value is worse (latencies, failures) or better (throughputs). */
   public boolean upperBound() {

@@ -10,10 +10,10 @@ import java.util.Locale;
  */
 public record GateResult(Gate gate, String level, double limit, double measured, boolean pass) {
 
-  /** {@code c128 tpot.p99 <= 300.00 ms}. */
+  /** {@code c128 tpot.p99 <= 300.00 ms}, and {@code (default)} for a gate the kit set itself. */
   public String name() {
     return level + " " + gate.metric() + (gate.upperBound() ? " <= " : " >= ")
-        + String.format(Locale.ROOT, "%.2f", limit) + " " + gate.unit();
+        + String.format(Locale.ROOT, "%.2f", limit) + " " + gate.unit() + (gate.byDefault() ? " (default)" : "");
   }
 
   /** One console line: name, limit, measured, PASS or FAIL and by how much. */
@@ -26,6 +26,7 @@ public record GateResult(Gate gate, String level, double limit, double measured,
     return String.format(Locale.ROOT, "%-4s %-8s %-30s limit %s, measured %s%s",
         pass ? "PASS" : "FAIL", level, gate.metric(), (gate.upperBound() ? "<= " : ">= ")
             + String.format(Locale.ROOT, "%.2f %s", limit, gate.unit())
-            + (gate.limit().relative() ? " (" + gate.limit() + ")" : ""), measuredText, by);
+            + (gate.limit().relative() ? " (" + gate.limit() + ")" : "")
+            + (gate.byDefault() ? " (default; -Dgate." + gate.metric() + "=N sets another)" : ""), measuredText, by);
   }
 }

@@ -89,6 +89,25 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
     return new GateSet(gates, goodput);
   }
 
+  /**
+   * The gate every run has unless one on {@code failed.pct} is given: at most 1% of a level's
+   * requests may fail, and a level with no request completed fails too ({@code
+   * -Dgate.failed.pct=100} lifts it). A run whose requests all failed measured nothing, and must
+   * not end with status 0.
+   */
+  public static final double DEFAULT_FAILED_PCT = 1;
+
+  /** These gates, plus {@link #DEFAULT_FAILED_PCT} when none of them is on {@code failed.pct}. */
+  public GateSet withDefaultFailedPct() {
+    if (gates.stream().anyMatch(g -> g.metric().equals("failed.pct"))) {
+      return this;
+    }
+    List<Gate> all = new ArrayList<>(gates);
+    all.add(new Gate(null, "failed.pct", new Gate.Limit(DEFAULT_FAILED_PCT, false), true));
+    all.sort(java.util.Comparator.comparing(Gate::name));
+    return new GateSet(all, goodput);
+  }
+
   /** Whether a gate needs a baseline run to be measured against. */
   public boolean needsBaseline() {
     return gates.stream().anyMatch(g -> g.limit().relative());

@@ -13,7 +13,8 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import io.github.llmbench.workload.TokenCounter;
+import io.github.llmbench.workload.ServerTokenizer;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -29,11 +30,21 @@ public final class ServerApi {
   private final URI baseUrl;
   private final Optional<String> apiKey;
   private final HttpClient client;
+  private final Map<String, String> headers;
   private volatile String serverHeader;
+  private volatile JsonNode modelList;
 
   public ServerApi(URI baseUrl, Optional<String> apiKey) {
+    this(baseUrl, apiKey, Map.of());
+  }
+
+  /**
+   * @param headers the user's own headers ({@code -Dheader.<Name>}), sent on every call too
+   */
+  public ServerApi(URI baseUrl, Optional<String> apiKey, Map<String, String> headers) {
     this.baseUrl = baseUrl;
     this.apiKey = apiKey;
+    this.headers = Map.copyOf(headers);
     this.client =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -60,7 +71,8 @@ public final class ServerApi {
     }
     List<String> ids = new ArrayList<>();
     try {
-      JsonNode data = JSON.readTree(response.body()).path("data");
+      modelList = JSON.readTree(response.body());
+      JsonNode data = modelList.path("data");
       for (JsonNode m : data) {
         if (m.hasNonNull("id")) {
           ids.add(m.get("id").asText());
@@ -88,53 +100,226 @@ public final class ServerApi {
   }
 
   /**
-   * The server's tokenizer as a {@link TokenCounter}: {@code POST /tokenize} in vLLM's form
-   * ({@code {"model","prompt"}} -> {@code {"count"}}) or llama.cpp's ({@code {"content"}} -> {@code
-   * {"tokens":[...]}}), whichever the server answers; {@link TokenCounter#NONE} when neither.
+   * The server's tokenizer: {@code POST /tokenize} in vLLM's form ({@code {"model","prompt"}} ->
+   * {@code {"count","tokens"}}) or llama.cpp's ({@code {"content"}} -> {@code {"tokens":[...]}}),
+   * whichever the server answers, and {@code POST /detokenize} in the same form ({@code
+   * {"model","tokens"}} -> {@code {"prompt"}}, or {@code {"tokens"}} -> {@code {"content"}}) when
+   * it has one; {@link ServerTokenizer#NONE} when neither form counts.
    */
-  public TokenCounter tokenCounter(String model) {
-    TokenCounter vllm = text -> tokenize(JSON.createObjectNode().put("model", model).put("prompt", text), "count");
-    if (vllm.count("hello").isPresent()) {
-      return vllm;
+  public ServerTokenizer tokenizer(String model) {
+    for (Form form : Form.values()) {
+      HttpTokenizer t = new HttpTokenizer(form, model, true);
+      if (t.count("hello").isPresent()) {
+        int[] ids = t.encode("hello").orElse(new int[0]);
+        boolean decodes = ids.length > 0 && t.decode(ids).isPresent();
+        return new HttpTokenizer(form, model, decodes);
+      }
     }
-    TokenCounter llamaCpp = text -> tokenize(JSON.createObjectNode().put("content", text), "tokens");
-    if (llamaCpp.count("hello").isPresent()) {
-      return llamaCpp;
-    }
-    return TokenCounter.NONE;
+    return ServerTokenizer.NONE;
   }
 
-  private OptionalInt tokenize(com.fasterxml.jackson.databind.node.ObjectNode body, String field) {
+  /** The two shapes of the tokenizer endpoints. */
+  enum Form {
+    VLLM("vLLM"),
+    LLAMA_CPP("llama.cpp");
+
+    final String label;
+
+    Form(String label) {
+      this.label = label;
+    }
+  }
+
+  private final class HttpTokenizer implements ServerTokenizer {
+    private final Form form;
+    private final String model;
+    private final boolean decodes;
+
+    HttpTokenizer(Form form, String model, boolean decodes) {
+      this.form = form;
+      this.model = model;
+      this.decodes = decodes;
+    }
+
+    @Override
+    public String describe() {
+      return form.label + " /tokenize" + (decodes ? " + /detokenize" : " (no /detokenize)");
+    }
+
+    @Override
+    public OptionalInt count(String text) {
+      Optional<JsonNode> json = post("/tokenize", textBody(text, true));
+      if (json.isEmpty()) {
+        return OptionalInt.empty();
+      }
+      JsonNode count = json.get().path("count");
+      if (form == Form.VLLM && count.canConvertToInt()) {
+        return OptionalInt.of(count.asInt());
+      }
+      JsonNode tokens = json.get().path("tokens");
+      // llama-server answers vLLM's form with 200 and an empty list: only a list with tokens counts
+      // for that form's detection ("hello"), any list afterwards
+      return form == Form.LLAMA_CPP && tokens.isArray() ? OptionalInt.of(tokens.size()) : OptionalInt.empty();
+    }
+
+    @Override
+    public Optional<int[]> encode(String text) {
+      return post("/tokenize", textBody(text, false)).map(j -> j.path("tokens")).filter(JsonNode::isArray).map(t -> {
+        int[] ids = new int[t.size()];
+        for (int i = 0; i < ids.length; i++) {
+          ids[i] = t.get(i).asInt();
+        }
+        return ids;
+      });
+    }
+
+    @Override
+    public Optional<String> decode(int[] ids) {
+      var body = JSON.createObjectNode();
+      if (form == Form.VLLM) {
+        body.put("model", model);
+      }
+      var tokens = body.putArray("tokens");
+      for (int id : ids) {
+        tokens.add(id);
+      }
+      String field = form == Form.VLLM ? "prompt" : "content";
+      return post("/detokenize", body).map(j -> j.get(field)).filter(JsonNode::isTextual).map(JsonNode::asText);
+    }
+
+    /**
+     * The tokenize body. Counting keeps the server's default for special tokens (the callers
+     * subtract the count of "" where it matters); ids are asked for without special tokens.
+     */
+    private com.fasterxml.jackson.databind.node.ObjectNode textBody(String text, boolean forCount) {
+      var body = JSON.createObjectNode();
+      if (form == Form.VLLM) {
+        body.put("model", model).put("prompt", text);
+        if (!forCount) {
+          body.put("add_special_tokens", false);
+        }
+      } else {
+        body.put("content", text);
+      }
+      return body;
+    }
+  }
+
+  /** The JSON answer of a POST, or empty on any failure (the tokenizer endpoints are optional). */
+  private Optional<JsonNode> post(String path, JsonNode body) {
     try {
       HttpRequest req =
-          request("/tokenize")
+          request(path)
               .header("Content-Type", "application/json")
               .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
               .build();
       HttpResponse<String> response = client.send(req, HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 200) {
-        return OptionalInt.empty();
-      }
-      JsonNode json = JSON.readTree(response.body());
-      JsonNode value = json.path(field);
-      if (field.equals("count") && value.canConvertToInt()) {
-        return OptionalInt.of(value.asInt());
-      }
-      if (field.equals("tokens") && value.isArray()) {
-        return OptionalInt.of(value.size());
-      }
-      return OptionalInt.empty();
+      return response.statusCode() == 200 ? Optional.ofNullable(JSON.readTree(response.body())) : Optional.empty();
     } catch (IOException e) {
-      return OptionalInt.empty();
+      return Optional.empty();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  /** The server's context length for one request, and where it was read. */
+  public record ContextLength(int tokens, String source) {}
+
+  /**
+   * How many tokens (prompt + output) one request may have: vLLM's {@code max_model_len} of
+   * {@code GET /v1/models}; llama.cpp's per-slot {@code n_ctx} of {@code GET /props} (the
+   * server's {@code -c} divided among its {@code -np} slots), else its models' {@code meta.n_ctx}
+   * or {@code meta.n_ctx_train}. Empty when the server tells none of them.
+   */
+  public Optional<ContextLength> contextLength(String model) {
+    JsonNode card = modelCard(model);
+    if (card != null && card.path("max_model_len").canConvertToInt()) {
+      return Optional.of(new ContextLength(card.get("max_model_len").asInt(), "max_model_len of GET /v1/models"));
+    }
+    Optional<JsonNode> props = get("/props");
+    JsonNode slot = props.map(p -> p.path("default_generation_settings").path("n_ctx")).orElse(null);
+    if (slot != null && slot.canConvertToInt() && slot.asInt() > 0) {
+      return Optional.of(new ContextLength(slot.asInt(), "n_ctx per slot of GET /props"));
+    }
+    for (String key : List.of("n_ctx", "n_ctx_train")) {
+      JsonNode v = card == null ? null : card.path("meta").path(key);
+      if (v != null && v.canConvertToInt() && v.asInt() > 0) {
+        return Optional.of(new ContextLength(v.asInt(), "meta." + key + " of GET /v1/models"));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The tokens a chat request adds around its content (the chat template and generation prompt),
+   * as the server counts them: vLLM's {@code /tokenize} of {@code messages}, or llama.cpp's {@code
+   * /apply-template} then {@code /tokenize}; empty when the server cannot tell.
+   */
+  public OptionalInt chatTemplateTokens(String model, ServerTokenizer tokenizer, String content) {
+    OptionalInt plain = tokenizer.encode(content).map(ids -> OptionalInt.of(ids.length)).orElse(OptionalInt.empty());
+    if (plain.isEmpty()) {
       return OptionalInt.empty();
     }
+    var messages = JSON.createArrayNode();
+    messages.addObject().put("role", "user").put("content", content);
+    var vllm = JSON.createObjectNode().put("model", model).put("add_generation_prompt", true);
+    vllm.set("messages", messages);
+    Optional<JsonNode> counted = post("/tokenize", vllm).filter(j -> j.path("count").canConvertToInt());
+    if (counted.isPresent()) {
+      return OptionalInt.of(counted.get().get("count").asInt() - plain.getAsInt());
+    }
+    var llama = JSON.createObjectNode();
+    llama.set("messages", messages);
+    Optional<String> templated =
+        post("/apply-template", llama).map(j -> j.get("prompt")).filter(JsonNode::isTextual).map(JsonNode::asText);
+    if (templated.isEmpty()) {
+      return OptionalInt.empty();
+    }
+    var tokenize = JSON.createObjectNode().put("content", templated.get()).put("add_special", true).put("parse_special", true);
+    return post("/tokenize", tokenize)
+        .map(j -> j.path("tokens"))
+        .filter(JsonNode::isArray)
+        .map(t -> OptionalInt.of(t.size() - plain.getAsInt()))
+        .orElse(OptionalInt.empty());
+  }
+
+  private Optional<JsonNode> get(String path) {
+    try {
+      HttpResponse<String> response = client.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
+      return response.statusCode() == 200 ? Optional.ofNullable(JSON.readTree(response.body())) : Optional.empty();
+    } catch (IOException e) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  /** The {@code data} entry of {@code GET /v1/models} for the model (as read by {@link #models}). */
+  private JsonNode modelCard(String model) {
+    JsonNode list = modelList;
+    if (list == null) {
+      return null;
+    }
+    for (JsonNode m : list.path("data")) {
+      if (model.equals(m.path("id").asText(null))) {
+        return m;
+      }
+    }
+    return null;
   }
 
   private HttpRequest.Builder request(String path) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(REQUEST_TIMEOUT);
     apiKey.ifPresent(k -> b.header("Authorization", "Bearer " + k));
+    headers.forEach((name, value) -> {
+      try {
+        b.setHeader(name, value);
+      } catch (IllegalArgumentException restricted) {
+        // the JDK's client sets Host, Connection and the like itself; the load's requests carry them
+      }
+    });
     return b;
   }
 

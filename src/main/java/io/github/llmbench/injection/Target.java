@@ -49,7 +49,7 @@ public final class Target implements AutoCloseable {
       baseUrl = URI.create(simulator.baseUrl());
     }
     try {
-      ServerApi api = new ServerApi(baseUrl, settings.apiKey());
+      ServerApi api = new ServerApi(baseUrl, settings.apiKey(), settings.requestOptions().headers());
       String model = settings.model().orElse(null);
       if (model == null) {
         List<String> models = api.models();

@@ -131,6 +131,54 @@ public final class BenchSettings {
   public record SimEngine(int tp, int maxNumSeqs, int maxNumBatchedTokens, double gpuMemoryUtilization,
       io.github.llmbench.simulator.SimFaults faults) {}
 
+  /**
+   * What every streaming request carries besides the kit's own fields, as {@code vllm bench serve}'s
+   * {@code --extra-body} and {@code --header}: {@code -Dextra.body=JSON} (a JSON object merged into
+   * each body; its keys win over the kit's) and {@code -Dheader.<Name>=<value>} (also sent on the
+   * kit's calls before the load: a gateway that wants a header wants it there too). Header values
+   * may be secrets: they are never printed or written.
+   */
+  public record RequestOptions(Optional<String> extraBodyJson, Map<String, String> headers) {
+    /** The keys of every streaming body the kit writes itself. */
+    public static final List<String> KIT_KEYS =
+        List.of("model", "messages", "prompt", "max_tokens", "stream", "stream_options", "ignore_eos");
+
+    public RequestOptions {
+      headers = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(headers));
+    }
+
+    public static RequestOptions none() {
+      return new RequestOptions(Optional.empty(), Map.of());
+    }
+
+    /** A fresh copy of the extra body (callers may merge into it), empty without one. */
+    public com.fasterxml.jackson.databind.node.ObjectNode extraBody() {
+      return extraBodyJson.map(RequestOptions::parseObject).orElseGet(JSON::createObjectNode);
+    }
+
+    /** The kit's own keys that the extra body replaces, e.g. {@code [max_tokens]}. */
+    public List<String> overriddenKitKeys() {
+      com.fasterxml.jackson.databind.node.ObjectNode body = extraBody();
+      return KIT_KEYS.stream().filter(body::has).toList();
+    }
+
+    /** The extra body's {@code max_tokens} when it sets a whole number, which every request then asks for. */
+    public OptionalInt maxTokens() {
+      com.fasterxml.jackson.databind.JsonNode v = extraBody().get("max_tokens");
+      return v != null && v.canConvertToInt() && v.isIntegralNumber() ? OptionalInt.of(v.asInt()) : OptionalInt.empty();
+    }
+
+    private static com.fasterxml.jackson.databind.node.ObjectNode parseObject(String json) {
+      try {
+        return (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(json);
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e); // checked when the settings were read
+      }
+    }
+  }
+
+  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+
   /** Model and GPU for the roofline; absent = taken from the simulator or the catalog. */
   public record Roofline(Optional<String> modelSpec, Optional<String> gpu, int tp) {}
 
@@ -153,6 +201,7 @@ public final class BenchSettings {
   private final Gates gates;
   private final boolean exitOnGateFailure;
   private final boolean itlRecords;
+  private final RequestOptions requestOptions;
 
   private BenchSettings(
       Optional<URI> baseUrl,
@@ -173,7 +222,8 @@ public final class BenchSettings {
       Roofline roofline,
       Gates gates,
       boolean exitOnGateFailure,
-      boolean itlRecords) {
+      boolean itlRecords,
+      RequestOptions requestOptions) {
     this.baseUrl = baseUrl;
     this.api = api;
     this.model = model;
@@ -193,6 +243,7 @@ public final class BenchSettings {
     this.gates = gates;
     this.exitOnGateFailure = exitOnGateFailure;
     this.itlRecords = itlRecords;
+    this.requestOptions = requestOptions;
   }
 
   /** Reads the JVM's system properties and the {@code OPENAI_API_KEY} environment variable. */
@@ -278,7 +329,40 @@ public final class BenchSettings {
     return new BenchSettings(
         baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu,
         simDialect, simEngine, load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")),
-        itlRecords);
+        itlRecords, readRequestOptions(r, properties));
+  }
+
+  /** {@code -Dextra.body} (a JSON object) and {@code -Dheader.<Name>} (an HTTP header name). */
+  static RequestOptions readRequestOptions(Reader r, Map<String, String> properties) {
+    Optional<String> extra = r.optional("extra.body");
+    if (extra.isPresent()) {
+      String accepted = "a JSON object, e.g. {\"temperature\":0.6,\"top_p\":0.95}";
+      com.fasterxml.jackson.databind.JsonNode json;
+      try {
+        json = JSON.readTree(extra.get());
+      } catch (java.io.IOException e) {
+        String why = e instanceof com.fasterxml.jackson.core.JsonProcessingException p ? p.getOriginalMessage() : e.getMessage();
+        throw SettingsException.invalid("extra.body", extra.get(), accepted + " (" + why.lines().findFirst().orElse(why) + ")");
+      }
+      if (json == null || !json.isObject()) {
+        throw SettingsException.invalid("extra.body", extra.get(), accepted);
+      }
+    }
+    Map<String, String> headers = new java.util.TreeMap<>();
+    properties.forEach((k, v) -> {
+      if (k.startsWith("header.")) {
+        String name = k.substring("header.".length());
+        // RFC 9110 token characters; the value is not echoed (it may be a secret)
+        if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
+          throw new SettingsException("Invalid -D" + k + ": expected -Dheader.<Name>=<value> with an HTTP header name (letters, digits, -)");
+        }
+        if (v == null || v.isEmpty() || v.chars().anyMatch(c -> c == '\r' || c == '\n')) {
+          throw new SettingsException("Invalid -D" + k + " (value not shown): expected a value of one line, not empty");
+        }
+        headers.put(name, v);
+      }
+    });
+    return new RequestOptions(extra, headers);
   }
 
   private static Gates readGates(Reader r, Map<String, String> properties) {
@@ -294,7 +378,7 @@ public final class BenchSettings {
     });
     GateSet set;
     try {
-      set = GateSet.parse(entries, file.isPresent() ? "" : "-Dgate.");
+      set = GateSet.parse(entries, file.isPresent() ? "" : "-Dgate.").withDefaultFailedPct();
     } catch (IllegalArgumentException e) {
       throw new SettingsException(e.getMessage());
     }
@@ -474,6 +558,11 @@ public final class BenchSettings {
     return itlRecords;
   }
 
+  /** {@code -Dextra.body} and {@code -Dheader.<Name>}: what every streaming request carries besides the kit's fields. */
+  public RequestOptions requestOptions() {
+    return requestOptions;
+  }
+
   /** The embedded simulator's model (catalog id); used only without {@code base.url}. */
   public String simModel() {
     return simModel;
@@ -532,11 +621,16 @@ public final class BenchSettings {
     }
     m.put("seed", workload.seed() + (workload.seedPinned() ? " (pinned)" : " (fresh; pin with -Dseed)"));
     m.put("timeout", timeoutSeconds + " s");
+    requestOptions.extraBodyJson().ifPresent(json -> m.put("extra.body", json
+        + (requestOptions.overriddenKitKeys().isEmpty() ? "" : " (replaces the kit's " + String.join(", ", requestOptions.overriddenKitKeys()) + ")")));
+    requestOptions.headers().keySet().forEach(name -> m.put("header." + name, "<set>"));
     if (itlRecords) {
       m.put("itl.records", "true (one Gatling record per chunk gap)");
     }
     if (!gates.set().isEmpty()) {
-      m.put("gates", gates.set().gates().size() + (gates.baseline().map(b -> ", baseline " + b).orElse("")));
+      m.put("gates", String.join(", ", gates.set().gates().stream()
+              .map(g -> g.name() + (g.upperBound() ? " <= " : " >= ") + g.limit() + (g.byDefault() ? " (default)" : "")).toList())
+          + (gates.baseline().map(b -> "; baseline " + b).orElse("")));
     }
     if (baseUrl.isEmpty()) {
       m.put("sim.model", simModel);

@@ -12,6 +12,13 @@ public interface Dataset {
   /** The largest {@code max_tokens} any of its requests asks for (sizes the stream buffer). */
   int maxTokens();
 
+  /**
+   * The requests that may be the longest in tokens (prompt + {@code max_tokens}), for the check
+   * against the server's context before the load: their {@code promptTokens}, or their text to
+   * count where that is unknown.
+   */
+  java.util.List<RequestSpec> longestRequests();
+
   /** The same dataset drawing from another seed (warmup prompts must differ from measured ones). */
   Dataset withSeed(long seed);
 }

@@ -159,6 +159,21 @@ public final class FileDataset implements Dataset {
     return requests.stream().mapToInt(RequestSpec::maxTokens).max().orElse(1);
   }
 
+  /**
+   * The {@value #LONGEST_CANDIDATES} entries with the longest text plus {@code max_tokens} (a
+   * token is a few characters, so the longest in tokens is among them), counted by the server
+   * before the load.
+   */
+  @Override
+  public List<RequestSpec> longestRequests() {
+    return requests.stream()
+        .sorted(java.util.Comparator.comparingLong((RequestSpec r) -> r.promptText().length() + (long) r.maxTokens()).reversed())
+        .limit(LONGEST_CANDIDATES)
+        .toList();
+  }
+
+  static final int LONGEST_CANDIDATES = 5;
+
   @Override
   public Dataset withSeed(long newSeed) {
     return new FileDataset(requests, newSeed);

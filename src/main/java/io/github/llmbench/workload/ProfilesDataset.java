@@ -80,6 +80,12 @@ public final class ProfilesDataset implements Dataset {
     return profiles.values().stream().mapToInt(Profile::maxTokens).max().orElse(1);
   }
 
+  /** One request per profile: each profile's prompt is always the same. */
+  @Override
+  public List<RequestSpec> longestRequests() {
+    return profiles.keySet().stream().map(name -> request(0, name)).toList();
+  }
+
   @Override
   public Dataset withSeed(long newSeed) {
     return new ProfilesDataset(group, names(), sentence, newSeed);

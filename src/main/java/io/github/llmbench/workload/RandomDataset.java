@@ -5,113 +5,287 @@ import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
- * vLLM's random dataset: prompts of an exact number of tokens made of random words, outputs of an
- * exact number of tokens ({@code max_tokens} with {@code ignore_eos}), lengths optionally spread
- * uniformly over [len x (1 - r), len x (1 + r)], an optional shared prefix.
+ * vLLM's random dataset: prompts of an exact number of tokens, outputs of an exact number of
+ * tokens ({@code max_tokens} with {@code ignore_eos}), lengths optionally spread uniformly over
+ * [len x (1 - r), len x (1 + r)], an optional shared prefix.
  *
- * <p>Exactness: each vocabulary word's token count (with its leading space) is measured once with
- * the server's tokenizer; a prompt is then a random sequence of words whose counts add up to the
- * target (BPE tokenizers split on the spaces, so counts add up; {@link #check} measures how well).
- * Without a tokenizer the counts are estimated and the run says so.
+ * <p>Exactness, by one of three methods ({@link Method}), chosen by {@link #forServer} from what
+ * the server's tokenizer allows and shows:
+ *
+ * <ul>
+ *   <li>{@link Method#WORDS}: each vocabulary word's token count is measured once with the
+ *       server's tokenizer (at a prompt's start, and after a space); a prompt is then random words
+ *       whose counts add up to the target. Made on the fly, any number of prompts. Exact where the
+ *       tokenizer splits on spaces and has one-token words (BPE vocabularies of real models);
+ *       checked on sample prompts before the load.
+ *   <li>{@link Method#TOKEN_IDS}: where words do not add up or none is one token (byte-level and
+ *       small vocabularies), each prompt is made with the server's {@code /detokenize} and
+ *       counted with its {@code /tokenize} ({@link ExactPrompts}): exact by construction, made
+ *       before the load ({@link #prepare}), as many as the run sends (or a pool used in turn).
+ *   <li>{@link Method#ESTIMATE}: no tokenizer endpoint: one word per token, an estimate.
+ * </ul>
  */
 public final class RandomDataset implements Dataset {
   private static final long PREFIX_SALT = 0x5EED_F1E1_D5A1_7L;
+  private static final long TEXT_SALT = 0x7E57_0F1D_5EEDL;
+
+  /** How prompt lengths are made exact. */
+  public enum Method {
+    WORDS("words of prompts/base.txt, each measured with the server's tokenizer"),
+    TOKEN_IDS("token ids turned into text by the server's /detokenize, re-counted with /tokenize, trimmed or padded"),
+    ESTIMATE("one word per token, an ESTIMATE");
+
+    private final String description;
+
+    Method(String description) {
+      this.description = description;
+    }
+
+    public String description() {
+      return description;
+    }
+  }
 
   private final Calibration calibration;
+  private final ExactPrompts exact;
   private final int inputLen;
   private final int outputLen;
   private final double rangeRatio;
   private final int prefixLen;
   private final long seed;
   private final String prefix;
+  private volatile List<ExactPrompts.Prompt> made = List.of();
+  private volatile int worstMadeError;
 
   /**
    * Token counts of the vocabulary words.
    *
    * @param tokens tokens of each word when it follows a space
-   * @param exact whether the counts come from the server's tokenizer
+   * @param firstTokens tokens of each word at the start of a text (many tokenizers count a word
+   *     with no space before it differently)
+   * @param exact whether the counts come from the server's tokenizer and can make any length
    */
-  public record Calibration(List<String> words, int[] tokens, boolean exact) {
+  public record Calibration(List<String> words, int[] tokens, int[] firstTokens, boolean exact) {
     /** Measures each word with {@code counter}; falls back to an estimate when it cannot. */
     public static Calibration measure(List<String> vocabulary, TokenCounter counter) {
       OptionalInt base = counter.count("");
-      if (base.isPresent()) {
-        List<String> kept = new ArrayList<>();
-        List<Integer> counts = new ArrayList<>();
-        for (String w : vocabulary) {
-          OptionalInt c = counter.count(" " + w);
-          if (c.isEmpty()) {
-            kept.clear();
-            break;
-          }
-          int n = c.getAsInt() - base.getAsInt();
-          if (n >= 1) {
-            kept.add(w);
-            counts.add(n);
-          }
+      if (base.isEmpty()) {
+        return estimated(vocabulary);
+      }
+      List<String> kept = new ArrayList<>();
+      List<int[]> counts = new ArrayList<>();
+      for (String w : vocabulary) {
+        OptionalInt after = counter.count(" " + w);
+        OptionalInt first = counter.count(w);
+        if (after.isEmpty() || first.isEmpty()) {
+          return estimated(vocabulary);
         }
-        if (counts.contains(1)) {
-          return new Calibration(kept, counts.stream().mapToInt(Integer::intValue).toArray(), true);
+        int n = after.getAsInt() - base.getAsInt();
+        int f = first.getAsInt() - base.getAsInt();
+        if (n >= 1 && f >= 1) {
+          kept.add(w);
+          counts.add(new int[] {n, f});
         }
       }
-      return estimated(vocabulary);
+      int[] tokens = counts.stream().mapToInt(c -> c[0]).toArray();
+      int[] firstTokens = counts.stream().mapToInt(c -> c[1]).toArray();
+      // any length needs a one-token word to end on, and one to start with (a 1-token prompt)
+      boolean exact = java.util.Arrays.stream(tokens).anyMatch(n -> n == 1) && java.util.Arrays.stream(firstTokens).anyMatch(n -> n == 1);
+      return new Calibration(kept, tokens, firstTokens, exact);
     }
 
     /** Every word counted as one token: the prompt then has {@value #ESTIMATE_NOTE}. */
     public static Calibration estimated(List<String> vocabulary) {
       int[] ones = new int[vocabulary.size()];
       java.util.Arrays.fill(ones, 1);
-      return new Calibration(List.copyOf(vocabulary), ones, false);
+      return new Calibration(List.copyOf(vocabulary), ones, ones, false);
     }
 
     static final String ESTIMATE_NOTE = "one word per token, an estimate";
   }
 
+  /** The words method (or, with an estimated calibration, the estimate). */
   public RandomDataset(
       Calibration calibration, int inputLen, int outputLen, double rangeRatio, int prefixLen, long seed) {
+    this(calibration, null, inputLen, outputLen, rangeRatio, prefixLen, seed);
+  }
+
+  private RandomDataset(
+      Calibration calibration, ExactPrompts exact, int inputLen, int outputLen, double rangeRatio, int prefixLen, long seed) {
     if (calibration.words().isEmpty()) {
       throw new DatasetException("the prompt vocabulary is empty");
     }
     this.calibration = calibration;
+    this.exact = exact;
     this.inputLen = inputLen;
     this.outputLen = outputLen;
     this.rangeRatio = rangeRatio;
     this.prefixLen = prefixLen;
     this.seed = seed;
-    this.prefix = prefixLen > 0 ? words(prefixLen, new Random(seed ^ PREFIX_SALT)) : "";
+    Random prefixRandom = new Random(seed ^ PREFIX_SALT);
+    if (prefixLen == 0) {
+      this.prefix = "";
+    } else if (exact != null) {
+      this.prefix = exact.make("", 0, prefixLen, prefixRandom).text();
+    } else {
+      this.prefix = words(prefixLen, prefixRandom, true);
+    }
+  }
+
+  /** The dataset and what was found on the way, for the console's start line. */
+  public record Selection(RandomDataset dataset, String tokenizer, String why) {}
+
+  /**
+   * Picks the method from what the server's tokenizer allows: words when they add up exactly on
+   * {@code samples} sample prompts, else token ids when the server can decode, else words with
+   * their measured error (or the estimate without a tokenizer).
+   */
+  public static Selection forServer(
+      ServerTokenizer tokenizer, int inputLen, int outputLen, double rangeRatio, int prefixLen, long seed, int samples) {
+    if (!tokenizer.present()) {
+      return new Selection(
+          new RandomDataset(Calibration.estimated(shippedVocabulary()), inputLen, outputLen, rangeRatio, prefixLen, seed),
+          tokenizer.describe(), "the server counts no tokens");
+    }
+    Calibration words = Calibration.measure(shippedVocabulary(), tokenizer);
+    String why;
+    RandomDataset byWords = null;
+    if (words.exact()) {
+      byWords = new RandomDataset(words, inputLen, outputLen, rangeRatio, prefixLen, seed);
+      WordCheck check = byWords.check(tokenizer, samples);
+      if (check.worstTokens() == 0) {
+        return new Selection(byWords, tokenizer.describe(), check.describe());
+      }
+      why = "words do not add up here (" + check.describe() + ")";
+    } else {
+      why = "no word of prompts/base.txt is one token in this vocabulary";
+    }
+    java.util.Optional<ExactPrompts> exact = ExactPrompts.of(tokenizer, shippedCorpus());
+    if (exact.isPresent()) {
+      return new Selection(
+          new RandomDataset(words, exact.get(), inputLen, outputLen, rangeRatio, prefixLen, seed), tokenizer.describe(), why);
+    }
+    RandomDataset fallback =
+        byWords != null ? byWords : new RandomDataset(words.words().isEmpty() ? Calibration.estimated(shippedVocabulary()) : words,
+            inputLen, outputLen, rangeRatio, prefixLen, seed);
+    return new Selection(fallback, tokenizer.describe(), why + "; the server has no /detokenize to make them exact");
   }
 
   /** The distinct words of {@code prompts/base.txt} (on the classpath). */
   public static List<String> shippedVocabulary() {
+    return java.util.Arrays.stream(shippedCorpus().toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+"))
+        .filter(w -> !w.isEmpty())
+        .distinct()
+        .toList();
+  }
+
+  /** The text of {@code prompts/base.txt} (on the classpath). */
+  static String shippedCorpus() {
     try (java.io.InputStream in = RandomDataset.class.getResourceAsStream("/prompts/base.txt")) {
       if (in == null) {
         throw new IllegalStateException("prompts/base.txt is not on the classpath");
       }
-      String text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-      return java.util.Arrays.stream(text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+"))
-          .filter(w -> !w.isEmpty())
-          .distinct()
-          .toList();
+      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("cannot read prompts/base.txt", e);
     }
   }
 
-  @Override
-  public RequestSpec request(long index, String profile) {
-    Random rnd = new Random(seed * 0x9E3779B97F4A7C15L + index);
-    int in = draw(inputLen, rnd);
-    int out = draw(outputLen, rnd);
-    String body = words(in, rnd);
-    String prompt = prefixLen > 0 ? prefix + " " + body : body;
-    return RequestSpec.ofPrompt(prompt, out, profile, prefixLen + in);
+  public Method method() {
+    return exact != null ? Method.TOKEN_IDS : calibration.exact() ? Method.WORDS : Method.ESTIMATE;
+  }
+
+  /** Whether a token-ids dataset still needs {@link #prepare} before it can give requests. */
+  public boolean needsPreparing() {
+    return exact != null && made.isEmpty();
+  }
+
+  /**
+   * Makes the first {@code count} prompts before the load (the token-ids method: each costs a
+   * few calls to the server's tokenizer, which must not run during the load); a run that sends
+   * more uses them in turn. Several calls at once: they wait on the server, not on this CPU.
+   *
+   * @return the largest difference, in tokens, between a prompt and its target (0: all exact)
+   */
+  public int prepare(int count) {
+    if (exact == null) {
+      return 0;
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(4, r -> {
+      Thread t = new Thread(r, "llmbench-prompts");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<ExactPrompts.Prompt>> futures = new ArrayList<>();
+      int[] targets = new int[count];
+      for (int i = 0; i < count; i++) {
+        Random rnd = requestRandom(i);
+        targets[i] = prefixLen + draw(inputLen, rnd);
+        int target = targets[i];
+        Random text = new Random(seed ^ TEXT_SALT ^ (i * 0x9E3779B97F4A7C15L));
+        futures.add(pool.submit(() -> exact.make(prefix, prefixLen, target, text)));
+      }
+      List<ExactPrompts.Prompt> out = new ArrayList<>(count);
+      int worst = 0;
+      for (int i = 0; i < count; i++) {
+        ExactPrompts.Prompt p = futures.get(i).get();
+        worst = Math.max(worst, Math.abs(p.tokens() - targets[i]));
+        out.add(p);
+      }
+      made = List.copyOf(out);
+      worstMadeError = worst;
+      return worst;
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r ? r : new DatasetException(String.valueOf(e.getCause()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new DatasetException("interrupted while the prompts were made");
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** How many prompts {@link #prepare} made (0 for the other methods, which make them on the fly). */
+  public int prepared() {
+    return made.size();
+  }
+
+  /** The largest difference between a prepared prompt and its target, in tokens. */
+  public int worstPreparedError() {
+    return worstMadeError;
   }
 
   @Override
-  public Dataset withSeed(long newSeed) {
-    return new RandomDataset(calibration, inputLen, outputLen, rangeRatio, prefixLen, newSeed);
+  public RequestSpec request(long index, String profile) {
+    Random rnd = requestRandom(index);
+    int in = draw(inputLen, rnd);
+    int out = draw(outputLen, rnd);
+    if (exact != null) {
+      List<ExactPrompts.Prompt> prompts = made;
+      if (prompts.isEmpty()) {
+        throw new IllegalStateException("token-ids prompts are made before the load: call prepare() first");
+      }
+      ExactPrompts.Prompt p = prompts.get((int) (index % prompts.size()));
+      return RequestSpec.ofPrompt(p.text(), out, profile, p.tokens());
+    }
+    String prompt = prefixLen > 0 ? prefix + " " + words(in, rnd, false) : words(in, rnd, true);
+    return RequestSpec.ofPrompt(prompt, out, profile, prefixLen + in);
+  }
+
+  private Random requestRandom(long index) {
+    return new Random(seed * 0x9E3779B97F4A7C15L + index);
+  }
+
+  /** The same dataset with other prompts (the warmup's); token-ids prompts need {@link #prepare} again. */
+  @Override
+  public RandomDataset withSeed(long newSeed) {
+    return new RandomDataset(calibration, exact, inputLen, outputLen, rangeRatio, prefixLen, newSeed);
   }
 
   @Override
@@ -119,8 +293,15 @@ public final class RandomDataset implements Dataset {
     return rangeRatio == 0 ? outputLen : Math.max(1, (int) Math.ceil(outputLen * (1 + rangeRatio)));
   }
 
+  /** The longest request: the prefix, the top of the input range and of the output range. */
+  @Override
+  public List<RequestSpec> longestRequests() {
+    int longestInput = rangeRatio == 0 ? inputLen : Math.max(1, (int) Math.ceil(inputLen * (1 + rangeRatio)));
+    return List.of(RequestSpec.ofPrompt("", maxTokens(), null, prefixLen + longestInput));
+  }
+
   public boolean exact() {
-    return calibration.exact();
+    return method() != Method.ESTIMATE;
   }
 
   /** A length drawn uniformly from [len x (1 - r), len x (1 + r)], at least 1 (vLLM's rule). */
@@ -133,50 +314,70 @@ public final class RandomDataset implements Dataset {
     return low + rnd.nextInt(high - low + 1);
   }
 
-  /** Random words adding up to exactly {@code tokens} tokens by the calibration. */
-  String words(int tokens, Random rnd) {
+  /**
+   * Random words adding up to exactly {@code tokens} tokens by the calibration.
+   *
+   * @param atStart whether the text starts the prompt (its first word is counted as such)
+   */
+  String words(int tokens, Random rnd, boolean atStart) {
     List<String> words = calibration.words();
-    int[] counts = calibration.tokens();
     List<Integer> oneToken = new ArrayList<>();
-    for (int i = 0; i < counts.length; i++) {
-      if (counts[i] == 1) {
+    List<Integer> oneTokenFirst = new ArrayList<>();
+    for (int i = 0; i < words.size(); i++) {
+      if (calibration.tokens()[i] == 1) {
         oneToken.add(i);
+      }
+      if (calibration.firstTokens()[i] == 1) {
+        oneTokenFirst.add(i);
       }
     }
     StringBuilder sb = new StringBuilder(tokens * 7);
     int remaining = tokens;
+    boolean first = atStart;
     while (remaining > 0) {
+      int[] counts = first ? calibration.firstTokens() : calibration.tokens();
+      List<Integer> ones = first ? oneTokenFirst : oneToken;
       int i = rnd.nextInt(words.size());
-      if (counts[i] > remaining) {
-        i = oneToken.get(rnd.nextInt(oneToken.size()));
+      if (counts[i] > remaining && !ones.isEmpty()) {
+        i = ones.get(rnd.nextInt(ones.size()));
       }
       if (sb.length() > 0) {
         sb.append(' ');
       }
       sb.append(words.get(i));
       remaining -= counts[i];
+      first = false;
     }
     return sb.toString();
   }
 
   /**
-   * Checks a few prompts against the server's own count.
+   * Sample prompts re-counted by the server.
    *
-   * @return a line for the console, e.g. "5 prompts checked with the server's tokenizer: within 0.2%"
+   * @param samples prompts checked
+   * @param worstTokens the largest difference from the target, in tokens (-1: the check failed)
+   * @param worstShare that difference over the target
    */
-  public String check(TokenCounter counter, int samples) {
-    if (!calibration.exact()) {
-      return "prompt lengths ESTIMATED (" + Calibration.ESTIMATE_NOTE
-          + "): the server has no /tokenize; input tokens are reported from the server's usage";
+  public record WordCheck(int samples, int worstTokens, double worstShare) {
+    public String describe() {
+      if (worstTokens < 0) {
+        return "the check of sample prompts with /tokenize failed";
+      }
+      return String.format(Locale.ROOT, "%d sample prompts re-counted by the server: %s", samples,
+          worstTokens == 0 ? "all exact" : String.format(Locale.ROOT, "off by up to %d tokens (%.2f%%)", worstTokens, 100 * worstShare));
     }
+  }
+
+  /** Checks a few prompts against the server's own count. */
+  public WordCheck check(TokenCounter counter, int samples) {
     OptionalInt base = counter.count("");
-    double worst = 0;
     int worstTokens = 0;
+    double worst = 0;
     for (int i = 0; i < samples; i++) {
       RequestSpec r = request(i, null);
       OptionalInt n = counter.count(r.prompt());
       if (n.isEmpty() || base.isEmpty()) {
-        return "prompt lengths calibrated per word; the check with /tokenize failed";
+        return new WordCheck(samples, -1, Double.NaN);
       }
       int err = Math.abs(n.getAsInt() - base.getAsInt() - r.promptTokens());
       if (err > worstTokens) {
@@ -184,9 +385,6 @@ public final class RandomDataset implements Dataset {
         worst = (double) err / Math.max(1, r.promptTokens());
       }
     }
-    return String.format(
-        Locale.ROOT,
-        "exact lengths by the server's tokenizer: %d sample prompts within %d tokens (%.2f%%)%s",
-        samples, worstTokens, 100 * worst, worst > 0.01 ? " — MORE THAN 1%: this tokenizer does not add up word by word" : "");
+    return new WordCheck(samples, worstTokens, worst);
   }
 }

@@ -10,14 +10,26 @@ import java.io.UncheckedIOException;
  * The JSON bodies of streaming requests, as {@code vllm bench serve} sends them: {@code stream:
  * true}, {@code stream_options.include_usage: true} (so the server reports its own token counts),
  * {@code max_tokens}, and {@code ignore_eos: true}, vLLM's extension that makes the output length
- * exact (other servers ignore unknown fields or honour it too).
+ * exact (other servers ignore unknown fields or honour it too); then the user's extra body merged
+ * over them ({@code -Dextra.body}, vLLM's {@code --extra-body}: its keys win, as there).
  */
 public final class RequestBodies {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private RequestBodies() {}
+  private final Api api;
+  private final String model;
+  private final ObjectNode extraBody;
 
-  public static String streaming(Api api, String model, RequestSpec request) {
+  /**
+   * @param extraBody merged into every body (shared, never changed here); empty for none
+   */
+  public RequestBodies(Api api, String model, ObjectNode extraBody) {
+    this.api = api;
+    this.model = model;
+    this.extraBody = extraBody.deepCopy();
+  }
+
+  public String streaming(RequestSpec request) {
     ObjectNode body = JSON.createObjectNode();
     body.put("model", model);
     if (api == Api.CHAT) {
@@ -34,6 +46,7 @@ public final class RequestBodies {
     body.put("stream", true);
     body.putObject("stream_options").put("include_usage", true);
     body.put("ignore_eos", true);
+    body.setAll(extraBody);
     try {
       return JSON.writeValueAsString(body);
     } catch (JsonProcessingException e) {

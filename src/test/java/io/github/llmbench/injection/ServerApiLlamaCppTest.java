@@ -3,7 +3,7 @@ package io.github.llmbench.injection;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.sun.net.httpserver.HttpServer;
-import io.github.llmbench.workload.TokenCounter;
+import io.github.llmbench.workload.ServerTokenizer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -42,6 +42,9 @@ class ServerApiLlamaCppTest {
           // llama-server answers vLLM's {"model","prompt"} form with 200 and an empty token list
           reply(ex, 200, body.contains("\"content\"") ? resource("tokenize.json") : resource("tokenize-vllm-form.json"));
         });
+    server.createContext("/props", ex -> reply(ex, 200,
+        "{\"default_generation_settings\":{\"n_ctx\":1024},\"total_slots\":8,\"model_alias\":\"tiny-llama\"}"));
+    server.createContext("/detokenize", ex -> reply(ex, 200, "{\"content\":\" how fast\"}"));
     server.start();
     api = new ServerApi(URI.create("http://127.0.0.1:" + server.getAddress().getPort()), Optional.empty());
   }
@@ -76,7 +79,27 @@ class ServerApiLlamaCppTest {
 
   @Test
   void tokenizerFallsBackToContentFormWhenPromptFormGivesNoCount() {
-    TokenCounter counter = api.tokenCounter("tiny-llama");
+    ServerTokenizer counter = api.tokenizer("tiny-llama");
     assertEquals(5, counter.count("how fast is the server").getAsInt());
+    assertEquals("llama.cpp /tokenize + /detokenize", counter.describe());
+    assertEquals(List.of(431, 437, 365, 356, 449), java.util.Arrays.stream(counter.encode("x").orElseThrow()).boxed().toList());
+    assertEquals(" how fast", counter.decode(new int[] {431, 437}).orElseThrow());
+  }
+
+  @Test
+  void contextIsTheSlotsNctxOfProps() {
+    api.models();
+    ServerApi.ContextLength c = api.contextLength("tiny-llama").orElseThrow();
+    assertEquals(1024, c.tokens(), "-c 8192 over -np 8 slots");
+    assertEquals("n_ctx per slot of GET /props", c.source());
+  }
+
+  @Test
+  void withoutPropsTheModelsMetaIsRead() throws IOException {
+    server.removeContext("/props");
+    api.models();
+    ServerApi.ContextLength c = api.contextLength("tiny-llama").orElseThrow();
+    assertEquals("meta.n_ctx of GET /v1/models", c.source());
+    assertEquals(1024, c.tokens());
   }
 }

@@ -19,27 +19,49 @@ import org.junit.jupiter.api.io.TempDir;
 /** The API key is sent as a Bearer token, and reaches no file, log or report of the run. */
 class ApiKeyIT {
   private static final String KEY = "sk-llmbench-test-key-0123456789abcdef";
+  private static final String GATEWAY_TOKEN = "gw-token-fedcba9876543210";
 
   @Test
-  void theKeyIsInNoOutput(@TempDir Path results) throws Exception {
+  void theKeyAndHeaderValuesAreInNoOutput(@TempDir Path results) throws Exception {
     GatlingProcess.Outcome o;
+    List<Map<String, String>> headers;
+    List<String> bodies;
     try (ScriptedServer server = new ScriptedServer(List.of(ScriptedServer.Behaviour.OK))) {
       o = GatlingProcess.run(
           ServingBenchmarkSimulation.class, results, 120, Map.of("OPENAI_API_KEY", KEY),
-          "base.url=" + server.baseUrl(), "conc=2", "prompts=4", "input.len=32", "output.len=5");
+          "base.url=" + server.baseUrl(), "conc=2", "prompts=4", "input.len=32", "output.len=5",
+          "header.X-Gateway-Token=" + GATEWAY_TOKEN, "extra.body={\"temperature\":0.6,\"top_p\":0.95}");
       assertEquals(List.of("Bearer " + KEY, "Bearer " + KEY, "Bearer " + KEY, "Bearer " + KEY), server.authorizations());
+      headers = List.copyOf(server.completionHeaders());
+      bodies = List.copyOf(server.completionBodies());
     }
     assertEquals(0, o.exitCode(), o.stdout() + o.stderr());
     assertTrue(o.stdout().contains("OPENAI_API_KEY set (not shown)"), o.stdout());
-    assertFalse(o.stdout().contains(KEY) || o.stderr().contains(KEY), "key in the console");
+    assertTrue(o.stdout().contains("header.X-Gateway-Token <set>"), o.stdout());
+    for (String secret : List.of(KEY, GATEWAY_TOKEN)) {
+      assertFalse(o.stdout().contains(secret) || o.stderr().contains(secret), "secret in the console");
+    }
+    // vllm bench serve's --header and --extra-body, and x-request-id = the record's id
+    assertEquals(4, headers.size());
+    for (Map<String, String> h : headers) {
+      assertEquals(GATEWAY_TOKEN, h.get("x-gateway-token"), h.toString());
+    }
+    for (String body : bodies) {
+      assertTrue(body.contains("\"temperature\":0.6") && body.contains("\"top_p\":0.95") && body.contains("\"max_tokens\":5"), body);
+    }
+    java.util.Set<String> sentIds = new java.util.HashSet<>();
+    headers.forEach(h -> sentIds.add(h.get("x-request-id")));
     List<Path> files;
     try (Stream<Path> walk = Files.walk(results)) {
       files = walk.filter(Files::isRegularFile).toList();
     }
-    assertTrue(files.stream().anyMatch(f -> f.endsWith("requests.jsonl")));
+    Path records = files.stream().filter(f -> f.endsWith("requests.jsonl")).findFirst().orElseThrow();
+    java.util.Set<String> recordIds = new java.util.HashSet<>();
+    io.github.llmbench.records.RequestsJsonl.read(records).forEach(r -> recordIds.add(r.id()));
+    assertEquals(recordIds, sentIds, "each request's x-request-id is its record's id");
     for (Path f : files) {
-      byte[] bytes = Files.readAllBytes(f);
-      assertFalse(new String(bytes, StandardCharsets.ISO_8859_1).contains(KEY), "key in " + f);
+      String text = new String(Files.readAllBytes(f), StandardCharsets.ISO_8859_1);
+      assertFalse(text.contains(KEY) || text.contains(GATEWAY_TOKEN), "secret in " + f);
     }
   }
 }

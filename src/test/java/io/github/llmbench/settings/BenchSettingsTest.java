@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -134,13 +135,59 @@ class BenchSettingsTest {
 
     java.nio.file.Path props = dir.resolve("gates.properties");
     java.nio.file.Files.writeString(props, "ttft.p99=5000\ngoodput=ttft:500\ngoodput.pct=90\n");
-    assertEquals(2, read(Map.of("gates", props.toString())).gates().set().gates().size());
+    var fromProps = read(Map.of("gates", props.toString())).gates().set().gates();
+    assertEquals(3, fromProps.size(), "two from the file, and the default failed.pct");
+    assertTrue(fromProps.stream().anyMatch(g -> g.metric().equals("failed.pct") && g.byDefault()));
 
     assertTrue(error(Map.of("gate.tpot.p99", "+10%")).startsWith("A relative gate (+N%) needs a baseline run"));
     assertEquals("Invalid -Dbaseline=" + dir.resolve("none") + ": expected a run folder with llm/summary.json, or a summary.json",
         error(Map.of("gate.tpot.p99", "+10%", "baseline", dir.resolve("none").toString())));
     assertEquals("Invalid -Dgates=" + dir.resolve("x.json") + ": no such file", error(Map.of("gates", dir.resolve("x.json").toString())));
     assertTrue(error(Map.of("gate.c8.tpot.p95", "1")).startsWith("Unknown gate -Dgate.c8.tpot.p95=1"));
+  }
+
+  @Test
+  void aRunFailsOnFailuresByDefault() {
+    var gates = read(Map.of()).gates().set().gates();
+    assertEquals(1, gates.size());
+    assertEquals("failed.pct", gates.get(0).metric());
+    assertEquals(1.0, gates.get(0).limit().value());
+    assertTrue(gates.get(0).byDefault());
+    assertEquals("failed.pct <= 1.00 (default)", read(Map.of()).describe().get("gates"));
+    // any gate on failed.pct replaces the default: 100 lifts it
+    var lifted = read(Map.of("gate.failed.pct", "100")).gates().set().gates();
+    assertEquals(1, lifted.size());
+    assertEquals(100.0, lifted.get(0).limit().value());
+    assertFalse(lifted.get(0).byDefault());
+    var perLevel = read(Map.of("gate.c8.failed.pct", "5")).gates().set().gates();
+    assertEquals(List.of("c8.failed.pct"), perLevel.stream().map(io.github.llmbench.gates.Gate::name).toList());
+  }
+
+  @Test
+  void extraBodyAndHeaders() {
+    BenchSettings s = read(Map.of("extra.body", "{\"temperature\":0.6,\"max_tokens\":64}", "header.X-Route", "pool-a",
+        "header.Authorization", "Bearer sk-hidden"));
+    assertEquals(0.6, s.requestOptions().extraBody().get("temperature").asDouble());
+    assertEquals(64, s.requestOptions().maxTokens().getAsInt());
+    assertEquals(List.of("max_tokens"), s.requestOptions().overriddenKitKeys());
+    assertEquals(Map.of("X-Route", "pool-a", "Authorization", "Bearer sk-hidden"), s.requestOptions().headers());
+    Map<String, String> shown = s.describe();
+    assertEquals("<set>", shown.get("header.X-Route"));
+    assertEquals("<set>", shown.get("header.Authorization"));
+    assertFalse(shown.toString().contains("sk-hidden") || shown.toString().contains("pool-a"), shown.toString());
+    assertTrue(shown.get("extra.body").contains("replaces the kit's max_tokens"), shown.get("extra.body"));
+    // each request gets its own copy: a caller's change does not leak into the next body
+    s.requestOptions().extraBody().put("temperature", 2);
+    assertEquals(0.6, s.requestOptions().extraBody().get("temperature").asDouble());
+
+    String malformed = error(Map.of("extra.body", "{temperature:0.6}"));
+    assertTrue(malformed.startsWith("Invalid -Dextra.body={temperature:0.6}: expected a JSON object, e.g. {\"temperature\":0.6,\"top_p\":0.95} ("), malformed);
+    assertEquals(1, malformed.lines().count(), malformed);
+    assertTrue(error(Map.of("extra.body", "[1,2]")).startsWith("Invalid -Dextra.body=[1,2]: expected a JSON object"));
+    String badName = error(Map.of("header.Bad Name", "x"));
+    assertTrue(badName.startsWith("Invalid -Dheader.Bad Name: expected -Dheader.<Name>=<value>"), badName);
+    String badValue = error(Map.of("header.X-Key", "secret\nmore"));
+    assertFalse(badValue.contains("secret"), "a header value is never echoed: " + badValue);
   }
 
   @Test

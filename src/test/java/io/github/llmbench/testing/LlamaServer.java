@@ -52,16 +52,25 @@ public final class LlamaServer implements AutoCloseable {
    * @param name a name for this server's pid and log files ({@code target/llama-server/<name>/})
    */
   public static LlamaServer start(String name) {
+    return start(name, TinyLlamaGguf.Vocabulary.WORDS, Map.of());
+  }
+
+  /**
+   * As {@link #start(String)}, with a model of another vocabulary and more of the script's
+   * environment (e.g. {@code LLAMA_CTX}, {@code LLAMA_SLOTS}).
+   */
+  public static LlamaServer start(String name, TinyLlamaGguf.Vocabulary vocabulary, Map<String, String> moreEnv) {
     Path runDir = ROOT.resolve("target/llama-server/" + name);
-    Path model = ROOT.resolve("target/llama-server/" + modelFileName());
+    Path model = ROOT.resolve("target/llama-server/" + modelFileName(vocabulary));
     StringBuilder out = new StringBuilder();
     try {
       if (!Files.exists(model)) {
-        TinyLlamaGguf.write(model, TinyLlamaGguf.Shape.DEFAULT, 42);
+        TinyLlamaGguf.write(model, TinyLlamaGguf.Shape.DEFAULT, vocabulary, 42);
       }
       // One ggml thread: the load generator shares the two cores of a CI runner, and ggml's
       // threads spin-wait on each other, so a second thread on a busy core stalls every token.
-      Map<String, String> env = Map.of("LLAMA_RUN_DIR", runDir.toString(), "LLAMA_ALIAS", MODEL, "LLAMA_THREADS", "1");
+      Map<String, String> env = new java.util.HashMap<>(Map.of("LLAMA_RUN_DIR", runDir.toString(), "LLAMA_ALIAS", MODEL, "LLAMA_THREADS", "1"));
+      env.putAll(moreEnv);
       int code = script(out, env, "start", model.toString());
       Map<String, String> vars = vars(out.toString());
       if (code != 0 || !vars.containsKey("BASE_URL") || !vars.containsKey("PID")) {
@@ -78,10 +87,11 @@ public final class LlamaServer implements AutoCloseable {
     }
   }
 
-  static String modelFileName() {
+  static String modelFileName(TinyLlamaGguf.Vocabulary vocabulary) {
     TinyLlamaGguf.Shape s = TinyLlamaGguf.Shape.DEFAULT;
     // the generator's version in the name: a changed generator never reuses an older file
-    return "tiny-llama-v" + TinyLlamaGguf.VERSION + "-" + s.layers() + "x" + s.embedding() + "-ff" + s.feedForward() + ".gguf";
+    return "tiny-llama-v" + TinyLlamaGguf.VERSION + "-" + s.layers() + "x" + s.embedding() + "-ff" + s.feedForward()
+        + (vocabulary == TinyLlamaGguf.Vocabulary.WORDS ? "" : "-" + vocabulary.name().toLowerCase(java.util.Locale.ROOT)) + ".gguf";
   }
 
   private void checkHealthy() {

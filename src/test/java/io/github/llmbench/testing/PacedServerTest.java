@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.injection.ServerApi;
 import io.github.llmbench.testing.PacedServer.StreamRecord;
 import io.github.llmbench.workload.RandomDataset;
-import io.github.llmbench.workload.TokenCounter;
+import io.github.llmbench.workload.ServerTokenizer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -186,7 +186,7 @@ class PacedServerTest {
   void answersTheKitsChecks() {
     ServerApi api = new ServerApi(URI.create(server.baseUrl()), Optional.empty());
     assertEquals(List.of(PacedServer.MODEL), api.models());
-    TokenCounter counter = api.tokenCounter(PacedServer.MODEL);
+    ServerTokenizer counter = api.tokenizer(PacedServer.MODEL);
     assertEquals(3, counter.count("three little words").getAsInt());
     RandomDataset.Calibration calibration =
         RandomDataset.Calibration.measure(RandomDataset.shippedVocabulary().subList(0, 20), counter);

@@ -41,6 +41,7 @@ public final class ScriptedServer implements AutoCloseable {
   private final AtomicInteger next = new AtomicInteger();
   private final List<String> completionBodies = new CopyOnWriteArrayList<>();
   private final List<String> authorizations = new CopyOnWriteArrayList<>();
+  private final List<java.util.Map<String, String>> completionHeaders = new CopyOnWriteArrayList<>();
   private final List<Long> cutAtMs = new CopyOnWriteArrayList<>();
   private final Thread acceptor;
   private volatile boolean closed;
@@ -60,6 +61,11 @@ public final class ScriptedServer implements AutoCloseable {
   /** The Authorization headers of the completion requests received ("" when absent). */
   public List<String> authorizations() {
     return authorizations;
+  }
+
+  /** The headers of the completion requests received (names in lower case), in arrival order. */
+  public List<java.util.Map<String, String>> completionHeaders() {
+    return completionHeaders;
   }
 
   /** When each cut stream was cut (epoch ms, just after the socket was closed). */
@@ -95,7 +101,12 @@ public final class ScriptedServer implements AutoCloseable {
       String requestLine = head.substring(0, head.indexOf("\r\n"));
       int length = 0;
       String authorization = "";
+      java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
       for (String line : head.split("\r\n")) {
+        int colon = line.indexOf(':');
+        if (colon > 0) {
+          headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+        }
         if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
           length = Integer.parseInt(line.substring(15).trim());
         }
@@ -112,6 +123,7 @@ public final class ScriptedServer implements AutoCloseable {
       } else if (requestLine.startsWith("POST /v1/chat/completions")) {
         completionBodies.add(new String(body, StandardCharsets.UTF_8));
         authorizations.add(authorization);
+        completionHeaders.add(headers);
         stream(s, out, script.get(Math.floorMod(next.getAndIncrement(), script.size())));
       } else {
         respond(out, 404, "application/json", "{}");

@@ -47,6 +47,17 @@ public final class TinyLlamaGguf {
     public static final Shape DEFAULT = new Shape(6, 384, 1152, 6, 4096);
   }
 
+  /**
+   * The vocabulary's kind: {@link #WORDS} (common English words and their prefixes, so most words
+   * are one token, as with real BPE vocabularies) or {@link #CHARACTERS} (bytes and single
+   * characters only, so no word is one token: a byte-level vocabulary without merges, where
+   * prompts of an exact length cannot be made of whole words).
+   */
+  public enum Vocabulary {
+    WORDS,
+    CHARACTERS
+  }
+
   /** Bumped whenever the file written for a shape changes (vocabulary, weights, metadata). */
   public static final int VERSION = 1;
 
@@ -92,6 +103,11 @@ public final class TinyLlamaGguf {
 
   /** The vocabulary's pieces, in id order (0 unk, 1 bos, 2 eos, then bytes, chars, words). */
   static List<String> vocabulary() {
+    return vocabulary(Vocabulary.WORDS);
+  }
+
+  /** The vocabulary's pieces of a kind, in id order. */
+  static List<String> vocabulary(Vocabulary kind) {
     Set<String> pieces = new LinkedHashSet<>(List.of("<unk>", "<s>", "</s>"));
     for (int b = 0; b < 256; b++) {
       pieces.add(String.format(Locale.ROOT, "<0x%02X>", b));
@@ -100,7 +116,7 @@ public final class TinyLlamaGguf {
     for (char c = '!'; c <= '~'; c++) {
       pieces.add(String.valueOf(c));
     }
-    for (String w : WORDS.split(" ")) {
+    for (String w : kind == Vocabulary.WORDS ? WORDS.split(" ") : new String[0]) {
       String word = "\u2581" + w;
       for (int end = 2; end <= word.length(); end++) {
         pieces.add(word.substring(0, end));
@@ -125,7 +141,11 @@ public final class TinyLlamaGguf {
   }
 
   public static void write(Path out, Shape s, long seed) throws IOException {
-    List<String> vocab = vocabulary();
+    write(out, s, Vocabulary.WORDS, seed);
+  }
+
+  public static void write(Path out, Shape s, Vocabulary kind, long seed) throws IOException {
+    List<String> vocab = vocabulary(kind);
     int nVocab = vocab.size();
     int headDim = s.embedding() / s.heads();
 

@@ -20,7 +20,7 @@ class RandomDatasetTest {
   void promptsHaveExactlyTheTargetLengthByTheSimulatorsTokenizer() {
     try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny").withGpu("rtx4090"))) {
       ServerApi api = new ServerApi(URI.create(sim.baseUrl()), Optional.empty());
-      TokenCounter counter = api.tokenCounter(sim.servedModelName());
+      ServerTokenizer counter = api.tokenizer(sim.servedModelName());
       RandomDataset.Calibration cal = RandomDataset.Calibration.measure(RandomDataset.shippedVocabulary(), counter);
       assertTrue(cal.exact());
       RandomDataset d = new RandomDataset(cal, 300, 20, 0.25, 50, 42);
@@ -32,7 +32,7 @@ class RandomDatasetTest {
         assertTrue(r.promptTokens() >= 50 + 225 && r.promptTokens() <= 50 + 375, "range: " + r.promptTokens());
         assertTrue(r.maxTokens() >= 15 && r.maxTokens() <= 25, "output range: " + r.maxTokens());
       }
-      assertTrue(d.check(counter, 5).contains("within 0 tokens"), d.check(counter, 5));
+      assertEquals(0, d.check(counter, 5).worstTokens(), d.check(counter, 5).describe());
     }
   }
 
@@ -43,7 +43,7 @@ class RandomDatasetTest {
     RandomDataset.Calibration cal = RandomDataset.Calibration.measure(List.of("a", "b", "c"), odd);
     assertFalse(cal.exact(), "no one-token word: cannot hit exact lengths");
     RandomDataset d = new RandomDataset(cal, 100, 10, 0, 0, 1);
-    assertTrue(d.check(odd, 3).startsWith("prompt lengths ESTIMATED"));
+    assertEquals(RandomDataset.Method.ESTIMATE, d.method());
   }
 
   @Test

@@ -1,0 +1,71 @@
+package io.github.llmbench.workload;
+
+import java.util.List;
+import java.util.OptionalInt;
+
+/**
+ * Whether a workload's longest request fits the server's context (prompt + {@code max_tokens}),
+ * checked before the load: a request that cannot fit fails at the server (llama.cpp: "request
+ * exceeds the available context size"; vLLM: "This model's maximum context length is ..."), so a
+ * run of them measures nothing.
+ */
+public final class ContextFit {
+  private ContextFit() {}
+
+  /**
+   * The longest request's size.
+   *
+   * @param promptTokens prompt tokens, chat template included when it is known
+   */
+  public record Longest(int promptTokens, int maxTokens) {
+    public int total() {
+      return promptTokens + maxTokens;
+    }
+  }
+
+  /**
+   * The longest of {@code candidates}: their own token counts, else the server's count of their
+   * text; empty when a candidate cannot be counted (no tokenizer).
+   *
+   * @param templateTokens tokens a chat request adds around its text (0 for completions)
+   * @param maxTokensOverride {@code max_tokens} set for every request ({@code -Dextra.body}), if any
+   */
+  public static java.util.Optional<Longest> longest(
+      List<RequestSpec> candidates, TokenCounter counter, int templateTokens, OptionalInt maxTokensOverride) {
+    OptionalInt base = counter.count("");
+    Longest longest = null;
+    for (RequestSpec r : candidates) {
+      int prompt;
+      if (r.promptTokens() >= 0) {
+        prompt = r.promptTokens();
+      } else {
+        OptionalInt n = counter.count(r.promptText());
+        if (n.isEmpty() || base.isEmpty()) {
+          return java.util.Optional.empty();
+        }
+        prompt = n.getAsInt() - base.getAsInt();
+      }
+      Longest l = new Longest(prompt + templateTokens, maxTokensOverride.orElse(r.maxTokens()));
+      if (longest == null || l.total() > longest.total()) {
+        longest = l;
+      }
+    }
+    return java.util.Optional.ofNullable(longest);
+  }
+
+  /**
+   * The one-line error when the longest request does not fit, else empty.
+   *
+   * @param contextTokens the server's context per request
+   * @param source where that number was read, e.g. "max_model_len of GET /v1/models"
+   */
+  public static java.util.Optional<String> problem(Longest longest, int contextTokens, String source) {
+    if (longest.total() <= contextTokens) {
+      return java.util.Optional.empty();
+    }
+    return java.util.Optional.of(
+        "The longest request does not fit the server's context: " + longest.promptTokens() + " prompt tokens + max_tokens "
+            + longest.maxTokens() + " = " + longest.total() + " tokens > " + contextTokens + " (" + source
+            + "); lower -Dinput.len, -Dprefix.len, -Drange.ratio or -Doutput.len (or the dataset's longest entries), or give the server more context");
+  }
+}

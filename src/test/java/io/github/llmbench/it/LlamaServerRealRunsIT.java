@@ -1,0 +1,120 @@
+package io.github.llmbench.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.testing.GatlingProcess;
+import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.LlamaServer;
+import io.github.llmbench.testing.TinyLlamaGguf;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a new user meets on a real server, against llama-server with a vocabulary of single
+ * characters ({@link TinyLlamaGguf.Vocabulary#CHARACTERS}: no word is one token) and 4 slots of
+ * 1,024 tokens: prompts of exact length all the same, an overlong workload stopped before any
+ * load, and a server's HTTP error kept in its own words, failing the run.
+ */
+class LlamaServerRealRunsIT {
+  static final int SLOT_CONTEXT = 1024;
+  private static LlamaServer server;
+
+  @BeforeAll
+  static void startServer() {
+    server = LlamaServer.start("real-runs-it", TinyLlamaGguf.Vocabulary.CHARACTERS,
+        Map.of("LLAMA_CTX", String.valueOf(4 * SLOT_CONTEXT), "LLAMA_SLOTS", "4"));
+  }
+
+  @AfterAll
+  static void stopServer() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void promptsAreExactOnAVocabularyWithoutOneTokenWords(@TempDir Path results) throws Exception {
+    int inputLen = 120;
+    GatlingRun.Result run = GatlingRun.run(ServingBenchmarkSimulation.class, results, Map.of(
+        "base.url", server.baseUrl().toString(), "api", "completions", "conc", "2", "prompts", "6",
+        "input.len", String.valueOf(inputLen), "output.len", "4", "timeout", "60"));
+    String context = "\n" + run.console() + "\n--- end of the server's log ---\n" + server.logTail(15);
+    assertEquals(0, run.exitCode(), context);
+    assertTrue(run.console().contains("method: token ids"), "the words cannot be exact here: " + context);
+    assertTrue(run.console().contains("prompts made before the load: all exact"), context);
+
+    // the server's own count of each prompt (usage.prompt_tokens) is the dataset's, plus its BOS
+    int special = tokens("", true).size();
+    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    assertEquals(6, records.size());
+    for (RequestRecord r : records) {
+      assertTrue(r.ok(), r.toString());
+      assertEquals(inputLen + special, r.inputTokens(), "usage.prompt_tokens: " + r);
+    }
+  }
+
+  @Test
+  void anOverlongWorkloadStopsBeforeAnyLoad(@TempDir Path results) throws Exception {
+    double before = promptTokensServed();
+    GatlingProcess.Outcome o = GatlingProcess.run(ServingBenchmarkSimulation.class, results, 120,
+        "base.url=" + server.baseUrl(), "api=completions", "conc=2", "prompts=4", "input.len=1000", "output.len=100");
+    assertEquals(3, o.exitCode(), o.stdout() + o.stderr());
+    String line = o.stderr().lines().filter(l -> l.startsWith("gatling-llm-bench:")).findFirst().orElse("");
+    assertTrue(line.contains("1000 prompt tokens + max_tokens 100 = 1100 tokens > " + SLOT_CONTEXT)
+        && line.contains("n_ctx per slot of GET /props"), "one line naming both numbers: " + o.stderr());
+    assertEquals(before, promptTokensServed(), "no request reached the server");
+  }
+
+  @Test
+  void anHttpErrorKeepsTheServersWordsAndFailsTheRun(@TempDir Path results) throws Exception {
+    // llama-server refuses a field of the wrong type with HTTP 400 and its reason
+    GatlingRun.Result run = GatlingRun.run(ServingBenchmarkSimulation.class, results, Map.of(
+        "base.url", server.baseUrl().toString(), "api", "completions", "conc", "2", "prompts", "4",
+        "input.len", "32", "output.len", "4", "extra.body", "{\"n_probs\":\"many\"}"));
+    assertNotEquals(0, run.exitCode(), "every request failed: the run fails\n" + run.console());
+    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    assertEquals(4, records.size());
+    for (RequestRecord r : records) {
+      assertFalse(r.ok());
+      assertTrue(r.error().startsWith("HTTP 400: ") && r.error().contains("n_probs"), "the server's words: " + r.error());
+    }
+    String gates = Files.readString(run.llm("gates.xml"));
+    assertTrue(gates.contains("failed.pct") && gates.contains("(default)") && gates.contains("<failure"), gates);
+    assertTrue(run.console().contains("HTTP 400: "), "the console names the reason");
+  }
+
+  private static List<Integer> tokens(String text, boolean special) throws Exception {
+    String body = new ObjectMapper().createObjectNode().put("content", text).put("add_special", special).toString();
+    HttpResponse<String> r = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(server.baseUrl() + "/tokenize")).POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    List<Integer> ids = new java.util.ArrayList<>();
+    new ObjectMapper().readTree(r.body()).path("tokens").forEach(t -> ids.add(t.asInt()));
+    return ids;
+  }
+
+  /** llama-server's {@code llamacpp:prompt_tokens_total} of {@code /metrics}. */
+  private static double promptTokensServed() throws Exception {
+    HttpResponse<String> r = HttpClient.newHttpClient().send(
+        HttpRequest.newBuilder(URI.create(server.baseUrl() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+    return r.body().lines().filter(l -> l.startsWith("llamacpp:prompt_tokens_total")).mapToDouble(l -> Double.parseDouble(l.split(" ")[1]))
+        .findFirst().orElseThrow(() -> new AssertionError("no llamacpp:prompt_tokens_total in /metrics:\n" + r.body()));
+  }
+}

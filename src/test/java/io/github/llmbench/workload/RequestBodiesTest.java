@@ -1,0 +1,41 @@
+package io.github.llmbench.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.llmbench.settings.BenchSettings.Api;
+import org.junit.jupiter.api.Test;
+
+class RequestBodiesTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void theExtraBodyIsMergedAndWinsOverTheKitsKeys() throws Exception {
+    ObjectNode extra = (ObjectNode) JSON.readTree("{\"temperature\":0.6,\"top_p\":0.95,\"max_tokens\":7}");
+    RequestBodies bodies = new RequestBodies(Api.CHAT, "m", extra);
+    extra.put("temperature", 2); // the caller's node is copied, not shared
+    JsonNode body = JSON.readTree(bodies.streaming(RequestSpec.ofPrompt("hi", 128, null, 1)));
+    assertEquals(0.6, body.get("temperature").asDouble());
+    assertEquals(0.95, body.get("top_p").asDouble());
+    assertEquals(7, body.get("max_tokens").asInt(), "vLLM's --extra-body: its keys win");
+    assertEquals("hi", body.get("messages").get(0).get("content").asText());
+    assertEquals(true, body.get("stream").asBoolean());
+    assertEquals(true, body.get("stream_options").get("include_usage").asBoolean());
+  }
+
+  @Test
+  void withoutExtraBodyTheKitsBody() throws Exception {
+    JsonNode body = JSON.readTree(new RequestBodies(Api.COMPLETIONS, "m", JSON.createObjectNode())
+        .streaming(RequestSpec.ofPrompt("hi", 128, null, 1)));
+    assertEquals(java.util.List.of("model", "prompt", "max_tokens", "stream", "stream_options", "ignore_eos"),
+        iterate(body.fieldNames()));
+  }
+
+  private static java.util.List<String> iterate(java.util.Iterator<String> it) {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    it.forEachRemaining(out::add);
+    return out;
+  }
+}
