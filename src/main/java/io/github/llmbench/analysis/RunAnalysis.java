@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
 
 /**
  * Everything the report shows, computed from a run's records: per level the serving metrics, the
- * steady state and the roofline; the whole run's serving metrics; the ladder's knee. Pure.
+ * steady state, the roofline and the reasons of its failures; the whole run's serving metrics; the ladder's knee. Pure.
  *
  * <p>A level named {@value #WARMUP} is left out of everything. A level's configured concurrency is
  * the caller's map entry, else the number in a name such as {@code c128}, else unknown (the
@@ -48,6 +48,8 @@ public record RunAnalysis(
    * @param steady the steady state
    * @param roofline null when skipped
    * @param rooflineNote why the roofline was skipped, null when it was not
+   * @param failures why the level's requests failed, the {@value FailureReasons#TOP} most
+   *     frequent reasons
    */
   public record Level(
       String name,
@@ -55,7 +57,8 @@ public record RunAnalysis(
       ServingMetrics serving,
       SteadyState steady,
       Roofline roofline,
-      String rooflineNote) {}
+      String rooflineNote,
+      FailureReasons failures) {}
 
   public RunAnalysis {
     records = List.copyOf(records);
@@ -108,6 +111,7 @@ public record RunAnalysis(
       }
     }
     Map<String, Level> levels = new LinkedHashMap<>();
+    Map<String, FailureReasons> failures = FailureReasons.byLevel(records);
     ServingMetricsCalculator.byLevel(records)
         .forEach(
             (name, recs) -> {
@@ -128,7 +132,8 @@ public record RunAnalysis(
                     steady.meanContextTokens(), steady.meanPromptTokens(),
                     steady.outputThroughput(), steady.inputThroughput());
               }
-              levels.put(name, new Level(name, c, serving, steady, roof, note));
+              levels.put(name, new Level(name, c, serving, steady, roof, note,
+                  failures.getOrDefault(name, FailureReasons.NONE)));
             });
     Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
     ServingMetrics overall =

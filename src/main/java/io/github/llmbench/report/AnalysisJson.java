@@ -1,5 +1,6 @@
 package io.github.llmbench.report;
 
+import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.analysis.Knee;
 import io.github.llmbench.analysis.Roofline;
 import io.github.llmbench.analysis.RunAnalysis;
@@ -11,24 +12,40 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The JSON objects {@code summary.json} gains: per level {@code steady_state} and {@code
- * roofline}; at the top {@code knee} and {@code report_inputs} (the model, GPU and tp the roofline
- * used, which a re-do reuses), and for a single-level run {@code steady_state} and {@code roofline}
- * at the top as well, as the top-level metrics are that level's.
+ * The JSON objects {@code summary.json} gains: per level {@code steady_state}, {@code roofline}
+ * and {@code failures}; at the top {@code knee} and {@code report_inputs} (the model, GPU and tp
+ * the roofline used, which a re-do reuses), and for a single-level run {@code steady_state} and
+ * {@code roofline} at the top as well, as the top-level metrics are that level's.
  */
 public final class AnalysisJson {
 
   private AnalysisJson() {}
 
-  /** Per level: {@code {"steady_state": ..., "roofline": ...}}. */
+  /**
+   * Per level: {@code {"steady_state": ..., "roofline": ..., "failures": [{"error": ..., "count":
+   * N}, ...]}}, the failures' {@value FailureReasons#TOP} most frequent reasons ({@code []} when
+   * none failed).
+   */
   public static Map<String, Map<String, Object>> levelExtras(RunAnalysis a) {
     Map<String, Map<String, Object>> out = new LinkedHashMap<>();
     a.levels().forEach((name, l) -> {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("steady_state", steadyState(l.steady()));
       m.put("roofline", roofline(l, a));
+      m.put("failures", failures(l.failures()));
       out.put(name, m);
     });
+    return out;
+  }
+
+  private static List<Map<String, Object>> failures(FailureReasons f) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (FailureReasons.Reason r : f.top()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("error", r.error());
+      m.put("count", r.count());
+      out.add(m);
+    }
     return out;
   }
 

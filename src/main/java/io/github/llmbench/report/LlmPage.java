@@ -7,6 +7,7 @@ import static io.github.llmbench.report.PageParts.row;
 import static io.github.llmbench.report.PageParts.tableEnd;
 import static io.github.llmbench.report.PageParts.tableStart;
 
+import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.analysis.Roofline;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
@@ -55,7 +56,6 @@ public final class LlmPage {
       Pattern.compile("<div class=\"item[^\"]*\"><a id=\"details_link\"[^>]*>[^<]*</a></div>");
   private static final String SPACER = "<div class=\"sous-menu-spacer\">";
   private static final int MAX_TIMELINE_POINTS = 3000;
-  private static final int MAX_ERROR_ROWS = 50;
 
   private LlmPage() {}
 
@@ -262,33 +262,32 @@ public final class LlmPage {
     sb.append("</ul>\n</div>\n");
   }
 
+  /**
+   * Per level with failures, a table of its {@value FailureReasons#TOP} most frequent reasons
+   * (count first, as the console block), then what was left out.
+   */
   private static void errors(StringBuilder sb, RunAnalysis a) {
-    Map<String, Integer> counts = new LinkedHashMap<>();
-    for (RequestRecord r : a.records()) {
-      if (!r.ok()) {
-        String key = (r.level() == null ? "" : r.level()) + "\u0000"
-            + (r.error() == null ? "(no reason)" : r.error());
-        counts.merge(key, 1, Integer::sum);
-      }
-    }
     sb.append("<div id=\"llm-errors\" class=\"llm-section\">\n");
-    if (counts.isEmpty()) {
-      sb.append("<p class=\"llm-note\">No failed requests.</p>\n</div>\n");
-      return;
-    }
-    tableStart(sb, "Failed requests", "Level", "Reason", "Count");
-    int shown = 0;
-    for (Map.Entry<String, Integer> e : counts.entrySet()) {
-      if (shown++ >= MAX_ERROR_ROWS) {
-        break;
+    boolean any = false;
+    for (RunAnalysis.Level l : a.levels().values()) {
+      FailureReasons f = l.failures();
+      if (f.isEmpty()) {
+        continue;
       }
-      String[] parts = e.getKey().split("\u0000", 2);
-      row(sb, parts[0], parts[1], e.getValue());
+      any = true;
+      tableStart(sb, "Failed requests (" + l.name() + "): " + f.failed() + ", by reason",
+          "Count", "Reason");
+      for (FailureReasons.Reason r : f.top()) {
+        row(sb, r.count(), r.error());
+      }
+      tableEnd(sb);
+      if (f.otherReasons() > 0) {
+        sb.append("<p class=\"llm-note\">").append(esc(FailureBlock.leftOutNote(f)))
+            .append(".</p>\n");
+      }
     }
-    tableEnd(sb);
-    if (counts.size() > MAX_ERROR_ROWS) {
-      sb.append("<p class=\"llm-note\">").append(counts.size() - MAX_ERROR_ROWS)
-          .append(" more distinct reasons in llm/requests.jsonl.</p>\n");
+    if (!any) {
+      sb.append("<p class=\"llm-note\">No failed requests.</p>\n");
     }
     sb.append("</div>\n");
   }
@@ -478,6 +477,8 @@ public final class LlmPage {
   private static final String CSS = """
       .llm-verdicts { margin: 8px 0 8px 20px; padding: 0; font-size: 14px; }
       .llm-verdicts li { margin: 4px 0; }
+      /* failure reasons are sentences: left-aligned and wide, not Gatling's 50 px number cells */
+      #llm-errors .statistics-in td.value { text-align: left; width: auto; }
       """;
 
   /**

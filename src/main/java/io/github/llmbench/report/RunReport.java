@@ -14,7 +14,7 @@ import java.util.Map;
  * The end-of-run report, one entry point for a live run (the shutdown hook) and for a re-do
  * ({@link ReportMain}): analyses the records ({@link RunAnalysis}), prints per level vLLM's
  * {@code Serving Benchmark Result} block, the {@code Steady-State Metrics} block and the roofline
- * rows, then the ladder verdicts; writes {@code llm/summary.json} and {@code llm.html} (linked
+ * rows and the reasons of its failures, then the ladder verdicts; writes {@code llm/summary.json} and {@code llm.html} (linked
  * from Gatling's pages).
  */
 public final class RunReport {
@@ -76,7 +76,8 @@ public final class RunReport {
   }
 
   /**
-   * Per level: the serving block, the steady-state block and the roofline lines.
+   * Per level: the serving block, the steady-state block, the roofline lines and, when some
+   * requests failed, the failure block ({@link FailureBlock}).
    *
    * @param several whether the run has several levels: titles then name the level
    */
@@ -89,6 +90,7 @@ public final class RunReport {
       sb.append(SteadyStateBlock.roofline(l.roofline(),
           a.model() == null ? null : a.model().hfId(), a.gpu() == null ? null : a.gpu().name(),
           a.tp(), l.rooflineNote()));
+      sb.append(FailureBlock.format(l.failures(), several ? name : null));
       sb.append('\n');
     });
     return sb.toString();

@@ -3,21 +3,30 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.report.Html;
 import io.github.llmbench.testing.GatlingRun;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The embedded simulator's faults on demand ({@code -Dsim.faults}), each seen by the kit as the right failure. */
+/**
+ * The embedded simulator's faults on demand ({@code -Dsim.faults}), each seen by the kit as the right
+ * failure, and reported by reason on the console, in summary.json and on llm.html.
+ */
 class SimulatorFaultsIT {
 
   @Test
-  void everyFaultModeIsTheRightFailure(@TempDir Path results) {
+  void everyFaultModeIsTheRightFailure(@TempDir Path results) throws Exception {
     GatlingRun.Result run =
         GatlingRun.run(
             FixedRequestsSimulation.class,
@@ -47,6 +56,25 @@ class SimulatorFaultsIT {
       if (r.ok()) {
         assertEquals(20, r.outputTokens());
       }
+    }
+
+    // the reasons, most frequent first: a console line each, in summary.json and on llm.html
+    FailureReasons reasons = FailureReasons.of(records, FailureReasons.TOP);
+    JsonNode levels = new ObjectMapper().readTree(run.llm("summary.json").toFile()).get("levels");
+    assertEquals(1, levels.size(), levels.toString());
+    String level = levels.fieldNames().next();
+    JsonNode failures = levels.get(level).get("failures");
+    assertEquals(reasons.top().size(), failures.size(), failures.toString());
+    String page = Files.readString(run.runDir().resolve("llm.html"));
+    assertTrue(page.contains("Failed requests (" + level + "): " + reasons.failed() + ", by reason"), level);
+    for (int i = 0; i < reasons.top().size(); i++) {
+      FailureReasons.Reason r = reasons.top().get(i);
+      assertTrue(i == 0 || r.count() <= reasons.top().get(i - 1).count(), reasons.toString());
+      assertEquals(r.error(), failures.get(i).get("error").asText());
+      assertEquals(r.count(), failures.get(i).get("count").asInt());
+      assertTrue(run.console().contains(String.format(Locale.ROOT, "\n%4d  %s\n", r.count(), r.error())),
+          r + " in\n" + run.console());
+      assertTrue(page.contains(Html.esc(r.error())), r.error());
     }
   }
 

@@ -141,6 +141,13 @@ class LlmPageTest {
     assertTrue(s.get("knee").get("knee_verdict").asText().startsWith("Too few levels"));
     assertEquals("c8", s.get("knee").get("saturation_level").asText());
     assertEquals("qwen2.5-7b-instruct", s.get("report_inputs").get("model").asText());
+    for (String level : List.of("c2", "c4", "c8")) { // each level's one failure, its text as sent
+      JsonNode failures = s.get("levels").get(level).get("failures");
+      assertEquals(1, failures.size(), level);
+      assertEquals(XSS, failures.get(0).get("error").asText());
+      assertEquals(1, failures.get(0).get("count").asInt());
+    }
+    assertTrue(out.contains("- Failures (c4) -"), out);
 
     // the link: in both Gatling pages, once, and a second report leaves it once
     RunReport.write(run, threeLevelRun(), Map.of(), null, null, 1, metadata(),
@@ -162,6 +169,51 @@ class LlmPageTest {
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     String dom = assertChromium(run, 6);
     assertTrue(dom.contains("Roofline (Qwen/Qwen2.5-7B-Instruct"), "roofline table");
+    assertTrue(dom.contains("Failed requests (c8): 1, by reason"), "failure table");
+  }
+
+  /**
+   * c2 fails for 12 reasons (reason i i times, one of them hostile), c4 never: c2's table shows
+   * the 10 most frequent, most first, and says what it left out; c4 gets no table.
+   */
+  @Test
+  void failureTablesPerLevelTopTenMostFirstEscaped() {
+    List<RequestRecord> rs = new ArrayList<>();
+    long t = T;
+    for (int i = 1; i <= 12; i++) {
+      String reason = i == 11 ? "HTTP 400: " + XSS + " & more" : "HTTP 500: reason " + i;
+      for (int k = 0; k < i; k++) {
+        rs.add(new RequestRecord("f" + i + "-" + k, "c2", t, t + 10, null, null, null, null, 100,
+            null, false, false, reason, i == 11 ? 400 : 500));
+        t += 10;
+      }
+    }
+    rs.add(new RequestRecord("ok", "c4", t + 1_000, t + 1_100, 10.0, 10.0, 80.0, List.of(10.0),
+        100, 8, false, true, null, 200));
+    String html = LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), Map.of(),
+        null, "run");
+
+    String errors = html.substring(html.indexOf("<div id=\"llm-errors\""), html.indexOf("<div id=\"llm-run\""));
+    assertTrue(errors.contains("Failed requests (c2): 78, by reason"), errors);
+    assertFalse(errors.contains("(c4)"), errors);
+    Matcher row = Pattern.compile("<tr><td class=\"total\">(\\d+)</td><td class=\"value total\">([^<]*)</td></tr>")
+        .matcher(errors);
+    List<Integer> counts = new ArrayList<>();
+    List<String> reasons = new ArrayList<>();
+    while (row.find()) {
+      counts.add(Integer.parseInt(row.group(1)));
+      reasons.add(row.group(2));
+    }
+    assertEquals(List.of(12, 11, 10, 9, 8, 7, 6, 5, 4, 3), counts);
+    assertEquals("HTTP 400: &lt;script&gt;alert(1)&lt;/script&gt; &amp; more", reasons.get(1));
+    assertEquals("HTTP 500: reason 3", reasons.get(9));
+    assertFalse(errors.contains(XSS), "unescaped error text");
+    assertTrue(errors.contains("3 more failed requests with 2 other reasons in llm/requests.jsonl."), errors);
+
+    String clean = LlmPage.html(RunAnalysis.of(rs.subList(rs.size() - 1, rs.size()), Map.of(), null,
+        null, 1, "hint"), Map.of(), null, "run");
+    assertTrue(clean.contains("<div id=\"llm-errors\" class=\"llm-section\">\n<p class=\"llm-note\">No failed"
+        + " requests.</p>"), clean);
   }
 
   /** Opens llm.html headless; checks charts, errors and escaping; returns the DOM. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.analysis.LatencyStats;
+import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.ServingMetricsCalculator;
 import io.github.llmbench.analysis.ServingMetricsCalculatorTest;
@@ -127,6 +128,33 @@ class SummaryJsonTest {
     assertEquals(8, lv.get("c8").get("max_concurrency").asInt());
     assertEquals(2.0, lv.get("c8").get("output_throughput").asDouble(), EPS); // 2 tokens / 1 s
     assertEquals(900.0, lv.get("c8").get("p99_itl_ms").asDouble(), EPS);
+  }
+
+  /** c2 fails for 12 reasons (reason i i times), c4 never: c2 lists its 10 most frequent. */
+  @Test
+  void eachLevelListsItsTopTenFailureReasons() throws Exception {
+    List<RequestRecord> all = new ArrayList<>();
+    long t = 1_700_000_000_000L;
+    for (int i = 1; i <= 12; i++) {
+      for (int k = 0; k < i; k++) {
+        all.add(new RequestRecord("f" + i + "-" + k, "c2", t, t + 10, null, null, null, null, 5,
+            null, false, false, "HTTP 500: reason " + i, 500));
+      }
+    }
+    all.add(new RequestRecord("ok", "c4", t + 1000, t + 2000, 100.0, 10.0, 1000.0, List.of(900.0),
+        5, 2, false, true, null, 200));
+    JsonNode lv = JSON.readTree(SummaryJson.toJson(RunReport.summary(
+        RunAnalysis.of(all, Map.of(), null, null, 1, "hint"), Map.of()))).get("levels");
+
+    JsonNode c2 = lv.get("c2").get("failures");
+    assertEquals(10, c2.size());
+    for (int i = 0; i < 10; i++) {
+      assertEquals(List.of("error", "count"), names(c2.get(i)));
+      assertEquals("HTTP 500: reason " + (12 - i), c2.get(i).get("error").asText());
+      assertEquals(12 - i, c2.get(i).get("count").asInt());
+    }
+    assertTrue(lv.get("c4").get("failures").isArray());
+    assertEquals(0, lv.get("c4").get("failures").size());
   }
 
   @Test

@@ -1,0 +1,109 @@
+package io.github.llmbench.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.llmbench.records.RequestRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class FailureReasonsTest {
+
+  static final String CONTEXT = "HTTP 400: request (15204 tokens) exceeds the available context size (2048 tokens),"
+      + " try increasing it";
+
+  private static int ids;
+
+  static RequestRecord ok(String level) {
+    return new RequestRecord("r" + ids++, level, 0, 10, 1.0, 1.0, 8.0, List.of(1.0), 10, 8, false, true,
+        null, 200);
+  }
+
+  static RequestRecord failed(String level, String error) {
+    return new RequestRecord("r" + ids++, level, 0, 10, null, null, null, null, 10, null, false, false,
+        error, null);
+  }
+
+  static List<RequestRecord> failed(String level, String error, int times) {
+    List<RequestRecord> out = new ArrayList<>();
+    for (int i = 0; i < times; i++) {
+      out.add(failed(level, error));
+    }
+    return out;
+  }
+
+  @Test
+  void mostFrequentFirstTiesInFirstAppearanceOrder() {
+    List<RequestRecord> rs = new ArrayList<>();
+    rs.add(ok("c2"));
+    rs.add(failed("c2", "timeout: no response within 5 s"));
+    rs.add(failed("c2", "HTTP 500: injected failure"));
+    rs.addAll(failed("c2", CONTEXT, 4));
+    rs.add(failed("c2", "connect error: refused"));
+    rs.add(failed("c2", "HTTP 500: injected failure"));
+    rs.add(ok("c2"));
+
+    FailureReasons f = FailureReasons.of(rs, 10);
+    assertEquals(List.of(
+        new FailureReasons.Reason(CONTEXT, 4),
+        new FailureReasons.Reason("HTTP 500: injected failure", 2),
+        new FailureReasons.Reason("timeout: no response within 5 s", 1),
+        new FailureReasons.Reason("connect error: refused", 1)), f.top());
+    assertEquals(0, f.otherRequests());
+    assertEquals(0, f.otherReasons());
+    assertEquals(8, f.failed());
+  }
+
+  @Test
+  void topTenAndWhatWasLeftOut() {
+    List<RequestRecord> rs = new ArrayList<>();
+    for (int i = 1; i <= 13; i++) { // reason i appears i times: the 3 rarest are cut
+      rs.addAll(failed("c8", "HTTP 500: reason " + i, i));
+    }
+    FailureReasons f = FailureReasons.of(rs, FailureReasons.TOP);
+    assertEquals(10, f.top().size());
+    assertEquals(new FailureReasons.Reason("HTTP 500: reason 13", 13), f.top().get(0));
+    assertEquals(new FailureReasons.Reason("HTTP 500: reason 4", 4), f.top().get(9));
+    assertEquals(1 + 2 + 3, f.otherRequests());
+    assertEquals(3, f.otherReasons());
+    assertEquals(13 * 14 / 2, f.failed());
+
+    FailureReasons none = FailureReasons.of(rs, 0);
+    assertTrue(none.top().isEmpty());
+    assertEquals(13, none.otherReasons());
+    assertThrows(IllegalArgumentException.class, () -> FailureReasons.of(rs, -1));
+  }
+
+  @Test
+  void perLevelInFirstAppearanceOrderWithNullsNamed() {
+    List<RequestRecord> rs = new ArrayList<>();
+    rs.add(ok("c4"));
+    rs.add(failed("c2", null));
+    rs.add(ok("c2"));
+    rs.add(failed("c4", "HTTP 500: injected failure"));
+    rs.add(failed(null, "stream cut before [DONE]: reset"));
+    rs.add(ok("c8"));
+
+    Map<String, FailureReasons> byLevel = FailureReasons.byLevel(rs);
+    assertEquals(List.of("c4", "c2", "", "c8"), List.copyOf(byLevel.keySet()));
+    assertEquals(List.of(new FailureReasons.Reason("HTTP 500: injected failure", 1)), byLevel.get("c4").top());
+    assertEquals(List.of(new FailureReasons.Reason(FailureReasons.NO_REASON, 1)), byLevel.get("c2").top());
+    assertEquals(List.of(new FailureReasons.Reason("stream cut before [DONE]: reset", 1)), byLevel.get("").top());
+    assertTrue(byLevel.get("c8").isEmpty());
+    assertEquals(0, byLevel.get("c8").failed());
+  }
+
+  @Test
+  void theAnalysisCarriesEachLevelsReasonsWarmupLeftOut() {
+    List<RequestRecord> rs = new ArrayList<>();
+    rs.add(failed("warmup", "HTTP 503: loading"));
+    rs.add(ok("c2"));
+    rs.addAll(failed("c2", CONTEXT, 2));
+    RunAnalysis a = RunAnalysis.of(rs, Map.of(), null, null, 1, "hint");
+    assertEquals(List.of("c2"), List.copyOf(a.levels().keySet()));
+    assertEquals(List.of(new FailureReasons.Reason(CONTEXT, 2)), a.levels().get("c2").failures().top());
+  }
+}
