@@ -136,7 +136,7 @@ public final class LlmBench {
       this.datasetNotes = notes;
       this.rooflineModel = rooflineModel(settings, target);
       this.rooflineGpu = rooflineGpu(settings, target);
-      this.runEnd = new RunEnd(settings, target, phases, recorder, rooflineModel, rooflineGpu, out);
+      this.runEnd = new RunEnd(settings, target, phases, recorder, rooflineModel, rooflineGpu, datasetNotes, out);
       this.capture =
           new StreamCapture(
               recorder,

@@ -40,6 +40,7 @@ final class RunEnd {
   private final ModelSpec rooflineModel;
   private final GpuSpec rooflineGpu;
   private final PrintStream out;
+  private final Map<String, String> serverChecks;
   private final java.util.Set<String> printedLevels = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private List<GateResult> gateResults = List.of();
 
@@ -50,6 +51,7 @@ final class RunEnd {
       RunRecorder recorder,
       ModelSpec rooflineModel,
       GpuSpec rooflineGpu,
+      Map<String, String> serverChecks,
       PrintStream out) {
     this.settings = settings;
     this.target = target;
@@ -58,6 +60,7 @@ final class RunEnd {
     this.rooflineModel = rooflineModel;
     this.rooflineGpu = rooflineGpu;
     this.out = out;
+    this.serverChecks = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(serverChecks));
   }
 
   /** Prints a level's blocks (serving, steady state, roofline) as soon as it has drained. */
@@ -226,6 +229,8 @@ final class RunEnd {
       meta.put("profiles", profiles);
     }
     meta.put("settings", settings.describe());
+    // what was found before the load: the tokenizer, how exact the prompts are, the chat template, the context
+    meta.put("server_checks", new LinkedHashMap<>(serverChecks));
     return meta;
   }
 

@@ -71,6 +71,9 @@ final class LlamaServerChecks {
     }
     String context = "\n--- end of the server's log ---\n" + server.logTail(15);
     assertEquals(0, run.exitCode(), "Gatling's exit code" + context);
+    // a vocabulary of words: the words method, its samples re-counted by the server all exact
+    assertTrue(run.console().contains("method: words") && run.console().contains("sample prompts re-counted by the server: all exact"),
+        "exact prompt lengths:\n" + run.console());
 
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
     assertEquals(REQUESTS, records.size(), "requests" + context);

@@ -68,6 +68,10 @@ class LlamaServerRealRunsIT {
       assertTrue(r.ok(), r.toString());
       assertEquals(inputLen + special, r.inputTokens(), "usage.prompt_tokens: " + r);
     }
+    var checks = new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("server_checks");
+    assertTrue(checks.path("lengths").asText().contains("all exact"), checks.toString());
+    assertEquals("llama.cpp /tokenize + /detokenize", checks.path("tokenizer").asText());
+    assertTrue(checks.path("context").asText().startsWith(SLOT_CONTEXT + " tokens per request (n_ctx per slot of GET /props)"), checks.toString());
   }
 
   @Test
