@@ -38,6 +38,9 @@ class ApiKeyIT {
     assertEquals(0, o.exitCode(), o.stdout() + o.stderr());
     assertTrue(o.stdout().contains("OPENAI_API_KEY set (not shown)"), o.stdout());
     assertTrue(o.stdout().contains("header.X-Gateway-Token <set>"), o.stdout());
+    // this server tells no context length and has no /tokenize: said once each, and the run goes on
+    assertEquals(1, o.stdout().lines().filter(l -> l.contains("the server tells no context length")).count(), o.stdout());
+    assertTrue(o.stdout().contains("one word per token, an ESTIMATE"), o.stdout());
     for (String secret : List.of(KEY, GATEWAY_TOKEN)) {
       assertFalse(o.stdout().contains(secret) || o.stderr().contains(secret), "secret in the console");
     }
