@@ -386,14 +386,18 @@ public final class LlmBench {
       case ESTIMATE -> method + " (" + why + "): input tokens are reported from the server's usage";
       case WORDS -> method + "; " + why;
       case TOKEN_IDS -> {
+        long startNanos = System.nanoTime();
         int measured = plannedRequests(false);
+        out.println("gatling-llm-bench: making " + measured + " prompts of exact length with the server's tokenizer...");
         int worst = random.prepare(measured);
         int warmup = plannedRequests(true);
         if (warmup > 0) {
           worst = Math.max(worst, ((RandomDataset) warmupDataset).prepare(warmup));
         }
         boolean pool = phases.stream().filter(p -> !p.warmup()).anyMatch(p -> p.prompts().isEmpty());
-        yield method + " (" + why + "); " + measured + (warmup > 0 ? " + " + warmup + " warmup" : "") + " prompts made before the load"
+        double seconds = (System.nanoTime() - startNanos) / 1e9;
+        yield method + " (" + why + "); " + measured + (warmup > 0 ? " + " + warmup + " warmup" : "")
+            + String.format(Locale.ROOT, " prompts made before the load in %.1f s", seconds)
             + (pool ? ", then used in turn (a server's prefix cache serves repeats: -Dprompts=N makes one per request)" : "")
             + ": " + (worst == 0 ? "all exact" : "off by up to " + worst + " tokens");
       }
