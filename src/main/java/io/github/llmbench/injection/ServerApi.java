@@ -208,12 +208,23 @@ public final class ServerApi {
   /** The JSON answer of a POST, or empty on any failure (the tokenizer endpoints are optional). */
   private Optional<JsonNode> post(String path, JsonNode body) {
     try {
-      HttpRequest req =
-          request(path)
-              .header("Content-Type", "application/json")
-              .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
-              .build();
-      HttpResponse<String> response = client.send(req, HttpResponse.BodyHandlers.ofString());
+      return optionalJson(request(path)
+          .header("Content-Type", "application/json")
+          .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
+          .build());
+    } catch (IOException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The JSON answer of a GET, or empty on any failure (e.g. {@code /props}: llama.cpp's only). */
+  private Optional<JsonNode> get(String path) {
+    return optionalJson(request(path).GET().build());
+  }
+
+  private Optional<JsonNode> optionalJson(HttpRequest request) {
+    try {
+      HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
       return response.statusCode() == 200 ? Optional.ofNullable(JSON.readTree(response.body())) : Optional.empty();
     } catch (IOException e) {
       return Optional.empty();
@@ -282,18 +293,6 @@ public final class ServerApi {
         .filter(JsonNode::isArray)
         .map(t -> OptionalInt.of(t.size() - plain.getAsInt()))
         .orElse(OptionalInt.empty());
-  }
-
-  private Optional<JsonNode> get(String path) {
-    try {
-      HttpResponse<String> response = client.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofString());
-      return response.statusCode() == 200 ? Optional.ofNullable(JSON.readTree(response.body())) : Optional.empty();
-    } catch (IOException e) {
-      return Optional.empty();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return Optional.empty();
-    }
   }
 
   /** The {@code data} entry of {@code GET /v1/models} for the model (as read by {@link #models}). */
