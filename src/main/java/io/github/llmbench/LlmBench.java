@@ -38,6 +38,9 @@ import io.github.llmbench.workload.ContextFit;
 import io.github.llmbench.workload.ServerTokenizer;
 import io.github.llmbench.injection.ServerApi;
 import java.util.OptionalInt;
+import java.util.Iterator;
+import java.util.stream.Stream;
+import io.github.llmbench.workload.FeederRecords;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -208,6 +211,30 @@ public final class LlmBench {
   public ScenarioBuilder closedLevel(int conc) {
     Phase phase = new Phase(level(conc), null, conc, java.util.OptionalInt.empty(), 0, 0, 0, false, true);
     return scenario(phase.scenarioName()).exec(oneRequest(phase));
+  }
+
+  /**
+   * The configured dataset (random, profiles or a file) as a Gatling feeder: one record per
+   * request ({@link FeederRecords}: {@code prompt} or {@code messages}, {@code max_tokens}, {@code
+   * profile}, {@code input_tokens}), endless (a file starts over), for {@code feed(bench.feeder())}.
+   */
+  public Iterator<Map<String, Object>> feeder() {
+    AtomicLong index = new AtomicLong();
+    return Stream.generate(() -> FeederRecords.of(dataset.request(index.getAndIncrement(), null))).iterator();
+  }
+
+  /**
+   * One streamed request built from the session, for any scenario: its {@code prompt} or {@code
+   * messages}, {@code max_tokens} (else {@code -Doutput.len}) and optional {@code profile}, e.g.
+   * from {@code feed(csv("my-prompts.csv"))}; with the kit's capture, records, result blocks and
+   * gates. Its level is the enclosing Gatling group, else the scenario's name. A record with
+   * neither prompt nor messages fails that request, with the reason.
+   */
+  public ChainBuilder stream() {
+    return capture.request(
+        StreamCapture::enclosingGroup,
+        s -> s.contains(FeederRecords.PROFILE) ? String.valueOf((Object) s.get(FeederRecords.PROFILE)) : null,
+        s -> bodies.streaming(FeederRecords.read(name -> s.contains(name) ? s.get(name) : null, settings.outputLen())));
   }
 
   /** The run's hard stop: every phase's own limit, plus time for the last requests to time out. */

@@ -29,7 +29,7 @@ final class StreamAction implements Action {
   private final StreamCapture capture;
   private final HttpEngine engine;
   private final GatlingStats stats;
-  private final String level;
+  private final Function<io.gatling.javaapi.core.Session, String> levelOf;
   private final Function<io.gatling.javaapi.core.Session, String> profileOf;
   private final Function<io.gatling.javaapi.core.Session, String> bodyOf;
   private final Action next;
@@ -38,14 +38,14 @@ final class StreamAction implements Action {
       StreamCapture capture,
       HttpEngine engine,
       GatlingStats stats,
-      String level,
+      Function<io.gatling.javaapi.core.Session, String> levelOf,
       Function<io.gatling.javaapi.core.Session, String> profileOf,
       Function<io.gatling.javaapi.core.Session, String> bodyOf,
       Action next) {
     this.capture = capture;
     this.engine = engine;
     this.stats = stats;
-    this.level = level;
+    this.levelOf = levelOf;
     this.profileOf = profileOf;
     this.bodyOf = bodyOf;
     this.next = next;
@@ -75,6 +75,7 @@ final class StreamAction implements Action {
       io.gatling.javaapi.core.Session javaSession = new io.gatling.javaapi.core.Session(clean);
       String body = bodyOf.apply(javaSession);
       String profile = profileOf.apply(javaSession);
+      String level = levelOf.apply(javaSession);
       String id = capture.nextRequestId();
       request = request(id, body);
       long t0 = System.nanoTime();

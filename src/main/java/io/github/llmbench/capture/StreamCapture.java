@@ -116,6 +116,15 @@ public final class StreamCapture {
    * @param body the JSON body of a new request (called once per request)
    */
   public ChainBuilder request(String level, Function<Session, String> profile, Function<Session, String> body) {
+    return request(s -> level, profile, body);
+  }
+
+  /**
+   * The chain of one request whose level is read from the session when it is sent.
+   *
+   * @param level the level's tag for this session, e.g. {@link #enclosingGroup}
+   */
+  public ChainBuilder request(Function<Session, String> level, Function<Session, String> profile, Function<Session, String> body) {
     ActionBuilder action =
         () -> (ctx, next) ->
             new StreamAction(
@@ -127,6 +136,15 @@ public final class StreamCapture {
                 body,
                 next);
     return exec(action);
+  }
+
+  /**
+   * The outermost Gatling group the session is in (as a level: {@code group("c8").on(...)}), else
+   * the scenario's name: how a user's own simulation names the levels of its records.
+   */
+  public static String enclosingGroup(Session session) {
+    scala.collection.immutable.List<String> groups = session.asScala().groups();
+    return groups.isEmpty() ? session.scenario() : groups.head();
   }
 
   String nextRequestId() {
