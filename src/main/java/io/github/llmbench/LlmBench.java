@@ -70,8 +70,6 @@ public final class LlmBench {
   /** Warmup prompts come from another seed than measured ones, so no measured prompt is cached. */
   static final long WARMUP_SEED_SALT = 0x3A3A_5EED_0000_0001L;
 
-  private static final String SPEC_KEY = "llmRequest";
-  private static final String PROFILE_KEY = "llmProfile";
 
   private final BenchSettings settings;
   private final Target target;
@@ -219,8 +217,7 @@ public final class LlmBench {
    * profile}, {@code input_tokens}), endless (a file starts over), for {@code feed(bench.feeder())}.
    */
   public Iterator<Map<String, Object>> feeder() {
-    AtomicLong index = new AtomicLong();
-    return Stream.generate(() -> FeederRecords.of(dataset.request(index.getAndIncrement(), null))).iterator();
+    return feederOf(dataset, new AtomicLong(), null);
   }
 
   /**
@@ -231,10 +228,7 @@ public final class LlmBench {
    * neither prompt nor messages fails that request, with the reason.
    */
   public ChainBuilder stream() {
-    return capture.request(
-        StreamCapture::enclosingGroup,
-        s -> s.contains(FeederRecords.PROFILE) ? String.valueOf((Object) s.get(FeederRecords.PROFILE)) : null,
-        s -> bodies.streaming(FeederRecords.read(name -> s.contains(name) ? s.get(name) : null, settings.outputLen())));
+    return capture.request(StreamCapture::enclosingGroup, LlmBench::profileOf, this::bodyOf);
   }
 
   /** The run's hard stop: every phase's own limit, plus time for the last requests to time out. */
@@ -327,20 +321,31 @@ public final class LlmBench {
 
   /** One request of {@code phase}, inside its level's group and, in profile runs, its profile's. */
   private ChainBuilder oneRequest(Phase phase) {
-    ChainBuilder request =
-        capture.request(phase.level(), s -> s.getString(PROFILE_KEY), s -> body(s.get(SPEC_KEY)));
+    ChainBuilder request = capture.request(phase.level(), LlmBench::profileOf, this::bodyOf);
     boolean profiles = settings.workload().dataset() == Dataset.PROFILES;
-    ChainBuilder inner = profiles ? exec(group("#{" + PROFILE_KEY + "}").on(request)) : request;
-    return exec(session -> nextRequest(session, phase)).exec(group(phase.level()).on(inner));
+    ChainBuilder inner = profiles ? exec(group("#{" + FeederRecords.PROFILE + "}").on(request)) : request;
+    // a user may send several requests: the last record's keys go first, so a prompt record never
+    // keeps the messages (or profile) of the one before
+    return exec(session -> session.removeAll(FEEDER_KEYS))
+        .feed(feederOf(phase.warmup() ? warmupDataset : dataset, phase.warmup() ? warmupIndex : measuredIndex, phase.profile()))
+        .exec(group(phase.level()).on(inner));
   }
 
-  private Session nextRequest(Session session, Phase phase) {
-    RequestSpec spec =
-        phase.warmup()
-            ? warmupDataset.request(warmupIndex.getAndIncrement(), phase.profile())
-            : dataset.request(measuredIndex.getAndIncrement(), phase.profile());
-    Session s = session.set(SPEC_KEY, spec);
-    return spec.profile() == null ? s.remove(PROFILE_KEY) : s.set(PROFILE_KEY, spec.profile());
+  private static final String[] FEEDER_KEYS = {
+    FeederRecords.PROMPT, FeederRecords.MESSAGES, FeederRecords.MAX_TOKENS, FeederRecords.PROFILE, FeederRecords.INPUT_TOKENS
+  };
+
+  /** Requests {@code index}, {@code index + 1}, ... of a dataset (of one profile, or any) as feeder records. */
+  private static Iterator<Map<String, Object>> feederOf(io.github.llmbench.workload.Dataset d, AtomicLong index, String profile) {
+    return Stream.generate(() -> FeederRecords.of(d.request(index.getAndIncrement(), profile))).iterator();
+  }
+
+  private static String profileOf(Session s) {
+    return s.contains(FeederRecords.PROFILE) ? String.valueOf((Object) s.get(FeederRecords.PROFILE)) : null;
+  }
+
+  private String bodyOf(Session s) {
+    return body(FeederRecords.read(name -> s.contains(name) ? s.get(name) : null, settings.outputLen()));
   }
 
   /**
