@@ -70,7 +70,6 @@ public final class LlmBench {
   /** Warmup prompts come from another seed than measured ones, so no measured prompt is cached. */
   static final long WARMUP_SEED_SALT = 0x3A3A_5EED_0000_0001L;
 
-
   private final BenchSettings settings;
   private final Target target;
   private final io.github.llmbench.workload.Dataset dataset;
@@ -124,7 +123,7 @@ public final class LlmBench {
       }
       this.warmupDataset = dataset.withSeed(w.seed() ^ WARMUP_SEED_SALT);
       this.phases = LoadPlan.of(settings.load(), sequentialProfiles);
-      notes.put("lengths", promptsNote(w, tokenizer, why));
+      notes.put("lengths", preparePrompts(w, why));
       OptionalInt template = settings.api() == BenchSettings.Api.CHAT && tokenizer.present()
           ? target.api().chatTemplateTokens(target.model(), tokenizer, "How fast is the server?")
           : OptionalInt.empty();
@@ -134,7 +133,7 @@ public final class LlmBench {
             : "the chat template's tokens are unknown (the server's input tokens count them)");
       }
       notes.put("context", checkContext(tokenizer, template.orElse(0)));
-      this.datasetNotes = notes;
+      this.datasetNotes = java.util.Collections.unmodifiableMap(notes);
       this.rooflineModel = rooflineModel(settings, target);
       this.rooflineGpu = rooflineGpu(settings, target);
       this.runEnd = new RunEnd(settings, target, phases, recorder, rooflineModel, rooflineGpu, datasetNotes, out);
@@ -401,11 +400,12 @@ public final class LlmBench {
   }
 
   /**
-   * The start line about the prompts: the method that makes their lengths exact and how exact
-   * they came out. Token-ids prompts are made here, before the load: as many as the run sends
-   * when it sends a fixed number, else a pool used in turn.
+   * Makes the token-ids prompts, before the load (as many as the run sends when it sends a fixed
+   * number, else a pool used in turn; the other methods make theirs on the fly), and returns the
+   * start line about the prompts: the method that makes their lengths exact and how exact they
+   * came out.
    */
-  private String promptsNote(BenchSettings.Workload w, ServerTokenizer tokenizer, String why) {
+  private String preparePrompts(BenchSettings.Workload w, String why) {
     if (w.dataset() == Dataset.PROFILES) {
       return "profiles " + w.profiles() + (w.profilesMixed() ? ", mixed" : ", in order") + ": " + ((ProfilesDataset) dataset).names();
     }
@@ -435,7 +435,6 @@ public final class LlmBench {
       }
     };
   }
-
 
   private void printSettings() {
     out.println("gatling-llm-bench settings:");

@@ -60,7 +60,7 @@ final class RunEnd {
     this.rooflineModel = rooflineModel;
     this.rooflineGpu = rooflineGpu;
     this.out = out;
-    this.serverChecks = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(serverChecks));
+    this.serverChecks = serverChecks;
   }
 
   /** Prints a level's blocks (serving, steady state, roofline) as soon as it has drained. */
@@ -230,7 +230,7 @@ final class RunEnd {
     }
     meta.put("settings", settings.describe());
     // what was found before the load: the tokenizer, how exact the prompts are, the chat template, the context
-    meta.put("server_checks", new LinkedHashMap<>(serverChecks));
+    meta.put("server_checks", serverChecks);
     return meta;
   }
 

@@ -88,24 +88,4 @@ public record FailureReasons(List<Reason> top, int otherRequests, int otherReaso
     }
     return new FailureReasons(shown, otherRequests, all.size() - shown.size());
   }
-
-  /**
-   * Per level, in the order the levels first appear in {@code records}, the {@value #TOP} most
-   * frequent reasons; a level without failures maps to {@link #NONE}; a null level is grouped
-   * under {@code ""}.
-   */
-  public static Map<String, FailureReasons> byLevel(List<RequestRecord> records) {
-    return byLevel(records, TOP);
-  }
-
-  /** As {@link #byLevel(List)}, with {@code limit} reasons per level. */
-  public static Map<String, FailureReasons> byLevel(List<RequestRecord> records, int limit) {
-    Map<String, List<RequestRecord>> levels = new LinkedHashMap<>();
-    for (RequestRecord r : records) {
-      levels.computeIfAbsent(r.level() == null ? "" : r.level(), k -> new ArrayList<>()).add(r);
-    }
-    Map<String, FailureReasons> out = new LinkedHashMap<>();
-    levels.forEach((level, rs) -> out.put(level, of(rs, limit)));
-    return out;
-  }
 }

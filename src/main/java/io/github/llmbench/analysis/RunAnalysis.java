@@ -111,7 +111,6 @@ public record RunAnalysis(
       }
     }
     Map<String, Level> levels = new LinkedHashMap<>();
-    Map<String, FailureReasons> failures = FailureReasons.byLevel(records);
     ServingMetricsCalculator.byLevel(records)
         .forEach(
             (name, recs) -> {
@@ -133,7 +132,7 @@ public record RunAnalysis(
                     steady.outputThroughput(), steady.inputThroughput());
               }
               levels.put(name, new Level(name, c, serving, steady, roof, note,
-                  failures.getOrDefault(name, FailureReasons.NONE)));
+                  FailureReasons.of(recs, FailureReasons.TOP)));
             });
     Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
     ServingMetrics overall =

@@ -32,13 +32,14 @@ public final class ContextFit {
    */
   public static java.util.Optional<Longest> longest(
       List<RequestSpec> candidates, TokenCounter counter, int templateTokens, OptionalInt maxTokensOverride) {
-    OptionalInt base = counter.count("");
+    OptionalInt base = null; // the count of "" (a BOS token), asked for only when a text is counted
     Longest longest = null;
     for (RequestSpec r : candidates) {
       int prompt;
       if (r.promptTokens() >= 0) {
         prompt = r.promptTokens();
       } else {
+        base = base == null ? counter.count("") : base;
         OptionalInt n = counter.count(r.promptText());
         if (n.isEmpty() || base.isEmpty()) {
           return java.util.Optional.empty();

@@ -94,8 +94,18 @@ public final class FeederRecords {
   }
 
   private static List<RequestSpec.ChatMessage> messages(Object raw) {
-    JsonNode node = raw instanceof String text ? parse(text) : JSON.valueToTree(raw);
     List<RequestSpec.ChatMessage> out = new ArrayList<>();
+    if (raw instanceof List<?> list) { // as of() writes them, and jsonFile(...) feeders read them
+      for (Object o : list) {
+        if (o instanceof Map<?, ?> m && m.get("role") instanceof String role && m.get("content") instanceof String content) {
+          out.add(new RequestSpec.ChatMessage(role, content));
+        } else {
+          out.clear();
+          break;
+        }
+      }
+    }
+    JsonNode node = raw instanceof String text ? parse(text) : null; // a CSV column holds JSON text
     if (node != null && node.isArray()) {
       for (JsonNode m : node) {
         if (m.path("role").isTextual() && m.path("content").isTextual()) {

@@ -52,6 +52,9 @@ public final class RandomDataset implements Dataset {
   }
 
   private final Calibration calibration;
+  /** The words of one token, after a space and at a prompt's start: what a prompt ends (or starts) on. */
+  private final int[] oneToken;
+  private final int[] oneTokenFirst;
   private final ExactPrompts exact;
   private final int inputLen;
   private final int outputLen;
@@ -121,6 +124,9 @@ public final class RandomDataset implements Dataset {
       throw new DatasetException("the prompt vocabulary is empty");
     }
     this.calibration = calibration;
+    this.oneToken = java.util.stream.IntStream.range(0, calibration.tokens().length).filter(i -> calibration.tokens()[i] == 1).toArray();
+    this.oneTokenFirst =
+        java.util.stream.IntStream.range(0, calibration.firstTokens().length).filter(i -> calibration.firstTokens()[i] == 1).toArray();
     this.exact = exact;
     this.inputLen = inputLen;
     this.outputLen = outputLen;
@@ -300,9 +306,6 @@ public final class RandomDataset implements Dataset {
     return List.of(RequestSpec.ofPrompt("", maxTokens(), null, prefixLen + longestInput));
   }
 
-  public boolean exact() {
-    return method() != Method.ESTIMATE;
-  }
 
   /** A length drawn uniformly from [len x (1 - r), len x (1 + r)], at least 1 (vLLM's rule). */
   int draw(int len, Random rnd) {
@@ -321,25 +324,15 @@ public final class RandomDataset implements Dataset {
    */
   String words(int tokens, Random rnd, boolean atStart) {
     List<String> words = calibration.words();
-    List<Integer> oneToken = new ArrayList<>();
-    List<Integer> oneTokenFirst = new ArrayList<>();
-    for (int i = 0; i < words.size(); i++) {
-      if (calibration.tokens()[i] == 1) {
-        oneToken.add(i);
-      }
-      if (calibration.firstTokens()[i] == 1) {
-        oneTokenFirst.add(i);
-      }
-    }
     StringBuilder sb = new StringBuilder(tokens * 7);
     int remaining = tokens;
     boolean first = atStart;
     while (remaining > 0) {
       int[] counts = first ? calibration.firstTokens() : calibration.tokens();
-      List<Integer> ones = first ? oneTokenFirst : oneToken;
+      int[] ones = first ? oneTokenFirst : oneToken;
       int i = rnd.nextInt(words.size());
-      if (counts[i] > remaining && !ones.isEmpty()) {
-        i = ones.get(rnd.nextInt(ones.size()));
+      if (counts[i] > remaining && ones.length > 0) {
+        i = ones[rnd.nextInt(ones.length)];
       }
       if (sb.length() > 0) {
         sb.append(' ');
