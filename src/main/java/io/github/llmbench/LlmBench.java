@@ -41,6 +41,9 @@ import java.util.OptionalInt;
 import java.util.Iterator;
 import java.util.stream.Stream;
 import io.github.llmbench.workload.FeederRecords;
+import io.github.llmbench.workload.TraceDataset;
+import io.github.llmbench.injection.Conversations;
+import io.github.llmbench.records.RequestOrigin;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -86,6 +89,7 @@ public final class LlmBench {
   private final RequestBodies bodies;
   private final AtomicLong measuredIndex = new AtomicLong();
   private final AtomicLong warmupIndex = new AtomicLong();
+  private final AtomicLong conversationIds = new AtomicLong();
   private final long createdMs = System.currentTimeMillis();
   private final PrintStream out = System.out;
 
@@ -95,6 +99,7 @@ public final class LlmBench {
     BenchSettings.Workload w = settings.workload();
     // Read the dataset file before contacting the server: a bad file costs nothing.
     FileDataset file = w.dataset() == Dataset.FILE ? FileDataset.read(w.file().get(), w.outputLen(), w.seed()) : null;
+    List<TraceDataset.Entry> trace = w.dataset() == Dataset.TRACE ? traceLines(w, settings.load()) : null;
     this.target = Target.resolve(settings);
     this.bodies = new RequestBodies(settings.api(), target.model(), settings.requestOptions().extraBody());
     try {
@@ -110,6 +115,16 @@ public final class LlmBench {
           this.sequentialProfiles = List.of();
           why = selection.why();
         }
+        case TRACE -> {
+          RandomDataset.Selection selection =
+              RandomDataset.forServer(tokenizer, w.inputLen(), w.outputLen(), 0, 0, w.seed(), CHECKED_SAMPLES);
+          TraceDataset replay = TraceDataset.of(trace, selection.dataset(), w.seed());
+          this.dataset = replay;
+          this.sequentialProfiles = List.of();
+          why = selection.dataset().method() == RandomDataset.Method.TOKEN_IDS
+              ? "words do not add up with this tokenizer (" + selection.why() + "): " + RandomDataset.check(replay, tokenizer, CHECKED_SAMPLES).describe()
+              : RandomDataset.check(replay, tokenizer, CHECKED_SAMPLES).describe();
+        }
         case PROFILES -> {
           ProfilesDataset profiles =
               new ProfilesDataset(w.profiles().group(), w.profiles().names(), ProfilesDataset.shippedSentence(), w.seed());
@@ -122,7 +137,9 @@ public final class LlmBench {
         }
       }
       this.warmupDataset = dataset.withSeed(w.seed() ^ WARMUP_SEED_SALT);
-      this.phases = LoadPlan.of(settings.load(), sequentialProfiles);
+      this.phases = dataset instanceof TraceDataset replay
+          ? LoadPlan.trace(settings.load(), replay.sendTimesSeconds(w.traceSpeed()))
+          : LoadPlan.of(settings.load(), sequentialProfiles);
       notes.put("lengths", preparePrompts(w, why));
       OptionalInt template = settings.api() == BenchSettings.Api.CHAT && tokenizer.present()
           ? target.api().chatTemplateTokens(target.model(), tokenizer, "How fast is the server?")
@@ -147,7 +164,8 @@ public final class LlmBench {
               settings.requestOptions().headers(),
               target.api().closesConnectionAfterStream(),
               Math.max(dataset.maxTokens(), settings.requestOptions().maxTokens().orElse(0)),
-              settings.itlRecords());
+              settings.itlRecords(),
+              w.multiTurn());
     } catch (RuntimeException e) {
       target.close();
       throw e;
@@ -227,14 +245,16 @@ public final class LlmBench {
    * neither prompt nor messages fails that request, with the reason.
    */
   public ChainBuilder stream() {
-    return capture.request(StreamCapture::enclosingGroup, LlmBench::profileOf, this::bodyOf);
+    return capture.request(StreamCapture::enclosingGroup, LlmBench::profileOf, this::bodyOf, LlmBench::originOf);
   }
 
   /** The run's hard stop: every phase's own limit, plus time for the last requests to time out. */
   public Duration maxDuration() {
     long seconds = 0;
     for (Phase p : phases) {
-      if (p.prompts().isPresent()) {
+      if (p.trace()) {
+        seconds += p.durationSeconds();
+      } else if (p.prompts().isPresent()) {
         int inFlight = p.conc() > 0 ? p.conc() : 1;
         seconds += (long) Math.ceil((double) p.prompts().getAsInt() / inFlight) * settings.timeoutSeconds();
       } else {
@@ -243,6 +263,12 @@ public final class LlmBench {
       seconds += settings.timeoutSeconds() + 10L;
     }
     return Duration.ofSeconds(seconds + 30);
+  }
+
+  /** The trace's lines, read before the server is asked anything; {@code -Dprompts=N} keeps the first N. */
+  private static List<TraceDataset.Entry> traceLines(BenchSettings.Workload w, BenchSettings.Load load) {
+    List<TraceDataset.Entry> lines = TraceDataset.read(w.file().get());
+    return load.prompts().isEmpty() ? lines : lines.subList(0, Math.min(lines.size(), load.prompts().get(0)));
   }
 
   /**
@@ -318,17 +344,42 @@ public final class LlmBench {
     return out;
   }
 
-  /** One request of {@code phase}, inside its level's group and, in profile runs, its profile's. */
+  /**
+   * One request of {@code phase}, inside its level's group and, in profile runs, its profile's;
+   * in multi-turn runs, one conversation of such requests.
+   */
   private ChainBuilder oneRequest(Phase phase) {
-    ChainBuilder request = capture.request(phase.level(), LlmBench::profileOf, this::bodyOf);
+    ChainBuilder request = capture.request(s -> phase.level(), LlmBench::profileOf, this::bodyOf, LlmBench::originOf);
     boolean profiles = settings.workload().dataset() == Dataset.PROFILES;
     ChainBuilder inner = profiles ? exec(group("#{" + FeederRecords.PROFILE + "}").on(request)) : request;
+    io.github.llmbench.workload.Dataset d = phase.warmup() ? warmupDataset : dataset;
+    AtomicLong index = phase.warmup() ? warmupIndex : measuredIndex;
+    BenchSettings.Workload w = settings.workload();
+    if (w.multiTurn()) {
+      Iterator<Map<String, Object>> conversations = Stream.generate(() -> {
+        long n = index.getAndIncrement();
+        List<Map<String, Object>> turns = d.conversation(n, phase.profile(), w.turns()).stream().map(FeederRecords::of).toList();
+        return Conversations.record("conv-" + conversationIds.incrementAndGet(), turns);
+      }).iterator();
+      return Conversations.of(conversations, exec(group(phase.level()).on(inner)), Duration.ofMillis(Math.round(w.thinkSeconds() * 1000)));
+    }
+    Iterator<Map<String, Object>> records = feederOf(d, index, phase.profile());
+    if (phase.trace() && !phase.warmup()) {
+      // each record carries its send time, so the record tells how late it was sent
+      List<Double> times = phase.sendTimes();
+      records = Stream.generate(() -> {
+        long n = index.getAndIncrement();
+        Map<String, Object> r = new LinkedHashMap<>(FeederRecords.of(d.request(n, null)));
+        r.put(TRACE_MICROS, Math.round(times.get((int) (n % times.size())) * 1e6));
+        return r;
+      }).iterator();
+    }
     // a user may send several requests: the last record's keys go first, so a prompt record never
     // keeps the messages (or profile) of the one before
-    return exec(session -> session.removeAll(FEEDER_KEYS))
-        .feed(feederOf(phase.warmup() ? warmupDataset : dataset, phase.warmup() ? warmupIndex : measuredIndex, phase.profile()))
-        .exec(group(phase.level()).on(inner));
+    return exec(session -> session.removeAll(FEEDER_KEYS)).feed(records).exec(group(phase.level()).on(inner));
   }
+
+  private static final String TRACE_MICROS = "llm.traceMicros";
 
   private static final String[] FEEDER_KEYS = {
     FeederRecords.PROMPT, FeederRecords.MESSAGES, FeederRecords.MAX_TOKENS, FeederRecords.PROFILE, FeederRecords.INPUT_TOKENS
@@ -337,6 +388,10 @@ public final class LlmBench {
   /** Requests {@code index}, {@code index + 1}, ... of a dataset (of one profile, or any) as feeder records. */
   private static Iterator<Map<String, Object>> feederOf(io.github.llmbench.workload.Dataset d, AtomicLong index, String profile) {
     return Stream.generate(() -> FeederRecords.of(d.request(index.getAndIncrement(), profile))).iterator();
+  }
+
+  private static RequestOrigin originOf(Session s) {
+    return s.contains(TRACE_MICROS) ? RequestOrigin.trace(s.getLong(TRACE_MICROS)) : Conversations.originOf(s);
   }
 
   private static String profileOf(Session s) {
@@ -366,7 +421,7 @@ public final class LlmBench {
         n += (long) p.conc() * POOL_PER_SLOT;
       }
     }
-    return (int) Math.min(n, MAX_PREPARED);
+    return (int) Math.min(n * settings.workload().turns(), MAX_PREPARED);
   }
 
   static final int POOL_PER_SLOT = 8;
@@ -389,10 +444,22 @@ public final class LlmBench {
     if (longest.isEmpty()) {
       return c.tokens() + " tokens per request (" + c.source() + "); the longest request was not counted (no tokenizer)";
     }
+    BenchSettings.Workload w = settings.workload();
+    if (w.multiTurn() && w.dataset() != Dataset.FILE) {
+      // the last turn carries every earlier turn and its answer (at most max_tokens each)
+      ContextFit.Longest one = longest.get();
+      ContextFit.Longest last = new ContextFit.Longest(w.turns() * one.promptTokens() + (w.turns() - 1) * one.maxTokens(), one.maxTokens());
+      ContextFit.problem(last, c.tokens(), c.source()).ifPresent(message -> {
+        throw new TargetException(message.replace("The longest request", "The last turn of a conversation (-Dturns=" + w.turns() + ")")
+            .replace("lower -Dinput.len", "lower -Dturns, -Dinput.len"));
+      });
+      return c.tokens() + " tokens per request (" + c.source() + "); the last turn of a conversation needs up to " + last.total();
+    }
     ContextFit.problem(longest.get(), c.tokens(), c.source()).ifPresent(message -> {
       throw new TargetException(message);
     });
-    return c.tokens() + " tokens per request (" + c.source() + "); the longest request needs " + longest.get().total();
+    return c.tokens() + " tokens per request (" + c.source() + "); the longest request needs " + longest.get().total()
+        + (w.multiTurn() ? " (a turn; later turns also carry the conversation so far)" : "");
   }
 
   private String body(RequestSpec spec) {
@@ -411,6 +478,11 @@ public final class LlmBench {
     }
     if (w.dataset() == Dataset.FILE) {
       return ((FileDataset) dataset).size() + " requests in " + w.file().get();
+    }
+    if (dataset instanceof TraceDataset replay) {
+      return String.format(Locale.ROOT, "%d requests over %.1f s of trace (sent over %.1f s), %d distinct blocks of %d tokens; %s",
+          replay.size(), replay.spanMs() / 1000, replay.spanMs() / 1000 / w.traceSpeed(), replay.distinctBlocks(),
+          TraceDataset.BLOCK_TOKENS, why);
     }
     RandomDataset random = (RandomDataset) dataset;
     String method = "method: " + random.method().description();

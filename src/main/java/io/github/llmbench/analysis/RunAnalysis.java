@@ -50,6 +50,8 @@ public record RunAnalysis(
    * @param rooflineNote why the roofline was skipped, null when it was not
    * @param failures why the level's requests failed, the {@value FailureReasons#TOP} most
    *     frequent reasons
+   * @param turns TTFT by turn of a multi-turn run (empty otherwise)
+   * @param lateness how late a trace replay sent its requests (empty otherwise)
    */
   public record Level(
       String name,
@@ -58,7 +60,9 @@ public record RunAnalysis(
       SteadyState steady,
       Roofline roofline,
       String rooflineNote,
-      FailureReasons failures) {}
+      FailureReasons failures,
+      TurnLatency turns,
+      TraceLateness lateness) {}
 
   public RunAnalysis {
     records = List.copyOf(records);
@@ -132,7 +136,7 @@ public record RunAnalysis(
                     steady.outputThroughput(), steady.inputThroughput());
               }
               levels.put(name, new Level(name, c, serving, steady, roof, note,
-                  FailureReasons.of(recs, FailureReasons.TOP)));
+                  FailureReasons.of(recs, FailureReasons.TOP), TurnLatency.of(recs), TraceLateness.of(recs)));
             });
     Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
     ServingMetrics overall =

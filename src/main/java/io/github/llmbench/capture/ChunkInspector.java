@@ -37,6 +37,8 @@ final class ChunkInspector {
     Integer completionTokens;
     ServerTimings timings;
     String error;
+    /** Where the generated text goes (multi-turn runs send it back), or null: not kept. */
+    StringBuilder answer;
 
     void reset() {
       done = false;
@@ -93,7 +95,7 @@ final class ChunkInspector {
               JsonToken first = p.nextToken();
               if (first != JsonToken.END_ARRAY) {
                 if (first == JsonToken.START_OBJECT) {
-                  facts.text = firstChoiceCarriesText(p);
+                  facts.text = firstChoiceCarriesText(p, facts.answer);
                 } else {
                   p.skipChildren();
                 }
@@ -132,8 +134,12 @@ final class ChunkInspector {
     }
   }
 
-  /** Reads the first choice object (the parser is on its START_OBJECT) up to its END_OBJECT. */
-  private static boolean firstChoiceCarriesText(JsonParser p) throws IOException {
+  /**
+   * Reads the first choice object (the parser is on its START_OBJECT) up to its END_OBJECT,
+   * appending its generated text ({@code delta.content} or {@code text}; not the reasoning, which
+   * a chat's history leaves out) to {@code answer} when that is not null.
+   */
+  private static boolean firstChoiceCarriesText(JsonParser p, StringBuilder answer) throws IOException {
     boolean deltaObject = false;
     boolean deltaText = false;
     boolean plainText = false;
@@ -148,12 +154,18 @@ final class ChunkInspector {
           if (v == JsonToken.VALUE_STRING
               && (field.equals("content") || field.equals("reasoning_content") || field.equals("reasoning"))) {
             deltaText |= p.getTextLength() > 0;
+            if (answer != null && field.equals("content")) {
+              answer.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+            }
           } else {
             p.skipChildren();
           }
         }
       } else if (name.equals("text") && value == JsonToken.VALUE_STRING) {
         plainText = p.getTextLength() > 0;
+        if (answer != null && !deltaObject) {
+          answer.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+        }
       } else {
         p.skipChildren();
       }

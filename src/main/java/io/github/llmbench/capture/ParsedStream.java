@@ -13,6 +13,7 @@ import io.github.llmbench.records.ServerTimings;
  * @param sawDone whether {@code data: [DONE]} was seen
  * @param error why the stream is unusable (error event, invalid JSON chunk), null when fine
  * @param serverTimings llama.cpp's {@code timings} object of the final chunk, null without one
+ * @param answer the generated text, when it was kept (multi-turn runs), else null
  */
 public record ParsedStream(
     long[] textArrivalNanos,
@@ -21,14 +22,15 @@ public record ParsedStream(
     Integer completionTokens,
     boolean sawDone,
     String error,
-    ServerTimings serverTimings) {
+    ServerTimings serverTimings,
+    String answer) {
 
   /** Nothing read (the request failed before its body). */
-  static final ParsedStream EMPTY = new ParsedStream(new long[0], 0, null, null, false, null, null);
+  static final ParsedStream EMPTY = new ParsedStream(new long[0], 0, null, null, false, null, null, null);
 
   /** A stream without server timings, e.g. for tests. */
   public ParsedStream(long[] textArrivalNanos, Integer promptTokens, Integer completionTokens, boolean sawDone, String error) {
-    this(textArrivalNanos, textArrivalNanos.length, promptTokens, completionTokens, sawDone, error, null);
+    this(textArrivalNanos, textArrivalNanos.length, promptTokens, completionTokens, sawDone, error, null, null);
   }
 
   public long firstTextNanos() {

@@ -7,6 +7,7 @@ import io.gatling.http.client.body.bytearray.ByteArrayRequestBodyBuilder;
 import io.gatling.http.client.resolver.InetAddressNameResolver;
 import io.gatling.http.client.uri.Uri;
 import io.gatling.http.engine.HttpEngine;
+import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
@@ -32,6 +33,7 @@ final class StreamAction implements Action {
   private final Function<io.gatling.javaapi.core.Session, String> levelOf;
   private final Function<io.gatling.javaapi.core.Session, String> profileOf;
   private final Function<io.gatling.javaapi.core.Session, String> bodyOf;
+  private final Function<io.gatling.javaapi.core.Session, RequestOrigin> originOf;
   private final Action next;
 
   StreamAction(
@@ -41,6 +43,7 @@ final class StreamAction implements Action {
       Function<io.gatling.javaapi.core.Session, String> levelOf,
       Function<io.gatling.javaapi.core.Session, String> profileOf,
       Function<io.gatling.javaapi.core.Session, String> bodyOf,
+      Function<io.gatling.javaapi.core.Session, RequestOrigin> originOf,
       Action next) {
     this.capture = capture;
     this.engine = engine;
@@ -48,6 +51,7 @@ final class StreamAction implements Action {
     this.levelOf = levelOf;
     this.profileOf = profileOf;
     this.bodyOf = bodyOf;
+    this.originOf = originOf;
     this.next = next;
   }
 
@@ -76,12 +80,13 @@ final class StreamAction implements Action {
       String body = bodyOf.apply(javaSession);
       String profile = profileOf.apply(javaSession);
       String level = levelOf.apply(javaSession);
+      RequestOrigin origin = originOf.apply(javaSession);
       String id = capture.nextRequestId();
       request = request(id, body);
       long t0 = System.nanoTime();
-      capture.recorder().started(id, level, profile, ClockAnchor.epochMs(t0));
-      exchange =
-          new StreamExchange(clean, id, level, profile, t0, capture.maxOutputTokens(), capture.timeoutSeconds(), this::completed);
+      capture.recorder().started(id, level, profile, origin, ClockAnchor.epochMs(t0));
+      exchange = new StreamExchange(clean, id, level, profile, origin, t0, capture.maxOutputTokens(),
+          capture.keepAnswers(), capture.timeoutSeconds(), this::completed);
     } catch (RuntimeException e) {
       LOG.error("gatling-llm-bench: could not build a request: {}", e.toString());
       stats.crash(clean, StreamCapture.REQUEST_RECORD, String.valueOf(e.getMessage()));
@@ -107,12 +112,15 @@ final class StreamAction implements Action {
   private void completed(StreamExchange ex, long endNanos, String failure, Integer httpStatus) {
     io.gatling.core.session.Session after = ex.session;
     try {
-      RequestRecord record =
-          RequestRecords.of(ex.id, ex.level, ex.profile, ex.t0Nanos, endNanos, ex.stream(), failure, httpStatus);
+      RequestRecord record = RequestRecords.of(ex.id, ex.level, ex.profile, ex.t0Nanos, endNanos, ex.stream(), failure, httpStatus)
+          .withOrigin(ex.origin);
       long startMs = record.startMs();
       if (record.ok()) {
         stats.ok(after, StreamCapture.REQUEST_RECORD, startMs, record.endMs());
         capture.logTimings(stats, after, record, ex.stream());
+        if (capture.keepAnswers()) {
+          after = after.set(StreamCapture.ANSWER, ex.stream().answer());
+        }
       } else {
         stats.ko(after, StreamCapture.REQUEST_RECORD, startMs, record.endMs(), record.error());
         after = after.markAsFailed();

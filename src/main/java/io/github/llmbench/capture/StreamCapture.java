@@ -33,6 +33,9 @@ import java.util.function.Function;
  */
 public final class StreamCapture {
   public static final String REQUEST_RECORD = "request";
+
+  /** The session attribute that holds a completed request's generated text, when answers are kept. */
+  public static final String ANSWER = "answer";
   static final String TTFT = "TTFT";
   static final String TPOT = "TPOT";
   static final String ITL = "ITL";
@@ -46,6 +49,7 @@ public final class StreamCapture {
   private final int maxOutputTokens;
   private final HttpHeaders headers;
   private final boolean itlRecords;
+  private final boolean keepAnswers;
 
   /**
    * @param baseUrl the server, e.g. {@code http://127.0.0.1:8000}
@@ -58,6 +62,8 @@ public final class StreamCapture {
    * @param maxOutputTokens the largest {@code max_tokens} any request asks for
    * @param itlRecords whether Gatling gets one ITL record per gap (its report and assertions on
    *     ITL), at a cost per chunk
+   * @param keepAnswers whether each completed request's generated text goes into the session
+   *     ({@value #ANSWER}), for conversations that send it back; off, the text is not copied
    */
   public StreamCapture(
       RunRecorder recorder,
@@ -68,12 +74,14 @@ public final class StreamCapture {
       java.util.Map<String, String> extraHeaders,
       boolean closeConnection,
       int maxOutputTokens,
-      boolean itlRecords) {
+      boolean itlRecords,
+      boolean keepAnswers) {
     this.recorder = recorder;
     this.timeoutSeconds = (int) Math.max(1, timeout.toSeconds());
     this.uri = Uri.create(baseUrl + path); // the settings leave no trailing '/' (as ServerApi relies on)
     this.maxOutputTokens = maxOutputTokens;
     this.itlRecords = itlRecords;
+    this.keepAnswers = keepAnswers;
     HttpHeaders h = new DefaultHttpHeaders();
     h.set("Content-Type", "application/json");
     h.set("Accept", "text/event-stream");
@@ -101,9 +109,9 @@ public final class StreamCapture {
             + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2}}\n\n"
             + "data: {\"error\":{\"message\":\"x\",\"code\":1}}\n\n";
     byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    StreamReader reader = new StreamReader(2);
+    StreamReader reader = new StreamReader(2, true);
     reader.feed(bytes, 0, bytes.length, 0);
-    ParsedStream ok = new ParsedStream(new long[] {1_000_000L, 2_000_000L}, 2, 1, 2, true, null, null);
+    ParsedStream ok = new ParsedStream(new long[] {1_000_000L, 2_000_000L}, 2, 1, 2, true, null, null, null);
     RequestRecords.of("warm-up", "warm-up", null, 0L, 3_000_000L, ok, null, 200);
     RequestRecords.of("warm-up", "warm-up", null, 0L, 3_000_000L, reader.result(), "HTTP 500: " + ErrorBody.message("{\"error\":{\"message\":\"x\"}}"), 500);
   }
@@ -125,6 +133,17 @@ public final class StreamCapture {
    * @param level the level's tag for this session, e.g. {@link #enclosingGroup}
    */
   public ChainBuilder request(Function<Session, String> level, Function<Session, String> profile, Function<Session, String> body) {
+    return request(level, profile, body, s -> null);
+  }
+
+  /**
+   * The chain of one request of a conversation or a trace.
+   *
+   * @param origin the request's conversation and turn, or trace time, read from the session
+   */
+  public ChainBuilder request(
+      Function<Session, String> level, Function<Session, String> profile, Function<Session, String> body,
+      Function<Session, io.github.llmbench.records.RequestOrigin> origin) {
     ActionBuilder action =
         () -> (ctx, next) ->
             new StreamAction(
@@ -134,6 +153,7 @@ public final class StreamCapture {
                 level,
                 profile,
                 body,
+                origin,
                 next);
     return exec(action);
   }
@@ -161,6 +181,10 @@ public final class StreamCapture {
 
   int maxOutputTokens() {
     return maxOutputTokens;
+  }
+
+  boolean keepAnswers() {
+    return keepAnswers;
   }
 
   Uri uri() {

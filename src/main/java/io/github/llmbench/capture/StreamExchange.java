@@ -29,6 +29,7 @@ final class StreamExchange implements HttpListener {
   final String id;
   final String level;
   final String profile;
+  final io.github.llmbench.records.RequestOrigin origin;
   final long t0Nanos;
   private final Completion completion;
   private final int timeoutSeconds;
@@ -48,14 +49,33 @@ final class StreamExchange implements HttpListener {
       int expectedTextChunks,
       int timeoutSeconds,
       Completion completion) {
+    this(session, id, level, profile, null, t0Nanos, expectedTextChunks, false, timeoutSeconds, completion);
+  }
+
+  /**
+   * @param origin the request's conversation and turn, or trace time; null for none
+   * @param keepAnswer whether to keep the generated text (a conversation sends it back)
+   */
+  StreamExchange(
+      io.gatling.core.session.Session session,
+      String id,
+      String level,
+      String profile,
+      io.github.llmbench.records.RequestOrigin origin,
+      long t0Nanos,
+      int expectedTextChunks,
+      boolean keepAnswer,
+      int timeoutSeconds,
+      Completion completion) {
     this.session = session;
     this.id = id;
     this.level = level;
     this.profile = profile;
+    this.origin = origin;
     this.t0Nanos = t0Nanos;
     this.timeoutSeconds = timeoutSeconds;
     this.completion = completion;
-    this.reader = new StreamReader(expectedTextChunks);
+    this.reader = new StreamReader(expectedTextChunks, keepAnswer);
   }
 
   ParsedStream stream() {

@@ -29,7 +29,13 @@ final class StreamReader implements SseFraming.Sink {
 
   /** @param expectedTextChunks the stream's likely number of text chunks (sizes the first array) */
   StreamReader(int expectedTextChunks) {
+    this(expectedTextChunks, false);
+  }
+
+  /** @param keepAnswer whether to keep the generated text ({@link ParsedStream#answer()}) */
+  StreamReader(int expectedTextChunks, boolean keepAnswer) {
     textNanos = new long[Math.max(8, Math.min(expectedTextChunks + 2, 1 << 16))];
+    facts.answer = keepAnswer ? new StringBuilder() : null;
   }
 
   /**
@@ -109,6 +115,7 @@ final class StreamReader implements SseFraming.Sink {
 
   /** What was read so far. The arrival array is shared, not copied: read it before feeding more. */
   ParsedStream result() {
-    return new ParsedStream(textNanos, textCount, promptTokens, completionTokens, done, error, timings);
+    return new ParsedStream(textNanos, textCount, promptTokens, completionTokens, done, error, timings,
+        facts.answer == null ? null : facts.answer.toString());
   }
 }

@@ -13,6 +13,9 @@ import java.util.OptionalInt;
 public final class LoadPlan {
   public static final String WARMUP = "warmup";
 
+  /** The level tag of a trace replay. */
+  public static final String TRACE = "trace";
+
   private LoadPlan() {}
 
   /** The level tag of a closed-model level: records read {@code c128 / TTFT}. */
@@ -24,6 +27,20 @@ public final class LoadPlan {
   public static String openLevel(double rate) {
     String r = String.format(Locale.ROOT, "%s", rate);
     return "r" + (r.endsWith(".0") ? r.substring(0, r.length() - 2) : r);
+  }
+
+  /**
+   * A trace replay: the warmup, then one phase sending each request at its time.
+   *
+   * @param sendTimes each request's send time, in s from the replay's start, in order
+   */
+  public static List<Phase> trace(BenchSettings.Load load, List<Double> sendTimes) {
+    List<Phase> phases = new ArrayList<>(of(load, List.of()).stream().filter(Phase::warmup).toList());
+    double span = sendTimes.get(sendTimes.size() - 1);
+    int n = sendTimes.size();
+    phases.add(new Phase(TRACE, null, 0, OptionalInt.of(n), (int) Math.ceil(span), n / Math.max(span, 1e-3), 1.0,
+        false, true, List.copyOf(sendTimes)));
+    return phases;
   }
 
   /**

@@ -12,6 +12,8 @@ import java.util.OptionalInt;
  * @param rate open model: requests per second; 0 for the closed model
  * @param burstiness open model: the gamma shape of arrival gaps (1 = Poisson)
  * @param lastOfLevel whether the level's summary can be printed once this phase has drained
+ * @param sendTimes a trace replay's send times, in s from the phase's start (then {@code rate}
+ *     is only their average); null when arrivals are drawn from the rate
  */
 public record Phase(
     String level,
@@ -22,10 +24,22 @@ public record Phase(
     double rate,
     double burstiness,
     boolean warmup,
-    boolean lastOfLevel) {
+    boolean lastOfLevel,
+    java.util.List<Double> sendTimes) {
+
+  public Phase(
+      String level, String profile, int conc, OptionalInt prompts, int durationSeconds, double rate, double burstiness,
+      boolean warmup, boolean lastOfLevel) {
+    this(level, profile, conc, prompts, durationSeconds, rate, burstiness, warmup, lastOfLevel, null);
+  }
 
   public boolean open() {
     return rate > 0;
+  }
+
+  /** Whether requests are sent at a trace's times. */
+  public boolean trace() {
+    return sendTimes != null;
   }
 
   /** A name unique within the run, for Gatling's scenario. */

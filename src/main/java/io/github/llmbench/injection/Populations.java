@@ -28,7 +28,8 @@ import java.util.function.Function;
  *   <li>closed model, stopped by count (vLLM's {@code --num-prompts} with {@code
  *       --max-concurrency}): N users at once, each sending requests while the phase's budget lasts;
  *   <li>open model: one user per arrival, gaps from {@link Arrivals}, optionally capped at {@code
- *       max.conc} in flight (an arrival waits for a free slot, as vLLM's semaphore makes it).
+ *       max.conc} in flight (an arrival waits for a free slot, as vLLM's semaphore makes it);
+ *   <li>trace replay: one user per request of the trace, injected at its send time.
  * </ul>
  *
  * After the last phase of each level a one-user marker scenario reports that the level drained.
@@ -64,6 +65,17 @@ public final class Populations {
     return chain;
   }
 
+  /** The gaps before each send time (the first from the phase's start). */
+  static List<Double> gapsOf(List<Double> sendTimes) {
+    List<Double> gaps = new ArrayList<>(sendTimes.size());
+    double previous = 0;
+    for (double t : sendTimes) {
+      gaps.add(t - previous);
+      previous = t;
+    }
+    return gaps;
+  }
+
   private static PopulationBuilder population(Phase phase, ChainBuilder request, long seed) {
     if (phase.open()) {
       ChainBuilder capped = request;
@@ -80,9 +92,9 @@ public final class Populations {
                       return session;
                     });
       }
-      List<Double> gaps =
-          Arrivals.gaps(
-              phase.rate(), phase.burstiness(), phase.prompts().orElse(0), phase.durationSeconds(), seed);
+      List<Double> gaps = phase.trace()
+          ? gapsOf(phase.sendTimes())
+          : Arrivals.gaps(phase.rate(), phase.burstiness(), phase.prompts().orElse(0), phase.durationSeconds(), seed);
       List<OpenInjectionStep> steps = new ArrayList<>(2 * gaps.size());
       for (double gap : gaps) {
         steps.add(nothingFor(Duration.ofNanos(Math.round(gap * 1e9))));

@@ -63,6 +63,8 @@ public final class RequestRecord {
   private final String error;
   private final String profile;
   private final ServerTimings serverTimings;
+  /** The conversation and turn, or the trace time; null for most records. */
+  private final RequestOrigin origin;
 
   /**
    * @param id request id, unique within the run
@@ -107,7 +109,7 @@ public final class RequestRecord {
     this(id, level, startMs, endMs, micros(ttftMs, "ttft_ms"), micros(tpotMs, "tpot_ms"),
         micros(e2elMs, "e2el_ms"), ItlSeries.ofMillis(itlMs), count(inputTokens, "input_tokens"),
         count(outputTokens, "output_tokens"), outputTokensEstimated, ok, error,
-        count(httpStatus, "http_status"), profile, serverTimings);
+        count(httpStatus, "http_status"), profile, serverTimings, null);
   }
 
   /** A record outside profile runs. */
@@ -148,7 +150,8 @@ public final class RequestRecord {
       String error,
       int httpStatus,
       String profile,
-      ServerTimings serverTimings) {
+      ServerTimings serverTimings,
+      RequestOrigin origin) {
     int cut = numberStart(id);
     String prefix = cut < 0 ? null : sharedPrefix(id.substring(0, cut));
     if (prefix != null) {
@@ -173,6 +176,7 @@ public final class RequestRecord {
     this.httpStatus = httpStatus;
     this.profile = shared(profile);
     this.serverTimings = serverTimings;
+    this.origin = origin;
   }
 
   /**
@@ -185,7 +189,7 @@ public final class RequestRecord {
       int httpStatus, ServerTimings serverTimings) {
     return new RequestRecord(id, level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
         inputTokens == null ? NO_INT : inputTokens, outputTokens, outputTokensEstimated, true, null, httpStatus,
-        profile, serverTimings);
+        profile, serverTimings, null);
   }
 
   /** A request that failed before or during its stream: no latency figures. */
@@ -200,7 +204,14 @@ public final class RequestRecord {
   public RequestRecord withProfile(String newProfile) {
     return new RequestRecord(id(), level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
         inputTokens, outputTokens, outputTokensEstimated, ok, error, httpStatus, newProfile,
-        serverTimings);
+        serverTimings, origin);
+  }
+
+  /** This record with its place in a conversation or a trace (null: none). */
+  public RequestRecord withOrigin(RequestOrigin newOrigin) {
+    return new RequestRecord(id(), level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
+        inputTokens, outputTokens, outputTokensEstimated, ok, error, httpStatus, profile,
+        serverTimings, newOrigin);
   }
 
   // ------------------------------------------------------------------ accessors
@@ -285,6 +296,11 @@ public final class RequestRecord {
     return serverTimings;
   }
 
+  /** The conversation and turn, or the trace time; null when the request has neither. */
+  public RequestOrigin origin() {
+    return origin;
+  }
+
   // ------------------------------------------------------------------ value semantics
 
   @Override
@@ -308,6 +324,7 @@ public final class RequestRecord {
         && Objects.equals(error, r.error)
         && Objects.equals(profile, r.profile)
         && Objects.equals(serverTimings, r.serverTimings)
+        && Objects.equals(origin, r.origin)
         && itl.equals(r.itl);
   }
 
@@ -315,7 +332,7 @@ public final class RequestRecord {
   public int hashCode() {
     return Objects.hash(id(), level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
         inputTokens, outputTokens, outputTokensEstimated, ok, error, httpStatus, profile,
-        serverTimings);
+        serverTimings, origin);
   }
 
   @Override
@@ -325,7 +342,7 @@ public final class RequestRecord {
         + ", itlMs=" + itl + ", inputTokens=" + inputTokens() + ", outputTokens="
         + outputTokens() + ", outputTokensEstimated=" + outputTokensEstimated + ", ok=" + ok
         + ", error=" + error + ", httpStatus=" + httpStatus() + ", profile=" + profile
-        + ", serverTimings=" + serverTimings + "]";
+        + ", serverTimings=" + serverTimings + (origin == null ? "" : ", origin=" + origin) + "]";
   }
 
   // ------------------------------------------------------------------ helpers

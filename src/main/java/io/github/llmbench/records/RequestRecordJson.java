@@ -21,8 +21,9 @@ import java.util.Arrays;
  *  "error":null,"http_status":200,"profile":null}
  * </pre>
  *
- * (on one line), plus {@code "server_timings":{...}} when the server sent some. Every field is
- * written, null or not, except {@code server_timings}. Latencies are whole µs written as ms with
+ * (on one line), plus {@code "server_timings":{...}} when the server sent some, and {@code
+ * "conversation"}, {@code "turn"} (multi-turn runs) or {@code "trace_ms"} (trace replays) where
+ * the request has them ({@link RequestOrigin}). Every other field is written, null or not. Latencies are whole µs written as ms with
  * at most 3 decimals and at least one ({@code 10.0}, {@code 10.03}, {@code 10.003}): the decimal
  * text of the integer, so no double formatting noise such as {@code 10.003000000000002}.
  *
@@ -79,6 +80,19 @@ public final class RequestRecordJson {
       g.writeStringField("profile", r.profile());
       if (r.serverTimings() != null) {
         provider.defaultSerializeField("server_timings", r.serverTimings(), g);
+      }
+      RequestOrigin origin = r.origin();
+      if (origin != null) {
+        if (origin.conversation() != null) {
+          g.writeStringField("conversation", origin.conversation());
+        }
+        if (origin.turn() > 0) {
+          g.writeNumberField("turn", origin.turn());
+        }
+        if (origin.traceMicros() != RequestRecord.ABSENT) {
+          g.writeFieldName("trace_ms");
+          writeMillis(g, origin.traceMicros(), buf);
+        }
       }
       g.writeEndObject();
     }
@@ -191,6 +205,9 @@ public final class RequestRecordJson {
     String error = null;
     String profile = null;
     ServerTimings timings = null;
+    String conversation = null;
+    int turn = 0;
+    long traceMicros = RequestRecord.ABSENT;
     JsonToken t;
     while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
       String name = p.currentName();
@@ -222,6 +239,12 @@ public final class RequestRecordJson {
         case "profile" -> profile = text(p, t, name);
         case "server_timings" -> timings =
             t == JsonToken.VALUE_NULL ? null : p.readValueAs(ServerTimings.class);
+        case "conversation" -> conversation = text(p, t, name);
+        case "turn" -> {
+          int v = intOrAbsent(p, t, name);
+          turn = v == Integer.MIN_VALUE ? 0 : v;
+        }
+        case "trace_ms" -> traceMicros = micros(p, t, name);
         default -> p.skipChildren(); // a field of a newer writer
       }
     }
@@ -237,8 +260,10 @@ public final class RequestRecordJson {
     if (!hasOk) {
       throw missing("ok");
     }
+    RequestOrigin origin = conversation != null || turn > 0 || traceMicros != RequestRecord.ABSENT
+        ? new RequestOrigin(conversation, turn, traceMicros) : null;
     return new RequestRecord(id, level, startMs, endMs, ttft, tpot, e2el, itl, input, output,
-        estimated, ok, error, status, profile, timings);
+        estimated, ok, error, status, profile, timings, origin);
   }
 
   private ItlSeries itl(JsonParser p, JsonToken t) throws IOException {

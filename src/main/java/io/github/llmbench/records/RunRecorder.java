@@ -43,7 +43,7 @@ public final class RunRecorder {
   /** Tells the writer that nothing follows. */
   private static final RequestRecord END = RequestRecord.failed("end", "", null, 0, 0, "end", null, null);
 
-  private record InFlight(String id, String level, String profile, long startMs) {}
+  private record InFlight(String id, String level, String profile, RequestOrigin origin, long startMs) {}
 
   /**
    * @param directory where {@code requests.jsonl} goes, resolved at the first write (Gatling
@@ -58,7 +58,12 @@ public final class RunRecorder {
 
   /** Notes that a request has started. */
   public void started(String id, String level, String profile, long startMs) {
-    inFlight.put(id, new InFlight(id, level, profile, startMs));
+    started(id, level, profile, null, startMs);
+  }
+
+  /** Notes that a request of a conversation or a trace has started. */
+  public void started(String id, String level, String profile, RequestOrigin origin, long startMs) {
+    inFlight.put(id, new InFlight(id, level, profile, origin, startMs));
   }
 
   /** Takes a finished request's record; it is written (and flushed) at once by the writer thread. */
@@ -117,7 +122,7 @@ public final class RunRecorder {
    */
   public List<RequestRecord> close(long nowMs, String reason) {
     for (InFlight f : List.copyOf(inFlight.values())) {
-      finished(RequestRecord.failed(f.id(), f.level(), f.profile(), f.startMs(), nowMs, reason, null, null));
+      finished(RequestRecord.failed(f.id(), f.level(), f.profile(), f.startMs(), nowMs, reason, null, null).withOrigin(f.origin()));
     }
     toWrite.add(END);
     try {

@@ -1,6 +1,7 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.FailureReasons;
+import io.github.llmbench.analysis.TurnLatency;
 import io.github.llmbench.analysis.Knee;
 import io.github.llmbench.analysis.Roofline;
 import io.github.llmbench.analysis.RunAnalysis;
@@ -24,7 +25,8 @@ public final class AnalysisJson {
   /**
    * Per level: {@code {"steady_state": ..., "roofline": ..., "failures": [{"error": ..., "count":
    * N}, ...]}}, the failures' {@value FailureReasons#TOP} most frequent reasons ({@code []} when
-   * none failed).
+   * none failed); {@code "turns"} (TTFT by turn) in multi-turn runs and {@code "trace_lateness"}
+   * in trace replays.
    */
   public static Map<String, Map<String, Object>> levelExtras(RunAnalysis a) {
     Map<String, Map<String, Object>> out = new LinkedHashMap<>();
@@ -33,9 +35,41 @@ public final class AnalysisJson {
       m.put("steady_state", steadyState(l.steady()));
       m.put("roofline", roofline(l, a));
       m.put("failures", failures(l.failures()));
+      if (!l.turns().isEmpty()) {
+        m.put("turns", turns(l.turns()));
+      }
+      if (!l.lateness().isEmpty()) {
+        Map<String, Object> late = new LinkedHashMap<>();
+        late.put("requests", l.lateness().requests());
+        late.put("median_ms", number(l.lateness().medianMs()));
+        late.put("p99_ms", number(l.lateness().p99Ms()));
+        late.put("max_ms", number(l.lateness().maxMs()));
+        m.put("trace_lateness", late);
+      }
       out.put(name, m);
     });
     return out;
+  }
+
+  private static List<Map<String, Object>> turns(TurnLatency t) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (TurnLatency.Row r : t.rows()) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("turn", r.turn());
+      m.put("completed", r.completed());
+      m.put("failed", r.failed());
+      m.put("mean_input_tokens", number(r.meanInputTokens()));
+      m.put("mean_ttft_ms", number(r.ttftMeanMs()));
+      m.put("median_ttft_ms", number(r.ttftMedianMs()));
+      m.put("p99_ttft_ms", number(r.ttftP99Ms()));
+      out.add(m);
+    }
+    return out;
+  }
+
+  /** A figure, or null where there is none (JSON has no NaN). */
+  private static Double number(double v) {
+    return Double.isFinite(v) ? v : null;
   }
 
   private static List<Map<String, Object>> failures(FailureReasons f) {

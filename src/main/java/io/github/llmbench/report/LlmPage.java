@@ -146,6 +146,10 @@ public final class LlmPage {
     if (roofline) {
       navItem(sb, "llm-roofline", "Roofline");
     }
+    boolean workload = a.levels().values().stream().anyMatch(l -> !l.turns().isEmpty() || !l.lateness().isEmpty());
+    if (workload) {
+      navItem(sb, "llm-workload", "Turns and trace");
+    }
     navItem(sb, "llm-errors", "Failures");
     navItem(sb, "llm-run", "Run");
     StringBuilder menu = new StringBuilder();
@@ -172,6 +176,9 @@ public final class LlmPage {
       chartBox(sb, "llm-chart-roofline");
       sb.append("<p class=\"llm-note\">").append(esc(Roofline.PREFIX_CACHE_NOTE))
           .append("</p>\n</div>\n");
+    }
+    if (workload) {
+      workload(sb, a);
     }
     errors(sb, a);
     runInfo(sb, metadata);
@@ -260,6 +267,30 @@ public final class LlmPage {
       sb.append("<li>").append(esc(v)).append("</li>\n");
     }
     sb.append("</ul>\n</div>\n");
+  }
+
+  /** Per level, TTFT by turn (multi-turn runs) and the send lateness (trace replays). */
+  private static void workload(StringBuilder sb, RunAnalysis a) {
+    sb.append("<div id=\"llm-workload\" class=\"llm-section\">\n");
+    for (RunAnalysis.Level l : a.levels().values()) {
+      if (!l.turns().isEmpty()) {
+        tableStart(sb, "TTFT by turn (" + l.name() + "): each turn carries the turns and answers before it",
+            "Turn", "Completed", "Failed", "Mean input tokens", "Mean TTFT (ms)", "Median TTFT (ms)", "P99 TTFT (ms)");
+        for (io.github.llmbench.analysis.TurnLatency.Row r : l.turns().rows()) {
+          row(sb, r.turn(), r.completed(), r.failed(), WorkloadBlocks.figure(r.meanInputTokens(), 1),
+              WorkloadBlocks.figure(r.ttftMeanMs(), 2), WorkloadBlocks.figure(r.ttftMedianMs(), 2), WorkloadBlocks.figure(r.ttftP99Ms(), 2));
+        }
+        tableEnd(sb);
+      }
+      if (!l.lateness().isEmpty()) {
+        tableStart(sb, "Trace replay (" + l.name() + "): send time against the trace's, from its first request",
+            "Requests", "Median late (ms)", "P99 late (ms)", "Max late (ms)");
+        row(sb, l.lateness().requests(), WorkloadBlocks.figure(l.lateness().medianMs(), 0),
+            WorkloadBlocks.figure(l.lateness().p99Ms(), 0), WorkloadBlocks.figure(l.lateness().maxMs(), 0));
+        tableEnd(sb);
+      }
+    }
+    sb.append("</div>\n");
   }
 
   /**

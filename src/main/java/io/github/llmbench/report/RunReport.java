@@ -90,6 +90,8 @@ public final class RunReport {
       sb.append(SteadyStateBlock.roofline(l.roofline(),
           a.model() == null ? null : a.model().hfId(), a.gpu() == null ? null : a.gpu().name(),
           a.tp(), l.rooflineNote()));
+      sb.append(WorkloadBlocks.turns(l.turns(), several ? name : null));
+      sb.append(WorkloadBlocks.lateness(l.lateness()));
       sb.append(FailureBlock.format(l.failures(), several ? name : null));
       sb.append('\n');
     });

@@ -60,7 +60,9 @@ public final class BenchSettings {
   public enum Dataset {
     RANDOM,
     PROFILES,
-    FILE
+    FILE,
+    /** a recorded trace (Mooncake's JSONL) replayed at its times */
+    TRACE
   }
 
   /**
@@ -104,17 +106,28 @@ public final class BenchSettings {
       long seed,
       boolean seedPinned,
       ProfileSelection profiles,
-      boolean profilesMixed) {
+      boolean profilesMixed,
+      int turns,
+      double thinkSeconds,
+      double traceSpeed) {
 
-    /** How the dataset is named in the output: random, profiles:tiny, file:PATH. */
+    /** How the dataset is named in the output: random, profiles:tiny, file:PATH, trace:PATH. */
     public String describe() {
       return switch (dataset) {
         case RANDOM -> "random";
         case PROFILES -> "profiles:" + profiles;
         case FILE -> "file:" + file.get();
+        case TRACE -> "trace:" + file.get();
       };
     }
+
+    /** Whether each virtual user holds a conversation of several turns ({@code -Dturns}). */
+    public boolean multiTurn() {
+      return turns > 1;
+    }
   }
+
+  static final int MAX_TURNS = 1000;
 
   /**
    * Performance gates and the baseline run their relative limits refer to.
@@ -315,6 +328,9 @@ public final class BenchSettings {
     SimEngine simEngine = new SimEngine(simTp, maxNumSeqs, maxNumBatchedTokens, gpuMemUtil, faults);
     Load load = readLoad(r, conc, duration);
     Workload workload = readWorkload(r, inputLen, outputLen);
+    if (workload.dataset() == Dataset.TRACE && (load.open() || load.ladder())) {
+      throw new SettingsException("-Drate and -Dladder do not apply to -Ddataset=trace:PATH: the trace says when each request is sent");
+    }
     Roofline roofline =
         new Roofline(
             r.optional("model.spec"),
@@ -436,8 +452,23 @@ public final class BenchSettings {
     } else if (raw.startsWith("file:") && raw.length() > 5) {
       dataset = Dataset.FILE;
       file = Optional.of(java.nio.file.Path.of(raw.substring(5)));
+    } else if (raw.startsWith("trace:") && raw.length() > 6) {
+      dataset = Dataset.TRACE;
+      file = Optional.of(java.nio.file.Path.of(raw.substring(6)));
     } else {
-      throw SettingsException.invalid("dataset", raw, "random, profiles or file:PATH");
+      throw SettingsException.invalid("dataset", raw, "random, profiles, file:PATH or trace:PATH");
+    }
+    int turns = r.positiveInt("turns", 1, MAX_TURNS);
+    double thinkSeconds = r.nonNegativeDouble("think.time", 0.0);
+    double traceSpeed = r.positiveDouble("trace.speed").orElse(1.0);
+    if (dataset == Dataset.TRACE && turns > 1) {
+      throw new SettingsException("-Dturns does not apply to -Ddataset=trace:PATH (a trace's requests are single turns)");
+    }
+    if (dataset != Dataset.TRACE && r.optional("trace.speed").isPresent()) {
+      throw new SettingsException("-Dtrace.speed applies to -Ddataset=trace:PATH");
+    }
+    if (turns == 1 && r.optional("think.time").isPresent()) {
+      throw new SettingsException("-Dthink.time applies to multi-turn runs: add -Dturns=N (N from 2)");
     }
     double rangeRatio = r.fraction("range.ratio", 0.0);
     int prefixLen = r.nonNegativeInt("prefix.len", 0, 10_000_000);
@@ -463,7 +494,7 @@ public final class BenchSettings {
     }
     return new Workload(
         dataset, file, inputLen, outputLen, rangeRatio, prefixLen, seed, seedRaw.isPresent(), profiles,
-        order.equals("mixed"));
+        order.equals("mixed"), turns, thinkSeconds, traceSpeed);
   }
 
   static URI parseBaseUrl(String property, String value) {
@@ -597,7 +628,11 @@ public final class BenchSettings {
     m.put("base.url", baseUrl.map(URI::toString).orElse("(none: embedded vLLM simulator)"));
     m.put("api", api.id());
     m.put("model", model.orElse("(first of GET /v1/models)"));
-    if (load.open()) {
+    boolean trace = workload.dataset() == Dataset.TRACE;
+    if (trace) {
+      // the trace sets the load and the lengths: conc, duration, input.len and output.len do not apply
+      load.prompts().stream().findFirst().ifPresent(n -> m.put("prompts", "the trace's first " + n));
+    } else if (load.open()) {
       m.put("rate", load.rate().getAsDouble() + " requests/s (burstiness " + load.burstiness() + ")");
       load.maxConc().ifPresent(c -> m.put("max.conc", Integer.toString(c)));
     } else if (load.ladder()) {
@@ -605,14 +640,27 @@ public final class BenchSettings {
     } else {
       m.put("conc", Integer.toString(conc));
     }
-    m.put(load.prompts().isEmpty() ? "duration" : "prompts",
-        load.prompts().isEmpty() ? durationSeconds + " s per level" : load.prompts().toString());
+    if (!trace) {
+      m.put(load.prompts().isEmpty() ? "duration" : "prompts",
+          load.prompts().isEmpty() ? durationSeconds + " s per level" : load.prompts().toString()
+              + (workload.multiTurn() ? " conversations" : ""));
+    }
     if (load.warmupPrompts() > 0) {
       m.put("warmup", load.warmupPrompts() + " prompts at concurrency " + load.warmupConc());
     }
     m.put("dataset", workload.describe() + (workload.dataset() == Dataset.PROFILES ? (workload.profilesMixed() ? " (mixed)" : " (in order)") : ""));
-    m.put("input.len", Integer.toString(inputLen));
-    m.put("output.len", Integer.toString(outputLen));
+    if (workload.multiTurn()) {
+      m.put("turns", workload.turns() + " per conversation" + (workload.thinkSeconds() > 0
+          ? ", " + workload.thinkSeconds() + " s think time between turns" : "")
+          + " (each turn sends the earlier turns and their streamed answers)");
+    }
+    if (workload.dataset() == Dataset.TRACE) {
+      m.put("trace.speed", workload.traceSpeed() + (workload.traceSpeed() == 1.0 ? " (the trace's own times)" : " x the trace's pace"));
+    }
+    if (!trace) {
+      m.put("input.len", Integer.toString(inputLen));
+      m.put("output.len", Integer.toString(outputLen));
+    }
     if (workload.rangeRatio() > 0) {
       m.put("range.ratio", Double.toString(workload.rangeRatio()));
     }
@@ -713,6 +761,22 @@ public final class BenchSettings {
         // reported below
       }
       throw SettingsException.invalid(name, raw.get(), "a number above 0");
+    }
+
+    double nonNegativeDouble(String name, double defaultValue) {
+      Optional<String> raw = optional(name);
+      if (raw.isEmpty()) {
+        return defaultValue;
+      }
+      try {
+        double v = Double.parseDouble(raw.get());
+        if (v >= 0 && Double.isFinite(v)) {
+          return v;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw SettingsException.invalid(name, raw.get(), "a number of seconds from 0");
     }
 
     double fraction(String name, double defaultValue) {

@@ -19,6 +19,18 @@ public interface Dataset {
    */
   java.util.List<RequestSpec> longestRequests();
 
+  /**
+   * The user turns of conversation number {@code index} of a multi-turn run, at most {@code
+   * turns}: by default {@code turns} consecutive requests, each a new user turn.
+   */
+  default java.util.List<RequestSpec> conversation(long index, String profile, int turns) {
+    java.util.List<RequestSpec> out = new java.util.ArrayList<>(turns);
+    for (int k = 0; k < turns; k++) {
+      out.add(request(index * turns + k, profile));
+    }
+    return out;
+  }
+
   /** The same dataset drawing from another seed (warmup prompts must differ from measured ones). */
   Dataset withSeed(long seed);
 }

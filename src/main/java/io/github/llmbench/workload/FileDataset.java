@@ -22,6 +22,7 @@ import java.util.Random;
  *       (OpenAI chat messages), and optionally {@code max_tokens}.
  *   <li>ShareGPT ({@code .json}): an array of {@code {"conversations":[{"from":"human","value":..},
  *       {"from":"gpt",...}]}}; the first human turn is the prompt (as vLLM's ShareGPT dataset).
+ *       A multi-turn run ({@code -Dturns=N}) sends each conversation's own human turns, at most N.
  * </ul>
  *
  * Without {@code max_tokens}, a request asks for {@code output.len} tokens.
@@ -30,11 +31,14 @@ public final class FileDataset implements Dataset {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final List<RequestSpec> requests;
+  /** ShareGPT: each entry's human turns (the first is its request); null for JSONL. */
+  private final List<List<RequestSpec>> conversations;
   private final List<Integer> order;
   private final long seed;
 
-  private FileDataset(List<RequestSpec> requests, long seed) {
+  private FileDataset(List<RequestSpec> requests, List<List<RequestSpec>> conversations, long seed) {
     this.requests = requests;
+    this.conversations = conversations;
     this.seed = seed;
     List<Integer> o = new ArrayList<>();
     for (int i = 0; i < requests.size(); i++) {
@@ -61,11 +65,12 @@ public final class FileDataset implements Dataset {
       throw new DatasetException("Invalid -Ddataset=file:" + file + ": cannot read it (" + e.getMessage() + ")");
     }
     boolean shareGpt = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
-    List<RequestSpec> requests = shareGpt ? shareGpt(file, text, defaultMaxTokens) : jsonl(file, text, defaultMaxTokens);
+    List<List<RequestSpec>> conversations = shareGpt ? shareGpt(file, text, defaultMaxTokens) : null;
+    List<RequestSpec> requests = shareGpt ? conversations.stream().map(c -> c.get(0)).toList() : jsonl(file, text, defaultMaxTokens);
     if (requests.isEmpty()) {
       throw new DatasetException("Invalid -Ddataset=file:" + file + ": it holds no request");
     }
-    return new FileDataset(requests, seed);
+    return new FileDataset(requests, conversations, seed);
   }
 
   private static List<RequestSpec> jsonl(Path file, String text, int defaultMaxTokens) {
@@ -107,7 +112,7 @@ public final class FileDataset implements Dataset {
     return out;
   }
 
-  private static List<RequestSpec> shareGpt(Path file, String text, int defaultMaxTokens) {
+  private static List<List<RequestSpec>> shareGpt(Path file, String text, int defaultMaxTokens) {
     JsonNode root;
     try {
       root = JSON.readTree(text);
@@ -118,17 +123,20 @@ public final class FileDataset implements Dataset {
     if (root == null || !root.isArray()) {
       throw new DatasetException("Malformed dataset " + file + ": expected a ShareGPT array of conversations");
     }
-    List<RequestSpec> out = new ArrayList<>();
+    List<List<RequestSpec>> out = new ArrayList<>();
     for (int i = 0; i < root.size(); i++) {
       JsonNode turns = root.get(i).path("conversations");
       if (!turns.isArray()) {
         throw new DatasetException("Malformed dataset " + file + " entry " + (i + 1) + ": no \"conversations\" array");
       }
+      List<RequestSpec> human = new ArrayList<>();
       for (JsonNode t : turns) {
         if ("human".equals(t.path("from").asText()) && t.path("value").isTextual() && !t.get("value").asText().isEmpty()) {
-          out.add(RequestSpec.ofPrompt(t.get("value").asText(), defaultMaxTokens, null, -1));
-          break;
+          human.add(RequestSpec.ofPrompt(t.get("value").asText(), defaultMaxTokens, null, -1));
         }
+      }
+      if (!human.isEmpty()) {
+        out.add(List.copyOf(human));
       }
     }
     return out;
@@ -154,6 +162,16 @@ public final class FileDataset implements Dataset {
     return requests.get(order.get((int) (index % requests.size())));
   }
 
+  /** ShareGPT: the entry's own human turns, at most {@code turns}; JSONL: consecutive lines. */
+  @Override
+  public List<RequestSpec> conversation(long index, String profile, int turns) {
+    if (conversations == null) {
+      return Dataset.super.conversation(index, profile, turns);
+    }
+    List<RequestSpec> own = conversations.get(order.get((int) (index % requests.size())));
+    return own.subList(0, Math.min(turns, own.size()));
+  }
+
   @Override
   public int maxTokens() {
     return requests.stream().mapToInt(RequestSpec::maxTokens).max().orElse(1);
@@ -176,6 +194,6 @@ public final class FileDataset implements Dataset {
 
   @Override
   public Dataset withSeed(long newSeed) {
-    return new FileDataset(requests, newSeed);
+    return new FileDataset(requests, conversations, newSeed);
   }
 }

@@ -363,11 +363,16 @@ public final class RandomDataset implements Dataset {
 
   /** Checks a few prompts against the server's own count. */
   public WordCheck check(TokenCounter counter, int samples) {
+    return check(this, counter, samples);
+  }
+
+  /** Checks the first {@code samples} prompts of a dataset whose lengths are known against the server's count. */
+  public static WordCheck check(Dataset dataset, TokenCounter counter, int samples) {
     OptionalInt base = counter.count("");
     int worstTokens = 0;
     double worst = 0;
     for (int i = 0; i < samples; i++) {
-      RequestSpec r = request(i, null);
+      RequestSpec r = dataset.request(i, null);
       OptionalInt n = counter.count(r.prompt());
       if (n.isEmpty() || base.isEmpty()) {
         return new WordCheck(samples, -1, Double.NaN);

@@ -30,7 +30,7 @@ class RequestRecordsTest {
     // t0 = 0; chunks at 10.0004, 17.3006, 24.6 ms -> TTFT 10.000; offsets from the first chunk
     // 7.3002 and 14.5996 ms, rounded to 7.300 and 14.600: ITL 7.3 and 7.3, E2EL = TTFT + their sum
     long[] arrivals = {10_000_400L, 17_300_600L, 24_600_000L};
-    RequestRecord r = RequestRecords.of("f", "c1", null, 0L, 25_000_000L, new ParsedStream(arrivals, 3, 3, 3, true, null, null), null, 200);
+    RequestRecord r = RequestRecords.of("f", "c1", null, 0L, 25_000_000L, new ParsedStream(arrivals, 3, 3, 3, true, null, null, null), null, 200);
     assertEquals(10.0, r.ttftMs());
     assertEquals(List.of(7.3, 7.3), r.itlMs());
     assertEquals(24.6, r.e2elMs());

@@ -43,6 +43,13 @@ public final class ScriptedServer implements AutoCloseable {
   private final List<String> authorizations = new CopyOnWriteArrayList<>();
   private final List<java.util.Map<String, String>> completionHeaders = new CopyOnWriteArrayList<>();
   private final List<Long> cutAtMs = new CopyOnWriteArrayList<>();
+  private final List<Exchange> exchanges = new CopyOnWriteArrayList<>();
+
+  /**
+   * One completion request and the text streamed back (of an {@link Behaviour#OK} answer: {@code
+   * " r<n>w0 r<n>w1 ..."}, n the request's number, so every answer differs).
+   */
+  public record Exchange(java.util.Map<String, String> headers, String body, String answer) {}
   private final Thread acceptor;
   private volatile boolean closed;
 
@@ -71,6 +78,11 @@ public final class ScriptedServer implements AutoCloseable {
   /** When each cut stream was cut (epoch ms, just after the socket was closed). */
   public List<Long> cutAtMs() {
     return cutAtMs;
+  }
+
+  /** The completion requests received with what was answered, in arrival order. */
+  public List<Exchange> exchanges() {
+    return exchanges;
   }
 
   /** Bodies of the completion requests received, in arrival order (resends show up here). */
@@ -124,7 +136,13 @@ public final class ScriptedServer implements AutoCloseable {
         completionBodies.add(new String(body, StandardCharsets.UTF_8));
         authorizations.add(authorization);
         completionHeaders.add(headers);
-        stream(s, out, script.get(Math.floorMod(next.getAndIncrement(), script.size())));
+        int n = next.getAndIncrement();
+        StringBuilder answer = new StringBuilder();
+        for (int i = 0; i < TOKENS; i++) {
+          answer.append(" r").append(n).append('w').append(i);
+        }
+        exchanges.add(new Exchange(headers, new String(body, StandardCharsets.UTF_8), answer.toString()));
+        stream(s, out, script.get(Math.floorMod(n, script.size())), n);
       } else {
         respond(out, 404, "application/json", "{}");
       }
@@ -133,7 +151,7 @@ public final class ScriptedServer implements AutoCloseable {
     }
   }
 
-  private void stream(Socket socket, OutputStream out, Behaviour b) throws IOException, InterruptedException {
+  private void stream(Socket socket, OutputStream out, Behaviour b, int n) throws IOException, InterruptedException {
     if (b == Behaviour.SILENT) {
       Thread.sleep(8_000);
       return;
@@ -171,7 +189,7 @@ public final class ScriptedServer implements AutoCloseable {
         Thread.sleep(8_000);
         return;
       }
-      event(out, chunk("{\"content\":\" w" + i + "\"}", i == TOKENS - 1 ? "\"length\"" : null));
+      event(out, chunk("{\"content\":\" r" + n + "w" + i + "\"}", i == TOKENS - 1 ? "\"length\"" : null));
     }
     event(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"" + MODEL
         + "\",\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"total_tokens\":" + (7 + TOKENS) + ",\"completion_tokens\":" + TOKENS + "}}");

@@ -1,0 +1,32 @@
+package io.github.llmbench.records;
+
+/**
+ * Where a request sits in its workload, when that is more than a level: the conversation and turn
+ * of a multi-turn run, the trace's send time of a trace replay. Written to {@code requests.jsonl}
+ * as {@code "conversation"}, {@code "turn"} and {@code "trace_ms"}, each only when present.
+ *
+ * @param conversation the conversation's id within the run, or null
+ * @param turn the turn within the conversation (1 for the first), or 0 outside conversations
+ * @param traceMicros when the trace says to send the request, from the trace's first request,
+ *     divided by the replay's speed, in µs; {@link RequestRecord#ABSENT} outside trace replays
+ */
+public record RequestOrigin(String conversation, int turn, long traceMicros) {
+  public static RequestOrigin turn(String conversation, int turn) {
+    return new RequestOrigin(conversation, turn, RequestRecord.ABSENT);
+  }
+
+  public static RequestOrigin trace(long traceMicros) {
+    return new RequestOrigin(null, 0, traceMicros);
+  }
+
+  public RequestOrigin {
+    if (turn < 0) {
+      throw new IllegalArgumentException("turn cannot be negative: " + turn);
+    }
+  }
+
+  /** The trace's send time in ms, or null. */
+  public Double traceMs() {
+    return traceMicros == RequestRecord.ABSENT ? null : traceMicros / 1000.0;
+  }
+}

@@ -1,0 +1,48 @@
+package io.github.llmbench.report;
+
+import io.github.llmbench.analysis.TraceLateness;
+import io.github.llmbench.analysis.TurnLatency;
+import java.util.Locale;
+
+/**
+ * The console blocks of a workload's shape, printed after a level's result blocks: TTFT by turn
+ * of a multi-turn run, and the send lateness of a trace replay.
+ *
+ * <pre>
+ * ----------------------- TTFT by turn ------------------------
+ * Turn  Completed  Failed  Input tokens  Mean TTFT  Median    P99
+ *    1         12       0         132.0      21.30   20.10  30.00
+ * </pre>
+ */
+public final class WorkloadBlocks {
+  private WorkloadBlocks() {}
+
+  /** The TTFT-by-turn block; empty without turns. */
+  public static String turns(TurnLatency t, String level) {
+    if (t.isEmpty()) {
+      return "";
+    }
+    String title = level == null || level.isBlank() ? " TTFT by turn (ms) " : " TTFT by turn (ms, " + level + ") ";
+    StringBuilder sb = new StringBuilder();
+    sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
+    sb.append(String.format(Locale.ROOT, "%4s %10s %7s %13s %9s %7s %7s%n", "Turn", "Completed", "Failed", "Input tokens", "Mean", "Median", "P99"));
+    for (TurnLatency.Row r : t.rows()) {
+      sb.append(String.format(Locale.ROOT, "%4d %10d %7d %13s %9s %7s %7s%n", r.turn(), r.completed(), r.failed(),
+          figure(r.meanInputTokens(), 1), figure(r.ttftMeanMs(), 2), figure(r.ttftMedianMs(), 2), figure(r.ttftP99Ms(), 2)));
+    }
+    return sb.toString();
+  }
+
+  /** The trace replay's lateness line; empty outside trace replays. */
+  public static String lateness(TraceLateness l) {
+    if (l.isEmpty()) {
+      return "";
+    }
+    return String.format(Locale.ROOT, "Trace replay: %d requests sent late by median %.0f ms, P99 %.0f ms, max %.0f ms"
+        + " (against the trace's times, from its first request)%n", l.requests(), l.medianMs(), l.p99Ms(), l.maxMs());
+  }
+
+  static String figure(double v, int decimals) {
+    return Double.isFinite(v) ? String.format(Locale.ROOT, "%." + decimals + "f", v) : "-";
+  }
+}

@@ -1,0 +1,62 @@
+package io.github.llmbench.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.testing.GatlingRun;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code -Ddataset=trace:PATH}: a 6-line Mooncake trace is sent at its times, against the embedded simulator. */
+class TraceReplayIT {
+  private static final double[] TIMES_MS = {0, 250, 600, 650, 1200, 1700};
+  private static final int[] INPUT = {700, 1100, 600, 300, 1030, 520};
+  private static final int[] OUTPUT = {8, 12, 6, 10, 4, 9};
+
+  @Test
+  void eachRequestIsSentAtItsTraceTimeWithItsLengths(@TempDir Path dir) throws Exception {
+    Path trace = dir.resolve("trace.jsonl");
+    StringBuilder sb = new StringBuilder();
+    String[] ids = {"[1,2]", "[1,2,3]", "[1,4]", "[5]", "[1,2,6]", "[1,7]"};
+    for (int i = 0; i < TIMES_MS.length; i++) {
+      // the trace starts at 5000 ms: times count from its first request
+      sb.append(String.format(java.util.Locale.ROOT, "{\"timestamp\": %d, \"input_length\": %d, \"output_length\": %d, \"hash_ids\": %s}%n",
+          (long) (5000 + TIMES_MS[i]), INPUT[i], OUTPUT[i], ids[i]));
+    }
+    Files.writeString(trace, sb.toString());
+    GatlingRun.Result run = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("results"), Map.of(
+        "dataset", "trace:" + trace, "sim.model", "sim-tiny", "sim.gpu", "rtx4090", "seed", "3"));
+    assertEquals(0, run.exitCode(), run.console());
+    java.util.regex.Matcher template = java.util.regex.Pattern.compile("the chat template adds (\\d+) tokens").matcher(run.console());
+    assertTrue(template.find(), run.console());
+    int templateTokens = Integer.parseInt(template.group(1));
+    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    assertEquals(6, records.size(), records.toString());
+    records.sort(Comparator.comparingDouble(r -> r.origin().traceMs()));
+    long first = records.get(0).startMs();
+    for (int i = 0; i < records.size(); i++) {
+      RequestRecord r = records.get(i);
+      assertTrue(r.ok(), r.toString());
+      assertEquals("trace", r.level());
+      assertEquals(TIMES_MS[i], r.origin().traceMs(), 1e-9, r.toString());
+      assertEquals(INPUT[i] + templateTokens, r.inputTokens(), "input_length and the chat template: " + r);
+      assertEquals(OUTPUT[i], r.outputTokens(), "output_length: " + r);
+      double late = (r.startMs() - first) - TIMES_MS[i];
+      assertTrue(Math.abs(late) <= 50, "request " + i + " sent " + late + " ms off its trace time");
+    }
+    assertTrue(run.console().contains("Trace replay: 6 requests sent late by"), run.console());
+    JsonNode lateness = new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels").path("trace").path("trace_lateness");
+    assertEquals(6, lateness.path("requests").asInt(), lateness.toString());
+    assertTrue(lateness.path("p99_ms").asDouble() <= 50, lateness.toString());
+  }
+}
