@@ -33,6 +33,29 @@ class StreamReaderTest {
   }
 
   @Test
+  void theAnswerIsKeptOnlyWhenAskedAndWithoutTheReasoning() {
+    List<String> events = List.of(ROLE, content("Here"),
+        "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"hmm\"}}]}",
+        content(" is \\\"it\\\"\\n\\u00e9"), usage(13, 3), DONE);
+    StreamReader keeping = new StreamReader(4, true);
+    StreamReader plain = new StreamReader(4);
+    for (int i = 0; i < events.size(); i++) {
+      byte[] b = SseText.events(List.of(events.get(i))).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      keeping.feed(b, 0, b.length, i);
+      plain.feed(b, 0, b.length, i);
+    }
+    assertEquals("Here is \"it\"\n\u00e9", keeping.result().answer(), "JSON escapes decoded, reasoning left out");
+    assertEquals(3, keeping.result().textCount());
+    assertEquals(null, plain.result().answer());
+    // completions: the text field
+    StreamReader completions = new StreamReader(2, true);
+    byte[] b = SseText.events(List.of("{\"choices\":[{\"index\":0,\"text\":\"ab\"}]}", "{\"choices\":[{\"index\":0,\"text\":\"c\"}]}", DONE))
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    completions.feed(b, 0, b.length, 0);
+    assertEquals("abc", completions.result().answer());
+  }
+
+  @Test
   void emptyContentChunkIsNotText() {
     ParsedStream p = parse(List.of(content("a"), content(""), content("b")));
     assertEquals(List.of(0L, 2L), textArrivalsMs(p));

@@ -33,6 +33,17 @@ class BadInputIT {
   }
 
   @Test
+  void aTraceLineWithoutTimestampIsOneLineBeforeAnyLoad(@TempDir Path results) throws Exception {
+    Path trace = results.resolve("trace.jsonl");
+    java.nio.file.Files.writeString(trace, "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 3}\n{\"input_length\": 10, \"output_length\": 3}\n");
+    GatlingProcess.Outcome o = gatling(results, "dataset=trace:" + trace);
+    assertEquals(LlmBench.EXIT_BAD_INPUT, o.exitCode());
+    assertEquals("gatling-llm-bench: Malformed trace " + trace + " line 2: no \"timestamp\" (expected the request's time in ms, a number from 0)",
+        o.stderr().strip());
+    assertFalse(o.stdout().contains("started"), o.stdout());
+  }
+
+  @Test
   void unreachableServerFailsWithinTenSeconds(@TempDir Path results) throws Exception {
     GatlingProcess.Outcome o = gatling(results, "base.url=http://127.0.0.1:9");
     assertEquals(LlmBench.EXIT_BAD_INPUT, o.exitCode());

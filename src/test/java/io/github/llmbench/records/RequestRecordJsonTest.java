@@ -51,6 +51,21 @@ class RequestRecordJsonTest {
   }
 
   @Test
+  void aConversationTurnAndATraceTimeAreWrittenOnlyWhereTheyAreAndReadBack() throws Exception {
+    RequestRecord turn = RequestRecord.failed("x", "c2", null, 5, 9, "HTTP 400", 400, null)
+        .withOrigin(RequestOrigin.turn("conv-3", 2));
+    String line = write(turn);
+    assertTrue(line.endsWith("\"profile\":null,\"conversation\":\"conv-3\",\"turn\":2}"), line);
+    assertEquals(turn, JSON.readValue(line, RequestRecord.class));
+    RequestRecord traced = RequestRecord.failed("y", "trace", null, 5, 9, "HTTP 400", 400, null)
+        .withOrigin(RequestOrigin.trace(1_250_500));
+    line = write(traced);
+    assertTrue(line.endsWith("\"profile\":null,\"trace_ms\":1250.5}"), line);
+    assertEquals(1250.5, JSON.readValue(line, RequestRecord.class).origin().traceMs());
+    assertNull(JSON.readValue(write(RequestRecord.failed("z", "c1", null, 1, 2, "e", null, null)), RequestRecord.class).origin());
+  }
+
+  @Test
   void millisTextIsTheDecimalOfTheMicroseconds() {
     assertEquals("0.0", RequestRecordJson.millisText(0));
     assertEquals("0.001", RequestRecordJson.millisText(1));

@@ -39,6 +39,28 @@ class BenchSettingsTest {
   }
 
   @Test
+  void turnsThinkTimeAndTraceSettingsAreChecked() {
+    BenchSettings.Workload w = read(Map.of("turns", "3", "think.time", "1.5")).workload();
+    assertTrue(w.multiTurn());
+    assertEquals(3, w.turns());
+    assertEquals(1.5, w.thinkSeconds());
+    assertFalse(read(Map.of()).workload().multiTurn());
+    assertEquals("Invalid -Dturns=0: expected a whole number from 1 to 1000", error(Map.of("turns", "0")));
+    assertEquals("Invalid -Dthink.time=-1: expected a number of seconds from 0", error(Map.of("turns", "2", "think.time", "-1")));
+    assertEquals("-Dthink.time applies to multi-turn runs: add -Dturns=N (N from 2)", error(Map.of("think.time", "2")));
+    BenchSettings trace = read(Map.of("dataset", "trace:/data/mooncake.jsonl", "trace.speed", "2"));
+    assertEquals(BenchSettings.Dataset.TRACE, trace.workload().dataset());
+    assertEquals("/data/mooncake.jsonl", trace.workload().file().get().toString());
+    assertEquals(2.0, trace.workload().traceSpeed());
+    assertFalse(trace.describe().containsKey("conc"), "the trace sets the load: " + trace.describe());
+    assertEquals("Invalid -Dtrace.speed=0: expected a number above 0", error(Map.of("dataset", "trace:t.jsonl", "trace.speed", "0")));
+    assertEquals("-Dtrace.speed applies to -Ddataset=trace:PATH", error(Map.of("trace.speed", "2")));
+    assertTrue(error(Map.of("dataset", "trace:t.jsonl", "turns", "2")).startsWith("-Dturns does not apply to -Ddataset=trace:PATH"));
+    assertTrue(error(Map.of("dataset", "trace:t.jsonl", "rate", "2")).startsWith("-Drate and -Dladder do not apply to -Ddataset=trace:PATH"));
+    assertEquals("Invalid -Ddataset=trace:: expected random, profiles, file:PATH or trace:PATH", error(Map.of("dataset", "trace:")));
+  }
+
+  @Test
   void itlRecordsInGatlingAreOffUnlessAsked() {
     assertFalse(read(Map.of()).itlRecords());
     assertTrue(read(Map.of("itl.records", "true")).itlRecords());
@@ -107,7 +129,7 @@ class BenchSettingsTest {
     assertEquals(java.util.List.of("SS", "LL"), s.workload().profiles().names());
     assertTrue(s.workload().profilesMixed());
     assertEquals(7, s.workload().seed());
-    assertEquals("Invalid -Ddataset=sharegpt: expected random, profiles or file:PATH", error(Map.of("dataset", "sharegpt")));
+    assertEquals("Invalid -Ddataset=sharegpt: expected random, profiles, file:PATH or trace:PATH", error(Map.of("dataset", "sharegpt")));
     assertTrue(error(Map.of("dataset", "profiles", "profiles", "tiny:XX")).startsWith("Invalid -Dprofiles=tiny:XX: expected tiny, huge"));
     assertEquals("Invalid -Drange.ratio=1: expected a number from 0 up to (not including) 1", error(Map.of("range.ratio", "1")));
     assertTrue(error(Map.of("profiles", "huge")).startsWith("-Dprofiles and -Dprofile.order apply to -Ddataset=profiles"));

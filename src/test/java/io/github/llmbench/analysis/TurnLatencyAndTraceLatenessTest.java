@@ -1,0 +1,59 @@
+package io.github.llmbench.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.llmbench.records.RequestOrigin;
+import io.github.llmbench.records.RequestRecord;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TurnLatencyAndTraceLatenessTest {
+  private static int ids;
+
+  private static RequestRecord ok(long startMs, double ttftMs, int inputTokens, RequestOrigin origin) {
+    return new RequestRecord("r" + ++ids, "c2", startMs, startMs + 100, ttftMs, 5.0, 100.0, List.of(), inputTokens, 10, false, true, null, 200)
+        .withOrigin(origin);
+  }
+
+  @Test
+  void ttftIsGroupedByTurnInTurnOrder() {
+    List<RequestRecord> rs = new ArrayList<>();
+    rs.add(ok(0, 30, 100, RequestOrigin.turn("conv-1", 2)));
+    rs.add(ok(0, 10, 50, RequestOrigin.turn("conv-1", 1)));
+    rs.add(ok(0, 20, 60, RequestOrigin.turn("conv-2", 1)));
+    rs.add(ok(0, 50, 300, RequestOrigin.turn("conv-2", 2)));
+    rs.add(RequestRecord.failed("x", "c2", null, 0, 10, "HTTP 400: too long", 400, null).withOrigin(RequestOrigin.turn("conv-2", 3)));
+    rs.add(ok(0, 99, 1, null)); // no turn: left out
+    TurnLatency t = TurnLatency.of(rs);
+    assertEquals(List.of(1, 2, 3), t.rows().stream().map(TurnLatency.Row::turn).toList());
+    TurnLatency.Row first = t.rows().get(0);
+    assertEquals(2, first.completed());
+    assertEquals(15.0, first.ttftMeanMs(), 1e-9);
+    assertEquals(55.0, first.meanInputTokens(), 1e-9);
+    assertEquals(40.0, t.rows().get(1).ttftMedianMs(), 1e-9);
+    TurnLatency.Row third = t.rows().get(2);
+    assertEquals(0, third.completed());
+    assertEquals(1, third.failed());
+    assertTrue(Double.isNaN(third.ttftMeanMs()));
+    assertTrue(TurnLatency.of(List.of(ok(0, 1, 1, null))).isEmpty());
+  }
+
+  @Test
+  void latenessCountsFromTheTracesFirstRequest() {
+    // the first request went at 1000 (trace 0); the others 2, 0, 40 ms after their trace times
+    List<RequestRecord> rs = List.of(
+        ok(1_302, 1, 1, RequestOrigin.trace(300_000)),
+        ok(1_000, 1, 1, RequestOrigin.trace(0)),
+        ok(1_500, 1, 1, RequestOrigin.trace(500_000)),
+        ok(1_740, 1, 1, RequestOrigin.trace(700_000)),
+        ok(9_999, 1, 1, null));
+    TraceLateness l = TraceLateness.of(rs);
+    assertEquals(4, l.requests());
+    assertEquals(40.0, l.maxMs(), 1e-9);
+    assertEquals(1.0, l.medianMs(), 1e-9);
+    assertTrue(l.p99Ms() > 38 && l.p99Ms() <= 40, "p99 " + l.p99Ms());
+    assertTrue(TraceLateness.of(List.of(ok(0, 1, 1, null))).isEmpty());
+  }
+}
