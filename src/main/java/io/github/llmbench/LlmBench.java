@@ -78,8 +78,12 @@ public final class LlmBench {
   private final io.github.llmbench.workload.Dataset dataset;
   private final io.github.llmbench.workload.Dataset warmupDataset;
   private final List<String> sequentialProfiles;
-  /** Start lines about the tokenizer, the prompts, the chat template and the context. */
+  /** Start lines about the tokenizer, the prompts, the chat template and the context (filled as they are known). */
   private final Map<String, String> datasetNotes;
+  /** Makes the prompts that are made before the load and checks the context; run once, by {@link #prepared()}. */
+  private final Runnable preparation;
+  private boolean prepared;
+  private final boolean exitOnProblem;
   private final RunRecorder recorder;
   private final StreamCapture capture;
   private final List<Phase> phases;
@@ -93,8 +97,9 @@ public final class LlmBench {
   private final long createdMs = System.currentTimeMillis();
   private final PrintStream out = System.out;
 
-  private LlmBench(BenchSettings settings) {
+  private LlmBench(BenchSettings settings, boolean exitOnProblem) {
     this.settings = settings;
+    this.exitOnProblem = exitOnProblem;
     this.recorder = new RunRecorder(() -> RunDirectory.llmFolder(createdMs));
     BenchSettings.Workload w = settings.workload();
     // Read the dataset file before contacting the server: a bad file costs nothing.
@@ -107,6 +112,7 @@ public final class LlmBench {
       Map<String, String> notes = new LinkedHashMap<>();
       notes.put("tokenizer", tokenizer.describe());
       String why = "";
+      String whyLengths;
       switch (w.dataset()) {
         case RANDOM -> {
           RandomDataset.Selection selection =
@@ -136,11 +142,11 @@ public final class LlmBench {
           this.sequentialProfiles = List.of();
         }
       }
+      whyLengths = why;
       this.warmupDataset = dataset.withSeed(w.seed() ^ WARMUP_SEED_SALT);
       this.phases = dataset instanceof TraceDataset replay
           ? LoadPlan.trace(settings.load(), replay.sendTimesSeconds(w.traceSpeed()))
           : LoadPlan.of(settings.load(), sequentialProfiles);
-      notes.put("lengths", preparePrompts(w, why));
       OptionalInt template = settings.api() == BenchSettings.Api.CHAT && tokenizer.present()
           ? target.api().chatTemplateTokens(target.model(), tokenizer, "How fast is the server?")
           : OptionalInt.empty();
@@ -149,8 +155,13 @@ public final class LlmBench {
             ? "the chat template adds " + template.getAsInt() + " tokens to each prompt (counted in the server's input tokens)"
             : "the chat template's tokens are unknown (the server's input tokens count them)");
       }
-      notes.put("context", checkContext(tokenizer, template.orElse(0)));
-      this.datasetNotes = java.util.Collections.unmodifiableMap(notes);
+      this.datasetNotes = notes;
+      // made when the simulation first asks for the dataset's requests (load(), feeder(),
+      // closedLevel()): a simulation with its own feeder neither waits for them nor is stopped by them
+      this.preparation = () -> {
+        datasetNotes.put("lengths", preparePrompts(w, whyLengths));
+        datasetNotes.put("context", checkContext(tokenizer, template.orElse(0)));
+      };
       this.rooflineModel = rooflineModel(settings, target);
       this.rooflineGpu = rooflineGpu(settings, target);
       this.runEnd = new RunEnd(settings, target, phases, recorder, rooflineModel, rooflineGpu, datasetNotes, out);
@@ -179,8 +190,13 @@ public final class LlmBench {
    * Gatling would otherwise print a stack trace.
    */
   public static LlmBench start() {
+    return orExit(() -> new LlmBench(BenchSettings.fromSystem(), true));
+  }
+
+  /** The value, or on a bad setting, dataset or unusable server one line and the end of the JVM. */
+  private static <T> T orExit(java.util.function.Supplier<T> step) {
     try {
-      return create(BenchSettings.fromSystem());
+      return step.get();
     } catch (SettingsException | TargetException | DatasetException e) {
       System.out.flush();
       System.err.println("gatling-llm-bench: " + e.getMessage());
@@ -190,9 +206,36 @@ public final class LlmBench {
     }
   }
 
+  /**
+   * Makes the dataset's prompts that are made before the load and checks the longest request
+   * against the server's context, once, and prints what was found; the first simulation call that
+   * sends the dataset's requests does it, before any load. On a problem the JVM ends as in
+   * {@link #start()} (tests that {@link #create} keep the exception).
+   */
+  private synchronized void prepared() {
+    if (prepared) {
+      return;
+    }
+    prepared = true;
+    Map<String, String> before = new LinkedHashMap<>(datasetNotes);
+    if (exitOnProblem) {
+      orExit(() -> {
+        preparation.run();
+        return null;
+      });
+    } else {
+      preparation.run();
+    }
+    datasetNotes.forEach((k, v) -> {
+      if (!before.containsKey(k)) {
+        out.printf("  %-12s %s%n", k, v);
+      }
+    });
+  }
+
   /** Like {@link #start()}, but throws instead of ending the JVM (for tests and embedding). */
   public static LlmBench create(BenchSettings settings) {
-    return new LlmBench(settings);
+    return new LlmBench(settings, false);
   }
 
   public BenchSettings settings() {
@@ -215,6 +258,7 @@ public final class LlmBench {
 
   /** The whole load the settings describe: warmup, then each level, each drained before the next. */
   public PopulationBuilder load() {
+    prepared();
     return Populations.chain(phases, this::oneRequest, runEnd::levelDrained, settings.workload().seed());
   }
 
@@ -224,6 +268,7 @@ public final class LlmBench {
    * bench.closedLevel(8).injectClosed(constantConcurrentUsers(8).during(60))}.
    */
   public ScenarioBuilder closedLevel(int conc) {
+    prepared();
     Phase phase = new Phase(level(conc), null, conc, java.util.OptionalInt.empty(), 0, 0, 0, false, true);
     return scenario(phase.scenarioName()).exec(oneRequest(phase));
   }
@@ -234,6 +279,7 @@ public final class LlmBench {
    * profile}, {@code input_tokens}), endless (a file starts over), for {@code feed(bench.feeder())}.
    */
   public Iterator<Map<String, Object>> feeder() {
+    prepared();
     return feederOf(dataset, new AtomicLong(), null);
   }
 

@@ -104,6 +104,47 @@ class LlamaServerRealRunsIT {
     assertTrue(run.console().contains("HTTP 400: "), "the console names the reason");
   }
 
+  @Test
+  void theCsvFeederSimulationRunsAsWritten(@TempDir Path results) throws Exception {
+    GatlingRun.Result run = GatlingRun.run(io.github.llmbench.simulations.CsvFeederSimulation.class, results, Map.of(
+        "base.url", server.baseUrl().toString(), "timeout", "60"));
+    assertEquals(0, run.exitCode(), run.console() + server.logTail(15));
+    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    assertTrue(records.size() >= 4, "2 users for 6 s: " + records.size());
+    for (RequestRecord r : records) {
+      assertTrue(r.ok(), r.toString());
+      assertEquals("feeder", r.level());
+      assertTrue(java.util.Set.of(24, 32, 16, 12).contains(r.outputTokens()), "max_tokens from the CSV line: " + r);
+    }
+    assertTrue(run.console().contains("Serving Benchmark Result"), run.console());
+  }
+
+  @Test
+  void eachTurnCarriesTheConversationSoFar(@TempDir Path results) throws Exception {
+    int inputLen = 40;
+    GatlingRun.Result run = GatlingRun.run(ServingBenchmarkSimulation.class, results, Map.of(
+        "base.url", server.baseUrl().toString(), "conc", "2", "prompts", "2", "turns", "3",
+        "input.len", String.valueOf(inputLen), "output.len", "6", "timeout", "60"));
+    assertEquals(0, run.exitCode(), run.console() + server.logTail(15));
+    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    assertEquals(6, records.size());
+    Map<String, List<RequestRecord>> conversations = new java.util.HashMap<>();
+    records.forEach(r -> conversations.computeIfAbsent(r.origin().conversation(), c -> new java.util.ArrayList<>()).add(r));
+    assertEquals(2, conversations.size());
+    for (List<RequestRecord> c : conversations.values()) {
+      c.sort(java.util.Comparator.comparingInt(r -> r.origin().turn()));
+      for (int k = 1; k < 3; k++) {
+        RequestRecord before = c.get(k - 1);
+        RequestRecord r = c.get(k);
+        assertTrue(r.ok() && before.ok(), c.toString());
+        // the server counted the earlier prompt, its answer (one character a token here) and a new turn
+        assertTrue(r.inputTokens() >= before.inputTokens() + before.outputTokens() + inputLen,
+            "turn " + (k + 1) + ": " + r.inputTokens() + " prompt tokens after " + before.inputTokens() + " + " + before.outputTokens());
+      }
+    }
+    assertTrue(run.console().contains("TTFT by turn"), run.console());
+  }
+
   private static List<Integer> tokens(String text, boolean special) throws Exception {
     String body = new ObjectMapper().createObjectNode().put("content", text).put("add_special", special).toString();
     HttpResponse<String> r = HttpClient.newHttpClient().send(
