@@ -412,11 +412,16 @@ public final class LlmBench {
     Iterator<Map<String, Object>> records = feederOf(d, index, phase.profile());
     if (phase.trace() && !phase.warmup()) {
       // each record carries its send time, so the record tells how late it was sent
+      // send times count from the replay's first feed (Gatling injects user n at its time from the start)
       List<Double> times = phase.sendTimes();
+      AtomicLong startNanos = new AtomicLong(Long.MIN_VALUE);
       records = Stream.generate(() -> {
+        startNanos.compareAndSet(Long.MIN_VALUE, System.nanoTime());
         long n = index.getAndIncrement();
+        double at = times.get((int) (n % times.size()));
         Map<String, Object> r = new LinkedHashMap<>(FeederRecords.of(d.request(n, null)));
-        r.put(TRACE_MICROS, Math.round(times.get((int) (n % times.size())) * 1e6));
+        r.put(TRACE_MICROS, Math.round(at * 1e6));
+        r.put(TRACE_START_NANOS, startNanos.get());
         return r;
       }).iterator();
     }
@@ -426,6 +431,7 @@ public final class LlmBench {
   }
 
   private static final String TRACE_MICROS = "llm.traceMicros";
+  private static final String TRACE_START_NANOS = "llm.traceStartNanos";
 
   private static final String[] FEEDER_KEYS = {
     FeederRecords.PROMPT, FeederRecords.MESSAGES, FeederRecords.MAX_TOKENS, FeederRecords.PROFILE, FeederRecords.INPUT_TOKENS
@@ -436,8 +442,13 @@ public final class LlmBench {
     return Stream.generate(() -> FeederRecords.of(d.request(index.getAndIncrement(), profile))).iterator();
   }
 
+  /** Called as the request is sent (its body built): a trace request's send time is taken here. */
   private static RequestOrigin originOf(Session s) {
-    return s.contains(TRACE_MICROS) ? RequestOrigin.trace(s.getLong(TRACE_MICROS)) : Conversations.originOf(s);
+    if (s.contains(TRACE_MICROS)) {
+      long sentNanos = System.nanoTime() - s.getLong(TRACE_START_NANOS);
+      return RequestOrigin.trace(s.getLong(TRACE_MICROS), Math.round(sentNanos / 1e3));
+    }
+    return Conversations.originOf(s);
   }
 
   private static String profileOf(Session s) {

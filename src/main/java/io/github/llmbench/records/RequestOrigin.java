@@ -2,21 +2,25 @@ package io.github.llmbench.records;
 
 /**
  * Where a request sits in its workload, when that is more than a level: the conversation and turn
- * of a multi-turn run, the trace's send time of a trace replay. Written to {@code requests.jsonl}
- * as {@code "conversation"}, {@code "turn"} and {@code "trace_ms"}, each only when present.
+ * of a multi-turn run, the trace's send time of a trace replay and when it was sent. Written to
+ * {@code requests.jsonl} as {@code "conversation"}, {@code "turn"}, {@code "trace_ms"} and {@code
+ * "sent_ms"}, each only when present.
  *
  * @param conversation the conversation's id within the run, or null
  * @param turn the turn within the conversation (1 for the first), or 0 outside conversations
  * @param traceMicros when the trace says to send the request, from the trace's first request,
  *     divided by the replay's speed, in µs; {@link RequestRecord#ABSENT} outside trace replays
+ * @param sentMicros when the request was sent (its prompt built, just before the HTTP client),
+ *     from the moment the replay fed its first request, in µs; {@link RequestRecord#ABSENT}
+ *     outside trace replays
  */
-public record RequestOrigin(String conversation, int turn, long traceMicros) {
+public record RequestOrigin(String conversation, int turn, long traceMicros, long sentMicros) {
   public static RequestOrigin turn(String conversation, int turn) {
-    return new RequestOrigin(conversation, turn, RequestRecord.ABSENT);
+    return new RequestOrigin(conversation, turn, RequestRecord.ABSENT, RequestRecord.ABSENT);
   }
 
-  public static RequestOrigin trace(long traceMicros) {
-    return new RequestOrigin(null, 0, traceMicros);
+  public static RequestOrigin trace(long traceMicros, long sentMicros) {
+    return new RequestOrigin(null, 0, traceMicros, sentMicros);
   }
 
   public RequestOrigin {
@@ -28,5 +32,10 @@ public record RequestOrigin(String conversation, int turn, long traceMicros) {
   /** The trace's send time in ms, or null. */
   public Double traceMs() {
     return traceMicros == RequestRecord.ABSENT ? null : traceMicros / 1000.0;
+  }
+
+  /** When the request was sent, from the replay's first feed, in ms, or null. */
+  public Double sentMs() {
+    return sentMicros == RequestRecord.ABSENT ? null : sentMicros / 1000.0;
   }
 }

@@ -22,7 +22,7 @@ import java.util.Arrays;
  * </pre>
  *
  * (on one line), plus {@code "server_timings":{...}} when the server sent some, and {@code
- * "conversation"}, {@code "turn"} (multi-turn runs) or {@code "trace_ms"} (trace replays) where
+ * "conversation"}, {@code "turn"} (multi-turn runs) or {@code "trace_ms"}, {@code "sent_ms"} (trace replays) where
  * the request has them ({@link RequestOrigin}). Every other field is written, null or not. Latencies are whole µs written as ms with
  * at most 3 decimals and at least one ({@code 10.0}, {@code 10.03}, {@code 10.003}): the decimal
  * text of the integer, so no double formatting noise such as {@code 10.003000000000002}.
@@ -92,6 +92,10 @@ public final class RequestRecordJson {
         if (origin.traceMicros() != RequestRecord.ABSENT) {
           g.writeFieldName("trace_ms");
           writeMillis(g, origin.traceMicros(), buf);
+        }
+        if (origin.sentMicros() != RequestRecord.ABSENT) {
+          g.writeFieldName("sent_ms");
+          writeMillis(g, origin.sentMicros(), buf);
         }
       }
       g.writeEndObject();
@@ -208,6 +212,7 @@ public final class RequestRecordJson {
     String conversation = null;
     int turn = 0;
     long traceMicros = RequestRecord.ABSENT;
+    long sentMicros = RequestRecord.ABSENT;
     JsonToken t;
     while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
       String name = p.currentName();
@@ -245,6 +250,7 @@ public final class RequestRecordJson {
           turn = v == Integer.MIN_VALUE ? 0 : v;
         }
         case "trace_ms" -> traceMicros = micros(p, t, name);
+        case "sent_ms" -> sentMicros = micros(p, t, name);
         default -> p.skipChildren(); // a field of a newer writer
       }
     }
@@ -260,8 +266,8 @@ public final class RequestRecordJson {
     if (!hasOk) {
       throw missing("ok");
     }
-    RequestOrigin origin = conversation != null || turn > 0 || traceMicros != RequestRecord.ABSENT
-        ? new RequestOrigin(conversation, turn, traceMicros) : null;
+    RequestOrigin origin = conversation != null || turn > 0 || traceMicros != RequestRecord.ABSENT || sentMicros != RequestRecord.ABSENT
+        ? new RequestOrigin(conversation, turn, traceMicros, sentMicros) : null;
     return new RequestRecord(id, level, startMs, endMs, ttft, tpot, e2el, itl, input, output,
         estimated, ok, error, status, profile, timings, origin);
   }

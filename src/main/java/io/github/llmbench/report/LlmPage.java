@@ -283,10 +283,10 @@ public final class LlmPage {
         tableEnd(sb);
       }
       if (!l.lateness().isEmpty()) {
-        tableStart(sb, "Trace replay (" + l.name() + "): send time against the trace's, from its first request",
+        tableStart(sb, "Trace replay (" + l.name() + "): send time against the trace's, from the replay's start",
             "Requests", "Median late (ms)", "P99 late (ms)", "Max late (ms)");
-        row(sb, l.lateness().requests(), WorkloadBlocks.figure(l.lateness().medianMs(), 0),
-            WorkloadBlocks.figure(l.lateness().p99Ms(), 0), WorkloadBlocks.figure(l.lateness().maxMs(), 0));
+        row(sb, l.lateness().requests(), WorkloadBlocks.figure(l.lateness().medianMs(), 1),
+            WorkloadBlocks.figure(l.lateness().p99Ms(), 1), WorkloadBlocks.figure(l.lateness().maxMs(), 1));
         tableEnd(sb);
       }
     }

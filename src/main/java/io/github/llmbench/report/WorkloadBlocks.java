@@ -38,8 +38,8 @@ public final class WorkloadBlocks {
     if (l.isEmpty()) {
       return "";
     }
-    return String.format(Locale.ROOT, "Trace replay: %d requests sent late by median %.0f ms, P99 %.0f ms, max %.0f ms"
-        + " (against the trace's times, from its first request)%n", l.requests(), l.medianMs(), l.p99Ms(), l.maxMs());
+    return String.format(Locale.ROOT, "Trace replay: %d requests sent late by median %.1f ms, P99 %.1f ms, max %.1f ms"
+        + " (each against its time in the trace, from the replay's start)%n", l.requests(), l.medianMs(), l.p99Ms(), l.maxMs());
   }
 
   static String figure(double v, int decimals) {

@@ -41,19 +41,20 @@ class TurnLatencyAndTraceLatenessTest {
   }
 
   @Test
-  void latenessCountsFromTheTracesFirstRequest() {
-    // the first request went at 1000 (trace 0); the others 2, 0, 40 ms after their trace times
+  void latenessCountsFromTheMostPunctualRequest() {
+    // the first request was sent 18 ms after the replay's first feed (a first user's one-time
+    // costs), the others 0, 2 and 40 ms after their times: the replay started when request 3 says
     List<RequestRecord> rs = List.of(
-        ok(1_302, 1, 1, RequestOrigin.trace(300_000)),
-        ok(1_000, 1, 1, RequestOrigin.trace(0)),
-        ok(1_500, 1, 1, RequestOrigin.trace(500_000)),
-        ok(1_740, 1, 1, RequestOrigin.trace(700_000)),
-        ok(9_999, 1, 1, null));
+        ok(0, 1, 1, RequestOrigin.trace(300_000, 302_000)),
+        ok(0, 1, 1, RequestOrigin.trace(0, 18_000)),
+        ok(0, 1, 1, RequestOrigin.trace(500_000, 500_000)),
+        ok(0, 1, 1, RequestOrigin.trace(700_000, 740_000)),
+        ok(0, 1, 1, null));
     TraceLateness l = TraceLateness.of(rs);
     assertEquals(4, l.requests());
     assertEquals(40.0, l.maxMs(), 1e-9);
-    assertEquals(1.0, l.medianMs(), 1e-9);
-    assertTrue(l.p99Ms() > 38 && l.p99Ms() <= 40, "p99 " + l.p99Ms());
+    assertEquals(10.0, l.medianMs(), 1e-9);
+    assertTrue(l.p99Ms() > 39 && l.p99Ms() <= 40, "p99 " + l.p99Ms());
     assertTrue(TraceLateness.of(List.of(ok(0, 1, 1, null))).isEmpty());
   }
 }

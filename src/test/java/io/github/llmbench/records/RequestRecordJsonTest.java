@@ -58,9 +58,10 @@ class RequestRecordJsonTest {
     assertTrue(line.endsWith("\"profile\":null,\"conversation\":\"conv-3\",\"turn\":2}"), line);
     assertEquals(turn, JSON.readValue(line, RequestRecord.class));
     RequestRecord traced = RequestRecord.failed("y", "trace", null, 5, 9, "HTTP 400", 400, null)
-        .withOrigin(RequestOrigin.trace(1_250_500));
+        .withOrigin(RequestOrigin.trace(1_250_500, 1_234));
     line = write(traced);
-    assertTrue(line.endsWith("\"profile\":null,\"trace_ms\":1250.5}"), line);
+    assertTrue(line.endsWith("\"profile\":null,\"trace_ms\":1250.5,\"sent_ms\":1.234}"), line);
+    assertEquals(traced, JSON.readValue(line, RequestRecord.class));
     assertEquals(1250.5, JSON.readValue(line, RequestRecord.class).origin().traceMs());
     assertNull(JSON.readValue(write(RequestRecord.failed("z", "c1", null, 1, 2, "e", null, null)), RequestRecord.class).origin());
   }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,6 +27,24 @@ class FileDatasetTest {
       assertEquals(100, r.maxTokens());
       assertTrue(r.prompt().endsWith("?"), r.prompt());
     }
+  }
+
+  @Test
+  void aShareGptConversationKeepsItsOwnHumanTurnsInAMultiTurnRun(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("chats.json");
+    Files.writeString(f, "[{\"conversations\":[{\"from\":\"human\",\"value\":\"one\"},{\"from\":\"gpt\",\"value\":\"a\"},"
+        + "{\"from\":\"human\",\"value\":\"two\"},{\"from\":\"gpt\",\"value\":\"b\"},{\"from\":\"human\",\"value\":\"three\"}]}]");
+    FileDataset d = FileDataset.read(f, 50, 1);
+    assertEquals(1, d.size());
+    assertEquals("one", d.request(0, null).prompt(), "a single-turn run sends the first human turn");
+    assertEquals(List.of("one", "two", "three"), d.conversation(0, null, 5).stream().map(RequestSpec::prompt).toList());
+    assertEquals(List.of("one", "two"), d.conversation(7, null, 2).stream().map(RequestSpec::prompt).toList(), "at most -Dturns");
+    // a JSONL file's conversation is consecutive lines, one a turn
+    Path lines = dir.resolve("d.jsonl");
+    Files.writeString(lines, "{\"prompt\":\"x\"}\n{\"prompt\":\"y\"}\n{\"prompt\":\"z\"}\n");
+    FileDataset jsonl = FileDataset.read(lines, 50, 1);
+    List<RequestSpec> c = jsonl.conversation(0, null, 3);
+    assertEquals(3, c.stream().map(RequestSpec::prompt).distinct().count(), c.toString());
   }
 
   @Test
