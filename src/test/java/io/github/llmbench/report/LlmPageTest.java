@@ -216,6 +216,31 @@ class LlmPageTest {
         + " requests.</p>"), clean);
   }
 
+  @Test
+  void ttftByTurnAndTraceLatenessTablesOnlyWhereTheRunHasThem() {
+    List<RequestRecord> rs = new ArrayList<>();
+    for (int k = 1; k <= 3; k++) {
+      rs.add(new RequestRecord("t" + k, XSS, T + k * 100, T + k * 100 + 50, 10.0 * k, 1.0, 40.0, List.of(1.0),
+          100 * k, 8, false, true, null, 200).withOrigin(io.github.llmbench.records.RequestOrigin.turn("conv-1", k)));
+    }
+    rs.add(new RequestRecord("r1", "trace", T, T + 50, 10.0, 1.0, 40.0, List.of(1.0), 100, 8, false, true, null, 200)
+        .withOrigin(io.github.llmbench.records.RequestOrigin.trace(0, 3_000)));
+    rs.add(new RequestRecord("r2", "trace", T + 500, T + 550, 10.0, 1.0, 40.0, List.of(1.0), 100, 8, false, true, null, 200)
+        .withOrigin(io.github.llmbench.records.RequestOrigin.trace(500_000, 510_500)));
+    String html = LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), Map.of(), null, "run");
+    String section = html.substring(html.indexOf("<div id=\"llm-workload\""), html.indexOf("<div id=\"llm-errors\""));
+    assertTrue(section.contains("TTFT by turn (&lt;script&gt;"), section);
+    assertFalse(section.contains(XSS), "the level's name escaped");
+    assertTrue(section.contains("<tr><td class=\"total\">3</td><td class=\"value total\">1</td><td class=\"value total\">0</td>"
+        + "<td class=\"value total\">300.0</td><td class=\"value total\">30.00</td>"), section);
+    assertTrue(section.contains("Trace replay (trace)"), section);
+    assertTrue(section.contains("<td class=\"total\">2</td><td class=\"value total\">3.8</td>"), "median of 0 and 7.5 ms late: " + section);
+    String plain = LlmPage.html(RunAnalysis.of(rs.subList(3, 4), Map.of(), null, null, 1, "hint"), Map.of(), null, "run");
+    assertTrue(plain.contains("llm-workload"), "one trace record still has a lateness row");
+    rs.replaceAll(r -> r.withOrigin(null));
+    assertFalse(LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), Map.of(), null, "run").contains("llm-workload"));
+  }
+
   /** Opens llm.html headless; checks charts, errors and escaping; returns the DOM. */
   static String assertChromium(Path run, int charts) throws Exception {
     Chromium.Dump d = Chromium.open(run.resolve("llm.html"));
