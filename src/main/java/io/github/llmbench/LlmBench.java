@@ -42,6 +42,7 @@ import java.util.Iterator;
 import java.util.stream.Stream;
 import io.github.llmbench.workload.FeederRecords;
 import io.github.llmbench.workload.TraceDataset;
+import io.github.llmbench.telemetry.MetricsScraper;
 import io.github.llmbench.injection.Conversations;
 import io.github.llmbench.records.RequestOrigin;
 import java.io.PrintStream;
@@ -91,6 +92,7 @@ public final class LlmBench {
   private final GpuSpec rooflineGpu;
   private final RunEnd runEnd;
   private final RequestBodies bodies;
+  private final MetricsScraper scraper;
   private final AtomicLong measuredIndex = new AtomicLong();
   private final AtomicLong warmupIndex = new AtomicLong();
   private final AtomicLong conversationIds = new AtomicLong();
@@ -164,7 +166,8 @@ public final class LlmBench {
       };
       this.rooflineModel = rooflineModel(settings, target);
       this.rooflineGpu = rooflineGpu(settings, target);
-      this.runEnd = new RunEnd(settings, target, phases, recorder, rooflineModel, rooflineGpu, datasetNotes, out);
+      this.scraper = metricsScraper(notes);
+      this.runEnd = new RunEnd(settings, target, phases, recorder, rooflineModel, rooflineGpu, datasetNotes, scraper, out);
       this.capture =
           new StreamCapture(
               recorder,
@@ -182,6 +185,46 @@ public final class LlmBench {
       throw e;
     }
     printSettings();
+    if (scraper != null) {
+      scraper.start();
+    }
+  }
+
+  /**
+   * The scraper of the server's {@code /metrics} (when it answers with metrics the kit maps) and
+   * of {@code -Dmetrics.urls}, or null when there is nothing to scrape; notes the start line.
+   */
+  private MetricsScraper metricsScraper(Map<String, String> notes) {
+    BenchSettings.Metrics m = settings.metrics();
+    if (!m.on()) {
+      notes.put("metrics", "off (-Dmetrics.interval=0)");
+      return null;
+    }
+    List<MetricsScraper.Endpoint> endpoints = new ArrayList<>();
+    Map<String, String> own = new LinkedHashMap<>(settings.requestOptions().headers());
+    settings.apiKey().ifPresent(k -> own.put("Authorization", "Bearer " + k));
+    MetricsScraper.Endpoint server = new MetricsScraper.Endpoint(java.net.URI.create(target.baseUrl() + "/metrics"), own);
+    java.util.Optional<String> problem = MetricsScraper.problem(server);
+    List<String> said = new ArrayList<>();
+    if (problem.isEmpty()) {
+      endpoints.add(server);
+      said.add("GET " + server.uri());
+    } else {
+      said.add("none from the server (GET " + server.uri() + ": " + problem.get() + ")");
+    }
+    for (java.net.URI u : m.urls()) {
+      endpoints.add(new MetricsScraper.Endpoint(u, Map.of())); // another service: no key, no headers
+      said.add("GET " + u);
+    }
+    notes.put("metrics", String.join(" + ", said) + (endpoints.isEmpty() ? ""
+        : String.format(Locale.ROOT, ", every %s s, to %s/%s", trim(m.intervalSeconds()),
+            io.github.llmbench.records.RunDirectory.LLM_FOLDER, io.github.llmbench.records.ServerMetricsFile.FILE_NAME)));
+    return endpoints.isEmpty() ? null
+        : new MetricsScraper(endpoints, Duration.ofMillis(Math.round(m.intervalSeconds() * 1000)), recorder::directory, System.err);
+  }
+
+  private static String trim(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
   }
 
   /**

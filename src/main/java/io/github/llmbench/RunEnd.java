@@ -8,6 +8,7 @@ import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.ModelSpec;
 import io.github.llmbench.gates.GateCheck;
 import io.github.llmbench.gates.GateResult;
+import io.github.llmbench.gates.GateSet;
 import io.github.llmbench.gates.GatesXml;
 import io.github.llmbench.injection.LoadPlan;
 import io.github.llmbench.injection.Phase;
@@ -41,8 +42,11 @@ final class RunEnd {
   private final GpuSpec rooflineGpu;
   private final PrintStream out;
   private final Map<String, String> serverChecks;
+  /** The server's (and GPUs') metrics during the run; null when none are read. */
+  private final io.github.llmbench.telemetry.MetricsScraper scraper;
   private final java.util.Set<String> printedLevels = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private List<GateResult> gateResults = List.of();
+  private List<io.github.llmbench.records.ServerSample> closedSamples;
 
   RunEnd(
       BenchSettings settings,
@@ -52,7 +56,9 @@ final class RunEnd {
       ModelSpec rooflineModel,
       GpuSpec rooflineGpu,
       Map<String, String> serverChecks,
+      io.github.llmbench.telemetry.MetricsScraper scraper,
       PrintStream out) {
+    this.scraper = scraper;
     this.settings = settings;
     this.target = target;
     this.phases = phases;
@@ -65,6 +71,9 @@ final class RunEnd {
 
   /** Prints a level's blocks (serving, steady state, roofline) as soon as it has drained. */
   void levelDrained(String level) {
+    if (scraper != null) {
+      scraper.scrapeNow(); // the level's counters end here, before the next level starts
+    }
     List<RequestRecord> records = ofLevel(recorder.finishedSoFar(), level);
     if (level.equals(LoadPlan.WARMUP)) {
       out.println("warmup done: " + records.size() + " requests (left out of every summary)");
@@ -87,7 +96,9 @@ final class RunEnd {
         conc.put(p.level(), p.conc());
       }
     }
-    return RunAnalysis.of(records, conc, rooflineModel, rooflineGpu, settings.roofline().tp(), RunReport.ROOFLINE_HINT);
+    RunAnalysis.Telemetry telemetry = scraper == null ? RunAnalysis.Telemetry.NONE
+        : new RunAnalysis.Telemetry(closedSamples != null ? closedSamples : scraper.samples(), target.model());
+    return RunAnalysis.of(records, telemetry, conc, rooflineModel, rooflineGpu, settings.roofline().tp(), RunReport.ROOFLINE_HINT);
   }
 
   private void printProfiles(List<RequestRecord> records) {
@@ -113,8 +124,11 @@ final class RunEnd {
    */
   void finish() {
     List<RequestRecord> all = recorder.close(System.currentTimeMillis(), "unfinished when the run ended");
-    RunAnalysis a = analysis(all);
     Path dir = recorder.directory();
+    if (scraper != null) {
+      closedSamples = scraper.close(dir);
+    }
+    RunAnalysis a = analysis(all);
     Path runDir = dir.getParent();
     Map<String, RunAnalysis.Level> unprinted = new LinkedHashMap<>(a.levels());
     unprinted.keySet().removeAll(printedLevels);
@@ -166,6 +180,9 @@ final class RunEnd {
         (level, l) -> {
           long good = goodput.map(g -> g.goodCount(ofLevel(a.records(), level))).orElse(-1L);
           Map<String, Double> f = GateCheck.figures(l.serving(), good, l.steady().reached() ? l.steady().outputThroughput() : Double.NaN);
+          // a figure the server does not report is NaN: its gate fails as "not measured"
+          io.github.llmbench.analysis.ServerFigures.NAMES.forEach(n -> f.put(GateSet.SERVER_PREFIX + n,
+              l.server().level().get(n) == null ? Double.NaN : l.server().level().get(n)));
           figures.put(level, f);
           if (goodput.isPresent() && levelsJson != null && levelsJson.get(level) != null) {
             levelsJson.get(level).put("request_goodput", f.get("goodput.min"));

@@ -30,6 +30,7 @@ import io.github.llmbench.catalog.ModelSpec;
  *
  * <p>Whole-workload FLOPs count every prompt token as computed; a server whose prefix cache served
  * part of the prompts did less, which cannot be told apart without the server's cache metrics.
+ * When the server tells its prefix-cache hit rate, only the prompt tokens it computed are counted.
  *
  * @param peakFlops peak FLOP/s, all tp GPUs
  * @param bandwidth bytes/s, all tp GPUs
@@ -45,6 +46,8 @@ import io.github.llmbench.catalog.ModelSpec;
  * @param prefillTps prefill (input) tokens/s used
  * @param decode the decode-only point
  * @param whole the whole-workload point
+ * @param cachedShare the share of prompt tokens the server's prefix cache served (left out of
+ *     prefillTps), or null when the server does not tell
  */
 public record Roofline(
     double peakFlops,
@@ -60,7 +63,8 @@ public record Roofline(
     double outputTps,
     double prefillTps,
     Point decode,
-    Point whole) {
+    Point whole,
+    Double cachedShare) {
 
   /** The sentence every roofline report carries about the prefix cache. */
   public static final String PREFIX_CACHE_NOTE =
@@ -121,6 +125,26 @@ public record Roofline(
       double meanPrompt,
       double outputTps,
       double prefillTps) {
+    return compute(m, g, tp, meanBatch, meanContext, meanPrompt, outputTps, prefillTps, null);
+  }
+
+  /**
+   * As {@link #compute(ModelSpec, GpuSpec, int, double, double, double, double, double)}, with the
+   * prompt tokens the server's prefix cache served left out of the prefill.
+   *
+   * @param cachedShare the share of prompt tokens served from the cache (0..1), or null when unknown
+   */
+  public static Roofline compute(
+      ModelSpec m,
+      GpuSpec g,
+      int tp,
+      double meanBatch,
+      double meanContext,
+      double meanPrompt,
+      double outputTps,
+      double allPrefillTps,
+      Double cachedShare) {
+    double prefillTps = cachedShare == null ? allPrefillTps : allPrefillTps * (1 - Math.max(0, Math.min(1, cachedShare)));
     if (tp < 1) {
       throw new IllegalArgumentException("tp must be at least 1: " + tp);
     }
@@ -140,7 +164,14 @@ public record Roofline(
     double wholeOi = outputTps > 0 ? wholeAttained * meanBatch / (outputTps * bytes) : decodeOi;
     Point whole = point(wholeOi, wholeAttained, peak, bw);
     return new Roofline(peak, bw, peak / bw, meanBatch, meanContext, meanPrompt, f, fp, bytes,
-        bytes / bw, outputTps, prefillTps, decode, whole);
+        bytes / bw, outputTps, prefillTps, decode, whole, cachedShare);
+  }
+
+  /** What the whole-workload point counts of the prompts, for every report of it. */
+  public String prefixCacheNote() {
+    return cachedShare == null ? PREFIX_CACHE_NOTE
+        : String.format(java.util.Locale.ROOT, "Whole-workload FLOPs count only the prompt tokens the server computed:"
+            + " its prefix cache served %.1f%% of them (from its metrics).", 100 * cachedShare);
   }
 
   private static Point point(double oi, double attained, double peak, double bw) {

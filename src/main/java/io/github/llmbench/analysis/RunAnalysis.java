@@ -33,7 +33,8 @@ public record RunAnalysis(
     Knee.Result knee,
     ModelSpec model,
     GpuSpec gpu,
-    int tp) {
+    int tp,
+    Telemetry telemetry) {
 
   public static final String WARMUP = "warmup";
 
@@ -52,6 +53,7 @@ public record RunAnalysis(
    *     frequent reasons
    * @param turns TTFT by turn of a multi-turn run (empty otherwise)
    * @param lateness how late a trace replay sent its requests (empty otherwise)
+   * @param server what the server's metrics said of the level ({@link ServerFigures#NONE} without)
    */
   public record Level(
       String name,
@@ -62,7 +64,17 @@ public record RunAnalysis(
       String rooflineNote,
       FailureReasons failures,
       TurnLatency turns,
-      TraceLateness lateness) {}
+      TraceLateness lateness,
+      ServerFigures server) {}
+
+  /**
+   * The server's metrics of the run.
+   *
+   * @param servedModel the model the run sent to (other models behind the same URL are left out)
+   */
+  public record Telemetry(List<io.github.llmbench.records.ServerSample> samples, String servedModel) {
+    public static final Telemetry NONE = new Telemetry(List.of(), null);
+  }
 
   public RunAnalysis {
     records = List.copyOf(records);
@@ -105,6 +117,18 @@ public record RunAnalysis(
       GpuSpec gpu,
       int tp,
       String rooflineHint) {
+    return of(allRecords, Telemetry.NONE, concurrencyByLevel, model, gpu, tp, rooflineHint);
+  }
+
+  /** As {@link #of(List, Map, ModelSpec, GpuSpec, int, String)}, with the server's metrics. */
+  public static RunAnalysis of(
+      List<RequestRecord> allRecords,
+      Telemetry telemetry,
+      Map<String, Integer> concurrencyByLevel,
+      ModelSpec model,
+      GpuSpec gpu,
+      int tp,
+      String rooflineHint) {
     if (tp < 1) {
       throw new IllegalArgumentException("tp must be at least 1: " + tp);
     }
@@ -122,6 +146,9 @@ public record RunAnalysis(
               ServingMetrics serving =
                   ServingMetricsCalculator.compute(recs, c, LatencyStats.DEFAULT_PERCENTILES);
               SteadyState steady = SteadyState.compute(recs, c);
+              ServerFigures server = serverFigures(telemetry, name, recs, serving, steady);
+              Double hitRate = server.steady().get("prefix_cache_hit_rate") != null
+                  ? server.steady().get("prefix_cache_hit_rate") : server.level().get("prefix_cache_hit_rate");
               Roofline roof = null;
               String note = null;
               if (model == null || gpu == null) {
@@ -133,15 +160,29 @@ public record RunAnalysis(
               } else {
                 roof = Roofline.compute(model, gpu, tp, steady.meanInFlight(),
                     steady.meanContextTokens(), steady.meanPromptTokens(),
-                    steady.outputThroughput(), steady.inputThroughput());
+                    steady.outputThroughput(), steady.inputThroughput(), hitRate);
               }
               levels.put(name, new Level(name, c, serving, steady, roof, note,
-                  FailureReasons.of(recs, FailureReasons.TOP), TurnLatency.of(recs), TraceLateness.of(recs)));
+                  FailureReasons.of(recs, FailureReasons.TOP), TurnLatency.of(recs), TraceLateness.of(recs), server));
             });
     Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
     ServingMetrics overall =
         ServingMetricsCalculator.compute(records, overallC, LatencyStats.DEFAULT_PERCENTILES);
-    return new RunAnalysis(records, levels, overall, knee(levels.values()), model, gpu, tp);
+    return new RunAnalysis(records, levels, overall, knee(levels.values()), model, gpu, tp, telemetry);
+  }
+
+  private static ServerFigures serverFigures(
+      Telemetry t, String level, List<RequestRecord> recs, ServingMetrics serving, SteadyState steady) {
+    if (t.samples().isEmpty() || recs.isEmpty()) {
+      return ServerFigures.NONE;
+    }
+    long start = recs.stream().mapToLong(RequestRecord::startMs).min().orElse(0);
+    long end = recs.stream().mapToLong(RequestRecord::endMs).max().orElse(0);
+    long output = recs.stream().filter(RequestRecord::ok).mapToLong(r -> r.outputTokens() == null ? 0 : r.outputTokens()).sum();
+    double seconds = serving.durationS();
+    return ServerFigures.of(t.samples(), t.servedModel(), start, end,
+        steady.reached() ? steady.windowStartMs() : 0, steady.reached() ? steady.windowEndMs() : 0,
+        new ServerFigures.Client(level, output, seconds > 0 ? serving.totalInputTokens() / seconds : Double.NaN, serving.outputThroughput()));
   }
 
   /**

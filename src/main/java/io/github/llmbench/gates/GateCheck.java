@@ -65,6 +65,9 @@ public final class GateCheck {
     f.put("steady.output_throughput.min", number(level.path("steady_state"), "output_throughput"));
     f.put("goodput.min", number(level, "request_goodput"));
     f.put("goodput.pct", number(level, "goodput_pct"));
+    for (String figure : io.github.llmbench.analysis.ServerFigures.NAMES) {
+      f.put(GateSet.SERVER_PREFIX + figure, number(level.path("server").path("level"), figure));
+    }
     return f;
   }
 

@@ -18,6 +18,9 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
   /** Metrics a gate may name, each with its comparison. */
   public static final Set<String> METRICS = metrics();
 
+  /** Gates on the server's figures: {@code server.preemptions}, {@code server.waiting_mean}, ... */
+  public static final String SERVER_PREFIX = "server.";
+
   private static final Pattern KEY = Pattern.compile("^(?:(c\\d+|r[0-9.]+)\\.)?(.+)$");
 
   public GateSet {
@@ -44,6 +47,10 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
     m.add("steady.output_throughput.min");
     m.add("goodput.min");
     m.add("goodput.pct");
+    // the server's own figures over the level (its /metrics): every one is an upper bound
+    for (String figure : io.github.llmbench.analysis.ServerFigures.NAMES) {
+      m.add(SERVER_PREFIX + figure);
+    }
     return Set.copyOf(m);
   }
 

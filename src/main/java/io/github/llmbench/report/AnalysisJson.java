@@ -38,6 +38,13 @@ public final class AnalysisJson {
       if (!l.turns().isEmpty()) {
         m.put("turns", turns(l.turns()));
       }
+      if (!l.server().isEmpty()) {
+        Map<String, Object> server = new LinkedHashMap<>();
+        server.put("level", l.server().level());
+        server.put("steady", l.server().steady());
+        server.put("guards", l.server().guards());
+        m.put("server", server);
+      }
       if (!l.lateness().isEmpty()) {
         Map<String, Object> late = new LinkedHashMap<>();
         late.put("requests", l.lateness().requests());
@@ -169,7 +176,8 @@ public final class AnalysisJson {
     m.put("prefill_tokens_per_s", r.prefillTps());
     m.put("decode", point(r.decode()));
     m.put("whole_workload", point(r.whole()));
-    m.put("note", Roofline.PREFIX_CACHE_NOTE);
+    m.put("note", r.prefixCacheNote());
+    m.put("prefix_cache_share", r.cachedShare());
     return m;
   }
 

@@ -146,6 +146,10 @@ public final class LlmPage {
     if (roofline) {
       navItem(sb, "llm-roofline", "Roofline");
     }
+    boolean server = a.levels().values().stream().anyMatch(l -> !l.server().isEmpty());
+    if (server) {
+      navItem(sb, "llm-server", "Server metrics");
+    }
     boolean workload = a.levels().values().stream().anyMatch(l -> !l.turns().isEmpty() || !l.lateness().isEmpty());
     if (workload) {
       navItem(sb, "llm-workload", "Turns and trace");
@@ -161,6 +165,7 @@ public final class LlmPage {
     PageParts.contentStart(sb, "LLM serving" + (runName.isEmpty() ? "" : " &mdash; "
         + esc(runName)), menu.toString());
 
+    guards(sb, a);
     levelTables(sb, a);
     verdicts(sb, a);
     sb.append("<div id=\"llm-ladder\" class=\"llm-section\">\n");
@@ -174,8 +179,12 @@ public final class LlmPage {
     if (roofline) {
       sb.append("<div id=\"llm-roofline\" class=\"llm-section\">\n");
       chartBox(sb, "llm-chart-roofline");
-      sb.append("<p class=\"llm-note\">").append(esc(Roofline.PREFIX_CACHE_NOTE))
+      sb.append("<p class=\"llm-note\">").append(esc(a.levels().values().stream().map(RunAnalysis.Level::roofline)
+          .filter(java.util.Objects::nonNull).findFirst().map(Roofline::prefixCacheNote).orElse(Roofline.PREFIX_CACHE_NOTE)))
           .append("</p>\n</div>\n");
+    }
+    if (server) {
+      server(sb, a);
     }
     if (workload) {
       workload(sb, a);
@@ -267,6 +276,44 @@ public final class LlmPage {
       sb.append("<li>").append(esc(v)).append("</li>\n");
     }
     sb.append("</ul>\n</div>\n");
+  }
+
+  /** The confound guards of every level, above the tables: what the figures below must be read with. */
+  private static void guards(StringBuilder sb, RunAnalysis a) {
+    List<String> lines = new ArrayList<>();
+    a.levels().values().forEach(l -> lines.addAll(l.server().guards()));
+    if (lines.isEmpty()) {
+      return;
+    }
+    sb.append("<div id=\"llm-guards\" class=\"llm-section\">\n<ul class=\"llm-guards\">\n");
+    for (String g : lines) {
+      sb.append("<li>").append(esc(g)).append("</li>\n");
+    }
+    sb.append("</ul>\n</div>\n");
+  }
+
+  /** Per level, the server's figures beside the client's, and its gauges over time. */
+  private static void server(StringBuilder sb, RunAnalysis a) {
+    sb.append("<div id=\"llm-server\" class=\"llm-section\">\n");
+    for (RunAnalysis.Level l : a.levels().values()) {
+      if (l.server().isEmpty()) {
+        continue;
+      }
+      Map<String, Double> client = ServerBlock.clientFigures(l);
+      tableStart(sb, "Server metrics (" + l.name() + "): over the level, its steady window, and the client's own figure",
+          "Figure", "Level", "Steady window", "Client");
+      for (String name : io.github.llmbench.analysis.ServerFigures.NAMES) {
+        Double v = l.server().level().get(name);
+        Double w = l.server().steady().get(name);
+        if (v != null || w != null) {
+          row(sb, name, ServerBlock.num(v), ServerBlock.num(w), ServerBlock.num(client.get(name)));
+        }
+      }
+      tableEnd(sb);
+    }
+    chartBox(sb, "llm-chart-server");
+    chartBox(sb, "llm-chart-gpu");
+    sb.append("</div>\n");
   }
 
   /** Per level, TTFT by turn (multi-turn runs) and the send lateness (trace replays). */
@@ -377,6 +424,7 @@ public final class LlmPage {
     d.put("windows", windows);
     d.put("inflight", inFlight(a.records()));
     d.put("tokens", tokensPerSecond(a.records()));
+    d.put("server", io.github.llmbench.analysis.ServerFigures.timeline(a.telemetry().samples(), a.telemetry().servedModel()));
 
     List<Map<String, Object>> roof = new ArrayList<>();
     Double peak = null;
@@ -557,6 +605,32 @@ public final class LlmPage {
             series: [{name: 'Output tokens', type: 'column', color: '#68b65c', pointPadding: 0,
               groupPadding: 0, data: D.tokens}]
           });
+          var SRV = D.server || {};
+          if (document.getElementById('llm-chart-server') && (SRV.running || SRV.waiting || SRV.kv_cache_usage)) {
+            var series = [];
+            if (SRV.running) series.push({name: 'Running', type: 'line', step: 'left', color: '#5E7BE2', data: SRV.running});
+            if (SRV.waiting) series.push({name: 'Waiting', type: 'line', step: 'left', color: '#f15b4f', data: SRV.waiting});
+            if (SRV.kv_cache_usage) series.push({name: 'KV-cache usage %', type: 'line', yAxis: 1, color: '#E37400',
+              data: SRV.kv_cache_usage.map(function (p) { return [p[0], 100 * p[1]]; })});
+            draw('llm-chart-server', {
+              title: title('Server: requests running and waiting, KV-cache usage (steady windows shaded)'),
+              xAxis: {type: 'datetime', plotBands: bands},
+              yAxis: [{min: 0, title: {text: 'Requests'}, allowDecimals: false},
+                {min: 0, max: 100, opposite: true, title: {text: 'KV cache %'}}],
+              series: series
+            });
+          }
+          if (document.getElementById('llm-chart-gpu') && (SRV.gpu_power_w || SRV.gpu_sm_clock_mhz)) {
+            var gpu = [];
+            if (SRV.gpu_power_w) gpu.push({name: 'Power (W, per GPU)', type: 'line', color: '#f15b4f', data: SRV.gpu_power_w});
+            if (SRV.gpu_sm_clock_mhz) gpu.push({name: 'SM clock (MHz)', type: 'line', yAxis: 1, color: '#5E7BE2', data: SRV.gpu_sm_clock_mhz});
+            draw('llm-chart-gpu', {
+              title: title('GPU power and SM clock (DCGM, steady windows shaded)'),
+              xAxis: {type: 'datetime', plotBands: bands},
+              yAxis: [{min: 0, title: {text: 'W'}}, {min: 0, opposite: true, title: {text: 'MHz'}}],
+              series: gpu
+            });
+          }
           if (D.roofline) {
             var R = D.roofline, T = 1e12;
             var ois = [];

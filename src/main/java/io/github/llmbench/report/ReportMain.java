@@ -6,6 +6,7 @@ import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.catalog.ModelSpec;
+import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunDirectory;
@@ -114,7 +115,11 @@ public final class ReportMain {
           : inputs.hasNonNull("tp") ? inputs.get("tp").asText() : "1");
 
       List<RequestRecord> records = RequestsJsonl.read(jsonl);
-      RunReport.write(runDir, records, concurrencies(previous), model, gpu, tp, metadata, out);
+      // the server's metrics, when the run scraped some, are read back with the model it sent to
+      RunAnalysis.Telemetry telemetry = new RunAnalysis.Telemetry(
+          io.github.llmbench.records.ServerMetricsFile.read(runDir.resolve(RunDirectory.LLM_FOLDER)),
+          textOrNull(previous.get("model_id"), null));
+      RunReport.write(runDir, records, telemetry, concurrencies(previous), model, gpu, tp, metadata, out);
       return 0;
     } catch (BadArgument e) {
       err.println(PREFIX + e.getMessage());

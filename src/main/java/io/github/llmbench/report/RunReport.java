@@ -51,7 +51,21 @@ public final class RunReport {
       int tp,
       Map<String, Object> metadata,
       PrintStream console) {
-    RunAnalysis a = RunAnalysis.of(records, concurrencyByLevel, model, gpu, tp, ROOFLINE_HINT);
+    return write(runDir, records, RunAnalysis.Telemetry.NONE, concurrencyByLevel, model, gpu, tp, metadata, console);
+  }
+
+  /** As {@link #write(Path, List, Map, ModelSpec, GpuSpec, int, Map, PrintStream)}, with the server's metrics. */
+  public static RunAnalysis write(
+      Path runDir,
+      List<RequestRecord> records,
+      RunAnalysis.Telemetry telemetry,
+      Map<String, Integer> concurrencyByLevel,
+      ModelSpec model,
+      GpuSpec gpu,
+      int tp,
+      Map<String, Object> metadata,
+      PrintStream console) {
+    RunAnalysis a = RunAnalysis.of(records, telemetry, concurrencyByLevel, model, gpu, tp, ROOFLINE_HINT);
     console.print(consoleText(a));
     Path summary = runDir.resolve(RunDirectory.LLM_FOLDER).resolve("summary.json");
     SummaryJson.write(summary, summary(a, metadata));
@@ -92,6 +106,7 @@ public final class RunReport {
           a.tp(), l.rooflineNote()));
       sb.append(WorkloadBlocks.turns(l.turns(), several ? name : null));
       sb.append(WorkloadBlocks.lateness(l.lateness()));
+      sb.append(ServerBlock.format(l, several ? name : null));
       sb.append(FailureBlock.format(l.failures(), several ? name : null));
       sb.append('\n');
     });

@@ -76,7 +76,7 @@ public final class SteadyStateBlock {
         + " bandwidth", r.stepBytes() / 1e9, r.stepReadS() * 1e3));
     point(sb, "Decode only:", r.decode());
     point(sb, "Whole workload:", r.whole());
-    line(sb, Roofline.PREFIX_CACHE_NOTE);
+    line(sb, r.prefixCacheNote());
     return sb.toString();
   }
 

@@ -5,6 +5,7 @@ import io.github.llmbench.gates.GateSet;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -210,6 +211,7 @@ public final class BenchSettings {
   private final SimEngine simEngine;
   private final Load load;
   private final Workload workload;
+  private final Metrics metrics;
   private final Roofline roofline;
   private final Gates gates;
   private final boolean exitOnGateFailure;
@@ -236,7 +238,9 @@ public final class BenchSettings {
       Gates gates,
       boolean exitOnGateFailure,
       boolean itlRecords,
-      RequestOptions requestOptions) {
+      RequestOptions requestOptions,
+      Metrics metrics) {
+    this.metrics = metrics;
     this.baseUrl = baseUrl;
     this.api = api;
     this.model = model;
@@ -345,7 +349,52 @@ public final class BenchSettings {
     return new BenchSettings(
         baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu,
         simDialect, simEngine, load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")),
-        itlRecords, readRequestOptions(r, properties));
+        itlRecords, readRequestOptions(r, properties), readMetrics(r));
+  }
+
+  /**
+   * Scraping of Prometheus endpoints during the run.
+   *
+   * @param intervalSeconds seconds between scrapes; 0 turns scraping off
+   * @param urls endpoints to scrape besides the server's own {@code /metrics} (e.g. a DCGM exporter)
+   */
+  public record Metrics(double intervalSeconds, List<URI> urls) {
+    public Metrics {
+      urls = List.copyOf(urls);
+    }
+
+    public boolean on() {
+      return intervalSeconds > 0;
+    }
+  }
+
+  static Metrics readMetrics(Reader r) {
+    double interval = r.nonNegativeDouble("metrics.interval", 1.0);
+    List<URI> urls = new ArrayList<>();
+    for (String raw : r.optional("metrics.urls").map(v -> v.split(",")).orElse(new String[0])) {
+      String u = raw.trim();
+      if (u.isEmpty()) {
+        continue;
+      }
+      try {
+        URI uri = new URI(u);
+        if ((!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) || uri.getHost() == null) {
+          throw new URISyntaxException(u, "not http");
+        }
+        urls.add(uri);
+      } catch (URISyntaxException e) {
+        throw SettingsException.invalid("metrics.urls", r.optional("metrics.urls").get(),
+            "http:// URLs separated by commas, e.g. http://127.0.0.1:9400/metrics");
+      }
+    }
+    if (interval == 0 && !urls.isEmpty()) {
+      throw new SettingsException("-Dmetrics.urls needs scraping on: -Dmetrics.interval=0 turns it off");
+    }
+    return new Metrics(interval, urls);
+  }
+
+  public Metrics metrics() {
+    return metrics;
   }
 
   /** {@code -Dextra.body} (a JSON object) and {@code -Dheader.<Name>} (an HTTP header name). */

@@ -1,0 +1,273 @@
+package io.github.llmbench.analysis;
+
+import io.github.llmbench.records.ServerSample;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+
+/**
+ * What the server (and its GPUs) said about one level, from the samples of its Prometheus
+ * endpoints: over the whole level and over its steady window, with the confound guards. Pure.
+ *
+ * <p>Names are mapped from vLLM's ({@code vllm:num_requests_running}, ...) and llama.cpp's
+ * ({@code llamacpp:requests_processing}, ...) families; GPU figures come from NVIDIA's DCGM
+ * exporter ({@code DCGM_FI_DEV_POWER_USAGE}, ...), averaged over the GPUs. A figure the server
+ * does not report is null, never 0. Gauges are averaged (or their maximum taken) over the scrapes
+ * inside the window; counters are the difference between the last scrape at or before the window's
+ * start and the first at or after its end (the kit scrapes between levels, so a level's counters
+ * hold its own traffic). Where several models are served behind one URL, only the samples labelled
+ * with the run's {@code model_name} are read; several engines (data-parallel ranks) of one model
+ * are added up.
+ *
+ * @param level the figures over the level (first request's start to last request's end)
+ * @param steady the figures over its steady window (empty when the level has none)
+ * @param guards one line per confound found (a prefix-cache hit rate, a token mismatch, ...)
+ */
+public record ServerFigures(Map<String, Double> level, Map<String, Double> steady, List<String> guards) {
+
+  /** The figures, in the order the reports show them. */
+  public static final List<String> NAMES = List.of(
+      "running_mean", "running_max", "waiting_mean", "waiting_max", "kv_cache_usage_mean", "kv_cache_usage_max",
+      "preemptions", "prefix_cache_hit_rate", "prompt_tokens", "generation_tokens", "prompt_tokens_per_s",
+      "generation_tokens_per_s", "ttft_mean_ms", "itl_mean_ms", "gpu_power_w_mean", "gpu_sm_clock_mhz_mean", "gpu_util_mean");
+
+  public static final ServerFigures NONE = new ServerFigures(Map.of(), Map.of(), List.of());
+
+  /** Guard limits (the issue's): a hit rate above 10%, token counts 5% apart, a clock 10% down. */
+  static final double HIT_RATE_GUARD = 0.10;
+  static final double TOKEN_MISMATCH_GUARD = 0.05;
+  static final double CLOCK_DROP_GUARD = 0.10;
+
+  private static final List<String> RUNNING = List.of("vllm:num_requests_running", "llamacpp:requests_processing");
+  private static final List<String> WAITING = List.of("vllm:num_requests_waiting", "llamacpp:requests_deferred");
+  private static final List<String> KV_USAGE = List.of("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "llamacpp:kv_cache_usage_ratio");
+  private static final List<String> PREEMPTIONS = List.of("vllm:num_preemptions_total");
+  private static final List<String> PREFIX_QUERIES = List.of("vllm:prefix_cache_queries_total", "vllm:gpu_prefix_cache_queries_total");
+  private static final List<String> PREFIX_HITS = List.of("vllm:prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits_total");
+  private static final List<String> PROMPT_TOKENS = List.of("vllm:prompt_tokens_total", "llamacpp:prompt_tokens_total");
+  private static final List<String> CACHED_PROMPT_TOKENS = List.of("llamacpp:prompt_tokens_cached_total");
+  private static final List<String> GENERATION_TOKENS = List.of("vllm:generation_tokens_total", "llamacpp:tokens_predicted_total");
+  private static final List<String> TTFT = List.of("vllm:time_to_first_token_seconds");
+  private static final List<String> ITL = List.of("vllm:inter_token_latency_seconds", "vllm:time_per_output_token_seconds");
+  private static final String POWER = "DCGM_FI_DEV_POWER_USAGE";
+  private static final String SM_CLOCK = "DCGM_FI_DEV_SM_CLOCK";
+  private static final String GPU_UTIL = "DCGM_FI_DEV_GPU_UTIL";
+
+  public ServerFigures {
+    level = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(level));
+    steady = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(steady));
+    guards = List.copyOf(guards);
+  }
+
+  /** Whether no endpoint reported anything the kit maps for the level. */
+  public boolean isEmpty() {
+    return level.values().stream().allMatch(v -> v == null);
+  }
+
+  /**
+   * What the client measured of the level, for the guards and the side-by-side figures.
+   *
+   * @param outputTokens the client's output tokens of the level's completed requests
+   */
+  public record Client(String level, long outputTokens, double inputTokensPerS, double outputTokensPerS) {}
+
+  /**
+   * @param model the run's model (samples of other {@code model_name}s are left out)
+   * @param startMs the level's first start (epoch ms)
+   * @param endMs the level's last end
+   * @param steadyStartMs its steady window's start, or 0 when it has none
+   */
+  public static ServerFigures of(
+      List<ServerSample> samples, String model, long startMs, long endMs, long steadyStartMs, long steadyEndMs, Client client) {
+    if (samples.isEmpty()) {
+      return NONE;
+    }
+    Series series = new Series(samples, model);
+    Map<String, Double> level = window(series, startMs, endMs);
+    Map<String, Double> steady = steadyStartMs > 0 && steadyEndMs > steadyStartMs ? window(series, steadyStartMs, steadyEndMs) : Map.of();
+    List<String> guards = new ArrayList<>();
+    Double hit = level.get("prefix_cache_hit_rate");
+    if (hit != null && hit > HIT_RATE_GUARD) {
+      guards.add(String.format(Locale.ROOT, "prefix cache served %.0f%% of prompt tokens at %s: prefill was not measured",
+          100 * hit, client.level()));
+    }
+    Double generated = level.get("generation_tokens");
+    if (generated != null && client.outputTokens() > 0
+        && Math.abs(generated - client.outputTokens()) > TOKEN_MISMATCH_GUARD * client.outputTokens()) {
+      guards.add(String.format(Locale.ROOT,
+          "the server generated %.0f tokens at %s, the client received %d (%+.0f%%): other traffic on the server, or a second replica",
+          generated, client.level(), client.outputTokens(), 100 * (generated - client.outputTokens()) / client.outputTokens()));
+    }
+    Double waiting = steady.get("waiting_max");
+    if (waiting != null && waiting > 0) {
+      guards.add(String.format(Locale.ROOT,
+          "requests waited in the server's queue inside the steady window at %s (up to %.0f): the level measures the queue",
+          client.level(), waiting));
+    }
+    Double preemptions = level.get("preemptions");
+    if (preemptions != null && preemptions > 0) {
+      guards.add(String.format(Locale.ROOT, "the server preempted %.0f requests at %s (KV cache full): they were recomputed",
+          preemptions, client.level()));
+    }
+    NavigableMap<Long, Double> clock = series.gpu(SM_CLOCK).subMap(startMs, true, endMs, true);
+    if (!clock.isEmpty()) {
+      double first = clock.firstEntry().getValue();
+      double min = clock.values().stream().mapToDouble(Double::doubleValue).min().orElse(first);
+      if (first > 0 && min < (1 - CLOCK_DROP_GUARD) * first) {
+        guards.add(String.format(Locale.ROOT, "GPU SM clock fell %.0f%% below its first value at %s (%.0f -> %.0f MHz): the GPU throttled",
+            100 * (first - min) / first, client.level(), first, min));
+      }
+    }
+    return new ServerFigures(level, steady, guards);
+  }
+
+  private static Map<String, Double> window(Series s, long from, long to) {
+    Map<String, Double> f = new LinkedHashMap<>();
+    double seconds = (to - from) / 1000.0;
+    putGauge(f, "running", s.gauge(RUNNING), from, to);
+    putGauge(f, "waiting", s.gauge(WAITING), from, to);
+    putGauge(f, "kv_cache_usage", s.gauge(KV_USAGE), from, to);
+    f.put("preemptions", delta(s.gauge(PREEMPTIONS), from, to));
+    Double queries = delta(s.gauge(PREFIX_QUERIES), from, to);
+    Double hits = delta(s.gauge(PREFIX_HITS), from, to);
+    Double prompt = delta(s.gauge(PROMPT_TOKENS), from, to);
+    Double cached = delta(s.gauge(CACHED_PROMPT_TOKENS), from, to);
+    Double hitRate = null;
+    if (queries != null && hits != null && queries > 0) {
+      hitRate = hits / queries;
+    } else if (cached != null && prompt != null && prompt + cached > 0) {
+      hitRate = cached / (prompt + cached); // llama.cpp counts cached prompt tokens apart from processed ones
+    }
+    f.put("prefix_cache_hit_rate", hitRate);
+    if (prompt != null && cached != null) {
+      prompt += cached; // every prompt token the server took in, as vLLM's counter and the client count them
+    }
+    Double generated = delta(s.gauge(GENERATION_TOKENS), from, to);
+    f.put("prompt_tokens", prompt);
+    f.put("generation_tokens", generated);
+    f.put("prompt_tokens_per_s", prompt == null || seconds <= 0 ? null : prompt / seconds);
+    f.put("generation_tokens_per_s", generated == null || seconds <= 0 ? null : generated / seconds);
+    f.put("ttft_mean_ms", histogramMeanMs(s, TTFT, from, to));
+    f.put("itl_mean_ms", histogramMeanMs(s, ITL, from, to));
+    f.put("gpu_power_w_mean", mean(s.gpu(POWER), from, to));
+    f.put("gpu_sm_clock_mhz_mean", mean(s.gpu(SM_CLOCK), from, to));
+    f.put("gpu_util_mean", mean(s.gpu(GPU_UTIL), from, to));
+    return f;
+  }
+
+  private static void putGauge(Map<String, Double> f, String name, NavigableMap<Long, Double> g, long from, long to) {
+    NavigableMap<Long, Double> in = g.subMap(from, true, to, true);
+    f.put(name + "_mean", in.isEmpty() ? null : in.values().stream().mapToDouble(Double::doubleValue).average().orElse(0));
+    f.put(name + "_max", in.isEmpty() ? null : in.values().stream().mapToDouble(Double::doubleValue).max().orElse(0));
+  }
+
+  private static Double mean(NavigableMap<Long, Double> g, long from, long to) {
+    NavigableMap<Long, Double> in = g.subMap(from, true, to, true);
+    return in.isEmpty() ? null : in.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
+  }
+
+  /** A counter's growth over the window; null without a scrape on each side, or after a reset. */
+  static Double delta(NavigableMap<Long, Double> counter, long from, long to) {
+    if (counter.isEmpty()) {
+      return null;
+    }
+    Map.Entry<Long, Double> base = counter.floorEntry(from);
+    if (base == null) {
+      base = counter.ceilingEntry(from);
+    }
+    Map.Entry<Long, Double> end = counter.ceilingEntry(to);
+    if (end == null) {
+      end = counter.floorEntry(to);
+    }
+    if (base == null || end == null || end.getKey() <= base.getKey()) {
+      return null;
+    }
+    double d = end.getValue() - base.getValue();
+    return d < 0 ? null : d;
+  }
+
+  private static Double histogramMeanMs(Series s, List<String> families, long from, long to) {
+    for (String family : families) {
+      Double sum = delta(s.gauge(List.of(family + "_sum")), from, to);
+      Double count = delta(s.gauge(List.of(family + "_count")), from, to);
+      if (sum != null && count != null) {
+        return count > 0 ? 1000 * sum / count : null;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The server's gauges over time, for charts: {@code running}, {@code waiting}, {@code
+   * kv_cache_usage} (0..1), {@code gpu_power_w}, {@code gpu_sm_clock_mhz} (per GPU), each
+   * [[epoch ms, value]] in time order; a gauge the server does not report is left out.
+   */
+  public static Map<String, List<double[]>> timeline(List<ServerSample> samples, String model) {
+    Series s = new Series(samples, model);
+    Map<String, List<double[]>> out = new LinkedHashMap<>();
+    putSeries(out, "running", s.gauge(RUNNING));
+    putSeries(out, "waiting", s.gauge(WAITING));
+    putSeries(out, "kv_cache_usage", s.gauge(KV_USAGE));
+    putSeries(out, "gpu_power_w", s.gpu(POWER));
+    putSeries(out, "gpu_sm_clock_mhz", s.gpu(SM_CLOCK));
+    return out;
+  }
+
+  private static void putSeries(Map<String, List<double[]>> out, String name, NavigableMap<Long, Double> g) {
+    if (!g.isEmpty()) {
+      List<double[]> points = new ArrayList<>(g.size());
+      g.forEach((t, v) -> points.add(new double[] {t, v}));
+      out.put(name, points);
+    }
+  }
+
+  /** The samples by name, each as one value per scrape. */
+  private static final class Series {
+    private final Map<String, List<ServerSample>> byName = new LinkedHashMap<>();
+
+    Series(List<ServerSample> samples, String model) {
+      boolean modelLabelled = model != null
+          && samples.stream().anyMatch(x -> model.equals(x.labels().get("model_name")));
+      for (ServerSample x : samples) {
+        String m = x.labels().get("model_name");
+        if (modelLabelled && m != null && !m.equals(model)) {
+          continue; // another model behind the same URL
+        }
+        byName.computeIfAbsent(x.name(), n -> new ArrayList<>()).add(x);
+      }
+    }
+
+    /** The first of {@code names} the server reports, each scrape's values added up (engines, label sets). */
+    NavigableMap<Long, Double> gauge(List<String> names) {
+      for (String n : names) {
+        List<ServerSample> xs = byName.get(n);
+        if (xs != null) {
+          NavigableMap<Long, Double> out = new TreeMap<>();
+          for (ServerSample x : xs) {
+            out.merge(x.timeMs(), x.value(), Double::sum);
+          }
+          return out;
+        }
+      }
+      return new TreeMap<>();
+    }
+
+    /** A DCGM field, each scrape's values averaged over the GPUs. */
+    NavigableMap<Long, Double> gpu(String name) {
+      List<ServerSample> xs = byName.getOrDefault(name, List.of());
+      NavigableMap<Long, double[]> acc = new TreeMap<>();
+      for (ServerSample x : xs) {
+        double[] a = acc.computeIfAbsent(x.timeMs(), t -> new double[2]);
+        a[0] += x.value();
+        a[1]++;
+      }
+      NavigableMap<Long, Double> out = new TreeMap<>();
+      acc.forEach((t, a) -> out.put(t, a[0] / a[1]));
+      return out;
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package io.github.llmbench.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.llmbench.records.ServerSample;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ServerFiguresTest {
+  private static final String MODEL = "Qwen/Qwen2.5-7B-Instruct";
+  private static final String URL = "http://127.0.0.1:8000/metrics";
+  private static final String DCGM = "http://127.0.0.1:9400/metrics";
+
+  private static ServerSample vllm(long t, String name, double v) {
+    return new ServerSample(t, URL, name, Map.of("engine", "0", "model_name", MODEL), v);
+  }
+
+  private static ServerSample gpu(long t, String name, int gpu, double v) {
+    return new ServerSample(t, DCGM, name, Map.of("gpu", String.valueOf(gpu), "modelName", "NVIDIA H100 80GB HBM3"), v);
+  }
+
+  /** Scrapes every second from -1 s to 11 s; the level runs from 0 to 10 s, its steady window 2-8 s. */
+  private static List<ServerSample> run(boolean throttle) {
+    List<ServerSample> s = new ArrayList<>();
+    for (long sec = -1; sec <= 11; sec++) {
+      long t = sec * 1000;
+      boolean busy = sec >= 0 && sec <= 10;
+      s.add(vllm(t, "vllm:num_requests_running", busy ? 8 : 0));
+      s.add(vllm(t, "vllm:num_requests_waiting", sec == 5 ? 3 : 0));
+      s.add(vllm(t, "vllm:kv_cache_usage_perc", busy ? 0.25 : 0));
+      long done = Math.max(0, Math.min(sec, 10)); // seconds of traffic so far
+      s.add(vllm(t, "vllm:prompt_tokens_total", 1000 * done));
+      s.add(vllm(t, "vllm:generation_tokens_total", 100 * done));
+      s.add(vllm(t, "vllm:prefix_cache_queries_total", 1000 * done));
+      s.add(vllm(t, "vllm:prefix_cache_hits_total", 900 * done));
+      s.add(vllm(t, "vllm:num_preemptions_total", sec >= 6 ? 2 : 0));
+      s.add(vllm(t, "vllm:time_to_first_token_seconds_sum", 0.05 * done));
+      s.add(vllm(t, "vllm:time_to_first_token_seconds_count", done));
+      // another model behind the same URL: left out
+      s.add(new ServerSample(t, URL, "vllm:num_requests_running", Map.of("model_name", "other"), 100));
+      for (int g = 0; g < 2; g++) {
+        s.add(gpu(t, "DCGM_FI_DEV_POWER_USAGE", g, g == 0 ? 600 : 500));
+        s.add(gpu(t, "DCGM_FI_DEV_SM_CLOCK", g, throttle && sec >= 7 ? 1500 : 1980));
+      }
+    }
+    return s;
+  }
+
+  @Test
+  void gaugesCountersHistogramsAndGpusOverTheLevelAndItsSteadyWindow() {
+    ServerFigures f = ServerFigures.of(run(false), MODEL, 0, 10_000, 2_000, 8_000,
+        new ServerFigures.Client("c8", 1000, 1000, 100));
+    Map<String, Double> l = f.level();
+    assertEquals(8.0, l.get("running_mean"), 1e-9, "the other model's 100 is left out");
+    assertEquals(3.0, l.get("waiting_max"), 1e-9);
+    assertEquals(0.25, l.get("kv_cache_usage_max"), 1e-9);
+    assertEquals(10_000.0, l.get("prompt_tokens"), 1e-9);
+    assertEquals(1000.0, l.get("generation_tokens"), 1e-9);
+    assertEquals(100.0, l.get("generation_tokens_per_s"), 1e-9);
+    assertEquals(0.9, l.get("prefix_cache_hit_rate"), 1e-9);
+    assertEquals(2.0, l.get("preemptions"), 1e-9);
+    assertEquals(50.0, l.get("ttft_mean_ms"), 1e-9);
+    assertNull(l.get("itl_mean_ms"), "not reported: null, never 0");
+    assertEquals(550.0, l.get("gpu_power_w_mean"), 1e-9, "per GPU");
+    assertNull(l.get("gpu_util_mean"));
+    assertEquals(6000.0, f.steady().get("prompt_tokens"), 1e-9);
+    assertEquals(3.0, f.steady().get("waiting_max"), 1e-9);
+
+    List<String> g = f.guards();
+    assertEquals(3, g.size(), g.toString());
+    assertEquals("prefix cache served 90% of prompt tokens at c8: prefill was not measured", g.get(0));
+    assertTrue(g.get(1).startsWith("requests waited in the server's queue inside the steady window at c8 (up to 3)"), g.get(1));
+    assertTrue(g.get(2).startsWith("the server preempted 2 requests at c8"), g.get(2));
+  }
+
+  @Test
+  void aTokenMismatchAndAThrottledClockAreGuarded() {
+    ServerFigures f = ServerFigures.of(run(true), MODEL, 0, 10_000, 0, 0, new ServerFigures.Client("c8", 800, 1000, 80));
+    assertTrue(f.steady().isEmpty(), "no steady window");
+    assertTrue(f.guards().stream().anyMatch(x -> x.equals(
+        "the server generated 1000 tokens at c8, the client received 800 (+25%): other traffic on the server, or a second replica")),
+        f.guards().toString());
+    assertTrue(f.guards().stream().anyMatch(x -> x.startsWith("GPU SM clock fell 24% below its first value at c8 (1980 -> 1500 MHz)")),
+        f.guards().toString());
+  }
+
+  @Test
+  void countersNeedAScrapeOnEachSideAndResetsGiveNull() {
+    java.util.TreeMap<Long, Double> c = new java.util.TreeMap<>(Map.of(1000L, 5.0, 2000L, 9.0));
+    assertEquals(4.0, ServerFigures.delta(c, 1000, 2000));
+    assertEquals(4.0, ServerFigures.delta(c, 0, 3000), "the nearest scrapes inside stand in");
+    assertNull(ServerFigures.delta(new java.util.TreeMap<>(Map.of(1000L, 5.0)), 0, 3000), "one scrape: no difference");
+    assertNull(ServerFigures.delta(new java.util.TreeMap<>(Map.of(1000L, 5.0, 2000L, 1.0)), 1000, 2000), "a reset");
+    assertTrue(ServerFigures.of(List.of(), MODEL, 0, 1, 0, 0, new ServerFigures.Client("c1", 1, 1, 1)).isEmpty());
+  }
+
+  @Test
+  void llamaCppNamesAreMapped() {
+    List<ServerSample> s = new ArrayList<>();
+    for (long sec = 0; sec <= 4; sec++) {
+      s.add(new ServerSample(sec * 1000, URL, "llamacpp:requests_processing", Map.of(), 2));
+      s.add(new ServerSample(sec * 1000, URL, "llamacpp:requests_deferred", Map.of(), 0));
+      s.add(new ServerSample(sec * 1000, URL, "llamacpp:prompt_tokens_total", Map.of(), 50.0 * sec));
+      s.add(new ServerSample(sec * 1000, URL, "llamacpp:tokens_predicted_total", Map.of(), 20.0 * sec));
+    }
+    ServerFigures f = ServerFigures.of(s, "tiny", 0, 4000, 0, 0, new ServerFigures.Client("c2", 80, 50, 20));
+    assertEquals(2.0, f.level().get("running_mean"), 1e-9);
+    assertEquals(0.0, f.level().get("waiting_max"), 1e-9);
+    assertEquals(200.0, f.level().get("prompt_tokens"), 1e-9);
+    assertEquals(80.0, f.level().get("generation_tokens"), 1e-9);
+    assertNull(f.level().get("prefix_cache_hit_rate"));
+    assertTrue(f.guards().isEmpty(), f.guards().toString());
+  }
+}
