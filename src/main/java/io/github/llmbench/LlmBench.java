@@ -220,7 +220,7 @@ public final class LlmBench {
         : String.format(Locale.ROOT, ", every %s s, to %s/%s", trim(m.intervalSeconds()),
             io.github.llmbench.records.RunDirectory.LLM_FOLDER, io.github.llmbench.records.ServerMetricsFile.FILE_NAME)));
     return endpoints.isEmpty() ? null
-        : new MetricsScraper(endpoints, Duration.ofMillis(Math.round(m.intervalSeconds() * 1000)), recorder::directory, System.err);
+        : new MetricsScraper(endpoints, Duration.ofMillis(Math.round(m.intervalSeconds() * 1000)), recorder::directory, out);
   }
 
   private static String trim(double v) {

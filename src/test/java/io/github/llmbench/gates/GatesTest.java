@@ -108,4 +108,22 @@ class GatesTest {
   private static GateResult find(List<GateResult> results, String level, String metric) {
     return results.stream().filter(r -> r.level().equals(level) && r.gate().metric().equals(metric)).findFirst().orElseThrow();
   }
+
+  @Test
+  void serverFiguresAreGatesToo() {
+    GateSet set = GateSet.parse(Map.of("server.preemptions", "0", "c8.server.waiting_mean", "0.5", "server.ttft_mean_ms", "+10%"), "-Dgate.");
+    assertEquals(3, set.gates().size());
+    Gate preemptions = set.gates().stream().filter(g -> g.metric().equals("server.preemptions")).findFirst().orElseThrow();
+    assertTrue(preemptions.upperBound());
+    assertEquals("", preemptions.unit());
+    Gate ttft = set.gates().stream().filter(g -> g.metric().equals("server.ttft_mean_ms")).findFirst().orElseThrow();
+    assertEquals("ms", ttft.unit());
+    assertTrue(ttft.limit().relative());
+    String unknown = assertThrows(IllegalArgumentException.class, () -> GateSet.parse(Map.of("server.queue", "1"), "-Dgate.")).getMessage();
+    assertTrue(unknown.startsWith("Unknown gate -Dgate.server.queue=1") && unknown.contains("server.waiting_mean"), unknown);
+    // a figure the server does not report fails its gate as not measured, never passes as 0
+    GateResult r = GateCheck.check(set, Map.of("c8", Map.of("server.preemptions", Double.NaN)), Map.of()).get(0);
+    assertFalse(r.pass());
+    assertTrue(r.line().endsWith("measured not measured"), r.line());
+  }
 }

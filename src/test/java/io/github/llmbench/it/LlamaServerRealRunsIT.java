@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
@@ -72,6 +73,15 @@ class LlamaServerRealRunsIT {
     assertTrue(checks.path("lengths").asText().contains("all exact"), checks.toString());
     assertEquals("llama.cpp /tokenize + /detokenize", checks.path("tokenizer").asText());
     assertTrue(checks.path("context").asText().startsWith(SLOT_CONTEXT + " tokens per request (n_ctx per slot of GET /props)"), checks.toString());
+
+    // llama-server --metrics: its own counts of the level, beside the client's
+    assertTrue(checks.path("metrics").asText().startsWith("GET " + server.baseUrl() + "/metrics"), checks.toString());
+    JsonNode figures = new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels").path("c2").path("server").path("level");
+    assertEquals(records.stream().mapToLong(RequestRecord::outputTokens).sum(), figures.path("generation_tokens").asLong(), figures.toString());
+    assertEquals(records.stream().mapToLong(RequestRecord::inputTokens).sum(), figures.path("prompt_tokens").asLong(),
+        "processed + cached prompt tokens: " + figures);
+    assertTrue(figures.path("prefix_cache_hit_rate").isNumber(), figures.toString());
+    assertTrue(figures.path("preemptions").isNull() && figures.path("ttft_mean_ms").isNull(), "llama.cpp has neither: " + figures);
   }
 
   @Test

@@ -31,6 +31,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TelemetryIT {
 
+  private static Map<String, String> properties(String... keysAndValues) {
+    Map<String, String> m = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      m.put(keysAndValues[i], keysAndValues[i + 1]);
+    }
+    return m;
+  }
+
   @Test
   void aLongSharedPrefixIsCaughtAndTheGpuFiguresComeFromDcgm(@TempDir Path results) throws Exception {
     byte[] dcgm;
@@ -48,15 +56,20 @@ class TelemetryIT {
     exporter.start();
     GatlingRun.Result run;
     try {
-      run = GatlingRun.run(ServingBenchmarkSimulation.class, results, Map.of(
+      run = GatlingRun.run(ServingBenchmarkSimulation.class, results, properties(
           "conc", "4", "prompts", "48", "prefix.len", "1000", "input.len", "50", "output.len", "32", "metrics.interval", "0.25",
           "sim.model", "sim-tiny", "sim.gpu", "rtx4090", "seed", "5",
-          "metrics.urls", "http://127.0.0.1:" + exporter.getAddress().getPort() + "/metrics"));
+          "metrics.urls", "http://127.0.0.1:" + exporter.getAddress().getPort() + "/metrics",
+          "gate.server.preemptions", "0", "gate.server.waiting_mean", "100", "gate.server.gpu_util_mean", "90"));
     } finally {
       exporter.stop(0);
     }
-    assertEquals(0, run.exitCode(), run.console());
+    assertEquals(0, run.exitCode(), run.console()); // in-process runs leave the gates' exit status to gates.xml
     assertTrue(run.console().contains("metrics      GET http://127.0.0.1:"), run.console());
+    assertTrue(run.console().contains("PASS c4       server.preemptions"), run.console());
+    assertTrue(run.console().contains("PASS c4       server.waiting_mean"), run.console());
+    assertTrue(run.console().contains("FAIL c4       server.gpu_util_mean"), "96% > 90%: " + run.console());
+    assertTrue(Files.readString(run.llm("gates.xml")).contains("server.gpu_util_mean"), "in the JUnit XML");
 
     JsonNode server = new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels").path("c4").path("server");
     JsonNode level = server.path("level");
@@ -77,11 +90,30 @@ class TelemetryIT {
     assertTrue(run.console().contains("! " + guard), run.console());
     String page = Files.readString(run.runDir().resolve("llm.html"), StandardCharsets.UTF_8);
     assertTrue(page.contains("<div id=\"llm-guards\"") && page.contains(guard), "the guard above the tables");
-    assertTrue(page.contains("llm-chart-gpu"), "the GPU chart");
+    // the ladder's 3, in flight and tokens, the roofline, and the server's two
+    io.github.llmbench.testing.Chromium.assertChartsDrawn(io.github.llmbench.testing.Chromium.open(run.runDir().resolve("llm.html")), 8);
 
     List<ServerSample> samples = ServerMetricsFile.read(run.llm("requests.jsonl").getParent());
     assertTrue(samples.stream().anyMatch(s -> s.name().equals("DCGM_FI_DEV_POWER_USAGE") && "1".equals(s.labels().get("gpu"))));
     assertTrue(samples.stream().anyMatch(s -> s.name().equals("vllm:prefix_cache_hits_total")));
     assertTrue(samples.stream().noneMatch(s -> s.name().endsWith("_bucket")), "buckets are not kept");
+  }
+
+  @Test
+  void anEndpointThatDoesNotAnswerIsSaidOnceAndTheRunGoesOn(@TempDir Path results) throws Exception {
+    int port;
+    try (java.net.ServerSocket closed = new java.net.ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = closed.getLocalPort();
+    }
+    String url = "http://127.0.0.1:" + port + "/metrics";
+    GatlingRun.Result run = GatlingRun.run(ServingBenchmarkSimulation.class, results, properties(
+        "conc", "2", "prompts", "16", "input.len", "64", "output.len", "32", "sim.model", "sim-tiny", "sim.gpu", "rtx4090",
+        "metrics.interval", "0.2", "metrics.urls", url));
+    assertEquals(0, run.exitCode(), run.console());
+    assertEquals(1, run.console().lines().filter(l -> l.contains("cannot read metrics from " + url + " (connection refused)")).count(),
+        run.console());
+    JsonNode level = new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels").path("c2").path("server").path("level");
+    assertTrue(level.path("generation_tokens").asLong() > 0, "the server's own figures still: " + level);
+    assertTrue(level.path("gpu_power_w_mean").isNull(), "no GPU figure without an exporter: " + level);
   }
 }

@@ -61,6 +61,23 @@ class BenchSettingsTest {
   }
 
   @Test
+  void metricsScrapingSettings() {
+    BenchSettings.Metrics m = read(Map.of()).metrics();
+    assertTrue(m.on());
+    assertEquals(1.0, m.intervalSeconds());
+    assertTrue(m.urls().isEmpty());
+    m = read(Map.of("metrics.interval", "0.5", "metrics.urls", "http://127.0.0.1:9400/metrics, http://gpu-2:9400/metrics")).metrics();
+    assertEquals(0.5, m.intervalSeconds());
+    assertEquals(List.of("http://127.0.0.1:9400/metrics", "http://gpu-2:9400/metrics"), m.urls().stream().map(Object::toString).toList());
+    assertFalse(read(Map.of("metrics.interval", "0")).metrics().on());
+    assertEquals("Invalid -Dmetrics.urls=9400: expected http:// URLs separated by commas, e.g. http://127.0.0.1:9400/metrics",
+        error(Map.of("metrics.urls", "9400")));
+    assertEquals("Invalid -Dmetrics.interval=-1: expected a number of seconds from 0", error(Map.of("metrics.interval", "-1")));
+    assertEquals("-Dmetrics.urls needs scraping on: -Dmetrics.interval=0 turns it off",
+        error(Map.of("metrics.interval", "0", "metrics.urls", "http://h:1/metrics")));
+  }
+
+  @Test
   void itlRecordsInGatlingAreOffUnlessAsked() {
     assertFalse(read(Map.of()).itlRecords());
     assertTrue(read(Map.of("itl.records", "true")).itlRecords());
