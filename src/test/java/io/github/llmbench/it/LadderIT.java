@@ -79,7 +79,9 @@ class LadderIT {
     String page = java.nio.file.Files.readString(run.runDir().resolve("llm.html"));
     assertTrue(java.nio.file.Files.readString(run.runDir().resolve("index.html")).contains("llm.html"), "menu link");
     Chromium.Dump dump = Chromium.open(run.runDir().resolve("llm.html"));
-    Chromium.assertChartsDrawn(dump, 6);
+    // 3 against concurrency, in flight, tokens, the roofline, and the simulator's running/waiting/KV
+    Chromium.assertChartsDrawn(dump, 7);
+    assertTrue(page.contains("<div id=\"llm-server\""), "the simulator's /metrics read");
     assertTrue(page.contains(String.format(java.util.Locale.ROOT, "%.2f", steadyC4)), "page and summary.json agree on c4's steady output throughput " + steadyC4);
   }
 
