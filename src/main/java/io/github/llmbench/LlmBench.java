@@ -148,7 +148,14 @@ public final class LlmBench {
       this.warmupDataset = dataset.withSeed(w.seed() ^ WARMUP_SEED_SALT);
       this.phases = dataset instanceof TraceDataset replay
           ? LoadPlan.trace(settings.load(), replay.sendTimesSeconds(w.traceSpeed()))
-          : LoadPlan.of(settings.load(), sequentialProfiles);
+          : LoadPlan.of(settings.load(), sequentialProfiles, settings.injector());
+      if (settings.injector().sharded()) {
+        for (io.github.llmbench.workload.Dataset d : List.of(dataset, warmupDataset)) {
+          if (d instanceof RandomDataset random) {
+            random.forInjector(settings.injector().index(), settings.injector().count());
+          }
+        }
+      }
       OptionalInt template = settings.api() == BenchSettings.Api.CHAT && tokenizer.present()
           ? target.api().chatTemplateTokens(target.model(), tokenizer, "How fast is the server?")
           : OptionalInt.empty();
@@ -302,7 +309,18 @@ public final class LlmBench {
   /** The whole load the settings describe: warmup, then each level, each drained before the next. */
   public PopulationBuilder load() {
     prepared();
-    return Populations.chain(phases, this::oneRequest, runEnd::levelDrained, settings.workload().seed());
+    BenchSettings.Injector injector = settings.injector();
+    List<java.util.OptionalLong> starts = injector.startAtMs().isPresent()
+        ? LoadPlan.timeline(phases, injector.startAtMs().getAsLong(), settings.load().durationSeconds(), injector.drainSeconds())
+        : java.util.Collections.nCopies(phases.size(), java.util.OptionalLong.empty());
+    if (!injector.sharded() || settings.load().levels().size() == 1 && settings.load().warmupPrompts() == 0) {
+      // one injector, or one phase: only the first waits for -Dstart.at; the rest follow as they drain
+      starts = new ArrayList<>(java.util.Collections.nCopies(phases.size(), java.util.OptionalLong.empty()));
+      if (injector.startAtMs().isPresent()) {
+        starts.set(0, injector.startAtMs());
+      }
+    }
+    return Populations.chain(phases, starts, this::oneRequest, runEnd::levelDrained, settings.workload().seed());
   }
 
   /**
@@ -334,7 +352,7 @@ public final class LlmBench {
    * neither prompt nor messages fails that request, with the reason.
    */
   public ChainBuilder stream() {
-    return capture.request(StreamCapture::enclosingGroup, LlmBench::profileOf, this::bodyOf, LlmBench::originOf);
+    return capture.request(StreamCapture::enclosingGroup, LlmBench::profileOf, this::bodyOf, this::originOf);
   }
 
   /** The run's hard stop: every phase's own limit, plus time for the last requests to time out. */
@@ -438,7 +456,7 @@ public final class LlmBench {
    * in multi-turn runs, one conversation of such requests.
    */
   private ChainBuilder oneRequest(Phase phase) {
-    ChainBuilder request = capture.request(s -> phase.level(), LlmBench::profileOf, this::bodyOf, LlmBench::originOf);
+    ChainBuilder request = capture.request(s -> phase.level(), LlmBench::profileOf, this::bodyOf, this::originOf);
     boolean profiles = settings.workload().dataset() == Dataset.PROFILES;
     ChainBuilder inner = profiles ? exec(group("#{" + FeederRecords.PROFILE + "}").on(request)) : request;
     io.github.llmbench.workload.Dataset d = phase.warmup() ? warmupDataset : dataset;
@@ -446,7 +464,7 @@ public final class LlmBench {
     BenchSettings.Workload w = settings.workload();
     if (w.multiTurn()) {
       Iterator<Map<String, Object>> conversations = Stream.generate(() -> {
-        long n = index.getAndIncrement();
+        long n = datasetIndex(index.getAndIncrement());
         List<Map<String, Object>> turns = d.conversation(n, phase.profile(), w.turns()).stream().map(FeederRecords::of).toList();
         return Conversations.record("conv-" + conversationIds.incrementAndGet(), turns);
       }).iterator();
@@ -481,12 +499,26 @@ public final class LlmBench {
   };
 
   /** Requests {@code index}, {@code index + 1}, ... of a dataset (of one profile, or any) as feeder records. */
-  private static Iterator<Map<String, Object>> feederOf(io.github.llmbench.workload.Dataset d, AtomicLong index, String profile) {
-    return Stream.generate(() -> FeederRecords.of(d.request(index.getAndIncrement(), profile))).iterator();
+  private Iterator<Map<String, Object>> feederOf(io.github.llmbench.workload.Dataset d, AtomicLong index, String profile) {
+    return Stream.generate(() -> FeederRecords.of(d.request(datasetIndex(index.getAndIncrement()), profile))).iterator();
+  }
+
+  /**
+   * The run's request number of this injector's k-th request: injector i of N sends i, i + N,
+   * i + 2N, ..., so no two injectors send the same request (and one alone sends 0, 1, 2, ...).
+   */
+  private long datasetIndex(long k) {
+    return k * settings.injector().count() + settings.injector().index();
+  }
+
+  /** The request's origin, with this injector when several share the load. */
+  private RequestOrigin originOf(Session s) {
+    RequestOrigin origin = workloadOrigin(s);
+    return settings.injector().sharded() ? RequestOrigin.fromInjector(origin, settings.injector().index()) : origin;
   }
 
   /** Called as the request is sent (its body built): a trace request's send time is taken here. */
-  private static RequestOrigin originOf(Session s) {
+  private static RequestOrigin workloadOrigin(Session s) {
     if (s.contains(TRACE_MICROS)) {
       long sentNanos = System.nanoTime() - s.getLong(TRACE_START_NANOS);
       return RequestOrigin.trace(s.getLong(TRACE_MICROS), Math.round(sentNanos / 1e3));

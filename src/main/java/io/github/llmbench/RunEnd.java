@@ -227,6 +227,9 @@ final class RunEnd {
     meta.put("date", SummaryJson.date(LocalDateTime.now()));
     meta.put("backend", target.embedded() ? "vllm-simulator" : "openai-" + settings.api().id());
     meta.put("model_id", target.model());
+    if (settings.injector().sharded()) {
+      meta.put("injector", settings.injector().toString()); // read by MergeMain
+    }
     meta.put("base_url", target.baseUrl().toString());
     meta.put("endpoint", settings.api().path());
     meta.put("dataset", w.describe());

@@ -44,22 +44,55 @@ public final class LoadPlan {
   }
 
   /**
+   * When each phase starts on a timeline shared by injectors that cannot wait for one another:
+   * the first phase at {@code startAtMs}; after a warmup, {@code drain} seconds; after a level,
+   * its duration plus {@code drain} seconds. Phases of one level (profiles in order) follow each
+   * other as they drain. Empty for a phase that starts when the one before it has drained.
+   */
+  public static List<java.util.OptionalLong> timeline(List<Phase> phases, long startAtMs, int durationSeconds, int drainSeconds) {
+    List<java.util.OptionalLong> out = new ArrayList<>();
+    long at = startAtMs;
+    String previousLevel = null;
+    for (int i = 0; i < phases.size(); i++) {
+      Phase p = phases.get(i);
+      boolean stageStart = i == 0 || !p.level().equals(previousLevel);
+      if (stageStart && i > 0) {
+        at += 1000L * ((phases.get(i - 1).warmup() ? 0 : durationSeconds) + drainSeconds);
+      }
+      out.add(stageStart ? java.util.OptionalLong.of(at) : java.util.OptionalLong.empty());
+      previousLevel = p.level();
+    }
+    return out;
+  }
+
+  /**
    * @param profiles the profiles to send one after another within each level, or an empty list
    *     when requests do not run by profile (or profiles are mixed)
    */
   public static List<Phase> of(BenchSettings.Load load, List<String> profiles) {
+    return of(load, profiles, BenchSettings.Injector.ALONE);
+  }
+
+  /**
+   * The phases of one injector of several: its share of each level's concurrency and prompts
+   * (shares differ by at most one), of an open model's rate; the levels keep the whole load's
+   * names ({@code c128} on every injector), so their records merge into one level.
+   */
+  public static List<Phase> of(BenchSettings.Load load, List<String> profiles, BenchSettings.Injector injector) {
     List<Phase> phases = new ArrayList<>();
     if (load.warmupPrompts() > 0) {
-      phases.add(
-          new Phase(WARMUP, null, load.warmupConc(), OptionalInt.of(load.warmupPrompts()), 0, 0, 0, true, true));
+      phases.add(new Phase(WARMUP, null, injector.share(load.warmupConc()), OptionalInt.of(injector.share(load.warmupPrompts())),
+          0, 0, 0, true, true));
     }
+    java.util.function.Function<OptionalInt, OptionalInt> sharePrompts =
+        p -> p.isPresent() ? OptionalInt.of(injector.share(p.getAsInt())) : p;
     List<String> split = profiles.isEmpty() ? java.util.Collections.singletonList(null) : profiles;
     if (load.open()) {
       String level = openLevel(load.rate().getAsDouble());
       for (int p = 0; p < split.size(); p++) {
         phases.add(
-            new Phase(level, split.get(p), load.maxConc().orElse(0), load.promptsOf(0), load.durationSeconds(),
-                load.rate().getAsDouble(), load.burstiness(), false, p == split.size() - 1));
+            new Phase(level, split.get(p), load.maxConc().isPresent() ? Math.max(1, injector.share(load.maxConc().getAsInt())) : 0, sharePrompts.apply(load.promptsOf(0)),
+                load.durationSeconds(), load.rate().getAsDouble() / injector.count(), load.burstiness(), false, p == split.size() - 1));
       }
       return phases;
     }
@@ -67,8 +100,8 @@ public final class LoadPlan {
       int conc = load.levels().get(i);
       for (int p = 0; p < split.size(); p++) {
         phases.add(
-            new Phase(closedLevel(conc), split.get(p), conc, load.promptsOf(i), load.durationSeconds(), 0, 0,
-                false, p == split.size() - 1));
+            new Phase(closedLevel(conc), split.get(p), injector.share(conc), sharePrompts.apply(load.promptsOf(i)),
+                load.durationSeconds(), 0, 0, false, p == split.size() - 1));
       }
     }
     return phases;

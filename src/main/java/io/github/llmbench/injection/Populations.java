@@ -44,8 +44,26 @@ public final class Populations {
    */
   public static PopulationBuilder chain(
       List<Phase> phases, Function<Phase, ChainBuilder> oneRequest, Consumer<String> onLevelDrained, long seed) {
+    return chain(phases, java.util.Collections.nCopies(phases.size(), java.util.OptionalLong.empty()), oneRequest, onLevelDrained, seed);
+  }
+
+  /**
+   * As {@link #chain(List, Function, Consumer, long)}, each phase with a start time of its own
+   * ({@link LoadPlan#timeline}) waiting for it (a phase that drained late starts at once).
+   */
+  public static PopulationBuilder chain(
+      List<Phase> phases, List<java.util.OptionalLong> startsMs, Function<Phase, ChainBuilder> oneRequest,
+      Consumer<String> onLevelDrained, long seed) {
     List<PopulationBuilder> ordered = new ArrayList<>();
-    for (Phase phase : phases) {
+    for (int i = 0; i < phases.size(); i++) {
+      Phase phase = phases.get(i);
+      java.util.OptionalLong at = startsMs.get(i);
+      if (at.isPresent()) {
+        long startMs = at.getAsLong();
+        ordered.add(scenario("start " + phase.scenarioName())
+            .exec(pause(session -> Duration.ofMillis(Math.max(0, startMs - System.currentTimeMillis()))))
+            .injectOpen(atOnceUsers(1)));
+      }
       ordered.add(population(phase, oneRequest.apply(phase), seed));
       if (phase.lastOfLevel()) {
         ordered.add(

@@ -3,8 +3,9 @@ package io.github.llmbench.records;
 /**
  * Where a request sits in its workload, when that is more than a level: the conversation and turn
  * of a multi-turn run, the trace's send time of a trace replay and when it was sent. Written to
- * {@code requests.jsonl} as {@code "conversation"}, {@code "turn"}, {@code "trace_ms"} and {@code
- * "sent_ms"}, each only when present.
+ * {@code requests.jsonl} as {@code "conversation"}, {@code "turn"}, {@code "trace_ms"}, {@code
+ * "sent_ms"} and {@code "injector"} (the injector that sent it, when several share the load), each
+ * only when present.
  *
  * @param conversation the conversation's id within the run, or null
  * @param turn the turn within the conversation (1 for the first), or 0 outside conversations
@@ -13,14 +14,21 @@ package io.github.llmbench.records;
  * @param sentMicros when the request was sent (its prompt built, just before the HTTP client),
  *     from the moment the replay fed its first request, in µs; {@link RequestRecord#ABSENT}
  *     outside trace replays
+ * @param injector the injector that sent it (from 0) when several share the load, else -1
  */
-public record RequestOrigin(String conversation, int turn, long traceMicros, long sentMicros) {
+public record RequestOrigin(String conversation, int turn, long traceMicros, long sentMicros, int injector) {
   public static RequestOrigin turn(String conversation, int turn) {
-    return new RequestOrigin(conversation, turn, RequestRecord.ABSENT, RequestRecord.ABSENT);
+    return new RequestOrigin(conversation, turn, RequestRecord.ABSENT, RequestRecord.ABSENT, -1);
   }
 
   public static RequestOrigin trace(long traceMicros, long sentMicros) {
-    return new RequestOrigin(null, 0, traceMicros, sentMicros);
+    return new RequestOrigin(null, 0, traceMicros, sentMicros, -1);
+  }
+
+  /** This origin (or none) as sent by injector {@code i}. */
+  public static RequestOrigin fromInjector(RequestOrigin origin, int i) {
+    return origin == null ? new RequestOrigin(null, 0, RequestRecord.ABSENT, RequestRecord.ABSENT, i)
+        : new RequestOrigin(origin.conversation(), origin.turn(), origin.traceMicros(), origin.sentMicros(), i);
   }
 
   public RequestOrigin {

@@ -97,6 +97,9 @@ public final class RequestRecordJson {
           g.writeFieldName("sent_ms");
           writeMillis(g, origin.sentMicros(), buf);
         }
+        if (origin.injector() >= 0) {
+          g.writeNumberField("injector", origin.injector());
+        }
       }
       g.writeEndObject();
     }
@@ -213,6 +216,7 @@ public final class RequestRecordJson {
     int turn = 0;
     long traceMicros = RequestRecord.ABSENT;
     long sentMicros = RequestRecord.ABSENT;
+    int injector = -1;
     JsonToken t;
     while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
       String name = p.currentName();
@@ -251,6 +255,10 @@ public final class RequestRecordJson {
         }
         case "trace_ms" -> traceMicros = micros(p, t, name);
         case "sent_ms" -> sentMicros = micros(p, t, name);
+        case "injector" -> {
+          int v = intOrAbsent(p, t, name);
+          injector = v == Integer.MIN_VALUE ? -1 : v;
+        }
         default -> p.skipChildren(); // a field of a newer writer
       }
     }
@@ -267,7 +275,7 @@ public final class RequestRecordJson {
       throw missing("ok");
     }
     RequestOrigin origin = conversation != null || turn > 0 || traceMicros != RequestRecord.ABSENT || sentMicros != RequestRecord.ABSENT
-        ? new RequestOrigin(conversation, turn, traceMicros, sentMicros) : null;
+        || injector >= 0 ? new RequestOrigin(conversation, turn, traceMicros, sentMicros, injector) : null;
     return new RequestRecord(id, level, startMs, endMs, ttft, tpot, e2el, itl, input, output,
         estimated, ok, error, status, profile, timings, origin);
   }

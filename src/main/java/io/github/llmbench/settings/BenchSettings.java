@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.function.Function;
 
 /**
@@ -212,6 +213,7 @@ public final class BenchSettings {
   private final Load load;
   private final Workload workload;
   private final Metrics metrics;
+  private final Injector injector;
   private final Roofline roofline;
   private final Gates gates;
   private final boolean exitOnGateFailure;
@@ -239,8 +241,10 @@ public final class BenchSettings {
       boolean exitOnGateFailure,
       boolean itlRecords,
       RequestOptions requestOptions,
-      Metrics metrics) {
+      Metrics metrics,
+      Injector injector) {
     this.metrics = metrics;
+    this.injector = injector;
     this.baseUrl = baseUrl;
     this.api = api;
     this.model = model;
@@ -349,7 +353,101 @@ public final class BenchSettings {
     return new BenchSettings(
         baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu,
         simDialect, simEngine, load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")),
-        itlRecords, readRequestOptions(r, properties), readMetrics(r));
+        itlRecords, readRequestOptions(r, properties), readMetrics(r), readInjector(r, load, workload));
+  }
+
+  /**
+   * This process's part of a load shared by several injectors ({@code -Dinjector=i/N}), and when
+   * they start ({@code -Dstart.at}).
+   *
+   * @param index i, from 0 (Kubernetes' {@code JOB_COMPLETION_INDEX})
+   * @param count N
+   * @param startAtMs when every injector starts its first phase (epoch ms), if set
+   * @param drainSeconds the fixed timeline's allowance after each level's duration (and for a warmup)
+   */
+  public record Injector(int index, int count, OptionalLong startAtMs, int drainSeconds) {
+    public static final Injector ALONE = new Injector(0, 1, OptionalLong.empty(), DEFAULT_DRAIN_SECONDS);
+
+    public boolean sharded() {
+      return count > 1;
+    }
+
+    /** This injector's share of {@code n} (concurrency, prompts): the shares differ by at most one. */
+    public int share(int n) {
+      return n / count + (index < n % count ? 1 : 0);
+    }
+
+    @Override
+    public String toString() {
+      return index + "/" + count;
+    }
+  }
+
+  static final int DEFAULT_DRAIN_SECONDS = 30;
+
+  static Injector readInjector(Reader r, Load load, Workload workload) {
+    Optional<String> raw = r.optional("injector");
+    int index = 0;
+    int count = 1;
+    if (raw.isPresent()) {
+      String accepted = "i/N with 0 <= i < N, e.g. 0/2 (Kubernetes' JOB_COMPLETION_INDEX / the number of injectors)";
+      String[] parts = raw.get().split("/", -1);
+      try {
+        if (parts.length != 2) {
+          throw new NumberFormatException();
+        }
+        index = Integer.parseInt(parts[0].trim());
+        count = Integer.parseInt(parts[1].trim());
+      } catch (NumberFormatException e) {
+        throw SettingsException.invalid("injector", raw.get(), accepted);
+      }
+      if (count < 1 || index < 0 || index >= count || count > 1000) {
+        throw SettingsException.invalid("injector", raw.get(), accepted);
+      }
+    }
+    OptionalLong startAt = OptionalLong.empty();
+    Optional<String> at = r.optional("start.at");
+    if (at.isPresent()) {
+      try {
+        startAt = OptionalLong.of(at.get().matches("\\d+") ? Long.parseLong(at.get()) : java.time.Instant.parse(at.get()).toEpochMilli());
+      } catch (RuntimeException e) {
+        throw SettingsException.invalid("start.at", at.get(), "epoch milliseconds or an ISO-8601 instant, e.g. 2026-12-01T10:00:00Z");
+      }
+    }
+    int drain = r.nonNegativeInt("drain", DEFAULT_DRAIN_SECONDS, MAX_SECONDS);
+    Injector injector = new Injector(index, count, startAt, drain);
+    if (!injector.sharded()) {
+      return injector;
+    }
+    if (workload.dataset() == Dataset.TRACE) {
+      throw new SettingsException("-Dinjector does not apply to -Ddataset=trace:PATH: one injector replays a trace");
+    }
+    if (load.levels().size() > 1 && !load.prompts().isEmpty()) {
+      throw new SettingsException("A ladder shared by injectors stops its levels after -Dduration: the injectors keep one"
+          + " timeline (-Dstart.at, then -Dduration + -Ddrain per level); drop -Dprompts");
+    }
+    if (!load.open()) {
+      for (int c : load.levels()) {
+        if (c < count) {
+          throw new SettingsException("Level c" + c + " is smaller than -Dinjector's " + count
+              + " injectors: each needs at least one request in flight (use at most " + c + " injectors, or a larger level)");
+        }
+      }
+    }
+    for (int p : load.prompts()) {
+      if (p < count) {
+        throw new SettingsException("-Dprompts=" + p + " is smaller than -Dinjector's " + count + " injectors: each needs at least one request");
+      }
+    }
+    if (load.warmupPrompts() > 0 && (load.warmupPrompts() < count || load.warmupConc() < count)) {
+      throw new SettingsException("-Dwarmup.prompts and -Dwarmup.conc must be at least -Dinjector's " + count
+          + " injectors: each sends its share of the warmup");
+    }
+    return injector;
+  }
+
+  public Injector injector() {
+    return injector;
   }
 
   /**
@@ -741,6 +839,12 @@ public final class BenchSettings {
       if (simEngine.faults().any()) {
         m.put("sim.faults", simEngine.faults().toString());
       }
+    }
+    if (injector.sharded() || injector.startAtMs().isPresent()) {
+      m.put("injector", injector + (injector.sharded() ? " (this process runs its share of each level)" : "")
+          + injector.startAtMs().stream().mapToObj(t -> ", first phase at " + java.time.Instant.ofEpochMilli(t)
+              + (load.levels().size() > 1 || load.warmupPrompts() > 0 ? ", then every " + durationSeconds + " s + " + injector.drainSeconds() + " s drain" : ""))
+              .findFirst().orElse(""));
     }
     m.put(API_KEY_ENV, apiKey.isPresent() ? "set (not shown)" : "not set");
     return m;

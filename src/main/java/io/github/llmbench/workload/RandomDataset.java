@@ -61,6 +61,8 @@ public final class RandomDataset implements Dataset {
   private final double rangeRatio;
   private final int prefixLen;
   private final long seed;
+  private int shardIndex;
+  private int shardCount;
   private final String prefix;
   private volatile List<ExactPrompts.Prompt> made = List.of();
   private volatile int worstMadeError;
@@ -133,6 +135,8 @@ public final class RandomDataset implements Dataset {
     this.rangeRatio = rangeRatio;
     this.prefixLen = prefixLen;
     this.seed = seed;
+    this.shardIndex = 0;
+    this.shardCount = 1;
     Random prefixRandom = new Random(seed ^ PREFIX_SALT);
     if (prefixLen == 0) {
       this.prefix = "";
@@ -231,10 +235,11 @@ public final class RandomDataset implements Dataset {
       List<Future<ExactPrompts.Prompt>> futures = new ArrayList<>();
       int[] targets = new int[count];
       for (int i = 0; i < count; i++) {
-        Random rnd = requestRandom(i);
+        long index = shardIndex + (long) i * shardCount; // this injector's requests only
+        Random rnd = requestRandom(index);
         targets[i] = prefixLen + draw(inputLen, rnd);
         int target = targets[i];
-        Random text = new Random(seed ^ TEXT_SALT ^ (i * 0x9E3779B97F4A7C15L));
+        Random text = new Random(seed ^ TEXT_SALT ^ (index * 0x9E3779B97F4A7C15L));
         futures.add(pool.submit(() -> exact.make(prefix, prefixLen, target, text)));
       }
       List<ExactPrompts.Prompt> out = new ArrayList<>(count);
@@ -277,7 +282,7 @@ public final class RandomDataset implements Dataset {
       if (prompts.isEmpty()) {
         throw new IllegalStateException("token-ids prompts are made before the load: call prepare() first");
       }
-      ExactPrompts.Prompt p = prompts.get((int) (index % prompts.size()));
+      ExactPrompts.Prompt p = prompts.get((int) (index / shardCount % prompts.size()));
       return RequestSpec.ofPrompt(p.text(), out, profile, p.tokens());
     }
     String prompt = prefixLen > 0 ? prefix + " " + words(in, rnd, false) : words(in, rnd, true);
@@ -291,7 +296,21 @@ public final class RandomDataset implements Dataset {
   /** The same dataset with other prompts (the warmup's); token-ids prompts need {@link #prepare} again. */
   @Override
   public RandomDataset withSeed(long newSeed) {
-    return new RandomDataset(calibration, exact, inputLen, outputLen, rangeRatio, prefixLen, newSeed);
+    RandomDataset d = new RandomDataset(calibration, exact, inputLen, outputLen, rangeRatio, prefixLen, newSeed);
+    d.shardIndex = shardIndex;
+    d.shardCount = shardCount;
+    return d;
+  }
+
+  /**
+   * Tells a token-ids dataset that this injector sends requests {@code i}, {@code i + n}, {@code
+   * i + 2n}, ... of the run (the other injectors the others): {@link #prepare} then makes those,
+   * and no two injectors send the same prompt. Words and estimates need nothing (they make each
+   * request from its number).
+   */
+  public void forInjector(int i, int n) {
+    this.shardIndex = i;
+    this.shardCount = n;
   }
 
   @Override
