@@ -39,4 +39,41 @@ class LoadPlanTest {
     assertEquals(30, p.durationSeconds());
     assertEquals("r4", LoadPlan.openLevel(4.0));
   }
+
+  private static BenchSettings settings(Map<String, String> props) {
+    return BenchSettings.from(props, Map.<String, String>of()::get);
+  }
+
+  @Test
+  void eachInjectorRunsItsShareUnderTheWholeLevelsName() {
+    Map<String, String> props = Map.of("ladder", "8,13", "warmup.prompts", "10", "warmup.conc", "5", "injector", "1/3");
+    BenchSettings s = settings(props);
+    List<Phase> phases = LoadPlan.of(s.load(), List.of(), s.injector());
+    assertEquals(List.of("warmup", "c8", "c13"), phases.stream().map(Phase::level).toList());
+    assertEquals(List.of(2, 3, 4), phases.stream().map(Phase::conc).toList(), "5 = 2+2+1, 8 = 3+3+2, 13 = 5+4+4: injector 1's");
+    assertEquals(3, phases.get(0).prompts().getAsInt());
+    int total = 0;
+    for (int i = 0; i < 3; i++) {
+      total += LoadPlan.of(s.load(), List.of(), settings(Map.of("ladder", "8,13", "injector", i + "/3")).injector()).get(2).conc();
+    }
+    assertEquals(13, total, "the shares add up to the level");
+    BenchSettings open = settings(Map.of("rate", "9", "prompts", "10", "max.conc", "2", "injector", "2/3"));
+    Phase p = LoadPlan.of(open.load(), List.of(), open.injector()).get(0);
+    assertEquals("r9", p.level());
+    assertEquals(3.0, p.rate());
+    assertEquals(3, p.prompts().getAsInt());
+    assertEquals(1, p.conc(), "a cap of 2 over 3 injectors: at least 1 each");
+  }
+
+  @Test
+  void aSharedLadderKeepsOneTimeline() {
+    BenchSettings s = settings(Map.of("ladder", "4,8", "duration", "60", "warmup.prompts", "8", "warmup.conc", "4", "injector", "0/2",
+        "start.at", "2026-12-01T10:00:00Z", "drain", "20"));
+    List<Phase> phases = LoadPlan.of(s.load(), List.of("SS", "LL"), s.injector());
+    List<java.util.OptionalLong> t = LoadPlan.timeline(phases, s.injector().startAtMs().getAsLong(), 60, 20);
+    long start = java.time.Instant.parse("2026-12-01T10:00:00Z").toEpochMilli();
+    // warmup at the start, c4 after the warmup's drain, its second profile as the first drains, c8 a level later
+    assertEquals(List.of(java.util.OptionalLong.of(start), java.util.OptionalLong.of(start + 20_000), java.util.OptionalLong.empty(),
+        java.util.OptionalLong.of(start + 100_000), java.util.OptionalLong.empty()), t);
+  }
 }

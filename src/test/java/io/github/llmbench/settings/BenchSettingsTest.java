@@ -61,6 +61,28 @@ class BenchSettingsTest {
   }
 
   @Test
+  void injectorSettings() {
+    BenchSettings.Injector alone = read(Map.of()).injector();
+    assertFalse(alone.sharded());
+    BenchSettings.Injector i = read(Map.of("injector", "2/4", "conc", "64", "start.at", "1800000000000")).injector();
+    assertEquals(2, i.index());
+    assertEquals(4, i.count());
+    assertEquals(1800000000000L, i.startAtMs().getAsLong());
+    assertEquals(1764583200000L, read(Map.of("start.at", "2025-12-01T10:00:00Z")).injector().startAtMs().getAsLong());
+    for (String bad : new String[] {"2", "2/2", "-1/2", "a/b", "1/0"}) {
+      assertEquals("Invalid -Dinjector=" + bad + ": expected i/N with 0 <= i < N, e.g. 0/2 (Kubernetes' JOB_COMPLETION_INDEX / the number of injectors)",
+          error(Map.of("injector", bad)));
+    }
+    assertEquals("Invalid -Dstart.at=soon: expected epoch milliseconds or an ISO-8601 instant, e.g. 2026-12-01T10:00:00Z",
+        error(Map.of("start.at", "soon")));
+    assertEquals("Level c2 is smaller than -Dinjector's 3 injectors: each needs at least one request in flight (use at most 2 injectors, or a larger level)",
+        error(Map.of("injector", "0/3", "ladder", "2,8")));
+    assertTrue(error(Map.of("injector", "0/2", "ladder", "4,8", "prompts", "100")).startsWith("A ladder shared by injectors stops its levels after -Dduration"));
+    assertTrue(error(Map.of("injector", "0/2", "dataset", "trace:t.jsonl")).startsWith("-Dinjector does not apply to -Ddataset=trace:PATH"));
+    assertTrue(read(Map.of("injector", "1/2", "conc", "8")).describe().get("injector").startsWith("1/2 (this process runs its share"));
+  }
+
+  @Test
   void metricsScrapingSettings() {
     BenchSettings.Metrics m = read(Map.of()).metrics();
     assertTrue(m.on());
