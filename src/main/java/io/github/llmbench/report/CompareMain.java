@@ -25,7 +25,7 @@ import java.util.Set;
  * Compares two or more runs:
  *
  * <pre>
- * mvn -q compile exec:java -Dexec.mainClass=io.github.llmbench.report.CompareMain \
+ * mvn -q compile exec:java@compare \
  *     -Dexec.args="target/gatling/run-a target/gatling/run-b [--out dir] [--labels tp1,tp2]"
  * </pre>
  *

@@ -25,7 +25,7 @@ import java.util.Set;
  * Re-does the report of an existing run folder, e.g. after changing the model or GPU spec:
  *
  * <pre>
- * mvn -q compile exec:java -Dexec.mainClass=io.github.llmbench.report.ReportMain \
+ * mvn -q compile exec:java@report \
  *     -Dexec.args="target/gatling/servingbenchmarksimulation-20250101120000000 \
  *                  --model qwen2.5-7b-instruct --gpu rtx4080-32gb --tp 1"
  * </pre>

@@ -21,8 +21,7 @@ public final class RunReport {
 
   /** How to give the roofline its inputs, printed when one is missing. */
   public static final String ROOFLINE_HINT =
-      "Give them to the re-do command: mvn -q compile exec:java"
-          + " -Dexec.mainClass=io.github.llmbench.report.ReportMain"
+      "Give them to the re-do command: mvn -q compile exec:java@report"
           + " -Dexec.args=\"<run dir> --model <catalog id or config.json> --gpu <catalog id>"
           + " [--tp N]\".";
 
