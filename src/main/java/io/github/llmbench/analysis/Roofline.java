@@ -114,25 +114,9 @@ public record Roofline(
    * @param meanContext L (tokens)
    * @param meanPrompt mean prompt tokens
    * @param outputTps steady output tokens/s
-   * @param prefillTps steady input tokens/s
-   */
-  public static Roofline compute(
-      ModelSpec m,
-      GpuSpec g,
-      int tp,
-      double meanBatch,
-      double meanContext,
-      double meanPrompt,
-      double outputTps,
-      double prefillTps) {
-    return compute(m, g, tp, meanBatch, meanContext, meanPrompt, outputTps, prefillTps, null);
-  }
-
-  /**
-   * As {@link #compute(ModelSpec, GpuSpec, int, double, double, double, double, double)}, with the
-   * prompt tokens the server's prefix cache served left out of the prefill.
-   *
-   * @param cachedShare the share of prompt tokens served from the cache (0..1), or null when unknown
+   * @param allPrefillTps steady input tokens/s
+   * @param cachedShare the share of prompt tokens the server's prefix cache served (0..1), left out
+   *     of the prefill; null when unknown (then every prompt token counts as computed)
    */
   public static Roofline compute(
       ModelSpec m,
