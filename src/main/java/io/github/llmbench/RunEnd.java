@@ -179,10 +179,7 @@ final class RunEnd {
     a.levels().forEach(
         (level, l) -> {
           long good = goodput.map(g -> g.goodCount(ofLevel(a.records(), level))).orElse(-1L);
-          Map<String, Double> f = GateCheck.figures(l.serving(), good, l.steady().reached() ? l.steady().outputThroughput() : Double.NaN);
-          // a figure the server does not report is NaN: its gate fails as "not measured"
-          io.github.llmbench.analysis.ServerFigures.NAMES.forEach(n -> f.put(GateSet.SERVER_PREFIX + n,
-              l.server().level().get(n) == null ? Double.NaN : l.server().level().get(n)));
+          Map<String, Double> f = GateCheck.figures(l, good);
           figures.put(level, f);
           if (goodput.isPresent() && levelsJson != null && levelsJson.get(level) != null) {
             levelsJson.get(level).put("request_goodput", f.get("goodput.min"));
@@ -251,6 +248,11 @@ final class RunEnd {
     meta.put("settings", settings.describe());
     // what was found before the load: the tokenizer, how exact the prompts are, the chat template, the context
     meta.put("server_checks", serverChecks);
+    // the gates as given, for a merge of injectors to check them over the whole load
+    Map<String, String> gates = new LinkedHashMap<>();
+    settings.gates().set().gates().forEach(g -> gates.put(g.name(), g.limit().relative()
+        ? String.format(Locale.ROOT, "%+f%%", g.limit().value()) : Double.toString(g.limit().value())));
+    meta.put("gate_definitions", gates);
     return meta;
   }
 

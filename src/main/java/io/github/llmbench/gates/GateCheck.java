@@ -39,6 +39,21 @@ public final class GateCheck {
     return f;
   }
 
+  /**
+   * A level's figures, the server's included ({@code server.<figure>}; NaN where the server does
+   * not report it, so its gate fails as not measured).
+   *
+   * @param goodCount requests meeting the goodput objectives, or -1 without objectives
+   */
+  public static Map<String, Double> figures(io.github.llmbench.analysis.RunAnalysis.Level l, long goodCount) {
+    Map<String, Double> f = figures(l.serving(), goodCount, l.steady().reached() ? l.steady().outputThroughput() : Double.NaN);
+    for (String n : io.github.llmbench.analysis.ServerFigures.NAMES) {
+      Double v = l.server().level().get(n);
+      f.put(GateSet.SERVER_PREFIX + n, v == null ? Double.NaN : v);
+    }
+    return f;
+  }
+
   private static void put(Map<String, Double> f, String metric, LatencyStats s) {
     boolean none = s.count() == 0;
     f.put(metric + ".mean", none ? Double.NaN : s.mean());

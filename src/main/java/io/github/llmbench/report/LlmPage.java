@@ -190,6 +190,7 @@ public final class LlmPage {
       workload(sb, a);
     }
     errors(sb, a);
+    injectors(sb, metadata);
     runInfo(sb, metadata);
     PageParts.pageEnd(sb, chartData(a), CHART_SCRIPT);
     return sb.toString();
@@ -367,6 +368,29 @@ public final class LlmPage {
     if (!any) {
       sb.append("<p class=\"llm-note\">No failed requests.</p>\n");
     }
+    sb.append("</div>\n");
+  }
+
+  /** A merged run's injectors, each with a link to its own Gatling report. */
+  private static void injectors(StringBuilder sb, Map<String, ?> metadata) {
+    if (metadata == null || !(metadata.get("injectors") instanceof List<?> list) || list.isEmpty()) {
+      return;
+    }
+    sb.append("<div id=\"llm-injectors\" class=\"llm-section\">\n");
+    tableStart(sb, "Injectors merged into this run (each one's Gatling report stays in its folder)",
+        "Injector", "Requests", "First sends after injector 0's (ms)", "Gatling report");
+    for (Object o : list) {
+      if (o instanceof Map<?, ?> m) {
+        Object offset = m.get("clock_offset_ms");
+        String report = String.valueOf(m.get("gatling_report"));
+        sb.append("<tr><td class=\"total\">").append(esc(m.get("injector"))).append("</td><td class=\"value total\">")
+            .append(esc(m.get("requests"))).append("</td><td class=\"value total\">")
+            .append(offset instanceof Number n ? esc(String.format(java.util.Locale.ROOT, "%+.0f", n.doubleValue())) : "")
+            .append("</td><td class=\"value total\"><a href=\"").append(esc(report)).append("\">").append(esc(report))
+            .append("</a></td></tr>\n");
+      }
+    }
+    tableEnd(sb);
     sb.append("</div>\n");
   }
 

@@ -183,7 +183,8 @@ public final class MergeMain {
       m.put("run", i.dir().toString());
       m.put("requests", i.records().size());
       m.put("clock_offset_ms", clockOffsetMs(first.records(), i.records()));
-      m.put("gatling_report", i.dir().resolve("index.html").toString());
+      // relative to the merged folder, so llm.html links it wherever the folders are copied together
+      m.put("gatling_report", outDir.toAbsolutePath().normalize().relativize(i.dir().toAbsolutePath().normalize().resolve("index.html")).toString());
       list.add(m);
     }
     metadata.put("injectors", list);
@@ -199,7 +200,33 @@ public final class MergeMain {
               ", first sends %+.0f ms from injector 0's (clock offset and start jitter)", (Double) m.get("clock_offset_ms"))));
     }
     // each level's whole concurrency comes from its name (c128): the injectors' own summaries hold their shares
-    RunReport.write(outDir, all, telemetry, Map.of(), model, gpu, tp, metadata, out);
+    RunAnalysis a = RunReport.write(outDir, all, telemetry, Map.of(), model, gpu, tp, metadata, out);
+    checkGates(first.summary().path("gate_definitions"), a, llm, out);
+  }
+
+  /**
+   * The injectors' gates over the merged levels (each injector checked them on its own share):
+   * printed and written to {@code llm/gates.xml}. Gates relative to a baseline are left to the
+   * injectors (the merge has no baseline).
+   */
+  private static void checkGates(JsonNode definitions, RunAnalysis a, Path llm, PrintStream out) throws IOException {
+    Map<String, String> absolute = new LinkedHashMap<>();
+    definitions.fields().forEachRemaining(e -> {
+      if (!e.getValue().asText().endsWith("%")) {
+        absolute.put(e.getKey(), e.getValue().asText());
+      }
+    });
+    if (absolute.isEmpty()) {
+      return;
+    }
+    io.github.llmbench.gates.GateSet set = io.github.llmbench.gates.GateSet.parse(absolute, "summary.json gate ");
+    Map<String, Map<String, Double>> figures = new LinkedHashMap<>();
+    a.levels().forEach((level, l) -> figures.put(level, io.github.llmbench.gates.GateCheck.figures(l, -1)));
+    List<io.github.llmbench.gates.GateResult> results = io.github.llmbench.gates.GateCheck.check(set, figures, Map.of());
+    out.println();
+    out.println("=================== Gates (merged) ===========");
+    results.forEach(r -> out.println(r.line()));
+    Files.writeString(llm.resolve("gates.xml"), io.github.llmbench.gates.GatesXml.of(results, "gatling-llm-bench gates (merged)"));
   }
 
   /**

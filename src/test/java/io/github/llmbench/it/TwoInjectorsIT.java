@@ -74,6 +74,9 @@ class TwoInjectorsIT {
       JsonNode m = JSON.readTree(merged.resolve("llm/summary.json").toFile());
       assertEquals(ra.size() + rb.size(), m.path("completed").asInt());
       assertEquals(2, m.path("injectors").size(), m.toString());
+      assertTrue(Files.readString(merged.resolve("llm/gates.xml")).contains("failed.pct"), "the injectors' gates over the whole load");
+      String page = Files.readString(merged.resolve("llm.html"));
+      assertTrue(page.contains("<a href=\"../injector-0/" + a.getFileName() + "/index.html\">"), "each injector's Gatling report linked");
 
       GatlingRun.Result single = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("single"),
           Map.of("base.url", sim.baseUrl(), "conc", CONC, "duration", SECONDS, "input.len", "64", "output.len", "64", "seed", "12"));
