@@ -93,6 +93,8 @@ public final class LlmBench {
   private final RunEnd runEnd;
   private final RequestBodies bodies;
   private final MetricsScraper scraper;
+  /** {@code -Dtokenizer}'s tokenizer, or null (the server's, if any, is used). */
+  private final io.github.llmbench.workload.LocalTokenizer localTokenizer;
   private final AtomicLong measuredIndex = new AtomicLong();
   private final AtomicLong warmupIndex = new AtomicLong();
   private final AtomicLong conversationIds = new AtomicLong();
@@ -107,12 +109,16 @@ public final class LlmBench {
     // Read the dataset file before contacting the server: a bad file costs nothing.
     FileDataset file = w.dataset() == Dataset.FILE ? FileDataset.read(w.file().get(), w.outputLen(), w.seed()) : null;
     List<TraceDataset.Entry> trace = w.dataset() == Dataset.TRACE ? traceLines(w, settings.load()) : null;
+    // a local tokenizer is read before the server is asked anything: a wrong path costs nothing
+    this.localTokenizer = settings.tokenizerPath().map(io.github.llmbench.workload.LocalTokenizer::load).orElse(null);
     this.target = Target.resolve(settings);
     this.bodies = new RequestBodies(settings.api(), target.model(), settings.requestOptions().extraBody());
     try {
-      ServerTokenizer tokenizer = target.api().tokenizer(target.model());
+      ServerTokenizer serverTokenizer = target.api().tokenizer(target.model());
+      ServerTokenizer tokenizer = localTokenizer != null ? localTokenizer : serverTokenizer;
       Map<String, String> notes = new LinkedHashMap<>();
-      notes.put("tokenizer", tokenizer.describe());
+      notes.put("tokenizer", localTokenizer == null ? tokenizer.describe()
+          : localTokenizer.describe() + "; " + io.github.llmbench.workload.TokenizerCheck.against(localTokenizer, serverTokenizer));
       String why = "";
       String whyLengths;
       switch (w.dataset()) {
@@ -186,7 +192,9 @@ public final class LlmBench {
               target.api().closesConnectionAfterStream(),
               Math.max(dataset.maxTokens(), settings.requestOptions().maxTokens().orElse(0)),
               settings.itlRecords(),
-              w.multiTurn());
+              w.multiTurn(),
+              localTokenizer == null ? null : localTokenizer::countText,
+              LlmBench::countedInputTokens);
     } catch (RuntimeException e) {
       target.close();
       throw e;
@@ -465,7 +473,7 @@ public final class LlmBench {
     if (w.multiTurn()) {
       Iterator<Map<String, Object>> conversations = Stream.generate(() -> {
         long n = datasetIndex(index.getAndIncrement());
-        List<Map<String, Object>> turns = d.conversation(n, phase.profile(), w.turns()).stream().map(FeederRecords::of).toList();
+        List<Map<String, Object>> turns = d.conversation(n, phase.profile(), w.turns()).stream().map(this::feederRecord).toList();
         return Conversations.record("conv-" + conversationIds.incrementAndGet(), turns);
       }).iterator();
       return Conversations.of(conversations, exec(group(phase.level()).on(inner)), Duration.ofMillis(Math.round(w.thinkSeconds() * 1000)));
@@ -500,7 +508,26 @@ public final class LlmBench {
 
   /** Requests {@code index}, {@code index + 1}, ... of a dataset (of one profile, or any) as feeder records. */
   private Iterator<Map<String, Object>> feederOf(io.github.llmbench.workload.Dataset d, AtomicLong index, String profile) {
-    return Stream.generate(() -> FeederRecords.of(d.request(datasetIndex(index.getAndIncrement()), profile))).iterator();
+    return Stream.generate(() -> feederRecord(d.request(datasetIndex(index.getAndIncrement()), profile))).iterator();
+  }
+
+  /** A request as a feeder record; with a local tokenizer, a prompt of unknown length (a file's) counted. */
+  private Map<String, Object> feederRecord(io.github.llmbench.workload.RequestSpec spec) {
+    Map<String, Object> r = FeederRecords.of(spec);
+    if (localTokenizer != null && spec.promptTokens() < 0) {
+      r = new LinkedHashMap<>(r);
+      r.put(FeederRecords.INPUT_TOKENS, localTokenizer.countText(spec.promptText()));
+    }
+    return r;
+  }
+
+  /** The prompt's tokens the feeder record knows (a random prompt's, or counted by a local tokenizer). */
+  private static Integer countedInputTokens(Session s) {
+    if (!s.contains(FeederRecords.INPUT_TOKENS)) {
+      return null;
+    }
+    Object v = s.get(FeederRecords.INPUT_TOKENS);
+    return v instanceof Number n && n.intValue() >= 0 ? n.intValue() : null;
   }
 
   /**
@@ -617,7 +644,8 @@ public final class LlmBench {
           TraceDataset.BLOCK_TOKENS, why);
     }
     RandomDataset random = (RandomDataset) dataset;
-    String method = "method: " + random.method().description();
+    String method = "method: " + (localTokenizer == null ? random.method().description()
+        : random.method().description().replace("the server's ", "the local tokenizer's ").replace("by the server", "by the local tokenizer"));
     return switch (random.method()) {
       case ESTIMATE -> method + " (" + why + "): input tokens are reported from the server's usage";
       case WORDS -> method + "; " + why;

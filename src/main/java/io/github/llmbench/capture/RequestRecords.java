@@ -40,6 +40,46 @@ public final class RequestRecords {
       ParsedStream stream,
       String failure,
       Integer httpStatus) {
+    return of(id, level, profile, t0Nanos, endNanos, stream, failure, httpStatus, null, null);
+  }
+
+  /**
+   * As {@link #of(String, String, String, long, long, ParsedStream, String, Integer)}, with a local
+   * tokenizer standing in for a server that sends no usage.
+   *
+   * @param outputCounter counts the streamed text's tokens when the stream has no usage (and its
+   *     text was kept), else null: output tokens are then the chunk count, an estimate
+   * @param countedInputTokens the prompt's tokens by the local tokenizer, used when the stream
+   *     has no usage; null when unknown
+   */
+  public static RequestRecord of(
+      String id,
+      String level,
+      String profile,
+      long t0Nanos,
+      long endNanos,
+      ParsedStream stream,
+      String failure,
+      Integer httpStatus,
+      java.util.function.ToIntFunction<String> outputCounter,
+      Integer countedInputTokens) {
+    RequestRecord r = record(id, level, profile, t0Nanos, endNanos, stream, failure, httpStatus, outputCounter);
+    String inputFrom = stream.promptTokens() == null && countedInputTokens != null ? RequestRecord.TOKENIZER : null;
+    String outputFrom = !r.ok() || stream.completionTokens() != null ? null
+        : outputCounter != null && stream.answer() != null ? RequestRecord.TOKENIZER : RequestRecord.CHUNKS;
+    return inputFrom == null && outputFrom == null ? r : r.withTokenSources(inputFrom == null ? null : countedInputTokens, inputFrom, outputFrom);
+  }
+
+  private static RequestRecord record(
+      String id,
+      String level,
+      String profile,
+      long t0Nanos,
+      long endNanos,
+      ParsedStream stream,
+      String failure,
+      Integer httpStatus,
+      java.util.function.ToIntFunction<String> outputCounter) {
     long startMs = ClockAnchor.epochMs(t0Nanos);
     String error = failure != null ? failure : stream.error();
     if (error == null && stream.textCount() == 0) {
@@ -53,8 +93,11 @@ public final class RequestRecords {
     int n = stream.textCount();
     long first = arrivals[0];
     long last = arrivals[n - 1];
-    boolean estimated = stream.completionTokens() == null;
-    int outputTokens = estimated ? n : stream.completionTokens();
+    boolean counted = stream.completionTokens() == null && outputCounter != null && stream.answer() != null;
+    boolean estimated = stream.completionTokens() == null && !counted;
+    // vLLM's fallback without usage: the streamed text's tokens; else the chunks, an estimate
+    int outputTokens = stream.completionTokens() != null ? stream.completionTokens()
+        : counted ? Math.max(1, outputCounter.applyAsInt(stream.answer())) : n;
     // TTFT, then every chunk's offset from the first, rounded to the µs once each: the ITLs then
     // add up exactly to E2EL - TTFT, as they do on a server's clock.
     long ttftMicros = ItlSeries.nanosToMicros(first - t0Nanos);

@@ -87,6 +87,7 @@ final class StreamAction implements Action {
       capture.recorder().started(id, level, profile, origin, ClockAnchor.epochMs(t0));
       exchange = new StreamExchange(clean, id, level, profile, origin, t0, capture.maxOutputTokens(),
           capture.keepAnswers(), capture.timeoutSeconds(), this::completed);
+      exchange.countedInputTokens = capture.countedInputTokens(javaSession);
     } catch (RuntimeException e) {
       LOG.error("gatling-llm-bench: could not build a request: {}", e.toString());
       stats.crash(clean, StreamCapture.REQUEST_RECORD, String.valueOf(e.getMessage()));
@@ -112,7 +113,8 @@ final class StreamAction implements Action {
   private void completed(StreamExchange ex, long endNanos, String failure, Integer httpStatus) {
     io.gatling.core.session.Session after = ex.session;
     try {
-      RequestRecord record = RequestRecords.of(ex.id, ex.level, ex.profile, ex.t0Nanos, endNanos, ex.stream(), failure, httpStatus)
+      RequestRecord record = RequestRecords.of(ex.id, ex.level, ex.profile, ex.t0Nanos, endNanos, ex.stream(), failure, httpStatus,
+              capture.outputCounter(), ex.countedInputTokens)
           .withOrigin(ex.origin);
       long startMs = record.startMs();
       if (record.ok()) {

@@ -50,6 +50,8 @@ public final class StreamCapture {
   private final HttpHeaders headers;
   private final boolean itlRecords;
   private final boolean keepAnswers;
+  private final java.util.function.ToIntFunction<String> outputCounter;
+  private final Function<Session, Integer> countedInputTokens;
 
   /**
    * @param baseUrl the server, e.g. {@code http://127.0.0.1:8000}
@@ -76,12 +78,38 @@ public final class StreamCapture {
       int maxOutputTokens,
       boolean itlRecords,
       boolean keepAnswers) {
+    this(recorder, timeout, baseUrl, path, apiKey, extraHeaders, closeConnection, maxOutputTokens, itlRecords, keepAnswers, null, s -> null);
+  }
+
+  /**
+   * As the other constructor, with a local tokenizer for servers that send no usage.
+   *
+   * @param outputCounter counts a streamed answer's tokens when the stream has no usage (the
+   *     answer is then kept), or null
+   * @param countedInputTokens the request's prompt tokens by the local tokenizer, from its
+   *     session, or null (used when the stream has no usage)
+   */
+  public StreamCapture(
+      RunRecorder recorder,
+      Duration timeout,
+      URI baseUrl,
+      String path,
+      Optional<String> apiKey,
+      java.util.Map<String, String> extraHeaders,
+      boolean closeConnection,
+      int maxOutputTokens,
+      boolean itlRecords,
+      boolean keepAnswers,
+      java.util.function.ToIntFunction<String> outputCounter,
+      Function<Session, Integer> countedInputTokens) {
+    this.outputCounter = outputCounter;
+    this.countedInputTokens = countedInputTokens;
     this.recorder = recorder;
     this.timeoutSeconds = (int) Math.max(1, timeout.toSeconds());
     this.uri = Uri.create(baseUrl + path); // the settings leave no trailing '/' (as ServerApi relies on)
     this.maxOutputTokens = maxOutputTokens;
     this.itlRecords = itlRecords;
-    this.keepAnswers = keepAnswers;
+    this.keepAnswers = keepAnswers || outputCounter != null;
     HttpHeaders h = new DefaultHttpHeaders();
     h.set("Content-Type", "application/json");
     h.set("Accept", "text/event-stream");
@@ -185,6 +213,14 @@ public final class StreamCapture {
 
   boolean keepAnswers() {
     return keepAnswers;
+  }
+
+  java.util.function.ToIntFunction<String> outputCounter() {
+    return outputCounter;
+  }
+
+  Integer countedInputTokens(Session s) {
+    return countedInputTokens.apply(s);
   }
 
   Uri uri() {

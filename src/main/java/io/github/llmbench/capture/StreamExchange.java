@@ -31,6 +31,8 @@ final class StreamExchange implements HttpListener {
   final String profile;
   final io.github.llmbench.records.RequestOrigin origin;
   final long t0Nanos;
+  /** The prompt's tokens by a local tokenizer, for a stream without usage; null when unknown. */
+  Integer countedInputTokens;
   private final Completion completion;
   private final int timeoutSeconds;
   private final StreamReader reader;

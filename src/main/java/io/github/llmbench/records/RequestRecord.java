@@ -65,6 +65,14 @@ public final class RequestRecord {
   private final ServerTimings serverTimings;
   /** The conversation and turn, or the trace time; null for most records. */
   private final RequestOrigin origin;
+  /** Where the token counts came from when not the server's usage ({@link #TOKENIZER}, {@link #CHUNKS}); null: usage. */
+  private final String inputTokensFrom;
+  private final String outputTokensFrom;
+
+  /** A count made with the local tokenizer ({@code -Dtokenizer}). */
+  public static final String TOKENIZER = "tokenizer";
+  /** Output tokens counted as text chunks (no usage, no tokenizer): an estimate. */
+  public static final String CHUNKS = "chunks";
 
   /**
    * @param id request id, unique within the run
@@ -109,7 +117,7 @@ public final class RequestRecord {
     this(id, level, startMs, endMs, micros(ttftMs, "ttft_ms"), micros(tpotMs, "tpot_ms"),
         micros(e2elMs, "e2el_ms"), ItlSeries.ofMillis(itlMs), count(inputTokens, "input_tokens"),
         count(outputTokens, "output_tokens"), outputTokensEstimated, ok, error,
-        count(httpStatus, "http_status"), profile, serverTimings, null);
+        count(httpStatus, "http_status"), profile, serverTimings, null, null, null);
   }
 
   /** A record outside profile runs. */
@@ -151,7 +159,9 @@ public final class RequestRecord {
       int httpStatus,
       String profile,
       ServerTimings serverTimings,
-      RequestOrigin origin) {
+      RequestOrigin origin,
+      String inputTokensFrom,
+      String outputTokensFrom) {
     int cut = numberStart(id);
     String prefix = cut < 0 ? null : sharedPrefix(id.substring(0, cut));
     if (prefix != null) {
@@ -177,6 +187,8 @@ public final class RequestRecord {
     this.profile = shared(profile);
     this.serverTimings = serverTimings;
     this.origin = origin;
+    this.inputTokensFrom = shared(inputTokensFrom);
+    this.outputTokensFrom = shared(outputTokensFrom);
   }
 
   /**
@@ -189,7 +201,7 @@ public final class RequestRecord {
       int httpStatus, ServerTimings serverTimings) {
     return new RequestRecord(id, level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
         inputTokens == null ? NO_INT : inputTokens, outputTokens, outputTokensEstimated, true, null, httpStatus,
-        profile, serverTimings, null);
+        profile, serverTimings, null, null, null);
   }
 
   /** A request that failed before or during its stream: no latency figures. */
@@ -204,14 +216,35 @@ public final class RequestRecord {
   public RequestRecord withProfile(String newProfile) {
     return new RequestRecord(id(), level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
         inputTokens, outputTokens, outputTokensEstimated, ok, error, httpStatus, newProfile,
-        serverTimings, origin);
+        serverTimings, origin, inputTokensFrom, outputTokensFrom);
   }
 
   /** This record with its place in a conversation or a trace (null: none). */
   public RequestRecord withOrigin(RequestOrigin newOrigin) {
     return new RequestRecord(id(), level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
         inputTokens, outputTokens, outputTokensEstimated, ok, error, httpStatus, profile,
-        serverTimings, newOrigin);
+        serverTimings, newOrigin, inputTokensFrom, outputTokensFrom);
+  }
+
+  /**
+   * This record with its counts' sources ({@link #TOKENIZER}, {@link #CHUNKS}; null: the server's
+   * usage), and the input tokens counted here when the server sent none.
+   */
+  public RequestRecord withTokenSources(Integer countedInputTokens, String newInputFrom, String newOutputFrom) {
+    int input = inputTokens == NO_INT && countedInputTokens != null ? countedInputTokens : inputTokens;
+    return new RequestRecord(id(), level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
+        input, outputTokens, outputTokensEstimated, ok, error, httpStatus, profile,
+        serverTimings, origin, newInputFrom, newOutputFrom);
+  }
+
+  /** Where the input tokens came from: null for the server's usage, else {@link #TOKENIZER}. */
+  public String inputTokensFrom() {
+    return inputTokensFrom;
+  }
+
+  /** Where the output tokens came from: null for the server's usage, else {@link #TOKENIZER} or {@link #CHUNKS}. */
+  public String outputTokensFrom() {
+    return outputTokensFrom;
   }
 
   // ------------------------------------------------------------------ accessors
@@ -325,6 +358,8 @@ public final class RequestRecord {
         && Objects.equals(profile, r.profile)
         && Objects.equals(serverTimings, r.serverTimings)
         && Objects.equals(origin, r.origin)
+        && Objects.equals(inputTokensFrom, r.inputTokensFrom)
+        && Objects.equals(outputTokensFrom, r.outputTokensFrom)
         && itl.equals(r.itl);
   }
 

@@ -101,6 +101,12 @@ public final class RequestRecordJson {
           g.writeNumberField("injector", origin.injector());
         }
       }
+      if (r.inputTokensFrom() != null) {
+        g.writeStringField("input_tokens_from", r.inputTokensFrom());
+      }
+      if (r.outputTokensFrom() != null) {
+        g.writeStringField("output_tokens_from", r.outputTokensFrom());
+      }
       g.writeEndObject();
     }
 
@@ -217,6 +223,8 @@ public final class RequestRecordJson {
     long traceMicros = RequestRecord.ABSENT;
     long sentMicros = RequestRecord.ABSENT;
     int injector = -1;
+    String inputFrom = null;
+    String outputFrom = null;
     JsonToken t;
     while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
       String name = p.currentName();
@@ -255,6 +263,8 @@ public final class RequestRecordJson {
         }
         case "trace_ms" -> traceMicros = micros(p, t, name);
         case "sent_ms" -> sentMicros = micros(p, t, name);
+        case "input_tokens_from" -> inputFrom = text(p, t, name);
+        case "output_tokens_from" -> outputFrom = text(p, t, name);
         case "injector" -> {
           int v = intOrAbsent(p, t, name);
           injector = v == Integer.MIN_VALUE ? -1 : v;
@@ -277,7 +287,7 @@ public final class RequestRecordJson {
     RequestOrigin origin = conversation != null || turn > 0 || traceMicros != RequestRecord.ABSENT || sentMicros != RequestRecord.ABSENT
         || injector >= 0 ? new RequestOrigin(conversation, turn, traceMicros, sentMicros, injector) : null;
     return new RequestRecord(id, level, startMs, endMs, ttft, tpot, e2el, itl, input, output,
-        estimated, ok, error, status, profile, timings, origin);
+        estimated, ok, error, status, profile, timings, origin, inputFrom, outputFrom);
   }
 
   private ItlSeries itl(JsonParser p, JsonToken t) throws IOException {

@@ -214,6 +214,7 @@ public final class BenchSettings {
   private final Workload workload;
   private final Metrics metrics;
   private final Injector injector;
+  private final Optional<String> tokenizerPath;
   private final Roofline roofline;
   private final Gates gates;
   private final boolean exitOnGateFailure;
@@ -242,9 +243,11 @@ public final class BenchSettings {
       boolean itlRecords,
       RequestOptions requestOptions,
       Metrics metrics,
-      Injector injector) {
+      Injector injector,
+      Optional<String> tokenizerPath) {
     this.metrics = metrics;
     this.injector = injector;
+    this.tokenizerPath = tokenizerPath;
     this.baseUrl = baseUrl;
     this.api = api;
     this.model = model;
@@ -353,7 +356,12 @@ public final class BenchSettings {
     return new BenchSettings(
         baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu,
         simDialect, simEngine, load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")),
-        itlRecords, readRequestOptions(r, properties), readMetrics(r), readInjector(r, load, workload));
+        itlRecords, readRequestOptions(r, properties), readMetrics(r), readInjector(r, load, workload), r.optional("tokenizer"));
+  }
+
+  /** {@code -Dtokenizer}: a Hugging Face tokenizer.json (or a model folder holding one) to count tokens with here. */
+  public Optional<String> tokenizerPath() {
+    return tokenizerPath;
   }
 
   /**

@@ -30,7 +30,9 @@ public final class ScriptedServer implements AutoCloseable {
     INVALID_JSON,
     STALL,
     /** reads the request and never answers, not even the status line */
-    SILENT
+    SILENT,
+    /** a good stream without a usage chunk (servers and proxies that send none) */
+    OK_NO_USAGE
   }
 
   public static final String MODEL = "scripted-model";
@@ -191,8 +193,10 @@ public final class ScriptedServer implements AutoCloseable {
       }
       event(out, chunk("{\"content\":\" r" + n + "w" + i + "\"}", i == TOKENS - 1 ? "\"length\"" : null));
     }
-    event(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"" + MODEL
-        + "\",\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"total_tokens\":" + (7 + TOKENS) + ",\"completion_tokens\":" + TOKENS + "}}");
+    if (b != Behaviour.OK_NO_USAGE) {
+      event(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"" + MODEL
+          + "\",\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"total_tokens\":" + (7 + TOKENS) + ",\"completion_tokens\":" + TOKENS + "}}");
+    }
     if (b != Behaviour.END_WITHOUT_DONE) {
       event(out, "[DONE]");
     }

@@ -1,0 +1,106 @@
+package io.github.llmbench.workload;
+
+import ai.djl.huggingface.tokenizers.Encoding;
+import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * A Hugging Face {@code tokenizer.json} on this machine ({@code -Dtokenizer}), read by the
+ * tokenizers library (DJL's binding of Hugging Face's Rust tokenizers): counts, token ids and text
+ * of ids without asking the server, as {@code vllm bench serve --tokenizer} does. Counts include
+ * the special tokens the tokenizer adds (a BOS), as a server's {@code /tokenize} does; ids and
+ * {@link #countText} leave them out. Nothing is downloaded: the file must be here.
+ */
+public final class LocalTokenizer implements ServerTokenizer, AutoCloseable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HuggingFaceTokenizer tokenizer;
+  private final Path file;
+  private final int vocabularySize;
+
+  private LocalTokenizer(HuggingFaceTokenizer tokenizer, Path file, int vocabularySize) {
+    this.tokenizer = tokenizer;
+    this.file = file;
+    this.vocabularySize = vocabularySize;
+  }
+
+  /**
+   * Loads {@code tokenizer.json}, or the one in a model folder (a local Hugging Face snapshot).
+   *
+   * @throws DatasetException naming the path and what is accepted, when it is none of these
+   */
+  public static LocalTokenizer load(String pathOrId) {
+    Path p = Path.of(pathOrId);
+    Path file = Files.isDirectory(p) ? p.resolve("tokenizer.json") : p;
+    if (!Files.isRegularFile(file)) {
+      throw new DatasetException("Invalid -Dtokenizer=" + pathOrId + ": expected the path of a Hugging Face tokenizer.json, or of"
+          + " a model folder holding one (e.g. a local snapshot: huggingface-cli download MODEL tokenizer.json --local-dir DIR);"
+          + " nothing is downloaded at run time");
+    }
+    int vocabulary;
+    try {
+      JsonNode root = JSON.readTree(file.toFile());
+      JsonNode vocab = root.path("model").path("vocab");
+      int added = 0;
+      for (JsonNode t : root.path("added_tokens")) {
+        added += vocab.isObject() && vocab.has(t.path("content").asText()) ? 0 : 1; // special tokens often sit in the vocabulary too
+      }
+      vocabulary = vocab.size() + added;
+    } catch (IOException e) {
+      throw new DatasetException("Invalid -Dtokenizer=" + pathOrId + ": " + file + " is not JSON (" + e.getMessage() + ")");
+    }
+    try {
+      // no truncation: a prompt of 8,000 tokens is counted whole, whatever the model's max length
+      HuggingFaceTokenizer t = HuggingFaceTokenizer.builder().optTokenizerPath(file).optTruncation(false).optPadding(false).build();
+      return new LocalTokenizer(t, file, vocabulary);
+    } catch (IOException | RuntimeException e) {
+      throw new DatasetException("Invalid -Dtokenizer=" + pathOrId + ": the tokenizers library cannot read " + file + " (" + e.getMessage() + ")");
+    }
+  }
+
+  @Override
+  public String describe() {
+    return "local " + file + " (vocabulary " + vocabularySize + ")";
+  }
+
+  @Override
+  public OptionalInt count(String text) {
+    return OptionalInt.of(tokenizer.encode(text, true, false).getIds().length);
+  }
+
+  /** Tokens of a text alone, without the special tokens a prompt gets (a generated answer's). */
+  public int countText(String text) {
+    return tokenizer.encode(text, false, false).getIds().length;
+  }
+
+  @Override
+  public Optional<int[]> encode(String text) {
+    Encoding e = tokenizer.encode(text, false, false);
+    long[] ids = e.getIds();
+    int[] out = new int[ids.length];
+    for (int i = 0; i < ids.length; i++) {
+      out[i] = (int) ids[i];
+    }
+    return Optional.of(out);
+  }
+
+  @Override
+  public Optional<String> decode(int[] ids) {
+    long[] l = new long[ids.length];
+    for (int i = 0; i < ids.length; i++) {
+      l[i] = ids[i];
+    }
+    return Optional.of(tokenizer.decode(l, true));
+  }
+
+  @Override
+  public void close() {
+    tokenizer.close();
+  }
+}

@@ -1,0 +1,67 @@
+package io.github.llmbench.workload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalTokenizerTest {
+
+  @Test
+  void countsIdsAndTextOfACharacterTokenizer(@TempDir Path dir) throws Exception {
+    TestTokenizers.characters(dir, "");
+    try (LocalTokenizer t = LocalTokenizer.load(dir.toString())) { // a model folder holding tokenizer.json
+      assertTrue(t.describe().startsWith("local " + dir.resolve("tokenizer.json") + " (vocabulary 96)"), t.describe());
+      assertEquals(11, t.count("hello world").getAsInt());
+      assertEquals(11, t.countText("hello world"));
+      int[] ids = t.encode("a b").orElseThrow();
+      assertEquals(3, ids.length);
+      assertEquals("a b", t.decode(ids).orElseThrow(), "the round trip the token-ids method needs");
+      String longText = "x".repeat(5000);
+      assertEquals(5000, t.count(longText).getAsInt(), "no truncation at the model's max length");
+    }
+  }
+
+  @Test
+  void exactPromptsByTokenIdsWithoutAServer(@TempDir Path dir) throws Exception {
+    TestTokenizers.characters(dir, "");
+    try (LocalTokenizer t = LocalTokenizer.load(dir.resolve("tokenizer.json").toString())) {
+      RandomDataset.Selection s = RandomDataset.forServer(t, 60, 8, 0, 0, 3, 5);
+      assertEquals(RandomDataset.Method.TOKEN_IDS, s.dataset().method(), "no word is one token: " + s.why());
+      assertEquals(0, s.dataset().prepare(10));
+      for (int i = 0; i < 10; i++) {
+        assertEquals(60, t.countText(s.dataset().request(i, null).prompt()), "prompt " + i);
+      }
+    }
+  }
+
+  @Test
+  void aModelIdIsNotDownloaded() {
+    String message = assertThrows(DatasetException.class, () -> LocalTokenizer.load("meta-llama/Llama-3.1-8B-Instruct")).getMessage();
+    assertTrue(message.startsWith("Invalid -Dtokenizer=meta-llama/Llama-3.1-8B-Instruct: expected the path of a Hugging Face tokenizer.json"), message);
+    assertTrue(message.endsWith("nothing is downloaded at run time"), message);
+  }
+
+  @Test
+  void disagreementWithTheServerIsSaid(@TempDir Path dir) throws Exception {
+    TestTokenizers.characters(dir, "");
+    try (LocalTokenizer t = LocalTokenizer.load(dir.toString())) {
+      ServerTokenizer halfAsMany = new CharTokenizer(false, true) {
+        @Override
+        public java.util.OptionalInt count(String text) {
+          return java.util.OptionalInt.of(text.length() / 2);
+        }
+      };
+      String said = TokenizerCheck.against(t, halfAsMany);
+      assertTrue(said.startsWith("DISAGREES with the server's /tokenize: 5 texts are "), said);
+      assertTrue(said.endsWith("apart); is it the served model's tokenizer?"), said);
+      assertTrue(TokenizerCheck.against(t, new CharTokenizer(false, true)).startsWith("agrees with the server's /tokenize on 5 texts"));
+      assertEquals("the server has no /tokenize to check it against", TokenizerCheck.against(t, ServerTokenizer.NONE));
+      assertEquals(5, List.copyOf(TokenizerCheck.samples()).size());
+    }
+  }
+}
