@@ -155,6 +155,25 @@ class LlamaServerRealRunsIT {
     assertTrue(run.console().contains("TTFT by turn"), run.console());
   }
 
+  @Test
+  void aLocalTokenizerIsCheckedAgainstTheServers(@TempDir Path results) throws Exception {
+    Path matching = TinyLlamaGguf.huggingFaceTokenizer(Files.createDirectories(results.resolve("tok")), TinyLlamaGguf.Vocabulary.CHARACTERS);
+    GatlingRun.Result run = GatlingRun.run(ServingBenchmarkSimulation.class, results.resolve("matching"), Map.of(
+        "base.url", server.baseUrl().toString(), "api", "completions", "conc", "2", "prompts", "4",
+        "input.len", "50", "output.len", "4", "timeout", "60", "tokenizer", matching.toString()));
+    assertEquals(0, run.exitCode(), run.console());
+    assertTrue(run.console().contains("agrees with the server's /tokenize on 5 texts"), run.console());
+    int special = tokens("", true).size();
+    for (RequestRecord r : RequestsJsonl.read(run.llm("requests.jsonl"))) {
+      assertEquals(50 + special, r.inputTokens(), "made by the local tokenizer, exact by the server's count: " + r);
+    }
+    Path wrong = io.github.llmbench.workload.TestTokenizers.words(Files.createDirectories(results.resolve("words")));
+    GatlingRun.Result other = GatlingRun.run(ServingBenchmarkSimulation.class, results.resolve("wrong"), Map.of(
+        "base.url", server.baseUrl().toString(), "api", "completions", "conc", "1", "prompts", "1",
+        "input.len", "20", "output.len", "2", "timeout", "60", "tokenizer", wrong.toString()));
+    assertTrue(other.console().contains("DISAGREES with the server's /tokenize"), other.console());
+  }
+
   private static List<Integer> tokens(String text, boolean special) throws Exception {
     String body = new ObjectMapper().createObjectNode().put("content", text).put("add_special", special).toString();
     HttpResponse<String> r = HttpClient.newHttpClient().send(

@@ -125,6 +125,61 @@ public final class TinyLlamaGguf {
     return new ArrayList<>(pieces);
   }
 
+  /**
+   * The Hugging Face {@code tokenizer.json} of a vocabulary, as llama.cpp tokenizes with it here:
+   * spaces as "\u2581", one piece per character, a BOS token first; ids as in the GGUF file. Only
+   * the {@link Vocabulary#CHARACTERS} vocabulary (no multi-character pieces to merge) is written.
+   */
+  public static Path huggingFaceTokenizer(Path dir, Vocabulary kind) throws IOException {
+    if (kind != Vocabulary.CHARACTERS) {
+      throw new IllegalArgumentException("only the characters vocabulary maps to a word-level tokenizer.json");
+    }
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    var root = json.createObjectNode();
+    root.put("version", "1.0");
+    root.putNull("truncation");
+    root.putNull("padding");
+    var added = root.putArray("added_tokens");
+    List<String> pieces = vocabulary(kind);
+    for (int id = 0; id <= 2; id++) {
+      added.addObject().put("id", id).put("content", pieces.get(id)).put("single_word", false).put("lstrip", false)
+          .put("rstrip", false).put("normalized", false).put("special", true);
+    }
+    var normalizer = root.putObject("normalizer");
+    normalizer.put("type", "Replace");
+    normalizer.putObject("pattern").put("String", " ");
+    normalizer.put("content", "\u2581");
+    var split = root.putObject("pre_tokenizer");
+    split.put("type", "Split");
+    split.putObject("pattern").put("Regex", ".");
+    split.put("behavior", "Isolated").put("invert", false);
+    var post = root.putObject("post_processor");
+    post.put("type", "TemplateProcessing");
+    post.putArray("single").addObject().putObject("SpecialToken").put("id", "<s>").put("type_id", 0);
+    ((com.fasterxml.jackson.databind.node.ArrayNode) post.get("single")).addObject().putObject("Sequence").put("id", "A").put("type_id", 0);
+    post.putArray("pair");
+    post.putObject("special_tokens").putObject("<s>").put("id", "<s>").putArray("ids").add(1);
+    ((com.fasterxml.jackson.databind.node.ObjectNode) post.get("special_tokens").get("<s>")).putArray("tokens").add("<s>");
+    var decoder = root.putObject("decoder");
+    decoder.put("type", "Sequence");
+    var steps = decoder.putArray("decoders");
+    var replace = steps.addObject();
+    replace.put("type", "Replace");
+    replace.putObject("pattern").put("String", "\u2581");
+    replace.put("content", " ");
+    steps.addObject().put("type", "Fuse");
+    var model = root.putObject("model");
+    model.put("type", "WordLevel");
+    var vocab = model.putObject("vocab");
+    for (int id = 0; id < pieces.size(); id++) {
+      vocab.put(pieces.get(id), id);
+    }
+    model.put("unk_token", "<unk>");
+    Path file = dir.resolve("tokenizer.json");
+    json.writeValue(file.toFile(), root);
+    return file;
+  }
+
   static int tokenType(int id, String piece) {
     if (id == 0) {
       return TOKEN_UNKNOWN;

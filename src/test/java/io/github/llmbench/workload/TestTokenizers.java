@@ -53,4 +53,24 @@ public final class TestTokenizers {
     JSON.writeValue(file.toFile(), root);
     return file;
   }
+
+  /** A word-level tokenizer: every word (and punctuation mark) one token, known or not. */
+  public static Path words(Path dir) throws IOException {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("version", "1.0");
+    root.putNull("truncation");
+    root.putNull("padding");
+    root.putArray("added_tokens");
+    root.putNull("normalizer");
+    root.putObject("pre_tokenizer").put("type", "Whitespace");
+    root.putNull("post_processor");
+    root.putObject("decoder").put("type", "WordPiece").put("prefix", "##").put("cleanup", true);
+    ObjectNode model = root.putObject("model");
+    model.put("type", "WordLevel");
+    model.putObject("vocab").put("[UNK]", 0).put("the", 1);
+    model.put("unk_token", "[UNK]");
+    Path file = dir.resolve("tokenizer.json");
+    JSON.writeValue(file.toFile(), root);
+    return file;
+  }
 }
