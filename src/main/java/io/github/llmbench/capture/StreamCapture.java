@@ -66,24 +66,6 @@ public final class StreamCapture {
    *     ITL), at a cost per chunk
    * @param keepAnswers whether each completed request's generated text goes into the session
    *     ({@value #ANSWER}), for conversations that send it back; off, the text is not copied
-   */
-  public StreamCapture(
-      RunRecorder recorder,
-      Duration timeout,
-      URI baseUrl,
-      String path,
-      Optional<String> apiKey,
-      java.util.Map<String, String> extraHeaders,
-      boolean closeConnection,
-      int maxOutputTokens,
-      boolean itlRecords,
-      boolean keepAnswers) {
-    this(recorder, timeout, baseUrl, path, apiKey, extraHeaders, closeConnection, maxOutputTokens, itlRecords, keepAnswers, null, s -> null);
-  }
-
-  /**
-   * As the other constructor, with a local tokenizer for servers that send no usage.
-   *
    * @param outputCounter counts a streamed answer's tokens when the stream has no usage (the
    *     answer is then kept), or null
    * @param countedInputTokens the request's prompt tokens by the local tokenizer, from its

@@ -1,0 +1,128 @@
+package io.github.llmbench.analysis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalDouble;
+
+/**
+ * The search for the highest load that meets service-level objectives (capacity at SLO): probe the
+ * lowest load, grow it geometrically (x2) while the objectives hold, then bisect between the
+ * highest load that met them and the lowest that broke one, until the two are within the
+ * precision. Pure: it proposes the next load from the probes so far, and judges them; running a
+ * probe (a level of the load) is the caller's.
+ *
+ * <p>Noise: a probe is judged once. A load that met the objectives above one that broke them (a
+ * noisy level near the edge) does not move the bracket's top: the capacity is the highest met load
+ * below the lowest broken one, so the bracket stays consistent.
+ *
+ * @param min the lowest load probed (first)
+ * @param max the highest load probed
+ * @param precision the bracket is done when (lowest broken - highest met) <= precision x highest met
+ * @param whole whether loads are whole numbers (concurrency) or not (request rates)
+ */
+public record CapacitySearch(double min, double max, double precision, boolean whole) {
+
+  /** One objective: a gate metric ({@code ttft.p99}, {@code failed.pct}, ...) and its upper limit. */
+  public record Objective(String metric, double limit) {
+    @Override
+    public String toString() {
+      return metric + " <= " + limit;
+    }
+  }
+
+  /**
+   * One probed load and how it did.
+   *
+   * @param broken the objectives it broke, each as {@code ttft.p99 2450.00 > 2000.00 (+22.5%)}; empty when met
+   */
+  public record Probe(double load, List<String> broken, Map<String, Double> figures) {
+    public boolean met() {
+      return broken.isEmpty();
+    }
+  }
+
+  /**
+   * What the search found.
+   *
+   * @param capacity the highest load that met every objective (below the lowest that broke one), or null
+   * @param lowestBroken the lowest load that broke one, or null
+   * @param status {@code bracketed}, {@code never met} (broken at the lowest load), {@code always met}
+   *     (met at the highest), or {@code not bracketed} (stopped before, e.g. out of time)
+   */
+  public record Verdict(Double capacity, Double lowestBroken, String status, List<Probe> probes) {}
+
+  public CapacitySearch {
+    if (!(min > 0) || !(max >= min) || !(precision > 0)) {
+      throw new IllegalArgumentException("search bounds: 0 < min <= max and precision > 0: " + min + ", " + max + ", " + precision);
+    }
+  }
+
+  /** Judges a probe's figures against the objectives (a missing figure breaks its objective). */
+  public static Probe judge(double load, Map<String, Double> figures, List<Objective> objectives) {
+    List<String> broken = new ArrayList<>();
+    for (Objective o : objectives) {
+      Double v = figures.get(o.metric());
+      if (v == null || v.isNaN()) {
+        broken.add(o.metric() + " not measured");
+      } else if (v > o.limit()) {
+        broken.add(String.format(Locale.ROOT, "%s %.2f > %.2f (%+.1f%%)", o.metric(), v, o.limit(),
+            o.limit() == 0 ? Double.POSITIVE_INFINITY : 100 * (v - o.limit()) / o.limit()));
+      }
+    }
+    return new Probe(load, broken, figures);
+  }
+
+  /** The next load to probe after {@code probes}, or empty when the search is done. */
+  public OptionalDouble next(List<Probe> probes) {
+    if (probes.isEmpty()) {
+      return OptionalDouble.of(min);
+    }
+    Verdict v = verdict(probes);
+    if (!v.status().equals("not bracketed")) {
+      return OptionalDouble.empty();
+    }
+    if (v.lowestBroken() == null) { // still growing
+      double last = v.capacity();
+      return OptionalDouble.of(round(Math.min(max, last * 2)));
+    }
+    double mid = round((v.capacity() + v.lowestBroken()) / 2);
+    if (mid <= v.capacity() || mid >= v.lowestBroken()) {
+      return OptionalDouble.empty(); // whole loads next to each other: as close as it gets
+    }
+    return OptionalDouble.of(mid);
+  }
+
+  /** The bracket so far. */
+  public Verdict verdict(List<Probe> probes) {
+    Double lowestBroken = null;
+    for (Probe p : probes) {
+      if (!p.met() && (lowestBroken == null || p.load() < lowestBroken)) {
+        lowestBroken = p.load();
+      }
+    }
+    Double capacity = null;
+    for (Probe p : probes) {
+      if (p.met() && (lowestBroken == null || p.load() < lowestBroken) && (capacity == null || p.load() > capacity)) {
+        capacity = p.load();
+      }
+    }
+    String status;
+    if (capacity == null && lowestBroken != null && lowestBroken <= min) {
+      status = "never met";
+    } else if (lowestBroken == null && capacity != null && capacity >= max) {
+      status = "always met";
+    } else if (capacity != null && lowestBroken != null
+        && (lowestBroken - capacity <= precision * capacity || whole && lowestBroken - capacity <= 1)) {
+      status = "bracketed";
+    } else {
+      status = "not bracketed";
+    }
+    return new Verdict(capacity, lowestBroken, status, List.copyOf(probes));
+  }
+
+  private double round(double load) {
+    return whole ? Math.max(min, Math.round(load)) : load;
+  }
+}
