@@ -45,6 +45,7 @@ import io.github.llmbench.workload.TraceDataset;
 import io.github.llmbench.telemetry.MetricsScraper;
 import io.github.llmbench.injection.Conversations;
 import io.github.llmbench.records.RequestOrigin;
+import io.github.llmbench.analysis.RunAnalysis;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -317,6 +318,9 @@ public final class LlmBench {
   /** The whole load the settings describe: warmup, then each level, each drained before the next. */
   public PopulationBuilder load() {
     prepared();
+    if (settings.search().isPresent()) {
+      return searchLoad(settings.search().get());
+    }
     BenchSettings.Injector injector = settings.injector();
     List<java.util.OptionalLong> starts = injector.startAtMs().isPresent()
         ? LoadPlan.timeline(phases, injector.startAtMs().getAsLong(), settings.load().durationSeconds(), injector.drainSeconds())
@@ -528,6 +532,60 @@ public final class LlmBench {
     }
     Object v = s.get(FeederRecords.INPUT_TOKENS);
     return v instanceof Number n && n.intValue() >= 0 ? n.intValue() : null;
+  }
+
+  /**
+   * A capacity search's load: probes of the concurrency {@link io.github.llmbench.analysis.CapacitySearch}
+   * picks from the probes before, each for {@code -Dduration} s, judged when it has drained on its
+   * steady window (its whole level where it has none).
+   */
+  private PopulationBuilder searchLoad(BenchSettings.Search s) {
+    io.github.llmbench.analysis.CapacitySearch search = new io.github.llmbench.analysis.CapacitySearch(s.min(), s.max(), s.precision(), true);
+    List<io.github.llmbench.analysis.CapacitySearch.Objective> objectives = new ArrayList<>();
+    s.objectives().forEach((m, l) -> objectives.add(new io.github.llmbench.analysis.CapacitySearch.Objective(m, l)));
+    List<io.github.llmbench.analysis.CapacitySearch.Probe> probes = java.util.Collections.synchronizedList(new ArrayList<>());
+    long budgetMs = s.budgetMinutes() * 60_000L;
+    long probeMs = settings.load().durationSeconds() * 1000L;
+    AtomicLong started = new AtomicLong();
+    runEnd.searchResult(() -> search.verdict(List.copyOf(probes)));
+    java.util.function.IntSupplier next = () -> {
+      started.compareAndSet(0, System.currentTimeMillis());
+      if (!probes.isEmpty() && System.currentTimeMillis() - started.get() + probeMs > budgetMs) {
+        return 0; // the next probe would not end within the budget
+      }
+      java.util.OptionalDouble n = search.next(List.copyOf(probes));
+      return n.isPresent() ? (int) n.getAsDouble() : 0;
+    };
+    java.util.function.IntConsumer drained = conc -> {
+      String level = LoadPlan.closedLevel(conc);
+      runEnd.levelDrained(level);
+      RunAnalysis.Level l = runEnd.level(level);
+      probes.add(io.github.llmbench.analysis.CapacitySearch.judge(conc, l == null ? Map.of() : probeFigures(l), objectives));
+    };
+    ChainBuilder request = capture.request(session -> session.getString(io.github.llmbench.injection.CapacityProbes.LEVEL),
+        LlmBench::profileOf, this::bodyOf, this::originOf);
+    ChainBuilder one = exec(session -> session.removeAll(FEEDER_KEYS))
+        .feed(feederOf(dataset, measuredIndex, null))
+        .exec(group("#{" + io.github.llmbench.injection.CapacityProbes.LEVEL + "}").on(request));
+    return io.github.llmbench.injection.CapacityProbes.chain(io.github.llmbench.injection.CapacityProbes.slots(s.min(), s.max(), s.precision()),
+        s.max(), settings.load().durationSeconds(), one, next, drained);
+  }
+
+  /** A probe's figures under the gates' names, TTFT and TPOT of its steady window where it has one. */
+  private static Map<String, Double> probeFigures(RunAnalysis.Level l) {
+    Map<String, Double> f = new LinkedHashMap<>(io.github.llmbench.gates.GateCheck.figures(l, -1));
+    if (l.steady().reached()) {
+      for (String metric : List.of("ttft", "tpot")) {
+        io.github.llmbench.analysis.LatencyStats st = metric.equals("ttft") ? l.steady().ttft() : l.steady().tpot();
+        if (st.count() > 0) {
+          f.put(metric + ".mean", st.mean());
+          f.put(metric + ".median", st.median());
+          f.put(metric + ".p90", st.p90());
+          f.put(metric + ".p99", st.p99());
+        }
+      }
+    }
+    return f;
   }
 
   /**

@@ -47,6 +47,18 @@ final class RunEnd {
   private final java.util.Set<String> printedLevels = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private List<GateResult> gateResults = List.of();
   private List<io.github.llmbench.records.ServerSample> closedSamples;
+  /** A capacity search's answer so far, or null for runs without a search. */
+  private java.util.function.Supplier<io.github.llmbench.analysis.CapacitySearch.Verdict> capacity;
+
+  /** Makes this run a capacity search's: its answer is printed, summed up and gated at the end. */
+  void searchResult(java.util.function.Supplier<io.github.llmbench.analysis.CapacitySearch.Verdict> verdict) {
+    this.capacity = verdict;
+  }
+
+  /** The analysis of one level's records so far (a search judges each probe on it). */
+  io.github.llmbench.analysis.RunAnalysis.Level level(String level) {
+    return analysis(ofLevel(recorder.finishedSoFar(), level)).levels().get(level);
+  }
 
   RunEnd(
       BenchSettings settings,
@@ -141,6 +153,12 @@ final class RunEnd {
     printLevelLines(a);
     Map<String, Object> meta = metadata(all);
     Map<String, Object> summary = RunReport.summary(a, meta);
+    if (capacity != null) {
+      io.github.llmbench.analysis.CapacitySearch.Verdict v = capacity.get();
+      out.println();
+      out.print(io.github.llmbench.report.CapacityBlock.format(v, settings.search().get().objectives()));
+      summary.put("capacity", io.github.llmbench.report.CapacityBlock.json(v, settings.search().get(), a));
+    }
     gateResults = checkGates(a, summary);
     SummaryJson.write(dir.resolve(LlmBench.SUMMARY_FILE), summary);
     Path page = LlmPage.write(runDir, a, meta);
@@ -190,7 +208,16 @@ final class RunEnd {
     if (gates.set().isEmpty()) {
       return List.of();
     }
-    List<GateResult> results = GateCheck.check(gates.set(), figures, gates.baselineFigures());
+    // the capacity gate is the search's, checked once; the others per level
+    List<io.github.llmbench.gates.Gate> perLevel = gates.set().gates().stream().filter(g -> !g.metric().equals(GateSet.CAPACITY)).toList();
+    List<io.github.llmbench.gates.Gate> searchGates = gates.set().gates().stream().filter(g -> g.metric().equals(GateSet.CAPACITY)).toList();
+    List<GateResult> results = new ArrayList<>(GateCheck.check(new GateSet(perLevel, gates.set().goodput()), figures, gates.baselineFigures()));
+    if (!searchGates.isEmpty()) {
+      Double found = capacity == null ? null : capacity.get().capacity();
+      results.addAll(GateCheck.check(new GateSet(searchGates.stream()
+              .map(g -> new io.github.llmbench.gates.Gate(GateCheck.SEARCH_LEVEL, g.metric(), g.limit(), g.byDefault())).toList(), java.util.Optional.empty()),
+          Map.of(GateCheck.SEARCH_LEVEL, Map.of(GateSet.CAPACITY, found == null ? Double.NaN : found)), gates.baselineFigures()));
+    }
     out.println();
     out.println("=================== Gates ====================");
     results.forEach(r -> out.println(r.line()));

@@ -43,6 +43,9 @@ public record Gate(String level, String metric, Limit limit, boolean byDefault) 
 
   /** The unit the metric is in, for the console. */
   public String unit() {
+    if (metric.equals(GateSet.CAPACITY)) {
+      return "";
+    }
     if (metric.startsWith(GateSet.SERVER_PREFIX)) {
       return metric.endsWith("_ms") ? "ms" : metric.endsWith("_per_s") ? "tok/s" : metric.endsWith("_w_mean") ? "W"
           : metric.endsWith("_mhz_mean") ? "MHz" : "";

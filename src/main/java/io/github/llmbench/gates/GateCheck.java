@@ -39,6 +39,9 @@ public final class GateCheck {
     return f;
   }
 
+  /** Where a capacity search's gate ({@code capacity.min}) is checked: the search, not a level. */
+  public static final String SEARCH_LEVEL = "search";
+
   /**
    * A level's figures, the server's included ({@code server.<figure>}; NaN where the server does
    * not report it, so its gate fails as not measured).

@@ -21,6 +21,9 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
   /** Gates on the server's figures: {@code server.preemptions}, {@code server.waiting_mean}, ... */
   public static final String SERVER_PREFIX = "server.";
 
+  /** The gate on a search's capacity at SLO ({@code -Dsearch}): the highest load that met the objectives. */
+  public static final String CAPACITY = "capacity.min";
+
   private static final Pattern KEY = Pattern.compile("^(?:(c\\d+|r[0-9.]+)\\.)?(.+)$");
 
   public GateSet {
@@ -47,6 +50,7 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
     m.add("steady.output_throughput.min");
     m.add("goodput.min");
     m.add("goodput.pct");
+    m.add(CAPACITY);
     // the server's own figures over the level (its /metrics): every one is an upper bound
     for (String figure : io.github.llmbench.analysis.ServerFigures.NAMES) {
       m.add(SERVER_PREFIX + figure);

@@ -215,6 +215,7 @@ public final class BenchSettings {
   private final Metrics metrics;
   private final Injector injector;
   private final Optional<String> tokenizerPath;
+  private final Optional<Search> search;
   private final Roofline roofline;
   private final Gates gates;
   private final boolean exitOnGateFailure;
@@ -244,7 +245,9 @@ public final class BenchSettings {
       RequestOptions requestOptions,
       Metrics metrics,
       Injector injector,
-      Optional<String> tokenizerPath) {
+      Optional<String> tokenizerPath,
+      Optional<Search> search) {
+    this.search = search;
     this.metrics = metrics;
     this.injector = injector;
     this.tokenizerPath = tokenizerPath;
@@ -356,7 +359,67 @@ public final class BenchSettings {
     return new BenchSettings(
         baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu,
         simDialect, simEngine, load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")),
-        itlRecords, readRequestOptions(r, properties), readMetrics(r), readInjector(r, load, workload), r.optional("tokenizer"));
+        itlRecords, readRequestOptions(r, properties), readMetrics(r), readInjector(r, load, workload), r.optional("tokenizer"),
+        readSearch(r, load, workload));
+  }
+
+  /**
+   * A search for the capacity at SLO ({@code -Dsearch=conc}): concurrency levels probed from
+   * {@code min} up to {@code max}, each for {@code -Dduration} s, until the highest that meets the
+   * objectives is bracketed within {@code precision}, or the budget is spent.
+   *
+   * @param objectives gate metric -> upper limit, e.g. {@code ttft.p99 -> 2000}
+   */
+  public record Search(Map<String, Double> objectives, int min, int max, double precision, int budgetMinutes) {}
+
+  public Optional<Search> search() {
+    return search;
+  }
+
+  static Optional<Search> readSearch(Reader r, Load load, Workload workload) {
+    Optional<String> kind = r.optional("search");
+    if (kind.isEmpty()) {
+      for (String p : List.of("slo", "search.min", "search.max", "search.precision", "search.budget")) {
+        if (r.optional(p).isPresent()) {
+          throw new SettingsException("-D" + p + " applies to a capacity search: add -Dsearch=conc");
+        }
+      }
+      return Optional.empty();
+    }
+    if (!kind.get().equals("conc")) {
+      throw SettingsException.invalid("search", kind.get(), "conc (a search over closed-model concurrency; rates are not searched yet)");
+    }
+    if (load.open() || load.ladder() || !load.prompts().isEmpty() || workload.dataset() == Dataset.TRACE || workload.multiTurn()) {
+      throw new SettingsException("-Dsearch=conc chooses the levels itself: drop -Dladder, -Drate, -Dprompts, -Dturns and trace datasets");
+    }
+    String accepted = "objectives as METRIC:LIMIT separated by commas, e.g. ttft.p99:2000,tpot.p99:100 (METRIC one of "
+        + "ttft|tpot|itl|e2el . mean|median|p90|p99, or failed.pct)";
+    String raw = r.optional("slo").orElseThrow(() -> new SettingsException("-Dsearch=conc needs objectives: -Dslo=ttft.p99:2000,tpot.p99:100"));
+    Map<String, Double> objectives = new LinkedHashMap<>();
+    for (String part : raw.split(",")) {
+      String[] kv = part.trim().split(":");
+      boolean metric = kv.length == 2 && (kv[0].equals("failed.pct") || kv[0].matches("(ttft|tpot|itl|e2el)\\.(mean|median|p90|p99)"));
+      try {
+        double limit = metric ? Double.parseDouble(kv[1]) : Double.NaN;
+        if (!metric || !(limit >= 0) || Double.isInfinite(limit)) {
+          throw new NumberFormatException();
+        }
+        objectives.put(kv[0], limit);
+      } catch (NumberFormatException e) {
+        throw SettingsException.invalid("slo", raw, accepted);
+      }
+    }
+    int min = r.positiveInt("search.min", 1, MAX_CONC);
+    int max = r.positiveInt("search.max", 1024, MAX_CONC);
+    if (max < min) {
+      throw new SettingsException("-Dsearch.max=" + max + " is below -Dsearch.min=" + min);
+    }
+    double precision = r.fraction("search.precision", 0.10);
+    if (precision == 0) {
+      throw SettingsException.invalid("search.precision", "0", "a number above 0 and below 1, e.g. 0.1 for 10%");
+    }
+    int budget = r.positiveInt("search.budget", 30, 7 * 24 * 60);
+    return Optional.of(new Search(objectives, min, max, precision, budget));
   }
 
   /** {@code -Dtokenizer}: a Hugging Face tokenizer.json (or a model folder holding one) to count tokens with here. */

@@ -67,6 +67,11 @@ final class GatesFile {
     }
     Map<String, Map<String, Double>> levels = new LinkedHashMap<>();
     root.path("levels").fields().forEachRemaining(e -> levels.put(e.getKey(), GateCheck.figures(e.getValue())));
+    // a capacity search's answer, under the pseudo-level its gate is checked at
+    JsonNode capacity = root.path("capacity").path("capacity");
+    if (capacity.isNumber()) {
+      levels.put(GateCheck.SEARCH_LEVEL, Map.of(io.github.llmbench.gates.GateSet.CAPACITY, capacity.asDouble()));
+    }
     if (levels.isEmpty()) {
       throw new SettingsException("Invalid -Dbaseline=" + baseline + ": " + summary + " has no levels");
     }

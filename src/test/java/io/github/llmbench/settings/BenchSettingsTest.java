@@ -83,6 +83,26 @@ class BenchSettingsTest {
   }
 
   @Test
+  void capacitySearchSettings() {
+    BenchSettings.Search s = read(Map.of("search", "conc", "slo", "ttft.p99:2000,tpot.p99:100,failed.pct:1", "search.max", "256")).search().get();
+    assertEquals(Map.of("ttft.p99", 2000.0, "tpot.p99", 100.0, "failed.pct", 1.0), s.objectives());
+    assertEquals(1, s.min());
+    assertEquals(256, s.max());
+    assertEquals(0.10, s.precision());
+    assertEquals(30, s.budgetMinutes());
+    assertTrue(read(Map.of()).search().isEmpty());
+    String accepted = "expected objectives as METRIC:LIMIT separated by commas, e.g. ttft.p99:2000,tpot.p99:100 (METRIC one of "
+        + "ttft|tpot|itl|e2el . mean|median|p90|p99, or failed.pct)";
+    assertEquals("Invalid -Dslo=ttft.p95:2000: " + accepted, error(Map.of("search", "conc", "slo", "ttft.p95:2000")));
+    assertEquals("Invalid -Dslo=ttft.p99:fast: " + accepted, error(Map.of("search", "conc", "slo", "ttft.p99:fast")));
+    assertEquals("-Dsearch=conc needs objectives: -Dslo=ttft.p99:2000,tpot.p99:100", error(Map.of("search", "conc")));
+    assertEquals("-Dslo applies to a capacity search: add -Dsearch=conc", error(Map.of("slo", "ttft.p99:1")));
+    assertTrue(error(Map.of("search", "rate", "slo", "ttft.p99:1")).startsWith("Invalid -Dsearch=rate: expected conc"));
+    assertTrue(error(Map.of("search", "conc", "slo", "ttft.p99:1", "ladder", "4,8")).startsWith("-Dsearch=conc chooses the levels itself"));
+    assertEquals("-Dsearch.max=2 is below -Dsearch.min=8", error(Map.of("search", "conc", "slo", "ttft.p99:1", "search.min", "8", "search.max", "2")));
+  }
+
+  @Test
   void metricsScrapingSettings() {
     BenchSettings.Metrics m = read(Map.of()).metrics();
     assertTrue(m.on());
