@@ -2,6 +2,7 @@ package io.github.llmbench.injection;
 
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.exec;
+import static io.gatling.javaapi.core.CoreDsl.pause;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import io.gatling.javaapi.core.ChainBuilder;
@@ -18,7 +19,8 @@ import java.util.function.IntSupplier;
  * the run, while a search picks each probe's concurrency from the probes before it: so the chain
  * holds enough probe slots, and each slot injects {@code maxUsers} users at once, of which the
  * first {@code target} keep sending requests for the probe's duration (a closed model of that
- * concurrency) and the others leave at once. Before each slot, {@code nextTarget} decides the
+ * concurrency, its users started over the first second as Gatling starts a level's) and the others
+ * leave at once. Before each slot, {@code nextTarget} decides the
  * target (0: the search is over, and the slot sends nothing); after it, {@code onDrained} gets it.
  */
 public final class CapacityProbes {
@@ -48,7 +50,10 @@ public final class CapacityProbes {
       ordered.add(scenario("search probe " + (i + 1))
           .exec(session -> session.set("llm.slot", joined.getAndIncrement()).set(LEVEL, LoadPlan.closedLevel(target.get())))
           .doIf(session -> session.getInt("llm.slot") < target.get())
-          .then(exec(session -> session).asLongAs(session -> System.currentTimeMillis() < endMs.get()).on(request))
+          // started over the probe's first second, as Gatling's constantConcurrentUsers starts a level's
+          // users: all at once, same-length requests would prefill together and stay in step
+          .then(pause(session -> java.time.Duration.ofMillis(session.getInt("llm.slot") * 1000L / Math.max(1, target.get())))
+              .asLongAs(session -> System.currentTimeMillis() < endMs.get()).on(request))
           .injectOpen(atOnceUsers(maxUsers)));
       ordered.add(scenario("search drained " + (i + 1)).exec(session -> {
         if (target.get() > 0) {
