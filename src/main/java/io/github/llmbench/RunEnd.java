@@ -157,11 +157,14 @@ final class RunEnd {
       io.github.llmbench.analysis.CapacitySearch.Verdict v = capacity.get();
       out.println();
       out.print(io.github.llmbench.report.CapacityBlock.format(v, settings.search().get().objectives()));
-      summary.put("capacity", io.github.llmbench.report.CapacityBlock.json(v, settings.search().get(), a));
+      Map<String, Object> found = io.github.llmbench.report.CapacityBlock.json(v, settings.search().get(), a);
+      summary.put("capacity", found);
+      meta.put("capacity", found); // llm.html draws the search from it
     }
     gateResults = checkGates(a, summary);
     SummaryJson.write(dir.resolve(LlmBench.SUMMARY_FILE), summary);
     Path page = LlmPage.write(runDir, a, meta);
+    meta.remove("capacity");
     out.println("Per-request records: " + dir.resolve(RunRecorder.FILE_NAME));
     out.println("Summary:             " + dir.resolve(LlmBench.SUMMARY_FILE));
     out.println("LLM report page:     " + page);

@@ -166,6 +166,7 @@ public final class LlmPage {
         + esc(runName)), menu.toString());
 
     guards(sb, a);
+    capacity(sb, metadata);
     levelTables(sb, a);
     verdicts(sb, a);
     sb.append("<div id=\"llm-ladder\" class=\"llm-section\">\n");
@@ -192,7 +193,11 @@ public final class LlmPage {
     errors(sb, a);
     injectors(sb, metadata);
     runInfo(sb, metadata);
-    PageParts.pageEnd(sb, chartData(a), CHART_SCRIPT);
+    Map<String, Object> data = chartData(a);
+    if (metadata != null && metadata.get("capacity") instanceof Map<?, ?> capacity) {
+      data.put("capacity", capacity);
+    }
+    PageParts.pageEnd(sb, data, CHART_SCRIPT);
     return sb.toString();
   }
 
@@ -277,6 +282,26 @@ public final class LlmPage {
       sb.append("<li>").append(esc(v)).append("</li>\n");
     }
     sb.append("</ul>\n</div>\n");
+  }
+
+  /**
+   * A capacity search's answer, first: the sentence, then per objective its figure against the
+   * probed concurrency (met and broken probes apart), the objective's line and the capacity shaded.
+   */
+  private static void capacity(StringBuilder sb, Map<String, ?> metadata) {
+    if (metadata == null || !(metadata.get("capacity") instanceof Map<?, ?> c)) {
+      return;
+    }
+    sb.append("<div id=\"llm-capacity\" class=\"llm-section\">\n<div class=\"title\"><div class=\"title_base\">")
+        .append("<span class=\"title_base_stats\">Capacity at SLO: ").append(esc(c.get("answer")))
+        .append("</span></div></div>\n");
+    if (c.get("objectives") instanceof Map<?, ?> objectives) {
+      int i = 0;
+      for (Object ignored : objectives.keySet()) {
+        chartBox(sb, "llm-chart-capacity-" + i++);
+      }
+    }
+    sb.append("</div>\n");
   }
 
   /** The confound guards of every level, above the tables: what the figures below must be read with. */
@@ -397,7 +422,9 @@ public final class LlmPage {
   private static void runInfo(StringBuilder sb, Map<String, ?> metadata) {
     sb.append("<div id=\"llm-run\" class=\"llm-section\">\n");
     Map<String, Object> flat = new LinkedHashMap<>();
-    flatten("", metadata == null ? Map.of() : SummaryJson.sanitize(metadata), flat);
+    Map<String, Object> shown = metadata == null ? new LinkedHashMap<>() : new LinkedHashMap<>(SummaryJson.sanitize(metadata));
+    shown.remove("capacity"); // its own section
+    flatten("", shown, flat);
     tableStart(sb, "Run", "Setting", "Value");
     flat.forEach((k, v) -> row(sb, k, v));
     tableEnd(sb);
@@ -653,6 +680,28 @@ public final class LlmPage {
               xAxis: {type: 'datetime', plotBands: bands},
               yAxis: [{min: 0, title: {text: 'W'}}, {min: 0, opposite: true, title: {text: 'MHz'}}],
               series: gpu
+            });
+          }
+          if (D.capacity && D.capacity.objectives) {
+            var C = D.capacity;
+            Object.keys(C.objectives).forEach(function (metric, i) {
+              var limit = C.objectives[metric];
+              function pts(met) {
+                return C.probes.filter(function (p) { return p.met === met && p.figures[metric] !== null; })
+                  .map(function (p) { return {x: parseInt(p.level.substring(1), 10), y: p.figures[metric], name: esc(p.level)}; });
+              }
+              var bands = C.capacity ? [{from: 0, to: C.capacity, color: 'rgba(104,182,92,0.15)',
+                label: {text: 'capacity c' + C.capacity, style: {color: '#666'}}}] : [];
+              draw('llm-chart-capacity-' + i, {
+                title: title(esc(metric) + ' against concurrency: probes of the search (capacity shaded)'),
+                xAxis: {title: {text: 'Concurrency'}, min: 0, plotBands: bands, allowDecimals: false},
+                yAxis: {min: 0, title: {text: metric === 'failed.pct' ? '%' : 'ms'},
+                  plotLines: [{value: limit, color: '#f15b4f', width: 2, dashStyle: 'Dash', zIndex: 5,
+                    label: {text: 'objective ' + limit, style: {color: '#f15b4f'}}}]},
+                tooltip: {pointFormat: '{point.name}: <b>{point.y:.2f}</b>'},
+                series: [{name: 'met', type: 'scatter', color: '#68b65c', marker: {radius: 5}, data: pts(true)},
+                  {name: 'broke', type: 'scatter', color: '#f15b4f', marker: {radius: 5, symbol: 'diamond'}, data: pts(false)}]
+              });
             });
           }
           if (D.roofline) {

@@ -39,11 +39,18 @@ class CapacitySearchIT {
     assertTrue(run.console().contains("Capacity:  c" + met + " meets every objective; c" + broke + " broke ttft.mean"), run.console());
     assertTrue(run.console().contains("FAIL search   capacity.min"), "the capacity is below 64: " + run.console());
     assertTrue(Files.readString(run.llm("gates.xml")).contains("capacity.min"));
+    // llm.html: the answer first, one chart per objective drawn (with the ladder's 3, in flight, tokens, roofline, server)
+    String page = Files.readString(run.runDir().resolve("llm.html"));
+    assertTrue(page.contains("Capacity at SLO: c" + met + " meets every objective"), "the answer on the page");
+    io.github.llmbench.testing.Chromium.assertChartsDrawn(io.github.llmbench.testing.Chromium.open(run.runDir().resolve("llm.html")), 7);
 
-    // the two bracketing levels re-run as a plain ladder: the same verdicts (within 10% of the
+    // the two bracketing levels re-run as a plain ladder: the same verdicts (within 15% of the
     // objective: a few seconds of a level is a noisy sample)
     Map<String, String> ladder = new java.util.HashMap<>(common);
     ladder.put("ladder", met + "," + broke);
+    // a warmup: the search's bracketing probes came after others, on a warm client and simulator
+    ladder.put("warmup.prompts", "64");
+    ladder.put("warmup.conc", "16");
     GatlingRun.Result plain = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("ladder"), ladder);
     assertEquals(0, plain.exitCode(), plain.console());
     JsonNode levels = new ObjectMapper().readTree(plain.llm("summary.json").toFile()).path("levels");
@@ -51,8 +58,8 @@ class CapacitySearchIT {
     double atBroke = levels.path("c" + broke).path("steady_state").path("mean_ttft_ms").asDouble();
     System.out.printf(java.util.Locale.ROOT, "search: c%d met, c%d broke; ladder: c%d %.1f ms, c%d %.1f ms (objective %.0f ms)%n",
         met, broke, met, atMet, broke, atBroke, TTFT_MEAN_MS);
-    assertTrue(atMet <= TTFT_MEAN_MS * 1.10, "c" + met + " meets it again: " + atMet);
-    assertTrue(atBroke > TTFT_MEAN_MS * 0.90, "c" + broke + " breaks it again: " + atBroke);
+    assertTrue(atMet <= TTFT_MEAN_MS * 1.15, "c" + met + " meets it again: " + atMet);
+    assertTrue(atBroke > TTFT_MEAN_MS * 0.85, "c" + broke + " breaks it again: " + atBroke);
 
   }
 }
