@@ -44,11 +44,16 @@ public final class CapacityProbes {
       AtomicLong endMs = new AtomicLong();
       ordered.add(scenario("search step " + (i + 1)).exec(session -> {
         target.set(nextTarget.getAsInt());
-        endMs.set(System.currentTimeMillis() + durationSeconds * 1000L);
+        endMs.set(0);
         return session;
       }).injectOpen(atOnceUsers(1)));
       ordered.add(scenario("search probe " + (i + 1))
-          .exec(session -> session.set("llm.slot", joined.getAndIncrement()).set(LEVEL, LoadPlan.closedLevel(target.get())))
+          .exec(session -> {
+            // the probe's duration counts from its first user: Gatling starts the next population
+            // of a chain some time after the one before has ended
+            endMs.compareAndSet(0, System.currentTimeMillis() + durationSeconds * 1000L);
+            return session.set("llm.slot", joined.getAndIncrement()).set(LEVEL, LoadPlan.closedLevel(target.get()));
+          })
           .doIf(session -> session.getInt("llm.slot") < target.get())
           // started over the probe's first second, as Gatling's constantConcurrentUsers starts a level's
           // users: all at once, same-length requests would prefill together and stay in step
