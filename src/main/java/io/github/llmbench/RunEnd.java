@@ -156,7 +156,7 @@ final class RunEnd {
     if (capacity != null) {
       io.github.llmbench.analysis.CapacitySearch.Verdict v = capacity.get();
       out.println();
-      out.print(io.github.llmbench.report.CapacityBlock.format(v, settings.search().get().objectives()));
+      out.print(io.github.llmbench.report.CapacityBlock.format(v, settings.search().get().objectives(), a));
       Map<String, Object> found = io.github.llmbench.report.CapacityBlock.json(v, settings.search().get(), a);
       summary.put("capacity", found);
       meta.put("capacity", found); // llm.html draws the search from it

@@ -22,17 +22,29 @@ import java.util.Map;
 public final class CapacityBlock {
   private CapacityBlock() {}
 
-  public static String format(CapacitySearch.Verdict v, Map<String, Double> objectives) {
+  /** Requests a probe needs for a P99 that no single request decides (the 99th of 100 sits between two). */
+  static final int STABLE_P99_REQUESTS = 100;
+
+  public static String format(CapacitySearch.Verdict v, Map<String, Double> objectives, RunAnalysis a) {
     StringBuilder sb = new StringBuilder();
     List<String> slo = new ArrayList<>();
     objectives.forEach((m, l) -> slo.add(m + " <= " + num(l)));
     sb.append(ServingResultBlock.center(" Capacity at SLO (" + String.join(", ", slo) + ") ", '=', ServingResultBlock.WIDTH)).append('\n');
     sb.append("Capacity:  ").append(sentence(v)).append('\n');
     List<String> probes = new ArrayList<>();
+    List<String> thin = new ArrayList<>();
     for (CapacitySearch.Probe p : v.probes()) {
-      probes.add(level(p.load()) + (p.met() ? " met" : " broke"));
+      int n = requests(a, p);
+      probes.add(level(p.load()) + (p.met() ? " met" : " broke") + " (" + n + " requests)");
+      if (n < STABLE_P99_REQUESTS) {
+        thin.add(level(p.load()) + ": " + n);
+      }
     }
     sb.append("Probes:    ").append(String.join(", ", probes)).append('\n');
+    if (!thin.isEmpty() && objectives.keySet().stream().anyMatch(m -> m.endsWith(".p99"))) {
+      sb.append("! P99 objectives judged on fewer than ").append(STABLE_P99_REQUESTS).append(" requests (")
+          .append(String.join(", ", thin)).append("): one request decides such a P99; a longer -Dduration gives probes more\n");
+    }
     return sb.toString();
   }
 
@@ -64,6 +76,7 @@ public final class CapacityBlock {
       Map<String, Object> q = new LinkedHashMap<>();
       q.put("level", level(p.load()));
       q.put("met", p.met());
+      q.put("requests", requests(a, p));
       q.put("broken", p.broken());
       Map<String, Double> figures = new LinkedHashMap<>();
       search.objectives().keySet().forEach(k -> figures.put(k, p.figures().get(k)));
@@ -77,6 +90,12 @@ public final class CapacityBlock {
       m.put("output_throughput_at_capacity", at.serving().outputThroughput());
     }
     return m;
+  }
+
+  /** The requests a probe's level completed. */
+  private static int requests(RunAnalysis a, CapacitySearch.Probe p) {
+    RunAnalysis.Level l = a.levels().get(level(p.load()));
+    return l == null ? 0 : l.serving().completed();
   }
 
   static String level(Double load) {

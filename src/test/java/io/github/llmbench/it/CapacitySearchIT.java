@@ -38,6 +38,8 @@ class CapacitySearchIT {
     assertTrue(broke > met && (broke - met <= 0.2 * met || broke - met == 1), "within the precision: " + capacity);
     assertTrue(run.console().contains("Capacity:  c" + met + " meets every objective; c" + broke + " broke ttft.mean"), run.console());
     assertTrue(run.console().contains("FAIL search   capacity.min"), "the capacity is below 64: " + run.console());
+    assertTrue(run.console().matches("(?s).*Probes: +c4 met \\(\\d+ requests\\), c8 met.*"), run.console());
+    assertTrue(capacity.path("probes").get(0).path("requests").asInt() > 0, capacity.toString());
     assertTrue(Files.readString(run.llm("gates.xml")).contains("capacity.min"));
     // llm.html: the answer first, one chart per objective drawn (with the ladder's 3, in flight, tokens, roofline, server)
     String page = Files.readString(run.runDir().resolve("llm.html"));
