@@ -195,7 +195,7 @@ public final class LlmBench {
               settings.itlRecords(),
               w.multiTurn(),
               localTokenizer == null ? null : localTokenizer::countText,
-              LlmBench::countedInputTokens);
+              localTokenizer == null ? s -> null : LlmBench::countedInputTokens); // a count labelled "tokenizer" must be one
     } catch (RuntimeException e) {
       target.close();
       throw e;

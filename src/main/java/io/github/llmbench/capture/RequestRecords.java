@@ -30,27 +30,11 @@ public final class RequestRecords {
    * @param failure why the request failed outside the stream's content (HTTP status, timeout, cut
    *     stream), or null
    * @param httpStatus the status when known
-   */
-  public static RequestRecord of(
-      String id,
-      String level,
-      String profile,
-      long t0Nanos,
-      long endNanos,
-      ParsedStream stream,
-      String failure,
-      Integer httpStatus) {
-    return of(id, level, profile, t0Nanos, endNanos, stream, failure, httpStatus, null, null);
-  }
-
-  /**
-   * As {@link #of(String, String, String, long, long, ParsedStream, String, Integer)}, with a local
-   * tokenizer standing in for a server that sends no usage.
-   *
    * @param outputCounter counts the streamed text's tokens when the stream has no usage (and its
-   *     text was kept), else null: output tokens are then the chunk count, an estimate
-   * @param countedInputTokens the prompt's tokens by the local tokenizer, used when the stream
-   *     has no usage; null when unknown
+   *     text was kept: a local tokenizer), else null: output tokens are then the chunk count, an
+   *     estimate
+   * @param countedInputTokens the prompt's tokens by a local tokenizer, used when the stream has
+   *     no usage; null when unknown
    */
   public static RequestRecord of(
       String id,
@@ -63,23 +47,6 @@ public final class RequestRecords {
       Integer httpStatus,
       java.util.function.ToIntFunction<String> outputCounter,
       Integer countedInputTokens) {
-    RequestRecord r = record(id, level, profile, t0Nanos, endNanos, stream, failure, httpStatus, outputCounter);
-    String inputFrom = stream.promptTokens() == null && countedInputTokens != null ? RequestRecord.TOKENIZER : null;
-    String outputFrom = !r.ok() || stream.completionTokens() != null ? null
-        : outputCounter != null && stream.answer() != null ? RequestRecord.TOKENIZER : RequestRecord.CHUNKS;
-    return inputFrom == null && outputFrom == null ? r : r.withTokenSources(inputFrom == null ? null : countedInputTokens, inputFrom, outputFrom);
-  }
-
-  private static RequestRecord record(
-      String id,
-      String level,
-      String profile,
-      long t0Nanos,
-      long endNanos,
-      ParsedStream stream,
-      String failure,
-      Integer httpStatus,
-      java.util.function.ToIntFunction<String> outputCounter) {
     long startMs = ClockAnchor.epochMs(t0Nanos);
     String error = failure != null ? failure : stream.error();
     if (error == null && stream.textCount() == 0) {
@@ -93,11 +60,11 @@ public final class RequestRecords {
     int n = stream.textCount();
     long first = arrivals[0];
     long last = arrivals[n - 1];
-    boolean counted = stream.completionTokens() == null && outputCounter != null && stream.answer() != null;
-    boolean estimated = stream.completionTokens() == null && !counted;
+    boolean usage = stream.completionTokens() != null;
+    boolean counted = !usage && outputCounter != null && stream.answer() != null;
     // vLLM's fallback without usage: the streamed text's tokens; else the chunks, an estimate
-    int outputTokens = stream.completionTokens() != null ? stream.completionTokens()
-        : counted ? Math.max(1, outputCounter.applyAsInt(stream.answer())) : n;
+    int outputTokens = usage ? stream.completionTokens() : counted ? Math.max(1, outputCounter.applyAsInt(stream.answer())) : n;
+    boolean inputCounted = stream.promptTokens() == null && countedInputTokens != null;
     // TTFT, then every chunk's offset from the first, rounded to the µs once each: the ITLs then
     // add up exactly to E2EL - TTFT, as they do on a server's clock.
     long ttftMicros = ItlSeries.nanosToMicros(first - t0Nanos);
@@ -114,11 +81,12 @@ public final class RequestRecords {
         tpotMicros,
         e2elMicros,
         ItlSeries.fromArrivalNanos(arrivals, n),
-        stream.promptTokens(),
+        inputCounted ? countedInputTokens : stream.promptTokens(),
         outputTokens,
-        estimated,
+        !usage && !counted,
         httpStatus == null ? 200 : httpStatus,
-        stream.serverTimings());
+        stream.serverTimings(),
+        inputCounted ? RequestRecord.TOKENIZER : null,
+        usage ? null : counted ? RequestRecord.TOKENIZER : RequestRecord.CHUNKS);
   }
-
 }

@@ -122,34 +122,18 @@ public final class StreamCapture {
     StreamReader reader = new StreamReader(2, true);
     reader.feed(bytes, 0, bytes.length, 0);
     ParsedStream ok = new ParsedStream(new long[] {1_000_000L, 2_000_000L}, 2, 1, 2, true, null, null, null);
-    RequestRecords.of("warm-up", "warm-up", null, 0L, 3_000_000L, ok, null, 200);
-    RequestRecords.of("warm-up", "warm-up", null, 0L, 3_000_000L, reader.result(), "HTTP 500: " + ErrorBody.message("{\"error\":{\"message\":\"x\"}}"), 500);
+    RequestRecords.of("warm-up", "warm-up", null, 0L, 3_000_000L, ok, null, 200, null, null);
+    RequestRecords.of("warm-up", "warm-up", null, 0L, 3_000_000L, reader.result(), "HTTP 500: " + ErrorBody.message("{\"error\":{\"message\":\"x\"}}"), 500, null, null);
   }
 
   /**
-   * The chain of one request.
+   * The chain of one request, its level, profile, body and origin read from the session when it
+   * is sent.
    *
-   * @param level the load level's tag, e.g. {@code c128}, written in each record
+   * @param level the level's tag, e.g. {@code c128}, or {@link #enclosingGroup}
    * @param profile the request's workload profile, or null
    * @param body the JSON body of a new request (called once per request)
-   */
-  public ChainBuilder request(String level, Function<Session, String> profile, Function<Session, String> body) {
-    return request(s -> level, profile, body);
-  }
-
-  /**
-   * The chain of one request whose level is read from the session when it is sent.
-   *
-   * @param level the level's tag for this session, e.g. {@link #enclosingGroup}
-   */
-  public ChainBuilder request(Function<Session, String> level, Function<Session, String> profile, Function<Session, String> body) {
-    return request(level, profile, body, s -> null);
-  }
-
-  /**
-   * The chain of one request of a conversation or a trace.
-   *
-   * @param origin the request's conversation and turn, or trace time, read from the session
+   * @param origin the request's conversation and turn, or trace time, or null
    */
   public ChainBuilder request(
       Function<Session, String> level, Function<Session, String> profile, Function<Session, String> body,

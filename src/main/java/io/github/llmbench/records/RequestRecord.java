@@ -194,14 +194,17 @@ public final class RequestRecord {
   /**
    * A completed request from the capture's own units, with no rounding or boxing on the way:
    * latencies in whole µs ({@code tpotMicros} {@link #ABSENT} when there is one output token).
+   *
+   * @param inputTokensFrom where the input tokens came from: null for the server's usage, else {@link #TOKENIZER}
+   * @param outputTokensFrom null for the server's usage, else {@link #TOKENIZER} or {@link #CHUNKS}
    */
   public static RequestRecord completed(
       String id, String level, String profile, long startMs, long endMs, long ttftMicros, long tpotMicros,
       long e2elMicros, ItlSeries itl, Integer inputTokens, int outputTokens, boolean outputTokensEstimated,
-      int httpStatus, ServerTimings serverTimings) {
+      int httpStatus, ServerTimings serverTimings, String inputTokensFrom, String outputTokensFrom) {
     return new RequestRecord(id, level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
         inputTokens == null ? NO_INT : inputTokens, outputTokens, outputTokensEstimated, true, null, httpStatus,
-        profile, serverTimings, null, null, null);
+        profile, serverTimings, null, inputTokensFrom, outputTokensFrom);
   }
 
   /** A request that failed before or during its stream: no latency figures. */
@@ -219,22 +222,14 @@ public final class RequestRecord {
         serverTimings, origin, inputTokensFrom, outputTokensFrom);
   }
 
-  /** This record with its place in a conversation or a trace (null: none). */
+  /** This record with its place in a conversation or a trace (null: none); itself when that is unchanged. */
   public RequestRecord withOrigin(RequestOrigin newOrigin) {
+    if (Objects.equals(newOrigin, origin)) {
+      return this; // most requests have none: no copy of the record
+    }
     return new RequestRecord(id(), level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
         inputTokens, outputTokens, outputTokensEstimated, ok, error, httpStatus, profile,
         serverTimings, newOrigin, inputTokensFrom, outputTokensFrom);
-  }
-
-  /**
-   * This record with its counts' sources ({@link #TOKENIZER}, {@link #CHUNKS}; null: the server's
-   * usage), and the input tokens counted here when the server sent none.
-   */
-  public RequestRecord withTokenSources(Integer countedInputTokens, String newInputFrom, String newOutputFrom) {
-    int input = inputTokens == NO_INT && countedInputTokens != null ? countedInputTokens : inputTokens;
-    return new RequestRecord(id(), level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
-        input, outputTokens, outputTokensEstimated, ok, error, httpStatus, profile,
-        serverTimings, origin, newInputFrom, newOutputFrom);
   }
 
   /** Where the input tokens came from: null for the server's usage, else {@link #TOKENIZER}. */
