@@ -34,7 +34,7 @@ public record RunAnalysis(
     ModelSpec model,
     GpuSpec gpu,
     int tp,
-    Telemetry telemetry) {
+    ServerFigures.Series serverSeries) {
 
   public static final String WARMUP = "warmup";
 
@@ -138,6 +138,7 @@ public record RunAnalysis(
         records.add(r);
       }
     }
+    ServerFigures.Series series = ServerFigures.Series.of(telemetry.samples(), telemetry.servedModel()); // indexed once, read by every level
     Map<String, Level> levels = new LinkedHashMap<>();
     ServingMetricsCalculator.byLevel(records)
         .forEach(
@@ -146,7 +147,7 @@ public record RunAnalysis(
               ServingMetrics serving =
                   ServingMetricsCalculator.compute(recs, c, LatencyStats.DEFAULT_PERCENTILES);
               SteadyState steady = SteadyState.compute(recs, c);
-              ServerFigures server = serverFigures(telemetry, name, recs, serving, steady);
+              ServerFigures server = serverFigures(series, name, recs, serving, steady);
               Double hitRate = server.steady().get("prefix_cache_hit_rate") != null
                   ? server.steady().get("prefix_cache_hit_rate") : server.level().get("prefix_cache_hit_rate");
               Roofline roof = null;
@@ -168,21 +169,18 @@ public record RunAnalysis(
     Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
     ServingMetrics overall =
         ServingMetricsCalculator.compute(records, overallC, LatencyStats.DEFAULT_PERCENTILES);
-    return new RunAnalysis(records, levels, overall, knee(levels.values()), model, gpu, tp, telemetry);
+    return new RunAnalysis(records, levels, overall, knee(levels.values()), model, gpu, tp, series);
   }
 
   private static ServerFigures serverFigures(
-      Telemetry t, String level, List<RequestRecord> recs, ServingMetrics serving, SteadyState steady) {
-    if (t.samples().isEmpty() || recs.isEmpty()) {
+      ServerFigures.Series series, String level, List<RequestRecord> recs, ServingMetrics serving, SteadyState steady) {
+    if (series.isEmpty() || recs.isEmpty()) {
       return ServerFigures.NONE;
     }
     long start = recs.stream().mapToLong(RequestRecord::startMs).min().orElse(0);
     long end = recs.stream().mapToLong(RequestRecord::endMs).max().orElse(0);
-    long output = recs.stream().filter(RequestRecord::ok).mapToLong(r -> r.outputTokens() == null ? 0 : r.outputTokens()).sum();
-    double seconds = serving.durationS();
-    return ServerFigures.of(t.samples(), t.servedModel(), start, end,
-        steady.reached() ? steady.windowStartMs() : 0, steady.reached() ? steady.windowEndMs() : 0,
-        new ServerFigures.Client(level, output, seconds > 0 ? serving.totalInputTokens() / seconds : Double.NaN, serving.outputThroughput()));
+    return ServerFigures.of(series, level, start, end,
+        steady.reached() ? steady.windowStartMs() : 0, steady.reached() ? steady.windowEndMs() : 0, serving.totalOutputTokens());
   }
 
   /**

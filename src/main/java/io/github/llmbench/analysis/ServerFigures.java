@@ -69,49 +69,43 @@ public record ServerFigures(Map<String, Double> level, Map<String, Double> stead
   }
 
   /**
-   * What the client measured of the level, for the guards and the side-by-side figures.
-   *
-   * @param outputTokens the client's output tokens of the level's completed requests
-   */
-  public record Client(String level, long outputTokens, double inputTokensPerS, double outputTokensPerS) {}
-
-  /**
-   * @param model the run's model (samples of other {@code model_name}s are left out)
+   * @param series the run's samples ({@link Series#of}, indexed once for every level)
+   * @param levelName the level's name, for the guards' lines
    * @param startMs the level's first start (epoch ms)
    * @param endMs the level's last end
    * @param steadyStartMs its steady window's start, or 0 when it has none
+   * @param clientOutputTokens the output tokens the client received in the level
    */
   public static ServerFigures of(
-      List<ServerSample> samples, String model, long startMs, long endMs, long steadyStartMs, long steadyEndMs, Client client) {
-    if (samples.isEmpty()) {
+      Series series, String levelName, long startMs, long endMs, long steadyStartMs, long steadyEndMs, long clientOutputTokens) {
+    if (series.isEmpty()) {
       return NONE;
     }
-    Series series = new Series(samples, model);
     Map<String, Double> level = window(series, startMs, endMs);
     Map<String, Double> steady = steadyStartMs > 0 && steadyEndMs > steadyStartMs ? window(series, steadyStartMs, steadyEndMs) : Map.of();
     List<String> guards = new ArrayList<>();
     Double hit = level.get("prefix_cache_hit_rate");
     if (hit != null && hit > HIT_RATE_GUARD) {
       guards.add(String.format(Locale.ROOT, "prefix cache served %.0f%% of prompt tokens at %s: prefill was not measured",
-          100 * hit, client.level()));
+          100 * hit, levelName));
     }
     Double generated = level.get("generation_tokens");
-    if (generated != null && client.outputTokens() > 0
-        && Math.abs(generated - client.outputTokens()) > TOKEN_MISMATCH_GUARD * client.outputTokens()) {
+    if (generated != null && clientOutputTokens > 0
+        && Math.abs(generated - clientOutputTokens) > TOKEN_MISMATCH_GUARD * clientOutputTokens) {
       guards.add(String.format(Locale.ROOT,
           "the server generated %.0f tokens at %s, the client received %d (%+.0f%%): other traffic on the server, or a second replica",
-          generated, client.level(), client.outputTokens(), 100 * (generated - client.outputTokens()) / client.outputTokens()));
+          generated, levelName, clientOutputTokens, 100 * (generated - clientOutputTokens) / clientOutputTokens));
     }
     Double waiting = steady.get("waiting_max");
     if (waiting != null && waiting > 0) {
       guards.add(String.format(Locale.ROOT,
           "requests waited in the server's queue inside the steady window at %s (up to %.0f): the level measures the queue",
-          client.level(), waiting));
+          levelName, waiting));
     }
     Double preemptions = level.get("preemptions");
     if (preemptions != null && preemptions > 0) {
       guards.add(String.format(Locale.ROOT, "the server preempted %.0f requests at %s (KV cache full): they were recomputed",
-          preemptions, client.level()));
+          preemptions, levelName));
     }
     NavigableMap<Long, Double> clock = series.gpu(SM_CLOCK).subMap(startMs, true, endMs, true);
     if (!clock.isEmpty()) {
@@ -119,7 +113,7 @@ public record ServerFigures(Map<String, Double> level, Map<String, Double> stead
       double min = clock.values().stream().mapToDouble(Double::doubleValue).min().orElse(first);
       if (first > 0 && min < (1 - CLOCK_DROP_GUARD) * first) {
         guards.add(String.format(Locale.ROOT, "GPU SM clock fell %.0f%% below its first value at %s (%.0f -> %.0f MHz): the GPU throttled",
-            100 * (first - min) / first, client.level(), first, min));
+            100 * (first - min) / first, levelName, first, min));
       }
     }
     return new ServerFigures(level, steady, guards);
@@ -206,8 +200,7 @@ public record ServerFigures(Map<String, Double> level, Map<String, Double> stead
    * kv_cache_usage} (0..1), {@code gpu_power_w}, {@code gpu_sm_clock_mhz} (per GPU), each
    * [[epoch ms, value]] in time order; a gauge the server does not report is left out.
    */
-  public static Map<String, List<double[]>> timeline(List<ServerSample> samples, String model) {
-    Series s = new Series(samples, model);
+  public static Map<String, List<double[]>> timeline(Series s) {
     Map<String, List<double[]>> out = new LinkedHashMap<>();
     putSeries(out, "running", s.gauge(RUNNING));
     putSeries(out, "waiting", s.gauge(WAITING));
@@ -225,11 +218,24 @@ public record ServerFigures(Map<String, Double> level, Map<String, Double> stead
     }
   }
 
-  /** The samples by name, each as one value per scrape. */
-  private static final class Series {
+  /**
+   * A run's samples by name, indexed once: where several models are served behind one URL, only
+   * the run's model's; each figure then reads one value per scrape.
+   */
+  public static final class Series {
+    public static final Series NONE = new Series(List.of(), null);
+
     private final Map<String, List<ServerSample>> byName = new LinkedHashMap<>();
 
-    Series(List<ServerSample> samples, String model) {
+    public static Series of(List<ServerSample> samples, String model) {
+      return samples.isEmpty() ? NONE : new Series(samples, model);
+    }
+
+    public boolean isEmpty() {
+      return byName.isEmpty();
+    }
+
+    private Series(List<ServerSample> samples, String model) {
       boolean modelLabelled = model != null
           && samples.stream().anyMatch(x -> model.equals(x.labels().get("model_name")));
       for (ServerSample x : samples) {

@@ -475,7 +475,7 @@ public final class LlmPage {
     d.put("windows", windows);
     d.put("inflight", inFlight(a.records()));
     d.put("tokens", tokensPerSecond(a.records()));
-    d.put("server", io.github.llmbench.analysis.ServerFigures.timeline(a.telemetry().samples(), a.telemetry().servedModel()));
+    d.put("server", io.github.llmbench.analysis.ServerFigures.timeline(a.serverSeries()));
 
     List<Map<String, Object>> roof = new ArrayList<>();
     Double peak = null;

@@ -75,7 +75,7 @@ public final class MetricsScraper implements AutoCloseable {
     this.interval = interval;
     this.knownFolder = knownFolder;
     this.err = err;
-    this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    this.client = newClient();
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "llm-metrics-scraper");
       t.setDaemon(true);
@@ -89,18 +89,19 @@ public final class MetricsScraper implements AutoCloseable {
    * @return empty when it does, else why not (e.g. {@code HTTP 404})
    */
   public static java.util.Optional<String> problem(Endpoint e) {
-    MetricsScraper probe = new MetricsScraper(List.of(e), Duration.ofSeconds(1), () -> null, System.err);
     try {
-      List<ServerSample> s = probe.scrape(e);
+      List<ServerSample> s = scrape(newClient(), e);
       return s.isEmpty() ? java.util.Optional.of("no vLLM, llama.cpp or DCGM metric in it") : java.util.Optional.empty();
     } catch (IOException | RuntimeException ex) {
       return java.util.Optional.of(reason(ex));
     } catch (InterruptedException ex) {
       Thread.currentThread().interrupt();
       return java.util.Optional.of("interrupted");
-    } finally {
-      probe.timer.shutdownNow();
     }
+  }
+
+  private static HttpClient newClient() {
+    return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
   }
 
   /** Starts scraping every interval (the first scrape at once). */
@@ -117,7 +118,7 @@ public final class MetricsScraper implements AutoCloseable {
     List<ServerSample> fresh = new ArrayList<>();
     for (Endpoint e : endpoints) {
       try {
-        fresh.addAll(scrape(e));
+        fresh.addAll(scrape(client, e));
       } catch (IOException | RuntimeException ex) {
         if (failedOnce.add(e.uri())) {
           err.println("gatling-llm-bench: cannot read metrics from " + e.uri() + " (" + reason(ex)
@@ -133,7 +134,7 @@ public final class MetricsScraper implements AutoCloseable {
     write(knownFolder.get());
   }
 
-  private List<ServerSample> scrape(Endpoint e) throws IOException, InterruptedException {
+  private static List<ServerSample> scrape(HttpClient client, Endpoint e) throws IOException, InterruptedException {
     HttpRequest.Builder b = HttpRequest.newBuilder(e.uri()).timeout(Duration.ofSeconds(5)).GET();
     e.headers().forEach(b::header);
     HttpResponse<String> r = client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));

@@ -52,8 +52,7 @@ class ServerFiguresTest {
 
   @Test
   void gaugesCountersHistogramsAndGpusOverTheLevelAndItsSteadyWindow() {
-    ServerFigures f = ServerFigures.of(run(false), MODEL, 0, 10_000, 2_000, 8_000,
-        new ServerFigures.Client("c8", 1000, 1000, 100));
+    ServerFigures f = ServerFigures.of(ServerFigures.Series.of(run(false), MODEL), "c8", 0, 10_000, 2_000, 8_000, 1000);
     Map<String, Double> l = f.level();
     assertEquals(8.0, l.get("running_mean"), 1e-9, "the other model's 100 is left out");
     assertEquals(3.0, l.get("waiting_max"), 1e-9);
@@ -79,7 +78,7 @@ class ServerFiguresTest {
 
   @Test
   void aTokenMismatchAndAThrottledClockAreGuarded() {
-    ServerFigures f = ServerFigures.of(run(true), MODEL, 0, 10_000, 0, 0, new ServerFigures.Client("c8", 800, 1000, 80));
+    ServerFigures f = ServerFigures.of(ServerFigures.Series.of(run(true), MODEL), "c8", 0, 10_000, 0, 0, 800);
     assertTrue(f.steady().isEmpty(), "no steady window");
     assertTrue(f.guards().stream().anyMatch(x -> x.equals(
         "the server generated 1000 tokens at c8, the client received 800 (+25%): other traffic on the server, or a second replica")),
@@ -95,7 +94,7 @@ class ServerFiguresTest {
     assertEquals(4.0, ServerFigures.delta(c, 0, 3000), "the nearest scrapes inside stand in");
     assertNull(ServerFigures.delta(new java.util.TreeMap<>(Map.of(1000L, 5.0)), 0, 3000), "one scrape: no difference");
     assertNull(ServerFigures.delta(new java.util.TreeMap<>(Map.of(1000L, 5.0, 2000L, 1.0)), 1000, 2000), "a reset");
-    assertTrue(ServerFigures.of(List.of(), MODEL, 0, 1, 0, 0, new ServerFigures.Client("c1", 1, 1, 1)).isEmpty());
+    assertTrue(ServerFigures.of(ServerFigures.Series.of(List.of(), MODEL), "c1", 0, 1, 0, 0, 1).isEmpty());
   }
 
   @Test
@@ -107,7 +106,7 @@ class ServerFiguresTest {
       s.add(new ServerSample(sec * 1000, URL, "llamacpp:prompt_tokens_total", Map.of(), 50.0 * sec));
       s.add(new ServerSample(sec * 1000, URL, "llamacpp:tokens_predicted_total", Map.of(), 20.0 * sec));
     }
-    ServerFigures f = ServerFigures.of(s, "tiny", 0, 4000, 0, 0, new ServerFigures.Client("c2", 80, 50, 20));
+    ServerFigures f = ServerFigures.of(ServerFigures.Series.of(s, "tiny"), "c2", 0, 4000, 0, 0, 80);
     assertEquals(2.0, f.level().get("running_mean"), 1e-9);
     assertEquals(0.0, f.level().get("waiting_max"), 1e-9);
     assertEquals(200.0, f.level().get("prompt_tokens"), 1e-9);
