@@ -558,8 +558,7 @@ public final class LlmBench {
     };
     java.util.function.IntConsumer drained = conc -> {
       String level = LoadPlan.closedLevel(conc);
-      runEnd.levelDrained(level);
-      RunAnalysis.Level l = runEnd.level(level);
+      RunAnalysis.Level l = runEnd.levelDrained(level); // the analysis printed is the one judged
       probes.add(io.github.llmbench.analysis.CapacitySearch.judge(conc, l == null ? Map.of() : probeFigures(l), objectives));
     };
     ChainBuilder request = capture.request(session -> session.getString(io.github.llmbench.injection.CapacityProbes.LEVEL),

@@ -55,11 +55,6 @@ final class RunEnd {
     this.capacity = verdict;
   }
 
-  /** The analysis of one level's records so far (a search judges each probe on it). */
-  io.github.llmbench.analysis.RunAnalysis.Level level(String level) {
-    return analysis(ofLevel(recorder.finishedSoFar(), level)).levels().get(level);
-  }
-
   RunEnd(
       BenchSettings settings,
       Target target,
@@ -81,20 +76,22 @@ final class RunEnd {
     this.serverChecks = serverChecks;
   }
 
-  /** Prints a level's blocks (serving, steady state, roofline) as soon as it has drained. */
-  void levelDrained(String level) {
+  /** Prints a level's blocks (serving, steady state, roofline) as soon as it has drained; returns its analysis (null for the warmup). */
+  RunAnalysis.Level levelDrained(String level) {
     if (scraper != null) {
       scraper.scrapeNow(); // the level's counters end here, before the next level starts
     }
     List<RequestRecord> records = ofLevel(recorder.finishedSoFar(), level);
     if (level.equals(LoadPlan.WARMUP)) {
       out.println("warmup done: " + records.size() + " requests (left out of every summary)");
-      return;
+      return null;
     }
+    RunAnalysis a = analysis(records);
     out.println();
-    out.print(RunReport.levelsText(analysis(records), measuredLevels() > 1));
+    out.print(RunReport.levelsText(a, measuredLevels() > 1 || settings.search().isPresent()));
     printProfiles(records);
     printedLevels.add(level);
+    return a.levels().get(level);
   }
 
   private long measuredLevels() {
@@ -152,19 +149,17 @@ final class RunEnd {
     out.print(RunReport.kneeText(a));
     printLevelLines(a);
     Map<String, Object> meta = metadata(all);
-    Map<String, Object> summary = RunReport.summary(a, meta);
     if (capacity != null) {
       io.github.llmbench.analysis.CapacitySearch.Verdict v = capacity.get();
       out.println();
       out.print(io.github.llmbench.report.CapacityBlock.format(v, settings.search().get().objectives(), a));
-      Map<String, Object> found = io.github.llmbench.report.CapacityBlock.json(v, settings.search().get(), a);
-      summary.put("capacity", found);
-      meta.put("capacity", found); // llm.html draws the search from it
+      // the run's metadata: summary.json's "capacity", the page's section, and kept by a re-done report
+      meta.put("capacity", io.github.llmbench.report.CapacityBlock.json(v, settings.search().get(), a));
     }
+    Map<String, Object> summary = RunReport.summary(a, meta);
     gateResults = checkGates(a, summary);
     SummaryJson.write(dir.resolve(LlmBench.SUMMARY_FILE), summary);
     Path page = LlmPage.write(runDir, a, meta);
-    meta.remove("capacity");
     out.println("Per-request records: " + dir.resolve(RunRecorder.FILE_NAME));
     out.println("Summary:             " + dir.resolve(LlmBench.SUMMARY_FILE));
     out.println("LLM report page:     " + page);
