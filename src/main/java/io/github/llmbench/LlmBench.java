@@ -321,17 +321,7 @@ public final class LlmBench {
     if (settings.search().isPresent()) {
       return searchLoad(settings.search().get());
     }
-    BenchSettings.Injector injector = settings.injector();
-    List<java.util.OptionalLong> starts = injector.startAtMs().isPresent()
-        ? LoadPlan.timeline(phases, injector.startAtMs().getAsLong(), settings.load().durationSeconds(), injector.drainSeconds())
-        : java.util.Collections.nCopies(phases.size(), java.util.OptionalLong.empty());
-    if (!injector.sharded() || settings.load().levels().size() == 1 && settings.load().warmupPrompts() == 0) {
-      // one injector, or one phase: only the first waits for -Dstart.at; the rest follow as they drain
-      starts = new ArrayList<>(java.util.Collections.nCopies(phases.size(), java.util.OptionalLong.empty()));
-      if (injector.startAtMs().isPresent()) {
-        starts.set(0, injector.startAtMs());
-      }
-    }
+    List<java.util.OptionalLong> starts = LoadPlan.starts(phases, settings.injector(), settings.load().durationSeconds());
     return Populations.chain(phases, starts, this::oneRequest, runEnd::levelDrained, settings.workload().seed());
   }
 

@@ -35,12 +35,36 @@ public final class LoadPlan {
    * @param sendTimes each request's send time, in s from the replay's start, in order
    */
   public static List<Phase> trace(BenchSettings.Load load, List<Double> sendTimes) {
-    List<Phase> phases = new ArrayList<>(of(load, List.of()).stream().filter(Phase::warmup).toList());
+    List<Phase> phases = new ArrayList<>(warmup(load, BenchSettings.Injector.ALONE));
     double span = sendTimes.get(sendTimes.size() - 1);
     int n = sendTimes.size();
     phases.add(new Phase(TRACE, null, 0, OptionalInt.of(n), (int) Math.ceil(span), n / Math.max(span, 1e-3), 1.0,
         false, true, List.copyOf(sendTimes)));
     return phases;
+  }
+
+  /** The warmup phase (this injector's share of it), or none. */
+  private static List<Phase> warmup(BenchSettings.Load load, BenchSettings.Injector injector) {
+    return load.warmupPrompts() == 0 ? List.of()
+        : List.of(new Phase(WARMUP, null, injector.share(load.warmupConc()), OptionalInt.of(injector.share(load.warmupPrompts())),
+            0, 0, 0, true, true));
+  }
+
+  /**
+   * When each phase waits to start: with {@code -Dstart.at}, injectors sharing several stages
+   * (a warmup, a ladder) follow one {@link #timeline}; otherwise only the first phase waits for the
+   * instant, and the others follow as the one before drains. Empty for a phase that does not wait.
+   */
+  public static List<java.util.OptionalLong> starts(List<Phase> phases, BenchSettings.Injector injector, int durationSeconds) {
+    List<java.util.OptionalLong> none = new ArrayList<>(java.util.Collections.nCopies(phases.size(), java.util.OptionalLong.empty()));
+    if (injector.startAtMs().isEmpty() || phases.isEmpty()) {
+      return none;
+    }
+    if (injector.sharded() && phases.stream().map(Phase::level).distinct().count() > 1) {
+      return timeline(phases, injector.startAtMs().getAsLong(), durationSeconds, injector.drainSeconds());
+    }
+    none.set(0, injector.startAtMs());
+    return none;
   }
 
   /**
@@ -79,11 +103,7 @@ public final class LoadPlan {
    * names ({@code c128} on every injector), so their records merge into one level.
    */
   public static List<Phase> of(BenchSettings.Load load, List<String> profiles, BenchSettings.Injector injector) {
-    List<Phase> phases = new ArrayList<>();
-    if (load.warmupPrompts() > 0) {
-      phases.add(new Phase(WARMUP, null, injector.share(load.warmupConc()), OptionalInt.of(injector.share(load.warmupPrompts())),
-          0, 0, 0, true, true));
-    }
+    List<Phase> phases = new ArrayList<>(warmup(load, injector));
     java.util.function.Function<OptionalInt, OptionalInt> sharePrompts =
         p -> p.isPresent() ? OptionalInt.of(injector.share(p.getAsInt())) : p;
     List<String> split = profiles.isEmpty() ? java.util.Collections.singletonList(null) : profiles;

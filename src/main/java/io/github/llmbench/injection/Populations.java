@@ -59,6 +59,9 @@ public final class Populations {
       Phase phase = phases.get(i);
       java.util.OptionalLong at = startsMs.get(i);
       if (at.isPresent()) {
+        // Gatling starts a chain's next population on its injector's next tick, up to about a second
+        // after the one before ends: a phase starts within about a second of its time (waiting in
+        // the phase's own users instead would shorten a level that Gatling times from its start)
         long startMs = at.getAsLong();
         ordered.add(scenario("start " + phase.scenarioName())
             .exec(pause(session -> Duration.ofMillis(Math.max(0, startMs - System.currentTimeMillis()))))

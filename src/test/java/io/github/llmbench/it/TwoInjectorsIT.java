@@ -61,10 +61,13 @@ class TwoInjectorsIT {
       List<RequestRecord> rb = RequestsJsonl.read(b.resolve("llm/requests.jsonl"));
       assertTrue(ra.stream().allMatch(r -> r.origin().injector() == 0 && r.level().equals("c" + CONC)), "tagged, whole level's name");
       assertTrue(rb.stream().allMatch(r -> r.origin().injector() == 1), "tagged");
-      // both started on -Dstart.at: their first sends within a second of each other and of the time
+      // both started on -Dstart.at: their first sends after it, within Gatling's start latency
+      // (a chained population starts on the injector's next tick, up to about a second later)
       long firstA = ra.stream().mapToLong(RequestRecord::startMs).min().orElseThrow();
       long firstB = rb.stream().mapToLong(RequestRecord::startMs).min().orElseThrow();
-      assertTrue(Math.abs(firstA - firstB) < 1000 && Math.abs(firstA - startAt) < 1000, (firstA - startAt) + " / " + (firstB - startAt));
+      for (long first : new long[] {firstA, firstB}) {
+        assertTrue(first >= startAt && first - startAt < 1500, (firstA - startAt) + " / " + (firstB - startAt));
+      }
 
       ByteArrayOutputStream console = new ByteArrayOutputStream();
       Path merged = dir.resolve("merged");
