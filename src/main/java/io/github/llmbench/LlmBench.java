@@ -505,15 +505,23 @@ public final class LlmBench {
     return Stream.generate(() -> feederRecord(d.request(datasetIndex(index.getAndIncrement()), profile))).iterator();
   }
 
-  /** A request as a feeder record; with a local tokenizer, a prompt of unknown length (a file's) counted. */
+  /**
+   * A request as a feeder record; with a local tokenizer, a prompt of unknown length (a file's)
+   * counted, once per prompt: a file's requests come round again, and the count runs as the
+   * request is fed.
+   */
   private Map<String, Object> feederRecord(io.github.llmbench.workload.RequestSpec spec) {
     Map<String, Object> r = FeederRecords.of(spec);
     if (localTokenizer != null && spec.promptTokens() < 0) {
       r = new LinkedHashMap<>(r);
-      r.put(FeederRecords.INPUT_TOKENS, localTokenizer.countText(spec.promptText()));
+      r.put(FeederRecords.INPUT_TOKENS, promptCounts.computeIfAbsent(spec, s -> localTokenizer.countText(s.promptText())));
     }
     return r;
   }
+
+  /** A local tokenizer's counts of the dataset's prompts of unknown length. */
+  private final java.util.concurrent.ConcurrentHashMap<io.github.llmbench.workload.RequestSpec, Integer> promptCounts =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   /** The prompt's tokens the feeder record knows (a random prompt's, or counted by a local tokenizer). */
   private static Integer countedInputTokens(Session s) {

@@ -32,6 +32,7 @@ public final class RunReport {
    *
    * @param runDir Gatling's run folder (holding {@code index.html} and {@code llm/})
    * @param records the run's records ({@code warmup} level included or not: it is left out)
+   * @param telemetry the server's metrics of the run ({@link RunAnalysis.Telemetry#NONE} without)
    * @param concurrencyByLevel configured concurrency per level; missing levels named {@code cN}
    *     get N
    * @param model the served model, null to skip the roofline
@@ -41,19 +42,6 @@ public final class RunReport {
    * @param console where the blocks and verdicts go
    * @return the analysis
    */
-  public static RunAnalysis write(
-      Path runDir,
-      List<RequestRecord> records,
-      Map<String, Integer> concurrencyByLevel,
-      ModelSpec model,
-      GpuSpec gpu,
-      int tp,
-      Map<String, Object> metadata,
-      PrintStream console) {
-    return write(runDir, records, RunAnalysis.Telemetry.NONE, concurrencyByLevel, model, gpu, tp, metadata, console);
-  }
-
-  /** As {@link #write(Path, List, Map, ModelSpec, GpuSpec, int, Map, PrintStream)}, with the server's metrics. */
   public static RunAnalysis write(
       Path runDir,
       List<RequestRecord> records,

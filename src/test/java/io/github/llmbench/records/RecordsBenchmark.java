@@ -218,7 +218,7 @@ public final class RecordsBenchmark {
     long r0 = System.nanoTime();
     try (PrintStream console = new PrintStream(
         Files.newOutputStream(runDir.resolve("live-console.txt")), true, StandardCharsets.UTF_8)) {
-      RunReport.write(runDir, all, concurrency, Catalog.model("qwen2.5-7b-instruct"),
+      RunReport.write(runDir, all, io.github.llmbench.analysis.RunAnalysis.Telemetry.NONE, concurrency, Catalog.model("qwen2.5-7b-instruct"),
           Catalog.gpu("h100-sxm"), 1, metadata, console);
     }
     System.out.printf(Locale.ROOT, "  %.1f s, heap used after GC then %.1f MB%n",

@@ -62,7 +62,7 @@ class CompareMainTest {
   /** The baseline: LlmPageTest's 3-level run (c2, c4, c8). */
   static Path baselineRun(Path dir) throws Exception {
     Path run = LlmPageTest.runFolder(Files.createDirectories(dir.resolve("tp1")));
-    RunReport.write(run, LlmPageTest.threeLevelRun(), Map.of(),
+    RunReport.write(run, LlmPageTest.threeLevelRun(), io.github.llmbench.analysis.RunAnalysis.Telemetry.NONE, Map.of(),
         Catalog.model("qwen2.5-7b-instruct"), Catalog.gpu("rtx4080-32gb"), 1,
         LlmPageTest.metadata(), quiet());
     return run;
@@ -81,7 +81,7 @@ class CompareMainTest {
     Map<String, Object> meta = new java.util.LinkedHashMap<>(LlmPageTest.metadata());
     meta.put("model_id", MODEL_XSS);
     meta.put("seed", 1234);
-    RunReport.write(run, rs, Map.of(), null, null, 1, meta, quiet());
+    RunReport.write(run, rs, io.github.llmbench.analysis.RunAnalysis.Telemetry.NONE, Map.of(), null, null, 1, meta, quiet());
     return run;
   }
 

@@ -112,7 +112,7 @@ class LlmPageTest {
   void summaryLinkAndPageInChromium(@TempDir Path dir) throws Exception {
     Path run = runFolder(dir);
     ByteArrayOutputStream console = new ByteArrayOutputStream();
-    RunAnalysis a = RunReport.write(run, threeLevelRun(), Map.of(),
+    RunAnalysis a = RunReport.write(run, threeLevelRun(), io.github.llmbench.analysis.RunAnalysis.Telemetry.NONE, Map.of(),
         Catalog.model("qwen2.5-7b-instruct"), Catalog.gpu("rtx4080-32gb"), 1, metadata(),
         new PrintStream(console, true, StandardCharsets.UTF_8));
     assertEquals(List.of("c2", "c4", "c8"), List.copyOf(a.levels().keySet()));
@@ -150,7 +150,7 @@ class LlmPageTest {
     assertTrue(out.contains("- Failures (c4) -"), out);
 
     // the link: in both Gatling pages, once, and a second report leaves it once
-    RunReport.write(run, threeLevelRun(), Map.of(), null, null, 1, metadata(),
+    RunReport.write(run, threeLevelRun(), io.github.llmbench.analysis.RunAnalysis.Telemetry.NONE, Map.of(), null, null, 1, metadata(),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     for (String page : List.of("index.html", "group_c2-1.html")) {
       String html = Files.readString(run.resolve(page));
@@ -164,7 +164,7 @@ class LlmPageTest {
 
     // the page without a roofline: 5 charts; with one: 6
     assertChromium(run, 5);
-    RunReport.write(run, threeLevelRun(), Map.of(), Catalog.model("qwen2.5-7b-instruct"),
+    RunReport.write(run, threeLevelRun(), io.github.llmbench.analysis.RunAnalysis.Telemetry.NONE, Map.of(), Catalog.model("qwen2.5-7b-instruct"),
         Catalog.gpu("rtx4080-32gb"), 1, metadata(),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     String dom = assertChromium(run, 6);

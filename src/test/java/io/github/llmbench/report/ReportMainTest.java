@@ -48,7 +48,7 @@ class ReportMainTest {
             throw new IllegalStateException(e);
           }
         }).collect(Collectors.joining("\n")) + "\n");
-    RunReport.write(run, rs, java.util.Map.of("c2", 2, "c4", 4, "c8", 8),
+    RunReport.write(run, rs, io.github.llmbench.analysis.RunAnalysis.Telemetry.NONE, java.util.Map.of("c2", 2, "c4", 4, "c8", 8),
         io.github.llmbench.catalog.Catalog.model("qwen2.5-7b-instruct"),
         io.github.llmbench.catalog.Catalog.gpu("rtx4080-32gb"), 1, LlmPageTest.metadata(),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
