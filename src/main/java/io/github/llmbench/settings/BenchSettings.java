@@ -972,51 +972,32 @@ public final class BenchSettings {
     }
 
     OptionalDouble positiveDouble(String name) {
+      return number(name, v -> v > 0, "a number above 0");
+    }
+
+    double nonNegativeDouble(String name, double defaultValue) {
+      return number(name, v -> v >= 0, "a number of seconds from 0").orElse(defaultValue);
+    }
+
+    double fraction(String name, double defaultValue) {
+      return number(name, v -> v >= 0 && v < 1, "a number from 0 up to (not including) 1").orElse(defaultValue);
+    }
+
+    /** A finite number the test accepts, or empty when the property is not set. */
+    private OptionalDouble number(String name, java.util.function.DoublePredicate accepts, String accepted) {
       Optional<String> raw = optional(name);
       if (raw.isEmpty()) {
         return OptionalDouble.empty();
       }
       try {
         double v = Double.parseDouble(raw.get());
-        if (v > 0 && Double.isFinite(v)) {
+        if (Double.isFinite(v) && accepts.test(v)) {
           return OptionalDouble.of(v);
         }
       } catch (NumberFormatException e) {
         // reported below
       }
-      throw SettingsException.invalid(name, raw.get(), "a number above 0");
-    }
-
-    double nonNegativeDouble(String name, double defaultValue) {
-      Optional<String> raw = optional(name);
-      if (raw.isEmpty()) {
-        return defaultValue;
-      }
-      try {
-        double v = Double.parseDouble(raw.get());
-        if (v >= 0 && Double.isFinite(v)) {
-          return v;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-      throw SettingsException.invalid(name, raw.get(), "a number of seconds from 0");
-    }
-
-    double fraction(String name, double defaultValue) {
-      Optional<String> raw = optional(name);
-      if (raw.isEmpty()) {
-        return defaultValue;
-      }
-      try {
-        double v = Double.parseDouble(raw.get());
-        if (v >= 0 && v < 1) {
-          return v;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-      throw SettingsException.invalid(name, raw.get(), "a number from 0 up to (not including) 1");
+      throw SettingsException.invalid(name, raw.get(), accepted);
     }
 
     Optional<List<Integer>> intList(String name, int max) {

@@ -117,15 +117,10 @@ public final class PrometheusText {
       pos = from;
       end = to;
       labels.clear();
-      int nameStart = pos;
-      if (!isNameStart(peek())) {
+      String name = identifier(true);
+      if (name == null) {
         return null;
       }
-      pos++;
-      while (pos < end && isNameChar(text.charAt(pos))) {
-        pos++;
-      }
-      String name = text.substring(nameStart, pos);
       pos = skipBlanks(pos, end);
       if (peek() == '{') {
         if (!labels()) {
@@ -151,6 +146,22 @@ public final class PrometheusText {
       return new Sample(name, labels, value);
     }
 
+    /**
+     * The metric name (colons allowed) or label name at {@code pos}, {@code pos} then after it;
+     * null when none starts there.
+     */
+    private String identifier(boolean metric) {
+      int start = pos;
+      if (!(metric ? isNameStart(peek()) : isLabelNameStart(peek()))) {
+        return null;
+      }
+      pos++;
+      while (pos < end && (metric ? isNameChar(text.charAt(pos)) : isLabelNameChar(text.charAt(pos)))) {
+        pos++;
+      }
+      return text.substring(start, pos);
+    }
+
     /** From {@code pos} at '{' to just after the matching '}'; false if malformed. */
     private boolean labels() {
       pos++;
@@ -161,15 +172,10 @@ public final class PrometheusText {
           pos++;
           return true;
         }
-        int nameStart = pos;
-        if (!isLabelNameStart(peek())) {
+        String labelName = identifier(false);
+        if (labelName == null) {
           return false;
         }
-        pos++;
-        while (pos < end && isLabelNameChar(text.charAt(pos))) {
-          pos++;
-        }
-        String labelName = text.substring(nameStart, pos);
         pos = skipBlanks(pos, end);
         if (peek() != '=') {
           return false;
