@@ -18,6 +18,8 @@ import io.github.llmbench.catalog.ModelSpec;
 import io.github.llmbench.gates.Gate;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.capture.StreamCapture;
+import io.github.llmbench.analysis.CapacitySearch;
+import io.github.llmbench.injection.CapacityProbes;
 import io.github.llmbench.injection.LoadPlan;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Populations;
@@ -417,12 +419,13 @@ public final class LlmBench {
    * The latency and error gates as Gatling assertions on our records, so Gatling's report and
    * exit code show them too ({@code details("c128", "TPOT").responseTime().percentile(99).lte(300)};
    * Gatling counts whole milliseconds). Give them to {@code setUp(...).assertions(...)}. Profile
-   * runs nest records one group deeper: there only the kit checks them.
+   * runs nest records one group deeper, and a capacity search picks its levels as it runs: there
+   * only the kit checks them.
    */
   public List<Assertion> assertions() {
     List<Assertion> out = new ArrayList<>();
-    if (settings.workload().dataset() == Dataset.PROFILES) {
-      return out;
+    if (settings.workload().dataset() == Dataset.PROFILES || settings.search().isPresent()) {
+      return out; // a search's levels are chosen as it runs, after Gatling has taken the assertions
     }
     List<String> levels = phases.stream().filter(p -> !p.warmup()).map(Phase::level).distinct().toList();
     for (Gate g : settings.gates().set().gates()) {
@@ -533,45 +536,50 @@ public final class LlmBench {
   }
 
   /**
-   * A capacity search's load: probes of the concurrency {@link io.github.llmbench.analysis.CapacitySearch}
-   * picks from the probes before, each for {@code -Dduration} s, judged when it has drained on its
-   * steady window (its whole level where it has none).
+   * A capacity search's load: probes of the concurrency (or request rate) {@link CapacitySearch}
+   * picks from the probes before, each for {@code -Dduration} s, judged when it has drained: a
+   * concurrency on its steady window (its whole level where it has none), a rate on its whole
+   * level, as vLLM's goodput at a request rate is.
    */
   private PopulationBuilder searchLoad(BenchSettings.Search s) {
-    io.github.llmbench.analysis.CapacitySearch search = new io.github.llmbench.analysis.CapacitySearch(s.min(), s.max(), s.precision(), true);
-    List<io.github.llmbench.analysis.CapacitySearch.Objective> objectives = new ArrayList<>();
-    s.objectives().forEach((m, l) -> objectives.add(new io.github.llmbench.analysis.CapacitySearch.Objective(m, l)));
-    List<io.github.llmbench.analysis.CapacitySearch.Probe> probes = java.util.Collections.synchronizedList(new ArrayList<>());
+    CapacitySearch search = new CapacitySearch(s.min(), s.max(), s.precision(), !s.rate());
+    List<CapacitySearch.Objective> objectives = new ArrayList<>();
+    s.objectives().forEach((m, l) -> objectives.add(new CapacitySearch.Objective(m, l)));
+    List<CapacitySearch.Probe> probes = java.util.Collections.synchronizedList(new ArrayList<>());
     long budgetMs = s.budgetMinutes() * 60_000L;
-    long probeMs = settings.load().durationSeconds() * 1000L;
+    int duration = settings.load().durationSeconds();
     AtomicLong started = new AtomicLong();
     runEnd.searchResult(() -> search.verdict(List.copyOf(probes)));
-    java.util.function.IntSupplier next = () -> {
+    java.util.function.DoubleSupplier next = () -> {
       started.compareAndSet(0, System.currentTimeMillis());
-      if (!probes.isEmpty() && System.currentTimeMillis() - started.get() + probeMs > budgetMs) {
+      if (!probes.isEmpty() && System.currentTimeMillis() - started.get() + duration * 1000L > budgetMs) {
         return 0; // the next probe would not end within the budget
       }
-      java.util.OptionalDouble n = search.next(List.copyOf(probes));
-      return n.isPresent() ? (int) n.getAsDouble() : 0;
+      return search.next(List.copyOf(probes)).orElse(0);
     };
-    java.util.function.IntConsumer drained = conc -> {
-      String level = LoadPlan.closedLevel(conc);
+    java.util.function.DoubleConsumer drained = load -> {
+      String level = s.rate() ? LoadPlan.openLevel(load) : LoadPlan.closedLevel((int) load);
       RunAnalysis.Level l = runEnd.levelDrained(level); // the analysis printed is the one judged
-      probes.add(io.github.llmbench.analysis.CapacitySearch.judge(conc, l == null ? Map.of() : probeFigures(l), objectives));
+      probes.add(CapacitySearch.judge(load, l == null ? Map.of() : probeFigures(l, !s.rate()), objectives));
     };
-    ChainBuilder request = capture.request(session -> session.getString(io.github.llmbench.injection.CapacityProbes.LEVEL),
+    ChainBuilder request = capture.request(session -> session.getString(CapacityProbes.LEVEL),
         LlmBench::profileOf, this::bodyOf, this::originOf);
     ChainBuilder one = exec(session -> session.removeAll(FEEDER_KEYS))
         .feed(feederOf(dataset, measuredIndex, null))
-        .exec(group("#{" + io.github.llmbench.injection.CapacityProbes.LEVEL + "}").on(request));
-    return io.github.llmbench.injection.CapacityProbes.chain(io.github.llmbench.injection.CapacityProbes.slots(s.min(), s.max(), s.precision()),
-        s.max(), settings.load().durationSeconds(), one, next, drained);
+        .exec(group("#{" + CapacityProbes.LEVEL + "}").on(request));
+    int slots = CapacityProbes.slots(s.min(), s.max(), s.precision());
+    if (s.rate()) {
+      BenchSettings.Load load = settings.load();
+      return CapacityProbes.open(slots, CapacityProbes.maxRequests(s.max(), duration, load.burstiness()), duration,
+          load.burstiness(), load.maxConc().orElse(0), settings.workload().seed(), one, next, drained);
+    }
+    return CapacityProbes.closed(slots, (int) s.max(), duration, one, () -> (int) next.getAsDouble(), c -> drained.accept(c));
   }
 
-  /** A probe's figures under the gates' names, TTFT and TPOT of its steady window where it has one. */
-  private static Map<String, Double> probeFigures(RunAnalysis.Level l) {
+  /** A probe's figures under the gates' names; with {@code steadyWindow}, TTFT and TPOT of its steady window where it has one. */
+  private static Map<String, Double> probeFigures(RunAnalysis.Level l, boolean steadyWindow) {
     Map<String, Double> f = new LinkedHashMap<>(io.github.llmbench.gates.GateCheck.figures(l, -1));
-    if (l.steady().reached()) {
+    if (steadyWindow && l.steady().reached()) {
       for (String metric : List.of("ttft", "tpot")) {
         io.github.llmbench.analysis.LatencyStats st = metric.equals("ttft") ? l.steady().ttft() : l.steady().tpot();
         if (st.count() > 0) {

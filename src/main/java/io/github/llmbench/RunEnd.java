@@ -152,9 +152,10 @@ final class RunEnd {
     if (capacity != null) {
       io.github.llmbench.analysis.CapacitySearch.Verdict v = capacity.get();
       out.println();
-      out.print(io.github.llmbench.report.CapacityBlock.format(v, settings.search().get().objectives(), a));
+      var goodput = settings.gates().set().goodput();
+      out.print(io.github.llmbench.report.CapacityBlock.format(v, settings.search().get(), goodput, a));
       // the run's metadata: summary.json's "capacity", the page's section, and kept by a re-done report
-      meta.put("capacity", io.github.llmbench.report.CapacityBlock.json(v, settings.search().get(), a));
+      meta.put("capacity", io.github.llmbench.report.CapacityBlock.json(v, settings.search().get(), goodput, a));
     }
     Map<String, Object> summary = RunReport.summary(a, meta);
     gateResults = checkGates(a, summary);

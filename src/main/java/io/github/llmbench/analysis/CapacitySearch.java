@@ -20,7 +20,8 @@ import java.util.OptionalDouble;
  * @param min the lowest load probed (first)
  * @param max the highest load probed
  * @param precision the bracket is done when (lowest broken - highest met) <= precision x highest met
- * @param whole whether loads are whole numbers (concurrency) or not (request rates)
+ * @param whole whether loads are whole numbers (concurrency) or not (request rates, proposed to 3
+ *     significant digits: bisection stops when the midpoint rounds onto an end of the bracket)
  */
 public record CapacitySearch(double min, double max, double precision, boolean whole) {
 
@@ -87,11 +88,7 @@ public record CapacitySearch(double min, double max, double precision, boolean w
       double last = v.capacity();
       return OptionalDouble.of(round(Math.min(max, last * 2)));
     }
-    double mid = round((v.capacity() + v.lowestBroken()) / 2);
-    if (mid <= v.capacity() || mid >= v.lowestBroken()) {
-      return OptionalDouble.empty(); // whole loads next to each other: as close as it gets
-    }
-    return OptionalDouble.of(mid);
+    return OptionalDouble.of(midpoint(v.capacity(), v.lowestBroken()));
   }
 
   /** The bracket so far. */
@@ -114,7 +111,7 @@ public record CapacitySearch(double min, double max, double precision, boolean w
     } else if (lowestBroken == null && capacity != null && capacity >= max) {
       status = "always met";
     } else if (capacity != null && lowestBroken != null
-        && (lowestBroken - capacity <= precision * capacity || whole && lowestBroken - capacity <= 1)) {
+        && (lowestBroken - capacity <= precision * capacity || adjacent(capacity, lowestBroken))) {
       status = "bracketed";
     } else {
       status = "not bracketed";
@@ -122,7 +119,20 @@ public record CapacitySearch(double min, double max, double precision, boolean w
     return new Verdict(capacity, lowestBroken, status, List.copyOf(probes));
   }
 
+  private double midpoint(double met, double broken) {
+    return round((met + broken) / 2);
+  }
+
+  /** Whether no load lies between the two (whole loads next to each other, rates 3 digits apart): as close as it gets. */
+  private boolean adjacent(double met, double broken) {
+    double mid = midpoint(met, broken);
+    return mid <= met || mid >= broken;
+  }
+
+  /** A whole load, or a rate to 3 significant digits (a level's name reads {@code r12.5}, not {@code r12.499999}). */
   private double round(double load) {
-    return whole ? Math.max(min, Math.round(load)) : load;
+    double r = whole ? Math.round(load)
+        : new java.math.BigDecimal(load).round(new java.math.MathContext(3)).doubleValue();
+    return Math.max(min, r);
   }
 }

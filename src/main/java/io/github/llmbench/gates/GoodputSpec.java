@@ -13,7 +13,7 @@ import java.util.Map;
 public record GoodputSpec(Map<String, Double> objectivesMs) {
 
   public GoodputSpec {
-    objectivesMs = Map.copyOf(objectivesMs);
+    objectivesMs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(objectivesMs)); // in order, for toString
   }
 
   static GoodputSpec parse(String value, String name) {
@@ -32,6 +32,26 @@ public record GoodputSpec(Map<String, Double> objectivesMs) {
         objectives.put(kv[0], ms);
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("Invalid gate " + name + "=" + value + ": expected " + accepted);
+      }
+    }
+    return new GoodputSpec(objectives);
+  }
+
+  /**
+   * Per-request objectives from service-level objectives over a load ({@code ttft.p99 -> 2000}):
+   * for each of TTFT, TPOT and E2EL, the limit of its highest statistic named (P99, then P90,
+   * median, mean); an objective on P99 TTFT of 2000 ms asks each request for 2000 ms. ITL and
+   * failures have no per-request objective here, as in vLLM's {@code --goodput}.
+   */
+  public static GoodputSpec perRequest(Map<String, Double> slo) {
+    Map<String, Double> objectives = new LinkedHashMap<>();
+    for (String metric : java.util.List.of("ttft", "tpot", "e2el")) {
+      for (String stat : java.util.List.of("p99", "p90", "median", "mean")) {
+        Double limit = slo.get(metric + "." + stat);
+        if (limit != null) {
+          objectives.put(metric, limit);
+          break;
+        }
       }
     }
     return new GoodputSpec(objectives);
@@ -65,7 +85,8 @@ public record GoodputSpec(Map<String, Double> objectivesMs) {
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
-    objectivesMs.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : " ").append(k).append(':').append(v));
-    return sb.toString();
+    objectivesMs.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : " ").append(k).append(':')
+        .append(v == Math.rint(v) ? String.valueOf(v.longValue()) : String.valueOf(v)));
+    return sb.length() == 0 ? "completion (no latency objective)" : sb.toString();
   }
 }

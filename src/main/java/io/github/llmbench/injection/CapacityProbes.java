@@ -7,21 +7,33 @@ import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.PopulationBuilder;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.DoubleConsumer;
+import java.util.function.DoubleSupplier;
 import java.util.function.IntConsumer;
 import java.util.function.IntSupplier;
 
 /**
  * The probes of a capacity search as Gatling populations. Gatling fixes its populations before
- * the run, while a search picks each probe's concurrency from the probes before it: so the chain
- * holds enough probe slots, and each slot injects {@code maxUsers} users at once, of which the
- * first {@code target} keep sending requests for the probe's duration (a closed model of that
- * concurrency, its users started over the first second as Gatling starts a level's) and the others
- * leave at once. Before each slot, {@code nextTarget} decides the
- * target (0: the search is over, and the slot sends nothing); after it, {@code onDrained} gets it.
+ * the run, while a search picks each probe's load from the probes before it: so the chain holds
+ * enough probe slots, each injecting at once as many users as the largest probe needs, of which
+ * the probe's own share sends and the others leave at once. Before each slot, {@code next}
+ * decides the load (0: the search is over, and the slot sends nothing); after it has drained,
+ * {@code onDrained} gets it.
+ *
+ * <ul>
+ *   <li>concurrency ({@link #closed}): the first {@code target} users keep sending requests for the
+ *       probe's duration (a closed model of that concurrency, its users started over the first
+ *       second as Gatling starts a level's);
+ *   <li>request rate ({@link #open}): user k sends one request at the k-th arrival time of the
+ *       probe, drawn as an open-model level's ({@link Arrivals}, same seed: the same gaps as a
+ *       plain {@code -Drate} run at that rate), optionally capped at {@code max.conc} in flight.
+ * </ul>
  */
 public final class CapacityProbes {
   /** The session attribute with the probe's level, {@code c<target>}, for its group and records. */
@@ -30,43 +42,128 @@ public final class CapacityProbes {
   private CapacityProbes() {}
 
   /**
+   * Probes of closed-model concurrency.
+   *
    * @param slots how many probes at most
    * @param request one request, in the group named by the session's {@value #LEVEL}
    * @param nextTarget the next probe's concurrency, or 0 when the search is over
    * @param onDrained called with a probe's concurrency once all its requests have finished
    */
-  public static PopulationBuilder chain(
+  public static PopulationBuilder closed(
       int slots, int maxUsers, int durationSeconds, ChainBuilder request, IntSupplier nextTarget, IntConsumer onDrained) {
     List<PopulationBuilder> ordered = new ArrayList<>();
     for (int i = 0; i < slots; i++) {
       AtomicInteger target = new AtomicInteger();
       AtomicInteger joined = new AtomicInteger();
       AtomicLong endMs = new AtomicLong();
-      ordered.add(scenario("search step " + (i + 1)).exec(session -> {
+      ordered.add(step(i, () -> {
         target.set(nextTarget.getAsInt());
         endMs.set(0);
-        return session;
-      }).injectOpen(atOnceUsers(1)));
+      }));
       ordered.add(scenario("search probe " + (i + 1))
           .exec(session -> {
             // the probe's duration counts from its first user: Gatling starts the next population
             // of a chain some time after the one before has ended
             endMs.compareAndSet(0, System.currentTimeMillis() + durationSeconds * 1000L);
-            return session.set("llm.slot", joined.getAndIncrement()).set(LEVEL, LoadPlan.closedLevel(target.get()));
+            return session.set(SLOT, joined.getAndIncrement()).set(LEVEL, LoadPlan.closedLevel(target.get()));
           })
-          .doIf(session -> session.getInt("llm.slot") < target.get())
+          .doIf(session -> session.getInt(SLOT) < target.get())
           // started over the probe's first second, as Gatling's constantConcurrentUsers starts a level's
           // users: all at once, same-length requests would prefill together and stay in step
-          .then(pause(session -> java.time.Duration.ofMillis(session.getInt("llm.slot") * 1000L / Math.max(1, target.get())))
+          .then(pause(session -> Duration.ofMillis(session.getInt(SLOT) * 1000L / Math.max(1, target.get())))
               .asLongAs(session -> System.currentTimeMillis() < endMs.get()).on(request))
           .injectOpen(atOnceUsers(maxUsers)));
-      ordered.add(scenario("search drained " + (i + 1)).exec(session -> {
+      ordered.add(drained(i, () -> {
         if (target.get() > 0) {
           onDrained.accept(target.get());
         }
-        return session;
-      }).injectOpen(atOnceUsers(1)));
+      }));
     }
+    return inOrder(ordered);
+  }
+
+  /**
+   * Probes of open-model request rates.
+   *
+   * @param maxRequests the most requests one probe sends (users made per slot): the highest rate's
+   *     arrivals in the duration, with room for the draw's spread
+   * @param maxConc the cap on requests in flight ({@code -Dmax.conc}), or 0 for none
+   * @param request one request, in the group named by the session's {@value #LEVEL}
+   * @param nextRate the next probe's rate (requests/s), or 0 when the search is over
+   * @param onDrained called with a probe's rate once all its requests have finished
+   */
+  public static PopulationBuilder open(
+      int slots, int maxRequests, int durationSeconds, double burstiness, int maxConc, long seed, ChainBuilder request,
+      DoubleSupplier nextRate, DoubleConsumer onDrained) {
+    ChainBuilder send = maxConc > 0 ? Populations.capped(request, maxConc) : request;
+    List<PopulationBuilder> ordered = new ArrayList<>();
+    for (int i = 0; i < slots; i++) {
+      AtomicReference<double[]> sendTimes = new AtomicReference<>(new double[0]);
+      AtomicReference<Double> rate = new AtomicReference<>(0.0);
+      AtomicInteger joined = new AtomicInteger();
+      AtomicLong startNanos = new AtomicLong();
+      ordered.add(step(i, () -> {
+        rate.set(nextRate.getAsDouble());
+        sendTimes.set(rate.get() > 0 ? sendTimes(rate.get(), burstiness, durationSeconds, maxRequests, seed) : new double[0]);
+        startNanos.set(0);
+      }));
+      ordered.add(scenario("search probe " + (i + 1))
+          .exec(session -> {
+            startNanos.compareAndSet(0, System.nanoTime()); // as in closed(): the probe starts with its first user
+            return session.set(SLOT, joined.getAndIncrement()).set(LEVEL, LoadPlan.openLevel(rate.get()));
+          })
+          .doIf(session -> session.getInt(SLOT) < sendTimes.get().length)
+          .then(exec(pause(session -> Duration.ofNanos(Math.max(0,
+                  startNanos.get() + Math.round(sendTimes.get()[session.getInt(SLOT)] * 1e9) - System.nanoTime()))))
+              .exec(send))
+          .injectOpen(atOnceUsers(maxRequests)));
+      ordered.add(drained(i, () -> {
+        if (rate.get() > 0) {
+          onDrained.accept(rate.get());
+        }
+      }));
+    }
+    return inOrder(ordered);
+  }
+
+  /** A rate probe's send times (s from its start): an open-model level's arrivals, at most {@code max}. */
+  static double[] sendTimes(double rate, double burstiness, int durationSeconds, int max, long seed) {
+    List<Double> gaps = Arrivals.gaps(rate, burstiness, 0, durationSeconds, seed);
+    double[] times = new double[Math.min(max, gaps.size())];
+    double t = 0;
+    for (int k = 0; k < times.length; k++) {
+      t += gaps.get(k);
+      times[k] = t;
+    }
+    return times;
+  }
+
+  /**
+   * Users a rate probe needs at most: the arrivals of {@code maxRate} in the duration, plus six
+   * standard deviations of their count (gamma gaps of shape b: variance about n / b) and a margin.
+   */
+  public static int maxRequests(double maxRate, int durationSeconds, double burstiness) {
+    double n = maxRate * durationSeconds;
+    return (int) Math.ceil(n + 6 * Math.sqrt(n / Math.min(1, burstiness)) + 10);
+  }
+
+  private static final String SLOT = "llm.slot";
+
+  private static PopulationBuilder step(int i, Runnable decide) {
+    return scenario("search step " + (i + 1)).exec(session -> {
+      decide.run();
+      return session;
+    }).injectOpen(atOnceUsers(1));
+  }
+
+  private static PopulationBuilder drained(int i, Runnable report) {
+    return scenario("search drained " + (i + 1)).exec(session -> {
+      report.run();
+      return session;
+    }).injectOpen(atOnceUsers(1));
+  }
+
+  private static PopulationBuilder inOrder(List<PopulationBuilder> ordered) {
     PopulationBuilder chain = ordered.get(ordered.size() - 1);
     for (int i = ordered.size() - 2; i >= 0; i--) {
       chain = ordered.get(i).andThen(chain);
@@ -75,7 +172,7 @@ public final class CapacityProbes {
   }
 
   /** Probe slots enough for a search from min to max at a precision: the doublings, then the halvings. */
-  public static int slots(int min, int max, double precision) {
+  public static int slots(double min, double max, double precision) {
     int growth = (int) Math.ceil(Math.log((double) max / min) / Math.log(2)) + 1;
     int bisection = (int) Math.ceil(Math.log(1 / precision) / Math.log(2)) + 2;
     return growth + bisection;

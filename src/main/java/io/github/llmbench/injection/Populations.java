@@ -97,22 +97,23 @@ public final class Populations {
     return gaps;
   }
 
+  /** An open model's request capped at {@code conc} in flight: an arrival waits for a free slot, as vLLM's semaphore makes it. */
+  static ChainBuilder capped(ChainBuilder request, int conc) {
+    Semaphore slots = new Semaphore(conc);
+    return exec(session -> session)
+        .asLongAs(session -> !slots.tryAcquire())
+        .on(pause(Duration.ofMillis(1)))
+        .exec(request)
+        .exec(
+            session -> {
+              slots.release();
+              return session;
+            });
+  }
+
   private static PopulationBuilder population(Phase phase, ChainBuilder request, long seed) {
     if (phase.open()) {
-      ChainBuilder capped = request;
-      if (phase.conc() > 0) {
-        Semaphore slots = new Semaphore(phase.conc());
-        capped =
-            exec(session -> session)
-                .asLongAs(session -> !slots.tryAcquire())
-                .on(pause(Duration.ofMillis(1)))
-                .exec(request)
-                .exec(
-                    session -> {
-                      slots.release();
-                      return session;
-                    });
-      }
+      ChainBuilder capped = phase.conc() > 0 ? capped(request, phase.conc()) : request;
       List<Double> gaps = phase.trace()
           ? gapsOf(phase.sendTimes())
           : Arrivals.gaps(phase.rate(), phase.burstiness(), phase.prompts().orElse(0), phase.durationSeconds(), seed);

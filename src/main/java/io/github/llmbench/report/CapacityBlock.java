@@ -2,13 +2,16 @@ package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.CapacitySearch;
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.injection.LoadPlan;
+import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.settings.BenchSettings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A capacity search's answer: on the console, and as {@code summary.json} {@code capacity}.
@@ -16,8 +19,13 @@ import java.util.Map;
  * <pre>
  * =========== Capacity at SLO (ttft.p99 &lt;= 2000, tpot.p99 &lt;= 100) ===========
  * Capacity:  c36 meets every objective; c38 broke tpot.p99 112.40 &gt; 100.00 (+12.4%)
+ * Goodput:   at c36, 11.52 req/s of 12.10 (95.2% of requests meet ttft:2000 tpot:100, from -Dslo)
  * Probes:    c1 met, c2 met, ..., c64 broke, c48 broke, c40 broke, c36 met, c38 broke
  * </pre>
+ *
+ * <p>Goodput is vLLM's: the requests that meet per-request objectives, per second of the level.
+ * Its objectives are {@code -Dgate.goodput}'s when set, else the SLO's TTFT, TPOT and E2EL
+ * limits taken per request (a P99 objective of 2000 ms: each request within 2000 ms).
  */
 public final class CapacityBlock {
   private CapacityBlock() {}
@@ -25,58 +33,84 @@ public final class CapacityBlock {
   /** Requests a probe needs for a P99 that no single request decides (the 99th of 100 sits between two). */
   static final int STABLE_P99_REQUESTS = 100;
 
-  public static String format(CapacitySearch.Verdict v, Map<String, Double> objectives, RunAnalysis a) {
+  public static String format(CapacitySearch.Verdict v, BenchSettings.Search search, Optional<GoodputSpec> gateGoodput, RunAnalysis a) {
     StringBuilder sb = new StringBuilder();
     List<String> slo = new ArrayList<>();
-    objectives.forEach((m, l) -> slo.add(m + " <= " + num(l)));
+    search.objectives().forEach((m, l) -> slo.add(m + " <= " + num(l)));
     sb.append(ServingResultBlock.center(" Capacity at SLO (" + String.join(", ", slo) + ") ", '=', ServingResultBlock.WIDTH)).append('\n');
-    sb.append("Capacity:  ").append(sentence(v)).append('\n');
+    sb.append("Capacity:  ").append(sentence(v, search.rate())).append('\n');
+    Goodput g = goodput(v, search, gateGoodput, a);
+    if (g != null) {
+      sb.append(String.format(Locale.ROOT, "Goodput:   at %s, %.2f req/s of %.2f (%.1f%% of requests meet %s, from %s)%n",
+          g.level(), g.goodput(), g.throughput(), g.pct(), g.spec(), g.from()));
+    }
     List<String> probes = new ArrayList<>();
     List<String> thin = new ArrayList<>();
     for (CapacitySearch.Probe p : v.probes()) {
-      int n = requests(a, p);
-      probes.add(level(p.load()) + (p.met() ? " met" : " broke") + " (" + n + " requests)");
+      String level = level(p.load(), search.rate());
+      int n = requests(a, level);
+      probes.add(level + (p.met() ? " met" : " broke") + " (" + n + " requests)");
       if (n < STABLE_P99_REQUESTS) {
-        thin.add(level(p.load()) + ": " + n);
+        thin.add(level + ": " + n);
       }
     }
     sb.append("Probes:    ").append(String.join(", ", probes)).append('\n');
-    if (!thin.isEmpty() && objectives.keySet().stream().anyMatch(m -> m.endsWith(".p99"))) {
+    if (!thin.isEmpty() && search.objectives().keySet().stream().anyMatch(m -> m.endsWith(".p99"))) {
       sb.append("! P99 objectives judged on fewer than ").append(STABLE_P99_REQUESTS).append(" requests (")
           .append(String.join(", ", thin)).append("): one request decides such a P99; a longer -Dduration gives probes more\n");
     }
     return sb.toString();
   }
 
+  /** Goodput at the capacity level: good requests per second, with the objectives and where they come from. */
+  record Goodput(String level, double goodput, double throughput, double pct, GoodputSpec spec, String from) {}
+
+  static Goodput goodput(CapacitySearch.Verdict v, BenchSettings.Search search, Optional<GoodputSpec> gateGoodput, RunAnalysis a) {
+    String level = v.capacity() == null ? null : level(v.capacity(), search.rate());
+    RunAnalysis.Level at = level == null ? null : a.levels().get(level);
+    if (at == null || at.serving().durationS() <= 0) {
+      return null;
+    }
+    GoodputSpec spec = gateGoodput.orElseGet(() -> GoodputSpec.perRequest(search.objectives()));
+    List<RequestRecord> records = a.records().stream().filter(r -> level.equals(r.level())).toList();
+    long good = spec.goodCount(records);
+    double s = at.serving().durationS();
+    return new Goodput(level, good / s, at.serving().requestThroughput(), records.isEmpty() ? 0 : 100.0 * good / records.size(), spec,
+        gateGoodput.isPresent() ? "-Dgate.goodput" : "-Dslo");
+  }
+
   /** The answer in one sentence. */
-  static String sentence(CapacitySearch.Verdict v) {
+  static String sentence(CapacitySearch.Verdict v, boolean rate) {
     CapacitySearch.Probe broken = v.probes().stream()
         .filter(p -> v.lowestBroken() != null && p.load() == v.lowestBroken()).findFirst().orElse(null);
     String brokeWhat = broken == null ? "" : " broke " + String.join(", ", broken.broken());
     return switch (v.status()) {
-      case "bracketed" -> level(v.capacity()) + " meets every objective; " + level(v.lowestBroken()) + brokeWhat;
-      case "never met" -> "none: the lowest level probed, " + level(v.lowestBroken()) + "," + brokeWhat + " (lower -Dsearch.min)";
-      case "always met" -> "at least " + level(v.capacity()) + ": the highest level probed met every objective (raise -Dsearch.max)";
+      case "bracketed" -> level(v.capacity(), rate) + " meets every objective; " + level(v.lowestBroken(), rate) + brokeWhat;
+      case "never met" -> "none: the lowest level probed, " + level(v.lowestBroken(), rate) + "," + brokeWhat + " (lower -Dsearch.min)";
+      case "always met" -> "at least " + level(v.capacity(), rate) + ": the highest level probed met every objective (raise -Dsearch.max)";
       default -> "not bracketed (out of time, -Dsearch.budget): "
-          + (v.capacity() == null ? "no level met the objectives" : level(v.capacity()) + " met every objective")
-          + (v.lowestBroken() == null ? "" : "; " + level(v.lowestBroken()) + brokeWhat);
+          + (v.capacity() == null ? "no level met the objectives" : level(v.capacity(), rate) + " met every objective")
+          + (v.lowestBroken() == null ? "" : "; " + level(v.lowestBroken(), rate) + brokeWhat);
     };
   }
 
-  public static Map<String, Object> json(CapacitySearch.Verdict v, BenchSettings.Search search, RunAnalysis a) {
+  public static Map<String, Object> json(CapacitySearch.Verdict v, BenchSettings.Search search, Optional<GoodputSpec> gateGoodput, RunAnalysis a) {
     Map<String, Object> m = new LinkedHashMap<>();
+    m.put("search", search.kind());
     m.put("status", v.status());
     m.put("capacity", v.capacity());
     m.put("lowest_broken", v.lowestBroken());
-    m.put("answer", sentence(v));
+    m.put("answer", sentence(v, search.rate()));
     m.put("objectives", search.objectives());
     m.put("precision", search.precision());
     List<Map<String, Object>> probes = new ArrayList<>();
     for (CapacitySearch.Probe p : v.probes()) {
       Map<String, Object> q = new LinkedHashMap<>();
-      q.put("level", level(p.load()));
+      String level = level(p.load(), search.rate());
+      q.put("level", level);
+      q.put("load", p.load());
       q.put("met", p.met());
-      q.put("requests", requests(a, p));
+      q.put("requests", requests(a, level));
       q.put("broken", p.broken());
       Map<String, Double> figures = new LinkedHashMap<>();
       search.objectives().keySet().forEach(k -> figures.put(k, p.figures().get(k)));
@@ -84,22 +118,30 @@ public final class CapacityBlock {
       probes.add(q);
     }
     m.put("probes", probes);
-    RunAnalysis.Level at = v.capacity() == null ? null : a.levels().get(level(v.capacity()));
+    RunAnalysis.Level at = v.capacity() == null ? null : a.levels().get(level(v.capacity(), search.rate()));
     if (at != null) {
       m.put("request_throughput_at_capacity", at.serving().requestThroughput());
       m.put("output_throughput_at_capacity", at.serving().outputThroughput());
+    }
+    Goodput g = goodput(v, search, gateGoodput, a);
+    if (g != null) {
+      m.put("request_goodput_at_capacity", g.goodput());
+      m.put("goodput_pct_at_capacity", g.pct());
+      m.put("goodput_objectives", g.spec().toString());
+      m.put("goodput_objectives_from", g.from());
     }
     return m;
   }
 
   /** The requests a probe's level completed. */
-  private static int requests(RunAnalysis a, CapacitySearch.Probe p) {
-    RunAnalysis.Level l = a.levels().get(level(p.load()));
+  private static int requests(RunAnalysis a, String level) {
+    RunAnalysis.Level l = a.levels().get(level);
     return l == null ? 0 : l.serving().completed();
   }
 
-  static String level(Double load) {
-    return load == null ? "none" : LoadPlan.closedLevel((int) Math.round(load));
+  /** A probe's level: {@code c36} for a concurrency, {@code r6.25} for a request rate. */
+  static String level(Double load, boolean rate) {
+    return load == null ? "none" : rate ? LoadPlan.openLevel(load) : LoadPlan.closedLevel((int) Math.round(load));
   }
 
   private static String num(double v) {

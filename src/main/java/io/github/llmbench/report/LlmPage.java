@@ -285,8 +285,8 @@ public final class LlmPage {
   }
 
   /**
-   * A capacity search's answer, first: the sentence, then per objective its figure against the
-   * probed concurrency (met and broken probes apart), the objective's line and the capacity shaded.
+   * A capacity search's answer, first: the sentence, the goodput at the capacity, then per
+   * objective its figure against the probed concurrency or rate (met and broken probes apart), the objective's line and the capacity shaded.
    */
   private static void capacity(StringBuilder sb, Map<String, ?> metadata) {
     if (metadata == null || !(metadata.get("capacity") instanceof Map<?, ?> c)) {
@@ -295,6 +295,15 @@ public final class LlmPage {
     sb.append("<div id=\"llm-capacity\" class=\"llm-section\">\n<div class=\"title\"><div class=\"title_base\">")
         .append("<span class=\"title_base_stats\">Capacity at SLO: ").append(esc(c.get("answer")))
         .append("</span></div></div>\n");
+    if (c.get("request_goodput_at_capacity") instanceof Number goodput) {
+      sb.append("<p class=\"llm-note\">Goodput at the capacity: ").append(String.format(Locale.ROOT, "%.2f", goodput.doubleValue()))
+          .append(" req/s meeting ").append(esc(c.get("goodput_objectives"))).append(" per request (from ")
+          .append(esc(c.get("goodput_objectives_from"))).append(")");
+      if (c.get("goodput_pct_at_capacity") instanceof Number pct) {
+        sb.append(String.format(Locale.ROOT, ", %.1f%% of its requests", pct.doubleValue()));
+      }
+      sb.append(".</p>\n");
+    }
     if (c.get("objectives") instanceof Map<?, ?> objectives) {
       int i = 0;
       for (Object ignored : objectives.keySet()) {
@@ -688,13 +697,14 @@ public final class LlmPage {
               var limit = C.objectives[metric];
               function pts(met) {
                 return C.probes.filter(function (p) { return p.met === met && p.figures[metric] !== null; })
-                  .map(function (p) { return {x: parseInt(p.level.substring(1), 10), y: p.figures[metric], name: esc(p.level)}; });
+                  .map(function (p) { return {x: p.load !== undefined ? p.load : parseFloat(p.level.substring(1)), y: p.figures[metric], name: esc(p.level)}; });
               }
+              var rate = C.search === 'rate';
               var bands = C.capacity ? [{from: 0, to: C.capacity, color: 'rgba(104,182,92,0.15)',
-                label: {text: 'capacity c' + C.capacity, style: {color: '#666'}}}] : [];
+                label: {text: 'capacity ' + (rate ? 'r' : 'c') + C.capacity, style: {color: '#666'}}}] : [];
               draw('llm-chart-capacity-' + i, {
-                title: title(esc(metric) + ' against concurrency: probes of the search (capacity shaded)'),
-                xAxis: {title: {text: 'Concurrency'}, min: 0, plotBands: bands, allowDecimals: false},
+                title: title(esc(metric) + ' against ' + (rate ? 'request rate' : 'concurrency') + ': probes of the search (capacity shaded)'),
+                xAxis: {title: {text: rate ? 'Request rate (req/s)' : 'Concurrency'}, min: 0, plotBands: bands, allowDecimals: rate},
                 yAxis: {min: 0, title: {text: metric === 'failed.pct' ? '%' : 'ms'},
                   plotLines: [{value: limit, color: '#f15b4f', width: 2, dashStyle: 'Dash', zIndex: 5,
                     label: {text: 'objective ' + limit, style: {color: '#f15b4f'}}}]},

@@ -364,37 +364,52 @@ public final class BenchSettings {
   }
 
   /**
-   * A search for the capacity at SLO ({@code -Dsearch=conc}): concurrency levels probed from
-   * {@code min} up to {@code max}, each for {@code -Dduration} s, until the highest that meets the
-   * objectives is bracketed within {@code precision}, or the budget is spent.
+   * A search for the capacity at SLO: closed-model concurrency levels ({@code -Dsearch=conc}) or
+   * open-model request rates ({@code -Dsearch=rate}) probed from {@code min} up to {@code max},
+   * each for {@code -Dduration} s, until the highest that meets the objectives is bracketed within
+   * {@code precision}, or the budget is spent.
    *
+   * @param rate whether the probed loads are request rates (open model) rather than concurrencies
    * @param objectives gate metric -> upper limit, e.g. {@code ttft.p99 -> 2000}
    */
-  public record Search(Map<String, Double> objectives, int min, int max, double precision, int budgetMinutes) {}
+  public record Search(boolean rate, Map<String, Double> objectives, double min, double max, double precision, int budgetMinutes) {
+    /** The {@code -Dsearch} value. */
+    public String kind() {
+      return rate ? "rate" : "conc";
+    }
+  }
 
   public Optional<Search> search() {
     return search;
   }
+
+  /** The most requests one rate probe may plan ({@code search.max x duration}): each is a Gatling user made at the probe's start. */
+  static final int MAX_PROBE_REQUESTS = 200_000;
 
   static Optional<Search> readSearch(Reader r, Load load, Workload workload) {
     Optional<String> kind = r.optional("search");
     if (kind.isEmpty()) {
       for (String p : List.of("slo", "search.min", "search.max", "search.precision", "search.budget")) {
         if (r.optional(p).isPresent()) {
-          throw new SettingsException("-D" + p + " applies to a capacity search: add -Dsearch=conc");
+          throw new SettingsException("-D" + p + " applies to a capacity search: add -Dsearch=conc or -Dsearch=rate");
         }
       }
       return Optional.empty();
     }
-    if (!kind.get().equals("conc")) {
-      throw SettingsException.invalid("search", kind.get(), "conc (a search over closed-model concurrency; rates are not searched yet)");
+    if (!kind.get().equals("conc") && !kind.get().equals("rate")) {
+      throw SettingsException.invalid("search", kind.get(), "conc (closed-model concurrency) or rate (open-model requests per second)");
     }
+    boolean rate = kind.get().equals("rate");
+    String flag = "-Dsearch=" + kind.get();
     if (load.open() || load.ladder() || !load.prompts().isEmpty() || workload.dataset() == Dataset.TRACE || workload.multiTurn()) {
-      throw new SettingsException("-Dsearch=conc chooses the levels itself: drop -Dladder, -Drate, -Dprompts, -Dturns and trace datasets");
+      throw new SettingsException(flag + " chooses the levels itself: drop -Dladder, -Drate, -Dprompts, -Dturns and trace datasets");
+    }
+    if (r.optional("injector").isPresent()) {
+      throw new SettingsException(flag + " runs in one injector: with -Dinjector each injector would search on its own; drop -Dinjector");
     }
     String accepted = "objectives as METRIC:LIMIT separated by commas, e.g. ttft.p99:2000,tpot.p99:100 (METRIC one of "
         + "ttft|tpot|itl|e2el . mean|median|p90|p99, or failed.pct)";
-    String raw = r.optional("slo").orElseThrow(() -> new SettingsException("-Dsearch=conc needs objectives: -Dslo=ttft.p99:2000,tpot.p99:100"));
+    String raw = r.optional("slo").orElseThrow(() -> new SettingsException(flag + " needs objectives: -Dslo=ttft.p99:2000,tpot.p99:100"));
     Map<String, Double> objectives = new LinkedHashMap<>();
     for (String part : raw.split(",")) {
       String[] kv = part.trim().split(":");
@@ -409,17 +424,31 @@ public final class BenchSettings {
         throw SettingsException.invalid("slo", raw, accepted);
       }
     }
-    int min = r.positiveInt("search.min", 1, MAX_CONC);
-    int max = r.positiveInt("search.max", 1024, MAX_CONC);
+    double min;
+    double max;
+    if (rate) {
+      min = r.positiveDouble("search.min").orElse(1.0);
+      max = r.positiveDouble("search.max").orElse(100.0);
+      double planned = max * load.durationSeconds();
+      if (planned > MAX_PROBE_REQUESTS) {
+        throw new SettingsException(String.format(Locale.ROOT,
+            "-Dsearch.max=%s x -Dduration=%d plans %.0f requests for one rate probe: at most %d (lower either)",
+            r.optional("search.max").orElse("100"), load.durationSeconds(), planned, MAX_PROBE_REQUESTS));
+      }
+    } else {
+      min = r.positiveInt("search.min", 1, MAX_CONC);
+      max = r.positiveInt("search.max", 1024, MAX_CONC);
+    }
     if (max < min) {
-      throw new SettingsException("-Dsearch.max=" + max + " is below -Dsearch.min=" + min);
+      throw new SettingsException("-Dsearch.max=" + r.optional("search.max").orElse(String.valueOf(max))
+          + " is below -Dsearch.min=" + r.optional("search.min").orElse(String.valueOf(min)));
     }
     double precision = r.fraction("search.precision", 0.10);
     if (precision == 0) {
       throw SettingsException.invalid("search.precision", "0", "a number above 0 and below 1, e.g. 0.1 for 10%");
     }
     int budget = r.positiveInt("search.budget", 30, 7 * 24 * 60);
-    return Optional.of(new Search(objectives, min, max, precision, budget));
+    return Optional.of(new Search(rate, objectives, min, max, precision, budget));
   }
 
   /** {@code -Dtokenizer}: a Hugging Face tokenizer.json (or a model folder holding one) to count tokens with here. */
@@ -653,8 +682,9 @@ public final class BenchSettings {
     double burstiness = r.positiveDouble("burstiness").orElse(1.0);
     OptionalInt maxConc =
         r.optional("max.conc").isPresent() ? OptionalInt.of(r.positiveInt("max.conc", 1, MAX_CONC)) : OptionalInt.empty();
-    if (rate.isEmpty() && (r.optional("burstiness").isPresent() || maxConc.isPresent())) {
-      throw new SettingsException("-Dburstiness and -Dmax.conc apply to an open-model run: add -Drate=<requests per second>");
+    boolean rateSearch = r.optional("search").filter("rate"::equals).isPresent();
+    if (rate.isEmpty() && !rateSearch && (r.optional("burstiness").isPresent() || maxConc.isPresent())) {
+      throw new SettingsException("-Dburstiness and -Dmax.conc apply to an open-model run: add -Drate=<requests per second> (or -Dsearch=rate)");
     }
     return new Load(levels, ladder.isPresent(), prompts, duration, warmupPrompts, warmupConc, rate, burstiness, maxConc);
   }

@@ -39,10 +39,18 @@ class CapacitySearchTest {
   }
 
   @Test
-  void ratesAreNotRounded() {
+  void ratesAreBisectedToThreeSignificantDigits() {
     CapacitySearch.Verdict v = run(new CapacitySearch(0.5, 64, 0.05, false), r -> r < 6.3 ? 500 : 3000);
     assertEquals("bracketed", v.status());
     assertTrue(v.capacity() < 6.3 && v.lowestBroken() >= 6.3 && v.lowestBroken() - v.capacity() <= 0.05 * v.capacity(), v.toString());
+    assertEquals(List.of(0.5, 1.0, 2.0, 4.0, 8.0, 6.0, 7.0, 6.5, 6.25),
+        v.probes().stream().map(CapacitySearch.Probe::load).toList(), "rates, not whole numbers");
+    // a fine precision ends when the midpoint rounds onto an end of the bracket
+    CapacitySearch fine = new CapacitySearch(1, 64, 1e-6, false);
+    CapacitySearch.Verdict w = run(fine, r -> r <= 7.777 ? 500 : 3000);
+    assertEquals("bracketed", w.status(), "as close as 3 digits go, though short of a precision of 1e-6");
+    assertTrue(w.probes().size() < 30, w.probes().toString());
+    assertTrue(w.capacity() > 7.7 && w.lowestBroken() < 7.8, w.toString());
   }
 
   @Test

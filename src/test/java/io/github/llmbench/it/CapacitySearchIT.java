@@ -64,4 +64,62 @@ class CapacitySearchIT {
     assertTrue(atBroke > TTFT_MEAN_MS * 0.90, "c" + broke + " breaks it again: " + atBroke);
 
   }
+
+  /**
+   * {@code -Dsearch=rate}: request rates of the open model, each probe judged on its whole level;
+   * plain open-model runs at the two bracketing rates (same seed: the same arrival times) agree.
+   */
+  @Test
+  void aRateSearchBracketsTheRateAndPlainOpenModelRunsAgree(@TempDir Path dir) throws Exception {
+    // mean TTFT: near the knee an open model's P99 over ~100 requests swings by half (311 and 593 ms
+    // at r20 in two runs), the mean much less; 400 ms lies between r20 and r24 here
+    double objective = 400;
+    Map<String, String> common = Map.of("input.len", "256", "output.len", "64", "duration", "4", "seed", "7", "metrics.interval", "0");
+    Map<String, String> search = new java.util.HashMap<>(common);
+    search.putAll(Map.of("search", "rate", "slo", "ttft.mean:" + objective, "search.min", "16", "search.max", "48",
+        "search.precision", "0.25", "search.budget", "2"));
+    GatlingRun.Result run = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("search"), search);
+    assertEquals(0, run.exitCode(), run.console());
+    JsonNode capacity = new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("capacity");
+    assertEquals("rate", capacity.path("search").asText());
+    assertEquals("bracketed", capacity.path("status").asText(), capacity.toString());
+    double met = capacity.path("capacity").asDouble();
+    double broke = capacity.path("lowest_broken").asDouble();
+    assertTrue(broke > met && broke - met <= 0.25 * met + 1e-9, "within the precision: " + capacity);
+    String metLevel = io.github.llmbench.injection.LoadPlan.openLevel(met);
+    String brokeLevel = io.github.llmbench.injection.LoadPlan.openLevel(broke);
+    assertTrue(run.console().contains("Capacity:  " + metLevel + " meets every objective; " + brokeLevel + " broke ttft.mean"), run.console());
+    assertTrue(run.console().matches("(?s).*Probes: +r16 met \\(\\d+ requests\\), r32 .*"), run.console());
+    // each probe sent about its rate's requests in the duration (Poisson: within 4 standard deviations)
+    for (JsonNode p : capacity.path("probes")) {
+      double expected = p.path("load").asDouble() * 4;
+      assertTrue(Math.abs(p.path("requests").asInt() - expected) <= 4 * Math.sqrt(expected) + 2, p.toString());
+    }
+    // goodput at the capacity, by vLLM's definition: requests within 400 ms TTFT each, per second
+    double goodput = capacity.path("request_goodput_at_capacity").asDouble();
+    assertTrue(goodput > 0 && goodput <= capacity.path("request_throughput_at_capacity").asDouble() + 1e-9, capacity.toString());
+    assertEquals("ttft:400", capacity.path("goodput_objectives").asText());
+    assertTrue(run.console().contains("Goodput:   at " + metLevel + ", "), run.console());
+    String page = Files.readString(run.runDir().resolve("llm.html"));
+    assertTrue(page.contains("Goodput at the capacity: "), "the goodput on the page");
+
+    // the two bracketing rates as plain open-model runs: the same verdicts (within 10% of the objective)
+    for (double rate : new double[] {met, broke}) {
+      Map<String, String> plain = new java.util.HashMap<>(common);
+      plain.put("rate", String.valueOf(rate));
+      plain.put("warmup.prompts", "32"); // the search's probes ran on a warm client and simulator
+      plain.put("warmup.conc", "8");
+      GatlingRun.Result r = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("rate-" + rate), plain);
+      assertEquals(0, r.exitCode(), r.console());
+      String level = io.github.llmbench.injection.LoadPlan.openLevel(rate);
+      double mean = new ObjectMapper().readTree(r.llm("summary.json").toFile()).path("levels").path(level).path("mean_ttft_ms").asDouble();
+      System.out.printf(java.util.Locale.ROOT, "rate search: %s met, %s broke; plain run at %s: mean TTFT %.1f ms (objective %.0f ms)%n",
+          metLevel, brokeLevel, level, mean, objective);
+      if (rate == met) {
+        assertTrue(mean <= objective * 1.10, level + " meets it again: " + mean);
+      } else {
+        assertTrue(mean > objective * 0.90, level + " breaks it again: " + mean);
+      }
+    }
+  }
 }

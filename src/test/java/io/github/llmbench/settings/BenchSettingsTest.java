@@ -96,10 +96,36 @@ class BenchSettingsTest {
     assertEquals("Invalid -Dslo=ttft.p95:2000: " + accepted, error(Map.of("search", "conc", "slo", "ttft.p95:2000")));
     assertEquals("Invalid -Dslo=ttft.p99:fast: " + accepted, error(Map.of("search", "conc", "slo", "ttft.p99:fast")));
     assertEquals("-Dsearch=conc needs objectives: -Dslo=ttft.p99:2000,tpot.p99:100", error(Map.of("search", "conc")));
-    assertEquals("-Dslo applies to a capacity search: add -Dsearch=conc", error(Map.of("slo", "ttft.p99:1")));
-    assertTrue(error(Map.of("search", "rate", "slo", "ttft.p99:1")).startsWith("Invalid -Dsearch=rate: expected conc"));
+    assertEquals("-Dslo applies to a capacity search: add -Dsearch=conc or -Dsearch=rate", error(Map.of("slo", "ttft.p99:1")));
+    assertEquals("Invalid -Dsearch=rates: expected conc (closed-model concurrency) or rate (open-model requests per second)",
+        error(Map.of("search", "rates", "slo", "ttft.p99:1")));
+    assertEquals("-Dsearch=conc runs in one injector: with -Dinjector each injector would search on its own; drop -Dinjector",
+        error(Map.of("search", "conc", "slo", "ttft.p99:1", "injector", "0/2")));
     assertTrue(error(Map.of("search", "conc", "slo", "ttft.p99:1", "ladder", "4,8")).startsWith("-Dsearch=conc chooses the levels itself"));
     assertEquals("-Dsearch.max=2 is below -Dsearch.min=8", error(Map.of("search", "conc", "slo", "ttft.p99:1", "search.min", "8", "search.max", "2")));
+  }
+
+  @Test
+  void aRateSearchProbesRequestRatesWithTheOpenModelsSettings() {
+    BenchSettings settings = read(Map.of("search", "rate", "slo", "e2el.p99:8000", "search.min", "0.5", "search.max", "40",
+        "burstiness", "0.5", "max.conc", "64"));
+    BenchSettings.Search s = settings.search().get();
+    assertTrue(s.rate());
+    assertEquals("rate", s.kind());
+    assertEquals(0.5, s.min());
+    assertEquals(40.0, s.max());
+    assertEquals(0.5, settings.load().burstiness());
+    assertEquals(64, settings.load().maxConc().getAsInt());
+    BenchSettings.Search defaults = read(Map.of("search", "rate", "slo", "ttft.p99:2000")).search().get();
+    assertEquals(1.0, defaults.min());
+    assertEquals(100.0, defaults.max());
+    assertTrue(error(Map.of("search", "rate", "slo", "ttft.p99:1", "rate", "4")).startsWith("-Dsearch=rate chooses the levels itself"));
+    assertEquals("Invalid -Dsearch.max=fast: expected a number above 0",
+        error(Map.of("search", "rate", "slo", "ttft.p99:1", "search.max", "fast")));
+    assertEquals("-Dsearch.max=4000 x -Dduration=60 plans 240000 requests for one rate probe: at most 200000 (lower either)",
+        error(Map.of("search", "rate", "slo", "ttft.p99:1", "search.max", "4000", "duration", "60")));
+    assertEquals("-Dburstiness and -Dmax.conc apply to an open-model run: add -Drate=<requests per second> (or -Dsearch=rate)",
+        error(Map.of("search", "conc", "slo", "ttft.p99:1", "burstiness", "2")));
   }
 
   @Test
