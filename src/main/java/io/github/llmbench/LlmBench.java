@@ -248,9 +248,15 @@ public final class LlmBench {
   /**
    * Reads the settings and prepares the server. On a bad setting, dataset or an unusable server it
    * prints one line and ends the JVM (status {@value #EXIT_BAD_INPUT}) before any load is sent:
-   * Gatling would otherwise print a stack trace.
+   * Gatling would otherwise print a stack trace. With {@code -Dhelp} it prints every setting and
+   * ends the JVM (status 0).
    */
   public static LlmBench start() {
+    if (System.getProperty("help") != null) { // -Dhelp: the settings, and nothing loaded
+      System.out.print(io.github.llmbench.settings.SettingsTable.help());
+      System.out.flush();
+      Runtime.getRuntime().halt(0);
+    }
     return orExit(() -> new LlmBench(BenchSettings.fromSystem(), true));
   }
 

@@ -286,6 +286,10 @@ public final class BenchSettings {
    * @throws SettingsException on the first bad value
    */
   public static BenchSettings from(Map<String, String> properties, Function<String, String> environment) {
+    Optional<String> unknown = SettingsTable.unknown(properties);
+    if (unknown.isPresent()) {
+      throw new SettingsException(unknown.get());
+    }
     Reader r = new Reader(properties::get);
     Optional<URI> baseUrl = r.optional("base.url").map(v -> parseBaseUrl("base.url", v));
     Api api = r.api("api", Api.CHAT);
@@ -965,10 +969,22 @@ public final class BenchSettings {
     }
 
     Optional<String> optional(String name) {
+      if (SettingsTable.get(name).isEmpty()) {
+        throw new IllegalStateException("-D" + name + " is read but not in SettingsTable: add it there (-Dhelp and the check of unknown settings read it)");
+      }
       return Optional.ofNullable(source.apply(name)).map(String::trim).filter(s -> !s.isEmpty());
     }
 
+    /** Fails when the table's default of {@code name}, where it is one number, is not the code's. */
+    private static void sameDefault(String name, double codeDefault) {
+      String table = SettingsTable.get(name).orElseThrow().defaultValue();
+      if (table.matches("-?[0-9]+(\\.[0-9]+)?") && Double.parseDouble(table) != codeDefault) {
+        throw new IllegalStateException("SettingsTable says -D" + name + " defaults to " + table + ", the code to " + codeDefault);
+      }
+    }
+
     int positiveInt(String name, int defaultValue, int max) {
+      sameDefault(name, defaultValue);
       Optional<String> raw = optional(name);
       if (raw.isEmpty()) {
         return defaultValue;
@@ -986,6 +1002,7 @@ public final class BenchSettings {
     }
 
     int nonNegativeInt(String name, int defaultValue, int max) {
+      sameDefault(name, defaultValue);
       Optional<String> raw = optional(name);
       if (raw.isEmpty()) {
         return defaultValue;
@@ -1006,10 +1023,12 @@ public final class BenchSettings {
     }
 
     double nonNegativeDouble(String name, double defaultValue) {
+      sameDefault(name, defaultValue);
       return number(name, v -> v >= 0, "a number of seconds from 0").orElse(defaultValue);
     }
 
     double fraction(String name, double defaultValue) {
+      sameDefault(name, defaultValue);
       return number(name, v -> v >= 0 && v < 1, "a number from 0 up to (not including) 1").orElse(defaultValue);
     }
 
@@ -1052,6 +1071,10 @@ public final class BenchSettings {
     }
 
     String oneOf(String name, String defaultValue, java.util.Collection<String> accepted) {
+      String table = SettingsTable.get(name).orElseThrow().defaultValue();
+      if (!table.contains(" ") && !table.equals(defaultValue)) {
+        throw new IllegalStateException("SettingsTable says -D" + name + " defaults to " + table + ", the code to " + defaultValue);
+      }
       String value = optional(name).orElse(defaultValue);
       if (!accepted.contains(value)) {
         throw SettingsException.invalid(name, value, "one of " + String.join(", ", new java.util.TreeSet<>(accepted)));

@@ -66,4 +66,27 @@ class BadInputIT {
       assertTrue(o.millis() < 10_000, "took " + o.millis() + " ms");
     }
   }
+
+  @Test
+  void aMisspelledSettingStopsTheRunWithTheNearMiss(@TempDir Path results) throws Exception {
+    GatlingProcess.Outcome o = gatling(results, "concurrency=4", "duration=3");
+    assertEquals(LlmBench.EXIT_BAD_INPUT, o.exitCode());
+    assertEquals("gatling-llm-bench: Unknown setting -Dconcurrency=4: did you mean -Dconc? (-Dhelp lists every setting)", o.stderr().strip());
+    assertFalse(o.stdout().contains("started"), o.stdout());
+    o = gatling(results, "sim.gpuu=x");
+    assertEquals(LlmBench.EXIT_BAD_INPUT, o.exitCode());
+    assertTrue(o.stderr().strip().startsWith("gatling-llm-bench: Unknown setting -Dsim.gpuu=x: did you mean -Dsim.gpu? the -Dsim.* settings are "),
+        o.stderr());
+  }
+
+  @Test
+  void helpListsEverySettingAndLoadsNothing(@TempDir Path results) throws Exception {
+    GatlingProcess.Outcome o = gatling(results, "help=");
+    assertEquals(0, o.exitCode(), o.stderr());
+    for (io.github.llmbench.settings.SettingsTable.Setting s : io.github.llmbench.settings.SettingsTable.ALL) {
+      assertTrue(o.stdout().contains("-D" + s.name()), "-D" + s.name() + " in -Dhelp");
+    }
+    assertFalse(o.stdout().contains("started"), "no load: " + o.stdout());
+    assertTrue(o.stderr().isBlank(), o.stderr());
+  }
 }

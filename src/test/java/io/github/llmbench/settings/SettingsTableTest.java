@@ -1,0 +1,95 @@
+package io.github.llmbench.settings;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class SettingsTableTest {
+
+  private static String error(Map<String, String> properties) {
+    try {
+      BenchSettings.from(properties, k -> null);
+      return "no error";
+    } catch (SettingsException e) {
+      return e.getMessage();
+    }
+  }
+
+  @Test
+  void misspelledSettingsAreNamedWithTheNearMiss() {
+    assertEquals("Unknown setting -Dconcurrency=4: did you mean -Dconc? (-Dhelp lists every setting)", error(Map.of("concurrency", "4")));
+    assertEquals("Unknown setting -Dinput_len=256: did you mean -Dinput.len? (-Dhelp lists every setting)", error(Map.of("input_len", "256")));
+    assertEquals("Unknown setting -Dgates.tpot.p99=50: did you mean -Dgate.tpot.p99? (-Dhelp lists every setting)", error(Map.of("gates.tpot.p99", "50")));
+    assertEquals("Unknown setting -Dnum.prompts=100: did you mean -Dprompts? (-Dhelp lists every setting)", error(Map.of("num.prompts", "100")));
+    assertEquals("Unknown setting -Dnum-prompts=100: did you mean -Dprompts? (-Dhelp lists every setting)", error(Map.of("num-prompts", "100")));
+    assertEquals("Unknown setting -Dlen.input=256: did you mean -Dinput.len? (-Dhelp lists every setting)", error(Map.of("len.input", "256")));
+    assertEquals("Unknown setting -Dladdder=4,8: did you mean -Dladder? (-Dhelp lists every setting)", error(Map.of("laddder", "4,8")));
+    assertEquals("Unknown setting -DConc=4: did you mean -Dconc? (-Dhelp lists every setting)", error(Map.of("Conc", "4")));
+    assertEquals("Unknown setting -Dsim.gpuu=x: did you mean -Dsim.gpu? the -Dsim.* settings are sim.model, sim.gpu, sim.tp, "
+        + "sim.max_num_seqs, sim.max_num_batched_tokens, sim.gpu_memory_utilization, sim.faults, sim.dialect (-Dhelp lists all)",
+        error(Map.of("sim.gpuu", "x")));
+    assertTrue(error(Map.of("warmup.seconds", "5")).startsWith("Unknown setting -Dwarmup.seconds=5: the -Dwarmup.* settings are warmup.prompts, warmup.conc"),
+        "in a namespace, no near miss: still an error");
+    assertEquals("Unknown gate -Dgate.tpot.p999=50: expected [LEVEL.]METRIC with METRIC one of", error(Map.of("gate.tpot.p999", "50")).split(" [a-z_.]+,")[0]);
+  }
+
+  @Test
+  void theJvmsMavensAndGatlingsPropertiesPass() {
+    Map<String, String> props = new HashMap<>();
+    System.getProperties().forEach((k, v) -> props.put(String.valueOf(k), String.valueOf(v)));
+    props.putAll(Map.of("gatling.simulationClass", "x.Y", "exec.args", "a b", "test", "FooTest", "skipTests", "true",
+        "maven.repo.local", "/tmp/m2", "io.netty.leakDetection.level", "disabled", "surefire.failIfNoSpecifiedTests", "false",
+        "it.test", "X", "basedir", "/work", "header.X-Route", "pool-a"));
+    props.put("gate.tpot.p99", "50");
+    props.put("help", "true");
+    assertEquals(Optional.empty(), SettingsTable.unknown(props), "none is the kit's or a near miss");
+  }
+
+  @Test
+  void aHeadersValueIsNotShown() {
+    assertEquals("Unknown setting -Dheaders.Authorization: did you mean -Dheader.Authorization? (-Dhelp lists every setting)",
+        error(Map.of("headers.Authorization", "Bearer sk-secret")));
+  }
+
+  @Test
+  void helpListsEverySettingWithItsDefaultAndWhatItAccepts() {
+    String help = SettingsTable.help();
+    for (SettingsTable.Setting s : SettingsTable.ALL) {
+      assertTrue(help.contains("-D" + s.name()), s.name());
+      assertTrue(help.contains("default: " + s.defaultValue() + "; accepts: " + s.accepted()), s.name());
+    }
+  }
+
+  @Test
+  void docsSettingsMdDescribesTheSameSettings() throws Exception {
+    String doc = Files.readString(Path.of("docs/settings.md"));
+    Set<String> documented = new TreeSet<>();
+    Matcher m = Pattern.compile("(?m)^\\| `([a-zA-Z_.<>]+)`").matcher(doc);
+    while (m.find()) {
+      documented.add(m.group(1).replace("<Name>", "").replace("<metric>", ""));
+    }
+    Set<String> inTable = new TreeSet<>();
+    SettingsTable.ALL.forEach(s -> inTable.add(s.name()));
+    inTable.remove("help"); // the help is its own
+    documented.remove("gatling.simulationClass"); // Gatling's, documented for convenience
+    assertEquals(inTable, documented, "docs/settings.md and SettingsTable list the same settings");
+  }
+
+  @Test
+  void editDistance() {
+    assertEquals(0, SettingsTable.distance("conc", "conc"));
+    assertEquals(1, SettingsTable.distance("conc", "concs"));
+    assertEquals(2, SettingsTable.distance("ladder", "ldader"));
+    assertEquals(3, SettingsTable.distance("kitten", "sitting"));
+  }
+}
