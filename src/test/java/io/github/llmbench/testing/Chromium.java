@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -21,12 +22,25 @@ public final class Chromium {
   public record Dump(String dom, String log) {}
 
   public static Dump open(Path html) throws Exception {
+    return open(html, null);
+  }
+
+  /** As {@link #open(Path)}, in a window {@code width} CSS pixels wide (900 high). */
+  public static Dump open(Path html, int width) throws Exception {
+    return open(html, width + ",900");
+  }
+
+  private static Dump open(Path html, String windowSize) throws Exception {
     String chromium = find();
     Path profile = Files.createTempDirectory("llm-chromium");
-    List<String> cmd = List.of(chromium, "--headless", "--no-sandbox", "--disable-gpu",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--no-first-run", "--user-data-dir=" + profile, "--enable-logging=stderr", "--v=0",
-        "--virtual-time-budget=3000", "--dump-dom", html.toUri().toString());
+    List<String> cmd = new ArrayList<>(List.of(chromium, "--headless", "--no-sandbox",
+        "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run", "--user-data-dir=" + profile,
+        "--enable-logging=stderr", "--v=0", "--virtual-time-budget=3000"));
+    if (windowSize != null) {
+      cmd.add("--window-size=" + windowSize);
+    }
+    cmd.addAll(List.of("--dump-dom", html.toUri().toString()));
     Path stdout = profile.resolve("dom.html");
     Path stderr = profile.resolve("stderr.txt");
     Process p = new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
@@ -56,6 +70,132 @@ public final class Chromium {
       assertFalse(console && (line.contains("rror") || line.contains("Uncaught")), line);
     }
   }
+
+  /**
+   * Which table header cells of {@code html} a reader of a window {@code width} pixels wide can
+   * see or scroll to.
+   *
+   * <p>A header is reachable when, going out from it, each ancestor that clips horizontally
+   * ({@code overflow-x} other than {@code visible}) either shows it whole, or scrolls ({@code
+   * overflow-x: auto | scroll} with {@code scrollWidth > clientWidth}) and holds it within its
+   * scrollable width (then that ancestor's box must be reachable in turn); and the window shows it
+   * whole, or the page scrolls sideways to it. An {@code overflow: hidden} ancestor that cuts it
+   * makes it unreachable, whatever scrolls inside. A scrolling ancestor counts only inside the
+   * table's own box (its {@code .statistics} block, else the table's parent): a page-wide one,
+   * such as Gatling's {@code .content-in}, has its scrollbar below the whole page, not by the
+   * table. The page is opened as a copy beside it (so its {@code style/} and {@code js/} load)
+   * with a measuring script added at the end; the copy is deleted. Fails when the script did not report, or found no header.
+   */
+  public static Reach reach(Path html, int width) throws Exception {
+    Path copy = html.resolveSibling("reach-" + html.getFileName());
+    String page = Files.readString(html);
+    int end = page.lastIndexOf("</body>");
+    assertTrue(end > 0, "no </body> in " + html);
+    Files.writeString(copy, page.substring(0, end) + REACH_SCRIPT + page.substring(end));
+    Dump d;
+    try {
+      d = open(copy, width);
+    } finally {
+      Files.deleteIfExists(copy);
+    }
+    Matcher m = Pattern.compile("<pre id=\"llm-reach\" data-headers=\"(\\d+)\" "
+        + "data-scrolled=\"(\\d+)\">([^<]*)</pre>")
+        .matcher(d.dom());
+    assertTrue(m.find(), () -> "the measuring script did not report:\n" + String.join("\n",
+        d.log().lines().filter(l -> l.contains("CONSOLE") || l.contains("Uncaught")).toList()));
+    Matcher th = Pattern.compile("<th[\\s>]").matcher(page.substring(page.indexOf("<body")));
+    int expected = 0;
+    while (th.find()) {
+      expected++;
+    }
+    assertTrue(expected > 0, "no table header in " + html);
+    assertEquals(expected, Integer.parseInt(m.group(1)), "headers measured");
+    Matcher moved = Pattern.compile("<pre id=\"llm-scrolled\">([^<]*)</pre>").matcher(d.dom());
+    assertTrue(moved.find(), "the measuring script listed no scrolled headers");
+    return new Reach(expected, Integer.parseInt(m.group(2)), lines(m.group(3)), lines(moved.group(1)));
+  }
+
+  private static List<String> lines(String escaped) {
+    String text = escaped.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"")
+        .replace("&#39;", "'").replace("&nbsp;", "\u00a0").replace("&amp;", "&");
+    return text.isEmpty() ? List.of() : List.of(text.split("\n"));
+  }
+
+  /**
+   * What {@link #reach} measured: the header cells, how many of them only a sideways scroll
+   * shows, those neither shown nor reachable, each as {@code "table title > header (why)"}, and
+   * those a sideways scroll shows, as {@code "table title > header"}.
+   */
+  public record Reach(int headers, int scrolled, List<String> unreachable, List<String> scrolledHeaders) {}
+
+  /** The measuring script of {@link #reach}: reports into {@code pre#llm-reach}. */
+  private static final String REACH_SCRIPT = """
+      <script>
+      window.addEventListener('load', function () {
+        var bad = [], moves = [], n = 0, scrolled = 0, root = document.documentElement;
+        function scrolls(el, cs) {
+          return (cs.overflowX === 'auto' || cs.overflowX === 'scroll') && el.scrollWidth > el.clientWidth;
+        }
+        function name(el) {
+          return el.tagName.toLowerCase() + (el.id ? '#' + el.id : '')
+            + (typeof el.className === 'string' && el.className ? '.' + el.className.trim().split(/\\s+/).join('.') : '');
+        }
+        document.querySelectorAll('th').forEach(function (th) {
+          n++;
+          var r = th.getBoundingClientRect(), left = r.left, right = r.right, why = null, moved = false;
+          var own = th.closest('.statistics') || th.closest('table').parentElement;
+          if (r.width === 0 || r.height === 0) why = 'not rendered';
+          for (var a = th.parentElement; !why && a && a !== root && a !== document.body; a = a.parentElement) {
+            var cs = getComputedStyle(a);
+            if (cs.overflowX === 'visible') continue;
+            var b = a.getBoundingClientRect(), bl = b.left + a.clientLeft, br = bl + a.clientWidth;
+            if (left >= bl - 1 && right <= br + 1) continue;
+            if (scrolls(a, cs) && !own.contains(a)) {
+              why = 'reached only by scrolling ' + name(a) + ', a page-wide box: its scrollbar is not by the table';
+              break;
+            }
+            if (scrolls(a, cs)) {
+              var from = bl - a.scrollLeft;
+              if (left >= from - 1 && right <= from + a.scrollWidth + 1) {
+                var w = Math.min(right - left, a.clientWidth);
+                left = bl; right = bl + w; // scrolled into its box: the box must now be reachable
+                moved = true;
+                continue;
+              }
+            }
+            why = 'cut by ' + name(a) + ' (overflow-x: ' + cs.overflowX + ', ' + a.clientWidth
+              + ' px shown of ' + a.scrollWidth + ')';
+          }
+          if (!why) {
+            var vw = root.clientWidth, pageScrolls = root.scrollWidth > vw
+              && ['hidden', 'clip'].indexOf(getComputedStyle(root).overflowX) < 0
+              && ['hidden', 'clip'].indexOf(getComputedStyle(document.body).overflowX) < 0;
+            var lo = pageScrolls ? -window.scrollX : 0, hi = pageScrolls ? root.scrollWidth - window.scrollX : vw;
+            if (left < lo - 1 || right > hi + 1) why = 'outside the ' + vw + ' px window';
+          }
+          if (!why && moved) {
+            scrolled++;
+            var sbox = th.closest('.statistics'), st = sbox && sbox.querySelector('.title');
+            moves.push((st ? st.textContent.trim() : '?') + ' > ' + th.textContent.trim());
+          }
+          if (why) {
+            var box = th.closest('.statistics'), t = box && box.querySelector('.title');
+            bad.push((t ? t.textContent.trim() : '?') + ' > ' + th.textContent.trim() + ' (' + why + ')');
+          }
+        });
+        var p = document.createElement('pre');
+        p.id = 'llm-reach';
+        p.setAttribute('data-headers', n);
+        p.setAttribute('data-scrolled', scrolled);
+        p.textContent = bad.join('\\n');
+        document.body.appendChild(p);
+        var q = document.createElement('pre');
+        q.id = 'llm-scrolled';
+        q.textContent = moves.join('\\n');
+        document.body.appendChild(q);
+      });
+      </script>
+      """;
 
   public static int count(String text, String needle) {
     int n = 0;
