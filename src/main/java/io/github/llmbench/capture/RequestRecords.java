@@ -5,7 +5,7 @@ import io.github.llmbench.records.RequestRecord;
 
 /**
  * Turns one request's parsed stream into its {@link RequestRecord}: the per-request metric
- * formulas, as vLLM's serving benchmark defines them except where noted in the README. Times come
+ * formulas, as vLLM's serving benchmark defines them except where noted in docs/metrics.md. Times come
  * from {@link System#nanoTime()} (monotonic, as vLLM's {@code time.perf_counter()}) and are
  * written in milliseconds with 3 decimals.
  *

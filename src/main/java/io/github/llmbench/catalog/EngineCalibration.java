@@ -35,7 +35,7 @@ public record EngineCalibration(
    * The defaults, fitted to the seed study's TP=1 ladder (Qwen2.5-7B-Instruct bf16, one RTX 4080
    * 32 GB, vLLM V1, input 1,024, output 128, C = 1 .. 200: mean TPOT 25, 26, 36, 52, 90, 163,
    * 263 ms, output throughput peaking at C=128) and to its TP=2 C=1 figures (TPOT 12.07 ms, TTFT
-   * median 44.10 ms), in virtual time ({@code SimCalibration}, README "Calibration"):
+   * median 44.10 ms), in virtual time ({@code SimCalibration}, docs/simulator.md, "Calibration against the seed's ladder"):
    *
    * <ul>
    *   <li>memory 0.93: TPOT at C=1 is weights / (bandwidth x efficiency) + overhead; 15.2 GB at
@@ -61,7 +61,7 @@ public record EngineCalibration(
    *       context ~0.5-1 GiB).
    *   <li>per running sequence 0: a CPU cost per scheduled sequence ({@code SimCalibration
    *       --per-seq-us}) scales every saturated level alike and does not make C=200's throughput
-   *       fall below C=128's (README "Calibration"), so it is not used.
+   *       fall below C=128's (docs/simulator.md, "Calibration against the seed's ladder"), so it is not used.
    *   <li>request path 30 ms: the seed's TP=2 C=1 TTFT has a median of 44.10 ms, below the
    *       ~100 ms an uncached 1,024-token prefill needs on 2 x 97.5 TFLOP/s with PCIe
    *       all-reduces, so those prompts came from the prefix cache (one ~13 ms step for the last

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /**
  * llama.cpp's {@code llama-server} (0.7.0, Debian) streams, captured with curl from the tiny model
  * of the integration tests ({@code src/test/resources/llamacpp/}), as Gatling renders their events.
- * Each test is one row of the README's "Other servers" table.
+ * Each test is one row of the "Other servers" table in docs/servers.md.
  */
 class LlamaCppStreamTest {
 
