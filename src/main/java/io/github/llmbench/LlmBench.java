@@ -252,12 +252,21 @@ public final class LlmBench {
    * ends the JVM (status 0).
    */
   public static LlmBench start() {
+    return start(new String[0]);
+  }
+
+  /**
+   * As {@link #start()}, for a simulation that reads properties of its own ({@code
+   * LlmBench.start("users", "think")}): those are not refused as unknown or misspelled settings.
+   */
+  public static LlmBench start(String... simulationOwnProperties) {
     if (System.getProperty("help") != null) { // -Dhelp: the settings, and nothing loaded
       System.out.print(io.github.llmbench.settings.SettingsTable.help());
       System.out.flush();
       Runtime.getRuntime().halt(0);
     }
-    return orExit(() -> new LlmBench(BenchSettings.fromSystem(), true));
+    java.util.Set<String> own = java.util.Set.of(simulationOwnProperties);
+    return orExit(() -> new LlmBench(BenchSettings.fromSystem(own), true));
   }
 
   /** The value, or on a bad setting, dataset or unusable server one line and the end of the JVM. */
@@ -502,8 +511,8 @@ public final class LlmBench {
     return exec(session -> session.removeAll(FEEDER_KEYS)).feed(records).exec(group(phase.level()).on(inner));
   }
 
-  private static final String TRACE_MICROS = "llm.traceMicros";
-  private static final String TRACE_START_NANOS = "llm.traceStartNanos";
+  private static final String TRACE_MICROS = Populations.SEND_AT_MICROS;
+  private static final String TRACE_START_NANOS = Populations.SEND_CLOCK_START_NANOS;
 
   private static final String[] FEEDER_KEYS = {
     FeederRecords.PROMPT, FeederRecords.MESSAGES, FeederRecords.MAX_TOKENS, FeederRecords.PROFILE, FeederRecords.INPUT_TOKENS
@@ -574,12 +583,15 @@ public final class LlmBench {
         .feed(feederOf(dataset, measuredIndex, null))
         .exec(group("#{" + CapacityProbes.LEVEL + "}").on(request));
     int slots = CapacityProbes.slots(s.min(), s.max(), s.precision());
-    if (s.rate()) {
-      BenchSettings.Load load = settings.load();
-      return CapacityProbes.open(slots, CapacityProbes.maxRequests(s.max(), duration, load.burstiness()), duration,
-          load.burstiness(), load.maxConc().orElse(0), settings.workload().seed(), one, next, drained);
-    }
-    return CapacityProbes.closed(slots, (int) s.max(), duration, one, () -> (int) next.getAsDouble(), c -> drained.accept(c));
+    BenchSettings.Load load = settings.load();
+    PopulationBuilder probeChain = s.rate()
+        ? CapacityProbes.open(slots, CapacityProbes.maxRequests(s.max(), duration, load.burstiness()), duration,
+            load.burstiness(), load.maxConc().orElse(0), settings.workload().seed(), one, next, drained)
+        : CapacityProbes.closed(slots, (int) s.max(), duration, one, () -> (int) next.getAsDouble(), c -> drained.accept(c));
+    List<Phase> warmup = phases.stream().filter(Phase::warmup).toList();
+    // the warmup (-Dwarmup.prompts) first; the budget counts from the first probe
+    return warmup.isEmpty() ? probeChain
+        : Populations.chain(warmup, this::oneRequest, runEnd::levelDrained, settings.workload().seed()).andThen(probeChain);
   }
 
   /** A probe's figures under the gates' names; with {@code steadyWindow}, TTFT and TPOT of its steady window where it has one. */

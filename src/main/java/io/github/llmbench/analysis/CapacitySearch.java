@@ -84,11 +84,15 @@ public record CapacitySearch(double min, double max, double precision, boolean w
     if (!v.status().equals("not bracketed")) {
       return OptionalDouble.empty();
     }
-    if (v.lowestBroken() == null) { // still growing
-      double last = v.capacity();
-      return OptionalDouble.of(round(Math.min(max, last * 2)));
+    double proposed;
+    if (v.lowestBroken() == null) { // still growing: doubled, or the maximum itself (a rate rounded to
+      double doubled = v.capacity() * 2; // 3 digits could otherwise never reach a max like 1024)
+      proposed = doubled >= max ? max : round(doubled);
+    } else {
+      proposed = midpoint(v.capacity(), v.lowestBroken());
     }
-    return OptionalDouble.of(midpoint(v.capacity(), v.lowestBroken()));
+    // never the same load twice: its records would be one level, judged as one
+    return probes.stream().anyMatch(p -> p.load() == proposed) ? OptionalDouble.empty() : OptionalDouble.of(proposed);
   }
 
   /** The bracket so far. */

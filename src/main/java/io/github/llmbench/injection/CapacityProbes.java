@@ -113,7 +113,10 @@ public final class CapacityProbes {
             return session.set(SLOT, joined.getAndIncrement()).set(LEVEL, LoadPlan.openLevel(rate.get()));
           })
           .doIf(session -> session.getInt(SLOT) < sendTimes.get().length)
-          .then(exec(pause(session -> Duration.ofNanos(Math.max(0,
+          .then(exec(session -> session // its record then says how late it was sent
+                  .set(Populations.SEND_AT_MICROS, Math.round(sendTimes.get()[session.getInt(SLOT)] * 1e6))
+                  .set(Populations.SEND_CLOCK_START_NANOS, startNanos.get()))
+              .exec(pause(session -> Duration.ofNanos(Math.max(0,
                   startNanos.get() + Math.round(sendTimes.get()[session.getInt(SLOT)] * 1e9) - System.nanoTime()))))
               .exec(send))
           .injectOpen(atOnceUsers(maxRequests)));

@@ -38,6 +38,15 @@ public final class Populations {
   private Populations() {}
 
   /**
+   * Session attributes of a request sent at a set time (a trace replay's, a rate probe's): that
+   * time in µs from the start, and the start ({@link System#nanoTime()}); its record then tells
+   * how late it was sent.
+   */
+  public static final String SEND_AT_MICROS = "llm.traceMicros";
+
+  public static final String SEND_CLOCK_START_NANOS = "llm.traceStartNanos";
+
+  /**
    * @param oneRequest the chain of one request of a phase (already inside its groups)
    * @param onLevelDrained called once all requests of a level have finished
    * @param seed seeds the open-model arrival gaps

@@ -10,10 +10,11 @@ package io.github.llmbench.records;
  * @param conversation the conversation's id within the run, or null
  * @param turn the turn within the conversation (1 for the first), or 0 outside conversations
  * @param traceMicros when the trace says to send the request, from the trace's first request,
- *     divided by the replay's speed, in µs; {@link RequestRecord#ABSENT} outside trace replays
+ *     divided by the replay's speed, in µs (a rate probe of a capacity search: its drawn arrival
+ *     time, from the probe's start); {@link RequestRecord#ABSENT} for other levels
  * @param sentMicros when the request was sent (its prompt built, just before the HTTP client),
- *     from the moment the replay fed its first request, in µs; {@link RequestRecord#ABSENT}
- *     outside trace replays
+ *     from the moment the replay (or probe) started, in µs; {@link RequestRecord#ABSENT} for other
+ *     levels
  * @param injector the injector that sent it (from 0) when several share the load, else -1
  */
 public record RequestOrigin(String conversation, int turn, long traceMicros, long sentMicros, int injector) {

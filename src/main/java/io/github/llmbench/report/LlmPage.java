@@ -366,7 +366,7 @@ public final class LlmPage {
     sb.append("</div>\n");
   }
 
-  /** Per level, TTFT by turn (multi-turn runs) and the send lateness (trace replays). */
+  /** Per level, TTFT by turn (multi-turn runs) and the send lateness (trace replays, rate probes). */
   private static void workload(StringBuilder sb, RunAnalysis a) {
     sb.append("<div id=\"llm-workload\" class=\"llm-section\">\n");
     for (RunAnalysis.Level l : a.levels().values()) {
@@ -380,7 +380,8 @@ public final class LlmPage {
         tableEnd(sb);
       }
       if (!l.lateness().isEmpty()) {
-        tableStart(sb, "Trace replay (" + l.name() + "): send time against the trace's, from the replay's start",
+        tableStart(sb, (io.github.llmbench.injection.LoadPlan.TRACE.equals(l.name()) ? "Trace replay (" + l.name() + "): send time against the trace's, from the replay's start"
+                : "Arrivals (" + l.name() + "): send time against the drawn arrival time, from the level's start"),
             "Requests", "Median late (ms)", "P99 late (ms)", "Max late (ms)");
         row(sb, l.lateness().requests(), WorkloadBlocks.figure(l.lateness().medianMs(), 1),
             WorkloadBlocks.figure(l.lateness().p99Ms(), 1), WorkloadBlocks.figure(l.lateness().maxMs(), 1));

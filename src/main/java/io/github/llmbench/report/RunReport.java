@@ -92,7 +92,7 @@ public final class RunReport {
           a.model() == null ? null : a.model().hfId(), a.gpu() == null ? null : a.gpu().name(),
           a.tp(), l.rooflineNote()));
       sb.append(WorkloadBlocks.turns(l.turns(), several ? name : null));
-      sb.append(WorkloadBlocks.lateness(l.lateness()));
+      sb.append(WorkloadBlocks.lateness(l.lateness(), name));
       sb.append(ServerBlock.format(l, several ? name : null));
       sb.append(FailureBlock.format(l.failures(), several ? name : null));
       sb.append('\n');

@@ -1,12 +1,13 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.TraceLateness;
+import io.github.llmbench.injection.LoadPlan;
 import io.github.llmbench.analysis.TurnLatency;
 import java.util.Locale;
 
 /**
  * The console blocks of a workload's shape, printed after a level's result blocks: TTFT by turn
- * of a multi-turn run, and the send lateness of a trace replay.
+ * of a multi-turn run, and the send lateness of a level sent at set times (a trace replay, a rate probe).
  *
  * <pre>
  * ----------------------- TTFT by turn ------------------------
@@ -33,13 +34,21 @@ public final class WorkloadBlocks {
     return sb.toString();
   }
 
-  /** The trace replay's lateness line; empty outside trace replays. */
-  public static String lateness(TraceLateness l) {
+  /** The lateness line of a level sent at set times (a trace replay, a rate probe of a search); empty for others. */
+  public static String lateness(TraceLateness l, String level) {
     if (l.isEmpty()) {
       return "";
     }
-    return String.format(Locale.ROOT, "Trace replay: %d requests sent late by median %.1f ms, P99 %.1f ms, max %.1f ms"
-        + " (each against its time in the trace, from the replay's start)%n", l.requests(), l.medianMs(), l.p99Ms(), l.maxMs());
+    return String.format(Locale.ROOT, "%s: %d requests sent late by median %.1f ms, P99 %.1f ms, max %.1f ms"
+        + " (each against %s)%n", lateLabel(level), l.requests(), l.medianMs(), l.p99Ms(), l.maxMs(), lateAgainst(level));
+  }
+
+  static String lateLabel(String level) {
+    return LoadPlan.TRACE.equals(level) ? "Trace replay" : "Arrivals (" + level + ")";
+  }
+
+  static String lateAgainst(String level) {
+    return LoadPlan.TRACE.equals(level) ? "its time in the trace, from the replay's start" : "its drawn arrival time, from the level's start";
   }
 
   static String figure(double v, int decimals) {

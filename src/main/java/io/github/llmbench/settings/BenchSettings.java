@@ -275,9 +275,17 @@ public final class BenchSettings {
 
   /** Reads the JVM's system properties and the {@code OPENAI_API_KEY} environment variable. */
   public static BenchSettings fromSystem() {
+    return fromSystem(java.util.Set.of());
+  }
+
+  /**
+   * As {@link #fromSystem()}, with properties that a simulation of one's own reads itself (they
+   * are not refused as unknown settings).
+   */
+  public static BenchSettings fromSystem(java.util.Set<String> simulationOwn) {
     Map<String, String> props = new java.util.HashMap<>();
     System.getProperties().forEach((k, v) -> props.put(String.valueOf(k), String.valueOf(v)));
-    return from(props, System::getenv);
+    return from(props, System::getenv, simulationOwn);
   }
 
   /**
@@ -286,7 +294,15 @@ public final class BenchSettings {
    * @throws SettingsException on the first bad value
    */
   public static BenchSettings from(Map<String, String> properties, Function<String, String> environment) {
-    Optional<String> unknown = SettingsTable.unknown(properties);
+    return from(properties, environment, java.util.Set.of());
+  }
+
+  /**
+   * As {@link #from(Map, Function)}; {@code simulationOwn} names properties a simulation reads
+   * itself, which are not refused as unknown settings.
+   */
+  public static BenchSettings from(Map<String, String> properties, Function<String, String> environment, java.util.Set<String> simulationOwn) {
+    Optional<String> unknown = SettingsTable.unknown(properties, simulationOwn);
     if (unknown.isPresent()) {
       throw new SettingsException(unknown.get());
     }
@@ -364,7 +380,20 @@ public final class BenchSettings {
         baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu,
         simDialect, simEngine, load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")),
         itlRecords, readRequestOptions(r, properties), readMetrics(r), readInjector(r, load, workload), r.optional("tokenizer"),
-        readSearch(r, load, workload));
+        sameSearchAsBaseline(readSearch(r, load, workload), gates));
+  }
+
+  /** A capacity gate against a baseline compares capacities of one kind: concurrencies, or rates. */
+  private static Optional<Search> sameSearchAsBaseline(Optional<Search> search, Gates gates) {
+    Map<String, Double> baseline = gates.baselineFigures().get(io.github.llmbench.gates.GateCheck.SEARCH_LEVEL);
+    boolean capacityGate = gates.set().gates().stream().anyMatch(g -> g.metric().equals(GateSet.CAPACITY));
+    if (search.isPresent() && capacityGate && baseline != null && baseline.get(GatesFile.SEARCH_RATE) != null
+        && (baseline.get(GatesFile.SEARCH_RATE) == 1.0) != search.get().rate()) {
+      throw new SettingsException("-Dgate.capacity.min compares with the baseline's capacity, a "
+          + (search.get().rate() ? "concurrency" : "request rate") + " (-Dbaseline=" + gates.baseline().orElse("") + "): this run's -Dsearch="
+          + search.get().kind() + " finds a " + (search.get().rate() ? "request rate" : "concurrency"));
+    }
+    return search;
   }
 
   /**
@@ -405,8 +434,9 @@ public final class BenchSettings {
     }
     boolean rate = kind.get().equals("rate");
     String flag = "-Dsearch=" + kind.get();
-    if (load.open() || load.ladder() || !load.prompts().isEmpty() || workload.dataset() == Dataset.TRACE || workload.multiTurn()) {
-      throw new SettingsException(flag + " chooses the levels itself: drop -Dladder, -Drate, -Dprompts, -Dturns and trace datasets");
+    if (load.open() || load.ladder() || !load.prompts().isEmpty() || workload.dataset() == Dataset.TRACE || workload.multiTurn()
+        || r.optional("conc").isPresent()) {
+      throw new SettingsException(flag + " chooses the levels itself: drop -Dconc, -Dladder, -Drate, -Dprompts, -Dturns and trace datasets");
     }
     if (r.optional("injector").isPresent()) {
       throw new SettingsException(flag + " runs in one injector: with -Dinjector each injector would search on its own; drop -Dinjector");

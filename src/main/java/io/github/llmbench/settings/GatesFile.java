@@ -17,6 +17,9 @@ import java.util.Properties;
 final class GatesFile {
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /** Among a baseline's search figures: 1 when its capacity is a request rate, 0 for a concurrency. */
+  static final String SEARCH_RATE = "search.rate";
+
   private GatesFile() {}
 
   /**
@@ -70,7 +73,8 @@ final class GatesFile {
     // a capacity search's answer, under the pseudo-level its gate is checked at
     JsonNode capacity = root.path("capacity").path("capacity");
     if (capacity.isNumber()) {
-      levels.put(GateCheck.SEARCH_LEVEL, Map.of(io.github.llmbench.gates.GateSet.CAPACITY, capacity.asDouble()));
+      levels.put(GateCheck.SEARCH_LEVEL, Map.of(io.github.llmbench.gates.GateSet.CAPACITY, capacity.asDouble(),
+          SEARCH_RATE, root.path("capacity").path("search").asText("conc").equals("rate") ? 1.0 : 0.0));
     }
     if (levels.isEmpty()) {
       throw new SettingsException("Invalid -Dbaseline=" + baseline + ": " + summary + " has no levels");

@@ -83,7 +83,7 @@ public final class SettingsTable {
       new Setting(REPORT, "model.spec", "the simulator's model, or the catalog entry named like the served one", "a catalog id or a Hugging Face config.json", "the roofline's model"),
       new Setting(REPORT, "gpu", "the simulator's GPU; none for a real server", "a catalog GPU id", "the roofline's GPU"),
       new Setting(REPORT, "tp", "sim.tp, or 1 for a real server", "a whole number from 1 to 64", "the roofline's tensor-parallel GPUs"),
-      new Setting(REPORT, "gate.", "none", "-Dgate.[LEVEL.]METRIC=LIMIT (e.g. gate.tpot.p99=50, gate.c64.failed.pct=1, +10%), gate.goodput=ttft:MS tpot:MS", "a performance gate: the run fails (exit 2) when it breaks"),
+      new Setting(REPORT, "gate.", "failed.pct <= 1", "-Dgate.[LEVEL.]METRIC=LIMIT (e.g. gate.tpot.p99=50, gate.c64.failed.pct=1, +10%), gate.goodput=ttft:MS tpot:MS", "a performance gate: the run fails (exit 2) when it breaks"),
       new Setting(REPORT, "gates", "none", "a gates file, JSON or properties", "gates from a file"),
       new Setting(REPORT, "baseline", "none", "a run folder, or its llm/summary.json", "the run that relative gates (+10%) refer to"),
       new Setting(REPORT, "llmbench.exit.on.gates", "true", "true or false", "false: a broken gate is reported, the command still succeeds"),
@@ -109,20 +109,19 @@ public final class SettingsTable {
   }
 
   /**
-   * Names other load tools use for a kit setting (vllm bench serve, GuideLLM, Gatling's own
-   * wording), normalized as {@link #normalized} makes them.
+   * Names other load tools use for a kit setting (vllm bench serve's and GuideLLM's flags),
+   * normalized as {@link #normalized} makes them. Not Gatling idioms such as {@code users} or
+   * {@code host}: simulations of one's own read those ({@code LlmBench.start("users")}).
    */
   private static final Map<String, String> ALIASES = Map.ofEntries(
-      Map.entry("concurrency", "conc"), Map.entry("max.concurrency", "conc"), Map.entry("users", "conc"),
-      Map.entry("num.prompts", "prompts"), Map.entry("num.requests", "prompts"), Map.entry("requests", "prompts"),
-      Map.entry("request.rate", "rate"), Map.entry("qps", "rate"), Map.entry("rps", "rate"),
+      Map.entry("concurrency", "conc"), Map.entry("max.concurrency", "conc"),
+      Map.entry("num.prompts", "prompts"), Map.entry("num.requests", "prompts"),
+      Map.entry("request.rate", "rate"),
       Map.entry("random.input.len", "input.len"), Map.entry("random.output.len", "output.len"),
       Map.entry("max.tokens", "output.len"), Map.entry("random.range.ratio", "range.ratio"),
       Map.entry("random.prefix.len", "prefix.len"), Map.entry("dataset.name", "dataset"), Map.entry("dataset.path", "dataset"),
-      Map.entry("served.model.name", "model"), Map.entry("endpoint", "api"), Map.entry("host", "base.url"),
-      Map.entry("url", "base.url"), Map.entry("target", "base.url"), Map.entry("num.warmups", "warmup.prompts"),
-      Map.entry("warmup", "warmup.prompts"), Map.entry("max.seconds", "duration"), Map.entry("goodput", "gate.goodput"),
-      Map.entry("request.timeout", "timeout"));
+      Map.entry("served.model.name", "model"), Map.entry("num.warmups", "warmup.prompts"),
+      Map.entry("max.seconds", "duration"), Map.entry("goodput", "gate.goodput"), Map.entry("request.timeout", "timeout"));
 
   /** The first words of properties other programs own: never the kit's, never a near miss. */
   private static final Set<String> FOREIGN = Set.of(
@@ -146,10 +145,12 @@ public final class SettingsTable {
    * one of the kit's namespaces that no setting has, or a near miss of a setting's name (edit
    * distance 1 for short names, 2 otherwise; the same words with {@code _ - .} swapped or
    * reordered; another tool's name for it). Empty when every property is fine.
+   *
+   * @param simulationOwn properties a simulation of one's own reads itself: never refused
    */
-  public static Optional<String> unknown(Map<String, String> properties) {
+  public static Optional<String> unknown(Map<String, String> properties, Set<String> simulationOwn) {
     for (String key : new TreeSet<>(properties.keySet())) {
-      if (get(key).isPresent()) {
+      if (get(key).isPresent() || simulationOwn.contains(key)) {
         continue;
       }
       String first = key.split("[.]", 2)[0];
@@ -158,7 +159,8 @@ public final class SettingsTable {
       if (namespaces().contains(first) && key.contains(".")) {
         return Optional.of("Unknown setting -D" + shown(key, value) + ": "
             + near.map(n -> "did you mean -D" + n + "? ").orElse("")
-            + "the -D" + first + ".* settings are " + String.join(", ", namesIn(first)) + " (-Dhelp lists all)");
+            + (namesIn(first).isEmpty() ? "-D" + first + " is one setting, with no -D" + first + ".* under it"
+                : "the -D" + first + ".* settings are " + String.join(", ", namesIn(first))) + " (-Dhelp lists all)");
       }
       if (FOREIGN.contains(first.toLowerCase(Locale.ROOT))) {
         continue;
@@ -170,18 +172,21 @@ public final class SettingsTable {
     return Optional.empty();
   }
 
-  /** The value, unless it may be a secret (a header's). */
+  /** The name with its value, unless the name says the value may be a secret. */
   private static String shown(String key, String value) {
-    return key.toLowerCase(Locale.ROOT).contains("header") || key.toLowerCase(Locale.ROOT).contains("key") ? key : key + "=" + value;
+    String k = key.toLowerCase(Locale.ROOT);
+    boolean secret = List.of("header", "key", "token", "secret", "password", "auth", "cred").stream().anyMatch(k::contains);
+    return secret ? key : key + "=" + value;
   }
 
-  /** The first words of the kit's dotted names ({@code sim}, {@code gate}, ...) and its one-word names. */
+  /**
+   * The first words of the kit's dotted names ({@code sim}, {@code gate}, ...) and its one-word
+   * names ({@code -Dslo.ttft.p99} is not a setting either).
+   */
   static Set<String> namespaces() {
     Set<String> out = new TreeSet<>();
     for (Setting s : ALL) {
-      if (s.name().contains(".")) {
-        out.add(s.name().split("[.]", 2)[0]);
-      }
+      out.add(s.name().split("[.]", 2)[0]);
     }
     return out;
   }
@@ -203,8 +208,9 @@ public final class SettingsTable {
       return Optional.of(ALIASES.get(n));
     }
     String[] words = key.split("[.]", 2);
-    for (Setting f : ALL) { // -Dheaders.X-Route: -Dheader.X-Route
-      if (f.family() && words.length == 2 && distance(normalized(words[0]), f.name().substring(0, f.name().length() - 1)) <= 1) {
+    for (Setting f : ALL) { // -Dheaders.X-Route: -Dheader.X-Route (not -Drate.x: -Dgate.x)
+      String stem = f.name().substring(0, f.name().length() - 1);
+      if (f.family() && words.length == 2 && normalized(words[0]).startsWith(stem) && distance(normalized(words[0]), stem) <= 1) {
         return Optional.of(f.name() + words[1]);
       }
     }

@@ -54,6 +54,16 @@ class CapacitySearchTest {
   }
 
   @Test
+  void aRateSearchReachesAMaximumOfMoreDigitsOnceAndSaysAlwaysMet() {
+    CapacitySearch.Verdict v = run(new CapacitySearch(1, 1024, 0.1, false), r -> 100);
+    assertEquals("always met", v.status(), v.toString());
+    assertEquals(List.of(1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0),
+        v.probes().stream().map(CapacitySearch.Probe::load).toList(), "1024 itself, not 1020 again and again");
+    CapacitySearch.Verdict w = run(new CapacitySearch(1, 99.96, 0.1, false), r -> 100);
+    assertEquals(99.96, w.probes().get(w.probes().size() - 1).load(), "never above the maximum");
+  }
+
+  @Test
   void aNoisyEdgeKeepsTheBracketConsistent() {
     // 40 broke by noise, 44 met: the capacity stays below the lowest broken load
     CapacitySearch s = new CapacitySearch(8, 256, 0.10, true);

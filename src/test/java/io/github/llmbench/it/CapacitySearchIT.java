@@ -23,9 +23,9 @@ class CapacitySearchIT {
 
   @Test
   void theSearchBracketsTheCapacityAPlainLadderAgreesAndItsGateFails(@TempDir Path dir) throws Exception {
-    Map<String, String> common = Map.of("input.len", "256", "output.len", "64", "duration", "6", "seed", "5", "metrics.interval", "0");
+    Map<String, String> common = Map.of("input.len", "256", "output.len", "64", "duration", "5", "seed", "5", "metrics.interval", "0");
     Map<String, String> search = new java.util.HashMap<>(common);
-    search.putAll(Map.of("search", "conc", "slo", "ttft.mean:" + TTFT_MEAN_MS, "search.min", "4", "search.max", "64",
+    search.putAll(Map.of("search", "conc", "slo", "ttft.mean:" + TTFT_MEAN_MS, "search.min", "8", "search.max", "64",
         "search.precision", "0.2", "search.budget", "3", "gate.capacity.min", "64"));
     long start = System.currentTimeMillis();
     GatlingRun.Result run = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("search"), search);
@@ -38,7 +38,7 @@ class CapacitySearchIT {
     assertTrue(broke > met && (broke - met <= 0.2 * met || broke - met == 1), "within the precision: " + capacity);
     assertTrue(run.console().contains("Capacity:  c" + met + " meets every objective; c" + broke + " broke ttft.mean"), run.console());
     assertTrue(run.console().contains("FAIL search   capacity.min"), "the capacity is below 64: " + run.console());
-    assertTrue(run.console().matches("(?s).*Probes: +c4 met \\(\\d+ requests\\), c8 met.*"), run.console());
+    assertTrue(run.console().matches("(?s).*Probes: +c8 met \\(\\d+ requests\\), c16 met.*"), run.console());
     assertTrue(capacity.path("probes").get(0).path("requests").asInt() > 0, capacity.toString());
     assertTrue(Files.readString(run.llm("gates.xml")).contains("capacity.min"));
     // llm.html: the answer first, one chart per objective drawn (with the ladder's 3, in flight, tokens, roofline, server)
@@ -77,9 +77,10 @@ class CapacitySearchIT {
     Map<String, String> common = Map.of("input.len", "256", "output.len", "64", "duration", "4", "seed", "7", "metrics.interval", "0");
     Map<String, String> search = new java.util.HashMap<>(common);
     search.putAll(Map.of("search", "rate", "slo", "ttft.mean:" + objective, "search.min", "16", "search.max", "48",
-        "search.precision", "0.25", "search.budget", "2"));
+        "search.precision", "0.25", "search.budget", "2", "warmup.prompts", "16", "warmup.conc", "4"));
     GatlingRun.Result run = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("search"), search);
     assertEquals(0, run.exitCode(), run.console());
+    assertTrue(run.console().contains("warmup done: 16 requests"), "the warmup before the probes: " + run.console());
     JsonNode capacity = new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("capacity");
     assertEquals("rate", capacity.path("search").asText());
     assertEquals("bracketed", capacity.path("status").asText(), capacity.toString());
@@ -90,11 +91,18 @@ class CapacitySearchIT {
     String brokeLevel = io.github.llmbench.injection.LoadPlan.openLevel(broke);
     assertTrue(run.console().contains("Capacity:  " + metLevel + " meets every objective; " + brokeLevel + " broke ttft.mean"), run.console());
     assertTrue(run.console().matches("(?s).*Probes: +r16 met \\(\\d+ requests\\), r32 .*"), run.console());
-    // each probe sent about its rate's requests in the duration (Poisson: within 4 standard deviations)
+    // each probe sent about its rate's requests in the duration (Poisson: within 4 standard deviations),
+    // each at its drawn arrival time: how late, per probe, as a trace replay's
+    JsonNode levels = new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels");
     for (JsonNode p : capacity.path("probes")) {
       double expected = p.path("load").asDouble() * 4;
       assertTrue(Math.abs(p.path("requests").asInt() - expected) <= 4 * Math.sqrt(expected) + 2, p.toString());
+      JsonNode late = levels.path(p.path("level").asText()).path("trace_lateness");
+      System.out.println("rate probe " + p.path("level").asText() + " sent late by " + late);
+      assertEquals(p.path("requests").asInt(), late.path("requests").asInt(), late.toString());
+      assertTrue(late.path("p99_ms").asDouble() < 100, "sent at its times: " + late);
     }
+    assertTrue(run.console().contains("Arrivals (" + metLevel + "): "), run.console());
     // goodput at the capacity, by vLLM's definition: requests within 400 ms TTFT each, per second
     double goodput = capacity.path("request_goodput_at_capacity").asDouble();
     assertTrue(goodput > 0 && goodput <= capacity.path("request_throughput_at_capacity").asDouble() + 1e-9, capacity.toString());
@@ -106,9 +114,7 @@ class CapacitySearchIT {
     // the two bracketing rates as plain open-model runs: the same verdicts (within 10% of the objective)
     for (double rate : new double[] {met, broke}) {
       Map<String, String> plain = new java.util.HashMap<>(common);
-      plain.put("rate", String.valueOf(rate));
-      plain.put("warmup.prompts", "32"); // the search's probes ran on a warm client and simulator
-      plain.put("warmup.conc", "8");
+      plain.put("rate", String.valueOf(rate)); // no warmup: in the same JVM as the search, the client is warm
       GatlingRun.Result r = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("rate-" + rate), plain);
       assertEquals(0, r.exitCode(), r.console());
       String level = io.github.llmbench.injection.LoadPlan.openLevel(rate);

@@ -120,6 +120,8 @@ class BenchSettingsTest {
     assertEquals(1.0, defaults.min());
     assertEquals(100.0, defaults.max());
     assertTrue(error(Map.of("search", "rate", "slo", "ttft.p99:1", "rate", "4")).startsWith("-Dsearch=rate chooses the levels itself"));
+    assertEquals("-Dsearch=conc chooses the levels itself: drop -Dconc, -Dladder, -Drate, -Dprompts, -Dturns and trace datasets",
+        error(Map.of("search", "conc", "slo", "ttft.p99:1", "conc", "8")));
     assertEquals("Invalid -Dsearch.max=fast: expected a number above 0",
         error(Map.of("search", "rate", "slo", "ttft.p99:1", "search.max", "fast")));
     assertEquals("-Dsearch.max=4000 x -Dduration=60 plans 240000 requests for one rate probe: at most 200000 (lower either)",

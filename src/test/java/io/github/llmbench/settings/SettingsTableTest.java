@@ -29,7 +29,8 @@ class SettingsTableTest {
   void misspelledSettingsAreNamedWithTheNearMiss() {
     assertEquals("Unknown setting -Dconcurrency=4: did you mean -Dconc? (-Dhelp lists every setting)", error(Map.of("concurrency", "4")));
     assertEquals("Unknown setting -Dinput_len=256: did you mean -Dinput.len? (-Dhelp lists every setting)", error(Map.of("input_len", "256")));
-    assertEquals("Unknown setting -Dgates.tpot.p99=50: did you mean -Dgate.tpot.p99? (-Dhelp lists every setting)", error(Map.of("gates.tpot.p99", "50")));
+    assertEquals("Unknown setting -Dgates.tpot.p99=50: did you mean -Dgate.tpot.p99? -Dgates is one setting, with no -Dgates.* under it"
+        + " (-Dhelp lists all)", error(Map.of("gates.tpot.p99", "50")));
     assertEquals("Unknown setting -Dnum.prompts=100: did you mean -Dprompts? (-Dhelp lists every setting)", error(Map.of("num.prompts", "100")));
     assertEquals("Unknown setting -Dnum-prompts=100: did you mean -Dprompts? (-Dhelp lists every setting)", error(Map.of("num-prompts", "100")));
     assertEquals("Unknown setting -Dlen.input=256: did you mean -Dinput.len? (-Dhelp lists every setting)", error(Map.of("len.input", "256")));
@@ -52,7 +53,19 @@ class SettingsTableTest {
         "it.test", "X", "basedir", "/work", "header.X-Route", "pool-a"));
     props.put("gate.tpot.p99", "50");
     props.put("help", "true");
-    assertEquals(Optional.empty(), SettingsTable.unknown(props), "none is the kit's or a near miss");
+    assertEquals(Optional.empty(), SettingsTable.unknown(props, Set.of()), "none is the kit's or a near miss");
+  }
+
+  @Test
+  void aSimulationsOwnPropertiesPassAndFlatSettingsHaveNoSubSettings() {
+    assertEquals(Optional.empty(), SettingsTable.unknown(Map.of("mode", "fast", "users", "10"), Set.of("mode", "users")));
+    assertEquals(Optional.of("Unknown setting -Dmode=fast: did you mean -Dmodel? (-Dhelp lists every setting)"),
+        SettingsTable.unknown(Map.of("mode", "fast"), Set.of()));
+    assertEquals("Unknown setting -Dslo.ttft.p99=2000: -Dslo is one setting, with no -Dslo.* under it (-Dhelp lists all)",
+        error(Map.of("slo.ttft.p99", "2000")));
+    assertEquals(Optional.empty(), SettingsTable.nearMiss("rate.limit"), "-Drate.limit is not a misspelled -Dgate.limit");
+    assertEquals("Unknown setting -Dmetrics.token: the -Dmetrics.* settings are metrics.interval, metrics.urls (-Dhelp lists all)",
+        error(Map.of("metrics.token", "s3cret")), "a value that may be a secret is not shown");
   }
 
   @Test
