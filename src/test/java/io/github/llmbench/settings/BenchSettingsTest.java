@@ -106,6 +106,20 @@ class BenchSettingsTest {
   }
 
   @Test
+  void aCapacityGateComparesCapacitiesOfOneKind(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path rateRun = dir.resolve("summary.json");
+    java.nio.file.Files.writeString(rateRun, "{\"levels\":{\"r12.5\":{\"completed\":50}},\"capacity\":{\"search\":\"rate\",\"capacity\":12.5}}");
+    Map<String, String> gate = Map.of("gate.capacity.min", "-5%", "baseline", rateRun.toString(), "slo", "ttft.p99:1");
+    Map<String, String> conc = new java.util.HashMap<>(gate);
+    conc.put("search", "conc");
+    assertEquals("-Dgate.capacity.min compares with the baseline's capacity, a request rate (-Dbaseline=" + rateRun
+        + "): this run's -Dsearch=conc finds a concurrency", error(conc));
+    Map<String, String> rate = new java.util.HashMap<>(gate);
+    rate.put("search", "rate");
+    assertEquals(12.5, read(rate).gates().baselineFigures().get("search").get("capacity.min"));
+  }
+
+  @Test
   void aRateSearchProbesRequestRatesWithTheOpenModelsSettings() {
     BenchSettings settings = read(Map.of("search", "rate", "slo", "e2el.p99:8000", "search.min", "0.5", "search.max", "40",
         "burstiness", "0.5", "max.conc", "64"));
