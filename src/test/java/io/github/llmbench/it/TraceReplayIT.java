@@ -43,7 +43,12 @@ class TraceReplayIT {
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
     assertEquals(6, records.size(), records.toString());
     records.sort(Comparator.comparingDouble(r -> r.origin().traceMs()));
-    long first = records.get(0).startMs();
+    // both clocks, from the most punctual request (as the kit's lateness figure counts): the send
+    // each record notes against its due time, and the records' start times. The first request runs
+    // Gatling's request chain cold: it goes 15-47 ms late on this machine (67 ms once in CI), the
+    // others within a few ms of their times
+    double sentOrigin = records.stream().mapToDouble(r -> r.origin().sentMs() - r.origin().traceMs()).min().orElseThrow();
+    double startOrigin = records.stream().mapToDouble(r -> r.startMs() - r.origin().traceMs()).min().orElseThrow();
     for (int i = 0; i < records.size(); i++) {
       RequestRecord r = records.get(i);
       assertTrue(r.ok(), r.toString());
@@ -51,11 +56,11 @@ class TraceReplayIT {
       assertEquals(TIMES_MS[i], r.origin().traceMs(), 1e-9, r.toString());
       assertEquals(INPUT[i] + templateTokens, r.inputTokens(), "input_length and the chat template: " + r);
       assertEquals(OUTPUT[i], r.outputTokens(), "output_length: " + r);
-      // both clocks: the send the record notes against its due time, and the records' start times
-      double late = r.origin().sentMs() - TIMES_MS[i] - (records.get(0).origin().sentMs() - TIMES_MS[0]);
-      assertTrue(Math.abs(late) <= 50, "request " + i + " sent " + late + " ms off its time from the first");
-      double fromFirst = (r.startMs() - first) - TIMES_MS[i];
-      assertTrue(Math.abs(fromFirst) <= 50, "request " + i + " sent " + fromFirst + " ms off its time from the first");
+      double allowed = i == 0 ? 150 : 50;
+      double late = r.origin().sentMs() - TIMES_MS[i] - sentOrigin;
+      assertTrue(late <= allowed, "request " + i + " sent " + late + " ms late");
+      double startLate = r.startMs() - TIMES_MS[i] - startOrigin;
+      assertTrue(startLate <= allowed, "request " + i + " started " + startLate + " ms late");
     }
     assertTrue(run.console().contains("Trace replay: 6 requests sent late by"), run.console());
     JsonNode lateness = new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels").path("trace").path("trace_lateness");
