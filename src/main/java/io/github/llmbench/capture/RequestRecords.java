@@ -1,6 +1,7 @@
 package io.github.llmbench.capture;
 
 import io.github.llmbench.records.ItlSeries;
+import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
 
 /**
@@ -24,8 +25,22 @@ public final class RequestRecords {
   private RequestRecords() {}
 
   /**
+   * What is known of a request when it is sent.
+   *
    * @param profile the request's workload profile, or null
+   * @param origin its conversation and turn, or set send time, or injector; null for none
    * @param t0Nanos just before the request was handed to the HTTP client
+   * @param countedInputTokens the prompt's tokens by a local tokenizer, used when the stream has
+   *     no usage; null when unknown
+   */
+  public record Sent(String id, String level, String profile, RequestOrigin origin, long t0Nanos, Integer countedInputTokens) {
+    /** A request with no origin and no counted prompt (tests). */
+    public Sent(String id, String level, String profile, long t0Nanos) {
+      this(id, level, profile, null, t0Nanos, null);
+    }
+  }
+
+  /**
    * @param endNanos when the request ended (end of the response, failure or timeout)
    * @param failure why the request failed outside the stream's content (HTTP status, timeout, cut
    *     stream), or null
@@ -33,20 +48,19 @@ public final class RequestRecords {
    * @param outputCounter counts the streamed text's tokens when the stream has no usage (and its
    *     text was kept: a local tokenizer), else null: output tokens are then the chunk count, an
    *     estimate
-   * @param countedInputTokens the prompt's tokens by a local tokenizer, used when the stream has
-   *     no usage; null when unknown
    */
   public static RequestRecord of(
-      String id,
-      String level,
-      String profile,
-      long t0Nanos,
+      Sent sent,
       long endNanos,
       ParsedStream stream,
       String failure,
       Integer httpStatus,
-      java.util.function.ToIntFunction<String> outputCounter,
-      Integer countedInputTokens) {
+      java.util.function.ToIntFunction<String> outputCounter) {
+    String id = sent.id();
+    String level = sent.level();
+    String profile = sent.profile();
+    long t0Nanos = sent.t0Nanos();
+    Integer countedInputTokens = sent.countedInputTokens();
     long startMs = ClockAnchor.epochMs(t0Nanos);
     String error = failure != null ? failure : stream.error();
     if (error == null && stream.textCount() == 0) {
@@ -54,7 +68,7 @@ public final class RequestRecords {
     }
     if (error != null) {
       return RequestRecord.failed(
-          id, level, profile, startMs, ClockAnchor.epochMs(endNanos), error, httpStatus, stream.promptTokens());
+          id, level, profile, startMs, ClockAnchor.epochMs(endNanos), error, httpStatus, stream.promptTokens()).withOrigin(sent.origin());
     }
     long[] arrivals = stream.textArrivalNanos();
     int n = stream.textCount();
@@ -86,6 +100,7 @@ public final class RequestRecords {
         !usage && !counted,
         httpStatus == null ? 200 : httpStatus,
         stream.serverTimings(),
+        sent.origin(),
         inputCounted ? RequestRecord.TOKENIZER : null,
         usage ? null : counted ? RequestRecord.TOKENIZER : RequestRecord.CHUNKS);
   }

@@ -83,11 +83,11 @@ final class StreamAction implements Action {
       RequestOrigin origin = originOf.apply(javaSession);
       String id = capture.nextRequestId();
       request = request(id, body);
+      Integer countedInputTokens = capture.countedInputTokens(javaSession);
       long t0 = System.nanoTime();
       capture.recorder().started(id, level, profile, origin, ClockAnchor.epochMs(t0));
-      exchange = new StreamExchange(clean, id, level, profile, origin, t0, capture.maxOutputTokens(),
-          capture.keepAnswers(), capture.timeoutSeconds(), this::completed);
-      exchange.countedInputTokens = capture.countedInputTokens(javaSession);
+      exchange = new StreamExchange(clean, new RequestRecords.Sent(id, level, profile, origin, t0, countedInputTokens),
+          capture.maxOutputTokens(), capture.keepAnswers(), capture.timeoutSeconds(), this::completed);
     } catch (RuntimeException e) {
       LOG.error("gatling-llm-bench: could not build a request: {}", e.toString());
       stats.crash(clean, StreamCapture.REQUEST_RECORD, String.valueOf(e.getMessage()));
@@ -113,9 +113,7 @@ final class StreamAction implements Action {
   private void completed(StreamExchange ex, long endNanos, String failure, Integer httpStatus) {
     io.gatling.core.session.Session after = ex.session;
     try {
-      RequestRecord record = RequestRecords.of(ex.id, ex.level, ex.profile, ex.t0Nanos, endNanos, ex.stream(), failure, httpStatus,
-              capture.outputCounter(), ex.countedInputTokens)
-          .withOrigin(ex.origin);
+      RequestRecord record = RequestRecords.of(ex.sent, endNanos, ex.stream(), failure, httpStatus, capture.outputCounter());
       long startMs = record.startMs();
       if (record.ok()) {
         stats.ok(after, StreamCapture.REQUEST_RECORD, startMs, record.endMs());
@@ -129,7 +127,7 @@ final class StreamAction implements Action {
       }
       capture.recorder().finished(record);
     } catch (RuntimeException e) {
-      LOG.error("gatling-llm-bench: could not record request {}: {}", ex.id, e.toString());
+      LOG.error("gatling-llm-bench: could not record request {}: {}", ex.sent.id(), e.toString());
       after = after.markAsFailed();
     }
     io.gatling.core.session.Session continued = after;

@@ -122,8 +122,9 @@ public final class StreamCapture {
     StreamReader reader = new StreamReader(2, true);
     reader.feed(bytes, 0, bytes.length, 0);
     ParsedStream ok = new ParsedStream(new long[] {1_000_000L, 2_000_000L}, 2, 1, 2, true, null, null, null);
-    RequestRecords.of("warm-up", "warm-up", null, 0L, 3_000_000L, ok, null, 200, null, null);
-    RequestRecords.of("warm-up", "warm-up", null, 0L, 3_000_000L, reader.result(), "HTTP 500: " + ErrorBody.message("{\"error\":{\"message\":\"x\"}}"), 500, null, null);
+    RequestRecords.Sent warmUp = new RequestRecords.Sent("warm-up", "warm-up", null, 0L);
+    RequestRecords.of(warmUp, 3_000_000L, ok, null, 200, null);
+    RequestRecords.of(warmUp, 3_000_000L, reader.result(), "HTTP 500: " + ErrorBody.message("{\"error\":{\"message\":\"x\"}}"), 500, null);
   }
 
   /**

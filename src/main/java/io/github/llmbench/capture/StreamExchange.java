@@ -26,13 +26,8 @@ final class StreamExchange implements HttpListener {
   }
 
   final io.gatling.core.session.Session session;
-  final String id;
-  final String level;
-  final String profile;
-  final io.github.llmbench.records.RequestOrigin origin;
-  final long t0Nanos;
-  /** The prompt's tokens by a local tokenizer, for a stream without usage; null when unknown. */
-  Integer countedInputTokens;
+  /** The request as it was sent: its record is made of this and the stream. */
+  final RequestRecords.Sent sent;
   private final Completion completion;
   private final int timeoutSeconds;
   private final StreamReader reader;
@@ -42,39 +37,16 @@ final class StreamExchange implements HttpListener {
   private ErrorBody errorBody;
   private boolean finished;
 
+  /** @param keepAnswer whether to keep the generated text (a conversation sends it back) */
   StreamExchange(
       io.gatling.core.session.Session session,
-      String id,
-      String level,
-      String profile,
-      long t0Nanos,
-      int expectedTextChunks,
-      int timeoutSeconds,
-      Completion completion) {
-    this(session, id, level, profile, null, t0Nanos, expectedTextChunks, false, timeoutSeconds, completion);
-  }
-
-  /**
-   * @param origin the request's conversation and turn, or trace time; null for none
-   * @param keepAnswer whether to keep the generated text (a conversation sends it back)
-   */
-  StreamExchange(
-      io.gatling.core.session.Session session,
-      String id,
-      String level,
-      String profile,
-      io.github.llmbench.records.RequestOrigin origin,
-      long t0Nanos,
+      RequestRecords.Sent sent,
       int expectedTextChunks,
       boolean keepAnswer,
       int timeoutSeconds,
       Completion completion) {
     this.session = session;
-    this.id = id;
-    this.level = level;
-    this.profile = profile;
-    this.origin = origin;
-    this.t0Nanos = t0Nanos;
+    this.sent = sent;
     this.timeoutSeconds = timeoutSeconds;
     this.completion = completion;
     this.reader = new StreamReader(expectedTextChunks, keepAnswer);

@@ -195,16 +195,17 @@ public final class RequestRecord {
    * A completed request from the capture's own units, with no rounding or boxing on the way:
    * latencies in whole µs ({@code tpotMicros} {@link #ABSENT} when there is one output token).
    *
+   * @param origin its conversation and turn, or set send time, or injector; null for none
    * @param inputTokensFrom where the input tokens came from: null for the server's usage, else {@link #TOKENIZER}
    * @param outputTokensFrom null for the server's usage, else {@link #TOKENIZER} or {@link #CHUNKS}
    */
   public static RequestRecord completed(
       String id, String level, String profile, long startMs, long endMs, long ttftMicros, long tpotMicros,
       long e2elMicros, ItlSeries itl, Integer inputTokens, int outputTokens, boolean outputTokensEstimated,
-      int httpStatus, ServerTimings serverTimings, String inputTokensFrom, String outputTokensFrom) {
+      int httpStatus, ServerTimings serverTimings, RequestOrigin origin, String inputTokensFrom, String outputTokensFrom) {
     return new RequestRecord(id, level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
         inputTokens == null ? NO_INT : inputTokens, outputTokens, outputTokensEstimated, true, null, httpStatus,
-        profile, serverTimings, null, inputTokensFrom, outputTokensFrom);
+        profile, serverTimings, origin, inputTokensFrom, outputTokensFrom);
   }
 
   /** A request that failed before or during its stream: no latency figures. */

@@ -99,7 +99,7 @@ class LlamaCppStreamTest {
   @Test
   void recordKeepsTimingsAndMetricsAreFromClientTimes() {
     RequestRecord r =
-        RequestRecords.of("r", "c1", null, -9_000_000L, 10_000_000L, SseText.parse(captured("chat-stream.sse")), null, 200, null, null);
+        RequestRecords.of(new RequestRecords.Sent("r", "c1", null, -9_000_000L), 10_000_000L, SseText.parse(captured("chat-stream.sse")), null, 200, null);
     assertTrue(r.ok());
     assertEquals(10.0, r.ttftMs());
     assertEquals(12.0, r.e2elMs());

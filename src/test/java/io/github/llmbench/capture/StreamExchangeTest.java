@@ -37,7 +37,7 @@ class StreamExchangeTest {
 
   private StreamExchange exchange() {
     io.gatling.core.session.Session session = io.gatling.core.session.Session$.MODULE$.apply("s", 1L, loop);
-    return new StreamExchange(session, "req-1", "c1", null, System.nanoTime(), 8, 5,
+    return new StreamExchange(session, new RequestRecords.Sent("req-1", "c1", null, System.nanoTime()), 8, false, 5,
         (ex, end, failure, status) -> {
           ends.add(failure == null ? (ex.stream().error() == null ? "ok" : ex.stream().error()) : failure);
           statuses.add(status);
