@@ -157,6 +157,7 @@ public final class LlmBench {
       this.warmupDataset = dataset.withSeed(w.seed() ^ WARMUP_SEED_SALT);
       this.phases = dataset instanceof TraceDataset replay
           ? LoadPlan.trace(settings.load(), replay.sendTimesSeconds(w.traceSpeed()))
+          : settings.search().isPresent() ? LoadPlan.search(settings.load())
           : LoadPlan.of(settings.load(), sequentialProfiles, settings.injector());
       if (settings.injector().sharded()) {
         for (io.github.llmbench.workload.Dataset d : List.of(dataset, warmupDataset)) {
@@ -235,14 +236,10 @@ public final class LlmBench {
       said.add("GET " + u);
     }
     notes.put("metrics", String.join(" + ", said) + (endpoints.isEmpty() ? ""
-        : String.format(Locale.ROOT, ", every %s s, to %s/%s", trim(m.intervalSeconds()),
+        : String.format(Locale.ROOT, ", every %s s, to %s/%s", BenchSettings.plainNumber(m.intervalSeconds()),
             io.github.llmbench.records.RunDirectory.LLM_FOLDER, io.github.llmbench.records.ServerMetricsFile.FILE_NAME)));
     return endpoints.isEmpty() ? null
         : new MetricsScraper(endpoints, Duration.ofMillis(Math.round(m.intervalSeconds() * 1000)), recorder::directory, out);
-  }
-
-  private static String trim(double v) {
-    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
   }
 
   /**
@@ -374,21 +371,9 @@ public final class LlmBench {
     return capture.request(StreamCapture::enclosingGroup, LlmBench::profileOf, this::bodyOf, this::originOf);
   }
 
-  /** The run's hard stop: every phase's own limit, plus time for the last requests to time out. */
+  /** The run's hard stop ({@link LoadPlan#maxDuration}): every phase's own limit, and a search's budget. */
   public Duration maxDuration() {
-    long seconds = 0;
-    for (Phase p : phases) {
-      if (p.trace()) {
-        seconds += p.durationSeconds();
-      } else if (p.prompts().isPresent()) {
-        int inFlight = p.conc() > 0 ? p.conc() : 1;
-        seconds += (long) Math.ceil((double) p.prompts().getAsInt() / inFlight) * settings.timeoutSeconds();
-      } else {
-        seconds += p.durationSeconds();
-      }
-      seconds += settings.timeoutSeconds() + 10L;
-    }
-    return Duration.ofSeconds(seconds + 30);
+    return LoadPlan.maxDuration(phases, settings.timeoutSeconds(), settings.search().map(x -> x.budgetMinutes() * 60L).orElse(0L));
   }
 
   /** The trace's lines, read before the server is asked anything; {@code -Dprompts=N} keeps the first N. */
@@ -434,13 +419,13 @@ public final class LlmBench {
    * The latency and error gates as Gatling assertions on our records, so Gatling's report and
    * exit code show them too ({@code details("c128", "TPOT").responseTime().percentile(99).lte(300)};
    * Gatling counts whole milliseconds). Give them to {@code setUp(...).assertions(...)}. Profile
-   * runs nest records one group deeper, and a capacity search picks its levels as it runs: there
-   * only the kit checks them.
+   * runs nest records one group deeper: there only the kit checks them. A capacity search plans
+   * no level (its probes are chosen as it runs): it gets none.
    */
   public List<Assertion> assertions() {
     List<Assertion> out = new ArrayList<>();
-    if (settings.workload().dataset() == Dataset.PROFILES || settings.search().isPresent()) {
-      return out; // a search's levels are chosen as it runs, after Gatling has taken the assertions
+    if (settings.workload().dataset() == Dataset.PROFILES) {
+      return out;
     }
     List<String> levels = phases.stream().filter(p -> !p.warmup()).map(Phase::level).distinct().toList();
     for (Gate g : settings.gates().set().gates()) {
@@ -588,10 +573,9 @@ public final class LlmBench {
         ? CapacityProbes.open(slots, CapacityProbes.maxRequests(s.max(), duration, load.burstiness()), duration,
             load.burstiness(), load.maxConc().orElse(0), settings.workload().seed(), one, next, drained)
         : CapacityProbes.closed(slots, (int) s.max(), duration, one, () -> (int) next.getAsDouble(), c -> drained.accept(c));
-    List<Phase> warmup = phases.stream().filter(Phase::warmup).toList();
-    // the warmup (-Dwarmup.prompts) first; the budget counts from the first probe
-    return warmup.isEmpty() ? probeChain
-        : Populations.chain(warmup, this::oneRequest, runEnd::levelDrained, settings.workload().seed()).andThen(probeChain);
+    // the warmup (-Dwarmup.prompts, the search's only planned phase) first; the budget counts from the first probe
+    return phases.isEmpty() ? probeChain
+        : Populations.chain(phases, this::oneRequest, runEnd::levelDrained, settings.workload().seed()).andThen(probeChain);
   }
 
   /** A probe's figures under the gates' names; with {@code steadyWindow}, TTFT and TPOT of its steady window where it has one. */
@@ -645,10 +629,15 @@ public final class LlmBench {
   /**
    * Prompts to make before the load for the measured phases (or the warmup): each phase's {@code
    * prompts}, or for a phase that runs for a time, a pool of {@value #POOL_PER_SLOT} per request
-   * in flight (open model: the expected arrivals + 20%); at most {@value #MAX_PREPARED}.
+   * in flight (open model: the expected arrivals + 20%); for a search's probes, the largest
+   * one's pool; at most {@value #MAX_PREPARED}.
    */
   private int plannedRequests(boolean warmup) {
     long n = 0;
+    if (!warmup && settings.search().isPresent()) { // the largest probe's, used in turn by every probe
+      BenchSettings.Search s = settings.search().get();
+      n = s.rate() ? (long) Math.ceil(s.max() * settings.load().durationSeconds() * 1.2) : (long) s.max() * POOL_PER_SLOT;
+    }
     for (Phase p : phases) {
       if (p.warmup() != warmup) {
         continue;
@@ -739,7 +728,7 @@ public final class LlmBench {
         if (warmup > 0) {
           worst = Math.max(worst, ((RandomDataset) warmupDataset).prepare(warmup));
         }
-        boolean pool = phases.stream().filter(p -> !p.warmup()).anyMatch(p -> p.prompts().isEmpty());
+        boolean pool = settings.search().isPresent() || phases.stream().filter(p -> !p.warmup()).anyMatch(p -> p.prompts().isEmpty());
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         yield method + " (" + why + "); " + measured + (warmup > 0 ? " + " + warmup + " warmup" : "")
             + String.format(Locale.ROOT, " prompts made before the load in %.1f s", seconds)

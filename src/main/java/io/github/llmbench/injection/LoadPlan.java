@@ -3,7 +3,6 @@ package io.github.llmbench.injection;
 import io.github.llmbench.settings.BenchSettings;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.OptionalInt;
 
 /**
@@ -25,8 +24,7 @@ public final class LoadPlan {
 
   /** The level tag of an open-model phase, e.g. {@code r2.5}. */
   public static String openLevel(double rate) {
-    String r = String.format(Locale.ROOT, "%s", rate);
-    return "r" + (r.endsWith(".0") ? r.substring(0, r.length() - 2) : r);
+    return "r" + BenchSettings.plainNumber(rate);
   }
 
   /**
@@ -41,6 +39,40 @@ public final class LoadPlan {
     phases.add(new Phase(TRACE, null, 0, OptionalInt.of(n), (int) Math.ceil(span), n / Math.max(span, 1e-3), 1.0,
         false, true, List.copyOf(sendTimes)));
     return phases;
+  }
+
+  /**
+   * A capacity search's phases: the warmup only. Its probes are chosen as it runs, so no level is
+   * planned (a planned level would get Gatling assertions and a hard stop of its own).
+   */
+  public static List<Phase> search(BenchSettings.Load load) {
+    return warmup(load, BenchSettings.Injector.ALONE);
+  }
+
+  /**
+   * The run's hard stop: every phase's own limit (a count of requests at most {@code timeout}
+   * each per slot in flight), plus time for its last requests to time out; a search's budget
+   * likewise (a probe is started only when it ends within it).
+   *
+   * @param searchBudgetSeconds the capacity search's budget, 0 for none
+   */
+  public static java.time.Duration maxDuration(List<Phase> phases, int timeoutSeconds, long searchBudgetSeconds) {
+    long seconds = 0;
+    for (Phase p : phases) {
+      if (p.trace()) {
+        seconds += p.durationSeconds();
+      } else if (p.prompts().isPresent()) {
+        int inFlight = p.conc() > 0 ? p.conc() : 1;
+        seconds += (long) Math.ceil((double) p.prompts().getAsInt() / inFlight) * timeoutSeconds;
+      } else {
+        seconds += p.durationSeconds();
+      }
+      seconds += timeoutSeconds + 10L;
+    }
+    if (searchBudgetSeconds > 0) {
+      seconds += searchBudgetSeconds + timeoutSeconds + 10L;
+    }
+    return java.time.Duration.ofSeconds(seconds + 30);
   }
 
   /** The warmup phase (this injector's share of it), or none. */

@@ -28,6 +28,17 @@ class LoadPlanTest {
   }
 
   @Test
+  void aSearchPlansOnlyItsWarmupAndItsHardStopHoldsItsBudget() {
+    BenchSettings.Load load = load(Map.of("search", "conc", "slo", "ttft.p99:2000", "warmup.prompts", "10", "warmup.conc", "2"));
+    List<Phase> phases = LoadPlan.search(load);
+    assertEquals(List.of("warmup"), phases.stream().map(Phase::scenarioName).toList(), "no -Dconc level: the probes are the levels");
+    // warmup: 5 requests a slot of at most 300 s, then 310 s; the 30-minute budget, then 310 s; 30 s
+    assertEquals(5 * 300 + 310 + 1800 + 310 + 30, LoadPlan.maxDuration(phases, 300, 1800).toSeconds());
+    assertEquals(0, LoadPlan.search(load(Map.of("search", "rate", "slo", "ttft.p99:2000"))).size());
+    assertEquals(60 + 310 + 30, LoadPlan.maxDuration(LoadPlan.of(load(Map.of()), List.of()), 300, 0).toSeconds());
+  }
+
+  @Test
   void openModel() {
     List<Phase> phases = LoadPlan.of(load(Map.of("rate", "2.5", "burstiness", "0.5", "max.conc", "8", "duration", "30")), List.of());
     assertEquals(1, phases.size());
