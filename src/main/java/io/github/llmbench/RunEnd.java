@@ -207,16 +207,10 @@ final class RunEnd {
     if (gates.set().isEmpty()) {
       return List.of();
     }
-    // the capacity gate is the search's, checked once; the others per level
-    List<io.github.llmbench.gates.Gate> perLevel = gates.set().gates().stream().filter(g -> !g.metric().equals(GateSet.CAPACITY)).toList();
-    List<io.github.llmbench.gates.Gate> searchGates = gates.set().gates().stream().filter(g -> g.metric().equals(GateSet.CAPACITY)).toList();
-    List<GateResult> results = new ArrayList<>(GateCheck.check(new GateSet(perLevel, gates.set().goodput()), figures, gates.baselineFigures()));
-    if (!searchGates.isEmpty()) {
-      Double found = capacity == null ? null : capacity.get().capacity();
-      results.addAll(GateCheck.check(new GateSet(searchGates.stream()
-              .map(g -> new io.github.llmbench.gates.Gate(GateCheck.SEARCH_LEVEL, g.metric(), g.limit(), g.byDefault())).toList(), java.util.Optional.empty()),
-          Map.of(GateCheck.SEARCH_LEVEL, Map.of(GateSet.CAPACITY, found == null ? Double.NaN : found)), gates.baselineFigures()));
+    if (capacity != null && capacity.get().capacity() != null) { // the capacity gate's figure (else not measured)
+      figures.put(GateCheck.SEARCH_LEVEL, Map.of(GateSet.CAPACITY, capacity.get().capacity()));
     }
+    List<GateResult> results = GateCheck.check(gates.set(), figures, gates.baselineFigures());
     out.println();
     out.println("=================== Gates ====================");
     results.forEach(r -> out.println(r.line()));

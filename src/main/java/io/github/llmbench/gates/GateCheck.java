@@ -95,20 +95,25 @@ public final class GateCheck {
   }
 
   /**
-   * @param levels each measured level's figures, in run order
+   * Checks each gate where it applies: at its level when it names one; a capacity gate at the
+   * search ({@value #SEARCH_LEVEL}); any other at every measured level.
+   *
+   * @param levels each measured level's figures, in run order, and a search's under {@value #SEARCH_LEVEL}
    * @param baseline the baseline run's figures by level (empty without a baseline)
    */
   public static List<GateResult> check(
       GateSet gates, Map<String, Map<String, Double>> levels, Map<String, Map<String, Double>> baseline) {
     List<GateResult> results = new ArrayList<>();
+    List<String> measured = levels.keySet().stream().filter(l -> !l.equals(SEARCH_LEVEL)).toList();
     for (Gate g : gates.gates()) {
-      List<String> applies = g.level() == null ? List.copyOf(levels.keySet()) : List.of(g.level());
+      List<String> applies = g.level() != null ? List.of(g.level())
+          : g.metric().equals(GateSet.CAPACITY) ? List.of(SEARCH_LEVEL) : measured;
       for (String level : applies) {
-        double measured = levels.getOrDefault(level, Map.of()).getOrDefault(g.metric(), Double.NaN);
+        double figure = levels.getOrDefault(level, Map.of()).getOrDefault(g.metric(), Double.NaN);
         double limit = g.limitAt(baseline.getOrDefault(level, Map.of()));
         boolean pass =
-            !Double.isNaN(measured) && !Double.isNaN(limit) && (g.upperBound() ? measured <= limit : measured >= limit);
-        results.add(new GateResult(g, level, limit, measured, pass));
+            !Double.isNaN(figure) && !Double.isNaN(limit) && (g.upperBound() ? figure <= limit : figure >= limit);
+        results.add(new GateResult(g, level, limit, figure, pass));
       }
     }
     return results;
