@@ -36,7 +36,7 @@ public final class CapacityBlock {
   public static String format(CapacitySearch.Verdict v, BenchSettings.Search search, Optional<GoodputSpec> gateGoodput, RunAnalysis a) {
     StringBuilder sb = new StringBuilder();
     List<String> slo = new ArrayList<>();
-    search.objectives().forEach((m, l) -> slo.add(m + " <= " + num(l)));
+    search.objectives().forEach((m, l) -> slo.add(m + " <= " + BenchSettings.plainNumber(l)));
     sb.append(ServingResultBlock.center(" Capacity at SLO (" + String.join(", ", slo) + ") ", '=', ServingResultBlock.WIDTH)).append('\n');
     sb.append("Capacity:  ").append(sentence(v, search.rate())).append('\n');
     Goodput g = goodput(v, search, gateGoodput, a);
@@ -142,9 +142,5 @@ public final class CapacityBlock {
   /** A probe's level: {@code c36} for a concurrency, {@code r6.25} for a request rate. */
   static String level(Double load, boolean rate) {
     return load == null ? "none" : rate ? LoadPlan.openLevel(load) : LoadPlan.closedLevel((int) Math.round(load));
-  }
-
-  private static String num(double v) {
-    return v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.valueOf(v);
   }
 }

@@ -914,6 +914,11 @@ public final class BenchSettings {
     if (trace) {
       // the trace sets the load and the lengths: conc, duration, input.len and output.len do not apply
       load.prompts().stream().findFirst().ifPresent(n -> m.put("prompts", "the trace's first " + n));
+    } else if (search.isPresent()) { // its levels are the probes: no -Dconc level runs
+      Search x = search.get();
+      m.put("search", String.format(Locale.ROOT, "%s from %s to %s, objectives %s, precision %s, budget %d min",
+          x.rate() ? "request rate" : "concurrency", plainNumber(x.min()), plainNumber(x.max()), x.objectives(), plainNumber(x.precision()), x.budgetMinutes())
+          + (x.rate() ? " (burstiness " + load.burstiness() + load.maxConc().stream().mapToObj(c -> ", max.conc " + c).findFirst().orElse("") + ")" : ""));
     } else if (load.open()) {
       m.put("rate", load.rate().getAsDouble() + " requests/s (burstiness " + load.burstiness() + ")");
       load.maxConc().ifPresent(c -> m.put("max.conc", Integer.toString(c)));
@@ -924,7 +929,7 @@ public final class BenchSettings {
     }
     if (!trace) {
       m.put(load.prompts().isEmpty() ? "duration" : "prompts",
-          load.prompts().isEmpty() ? durationSeconds + " s per level" : load.prompts().toString()
+          load.prompts().isEmpty() ? durationSeconds + (search.isPresent() ? " s per probe" : " s per level") : load.prompts().toString()
               + (workload.multiTurn() ? " conversations" : ""));
     }
     if (load.warmupPrompts() > 0) {
@@ -1124,5 +1129,10 @@ public final class BenchSettings {
       }
       throw SettingsException.invalid(name, raw.get(), "chat or completions");
     }
+  }
+
+  /** A number as one would type it: {@code 16}, not {@code 16.0}; {@code 2.5} as is. */
+  public static String plainNumber(double v) {
+    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
   }
 }
