@@ -79,7 +79,7 @@ public final class CapacityProbes {
         }
       }));
     }
-    return inOrder(ordered);
+    return Populations.inOrder(ordered);
   }
 
   /**
@@ -126,7 +126,7 @@ public final class CapacityProbes {
         }
       }));
     }
-    return inOrder(ordered);
+    return Populations.inOrder(ordered);
   }
 
   /** A rate probe's send times (s from its start): an open-model level's arrivals, at most {@code max}. */
@@ -164,14 +164,6 @@ public final class CapacityProbes {
       report.run();
       return session;
     }).injectOpen(atOnceUsers(1));
-  }
-
-  private static PopulationBuilder inOrder(List<PopulationBuilder> ordered) {
-    PopulationBuilder chain = ordered.get(ordered.size() - 1);
-    for (int i = ordered.size() - 2; i >= 0; i--) {
-      chain = ordered.get(i).andThen(chain);
-    }
-    return chain;
   }
 
   /** Probe slots enough for a search from min to max at a precision: the doublings, then the halvings. */

@@ -88,6 +88,11 @@ public final class Populations {
                 .injectOpen(atOnceUsers(1)));
       }
     }
+    return inOrder(ordered);
+  }
+
+  /** The populations chained with {@code andThen}: each starts once the one before has ended. */
+  static PopulationBuilder inOrder(List<PopulationBuilder> ordered) {
     PopulationBuilder chain = ordered.get(ordered.size() - 1);
     for (int i = ordered.size() - 2; i >= 0; i--) {
       chain = ordered.get(i).andThen(chain);

@@ -380,8 +380,7 @@ public final class LlmPage {
         tableEnd(sb);
       }
       if (!l.lateness().isEmpty()) {
-        tableStart(sb, (io.github.llmbench.injection.LoadPlan.TRACE.equals(l.name()) ? "Trace replay (" + l.name() + "): send time against the trace's, from the replay's start"
-                : "Arrivals (" + l.name() + "): send time against the drawn arrival time, from the level's start"),
+        tableStart(sb, WorkloadBlocks.lateLabel(l.name(), true) + ": send time against " + WorkloadBlocks.lateAgainst(l.name()),
             "Requests", "Median late (ms)", "P99 late (ms)", "Max late (ms)");
         row(sb, l.lateness().requests(), WorkloadBlocks.figure(l.lateness().medianMs(), 1),
             WorkloadBlocks.figure(l.lateness().p99Ms(), 1), WorkloadBlocks.figure(l.lateness().maxMs(), 1));

@@ -40,11 +40,12 @@ public final class WorkloadBlocks {
       return "";
     }
     return String.format(Locale.ROOT, "%s: %d requests sent late by median %.1f ms, P99 %.1f ms, max %.1f ms"
-        + " (each against %s)%n", lateLabel(level), l.requests(), l.medianMs(), l.p99Ms(), l.maxMs(), lateAgainst(level));
+        + " (each against %s)%n", lateLabel(level, false), l.requests(), l.medianMs(), l.p99Ms(), l.maxMs(), lateAgainst(level));
   }
 
-  static String lateLabel(String level) {
-    return LoadPlan.TRACE.equals(level) ? "Trace replay" : "Arrivals (" + level + ")";
+  /** {@code Trace replay} ({@code Trace replay (trace)} with {@code named}), or {@code Arrivals (r24)} for a rate probe. */
+  static String lateLabel(String level, boolean named) {
+    return LoadPlan.TRACE.equals(level) ? "Trace replay" + (named ? " (" + level + ")" : "") : "Arrivals (" + level + ")";
   }
 
   static String lateAgainst(String level) {

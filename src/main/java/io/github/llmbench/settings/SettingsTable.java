@@ -156,7 +156,7 @@ public final class SettingsTable {
       String first = key.split("[.]", 2)[0];
       String value = properties.get(key);
       Optional<String> near = nearMiss(key);
-      if (namespaces().contains(first) && key.contains(".")) {
+      if (NAMESPACES.contains(first) && key.contains(".")) {
         return Optional.of("Unknown setting -D" + shown(key, value) + ": "
             + near.map(n -> "did you mean -D" + n + "? ").orElse("")
             + (namesIn(first).isEmpty() ? "-D" + first + " is one setting, with no -D" + first + ".* under it"
@@ -183,7 +183,9 @@ public final class SettingsTable {
    * The first words of the kit's dotted names ({@code sim}, {@code gate}, ...) and its one-word
    * names ({@code -Dslo.ttft.p99} is not a setting either).
    */
-  static Set<String> namespaces() {
+  private static final Set<String> NAMESPACES = namespaces();
+
+  private static Set<String> namespaces() {
     Set<String> out = new TreeSet<>();
     for (Setting s : ALL) {
       out.add(s.name().split("[.]", 2)[0]);
