@@ -236,7 +236,25 @@ final class ChunkInspector {
   }
 
   private static String invalid(byte[] data, int length) {
-    return "invalid JSON chunk: " + abbreviate(new String(data, 0, length, StandardCharsets.UTF_8));
+    int bad = invalidUtf8At(data, length);
+    String text = abbreviate(new String(data, 0, length, StandardCharsets.UTF_8));
+    return bad < 0 ? "invalid JSON chunk: " + text
+        : String.format(java.util.Locale.ROOT, "invalid UTF-8 in an event (byte 0x%02X at offset %d): %s", data[bad] & 0xFF, bad, text);
+  }
+
+  /** Where the first byte that is not part of valid UTF-8 is, or -1 (only read for a failed chunk). */
+  static int invalidUtf8At(byte[] data, int length) {
+    java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+    java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(data, 0, length);
+    java.nio.CharBuffer out = java.nio.CharBuffer.allocate(length);
+    java.nio.charset.CoderResult r = decoder.decode(in, out, true);
+    if (r.isError()) {
+      return in.position();
+    }
+    r = decoder.flush(out);
+    return r.isError() ? in.position() : -1;
   }
 
   /** One line, at most 160 characters: what a record's {@code error} may hold of a chunk's text. */

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeoutException;
  * as the response arrives. It stamps each read with {@link System#nanoTime()}, feeds the body to
  * a {@link StreamReader}, and ends the request exactly once: at the end of the response, at
  * {@code [DONE]}, at an error event, or when the client reports a failure (a connection closed
- * mid-stream is reported at once, never retried; the request timeout closes the connection).
+ * before or during the response is reported at once and the request is never sent again, see
+ * {@link GatlingHttpInternals#failOnClose}; the request timeout closes the connection).
  */
 final class StreamExchange implements HttpListener {
 
@@ -32,6 +33,7 @@ final class StreamExchange implements HttpListener {
   private final int timeoutSeconds;
   private final StreamReader reader;
   private Channel channel;
+  private boolean reusedConnection;
   private int status = -1;
   private String contentType;
   private ErrorBody errorBody;
@@ -59,6 +61,7 @@ final class StreamExchange implements HttpListener {
   @Override
   public void onWrite(Channel channel) {
     this.channel = channel;
+    this.reusedConnection = GatlingHttpInternals.failOnClose(channel);
   }
 
   @Override
@@ -93,12 +96,19 @@ final class StreamExchange implements HttpListener {
       return;
     }
     if (chunk.isReadable()) {
-      reader.feed(chunk, now);
+      try {
+        reader.feed(chunk, now);
+      } catch (RuntimeException e) {
+        // the kit's own fault, named as such (the client would report it as the response's)
+        finish(now, ChunkInspector.abbreviate("capture failed: " + e));
+        closeChannel();
+        return;
+      }
     }
     if (reader.error() != null) {
       finish(now, null);
-      if (!last && channel != null) {
-        channel.close(); // the server would go on streaming a request the run has given up
+      if (!last) {
+        closeChannel(); // the server would go on streaming a request the run has given up
       }
     } else if (last) {
       finish(now, reader.done() ? null : "stream ended without [DONE]");
@@ -126,19 +136,53 @@ final class StreamExchange implements HttpListener {
       return errorBody != null ? httpFailure() + " (timeout reading the body)"
           : "timeout: no [DONE] within " + timeoutSeconds + " s";
     }
-    if (GatlingHttpInternals.isPrematureClose(t)) {
+    boolean closed = GatlingHttpInternals.isPrematureClose(t);
+    if (closed || isReset(t)) {
+      String how = closed ? "closed" : "reset";
       if (status < 0) {
-        return "connection closed by the server before the response";
+        return "connection " + how + " by the server before the response"
+            + (reusedConnection ? " (a reused keep-alive connection; the request was not sent again)" : "");
       }
-      return errorBody != null ? httpFailure()
-          : "stream cut before [DONE]: the server closed the connection after " + reader.events() + " events";
+      return errorBody != null ? httpFailure() + (closed ? "" : " (connection reset)")
+          : "stream cut before [DONE]: the server " + how + " the connection after " + reader.events() + " events";
     }
     if (t instanceof ConnectException) {
       return "connect error: " + ChunkInspector.abbreviate(String.valueOf(t.getMessage()));
     }
-    String message = t.getMessage() == null ? "" : ": " + t.getMessage();
+    String message = t.getMessage() == null ? "" : t.getMessage();
+    if (isMalformedHttp(t)) {
+      // Netty's HTTP decoder refused the bytes: the server's framing, not the kit
+      return ChunkInspector.abbreviate((status < 0 ? "malformed HTTP response: " : "malformed HTTP chunk: ")
+          + lowerFirst(message.isEmpty() ? t.getClass().getSimpleName() : message));
+    }
     return ChunkInspector.abbreviate(
-        (status < 0 ? "request failed: " : "stream failed: ") + t.getClass().getSimpleName() + message);
+        (status < 0 ? "request failed: " : "stream failed: ") + t.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message));
+  }
+
+  /** A connection reset (RST) as the JDK's and Netty's native transports word it. */
+  private static boolean isReset(Throwable t) {
+    return t instanceof java.io.IOException && t.getMessage() != null && t.getMessage().contains("Connection reset");
+  }
+
+  /**
+   * What Netty's HTTP decoder reports of bytes that are no HTTP: a bad chunk size, a line or header
+   * too long, a bad status line. The kit's own callbacks catch their exceptions, so these can only
+   * come from decoding.
+   */
+  private static boolean isMalformedHttp(Throwable t) {
+    return t instanceof IllegalArgumentException // NumberFormatException: a chunk size that is no hex number
+        || t instanceof io.netty.handler.codec.TooLongFrameException
+        || t instanceof io.netty.handler.codec.PrematureChannelClosureException;
+  }
+
+  private static String lowerFirst(String s) {
+    return s.isEmpty() ? s : Character.toLowerCase(s.charAt(0)) + s.substring(1);
+  }
+
+  private void closeChannel() {
+    if (channel != null) {
+      channel.close();
+    }
   }
 
   private String httpFailure() {

@@ -8,6 +8,11 @@ import static io.github.llmbench.testing.ScriptedServer.Behaviour.INVALID_JSON;
 import static io.github.llmbench.testing.ScriptedServer.Behaviour.OK;
 import static io.github.llmbench.testing.ScriptedServer.Behaviour.SILENT;
 import static io.github.llmbench.testing.ScriptedServer.Behaviour.STALL;
+import static io.github.llmbench.testing.ScriptedServer.Behaviour.CLOSE_BEFORE_HEADERS;
+import static io.github.llmbench.testing.ScriptedServer.Behaviour.INVALID_UTF8;
+import static io.github.llmbench.testing.ScriptedServer.Behaviour.JSON_ANSWER;
+import static io.github.llmbench.testing.ScriptedServer.Behaviour.MALFORMED_CHUNK;
+import static io.github.llmbench.testing.ScriptedServer.Behaviour.RESET_BEFORE_HEADERS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -97,6 +102,71 @@ class FailureHandlingIT {
       assertEquals(1, summary.get("completed").asInt());
       assertEquals(7, summary.get("failed").asInt());
       assertEquals(5, summary.get("total_output_tokens").asInt());
+    }
+  }
+
+  /**
+   * On keep-alive connections, as vLLM's server keeps them, each failure is followed by a request
+   * on a reused connection: the server's log of {@code x-request-id}s shows every request arrived
+   * exactly once, and each record's error is the one the server gave that id.
+   */
+  @Test
+  void everyRequestReachesTheServerOnceAndFailsWithItsOwnReason(@TempDir Path results) throws Exception {
+    List<ScriptedServer.Behaviour> faults = List.of(HTTP_500, ERROR_EVENT, CUT_MID_STREAM, RESET_BEFORE_HEADERS,
+        CLOSE_BEFORE_HEADERS, MALFORMED_CHUNK, JSON_ANSWER, INVALID_UTF8);
+    List<ScriptedServer.Behaviour> script = new java.util.ArrayList<>();
+    for (ScriptedServer.Behaviour f : faults) {
+      script.add(OK); // a good answer first, so the fault meets a connection from the pool
+      script.add(f);
+    }
+    int requests = 2 * script.size();
+    try (ScriptedServer server = new ScriptedServer(script, true)) {
+      GatlingRun.Result run =
+          GatlingRun.run(
+              io.github.llmbench.simulations.ServingBenchmarkSimulation.class,
+              results,
+              Map.of(
+                  "base.url", server.baseUrl(),
+                  "conc", "1",
+                  "prompts", String.valueOf(requests),
+                  "gate.failed.pct", "100",
+                  "output.len", "5",
+                  "input.len", "20",
+                  "timeout", "5"));
+      assertEquals(0, run.exitCode(), run.console());
+
+      List<String> ids = server.requestIds();
+      Map<String, Long> arrivals = ids.stream().collect(Collectors.groupingBy(id -> id, TreeMap::new, Collectors.counting()));
+      Map<String, Long> twice = new TreeMap<>(arrivals);
+      twice.values().removeIf(n -> n == 1);
+      assertEquals(Map.of(), twice, "request ids the server received more than once");
+
+      List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+      assertEquals(requests, records.size());
+      assertEquals(new java.util.TreeSet<>(arrivals.keySet()),
+          records.stream().map(RequestRecord::id).collect(Collectors.toCollection(java.util.TreeSet::new)),
+          "the server received exactly the recorded requests");
+      Map<ScriptedServer.Behaviour, java.util.function.Predicate<String>> expected = Map.of(
+          HTTP_500, e -> e.equals("HTTP 500: boom"),
+          ERROR_EVENT, e -> e.startsWith("error event: engine"),
+          CUT_MID_STREAM, e -> e.startsWith("stream cut before [DONE]"),
+          // Netty's native (epoll) transport closes a reset connection without reporting the
+          // reset; its NIO transport reports it
+          RESET_BEFORE_HEADERS, e -> e.startsWith("connection reset by the server before the response")
+              || e.startsWith("connection closed by the server before the response"),
+          CLOSE_BEFORE_HEADERS, e -> e.startsWith("connection closed by the server before the response"),
+          MALFORMED_CHUNK, e -> e.startsWith("malformed HTTP chunk: invalid character in chunk size"),
+          JSON_ANSWER, e -> e.startsWith("HTTP 200 without an event stream (content-type application/json)"),
+          INVALID_UTF8, e -> e.startsWith("invalid UTF-8 in an event"));
+      for (RequestRecord r : records) {
+        ScriptedServer.Behaviour answered = server.behaviourById().get(r.id());
+        if (answered == OK) {
+          assertTrue(r.ok(), r.toString());
+        } else {
+          assertFalse(r.ok(), r.toString());
+          assertTrue(expected.get(answered).test(r.error()), answered + " answered " + r.id() + ", its record says: " + r.error());
+        }
+      }
     }
   }
 }

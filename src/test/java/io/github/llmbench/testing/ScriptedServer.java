@@ -32,7 +32,17 @@ public final class ScriptedServer implements AutoCloseable {
     /** reads the request and never answers, not even the status line */
     SILENT,
     /** a good stream without a usage chunk (servers and proxies that send none) */
-    OK_NO_USAGE
+    OK_NO_USAGE,
+    /** reads the request, then resets the connection (RST) before any response */
+    RESET_BEFORE_HEADERS,
+    /** reads the request, then closes the connection (FIN) before any response */
+    CLOSE_BEFORE_HEADERS,
+    /** a stream whose second HTTP chunk has the size line {@code zz} */
+    MALFORMED_CHUNK,
+    /** a 200 answer in JSON, not an event stream (a server that ignored {@code stream: true}) */
+    JSON_ANSWER,
+    /** an event whose text is not valid UTF-8 */
+    INVALID_UTF8
   }
 
   public static final String MODEL = "scripted-model";
@@ -46,6 +56,7 @@ public final class ScriptedServer implements AutoCloseable {
   private final List<java.util.Map<String, String>> completionHeaders = new CopyOnWriteArrayList<>();
   private final List<Long> cutAtMs = new CopyOnWriteArrayList<>();
   private final List<Exchange> exchanges = new CopyOnWriteArrayList<>();
+  private final java.util.Map<String, Behaviour> behaviourById = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * One completion request and the text streamed back (of an {@link Behaviour#OK} answer: {@code
@@ -53,9 +64,21 @@ public final class ScriptedServer implements AutoCloseable {
    */
   public record Exchange(java.util.Map<String, String> headers, String body, String answer) {}
   private final Thread acceptor;
+  private final boolean keepAlive;
+  private final AtomicInteger connections = new AtomicInteger();
   private volatile boolean closed;
 
+  /** Answers one request per connection ({@code Connection: close}). */
   public ScriptedServer(List<Behaviour> script) throws IOException {
+    this(script, false);
+  }
+
+  /**
+   * @param keepAlive whether connections stay open for the next request after an answer that ends
+   *     cleanly (as uvicorn, vLLM's server, keeps them), so requests go out on reused connections
+   */
+  public ScriptedServer(List<Behaviour> script, boolean keepAlive) throws IOException {
+    this.keepAlive = keepAlive;
     this.script = List.copyOf(script);
     this.socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     this.acceptor = new Thread(this::acceptLoop, "scripted-server");
@@ -87,6 +110,21 @@ public final class ScriptedServer implements AutoCloseable {
     return exchanges;
   }
 
+  /** The {@code x-request-id} of each completion request received, in arrival order. */
+  public List<String> requestIds() {
+    return exchanges.stream().map(e -> e.headers().getOrDefault("x-request-id", "")).toList();
+  }
+
+  /** The behaviour each request id was answered with (a resent id maps to its last answer). */
+  public java.util.Map<String, Behaviour> behaviourById() {
+    return java.util.Collections.unmodifiableMap(behaviourById);
+  }
+
+  /** How many connections were accepted. */
+  public int connections() {
+    return connections.get();
+  }
+
   /** Bodies of the completion requests received, in arrival order (resends show up here). */
   public List<String> completionBodies() {
     return completionBodies;
@@ -106,64 +144,95 @@ public final class ScriptedServer implements AutoCloseable {
   }
 
   private void serve(Socket s) {
+    connections.incrementAndGet();
     try (s) {
       InputStream in = new BufferedInputStream(s.getInputStream());
-      String head = readHead(in);
-      if (head == null) {
-        return;
-      }
-      String requestLine = head.substring(0, head.indexOf("\r\n"));
-      int length = 0;
-      String authorization = "";
-      java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
-      for (String line : head.split("\r\n")) {
-        int colon = line.indexOf(':');
-        if (colon > 0) {
-          headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
-        }
-        if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
-          length = Integer.parseInt(line.substring(15).trim());
-        }
-        if (line.toLowerCase(Locale.ROOT).startsWith("authorization:")) {
-          authorization = line.substring(14).trim();
-        }
-      }
-      byte[] body = in.readNBytes(length);
       OutputStream out = s.getOutputStream();
-      if (requestLine.startsWith("GET /v1/models")) {
-        respond(out, 200, "application/json", "{\"object\":\"list\",\"data\":[{\"id\":\"" + MODEL + "\",\"object\":\"model\"}]}");
-      } else if (requestLine.startsWith("POST /tokenize")) {
-        respond(out, 404, "application/json", "{\"detail\":\"Not Found\"}");
-      } else if (requestLine.startsWith("POST /v1/chat/completions")) {
-        completionBodies.add(new String(body, StandardCharsets.UTF_8));
-        authorizations.add(authorization);
-        completionHeaders.add(headers);
-        int n = next.getAndIncrement();
-        StringBuilder answer = new StringBuilder();
-        for (int i = 0; i < TOKENS; i++) {
-          answer.append(" r").append(n).append('w').append(i);
-        }
-        exchanges.add(new Exchange(headers, new String(body, StandardCharsets.UTF_8), answer.toString()));
-        stream(s, out, script.get(Math.floorMod(n, script.size())), n);
-      } else {
-        respond(out, 404, "application/json", "{}");
+      boolean open = true;
+      while (open && !s.isClosed()) {
+        open = serveOne(s, in, out) && keepAlive;
       }
     } catch (IOException | InterruptedException e) {
       // the client went away: nothing to do
     }
   }
 
-  private void stream(Socket socket, OutputStream out, Behaviour b, int n) throws IOException, InterruptedException {
-    if (b == Behaviour.SILENT) {
-      Thread.sleep(8_000);
-      return;
+  /** Answers one request; false when the connection must not carry another. */
+  private boolean serveOne(Socket s, InputStream in, OutputStream out) throws IOException, InterruptedException {
+    String head = readHead(in);
+    if (head == null) {
+      return false;
     }
-    if (b == Behaviour.HTTP_500) {
-      respond(out, 500, "application/json", "{\"error\":{\"message\":\"boom\",\"type\":\"InternalServerError\",\"code\":500}}");
-      return;
+    String requestLine = head.substring(0, head.indexOf("\r\n"));
+    int length = 0;
+    String authorization = "";
+    java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
+    for (String line : head.split("\r\n")) {
+      int colon = line.indexOf(':');
+      if (colon > 0) {
+        headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+      }
+      if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+        length = Integer.parseInt(line.substring(15).trim());
+      }
+      if (line.toLowerCase(Locale.ROOT).startsWith("authorization:")) {
+        authorization = line.substring(14).trim();
+      }
+    }
+    byte[] body = in.readNBytes(length);
+    if (requestLine.startsWith("GET /v1/models")) {
+      respond(out, 200, "application/json", "{\"object\":\"list\",\"data\":[{\"id\":\"" + MODEL + "\",\"object\":\"model\"}]}");
+      return true;
+    } else if (requestLine.startsWith("POST /tokenize")) {
+      respond(out, 404, "application/json", "{\"detail\":\"Not Found\"}");
+      return true;
+    } else if (requestLine.startsWith("POST /v1/chat/completions")) {
+      completionBodies.add(new String(body, StandardCharsets.UTF_8));
+      authorizations.add(authorization);
+      completionHeaders.add(headers);
+      int n = next.getAndIncrement();
+      StringBuilder answer = new StringBuilder();
+      for (int i = 0; i < TOKENS; i++) {
+        answer.append(" r").append(n).append('w').append(i);
+      }
+      exchanges.add(new Exchange(headers, new String(body, StandardCharsets.UTF_8), answer.toString()));
+      Behaviour b = script.get(Math.floorMod(n, script.size()));
+      behaviourById.put(headers.getOrDefault("x-request-id", ""), b);
+      return stream(s, out, b, n);
+    }
+    respond(out, 404, "application/json", "{}");
+    return true;
+  }
+
+  /** Streams the answer; true when it ended cleanly and the connection may carry another request. */
+  private boolean stream(Socket socket, OutputStream out, Behaviour b, int n) throws IOException, InterruptedException {
+    switch (b) {
+      case SILENT -> {
+        Thread.sleep(8_000);
+        return false;
+      }
+      case HTTP_500 -> {
+        respond(out, 500, "application/json", "{\"error\":{\"message\":\"boom\",\"type\":\"InternalServerError\",\"code\":500}}");
+        return true;
+      }
+      case RESET_BEFORE_HEADERS -> {
+        socket.setSoLinger(true, 0); // close() then sends RST, not FIN
+        socket.close();
+        return false;
+      }
+      case CLOSE_BEFORE_HEADERS -> {
+        socket.close();
+        return false;
+      }
+      case JSON_ANSWER -> {
+        respond(out, 200, "application/json", "{\"id\":\"c\",\"object\":\"chat.completion\",\"model\":\"" + MODEL
+            + "\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}");
+        return true;
+      }
+      default -> {}
     }
     out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
-                + "Connection: close\r\n\r\n")
+                + connectionHeader() + "\r\n")
             .getBytes(StandardCharsets.US_ASCII));
     event(out, chunk("{\"role\":\"assistant\",\"content\":\"\"}", null));
     for (int i = 0; i < TOKENS; i++) {
@@ -171,7 +240,7 @@ public final class ScriptedServer implements AutoCloseable {
       if (b == Behaviour.ERROR_EVENT && i == 2) {
         event(out, "{\"error\":{\"message\":\"engine <script>alert(1)</script> died\",\"type\":\"InternalServerError\",\"code\":500}}");
         endChunked(out);
-        return;
+        return true;
       }
       if (b == Behaviour.CUT_MID_STREAM && i == 2) {
         // half an event, then the socket closed without the terminating chunk
@@ -181,15 +250,28 @@ public final class ScriptedServer implements AutoCloseable {
         out.flush();
         socket.close();
         cutAtMs.add(System.currentTimeMillis());
-        return;
+        return false;
+      }
+      if (b == Behaviour.MALFORMED_CHUNK && i == 1) {
+        out.write("zz\r\ndata: {}\n\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        Thread.sleep(200); // the client gives up on the connection; nothing more is sent
+        return false;
       }
       if (b == Behaviour.INVALID_JSON && i == 2) {
         event(out, "{\"choices\":[{\"delta\":{\"content\":\"tr");
         continue;
       }
+      if (b == Behaviour.INVALID_UTF8 && i == 2) {
+        byte[] prefix = ("data: " + chunk("{\"content\":\" X\"}", null) + "\n\n").getBytes(StandardCharsets.UTF_8);
+        int x = new String(prefix, StandardCharsets.US_ASCII).indexOf(" X");
+        prefix[x + 1] = (byte) 0xC3; // a lead byte followed by an ASCII quote: never valid UTF-8
+        rawChunk(out, prefix);
+        continue;
+      }
       if (b == Behaviour.STALL && i == 2) {
         Thread.sleep(8_000);
-        return;
+        return false;
       }
       event(out, chunk("{\"content\":\" r" + n + "w" + i + "\"}", i == TOKENS - 1 ? "\"length\"" : null));
     }
@@ -201,6 +283,11 @@ public final class ScriptedServer implements AutoCloseable {
       event(out, "[DONE]");
     }
     endChunked(out);
+    return true;
+  }
+
+  private String connectionHeader() {
+    return keepAlive ? "" : "Connection: close\r\n";
   }
 
   private static String chunk(String delta, String finish) {
@@ -209,7 +296,10 @@ public final class ScriptedServer implements AutoCloseable {
   }
 
   private static void event(OutputStream out, String data) throws IOException {
-    byte[] bytes = ("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8);
+    rawChunk(out, ("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static void rawChunk(OutputStream out, byte[] bytes) throws IOException {
     out.write((Integer.toHexString(bytes.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
     out.write(bytes);
     out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -221,10 +311,10 @@ public final class ScriptedServer implements AutoCloseable {
     out.flush();
   }
 
-  private static void respond(OutputStream out, int status, String type, String body) throws IOException {
+  private void respond(OutputStream out, int status, String type, String body) throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     out.write(("HTTP/1.1 " + status + " X\r\nContent-Type: " + type + "\r\nContent-Length: " + bytes.length
-                + "\r\nConnection: close\r\n\r\n")
+                + "\r\n" + connectionHeader() + "\r\n")
             .getBytes(StandardCharsets.US_ASCII));
     out.write(bytes);
     out.flush();
