@@ -107,7 +107,7 @@ public final class LlmBench {
   private LlmBench(BenchSettings settings, boolean exitOnProblem) {
     this.settings = settings;
     this.exitOnProblem = exitOnProblem;
-    this.recorder = new RunRecorder(() -> RunDirectory.llmFolder(createdMs));
+    this.recorder = new RunRecorder(() -> RunDirectory.llmFolder(createdMs, out));
     BenchSettings.Workload w = settings.workload();
     // Read the dataset file before contacting the server: a bad file costs nothing.
     FileDataset file = w.dataset() == Dataset.FILE ? FileDataset.read(w.file().get(), w.outputLen(), w.seed()) : null;

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -25,6 +26,10 @@ import java.util.function.Supplier;
  * <p>Thread-safe: requests finish on Gatling's event loops. Those only hand the record over: one
  * writer thread serializes and writes, so no event loop ever waits on the disk (or on the first
  * write's file creation), which would delay every stream it reads.
+ *
+ * <p>The folder is resolved once, by the writer thread, as soon as the first request starts: the
+ * run's Gatling folder can be found only while the run goes on ({@link RunDirectory}), and a
+ * request that starts is the first sign of that the kit gets.
  */
 public final class RunRecorder {
   public static final String FILE_NAME = "requests.jsonl";
@@ -43,11 +48,17 @@ public final class RunRecorder {
   /** Tells the writer that nothing follows. */
   private static final RequestRecord END = RequestRecord.failed("end", "", null, 0, 0, "end", null, null);
 
+  /** Tells the writer that the run has started: time to resolve the folder. */
+  private static final RequestRecord RUN_STARTED = RequestRecord.failed("run-started", "", null, 0, 0, "run started", null, null);
+
+  private final AtomicBoolean anyStarted = new AtomicBoolean();
+
   private record InFlight(String id, String level, String profile, RequestOrigin origin, long startMs) {}
 
   /**
-   * @param directory where {@code requests.jsonl} goes, resolved at the first write (Gatling
-   *     creates its run folder only once the run has started)
+   * @param directory where {@code requests.jsonl} goes, resolved once on the writer thread when the
+   *     first request starts (or when the recorder is closed, if none started): Gatling creates its
+   *     run folder only once the run has started
    */
   public RunRecorder(Supplier<Path> directory) {
     this.directory = directory;
@@ -64,6 +75,9 @@ public final class RunRecorder {
   /** Notes that a request of a conversation or a trace has started. */
   public void started(String id, String level, String profile, RequestOrigin origin, long startMs) {
     inFlight.put(id, new InFlight(id, level, profile, origin, startMs));
+    if (!anyStarted.get() && anyStarted.compareAndSet(false, true)) {
+      toWrite.add(RUN_STARTED); // resolved on the writer thread: the lookup may wait, an event loop must not
+    }
   }
 
   /** Takes a finished request's record; it is written (and flushed) at once by the writer thread. */
@@ -97,17 +111,18 @@ public final class RunRecorder {
     }
   }
 
+  /** Writes a record; {@link #RUN_STARTED} only opens the file, in the folder resolved now. */
   private void write(RequestRecord r) throws IOException {
     if (writeError != null) {
       return;
     }
     try {
-      String line = JSON.writeValueAsString(r);
-      synchronized (this) {
-        open();
+      String line = r == RUN_STARTED ? null : JSON.writeValueAsString(r);
+      open();
+      if (line != null) {
+        out.write(line);
+        out.write('\n');
       }
-      out.write(line);
-      out.write('\n');
     } catch (IOException e) {
       writeError = e;
       System.err.println("gatling-llm-bench: cannot write " + (file == null ? FILE_NAME : file) + ": " + e.getMessage());
@@ -130,33 +145,41 @@ public final class RunRecorder {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    synchronized (this) {
-      try {
-        if (writeError != null) {
-          throw writeError;
-        }
-        open(); // a run with no finished request still leaves an (empty) file
-        out.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot write " + (file == null ? FILE_NAME : file), e);
+    try {
+      if (writeError != null) {
+        throw writeError;
       }
-      return List.copyOf(finished);
+      open(); // a run with no started request still leaves an (empty) file
+      out.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + (file == null ? FILE_NAME : file), e);
     }
+    return finishedSoFar();
   }
 
+  /**
+   * Resolves the folder and opens the file, the first time; by the writer thread, or by {@link
+   * #close} once that has ended. Not under the lock: the folder's lookup may wait a little, and the
+   * event loops take the lock in {@link #finished}.
+   */
   private void open() throws IOException {
-    if (out == null) {
-      Path dir = directory.get();
-      Files.createDirectories(dir);
-      file = dir.resolve(FILE_NAME);
-      out =
-          Files.newBufferedWriter(
-              file,
-              StandardCharsets.UTF_8,
-              StandardOpenOption.CREATE,
-              StandardOpenOption.TRUNCATE_EXISTING,
-              StandardOpenOption.WRITE);
+    if (out != null) {
+      return;
     }
+    Path dir;
+    try {
+      dir = directory.get();
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+    Files.createDirectories(dir);
+    Path opened = dir.resolve(FILE_NAME);
+    BufferedWriter fileWriter = Files.newBufferedWriter(opened, StandardCharsets.UTF_8,
+        StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+    synchronized (this) {
+      file = opened;
+    }
+    out = fileWriter;
   }
 
   /** The records finished so far (a copy), in the order they finished. */
@@ -164,7 +187,7 @@ public final class RunRecorder {
     return List.copyOf(finished);
   }
 
-  /** The folder of the file, resolved at the first record. */
+  /** The folder of the file, resolved when the first request started; null before. */
   public synchronized Path directory() {
     return file == null ? null : file.getParent();
   }

@@ -74,4 +74,39 @@ class RunRecorderTest {
     assertEquals(null, read.get(0).serverTimings());
     assertEquals(t, read.get(1).serverTimings());
   }
+
+  @Test
+  void theFolderIsResolvedOnceOnTheWriterThreadWhenTheFirstRequestStarts(@TempDir Path dir) throws Exception {
+    java.util.concurrent.CountDownLatch lookupMayEnd = new java.util.concurrent.CountDownLatch(1);
+    List<String> lookups = new java.util.concurrent.CopyOnWriteArrayList<>();
+    RunRecorder recorder = new RunRecorder(() -> {
+      lookups.add(Thread.currentThread().getName());
+      try {
+        lookupMayEnd.await(); // a lookup that takes its time (the run's folder not found yet)
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return dir;
+    });
+    Thread.sleep(50);
+    assertEquals(List.of(), lookups, "nothing is looked up before a request starts");
+    // the event loop's calls return while the lookup waits
+    recorder.started("a", "c2", null, 1000);
+    recorder.finished(ok("a", 1000));
+    recorder.started("b", "c2", null, 1001);
+    long deadline = System.nanoTime() + 2_000_000_000L;
+    while (lookups.isEmpty() && System.nanoTime() < deadline) {
+      Thread.sleep(1);
+    }
+    assertEquals(List.of("llm-records-writer"), lookups);
+    assertEquals(null, recorder.directory(), "not known while the lookup goes on");
+    lookupMayEnd.countDown();
+    while (recorder.directory() == null && System.nanoTime() < deadline) {
+      Thread.sleep(1);
+    }
+    assertEquals(dir, recorder.directory(), "known during the run (the metrics scraper writes there)");
+    assertEquals(2, recorder.close(2000, "unfinished").size());
+    assertEquals(1, lookups.size(), "looked up once");
+    assertEquals(2, RequestsJsonl.read(dir.resolve(RunRecorder.FILE_NAME)).size());
+  }
 }
