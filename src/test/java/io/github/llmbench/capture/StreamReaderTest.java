@@ -127,6 +127,17 @@ class StreamReaderTest {
     assertTrue(parse(List.of("\"text\"")).error().startsWith("invalid JSON chunk"));
   }
 
+  @Test
+  void anEventThatIsNotUtf8IsNamedSo() {
+    byte[] event = "data: {\"choices\":[{\"delta\":{\"content\":\" X\"}}]}\n\n".getBytes(StandardCharsets.US_ASCII);
+    int x = new String(event, StandardCharsets.US_ASCII).indexOf('X');
+    event[x] = (byte) 0xC3; // a lead byte before an ASCII quote
+    String error = read(event).error();
+    assertTrue(error.startsWith("invalid UTF-8 in an event (byte 0xC3 at offset " + (x - "data: ".length()) + "): {\"choices\""), error);
+    assertEquals(-1, ChunkInspector.invalidUtf8At("é ok".getBytes(StandardCharsets.UTF_8), 5));
+    assertEquals("invalid JSON chunk: {\"a\":é", parse(List.of("{\"a\":é")).error(), "valid UTF-8, invalid JSON");
+  }
+
   // ---- SSE framing over TCP reads
 
   private static ParsedStream read(byte[] body, int... cuts) {
