@@ -112,6 +112,11 @@ public final class RandomDataset implements Dataset {
     }
 
     static final String ESTIMATE_NOTE = "one word per token, an estimate";
+
+    /** No words: what the token-ids method, which needs none, is given. */
+    static Calibration none() {
+      return new Calibration(List.of(), new int[0], new int[0], false);
+    }
   }
 
   /** The words method (or, with an estimated calibration, the estimate). */
@@ -122,7 +127,7 @@ public final class RandomDataset implements Dataset {
 
   private RandomDataset(
       Calibration calibration, ExactPrompts exact, int inputLen, int outputLen, double rangeRatio, int prefixLen, long seed) {
-    if (calibration.words().isEmpty()) {
+    if (exact == null && calibration.words().isEmpty()) { // token ids need no words
       throw new DatasetException("the prompt vocabulary is empty");
     }
     this.calibration = calibration;
@@ -145,6 +150,11 @@ public final class RandomDataset implements Dataset {
     } else {
       this.prefix = words(prefixLen, prefixRandom, true);
     }
+  }
+
+  /** The token-ids method: prompts made by {@code exact}, no word needed. */
+  public static RandomDataset byTokenIds(ExactPrompts exact, int inputLen, int outputLen, double rangeRatio, int prefixLen, long seed) {
+    return new RandomDataset(Calibration.none(), exact, inputLen, outputLen, rangeRatio, prefixLen, seed);
   }
 
   /** The dataset and what was found on the way, for the console's start line. */
@@ -172,13 +182,14 @@ public final class RandomDataset implements Dataset {
         return new Selection(byWords, tokenizer.describe(), check.describe());
       }
       why = "words do not add up here (" + check.describe() + ")";
+    } else if (words.words().isEmpty()) {
+      why = "no word of prompts/base.txt counts as a token in this vocabulary";
     } else {
       why = "no word of prompts/base.txt is one token in this vocabulary";
     }
     java.util.Optional<ExactPrompts> exact = ExactPrompts.of(tokenizer, shippedCorpus());
     if (exact.isPresent()) {
-      return new Selection(
-          new RandomDataset(words, exact.get(), inputLen, outputLen, rangeRatio, prefixLen, seed), tokenizer.describe(), why);
+      return new Selection(byTokenIds(exact.get(), inputLen, outputLen, rangeRatio, prefixLen, seed), tokenizer.describe(), why);
     }
     RandomDataset fallback =
         byWords != null ? byWords : new RandomDataset(words.words().isEmpty() ? Calibration.estimated(shippedVocabulary()) : words,
