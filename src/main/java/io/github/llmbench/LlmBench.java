@@ -714,15 +714,16 @@ public final class LlmBench {
           TraceDataset.BLOCK_TOKENS, why);
     }
     RandomDataset random = (RandomDataset) dataset;
-    String method = "method: " + (localTokenizer == null ? random.method().description()
-        : random.method().description().replace("the server's ", "the local tokenizer's ").replace("by the server", "by the local tokenizer"));
+    String method = "method: " + (localTokenizer == null ? random.describeMethod()
+        : random.describeMethod().replace("the server's ", "the local tokenizer's ").replace("by the server", "by the local tokenizer"));
     return switch (random.method()) {
       case ESTIMATE -> method + " (" + why + "): input tokens are reported from the server's usage";
       case WORDS -> method + "; " + why;
       case TOKEN_IDS -> {
         long startNanos = System.nanoTime();
         int measured = plannedRequests(false);
-        out.println("gatling-llm-bench: making " + measured + " prompts of exact length with the server's tokenizer...");
+        out.println("gatling-llm-bench: making " + measured + " prompts of exact length with the "
+            + (localTokenizer == null ? "server's" : "local") + " tokenizer...");
         int worst = random.prepare(measured);
         int warmup = plannedRequests(true);
         if (warmup > 0) {

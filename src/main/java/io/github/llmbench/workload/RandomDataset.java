@@ -24,9 +24,10 @@ import java.util.concurrent.Future;
  *       tokenizer splits on spaces and has one-token words (BPE vocabularies of real models);
  *       checked on sample prompts before the load.
  *   <li>{@link Method#TOKEN_IDS}: where words do not add up or none is one token (byte-level and
- *       small vocabularies), each prompt is made with the server's {@code /detokenize} and
- *       counted with its {@code /tokenize} ({@link ExactPrompts}): exact by construction, made
- *       before the load ({@link #prepare}), as many as the run sends (or a pool used in turn).
+ *       small vocabularies), each prompt is made with the server's {@code /detokenize} (or a local
+ *       vocabulary's pieces) and counted with its {@code /tokenize} ({@link ExactPrompts}): exact
+ *       by construction, no word needed, made before the load ({@link #prepare}), as many as the
+ *       run sends (or a pool used in turn).
  *   <li>{@link Method#ESTIMATE}: no tokenizer endpoint: one word per token, an estimate.
  * </ul>
  */
@@ -219,6 +220,14 @@ public final class RandomDataset implements Dataset {
 
   public Method method() {
     return exact != null ? Method.TOKEN_IDS : calibration.exact() ? Method.WORDS : Method.ESTIMATE;
+  }
+
+  /** The method in words, for the start line: token ids also say how they became text. */
+  public String describeMethod() {
+    if (exact == null || exact.text() == ExactPrompts.Text.DECODED) {
+      return method().description();
+    }
+    return "token ids " + exact.text().description() + ", re-counted, trimmed or padded";
   }
 
   /** Whether a token-ids dataset still needs {@link #prepare} before it can give requests. */
