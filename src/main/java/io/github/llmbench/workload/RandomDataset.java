@@ -67,6 +67,10 @@ public final class RandomDataset implements Dataset {
   private final String prefix;
   private volatile List<ExactPrompts.Prompt> made = List.of();
   private volatile int worstMadeError;
+  /** The prepared prompts off their target: how many, and the one furthest off (its target, its count). */
+  private volatile int madeOff;
+  private volatile int worstMadeTarget;
+  private volatile int worstMadeTokens;
 
   /**
    * Token counts of the vocabulary words.
@@ -264,13 +268,21 @@ public final class RandomDataset implements Dataset {
       }
       List<ExactPrompts.Prompt> out = new ArrayList<>(count);
       int worst = 0;
+      int off = 0;
       for (int i = 0; i < count; i++) {
         ExactPrompts.Prompt p = futures.get(i).get();
-        worst = Math.max(worst, Math.abs(p.tokens() - targets[i]));
+        int error = Math.abs(p.tokens() - targets[i]);
+        off += error > 0 ? 1 : 0;
+        if (error > worst) {
+          worst = error;
+          worstMadeTarget = targets[i];
+          worstMadeTokens = p.tokens();
+        }
         out.add(p);
       }
       made = List.copyOf(out);
       worstMadeError = worst;
+      madeOff = off;
       return worst;
     } catch (java.util.concurrent.ExecutionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : new DatasetException(String.valueOf(e.getCause()));
@@ -290,6 +302,19 @@ public final class RandomDataset implements Dataset {
   /** The largest difference between a prepared prompt and its target, in tokens. */
   public int worstPreparedError() {
     return worstMadeError;
+  }
+
+  /**
+   * How exact the prepared prompts came out, for the start line: "all exact", or one line naming
+   * the tokenizer, the target it missed and by how much (the run goes on, with lengths it knows).
+   */
+  public String preparedExactness() {
+    if (worstMadeError == 0) {
+      return "all exact";
+    }
+    return String.format(Locale.ROOT, "NOT exact: %s cannot make every prompt exact: one of %d tokens came out %d"
+        + " (%d of %d prompts off, by up to %d token%s)", exact.tokenizer(), worstMadeTarget, worstMadeTokens, madeOff,
+        made.size(), worstMadeError, worstMadeError == 1 ? "" : "s");
   }
 
   @Override

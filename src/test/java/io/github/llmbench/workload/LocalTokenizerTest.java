@@ -59,7 +59,7 @@ class LocalTokenizerTest {
       // a shared prefix and a spread of lengths, the same prompts again by the same seed
       RandomDataset spread = RandomDataset.forServer(t, 60, 8, 0.5, 20, 11, 5).dataset();
       assertTrue(spread.describeMethod().contains("vocabulary pieces"), spread.describeMethod());
-      assertEquals(0, spread.prepare(8));
+      assertEquals(0, spread.prepare(8), spread.preparedExactness());
       RandomDataset again = RandomDataset.forServer(t, 60, 8, 0.5, 20, 11, 5).dataset();
       again.prepare(8);
       for (int i = 0; i < 8; i++) {
