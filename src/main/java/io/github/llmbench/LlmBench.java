@@ -714,26 +714,28 @@ public final class LlmBench {
           TraceDataset.BLOCK_TOKENS, why);
     }
     RandomDataset random = (RandomDataset) dataset;
-    String method = "method: " + (localTokenizer == null ? random.method().description()
-        : random.method().description().replace("the server's ", "the local tokenizer's ").replace("by the server", "by the local tokenizer"));
+    String method = "method: " + (localTokenizer == null ? random.describeMethod()
+        : random.describeMethod().replace("the server's ", "the local tokenizer's ").replace("by the server", "by the local tokenizer"));
     return switch (random.method()) {
       case ESTIMATE -> method + " (" + why + "): input tokens are reported from the server's usage";
       case WORDS -> method + "; " + why;
       case TOKEN_IDS -> {
         long startNanos = System.nanoTime();
         int measured = plannedRequests(false);
-        out.println("gatling-llm-bench: making " + measured + " prompts of exact length with the server's tokenizer...");
+        out.println("gatling-llm-bench: making " + measured + " prompts of exact length with the "
+            + (localTokenizer == null ? "server's" : "local") + " tokenizer...");
         int worst = random.prepare(measured);
+        RandomDataset worstMade = random;
         int warmup = plannedRequests(true);
-        if (warmup > 0) {
-          worst = Math.max(worst, ((RandomDataset) warmupDataset).prepare(warmup));
+        if (warmup > 0 && ((RandomDataset) warmupDataset).prepare(warmup) > worst) {
+          worstMade = (RandomDataset) warmupDataset;
         }
         boolean pool = settings.search().isPresent() || phases.stream().filter(p -> !p.warmup()).anyMatch(p -> p.prompts().isEmpty());
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         yield method + " (" + why + "); " + measured + (warmup > 0 ? " + " + warmup + " warmup" : "")
             + String.format(Locale.ROOT, " prompts made before the load in %.1f s", seconds)
             + (pool ? ", then used in turn (a server's prefix cache serves repeats: -Dprompts=N makes one per request)" : "")
-            + ": " + (worst == 0 ? "all exact" : "off by up to " + worst + " tokens");
+            + ": " + worstMade.preparedExactness();
       }
     };
   }

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -23,11 +25,13 @@ public final class LocalTokenizer implements ServerTokenizer, AutoCloseable {
   private final HuggingFaceTokenizer tokenizer;
   private final Path file;
   private final int vocabularySize;
+  private final Map<Integer, String> pieces;
 
-  private LocalTokenizer(HuggingFaceTokenizer tokenizer, Path file, int vocabularySize) {
+  private LocalTokenizer(HuggingFaceTokenizer tokenizer, Path file, int vocabularySize, Map<Integer, String> pieces) {
     this.tokenizer = tokenizer;
     this.file = file;
     this.vocabularySize = vocabularySize;
+    this.pieces = pieces;
   }
 
   /**
@@ -44,6 +48,7 @@ public final class LocalTokenizer implements ServerTokenizer, AutoCloseable {
           + " nothing is downloaded at run time");
     }
     int vocabulary;
+    Map<Integer, String> pieces;
     try {
       JsonNode root = JSON.readTree(file.toFile());
       JsonNode vocab = root.path("model").path("vocab");
@@ -52,16 +57,47 @@ public final class LocalTokenizer implements ServerTokenizer, AutoCloseable {
         added += vocab.isObject() && vocab.has(t.path("content").asText()) ? 0 : 1; // special tokens often sit in the vocabulary too
       }
       vocabulary = vocab.size() + added;
+      pieces = pieces(vocab, root.path("added_tokens"));
     } catch (IOException e) {
       throw new DatasetException("Invalid -Dtokenizer=" + pathOrId + ": " + file + " is not JSON (" + e.getMessage() + ")");
     }
     try {
       // no truncation: a prompt of 8,000 tokens is counted whole, whatever the model's max length
       HuggingFaceTokenizer t = HuggingFaceTokenizer.builder().optTokenizerPath(file).optTruncation(false).optPadding(false).build();
-      return new LocalTokenizer(t, file, vocabulary);
+      return new LocalTokenizer(t, file, vocabulary, pieces);
     } catch (IOException | RuntimeException e) {
       throw new DatasetException("Invalid -Dtokenizer=" + pathOrId + ": the tokenizers library cannot read " + file + " (" + e.getMessage() + ")");
     }
+  }
+
+  /**
+   * The model's vocabulary by id: an object of piece to id (BPE, WordPiece, WordLevel) or a list
+   * of [piece, score] whose index is the id (Unigram); added tokens (special ones, a chat
+   * template's) are left out, since no prompt may hold them.
+   */
+  private static Map<Integer, String> pieces(JsonNode vocab, JsonNode addedTokens) {
+    java.util.Set<Integer> addedIds = new HashSet<>();
+    java.util.Set<String> addedContents = new HashSet<>();
+    for (JsonNode t : addedTokens) {
+      addedIds.add(t.path("id").asInt(-1));
+      addedContents.add(t.path("content").asText());
+    }
+    Map<Integer, String> out = new java.util.HashMap<>();
+    if (vocab.isObject()) {
+      vocab.properties().forEach(e -> out.put(e.getValue().asInt(), e.getKey()));
+    } else if (vocab.isArray()) {
+      for (int id = 0; id < vocab.size(); id++) {
+        out.put(id, vocab.get(id).path(0).asText());
+      }
+    }
+    out.keySet().removeAll(addedIds);
+    out.values().removeAll(addedContents);
+    return Map.copyOf(out);
+  }
+
+  @Override
+  public Map<Integer, String> pieces() {
+    return pieces;
   }
 
   @Override

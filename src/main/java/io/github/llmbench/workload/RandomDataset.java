@@ -24,9 +24,10 @@ import java.util.concurrent.Future;
  *       tokenizer splits on spaces and has one-token words (BPE vocabularies of real models);
  *       checked on sample prompts before the load.
  *   <li>{@link Method#TOKEN_IDS}: where words do not add up or none is one token (byte-level and
- *       small vocabularies), each prompt is made with the server's {@code /detokenize} and
- *       counted with its {@code /tokenize} ({@link ExactPrompts}): exact by construction, made
- *       before the load ({@link #prepare}), as many as the run sends (or a pool used in turn).
+ *       small vocabularies), each prompt is made with the server's {@code /detokenize} (or a local
+ *       vocabulary's pieces) and counted with its {@code /tokenize} ({@link ExactPrompts}): exact
+ *       by construction, no word needed, made before the load ({@link #prepare}), as many as the
+ *       run sends (or a pool used in turn).
  *   <li>{@link Method#ESTIMATE}: no tokenizer endpoint: one word per token, an estimate.
  * </ul>
  */
@@ -66,6 +67,10 @@ public final class RandomDataset implements Dataset {
   private final String prefix;
   private volatile List<ExactPrompts.Prompt> made = List.of();
   private volatile int worstMadeError;
+  /** The prepared prompts off their target: how many, and the one furthest off (its target, its count). */
+  private volatile int madeOff;
+  private volatile int worstMadeTarget;
+  private volatile int worstMadeTokens;
 
   /**
    * Token counts of the vocabulary words.
@@ -112,6 +117,11 @@ public final class RandomDataset implements Dataset {
     }
 
     static final String ESTIMATE_NOTE = "one word per token, an estimate";
+
+    /** No words: what the token-ids method, which needs none, is given. */
+    static Calibration none() {
+      return new Calibration(List.of(), new int[0], new int[0], false);
+    }
   }
 
   /** The words method (or, with an estimated calibration, the estimate). */
@@ -122,7 +132,7 @@ public final class RandomDataset implements Dataset {
 
   private RandomDataset(
       Calibration calibration, ExactPrompts exact, int inputLen, int outputLen, double rangeRatio, int prefixLen, long seed) {
-    if (calibration.words().isEmpty()) {
+    if (exact == null && calibration.words().isEmpty()) { // token ids need no words
       throw new DatasetException("the prompt vocabulary is empty");
     }
     this.calibration = calibration;
@@ -145,6 +155,11 @@ public final class RandomDataset implements Dataset {
     } else {
       this.prefix = words(prefixLen, prefixRandom, true);
     }
+  }
+
+  /** The token-ids method: prompts made by {@code exact}, no word needed. */
+  public static RandomDataset byTokenIds(ExactPrompts exact, int inputLen, int outputLen, double rangeRatio, int prefixLen, long seed) {
+    return new RandomDataset(Calibration.none(), exact, inputLen, outputLen, rangeRatio, prefixLen, seed);
   }
 
   /** The dataset and what was found on the way, for the console's start line. */
@@ -172,13 +187,14 @@ public final class RandomDataset implements Dataset {
         return new Selection(byWords, tokenizer.describe(), check.describe());
       }
       why = "words do not add up here (" + check.describe() + ")";
+    } else if (words.words().isEmpty()) {
+      why = "no word of prompts/base.txt counts as a token in this vocabulary";
     } else {
       why = "no word of prompts/base.txt is one token in this vocabulary";
     }
     java.util.Optional<ExactPrompts> exact = ExactPrompts.of(tokenizer, shippedCorpus());
     if (exact.isPresent()) {
-      return new Selection(
-          new RandomDataset(words, exact.get(), inputLen, outputLen, rangeRatio, prefixLen, seed), tokenizer.describe(), why);
+      return new Selection(byTokenIds(exact.get(), inputLen, outputLen, rangeRatio, prefixLen, seed), tokenizer.describe(), why);
     }
     RandomDataset fallback =
         byWords != null ? byWords : new RandomDataset(words.words().isEmpty() ? Calibration.estimated(shippedVocabulary()) : words,
@@ -208,6 +224,14 @@ public final class RandomDataset implements Dataset {
 
   public Method method() {
     return exact != null ? Method.TOKEN_IDS : calibration.exact() ? Method.WORDS : Method.ESTIMATE;
+  }
+
+  /** The method in words, for the start line: token ids also say how they became text. */
+  public String describeMethod() {
+    if (exact == null || exact.text() == ExactPrompts.Text.DECODED) {
+      return method().description();
+    }
+    return "token ids " + exact.text().description() + ", re-counted, trimmed or padded";
   }
 
   /** Whether a token-ids dataset still needs {@link #prepare} before it can give requests. */
@@ -244,13 +268,21 @@ public final class RandomDataset implements Dataset {
       }
       List<ExactPrompts.Prompt> out = new ArrayList<>(count);
       int worst = 0;
+      int off = 0;
       for (int i = 0; i < count; i++) {
         ExactPrompts.Prompt p = futures.get(i).get();
-        worst = Math.max(worst, Math.abs(p.tokens() - targets[i]));
+        int error = Math.abs(p.tokens() - targets[i]);
+        off += error > 0 ? 1 : 0;
+        if (error > worst) {
+          worst = error;
+          worstMadeTarget = targets[i];
+          worstMadeTokens = p.tokens();
+        }
         out.add(p);
       }
       made = List.copyOf(out);
       worstMadeError = worst;
+      madeOff = off;
       return worst;
     } catch (java.util.concurrent.ExecutionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : new DatasetException(String.valueOf(e.getCause()));
@@ -270,6 +302,19 @@ public final class RandomDataset implements Dataset {
   /** The largest difference between a prepared prompt and its target, in tokens. */
   public int worstPreparedError() {
     return worstMadeError;
+  }
+
+  /**
+   * How exact the prepared prompts came out, for the start line: "all exact", or one line naming
+   * the tokenizer, the target it missed and by how much (the run goes on, with lengths it knows).
+   */
+  public String preparedExactness() {
+    if (worstMadeError == 0) {
+      return "all exact";
+    }
+    return String.format(Locale.ROOT, "NOT exact: %s cannot make every prompt exact: one of %d tokens came out %d"
+        + " (%d of %d prompts off, by up to %d token%s)", exact.tokenizer(), worstMadeTarget, worstMadeTokens, madeOff,
+        made.size(), worstMadeError, worstMadeError == 1 ? "" : "s");
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.github.llmbench.workload;
 
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -21,6 +22,15 @@ public interface ServerTokenizer extends TokenCounter {
 
   /** The text of token ids ({@code /detokenize}); empty when the server has no such endpoint. */
   Optional<String> decode(int[] ids);
+
+  /**
+   * The vocabulary's strings by token id, without added or special tokens, where the vocabulary is
+   * here (a local {@code tokenizer.json}); empty for a server, which does not show it. Prompts of
+   * token ids are made of these when the decoder does not give text back ({@link ExactPrompts}).
+   */
+  default Map<Integer, String> pieces() {
+    return Map.of();
+  }
 
   /** A server without a tokenizer endpoint. */
   ServerTokenizer NONE =

@@ -26,7 +26,18 @@ class LocalTokenizerIT {
 
   @Test
   void exactPromptsAndCountedOutputsWithoutTheServersHelp(@TempDir Path dir) throws Exception {
-    Path tokenizer = TestTokenizers.characters(dir, "");
+    String console = exactPromptsAndCountedOutputs(dir, TestTokenizers.characters(dir, ""));
+    assertTrue(console.contains("method: token ids turned into text by the local tokenizer's /detokenize"), console);
+  }
+
+  /** The same run with a tokenizer.json whose {@code "decoder": null} gives no text back: prompts are its pieces joined. */
+  @Test
+  void exactPromptsOnATokenizerWithoutADecoder(@TempDir Path dir) throws Exception {
+    String console = exactPromptsAndCountedOutputs(dir, TestTokenizers.charactersWithoutDecoder(dir));
+    assertTrue(console.contains("method: token ids turned into text by joining their vocabulary pieces"), console);
+  }
+
+  private static String exactPromptsAndCountedOutputs(Path dir, Path tokenizer) throws Exception {
     GatlingRun.Result run;
     List<ScriptedServer.Exchange> exchanges;
     try (ScriptedServer server = new ScriptedServer(List.of(ScriptedServer.Behaviour.OK_NO_USAGE))) {
@@ -52,5 +63,6 @@ class LocalTokenizerIT {
       assertEquals("tokenizer", r.outputTokensFrom(), r.toString());
       assertTrue(!r.outputTokensEstimated(), r.toString());
     }
+    return run.console();
   }
 }

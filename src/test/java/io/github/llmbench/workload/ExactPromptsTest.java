@@ -47,6 +47,63 @@ class ExactPromptsTest {
   }
 
   @Test
+  void noWordCountsAsATokenButTheServerDecodesSoTokenIdsAreUsedAndAreExact() {
+    // a vocabulary of spaces and punctuation that drops what it does not know: no word is counted
+    CharTokenizer noLetters = new CharTokenizer(false, true) {
+      @Override
+      public OptionalInt count(String text) {
+        return OptionalInt.of(kept(text).length);
+      }
+
+      @Override
+      public java.util.Optional<int[]> encode(String text) {
+        return java.util.Optional.of(kept(text));
+      }
+
+      private int[] kept(String text) {
+        return text.codePoints().filter(c -> !Character.isLetterOrDigit(c)).toArray();
+      }
+    };
+    assertTrue(RandomDataset.Calibration.measure(RandomDataset.shippedVocabulary(), noLetters).words().isEmpty(), "the case at hand");
+    for (int target : new int[] {1, 7, 60, 500}) {
+      RandomDataset.Selection s = RandomDataset.forServer(noLetters, target, 8, 0, 0, target, 5);
+      RandomDataset d = s.dataset();
+      assertEquals(RandomDataset.Method.TOKEN_IDS, d.method(), s.why());
+      assertEquals("no word of prompts/base.txt counts as a token in this vocabulary", s.why());
+      assertEquals(0, d.prepare(4), d.preparedExactness());
+      assertEquals("all exact", d.preparedExactness());
+      for (int i = 0; i < 4; i++) {
+        RequestSpec r = d.request(i, null);
+        assertEquals(target, noLetters.count(r.prompt()).getAsInt(), "prompt " + i + ": '" + r.prompt() + "'");
+        assertEquals(target, r.promptTokens());
+      }
+    }
+  }
+
+  @Test
+  void lengthsOutOfReachAreSaidInOneLineNamingTheTokenizerTheTargetAndTheError() {
+    // every character counts twice but reads back as one id: an odd length cannot be made
+    CharTokenizer doubled = new CharTokenizer(false, true) {
+      @Override
+      public OptionalInt count(String text) {
+        return OptionalInt.of(2 * text.length());
+      }
+
+      @Override
+      public java.util.Map<Integer, String> pieces() {
+        return java.util.Map.of((int) 'a', "a", (int) ' ', " ", (int) 'e', "e");
+      }
+    };
+    int target = 7;
+    RandomDataset d = RandomDataset.forServer(doubled, target, 8, 0, 0, 1, 5).dataset();
+    int error = d.prepare(3);
+    assertEquals(1, error, "the nearest lengths are one token either side");
+    String line = d.preparedExactness();
+    assertTrue(line.matches("NOT exact: chars cannot make every prompt exact: one of " + target + " tokens came out (6|8)"
+        + " \\(3 of 3 prompts off, by up to 1 token\\)"), line);
+  }
+
+  @Test
   void aTokenizerThatMergesAcrossTheJoinStillReachesTheTarget() {
     // "ab" is one token: decoded ids can re-tokenize shorter, and the loop pads until exact
     ServerTokenizer merging = new CharTokenizer(false, true) {

@@ -40,6 +40,38 @@ class LocalTokenizerTest {
   }
 
   @Test
+  void exactLengthsOnACharacterTokenizerWithoutADecoder(@TempDir Path dir) throws Exception {
+    TestTokenizers.charactersWithoutDecoder(dir);
+    try (LocalTokenizer t = LocalTokenizer.load(dir.toString())) {
+      int[] ids = t.encode("ab").orElseThrow();
+      assertTrue(t.countText(t.decode(ids).orElseThrow()) != ids.length, "the decoded text does not re-count: the case at hand");
+      for (int target : new int[] {1, 7, 60, 500}) {
+        RandomDataset.Selection s = RandomDataset.forServer(t, target, 8, 0, 0, target, 5);
+        RandomDataset d = s.dataset();
+        assertEquals(RandomDataset.Method.TOKEN_IDS, d.method(), s.why());
+        assertEquals(0, d.prepare(6), "every prompt of " + target + " tokens exact");
+        for (int i = 0; i < 6; i++) {
+          String prompt = d.request(i, null).prompt();
+          assertEquals(target, t.countText(prompt), "prompt " + i + " of " + target + " tokens: " + prompt);
+          assertEquals(target, d.request(i, null).promptTokens());
+        }
+      }
+      // a shared prefix and a spread of lengths, the same prompts again by the same seed
+      RandomDataset spread = RandomDataset.forServer(t, 60, 8, 0.5, 20, 11, 5).dataset();
+      assertTrue(spread.describeMethod().contains("vocabulary pieces"), spread.describeMethod());
+      assertEquals(0, spread.prepare(8), spread.preparedExactness());
+      RandomDataset again = RandomDataset.forServer(t, 60, 8, 0.5, 20, 11, 5).dataset();
+      again.prepare(8);
+      for (int i = 0; i < 8; i++) {
+        RequestSpec r = spread.request(i, null);
+        assertEquals(r.promptTokens(), t.countText(r.prompt()), "prompt " + i + ": " + r.prompt());
+        assertEquals(r.prompt(), again.request(i, null).prompt(), "deterministic by the seed");
+        assertTrue(r.prompt().startsWith(spread.request(0, null).prompt().substring(0, 20)), "the 20-token prefix is shared");
+      }
+    }
+  }
+
+  @Test
   void aModelIdIsNotDownloaded() {
     String message = assertThrows(DatasetException.class, () -> LocalTokenizer.load("meta-llama/Llama-3.1-8B-Instruct")).getMessage();
     assertTrue(message.startsWith("Invalid -Dtokenizer=meta-llama/Llama-3.1-8B-Instruct: expected the path of a Hugging Face tokenizer.json"), message);

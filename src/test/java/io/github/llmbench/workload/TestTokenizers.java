@@ -17,6 +17,19 @@ public final class TestTokenizers {
    * token, others are {@code [UNK]}; no word is one token, so exact prompts need token ids.
    */
   public static Path characters(Path dir, String extra) throws IOException {
+    return characters(dir, extra, true);
+  }
+
+  /**
+   * The same character-level tokenizer with {@code "decoder": null}, as many WordLevel files have:
+   * the tokenizers library then joins decoded tokens with spaces ("a b" comes back "a   b"), so the
+   * text of token ids does not re-count to as many tokens.
+   */
+  public static Path charactersWithoutDecoder(Path dir) throws IOException {
+    return characters(dir, "", false);
+  }
+
+  private static Path characters(Path dir, String extra, boolean fuseDecoder) throws IOException {
     ObjectNode vocab = JSON.createObjectNode();
     vocab.put("[UNK]", 0);
     StringBuilder chars = new StringBuilder();
@@ -44,7 +57,11 @@ public final class TestTokenizers {
     split.putObject("pattern").put("Regex", ".");
     split.put("behavior", "Isolated").put("invert", false);
     root.putNull("post_processor");
-    root.putObject("decoder").put("type", "Fuse");
+    if (fuseDecoder) {
+      root.putObject("decoder").put("type", "Fuse");
+    } else {
+      root.putNull("decoder");
+    }
     ObjectNode model = root.putObject("model");
     model.put("type", "WordLevel");
     model.set("vocab", vocab);
