@@ -41,6 +41,9 @@ public final class StreamCapture {
   static final String ITL = "ITL";
   static final String E2EL = "E2EL";
 
+  /** What a {@code sendAt} function gives for a request sent as soon as it is built. */
+  public static final long SEND_NOW = Long.MIN_VALUE;
+
   private static final AtomicLong REQUEST_IDS = new AtomicLong();
 
   private final RunRecorder recorder;
@@ -139,6 +142,17 @@ public final class StreamCapture {
   public ChainBuilder request(
       Function<Session, String> level, Function<Session, String> profile, Function<Session, String> body,
       Function<Session, io.github.llmbench.records.RequestOrigin> origin) {
+    return request(level, profile, body, origin, session -> SEND_NOW);
+  }
+
+  /**
+   * As {@link #request(Function, Function, Function, Function)}, sent at a set time: the request
+   * is built first, then sent when {@code sendAt} says ({@link System#nanoTime()}; at once when that
+   * has passed, or when it says {@link #SEND_NOW}), so building it is not part of its lateness.
+   */
+  public ChainBuilder request(
+      Function<Session, String> level, Function<Session, String> profile, Function<Session, String> body,
+      Function<Session, io.github.llmbench.records.RequestOrigin> origin, java.util.function.ToLongFunction<Session> sendAt) {
     ActionBuilder action =
         () -> (ctx, next) ->
             new StreamAction(
@@ -149,6 +163,7 @@ public final class StreamCapture {
                 profile,
                 body,
                 origin,
+                sendAt,
                 next);
     return exec(action);
   }

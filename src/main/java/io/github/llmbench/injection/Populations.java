@@ -39,8 +39,8 @@ public final class Populations {
 
   /**
    * Session attributes of a request sent at a set time (a trace replay's, a rate probe's): that
-   * time in µs from the start, and the start ({@link System#nanoTime()}); its record then tells
-   * how late it was sent.
+   * time in µs from the start, and the start ({@link System#nanoTime()}); the request is built
+   * first and sent at that time, and its record tells how late it was sent.
    */
   public static final String SEND_AT_MICROS = "llm.traceMicros";
 
