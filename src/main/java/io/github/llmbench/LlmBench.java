@@ -336,7 +336,7 @@ public final class LlmBench {
       return searchLoad(settings.search().get());
     }
     List<java.util.OptionalLong> starts = LoadPlan.starts(phases, settings.injector(), settings.load().durationSeconds());
-    return Populations.chain(phases, starts, this::oneRequest, runEnd::levelDrained, settings.workload().seed());
+    return Populations.chain(phases, starts, this::oneRequest, this::ready, runEnd::levelDrained, settings.workload().seed());
   }
 
   /**
@@ -494,6 +494,15 @@ public final class LlmBench {
     // a user may send several requests: the last record's keys go first, so a prompt record never
     // keeps the messages (or profile) of the one before
     return exec(session -> session.removeAll(FEEDER_KEYS)).feed(records).exec(group(phase.level()).on(inner));
+  }
+
+  /**
+   * Gets a trace phase's requests ready ({@link StreamCapture#ready}): a request of the warmup's
+   * seed fed and built as the phase's are, and a connection from each event loop.
+   */
+  private ChainBuilder ready(Phase phase) {
+    Iterator<Map<String, Object>> records = Stream.generate(() -> FeederRecords.of(warmupDataset.request(0, null))).iterator();
+    return exec(session -> session.removeAll(FEEDER_KEYS)).feed(records).exec(capture.ready(this::bodyOf));
   }
 
   /**

@@ -91,7 +91,7 @@ final class StreamAction implements Action {
       profile = profileOf.apply(javaSession);
       level = levelOf.apply(javaSession);
       id = capture.nextRequestId();
-      request = request(id, body);
+      request = request(capture, id, body);
       countedInputTokens = capture.countedInputTokens(javaSession);
       due = sendAt.applyAsLong(javaSession);
     } catch (RuntimeException e) {
@@ -131,7 +131,7 @@ final class StreamAction implements Action {
     next.execute(clean.markAsFailed());
   }
 
-  private Request request(String id, String body) {
+  static Request request(StreamCapture capture, String id, String body) {
     HttpHeaders headers = new DefaultHttpHeaders();
     headers.add(capture.headers());
     // as vllm bench serve: the server's logs and traces name the request as our records do

@@ -49,6 +49,7 @@ public final class StreamCapture {
   private final RunRecorder recorder;
   private final int timeoutSeconds;
   private final Uri uri;
+  private final Uri modelsUri;
   private final int maxOutputTokens;
   private final HttpHeaders headers;
   private final boolean itlRecords;
@@ -92,6 +93,7 @@ public final class StreamCapture {
     this.recorder = recorder;
     this.timeoutSeconds = (int) Math.max(1, timeout.toSeconds());
     this.uri = Uri.create(baseUrl + path); // the settings leave no trailing '/' (as ServerApi relies on)
+    this.modelsUri = Uri.create(baseUrl + "/v1/models");
     this.maxOutputTokens = maxOutputTokens;
     this.itlRecords = itlRecords;
     this.keepAnswers = keepAnswers || outputCounter != null;
@@ -169,6 +171,18 @@ public final class StreamCapture {
   }
 
   /**
+   * Gets the request chain ready for a load that must start on time ({@link ReadyAction}): one
+   * request built from the session, not sent, and a connection opened to the server from each of
+   * Gatling's event loops. Run by one user before the load.
+   *
+   * @param body the JSON body of a request, from the session
+   */
+  public ChainBuilder ready(Function<Session, String> body) {
+    ActionBuilder action = () -> (ctx, next) -> new ReadyAction(this, GatlingHttpInternals.engine(ctx), body, next);
+    return exec(action);
+  }
+
+  /**
    * The outermost Gatling group the session is in (as a level: {@code group("c8").on(...)}), else
    * the scenario's name: how a user's own simulation names the levels of its records.
    */
@@ -207,6 +221,10 @@ public final class StreamCapture {
 
   Uri uri() {
     return uri;
+  }
+
+  Uri modelsUri() {
+    return modelsUri;
   }
 
   HttpHeaders headers() {
