@@ -336,7 +336,7 @@ public final class LlmBench {
       return searchLoad(settings.search().get());
     }
     List<java.util.OptionalLong> starts = LoadPlan.starts(phases, settings.injector(), settings.load().durationSeconds());
-    return Populations.chain(phases, starts, this::oneRequest, runEnd::levelDrained, settings.workload().seed());
+    return Populations.chain(phases, starts, this::oneRequest, this::ready, runEnd::levelDrained, settings.workload().seed());
   }
 
   /**
@@ -461,7 +461,7 @@ public final class LlmBench {
    * in multi-turn runs, one conversation of such requests.
    */
   private ChainBuilder oneRequest(Phase phase) {
-    ChainBuilder request = capture.request(s -> phase.level(), LlmBench::profileOf, this::bodyOf, this::originOf);
+    ChainBuilder request = capture.request(s -> phase.level(), LlmBench::profileOf, this::bodyOf, this::originOf, LlmBench::sendAt);
     boolean profiles = settings.workload().dataset() == Dataset.PROFILES;
     ChainBuilder inner = profiles ? exec(group("#{" + FeederRecords.PROFILE + "}").on(request)) : request;
     io.github.llmbench.workload.Dataset d = phase.warmup() ? warmupDataset : dataset;
@@ -477,12 +477,12 @@ public final class LlmBench {
     }
     Iterator<Map<String, Object>> records = feederOf(d, index, phase.profile());
     if (phase.trace() && !phase.warmup()) {
-      // each record carries its send time, so the record tells how late it was sent
-      // send times count from the replay's first feed (Gatling injects user n at its time from the start)
+      // each record carries its send time: the request is built, then sent at it, and its record
+      // tells how late it went; send times count from the replay's first feed plus the lead
       List<Double> times = phase.sendTimes();
       AtomicLong startNanos = new AtomicLong(Long.MIN_VALUE);
       records = Stream.generate(() -> {
-        startNanos.compareAndSet(Long.MIN_VALUE, System.nanoTime());
+        startNanos.compareAndSet(Long.MIN_VALUE, System.nanoTime() + TRACE_LEAD_NANOS);
         long n = index.getAndIncrement();
         double at = times.get((int) (n % times.size()));
         Map<String, Object> r = new LinkedHashMap<>(FeederRecords.of(d.request(n, null)));
@@ -495,6 +495,23 @@ public final class LlmBench {
     // keeps the messages (or profile) of the one before
     return exec(session -> session.removeAll(FEEDER_KEYS)).feed(records).exec(group(phase.level()).on(inner));
   }
+
+  /**
+   * Gets a trace phase's requests ready ({@link StreamCapture#ready}): a request of the warmup's
+   * seed fed and built as the phase's are, and a connection from each event loop.
+   */
+  private ChainBuilder ready(Phase phase) {
+    Iterator<Map<String, Object>> records = Stream.generate(() -> FeederRecords.of(warmupDataset.request(0, null))).iterator();
+    return exec(session -> session.removeAll(FEEDER_KEYS)).feed(records).exec(capture.ready(this::bodyOf));
+  }
+
+  /**
+   * The trace's clock starts this long after its first request is fed, so each request, the first
+   * too, reaches its send action before its time and waits there (Gatling injects user n at its
+   * time from the phase's start). Measured on a busy 2-core machine: the first user took 12-22 ms
+   * from its start to that wait, and Gatling's ticks and timers started some users up to 64 ms late.
+   */
+  static final long TRACE_LEAD_NANOS = 250_000_000L;
 
   private static final String TRACE_MICROS = Populations.SEND_AT_MICROS;
   private static final String TRACE_START_NANOS = Populations.SEND_CLOCK_START_NANOS;
@@ -563,7 +580,7 @@ public final class LlmBench {
       probes.add(CapacitySearch.judge(load, l == null ? Map.of() : probeFigures(l, !s.rate()), objectives));
     };
     ChainBuilder request = capture.request(session -> session.getString(CapacityProbes.LEVEL),
-        LlmBench::profileOf, this::bodyOf, this::originOf);
+        LlmBench::profileOf, this::bodyOf, this::originOf, LlmBench::sendAt);
     ChainBuilder one = exec(session -> session.removeAll(FEEDER_KEYS))
         .feed(feederOf(dataset, measuredIndex, null))
         .exec(group("#{" + CapacityProbes.LEVEL + "}").on(request));
@@ -607,6 +624,11 @@ public final class LlmBench {
   private RequestOrigin originOf(Session s) {
     RequestOrigin origin = workloadOrigin(s);
     return settings.injector().sharded() ? RequestOrigin.fromInjector(origin, settings.injector().index()) : origin;
+  }
+
+  /** When a request with a set send time (a trace's, a rate probe's) is due, as {@link System#nanoTime()}. */
+  private static long sendAt(Session s) {
+    return s.contains(TRACE_MICROS) ? s.getLong(TRACE_START_NANOS) + s.getLong(TRACE_MICROS) * 1000 : StreamCapture.SEND_NOW;
   }
 
   /** Called as the request is sent (its body built): a trace request's send time is taken here. */

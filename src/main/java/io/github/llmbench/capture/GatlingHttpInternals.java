@@ -82,6 +82,11 @@ final class GatlingHttpInternals {
     }
   }
 
+  /** As {@link #send}, from {@code eventLoop}: the client keeps a connection pool per event loop. */
+  static void send(HttpEngine engine, Request request, long userId, io.netty.channel.EventLoop eventLoop, HttpListener listener) {
+    engine.executeRequest(request, userId, true, eventLoop, listener, Option.empty());
+  }
+
   /** Whether the client saw the connection close before the response ended. */
   static boolean isPrematureClose(Throwable t) {
     return t instanceof PrematureCloseException;

@@ -13,15 +13,18 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The Gatling action that sends one streaming request and waits for its end: it builds the POST,
- * notes t0 just before handing it to Gatling's HTTP client, and when the {@link StreamExchange}
- * ends, writes the request's record to {@code requests.jsonl}, logs Gatling records (the request,
- * and TTFT, TPOT, E2EL, ITL of a completed one), and passes the virtual user on.
+ * waits for the request's send time if it has one (a trace's), notes t0 just before handing it to
+ * Gatling's HTTP client, and when the {@link StreamExchange} ends, writes the request's record to
+ * {@code requests.jsonl}, logs Gatling records (the request, and TTFT, TPOT, E2EL, ITL of a
+ * completed one), and passes the virtual user on.
  */
 final class StreamAction implements Action {
   private static final Logger LOG = LoggerFactory.getLogger(StreamAction.class);
@@ -34,6 +37,7 @@ final class StreamAction implements Action {
   private final Function<io.gatling.javaapi.core.Session, String> profileOf;
   private final Function<io.gatling.javaapi.core.Session, String> bodyOf;
   private final Function<io.gatling.javaapi.core.Session, RequestOrigin> originOf;
+  private final ToLongFunction<io.gatling.javaapi.core.Session> sendAt;
   private final Action next;
 
   StreamAction(
@@ -44,6 +48,7 @@ final class StreamAction implements Action {
       Function<io.gatling.javaapi.core.Session, String> profileOf,
       Function<io.gatling.javaapi.core.Session, String> bodyOf,
       Function<io.gatling.javaapi.core.Session, RequestOrigin> originOf,
+      ToLongFunction<io.gatling.javaapi.core.Session> sendAt,
       Action next) {
     this.capture = capture;
     this.engine = engine;
@@ -52,6 +57,7 @@ final class StreamAction implements Action {
     this.profileOf = profileOf;
     this.bodyOf = bodyOf;
     this.originOf = originOf;
+    this.sendAt = sendAt;
     this.next = next;
   }
 
@@ -73,31 +79,59 @@ final class StreamAction implements Action {
   public void execute(io.gatling.core.session.Session session) {
     // A virtual user may send several requests (count-stopped phases): each starts clean.
     io.gatling.core.session.Session clean = session.markAsSucceeded();
-    StreamExchange exchange;
+    io.gatling.javaapi.core.Session javaSession = new io.gatling.javaapi.core.Session(clean);
+    String id;
+    String profile;
+    String level;
     Request request;
+    Integer countedInputTokens;
+    long due;
     try {
-      io.gatling.javaapi.core.Session javaSession = new io.gatling.javaapi.core.Session(clean);
       String body = bodyOf.apply(javaSession);
-      String profile = profileOf.apply(javaSession);
-      String level = levelOf.apply(javaSession);
-      RequestOrigin origin = originOf.apply(javaSession);
-      String id = capture.nextRequestId();
-      request = request(id, body);
-      Integer countedInputTokens = capture.countedInputTokens(javaSession);
+      profile = profileOf.apply(javaSession);
+      level = levelOf.apply(javaSession);
+      id = capture.nextRequestId();
+      request = request(capture, id, body);
+      countedInputTokens = capture.countedInputTokens(javaSession);
+      due = sendAt.applyAsLong(javaSession);
+    } catch (RuntimeException e) {
+      failed(clean, e);
+      return;
+    }
+    long wait = due == StreamCapture.SEND_NOW ? 0 : due - System.nanoTime();
+    if (wait > 0) {
+      // built ahead of its time: only the send itself is left for the due instant
+      clean.eventLoop().schedule(
+          () -> send(clean, javaSession, id, level, profile, request, countedInputTokens), wait, TimeUnit.NANOSECONDS);
+    } else {
+      send(clean, javaSession, id, level, profile, request, countedInputTokens);
+    }
+  }
+
+  private void send(
+      io.gatling.core.session.Session clean, io.gatling.javaapi.core.Session javaSession, String id, String level,
+      String profile, Request request, Integer countedInputTokens) {
+    StreamExchange exchange;
+    try {
+      RequestOrigin origin = originOf.apply(javaSession); // a trace request's send time is taken here
       long t0 = System.nanoTime();
       capture.recorder().started(id, level, profile, origin, ClockAnchor.epochMs(t0));
       exchange = new StreamExchange(clean, new RequestRecords.Sent(id, level, profile, origin, t0, countedInputTokens),
           capture.maxOutputTokens(), capture.keepAnswers(), capture.timeoutSeconds(), this::completed);
     } catch (RuntimeException e) {
-      LOG.error("gatling-llm-bench: could not build a request: {}", e.toString());
-      stats.crash(clean, StreamCapture.REQUEST_RECORD, String.valueOf(e.getMessage()));
-      next.execute(clean.markAsFailed());
+      failed(clean, e);
       return;
     }
     GatlingHttpInternals.send(engine, request, clean, exchange);
   }
 
-  private Request request(String id, String body) {
+  private void failed(io.gatling.core.session.Session clean, RuntimeException e) {
+    LOG.error("gatling-llm-bench: could not build a request: {}", e.toString());
+    stats.crash(clean, StreamCapture.REQUEST_RECORD, String.valueOf(e.getMessage()));
+    next.execute(clean.markAsFailed());
+  }
+
+  static Request request(StreamCapture capture, String id, String body) {
     HttpHeaders headers = new DefaultHttpHeaders();
     headers.add(capture.headers());
     // as vllm bench serve: the server's logs and traces name the request as our records do

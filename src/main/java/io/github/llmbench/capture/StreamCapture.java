@@ -41,11 +41,15 @@ public final class StreamCapture {
   static final String ITL = "ITL";
   static final String E2EL = "E2EL";
 
+  /** What a {@code sendAt} function gives for a request sent as soon as it is built. */
+  public static final long SEND_NOW = Long.MIN_VALUE;
+
   private static final AtomicLong REQUEST_IDS = new AtomicLong();
 
   private final RunRecorder recorder;
   private final int timeoutSeconds;
   private final Uri uri;
+  private final Uri modelsUri;
   private final int maxOutputTokens;
   private final HttpHeaders headers;
   private final boolean itlRecords;
@@ -89,6 +93,7 @@ public final class StreamCapture {
     this.recorder = recorder;
     this.timeoutSeconds = (int) Math.max(1, timeout.toSeconds());
     this.uri = Uri.create(baseUrl + path); // the settings leave no trailing '/' (as ServerApi relies on)
+    this.modelsUri = Uri.create(baseUrl + "/v1/models");
     this.maxOutputTokens = maxOutputTokens;
     this.itlRecords = itlRecords;
     this.keepAnswers = keepAnswers || outputCounter != null;
@@ -139,6 +144,17 @@ public final class StreamCapture {
   public ChainBuilder request(
       Function<Session, String> level, Function<Session, String> profile, Function<Session, String> body,
       Function<Session, io.github.llmbench.records.RequestOrigin> origin) {
+    return request(level, profile, body, origin, session -> SEND_NOW);
+  }
+
+  /**
+   * As {@link #request(Function, Function, Function, Function)}, sent at a set time: the request
+   * is built first, then sent when {@code sendAt} says ({@link System#nanoTime()}; at once when that
+   * has passed, or when it says {@link #SEND_NOW}), so building it is not part of its lateness.
+   */
+  public ChainBuilder request(
+      Function<Session, String> level, Function<Session, String> profile, Function<Session, String> body,
+      Function<Session, io.github.llmbench.records.RequestOrigin> origin, java.util.function.ToLongFunction<Session> sendAt) {
     ActionBuilder action =
         () -> (ctx, next) ->
             new StreamAction(
@@ -149,7 +165,20 @@ public final class StreamCapture {
                 profile,
                 body,
                 origin,
+                sendAt,
                 next);
+    return exec(action);
+  }
+
+  /**
+   * Gets the request chain ready for a load that must start on time ({@link ReadyAction}): one
+   * request built from the session, not sent, and a connection opened to the server from each of
+   * Gatling's event loops. Run by one user before the load.
+   *
+   * @param body the JSON body of a request, from the session
+   */
+  public ChainBuilder ready(Function<Session, String> body) {
+    ActionBuilder action = () -> (ctx, next) -> new ReadyAction(this, GatlingHttpInternals.engine(ctx), body, next);
     return exec(action);
   }
 
@@ -192,6 +221,10 @@ public final class StreamCapture {
 
   Uri uri() {
     return uri;
+  }
+
+  Uri modelsUri() {
+    return modelsUri;
   }
 
   HttpHeaders headers() {

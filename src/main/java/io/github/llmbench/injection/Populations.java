@@ -29,7 +29,8 @@ import java.util.function.Function;
  *       --max-concurrency}): N users at once, each sending requests while the phase's budget lasts;
  *   <li>open model: one user per arrival, gaps from {@link Arrivals}, optionally capped at {@code
  *       max.conc} in flight (an arrival waits for a free slot, as vLLM's semaphore makes it);
- *   <li>trace replay: one user per request of the trace, injected at its send time.
+ *   <li>trace replay: one user per request of the trace, injected at its send time, after one user
+ *       got the request chain ready (connections open, the code run once).
  * </ul>
  *
  * After the last phase of each level a one-user marker scenario reports that the level drained.
@@ -39,8 +40,8 @@ public final class Populations {
 
   /**
    * Session attributes of a request sent at a set time (a trace replay's, a rate probe's): that
-   * time in µs from the start, and the start ({@link System#nanoTime()}); its record then tells
-   * how late it was sent.
+   * time in µs from the start, and the start ({@link System#nanoTime()}); the request is built
+   * first and sent at that time, and its record tells how late it was sent.
    */
   public static final String SEND_AT_MICROS = "llm.traceMicros";
 
@@ -53,20 +54,27 @@ public final class Populations {
    */
   public static PopulationBuilder chain(
       List<Phase> phases, Function<Phase, ChainBuilder> oneRequest, Consumer<String> onLevelDrained, long seed) {
-    return chain(phases, java.util.Collections.nCopies(phases.size(), java.util.OptionalLong.empty()), oneRequest, onLevelDrained, seed);
+    return chain(phases, java.util.Collections.nCopies(phases.size(), java.util.OptionalLong.empty()), oneRequest, null,
+        onLevelDrained, seed);
   }
 
   /**
    * As {@link #chain(List, Function, Consumer, long)}, each phase with a start time of its own
    * ({@link LoadPlan#timeline}) waiting for it (a phase that drained late starts at once).
+   *
+   * @param ready the chain that gets a trace phase's requests ready, run by one user just before
+   *     the phase (its first request would otherwise pay the client's first use), or null for none
    */
   public static PopulationBuilder chain(
       List<Phase> phases, List<java.util.OptionalLong> startsMs, Function<Phase, ChainBuilder> oneRequest,
-      Consumer<String> onLevelDrained, long seed) {
+      Function<Phase, ChainBuilder> ready, Consumer<String> onLevelDrained, long seed) {
     List<PopulationBuilder> ordered = new ArrayList<>();
     for (int i = 0; i < phases.size(); i++) {
       Phase phase = phases.get(i);
       java.util.OptionalLong at = startsMs.get(i);
+      if (ready != null && phase.trace() && !phase.warmup()) {
+        ordered.add(scenario("ready " + phase.scenarioName()).exec(ready.apply(phase)).injectOpen(atOnceUsers(1)));
+      }
       if (at.isPresent()) {
         // Gatling starts a chain's next population on its injector's next tick, up to about a second
         // after the one before ends: a phase starts within about a second of its time (waiting in

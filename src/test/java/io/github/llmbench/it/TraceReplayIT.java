@@ -22,6 +22,11 @@ class TraceReplayIT {
   private static final double[] TIMES_MS = {0, 250, 600, 650, 1200, 1700};
   private static final int[] INPUT = {700, 1100, 600, 300, 1030, 520};
   private static final int[] OUTPUT = {8, 12, 6, 10, 4, 9};
+  /**
+   * Each request's lateness, the first's too. Seen on a busy 2-core machine over 5 runs: 0-3 ms;
+   * before the chain was got ready and the trace's clock given a lead, the first went 25-36 ms late.
+   */
+  private static final double ALLOWED_MS = 20;
 
   @Test
   void eachRequestIsSentAtItsTraceTimeWithItsLengths(@TempDir Path dir) throws Exception {
@@ -44,11 +49,13 @@ class TraceReplayIT {
     assertEquals(6, records.size(), records.toString());
     records.sort(Comparator.comparingDouble(r -> r.origin().traceMs()));
     // both clocks, from the most punctual request (as the kit's lateness figure counts): the send
-    // each record notes against its due time, and the records' start times. The first request runs
-    // Gatling's request chain cold: it goes 15-47 ms late on this machine (67 ms once in CI), the
-    // others within a few ms of their times
+    // each record notes against its due time, and the records' start times. The first request gets
+    // no more than the others: the chain is ready before the trace's clock starts
     double sentOrigin = records.stream().mapToDouble(r -> r.origin().sentMs() - r.origin().traceMs()).min().orElseThrow();
     double startOrigin = records.stream().mapToDouble(r -> r.startMs() - r.origin().traceMs()).min().orElseThrow();
+    StringBuilder seen = new StringBuilder("TraceReplayIT: sent late by (ms)");
+    records.forEach(r -> seen.append(String.format(java.util.Locale.ROOT, " %.1f", r.origin().sentMs() - r.origin().traceMs() - sentOrigin)));
+    System.out.println(seen);
     for (int i = 0; i < records.size(); i++) {
       RequestRecord r = records.get(i);
       assertTrue(r.ok(), r.toString());
@@ -56,15 +63,14 @@ class TraceReplayIT {
       assertEquals(TIMES_MS[i], r.origin().traceMs(), 1e-9, r.toString());
       assertEquals(INPUT[i] + templateTokens, r.inputTokens(), "input_length and the chat template: " + r);
       assertEquals(OUTPUT[i], r.outputTokens(), "output_length: " + r);
-      double allowed = i == 0 ? 150 : 50;
       double late = r.origin().sentMs() - TIMES_MS[i] - sentOrigin;
-      assertTrue(late <= allowed, "request " + i + " sent " + late + " ms late");
+      assertTrue(late <= ALLOWED_MS, "request " + i + " sent " + late + " ms late");
       double startLate = r.startMs() - TIMES_MS[i] - startOrigin;
-      assertTrue(startLate <= allowed, "request " + i + " started " + startLate + " ms late");
+      assertTrue(startLate <= ALLOWED_MS, "request " + i + " started " + startLate + " ms late");
     }
     assertTrue(run.console().contains("Trace replay: 6 requests sent late by"), run.console());
     JsonNode lateness = new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels").path("trace").path("trace_lateness");
     assertEquals(6, lateness.path("requests").asInt(), lateness.toString());
-    assertTrue(lateness.path("p99_ms").asDouble() <= 50, lateness.toString());
+    assertTrue(lateness.path("p99_ms").asDouble() <= ALLOWED_MS, lateness.toString());
   }
 }
