@@ -33,9 +33,8 @@ import org.slf4j.LoggerFactory;
  * 2-7 ms; with it, the first 5-11 ms, the others 0-4 ms. Nothing is recorded; a GET that fails only
  * leaves that loop's first request to connect itself.
  */
-final class ReadyAction implements Action {
+final class ReadyAction extends KitAction {
   private static final Logger LOG = LoggerFactory.getLogger(ReadyAction.class);
-  private static final com.typesafe.scalalogging.Logger SCALA_LOG = com.typesafe.scalalogging.Logger.apply(LOG);
 
   /** The most the load waits for a GET: the server already answered it before the run. */
   private static final int READY_TIMEOUT_SECONDS = 10;
@@ -52,13 +51,6 @@ final class ReadyAction implements Action {
     this.next = next;
   }
 
-  @Override
-  public com.typesafe.scalalogging.Logger logger() {
-    return SCALA_LOG;
-  }
-
-  @Override
-  public void com$typesafe$scalalogging$StrictLogging$_setter_$logger_$eq(com.typesafe.scalalogging.Logger logger) {}
 
   @Override
   public String name() {

@@ -26,9 +26,8 @@ import org.slf4j.LoggerFactory;
  * {@code requests.jsonl}, logs Gatling records (the request, and TTFT, TPOT, E2EL, ITL of a
  * completed one), and passes the virtual user on.
  */
-final class StreamAction implements Action {
+final class StreamAction extends KitAction {
   private static final Logger LOG = LoggerFactory.getLogger(StreamAction.class);
-  private static final com.typesafe.scalalogging.Logger SCALA_LOG = com.typesafe.scalalogging.Logger.apply(LOG);
 
   private final StreamCapture capture;
   private final HttpEngine engine;
@@ -61,14 +60,6 @@ final class StreamAction implements Action {
     this.next = next;
   }
 
-  // Gatling's Action trait extends scala-logging's StrictLogging: its two members, from Java
-  @Override
-  public com.typesafe.scalalogging.Logger logger() {
-    return SCALA_LOG;
-  }
-
-  @Override
-  public void com$typesafe$scalalogging$StrictLogging$_setter_$logger_$eq(com.typesafe.scalalogging.Logger logger) {}
 
   @Override
   public String name() {

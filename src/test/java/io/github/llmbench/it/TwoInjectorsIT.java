@@ -1,6 +1,7 @@
 package io.github.llmbench.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,12 +16,18 @@ import io.github.llmbench.testing.GatlingProcess;
 import io.github.llmbench.testing.GatlingRun;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -29,9 +36,16 @@ import org.junit.jupiter.api.io.TempDir;
  * Two injectors on this machine share one level against one server ({@code -Dinjector=i/2},
  * {@code -Dstart.at}), merge into one report, and give what one process running the whole load
  * gives: the same request count and peak concurrency, and the same throughput within noise.
+ *
+ * <p>They write into one results folder, as two {@code mvn gatling:test} in one checkout do: each
+ * run's files land in its own Gatling run folder, whole (when the kit took the newest folder for
+ * its own, both wrote into the later one and the first run's records were lost).
  */
 class TwoInjectorsIT {
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** Gatling's last console line names its report: {@code file:///.../<run folder>/index.html}. */
+  private static final Pattern GATLING_REPORT = Pattern.compile("(file:\\S+)/index\\.html");
+  private static final Pattern KIT_RECORDS = Pattern.compile("Per-request records: (.+)/llm/requests\\.jsonl");
   private static final String CONC = "6";
   private static final String SECONDS = "6";
 
@@ -39,26 +53,53 @@ class TwoInjectorsIT {
   void twoInjectorsMergeIntoTheRunOneProcessGives(@TempDir Path dir) throws Exception {
     try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny").withGpu("rtx4090"))) {
       String[] common = {"base.url=" + sim.baseUrl(), "conc=" + CONC, "duration=" + SECONDS, "input.len=64", "output.len=64", "seed=11"};
-      long startAt = System.currentTimeMillis() + 20_000; // both JVMs started and ready by then, on 2 busy cores
+      // both JVMs started, their run folders made, before either sends (2 busy cores): the first
+      // requests of both runs come when both folders exist, where a guess by time goes wrong
+      long startAt = System.currentTimeMillis() + 20_000;
+      Path results = dir.resolve("injectors");
       List<CompletableFuture<GatlingProcess.Outcome>> runs = Stream.of(0, 1)
           .map(i -> CompletableFuture.supplyAsync(() -> {
             try {
               String[] props = Stream.concat(Stream.of(common), Stream.of("injector=" + i + "/2", "start.at=" + startAt)).toArray(String[]::new);
-              return GatlingProcess.run(ServingBenchmarkSimulation.class, dir.resolve("injector-" + i), 120, props);
+              return GatlingProcess.run(ServingBenchmarkSimulation.class, results, 120, props);
             } catch (Exception e) {
               throw new IllegalStateException(e);
             }
           }))
           .toList();
-      for (CompletableFuture<GatlingProcess.Outcome> r : runs) {
-        GatlingProcess.Outcome o = r.get();
-        assertEquals(0, o.exitCode(), o.stdout() + o.stderr());
+      Path[] runFolders = new Path[2];
+      for (int i = 0; i < 2; i++) {
+        GatlingProcess.Outcome o = runs.get(i).get();
+        String console = o.stdout() + o.stderr();
+        assertEquals(0, o.exitCode(), console);
         assertTrue(o.stdout().contains("injector     "), o.stdout());
+        assertFalse(console.contains("folder of their own"), console);
+        Matcher gatling = GATLING_REPORT.matcher(o.stdout());
+        assertTrue(gatling.find(), o.stdout());
+        Path gatlingsFolder = Paths.get(URI.create(gatling.group(1))).toRealPath();
+        Matcher kit = KIT_RECORDS.matcher(o.stdout());
+        assertTrue(kit.find(), o.stdout());
+        assertEquals(gatlingsFolder, Paths.get(kit.group(1)).toRealPath(), "the kit wrote where Gatling wrote this run");
+        runFolders[i] = gatlingsFolder;
       }
-      Path a = newestRun(dir.resolve("injector-0"));
-      Path b = newestRun(dir.resolve("injector-1"));
+      assertFalse(runFolders[0].equals(runFolders[1]), "two runs, two folders: " + runFolders[0]);
+      try (Stream<Path> listed = Files.list(results)) {
+        assertEquals(Set.of(runFolders[0], runFolders[1]), listed.map(TwoInjectorsIT::real).collect(Collectors.toSet()),
+            "nothing else in the results folder");
+      }
+      Path a = runFolders[0];
+      Path b = runFolders[1];
       List<RequestRecord> ra = RequestsJsonl.read(a.resolve("llm/requests.jsonl"));
       List<RequestRecord> rb = RequestsJsonl.read(b.resolve("llm/requests.jsonl"));
+      for (Path run : runFolders) {
+        List<RequestRecord> records = RequestsJsonl.read(run.resolve("llm/requests.jsonl"));
+        JsonNode summary = JSON.readTree(run.resolve("llm/summary.json").toFile());
+        assertEquals(records.size(), records.stream().map(RequestRecord::id).distinct().count(), "each request once in " + run);
+        assertEquals(records.size(), summary.path("completed").asInt() + summary.path("failed").asInt(),
+            "the summary counts this run's records, " + run);
+        assertTrue(Files.isRegularFile(run.resolve("llm.html")), "llm.html beside Gatling's index.html in " + run);
+      }
+      assertEquals("0/2", JSON.readTree(a.resolve("llm/summary.json").toFile()).path("injector").asText());
       assertTrue(ra.stream().allMatch(r -> r.origin().injector() == 0 && r.level().equals("c" + CONC)), "tagged, whole level's name");
       assertTrue(rb.stream().allMatch(r -> r.origin().injector() == 1), "tagged");
       // both started on -Dstart.at: their first sends after it, within Gatling's start latency
@@ -79,7 +120,7 @@ class TwoInjectorsIT {
       assertEquals(2, m.path("injectors").size(), m.toString());
       assertTrue(Files.readString(merged.resolve("llm/gates.xml")).contains("failed.pct"), "the injectors' gates over the whole load");
       String page = Files.readString(merged.resolve("llm.html"));
-      assertTrue(page.contains("<a href=\"../injector-0/" + a.getFileName() + "/index.html\">"), "each injector's Gatling report linked");
+      assertTrue(page.contains("<a href=\"../injectors/" + a.getFileName() + "/index.html\">"), "each injector's Gatling report linked");
 
       GatlingRun.Result single = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("single"),
           Map.of("base.url", sim.baseUrl(), "conc", CONC, "duration", SECONDS, "input.len", "64", "output.len", "64", "seed", "12"));
@@ -103,9 +144,12 @@ class TwoInjectorsIT {
     }
   }
 
-  private static Path newestRun(Path results) throws Exception {
-    try (Stream<Path> s = Files.list(results)) {
-      return s.filter(Files::isDirectory).max(java.util.Comparator.comparing(Path::toString)).orElseThrow();
+  /** A path as the file system resolves it (a temporary folder may be under a link). */
+  private static Path real(Path p) {
+    try {
+      return p.toRealPath();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 }
