@@ -87,13 +87,13 @@ class RunDirectoryTest {
 
   @Test
   void gatlingsLogAmongTheOpenFilesIsTheOneInTheResultsFolder() {
-    Path results = Paths.get("/work/target/gatling");
+    Path results = Paths.get("/home/user/project/target/gatling");
     Path ours = results.resolve("sim-20261130000000001/simulation.log");
     List<Path> sockets = List.of(Paths.get("socket:[4711]"), Paths.get("pipe:[12]"), Paths.get("/usr/lib/jvm/lib/modules"));
     List<Path> open = new java.util.ArrayList<>(sockets);
     open.add(ours);
     open.add(Paths.get("/elsewhere/old-run/simulation.log")); // a log opened by the simulation's own code
-    open.add(Paths.get("/work/target/gatling/sim-20261130000000000/simulation.log (deleted)"));
+    open.add(Paths.get("/home/user/project/target/gatling/sim-20261130000000000/simulation.log (deleted)"));
     assertEquals(Optional.of(ours), RunDirectory.ownSimulationLog(open, Optional.of(results)));
     // the results folder read wrong (or unreadable): the only log open is still this process's
     assertEquals(Optional.of(ours), RunDirectory.ownSimulationLog(
