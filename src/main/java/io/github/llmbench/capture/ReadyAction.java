@@ -80,7 +80,7 @@ final class ReadyAction extends KitAction {
     }
   }
 
-  /** {@code GET /v1/models} with the run's headers (API key, {@code Connection: close}, the user's). */
+  /** {@code GET /v1/models} with the run's headers (API key, {@code Connection: close} where the run asks for it, the user's). */
   private Request modelsRequest() {
     HttpHeaders headers = new DefaultHttpHeaders();
     headers.add(capture.headers());

@@ -60,7 +60,6 @@ final class StreamAction extends KitAction {
     this.next = next;
   }
 
-
   @Override
   public String name() {
     return "llmStream";

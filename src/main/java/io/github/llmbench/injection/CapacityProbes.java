@@ -116,6 +116,8 @@ public final class CapacityProbes {
           .then(exec(session -> session // its record then says how late it was sent
                   .set(Populations.SEND_AT_MICROS, Math.round(sendTimes.get()[session.getInt(SLOT)] * 1e6))
                   .set(Populations.SEND_CLOCK_START_NANOS, startNanos.get()))
+              // the pause brings the user to about its time (its body built then, not all at the
+              // probe's start); the streaming action sends at the exact instant
               .exec(pause(session -> Duration.ofNanos(Math.max(0,
                   startNanos.get() + Math.round(sendTimes.get()[session.getInt(SLOT)] * 1e9) - System.nanoTime()))))
               .exec(send))

@@ -66,11 +66,16 @@ public final class RandomDataset implements Dataset {
   private int shardCount;
   private final String prefix;
   private volatile List<ExactPrompts.Prompt> made = List.of();
-  private volatile int worstMadeError;
+  private volatile Exactness exactness = Exactness.ALL;
+
   /** The prepared prompts off their target: how many, and the one furthest off (its target, its count). */
-  private volatile int madeOff;
-  private volatile int worstMadeTarget;
-  private volatile int worstMadeTokens;
+  private record Exactness(int off, int worstTarget, int worstTokens) {
+    static final Exactness ALL = new Exactness(0, 0, 0);
+
+    int worstError() {
+      return Math.abs(worstTokens - worstTarget);
+    }
+  }
 
   /**
    * Token counts of the vocabulary words.
@@ -267,23 +272,20 @@ public final class RandomDataset implements Dataset {
         futures.add(pool.submit(() -> exact.make(prefix, prefixLen, target, text)));
       }
       List<ExactPrompts.Prompt> out = new ArrayList<>(count);
-      int worst = 0;
+      Exactness worst = Exactness.ALL;
       int off = 0;
       for (int i = 0; i < count; i++) {
         ExactPrompts.Prompt p = futures.get(i).get();
         int error = Math.abs(p.tokens() - targets[i]);
         off += error > 0 ? 1 : 0;
-        if (error > worst) {
-          worst = error;
-          worstMadeTarget = targets[i];
-          worstMadeTokens = p.tokens();
+        if (error > worst.worstError()) {
+          worst = new Exactness(0, targets[i], p.tokens());
         }
         out.add(p);
       }
       made = List.copyOf(out);
-      worstMadeError = worst;
-      madeOff = off;
-      return worst;
+      exactness = new Exactness(off, worst.worstTarget(), worst.worstTokens());
+      return exactness.worstError();
     } catch (java.util.concurrent.ExecutionException e) {
       throw e.getCause() instanceof RuntimeException r ? r : new DatasetException(String.valueOf(e.getCause()));
     } catch (InterruptedException e) {
@@ -301,7 +303,7 @@ public final class RandomDataset implements Dataset {
 
   /** The largest difference between a prepared prompt and its target, in tokens. */
   public int worstPreparedError() {
-    return worstMadeError;
+    return exactness.worstError();
   }
 
   /**
@@ -309,12 +311,13 @@ public final class RandomDataset implements Dataset {
    * the tokenizer, the target it missed and by how much (the run goes on, with lengths it knows).
    */
   public String preparedExactness() {
-    if (worstMadeError == 0) {
+    Exactness e = exactness;
+    if (e.off() == 0) {
       return "all exact";
     }
     return String.format(Locale.ROOT, "NOT exact: %s cannot make every prompt exact: one of %d tokens came out %d"
-        + " (%d of %d prompts off, by up to %d token%s)", exact.tokenizer(), worstMadeTarget, worstMadeTokens, madeOff,
-        made.size(), worstMadeError, worstMadeError == 1 ? "" : "s");
+        + " (%d of %d prompts off, by up to %d token%s)", exact.tokenizer(), e.worstTarget(), e.worstTokens(), e.off(),
+        made.size(), e.worstError(), e.worstError() == 1 ? "" : "s");
   }
 
   @Override
