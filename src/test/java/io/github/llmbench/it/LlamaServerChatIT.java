@@ -4,10 +4,12 @@ import io.github.llmbench.testing.LlamaServer;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The kit against llama.cpp's llama-server, `api=chat`: see {@link LlamaServerChecks}. */
+@Tag("llama-server")
 class LlamaServerChatIT {
   private static LlamaServer server;
 

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * 1,024 tokens: prompts of exact length all the same, an overlong workload stopped before any
  * load, and a server's HTTP error kept in its own words, failing the run.
  */
+@Tag("llama-server")
 class LlamaServerRealRunsIT {
   static final int SLOT_CONTEXT = 1024;
   private static LlamaServer server;

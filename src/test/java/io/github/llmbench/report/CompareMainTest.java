@@ -20,6 +20,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,6 +91,7 @@ class CompareMainTest {
   }
 
   @Test
+  @Tag("chromium")
   void consoleTableAndPageInChromium(@TempDir Path dir) throws Exception {
     Path tp1 = baselineRun(dir);
     Path tp2 = otherRun(dir);

@@ -25,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import io.github.llmbench.testing.Chromium;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -109,6 +110,7 @@ class LlmPageTest {
   }
 
   @Test
+  @Tag("chromium")
   void summaryLinkAndPageInChromium(@TempDir Path dir) throws Exception {
     Path run = runFolder(dir);
     ByteArrayOutputStream console = new ByteArrayOutputStream();

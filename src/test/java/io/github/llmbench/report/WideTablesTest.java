@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Result", "Steady-State Metrics"), 21 and 20 columns when each was one table, wider than
  * Gatling's 1,050 px article, are each two tables that fit.
  */
+@Tag("chromium")
 class WideTablesTest {
 
   static final int WIDTH = 1280;

@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 /**
  * Runs a real Gatling simulation in this JVM, as {@code mvn gatling:test} does in its fork, with
  * {@code -D} settings passed as system properties. Gatling stops logback when it ends, so each
- * test class that uses this runs in its own JVM (Surefire's {@code reuseForks=false}).
+ * test class that uses this runs in its own JVM (Failsafe's {@code reuseForks=false}).
  */
 public final class GatlingRun {
   private GatlingRun() {}
