@@ -1,0 +1,61 @@
+package io.github.llmbench.core;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A statistic of a latency metric, e.g. {@code tpot.p99}: what gates, {@code -Dslo} objectives,
+ * Gatling assertions and the capacity search's probes compare with a limit.
+ */
+public record LatencyFigure(Metric metric, Statistic statistic) implements Comparable<LatencyFigure> {
+
+  /** Every figure, metric by metric in vLLM's order, each with its statistics in order. */
+  public static final List<LatencyFigure> ALL = all();
+
+  /** As written in settings and {@code summary.json}'s gates: {@code tpot.p99}. */
+  public String key() {
+    return metric.key() + "." + statistic.key();
+  }
+
+  /** The field of {@code summary.json} that holds it, as vLLM's result JSON: {@code p99_tpot_ms}. */
+  public String summaryField() {
+    return statistic.key() + "_" + metric.key() + "_ms";
+  }
+
+  /** The figure named {@code key} ({@code ttft.p99}), or empty. */
+  public static Optional<LatencyFigure> parse(String key) {
+    int dot = key.indexOf('.');
+    if (dot < 0) {
+      return Optional.empty();
+    }
+    Optional<Metric> m = Metric.of(key.substring(0, dot));
+    Optional<Statistic> s = Statistic.of(key.substring(dot + 1));
+    return m.isPresent() && s.isPresent() ? Optional.of(new LatencyFigure(m.get(), s.get())) : Optional.empty();
+  }
+
+  /** The accepted names, for error messages: {@code ttft|tpot|itl|e2el . mean|median|p90|p99}. */
+  public static String accepted() {
+    return "METRIC.STAT with METRIC one of " + Metric.accepted() + " and STAT one of " + Statistic.accepted();
+  }
+
+  private static List<LatencyFigure> all() {
+    List<LatencyFigure> all = new ArrayList<>();
+    for (Metric m : Metric.values()) {
+      for (Statistic s : Statistic.values()) {
+        all.add(new LatencyFigure(m, s));
+      }
+    }
+    return List.copyOf(all);
+  }
+
+  @Override
+  public int compareTo(LatencyFigure o) {
+    return key().compareTo(o.key());
+  }
+
+  @Override
+  public String toString() {
+    return key();
+  }
+}
