@@ -57,6 +57,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import io.github.llmbench.records.RunFiles;
 
 /**
  * What a simulation needs to load an LLM server: the settings, the server (the embedded simulator
@@ -66,7 +67,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * injection of {@link #closedLevel(int)}), and call {@link #finish()} from {@code after()}.
  */
 public final class LlmBench {
-  public static final String SUMMARY_FILE = "summary.json";
 
   /** Exit status for a bad setting or an unusable server (Gatling uses 1 and 2 itself). */
   public static final int EXIT_BAD_INPUT = 3;
@@ -237,7 +237,7 @@ public final class LlmBench {
     }
     notes.put("metrics", String.join(" + ", said) + (endpoints.isEmpty() ? ""
         : String.format(Locale.ROOT, ", every %s s, to %s/%s", BenchSettings.plainNumber(m.intervalSeconds()),
-            io.github.llmbench.records.RunDirectory.LLM_FOLDER, io.github.llmbench.records.ServerMetricsFile.FILE_NAME)));
+            RunFiles.LLM_FOLDER, RunFiles.SERVER_METRICS)));
     return endpoints.isEmpty() ? null
         : new MetricsScraper(endpoints, Duration.ofMillis(Math.round(m.intervalSeconds() * 1000)), recorder::directory, out);
   }

@@ -27,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import io.github.llmbench.records.RunFiles;
 
 /**
  * The end of each level and of the run: the console blocks as levels drain, then the ladder
@@ -159,10 +160,10 @@ final class RunEnd {
     }
     Map<String, Object> summary = RunReport.summary(a, meta);
     gateResults = checkGates(a, summary);
-    SummaryJson.write(dir.resolve(LlmBench.SUMMARY_FILE), summary);
+    SummaryJson.write(dir.resolve(RunFiles.SUMMARY), summary);
     Path page = LlmPage.write(runDir, a, meta);
-    out.println("Per-request records: " + dir.resolve(RunRecorder.FILE_NAME));
-    out.println("Summary:             " + dir.resolve(LlmBench.SUMMARY_FILE));
+    out.println("Per-request records: " + dir.resolve(RunFiles.REQUESTS));
+    out.println("Summary:             " + dir.resolve(RunFiles.SUMMARY));
     out.println("LLM report page:     " + page);
     boolean gatesFailed = gateResults.stream().anyMatch(r -> !r.pass());
     AfterReport.add(() -> afterReport(runDir, gatesFailed));
@@ -214,7 +215,7 @@ final class RunEnd {
     out.println();
     out.println("=================== Gates ====================");
     results.forEach(r -> out.println(r.line()));
-    Path xml = recorder.directory().resolve("gates.xml");
+    Path xml = recorder.directory().resolve(RunFiles.GATES_XML);
     try {
       java.nio.file.Files.writeString(xml, GatesXml.of(results, "gatling-llm-bench gates"));
     } catch (java.io.IOException e) {

@@ -51,7 +51,6 @@ import java.util.stream.Stream;
  * a space starts with {@code -}.
  */
 public final class RunDirectory {
-  public static final String LLM_FOLDER = "llm";
 
   /** The name of Gatling's log in its run folder (LogFileDataWriter.LogFileName). */
   static final String SIMULATION_LOG = "simulation.log";
@@ -96,7 +95,7 @@ public final class RunDirectory {
         if (llm.isPresent()) {
           return llm.get();
         }
-        why = "its Gatling folder " + run.get() + " already has an " + LLM_FOLDER + "/ folder of another run";
+        why = "its Gatling folder " + run.get() + " already has an " + RunFiles.LLM_FOLDER + "/ folder of another run";
       } else {
         why = "no " + SIMULATION_LOG + " among this process's open files (" + openFilesFolder + ")";
       }
@@ -201,7 +200,7 @@ public final class RunDirectory {
    * @return the new {@code llm/} folder, or empty when it existed (another run's)
    */
   static Optional<Path> claim(Path runFolder) {
-    Path llm = runFolder.resolve(LLM_FOLDER);
+    Path llm = runFolder.resolve(RunFiles.LLM_FOLDER);
     try {
       return Optional.of(Files.createDirectory(llm));
     } catch (FileAlreadyExistsException e) {
@@ -223,7 +222,7 @@ public final class RunDirectory {
     try (Stream<Path> dirs = Files.list(results)) {
       List<Path> unclaimed = dirs.filter(d -> Files.isRegularFile(d.resolve(SIMULATION_LOG)))
           .filter(d -> modified(d.resolve(SIMULATION_LOG)) >= notBeforeMs - 1_000)
-          .filter(d -> !Files.exists(d.resolve(LLM_FOLDER)))
+          .filter(d -> !Files.exists(d.resolve(RunFiles.LLM_FOLDER)))
           .toList();
       return unclaimed.size() == 1 ? Optional.of(unclaimed.get(0)) : Optional.empty();
     } catch (IOException e) {
@@ -245,7 +244,7 @@ public final class RunDirectory {
         Path folder = results.resolve(n == 1 ? base : base + "-" + n);
         try {
           Files.createDirectory(folder);
-          return Files.createDirectory(folder.resolve(LLM_FOLDER));
+          return Files.createDirectory(folder.resolve(RunFiles.LLM_FOLDER));
         } catch (FileAlreadyExistsException e) {
           // taken: the next suffix
         }

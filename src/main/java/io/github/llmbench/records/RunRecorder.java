@@ -32,7 +32,6 @@ import java.util.function.Supplier;
  * request that starts is the first sign of that the kit gets.
  */
 public final class RunRecorder {
-  public static final String FILE_NAME = "requests.jsonl";
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -125,7 +124,7 @@ public final class RunRecorder {
       }
     } catch (IOException e) {
       writeError = e;
-      System.err.println("gatling-llm-bench: cannot write " + (file == null ? FILE_NAME : file) + ": " + e.getMessage());
+      System.err.println("gatling-llm-bench: cannot write " + (file == null ? RunFiles.REQUESTS : file) + ": " + e.getMessage());
     }
   }
 
@@ -152,7 +151,7 @@ public final class RunRecorder {
       open(); // a run with no started request still leaves an (empty) file
       out.close();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + (file == null ? FILE_NAME : file), e);
+      throw new UncheckedIOException("cannot write " + (file == null ? RunFiles.REQUESTS : file), e);
     }
     return finishedSoFar();
   }
@@ -173,7 +172,7 @@ public final class RunRecorder {
       throw e.getCause();
     }
     Files.createDirectories(dir);
-    Path opened = dir.resolve(FILE_NAME);
+    Path opened = dir.resolve(RunFiles.REQUESTS);
     BufferedWriter fileWriter = Files.newBufferedWriter(opened, StandardCharsets.UTF_8,
         StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
     synchronized (this) {

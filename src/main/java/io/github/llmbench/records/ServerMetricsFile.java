@@ -18,7 +18,6 @@ import java.util.Map;
 
 /** {@code llm/server-metrics.jsonl}: one {@link ServerSample} a line. */
 public final class ServerMetricsFile {
-  public static final String FILE_NAME = "server-metrics.jsonl";
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final JsonFactory FACTORY = JSON.getFactory();
@@ -65,7 +64,7 @@ public final class ServerMetricsFile {
   }
 
   private static List<ServerSample> readFile(Path llmFolder) throws IOException {
-    Path file = llmFolder.resolve(FILE_NAME);
+    Path file = llmFolder.resolve(RunFiles.SERVER_METRICS);
     List<ServerSample> out = new ArrayList<>();
     if (!Files.isRegularFile(file)) {
       return out;

@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import io.github.llmbench.records.RunFiles;
 
 /**
  * Compares two or more runs:
@@ -174,12 +175,12 @@ public final class CompareMain {
     Path file;
     Path runDir;
     if (Files.isDirectory(p)) {
-      Path nested = p.resolve(RunDirectory.LLM_FOLDER).resolve("summary.json");
+      Path nested = RunFiles.ofRun(p).summary();
       if (Files.isRegularFile(nested)) {
         file = nested;
         runDir = p;
-      } else if (Files.isRegularFile(p.resolve("summary.json"))) {
-        file = p.resolve("summary.json");
+      } else if (Files.isRegularFile(p.resolve(RunFiles.SUMMARY))) {
+        file = p.resolve(RunFiles.SUMMARY);
         runDir = runDirOf(file);
       } else {
         throw new BadArgument("run dir", arg, RUN_ACCEPTED + " (no llm/summary.json there)");
@@ -216,7 +217,7 @@ public final class CompareMain {
   private static Path runDirOf(Path summaryFile) {
     Path dir = summaryFile.toAbsolutePath().normalize().getParent();
     if (dir != null && dir.getFileName() != null
-        && dir.getFileName().toString().equals(RunDirectory.LLM_FOLDER) && dir.getParent() != null) {
+        && dir.getFileName().toString().equals(RunFiles.LLM_FOLDER) && dir.getParent() != null) {
       return dir.getParent();
     }
     return dir;
@@ -241,10 +242,10 @@ public final class CompareMain {
 
   /** The href of a run's llm.html from the output folder, or null when it has none. */
   private static String runPageHref(Path outDir, Path runDir) {
-    if (runDir == null || !Files.isRegularFile(runDir.resolve(LlmPage.FILE))) {
+    if (runDir == null || !Files.isRegularFile(runDir.resolve(RunFiles.PAGE))) {
       return null;
     }
-    Path page = runDir.resolve(LlmPage.FILE).toAbsolutePath().normalize();
+    Path page = runDir.resolve(RunFiles.PAGE).toAbsolutePath().normalize();
     try {
       Path rel = outDir.toAbsolutePath().normalize().relativize(page);
       return rel.toString().replace('\\', '/');

@@ -4,6 +4,7 @@ import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.records.RunDirectory;
 import io.github.llmbench.records.RunRecorder;
 import java.util.Locale;
+import io.github.llmbench.records.RunFiles;
 
 /**
  * The console block of a level's failures, printed after its result blocks: a title line, one line
@@ -19,7 +20,7 @@ import java.util.Locale;
 public final class FailureBlock {
 
   /** Where every failure's reason is, for the note on those left out. */
-  static final String RECORDS_FILE = RunDirectory.LLM_FOLDER + "/" + RunRecorder.FILE_NAME;
+  static final String RECORDS_FILE = RunFiles.LLM_FOLDER + "/" + RunFiles.REQUESTS;
 
   private FailureBlock() {}
 

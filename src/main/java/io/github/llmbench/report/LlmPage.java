@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import io.github.llmbench.records.RunFiles;
 
 /**
  * {@code llm.html}: the kit's page beside Gatling's {@code index.html}, in Gatling's look (its
@@ -45,7 +46,6 @@ import java.util.stream.Stream;
  */
 public final class LlmPage {
 
-  public static final String FILE = "llm.html";
 
   /** The marker of our menu item in Gatling's pages: present means already linked. */
   public static final String LINK_ID = "llm_link";
@@ -70,13 +70,13 @@ public final class LlmPage {
       Files.createDirectories(runDir);
       PageParts.copyMissingAssets(runDir);
       String details = detailsHref(runDir);
-      Path page = runDir.resolve(FILE);
+      Path page = runDir.resolve(RunFiles.PAGE);
       Files.writeString(page, html(a, metadata, details, runDir.getFileName() == null ? ""
           : runDir.getFileName().toString()), StandardCharsets.UTF_8);
       linkFromGatlingPages(runDir);
       return page;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + runDir.resolve(FILE) + ": "
+      throw new UncheckedIOException("cannot write " + runDir.resolve(RunFiles.PAGE) + ": "
           + e.getMessage(), e);
     }
   }
@@ -92,7 +92,7 @@ public final class LlmPage {
     List<Path> pages;
     try (Stream<Path> s = Files.list(runDir)) {
       pages = s.filter(p -> p.getFileName().toString().endsWith(".html"))
-          .filter(p -> !p.getFileName().toString().equals(FILE)).sorted().toList();
+          .filter(p -> !p.getFileName().toString().equals(RunFiles.PAGE)).sorted().toList();
     }
     for (Path p : pages) {
       String text = Files.readString(p, StandardCharsets.UTF_8);
@@ -110,7 +110,7 @@ public final class LlmPage {
     if (gatlingPage.contains("id=\"" + LINK_ID + "\"")) {
       return gatlingPage;
     }
-    String item = "\n<div class=\"item\"><a id=\"" + LINK_ID + "\" href=\"" + FILE
+    String item = "\n<div class=\"item\"><a id=\"" + LINK_ID + "\" href=\"" + RunFiles.PAGE
         + "\">LLM</a></div>";
     Matcher m = DETAILS_ITEM.matcher(gatlingPage);
     if (m.find()) {
@@ -161,7 +161,7 @@ public final class LlmPage {
     if (detailsHref != null) {
       menu.append(PageParts.menuItem("details_link", detailsHref, "Details", false));
     }
-    menu.append(PageParts.menuItem(LINK_ID, FILE, "LLM", true));
+    menu.append(PageParts.menuItem(LINK_ID, RunFiles.PAGE, "LLM", true));
     PageParts.contentStart(sb, "LLM serving" + (runName.isEmpty() ? "" : " &mdash; "
         + esc(runName)), menu.toString());
 

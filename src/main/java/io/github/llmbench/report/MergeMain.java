@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import io.github.llmbench.records.RunFiles;
 
 /**
  * Merges the run folders of the injectors that shared one load ({@code -Dinjector=i/N}) into one
@@ -86,8 +87,8 @@ public final class MergeMain {
     List<String> problems = new ArrayList<>();
     List<Injector> injectors = new ArrayList<>();
     for (Path d : dirs) {
-      Path jsonl = d.resolve(RunDirectory.LLM_FOLDER).resolve(RunRecorder.FILE_NAME);
-      Path summary = d.resolve(RunDirectory.LLM_FOLDER).resolve("summary.json");
+      Path jsonl = RunFiles.ofRun(d).requests();
+      Path summary = RunFiles.ofRun(d).summary();
       if (!Files.isRegularFile(jsonl) || !Files.isRegularFile(summary)) {
         problems.add("Invalid run folder=" + d + ": expected a Gatling run folder holding llm/requests.jsonl and llm/summary.json");
         continue;
@@ -103,7 +104,7 @@ public final class MergeMain {
     if (problems.isEmpty()) {
       problems.addAll(sameRun(injectors));
     }
-    if (Files.exists(outDir.resolve(RunDirectory.LLM_FOLDER))) {
+    if (Files.exists(outDir.resolve(RunFiles.LLM_FOLDER))) {
       problems.add("Invalid --out=" + outDir + ": expected a new folder (it already holds a run's llm/)");
     }
     if (!problems.isEmpty()) {
@@ -161,18 +162,18 @@ public final class MergeMain {
     List<RequestRecord> all = new ArrayList<>();
     injectors.forEach(i -> all.addAll(i.records()));
     all.sort(Comparator.comparingLong(RequestRecord::startMs));
-    Path llm = outDir.resolve(RunDirectory.LLM_FOLDER);
+    Path llm = outDir.resolve(RunFiles.LLM_FOLDER);
     Files.createDirectories(llm);
-    try (BufferedWriter w = Files.newBufferedWriter(llm.resolve(RunRecorder.FILE_NAME), StandardCharsets.UTF_8)) {
+    try (BufferedWriter w = Files.newBufferedWriter(llm.resolve(RunFiles.REQUESTS), StandardCharsets.UTF_8)) {
       for (RequestRecord r : all) {
         w.write(JSON.writeValueAsString(r));
         w.write('\n');
       }
     }
     Injector first = injectors.get(0);
-    Path firstLlm = first.dir().resolve(RunDirectory.LLM_FOLDER);
-    if (Files.isRegularFile(firstLlm.resolve(ServerMetricsFile.FILE_NAME))) {
-      Files.copy(firstLlm.resolve(ServerMetricsFile.FILE_NAME), llm.resolve(ServerMetricsFile.FILE_NAME));
+    Path firstLlm = first.dir().resolve(RunFiles.LLM_FOLDER);
+    if (Files.isRegularFile(firstLlm.resolve(RunFiles.SERVER_METRICS))) {
+      Files.copy(firstLlm.resolve(RunFiles.SERVER_METRICS), llm.resolve(RunFiles.SERVER_METRICS));
     }
     Map<String, Object> metadata = ReportMain.metadata(first.summary());
     metadata.put("injector", "merged: " + injectors.size() + " injectors");
@@ -226,7 +227,7 @@ public final class MergeMain {
     out.println();
     out.println("=================== Gates (merged) ===========");
     results.forEach(r -> out.println(r.line()));
-    Files.writeString(llm.resolve("gates.xml"), io.github.llmbench.gates.GatesXml.of(results, "gatling-llm-bench gates (merged)"));
+    Files.writeString(llm.resolve(RunFiles.GATES_XML), io.github.llmbench.gates.GatesXml.of(results, "gatling-llm-bench gates (merged)"));
   }
 
   /**

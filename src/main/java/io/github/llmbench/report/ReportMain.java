@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import io.github.llmbench.records.RunFiles;
 
 /**
  * Re-does the report of an existing run folder, e.g. after changing the model or GPU spec:
@@ -98,7 +99,7 @@ public final class ReportMain {
             + " [--gpu <catalog id>] [--tp N]");
         return 2;
       }
-      Path jsonl = runDir.resolve(RunDirectory.LLM_FOLDER).resolve("requests.jsonl");
+      Path jsonl = RunFiles.ofRun(runDir).requests();
       if (!Files.isRegularFile(jsonl)) {
         throw new BadArgument("run dir", runDir.toString(),
             "a Gatling run folder holding llm/requests.jsonl");
@@ -117,7 +118,7 @@ public final class ReportMain {
       List<RequestRecord> records = RequestsJsonl.read(jsonl);
       // the server's metrics, when the run scraped some, are read back with the model it sent to
       RunAnalysis.Telemetry telemetry = new RunAnalysis.Telemetry(
-          io.github.llmbench.records.ServerMetricsFile.read(runDir.resolve(RunDirectory.LLM_FOLDER)),
+          io.github.llmbench.records.ServerMetricsFile.read(runDir.resolve(RunFiles.LLM_FOLDER)),
           textOrNull(previous.get("model_id"), null));
       RunReport.write(runDir, records, telemetry, concurrencies(previous), model, gpu, tp, metadata, out);
       return 0;
@@ -181,7 +182,7 @@ public final class ReportMain {
   }
 
   private static JsonNode readSummary(Path runDir) {
-    Path file = runDir.resolve(RunDirectory.LLM_FOLDER).resolve("summary.json");
+    Path file = RunFiles.ofRun(runDir).summary();
     if (!Files.isRegularFile(file)) {
       return JSON.createObjectNode();
     }

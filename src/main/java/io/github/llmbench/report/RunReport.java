@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import io.github.llmbench.records.RunFiles;
 
 /**
  * The end-of-run report, one entry point for a live run (the shutdown hook) and for a re-do
@@ -54,7 +55,7 @@ public final class RunReport {
       PrintStream console) {
     RunAnalysis a = RunAnalysis.of(records, telemetry, concurrencyByLevel, model, gpu, tp, ROOFLINE_HINT);
     console.print(consoleText(a));
-    Path summary = runDir.resolve(RunDirectory.LLM_FOLDER).resolve("summary.json");
+    Path summary = RunFiles.ofRun(runDir).summary();
     SummaryJson.write(summary, summary(a, metadata));
     Path page = LlmPage.write(runDir, a, metadata);
     console.println("Summary:             " + summary);

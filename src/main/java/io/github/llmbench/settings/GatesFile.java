@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import io.github.llmbench.records.RunFiles;
 
 /** Reads a gates file ({@code -Dgates}) and a baseline run's figures ({@code -Dbaseline}). */
 final class GatesFile {
@@ -57,7 +58,7 @@ final class GatesFile {
 
   /** The baseline's figures by level, from a run folder or its {@code llm/summary.json}. */
   static Map<String, Map<String, Double>> baselineFigures(Path baseline) {
-    Path summary = Files.isDirectory(baseline) ? baseline.resolve("llm").resolve("summary.json") : baseline;
+    Path summary = Files.isDirectory(baseline) ? RunFiles.ofRun(baseline).summary() : baseline;
     if (!Files.isRegularFile(summary)) {
       throw new SettingsException(
           "Invalid -Dbaseline=" + baseline + ": expected a run folder with llm/summary.json, or a summary.json");

@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import io.github.llmbench.records.RunFiles;
 
 /**
  * Reads Prometheus endpoints during the run (the server's {@code /metrics}, and any others such
@@ -173,15 +174,15 @@ public final class MetricsScraper implements AutoCloseable {
     try {
       if (file == null) {
         Files.createDirectories(folder);
-        file = Files.newBufferedWriter(folder.resolve(ServerMetricsFile.FILE_NAME), StandardCharsets.UTF_8,
+        file = Files.newBufferedWriter(folder.resolve(RunFiles.SERVER_METRICS), StandardCharsets.UTF_8,
             StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
       }
       file.write(unwritten.toString());
       file.flush();
       unwritten.setLength(0);
     } catch (IOException e) {
-      if (failedOnce.add(URI.create("file:" + ServerMetricsFile.FILE_NAME))) {
-        err.println("gatling-llm-bench: cannot write " + ServerMetricsFile.FILE_NAME + ": " + e.getMessage());
+      if (failedOnce.add(URI.create("file:" + RunFiles.SERVER_METRICS))) {
+        err.println("gatling-llm-bench: cannot write " + RunFiles.SERVER_METRICS + ": " + e.getMessage());
       }
     }
   }
@@ -208,7 +209,7 @@ public final class MetricsScraper implements AutoCloseable {
             file.close();
           }
         } catch (IOException e) {
-          err.println("gatling-llm-bench: cannot close " + ServerMetricsFile.FILE_NAME + ": " + e.getMessage());
+          err.println("gatling-llm-bench: cannot close " + RunFiles.SERVER_METRICS + ": " + e.getMessage());
         }
       }
       return List.copyOf(samples);

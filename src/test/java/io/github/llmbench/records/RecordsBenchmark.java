@@ -135,7 +135,7 @@ public final class RecordsBenchmark {
     Random rnd = new Random(Long.parseLong(o.get("--seed")));
 
     long before = usedAfterGc();
-    RunRecorder recorder = new RunRecorder(() -> runDir.resolve(RunDirectory.LLM_FOLDER));
+    RunRecorder recorder = new RunRecorder(() -> runDir.resolve(RunFiles.LLM_FOLDER));
     long t = System.nanoTime();
     long[] arrivals = new long[chunks];
     Map<String, Integer> concurrency = new LinkedHashMap<>();
@@ -196,7 +196,7 @@ public final class RecordsBenchmark {
     }
     List<RequestRecord> all = recorder.close(levelStart, "unfinished when the run ended");
     double writeS = (System.nanoTime() - t) / 1e9;
-    Path file = runDir.resolve(RunDirectory.LLM_FOLDER).resolve(RunRecorder.FILE_NAME);
+    Path file = RunFiles.ofRun(runDir).requests();
     System.out.printf(Locale.ROOT, "wrote %,d records (%d chunks, %d ITLs each) through RunRecorder"
             + " in %.1f s: %s, %.1f MB (%.0f bytes a line)%n", all.size(), chunks, chunks - 1,
         writeS, file, Files.size(file) / 1e6, Files.size(file) / (double) all.size());
@@ -229,8 +229,8 @@ public final class RecordsBenchmark {
   }
 
   private static void read(Map<String, String> o) {
-    Path file = Paths.get(o.get("--run")).resolve(RunDirectory.LLM_FOLDER)
-        .resolve(RunRecorder.FILE_NAME);
+    Path file = Paths.get(o.get("--run")).resolve(RunFiles.LLM_FOLDER)
+        .resolve(RunFiles.REQUESTS);
     long t = System.nanoTime();
     List<RequestRecord> rs = RequestsJsonl.read(file);
     double s = (System.nanoTime() - t) / 1e9;

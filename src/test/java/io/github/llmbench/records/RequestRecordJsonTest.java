@@ -130,13 +130,13 @@ class RequestRecordJsonTest {
       written.add(r);
     }
     recorder.close(0, "x");
-    List<RequestRecord> read = RequestsJsonl.read(dir.resolve(RunRecorder.FILE_NAME));
+    List<RequestRecord> read = RequestsJsonl.read(dir.resolve(RunFiles.REQUESTS));
     assertEquals(written, read);
     for (int i = 0; i < ids.length; i++) {
       assertEquals(ids[i], read.get(i).id());
     }
     // any ObjectMapper reads a line back too
-    String line = Files.readAllLines(dir.resolve(RunRecorder.FILE_NAME)).get(42);
+    String line = Files.readAllLines(dir.resolve(RunFiles.REQUESTS)).get(42);
     assertEquals(written.get(42), JSON.readValue(line, RequestRecord.class));
   }
 

@@ -22,7 +22,7 @@ class RunRecorderTest {
     recorder.started("a", "c2", null, 1000);
     recorder.finished(ok("a", 1000));
     // not closed yet: an aborted run keeps what finished (the writer thread writes it at once)
-    Path file = dir.resolve("llm").resolve(RunRecorder.FILE_NAME);
+    Path file = dir.resolve("llm").resolve(RunFiles.REQUESTS);
     long deadline = System.nanoTime() + 2_000_000_000L;
     while ((!Files.exists(file) || Files.size(file) == 0) && System.nanoTime() < deadline) {
       Thread.sleep(1);
@@ -46,14 +46,14 @@ class RunRecorderTest {
     assertEquals("unfinished when the run ended", b.error());
     assertEquals(1001, b.startMs());
     assertEquals(5000, b.endMs());
-    assertEquals(all, RequestsJsonl.read(dir.resolve(RunRecorder.FILE_NAME)));
+    assertEquals(all, RequestsJsonl.read(dir.resolve(RunFiles.REQUESTS)));
   }
 
   @Test
   void aRunWithoutRequestsLeavesAnEmptyFile(@TempDir Path dir) throws Exception {
     RunRecorder recorder = new RunRecorder(() -> dir);
     assertEquals(List.of(), recorder.close(1, "x"));
-    assertEquals(0, Files.size(dir.resolve(RunRecorder.FILE_NAME)));
+    assertEquals(0, Files.size(dir.resolve(RunFiles.REQUESTS)));
   }
 
   @Test
@@ -67,10 +67,10 @@ class RunRecorderTest {
     recorder.started("b", "c2", null, 1000);
     recorder.finished(withTimings);
     recorder.close(2000, "unfinished");
-    List<String> lines = Files.readAllLines(dir.resolve(RunRecorder.FILE_NAME));
+    List<String> lines = Files.readAllLines(dir.resolve(RunFiles.REQUESTS));
     assertFalse(lines.get(0).contains("server_timings"), lines.get(0)); // vLLM: lines unchanged
     assertTrue(lines.get(1).contains("\"server_timings\":{\"prompt_n\":59,\"prompt_ms\":45.791"), lines.get(1));
-    List<RequestRecord> read = RequestsJsonl.read(dir.resolve(RunRecorder.FILE_NAME));
+    List<RequestRecord> read = RequestsJsonl.read(dir.resolve(RunFiles.REQUESTS));
     assertEquals(null, read.get(0).serverTimings());
     assertEquals(t, read.get(1).serverTimings());
   }
@@ -107,6 +107,6 @@ class RunRecorderTest {
     assertEquals(dir, recorder.directory(), "known during the run (the metrics scraper writes there)");
     assertEquals(2, recorder.close(2000, "unfinished").size());
     assertEquals(1, lookups.size(), "looked up once");
-    assertEquals(2, RequestsJsonl.read(dir.resolve(RunRecorder.FILE_NAME)).size());
+    assertEquals(2, RequestsJsonl.read(dir.resolve(RunFiles.REQUESTS)).size());
   }
 }
