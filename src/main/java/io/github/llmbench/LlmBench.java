@@ -19,6 +19,7 @@ import io.github.llmbench.gates.Gate;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.analysis.CapacitySearch;
+import io.github.llmbench.core.Level;
 import io.github.llmbench.injection.CapacityProbes;
 import io.github.llmbench.injection.LoadPlan;
 import io.github.llmbench.injection.Phase;
@@ -40,6 +41,7 @@ import io.github.llmbench.workload.ContextFit;
 import io.github.llmbench.workload.ServerTokenizer;
 import io.github.llmbench.injection.ServerApi;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Iterator;
 import java.util.stream.Stream;
 import io.github.llmbench.workload.FeederRecords;
@@ -57,6 +59,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
 import io.github.llmbench.records.RunFiles;
 
 /**
@@ -317,7 +320,7 @@ public final class LlmBench {
 
   /** The level tag of a closed-model level: records read {@code c128 / TTFT}. */
   public static String level(int conc) {
-    return LoadPlan.closedLevel(conc);
+    return Level.closed(conc).tag();
   }
 
   /**
@@ -335,7 +338,7 @@ public final class LlmBench {
     if (settings.search().isPresent()) {
       return searchLoad(settings.search().get());
     }
-    List<java.util.OptionalLong> starts = LoadPlan.starts(phases, settings.injector(), settings.load().durationSeconds());
+    List<OptionalLong> starts = LoadPlan.starts(phases, settings.injector(), settings.load().durationSeconds());
     return Populations.chain(phases, starts, this::oneRequest, this::ready, runEnd::levelDrained, settings.workload().seed());
   }
 
@@ -346,7 +349,8 @@ public final class LlmBench {
    */
   public ScenarioBuilder closedLevel(int conc) {
     prepared();
-    Phase phase = new Phase(level(conc), null, conc, java.util.OptionalInt.empty(), 0, 0, 0, false, true);
+    // the simulation's own injection decides how long it runs: no count, no duration of the kit's
+    Phase phase = new Phase.Closed(Level.closed(conc), null, conc, OptionalInt.empty(), 0, true);
     return scenario(phase.scenarioName()).exec(oneRequest(phase));
   }
 
@@ -427,7 +431,7 @@ public final class LlmBench {
     if (settings.workload().dataset() == Dataset.PROFILES) {
       return out;
     }
-    List<String> levels = phases.stream().filter(p -> !p.warmup()).map(Phase::level).distinct().toList();
+    List<String> levels = phases.stream().map(Phase::level).filter(Level::measured).map(Level::tag).distinct().toList();
     for (Gate g : settings.gates().set().gates()) {
       for (String level : g.level() == null ? levels : List.of(g.level())) {
         double limit = g.limitAt(settings.gates().baselineFigures().getOrDefault(level, Map.of()));
@@ -461,11 +465,13 @@ public final class LlmBench {
    * in multi-turn runs, one conversation of such requests.
    */
   private ChainBuilder oneRequest(Phase phase) {
-    ChainBuilder request = capture.request(s -> phase.level(), LlmBench::profileOf, this::bodyOf, this::originOf, LlmBench::sendAt);
+    String level = phase.level().tag();
+    ChainBuilder request = capture.request(s -> level, LlmBench::profileOf, this::bodyOf, this::originOf, LlmBench::sendAt);
     boolean profiles = settings.workload().dataset() == Dataset.PROFILES;
     ChainBuilder inner = profiles ? exec(group("#{" + FeederRecords.PROFILE + "}").on(request)) : request;
-    io.github.llmbench.workload.Dataset d = phase.warmup() ? warmupDataset : dataset;
-    AtomicLong index = phase.warmup() ? warmupIndex : measuredIndex;
+    boolean measured = phase.level().measured();
+    io.github.llmbench.workload.Dataset d = measured ? dataset : warmupDataset;
+    AtomicLong index = measured ? measuredIndex : warmupIndex;
     BenchSettings.Workload w = settings.workload();
     if (w.multiTurn()) {
       Iterator<Map<String, Object>> conversations = Stream.generate(() -> {
@@ -473,13 +479,13 @@ public final class LlmBench {
         List<Map<String, Object>> turns = d.conversation(n, phase.profile(), w.turns()).stream().map(this::feederRecord).toList();
         return Conversations.record("conv-" + conversationIds.incrementAndGet(), turns);
       }).iterator();
-      return Conversations.of(conversations, exec(group(phase.level()).on(inner)), Duration.ofMillis(Math.round(w.thinkSeconds() * 1000)));
+      return Conversations.of(conversations, exec(group(level).on(inner)), Duration.ofMillis(Math.round(w.thinkSeconds() * 1000)));
     }
     Iterator<Map<String, Object>> records = feederOf(d, index, phase.profile());
-    if (phase.trace() && !phase.warmup()) {
+    if (phase instanceof Phase.Trace trace) {
       // each record carries its send time: the request is built, then sent at it, and its record
       // tells how late it went; send times count from the replay's first feed plus the lead
-      List<Double> times = phase.sendTimes();
+      List<Double> times = trace.sendTimes();
       AtomicLong startNanos = new AtomicLong(Long.MIN_VALUE);
       records = Stream.generate(() -> {
         startNanos.compareAndSet(Long.MIN_VALUE, System.nanoTime() + TRACE_LEAD_NANOS);
@@ -493,7 +499,7 @@ public final class LlmBench {
     }
     // a user may send several requests: the last record's keys go first, so a prompt record never
     // keeps the messages (or profile) of the one before
-    return exec(session -> session.removeAll(FEEDER_KEYS)).feed(records).exec(group(phase.level()).on(inner));
+    return exec(session -> session.removeAll(FEEDER_KEYS)).feed(records).exec(group(level).on(inner));
   }
 
   /**
@@ -574,22 +580,22 @@ public final class LlmBench {
       }
       return search.next(List.copyOf(probes)).orElse(0);
     };
-    java.util.function.DoubleConsumer drained = load -> {
-      String level = s.rate() ? LoadPlan.openLevel(load) : LoadPlan.closedLevel((int) load);
+    BiConsumer<Level, Double> drained = (level, load) -> {
       RunAnalysis.Level l = runEnd.levelDrained(level); // the analysis printed is the one judged
       probes.add(CapacitySearch.judge(load, l == null ? Map.of() : probeFigures(l, !s.rate()), objectives));
     };
-    ChainBuilder request = capture.request(session -> session.getString(CapacityProbes.LEVEL),
+    ChainBuilder request = capture.request(session -> CapacityProbes.levelOf(session).tag(),
         LlmBench::profileOf, this::bodyOf, this::originOf, LlmBench::sendAt);
     ChainBuilder one = exec(session -> session.removeAll(FEEDER_KEYS))
         .feed(feederOf(dataset, measuredIndex, null))
-        .exec(group("#{" + CapacityProbes.LEVEL + "}").on(request));
+        .exec(group(session -> CapacityProbes.levelOf(session).tag()).on(request));
     int slots = CapacityProbes.slots(s.min(), s.max(), s.precision());
     BenchSettings.Load load = settings.load();
     PopulationBuilder probeChain = s.rate()
         ? CapacityProbes.open(slots, CapacityProbes.maxRequests(s.max(), duration, load.burstiness()), duration,
-            load.burstiness(), load.maxConc().orElse(0), settings.workload().seed(), one, next, drained)
-        : CapacityProbes.closed(slots, (int) s.max(), duration, one, () -> (int) next.getAsDouble(), c -> drained.accept(c));
+            load.burstiness(), load.maxConc().orElse(0), settings.workload().seed(), one, next, probe -> drained.accept(probe, probe.rate()))
+        : CapacityProbes.closed(slots, (int) s.max(), duration, one, () -> (int) next.getAsDouble(),
+            probe -> drained.accept(probe, (double) probe.conc()));
     // the warmup (-Dwarmup.prompts, the search's only planned phase) first; the budget counts from the first probe
     return phases.isEmpty() ? probeChain
         : Populations.chain(phases, this::oneRequest, runEnd::levelDrained, settings.workload().seed()).andThen(probeChain);
@@ -661,16 +667,14 @@ public final class LlmBench {
       n = s.rate() ? (long) Math.ceil(s.max() * settings.load().durationSeconds() * 1.2) : (long) s.max() * POOL_PER_SLOT;
     }
     for (Phase p : phases) {
-      if (p.warmup() != warmup) {
+      if (p.level().measured() == warmup) {
         continue;
       }
-      if (p.prompts().isPresent()) {
-        n += p.prompts().getAsInt();
-      } else if (p.open()) {
-        n += (long) Math.ceil(p.rate() * p.durationSeconds() * 1.2);
-      } else {
-        n += (long) p.conc() * POOL_PER_SLOT;
-      }
+      n += p.<Long>match(
+          closed -> closed.prompts().isPresent() ? closed.prompts().getAsInt() : (long) closed.conc() * POOL_PER_SLOT,
+          open -> open.prompts().isPresent() ? open.prompts().getAsInt() : (long) Math.ceil(open.rate() * open.durationSeconds() * 1.2),
+          trace -> (long) trace.sendTimes().size(),
+          warmupPhase -> (long) warmupPhase.promptCount());
     }
     return (int) Math.min(n * settings.workload().turns(), MAX_PREPARED);
   }
@@ -752,7 +756,7 @@ public final class LlmBench {
         if (warmup > 0 && ((RandomDataset) warmupDataset).prepare(warmup) > worst) {
           worstMade = (RandomDataset) warmupDataset;
         }
-        boolean pool = settings.search().isPresent() || phases.stream().filter(p -> !p.warmup()).anyMatch(p -> p.prompts().isEmpty());
+        boolean pool = settings.search().isPresent() || phases.stream().filter(p -> p.level().measured()).anyMatch(p -> p.prompts().isEmpty());
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         yield method + " (" + why + "); " + measured + (warmup > 0 ? " + " + warmup + " warmup" : "")
             + String.format(Locale.ROOT, " prompts made before the load in %.1f s", seconds)

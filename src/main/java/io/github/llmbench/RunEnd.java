@@ -6,11 +6,11 @@ import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.ServingMetricsCalculator;
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.ModelSpec;
+import io.github.llmbench.core.Level;
 import io.github.llmbench.gates.GateCheck;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.GateSet;
 import io.github.llmbench.gates.GatesXml;
-import io.github.llmbench.injection.LoadPlan;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.records.RequestRecord;
@@ -78,12 +78,12 @@ final class RunEnd {
   }
 
   /** Prints a level's blocks (serving, steady state, roofline) as soon as it has drained; returns its analysis (null for the warmup). */
-  RunAnalysis.Level levelDrained(String level) {
+  RunAnalysis.Level levelDrained(Level level) {
     if (scraper != null) {
       scraper.scrapeNow(); // the level's counters end here, before the next level starts
     }
-    List<RequestRecord> records = ofLevel(recorder.finishedSoFar(), level);
-    if (level.equals(LoadPlan.WARMUP)) {
+    List<RequestRecord> records = ofLevel(recorder.finishedSoFar(), level.tag());
+    if (!level.measured()) {
       out.println("warmup done: " + records.size() + " requests (left out of every summary)");
       return null;
     }
@@ -91,19 +91,19 @@ final class RunEnd {
     out.println();
     out.print(RunReport.levelsText(a, measuredLevels() > 1 || settings.search().isPresent()));
     printProfiles(records);
-    printedLevels.add(level);
-    return a.levels().get(level);
+    printedLevels.add(level.tag());
+    return a.levels().get(level.tag());
   }
 
   private long measuredLevels() {
-    return phases.stream().filter(p -> !p.warmup()).map(Phase::level).distinct().count();
+    return phases.stream().map(Phase::level).filter(Level::measured).distinct().count();
   }
 
   private RunAnalysis analysis(List<RequestRecord> records) {
     Map<String, Integer> conc = new LinkedHashMap<>();
     for (Phase p : phases) {
-      if (p.conc() > 0 && !p.open()) {
-        conc.put(p.level(), p.conc());
+      if (p instanceof Phase.Closed closed) { // this injector's share, where several share the level
+        conc.put(closed.level().tag(), closed.conc());
       }
     }
     RunAnalysis.Telemetry telemetry = scraper == null ? RunAnalysis.Telemetry.NONE
@@ -238,7 +238,7 @@ final class RunEnd {
   }
 
   private Map<String, Object> metadata(List<RequestRecord> all) {
-    List<RequestRecord> measured = all.stream().filter(r -> !LoadPlan.WARMUP.equals(r.level())).toList();
+    List<RequestRecord> measured = all.stream().filter(r -> !RunAnalysis.isWarmup(r)).toList();
     int warmupRequests = all.size() - measured.size();
     BenchSettings.Workload w = settings.workload();
     Map<String, Object> meta = new LinkedHashMap<>();

@@ -2,20 +2,19 @@ package io.github.llmbench.analysis;
 
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.ModelSpec;
+import io.github.llmbench.core.Level.Closed;
 import io.github.llmbench.records.RequestRecord;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Everything the report shows, computed from a run's records: per level the serving metrics, the
  * steady state, the roofline and the reasons of its failures; the whole run's serving metrics; the ladder's knee. Pure.
  *
- * <p>A level named {@value #WARMUP} is left out of everything. A level's configured concurrency is
- * the caller's map entry, else the number in a name such as {@code c128}, else unknown (the
+ * <p>The warmup's records are left out of everything. A level's configured concurrency is the
+ * caller's map entry, else a closed-model level's own ({@code c128}: 128), else unknown (the
  * steady state then uses the observed peak).
  *
  * @param records the records analysed (warmup left out)
@@ -35,10 +34,6 @@ public record RunAnalysis(
     GpuSpec gpu,
     int tp,
     ServerFigures.Series serverSeries) {
-
-  public static final String WARMUP = "warmup";
-
-  private static final Pattern LEVEL_NAME = Pattern.compile("^c(\\d{1,9})$");
 
   /**
    * One level.
@@ -81,23 +76,21 @@ public record RunAnalysis(
     levels = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(levels));
   }
 
-  /** The configured concurrency of a level: the map's entry, else {@code cN}'s N, else null. */
-  public static Integer concurrencyOf(String level, Map<String, Integer> concurrencyByLevel) {
-    Integer c = concurrencyByLevel == null ? null : concurrencyByLevel.get(level);
+  /**
+   * The configured concurrency of level {@code name}, {@code anyOfLevel}'s: the map's entry, else a
+   * closed-model level's concurrency, else null.
+   */
+  private static Integer concurrencyOf(String name, RequestRecord anyOfLevel, Map<String, Integer> concurrencyByLevel) {
+    Integer c = concurrencyByLevel == null ? null : concurrencyByLevel.get(name);
     if (c != null && c > 0) {
       return c;
     }
-    Matcher m = LEVEL_NAME.matcher(level == null ? "" : level);
-    if (m.matches()) {
-      int n = Integer.parseInt(m.group(1));
-      return n > 0 ? n : null;
-    }
-    return null;
+    return anyOfLevel.loadLevel().orElse(null) instanceof Closed closed ? Integer.valueOf(closed.conc()) : null;
   }
 
-  /** True for the warmup level, which every figure leaves out. */
+  /** True for the warmup's records, which every figure leaves out. */
   public static boolean isWarmup(RequestRecord r) {
-    return r.level() != null && r.level().strip().equalsIgnoreCase(WARMUP);
+    return r.loadLevel().map(level -> !level.measured()).orElse(false);
   }
 
   /**
@@ -143,7 +136,7 @@ public record RunAnalysis(
     ServingMetricsCalculator.byLevel(records)
         .forEach(
             (name, recs) -> {
-              Integer c = concurrencyOf(name, concurrencyByLevel);
+              Integer c = concurrencyOf(name, recs.get(0), concurrencyByLevel);
               ServingMetrics serving =
                   ServingMetricsCalculator.compute(recs, c, LatencyStats.DEFAULT_PERCENTILES);
               SteadyState steady = SteadyState.compute(recs, c);

@@ -7,15 +7,17 @@ import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.PopulationBuilder;
+import io.gatling.javaapi.core.Session;
+import io.github.llmbench.core.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.DoubleConsumer;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
-import java.util.function.IntConsumer;
 import java.util.function.IntSupplier;
 
 /**
@@ -36,28 +38,34 @@ import java.util.function.IntSupplier;
  * </ul>
  */
 public final class CapacityProbes {
-  /** The session attribute with the probe's level, {@code c<target>}, for its group and records. */
-  public static final String LEVEL = "llmSearchLevel"; // no dot: Gatling's EL reads a dot as a nested attribute
+  /** The session attribute with the probe's {@link Level}, for its group and records. */
+  private static final String LEVEL = "llm.searchLevel";
 
   private CapacityProbes() {}
+
+  /** The level of the probe the session's user sends in. */
+  public static Level levelOf(Session session) {
+    return session.get(LEVEL);
+  }
 
   /**
    * Probes of closed-model concurrency.
    *
    * @param slots how many probes at most
-   * @param request one request, in the group named by the session's {@value #LEVEL}
+   * @param request one request, in the group named by the session's level ({@link #levelOf})
    * @param nextTarget the next probe's concurrency, or 0 when the search is over
-   * @param onDrained called with a probe's concurrency once all its requests have finished
+   * @param onDrained called with a probe's level once all its requests have finished
    */
   public static PopulationBuilder closed(
-      int slots, int maxUsers, int durationSeconds, ChainBuilder request, IntSupplier nextTarget, IntConsumer onDrained) {
+      int slots, int maxUsers, int durationSeconds, ChainBuilder request, IntSupplier nextTarget, Consumer<Level.Closed> onDrained) {
     List<PopulationBuilder> ordered = new ArrayList<>();
     for (int i = 0; i < slots; i++) {
-      AtomicInteger target = new AtomicInteger();
+      AtomicReference<Optional<Level.Closed>> probe = new AtomicReference<>(Optional.empty()); // empty: the search is over
       AtomicInteger joined = new AtomicInteger();
       AtomicLong endMs = new AtomicLong();
       ordered.add(step(i, () -> {
-        target.set(nextTarget.getAsInt());
+        int target = nextTarget.getAsInt();
+        probe.set(target > 0 ? Optional.of(Level.closed(target)) : Optional.empty());
         endMs.set(0);
       }));
       ordered.add(scenario("search probe " + (i + 1))
@@ -65,19 +73,16 @@ public final class CapacityProbes {
             // the probe's duration counts from its first user: Gatling starts the next population
             // of a chain some time after the one before has ended
             endMs.compareAndSet(0, System.currentTimeMillis() + durationSeconds * 1000L);
-            return session.set(SLOT, joined.getAndIncrement()).set(LEVEL, LoadPlan.closedLevel(target.get()));
+            return session.set(SLOT, joined.getAndIncrement());
           })
-          .doIf(session -> session.getInt(SLOT) < target.get())
-          // started over the probe's first second, as Gatling's constantConcurrentUsers starts a level's
-          // users: all at once, same-length requests would prefill together and stay in step
-          .then(pause(session -> Duration.ofMillis(session.getInt(SLOT) * 1000L / Math.max(1, target.get())))
+          .doIf(session -> session.getInt(SLOT) < probe.get().map(Level.Closed::conc).orElse(0))
+          .then(exec(session -> session.set(LEVEL, probe.get().orElseThrow()))
+              // started over the probe's first second, as Gatling's constantConcurrentUsers starts a level's
+              // users: all at once, same-length requests would prefill together and stay in step
+              .pause(session -> Duration.ofMillis(session.getInt(SLOT) * 1000L / probe.get().orElseThrow().conc()))
               .asLongAs(session -> System.currentTimeMillis() < endMs.get()).on(request))
           .injectOpen(atOnceUsers(maxUsers)));
-      ordered.add(drained(i, () -> {
-        if (target.get() > 0) {
-          onDrained.accept(target.get());
-        }
-      }));
+      ordered.add(drained(i, () -> probe.get().ifPresent(onDrained)));
     }
     return Populations.inOrder(ordered);
   }
@@ -88,45 +93,43 @@ public final class CapacityProbes {
    * @param maxRequests the most requests one probe sends (users made per slot): the highest rate's
    *     arrivals in the duration, with room for the draw's spread
    * @param maxConc the cap on requests in flight ({@code -Dmax.conc}), or 0 for none
-   * @param request one request, in the group named by the session's {@value #LEVEL}
+   * @param request one request, in the group named by the session's level ({@link #levelOf})
    * @param nextRate the next probe's rate (requests/s), or 0 when the search is over
-   * @param onDrained called with a probe's rate once all its requests have finished
+   * @param onDrained called with a probe's level once all its requests have finished
    */
   public static PopulationBuilder open(
       int slots, int maxRequests, int durationSeconds, double burstiness, int maxConc, long seed, ChainBuilder request,
-      DoubleSupplier nextRate, DoubleConsumer onDrained) {
+      DoubleSupplier nextRate, Consumer<Level.Open> onDrained) {
     ChainBuilder send = maxConc > 0 ? Populations.capped(request, maxConc) : request;
     List<PopulationBuilder> ordered = new ArrayList<>();
     for (int i = 0; i < slots; i++) {
       AtomicReference<double[]> sendTimes = new AtomicReference<>(new double[0]);
-      AtomicReference<Double> rate = new AtomicReference<>(0.0);
+      AtomicReference<Optional<Level.Open>> probe = new AtomicReference<>(Optional.empty()); // empty: the search is over
       AtomicInteger joined = new AtomicInteger();
       AtomicLong startNanos = new AtomicLong();
       ordered.add(step(i, () -> {
-        rate.set(nextRate.getAsDouble());
-        sendTimes.set(rate.get() > 0 ? sendTimes(rate.get(), burstiness, durationSeconds, maxRequests, seed) : new double[0]);
+        double rate = nextRate.getAsDouble();
+        probe.set(rate > 0 ? Optional.of(Level.open(rate)) : Optional.empty());
+        sendTimes.set(rate > 0 ? sendTimes(rate, burstiness, durationSeconds, maxRequests, seed) : new double[0]);
         startNanos.set(0);
       }));
       ordered.add(scenario("search probe " + (i + 1))
           .exec(session -> {
             startNanos.compareAndSet(0, System.nanoTime()); // as in closed(): the probe starts with its first user
-            return session.set(SLOT, joined.getAndIncrement()).set(LEVEL, LoadPlan.openLevel(rate.get()));
+            return session.set(SLOT, joined.getAndIncrement());
           })
           .doIf(session -> session.getInt(SLOT) < sendTimes.get().length)
           .then(exec(session -> session // its record then says how late it was sent
                   .set(Populations.SEND_AT_MICROS, Math.round(sendTimes.get()[session.getInt(SLOT)] * 1e6))
-                  .set(Populations.SEND_CLOCK_START_NANOS, startNanos.get()))
+                  .set(Populations.SEND_CLOCK_START_NANOS, startNanos.get())
+                  .set(LEVEL, probe.get().orElseThrow()))
               // the pause brings the user to about its time (its body built then, not all at the
               // probe's start); the streaming action sends at the exact instant
               .exec(pause(session -> Duration.ofNanos(Math.max(0,
                   startNanos.get() + Math.round(sendTimes.get()[session.getInt(SLOT)] * 1e9) - System.nanoTime()))))
               .exec(send))
           .injectOpen(atOnceUsers(maxRequests)));
-      ordered.add(drained(i, () -> {
-        if (rate.get() > 0) {
-          onDrained.accept(rate.get());
-        }
-      }));
+      ordered.add(drained(i, () -> probe.get().ifPresent(onDrained)));
     }
     return Populations.inOrder(ordered);
   }

@@ -1,31 +1,21 @@
 package io.github.llmbench.injection;
 
+import io.github.llmbench.core.Level;
 import io.github.llmbench.settings.BenchSettings;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.function.Function;
 
 /**
  * The run's phases, in order, from the settings: the warmup, then each ladder level (or the one
  * open-model phase), each level split into one phase per profile when profiles run in order.
  */
 public final class LoadPlan {
-  public static final String WARMUP = "warmup";
-
-  /** The level tag of a trace replay. */
-  public static final String TRACE = "trace";
-
   private LoadPlan() {}
-
-  /** The level tag of a closed-model level: records read {@code c128 / TTFT}. */
-  public static String closedLevel(int conc) {
-    return "c" + conc;
-  }
-
-  /** The level tag of an open-model phase, e.g. {@code r2.5}. */
-  public static String openLevel(double rate) {
-    return "r" + BenchSettings.plainNumber(rate);
-  }
 
   /**
    * A trace replay: the warmup, then one phase sending each request at its time.
@@ -34,10 +24,7 @@ public final class LoadPlan {
    */
   public static List<Phase> trace(BenchSettings.Load load, List<Double> sendTimes) {
     List<Phase> phases = new ArrayList<>(warmup(load, BenchSettings.Injector.ALONE));
-    double span = sendTimes.get(sendTimes.size() - 1);
-    int n = sendTimes.size();
-    phases.add(new Phase(TRACE, null, 0, OptionalInt.of(n), (int) Math.ceil(span), n / Math.max(span, 1e-3), 1.0,
-        false, true, List.copyOf(sendTimes)));
+    phases.add(new Phase.Trace(sendTimes));
     return phases;
   }
 
@@ -56,30 +43,34 @@ public final class LoadPlan {
    *
    * @param searchBudgetSeconds the capacity search's budget, 0 for none
    */
-  public static java.time.Duration maxDuration(List<Phase> phases, int timeoutSeconds, long searchBudgetSeconds) {
+  public static Duration maxDuration(List<Phase> phases, int timeoutSeconds, long searchBudgetSeconds) {
     long seconds = 0;
     for (Phase p : phases) {
-      if (p.trace()) {
-        seconds += p.durationSeconds();
-      } else if (p.prompts().isPresent()) {
-        int inFlight = p.conc() > 0 ? p.conc() : 1;
-        seconds += (long) Math.ceil((double) p.prompts().getAsInt() / inFlight) * timeoutSeconds;
-      } else {
-        seconds += p.durationSeconds();
-      }
+      seconds += p.<Long>match(
+          closed -> closed.prompts().isPresent()
+              ? byCountSeconds(closed.prompts().getAsInt(), closed.conc(), timeoutSeconds) : closed.durationSeconds(),
+          // uncapped: as if one at a time, which outlasts the arrivals of any rate above one per timeout
+          open -> open.prompts().isPresent()
+              ? byCountSeconds(open.prompts().getAsInt(), open.maxConc().orElse(1), timeoutSeconds) : open.durationSeconds(),
+          trace -> (long) trace.durationSeconds(),
+          warmup -> byCountSeconds(warmup.promptCount(), warmup.conc(), timeoutSeconds));
       seconds += timeoutSeconds + 10L;
     }
     if (searchBudgetSeconds > 0) {
       seconds += searchBudgetSeconds + timeoutSeconds + 10L;
     }
-    return java.time.Duration.ofSeconds(seconds + 30);
+    return Duration.ofSeconds(seconds + 30);
+  }
+
+  /** The most a count of requests takes, {@code inFlight} at a time, each at most {@code timeoutSeconds}. */
+  private static long byCountSeconds(int requests, int inFlight, int timeoutSeconds) {
+    return (long) Math.ceil((double) requests / inFlight) * timeoutSeconds;
   }
 
   /** The warmup phase (this injector's share of it), or none. */
   private static List<Phase> warmup(BenchSettings.Load load, BenchSettings.Injector injector) {
     return load.warmupPrompts() == 0 ? List.of()
-        : List.of(new Phase(WARMUP, null, injector.share(load.warmupConc()), OptionalInt.of(injector.share(load.warmupPrompts())),
-            0, 0, 0, true, true));
+        : List.of(new Phase.Warmup(injector.share(load.warmupConc()), injector.share(load.warmupPrompts())));
   }
 
   /**
@@ -87,8 +78,8 @@ public final class LoadPlan {
    * (a warmup, a ladder) follow one {@link #timeline}; otherwise only the first phase waits for the
    * instant, and the others follow as the one before drains. Empty for a phase that does not wait.
    */
-  public static List<java.util.OptionalLong> starts(List<Phase> phases, BenchSettings.Injector injector, int durationSeconds) {
-    List<java.util.OptionalLong> none = new ArrayList<>(java.util.Collections.nCopies(phases.size(), java.util.OptionalLong.empty()));
+  public static List<OptionalLong> starts(List<Phase> phases, BenchSettings.Injector injector, int durationSeconds) {
+    List<OptionalLong> none = new ArrayList<>(Collections.nCopies(phases.size(), OptionalLong.empty()));
     if (injector.startAtMs().isEmpty() || phases.isEmpty()) {
       return none;
     }
@@ -105,17 +96,18 @@ public final class LoadPlan {
    * its duration plus {@code drain} seconds. Phases of one level (profiles in order) follow each
    * other as they drain. Empty for a phase that starts when the one before it has drained.
    */
-  public static List<java.util.OptionalLong> timeline(List<Phase> phases, long startAtMs, int durationSeconds, int drainSeconds) {
-    List<java.util.OptionalLong> out = new ArrayList<>();
+  public static List<OptionalLong> timeline(List<Phase> phases, long startAtMs, int durationSeconds, int drainSeconds) {
+    List<OptionalLong> out = new ArrayList<>();
     long at = startAtMs;
-    String previousLevel = null;
+    Level previousLevel = null;
     for (int i = 0; i < phases.size(); i++) {
       Phase p = phases.get(i);
       boolean stageStart = i == 0 || !p.level().equals(previousLevel);
       if (stageStart && i > 0) {
-        at += 1000L * ((phases.get(i - 1).warmup() ? 0 : durationSeconds) + drainSeconds);
+        // a warmup is a count of requests, over once they have drained: only the drain is waited
+        at += 1000L * ((phases.get(i - 1) instanceof Phase.Warmup ? 0 : durationSeconds) + drainSeconds);
       }
-      out.add(stageStart ? java.util.OptionalLong.of(at) : java.util.OptionalLong.empty());
+      out.add(stageStart ? OptionalLong.of(at) : OptionalLong.empty());
       previousLevel = p.level();
     }
     return out;
@@ -136,24 +128,23 @@ public final class LoadPlan {
    */
   public static List<Phase> of(BenchSettings.Load load, List<String> profiles, BenchSettings.Injector injector) {
     List<Phase> phases = new ArrayList<>(warmup(load, injector));
-    java.util.function.Function<OptionalInt, OptionalInt> sharePrompts =
-        p -> p.isPresent() ? OptionalInt.of(injector.share(p.getAsInt())) : p;
-    List<String> split = profiles.isEmpty() ? java.util.Collections.singletonList(null) : profiles;
+    Function<OptionalInt, OptionalInt> sharePrompts = p -> p.isPresent() ? OptionalInt.of(injector.share(p.getAsInt())) : p;
+    List<String> split = profiles.isEmpty() ? Collections.singletonList(null) : profiles;
     if (load.open()) {
-      String level = openLevel(load.rate().getAsDouble());
+      Level.Open level = Level.open(load.rate().getAsDouble());
+      // at least one in flight on each injector, however many share the cap
+      OptionalInt maxConc = load.maxConc().isPresent() ? OptionalInt.of(Math.max(1, injector.share(load.maxConc().getAsInt()))) : OptionalInt.empty();
       for (int p = 0; p < split.size(); p++) {
-        phases.add(
-            new Phase(level, split.get(p), load.maxConc().isPresent() ? Math.max(1, injector.share(load.maxConc().getAsInt())) : 0, sharePrompts.apply(load.promptsOf(0)),
-                load.durationSeconds(), load.rate().getAsDouble() / injector.count(), load.burstiness(), false, p == split.size() - 1));
+        phases.add(new Phase.Open(level, split.get(p), level.rate() / injector.count(), load.burstiness(), maxConc,
+            sharePrompts.apply(load.promptsOf(0)), load.durationSeconds(), p == split.size() - 1));
       }
       return phases;
     }
     for (int i = 0; i < load.levels().size(); i++) {
-      int conc = load.levels().get(i);
+      Level.Closed level = Level.closed(load.levels().get(i));
       for (int p = 0; p < split.size(); p++) {
-        phases.add(
-            new Phase(closedLevel(conc), split.get(p), injector.share(conc), sharePrompts.apply(load.promptsOf(i)),
-                load.durationSeconds(), 0, 0, false, p == split.size() - 1));
+        phases.add(new Phase.Closed(level, split.get(p), injector.share(level.conc()), sharePrompts.apply(load.promptsOf(i)),
+            load.durationSeconds(), p == split.size() - 1));
       }
     }
     return phases;

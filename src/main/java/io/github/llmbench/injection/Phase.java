@@ -1,49 +1,166 @@
 package io.github.llmbench.injection;
 
+import io.github.llmbench.core.Level;
+import java.util.List;
 import java.util.OptionalInt;
+import java.util.function.Function;
 
 /**
- * One stretch of load, drained fully before the next one starts.
- *
- * @param level the tag of its records ({@code c8}, {@code r2.5}, {@code warmup})
- * @param profile the workload profile it sends, or null for any
- * @param conc closed model: requests in flight; open model: the cap ({@code max.conc}) or 0
- * @param prompts the exact number of requests, or empty to stop after {@code durationSeconds}
- * @param rate open model: requests per second; 0 for the closed model
- * @param burstiness open model: the gamma shape of arrival gaps (1 = Poisson)
- * @param lastOfLevel whether the level's summary can be printed once this phase has drained
- * @param sendTimes a trace replay's send times, in s from the phase's start (then {@code rate}
- *     is only their average); null when arrivals are drawn from the rate
+ * One stretch of load, drained fully before the next one starts: a closed-model level, an
+ * open-model level, a trace replay or the warmup, each with only what it has. An injector of
+ * several runs its share of a level (concurrency, rate, prompts) under the whole level's {@link
+ * Level}, so the injectors' records merge into one level.
  */
-public record Phase(
-    String level,
-    String profile,
-    int conc,
-    OptionalInt prompts,
-    int durationSeconds,
-    double rate,
-    double burstiness,
-    boolean warmup,
-    boolean lastOfLevel,
-    java.util.List<Double> sendTimes) {
+public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Phase.Warmup {
 
-  public Phase(
-      String level, String profile, int conc, OptionalInt prompts, int durationSeconds, double rate, double burstiness,
-      boolean warmup, boolean lastOfLevel) {
-    this(level, profile, conc, prompts, durationSeconds, rate, burstiness, warmup, lastOfLevel, null);
-  }
+  /** The level its records are tagged with. */
+  Level level();
 
-  public boolean open() {
-    return rate > 0;
-  }
+  /** The workload profile it sends, or null for any. */
+  String profile();
 
-  /** Whether requests are sent at a trace's times. */
-  public boolean trace() {
-    return sendTimes != null;
-  }
+  /** The exact number of requests it sends, or empty when it stops after a duration. */
+  OptionalInt prompts();
+
+  /** Whether the level's summary can be printed once this phase has drained. */
+  boolean lastOfLevel();
+
+  /**
+   * The value for this phase's kind, from the function of that kind: Java 17 has no switch over a
+   * sealed type's cases, and this one makes each caller handle every kind.
+   */
+  <T> T match(Function<Closed, T> closed, Function<Open, T> open, Function<Trace, T> trace, Function<Warmup, T> warmup);
 
   /** A name unique within the run, for Gatling's scenario. */
-  public String scenarioName() {
-    return profile == null ? level : level + " " + profile;
+  default String scenarioName() {
+    return profile() == null ? level().tag() : level().tag() + " " + profile();
+  }
+
+  /**
+   * The closed model: {@code conc} users each sending their next request as one ends.
+   *
+   * @param conc this injector's requests in flight
+   * @param prompts the exact number of requests, or empty to stop after {@code durationSeconds}
+   */
+  record Closed(Level.Closed level, String profile, int conc, OptionalInt prompts, int durationSeconds, boolean lastOfLevel)
+      implements Phase {
+    public Closed {
+      if (conc < 1) {
+        throw new IllegalArgumentException("a closed-model phase needs at least 1 request in flight, not " + conc);
+      }
+    }
+
+    @Override
+    public <T> T match(Function<Closed, T> closed, Function<Open, T> open, Function<Trace, T> trace, Function<Warmup, T> warmup) {
+      return closed.apply(this);
+    }
+  }
+
+  /**
+   * The open model: requests arriving at {@code rate} per second with gamma-distributed gaps,
+   * whatever the server does.
+   *
+   * @param rate this injector's requests per second (its share of the level's)
+   * @param burstiness the gamma shape of the gaps (1 = Poisson)
+   * @param maxConc this injector's cap on requests in flight ({@code max.conc}), or empty for none
+   * @param prompts the exact number of requests, or empty to stop after {@code durationSeconds}
+   */
+  record Open(
+      Level.Open level, String profile, double rate, double burstiness, OptionalInt maxConc, OptionalInt prompts,
+      int durationSeconds, boolean lastOfLevel) implements Phase {
+    public Open {
+      if (!(rate > 0) || !(burstiness > 0)) {
+        throw new IllegalArgumentException("an open-model phase needs a rate and a burstiness above 0, not " + rate + " and " + burstiness);
+      }
+      if (maxConc.isPresent() && maxConc.getAsInt() < 1) {
+        throw new IllegalArgumentException("a cap on requests in flight must be at least 1, not " + maxConc.getAsInt());
+      }
+    }
+
+    @Override
+    public <T> T match(Function<Closed, T> closed, Function<Open, T> open, Function<Trace, T> trace, Function<Warmup, T> warmup) {
+      return open.apply(this);
+    }
+  }
+
+  /**
+   * A trace replay: one request sent at each of the trace's times, the whole trace one level.
+   *
+   * @param sendTimes each request's send time, in s from the replay's start, in order
+   */
+  record Trace(List<Double> sendTimes) implements Phase {
+    public Trace {
+      if (sendTimes.isEmpty()) {
+        throw new IllegalArgumentException("a trace replay needs at least one request");
+      }
+      sendTimes = List.copyOf(sendTimes);
+    }
+
+    @Override
+    public Level level() {
+      return Level.TRACE;
+    }
+
+    @Override
+    public String profile() {
+      return null;
+    }
+
+    @Override
+    public OptionalInt prompts() {
+      return OptionalInt.of(sendTimes.size());
+    }
+
+    @Override
+    public boolean lastOfLevel() {
+      return true;
+    }
+
+    /** From the start to the last send, in whole seconds. */
+    public int durationSeconds() {
+      return (int) Math.ceil(sendTimes.get(sendTimes.size() - 1));
+    }
+
+    @Override
+    public <T> T match(Function<Closed, T> closed, Function<Open, T> open, Function<Trace, T> trace, Function<Warmup, T> warmup) {
+      return trace.apply(this);
+    }
+  }
+
+  /**
+   * The warmup: {@code promptCount} requests, {@code conc} at a time, of their own prompts; its
+   * records are left out of every figure.
+   */
+  record Warmup(int conc, int promptCount) implements Phase {
+    public Warmup {
+      if (conc < 1 || promptCount < 1) {
+        throw new IllegalArgumentException("a warmup needs at least 1 request and 1 in flight, not " + promptCount + " and " + conc);
+      }
+    }
+
+    @Override
+    public Level level() {
+      return Level.WARMUP;
+    }
+
+    @Override
+    public String profile() {
+      return null;
+    }
+
+    @Override
+    public OptionalInt prompts() {
+      return OptionalInt.of(promptCount);
+    }
+
+    @Override
+    public boolean lastOfLevel() {
+      return true;
+    }
+
+    @Override
+    public <T> T match(Function<Closed, T> closed, Function<Open, T> open, Function<Trace, T> trace, Function<Warmup, T> warmup) {
+      return warmup.apply(this);
+    }
   }
 }

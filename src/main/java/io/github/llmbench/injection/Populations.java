@@ -10,9 +10,12 @@ import static io.gatling.javaapi.core.CoreDsl.scenario;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.PopulationBuilder;
+import io.github.llmbench.core.Level;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -53,9 +56,8 @@ public final class Populations {
    * @param seed seeds the open-model arrival gaps
    */
   public static PopulationBuilder chain(
-      List<Phase> phases, Function<Phase, ChainBuilder> oneRequest, Consumer<String> onLevelDrained, long seed) {
-    return chain(phases, java.util.Collections.nCopies(phases.size(), java.util.OptionalLong.empty()), oneRequest, null,
-        onLevelDrained, seed);
+      List<Phase> phases, Function<Phase, ChainBuilder> oneRequest, Consumer<Level> onLevelDrained, long seed) {
+    return chain(phases, Collections.nCopies(phases.size(), OptionalLong.empty()), oneRequest, null, onLevelDrained, seed);
   }
 
   /**
@@ -66,13 +68,13 @@ public final class Populations {
    *     the phase (its first request would otherwise pay the client's first use), or null for none
    */
   public static PopulationBuilder chain(
-      List<Phase> phases, List<java.util.OptionalLong> startsMs, Function<Phase, ChainBuilder> oneRequest,
-      Function<Phase, ChainBuilder> ready, Consumer<String> onLevelDrained, long seed) {
+      List<Phase> phases, List<OptionalLong> startsMs, Function<Phase, ChainBuilder> oneRequest,
+      Function<Phase, ChainBuilder> ready, Consumer<Level> onLevelDrained, long seed) {
     List<PopulationBuilder> ordered = new ArrayList<>();
     for (int i = 0; i < phases.size(); i++) {
       Phase phase = phases.get(i);
-      java.util.OptionalLong at = startsMs.get(i);
-      if (ready != null && phase.trace() && !phase.warmup()) {
+      OptionalLong at = startsMs.get(i);
+      if (ready != null && phase instanceof Phase.Trace) {
         ordered.add(scenario("ready " + phase.scenarioName()).exec(ready.apply(phase)).injectOpen(atOnceUsers(1)));
       }
       if (at.isPresent()) {
@@ -87,7 +89,7 @@ public final class Populations {
       ordered.add(population(phase, oneRequest.apply(phase), seed));
       if (phase.lastOfLevel()) {
         ordered.add(
-            scenario("drained " + phase.level())
+            scenario("drained " + phase.level().tag())
                 .exec(
                     session -> {
                       onLevelDrained.accept(phase.level());
@@ -134,28 +136,32 @@ public final class Populations {
   }
 
   private static PopulationBuilder population(Phase phase, ChainBuilder request, long seed) {
-    if (phase.open()) {
-      ChainBuilder capped = phase.conc() > 0 ? capped(request, phase.conc()) : request;
-      List<Double> gaps = phase.trace()
-          ? gapsOf(phase.sendTimes())
-          : Arrivals.gaps(phase.rate(), phase.burstiness(), phase.prompts().orElse(0), phase.durationSeconds(), seed);
-      List<OpenInjectionStep> steps = new ArrayList<>(2 * gaps.size());
-      for (double gap : gaps) {
-        steps.add(nothingFor(Duration.ofNanos(Math.round(gap * 1e9))));
-        steps.add(atOnceUsers(1));
-      }
-      return scenario(phase.scenarioName()).exec(capped).injectOpen(steps);
+    return phase.match(
+        closed -> closed.prompts().isPresent()
+            ? byCount(closed, request, closed.conc(), closed.prompts().getAsInt())
+            : scenario(closed.scenarioName()).exec(request).injectClosed(constantConcurrentUsers(closed.conc()).during(closed.durationSeconds())),
+        open -> arrivals(open, open.maxConc().isPresent() ? capped(request, open.maxConc().getAsInt()) : request,
+            Arrivals.gaps(open.rate(), open.burstiness(), open.prompts().orElse(0), open.durationSeconds(), seed)),
+        trace -> arrivals(trace, request, gapsOf(trace.sendTimes())),
+        warmup -> byCount(warmup, request, warmup.conc(), warmup.promptCount()));
+  }
+
+  /** One user per arrival, each after its gap from the one before. */
+  private static PopulationBuilder arrivals(Phase phase, ChainBuilder request, List<Double> gaps) {
+    List<OpenInjectionStep> steps = new ArrayList<>(2 * gaps.size());
+    for (double gap : gaps) {
+      steps.add(nothingFor(Duration.ofNanos(Math.round(gap * 1e9))));
+      steps.add(atOnceUsers(1));
     }
-    if (phase.prompts().isPresent()) {
-      int prompts = phase.prompts().getAsInt();
-      AtomicLong budget = new AtomicLong(prompts);
-      return scenario(phase.scenarioName())
-          .asLongAs(session -> budget.getAndDecrement() > 0)
-          .on(request)
-          .injectOpen(atOnceUsers(Math.min(phase.conc(), prompts)));
-    }
+    return scenario(phase.scenarioName()).exec(request).injectOpen(steps);
+  }
+
+  /** {@code conc} users at once, each sending requests while the phase's count of {@code prompts} lasts. */
+  private static PopulationBuilder byCount(Phase phase, ChainBuilder request, int conc, int prompts) {
+    AtomicLong budget = new AtomicLong(prompts);
     return scenario(phase.scenarioName())
-        .exec(request)
-        .injectClosed(constantConcurrentUsers(phase.conc()).during(phase.durationSeconds()));
+        .asLongAs(session -> budget.getAndDecrement() > 0)
+        .on(request)
+        .injectOpen(atOnceUsers(Math.min(conc, prompts)));
   }
 }

@@ -2,8 +2,10 @@ package io.github.llmbench.records;
 
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import io.github.llmbench.core.Level;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -19,10 +21,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * it ends (a million of them for a long ladder) and a record's components would have to be the
  * boxed types of its accessors: the durations are kept as primitive µs, the counts as ints, the
  * usual {@code req-123} id as a shared prefix and a number, and the strings that repeat (level,
- * profile, error) are shared. Measured with 127 gaps of about 10 ms, a held record took 3,859
- * bytes as a record with a boxed {@code List<Double>}, and takes 437 in this layout (272 of them
- * the gaps' chars; {@code RecordsBenchmark} over a million records).
+ * profile, error) are shared, a level's tag parsed once into its shared copy. Measured with 127
+ * gaps of about 10 ms, a held record took 3,859 bytes as a record with a boxed {@code
+ * List<Double>}, and takes 437 in this layout (272 of them the gaps' chars; {@code
+ * RecordsBenchmark} over a million records).
  * Accessors, constructors, {@code equals} and {@code hashCode} are those the record had.
+ *
+ * <p>A level is kept as its tag ({@code c128}), written and read back as is, and as the {@link
+ * Level} the tag names, if any: a custom simulation names its levels itself (its Gatling groups,
+ * else its scenario, such as {@code feeder}), and a file read back may hold such names too.
  *
  * <p>JSON: written and read by {@link RequestRecordJson} (any ObjectMapper uses it), latencies
  * with at most 3 decimals.
@@ -43,12 +50,21 @@ public final class RequestRecord {
   private static final int MAX_PREFIX_LENGTH = 32;
   private static final ConcurrentHashMap<String, String> PREFIXES = new ConcurrentHashMap<>();
   private static final ConcurrentHashMap<String, String> TEXTS = new ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<String, LevelTag> LEVEL_TAGS = new ConcurrentHashMap<>();
+
+  /** A level's tag as recorded, and the level it names (null for a name of a custom simulation's own). */
+  private record LevelTag(String tag, Level level) {
+    static LevelTag of(String tag) {
+      return new LevelTag(tag, Level.parse(tag).orElse(null));
+    }
+  }
 
   /** The id's text before its number, or the whole id when {@link #idNumber} is negative. */
   private final String idPrefix;
 
   private final long idNumber;
-  private final String level;
+  /** Null when the record has no level. */
+  private final LevelTag level;
   private final long startMs;
   private final long endMs;
   private final long ttftMicros;
@@ -171,7 +187,7 @@ public final class RequestRecord {
       this.idPrefix = id;
       this.idNumber = -1;
     }
-    this.level = shared(level);
+    this.level = sharedLevel(level);
     this.startMs = startMs;
     this.endMs = endMs;
     this.ttftMicros = checkMicros(ttftMicros, "ttft_ms");
@@ -218,7 +234,7 @@ public final class RequestRecord {
 
   /** This record tagged with a profile. */
   public RequestRecord withProfile(String newProfile) {
-    return new RequestRecord(id(), level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
+    return new RequestRecord(id(), level(), startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
         inputTokens, outputTokens, outputTokensEstimated, ok, error, httpStatus, newProfile,
         serverTimings, origin, inputTokensFrom, outputTokensFrom);
   }
@@ -228,7 +244,7 @@ public final class RequestRecord {
     if (Objects.equals(newOrigin, origin)) {
       return this; // most requests have none: no copy of the record
     }
-    return new RequestRecord(id(), level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
+    return new RequestRecord(id(), level(), startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
         inputTokens, outputTokens, outputTokensEstimated, ok, error, httpStatus, profile,
         serverTimings, newOrigin, inputTokensFrom, outputTokensFrom);
   }
@@ -249,8 +265,14 @@ public final class RequestRecord {
     return idNumber < 0 ? idPrefix : idPrefix + idNumber;
   }
 
+  /** The level's tag, e.g. {@code c128}, or the name a custom simulation gave it; null for none. */
   public String level() {
-    return level;
+    return level == null ? null : level.tag();
+  }
+
+  /** The level the tag names; empty for a custom simulation's own name (or none). */
+  public Optional<Level> loadLevel() {
+    return level == null ? Optional.empty() : Optional.ofNullable(level.level());
   }
 
   public long startMs() {
@@ -349,7 +371,7 @@ public final class RequestRecord {
         && outputTokensEstimated == r.outputTokensEstimated
         && ok == r.ok
         && Objects.equals(id(), r.id())
-        && Objects.equals(level, r.level)
+        && Objects.equals(level(), r.level())
         && Objects.equals(error, r.error)
         && Objects.equals(profile, r.profile)
         && Objects.equals(serverTimings, r.serverTimings)
@@ -361,14 +383,14 @@ public final class RequestRecord {
 
   @Override
   public int hashCode() {
-    return Objects.hash(id(), level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
+    return Objects.hash(id(), level(), startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
         inputTokens, outputTokens, outputTokensEstimated, ok, error, httpStatus, profile,
         serverTimings, origin);
   }
 
   @Override
   public String toString() {
-    return "RequestRecord[id=" + id() + ", level=" + level + ", startMs=" + startMs + ", endMs="
+    return "RequestRecord[id=" + id() + ", level=" + level() + ", startMs=" + startMs + ", endMs="
         + endMs + ", ttftMs=" + ttftMs() + ", tpotMs=" + tpotMs() + ", e2elMs=" + e2elMs()
         + ", itlMs=" + itl + ", inputTokens=" + inputTokens() + ", outputTokens="
         + outputTokens() + ", outputTokensEstimated=" + outputTokensEstimated + ", ok=" + ok
@@ -440,6 +462,23 @@ public final class RequestRecord {
     }
     known = PREFIXES.putIfAbsent(prefix, prefix);
     return known == null ? prefix : known;
+  }
+
+  /** The shared, parsed copy of a level's tag, as {@link #shared} shares texts; null for none. */
+  private static LevelTag sharedLevel(String tag) {
+    if (tag == null) {
+      return null;
+    }
+    LevelTag known = LEVEL_TAGS.get(tag);
+    if (known != null) {
+      return known;
+    }
+    LevelTag made = LevelTag.of(shared(tag));
+    if (LEVEL_TAGS.size() >= MAX_SHARED) {
+      return made;
+    }
+    known = LEVEL_TAGS.putIfAbsent(made.tag(), made);
+    return known == null ? made : known;
   }
 
   /**

@@ -2,8 +2,8 @@ package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.CapacitySearch;
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.core.Level;
 import io.github.llmbench.gates.GoodputSpec;
-import io.github.llmbench.injection.LoadPlan;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.settings.BenchSettings;
 import java.util.ArrayList;
@@ -139,8 +139,12 @@ public final class CapacityBlock {
     return l == null ? 0 : l.serving().completed();
   }
 
-  /** A probe's level: {@code c36} for a concurrency, {@code r6.25} for a request rate. */
+  /** A probe's level's tag: {@code c36} for a concurrency, {@code r6.25} for a request rate; {@code none} for no load. */
   static String level(Double load, boolean rate) {
-    return load == null ? "none" : rate ? LoadPlan.openLevel(load) : LoadPlan.closedLevel((int) Math.round(load));
+    if (load == null) {
+      return "none";
+    }
+    Level level = rate ? Level.open(load) : Level.closed((int) Math.round(load));
+    return level.tag();
   }
 }

@@ -291,9 +291,9 @@ public final class CompareMain {
     for (int w : widths) {
       total += 2 + w;
     }
-    for (RunComparison.Level l : c.levels()) {
+    for (RunComparison.ComparedLevel l : c.levels()) {
       StringBuilder title = new StringBuilder(" ").append(l.name());
-      if (l.concurrency() != null && !l.name().equals("c" + l.concurrency())) {
+      if (l.concurrencyNotInName()) {
         title.append(" (concurrency ").append(l.concurrency()).append(')');
       }
       title.append(' ');

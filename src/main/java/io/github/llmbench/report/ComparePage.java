@@ -113,9 +113,9 @@ public final class ComparePage {
     for (int i = 1; i < runs.size(); i++) {
       headers.add(runs.get(i).label() + " / " + base);
     }
-    for (RunComparison.Level l : c.levels()) {
+    for (RunComparison.ComparedLevel l : c.levels()) {
       StringBuilder title = new StringBuilder(l.name());
-      if (l.concurrency() != null && !l.name().equals("c" + l.concurrency())) {
+      if (l.concurrencyNotInName()) {
         title.append(" (concurrency ").append(l.concurrency()).append(')');
       }
       List<String> missing = new ArrayList<>();
@@ -175,7 +175,7 @@ public final class ComparePage {
       List<Map<String, Object>> series = new ArrayList<>();
       for (int run = 0; run < c.runs().size(); run++) {
         List<Map<String, Object>> points = new ArrayList<>();
-        for (RunComparison.Level l : c.levels()) {
+        for (RunComparison.ComparedLevel l : c.levels()) {
           if (l.concurrency() == null) {
             continue;
           }

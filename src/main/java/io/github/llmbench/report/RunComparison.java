@@ -1,13 +1,12 @@
 package io.github.llmbench.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.github.llmbench.core.Level;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Several runs side by side, level by level: pure (no I/O), over parsed {@code summary.json}
@@ -26,7 +25,7 @@ import java.util.regex.Pattern;
  * state. A ratio is missing when either value is, or the baseline is 0 and the value is not (two
  * zeros: 1).
  */
-public record RunComparison(List<RunInfo> runs, List<Level> levels) {
+public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
 
   /** A run's relative change within this of the baseline counts as the same, not coloured. */
   public static final double SAME_WITHIN = 0.01;
@@ -101,7 +100,12 @@ public record RunComparison(List<RunInfo> runs, List<Level> levels) {
    * @param concurrency null when unknown (e.g. an open-model level)
    * @param present per run, whether it has the level
    */
-  public record Level(String name, Integer concurrency, List<Boolean> present, List<Row> rows) {
+  public record ComparedLevel(String name, Integer concurrency, List<Boolean> present, List<Row> rows) {
+
+    /** Whether a title should state the concurrency: its name is not the closed-model level of it (as {@code c8} is). */
+    public boolean concurrencyNotInName() {
+      return concurrency != null && !name.equals(Level.closed(concurrency).tag());
+    }
 
     /** The row of a metric key. */
     public Row row(String key) {
@@ -114,16 +118,14 @@ public record RunComparison(List<RunInfo> runs, List<Level> levels) {
     }
   }
 
-  private static final Pattern CONC_NAME = Pattern.compile("c([0-9]{1,9})");
-
   public RunComparison {
     runs = List.copyOf(runs);
     levels = List.copyOf(levels);
   }
 
   /** The level of that name, or null. */
-  public Level level(String name) {
-    for (Level l : levels) {
+  public ComparedLevel level(String name) {
+    for (ComparedLevel l : levels) {
       if (l.name().equals(name)) {
         return l;
       }
@@ -161,7 +163,7 @@ public record RunComparison(List<RunInfo> runs, List<Level> levels) {
         .thenComparing(n -> concurrency.get(n) == null ? 0 : concurrency.get(n))
         .thenComparing(order::get));
 
-    List<Level> levels = new ArrayList<>();
+    List<ComparedLevel> levels = new ArrayList<>();
     for (String name : names) {
       List<Boolean> present = new ArrayList<>();
       for (Map<String, JsonNode> l : levelsByRun) {
@@ -177,7 +179,7 @@ public record RunComparison(List<RunInfo> runs, List<Level> levels) {
         }
         rows.add(new Row(m, List.copyOf(cells)));
       }
-      levels.add(new Level(name, concurrency.get(name), List.copyOf(present), List.copyOf(rows)));
+      levels.add(new ComparedLevel(name, concurrency.get(name), List.copyOf(present), List.copyOf(rows)));
     }
     return new RunComparison(infos, levels);
   }
@@ -188,14 +190,14 @@ public record RunComparison(List<RunInfo> runs, List<Level> levels) {
     JsonNode levels = summary.get("levels");
     if (levels != null && levels.isObject() && levels.size() > 0) {
       levels.fields().forEachRemaining(e -> {
-        if (!e.getKey().equals("warmup") && e.getValue().isObject()) {
+        if (Level.parse(e.getKey()).map(Level::measured).orElse(true) && e.getValue().isObject()) {
           out.put(e.getKey(), e.getValue());
         }
       });
       return out;
     }
     Integer c = positiveInt(summary.get("max_concurrency"));
-    out.put(c != null ? "c" + c : "all", summary);
+    out.put(c != null ? Level.closed(c).tag() : "all", summary);
     return out;
   }
 
@@ -204,8 +206,7 @@ public record RunComparison(List<RunInfo> runs, List<Level> levels) {
     if (c != null) {
       return c;
     }
-    Matcher m = CONC_NAME.matcher(name);
-    return m.matches() ? Integer.valueOf(m.group(1)) : null;
+    return Level.parse(name).orElse(null) instanceof Level.Closed closed ? Integer.valueOf(closed.conc()) : null;
   }
 
   private static Integer positiveInt(JsonNode n) {

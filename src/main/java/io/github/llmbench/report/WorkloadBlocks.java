@@ -1,8 +1,8 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.TraceLateness;
-import io.github.llmbench.injection.LoadPlan;
 import io.github.llmbench.analysis.TurnLatency;
+import io.github.llmbench.core.Level;
 import java.util.Locale;
 
 /**
@@ -45,11 +45,15 @@ public final class WorkloadBlocks {
 
   /** {@code Trace replay} ({@code Trace replay (trace)} with {@code named}), or {@code Arrivals (r24)} for a rate probe. */
   static String lateLabel(String level, boolean named) {
-    return LoadPlan.TRACE.equals(level) ? "Trace replay" + (named ? " (" + level + ")" : "") : "Arrivals (" + level + ")";
+    return isTrace(level) ? "Trace replay" + (named ? " (" + level + ")" : "") : "Arrivals (" + level + ")";
   }
 
   static String lateAgainst(String level) {
-    return LoadPlan.TRACE.equals(level) ? "its time in the trace, from the replay's start" : "its drawn arrival time, from the level's start";
+    return isTrace(level) ? "its time in the trace, from the replay's start" : "its drawn arrival time, from the level's start";
+  }
+
+  private static boolean isTrace(String level) {
+    return Level.TRACE.tag().equals(level);
   }
 
   static String figure(double v, int decimals) {

@@ -1,6 +1,7 @@
 package io.github.llmbench.settings;
 
 import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.core.Level;
 import io.github.llmbench.gates.GateSet;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -563,7 +564,7 @@ public final class BenchSettings {
     if (!load.open()) {
       for (int c : load.levels()) {
         if (c < count) {
-          throw new SettingsException("Level c" + c + " is smaller than -Dinjector's " + count
+          throw new SettingsException("Level " + Level.closed(c).tag() + " is smaller than -Dinjector's " + count
               + " injectors: each needs at least one request in flight (use at most " + c + " injectors, or a larger level)");
         }
       }
@@ -1131,8 +1132,8 @@ public final class BenchSettings {
     }
   }
 
-  /** A number as one would type it: {@code 16}, not {@code 16.0}; {@code 2.5} as is. */
+  /** A number as one would type it: {@code 16}, not {@code 16.0}; {@code 2.5} as is (as in an open level's tag). */
   public static String plainNumber(double v) {
-    return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    return Level.plainNumber(v);
   }
 }

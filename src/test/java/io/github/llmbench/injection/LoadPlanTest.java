@@ -2,11 +2,18 @@ package io.github.llmbench.injection;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.core.Level;
 import io.github.llmbench.settings.BenchSettings;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class LoadPlanTest {
@@ -19,10 +26,15 @@ class LoadPlanTest {
     List<Phase> phases =
         LoadPlan.of(load(Map.of("ladder", "8,16", "prompts", "30,50", "warmup.prompts", "10", "warmup.conc", "4")), List.of("SS", "LL"));
     assertEquals(List.of("warmup", "c8 SS", "c8 LL", "c16 SS", "c16 LL"), phases.stream().map(Phase::scenarioName).toList());
-    assertTrue(phases.get(0).warmup());
-    assertEquals(4, phases.get(0).conc());
-    assertEquals(10, phases.get(0).prompts().getAsInt());
-    assertEquals(50, phases.get(4).prompts().getAsInt());
+    Phase.Warmup warmup = assertInstanceOf(Phase.Warmup.class, phases.get(0));
+    assertEquals(Level.WARMUP, warmup.level());
+    assertEquals(4, warmup.conc());
+    assertEquals(OptionalInt.of(10), warmup.prompts());
+    Phase.Closed c16 = assertInstanceOf(Phase.Closed.class, phases.get(4));
+    assertEquals(Level.closed(16), c16.level());
+    assertEquals(16, c16.conc());
+    assertEquals("LL", c16.profile());
+    assertEquals(OptionalInt.of(50), c16.prompts());
     assertFalse(phases.get(1).lastOfLevel());
     assertTrue(phases.get(2).lastOfLevel());
   }
@@ -42,13 +54,67 @@ class LoadPlanTest {
   void openModel() {
     List<Phase> phases = LoadPlan.of(load(Map.of("rate", "2.5", "burstiness", "0.5", "max.conc", "8", "duration", "30")), List.of());
     assertEquals(1, phases.size());
-    Phase p = phases.get(0);
-    assertEquals("r2.5", p.level());
-    assertTrue(p.open());
-    assertEquals(8, p.conc());
+    Phase.Open p = assertInstanceOf(Phase.Open.class, phases.get(0));
+    assertEquals(Level.open(2.5), p.level());
+    assertEquals(2.5, p.rate());
+    assertEquals(OptionalInt.of(8), p.maxConc());
     assertEquals(0.5, p.burstiness());
     assertEquals(30, p.durationSeconds());
-    assertEquals("r4", LoadPlan.openLevel(4.0));
+    assertEquals(OptionalInt.empty(), p.prompts(), "stopped by its duration");
+    Phase.Open uncapped = assertInstanceOf(Phase.Open.class, LoadPlan.of(load(Map.of("rate", "4")), List.of()).get(0));
+    assertEquals(OptionalInt.empty(), uncapped.maxConc());
+  }
+
+  @Test
+  void aCountOfRequestsIsBoundedByItsRequestsInFlight() {
+    // 10 requests: 4 at a time take at most 3 timeouts; an uncapped open model's, as if one at a time, 10
+    List<Phase> capped = LoadPlan.of(load(Map.of("rate", "2", "prompts", "10", "max.conc", "4")), List.of());
+    assertEquals(3 * 300 + 310 + 30, LoadPlan.maxDuration(capped, 300, 0).toSeconds());
+    List<Phase> uncapped = LoadPlan.of(load(Map.of("rate", "2", "prompts", "10")), List.of());
+    assertEquals(10 * 300 + 310 + 30, LoadPlan.maxDuration(uncapped, 300, 0).toSeconds());
+    List<Phase> closed = LoadPlan.of(load(Map.of("conc", "4", "prompts", "10")), List.of());
+    assertEquals(3 * 300 + 310 + 30, LoadPlan.maxDuration(closed, 300, 0).toSeconds());
+  }
+
+  @Test
+  void aTraceReplayIsOnePhaseAtItsSendTimes() {
+    List<Double> sendTimes = new ArrayList<>(List.of(0.0, 0.5, 2.25));
+    List<Phase> phases = LoadPlan.trace(load(Map.of("warmup.prompts", "4", "warmup.conc", "2")), sendTimes);
+    assertEquals(List.of(Level.WARMUP, Level.TRACE), phases.stream().map(Phase::level).toList());
+    Phase.Trace trace = assertInstanceOf(Phase.Trace.class, phases.get(1));
+    sendTimes.add(9.0);
+    assertEquals(List.of(0.0, 0.5, 2.25), trace.sendTimes(), "its own copy");
+    assertEquals(OptionalInt.of(3), trace.prompts());
+    assertEquals(3, trace.durationSeconds(), "to its last send, in whole seconds");
+    assertTrue(trace.lastOfLevel());
+    // the warmup: 2 requests a slot of at most 300 s; the replay: its 3 s; each then 310 s; 30 s
+    assertEquals(2 * 300 + 310 + 3 + 310 + 30, LoadPlan.maxDuration(phases, 300, 0).toSeconds());
+  }
+
+  @Test
+  void eachKindOfPhaseIsMatchedByItsOwnFunction() {
+    List<Phase> phases = List.of(
+        new Phase.Closed(Level.closed(2), null, 2, OptionalInt.empty(), 10, true),
+        new Phase.Open(Level.open(1.5), "SS", 1.5, 1.0, OptionalInt.empty(), OptionalInt.empty(), 10, true),
+        new Phase.Trace(List.of(1.0)),
+        new Phase.Warmup(1, 1));
+    List<Class<?>> matched = phases.stream()
+        .<Class<?>>map(p -> p.<Class<?>>match(closed -> Phase.Closed.class, open -> Phase.Open.class, trace -> Phase.Trace.class,
+            warmup -> Phase.Warmup.class))
+        .toList();
+    assertEquals(phases.stream().map(Object::getClass).toList(), matched);
+    assertEquals("r1.5 SS", phases.get(1).scenarioName());
+  }
+
+  @Test
+  void aPhaseRefusesWhatItCannotSend() {
+    assertThrows(IllegalArgumentException.class, () -> new Phase.Closed(Level.closed(2), null, 0, OptionalInt.empty(), 10, true));
+    assertThrows(IllegalArgumentException.class,
+        () -> new Phase.Open(Level.open(1), null, 0, 1.0, OptionalInt.empty(), OptionalInt.empty(), 10, true));
+    assertThrows(IllegalArgumentException.class,
+        () -> new Phase.Open(Level.open(1), null, 1, 1.0, OptionalInt.of(0), OptionalInt.empty(), 10, true));
+    assertThrows(IllegalArgumentException.class, () -> new Phase.Trace(List.of()));
+    assertThrows(IllegalArgumentException.class, () -> new Phase.Warmup(1, 0));
   }
 
   private static BenchSettings settings(Map<String, String> props) {
@@ -60,20 +126,24 @@ class LoadPlanTest {
     Map<String, String> props = Map.of("ladder", "8,13", "warmup.prompts", "10", "warmup.conc", "5", "injector", "1/3");
     BenchSettings s = settings(props);
     List<Phase> phases = LoadPlan.of(s.load(), List.of(), s.injector());
-    assertEquals(List.of("warmup", "c8", "c13"), phases.stream().map(Phase::level).toList());
-    assertEquals(List.of(2, 3, 4), phases.stream().map(Phase::conc).toList(), "5 = 2+2+1, 8 = 3+3+2, 13 = 5+4+4: injector 1's");
-    assertEquals(3, phases.get(0).prompts().getAsInt());
+    assertEquals(List.of(Level.WARMUP, Level.closed(8), Level.closed(13)), phases.stream().map(Phase::level).toList());
+    Phase.Warmup warmup = assertInstanceOf(Phase.Warmup.class, phases.get(0));
+    assertEquals(List.of(2, 3, 4),
+        List.of(warmup.conc(), assertInstanceOf(Phase.Closed.class, phases.get(1)).conc(), assertInstanceOf(Phase.Closed.class, phases.get(2)).conc()),
+        "5 = 2+2+1, 8 = 3+3+2, 13 = 5+4+4: injector 1's");
+    assertEquals(3, warmup.promptCount());
     int total = 0;
     for (int i = 0; i < 3; i++) {
-      total += LoadPlan.of(s.load(), List.of(), settings(Map.of("ladder", "8,13", "injector", i + "/3")).injector()).get(2).conc();
+      List<Phase> share = LoadPlan.of(s.load(), List.of(), settings(Map.of("ladder", "8,13", "injector", i + "/3")).injector());
+      total += assertInstanceOf(Phase.Closed.class, share.get(2)).conc();
     }
     assertEquals(13, total, "the shares add up to the level");
     BenchSettings open = settings(Map.of("rate", "9", "prompts", "10", "max.conc", "2", "injector", "2/3"));
-    Phase p = LoadPlan.of(open.load(), List.of(), open.injector()).get(0);
-    assertEquals("r9", p.level());
+    Phase.Open p = assertInstanceOf(Phase.Open.class, LoadPlan.of(open.load(), List.of(), open.injector()).get(0));
+    assertEquals(Level.open(9), p.level());
     assertEquals(3.0, p.rate());
     assertEquals(3, p.prompts().getAsInt());
-    assertEquals(1, p.conc(), "a cap of 2 over 3 injectors: at least 1 each");
+    assertEquals(OptionalInt.of(1), p.maxConc(), "a cap of 2 over 3 injectors: at least 1 each");
   }
 
   @Test
@@ -81,10 +151,10 @@ class LoadPlanTest {
     BenchSettings s = settings(Map.of("ladder", "4,8", "duration", "60", "warmup.prompts", "8", "warmup.conc", "4", "injector", "0/2",
         "start.at", "2026-12-01T10:00:00Z", "drain", "20"));
     List<Phase> phases = LoadPlan.of(s.load(), List.of("SS", "LL"), s.injector());
-    List<java.util.OptionalLong> t = LoadPlan.timeline(phases, s.injector().startAtMs().getAsLong(), 60, 20);
-    long start = java.time.Instant.parse("2026-12-01T10:00:00Z").toEpochMilli();
+    List<OptionalLong> t = LoadPlan.timeline(phases, s.injector().startAtMs().getAsLong(), 60, 20);
+    long start = Instant.parse("2026-12-01T10:00:00Z").toEpochMilli();
     // warmup at the start, c4 after the warmup's drain, its second profile as the first drains, c8 a level later
-    assertEquals(List.of(java.util.OptionalLong.of(start), java.util.OptionalLong.of(start + 20_000), java.util.OptionalLong.empty(),
-        java.util.OptionalLong.of(start + 100_000), java.util.OptionalLong.empty()), t);
+    assertEquals(List.of(OptionalLong.of(start), OptionalLong.of(start + 20_000), OptionalLong.empty(),
+        OptionalLong.of(start + 100_000), OptionalLong.empty()), t);
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.core.Level;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.testing.GatlingRun;
 import java.nio.file.Files;
@@ -87,8 +88,8 @@ class CapacitySearchIT {
     double met = capacity.path("capacity").asDouble();
     double broke = capacity.path("lowest_broken").asDouble();
     assertTrue(broke > met && broke - met <= 0.25 * met + 1e-9, "within the precision: " + capacity);
-    String metLevel = io.github.llmbench.injection.LoadPlan.openLevel(met);
-    String brokeLevel = io.github.llmbench.injection.LoadPlan.openLevel(broke);
+    String metLevel = Level.open(met).tag();
+    String brokeLevel = Level.open(broke).tag();
     assertTrue(run.console().contains("Capacity:  " + metLevel + " meets every objective; " + brokeLevel + " broke ttft.mean"), run.console());
     assertTrue(run.console().matches("(?s).*Probes: +r16 met \\(\\d+ requests\\), r32 .*"), run.console());
     // each probe sent about its rate's requests in the duration (Poisson: within 4 standard deviations),
@@ -117,7 +118,7 @@ class CapacitySearchIT {
       plain.put("rate", String.valueOf(rate)); // no warmup: in the same JVM as the search, the client is warm
       GatlingRun.Result r = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("rate-" + rate), plain);
       assertEquals(0, r.exitCode(), r.console());
-      String level = io.github.llmbench.injection.LoadPlan.openLevel(rate);
+      String level = Level.open(rate).tag();
       double mean = new ObjectMapper().readTree(r.llm("summary.json").toFile()).path("levels").path(level).path("mean_ttft_ms").asDouble();
       System.out.printf(java.util.Locale.ROOT, "rate search: %s met, %s broke; plain run at %s: mean TTFT %.1f ms (objective %.0f ms)%n",
           metLevel, brokeLevel, level, mean, objective);

@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.core.Level;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,6 +66,27 @@ class RequestRecordJsonTest {
     assertEquals(traced, JSON.readValue(line, RequestRecord.class));
     assertEquals(1250.5, JSON.readValue(line, RequestRecord.class).origin().traceMs());
     assertNull(JSON.readValue(write(RequestRecord.failed("z", "c1", null, 1, 2, "e", null, null)), RequestRecord.class).origin());
+  }
+
+  @Test
+  void aLevelIsReadAsTheLevelItsTagNamesAndASimulationsOwnNameIsKept() throws Exception {
+    for (Level level : List.of(Level.closed(64), Level.open(2.5), Level.TRACE, Level.WARMUP)) {
+      RequestRecord r = JSON.readValue(write(RequestRecord.failed("x", level.tag(), null, 1, 2, "e", null, null)), RequestRecord.class);
+      assertEquals(level.tag(), r.level());
+      assertEquals(Optional.of(level), r.loadLevel());
+      assertEquals(Optional.of(level), r.withProfile("SS").loadLevel(), "a copy keeps it");
+    }
+    // a custom simulation's group (or an older file's name): no level of the kit's, written back as read
+    String line = write(RequestRecord.failed("x", "checkout step", null, 1, 2, "e", null, null));
+    RequestRecord custom = JSON.readValue(line, RequestRecord.class);
+    assertEquals("checkout step", custom.level());
+    assertEquals(Optional.empty(), custom.loadLevel());
+    assertEquals(line, write(custom));
+    assertEquals(Optional.empty(), RequestRecord.failed("y", null, null, 1, 2, "e", null, null).loadLevel());
+    // parsed once per tag: the records of a level share it
+    RequestRecord a = RequestRecord.failed("a", "c48", null, 1, 2, "e", null, null);
+    RequestRecord b = JSON.readValue(write(RequestRecord.failed("b", "c48", null, 1, 2, "e", null, null)), RequestRecord.class);
+    assertSame(a.loadLevel().orElseThrow(), b.loadLevel().orElseThrow());
   }
 
   @Test

@@ -1,13 +1,14 @@
 package io.github.llmbench.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.report.RunComparison.Cell;
-import io.github.llmbench.report.RunComparison.Level;
+import io.github.llmbench.report.RunComparison.ComparedLevel;
 import io.github.llmbench.report.RunComparison.Verdict;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -65,7 +66,7 @@ class RunComparisonTest {
   @Test
   void levelsInLadderOrderWithMissingOnes() throws Exception {
     RunComparison c = compare();
-    assertEquals(List.of("c8", "c16", "c32"), c.levels().stream().map(Level::name).toList());
+    assertEquals(List.of("c8", "c16", "c32"), c.levels().stream().map(ComparedLevel::name).toList());
     assertEquals(8, c.level("c8").concurrency());
     assertEquals(32, c.level("c32").concurrency());
     assertEquals(List.of(true, false), c.level("c8").present());
@@ -77,7 +78,7 @@ class RunComparisonTest {
 
   @Test
   void valuesRatiosAndVerdictsAgainstTheBaseline() throws Exception {
-    Level c16 = compare().level("c16");
+    ComparedLevel c16 = compare().level("c16");
     // higher throughput is better: 600 / 400 = 1.5
     assertCells(c16, "output_throughput", 400.0, 600.0, 1.5, Verdict.BETTER);
     assertCells(c16, "request_throughput", 3.0, 4.5, 1.5, Verdict.BETTER);
@@ -104,11 +105,11 @@ class RunComparisonTest {
   @Test
   void aLevelMissingInOneRunIsMissingNotZero() throws Exception {
     RunComparison c = compare();
-    Level c8 = c.level("c8");
+    ComparedLevel c8 = c.level("c8");
     assertCells(c8, "output_throughput", 256.0, null, null, null);
     assertCells(c8, "failed", 0.0, null, null, null);
     assertCells(c8, "steady_state.output_throughput", 250.0, null, null, null);
-    Level c32 = c.level("c32");
+    ComparedLevel c32 = c.level("c32");
     assertCells(c32, "output_throughput", null, 700.0, null, null);
     assertNull(c32.row("failed").cells().get(0).value());
     assertEquals(1.0, c32.row("failed").cells().get(1).value());
@@ -137,7 +138,7 @@ class RunComparisonTest {
         """);
     RunComparison c = RunComparison.of(List.of(
         new RunComparison.Input("old", old), new RunComparison.Input("tp1", JSON.readTree(TP1))));
-    assertEquals(List.of("c8", "c16"), c.levels().stream().map(Level::name).toList());
+    assertEquals(List.of("c8", "c16"), c.levels().stream().map(ComparedLevel::name).toList());
     assertCells(c.level("c16"), "output_throughput", 500.0, 400.0, 0.8, Verdict.WORSE);
     assertCells(c.level("c16"), "mean_tpot_ms", 20.0, 25.0, 1.25, Verdict.WORSE);
   }
@@ -151,9 +152,24 @@ class RunComparisonTest {
     RunComparison c = RunComparison.of(List.of(
         new RunComparison.Input("a", open), new RunComparison.Input("b", JSON.readTree(TP1))));
     assertEquals(List.of("c4", "c8", "c16", "r8", "r2"),
-        c.levels().stream().map(Level::name).toList());
+        c.levels().stream().map(ComparedLevel::name).toList());
     assertNull(c.level("r8").concurrency());
     assertEquals(4, c.level("c4").concurrency());
+  }
+
+  @Test
+  void aTitleStatesTheConcurrencyOnlyWhereTheNameDoesNot() throws Exception {
+    JsonNode capped = JSON.readTree("""
+        {"levels": {"r8": {"max_concurrency": 4, "output_throughput": 1.0}, "c4": {"max_concurrency": 4, "output_throughput": 3.0},
+                    "feeder": {"output_throughput": 2.0}}}
+        """);
+    RunComparison c = RunComparison.of(List.of(new RunComparison.Input("a", capped)));
+    assertTrue(c.level("r8").concurrencyNotInName(), "an open level capped at 4");
+    assertFalse(c.level("c4").concurrencyNotInName());
+    assertFalse(c.level("feeder").concurrencyNotInName(), "no concurrency to state");
+    String text = CompareMain.consoleText(c);
+    assertTrue(text.contains(" r8 (concurrency 4) "), text);
+    assertFalse(text.contains("c4 (concurrency"), text);
   }
 
   @Test
@@ -172,7 +188,7 @@ class RunComparisonTest {
     assertTrue(text.matches("(?s).*\nP99 ITL \\(ms\\) +50\\.00 +- +-\n.*"), text);
   }
 
-  private static void assertCells(Level l, String key, Double base, Double value, Double ratio,
+  private static void assertCells(ComparedLevel l, String key, Double base, Double value, Double ratio,
       Verdict verdict) {
     List<Cell> cells = l.row(key).cells();
     assertEquals(base, cells.get(0).value(), l.name() + " " + key + " baseline");
