@@ -15,8 +15,11 @@ import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.catalog.ModelSpec;
+import io.github.llmbench.core.Metric;
 import io.github.llmbench.gates.Gate;
+import io.github.llmbench.gates.GateMetric;
 import io.github.llmbench.gates.GateResult;
+import io.github.llmbench.gates.LevelFigures;
 import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.analysis.CapacitySearch;
 import io.github.llmbench.core.Level;
@@ -433,13 +436,13 @@ public final class LlmBench {
     }
     List<String> levels = phases.stream().map(Phase::level).filter(Level::measured).map(Level::tag).distinct().toList();
     for (Gate g : settings.gates().set().gates()) {
-      for (String level : g.level() == null ? levels : List.of(g.level())) {
-        double limit = g.limitAt(settings.gates().baselineFigures().getOrDefault(level, Map.of()));
+      for (String level : g.level() == null ? levels : List.of(g.level().tag())) {
+        double limit = g.limitAt(settings.gates().baselineFigures().figure(g.metric(), level));
         if (Double.isNaN(limit)) {
           continue;
         }
-        String[] parts = g.metric().split("\\.");
-        if (g.metric().equals("failed.pct")) {
+        String[] parts = g.metric().key().split("\\.");
+        if (g.metric() == GateMetric.FAILED_PCT) {
           // one "request" record per request: the TTFT/ITL/... records must not dilute the share
           out.add(io.gatling.javaapi.core.CoreDsl.details(level, StreamCapture.REQUEST_RECORD).failedRequests().percent().lte(limit));
         } else if (parts[0].equals("itl") && !settings.itlRecords()) {
@@ -567,7 +570,7 @@ public final class LlmBench {
   private PopulationBuilder searchLoad(BenchSettings.Search s) {
     CapacitySearch search = new CapacitySearch(s.min(), s.max(), s.precision(), !s.rate());
     List<CapacitySearch.Objective> objectives = new ArrayList<>();
-    s.objectives().forEach((m, l) -> objectives.add(new CapacitySearch.Objective(m, l)));
+    s.objectives().forEach((f, l) -> objectives.add(new CapacitySearch.Objective(f, l)));
     List<CapacitySearch.Probe> probes = java.util.Collections.synchronizedList(new ArrayList<>());
     long budgetMs = s.budgetMinutes() * 60_000L;
     int duration = settings.load().durationSeconds();
@@ -582,7 +585,7 @@ public final class LlmBench {
     };
     BiConsumer<Level, Double> drained = (level, load) -> {
       RunAnalysis.Level l = runEnd.levelDrained(level); // the analysis printed is the one judged
-      probes.add(CapacitySearch.judge(load, l == null ? Map.of() : probeFigures(l, !s.rate()), objectives));
+      probes.add(CapacitySearch.judge(load, l == null ? Map.of() : probeFigures(l, !s.rate()).slo(), objectives));
     };
     ChainBuilder request = capture.request(session -> CapacityProbes.levelOf(session).tag(),
         LlmBench::profileOf, this::bodyOf, this::originOf, LlmBench::sendAt);
@@ -601,21 +604,11 @@ public final class LlmBench {
         : Populations.chain(phases, this::oneRequest, runEnd::levelDrained, settings.workload().seed()).andThen(probeChain);
   }
 
-  /** A probe's figures under the gates' names; with {@code steadyWindow}, TTFT and TPOT of its steady window where it has one. */
-  private static Map<String, Double> probeFigures(RunAnalysis.Level l, boolean steadyWindow) {
-    Map<String, Double> f = new LinkedHashMap<>(io.github.llmbench.gates.GateCheck.figures(l, -1));
-    if (steadyWindow && l.steady().reached()) {
-      for (String metric : List.of("ttft", "tpot")) {
-        io.github.llmbench.analysis.LatencyStats st = metric.equals("ttft") ? l.steady().ttft() : l.steady().tpot();
-        if (st.count() > 0) {
-          f.put(metric + ".mean", st.mean());
-          f.put(metric + ".median", st.median());
-          f.put(metric + ".p90", st.p90());
-          f.put(metric + ".p99", st.p99());
-        }
-      }
-    }
-    return f;
+  /** A probe's figures; with {@code steadyWindow}, TTFT and TPOT of its steady window where it has one. */
+  private static LevelFigures probeFigures(RunAnalysis.Level l, boolean steadyWindow) {
+    LevelFigures f = LevelFigures.of(l, OptionalLong.empty());
+    return steadyWindow && l.steady().reached()
+        ? f.withLatency(Metric.TTFT, l.steady().ttft()).withLatency(Metric.TPOT, l.steady().tpot()) : f;
   }
 
   /**

@@ -9,8 +9,9 @@ import io.github.llmbench.catalog.ModelSpec;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.gates.GateCheck;
 import io.github.llmbench.gates.GateResult;
-import io.github.llmbench.gates.GateSet;
 import io.github.llmbench.gates.GatesXml;
+import io.github.llmbench.gates.GoodputSpec;
+import io.github.llmbench.gates.RunFigures;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.records.RequestRecord;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import io.github.llmbench.records.RunFiles;
+import java.util.Optional;
 
 /**
  * The end of each level and of the run: the console blocks as levels drain, then the ladder
@@ -150,16 +152,18 @@ final class RunEnd {
     out.print(RunReport.kneeText(a));
     printLevelLines(a);
     Map<String, Object> meta = metadata(all);
+    Optional<GoodputSpec> goodput = settings.gates().set().goodput();
     if (capacity != null) {
       io.github.llmbench.analysis.CapacitySearch.Verdict v = capacity.get();
       out.println();
-      var goodput = settings.gates().set().goodput();
       out.print(io.github.llmbench.report.CapacityBlock.format(v, settings.search().get(), goodput, a));
       // the run's metadata: summary.json's "capacity", the page's section, and kept by a re-done report
       meta.put("capacity", io.github.llmbench.report.CapacityBlock.json(v, settings.search().get(), goodput, a));
     }
-    Map<String, Object> summary = RunReport.summary(a, meta);
-    gateResults = checkGates(a, summary);
+    RunFigures figures = gateFigures(a);
+    Map<String, Object> summary = RunReport.summary(a, meta, figures.goodputFields(),
+        goodput.map(g -> Map.<String, Object>of(GoodputSpec.SUMMARY_FIELD, g.toString())).orElse(Map.of()));
+    gateResults = checkGates(figures);
     SummaryJson.write(dir.resolve(RunFiles.SUMMARY), summary);
     Path page = LlmPage.write(runDir, a, meta);
     out.println("Per-request records: " + dir.resolve(RunFiles.REQUESTS));
@@ -188,28 +192,21 @@ final class RunEnd {
     return gateResults;
   }
 
-  private List<GateResult> checkGates(RunAnalysis a, Map<String, Object> summary) {
+  /**
+   * The figures the gates can name, each level's goodput and a search's capacity included:
+   * computed once, for the summary and the gates.
+   */
+  private RunFigures gateFigures(RunAnalysis a) {
+    Double found = capacity == null ? null : capacity.get().capacity();
+    Optional<RunFigures.Capacity> answer = found == null ? Optional.empty()
+        : Optional.of(new RunFigures.Capacity(found, settings.search().orElseThrow().rate()));
+    return RunFigures.of(a, settings.gates().set().goodput()).withCapacity(answer);
+  }
+
+  private List<GateResult> checkGates(RunFigures figures) {
     BenchSettings.Gates gates = settings.gates();
-    var goodput = gates.set().goodput();
-    Map<String, Map<String, Double>> figures = new LinkedHashMap<>();
-    @SuppressWarnings("unchecked")
-    Map<String, Map<String, Object>> levelsJson = (Map<String, Map<String, Object>>) summary.get("levels");
-    a.levels().forEach(
-        (level, l) -> {
-          long good = goodput.map(g -> g.goodCount(ofLevel(a.records(), level))).orElse(-1L);
-          Map<String, Double> f = GateCheck.figures(l, good);
-          figures.put(level, f);
-          if (goodput.isPresent() && levelsJson != null && levelsJson.get(level) != null) {
-            levelsJson.get(level).put("request_goodput", f.get("goodput.min"));
-            levelsJson.get(level).put("goodput_pct", f.get("goodput.pct"));
-          }
-        });
-    goodput.ifPresent(g -> summary.put("goodput_objectives", g.toString()));
     if (gates.set().isEmpty()) {
       return List.of();
-    }
-    if (capacity != null && capacity.get().capacity() != null) { // the capacity gate's figure (else not measured)
-      figures.put(GateCheck.SEARCH_LEVEL, Map.of(GateSet.CAPACITY, capacity.get().capacity()));
     }
     List<GateResult> results = GateCheck.check(gates.set(), figures, gates.baselineFigures());
     out.println();

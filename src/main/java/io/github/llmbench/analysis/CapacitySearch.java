@@ -1,5 +1,6 @@
 package io.github.llmbench.analysis;
 
+import io.github.llmbench.core.SloFigure;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -25,11 +26,11 @@ import java.util.OptionalDouble;
  */
 public record CapacitySearch(double min, double max, double precision, boolean whole) {
 
-  /** One objective: a gate metric ({@code ttft.p99}, {@code failed.pct}, ...) and its upper limit. */
-  public record Objective(String metric, double limit) {
+  /** One objective: a figure of a probe ({@code ttft.p99}, {@code failed.pct}) and its upper limit. */
+  public record Objective(SloFigure figure, double limit) {
     @Override
     public String toString() {
-      return metric + " <= " + limit;
+      return figure.key() + " <= " + limit;
     }
   }
 
@@ -37,8 +38,9 @@ public record CapacitySearch(double min, double max, double precision, boolean w
    * One probed load and how it did.
    *
    * @param broken the objectives it broke, each as {@code ttft.p99 2450.00 > 2000.00 (+22.5%)}; empty when met
+   * @param figures the probe's figures it was judged on
    */
-  public record Probe(double load, List<String> broken, Map<String, Double> figures) {
+  public record Probe(double load, List<String> broken, Map<SloFigure, Double> figures) {
     public boolean met() {
       return broken.isEmpty();
     }
@@ -61,14 +63,14 @@ public record CapacitySearch(double min, double max, double precision, boolean w
   }
 
   /** Judges a probe's figures against the objectives (a missing figure breaks its objective). */
-  public static Probe judge(double load, Map<String, Double> figures, List<Objective> objectives) {
+  public static Probe judge(double load, Map<SloFigure, Double> figures, List<Objective> objectives) {
     List<String> broken = new ArrayList<>();
     for (Objective o : objectives) {
-      Double v = figures.get(o.metric());
+      Double v = figures.get(o.figure());
       if (v == null || v.isNaN()) {
-        broken.add(o.metric() + " not measured");
+        broken.add(o.figure().key() + " not measured");
       } else if (v > o.limit()) {
-        broken.add(String.format(Locale.ROOT, "%s %.2f > %.2f (%+.1f%%)", o.metric(), v, o.limit(),
+        broken.add(String.format(Locale.ROOT, "%s %.2f > %.2f (%+.1f%%)", o.figure().key(), v, o.limit(),
             o.limit() == 0 ? Double.POSITIVE_INFINITY : 100 * (v - o.limit()) / o.limit()));
       }
     }

@@ -1,5 +1,6 @@
 package io.github.llmbench.analysis;
 
+import io.github.llmbench.core.Statistic;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
@@ -97,6 +98,15 @@ public record LatencyStats(
           "percentile " + p + " was not computed; available: " + percentiles.keySet());
     }
     return v;
+  }
+
+  /** The statistic's value: the mean, or its percentile (the median the 50th). */
+  public double value(Statistic s) {
+    return switch (s) {
+      case MEAN -> mean;
+      case MEDIAN -> median;
+      default -> percentile(s.percentile());
+    };
   }
 
   public double p90() {

@@ -1,5 +1,6 @@
 package io.github.llmbench.analysis;
 
+import io.github.llmbench.core.Metric;
 import java.util.List;
 
 /**
@@ -48,5 +49,15 @@ public record ServingMetrics(
 
   public ServingMetrics {
     percentiles = List.copyOf(percentiles);
+  }
+
+  /** The statistics of one latency metric. */
+  public LatencyStats latency(Metric m) {
+    return switch (m) {
+      case TTFT -> ttft;
+      case TPOT -> tpot;
+      case ITL -> itl;
+      case E2EL -> e2el;
+    };
   }
 }

@@ -8,19 +8,20 @@ import java.util.Optional;
  * A statistic of a latency metric, e.g. {@code tpot.p99}: what gates, {@code -Dslo} objectives,
  * Gatling assertions and the capacity search's probes compare with a limit.
  */
-public record LatencyFigure(Metric metric, Statistic statistic) implements Comparable<LatencyFigure> {
+public record LatencyFigure(Metric metric, Statistic statistic) implements SloFigure, Comparable<LatencyFigure> {
 
   /** Every figure, metric by metric in vLLM's order, each with its statistics in order. */
   public static final List<LatencyFigure> ALL = all();
 
   /** As written in settings and {@code summary.json}'s gates: {@code tpot.p99}. */
+  @Override
   public String key() {
     return metric.key() + "." + statistic.key();
   }
 
   /** The field of {@code summary.json} that holds it, as vLLM's result JSON: {@code p99_tpot_ms}. */
   public String summaryField() {
-    return statistic.key() + "_" + metric.key() + "_ms";
+    return metric.summaryField(statistic.key());
   }
 
   /** The figure named {@code key} ({@code ttft.p99}), or empty. */

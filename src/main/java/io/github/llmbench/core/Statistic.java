@@ -10,6 +10,12 @@ public enum Statistic {
   P90("p90", "P90", 90),
   P99("p99", "P99", 99);
 
+  /**
+   * The standard deviation, which vLLM reports ({@code std_ttft_ms}) and no gate or objective
+   * names: not one of the statistics.
+   */
+  public static final String STD = "std";
+
   private final String key;
   private final String label;
   private final double percentile;

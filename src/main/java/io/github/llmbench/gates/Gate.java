@@ -1,5 +1,6 @@
 package io.github.llmbench.gates;
 
+import io.github.llmbench.core.Level;
 import java.util.Locale;
 
 /**
@@ -11,55 +12,36 @@ import java.util.Locale;
  * @param limit the limit: an absolute value, or relative to a baseline run ({@code +10%})
  * @param byDefault whether the kit set it without being asked ({@link GateSet#DEFAULT_FAILED_PCT})
  */
-public record Gate(String level, String metric, Limit limit, boolean byDefault) {
+public record Gate(Level level, GateMetric metric, Limit limit, boolean byDefault) {
 
-  public Gate(String level, String metric, Limit limit) {
+  public Gate(Level level, GateMetric metric, Limit limit) {
     this(level, metric, limit, false);
   }
 
   /** Whether a bigger measured value is worse (latencies, failures) or better (throughputs). */
   public boolean upperBound() {
-    return !metric.endsWith(".min") && !metric.equals("goodput.pct");
+    return metric.upperBound();
   }
 
   /** The gate's name as written: {@code c128.tpot.p99} or {@code tpot.p99}. */
   public String name() {
-    return level == null ? metric : level + "." + metric;
+    return level == null ? metric.key() : level.tag() + "." + metric.key();
   }
 
   /**
-   * The absolute limit at a level: the limit itself, or for a relative one baseline x (1 + pct /
-   * 100), so {@code +10%} allows 10% worse and {@code -5%} on a throughput 5% less; NaN when the
-   * baseline lacks the figure.
+   * The absolute limit: the limit itself, or for a relative one baseline x (1 + pct / 100), so
+   * {@code +10%} allows 10% worse and {@code -5%} on a throughput 5% less; NaN when the baseline
+   * lacks the figure.
    *
-   * @param baselineLevel the baseline's figures of the level (empty without a baseline)
+   * @param baselineFigure the baseline's figure where the gate is checked (NaN without a baseline)
    */
-  public double limitAt(java.util.Map<String, Double> baselineLevel) {
-    if (!limit.relative()) {
-      return limit.value();
-    }
-    return baselineLevel.getOrDefault(metric, Double.NaN) * (1 + limit.value() / 100);
+  public double limitAt(double baselineFigure) {
+    return limit.relative() ? baselineFigure * (1 + limit.value() / 100) : limit.value();
   }
 
   /** The unit the metric is in, for the console. */
   public String unit() {
-    if (metric.equals(GateSet.CAPACITY)) {
-      return "";
-    }
-    if (metric.startsWith(GateSet.SERVER_PREFIX)) {
-      return metric.endsWith("_ms") ? "ms" : metric.endsWith("_per_s") ? "tok/s" : metric.endsWith("_w_mean") ? "W"
-          : metric.endsWith("_mhz_mean") ? "MHz" : "";
-    }
-    if (metric.endsWith(".pct")) {
-      return "%";
-    }
-    if (metric.startsWith("goodput")) {
-      return "req/s";
-    }
-    if (metric.contains("throughput")) {
-      return "tok/s";
-    }
-    return "ms";
+    return metric.unit();
   }
 
   /**

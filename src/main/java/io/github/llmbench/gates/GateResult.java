@@ -12,7 +12,7 @@ public record GateResult(Gate gate, String level, double limit, double measured,
 
   /** {@code c128 tpot.p99 <= 300.00 ms}, and {@code (default)} for a gate the kit set itself. */
   public String name() {
-    return level + " " + gate.metric() + (gate.upperBound() ? " <= " : " >= ")
+    return level + " " + gate.metric().key() + (gate.upperBound() ? " <= " : " >= ")
         + String.format(Locale.ROOT, "%.2f", limit) + " " + gate.unit() + (gate.byDefault() ? " (default)" : "");
   }
 
@@ -24,9 +24,9 @@ public record GateResult(Gate gate, String level, double limit, double measured,
       by = String.format(Locale.ROOT, " (%+.1f%% over the limit)", 100 * (measured - limit) / Math.abs(limit) * (gate.upperBound() ? 1 : -1));
     }
     return String.format(Locale.ROOT, "%-4s %-8s %-30s limit %s, measured %s%s",
-        pass ? "PASS" : "FAIL", level, gate.metric(), (gate.upperBound() ? "<= " : ">= ")
+        pass ? "PASS" : "FAIL", level, gate.metric().key(), (gate.upperBound() ? "<= " : ">= ")
             + String.format(Locale.ROOT, "%.2f %s", limit, gate.unit()).strip()
             + (gate.limit().relative() ? " (" + gate.limit() + ")" : "")
-            + (gate.byDefault() ? " (default; -Dgate." + gate.metric() + "=N sets another)" : ""), measuredText, by);
+            + (gate.byDefault() ? " (default; -Dgate." + gate.metric().key() + "=N sets another)" : ""), measuredText, by);
   }
 }

@@ -1,12 +1,11 @@
 package io.github.llmbench.gates;
 
+import io.github.llmbench.core.Level;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * The gates of a run, parsed from {@code gate.*} properties and an optional gates file (same keys
@@ -14,17 +13,6 @@ import java.util.regex.Pattern;
  * tpot:50}). Pure: the caller reads files and properties.
  */
 public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
-
-  /** Metrics a gate may name, each with its comparison. */
-  public static final Set<String> METRICS = metrics();
-
-  /** Gates on the server's figures: {@code server.preemptions}, {@code server.waiting_mean}, ... */
-  public static final String SERVER_PREFIX = "server.";
-
-  /** The gate on a search's capacity at SLO ({@code -Dsearch}): the highest load that met the objectives. */
-  public static final String CAPACITY = "capacity.min";
-
-  private static final Pattern KEY = Pattern.compile("^(?:(c\\d+|r[0-9.]+)\\.)?(.+)$");
 
   public GateSet {
     gates = List.copyOf(gates);
@@ -36,26 +24,6 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
 
   public boolean isEmpty() {
     return gates.isEmpty();
-  }
-
-  private static Set<String> metrics() {
-    Set<String> m = new java.util.LinkedHashSet<>();
-    for (String metric : List.of("ttft", "tpot", "itl", "e2el")) {
-      for (String stat : List.of("mean", "median", "p90", "p99")) {
-        m.add(metric + "." + stat);
-      }
-    }
-    m.add("failed.pct");
-    m.add("output_throughput.min");
-    m.add("steady.output_throughput.min");
-    m.add("goodput.min");
-    m.add("goodput.pct");
-    m.add(CAPACITY);
-    // the server's own figures over the level (its /metrics): every one is an upper bound
-    for (String figure : io.github.llmbench.analysis.ServerFigures.NAMES) {
-      m.add(SERVER_PREFIX + figure);
-    }
-    return Set.copyOf(m);
   }
 
   /**
@@ -72,33 +40,62 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
     for (Map.Entry<String, String> e : entries.entrySet()) {
       String key = e.getKey().trim();
       String value = e.getValue() == null ? "" : e.getValue().trim();
-      if (key.equals("goodput")) {
-        goodput = Optional.of(GoodputSpec.parse(value, source + "goodput"));
+      if (key.equals(GoodputSpec.KEY)) {
+        goodput = Optional.of(GoodputSpec.parse(value, source + GoodputSpec.KEY));
         continue;
       }
-      Matcher m = KEY.matcher(key);
-      if (!m.matches() || !METRICS.contains(m.group(2))) {
-        throw new IllegalArgumentException(
-            "Unknown gate " + source + key + "=" + value + ": expected [LEVEL.]METRIC with METRIC one of "
-                + String.join(", ", new java.util.TreeSet<>(METRICS)) + ", or goodput");
-      }
-      Gate.Limit limit;
+      Key named = key(key, source + key + "=" + value);
       try {
-        limit = Gate.Limit.parse(value);
+        gates.add(new Gate(named.level(), named.metric(), Gate.Limit.parse(value)));
       } catch (NumberFormatException ex) {
         throw new IllegalArgumentException(
             "Invalid gate " + source + key + "=" + value + ": expected a number, or a change from the baseline like +10%");
       }
-      gates.add(new Gate(m.group(1), m.group(2), limit));
     }
-    boolean needsGoodput = gates.stream().anyMatch(g -> g.metric().startsWith("goodput"));
-    if (needsGoodput && goodput.isEmpty()) {
-      throw new IllegalArgumentException(
-          "Gate " + source + "goodput.* needs the objectives: " + source + "goodput=ttft:MS tpot:MS e2el:MS");
+    if (goodput.isEmpty() && gates.stream().anyMatch(g -> g.metric().needsGoodput())) {
+      throw new IllegalArgumentException("Gate " + source + GoodputSpec.KEY + ".* needs the objectives: " + source
+          + GoodputSpec.KEY + "=" + GoodputSpec.PLACEHOLDER);
     }
-    gates.sort(java.util.Comparator.comparing(Gate::name));
+    gates.sort(Comparator.comparing(Gate::name));
     return new GateSet(gates, goodput);
   }
+
+  /** What a gate's key names: its level (null for every level) and metric. */
+  private record Key(Level level, GateMetric metric) {}
+
+  /**
+   * The gate named {@code key}: {@code [LEVEL.]METRIC}, LEVEL a measured level's tag ({@code c128},
+   * {@code r2.5}, {@code trace}: a rate's tag holds a dot itself).
+   *
+   * @param given the gate as given, for error messages ({@code -Dgate.tpot.p95=3})
+   */
+  private static Key key(String key, String given) {
+    Optional<GateMetric> whole = GateMetric.parse(key);
+    if (whole.isPresent()) {
+      return new Key(null, whole.get());
+    }
+    boolean metricAfterALevel = false;
+    for (int dot = key.indexOf('.'); dot > 0; dot = key.indexOf('.', dot + 1)) {
+      Optional<GateMetric> metric = GateMetric.parse(key.substring(dot + 1));
+      if (metric.isPresent()) {
+        Optional<Level> level = Level.parse(key.substring(0, dot)).filter(Level::measured);
+        if (level.isPresent()) {
+          return new Key(level.get(), metric.get());
+        }
+        metricAfterALevel = true;
+      }
+    }
+    if (metricAfterALevel) {
+      throw new IllegalArgumentException("Unknown gate " + given + ": expected [LEVEL.]METRIC with LEVEL a measured level: "
+          + MEASURED_LEVELS);
+    }
+    throw new IllegalArgumentException("Unknown gate " + given + ": expected [LEVEL.]METRIC with METRIC one of "
+        + String.join(", ", GateMetric.all().stream().map(GateMetric::key).toList()) + ", or " + GoodputSpec.KEY);
+  }
+
+  /** The levels a gate may name (the warmup is not measured). */
+  private static final String MEASURED_LEVELS = "cN (closed model at concurrency N), rR (open model at R requests/s) or "
+      + Level.TRACE.tag();
 
   /**
    * The gate every run has unless one on {@code failed.pct} is given: at most 1% of a level's
@@ -110,12 +107,12 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
 
   /** These gates, plus {@link #DEFAULT_FAILED_PCT} when none of them is on {@code failed.pct}. */
   public GateSet withDefaultFailedPct() {
-    if (gates.stream().anyMatch(g -> g.metric().equals("failed.pct"))) {
+    if (gates.stream().anyMatch(g -> g.metric() == GateMetric.FAILED_PCT)) {
       return this;
     }
     List<Gate> all = new ArrayList<>(gates);
-    all.add(new Gate(null, "failed.pct", new Gate.Limit(DEFAULT_FAILED_PCT, false), true));
-    all.sort(java.util.Comparator.comparing(Gate::name));
+    all.add(new Gate(null, GateMetric.FAILED_PCT, new Gate.Limit(DEFAULT_FAILED_PCT, false), true));
+    all.sort(Comparator.comparing(Gate::name));
     return new GateSet(all, goodput);
   }
 

@@ -1,27 +1,53 @@
 package io.github.llmbench.gates;
 
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.SloFigure;
+import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * vLLM's goodput objectives ({@code --goodput ttft:500 tpot:50 e2el:2000}, in ms): a completed
  * request is good when each listed metric is at or below its objective; goodput = good requests
  * per second of the benchmark's duration.
+ *
+ * @param objectivesMs each metric's objective in ms, in the order given (for {@link #toString()})
  */
-public record GoodputSpec(Map<String, Double> objectivesMs) {
+public record GoodputSpec(Map<Metric, Double> objectivesMs) {
+
+  /** The gate setting that holds the objectives: {@code -Dgate.goodput}. */
+  public static final String KEY = "goodput";
+
+  /** {@code summary.json}'s field of the objectives a run's goodput was measured against. */
+  public static final String SUMMARY_FIELD = "goodput_objectives";
+
+  /** The metrics an objective may name, as in vLLM's {@code --goodput}: ITL has none per request. */
+  public static final List<Metric> METRICS = List.of(Metric.TTFT, Metric.TPOT, Metric.E2EL);
+
+  /** The objectives' form, for messages: {@code ttft:MS tpot:MS e2el:MS}. */
+  public static final String PLACEHOLDER = METRICS.stream().map(m -> m.key() + ":MS").collect(Collectors.joining(" "));
 
   public GoodputSpec {
-    objectivesMs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(objectivesMs)); // in order, for toString
+    if (!METRICS.containsAll(objectivesMs.keySet())) {
+      throw new IllegalArgumentException("goodput objectives are on " + METRICS + " only: " + objectivesMs.keySet());
+    }
+    objectivesMs = Collections.unmodifiableMap(new LinkedHashMap<>(objectivesMs));
   }
 
   static GoodputSpec parse(String value, String name) {
-    Map<String, Double> objectives = new LinkedHashMap<>();
-    String accepted = "objectives like ttft:500 tpot:50 e2el:2000 (ms), separated by spaces";
+    Map<Metric, Double> objectives = new LinkedHashMap<>();
+    String accepted = "objectives like " + example() + " (ms), separated by spaces";
     for (String part : value.trim().split("\\s+")) {
       String[] kv = part.split(":", 2);
-      if (kv.length != 2 || !(kv[0].equals("ttft") || kv[0].equals("tpot") || kv[0].equals("e2el"))) {
+      Optional<Metric> metric = kv.length == 2 ? Metric.of(kv[0]).filter(METRICS::contains) : Optional.empty();
+      if (metric.isEmpty()) {
         throw new IllegalArgumentException("Invalid gate " + name + "=" + value + ": expected " + accepted);
       }
       try {
@@ -29,7 +55,7 @@ public record GoodputSpec(Map<String, Double> objectivesMs) {
         if (ms <= 0 || !Double.isFinite(ms)) {
           throw new NumberFormatException();
         }
-        objectives.put(kv[0], ms);
+        objectives.put(metric.get(), ms);
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException("Invalid gate " + name + "=" + value + ": expected " + accepted);
       }
@@ -37,17 +63,29 @@ public record GoodputSpec(Map<String, Double> objectivesMs) {
     return new GoodputSpec(objectives);
   }
 
+  /** The objectives of the messages' example: {@code ttft:500 tpot:50 e2el:2000}. */
+  private static GoodputSpec example() {
+    Map<Metric, Double> m = new LinkedHashMap<>();
+    m.put(Metric.TTFT, 500.0);
+    m.put(Metric.TPOT, 50.0);
+    m.put(Metric.E2EL, 2000.0);
+    return new GoodputSpec(m);
+  }
+
+  /** The statistics an objective over a load may bound, the highest first: its limit is taken per request. */
+  private static final List<Statistic> HIGHEST_FIRST = List.of(Statistic.P99, Statistic.P90, Statistic.MEDIAN, Statistic.MEAN);
+
   /**
    * Per-request objectives from service-level objectives over a load ({@code ttft.p99 -> 2000}):
    * for each of TTFT, TPOT and E2EL, the limit of its highest statistic named (P99, then P90,
    * median, mean); an objective on P99 TTFT of 2000 ms asks each request for 2000 ms. ITL and
    * failures have no per-request objective here, as in vLLM's {@code --goodput}.
    */
-  public static GoodputSpec perRequest(Map<String, Double> slo) {
-    Map<String, Double> objectives = new LinkedHashMap<>();
-    for (String metric : java.util.List.of("ttft", "tpot", "e2el")) {
-      for (String stat : java.util.List.of("p99", "p90", "median", "mean")) {
-        Double limit = slo.get(metric + "." + stat);
+  public static GoodputSpec perRequest(Map<SloFigure, Double> slo) {
+    Map<Metric, Double> objectives = new LinkedHashMap<>();
+    for (Metric metric : METRICS) {
+      for (Statistic stat : HIGHEST_FIRST) {
+        Double limit = slo.get(new LatencyFigure(metric, stat));
         if (limit != null) {
           objectives.put(metric, limit);
           break;
@@ -62,13 +100,13 @@ public record GoodputSpec(Map<String, Double> objectivesMs) {
     if (!r.ok()) {
       return false;
     }
-    for (Map.Entry<String, Double> o : objectivesMs.entrySet()) {
-      Double v =
-          switch (o.getKey()) {
-            case "ttft" -> r.ttftMs();
-            case "tpot" -> r.tpotMs();
-            default -> r.e2elMs();
-          };
+    for (Map.Entry<Metric, Double> o : objectivesMs.entrySet()) {
+      Double v = switch (o.getKey()) {
+        case TTFT -> r.ttftMs();
+        case TPOT -> r.tpotMs();
+        case E2EL -> r.e2elMs();
+        case ITL -> throw new IllegalStateException("no per-request ITL objective");
+      };
       // a 1-token output has no TPOT: vLLM counts it as meeting a TPOT objective
       if (v != null && v > o.getValue()) {
         return false;
@@ -85,7 +123,7 @@ public record GoodputSpec(Map<String, Double> objectivesMs) {
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
-    objectivesMs.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : " ").append(k).append(':')
+    objectivesMs.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : " ").append(k.key()).append(':')
         .append(v == Math.rint(v) ? String.valueOf(v.longValue()) : String.valueOf(v)));
     return sb.length() == 0 ? "completion (no latency objective)" : sb.toString();
   }

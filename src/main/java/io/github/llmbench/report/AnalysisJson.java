@@ -7,6 +7,9 @@ import io.github.llmbench.analysis.Roofline;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.SteadyState;
 import io.github.llmbench.analysis.TtftTrend;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -66,9 +69,9 @@ public final class AnalysisJson {
       m.put("completed", r.completed());
       m.put("failed", r.failed());
       m.put("mean_input_tokens", number(r.meanInputTokens()));
-      m.put("mean_ttft_ms", number(r.ttftMeanMs()));
-      m.put("median_ttft_ms", number(r.ttftMedianMs()));
-      m.put("p99_ttft_ms", number(r.ttftP99Ms()));
+      m.put(field(Metric.TTFT, Statistic.MEAN), number(r.ttftMeanMs()));
+      m.put(field(Metric.TTFT, Statistic.MEDIAN), number(r.ttftMedianMs()));
+      m.put(field(Metric.TTFT, Statistic.P99), number(r.ttftP99Ms()));
       out.add(m);
     }
     return out;
@@ -125,14 +128,12 @@ public final class AnalysisJson {
     m.put("output_throughput", s.outputThroughput());
     m.put("input_throughput", s.inputThroughput());
     m.put("total_token_throughput", s.totalThroughput());
-    m.put("mean_ttft_ms", s.ttft().mean());
-    m.put("median_ttft_ms", s.ttft().median());
-    m.put("p99_ttft_ms", s.ttft().p99());
-    m.put("p90_ttft_ms", s.ttft().p90());
-    m.put("mean_tpot_ms", s.tpot().mean());
-    m.put("median_tpot_ms", s.tpot().median());
-    m.put("p90_tpot_ms", s.tpot().p90());
-    m.put("p99_tpot_ms", s.tpot().p99());
+    for (Statistic stat : List.of(Statistic.MEAN, Statistic.MEDIAN, Statistic.P99, Statistic.P90)) {
+      m.put(field(Metric.TTFT, stat), s.ttft().value(stat));
+    }
+    for (Statistic stat : Statistic.values()) {
+      m.put(field(Metric.TPOT, stat), s.tpot().value(stat));
+    }
     m.put("mean_in_flight", s.meanInFlight());
     m.put("mean_context_tokens", s.meanContextTokens());
     m.put("mean_prompt_tokens", s.meanPromptTokens());
@@ -200,9 +201,9 @@ public final class AnalysisJson {
       pm.put("level", p.level());
       pm.put("concurrency", p.concurrency());
       pm.put("output_throughput", p.outputThroughput());
-      pm.put("mean_tpot_ms", p.meanTpotMs());
-      pm.put("p99_ttft_ms", p.p99TtftMs());
-      pm.put("mean_e2el_ms", p.meanE2elMs());
+      pm.put(field(Metric.TPOT, Statistic.MEAN), p.meanTpotMs());
+      pm.put(field(Metric.TTFT, Statistic.P99), p.p99TtftMs());
+      pm.put(field(Metric.E2EL, Statistic.MEAN), p.meanE2elMs());
       pm.put("power", p.power());
       pm.put("ttft_growing", p.ttftTrend() != null && p.ttftTrend().growing());
       pts.add(pm);
@@ -229,5 +230,10 @@ public final class AnalysisJson {
     m.put("over_saturated_levels", k.overSaturatedLevels());
     m.put("over_saturation_verdict", k.overSaturationVerdict());
     return m;
+  }
+
+  /** A latency figure's field, as in vLLM's result JSON: {@code p99_ttft_ms}. */
+  private static String field(Metric metric, Statistic stat) {
+    return new LatencyFigure(metric, stat).summaryField();
   }
 }

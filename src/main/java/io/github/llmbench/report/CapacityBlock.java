@@ -3,6 +3,9 @@ package io.github.llmbench.report;
 import io.github.llmbench.analysis.CapacitySearch;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.core.Level;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.SloFigure;
+import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.settings.BenchSettings;
@@ -36,7 +39,7 @@ public final class CapacityBlock {
   public static String format(CapacitySearch.Verdict v, BenchSettings.Search search, Optional<GoodputSpec> gateGoodput, RunAnalysis a) {
     StringBuilder sb = new StringBuilder();
     List<String> slo = new ArrayList<>();
-    search.objectives().forEach((m, l) -> slo.add(m + " <= " + BenchSettings.plainNumber(l)));
+    search.objectives().forEach((f, l) -> slo.add(f.key() + " <= " + BenchSettings.plainNumber(l)));
     sb.append(ServingResultBlock.center(" Capacity at SLO (" + String.join(", ", slo) + ") ", '=', ServingResultBlock.WIDTH)).append('\n');
     sb.append("Capacity:  ").append(sentence(v, search.rate())).append('\n');
     Goodput g = goodput(v, search, gateGoodput, a);
@@ -55,11 +58,15 @@ public final class CapacityBlock {
       }
     }
     sb.append("Probes:    ").append(String.join(", ", probes)).append('\n');
-    if (!thin.isEmpty() && search.objectives().keySet().stream().anyMatch(m -> m.endsWith(".p99"))) {
+    if (!thin.isEmpty() && search.objectives().keySet().stream().anyMatch(CapacityBlock::onP99)) {
       sb.append("! P99 objectives judged on fewer than ").append(STABLE_P99_REQUESTS).append(" requests (")
           .append(String.join(", ", thin)).append("): one request decides such a P99; a longer -Dduration gives probes more\n");
     }
     return sb.toString();
+  }
+
+  private static boolean onP99(SloFigure f) {
+    return f instanceof LatencyFigure l && l.statistic() == Statistic.P99;
   }
 
   /** Goodput at the capacity level: good requests per second, with the objectives and where they come from. */
@@ -101,7 +108,9 @@ public final class CapacityBlock {
     m.put("capacity", v.capacity());
     m.put("lowest_broken", v.lowestBroken());
     m.put("answer", sentence(v, search.rate()));
-    m.put("objectives", search.objectives());
+    Map<String, Double> objectives = new LinkedHashMap<>();
+    search.objectives().forEach((f, l) -> objectives.put(f.key(), l));
+    m.put("objectives", objectives);
     m.put("precision", search.precision());
     List<Map<String, Object>> probes = new ArrayList<>();
     for (CapacitySearch.Probe p : v.probes()) {
@@ -113,7 +122,7 @@ public final class CapacityBlock {
       q.put("requests", requests(a, level));
       q.put("broken", p.broken());
       Map<String, Double> figures = new LinkedHashMap<>();
-      search.objectives().keySet().forEach(k -> figures.put(k, p.figures().get(k)));
+      search.objectives().keySet().forEach(f -> figures.put(f.key(), p.figures().get(f)));
       q.put("figures", figures);
       probes.add(q);
     }
@@ -127,7 +136,7 @@ public final class CapacityBlock {
     if (g != null) {
       m.put("request_goodput_at_capacity", g.goodput());
       m.put("goodput_pct_at_capacity", g.pct());
-      m.put("goodput_objectives", g.spec().toString());
+      m.put(GoodputSpec.SUMMARY_FIELD, g.spec().toString());
       m.put("goodput_objectives_from", g.from());
     }
     return m;

@@ -7,6 +7,9 @@ import static io.github.llmbench.report.PageParts.row;
 import static io.github.llmbench.report.PageParts.tableEnd;
 import static io.github.llmbench.report.PageParts.tableStart;
 
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -33,8 +36,10 @@ public final class ComparePage {
   private static final List<String[]> CHARTS = List.of(
       new String[] {"llm-chart-throughput", "Output throughput against concurrency",
           "output_throughput", "tok/s"},
-      new String[] {"llm-chart-tpot", "Mean TPOT against concurrency", "mean_tpot_ms", "ms"},
-      new String[] {"llm-chart-ttft", "P99 TTFT against concurrency", "p99_ttft_ms", "ms"});
+      new String[] {"llm-chart-tpot", "Mean TPOT against concurrency",
+          new LatencyFigure(Metric.TPOT, Statistic.MEAN).summaryField(), "ms"},
+      new String[] {"llm-chart-ttft", "P99 TTFT against concurrency",
+          new LatencyFigure(Metric.TTFT, Statistic.P99).summaryField(), "ms"});
 
   private ComparePage() {}
 

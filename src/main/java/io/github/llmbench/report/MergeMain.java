@@ -6,6 +6,11 @@ import io.github.llmbench.analysis.Percentiles;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.ModelSpec;
+import io.github.llmbench.gates.GateCheck;
+import io.github.llmbench.gates.GateResult;
+import io.github.llmbench.gates.GateSet;
+import io.github.llmbench.gates.GatesXml;
+import io.github.llmbench.gates.RunFigures;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunDirectory;
@@ -25,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import io.github.llmbench.records.RunFiles;
@@ -220,14 +226,12 @@ public final class MergeMain {
     if (absolute.isEmpty()) {
       return;
     }
-    io.github.llmbench.gates.GateSet set = io.github.llmbench.gates.GateSet.parse(absolute, "summary.json gate ");
-    Map<String, Map<String, Double>> figures = new LinkedHashMap<>();
-    a.levels().forEach((level, l) -> figures.put(level, io.github.llmbench.gates.GateCheck.figures(l, -1)));
-    List<io.github.llmbench.gates.GateResult> results = io.github.llmbench.gates.GateCheck.check(set, figures, Map.of());
+    GateSet set = GateSet.parse(absolute, "summary.json gate ");
+    List<GateResult> results = GateCheck.check(set, RunFigures.of(a, Optional.empty()), RunFigures.NONE);
     out.println();
     out.println("=================== Gates (merged) ===========");
     results.forEach(r -> out.println(r.line()));
-    Files.writeString(llm.resolve(RunFiles.GATES_XML), io.github.llmbench.gates.GatesXml.of(results, "gatling-llm-bench gates (merged)"));
+    Files.writeString(llm.resolve(RunFiles.GATES_XML), GatesXml.of(results, "gatling-llm-bench gates (merged)"));
   }
 
   /**

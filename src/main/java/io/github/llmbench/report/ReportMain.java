@@ -6,6 +6,7 @@ import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.catalog.ModelSpec;
+import io.github.llmbench.core.Metric;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
@@ -202,8 +203,7 @@ public final class ReportMain {
     while (it.hasNext()) {
       Map.Entry<String, JsonNode> e = it.next();
       String k = e.getKey();
-      if (metric.contains(k) || GENERATED.contains(k) || k.matches("(mean|median|std|p[0-9.]+)_"
-          + "(ttft|tpot|itl|e2el)_ms")) {
+      if (metric.contains(k) || GENERATED.contains(k) || Metric.isSummaryField(k)) {
         continue;
       }
       out.put(k, JSON.convertValue(e.getValue(), Object.class));

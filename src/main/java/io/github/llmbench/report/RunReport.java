@@ -1,12 +1,14 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.ModelSpec;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunDirectory;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import io.github.llmbench.records.RunFiles;
@@ -65,11 +67,22 @@ public final class RunReport {
 
   /** The summary.json content: metadata, vLLM's fields, levels with their blocks, the knee. */
   public static Map<String, Object> summary(RunAnalysis a, Map<String, ?> metadata) {
-    Map<String, io.github.llmbench.analysis.ServingMetrics> levels =
-        new java.util.LinkedHashMap<>();
+    return summary(a, metadata, Map.of(), Map.of());
+  }
+
+  /**
+   * The summary.json content with figures measured beyond the analysis (a level's goodput): each
+   * level's {@code levelFields} after its blocks, {@code topFields} at the end.
+   */
+  public static Map<String, Object> summary(
+      RunAnalysis a, Map<String, ?> metadata, Map<String, ? extends Map<String, ?>> levelFields, Map<String, ?> topFields) {
+    Map<String, ServingMetrics> levels = new LinkedHashMap<>();
     a.levels().forEach((n, l) -> levels.put(n, l.serving()));
-    return SummaryJson.build(metadata, a.overall(), levels, AnalysisJson.levelExtras(a),
-        AnalysisJson.topExtras(a));
+    Map<String, Map<String, Object>> extras = AnalysisJson.levelExtras(a);
+    levelFields.forEach((level, fields) -> extras.computeIfAbsent(level, k -> new LinkedHashMap<>()).putAll(fields));
+    Map<String, Object> top = new LinkedHashMap<>(AnalysisJson.topExtras(a));
+    top.putAll(topFields);
+    return SummaryJson.build(metadata, a.overall(), levels, extras, top);
   }
 
   /** Everything printed: per level the serving block, the steady-state block and the roofline. */

@@ -3,6 +3,8 @@ package io.github.llmbench.report;
 import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.Percentiles;
 import io.github.llmbench.analysis.ServingMetrics;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.Locale;
@@ -61,10 +63,9 @@ public final class ServingResultBlock {
     row(sb, "Peak output token throughput (tok/s):", f2(m.maxOutputTokensPerS()));
     row(sb, "Peak concurrent requests:", f2(m.maxConcurrentRequests()));
     row(sb, "Total token throughput (tok/s):", f2(m.totalTokenThroughput()));
-    section(sb, m, "Time to First Token", "TTFT", m.ttft());
-    section(sb, m, "Time per Output Token (excl. 1st token)", "TPOT", m.tpot());
-    section(sb, m, "Inter-token Latency", "ITL", m.itl());
-    section(sb, m, "End-to-end Latency", "E2EL", m.e2el());
+    for (Metric metric : Metric.values()) {
+      section(sb, m, metric);
+    }
     line(sb, "=".repeat(WIDTH));
     if (m.outputTokensEstimatedCount() > 0) {
       line(sb, estimatedNote(m));
@@ -83,11 +84,12 @@ public final class ServingResultBlock {
         m.completed());
   }
 
-  private static void section(
-      StringBuilder sb, ServingMetrics m, String header, String name, LatencyStats s) {
-    line(sb, center(header, '-', WIDTH));
-    row(sb, "Mean " + name + " (ms):", f2(s.mean()));
-    row(sb, "Median " + name + " (ms):", f2(s.median()));
+  private static void section(StringBuilder sb, ServingMetrics m, Metric metric) {
+    LatencyStats s = m.latency(metric);
+    String name = metric.label();
+    line(sb, center(metric.title(), '-', WIDTH));
+    row(sb, Statistic.MEAN.label() + " " + name + " (ms):", f2(s.mean()));
+    row(sb, Statistic.MEDIAN.label() + " " + name + " (ms):", f2(s.median()));
     for (double p : m.percentiles()) {
       row(sb, "P" + Percentiles.label(p) + " " + name + " (ms):", f2(s.percentile(p)));
     }

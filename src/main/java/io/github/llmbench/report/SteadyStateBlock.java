@@ -1,7 +1,11 @@
 package io.github.llmbench.report;
 
+import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.Roofline;
 import io.github.llmbench.analysis.SteadyState;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -44,16 +48,16 @@ public final class SteadyStateBlock {
     row(sb, "Input token throughput (tok/s):", f2(s.inputThroughput()));
     row(sb, "Total token throughput (tok/s):", f2(s.totalThroughput()));
     line(sb, "-".repeat(WIDTH));
-    row(sb, "Mean TTFT (ms):", f2(s.ttft().mean()));
-    row(sb, "Median TTFT (ms):", f2(s.ttft().median()));
-    row(sb, "P99 TTFT (ms):", f2(s.ttft().p99()));
-    row(sb, "P90 TTFT (ms):", f2(s.ttft().p90()));
+    latencyRows(sb, Metric.TTFT, s.ttft(), List.of(Statistic.MEAN, Statistic.MEDIAN, Statistic.P99, Statistic.P90));
     line(sb, "-".repeat(WIDTH));
-    row(sb, "Mean TPOT (ms):", f2(s.tpot().mean()));
-    row(sb, "Median TPOT (ms):", f2(s.tpot().median()));
-    row(sb, "P90 TPOT (ms):", f2(s.tpot().p90()));
-    row(sb, "P99 TPOT (ms):", f2(s.tpot().p99()));
+    latencyRows(sb, Metric.TPOT, s.tpot(), List.of(Statistic.values()));
     return sb.toString();
+  }
+
+  private static void latencyRows(StringBuilder sb, Metric metric, LatencyStats stats, List<Statistic> order) {
+    for (Statistic stat : order) {
+      row(sb, stat.label() + " " + metric.label() + " (ms):", f2(stats.value(stat)));
+    }
   }
 
   /** The roofline section (after the steady-state block), or the skip note as one line. */

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.Percentiles;
 import io.github.llmbench.analysis.ServingMetrics;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -74,10 +77,9 @@ public final class SummaryJson {
     f.put("max_concurrent_requests", m.maxConcurrentRequests());
     f.put("max_concurrency", m.maxConcurrency());
     f.put("output_tokens_estimated_count", m.outputTokensEstimatedCount());
-    putStats(f, "ttft", m.ttft());
-    putStats(f, "tpot", m.tpot());
-    putStats(f, "itl", m.itl());
-    putStats(f, "e2el", m.e2el());
+    for (Metric metric : Metric.values()) {
+      putStats(f, metric, m.latency(metric));
+    }
     return f;
   }
 
@@ -169,11 +171,11 @@ public final class SummaryJson {
     }
   }
 
-  private static void putStats(Map<String, Object> f, String name, LatencyStats s) {
-    f.put("mean_" + name + "_ms", s.mean());
-    f.put("median_" + name + "_ms", s.median());
-    f.put("std_" + name + "_ms", s.std());
-    s.percentiles().forEach((p, v) -> f.put("p" + Percentiles.label(p) + "_" + name + "_ms", v));
+  private static void putStats(Map<String, Object> f, Metric metric, LatencyStats s) {
+    f.put(new LatencyFigure(metric, Statistic.MEAN).summaryField(), s.mean());
+    f.put(new LatencyFigure(metric, Statistic.MEDIAN).summaryField(), s.median());
+    f.put(metric.summaryField(Statistic.STD), s.std());
+    s.percentiles().forEach((p, v) -> f.put(metric.summaryField("p" + Percentiles.label(p)), v));
   }
 
   /** Metadata without secret-named keys and with URL user info removed, recursively. */

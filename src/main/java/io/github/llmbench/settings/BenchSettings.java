@@ -2,7 +2,13 @@ package io.github.llmbench.settings;
 
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.core.Level;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.SloFigure;
+import io.github.llmbench.core.Statistic;
+import io.github.llmbench.gates.GateMetric;
 import io.github.llmbench.gates.GateSet;
+import io.github.llmbench.gates.RunFigures;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
@@ -135,9 +141,9 @@ public final class BenchSettings {
   /**
    * Performance gates and the baseline run their relative limits refer to.
    *
-   * @param baselineFigures the baseline's figures by level, under the gates' metric names
+   * @param baselineFigures the baseline's figures ({@link RunFigures#NONE} without a baseline)
    */
-  public record Gates(GateSet set, Optional<String> baseline, Map<String, Map<String, Double>> baselineFigures) {}
+  public record Gates(GateSet set, Optional<String> baseline, RunFigures baselineFigures) {}
 
   /**
    * The embedded simulator's engine: {@code sim.tp}, {@code sim.max_num_seqs},
@@ -386,10 +392,9 @@ public final class BenchSettings {
 
   /** A capacity gate against a baseline compares capacities of one kind: concurrencies, or rates. */
   private static Optional<Search> sameSearchAsBaseline(Optional<Search> search, Gates gates) {
-    Map<String, Double> baseline = gates.baselineFigures().get(io.github.llmbench.gates.GateCheck.SEARCH_LEVEL);
-    boolean capacityGate = gates.set().gates().stream().anyMatch(g -> g.metric().equals(GateSet.CAPACITY));
-    if (search.isPresent() && capacityGate && baseline != null && baseline.get(GatesFile.SEARCH_RATE) != null
-        && (baseline.get(GatesFile.SEARCH_RATE) == 1.0) != search.get().rate()) {
+    Optional<RunFigures.Capacity> baseline = gates.baselineFigures().capacity();
+    boolean capacityGate = gates.set().gates().stream().anyMatch(g -> g.metric() == GateMetric.CAPACITY);
+    if (search.isPresent() && capacityGate && baseline.isPresent() && baseline.get().rate() != search.get().rate()) {
       throw new SettingsException("-Dgate.capacity.min compares with the baseline's capacity, a "
           + (search.get().rate() ? "concurrency" : "request rate") + " (-Dbaseline=" + gates.baseline().orElse("") + "): this run's -Dsearch="
           + search.get().kind() + " finds a " + (search.get().rate() ? "request rate" : "concurrency"));
@@ -404,9 +409,10 @@ public final class BenchSettings {
    * {@code precision}, or the budget is spent.
    *
    * @param rate whether the probed loads are request rates (open model) rather than concurrencies
-   * @param objectives gate metric -> upper limit, e.g. {@code ttft.p99 -> 2000}
+   * @param objectives each objective's figure and its upper limit, in the order given, e.g. {@code
+   *     ttft.p99 -> 2000}
    */
-  public record Search(boolean rate, Map<String, Double> objectives, double min, double max, double precision, int budgetMinutes) {
+  public record Search(boolean rate, Map<SloFigure, Double> objectives, double min, double max, double precision, int budgetMinutes) {
     /** The {@code -Dsearch} value. */
     public String kind() {
       return rate ? "rate" : "conc";
@@ -416,6 +422,10 @@ public final class BenchSettings {
   public Optional<Search> search() {
     return search;
   }
+
+  /** {@code -Dslo}'s example in messages and the settings' help: {@code ttft.p99:2000,tpot.p99:100}. */
+  static final String SLO_EXAMPLE = new LatencyFigure(Metric.TTFT, Statistic.P99).key() + ":2000,"
+      + new LatencyFigure(Metric.TPOT, Statistic.P99).key() + ":100";
 
   /** The most requests one rate probe may plan ({@code search.max x duration}): each is a Gatling user made at the probe's start. */
   static final int MAX_PROBE_REQUESTS = 200_000;
@@ -442,19 +452,19 @@ public final class BenchSettings {
     if (r.optional("injector").isPresent()) {
       throw new SettingsException(flag + " runs in one injector: with -Dinjector each injector would search on its own; drop -Dinjector");
     }
-    String accepted = "objectives as METRIC:LIMIT separated by commas, e.g. ttft.p99:2000,tpot.p99:100 (METRIC one of "
-        + "ttft|tpot|itl|e2el . mean|median|p90|p99, or failed.pct)";
-    String raw = r.optional("slo").orElseThrow(() -> new SettingsException(flag + " needs objectives: -Dslo=ttft.p99:2000,tpot.p99:100"));
-    Map<String, Double> objectives = new LinkedHashMap<>();
+    String accepted = "objectives as METRIC:LIMIT separated by commas, e.g. " + SLO_EXAMPLE + " (METRIC one of "
+        + SloFigure.accepted() + ")";
+    String raw = r.optional("slo").orElseThrow(() -> new SettingsException(flag + " needs objectives: -Dslo=" + SLO_EXAMPLE));
+    Map<SloFigure, Double> objectives = new LinkedHashMap<>();
     for (String part : raw.split(",")) {
       String[] kv = part.trim().split(":");
-      boolean metric = kv.length == 2 && (kv[0].equals("failed.pct") || kv[0].matches("(ttft|tpot|itl|e2el)\\.(mean|median|p90|p99)"));
+      Optional<SloFigure> figure = kv.length == 2 ? SloFigure.parse(kv[0]) : Optional.empty();
       try {
-        double limit = metric ? Double.parseDouble(kv[1]) : Double.NaN;
-        if (!metric || !(limit >= 0) || Double.isInfinite(limit)) {
+        double limit = figure.isPresent() ? Double.parseDouble(kv[1]) : Double.NaN;
+        if (figure.isEmpty() || !(limit >= 0) || Double.isInfinite(limit)) {
           throw new NumberFormatException();
         }
-        objectives.put(kv[0], limit);
+        objectives.put(figure.get(), limit);
       } catch (NumberFormatException e) {
         throw SettingsException.invalid("slo", raw, accepted);
       }
@@ -685,8 +695,7 @@ public final class BenchSettings {
       throw new SettingsException(
           "A relative gate (+N%) needs a baseline run: -Dbaseline=<run folder or its llm/summary.json>");
     }
-    Map<String, Map<String, Double>> figures =
-        baseline.map(b -> GatesFile.baselineFigures(java.nio.file.Path.of(b))).orElse(Map.of());
+    RunFigures figures = baseline.map(b -> GatesFile.baselineFigures(java.nio.file.Path.of(b))).orElse(RunFigures.NONE);
     return new Gates(set, baseline, figures);
   }
 

@@ -2,7 +2,8 @@ package io.github.llmbench.settings;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.llmbench.gates.GateCheck;
+import io.github.llmbench.gates.LevelFigures;
+import io.github.llmbench.gates.RunFigures;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -11,15 +12,13 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import io.github.llmbench.records.RunFiles;
 
 /** Reads a gates file ({@code -Dgates}) and a baseline run's figures ({@code -Dbaseline}). */
 final class GatesFile {
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  /** Among a baseline's search figures: 1 when its capacity is a request rate, 0 for a concurrency. */
-  static final String SEARCH_RATE = "search.rate";
 
   private GatesFile() {}
 
@@ -56,8 +55,8 @@ final class GatesFile {
     return key.startsWith("gate.") ? key.substring(5) : key;
   }
 
-  /** The baseline's figures by level, from a run folder or its {@code llm/summary.json}. */
-  static Map<String, Map<String, Double>> baselineFigures(Path baseline) {
+  /** The baseline's figures, from a run folder or its {@code llm/summary.json}. */
+  static RunFigures baselineFigures(Path baseline) {
     Path summary = Files.isDirectory(baseline) ? RunFiles.ofRun(baseline).summary() : baseline;
     if (!Files.isRegularFile(summary)) {
       throw new SettingsException(
@@ -69,17 +68,16 @@ final class GatesFile {
     } catch (IOException e) {
       throw new SettingsException("Invalid -Dbaseline=" + baseline + ": " + summary + " is not JSON");
     }
-    Map<String, Map<String, Double>> levels = new LinkedHashMap<>();
-    root.path("levels").fields().forEachRemaining(e -> levels.put(e.getKey(), GateCheck.figures(e.getValue())));
-    // a capacity search's answer, under the pseudo-level its gate is checked at
+    Map<String, LevelFigures> levels = new LinkedHashMap<>();
+    root.path("levels").fields().forEachRemaining(e -> levels.put(e.getKey(), LevelFigures.ofSummary(e.getValue())));
+    // a capacity search's answer, and whether it is a request rate or a concurrency
     JsonNode capacity = root.path("capacity").path("capacity");
-    if (capacity.isNumber()) {
-      levels.put(GateCheck.SEARCH_LEVEL, Map.of(io.github.llmbench.gates.GateSet.CAPACITY, capacity.asDouble(),
-          SEARCH_RATE, root.path("capacity").path("search").asText("conc").equals("rate") ? 1.0 : 0.0));
-    }
-    if (levels.isEmpty()) {
+    Optional<RunFigures.Capacity> answer = capacity.isNumber()
+        ? Optional.of(new RunFigures.Capacity(capacity.asDouble(), root.path("capacity").path("search").asText("conc").equals("rate")))
+        : Optional.empty();
+    if (levels.isEmpty() && answer.isEmpty()) {
       throw new SettingsException("Invalid -Dbaseline=" + baseline + ": " + summary + " has no levels");
     }
-    return levels;
+    return new RunFigures(levels, answer);
   }
 }

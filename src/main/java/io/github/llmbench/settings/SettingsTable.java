@@ -1,5 +1,11 @@
 package io.github.llmbench.settings;
 
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
+import io.github.llmbench.gates.GateMetric;
+import io.github.llmbench.gates.GateSet;
+import io.github.llmbench.gates.GoodputSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -83,12 +89,15 @@ public final class SettingsTable {
       new Setting(REPORT, "model.spec", "the simulator's model, or the catalog entry named like the served one", "a catalog id or a Hugging Face config.json", "the roofline's model"),
       new Setting(REPORT, "gpu", "the simulator's GPU; none for a real server", "a catalog GPU id", "the roofline's GPU"),
       new Setting(REPORT, "tp", "sim.tp, or 1 for a real server", "a whole number from 1 to 64", "the roofline's tensor-parallel GPUs"),
-      new Setting(REPORT, "gate.", "failed.pct <= 1", "-Dgate.[LEVEL.]METRIC=LIMIT (e.g. gate.tpot.p99=50, gate.c64.failed.pct=1, +10%), gate.goodput=ttft:MS tpot:MS", "a performance gate: the run fails (exit 2) when it breaks"),
+      new Setting(REPORT, "gate.", GateMetric.FAILED_PCT.key() + " <= " + BenchSettings.plainNumber(GateSet.DEFAULT_FAILED_PCT),
+          "-Dgate.[LEVEL.]METRIC=LIMIT (e.g. gate." + new LatencyFigure(Metric.TPOT, Statistic.P99).key() + "=50, gate.c64."
+              + GateMetric.FAILED_PCT.key() + "=1, +10%), gate." + GoodputSpec.KEY + "=" + GoodputSpec.PLACEHOLDER,
+          "a performance gate: the run fails (exit 2) when it breaks"),
       new Setting(REPORT, "gates", "none", "a gates file, JSON or properties", "gates from a file"),
       new Setting(REPORT, "baseline", "none", "a run folder, or its llm/summary.json", "the run that relative gates (+10%) refer to"),
       new Setting(REPORT, "llmbench.exit.on.gates", "true", "true or false", "false: a broken gate is reported, the command still succeeds"),
       new Setting(REPORT, "search", "none", "conc or rate", "search the highest concurrency or request rate meeting -Dslo"),
-      new Setting(REPORT, "slo", "none", "METRIC:LIMIT,... e.g. ttft.p99:2000,tpot.p99:100", "the capacity search's objectives"),
+      new Setting(REPORT, "slo", "none", "METRIC:LIMIT,... e.g. " + BenchSettings.SLO_EXAMPLE, "the capacity search's objectives"),
       new Setting(REPORT, "search.min", "1", "a number above 0 (whole for conc)", "the search's first probe"),
       new Setting(REPORT, "search.max", "1024 (conc), 100 (rate)", "a number above 0 (whole for conc)", "the search's highest probe"),
       new Setting(REPORT, "search.precision", "0.1", "a number above 0 and below 1", "the search ends when its bracket is this close"),

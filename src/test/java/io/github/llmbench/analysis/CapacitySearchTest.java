@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.SloFigure;
+import io.github.llmbench.core.Statistic;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,14 +17,15 @@ import org.junit.jupiter.api.Test;
 
 /** The search on scripted per-level results: P99 TTFT as a function of the load. */
 class CapacitySearchTest {
-  private static final List<CapacitySearch.Objective> SLO = List.of(new CapacitySearch.Objective("ttft.p99", 2000));
+  private static final SloFigure TTFT_P99 = new LatencyFigure(Metric.TTFT, Statistic.P99);
+  private static final List<CapacitySearch.Objective> SLO = List.of(new CapacitySearch.Objective(TTFT_P99, 2000));
 
   private static CapacitySearch.Verdict run(CapacitySearch s, DoubleUnaryOperator ttftP99) {
     List<CapacitySearch.Probe> probes = new ArrayList<>();
     OptionalDouble next;
     while ((next = s.next(probes)).isPresent()) {
       double load = next.getAsDouble();
-      probes.add(CapacitySearch.judge(load, Map.of("ttft.p99", ttftP99.applyAsDouble(load)), SLO));
+      probes.add(CapacitySearch.judge(load, Map.of(TTFT_P99, ttftP99.applyAsDouble(load)), SLO));
       assertTrue(probes.size() < 40, "the search ends");
     }
     return s.verdict(probes);
@@ -69,7 +74,7 @@ class CapacitySearchTest {
     CapacitySearch s = new CapacitySearch(8, 256, 0.10, true);
     List<CapacitySearch.Probe> probes = new ArrayList<>();
     for (double[] p : new double[][] {{8, 900}, {16, 1100}, {32, 1500}, {64, 2600}, {48, 2100}, {40, 2050}, {44, 1990}}) {
-      probes.add(CapacitySearch.judge(p[0], Map.of("ttft.p99", p[1]), SLO));
+      probes.add(CapacitySearch.judge(p[0], Map.of(TTFT_P99, p[1]), SLO));
     }
     CapacitySearch.Verdict v = s.verdict(probes);
     assertEquals(32.0, v.capacity());

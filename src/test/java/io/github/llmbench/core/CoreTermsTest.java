@@ -45,4 +45,34 @@ class CoreTermsTest {
       assertEquals(Optional.empty(), LatencyFigure.parse(bad), bad);
     }
   }
+
+  @Test
+  void anObjectiveBoundsALatencyFigureOrTheFailedShare() {
+    assertEquals(LatencyFigure.ALL.size() + 1, SloFigure.ALL.size());
+    for (SloFigure f : SloFigure.ALL) {
+      assertEquals(Optional.of(f), SloFigure.parse(f.key()), f.key());
+    }
+    assertEquals(Optional.of(new LatencyFigure(Metric.E2EL, Statistic.MEDIAN)), SloFigure.parse("e2el.median"));
+    assertEquals(Optional.of(SloFigure.FAILED_PCT), SloFigure.parse("failed.pct"));
+    for (String bad : new String[] {"failed", "failed.pct.x", "goodput.pct", "output_throughput.min", "ttft.p95", ""}) {
+      assertEquals(Optional.empty(), SloFigure.parse(bad), bad);
+    }
+    assertEquals("ttft|tpot|itl|e2el . mean|median|p90|p99, or failed.pct", SloFigure.accepted());
+  }
+
+  @Test
+  void summaryFieldsAreVllmsNames() {
+    assertEquals("std_e2el_ms", Metric.E2EL.summaryField(Statistic.STD));
+    assertEquals("p95_itl_ms", Metric.ITL.summaryField("p95"));
+    assertEquals("TPOT", Metric.TPOT.label());
+    for (LatencyFigure f : LatencyFigure.ALL) {
+      assertTrue(Metric.isSummaryField(f.summaryField()), f.summaryField());
+    }
+    for (String field : new String[] {"std_ttft_ms", "p99.9_tpot_ms", "p5_e2el_ms"}) {
+      assertTrue(Metric.isSummaryField(field), field);
+    }
+    for (String field : new String[] {"mean_ttft", "max_ttft_ms", "p99_ttfb_ms", "output_throughput", "mean_input_tokens", "median_ms"}) {
+      assertFalse(Metric.isSummaryField(field), field);
+    }
+  }
 }

@@ -5,19 +5,31 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Level;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 
 class GatesTest {
 
-  private static Map<String, Double> figures(double tpotP99, double failedPct, double outTps) {
-    return Map.of("tpot.p99", tpotP99, "failed.pct", failedPct, "output_throughput.min", outTps);
+  private static final GateMetric TPOT_P99 = new GateMetric.Latency(new LatencyFigure(Metric.TPOT, Statistic.P99));
+
+  private static LevelFigures figures(double tpotP99, double failedPct, double outTps) {
+    return new LevelFigures(Map.of(TPOT_P99, tpotP99, GateMetric.FAILED_PCT, failedPct, GateMetric.OUTPUT_THROUGHPUT, outTps));
+  }
+
+  private static RunFigures run(Map<String, LevelFigures> levels) {
+    return new RunFigures(levels, Optional.empty());
   }
 
   @Test
@@ -25,10 +37,10 @@ class GatesTest {
     GateSet set = GateSet.parse(Map.of("tpot.p99", "300", "c128.failed.pct", "1", "output_throughput.min", "-5%"), "-Dgate.");
     assertEquals(3, set.gates().size());
     assertTrue(set.needsBaseline());
-    Gate failed = set.gates().stream().filter(g -> g.metric().equals("failed.pct")).findFirst().orElseThrow();
-    assertEquals("c128", failed.level());
+    Gate failed = set.gates().stream().filter(g -> g.metric() == GateMetric.FAILED_PCT).findFirst().orElseThrow();
+    assertEquals(Level.closed(128), failed.level());
     assertTrue(failed.upperBound());
-    Gate out = set.gates().stream().filter(g -> g.metric().equals("output_throughput.min")).findFirst().orElseThrow();
+    Gate out = set.gates().stream().filter(g -> g.metric() == GateMetric.OUTPUT_THROUGHPUT).findFirst().orElseThrow();
     assertFalse(out.upperBound());
     assertTrue(out.limit().relative());
   }
@@ -51,11 +63,11 @@ class GatesTest {
   @Test
   void checksEveryLevelAgainstAbsoluteAndBaselineLimits() {
     GateSet set = GateSet.parse(Map.of("tpot.p99", "300", "output_throughput.min", "-10%"), "");
-    Map<String, Map<String, Double>> levels = new java.util.LinkedHashMap<>();
+    Map<String, LevelFigures> levels = new LinkedHashMap<>();
     levels.put("c8", figures(250, 0, 95));
     levels.put("c16", figures(320, 0, 170));
-    Map<String, Map<String, Double>> baseline = Map.of("c8", figures(240, 0, 100), "c16", figures(300, 0, 200));
-    List<GateResult> results = GateCheck.check(set, levels, baseline);
+    RunFigures baseline = run(Map.of("c8", figures(240, 0, 100), "c16", figures(300, 0, 200)));
+    List<GateResult> results = GateCheck.check(set, run(levels), baseline);
     assertEquals(4, results.size());
     GateResult tpotC16 = find(results, "c16", "tpot.p99");
     assertFalse(tpotC16.pass());
@@ -73,7 +85,7 @@ class GatesTest {
   @Test
   void aFigureTheRunDidNotProduceFails() {
     GateSet set = GateSet.parse(Map.of("c64.tpot.p99", "300"), "");
-    List<GateResult> results = GateCheck.check(set, Map.of("c8", figures(1, 0, 1)), Map.of());
+    List<GateResult> results = GateCheck.check(set, run(Map.of("c8", figures(1, 0, 1))), RunFigures.NONE);
     assertEquals(1, results.size());
     assertFalse(results.get(0).pass());
     assertTrue(results.get(0).line().contains("not measured"));
@@ -92,7 +104,7 @@ class GatesTest {
   @Test
   void junitXmlParsesAndCounts() throws Exception {
     GateSet set = GateSet.parse(Map.of("tpot.p99", "300", "failed.pct", "1"), "");
-    List<GateResult> results = GateCheck.check(set, Map.of("c<8>", figures(320, 0, 1)), Map.of());
+    List<GateResult> results = GateCheck.check(set, run(Map.of("c<8>", figures(320, 0, 1))), RunFigures.NONE);
     String xml = GatesXml.of(results, "gates & co");
     Document doc =
         DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
@@ -106,23 +118,24 @@ class GatesTest {
   }
 
   private static GateResult find(List<GateResult> results, String level, String metric) {
-    return results.stream().filter(r -> r.level().equals(level) && r.gate().metric().equals(metric)).findFirst().orElseThrow();
+    return results.stream().filter(r -> r.level().equals(level) && r.gate().metric().key().equals(metric)).findFirst().orElseThrow();
   }
 
   @Test
   void serverFiguresAreGatesToo() {
     GateSet set = GateSet.parse(Map.of("server.preemptions", "0", "c8.server.waiting_mean", "0.5", "server.ttft_mean_ms", "+10%"), "-Dgate.");
     assertEquals(3, set.gates().size());
-    Gate preemptions = set.gates().stream().filter(g -> g.metric().equals("server.preemptions")).findFirst().orElseThrow();
+    Gate preemptions = set.gates().stream().filter(g -> g.metric().equals(new GateMetric.Server("preemptions"))).findFirst().orElseThrow();
     assertTrue(preemptions.upperBound());
     assertEquals("", preemptions.unit());
-    Gate ttft = set.gates().stream().filter(g -> g.metric().equals("server.ttft_mean_ms")).findFirst().orElseThrow();
+    Gate ttft = set.gates().stream().filter(g -> g.metric().equals(new GateMetric.Server("ttft_mean_ms"))).findFirst().orElseThrow();
     assertEquals("ms", ttft.unit());
     assertTrue(ttft.limit().relative());
     String unknown = assertThrows(IllegalArgumentException.class, () -> GateSet.parse(Map.of("server.queue", "1"), "-Dgate.")).getMessage();
     assertTrue(unknown.startsWith("Unknown gate -Dgate.server.queue=1") && unknown.contains("server.waiting_mean"), unknown);
     // a figure the server does not report fails its gate as not measured, never passes as 0
-    GateResult r = GateCheck.check(set, Map.of("c8", Map.of("server.preemptions", Double.NaN)), Map.of()).get(0);
+    RunFigures notReported = run(Map.of("c8", new LevelFigures(Map.of(new GateMetric.Server("preemptions"), Double.NaN))));
+    GateResult r = GateCheck.check(set, notReported, RunFigures.NONE).get(0);
     assertFalse(r.pass());
     assertTrue(r.line().endsWith("measured not measured"), r.line());
   }

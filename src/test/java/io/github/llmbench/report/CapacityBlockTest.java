@@ -5,33 +5,38 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.analysis.CapacitySearch;
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.SloFigure;
+import io.github.llmbench.core.Statistic;
+import io.github.llmbench.gates.GoodputSpec;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.settings.BenchSettings;
 import org.junit.jupiter.api.Test;
 
 class CapacityBlockTest {
+  private static final SloFigure TTFT_P99 = new LatencyFigure(Metric.TTFT, Statistic.P99);
   private static final RunAnalysis NO_RECORDS = RunAnalysis.of(List.of(), Map.of(), null, null, 1, "hint");
 
   @Test
   void theAnswerAndThinP99ProbesAreSaid() {
-    List<CapacitySearch.Objective> slo = List.of(new CapacitySearch.Objective("ttft.p99", 2000));
+    List<CapacitySearch.Objective> slo = List.of(new CapacitySearch.Objective(TTFT_P99, 2000));
     CapacitySearch s = new CapacitySearch(8, 64, 0.1, true);
     List<CapacitySearch.Probe> probes = List.of(
-        CapacitySearch.judge(8, Map.of("ttft.p99", 900.0), slo), CapacitySearch.judge(16, Map.of("ttft.p99", 2400.0), slo));
+        CapacitySearch.judge(8, Map.of(TTFT_P99, 900.0), slo), CapacitySearch.judge(16, Map.of(TTFT_P99, 2400.0), slo));
     String block = CapacityBlock.format(s.verdict(probes), search(false), Optional.empty(), NO_RECORDS);
     assertTrue(block.contains("Capacity:  not bracketed (out of time, -Dsearch.budget): c8 met every objective; c16 broke ttft.p99 2400.00 > 2000.00 (+20.0%)"), block);
     assertTrue(block.contains("Probes:    c8 met (0 requests), c16 broke (0 requests)"), block);
     assertTrue(block.contains("! P99 objectives judged on fewer than 100 requests (c8: 0, c16: 0)"), block);
     assertEquals("none: the lowest level probed, c8, broke ttft.p99 2400.00 > 2000.00 (+20.0%) (lower -Dsearch.min)",
-        CapacityBlock.sentence(s.verdict(List.of(CapacitySearch.judge(8, Map.of("ttft.p99", 2400.0), slo))), false));
+        CapacityBlock.sentence(s.verdict(List.of(CapacitySearch.judge(8, Map.of(TTFT_P99, 2400.0), slo))), false));
   }
 
   private static BenchSettings.Search search(boolean rate) {
-    return new BenchSettings.Search(rate, Map.of("ttft.p99", 2000.0), 1, 64, 0.1, 30);
+    return new BenchSettings.Search(rate, Map.of(TTFT_P99, 2000.0), 1, 64, 0.1, 30);
   }
 
   /** A level of requests, each with this TTFT, over 10 s. */
@@ -48,10 +53,10 @@ class CapacityBlockTest {
   @Test
   @SuppressWarnings("unchecked")
   void aRateSearchNamesItsLevelsByRateAndGivesTheGoodputAtTheCapacity() {
-    List<CapacitySearch.Objective> slo = List.of(new CapacitySearch.Objective("ttft.p99", 2000));
+    List<CapacitySearch.Objective> slo = List.of(new CapacitySearch.Objective(TTFT_P99, 2000));
     CapacitySearch s = new CapacitySearch(2.5, 64, 0.1, false);
     List<CapacitySearch.Probe> probes = List.of(
-        CapacitySearch.judge(2.5, Map.of("ttft.p99", 900.0), slo), CapacitySearch.judge(2.75, Map.of("ttft.p99", 2400.0), slo));
+        CapacitySearch.judge(2.5, Map.of(TTFT_P99, 900.0), slo), CapacitySearch.judge(2.75, Map.of(TTFT_P99, 2400.0), slo));
     List<RequestRecord> records = new java.util.ArrayList<>(level("r2.5", 100, 1900, 2100, 2500)); // 2 of 4 within 2000 ms
     records.addAll(level("r2.75", 3000, 3000));
     RunAnalysis a = RunAnalysis.of(records, Map.of(), null, null, 1, "hint");
@@ -66,7 +71,7 @@ class CapacityBlockTest {
     assertEquals(throughput / 2, (Double) json.get("request_goodput_at_capacity"), 1e-9);
     assertEquals(2.75, ((List<Map<String, Object>>) json.get("probes")).get(1).get("load"));
     // -Dgate.goodput's objectives, when set, are the run's goodput: the capacity's too
-    GoodputSpec gate = GoodputSpec.perRequest(Map.of("ttft.mean", 2200.0));
+    GoodputSpec gate = GoodputSpec.perRequest(Map.of(new LatencyFigure(Metric.TTFT, Statistic.MEAN), 2200.0));
     assertTrue(CapacityBlock.format(v, search(true), Optional.of(gate), a).contains("(75.0% of requests meet ttft:2200, from -Dgate.goodput)"));
   }
 }

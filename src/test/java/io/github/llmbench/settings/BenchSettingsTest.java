@@ -5,8 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.SloFigure;
+import io.github.llmbench.core.Statistic;
+import io.github.llmbench.gates.GateMetric;
+import io.github.llmbench.gates.LevelFigures;
+import io.github.llmbench.gates.RunFigures;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class BenchSettingsTest {
@@ -85,7 +93,8 @@ class BenchSettingsTest {
   @Test
   void capacitySearchSettings() {
     BenchSettings.Search s = read(Map.of("search", "conc", "slo", "ttft.p99:2000,tpot.p99:100,failed.pct:1", "search.max", "256")).search().get();
-    assertEquals(Map.of("ttft.p99", 2000.0, "tpot.p99", 100.0, "failed.pct", 1.0), s.objectives());
+    assertEquals(Map.of(new LatencyFigure(Metric.TTFT, Statistic.P99), 2000.0, new LatencyFigure(Metric.TPOT, Statistic.P99), 100.0,
+        SloFigure.FAILED_PCT, 1.0), s.objectives());
     assertEquals(1, s.min());
     assertEquals(256, s.max());
     assertEquals(0.10, s.precision());
@@ -95,6 +104,12 @@ class BenchSettingsTest {
         + "ttft|tpot|itl|e2el . mean|median|p90|p99, or failed.pct)";
     assertEquals("Invalid -Dslo=ttft.p95:2000: " + accepted, error(Map.of("search", "conc", "slo", "ttft.p95:2000")));
     assertEquals("Invalid -Dslo=ttft.p99:fast: " + accepted, error(Map.of("search", "conc", "slo", "ttft.p99:fast")));
+    for (String bad : new String[] {"ttft.p99", "ttft.p99:-1", "ttft.p99:Infinity", "goodput.pct:90", "capacity.min:8",
+        "ttft.p99:2000,itl.p95:5", "ttft.p99:1:2", "TTFT.P99:2000"}) {
+      assertEquals("Invalid -Dslo=" + bad + ": " + accepted, error(Map.of("search", "conc", "slo", bad)), bad);
+    }
+    Map<SloFigure, Double> inOrder = read(Map.of("search", "rate", "slo", "failed.pct:0,itl.median:20")).search().get().objectives();
+    assertEquals(List.of(SloFigure.FAILED_PCT, new LatencyFigure(Metric.ITL, Statistic.MEDIAN)), List.copyOf(inOrder.keySet()), "as given");
     assertEquals("-Dsearch=conc needs objectives: -Dslo=ttft.p99:2000,tpot.p99:100", error(Map.of("search", "conc")));
     assertEquals("-Dslo applies to a capacity search: add -Dsearch=conc or -Dsearch=rate", error(Map.of("slo", "ttft.p99:1")));
     assertEquals("Invalid -Dsearch=rates: expected conc (closed-model concurrency) or rate (open-model requests per second)",
@@ -116,7 +131,7 @@ class BenchSettingsTest {
         + "): this run's -Dsearch=conc finds a concurrency", error(conc));
     Map<String, String> rate = new java.util.HashMap<>(gate);
     rate.put("search", "rate");
-    assertEquals(12.5, read(rate).gates().baselineFigures().get("search").get("capacity.min"));
+    assertEquals(Optional.of(new RunFigures.Capacity(12.5, true)), read(rate).gates().baselineFigures().capacity());
   }
 
   @Test
@@ -251,16 +266,19 @@ class BenchSettingsTest {
     BenchSettings s = read(Map.of("gates", file.toString(), "gate.tpot.p99", "250", "baseline", run.toString()));
     var gates = s.gates().set().gates();
     assertEquals(3, gates.size());
-    assertEquals(250.0, gates.stream().filter(g -> g.metric().equals("tpot.p99")).findFirst().get().limit().value(), "-D overrides the file");
-    assertEquals(200.0, s.gates().baselineFigures().get("c8").get("output_throughput.min"));
-    assertEquals(40.0, s.gates().baselineFigures().get("c8").get("tpot.p99"));
-    assertEquals(0.0, s.gates().baselineFigures().get("c8").get("failed.pct"));
+    GateMetric tpotP99 = new GateMetric.Latency(new LatencyFigure(Metric.TPOT, Statistic.P99));
+    assertEquals(250.0, gates.stream().filter(g -> g.metric().equals(tpotP99)).findFirst().get().limit().value(), "-D overrides the file");
+    LevelFigures c8 = s.gates().baselineFigures().level("c8");
+    assertEquals(200.0, c8.get(GateMetric.OUTPUT_THROUGHPUT));
+    assertEquals(40.0, c8.get(tpotP99));
+    assertEquals(0.0, c8.get(GateMetric.FAILED_PCT));
+    assertTrue(Double.isNaN(c8.get(GateMetric.GOODPUT)), "a figure the baseline lacks is not 0");
 
     java.nio.file.Path props = dir.resolve("gates.properties");
     java.nio.file.Files.writeString(props, "ttft.p99=5000\ngoodput=ttft:500\ngoodput.pct=90\n");
     var fromProps = read(Map.of("gates", props.toString())).gates().set().gates();
     assertEquals(3, fromProps.size(), "two from the file, and the default failed.pct");
-    assertTrue(fromProps.stream().anyMatch(g -> g.metric().equals("failed.pct") && g.byDefault()));
+    assertTrue(fromProps.stream().anyMatch(g -> g.metric() == GateMetric.FAILED_PCT && g.byDefault()));
 
     assertTrue(error(Map.of("gate.tpot.p99", "+10%")).startsWith("A relative gate (+N%) needs a baseline run"));
     assertEquals("Invalid -Dbaseline=" + dir.resolve("none") + ": expected a run folder with llm/summary.json, or a summary.json",
@@ -273,7 +291,7 @@ class BenchSettingsTest {
   void aRunFailsOnFailuresByDefault() {
     var gates = read(Map.of()).gates().set().gates();
     assertEquals(1, gates.size());
-    assertEquals("failed.pct", gates.get(0).metric());
+    assertEquals(GateMetric.FAILED_PCT, gates.get(0).metric());
     assertEquals(1.0, gates.get(0).limit().value());
     assertTrue(gates.get(0).byDefault());
     assertEquals("failed.pct <= 1.00 (default)", read(Map.of()).describe().get("gates"));

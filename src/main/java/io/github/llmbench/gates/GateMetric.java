@@ -1,0 +1,188 @@
+package io.github.llmbench.gates;
+
+import io.github.llmbench.analysis.ServerFigures;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.SloFigure;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What a gate measures: a latency figure ({@code tpot.p99}), one of the kit's own figures of a
+ * level or of a capacity search ({@code failed.pct}, {@code output_throughput.min}, ...), or one
+ * of the server's ({@code server.preemptions}). Each knows its name, its unit and which way is
+ * worse.
+ */
+public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed, GateMetric.Server {
+  // No default methods: initializing Fixed would then initialize this interface first, whose
+  // constants below would read Fixed's before they are set.
+
+  GateMetric FAILED_PCT = Fixed.FAILED_PCT;
+  GateMetric OUTPUT_THROUGHPUT = Fixed.OUTPUT_THROUGHPUT;
+  GateMetric STEADY_OUTPUT_THROUGHPUT = Fixed.STEADY_OUTPUT_THROUGHPUT;
+  GateMetric GOODPUT = Fixed.GOODPUT;
+  GateMetric GOODPUT_PCT = Fixed.GOODPUT_PCT;
+  GateMetric CAPACITY = Fixed.CAPACITY;
+
+  /** Gates on the server's figures: {@code server.preemptions}, {@code server.waiting_mean}, ... */
+  String SERVER_PREFIX = "server.";
+
+  /** As written in a gate: {@code tpot.p99}, {@code c128.failed.pct}'s {@code failed.pct}. */
+  String key();
+
+  /** The unit, for the console: {@code ms}, {@code %}, {@code tok/s}, ... ({@code ""} for a count). */
+  String unit();
+
+  /** Whether a bigger value is worse (latencies, failures, the server's figures) rather than better (throughputs). */
+  boolean upperBound();
+
+  /** Whether it is measured against the goodput objectives ({@code -Dgate.goodput}). */
+  boolean needsGoodput();
+
+  /** Every metric a gate may name, in key order (for error messages). */
+  static List<GateMetric> all() {
+    List<GateMetric> all = new ArrayList<>();
+    LatencyFigure.ALL.forEach(f -> all.add(new Latency(f)));
+    all.addAll(Arrays.asList(Fixed.values()));
+    ServerFigures.NAMES.forEach(n -> all.add(new Server(n)));
+    all.sort((a, b) -> a.key().compareTo(b.key()));
+    return List.copyOf(all);
+  }
+
+  /** The metric named {@code key}, or empty. */
+  static Optional<GateMetric> parse(String key) {
+    Optional<LatencyFigure> latency = LatencyFigure.parse(key);
+    if (latency.isPresent()) {
+      return Optional.of(new Latency(latency.get()));
+    }
+    Optional<Fixed> fixed = Arrays.stream(Fixed.values()).filter(f -> f.key().equals(key)).findFirst();
+    if (fixed.isPresent()) {
+      return Optional.of(fixed.get());
+    }
+    if (key.startsWith(SERVER_PREFIX) && ServerFigures.NAMES.contains(key.substring(SERVER_PREFIX.length()))) {
+      return Optional.of(new Server(key.substring(SERVER_PREFIX.length())));
+    }
+    return Optional.empty();
+  }
+
+  /** The gate metric an objective's figure is. */
+  static GateMetric of(SloFigure f) {
+    return f instanceof LatencyFigure l ? new Latency(l) : FAILED_PCT;
+  }
+
+  /** A latency statistic of a level's requests, in ms. */
+  record Latency(LatencyFigure figure) implements GateMetric {
+    @Override
+    public String key() {
+      return figure.key();
+    }
+
+    @Override
+    public String unit() {
+      return "ms";
+    }
+
+    @Override
+    public boolean upperBound() {
+      return true;
+    }
+
+    @Override
+    public boolean needsGoodput() {
+      return false;
+    }
+
+    @Override
+    public String toString() {
+      return key();
+    }
+  }
+
+  /** The kit's own figures of a level, and a capacity search's answer. */
+  enum Fixed implements GateMetric {
+    FAILED_PCT(SloFigure.FAILED_PCT.key(), "%", true),
+    OUTPUT_THROUGHPUT("output_throughput.min", "tok/s", false),
+    /** Output tok/s over the level's steady window (none when it never reached one). */
+    STEADY_OUTPUT_THROUGHPUT("steady.output_throughput.min", "tok/s", false),
+    /** Requests meeting the goodput objectives, per second of the level, as vLLM's goodput. */
+    GOODPUT("goodput.min", "req/s", false),
+    /** The share of the level's requests meeting the goodput objectives. */
+    GOODPUT_PCT("goodput.pct", "%", false),
+    /** A capacity search's answer ({@code -Dsearch}): the highest load that met the objectives. */
+    CAPACITY("capacity.min", "", false);
+
+    private final String key;
+    private final String unit;
+    private final boolean upperBound;
+
+    Fixed(String key, String unit, boolean upperBound) {
+      this.key = key;
+      this.unit = unit;
+      this.upperBound = upperBound;
+    }
+
+    @Override
+    public String key() {
+      return key;
+    }
+
+    @Override
+    public String unit() {
+      return unit;
+    }
+
+    @Override
+    public boolean upperBound() {
+      return upperBound;
+    }
+
+    @Override
+    public boolean needsGoodput() {
+      return this == GOODPUT || this == GOODPUT_PCT;
+    }
+
+    @Override
+    public String toString() {
+      return key;
+    }
+  }
+
+  /**
+   * One of the server's own figures over the level ({@link ServerFigures#NAMES}, from its
+   * {@code /metrics}): every one is an upper bound.
+   */
+  record Server(String figure) implements GateMetric {
+    public Server {
+      if (!ServerFigures.NAMES.contains(figure)) {
+        throw new IllegalArgumentException("not a server figure: " + figure + " (one of " + ServerFigures.NAMES + ")");
+      }
+    }
+
+    @Override
+    public String key() {
+      return SERVER_PREFIX + figure;
+    }
+
+    @Override
+    public String unit() {
+      return figure.endsWith("_ms") ? "ms" : figure.endsWith("_per_s") ? "tok/s" : figure.endsWith("_w_mean") ? "W"
+          : figure.endsWith("_mhz_mean") ? "MHz" : "";
+    }
+
+    @Override
+    public boolean upperBound() {
+      return true;
+    }
+
+    @Override
+    public boolean needsGoodput() {
+      return false;
+    }
+
+    @Override
+    public String toString() {
+      return key();
+    }
+  }
+}

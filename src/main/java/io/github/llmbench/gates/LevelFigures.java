@@ -1,0 +1,143 @@
+package io.github.llmbench.gates;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.llmbench.analysis.LatencyStats;
+import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.ServerFigures;
+import io.github.llmbench.analysis.ServingMetrics;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.SloFigure;
+import io.github.llmbench.core.Statistic;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.OptionalLong;
+
+/**
+ * One level's figures that a gate can name, each under its {@link GateMetric}: from the analysis
+ * of this run, or from a baseline run's {@code summary.json}. A figure the level does not have
+ * (no request completed, no steady window, no goodput objectives, a figure the server does not
+ * report) is NaN, so its gate fails as not measured rather than passes on 0.
+ *
+ * @param values each figure under its metric, in the order they were put
+ */
+public record LevelFigures(Map<GateMetric, Double> values) {
+  /** {@code summary.json}'s fields of a level's goodput, written when goodput objectives are set. */
+  public static final String GOODPUT_FIELD = "request_goodput";
+  public static final String GOODPUT_PCT_FIELD = "goodput_pct";
+
+  public static final LevelFigures NONE = new LevelFigures(Map.of());
+
+  public LevelFigures {
+    values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+  }
+
+  /** The figure, NaN when the level does not have it. */
+  public double get(GateMetric m) {
+    Double v = values.get(m);
+    return v == null ? Double.NaN : v;
+  }
+
+  /** The figures an objective ({@code -Dslo}) may bound. */
+  public Map<SloFigure, Double> slo() {
+    Map<SloFigure, Double> f = new LinkedHashMap<>();
+    SloFigure.ALL.forEach(s -> f.put(s, get(GateMetric.of(s))));
+    return f;
+  }
+
+  /**
+   * A level's figures.
+   *
+   * @param goodCount requests meeting the goodput objectives, empty without objectives
+   * @param steadyOutputThroughput the steady window's output tok/s, or NaN when unknown
+   */
+  public static LevelFigures of(ServingMetrics m, OptionalLong goodCount, double steadyOutputThroughput) {
+    Map<GateMetric, Double> f = new LinkedHashMap<>();
+    for (Metric metric : Metric.values()) {
+      putLatency(f, metric, m.latency(metric));
+    }
+    int total = m.completed() + m.failed();
+    f.put(GateMetric.FAILED_PCT, total == 0 ? Double.NaN : 100.0 * m.failed() / total);
+    f.put(GateMetric.OUTPUT_THROUGHPUT, m.outputThroughput());
+    f.put(GateMetric.STEADY_OUTPUT_THROUGHPUT, steadyOutputThroughput);
+    if (goodCount.isPresent()) {
+      long good = goodCount.getAsLong();
+      f.put(GateMetric.GOODPUT, m.durationS() > 0 ? good / m.durationS() : Double.NaN);
+      f.put(GateMetric.GOODPUT_PCT, total == 0 ? Double.NaN : 100.0 * good / total);
+    }
+    return new LevelFigures(f);
+  }
+
+  /**
+   * A level's figures, the server's included.
+   *
+   * @param goodCount requests meeting the goodput objectives, empty without objectives
+   */
+  public static LevelFigures of(RunAnalysis.Level l, OptionalLong goodCount) {
+    LevelFigures own = of(l.serving(), goodCount, l.steady().reached() ? l.steady().outputThroughput() : Double.NaN);
+    Map<GateMetric, Double> f = new LinkedHashMap<>(own.values);
+    for (String n : ServerFigures.NAMES) {
+      Double v = l.server().level().get(n);
+      f.put(new GateMetric.Server(n), v == null ? Double.NaN : v);
+    }
+    return new LevelFigures(f);
+  }
+
+  /** These figures with a metric's statistics replaced by {@code stats}' (a steady window's, say), where it has values. */
+  public LevelFigures withLatency(Metric metric, LatencyStats stats) {
+    if (stats.count() == 0) {
+      return this;
+    }
+    Map<GateMetric, Double> f = new LinkedHashMap<>(values);
+    putLatency(f, metric, stats);
+    return new LevelFigures(f);
+  }
+
+  private static void putLatency(Map<GateMetric, Double> f, Metric metric, LatencyStats s) {
+    for (Statistic stat : Statistic.values()) {
+      f.put(new GateMetric.Latency(new LatencyFigure(metric, stat)), s.count() == 0 ? Double.NaN : s.value(stat));
+    }
+  }
+
+  /**
+   * A level's figures from its object in a {@code summary.json} ({@code levels.c8}: vLLM's field
+   * names, {@code steady_state}, {@code server}), for a baseline run. A latency over no requests
+   * reads 0 there, as vLLM writes it.
+   */
+  public static LevelFigures ofSummary(JsonNode level) {
+    Map<GateMetric, Double> f = new LinkedHashMap<>();
+    for (LatencyFigure figure : LatencyFigure.ALL) {
+      f.put(new GateMetric.Latency(figure), number(level, figure.summaryField()));
+    }
+    double completed = number(level, "completed");
+    double failed = number(level, "failed");
+    f.put(GateMetric.FAILED_PCT, 100.0 * failed / (completed + failed));
+    f.put(GateMetric.OUTPUT_THROUGHPUT, number(level, "output_throughput"));
+    // as for this run: no steady figure for a level that never reached its steady window
+    JsonNode steady = level.path("steady_state");
+    f.put(GateMetric.STEADY_OUTPUT_THROUGHPUT,
+        steady.path("reached").asBoolean(true) ? number(steady, "output_throughput") : Double.NaN);
+    f.put(GateMetric.GOODPUT, number(level, GOODPUT_FIELD));
+    f.put(GateMetric.GOODPUT_PCT, number(level, GOODPUT_PCT_FIELD));
+    for (String n : ServerFigures.NAMES) {
+      f.put(new GateMetric.Server(n), number(level.path("server").path("level"), n));
+    }
+    return new LevelFigures(f);
+  }
+
+  /** The goodput under {@code summary.json}'s fields, empty when it was not measured (no objectives). */
+  public Map<String, Object> goodputFields() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    if (values.containsKey(GateMetric.GOODPUT)) {
+      m.put(GOODPUT_FIELD, get(GateMetric.GOODPUT));
+      m.put(GOODPUT_PCT_FIELD, get(GateMetric.GOODPUT_PCT));
+    }
+    return m;
+  }
+
+  private static double number(JsonNode node, String field) {
+    JsonNode v = node.path(field);
+    return v.isNumber() ? v.asDouble() : Double.NaN;
+  }
+}
