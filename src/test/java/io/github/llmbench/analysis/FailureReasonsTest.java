@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,22 +16,11 @@ class FailureReasonsTest {
   static final String CONTEXT = "HTTP 400: request (15204 tokens) exceeds the available context size (2048 tokens),"
       + " try increasing it";
 
-  private static int ids;
-
-  static RequestRecord ok(String level) {
-    return new RequestRecord("r" + ids++, level, 0, 10, 1.0, 1.0, 8.0, List.of(1.0), 10, 8, false, true,
-        null, 200);
-  }
-
-  static RequestRecord failed(String level, String error) {
-    return new RequestRecord("r" + ids++, level, 0, 10, null, null, null, null, 10, null, false, false,
-        error, null);
-  }
-
-  static List<RequestRecord> failed(String level, String error, int times) {
+  /** {@code times} requests of {@code level} that failed for {@code error}. */
+  static List<RequestRecord> failures(String level, String error, int times) {
     List<RequestRecord> out = new ArrayList<>();
     for (int i = 0; i < times; i++) {
-      out.add(failed(level, error));
+      out.add(TestRecords.failed(level, error).build());
     }
     return out;
   }
@@ -38,13 +28,13 @@ class FailureReasonsTest {
   @Test
   void mostFrequentFirstTiesInFirstAppearanceOrder() {
     List<RequestRecord> rs = new ArrayList<>();
-    rs.add(ok("c2"));
-    rs.add(failed("c2", "timeout: no response within 5 s"));
-    rs.add(failed("c2", "HTTP 500: injected failure"));
-    rs.addAll(failed("c2", CONTEXT, 4));
-    rs.add(failed("c2", "connect error: refused"));
-    rs.add(failed("c2", "HTTP 500: injected failure"));
-    rs.add(ok("c2"));
+    rs.add(TestRecords.ok("c2").build());
+    rs.add(TestRecords.failed("c2", "timeout: no response within 5 s").build());
+    rs.add(TestRecords.failed("c2", "HTTP 500: injected failure").build());
+    rs.addAll(failures("c2", CONTEXT, 4));
+    rs.add(TestRecords.failed("c2", "connect error: refused").build());
+    rs.add(TestRecords.failed("c2", "HTTP 500: injected failure").build());
+    rs.add(TestRecords.ok("c2").build());
 
     FailureReasons f = FailureReasons.of(rs, 10);
     assertEquals(List.of(
@@ -61,7 +51,7 @@ class FailureReasonsTest {
   void topTenAndWhatWasLeftOut() {
     List<RequestRecord> rs = new ArrayList<>();
     for (int i = 1; i <= 13; i++) { // reason i appears i times: the 3 rarest are cut
-      rs.addAll(failed("c8", "HTTP 500: reason " + i, i));
+      rs.addAll(failures("c8", "HTTP 500: reason " + i, i));
     }
     FailureReasons f = FailureReasons.of(rs, FailureReasons.TOP);
     assertEquals(10, f.top().size());
@@ -80,12 +70,12 @@ class FailureReasonsTest {
   @Test
   void perLevelWithNullsNamed() {
     List<RequestRecord> rs = new ArrayList<>();
-    rs.add(ok("c4"));
-    rs.add(failed("c2", null));
-    rs.add(ok("c2"));
-    rs.add(failed("c4", "HTTP 500: injected failure"));
-    rs.add(failed(null, "stream cut before [DONE]: reset"));
-    rs.add(ok("c8"));
+    rs.add(TestRecords.ok("c4").build());
+    rs.add(TestRecords.failed("c2", null).build());
+    rs.add(TestRecords.ok("c2").build());
+    rs.add(TestRecords.failed("c4", "HTTP 500: injected failure").build());
+    rs.add(TestRecords.failed(null, "stream cut before [DONE]: reset").build());
+    rs.add(TestRecords.ok("c8").build());
 
     // the levels as the analysis groups them (ServingMetricsCalculator.byLevel: a null level is "")
     Map<String, FailureReasons> byLevel = new java.util.LinkedHashMap<>();
@@ -101,9 +91,9 @@ class FailureReasonsTest {
   @Test
   void theAnalysisCarriesEachLevelsReasonsWarmupLeftOut() {
     List<RequestRecord> rs = new ArrayList<>();
-    rs.add(failed("warmup", "HTTP 503: loading"));
-    rs.add(ok("c2"));
-    rs.addAll(failed("c2", CONTEXT, 2));
+    rs.add(TestRecords.failed("warmup", "HTTP 503: loading").build());
+    rs.add(TestRecords.ok("c2").build());
+    rs.addAll(failures("c2", CONTEXT, 2));
     RunAnalysis a = RunAnalysis.of(rs, Map.of(), null, null, 1, "hint");
     assertEquals(List.of("c2"), List.copyOf(a.levels().keySet()));
     assertEquals(List.of(new FailureReasons.Reason(CONTEXT, 2)), a.levels().get("c2").failures().top());

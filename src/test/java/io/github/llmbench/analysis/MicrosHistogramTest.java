@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.github.llmbench.records.ItlSeries;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -96,8 +97,9 @@ class MicrosHistogramTest {
       if (ok) {
         pooled.addAll(itl);
       }
-      records.add(new RequestRecord("r" + i, "c8", 1000L * i, 1000L * i + 900, 20.0, 10.0, 900.0,
-          itl, 10, itl.size() + 1, false, ok, ok ? null : "HTTP 500", ok ? 200 : 500));
+      // a failed request keeps its figures here: the calculator must leave them out
+      records.add(TestRecords.ok("c8").start(1000L * i).itl(itl).outputTokens(itl.size() + 1).ok(ok)
+          .error(ok ? null : "HTTP 500").status(ok ? 200 : 500).build());
     }
     ServingMetrics m = ServingMetricsCalculator.compute(records, 8, PERCENTILES);
     assertSameStats(LatencyStats.of(pooled, PERCENTILES), m.itl(), "pooled ITLs of ok requests");

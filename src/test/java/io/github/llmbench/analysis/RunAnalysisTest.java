@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.core.Level;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,14 +16,11 @@ import org.junit.jupiter.api.Test;
 /** What the analysis takes from a record's level: whether it is measured, and a closed level's concurrency. */
 class RunAnalysisTest {
 
-  private static int ids;
-
   /** {@code n} completed requests of a level, one after another from {@code startMs}. */
   private static List<RequestRecord> level(String level, long startMs, int n) {
     List<RequestRecord> rs = new ArrayList<>();
     for (int i = 0; i < n; i++) {
-      long start = startMs + i * 100L;
-      rs.add(new RequestRecord("r" + ids++, level, start, start + 80, 10.0, 5.0, 80.0, List.of(5.0), 10, 8, false, true, null, 200));
+      rs.add(TestRecords.ok(level).start(startMs + i * 100L).build());
     }
     return rs;
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,27 +34,19 @@ public class ServingMetricsCalculatorTest {
   private static final long T = 1_700_000_000_000L;
   private static final double EPS = 1e-9;
 
-  static RequestRecord ok(
-      String id, long start, long end, double ttft, List<Double> itl, double e2el, Double tpot,
-      Integer in, int out, boolean estimated) {
-    return new RequestRecord(
-        id, "c4", T + start, T + end, ttft, tpot, e2el, itl, in, out, estimated, true, null, 200);
-  }
-
-  static RequestRecord failed(String id, long start, long end, Integer in) {
-    return new RequestRecord(
-        id, "c4", T + start, T + end, null, null, null, null, in, null, false, false, "HTTP 500",
-        500);
-  }
-
   /** The run of the class comment; also used by the report tests. */
   public static List<RequestRecord> handMadeRun() {
     return List.of(
-        ok("r1", 0, 2000, 400, List.of(600.0, 500.0, 400.0), 1900, 500.0, 10, 4, false),
-        ok("r2", 200, 1100, 300, List.of(300.0, 100.0), 700, 80.0, 20, 6, false),
-        ok("r3", 1100, 1350, 250, List.of(), 250, null, 30, 1, false),
-        failed("r4", 1000, 3500, 40),
-        ok("r5", 2000, 2950, 500, List.of(200.0, 250.0), 950, 225.0, null, 3, true));
+        TestRecords.ok("c4").id("r1").start(T).end(T + 2000).ttft(400).itl(600, 500, 400).e2el(1900)
+            .tpot(500).inputTokens(10).outputTokens(4).build(),
+        TestRecords.ok("c4").id("r2").start(T + 200).end(T + 1100).ttft(300).itl(300, 100).e2el(700)
+            .tpot(80).inputTokens(20).outputTokens(6).build(),
+        TestRecords.ok("c4").id("r3").start(T + 1100).end(T + 1350).ttft(250).itl().e2el(250)
+            .tpot(null).inputTokens(30).outputTokens(1).build(),
+        TestRecords.failed("c4", "HTTP 500").id("r4").start(T + 1000).end(T + 3500).inputTokens(40)
+            .status(500).build(),
+        TestRecords.ok("c4").id("r5").start(T + 2000).end(T + 2950).ttft(500).itl(200, 250).e2el(950)
+            .tpot(225).inputTokens(null).outputTokens(3).estimated(true).build());
   }
 
   @Test
@@ -98,15 +91,15 @@ public class ServingMetricsCalculatorTest {
     ok.removeIf(r -> !r.ok());
     assertEquals(7.0, ServingMetricsCalculator.peakOutputTokensPerSecond(ok), EPS);
     // without r2's weight (6 tokens in 3 chunks -> 3 tokens in 3 chunks) bucket 0 holds 4 = bucket 1
-    ok.set(1, ok("r2", 200, 1100, 300, List.of(300.0, 100.0), 700, 80.0, 20, 3, false));
+    ok.set(1, TestRecords.from(ok.get(1)).outputTokens(3).build());
     assertEquals(4.0, ServingMetricsCalculator.peakOutputTokensPerSecond(ok), EPS);
     // chunks at 500, 999, 1000: +1000 ms opens the second bucket, so 2 (3 if it fell in the first)
     List<RequestRecord> edge =
-        List.of(ok("a", 0, 1000, 500, List.of(499.0, 1.0), 1000, 250.0, 1, 3, false));
+        List.of(TestRecords.ok("c4").start(T).ttft(500).itl(499, 1).e2el(1000).outputTokens(3).build());
     assertEquals(2.0, ServingMetricsCalculator.peakOutputTokensPerSecond(edge), EPS);
     // non-integer weight: 5 tokens over 2 chunks in the same second -> 5
     List<RequestRecord> frac =
-        List.of(ok("b", 0, 600, 100, List.of(500.0), 600, 125.0, 1, 5, false));
+        List.of(TestRecords.ok("c4").start(T).ttft(100).itl(500).e2el(600).outputTokens(5).build());
     assertEquals(5.0, ServingMetricsCalculator.peakOutputTokensPerSecond(frac), EPS);
   }
 
@@ -120,7 +113,9 @@ public class ServingMetricsCalculatorTest {
     // back-to-back requests never overlap
     List<RequestRecord> chain =
         List.of(
-            failed("a", 0, 100, 1), failed("b", 100, 200, 1), failed("c", 200, 300, 1));
+            TestRecords.failed("c4", "HTTP 500").start(T).end(T + 100).build(),
+            TestRecords.failed("c4", "HTTP 500").start(T + 100).end(T + 200).build(),
+            TestRecords.failed("c4", "HTTP 500").start(T + 200).end(T + 300).build());
     assertEquals(1, ServingMetricsCalculator.peakConcurrentRequests(chain));
     assertEquals(0, ServingMetricsCalculator.peakConcurrentRequests(List.of()));
   }
@@ -142,7 +137,9 @@ public class ServingMetricsCalculatorTest {
   @Test
   void allFailedKeepsDurationAndZeroLatencies() {
     ServingMetrics m =
-        ServingMetricsCalculator.compute(List.of(failed("a", 0, 2000, 5), failed("b", 500, 1000, 5)), 2);
+        ServingMetricsCalculator.compute(List.of(
+            TestRecords.failed("c4", "HTTP 500").start(T).end(T + 2000).inputTokens(5).build(),
+            TestRecords.failed("c4", "HTTP 500").start(T + 500).end(T + 1000).inputTokens(5).build()), 2);
     assertEquals(0, m.completed());
     assertEquals(2, m.failed());
     assertEquals(2.0, m.durationS(), EPS);
@@ -155,12 +152,11 @@ public class ServingMetricsCalculatorTest {
   @Test
   void levelsGroupedInStartOrder() {
     List<RequestRecord> recs = new ArrayList<>();
-    recs.add(new RequestRecord("x", "c16", T + 10_000, T + 11_000, 100.0, null, 1000.0, null, 5, 1,
-        false, true, null, 200));
-    recs.add(new RequestRecord("y", "c8", T, T + 2_000, 100.0, null, 2000.0, null, 5, 1,
-        false, true, null, 200));
-    recs.add(new RequestRecord("z", "c8", T + 500, T + 1_000, null, null, null, null, 5, null,
-        false, false, "timeout", null));
+    recs.add(TestRecords.ok("c16").id("x").start(T + 10_000).end(T + 11_000).ttft(100).e2el(1000)
+        .inputTokens(5).outputTokens(1).build());
+    recs.add(TestRecords.ok("c8").id("y").start(T).end(T + 2_000).ttft(100).e2el(2000).inputTokens(5)
+        .outputTokens(1).build());
+    recs.add(TestRecords.failed("c8", "timeout").id("z").start(T + 500).end(T + 1_000).inputTokens(5).build());
     Map<String, List<RequestRecord>> groups = ServingMetricsCalculator.byLevel(recs);
     assertEquals(List.of("c8", "c16"), new ArrayList<>(groups.keySet()));
     assertEquals(List.of("y", "z"), groups.get("c8").stream().map(RequestRecord::id).toList());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.report.SteadyStateBlock;
+import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -36,27 +37,21 @@ class SteadyStateTest {
   static final long T = 1_700_000_000_000L;
   private static final double EPS = 1e-9;
 
-  static RequestRecord ok(String id, String level, long start, long end, double ttft,
-      List<Double> itl, Double tpot, Integer in, int out) {
-    double e2el = ttft + itl.stream().mapToDouble(Double::doubleValue).sum();
-    return new RequestRecord(id, level, T + start, T + end, ttft, tpot, e2el, itl, in, out, false,
-        true, null, 200);
-  }
-
-  static RequestRecord failed(String id, String level, long start, long end, Integer in,
-      String error) {
-    return new RequestRecord(id, level, T + start, T + end, null, null, null, null, in, null,
-        false, false, error, 500);
-  }
-
   static List<RequestRecord> smallTrace() {
+    // e2el = ttft + the ITLs: the last chunk's arrival
     return List.of(
-        ok("r1", "c4", 0, 1000, 100, List.of(300.0, 300.0, 300.0), 300.0, 10, 4),
-        ok("r2", "c4", 100, 1600, 200, List.of(500.0, 400.0), 180.0, 20, 6),
-        ok("r3", "c4", 200, 1800, 300, List.of(600.0), 600.0, 30, 2),
-        failed("r4", "c4", 300, 900, 40, "HTTP 500"),
-        ok("r5", "c4", 900, 2500, 400, List.of(), null, 50, 1),
-        ok("r6", "c4", 1000, 1300, 100, List.of(100.0), 100.0, 60, 2));
+        TestRecords.ok("c4").id("r1").start(T).end(T + 1000).ttft(100).itl(300, 300, 300).e2el(1000)
+            .tpot(300).inputTokens(10).outputTokens(4).build(),
+        TestRecords.ok("c4").id("r2").start(T + 100).end(T + 1600).ttft(200).itl(500, 400).e2el(1100)
+            .tpot(180).inputTokens(20).outputTokens(6).build(),
+        TestRecords.ok("c4").id("r3").start(T + 200).end(T + 1800).ttft(300).itl(600).e2el(900)
+            .tpot(600).inputTokens(30).outputTokens(2).build(),
+        TestRecords.failed("c4", "HTTP 500").id("r4").start(T + 300).end(T + 900).inputTokens(40)
+            .status(500).build(),
+        TestRecords.ok("c4").id("r5").start(T + 900).end(T + 2500).ttft(400).itl().e2el(400)
+            .tpot(null).inputTokens(50).outputTokens(1).build(),
+        TestRecords.ok("c4").id("r6").start(T + 1000).end(T + 1300).ttft(100).itl(100).e2el(200)
+            .tpot(100).inputTokens(60).outputTokens(2).build());
   }
 
   @Test
@@ -128,16 +123,22 @@ class SteadyStateTest {
    */
   static List<RequestRecord> seedLikeTrace() {
     List<RequestRecord> rs = new ArrayList<>();
-    rs.add(ok("a0", "c2", 0, 500, 100, List.of(), null, 1022, 1));
+    rs.add(seedLike("a0", 0, 500));
     for (int k = 1; k < 780; k++) {
       long s = 500 + (k - 1) * 305L;
-      rs.add(ok("a" + k, "c2", s, s + 305, 100, List.of(), null, 1022, 1));
+      rs.add(seedLike("a" + k, s, s + 305));
     }
     for (int k = 0; k < 220; k++) {
       long s = 80 + k * 821L;
-      rs.add(ok("b" + k, "c2", s, s + 821, 100, List.of(), null, 1022, 1));
+      rs.add(seedLike("b" + k, s, s + 821));
     }
     return rs;
+  }
+
+  /** One request of the seed-like trace: 1022 tokens in, 1 out at start + 100 ms. */
+  private static RequestRecord seedLike(String id, long start, long end) {
+    return TestRecords.ok("c2").id(id).start(T + start).end(T + end).ttft(100).inputTokens(1022)
+        .outputTokens(1).build();
   }
 
   @Test
@@ -179,8 +180,9 @@ class SteadyStateTest {
     List<RequestRecord> flat = new ArrayList<>();
     for (int i = 0; i < 100; i++) {
       long s = i * 100L;
-      growing.add(ok("g" + i, "c4", s, s + 50, 100 + 2.0 * i, List.of(), null, 10, 1));
-      flat.add(ok("f" + i, "c4", s, s + 50, 100 + (i % 2 == 0 ? 5 : -5), List.of(), null, 10, 1));
+      growing.add(TestRecords.ok("c4").start(T + s).end(T + s + 50).ttft(100 + 2.0 * i).outputTokens(1).build());
+      flat.add(TestRecords.ok("c4").start(T + s).end(T + s + 50).ttft(100 + (i % 2 == 0 ? 5 : -5))
+          .outputTokens(1).build());
     }
     TtftTrend g = TtftTrend.of(growing, 4);
     assertTrue(g.evaluated());

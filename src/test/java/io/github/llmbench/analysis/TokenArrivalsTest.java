@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -68,12 +69,12 @@ class TokenArrivalsTest {
       double ttft = rnd.nextInt(5) == 0 ? 1000.0 - (start - T) % 1000 : rnd.nextInt(900_000) / 1000.0;
       boolean ok = rnd.nextInt(8) != 0;
       Integer out = rnd.nextInt(3) == 0 ? null : 1 + rnd.nextInt(60);
-      rs.add(new RequestRecord("r" + i, "c4", start, start + 10_000, ok || rnd.nextBoolean()
-          ? ttft : null, null, null, itl, 1, out, false, ok, null, 200));
+      rs.add(TestRecords.ok("c4").start(start).end(start + 10_000).ttft(ok || rnd.nextBoolean() ? ttft : null)
+          .tpot(null).e2el(null).itl(itl).outputTokens(out).ok(ok).build());
     }
     // one request whose clock is far off: its buckets are beyond the dense array
-    rs.add(new RequestRecord("far", "c4", T + 400L * 86_400_000L, T + 400L * 86_400_000L + 5, 1.0,
-        null, 3.0, List.of(1.0, 1.0), 1, 3, false, true, null, 200));
+    rs.add(TestRecords.ok("c4").id("far").start(T + 400L * 86_400_000L).ttft(1).itl(1, 1).e2el(3)
+        .outputTokens(3).build());
     return rs;
   }
 

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -125,8 +126,7 @@ class ItlSeriesTest {
   void anItlSeriesIsNotCopied() {
     ItlSeries s = ItlSeries.ofMicros(1, 2, 3);
     assertSame(s, ItlSeries.ofMillis(s));
-    RequestRecord r = new RequestRecord("a", "c1", 0, 10, 1.0, 1.0, 4.0, s, 1, 4, false, true,
-        null, 200);
+    RequestRecord r = TestRecords.ok("c1").itl(s).build();
     assertSame(s, r.itlMs());
     assertSame(s, r.withProfile("SS").itlMs());
   }

@@ -2,6 +2,7 @@ package io.github.llmbench.records;
 
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.report.RunReport;
+import io.github.llmbench.testing.TestRecords;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -185,8 +186,8 @@ public final class RecordsBenchmark {
           double e2el = e2elUs / 1000.0;
           Double tpot = chunks > 1 ? (e2el - ttft) / (chunks - 1) : null;
           endMs = start + (e2elUs + 999) / 1000 + 1;
-          r = new RequestRecord(rid, level, start, endMs, ttft, tpot, e2el, itl, 1024, chunks,
-              false, true, null, 200);
+          r = TestRecords.ok(level).id(rid).start(start).end(endMs).ttft(ttft).tpot(tpot).e2el(e2el)
+              .itl(itl).inputTokens(1024).outputTokens(chunks).build();
         }
         recorder.finished(r);
         free[u] = endMs + 1;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.core.Level;
+import io.github.llmbench.testing.TestRecords;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,9 +31,9 @@ class RequestRecordJsonTest {
 
   @Test
   void latenciesAreWrittenWithAtMostThreeDecimals() throws Exception {
-    RequestRecord r = new RequestRecord("req-17", "c64", 1_700_000_000_000L, 1_700_000_001_300L,
-        20.1234567, 0.1 + 0.2, 1290.5, List.of(10.003, 9.998, 10.0, 10.03, 0.001, -0.5, 123456.789),
-        1024, 8, false, true, null, 200);
+    RequestRecord r = TestRecords.ok("c64").id("req-17").start(1_700_000_000_000L).end(1_700_000_001_300L)
+        .ttft(20.1234567).tpot(0.1 + 0.2).e2el(1290.5).itl(10.003, 9.998, 10.0, 10.03, 0.001, -0.5, 123456.789)
+        .inputTokens(1024).outputTokens(8).estimated(false).error(null).status(200).profile(null).build();
     assertEquals("{\"id\":\"req-17\",\"level\":\"c64\",\"start_ms\":1700000000000,"
         + "\"end_ms\":1700000001300,\"ttft_ms\":20.123,\"tpot_ms\":0.3,\"e2el_ms\":1290.5,"
         + "\"itl_ms\":[10.003,9.998,10.0,10.03,0.001,-0.5,123456.789],\"input_tokens\":1024,"
@@ -141,12 +142,14 @@ class RequestRecordJsonTest {
       boolean ok = rnd.nextInt(10) > 0;
       String id = i < ids.length ? ids[i] : "req-" + i;
       RequestRecord r = ok
-          ? new RequestRecord(id, "c" + (1 << rnd.nextInt(8)), 1_700_000_000_000L + i,
-              1_700_000_000_000L + i + rnd.nextInt(5000), rnd.nextDouble() * 1000,
-              chunks > 0 ? rnd.nextDouble() * 50 : null, rnd.nextDouble() * 5000, itl,
-              rnd.nextBoolean() ? null : rnd.nextInt(5000), chunks + 1, rnd.nextBoolean(), true,
-              null, 200, rnd.nextBoolean() ? null : "LS",
-              rnd.nextInt(5) == 0 ? new ServerTimings(59, 45.791, 3, 4.394, 2.197) : null)
+          // the random draws in the order the constructor's arguments took them
+          ? TestRecords.ok("c" + (1 << rnd.nextInt(8))).id(id).start(1_700_000_000_000L + i)
+              .end(1_700_000_000_000L + i + rnd.nextInt(5000)).ttft(rnd.nextDouble() * 1000)
+              .tpot(chunks > 0 ? rnd.nextDouble() * 50 : null).e2el(rnd.nextDouble() * 5000).itl(itl)
+              .inputTokens(rnd.nextBoolean() ? null : rnd.nextInt(5000)).outputTokens(chunks + 1)
+              .estimated(rnd.nextBoolean()).status(200).profile(rnd.nextBoolean() ? null : "LS")
+              .serverTimings(rnd.nextInt(5) == 0 ? new ServerTimings(59, 45.791, 3, 4.394, 2.197) : null)
+              .build()
           : RequestRecord.failed(id, "c8", null, 1_700_000_000_000L, 1_700_000_000_500L,
               "timeout: no [DONE] within 600 s", null, 12);
       recorder.finished(r);
@@ -168,8 +171,8 @@ class RequestRecordJsonTest {
     String line = "{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"ttft_ms\":400,"
         + "\"tpot_ms\":80.33333333333333,\"e2el_ms\":1.9e3,\"itl_ms\":[1e1,10.0005,600]}";
     RequestRecord r = RequestsJsonl.parseLine(line, "old", 1);
-    assertEquals(new RequestRecord(null, null, 1, 2, 400.0, 80.33333333333333, 1900.0,
-        List.of(10.0, 10.0005, 600.0), null, null, false, true, null, null), r);
+    assertEquals(TestRecords.ok(null).id(null).start(1).end(2).ttft(400.0).tpot(80.33333333333333)
+        .e2el(1900.0).itl(10.0, 10.0005, 600.0).inputTokens(null).outputTokens(null).status(null).build(), r);
     assertEquals(80.333, r.tpotMs());
     assertEquals(List.of(10.0, Math.round(10.0005 * 1000) / 1000.0, 600.0), r.itlMs());
   }

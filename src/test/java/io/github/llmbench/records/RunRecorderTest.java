@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.testing.TestRecords;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,15 +13,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 class RunRecorderTest {
 
-  private static RequestRecord ok(String id, long start) {
-    return new RequestRecord(id, "c2", start, start + 100, 10.0, 5.0, 100.0, List.of(5.0), 12, 19, false, true, null, 200);
-  }
-
   @Test
   void eachRecordIsOnDiskAsSoonAsItFinishes(@TempDir Path dir) throws Exception {
     RunRecorder recorder = new RunRecorder(() -> dir.resolve("llm"));
     recorder.started("a", "c2", null, 1000);
-    recorder.finished(ok("a", 1000));
+    recorder.finished(TestRecords.ok("c2").id("a").start(1000).ttft(10).build());
     // not closed yet: an aborted run keeps what finished (the writer thread writes it at once)
     Path file = dir.resolve("llm").resolve(RunFiles.REQUESTS);
     long deadline = System.nanoTime() + 2_000_000_000L;
@@ -37,7 +34,7 @@ class RunRecorderTest {
     RunRecorder recorder = new RunRecorder(() -> dir);
     recorder.started("a", "c2", null, 1000);
     recorder.started("b", "c2", null, 1001);
-    recorder.finished(ok("a", 1000));
+    recorder.finished(TestRecords.ok("c2").id("a").start(1000).build());
     List<RequestRecord> all = recorder.close(5000, "unfinished when the run ended");
     assertEquals(2, all.size());
     RequestRecord b = all.get(1);
@@ -60,10 +57,9 @@ class RunRecorderTest {
   void serverTimingsAreWrittenOnlyWhenTheServerSentThem(@TempDir Path dir) throws Exception {
     RunRecorder recorder = new RunRecorder(() -> dir);
     recorder.started("a", "c2", null, 1000);
-    recorder.finished(ok("a", 1000));
+    recorder.finished(TestRecords.ok("c2").id("a").start(1000).build());
     ServerTimings t = new ServerTimings(59, 45.791, 3, 4.394, 2.197);
-    RequestRecord withTimings =
-        new RequestRecord("b", "c2", 1000, 1100, 10.0, 5.0, 100.0, List.of(5.0), 12, 19, false, true, null, 200, null, t);
+    RequestRecord withTimings = TestRecords.ok("c2").id("b").start(1000).serverTimings(t).build();
     recorder.started("b", "c2", null, 1000);
     recorder.finished(withTimings);
     recorder.close(2000, "unfinished");
@@ -92,7 +88,7 @@ class RunRecorderTest {
     assertEquals(List.of(), lookups, "nothing is looked up before a request starts");
     // the event loop's calls return while the lookup waits
     recorder.started("a", "c2", null, 1000);
-    recorder.finished(ok("a", 1000));
+    recorder.finished(TestRecords.ok("c2").id("a").start(1000).build());
     recorder.started("b", "c2", null, 1001);
     long deadline = System.nanoTime() + 2_000_000_000L;
     while (lookups.isEmpty() && System.nanoTime() < deadline) {

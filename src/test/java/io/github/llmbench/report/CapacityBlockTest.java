@@ -10,6 +10,7 @@ import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GoodputSpec;
+import io.github.llmbench.testing.TestRecords;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,8 +45,8 @@ class CapacityBlockTest {
     List<RequestRecord> rs = new java.util.ArrayList<>();
     for (int i = 0; i < ttfts.length; i++) {
       long start = 1_700_000_000_000L + i * 10_000L / ttfts.length;
-      rs.add(new RequestRecord(level + "-" + i, level, start, start + (long) ttfts[i] + 500, ttfts[i], 50.0, ttfts[i] + 500,
-          List.of(500.0), 100, 2, false, true, null, 200));
+      rs.add(TestRecords.ok(level).id(level + "-" + i).start(start).end(start + (long) ttfts[i] + 500).ttft(ttfts[i])
+          .e2el(ttfts[i] + 500).outputTokens(2).build());
     }
     return rs;
   }

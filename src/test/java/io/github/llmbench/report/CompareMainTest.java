@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.testing.Chromium;
+import io.github.llmbench.testing.TestRecords;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -74,10 +75,7 @@ class CompareMainTest {
     Path run = LlmPageTest.runFolder(Files.createDirectories(dir.resolve("tp2")));
     List<RequestRecord> rs = LlmPageTest.threeLevelRun().stream()
         .filter(r -> !"c8".equals(r.level()))
-        .map(r -> new RequestRecord(r.id(), r.level(), r.startMs(), r.endMs(),
-            r.ttftMs() == null ? null : r.ttftMs() / 2, r.tpotMs(), r.e2elMs(), r.itlMs(),
-            r.inputTokens(), r.outputTokens(), r.outputTokensEstimated(), r.ok(), r.error(),
-            r.httpStatus()))
+        .map(r -> TestRecords.from(r).ttft(r.ttftMs() == null ? null : r.ttftMs() / 2).build())
         .toList();
     Map<String, Object> meta = new java.util.LinkedHashMap<>(LlmPageTest.metadata());
     meta.put("model_id", MODEL_XSS);

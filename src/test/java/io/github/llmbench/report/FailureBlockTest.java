@@ -7,6 +7,7 @@ import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.analysis.FailureReasons.Reason;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,13 +57,12 @@ class FailureBlockTest {
     long t = 1_700_000_000_000L;
     for (String level : List.of("c2", "c4")) {
       for (int i = 0; i < 4; i++) {
-        rs.add(new RequestRecord(level + "-" + i, level, t, t + 100, 10.0, 10.0, 80.0,
-            List.of(10.0), 16, 8, false, true, null, 200));
+        rs.add(TestRecords.ok(level).id(level + "-" + i).start(t).end(t + 100).build());
       }
       t += 1_000;
     }
-    rs.add(new RequestRecord("f", "c2", t, t + 10, null, null, null, null, 16, null, false, false,
-        "HTTP 500: injected failure", 500));
+    rs.add(TestRecords.failed("c2", "HTTP 500: injected failure").id("f").start(t).end(t + 10).inputTokens(16)
+        .status(500).build());
     String text = RunReport.levelsText(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), true);
     int c2 = text.indexOf("Serving Benchmark Result (c2)");
     int failures = text.indexOf("- Failures (c2) -");

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.testing.TestRecords;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.PrintStream;
@@ -63,8 +64,8 @@ class LlmPageTest {
    */
   static List<RequestRecord> threeLevelRun() {
     List<RequestRecord> rs = new ArrayList<>();
-    rs.add(new RequestRecord("w0", "warmup", T, T + 400, 50.0, 50.0, 400.0,
-        List.of(50.0, 50.0, 50.0, 50.0, 50.0, 50.0, 50.0), 100, 8, false, true, null, 200));
+    // 8 tokens, 7 gaps of 50 ms: e2el 400 ms, ends at T + 400
+    rs.add(TestRecords.ok("warmup").id("w0").start(T).ttft(50).tpot(50).inputTokens(100).outputTokens(8).build());
     long levelStart = T + 1_000;
     int id = 0;
     for (int c : new int[] {2, 4, 8}) {
@@ -74,18 +75,14 @@ class LlmPageTest {
       for (int s = 0; s < c; s++) {
         long t = levelStart + s * 3L;
         while (t < levelStart + 6_000) {
-          List<Double> itl = new ArrayList<>();
-          for (int i = 0; i < 7; i++) {
-            itl.add((double) gap);
-          }
-          double e2el = ttft + 7.0 * gap;
-          rs.add(new RequestRecord("r" + id++, "c" + c, t, t + dur, (double) ttft, gap * 1.0,
-              e2el, itl, 100, 8, false, true, null, 200));
+          // 7 gaps of gap ms, e2el = ttft + 7 gap
+          rs.add(TestRecords.ok("c" + c).id("r" + id++).start(t).end(t + dur).ttft(ttft).tpot(gap)
+              .inputTokens(100).outputTokens(8).build());
           t += dur;
         }
       }
-      rs.add(new RequestRecord("f" + id++, "c" + c, levelStart + 100, levelStart + 150, null,
-          null, null, null, 100, null, false, false, XSS, 500));
+      rs.add(TestRecords.failed("c" + c, XSS).id("f" + id++).start(levelStart + 100).end(levelStart + 150)
+          .inputTokens(100).status(500).build());
       levelStart += 7_000;
     }
     return rs;
@@ -185,13 +182,12 @@ class LlmPageTest {
     for (int i = 1; i <= 12; i++) {
       String reason = i == 11 ? "HTTP 400: " + XSS + " & more" : "HTTP 500: reason " + i;
       for (int k = 0; k < i; k++) {
-        rs.add(new RequestRecord("f" + i + "-" + k, "c2", t, t + 10, null, null, null, null, 100,
-            null, false, false, reason, i == 11 ? 400 : 500));
+        rs.add(TestRecords.failed("c2", reason).id("f" + i + "-" + k).start(t).end(t + 10).inputTokens(100)
+            .status(i == 11 ? 400 : 500).build());
         t += 10;
       }
     }
-    rs.add(new RequestRecord("ok", "c4", t + 1_000, t + 1_100, 10.0, 10.0, 80.0, List.of(10.0),
-        100, 8, false, true, null, 200));
+    rs.add(TestRecords.ok("c4").id("ok").start(t + 1_000).end(t + 1_100).build());
     String html = LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), Map.of(),
         null, "run");
 
@@ -222,13 +218,13 @@ class LlmPageTest {
   void ttftByTurnAndTraceLatenessTablesOnlyWhereTheRunHasThem() {
     List<RequestRecord> rs = new ArrayList<>();
     for (int k = 1; k <= 3; k++) {
-      rs.add(new RequestRecord("t" + k, XSS, T + k * 100, T + k * 100 + 50, 10.0 * k, 1.0, 40.0, List.of(1.0),
-          100 * k, 8, false, true, null, 200).withOrigin(io.github.llmbench.records.RequestOrigin.turn("conv-1", k)));
+      rs.add(TestRecords.ok(XSS).id("t" + k).start(T + k * 100).end(T + k * 100 + 50).ttft(10.0 * k)
+          .inputTokens(100 * k).origin(io.github.llmbench.records.RequestOrigin.turn("conv-1", k)).build());
     }
-    rs.add(new RequestRecord("r1", "trace", T, T + 50, 10.0, 1.0, 40.0, List.of(1.0), 100, 8, false, true, null, 200)
-        .withOrigin(io.github.llmbench.records.RequestOrigin.trace(0, 3_000)));
-    rs.add(new RequestRecord("r2", "trace", T + 500, T + 550, 10.0, 1.0, 40.0, List.of(1.0), 100, 8, false, true, null, 200)
-        .withOrigin(io.github.llmbench.records.RequestOrigin.trace(500_000, 510_500)));
+    rs.add(TestRecords.ok("trace").id("r1").start(T).end(T + 50)
+        .origin(io.github.llmbench.records.RequestOrigin.trace(0, 3_000)).build());
+    rs.add(TestRecords.ok("trace").id("r2").start(T + 500).end(T + 550)
+        .origin(io.github.llmbench.records.RequestOrigin.trace(500_000, 510_500)).build());
     String html = LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), Map.of(), null, "run");
     String section = html.substring(html.indexOf("<div id=\"llm-workload\""), html.indexOf("<div id=\"llm-errors\""));
     assertTrue(section.contains("TTFT by turn (&lt;script&gt;"), section);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.analysis.SteadyState;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -20,14 +21,11 @@ class LlmPageTimelineTest {
     List<RequestRecord> rs = new ArrayList<>();
     for (int i = 0; i < requests; i++) {
       long start = T + i * everyMs + rnd.nextInt(50);
-      List<Double> itl = new ArrayList<>();
-      for (int k = 0; k < 9; k++) {
-        itl.add(100.0);
-      }
       boolean ok = i % 17 != 0;
       rs.add(ok
-          ? new RequestRecord("r" + i, "c4", start, start + 1000, 100.0, 100.0, 1000.0, itl, 5,
-              20, false, true, null, 200) // 20 tokens in 10 chunks: each chunk weighs 2
+          ? TestRecords.ok("c4").id("r" + i).start(start).end(start + 1000).ttft(100).e2el(1000)
+              .itl(java.util.Collections.nCopies(9, 100.0)).inputTokens(5)
+              .outputTokens(20).build() // 20 tokens in 10 chunks: each chunk weighs 2
           : RequestRecord.failed("r" + i, "c4", null, start, start + 300, "HTTP 500", 500, 5));
     }
     return rs;

@@ -12,6 +12,7 @@ import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.ServingMetricsCalculator;
 import io.github.llmbench.analysis.ServingMetricsCalculatorTest;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.testing.TestRecords;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -104,8 +105,8 @@ class SummaryJsonTest {
   void severalLevelsNestUnderLevelsAndOverallStaysOnTop() throws Exception {
     List<RequestRecord> all = new ArrayList<>(ServingMetricsCalculatorTest.handMadeRun());
     long t = 1_700_000_000_000L + 10_000;
-    all.add(new RequestRecord("s1", "c8", t, t + 1000, 100.0, 10.0, 1000.0, List.of(900.0), 5, 2,
-        false, true, null, 200));
+    all.add(TestRecords.ok("c8").id("s1").start(t).end(t + 1000).ttft(100).tpot(10).e2el(1000).itl(900.0)
+        .inputTokens(5).outputTokens(2).build());
     Map<String, ServingMetrics> levels =
         ServingMetricsCalculator.computeByLevel(
             all, Map.of("c4", 4, "c8", 8), LatencyStats.DEFAULT_PERCENTILES);
@@ -137,12 +138,11 @@ class SummaryJsonTest {
     long t = 1_700_000_000_000L;
     for (int i = 1; i <= 12; i++) {
       for (int k = 0; k < i; k++) {
-        all.add(new RequestRecord("f" + i + "-" + k, "c2", t, t + 10, null, null, null, null, 5,
-            null, false, false, "HTTP 500: reason " + i, 500));
+        all.add(TestRecords.failed("c2", "HTTP 500: reason " + i).id("f" + i + "-" + k).start(t).end(t + 10)
+            .inputTokens(5).status(500).build());
       }
     }
-    all.add(new RequestRecord("ok", "c4", t + 1000, t + 2000, 100.0, 10.0, 1000.0, List.of(900.0),
-        5, 2, false, true, null, 200));
+    all.add(TestRecords.ok("c4").id("ok").start(t + 1000).end(t + 2000).build());
     JsonNode lv = JSON.readTree(SummaryJson.toJson(RunReport.summary(
         RunAnalysis.of(all, Map.of(), null, null, 1, "hint"), Map.of()))).get("levels");
 
