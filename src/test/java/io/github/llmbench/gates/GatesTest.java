@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.xml.parsers.DocumentBuilderFactory;
+import io.github.llmbench.testing.TestRecords;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 
@@ -94,10 +95,10 @@ class GatesTest {
   @Test
   void goodputAsVllmDefinesIt() {
     GoodputSpec spec = GateSet.parse(Map.of("goodput", "ttft:100 tpot:10"), "").goodput().orElseThrow();
-    RequestRecord good = new RequestRecord("a", "c1", 0, 500, 90.0, 9.0, 500.0, List.of(), 1, 10, false, true, null, 200);
-    RequestRecord slowFirst = new RequestRecord("b", "c1", 0, 500, 120.0, 9.0, 500.0, List.of(), 1, 10, false, true, null, 200);
-    RequestRecord oneToken = new RequestRecord("c", "c1", 0, 500, 50.0, null, 50.0, List.of(), 1, 1, false, true, null, 200);
-    RequestRecord failed = new RequestRecord("d", "c1", 0, 500, null, null, null, List.of(), null, null, false, false, "HTTP 500", 500);
+    RequestRecord good = TestRecords.ok("c1").ttft(90).tpot(9).outputTokens(10).build();
+    RequestRecord slowFirst = TestRecords.ok("c1").ttft(120).tpot(9).outputTokens(10).build();
+    RequestRecord oneToken = TestRecords.ok("c1").ttft(50).outputTokens(1).build();
+    RequestRecord failed = TestRecords.failed("c1", "HTTP 500").status(500).build();
     assertEquals(2, spec.goodCount(List.of(good, slowFirst, oneToken, failed)));
   }
 
