@@ -6,23 +6,38 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.core.Level;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingRun;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A two-level ladder stopped by request counts, after a warmup, as one run. */
+/**
+ * A three-level ladder stopped by request counts, after a warmup, as one run: the run once for the
+ * class, each {@code @Test} one thing it must show.
+ */
 class LadderIT {
+  @TempDir static Path results;
 
-  @Test
-  void exactCountsPerLevelDrainedInOrderWarmupLeftOut(@TempDir Path results) throws Exception {
-    GatlingRun.Result run =
+  private static GatlingRun.Result run;
+  private static List<RequestRecord> records;
+  private static JsonNode summary;
+
+  @BeforeAll
+  static void runLadder() throws Exception {
+    run =
         GatlingRun.run(
             ServingBenchmarkSimulation.class,
             results,
@@ -36,27 +51,36 @@ class LadderIT {
                 "seed", "11",
                 "sim.model", "sim-tiny",
                 "sim.gpu", "rtx4090"));
-    assertEquals(0, run.exitCode());
-    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    assertEquals(0, run.exitCode(), run.console());
+    records = RequestsJsonl.read(RunFiles.ofRun(run.runDir()).requests());
+    summary = new ObjectMapper().readTree(RunFiles.ofRun(run.runDir()).summary().toFile());
+  }
+
+  @Test
+  void everyLevelSendsExactlyItsPrompts() {
     assertTrue(records.stream().allMatch(RequestRecord::ok), records.toString());
-    List<RequestRecord> warmup = records.stream().filter(r -> r.level().equals("warmup")).toList();
-    List<RequestRecord> c2 = records.stream().filter(r -> r.level().equals("c2")).toList();
-    List<RequestRecord> c3 = records.stream().filter(r -> r.level().equals("c3")).toList();
-    List<RequestRecord> c4 = records.stream().filter(r -> r.level().equals("c4")).toList();
-    assertEquals(3, warmup.size());
-    assertEquals(6, c2.size());
-    assertEquals(8, c3.size());
-    assertEquals(10, c4.size());
+    assertEquals(3, level(Level.WARMUP).size());
+    assertEquals(6, level(Level.closed(2)).size());
+    assertEquals(8, level(Level.closed(3)).size());
+    assertEquals(10, level(Level.closed(4)).size());
     assertEquals(27, records.size());
-    // each phase drained before the next started: no level's requests under another
+  }
+
+  @Test
+  void eachLevelDrainsBeforeTheNextAndKeepsItsConcurrency() {
+    List<RequestRecord> warmup = level(Level.WARMUP);
+    List<RequestRecord> c2 = level(Level.closed(2));
+    List<RequestRecord> c3 = level(Level.closed(3));
+    List<RequestRecord> c4 = level(Level.closed(4));
     assertTrue(last(warmup) <= first(c2), "warmup overlaps c2");
     assertTrue(last(c2) <= first(c3), "c2 overlaps c3");
     assertTrue(last(c3) <= first(c4), "c3 overlaps c4");
-    // at most N in flight within a level
     assertTrue(peak(c2) <= 2, "c2 peak " + peak(c2));
     assertTrue(peak(c4) <= 4, "c4 peak " + peak(c4));
+  }
 
-    JsonNode summary = new ObjectMapper().readTree(run.llm("summary.json").toFile());
+  @Test
+  void summaryLeavesTheWarmupOut() {
     assertEquals(24, summary.get("completed").asInt(), "warmup requests are not in the summary");
     assertEquals(3, summary.get("warmup_requests").asInt());
     assertEquals(11, summary.get("seed").asLong());
@@ -64,9 +88,11 @@ class LadderIT {
     assertEquals(List.of("c2", "c3", "c4"), iterable(summary.get("levels")));
     assertEquals(6, summary.get("levels").get("c2").get("completed").asInt());
     assertEquals(2, summary.get("levels").get("c2").get("max_concurrency").asInt());
-    assertFalse(summary.get("levels").has("warmup"));
+    assertFalse(summary.get("levels").has(Level.WARMUP.tag()));
+  }
 
-    // steady state, roofline and knee: in the console, in summary.json and on the linked page
+  @Test
+  void steadyStateRooflineAndKneeInTheConsoleAndSummary() {
     for (String level : List.of("c2", "c3", "c4")) {
       JsonNode l = summary.get("levels").get(level);
       assertTrue(l.has("steady_state") && l.has("roofline"), level + ": " + l);
@@ -75,14 +101,29 @@ class LadderIT {
     assertTrue(summary.has("knee"));
     assertTrue(run.console().contains("Steady-State Metrics"), "steady-state block in the console");
     assertTrue(run.console().contains("Ladder (output throughput basis"), "ladder verdicts in the console");
+  }
+
+  @Test
+  void pageIsLinkedAndAgreesWithTheSummary() throws Exception {
     double steadyC4 = summary.get("levels").get("c4").get("steady_state").get("output_throughput").asDouble();
-    String page = java.nio.file.Files.readString(run.runDir().resolve("llm.html"));
-    assertTrue(java.nio.file.Files.readString(run.runDir().resolve("index.html")).contains("llm.html"), "menu link");
-    Chromium.Dump dump = Chromium.open(run.runDir().resolve("llm.html"));
+    Path page = RunFiles.ofRun(run.runDir()).page();
+    String html = Files.readString(page);
+    assertTrue(Files.readString(run.runDir().resolve("index.html")).contains(RunFiles.PAGE), "menu link");
+    assertTrue(html.contains("<div id=\"llm-server\""), "the simulator's /metrics read");
+    assertTrue(html.contains(String.format(Locale.ROOT, "%.2f", steadyC4)),
+        "page and summary.json agree on c4's steady output throughput " + steadyC4);
+  }
+
+  @Test
+  @Tag("chromium")
+  void pageChartsDrawInChromium() throws Exception {
+    Chromium.Dump dump = Chromium.open(RunFiles.ofRun(run.runDir()).page());
     // 3 against concurrency, in flight, tokens, the roofline, and the simulator's running/waiting/KV
     Chromium.assertChartsDrawn(dump, 7);
-    assertTrue(page.contains("<div id=\"llm-server\""), "the simulator's /metrics read");
-    assertTrue(page.contains(String.format(java.util.Locale.ROOT, "%.2f", steadyC4)), "page and summary.json agree on c4's steady output throughput " + steadyC4);
+  }
+
+  private static List<RequestRecord> level(Level level) {
+    return records.stream().filter(r -> r.level().equals(level.tag())).toList();
   }
 
   private static long first(List<RequestRecord> rs) {
@@ -108,7 +149,7 @@ class LadderIT {
   }
 
   private static List<String> iterable(JsonNode object) {
-    List<String> names = new java.util.ArrayList<>();
+    List<String> names = new ArrayList<>();
     object.fieldNames().forEachRemaining(names::add);
     return names;
   }
