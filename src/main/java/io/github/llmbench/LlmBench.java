@@ -32,23 +32,22 @@ import io.github.llmbench.injection.TargetException;
 import io.github.llmbench.records.RunDirectory;
 import io.github.llmbench.records.RunRecorder;
 import io.github.llmbench.settings.BenchSettings;
-import io.github.llmbench.settings.BenchSettings.Dataset;
+import io.github.llmbench.settings.BenchSettings.DatasetKind;
 import io.github.llmbench.settings.SettingsException;
+import io.github.llmbench.workload.Dataset;
 import io.github.llmbench.workload.DatasetException;
-import io.github.llmbench.workload.FileDataset;
-import io.github.llmbench.workload.ProfilesDataset;
-import io.github.llmbench.workload.RandomDataset;
+import io.github.llmbench.workload.LocalTokenizer;
+import io.github.llmbench.workload.PreparedWorkload;
 import io.github.llmbench.workload.RequestBodies;
 import io.github.llmbench.workload.RequestSpec;
-import io.github.llmbench.workload.ContextFit;
 import io.github.llmbench.workload.ServerTokenizer;
 import io.github.llmbench.injection.ServerApi;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Iterator;
 import java.util.stream.Stream;
 import io.github.llmbench.workload.FeederRecords;
-import io.github.llmbench.workload.TraceDataset;
 import io.github.llmbench.telemetry.MetricsScraper;
 import io.github.llmbench.injection.Conversations;
 import io.github.llmbench.records.RequestOrigin;
@@ -57,6 +56,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -77,22 +77,14 @@ public final class LlmBench {
   /** Exit status for a bad setting or an unusable server (Gatling uses 1 and 2 itself). */
   public static final int EXIT_BAD_INPUT = 3;
 
-  /** Sample prompts re-counted by the server's tokenizer before the load (the words method). */
-  static final int CHECKED_SAMPLES = 5;
-
-  /** Warmup prompts come from another seed than measured ones, so no measured prompt is cached. */
-  static final long WARMUP_SEED_SALT = 0x3A3A_5EED_0000_0001L;
-
   private final BenchSettings settings;
   private final Target target;
-  private final io.github.llmbench.workload.Dataset dataset;
-  private final io.github.llmbench.workload.Dataset warmupDataset;
-  private final List<String> sequentialProfiles;
-  /** Start lines about the tokenizer, the prompts, the chat template and the context (filled as they are known). */
-  private final Map<String, String> datasetNotes;
-  /** Makes the prompts that are made before the load and checks the context; run once, by {@link #prepared()}. */
-  private final Runnable preparation;
-  private boolean prepared;
+  /** The dataset and the warmup's; makes the prompts made before the load, once, by {@link #prepared()}. */
+  private final PreparedWorkload workload;
+  private final Dataset dataset;
+  private final Dataset warmupDataset;
+  /** Start lines known before the load is prepared: the tokenizer, the chat template, the metrics. */
+  private final Map<String, String> startNotes;
   private final boolean exitOnProblem;
   private final RunRecorder recorder;
   private final StreamCapture capture;
@@ -102,8 +94,6 @@ public final class LlmBench {
   private final RunEnd runEnd;
   private final RequestBodies bodies;
   private final MetricsScraper scraper;
-  /** {@code -Dtokenizer}'s tokenizer, or null (the server's, if any, is used). */
-  private final io.github.llmbench.workload.LocalTokenizer localTokenizer;
   private final AtomicLong measuredIndex = new AtomicLong();
   private final AtomicLong warmupIndex = new AtomicLong();
   private final AtomicLong conversationIds = new AtomicLong();
@@ -115,82 +105,25 @@ public final class LlmBench {
     this.exitOnProblem = exitOnProblem;
     this.recorder = new RunRecorder(() -> RunDirectory.llmFolder(createdMs, out));
     BenchSettings.Workload w = settings.workload();
-    // Read the dataset file before contacting the server: a bad file costs nothing.
-    FileDataset file = w.dataset() == Dataset.FILE ? FileDataset.read(w.file().get(), w.outputLen(), w.seed()) : null;
-    List<TraceDataset.Entry> trace = w.dataset() == Dataset.TRACE ? traceLines(w, settings.load()) : null;
-    // a local tokenizer is read before the server is asked anything: a wrong path costs nothing
-    this.localTokenizer = settings.tokenizerPath().map(io.github.llmbench.workload.LocalTokenizer::load).orElse(null);
+    // the dataset's file and a local tokenizer are read before the server is asked anything: a bad path costs nothing
+    PreparedWorkload.Sources sources = PreparedWorkload.Sources.read(settings);
     this.target = Target.resolve(settings);
     this.bodies = new RequestBodies(settings.api(), target.model(), settings.requestOptions().extraBody());
     try {
-      ServerTokenizer serverTokenizer = target.api().tokenizer(target.model());
-      ServerTokenizer tokenizer = localTokenizer != null ? localTokenizer : serverTokenizer;
-      Map<String, String> notes = new LinkedHashMap<>();
-      notes.put("tokenizer", localTokenizer == null ? tokenizer.describe()
-          : localTokenizer.describe() + "; " + io.github.llmbench.workload.TokenizerCheck.against(localTokenizer, serverTokenizer));
-      String why = "";
-      String whyLengths;
-      switch (w.dataset()) {
-        case RANDOM -> {
-          RandomDataset.Selection selection =
-              RandomDataset.forServer(tokenizer, w.inputLen(), w.outputLen(), w.rangeRatio(), w.prefixLen(), w.seed(), CHECKED_SAMPLES);
-          this.dataset = selection.dataset();
-          this.sequentialProfiles = List.of();
-          why = selection.why();
-        }
-        case TRACE -> {
-          RandomDataset.Selection selection =
-              RandomDataset.forServer(tokenizer, w.inputLen(), w.outputLen(), 0, 0, w.seed(), CHECKED_SAMPLES);
-          TraceDataset replay = TraceDataset.of(trace, selection.dataset(), w.seed());
-          this.dataset = replay;
-          this.sequentialProfiles = List.of();
-          why = selection.dataset().method() == RandomDataset.Method.TOKEN_IDS
-              ? "words do not add up with this tokenizer (" + selection.why() + "): " + RandomDataset.check(replay, tokenizer, CHECKED_SAMPLES).describe()
-              : RandomDataset.check(replay, tokenizer, CHECKED_SAMPLES).describe();
-        }
-        case PROFILES -> {
-          ProfilesDataset profiles =
-              new ProfilesDataset(w.profiles().group(), w.profiles().names(), ProfilesDataset.shippedSentence(), w.seed());
-          this.dataset = profiles;
-          this.sequentialProfiles = w.profilesMixed() ? List.of() : profiles.names();
-        }
-        default -> {
-          this.dataset = file;
-          this.sequentialProfiles = List.of();
-        }
-      }
-      whyLengths = why;
-      this.warmupDataset = dataset.withSeed(w.seed() ^ WARMUP_SEED_SALT);
-      this.phases = dataset instanceof TraceDataset replay
-          ? LoadPlan.trace(settings.load(), replay.sendTimesSeconds(w.traceSpeed()))
+      this.workload = PreparedWorkload.forServer(settings, sources, workloadServer(target), out);
+      this.dataset = workload.dataset();
+      this.warmupDataset = workload.warmupDataset();
+      this.phases = workload.traceSendTimes().isPresent()
+          ? LoadPlan.trace(settings.load(), workload.traceSendTimes().get())
           : settings.search().isPresent() ? LoadPlan.search(settings.load())
-          : LoadPlan.of(settings.load(), sequentialProfiles, settings.injector());
-      if (settings.injector().sharded()) {
-        for (io.github.llmbench.workload.Dataset d : List.of(dataset, warmupDataset)) {
-          if (d instanceof RandomDataset random) {
-            random.forInjector(settings.injector().index(), settings.injector().count());
-          }
-        }
-      }
-      OptionalInt template = settings.api() == BenchSettings.Api.CHAT && tokenizer.present()
-          ? target.api().chatTemplateTokens(target.model(), tokenizer, "How fast is the server?")
-          : OptionalInt.empty();
-      if (settings.api() == BenchSettings.Api.CHAT) {
-        notes.put("chat", template.isPresent()
-            ? "the chat template adds " + template.getAsInt() + " tokens to each prompt (counted in the server's input tokens)"
-            : "the chat template's tokens are unknown (the server's input tokens count them)");
-      }
-      this.datasetNotes = notes;
-      // made when the simulation first asks for the dataset's requests (load(), feeder(),
-      // closedLevel()): a simulation with its own feeder neither waits for them nor is stopped by them
-      this.preparation = () -> {
-        datasetNotes.put("lengths", preparePrompts(w, whyLengths));
-        datasetNotes.put("context", checkContext(tokenizer, template.orElse(0)));
-      };
+          : LoadPlan.of(settings.load(), workload.sequentialProfiles(), settings.injector());
+      Map<String, String> notes = new LinkedHashMap<>(workload.startNotes());
       this.rooflineModel = rooflineModel(settings, target);
       this.rooflineGpu = rooflineGpu(settings, target);
       this.scraper = metricsScraper(notes);
-      this.runEnd = new RunEnd(settings, target, phases, recorder, rooflineModel, rooflineGpu, datasetNotes, scraper, out);
+      this.startNotes = Collections.unmodifiableMap(notes);
+      this.runEnd = new RunEnd(settings, target, phases, recorder, rooflineModel, rooflineGpu, this::serverChecks, scraper, out);
+      LocalTokenizer localTokenizer = workload.localTokenizer().orElse(null);
       this.capture =
           new StreamCapture(
               recorder,
@@ -213,6 +146,35 @@ public final class LlmBench {
     if (scraper != null) {
       scraper.start();
     }
+  }
+
+  /** The server as the workload asks it before the load: its tokenizer, chat template and context. */
+  private static PreparedWorkload.Server workloadServer(Target target) {
+    ServerApi api = target.api();
+    String model = target.model();
+    return new PreparedWorkload.Server() {
+      @Override
+      public ServerTokenizer tokenizer() {
+        return api.tokenizer(model);
+      }
+
+      @Override
+      public OptionalInt chatTemplateTokens(ServerTokenizer tokenizer, String content) {
+        return api.chatTemplateTokens(model, tokenizer, content);
+      }
+
+      @Override
+      public Optional<PreparedWorkload.ContextLength> contextLength() {
+        return api.contextLength(model).map(c -> new PreparedWorkload.ContextLength(c.tokens(), c.source()));
+      }
+    };
+  }
+
+  /** What was found before the load, for summary.json: the start lines, then the preparation's once it has run. */
+  private Map<String, String> serverChecks() {
+    Map<String, String> checks = new LinkedHashMap<>(startNotes);
+    checks.putAll(workload.preparedNotes());
+    return Collections.unmodifiableMap(checks);
   }
 
   /**
@@ -292,24 +254,15 @@ public final class LlmBench {
    * {@link #start()} (tests that {@link #create} keep the exception).
    */
   private synchronized void prepared() {
-    if (prepared) {
-      return;
-    }
-    prepared = true;
-    Map<String, String> before = new LinkedHashMap<>(datasetNotes);
-    if (exitOnProblem) {
-      orExit(() -> {
-        preparation.run();
-        return null;
-      });
-    } else {
-      preparation.run();
-    }
-    datasetNotes.forEach((k, v) -> {
-      if (!before.containsKey(k)) {
-        out.printf("  %-12s %s%n", k, v);
-      }
-    });
+    PreparedWorkload.PlannedRequests planned = new PreparedWorkload.PlannedRequests(
+        plannedRequests(false), plannedRequests(true), LoadPlan.reusesPlannedRequests(phases, settings.search()));
+    Map<String, String> added = exitOnProblem ? orExit(() -> workload.prepare(planned)) : workload.prepare(planned);
+    added.forEach((k, v) -> out.printf("  %-12s %s%n", k, v));
+  }
+
+  /** Requests of the measured phases (or the warmup) to make prompts for before the load. */
+  private int plannedRequests(boolean warmup) {
+    return LoadPlan.plannedRequests(phases, settings.search(), settings.load().durationSeconds(), settings.workload().turns(), warmup);
   }
 
   /** Like {@link #start()}, but throws instead of ending the JVM (for tests and embedding). */
@@ -383,12 +336,6 @@ public final class LlmBench {
     return LoadPlan.maxDuration(phases, settings.timeoutSeconds(), settings.search().map(x -> x.budgetMinutes() * 60L).orElse(0L));
   }
 
-  /** The trace's lines, read before the server is asked anything; {@code -Dprompts=N} keeps the first N. */
-  private static List<TraceDataset.Entry> traceLines(BenchSettings.Workload w, BenchSettings.Load load) {
-    List<TraceDataset.Entry> lines = TraceDataset.read(w.file().get());
-    return load.prompts().isEmpty() ? lines : lines.subList(0, Math.min(lines.size(), load.prompts().get(0)));
-  }
-
   /**
    * The model for the roofline: {@code -Dmodel.spec} (a catalog id or a Hugging Face {@code
    * config.json}), else the simulator's model, else the catalog entry whose Hugging Face id is the
@@ -431,7 +378,7 @@ public final class LlmBench {
    */
   public List<Assertion> assertions() {
     List<Assertion> out = new ArrayList<>();
-    if (settings.workload().dataset() == Dataset.PROFILES) {
+    if (settings.workload().dataset() == DatasetKind.PROFILES) {
       return out;
     }
     List<String> levels = phases.stream().map(Phase::level).filter(Level::measured).map(Level::tag).distinct().toList();
@@ -470,16 +417,16 @@ public final class LlmBench {
   private ChainBuilder oneRequest(Phase phase) {
     String level = phase.level().tag();
     ChainBuilder request = capture.request(s -> level, LlmBench::profileOf, this::bodyOf, this::originOf, LlmBench::sendAt);
-    boolean profiles = settings.workload().dataset() == Dataset.PROFILES;
+    boolean profiles = settings.workload().dataset() == DatasetKind.PROFILES;
     ChainBuilder inner = profiles ? exec(group("#{" + FeederRecords.PROFILE + "}").on(request)) : request;
     boolean measured = phase.level().measured();
-    io.github.llmbench.workload.Dataset d = measured ? dataset : warmupDataset;
+    Dataset d = measured ? dataset : warmupDataset;
     AtomicLong index = measured ? measuredIndex : warmupIndex;
     BenchSettings.Workload w = settings.workload();
     if (w.multiTurn()) {
       Iterator<Map<String, Object>> conversations = Stream.generate(() -> {
         long n = datasetIndex(index.getAndIncrement());
-        List<Map<String, Object>> turns = d.conversation(n, phase.profile(), w.turns()).stream().map(this::feederRecord).toList();
+        List<Map<String, Object>> turns = d.conversation(n, phase.profile(), w.turns()).stream().map(workload::feederRecord).toList();
         return Conversations.record("conv-" + conversationIds.incrementAndGet(), turns);
       }).iterator();
       return Conversations.of(conversations, exec(group(level).on(inner)), Duration.ofMillis(Math.round(w.thinkSeconds() * 1000)));
@@ -530,27 +477,9 @@ public final class LlmBench {
   };
 
   /** Requests {@code index}, {@code index + 1}, ... of a dataset (of one profile, or any) as feeder records. */
-  private Iterator<Map<String, Object>> feederOf(io.github.llmbench.workload.Dataset d, AtomicLong index, String profile) {
-    return Stream.generate(() -> feederRecord(d.request(datasetIndex(index.getAndIncrement()), profile))).iterator();
+  private Iterator<Map<String, Object>> feederOf(Dataset d, AtomicLong index, String profile) {
+    return Stream.generate(() -> workload.feederRecord(d.request(datasetIndex(index.getAndIncrement()), profile))).iterator();
   }
-
-  /**
-   * A request as a feeder record; with a local tokenizer, a prompt of unknown length (a file's)
-   * counted, once per prompt: a file's requests come round again, and the count runs as the
-   * request is fed.
-   */
-  private Map<String, Object> feederRecord(io.github.llmbench.workload.RequestSpec spec) {
-    Map<String, Object> r = FeederRecords.of(spec);
-    if (localTokenizer != null && spec.promptTokens() < 0) {
-      r = new LinkedHashMap<>(r);
-      r.put(FeederRecords.INPUT_TOKENS, promptCounts.computeIfAbsent(spec, s -> localTokenizer.countText(s.promptText())));
-    }
-    return r;
-  }
-
-  /** A local tokenizer's counts of the dataset's prompts of unknown length. */
-  private final java.util.concurrent.ConcurrentHashMap<io.github.llmbench.workload.RequestSpec, Integer> promptCounts =
-      new java.util.concurrent.ConcurrentHashMap<>();
 
   /** The prompt's tokens the feeder record knows (a random prompt's, or counted by a local tokenizer). */
   private static Integer countedInputTokens(Session s) {
@@ -647,116 +576,8 @@ public final class LlmBench {
     return body(FeederRecords.read(name -> s.contains(name) ? s.get(name) : null, settings.outputLen()));
   }
 
-  /**
-   * Prompts to make before the load for the measured phases (or the warmup): each phase's {@code
-   * prompts}, or for a phase that runs for a time, a pool of {@value #POOL_PER_SLOT} per request
-   * in flight (open model: the expected arrivals + 20%); for a search's probes, the largest
-   * one's pool; at most {@value #MAX_PREPARED}.
-   */
-  private int plannedRequests(boolean warmup) {
-    long n = 0;
-    if (!warmup && settings.search().isPresent()) { // the largest probe's, used in turn by every probe
-      BenchSettings.Search s = settings.search().get();
-      n = s.rate() ? (long) Math.ceil(s.max() * settings.load().durationSeconds() * 1.2) : (long) s.max() * POOL_PER_SLOT;
-    }
-    for (Phase p : phases) {
-      if (p.level().measured() == warmup) {
-        continue;
-      }
-      n += p.<Long>match(
-          closed -> closed.prompts().isPresent() ? closed.prompts().getAsInt() : (long) closed.conc() * POOL_PER_SLOT,
-          open -> open.prompts().isPresent() ? open.prompts().getAsInt() : (long) Math.ceil(open.rate() * open.durationSeconds() * 1.2),
-          trace -> (long) trace.sendTimes().size(),
-          warmupPhase -> (long) warmupPhase.promptCount());
-    }
-    return (int) Math.min(n * settings.workload().turns(), MAX_PREPARED);
-  }
-
-  static final int POOL_PER_SLOT = 8;
-  static final int MAX_PREPARED = 10_000;
-
-  /**
-   * Checks that the longest request fits the server's context before any load.
-   *
-   * @return the start line about the context
-   * @throws TargetException naming both numbers when it does not fit
-   */
-  private String checkContext(ServerTokenizer tokenizer, int templateTokens) {
-    java.util.Optional<ServerApi.ContextLength> context = target.api().contextLength(target.model());
-    if (context.isEmpty()) {
-      return "unknown (the server tells no context length): requests are not checked against it";
-    }
-    ServerApi.ContextLength c = context.get();
-    java.util.Optional<ContextFit.Longest> longest =
-        ContextFit.longest(dataset.longestRequests(), tokenizer, templateTokens, settings.requestOptions().maxTokens());
-    if (longest.isEmpty()) {
-      return c.tokens() + " tokens per request (" + c.source() + "); the longest request was not counted (no tokenizer)";
-    }
-    BenchSettings.Workload w = settings.workload();
-    if (w.multiTurn() && w.dataset() != Dataset.FILE) {
-      // the last turn carries every earlier turn and its answer (at most max_tokens each)
-      ContextFit.Longest one = longest.get();
-      ContextFit.Longest last = new ContextFit.Longest(w.turns() * one.promptTokens() + (w.turns() - 1) * one.maxTokens(), one.maxTokens());
-      ContextFit.problem(last, c.tokens(), c.source()).ifPresent(message -> {
-        throw new TargetException(message.replace("The longest request", "The last turn of a conversation (-Dturns=" + w.turns() + ")")
-            .replace("lower -Dinput.len", "lower -Dturns, -Dinput.len"));
-      });
-      return c.tokens() + " tokens per request (" + c.source() + "); the last turn of a conversation needs up to " + last.total();
-    }
-    ContextFit.problem(longest.get(), c.tokens(), c.source()).ifPresent(message -> {
-      throw new TargetException(message);
-    });
-    return c.tokens() + " tokens per request (" + c.source() + "); the longest request needs " + longest.get().total()
-        + (w.multiTurn() ? " (a turn; later turns also carry the conversation so far)" : "");
-  }
-
   private String body(RequestSpec spec) {
     return bodies.streaming(spec);
-  }
-
-  /**
-   * Makes the token-ids prompts, before the load (as many as the run sends when it sends a fixed
-   * number, else a pool used in turn; the other methods make theirs on the fly), and returns the
-   * start line about the prompts: the method that makes their lengths exact and how exact they
-   * came out.
-   */
-  private String preparePrompts(BenchSettings.Workload w, String why) {
-    if (w.dataset() == Dataset.PROFILES) {
-      return "profiles " + w.profiles() + (w.profilesMixed() ? ", mixed" : ", in order") + ": " + ((ProfilesDataset) dataset).names();
-    }
-    if (w.dataset() == Dataset.FILE) {
-      return ((FileDataset) dataset).size() + " requests in " + w.file().get();
-    }
-    if (dataset instanceof TraceDataset replay) {
-      return String.format(Locale.ROOT, "%d requests over %.1f s of trace (sent over %.1f s), %d distinct blocks of %d tokens; %s",
-          replay.size(), replay.spanMs() / 1000, replay.spanMs() / 1000 / w.traceSpeed(), replay.distinctBlocks(),
-          TraceDataset.BLOCK_TOKENS, why);
-    }
-    RandomDataset random = (RandomDataset) dataset;
-    String method = "method: " + (localTokenizer == null ? random.describeMethod()
-        : random.describeMethod().replace("the server's ", "the local tokenizer's ").replace("by the server", "by the local tokenizer"));
-    return switch (random.method()) {
-      case ESTIMATE -> method + " (" + why + "): input tokens are reported from the server's usage";
-      case WORDS -> method + "; " + why;
-      case TOKEN_IDS -> {
-        long startNanos = System.nanoTime();
-        int measured = plannedRequests(false);
-        out.println("gatling-llm-bench: making " + measured + " prompts of exact length with the "
-            + (localTokenizer == null ? "server's" : "local") + " tokenizer...");
-        int worst = random.prepare(measured);
-        RandomDataset worstMade = random;
-        int warmup = plannedRequests(true);
-        if (warmup > 0 && ((RandomDataset) warmupDataset).prepare(warmup) > worst) {
-          worstMade = (RandomDataset) warmupDataset;
-        }
-        boolean pool = settings.search().isPresent() || phases.stream().filter(p -> p.level().measured()).anyMatch(p -> p.prompts().isEmpty());
-        double seconds = (System.nanoTime() - startNanos) / 1e9;
-        yield method + " (" + why + "); " + measured + (warmup > 0 ? " + " + warmup + " warmup" : "")
-            + String.format(Locale.ROOT, " prompts made before the load in %.1f s", seconds)
-            + (pool ? ", then used in turn (a server's prefix cache serves repeats: -Dprompts=N makes one per request)" : "")
-            + ": " + worstMade.preparedExactness();
-      }
-    };
   }
 
   private void printSettings() {
@@ -764,7 +585,7 @@ public final class LlmBench {
     Map<String, String> shown = new LinkedHashMap<>(settings.describe());
     shown.put("base.url", target.baseUrl() + (target.embedded() ? " (embedded vLLM simulator)" : ""));
     shown.put("model", target.model());
-    shown.putAll(datasetNotes);
+    shown.putAll(startNotes);
     if (target.api().closesConnectionAfterStream()) {
       shown.put("connections", "a new one per request (" + target.api().serverHeader().orElse("")
           + " closes the connection after each stream)");

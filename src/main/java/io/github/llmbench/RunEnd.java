@@ -28,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import io.github.llmbench.records.RunFiles;
 import java.util.Optional;
 
@@ -44,7 +45,8 @@ final class RunEnd {
   private final ModelSpec rooflineModel;
   private final GpuSpec rooflineGpu;
   private final PrintStream out;
-  private final Map<String, String> serverChecks;
+  /** What was found before the load, asked for at the end: the preparation's lines exist only once it has run. */
+  private final Supplier<Map<String, String>> serverChecks;
   /** The server's (and GPUs') metrics during the run; null when none are read. */
   private final io.github.llmbench.telemetry.MetricsScraper scraper;
   private final java.util.Set<String> printedLevels = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -65,7 +67,7 @@ final class RunEnd {
       RunRecorder recorder,
       ModelSpec rooflineModel,
       GpuSpec rooflineGpu,
-      Map<String, String> serverChecks,
+      Supplier<Map<String, String>> serverChecks,
       io.github.llmbench.telemetry.MetricsScraper scraper,
       PrintStream out) {
     this.scraper = scraper;
@@ -265,7 +267,7 @@ final class RunEnd {
     }
     meta.put("settings", settings.describe());
     // what was found before the load: the tokenizer, how exact the prompts are, the chat template, the context
-    meta.put("server_checks", serverChecks);
+    meta.put("server_checks", serverChecks.get());
     // the gates as given, for a merge of injectors to check them over the whole load
     Map<String, String> gates = new LinkedHashMap<>();
     settings.gates().set().gates().forEach(g -> gates.put(g.name(), g.limit().relative()

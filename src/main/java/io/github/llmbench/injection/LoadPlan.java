@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.function.Function;
@@ -148,5 +149,45 @@ public final class LoadPlan {
       }
     }
     return phases;
+  }
+
+  /** Prompts made before the load per request in flight of a phase that runs for a time: a pool used in turn. */
+  public static final int POOL_PER_SLOT = 8;
+
+  /** The most prompts made before the load, whatever the plan sends. */
+  public static final int MAX_PREPARED = 10_000;
+
+  /**
+   * Requests to make prompts for before the load, for the measured phases (or the warmup): each
+   * phase's {@code prompts}, or for a phase that runs for a time, a pool of {@value #POOL_PER_SLOT}
+   * per request in flight (open model: the expected arrivals + 20%); for a search's probes, the
+   * largest one's pool; each conversation's turns; at most {@value #MAX_PREPARED}.
+   */
+  public static int plannedRequests(
+      List<Phase> phases, Optional<BenchSettings.Search> search, int durationSeconds, int turns, boolean warmup) {
+    long n = 0;
+    if (!warmup && search.isPresent()) { // the largest probe's, used in turn by every probe
+      BenchSettings.Search s = search.get();
+      n = s.rate() ? (long) Math.ceil(s.max() * durationSeconds * 1.2) : (long) s.max() * POOL_PER_SLOT;
+    }
+    for (Phase p : phases) {
+      if (p.level().measured() == warmup) {
+        continue;
+      }
+      n += p.<Long>match(
+          closed -> closed.prompts().isPresent() ? closed.prompts().getAsInt() : (long) closed.conc() * POOL_PER_SLOT,
+          open -> open.prompts().isPresent() ? open.prompts().getAsInt() : (long) Math.ceil(open.rate() * open.durationSeconds() * 1.2),
+          trace -> (long) trace.sendTimes().size(),
+          warmupPhase -> (long) warmupPhase.promptCount());
+    }
+    return (int) Math.min(n * turns, MAX_PREPARED);
+  }
+
+  /**
+   * Whether the measured load may send more requests than {@link #plannedRequests} counts (a
+   * search, or a phase that runs for a time), so the prompts made before it are used in turn.
+   */
+  public static boolean reusesPlannedRequests(List<Phase> phases, Optional<BenchSettings.Search> search) {
+    return search.isPresent() || phases.stream().filter(p -> p.level().measured()).anyMatch(p -> p.prompts().isEmpty());
   }
 }

@@ -65,8 +65,8 @@ public final class BenchSettings {
   static final int MAX_CONC = 100_000;
   static final int MAX_SECONDS = 7 * 24 * 3600;
 
-  /** Where prompts come from. */
-  public enum Dataset {
+  /** The kind of dataset prompts come from ({@code -Ddataset}). */
+  public enum DatasetKind {
     RANDOM,
     PROFILES,
     FILE,
@@ -106,7 +106,7 @@ public final class BenchSettings {
 
   /** The prompts and lengths. */
   public record Workload(
-      Dataset dataset,
+      DatasetKind dataset,
       Optional<java.nio.file.Path> file,
       int inputLen,
       int outputLen,
@@ -369,7 +369,7 @@ public final class BenchSettings {
     SimEngine simEngine = new SimEngine(simTp, maxNumSeqs, maxNumBatchedTokens, gpuMemUtil, faults);
     Load load = readLoad(r, conc, duration);
     Workload workload = readWorkload(r, inputLen, outputLen);
-    if (workload.dataset() == Dataset.TRACE && (load.open() || load.ladder())) {
+    if (workload.dataset() == DatasetKind.TRACE && (load.open() || load.ladder())) {
       throw new SettingsException("-Drate and -Dladder do not apply to -Ddataset=trace:PATH: the trace says when each request is sent");
     }
     Roofline roofline =
@@ -445,7 +445,7 @@ public final class BenchSettings {
     }
     boolean rate = kind.get().equals("rate");
     String flag = "-Dsearch=" + kind.get();
-    if (load.open() || load.ladder() || !load.prompts().isEmpty() || workload.dataset() == Dataset.TRACE || workload.multiTurn()
+    if (load.open() || load.ladder() || !load.prompts().isEmpty() || workload.dataset() == DatasetKind.TRACE || workload.multiTurn()
         || r.optional("conc").isPresent()) {
       throw new SettingsException(flag + " chooses the levels itself: drop -Dconc, -Dladder, -Drate, -Dprompts, -Dturns and trace datasets");
     }
@@ -564,7 +564,7 @@ public final class BenchSettings {
     if (!injector.sharded()) {
       return injector;
     }
-    if (workload.dataset() == Dataset.TRACE) {
+    if (workload.dataset() == DatasetKind.TRACE) {
       throw new SettingsException("-Dinjector does not apply to -Ddataset=trace:PATH: one injector replays a trace");
     }
     if (load.levels().size() > 1 && !load.prompts().isEmpty()) {
@@ -735,17 +735,17 @@ public final class BenchSettings {
 
   private static Workload readWorkload(Reader r, int inputLen, int outputLen) {
     String raw = r.optional("dataset").orElse("random");
-    Dataset dataset;
+    DatasetKind dataset;
     Optional<java.nio.file.Path> file = Optional.empty();
     if (raw.equals("random")) {
-      dataset = Dataset.RANDOM;
+      dataset = DatasetKind.RANDOM;
     } else if (raw.equals("profiles")) {
-      dataset = Dataset.PROFILES;
+      dataset = DatasetKind.PROFILES;
     } else if (raw.startsWith("file:") && raw.length() > 5) {
-      dataset = Dataset.FILE;
+      dataset = DatasetKind.FILE;
       file = Optional.of(java.nio.file.Path.of(raw.substring(5)));
     } else if (raw.startsWith("trace:") && raw.length() > 6) {
-      dataset = Dataset.TRACE;
+      dataset = DatasetKind.TRACE;
       file = Optional.of(java.nio.file.Path.of(raw.substring(6)));
     } else {
       throw SettingsException.invalid("dataset", raw, "random, profiles, file:PATH or trace:PATH");
@@ -753,10 +753,10 @@ public final class BenchSettings {
     int turns = r.positiveInt("turns", 1, MAX_TURNS);
     double thinkSeconds = r.nonNegativeDouble("think.time", 0.0);
     double traceSpeed = r.positiveDouble("trace.speed").orElse(1.0);
-    if (dataset == Dataset.TRACE && turns > 1) {
+    if (dataset == DatasetKind.TRACE && turns > 1) {
       throw new SettingsException("-Dturns does not apply to -Ddataset=trace:PATH (a trace's requests are single turns)");
     }
-    if (dataset != Dataset.TRACE && r.optional("trace.speed").isPresent()) {
+    if (dataset != DatasetKind.TRACE && r.optional("trace.speed").isPresent()) {
       throw new SettingsException("-Dtrace.speed applies to -Ddataset=trace:PATH");
     }
     if (turns == 1 && r.optional("think.time").isPresent()) {
@@ -781,7 +781,7 @@ public final class BenchSettings {
     if (!order.equals("sequential") && !order.equals("mixed")) {
       throw SettingsException.invalid("profile.order", order, "sequential or mixed");
     }
-    if (dataset != Dataset.PROFILES && (r.optional("profiles").isPresent() || r.optional("profile.order").isPresent())) {
+    if (dataset != DatasetKind.PROFILES && (r.optional("profiles").isPresent() || r.optional("profile.order").isPresent())) {
       throw new SettingsException("-Dprofiles and -Dprofile.order apply to -Ddataset=profiles");
     }
     return new Workload(
@@ -920,7 +920,7 @@ public final class BenchSettings {
     m.put("base.url", baseUrl.map(URI::toString).orElse("(none: embedded vLLM simulator)"));
     m.put("api", api.id());
     m.put("model", model.orElse("(first of GET /v1/models)"));
-    boolean trace = workload.dataset() == Dataset.TRACE;
+    boolean trace = workload.dataset() == DatasetKind.TRACE;
     if (trace) {
       // the trace sets the load and the lengths: conc, duration, input.len and output.len do not apply
       load.prompts().stream().findFirst().ifPresent(n -> m.put("prompts", "the trace's first " + n));
@@ -945,13 +945,13 @@ public final class BenchSettings {
     if (load.warmupPrompts() > 0) {
       m.put("warmup", load.warmupPrompts() + " prompts at concurrency " + load.warmupConc());
     }
-    m.put("dataset", workload.describe() + (workload.dataset() == Dataset.PROFILES ? (workload.profilesMixed() ? " (mixed)" : " (in order)") : ""));
+    m.put("dataset", workload.describe() + (workload.dataset() == DatasetKind.PROFILES ? (workload.profilesMixed() ? " (mixed)" : " (in order)") : ""));
     if (workload.multiTurn()) {
       m.put("turns", workload.turns() + " per conversation" + (workload.thinkSeconds() > 0
           ? ", " + workload.thinkSeconds() + " s think time between turns" : "")
           + " (each turn sends the earlier turns and their streamed answers)");
     }
-    if (workload.dataset() == Dataset.TRACE) {
+    if (workload.dataset() == DatasetKind.TRACE) {
       m.put("trace.speed", workload.traceSpeed() + (workload.traceSpeed() == 1.0 ? " (the trace's own times)" : " x the trace's pace"));
     }
     if (!trace) {

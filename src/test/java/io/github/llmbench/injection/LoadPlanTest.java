@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
@@ -156,5 +157,35 @@ class LoadPlanTest {
     // warmup at the start, c4 after the warmup's drain, its second profile as the first drains, c8 a level later
     assertEquals(List.of(OptionalLong.of(start), OptionalLong.of(start + 20_000), OptionalLong.empty(),
         OptionalLong.of(start + 100_000), OptionalLong.empty()), t);
+  }
+
+  @Test
+  void promptsMadeBeforeTheLoadFollowThePlan() {
+    // a fixed number of requests: that many, each turn of a conversation its own
+    List<Phase> fixed = LoadPlan.of(load(Map.of("ladder", "4,8", "prompts", "30,50", "warmup.prompts", "10", "warmup.conc", "2")), List.of());
+    assertEquals(80, LoadPlan.plannedRequests(fixed, Optional.empty(), 60, 1, false));
+    assertEquals(10, LoadPlan.plannedRequests(fixed, Optional.empty(), 60, 1, true));
+    assertEquals(240, LoadPlan.plannedRequests(fixed, Optional.empty(), 60, 3, false));
+    assertFalse(LoadPlan.reusesPlannedRequests(fixed, Optional.empty()));
+    // levels that run for a time: a pool per request in flight, used in turn
+    List<Phase> timed = LoadPlan.of(load(Map.of("ladder", "4,8", "duration", "60")), List.of());
+    assertEquals(12 * LoadPlan.POOL_PER_SLOT, LoadPlan.plannedRequests(timed, Optional.empty(), 60, 1, false));
+    assertTrue(LoadPlan.reusesPlannedRequests(timed, Optional.empty()));
+    // the open model: the expected arrivals + 20%
+    List<Phase> open = LoadPlan.of(load(Map.of("rate", "5", "duration", "10")), List.of());
+    assertEquals(60, LoadPlan.plannedRequests(open, Optional.empty(), 10, 1, false));
+    List<Phase> wide = LoadPlan.of(load(Map.of("ladder", "2000", "duration", "60")), List.of());
+    assertEquals(LoadPlan.MAX_PREPARED, LoadPlan.plannedRequests(wide, Optional.empty(), 60, 1, false));
+  }
+
+  @Test
+  void aSearchMakesPromptsForItsLargestProbe() {
+    BenchSettings conc = settings(Map.of("search", "conc", "slo", "ttft.p99:2000", "search.max", "16", "warmup.prompts", "10"));
+    List<Phase> phases = LoadPlan.search(conc.load());
+    assertEquals(16 * LoadPlan.POOL_PER_SLOT, LoadPlan.plannedRequests(phases, conc.search(), 60, 1, false));
+    assertEquals(10, LoadPlan.plannedRequests(phases, conc.search(), 60, 1, true), "the warmup's own");
+    assertTrue(LoadPlan.reusesPlannedRequests(phases, conc.search()));
+    BenchSettings rate = settings(Map.of("search", "rate", "slo", "ttft.p99:2000", "search.max", "10", "duration", "30"));
+    assertEquals(360, LoadPlan.plannedRequests(LoadPlan.search(rate.load()), rate.search(), 30, 1, false));
   }
 }

@@ -57,7 +57,7 @@ class BenchSettingsTest {
     assertEquals("Invalid -Dthink.time=-1: expected a number of seconds from 0", error(Map.of("turns", "2", "think.time", "-1")));
     assertEquals("-Dthink.time applies to multi-turn runs: add -Dturns=N (N from 2)", error(Map.of("think.time", "2")));
     BenchSettings trace = read(Map.of("dataset", "trace:/data/mooncake.jsonl", "trace.speed", "2"));
-    assertEquals(BenchSettings.Dataset.TRACE, trace.workload().dataset());
+    assertEquals(BenchSettings.DatasetKind.TRACE, trace.workload().dataset());
     assertEquals("/data/mooncake.jsonl", trace.workload().file().get().toString());
     assertEquals(2.0, trace.workload().traceSpeed());
     assertFalse(trace.describe().containsKey("conc"), "the trace sets the load: " + trace.describe());
@@ -241,7 +241,7 @@ class BenchSettingsTest {
   @Test
   void workloadSettings() {
     BenchSettings s = read(Map.of("dataset", "profiles", "profiles", "tiny:SS,ll", "profile.order", "mixed", "seed", "7"));
-    assertEquals(BenchSettings.Dataset.PROFILES, s.workload().dataset());
+    assertEquals(BenchSettings.DatasetKind.PROFILES, s.workload().dataset());
     assertEquals(java.util.List.of("SS", "LL"), s.workload().profiles().names());
     assertTrue(s.workload().profilesMixed());
     assertEquals(7, s.workload().seed());
