@@ -20,6 +20,7 @@ import io.github.llmbench.gates.Gate;
 import io.github.llmbench.gates.GateMetric;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.LevelFigures;
+import io.github.llmbench.gates.RunGates;
 import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.analysis.CapacitySearch;
 import io.github.llmbench.core.Level;
@@ -84,6 +85,7 @@ public final class LlmBench {
   static final long WARMUP_SEED_SALT = 0x3A3A_5EED_0000_0001L;
 
   private final BenchSettings settings;
+  private final RunGates gates;
   private final Target target;
   private final io.github.llmbench.workload.Dataset dataset;
   private final io.github.llmbench.workload.Dataset warmupDataset;
@@ -112,6 +114,8 @@ public final class LlmBench {
 
   private LlmBench(BenchSettings settings, boolean exitOnProblem) {
     this.settings = settings;
+    // the gates file and the baseline are read first: a bad one costs nothing
+    this.gates = RunGates.of(settings);
     this.exitOnProblem = exitOnProblem;
     this.recorder = new RunRecorder(() -> RunDirectory.llmFolder(createdMs, out));
     BenchSettings.Workload w = settings.workload();
@@ -190,7 +194,7 @@ public final class LlmBench {
       this.rooflineModel = rooflineModel(settings, target);
       this.rooflineGpu = rooflineGpu(settings, target);
       this.scraper = metricsScraper(notes);
-      this.runEnd = new RunEnd(settings, target, phases, recorder, rooflineModel, rooflineGpu, datasetNotes, scraper, out);
+      this.runEnd = new RunEnd(settings, gates, target, phases, recorder, rooflineModel, rooflineGpu, datasetNotes, scraper, out);
       this.capture =
           new StreamCapture(
               recorder,
@@ -435,9 +439,9 @@ public final class LlmBench {
       return out;
     }
     List<String> levels = phases.stream().map(Phase::level).filter(Level::measured).map(Level::tag).distinct().toList();
-    for (Gate g : settings.gates().set().gates()) {
+    for (Gate g : gates.set().gates()) {
       for (String level : g.level() == null ? levels : List.of(g.level().tag())) {
-        double limit = g.limitAt(settings.gates().baselineFigures().figure(g.metric(), level));
+        double limit = g.limitAt(gates.baselineFigures().figure(g.metric(), level));
         if (Double.isNaN(limit)) {
           continue;
         }
@@ -761,7 +765,7 @@ public final class LlmBench {
 
   private void printSettings() {
     out.println("gatling-llm-bench settings:");
-    Map<String, String> shown = new LinkedHashMap<>(settings.describe());
+    Map<String, String> shown = new LinkedHashMap<>(settings.describe(gates.describe()));
     shown.put("base.url", target.baseUrl() + (target.embedded() ? " (embedded vLLM simulator)" : ""));
     shown.put("model", target.model());
     shown.putAll(datasetNotes);

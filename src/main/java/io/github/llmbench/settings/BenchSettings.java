@@ -1,14 +1,12 @@
 package io.github.llmbench.settings;
 
 import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
-import io.github.llmbench.gates.GateMetric;
-import io.github.llmbench.gates.GateSet;
-import io.github.llmbench.gates.RunFigures;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
@@ -139,19 +137,28 @@ public final class BenchSettings {
   static final int MAX_TURNS = 1000;
 
   /**
-   * Performance gates and the baseline run their relative limits refer to.
-   *
-   * @param baselineFigures the baseline's figures ({@link RunFigures#NONE} without a baseline)
+   * The performance gates as typed: the {@code -Dgate.*} entries (without {@code gate.}), the
+   * {@code -Dgates} file and the {@code -Dbaseline} run, as given. The gates package reads the
+   * file and the baseline and parses the gates, before any load.
    */
-  public record Gates(GateSet set, Optional<String> baseline, RunFigures baselineFigures) {}
+  public record GateEntries(Map<String, String> entries, Optional<String> file, Optional<String> baseline) {
+    public GateEntries {
+      entries = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(entries));
+    }
+  }
 
   /**
    * The embedded simulator's engine: {@code sim.tp}, {@code sim.max_num_seqs},
    * {@code sim.max_num_batched_tokens}, {@code sim.gpu_memory_utilization} (vLLM's flags) and
-   * {@code sim.faults} ({@link io.github.llmbench.simulator.SimFaults}).
+   * {@code sim.faults} as typed (empty when not set), which the simulator parses when it starts.
    */
   public record SimEngine(int tp, int maxNumSeqs, int maxNumBatchedTokens, double gpuMemoryUtilization,
-      io.github.llmbench.simulator.SimFaults faults) {}
+      String faults) {
+    /** Whether {@code sim.faults} asks for any fault ({@code none} and empty do not). */
+    public boolean anyFaults() {
+      return !faults.isBlank() && !faults.trim().equalsIgnoreCase("none");
+    }
+  }
 
   /**
    * What every streaming request carries besides the kit's own fields, as {@code vllm bench serve}'s
@@ -224,7 +231,7 @@ public final class BenchSettings {
   private final Optional<String> tokenizerPath;
   private final Optional<Search> search;
   private final Roofline roofline;
-  private final Gates gates;
+  private final GateEntries gateEntries;
   private final boolean exitOnGateFailure;
   private final boolean itlRecords;
   private final RequestOptions requestOptions;
@@ -246,7 +253,7 @@ public final class BenchSettings {
       Load load,
       Workload workload,
       Roofline roofline,
-      Gates gates,
+      GateEntries gateEntries,
       boolean exitOnGateFailure,
       boolean itlRecords,
       RequestOptions requestOptions,
@@ -274,7 +281,7 @@ public final class BenchSettings {
     this.load = load;
     this.workload = workload;
     this.roofline = roofline;
-    this.gates = gates;
+    this.gateEntries = gateEntries;
     this.exitOnGateFailure = exitOnGateFailure;
     this.itlRecords = itlRecords;
     this.requestOptions = requestOptions;
@@ -326,13 +333,13 @@ public final class BenchSettings {
         Optional.ofNullable(environment.apply(API_KEY_ENV)).map(String::trim).filter(s -> !s.isEmpty());
     String simModel = r.optional("sim.model").orElse(DEFAULT_SIM_MODEL);
     if (!Catalog.models().containsKey(simModel)) {
-      if (!io.github.llmbench.simulator.SimulatorConfig.isConfigPath(simModel)) {
+      if (!HfConfig.isConfigPath(simModel)) {
         throw SettingsException.invalid("sim.model", simModel, "one of "
             + String.join(", ", new java.util.TreeSet<>(Catalog.models().keySet()))
             + ", or the path of a Hugging Face config.json");
       }
       try {
-        io.github.llmbench.catalog.HfConfig.read(java.nio.file.Path.of(simModel));
+        HfConfig.read(java.nio.file.Path.of(simModel));
       } catch (RuntimeException e) {
         throw SettingsException.invalid("sim.model", simModel, "a readable Hugging Face config.json ("
             + e.getMessage() + ")");
@@ -359,13 +366,7 @@ public final class BenchSettings {
         throw SettingsException.invalid("sim.gpu_memory_utilization", rawUtil.get(), "a number above 0 and at most 1");
       }
     }
-    io.github.llmbench.simulator.SimFaults faults;
-    try {
-      faults = io.github.llmbench.simulator.SimFaults.parse(r.optional("sim.faults").orElse(""));
-    } catch (IllegalArgumentException e) {
-      throw SettingsException.invalid("sim.faults", r.optional("sim.faults").orElse(""),
-          io.github.llmbench.simulator.SimFaults.ACCEPTED);
-    }
+    String faults = r.optional("sim.faults").orElse("");
     SimEngine simEngine = new SimEngine(simTp, maxNumSeqs, maxNumBatchedTokens, gpuMemUtil, faults);
     Load load = readLoad(r, conc, duration);
     Workload workload = readWorkload(r, inputLen, outputLen);
@@ -377,7 +378,7 @@ public final class BenchSettings {
             r.optional("model.spec"),
             r.optional("gpu").map(g -> r.oneOf("gpu", g, Catalog.gpus().keySet())),
             r.positiveInt("tp", baseUrl.isEmpty() ? simTp : 1, 64));
-    Gates gates = readGates(r, properties);
+    GateEntries gateEntries = readGateEntries(r, properties);
     boolean itlRecords = r.optional("itl.records").map(v -> switch (v.trim().toLowerCase(Locale.ROOT)) {
           case "true" -> true;
           case "false" -> false;
@@ -385,21 +386,9 @@ public final class BenchSettings {
         }).orElse(false);
     return new BenchSettings(
         baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu,
-        simDialect, simEngine, load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")),
+        simDialect, simEngine, load, workload, roofline, gateEntries, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")),
         itlRecords, readRequestOptions(r, properties), readMetrics(r), readInjector(r, load, workload), r.optional("tokenizer"),
-        sameSearchAsBaseline(readSearch(r, load, workload), gates));
-  }
-
-  /** A capacity gate against a baseline compares capacities of one kind: concurrencies, or rates. */
-  private static Optional<Search> sameSearchAsBaseline(Optional<Search> search, Gates gates) {
-    Optional<RunFigures.Capacity> baseline = gates.baselineFigures().capacity();
-    boolean capacityGate = gates.set().gates().stream().anyMatch(g -> g.metric() == GateMetric.CAPACITY);
-    if (search.isPresent() && capacityGate && baseline.isPresent() && baseline.get().rate() != search.get().rate()) {
-      throw new SettingsException("-Dgate.capacity.min compares with the baseline's capacity, a "
-          + (search.get().rate() ? "concurrency" : "request rate") + " (-Dbaseline=" + gates.baseline().orElse("") + "): this run's -Dsearch="
-          + search.get().kind() + " finds a " + (search.get().rate() ? "request rate" : "concurrency"));
-    }
-    return search;
+        readSearch(r, load, workload));
   }
 
   /**
@@ -673,30 +662,14 @@ public final class BenchSettings {
     return new RequestOptions(extra, headers);
   }
 
-  private static Gates readGates(Reader r, Map<String, String> properties) {
+  private static GateEntries readGateEntries(Reader r, Map<String, String> properties) {
     Map<String, String> entries = new java.util.TreeMap<>();
-    Optional<String> file = r.optional("gates");
-    if (file.isPresent()) {
-      entries.putAll(GatesFile.read(java.nio.file.Path.of(file.get())));
-    }
     properties.forEach((k, v) -> {
       if (k.startsWith("gate.")) {
         entries.put(k.substring(5), v);
       }
     });
-    GateSet set;
-    try {
-      set = GateSet.parse(entries, file.isPresent() ? "" : "-Dgate.").withDefaultFailedPct();
-    } catch (IllegalArgumentException e) {
-      throw new SettingsException(e.getMessage());
-    }
-    Optional<String> baseline = r.optional("baseline");
-    if (set.needsBaseline() && baseline.isEmpty()) {
-      throw new SettingsException(
-          "A relative gate (+N%) needs a baseline run: -Dbaseline=<run folder or its llm/summary.json>");
-    }
-    RunFigures figures = baseline.map(b -> GatesFile.baselineFigures(java.nio.file.Path.of(b))).orElse(RunFigures.NONE);
-    return new Gates(set, baseline, figures);
+    return new GateEntries(entries, r.optional("gates"), r.optional("baseline"));
   }
 
   private static Load readLoad(Reader r, int conc, int duration) {
@@ -860,8 +833,9 @@ public final class BenchSettings {
     return roofline;
   }
 
-  public Gates gates() {
-    return gates;
+  /** The gates as typed; {@code gates.RunGates} parses them. */
+  public GateEntries gateEntries() {
+    return gateEntries;
   }
 
   /**
@@ -916,6 +890,11 @@ public final class BenchSettings {
 
   /** The effective settings, for the console and summary.json; the API key only as set / not set. */
   public Map<String, String> describe() {
+    return describe(Optional.empty());
+  }
+
+  /** As {@link #describe()}, with the parsed gates' line ({@code gates.RunGates}) in its place. */
+  public Map<String, String> describe(Optional<String> gatesLine) {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("base.url", baseUrl.map(URI::toString).orElse("(none: embedded vLLM simulator)"));
     m.put("api", api.id());
@@ -972,11 +951,7 @@ public final class BenchSettings {
     if (itlRecords) {
       m.put("itl.records", "true (one Gatling record per chunk gap)");
     }
-    if (!gates.set().isEmpty()) {
-      m.put("gates", String.join(", ", gates.set().gates().stream()
-              .map(g -> g.name() + (g.upperBound() ? " <= " : " >= ") + g.limit() + (g.byDefault() ? " (default)" : "")).toList())
-          + (gates.baseline().map(b -> "; baseline " + b).orElse("")));
-    }
+    gatesLine.ifPresent(line -> m.put("gates", line));
     if (baseUrl.isEmpty()) {
       m.put("sim.model", simModel);
       m.put("sim.gpu", simGpu);
@@ -986,8 +961,8 @@ public final class BenchSettings {
       m.put("sim.engine", "tp " + simEngine.tp() + ", max_num_seqs " + simEngine.maxNumSeqs()
           + ", max_num_batched_tokens " + simEngine.maxNumBatchedTokens() + ", gpu_memory_utilization "
           + simEngine.gpuMemoryUtilization());
-      if (simEngine.faults().any()) {
-        m.put("sim.faults", simEngine.faults().toString());
+      if (simEngine.anyFaults()) {
+        m.put("sim.faults", simEngine.faults());
       }
     }
     if (injector.sharded() || injector.startAtMs().isPresent()) {

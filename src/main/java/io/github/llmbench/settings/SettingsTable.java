@@ -2,10 +2,8 @@ package io.github.llmbench.settings;
 
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
-import io.github.llmbench.gates.GateMetric;
-import io.github.llmbench.gates.GateSet;
-import io.github.llmbench.gates.GoodputSpec;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -37,6 +35,15 @@ public final class SettingsTable {
       return name.endsWith(".");
     }
   }
+
+  /**
+   * The limit of the gate every run has unless one on {@code failed.pct} is given (the gates
+   * package adds it): at most 1% of a level's requests may fail.
+   */
+  public static final double DEFAULT_FAILED_PCT = 1;
+
+  /** {@code -Dgate.goodput}'s form in the help; GoodputSpec's tests hold it to the objectives it parses. */
+  static final String GOODPUT_PLACEHOLDER = "ttft:MS tpot:MS e2el:MS";
 
   private static final String SERVER = "Server and request";
   private static final String LOAD = "Load shape";
@@ -89,9 +96,9 @@ public final class SettingsTable {
       new Setting(REPORT, "model.spec", "the simulator's model, or the catalog entry named like the served one", "a catalog id or a Hugging Face config.json", "the roofline's model"),
       new Setting(REPORT, "gpu", "the simulator's GPU; none for a real server", "a catalog GPU id", "the roofline's GPU"),
       new Setting(REPORT, "tp", "sim.tp, or 1 for a real server", "a whole number from 1 to 64", "the roofline's tensor-parallel GPUs"),
-      new Setting(REPORT, "gate.", GateMetric.FAILED_PCT.key() + " <= " + BenchSettings.plainNumber(GateSet.DEFAULT_FAILED_PCT),
+      new Setting(REPORT, "gate.", SloFigure.FAILED_PCT.key() + " <= " + BenchSettings.plainNumber(DEFAULT_FAILED_PCT),
           "-Dgate.[LEVEL.]METRIC=LIMIT (e.g. gate." + new LatencyFigure(Metric.TPOT, Statistic.P99).key() + "=50, gate.c64."
-              + GateMetric.FAILED_PCT.key() + "=1, +10%), gate." + GoodputSpec.KEY + "=" + GoodputSpec.PLACEHOLDER,
+              + SloFigure.FAILED_PCT.key() + "=1, +10%), gate.goodput=" + GOODPUT_PLACEHOLDER,
           "a performance gate: the run fails (exit 2) when it breaks"),
       new Setting(REPORT, "gates", "none", "a gates file, JSON or properties", "gates from a file"),
       new Setting(REPORT, "baseline", "none", "a run folder, or its llm/summary.json", "the run that relative gates (+10%) refer to"),
