@@ -164,7 +164,7 @@ public final class BenchSettings {
   /**
    * The embedded simulator's engine: {@code sim.tp}, {@code sim.max_num_seqs},
    * {@code sim.max_num_batched_tokens}, {@code sim.gpu_memory_utilization} (vLLM's flags) and
-   * {@code sim.faults} as typed (empty when not set), which the simulator parses when it starts.
+   * {@code sim.faults} as typed ({@code none} when not set), which the simulator parses when it starts.
    */
   public record SimEngine(int tp, int maxNumSeqs, int maxNumBatchedTokens, double gpuMemoryUtilization,
       String faults) {

@@ -5,6 +5,7 @@ import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -81,7 +82,7 @@ public final class SettingsTable {
 
   private static final Parser<String> TEXT = Parser.text();
 
-  public static final Setting<java.net.URI> BASE_URL = Setting.without(SERVER, "base.url", "none: the embedded simulator", "an http(s) URL, e.g. http://127.0.0.1:8000", "the server to load", BenchSettings::parseBaseUrl);
+  public static final Setting<URI> BASE_URL = Setting.without(SERVER, "base.url", "none: the embedded simulator", "an http(s) URL, e.g. http://127.0.0.1:8000", "the server to load", BenchSettings::parseBaseUrl);
   public static final Setting<BenchSettings.Api> API = Setting.of(SERVER, "api", BenchSettings.Api.CHAT, "chat or completions", "the endpoint: /v1/chat/completions or /v1/completions", BenchSettings.Api::parse);
   public static final Setting<String> MODEL = Setting.without(SERVER, "model", "the first id of GET /v1/models", "a model id the server serves", "the model name sent in each request", TEXT);
   public static final Setting<Integer> TIMEOUT = Setting.of(SERVER, "timeout", 300, "a whole number of seconds from 1", "how long a request may take from its send to the end of its response", Parser.positiveInt(BenchSettings.MAX_SECONDS));
@@ -117,8 +118,8 @@ public final class SettingsTable {
   public static final Setting<Integer> SIM_MAX_NUM_SEQS = Setting.of(SIMULATOR, "sim.max_num_seqs", 256, "a whole number from 1", "vLLM's --max-num-seqs", Parser.positiveInt(1 << 20));
   public static final Setting<Integer> SIM_MAX_NUM_BATCHED_TOKENS = Setting.of(SIMULATOR, "sim.max_num_batched_tokens", 2048, "a whole number >= sim.max_num_seqs", "vLLM's --max-num-batched-tokens", Parser.positiveInt(1 << 24));
   public static final Setting<Double> SIM_GPU_MEMORY_UTILIZATION = Setting.of(SIMULATOR, "sim.gpu_memory_utilization", 0.9, "a number above 0 and at most 1", "vLLM's --gpu-memory-utilization (KV-cache size)", Parser.number(v -> v > 0 && v <= 1, "a number above 0 and at most 1"));
-  /** The simulator parses the faults when it starts; the setting keeps them as typed, empty for none. */
-  public static final Setting<String> SIM_FAULTS = new Setting<>(SIMULATOR, "sim.faults", "none", "MODE:SHARE,... e.g. 429:0.05,500:0.05,error:0.05,cut:0.02,stall:0.01:30", "faults on demand", TEXT, Optional.of(""));
+  /** The simulator parses the faults when it starts; the setting keeps them as typed. */
+  public static final Setting<String> SIM_FAULTS = Setting.of(SIMULATOR, "sim.faults", "none", "MODE:SHARE,... e.g. 429:0.05,500:0.05,error:0.05,cut:0.02,stall:0.01:30", "faults on demand", TEXT);
   public static final Setting<String> SIM_DIALECT = Setting.of(SIMULATOR, "sim.dialect", BenchSettings.DEFAULT_SIM_DIALECT, "vllm or llamacpp", "the simulated server's stream and endpoint shapes", Parser.oneOf(() -> List.of("vllm", "llamacpp")));
 
   public static final Setting<String> MODEL_SPEC = Setting.without(REPORT, "model.spec", "the simulator's model, or the catalog entry named like the served one", "a catalog id or a Hugging Face config.json", "the roofline's model", TEXT);

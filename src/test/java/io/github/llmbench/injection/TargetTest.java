@@ -26,6 +26,7 @@ class TargetTest {
     assertEquals("429:0.1,stall:0.05:30.0", Target.simFaults(engine("429:0.1,stall:0.05:30")).toString());
     assertFalse(Target.simFaults(engine("none")).any());
     assertFalse(engine("none").anyFaults());
+    assertFalse(Target.simFaults(BenchSettings.from(Map.of(), Map.<String, String>of()::get).simEngine()).any(), "none by default");
     String faults = error("teapot:0.5");
     assertTrue(faults.contains("-Dsim.faults=teapot:0.5") && faults.contains("429, 500, error, cut or stall"), faults);
     assertTrue(error("429:0.7,500:0.7").startsWith("Invalid -Dsim.faults=429:0.7,500:0.7: expected "));

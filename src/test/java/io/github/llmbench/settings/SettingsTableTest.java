@@ -83,6 +83,16 @@ class SettingsTableTest {
   }
 
   @Test
+  void aDefaultValueIsShownAsItIsTypedAndReadsBackAsItself() {
+    for (SettingsTable.Setting<?> s : SettingsTable.ALL) {
+      s.typedDefault().ifPresent(d -> assertEquals(d, s.parser().parse(s.name(), s.defaultValue()), s.name()));
+    }
+    assertEquals("16", SettingsTable.CONC.defaultValue());
+    assertEquals("1", SettingsTable.BURSTINESS.defaultValue(), "not 1.0");
+    assertEquals(Optional.empty(), SettingsTable.WARMUP_CONC.typedDefault(), "the first level / 4: computed");
+  }
+
+  @Test
   void docsSettingsMdDescribesTheSameSettings() throws Exception {
     String doc = Files.readString(Path.of("docs/settings.md"));
     Set<String> documented = new TreeSet<>();
