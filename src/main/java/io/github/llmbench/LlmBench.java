@@ -20,6 +20,7 @@ import io.github.llmbench.gates.Gate;
 import io.github.llmbench.gates.GateMetric;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.LevelFigures;
+import io.github.llmbench.gates.RunGates;
 import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.analysis.CapacitySearch;
 import io.github.llmbench.core.Level;
@@ -78,6 +79,7 @@ public final class LlmBench {
   public static final int EXIT_BAD_INPUT = 3;
 
   private final BenchSettings settings;
+  private final RunGates gates;
   private final Target target;
   /** The dataset and the warmup's; makes the prompts made before the load, once, by {@link #prepared()}. */
   private final PreparedWorkload workload;
@@ -102,6 +104,8 @@ public final class LlmBench {
 
   private LlmBench(BenchSettings settings, boolean exitOnProblem) {
     this.settings = settings;
+    // the gates file and the baseline are read first: a bad one costs nothing
+    this.gates = RunGates.of(settings);
     this.exitOnProblem = exitOnProblem;
     this.recorder = new RunRecorder(() -> RunDirectory.llmFolder(createdMs, out));
     BenchSettings.Workload w = settings.workload();
@@ -122,7 +126,7 @@ public final class LlmBench {
       this.rooflineGpu = rooflineGpu(settings, target);
       this.scraper = metricsScraper(notes);
       this.startNotes = Collections.unmodifiableMap(notes);
-      this.runEnd = new RunEnd(settings, target, phases, recorder, rooflineModel, rooflineGpu, this::serverChecks, scraper, out);
+      this.runEnd = new RunEnd(settings, gates, target, phases, recorder, rooflineModel, rooflineGpu, this::serverChecks, scraper, out);
       LocalTokenizer localTokenizer = workload.localTokenizer().orElse(null);
       this.capture =
           new StreamCapture(
@@ -382,9 +386,9 @@ public final class LlmBench {
       return out;
     }
     List<String> levels = phases.stream().map(Phase::level).filter(Level::measured).map(Level::tag).distinct().toList();
-    for (Gate g : settings.gates().set().gates()) {
+    for (Gate g : gates.set().gates()) {
       for (String level : g.level() == null ? levels : List.of(g.level().tag())) {
-        double limit = g.limitAt(settings.gates().baselineFigures().figure(g.metric(), level));
+        double limit = g.limitAt(gates.baselineFigures().figure(g.metric(), level));
         if (Double.isNaN(limit)) {
           continue;
         }
@@ -582,7 +586,7 @@ public final class LlmBench {
 
   private void printSettings() {
     out.println("gatling-llm-bench settings:");
-    Map<String, String> shown = new LinkedHashMap<>(settings.describe());
+    Map<String, String> shown = new LinkedHashMap<>(settings.describe(gates.describe()));
     shown.put("base.url", target.baseUrl() + (target.embedded() ? " (embedded vLLM simulator)" : ""));
     shown.put("model", target.model());
     shown.putAll(startNotes);

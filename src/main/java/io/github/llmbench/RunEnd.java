@@ -12,6 +12,7 @@ import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.GatesXml;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.gates.RunFigures;
+import io.github.llmbench.gates.RunGates;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.records.RequestRecord;
@@ -39,6 +40,7 @@ import java.util.Optional;
  */
 final class RunEnd {
   private final BenchSettings settings;
+  private final RunGates gates;
   private final Target target;
   private final List<Phase> phases;
   private final RunRecorder recorder;
@@ -62,6 +64,7 @@ final class RunEnd {
 
   RunEnd(
       BenchSettings settings,
+      RunGates gates,
       Target target,
       List<Phase> phases,
       RunRecorder recorder,
@@ -72,6 +75,7 @@ final class RunEnd {
       PrintStream out) {
     this.scraper = scraper;
     this.settings = settings;
+    this.gates = gates;
     this.target = target;
     this.phases = phases;
     this.recorder = recorder;
@@ -154,7 +158,7 @@ final class RunEnd {
     out.print(RunReport.kneeText(a));
     printLevelLines(a);
     Map<String, Object> meta = metadata(all);
-    Optional<GoodputSpec> goodput = settings.gates().set().goodput();
+    Optional<GoodputSpec> goodput = gates.set().goodput();
     if (capacity != null) {
       io.github.llmbench.analysis.CapacitySearch.Verdict v = capacity.get();
       out.println();
@@ -202,11 +206,10 @@ final class RunEnd {
     Double found = capacity == null ? null : capacity.get().capacity();
     Optional<RunFigures.Capacity> answer = found == null ? Optional.empty()
         : Optional.of(new RunFigures.Capacity(found, settings.search().orElseThrow().rate()));
-    return RunFigures.of(a, settings.gates().set().goodput()).withCapacity(answer);
+    return RunFigures.of(a, gates.set().goodput()).withCapacity(answer);
   }
 
   private List<GateResult> checkGates(RunFigures figures) {
-    BenchSettings.Gates gates = settings.gates();
     if (gates.set().isEmpty()) {
       return List.of();
     }
@@ -265,14 +268,14 @@ final class RunEnd {
     if (!profiles.isEmpty()) {
       meta.put("profiles", profiles);
     }
-    meta.put("settings", settings.describe());
+    meta.put("settings", settings.describe(gates.describe()));
     // what was found before the load: the tokenizer, how exact the prompts are, the chat template, the context
     meta.put("server_checks", serverChecks.get());
     // the gates as given, for a merge of injectors to check them over the whole load
-    Map<String, String> gates = new LinkedHashMap<>();
-    settings.gates().set().gates().forEach(g -> gates.put(g.name(), g.limit().relative()
+    Map<String, String> definitions = new LinkedHashMap<>();
+    gates.set().gates().forEach(g -> definitions.put(g.name(), g.limit().relative()
         ? String.format(Locale.ROOT, "%+f%%", g.limit().value()) : Double.toString(g.limit().value())));
-    meta.put("gate_definitions", gates);
+    meta.put("gate_definitions", definitions);
     return meta;
   }
 

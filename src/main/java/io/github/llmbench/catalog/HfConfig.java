@@ -2,6 +2,7 @@ package io.github.llmbench.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -27,6 +28,13 @@ public final class HfConfig {
   private static final ObjectMapper MAPPER = new ObjectMapper();
 
   private HfConfig() {}
+
+  /** Whether a model setting is a path to a Hugging Face config.json rather than a catalog id. */
+  public static boolean isConfigPath(String model) {
+    return model != null && !Catalog.models().containsKey(model)
+        && (model.endsWith(".json") || model.contains("/") || model.contains(File.separator))
+        && Files.exists(Path.of(model));
+  }
 
   /** Parses the file ({@code config.json}, or a folder holding one). */
   public static ModelSpec read(Path path) {

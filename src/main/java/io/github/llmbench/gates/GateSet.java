@@ -1,6 +1,7 @@
 package io.github.llmbench.gates;
 
 import io.github.llmbench.core.Level;
+import io.github.llmbench.settings.SettingsTable;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -103,7 +104,7 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
    * -Dgate.failed.pct=100} lifts it). A run whose requests all failed measured nothing, and must
    * not end with status 0.
    */
-  public static final double DEFAULT_FAILED_PCT = 1;
+  public static final double DEFAULT_FAILED_PCT = SettingsTable.DEFAULT_FAILED_PCT;
 
   /** These gates, plus {@link #DEFAULT_FAILED_PCT} when none of them is on {@code failed.pct}. */
   public GateSet withDefaultFailedPct() {

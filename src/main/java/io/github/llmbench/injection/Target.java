@@ -1,7 +1,9 @@
 package io.github.llmbench.injection;
 
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.SettingsException;
 import io.github.llmbench.simulator.Dialect;
+import io.github.llmbench.simulator.SimFaults;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
 import java.net.URI;
@@ -30,6 +32,8 @@ public final class Target implements AutoCloseable {
    * @throws TargetException when the server cannot be used; the simulator is stopped again
    */
   public static Target resolve(BenchSettings settings) {
+    // checked with a real server too: a bad -Dsim.faults is refused as any other bad setting
+    SimFaults faults = simFaults(settings.simEngine());
     VllmSimulator simulator = null;
     URI baseUrl;
     if (settings.baseUrl().isPresent()) {
@@ -45,7 +49,7 @@ public final class Target implements AutoCloseable {
                   .withMaxNumSeqs(settings.simEngine().maxNumSeqs())
                   .withMaxNumBatchedTokens(settings.simEngine().maxNumBatchedTokens())
                   .withGpuMemoryUtilization(settings.simEngine().gpuMemoryUtilization())
-                  .withFaults(settings.simEngine().faults()));
+                  .withFaults(faults));
       baseUrl = URI.create(simulator.baseUrl());
     }
     try {
@@ -72,6 +76,19 @@ public final class Target implements AutoCloseable {
         simulator.close();
       }
       throw e;
+    }
+  }
+
+  /**
+   * {@code -Dsim.faults}, parsed by the simulator's grammar before it starts.
+   *
+   * @throws SettingsException on a bad value, as any other bad setting
+   */
+  static SimFaults simFaults(BenchSettings.SimEngine engine) {
+    try {
+      return SimFaults.parse(engine.faults());
+    } catch (IllegalArgumentException e) {
+      throw SettingsException.invalid("sim.faults", engine.faults(), SimFaults.ACCEPTED);
     }
   }
 

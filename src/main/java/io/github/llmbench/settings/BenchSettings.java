@@ -1,14 +1,12 @@
 package io.github.llmbench.settings;
 
 import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
-import io.github.llmbench.gates.GateMetric;
-import io.github.llmbench.gates.GateSet;
-import io.github.llmbench.gates.RunFigures;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
@@ -50,6 +48,16 @@ public final class BenchSettings {
     public String id() {
       return name().toLowerCase(Locale.ROOT);
     }
+
+    /** {@code -Dapi}'s value: {@code chat} or {@code completions}, in any case. */
+    static Api parse(String name, String raw) {
+      for (Api a : values()) {
+        if (a.id().equals(raw.toLowerCase(Locale.ROOT))) {
+          return a;
+        }
+      }
+      throw SettingsException.invalid(name, raw, "chat or completions");
+    }
   }
 
   public static final String API_KEY_ENV = "OPENAI_API_KEY";
@@ -64,6 +72,10 @@ public final class BenchSettings {
 
   static final int MAX_CONC = 100_000;
   static final int MAX_SECONDS = 7 * 24 * 3600;
+  /** The most tokens of a prompt, an answer or a shared prefix. */
+  static final int MAX_LEN = 10_000_000;
+  /** The most tensor-parallel GPUs, simulated or of the roofline. */
+  static final int MAX_TP = 64;
 
   /** The kind of dataset prompts come from ({@code -Ddataset}). */
   public enum DatasetKind {
@@ -139,19 +151,28 @@ public final class BenchSettings {
   static final int MAX_TURNS = 1000;
 
   /**
-   * Performance gates and the baseline run their relative limits refer to.
-   *
-   * @param baselineFigures the baseline's figures ({@link RunFigures#NONE} without a baseline)
+   * The performance gates as typed: the {@code -Dgate.*} entries (without {@code gate.}), the
+   * {@code -Dgates} file and the {@code -Dbaseline} run, as given. The gates package reads the
+   * file and the baseline and parses the gates, before any load.
    */
-  public record Gates(GateSet set, Optional<String> baseline, RunFigures baselineFigures) {}
+  public record GateEntries(Map<String, String> entries, Optional<String> file, Optional<String> baseline) {
+    public GateEntries {
+      entries = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(entries));
+    }
+  }
 
   /**
    * The embedded simulator's engine: {@code sim.tp}, {@code sim.max_num_seqs},
    * {@code sim.max_num_batched_tokens}, {@code sim.gpu_memory_utilization} (vLLM's flags) and
-   * {@code sim.faults} ({@link io.github.llmbench.simulator.SimFaults}).
+   * {@code sim.faults} as typed ({@code none} when not set), which the simulator parses when it starts.
    */
   public record SimEngine(int tp, int maxNumSeqs, int maxNumBatchedTokens, double gpuMemoryUtilization,
-      io.github.llmbench.simulator.SimFaults faults) {}
+      String faults) {
+    /** Whether {@code sim.faults} asks for any fault ({@code none} and empty do not). */
+    public boolean anyFaults() {
+      return !faults.isBlank() && !faults.trim().equalsIgnoreCase("none");
+    }
+  }
 
   /**
    * What every streaming request carries besides the kit's own fields, as {@code vllm bench serve}'s
@@ -207,10 +228,6 @@ public final class BenchSettings {
   private final Optional<URI> baseUrl;
   private final Api api;
   private final Optional<String> model;
-  private final int conc;
-  private final int durationSeconds;
-  private final int inputLen;
-  private final int outputLen;
   private final int timeoutSeconds;
   private final Optional<String> apiKey;
   private final String simModel;
@@ -224,7 +241,7 @@ public final class BenchSettings {
   private final Optional<String> tokenizerPath;
   private final Optional<Search> search;
   private final Roofline roofline;
-  private final Gates gates;
+  private final GateEntries gateEntries;
   private final boolean exitOnGateFailure;
   private final boolean itlRecords;
   private final RequestOptions requestOptions;
@@ -233,10 +250,6 @@ public final class BenchSettings {
       Optional<URI> baseUrl,
       Api api,
       Optional<String> model,
-      int conc,
-      int durationSeconds,
-      int inputLen,
-      int outputLen,
       int timeoutSeconds,
       Optional<String> apiKey,
       String simModel,
@@ -246,7 +259,7 @@ public final class BenchSettings {
       Load load,
       Workload workload,
       Roofline roofline,
-      Gates gates,
+      GateEntries gateEntries,
       boolean exitOnGateFailure,
       boolean itlRecords,
       RequestOptions requestOptions,
@@ -261,10 +274,6 @@ public final class BenchSettings {
     this.baseUrl = baseUrl;
     this.api = api;
     this.model = model;
-    this.conc = conc;
-    this.durationSeconds = durationSeconds;
-    this.inputLen = inputLen;
-    this.outputLen = outputLen;
     this.timeoutSeconds = timeoutSeconds;
     this.apiKey = apiKey;
     this.simModel = simModel;
@@ -274,7 +283,7 @@ public final class BenchSettings {
     this.load = load;
     this.workload = workload;
     this.roofline = roofline;
-    this.gates = gates;
+    this.gateEntries = gateEntries;
     this.exitOnGateFailure = exitOnGateFailure;
     this.itlRecords = itlRecords;
     this.requestOptions = requestOptions;
@@ -314,92 +323,59 @@ public final class BenchSettings {
       throw new SettingsException(unknown.get());
     }
     Reader r = new Reader(properties::get);
-    Optional<URI> baseUrl = r.optional("base.url").map(v -> parseBaseUrl("base.url", v));
-    Api api = r.api("api", Api.CHAT);
-    Optional<String> model = r.optional("model");
-    int conc = r.positiveInt("conc", 16, MAX_CONC);
-    int duration = r.positiveInt("duration", 60, MAX_SECONDS);
-    int inputLen = r.positiveInt("input.len", 1024, 10_000_000);
-    int outputLen = r.positiveInt("output.len", 128, 10_000_000);
-    int timeout = r.positiveInt("timeout", 300, MAX_SECONDS);
+    Optional<URI> baseUrl = r.optional(SettingsTable.BASE_URL);
+    Api api = r.get(SettingsTable.API);
+    Optional<String> model = r.optional(SettingsTable.MODEL);
+    int conc = r.get(SettingsTable.CONC);
+    int duration = r.get(SettingsTable.DURATION);
+    int inputLen = r.get(SettingsTable.INPUT_LEN);
+    int outputLen = r.get(SettingsTable.OUTPUT_LEN);
+    int timeout = r.get(SettingsTable.TIMEOUT);
     Optional<String> key =
         Optional.ofNullable(environment.apply(API_KEY_ENV)).map(String::trim).filter(s -> !s.isEmpty());
-    String simModel = r.optional("sim.model").orElse(DEFAULT_SIM_MODEL);
+    String simModel = r.get(SettingsTable.SIM_MODEL);
     if (!Catalog.models().containsKey(simModel)) {
-      if (!io.github.llmbench.simulator.SimulatorConfig.isConfigPath(simModel)) {
+      if (!HfConfig.isConfigPath(simModel)) {
         throw SettingsException.invalid("sim.model", simModel, "one of "
             + String.join(", ", new java.util.TreeSet<>(Catalog.models().keySet()))
             + ", or the path of a Hugging Face config.json");
       }
       try {
-        io.github.llmbench.catalog.HfConfig.read(java.nio.file.Path.of(simModel));
+        HfConfig.read(java.nio.file.Path.of(simModel));
       } catch (RuntimeException e) {
         throw SettingsException.invalid("sim.model", simModel, "a readable Hugging Face config.json ("
             + e.getMessage() + ")");
       }
     }
-    String simGpu = r.oneOf("sim.gpu", DEFAULT_SIM_GPU, Catalog.gpus().keySet());
-    String simDialect = r.oneOf("sim.dialect", DEFAULT_SIM_DIALECT, List.of("vllm", "llamacpp"));
-    int simTp = r.positiveInt("sim.tp", 1, 64);
-    int maxNumSeqs = r.positiveInt("sim.max_num_seqs", 256, 1 << 20);
-    int maxNumBatchedTokens = r.positiveInt("sim.max_num_batched_tokens", 2048, 1 << 24);
+    String simGpu = r.get(SettingsTable.SIM_GPU);
+    String simDialect = r.get(SettingsTable.SIM_DIALECT);
+    int simTp = r.get(SettingsTable.SIM_TP);
+    int maxNumSeqs = r.get(SettingsTable.SIM_MAX_NUM_SEQS);
+    int maxNumBatchedTokens = r.get(SettingsTable.SIM_MAX_NUM_BATCHED_TOKENS);
     if (maxNumBatchedTokens < maxNumSeqs) {
       throw SettingsException.invalid("sim.max_num_batched_tokens", Integer.toString(maxNumBatchedTokens),
           "a whole number >= sim.max_num_seqs (" + maxNumSeqs + ")");
     }
-    double gpuMemUtil = 0.9;
-    Optional<String> rawUtil = r.optional("sim.gpu_memory_utilization");
-    if (rawUtil.isPresent()) {
-      try {
-        gpuMemUtil = Double.parseDouble(rawUtil.get());
-      } catch (NumberFormatException e) {
-        gpuMemUtil = Double.NaN;
-      }
-      if (!(gpuMemUtil > 0 && gpuMemUtil <= 1)) {
-        throw SettingsException.invalid("sim.gpu_memory_utilization", rawUtil.get(), "a number above 0 and at most 1");
-      }
-    }
-    io.github.llmbench.simulator.SimFaults faults;
-    try {
-      faults = io.github.llmbench.simulator.SimFaults.parse(r.optional("sim.faults").orElse(""));
-    } catch (IllegalArgumentException e) {
-      throw SettingsException.invalid("sim.faults", r.optional("sim.faults").orElse(""),
-          io.github.llmbench.simulator.SimFaults.ACCEPTED);
-    }
-    SimEngine simEngine = new SimEngine(simTp, maxNumSeqs, maxNumBatchedTokens, gpuMemUtil, faults);
+    double gpuMemUtil = r.get(SettingsTable.SIM_GPU_MEMORY_UTILIZATION);
+    SimEngine simEngine = new SimEngine(simTp, maxNumSeqs, maxNumBatchedTokens, gpuMemUtil, r.get(SettingsTable.SIM_FAULTS));
     Load load = readLoad(r, conc, duration);
     Workload workload = readWorkload(r, inputLen, outputLen);
     if (workload.dataset() == DatasetKind.TRACE && (load.open() || load.ladder())) {
       throw new SettingsException("-Drate and -Dladder do not apply to -Ddataset=trace:PATH: the trace says when each request is sent");
     }
+    // the roofline's tensor parallelism follows the simulator's; a real server's is not known
     Roofline roofline =
         new Roofline(
-            r.optional("model.spec"),
-            r.optional("gpu").map(g -> r.oneOf("gpu", g, Catalog.gpus().keySet())),
-            r.positiveInt("tp", baseUrl.isEmpty() ? simTp : 1, 64));
-    Gates gates = readGates(r, properties);
-    boolean itlRecords = r.optional("itl.records").map(v -> switch (v.trim().toLowerCase(Locale.ROOT)) {
-          case "true" -> true;
-          case "false" -> false;
-          default -> throw SettingsException.invalid("itl.records", v, "true or false");
-        }).orElse(false);
+            r.optional(SettingsTable.MODEL_SPEC),
+            r.optional(SettingsTable.GPU),
+            r.optional(SettingsTable.TP).orElse(baseUrl.isEmpty() ? simTp : 1));
+    GateEntries gateEntries = readGateEntries(r, properties);
+    boolean itlRecords = r.get(SettingsTable.ITL_RECORDS);
     return new BenchSettings(
-        baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu,
-        simDialect, simEngine, load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")),
-        itlRecords, readRequestOptions(r, properties), readMetrics(r), readInjector(r, load, workload), r.optional("tokenizer"),
-        sameSearchAsBaseline(readSearch(r, load, workload), gates));
-  }
-
-  /** A capacity gate against a baseline compares capacities of one kind: concurrencies, or rates. */
-  private static Optional<Search> sameSearchAsBaseline(Optional<Search> search, Gates gates) {
-    Optional<RunFigures.Capacity> baseline = gates.baselineFigures().capacity();
-    boolean capacityGate = gates.set().gates().stream().anyMatch(g -> g.metric() == GateMetric.CAPACITY);
-    if (search.isPresent() && capacityGate && baseline.isPresent() && baseline.get().rate() != search.get().rate()) {
-      throw new SettingsException("-Dgate.capacity.min compares with the baseline's capacity, a "
-          + (search.get().rate() ? "concurrency" : "request rate") + " (-Dbaseline=" + gates.baseline().orElse("") + "): this run's -Dsearch="
-          + search.get().kind() + " finds a " + (search.get().rate() ? "request rate" : "concurrency"));
-    }
-    return search;
+        baseUrl, api, model, timeout, key, simModel, simGpu,
+        simDialect, simEngine, load, workload, roofline, gateEntries, r.get(SettingsTable.EXIT_ON_GATES),
+        itlRecords, readRequestOptions(r, properties), readMetrics(r), readInjector(r, load, workload), r.optional(SettingsTable.TOKENIZER),
+        readSearch(r, load, workload));
   }
 
   /**
@@ -431,30 +407,28 @@ public final class BenchSettings {
   static final int MAX_PROBE_REQUESTS = 200_000;
 
   static Optional<Search> readSearch(Reader r, Load load, Workload workload) {
-    Optional<String> kind = r.optional("search");
+    Optional<String> kind = r.optional(SettingsTable.SEARCH);
     if (kind.isEmpty()) {
-      for (String p : List.of("slo", "search.min", "search.max", "search.precision", "search.budget")) {
-        if (r.optional(p).isPresent()) {
-          throw new SettingsException("-D" + p + " applies to a capacity search: add -Dsearch=conc or -Dsearch=rate");
+      for (SettingsTable.Setting<?> p : List.of(SettingsTable.SLO, SettingsTable.SEARCH_MIN, SettingsTable.SEARCH_MAX,
+          SettingsTable.SEARCH_PRECISION, SettingsTable.SEARCH_BUDGET)) {
+        if (r.isSet(p)) {
+          throw new SettingsException("-D" + p.name() + " applies to a capacity search: add -Dsearch=conc or -Dsearch=rate");
         }
       }
       return Optional.empty();
     }
-    if (!kind.get().equals("conc") && !kind.get().equals("rate")) {
-      throw SettingsException.invalid("search", kind.get(), "conc (closed-model concurrency) or rate (open-model requests per second)");
-    }
     boolean rate = kind.get().equals("rate");
     String flag = "-Dsearch=" + kind.get();
     if (load.open() || load.ladder() || !load.prompts().isEmpty() || workload.dataset() == DatasetKind.TRACE || workload.multiTurn()
-        || r.optional("conc").isPresent()) {
+        || r.isSet(SettingsTable.CONC)) {
       throw new SettingsException(flag + " chooses the levels itself: drop -Dconc, -Dladder, -Drate, -Dprompts, -Dturns and trace datasets");
     }
-    if (r.optional("injector").isPresent()) {
+    if (r.isSet(SettingsTable.INJECTOR)) {
       throw new SettingsException(flag + " runs in one injector: with -Dinjector each injector would search on its own; drop -Dinjector");
     }
     String accepted = "objectives as METRIC:LIMIT separated by commas, e.g. " + SLO_EXAMPLE + " (METRIC one of "
         + SloFigure.accepted() + ")";
-    String raw = r.optional("slo").orElseThrow(() -> new SettingsException(flag + " needs objectives: -Dslo=" + SLO_EXAMPLE));
+    String raw = r.optional(SettingsTable.SLO).orElseThrow(() -> new SettingsException(flag + " needs objectives: -Dslo=" + SLO_EXAMPLE));
     Map<SloFigure, Double> objectives = new LinkedHashMap<>();
     for (String part : raw.split(",")) {
       String[] kv = part.trim().split(":");
@@ -472,27 +446,30 @@ public final class BenchSettings {
     double min;
     double max;
     if (rate) {
-      min = r.positiveDouble("search.min").orElse(1.0);
-      max = r.positiveDouble("search.max").orElse(100.0);
+      min = r.get(SettingsTable.SEARCH_MIN);
+      max = r.optional(SettingsTable.SEARCH_MAX).orElse(SettingsTable.SEARCH_MAX_RATE);
       double planned = max * load.durationSeconds();
       if (planned > MAX_PROBE_REQUESTS) {
         throw new SettingsException(String.format(Locale.ROOT,
             "-Dsearch.max=%s x -Dduration=%d plans %.0f requests for one rate probe: at most %d (lower either)",
-            r.optional("search.max").orElse("100"), load.durationSeconds(), planned, MAX_PROBE_REQUESTS));
+            r.raw(SettingsTable.SEARCH_MAX).orElse(plainNumber(SettingsTable.SEARCH_MAX_RATE)), load.durationSeconds(), planned, MAX_PROBE_REQUESTS));
       }
     } else {
-      min = r.positiveInt("search.min", 1, MAX_CONC);
-      max = r.positiveInt("search.max", 1024, MAX_CONC);
+      // the same settings, read as whole numbers: a concurrency
+      Parser<Integer> level = Parser.positiveInt(MAX_CONC);
+      min = r.raw(SettingsTable.SEARCH_MIN).map(v -> level.parse(SettingsTable.SEARCH_MIN.name(), v))
+          .orElse(SettingsTable.SEARCH_MIN.typedDefault().orElseThrow().intValue());
+      max = r.raw(SettingsTable.SEARCH_MAX).map(v -> level.parse(SettingsTable.SEARCH_MAX.name(), v)).orElse(SettingsTable.SEARCH_MAX_CONC);
     }
     if (max < min) {
-      throw new SettingsException("-Dsearch.max=" + r.optional("search.max").orElse(String.valueOf(max))
-          + " is below -Dsearch.min=" + r.optional("search.min").orElse(String.valueOf(min)));
+      throw new SettingsException("-Dsearch.max=" + r.raw(SettingsTable.SEARCH_MAX).orElse(String.valueOf(max))
+          + " is below -Dsearch.min=" + r.raw(SettingsTable.SEARCH_MIN).orElse(String.valueOf(min)));
     }
-    double precision = r.fraction("search.precision", 0.10);
+    double precision = r.get(SettingsTable.SEARCH_PRECISION);
     if (precision == 0) {
       throw SettingsException.invalid("search.precision", "0", "a number above 0 and below 1, e.g. 0.1 for 10%");
     }
-    int budget = r.positiveInt("search.budget", 30, 7 * 24 * 60);
+    int budget = r.get(SettingsTable.SEARCH_BUDGET);
     return Optional.of(new Search(rate, objectives, min, max, precision, budget));
   }
 
@@ -511,7 +488,7 @@ public final class BenchSettings {
    * @param drainSeconds the fixed timeline's allowance after each level's duration (and for a warmup)
    */
   public record Injector(int index, int count, OptionalLong startAtMs, int drainSeconds) {
-    public static final Injector ALONE = new Injector(0, 1, OptionalLong.empty(), DEFAULT_DRAIN_SECONDS);
+    public static final Injector ALONE = new Injector(0, 1, OptionalLong.empty(), SettingsTable.DRAIN.typedDefault().orElseThrow());
 
     public boolean sharded() {
       return count > 1;
@@ -528,10 +505,8 @@ public final class BenchSettings {
     }
   }
 
-  static final int DEFAULT_DRAIN_SECONDS = 30;
-
   static Injector readInjector(Reader r, Load load, Workload workload) {
-    Optional<String> raw = r.optional("injector");
+    Optional<String> raw = r.optional(SettingsTable.INJECTOR);
     int index = 0;
     int count = 1;
     if (raw.isPresent()) {
@@ -551,7 +526,7 @@ public final class BenchSettings {
       }
     }
     OptionalLong startAt = OptionalLong.empty();
-    Optional<String> at = r.optional("start.at");
+    Optional<String> at = r.optional(SettingsTable.START_AT);
     if (at.isPresent()) {
       try {
         startAt = OptionalLong.of(at.get().matches("\\d+") ? Long.parseLong(at.get()) : java.time.Instant.parse(at.get()).toEpochMilli());
@@ -559,7 +534,7 @@ public final class BenchSettings {
         throw SettingsException.invalid("start.at", at.get(), "epoch milliseconds or an ISO-8601 instant, e.g. 2026-12-01T10:00:00Z");
       }
     }
-    int drain = r.nonNegativeInt("drain", DEFAULT_DRAIN_SECONDS, MAX_SECONDS);
+    int drain = r.get(SettingsTable.DRAIN);
     Injector injector = new Injector(index, count, startAt, drain);
     if (!injector.sharded()) {
       return injector;
@@ -612,9 +587,9 @@ public final class BenchSettings {
   }
 
   static Metrics readMetrics(Reader r) {
-    double interval = r.nonNegativeDouble("metrics.interval", 1.0);
+    double interval = r.get(SettingsTable.METRICS_INTERVAL);
     List<URI> urls = new ArrayList<>();
-    for (String raw : r.optional("metrics.urls").map(v -> v.split(",")).orElse(new String[0])) {
+    for (String raw : r.optional(SettingsTable.METRICS_URLS).map(v -> v.split(",")).orElse(new String[0])) {
       String u = raw.trim();
       if (u.isEmpty()) {
         continue;
@@ -626,7 +601,7 @@ public final class BenchSettings {
         }
         urls.add(uri);
       } catch (URISyntaxException e) {
-        throw SettingsException.invalid("metrics.urls", r.optional("metrics.urls").get(),
+        throw SettingsException.invalid("metrics.urls", r.optional(SettingsTable.METRICS_URLS).get(),
             "http:// URLs separated by commas, e.g. http://127.0.0.1:9400/metrics");
       }
     }
@@ -642,7 +617,7 @@ public final class BenchSettings {
 
   /** {@code -Dextra.body} (a JSON object) and {@code -Dheader.<Name>} (an HTTP header name). */
   static RequestOptions readRequestOptions(Reader r, Map<String, String> properties) {
-    Optional<String> extra = r.optional("extra.body");
+    Optional<String> extra = r.optional(SettingsTable.EXTRA_BODY);
     if (extra.isPresent()) {
       String accepted = "a JSON object, e.g. {\"temperature\":0.6,\"top_p\":0.95}";
       com.fasterxml.jackson.databind.JsonNode json;
@@ -673,68 +648,51 @@ public final class BenchSettings {
     return new RequestOptions(extra, headers);
   }
 
-  private static Gates readGates(Reader r, Map<String, String> properties) {
+  private static GateEntries readGateEntries(Reader r, Map<String, String> properties) {
     Map<String, String> entries = new java.util.TreeMap<>();
-    Optional<String> file = r.optional("gates");
-    if (file.isPresent()) {
-      entries.putAll(GatesFile.read(java.nio.file.Path.of(file.get())));
-    }
     properties.forEach((k, v) -> {
       if (k.startsWith("gate.")) {
         entries.put(k.substring(5), v);
       }
     });
-    GateSet set;
-    try {
-      set = GateSet.parse(entries, file.isPresent() ? "" : "-Dgate.").withDefaultFailedPct();
-    } catch (IllegalArgumentException e) {
-      throw new SettingsException(e.getMessage());
-    }
-    Optional<String> baseline = r.optional("baseline");
-    if (set.needsBaseline() && baseline.isEmpty()) {
-      throw new SettingsException(
-          "A relative gate (+N%) needs a baseline run: -Dbaseline=<run folder or its llm/summary.json>");
-    }
-    RunFigures figures = baseline.map(b -> GatesFile.baselineFigures(java.nio.file.Path.of(b))).orElse(RunFigures.NONE);
-    return new Gates(set, baseline, figures);
+    return new GateEntries(entries, r.optional(SettingsTable.GATES), r.optional(SettingsTable.BASELINE));
   }
 
   private static Load readLoad(Reader r, int conc, int duration) {
-    Optional<List<Integer>> ladder = r.intList("ladder", MAX_CONC);
-    OptionalDouble rate = r.positiveDouble("rate");
+    Optional<List<Integer>> ladder = r.optional(SettingsTable.LADDER);
+    OptionalDouble rate = r.optional(SettingsTable.RATE).stream().mapToDouble(Double::doubleValue).findFirst();
     if (ladder.isPresent() && rate.isPresent()) {
       throw new SettingsException("-Dladder and -Drate cannot be combined: a ladder is closed-model (fixed concurrency), a rate is open-model");
     }
-    if (r.optional("conc").isPresent() && (ladder.isPresent() || rate.isPresent())) {
+    if (r.isSet(SettingsTable.CONC) && (ladder.isPresent() || rate.isPresent())) {
       throw new SettingsException(
           "-Dconc cannot be combined with -D" + (ladder.isPresent() ? "ladder" : "rate")
               + ": -Dconc=N is the one-level case of -Dladder=N; with -Drate use -Dmax.conc");
     }
     List<Integer> levels = ladder.orElse(List.of(conc));
-    List<Integer> prompts = r.intList("prompts", Integer.MAX_VALUE).orElse(List.of());
+    List<Integer> prompts = r.optional(SettingsTable.PROMPTS).orElse(List.of());
     int phases = rate.isPresent() ? 1 : levels.size();
     if (prompts.size() > 1 && prompts.size() != phases) {
       throw SettingsException.invalid(
-          "prompts", r.optional("prompts").get(),
+          "prompts", r.raw(SettingsTable.PROMPTS).get(),
           "one number, or one per ladder level (" + phases + " numbers)");
     }
     if (prompts.size() == 1 && phases > 1) {
       prompts = java.util.Collections.nCopies(phases, prompts.get(0));
     }
-    int warmupPrompts = r.nonNegativeInt("warmup.prompts", 0, Integer.MAX_VALUE);
-    int warmupConc = r.positiveInt("warmup.conc", Math.max(1, levels.get(0) / 4), MAX_CONC);
-    double burstiness = r.positiveDouble("burstiness").orElse(1.0);
-    OptionalInt maxConc =
-        r.optional("max.conc").isPresent() ? OptionalInt.of(r.positiveInt("max.conc", 1, MAX_CONC)) : OptionalInt.empty();
-    boolean rateSearch = r.optional("search").filter("rate"::equals).isPresent();
-    if (rate.isEmpty() && !rateSearch && (r.optional("burstiness").isPresent() || maxConc.isPresent())) {
+    int warmupPrompts = r.get(SettingsTable.WARMUP_PROMPTS);
+    int warmupConc = r.optional(SettingsTable.WARMUP_CONC).orElse(Math.max(1, levels.get(0) / 4));
+    double burstiness = r.get(SettingsTable.BURSTINESS);
+    OptionalInt maxConc = r.optional(SettingsTable.MAX_CONC).stream().mapToInt(Integer::intValue).findFirst();
+    boolean rateSearch = r.raw(SettingsTable.SEARCH).filter("rate"::equals).isPresent();
+    if (rate.isEmpty() && !rateSearch && (r.isSet(SettingsTable.BURSTINESS) || maxConc.isPresent())) {
       throw new SettingsException("-Dburstiness and -Dmax.conc apply to an open-model run: add -Drate=<requests per second> (or -Dsearch=rate)");
     }
     return new Load(levels, ladder.isPresent(), prompts, duration, warmupPrompts, warmupConc, rate, burstiness, maxConc);
   }
 
   private static Workload readWorkload(Reader r, int inputLen, int outputLen) {
-    String raw = r.optional("dataset").orElse("random");
+    String raw = r.get(SettingsTable.DATASET);
     DatasetKind dataset;
     Optional<java.nio.file.Path> file = Optional.empty();
     if (raw.equals("random")) {
@@ -750,42 +708,30 @@ public final class BenchSettings {
     } else {
       throw SettingsException.invalid("dataset", raw, "random, profiles, file:PATH or trace:PATH");
     }
-    int turns = r.positiveInt("turns", 1, MAX_TURNS);
-    double thinkSeconds = r.nonNegativeDouble("think.time", 0.0);
-    double traceSpeed = r.positiveDouble("trace.speed").orElse(1.0);
+    int turns = r.get(SettingsTable.TURNS);
+    double thinkSeconds = r.get(SettingsTable.THINK_TIME);
+    double traceSpeed = r.get(SettingsTable.TRACE_SPEED);
     if (dataset == DatasetKind.TRACE && turns > 1) {
       throw new SettingsException("-Dturns does not apply to -Ddataset=trace:PATH (a trace's requests are single turns)");
     }
-    if (dataset != DatasetKind.TRACE && r.optional("trace.speed").isPresent()) {
+    if (dataset != DatasetKind.TRACE && r.isSet(SettingsTable.TRACE_SPEED)) {
       throw new SettingsException("-Dtrace.speed applies to -Ddataset=trace:PATH");
     }
-    if (turns == 1 && r.optional("think.time").isPresent()) {
+    if (turns == 1 && r.isSet(SettingsTable.THINK_TIME)) {
       throw new SettingsException("-Dthink.time applies to multi-turn runs: add -Dturns=N (N from 2)");
     }
-    double rangeRatio = r.fraction("range.ratio", 0.0);
-    int prefixLen = r.nonNegativeInt("prefix.len", 0, 10_000_000);
-    Optional<String> seedRaw = r.optional("seed");
-    long seed;
-    if (seedRaw.isPresent()) {
-      try {
-        seed = Long.parseLong(seedRaw.get());
-      } catch (NumberFormatException e) {
-        throw SettingsException.invalid("seed", seedRaw.get(), "a whole number");
-      }
-    } else {
-      // A fresh seed per run: a repeated seed repeats prompts, which a prefix cache then serves.
-      seed = new java.security.SecureRandom().nextLong() & 0xFFFF_FFFFL;
-    }
-    ProfileSelection profiles = ProfileSelection.parse(r.optional("profiles").orElse("tiny"));
-    String order = r.optional("profile.order").orElse("sequential");
-    if (!order.equals("sequential") && !order.equals("mixed")) {
-      throw SettingsException.invalid("profile.order", order, "sequential or mixed");
-    }
-    if (dataset != DatasetKind.PROFILES && (r.optional("profiles").isPresent() || r.optional("profile.order").isPresent())) {
+    double rangeRatio = r.get(SettingsTable.RANGE_RATIO);
+    int prefixLen = r.get(SettingsTable.PREFIX_LEN);
+    Optional<Long> pinnedSeed = r.optional(SettingsTable.SEED);
+    // A fresh seed per run: a repeated seed repeats prompts, which a prefix cache then serves.
+    long seed = pinnedSeed.orElseGet(() -> new java.security.SecureRandom().nextLong() & 0xFFFF_FFFFL);
+    ProfileSelection profiles = r.get(SettingsTable.PROFILES);
+    String order = r.get(SettingsTable.PROFILE_ORDER);
+    if (dataset != DatasetKind.PROFILES && (r.isSet(SettingsTable.PROFILES) || r.isSet(SettingsTable.PROFILE_ORDER))) {
       throw new SettingsException("-Dprofiles and -Dprofile.order apply to -Ddataset=profiles");
     }
     return new Workload(
-        dataset, file, inputLen, outputLen, rangeRatio, prefixLen, seed, seedRaw.isPresent(), profiles,
+        dataset, file, inputLen, outputLen, rangeRatio, prefixLen, seed, pinnedSeed.isPresent(), profiles,
         order.equals("mixed"), turns, thinkSeconds, traceSpeed);
   }
 
@@ -828,20 +774,21 @@ public final class BenchSettings {
     return model;
   }
 
+  /** {@code -Dconc}: the closed-model level (a ladder's first level). */
   public int conc() {
-    return conc;
+    return load.levels().get(0);
   }
 
   public int durationSeconds() {
-    return durationSeconds;
+    return load.durationSeconds();
   }
 
   public int inputLen() {
-    return inputLen;
+    return workload.inputLen();
   }
 
   public int outputLen() {
-    return outputLen;
+    return workload.outputLen();
   }
 
   public int timeoutSeconds() {
@@ -860,8 +807,9 @@ public final class BenchSettings {
     return roofline;
   }
 
-  public Gates gates() {
-    return gates;
+  /** The gates as typed; {@code gates.RunGates} parses them. */
+  public GateEntries gateEntries() {
+    return gateEntries;
   }
 
   /**
@@ -916,6 +864,11 @@ public final class BenchSettings {
 
   /** The effective settings, for the console and summary.json; the API key only as set / not set. */
   public Map<String, String> describe() {
+    return describe(Optional.empty());
+  }
+
+  /** As {@link #describe()}, with the parsed gates' line ({@code gates.RunGates}) in its place. */
+  public Map<String, String> describe(Optional<String> gatesLine) {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("base.url", baseUrl.map(URI::toString).orElse("(none: embedded vLLM simulator)"));
     m.put("api", api.id());
@@ -935,11 +888,11 @@ public final class BenchSettings {
     } else if (load.ladder()) {
       m.put("ladder", load.levels().toString());
     } else {
-      m.put("conc", Integer.toString(conc));
+      m.put("conc", Integer.toString(conc()));
     }
     if (!trace) {
       m.put(load.prompts().isEmpty() ? "duration" : "prompts",
-          load.prompts().isEmpty() ? durationSeconds + (search.isPresent() ? " s per probe" : " s per level") : load.prompts().toString()
+          load.prompts().isEmpty() ? durationSeconds() + (search.isPresent() ? " s per probe" : " s per level") : load.prompts().toString()
               + (workload.multiTurn() ? " conversations" : ""));
     }
     if (load.warmupPrompts() > 0) {
@@ -955,8 +908,8 @@ public final class BenchSettings {
       m.put("trace.speed", workload.traceSpeed() + (workload.traceSpeed() == 1.0 ? " (the trace's own times)" : " x the trace's pace"));
     }
     if (!trace) {
-      m.put("input.len", Integer.toString(inputLen));
-      m.put("output.len", Integer.toString(outputLen));
+      m.put("input.len", Integer.toString(inputLen()));
+      m.put("output.len", Integer.toString(outputLen()));
     }
     if (workload.rangeRatio() > 0) {
       m.put("range.ratio", Double.toString(workload.rangeRatio()));
@@ -972,11 +925,7 @@ public final class BenchSettings {
     if (itlRecords) {
       m.put("itl.records", "true (one Gatling record per chunk gap)");
     }
-    if (!gates.set().isEmpty()) {
-      m.put("gates", String.join(", ", gates.set().gates().stream()
-              .map(g -> g.name() + (g.upperBound() ? " <= " : " >= ") + g.limit() + (g.byDefault() ? " (default)" : "")).toList())
-          + (gates.baseline().map(b -> "; baseline " + b).orElse("")));
-    }
+    gatesLine.ifPresent(line -> m.put("gates", line));
     if (baseUrl.isEmpty()) {
       m.put("sim.model", simModel);
       m.put("sim.gpu", simGpu);
@@ -986,14 +935,14 @@ public final class BenchSettings {
       m.put("sim.engine", "tp " + simEngine.tp() + ", max_num_seqs " + simEngine.maxNumSeqs()
           + ", max_num_batched_tokens " + simEngine.maxNumBatchedTokens() + ", gpu_memory_utilization "
           + simEngine.gpuMemoryUtilization());
-      if (simEngine.faults().any()) {
-        m.put("sim.faults", simEngine.faults().toString());
+      if (simEngine.anyFaults()) {
+        m.put("sim.faults", simEngine.faults());
       }
     }
     if (injector.sharded() || injector.startAtMs().isPresent()) {
       m.put("injector", injector + (injector.sharded() ? " (this process runs its share of each level)" : "")
           + injector.startAtMs().stream().mapToObj(t -> ", first phase at " + java.time.Instant.ofEpochMilli(t)
-              + (load.levels().size() > 1 || load.warmupPrompts() > 0 ? ", then every " + durationSeconds + " s + " + injector.drainSeconds() + " s drain" : ""))
+              + (load.levels().size() > 1 || load.warmupPrompts() > 0 ? ", then every " + durationSeconds() + " s + " + injector.drainSeconds() + " s drain" : ""))
               .findFirst().orElse(""));
     }
     m.put(API_KEY_ENV, apiKey.isPresent() ? "set (not shown)" : "not set");
@@ -1005,7 +954,7 @@ public final class BenchSettings {
     return "BenchSettings" + describe();
   }
 
-  /** Reads raw property values and turns them into typed, validated ones. */
+  /** Reads raw property values and turns them into typed, validated ones, by the table's parsers and defaults. */
   private static final class Reader {
     private final Function<String, String> source;
 
@@ -1013,131 +962,24 @@ public final class BenchSettings {
       this.source = source;
     }
 
-    Optional<String> optional(String name) {
-      if (SettingsTable.get(name).isEmpty()) {
-        throw new IllegalStateException("-D" + name + " is read but not in SettingsTable: add it there (-Dhelp and the check of unknown settings read it)");
-      }
-      return Optional.ofNullable(source.apply(name)).map(String::trim).filter(s -> !s.isEmpty());
+    /** The value as given, trimmed; empty when not set or blank. */
+    Optional<String> raw(SettingsTable.Setting<?> setting) {
+      return Optional.ofNullable(source.apply(setting.name())).map(String::trim).filter(s -> !s.isEmpty());
     }
 
-    /** Fails when the table's default of {@code name}, where it is one number, is not the code's. */
-    private static void sameDefault(String name, double codeDefault) {
-      String table = SettingsTable.get(name).orElseThrow().defaultValue();
-      if (table.matches("-?[0-9]+(\\.[0-9]+)?") && Double.parseDouble(table) != codeDefault) {
-        throw new IllegalStateException("SettingsTable says -D" + name + " defaults to " + table + ", the code to " + codeDefault);
-      }
+    boolean isSet(SettingsTable.Setting<?> setting) {
+      return raw(setting).isPresent();
     }
 
-    int positiveInt(String name, int defaultValue, int max) {
-      sameDefault(name, defaultValue);
-      Optional<String> raw = optional(name);
-      if (raw.isEmpty()) {
-        return defaultValue;
-      }
-      String accepted = "a whole number from 1 to " + max;
-      try {
-        long v = Long.parseLong(raw.get());
-        if (v < 1 || v > max) {
-          throw SettingsException.invalid(name, raw.get(), accepted);
-        }
-        return (int) v;
-      } catch (NumberFormatException e) {
-        throw SettingsException.invalid(name, raw.get(), accepted);
-      }
+    /** The value given, parsed; empty when not set. */
+    <T> Optional<T> optional(SettingsTable.Setting<T> setting) {
+      return raw(setting).map(v -> setting.parser().parse(setting.name(), v));
     }
 
-    int nonNegativeInt(String name, int defaultValue, int max) {
-      sameDefault(name, defaultValue);
-      Optional<String> raw = optional(name);
-      if (raw.isEmpty()) {
-        return defaultValue;
-      }
-      try {
-        long v = Long.parseLong(raw.get());
-        if (v >= 0 && v <= max) {
-          return (int) v;
-        }
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-      throw SettingsException.invalid(name, raw.get(), "a whole number from 0 to " + max);
-    }
-
-    OptionalDouble positiveDouble(String name) {
-      return number(name, v -> v > 0, "a number above 0");
-    }
-
-    double nonNegativeDouble(String name, double defaultValue) {
-      sameDefault(name, defaultValue);
-      return number(name, v -> v >= 0, "a number of seconds from 0").orElse(defaultValue);
-    }
-
-    double fraction(String name, double defaultValue) {
-      sameDefault(name, defaultValue);
-      return number(name, v -> v >= 0 && v < 1, "a number from 0 up to (not including) 1").orElse(defaultValue);
-    }
-
-    /** A finite number the test accepts, or empty when the property is not set. */
-    private OptionalDouble number(String name, java.util.function.DoublePredicate accepts, String accepted) {
-      Optional<String> raw = optional(name);
-      if (raw.isEmpty()) {
-        return OptionalDouble.empty();
-      }
-      try {
-        double v = Double.parseDouble(raw.get());
-        if (Double.isFinite(v) && accepts.test(v)) {
-          return OptionalDouble.of(v);
-        }
-      } catch (NumberFormatException e) {
-        // reported below
-      }
-      throw SettingsException.invalid(name, raw.get(), accepted);
-    }
-
-    Optional<List<Integer>> intList(String name, int max) {
-      Optional<String> raw = optional(name);
-      if (raw.isEmpty()) {
-        return Optional.empty();
-      }
-      String accepted = "whole numbers from 1 to " + max + ", separated by commas";
-      List<Integer> out = new java.util.ArrayList<>();
-      for (String part : raw.get().split(",", -1)) {
-        try {
-          long v = Long.parseLong(part.trim());
-          if (v < 1 || v > max) {
-            throw SettingsException.invalid(name, raw.get(), accepted);
-          }
-          out.add((int) v);
-        } catch (NumberFormatException e) {
-          throw SettingsException.invalid(name, raw.get(), accepted);
-        }
-      }
-      return Optional.of(out);
-    }
-
-    String oneOf(String name, String defaultValue, java.util.Collection<String> accepted) {
-      String table = SettingsTable.get(name).orElseThrow().defaultValue();
-      if (!table.contains(" ") && !table.equals(defaultValue)) {
-        throw new IllegalStateException("SettingsTable says -D" + name + " defaults to " + table + ", the code to " + defaultValue);
-      }
-      String value = optional(name).orElse(defaultValue);
-      if (!accepted.contains(value)) {
-        throw SettingsException.invalid(name, value, "one of " + String.join(", ", new java.util.TreeSet<>(accepted)));
-      }
-      return value;
-    }
-
-    Api api(String name, Api defaultValue) {
-      Optional<String> raw = optional(name);
-      if (raw.isEmpty()) {
-        return defaultValue;
-      }
-      for (Api a : Api.values()) {
-        if (a.id().equals(raw.get().toLowerCase(Locale.ROOT))) {
-          return a;
-        }
-      }
-      throw SettingsException.invalid(name, raw.get(), "chat or completions");
+    /** The value given, else the table's default (only for settings that have one). */
+    <T> T get(SettingsTable.Setting<T> setting) {
+      return optional(setting).orElseGet(() -> setting.typedDefault().orElseThrow(
+          () -> new IllegalStateException("-D" + setting.name() + " has no default value: read it with optional()")));
     }
   }
 

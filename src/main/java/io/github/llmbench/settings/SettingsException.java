@@ -9,7 +9,8 @@ public final class SettingsException extends RuntimeException {
     super(message, null, false, false);
   }
 
-  static SettingsException invalid(String property, String value, String accepted) {
+  /** The usual message of a bad value: the property, the value given and what is accepted. */
+  public static SettingsException invalid(String property, String value, String accepted) {
     return new SettingsException(
         "Invalid -D" + property + "=" + value + ": expected " + accepted);
   }

@@ -1,11 +1,11 @@
 package io.github.llmbench.settings;
 
+import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
-import io.github.llmbench.gates.GateMetric;
-import io.github.llmbench.gates.GateSet;
-import io.github.llmbench.gates.GoodputSpec;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -26,17 +26,52 @@ public final class SettingsTable {
   private SettingsTable() {}
 
   /**
-   * One setting.
+   * One setting: how {@code -Dhelp} words it, how its text is read, and what applies when it is not set.
    *
    * @param name the property without {@code -D}; a family ends with a dot ({@code header.})
-   * @param defaultValue what applies when it is not set, in words where it is not one value
-   * @param accepted what values it takes
+   * @param defaultValue what applies when it is not set, as {@code -Dhelp} words it
+   * @param accepted what values it takes, as {@code -Dhelp} words them
+   * @param parser reads a given value (trimmed, not empty), or refuses it in one line
+   * @param typedDefault the value that applies when it is not set; empty where there is none or
+   *     where it follows from other settings (the words in {@code defaultValue} say which)
    */
-  public record Setting(String group, String name, String defaultValue, String accepted, String meaning) {
+  public record Setting<T>(String group, String name, String defaultValue, String accepted, String meaning,
+      Parser<T> parser, Optional<T> typedDefault) {
     boolean family() {
       return name.endsWith(".");
     }
+
+    /** A setting whose default is one value, which {@code -Dhelp} shows as typed ({@code 16}, not {@code 16.0}). */
+    static <T> Setting<T> of(String group, String name, T defaultValue, String accepted, String meaning, Parser<T> parser) {
+      return new Setting<>(group, name, shown(defaultValue), accepted, meaning, parser, Optional.of(defaultValue));
+    }
+
+    /** A setting without a default value: none, or one the code derives from other settings, as the words say. */
+    static <T> Setting<T> without(String group, String name, String defaultWords, String accepted, String meaning, Parser<T> parser) {
+      return new Setting<>(group, name, defaultWords, accepted, meaning, parser, Optional.empty());
+    }
+
+    private static String shown(Object value) {
+      if (value instanceof Double d) {
+        return BenchSettings.plainNumber(d);
+      }
+      return value instanceof BenchSettings.Api a ? a.id() : String.valueOf(value);
+    }
   }
+
+  /**
+   * The limit of the gate every run has unless one on {@code failed.pct} is given (the gates
+   * package adds it): at most 1% of a level's requests may fail.
+   */
+  public static final double DEFAULT_FAILED_PCT = 1;
+
+  /** {@code -Dgate.goodput}'s form in the help; GoodputSpec's tests hold it to the objectives it parses. */
+  static final String GOODPUT_PLACEHOLDER = "ttft:MS tpot:MS e2el:MS";
+
+  /** {@code -Dsearch.max} without a value: the highest concurrency probed, and the highest rate. */
+  static final int SEARCH_MAX_CONC = 1024;
+
+  static final double SEARCH_MAX_RATE = 100;
 
   private static final String SERVER = "Server and request";
   private static final String LOAD = "Load shape";
@@ -45,73 +80,86 @@ public final class SettingsTable {
   private static final String REPORT = "Report, gates and capacity search";
   private static final String SCALE = "Telemetry, scale-out and records";
 
+  private static final Parser<String> TEXT = Parser.text();
+
+  public static final Setting<URI> BASE_URL = Setting.without(SERVER, "base.url", "none: the embedded simulator", "an http(s) URL, e.g. http://127.0.0.1:8000", "the server to load", BenchSettings::parseBaseUrl);
+  public static final Setting<BenchSettings.Api> API = Setting.of(SERVER, "api", BenchSettings.Api.CHAT, "chat or completions", "the endpoint: /v1/chat/completions or /v1/completions", BenchSettings.Api::parse);
+  public static final Setting<String> MODEL = Setting.without(SERVER, "model", "the first id of GET /v1/models", "a model id the server serves", "the model name sent in each request", TEXT);
+  public static final Setting<Integer> TIMEOUT = Setting.of(SERVER, "timeout", 300, "a whole number of seconds from 1", "how long a request may take from its send to the end of its response", Parser.positiveInt(BenchSettings.MAX_SECONDS));
+  public static final Setting<String> EXTRA_BODY = Setting.without(SERVER, "extra.body", "none", "a JSON object, e.g. {\"temperature\":0.6}", "merged into every request body (its keys win), as vllm bench serve --extra-body", TEXT);
+  public static final Setting<String> HEADER = Setting.without(SERVER, "header.", "none", "-Dheader.<Name>=<value>, an HTTP header name", "a header on every request; values are never printed", TEXT);
+  public static final Setting<String> TOKENIZER = Setting.without(SERVER, "tokenizer", "none: the server's /tokenize", "a tokenizer.json, or a folder holding one", "count tokens here (servers without /tokenize or usage)", TEXT);
+
+  public static final Setting<Integer> CONC = Setting.of(LOAD, "conc", 16, "a whole number from 1 to " + BenchSettings.MAX_CONC, "one closed-model level: this many requests in flight", Parser.positiveInt(BenchSettings.MAX_CONC));
+  public static final Setting<List<Integer>> LADDER = Setting.without(LOAD, "ladder", "none", "whole numbers separated by commas, e.g. 8,16,32", "several closed-model levels, each drained before the next", Parser.intList(BenchSettings.MAX_CONC));
+  public static final Setting<Integer> DURATION = Setting.of(LOAD, "duration", 60, "a whole number of seconds from 1", "how long each level (or rate probe) keeps starting requests", Parser.positiveInt(BenchSettings.MAX_SECONDS));
+  public static final Setting<List<Integer>> PROMPTS = Setting.without(LOAD, "prompts", "none", "a whole number, or one per ladder level", "instead of duration: exactly this many requests per level", Parser.intList(Integer.MAX_VALUE));
+  public static final Setting<Integer> WARMUP_PROMPTS = Setting.of(LOAD, "warmup.prompts", 0, "a whole number from 0", "requests sent before the measured levels, left out of every summary", Parser.nonNegativeInt(Integer.MAX_VALUE));
+  public static final Setting<Integer> WARMUP_CONC = Setting.without(LOAD, "warmup.conc", "the first level / 4", "a whole number from 1", "concurrency of the warmup", Parser.positiveInt(BenchSettings.MAX_CONC));
+  public static final Setting<Double> RATE = Setting.without(LOAD, "rate", "none", "a number of requests per second above 0", "open model: arrivals at this rate (level r<rate>)", Parser.positiveDouble());
+  public static final Setting<Double> BURSTINESS = Setting.of(LOAD, "burstiness", 1.0, "a number above 0 (1 = Poisson)", "open model: gamma shape of the arrival gaps, as vLLM's", Parser.positiveDouble());
+  public static final Setting<Integer> MAX_CONC = Setting.without(LOAD, "max.conc", "none", "a whole number from 1", "open model: at most this many requests in flight", Parser.positiveInt(BenchSettings.MAX_CONC));
+
+  public static final Setting<String> DATASET = Setting.of(WORKLOAD, "dataset", "random", "random, profiles, file:PATH or trace:PATH", "where prompts come from", TEXT);
+  public static final Setting<Integer> INPUT_LEN = Setting.of(WORKLOAD, "input.len", 1024, "a whole number from 1", "random: prompt tokens, exact", Parser.positiveInt(BenchSettings.MAX_LEN));
+  public static final Setting<Integer> OUTPUT_LEN = Setting.of(WORKLOAD, "output.len", 128, "a whole number from 1", "max_tokens of each request (with ignore_eos)", Parser.positiveInt(BenchSettings.MAX_LEN));
+  public static final Setting<Double> RANGE_RATIO = Setting.of(WORKLOAD, "range.ratio", 0.0, "a number from 0 up to 1", "random: lengths drawn from [len x (1 - r), len x (1 + r)]", Parser.fraction());
+  public static final Setting<Integer> PREFIX_LEN = Setting.of(WORKLOAD, "prefix.len", 0, "a whole number from 0", "random: tokens of one prefix shared by every request", Parser.nonNegativeInt(BenchSettings.MAX_LEN));
+  public static final Setting<Long> SEED = Setting.without(WORKLOAD, "seed", "fresh per run", "a whole number", "seeds prompts, file order, profile mix and arrival gaps; repeats a run", Parser.anyLong());
+  public static final Setting<ProfileSelection> PROFILES = Setting.of(WORKLOAD, "profiles", ProfileSelection.parse("tiny"), "tiny, huge, or GROUP:P1,P2 (e.g. tiny:SS,LL)", "profiles: the seed study's SS/SL/LS/LL groups", (name, raw) -> ProfileSelection.parse(raw));
+  public static final Setting<String> PROFILE_ORDER = Setting.of(WORKLOAD, "profile.order", "sequential", "sequential or mixed", "profiles: one after another, or drawn per request", Parser.word(List.of("sequential", "mixed"), "sequential or mixed"));
+  public static final Setting<Integer> TURNS = Setting.of(WORKLOAD, "turns", 1, "a whole number from 1", "multi-turn: each virtual user holds a conversation of this many turns", Parser.positiveInt(BenchSettings.MAX_TURNS));
+  public static final Setting<Double> THINK_TIME = Setting.of(WORKLOAD, "think.time", 0.0, "a number of seconds from 0", "multi-turn: pause between an answer and the next turn", Parser.nonNegativeSeconds());
+  public static final Setting<Double> TRACE_SPEED = Setting.of(WORKLOAD, "trace.speed", 1.0, "a number above 0", "trace replay: the trace's pace times this", Parser.positiveDouble());
+
+  public static final Setting<String> SIM_MODEL = Setting.of(SIMULATOR, "sim.model", BenchSettings.DEFAULT_SIM_MODEL, "a catalog id, or the path of a Hugging Face config.json", "the simulated model", TEXT);
+  public static final Setting<String> SIM_GPU = Setting.of(SIMULATOR, "sim.gpu", BenchSettings.DEFAULT_SIM_GPU, "a catalog GPU id", "the simulated GPU", Parser.oneOf(() -> Catalog.gpus().keySet()));
+  public static final Setting<Integer> SIM_TP = Setting.of(SIMULATOR, "sim.tp", 1, "a whole number from 1 to 64", "the simulated tensor-parallel GPUs", Parser.positiveInt(BenchSettings.MAX_TP));
+  public static final Setting<Integer> SIM_MAX_NUM_SEQS = Setting.of(SIMULATOR, "sim.max_num_seqs", 256, "a whole number from 1", "vLLM's --max-num-seqs", Parser.positiveInt(1 << 20));
+  public static final Setting<Integer> SIM_MAX_NUM_BATCHED_TOKENS = Setting.of(SIMULATOR, "sim.max_num_batched_tokens", 2048, "a whole number >= sim.max_num_seqs", "vLLM's --max-num-batched-tokens", Parser.positiveInt(1 << 24));
+  public static final Setting<Double> SIM_GPU_MEMORY_UTILIZATION = Setting.of(SIMULATOR, "sim.gpu_memory_utilization", 0.9, "a number above 0 and at most 1", "vLLM's --gpu-memory-utilization (KV-cache size)", Parser.number(v -> v > 0 && v <= 1, "a number above 0 and at most 1"));
+  /** The simulator parses the faults when it starts; the setting keeps them as typed. */
+  public static final Setting<String> SIM_FAULTS = Setting.of(SIMULATOR, "sim.faults", "none", "MODE:SHARE,... e.g. 429:0.05,500:0.05,error:0.05,cut:0.02,stall:0.01:30", "faults on demand", TEXT);
+  public static final Setting<String> SIM_DIALECT = Setting.of(SIMULATOR, "sim.dialect", BenchSettings.DEFAULT_SIM_DIALECT, "vllm or llamacpp", "the simulated server's stream and endpoint shapes", Parser.oneOf(() -> List.of("vllm", "llamacpp")));
+
+  public static final Setting<String> MODEL_SPEC = Setting.without(REPORT, "model.spec", "the simulator's model, or the catalog entry named like the served one", "a catalog id or a Hugging Face config.json", "the roofline's model", TEXT);
+  public static final Setting<String> GPU = Setting.without(REPORT, "gpu", "the simulator's GPU; none for a real server", "a catalog GPU id", "the roofline's GPU", Parser.oneOf(() -> Catalog.gpus().keySet()));
+  public static final Setting<Integer> TP = Setting.without(REPORT, "tp", "sim.tp, or 1 for a real server", "a whole number from 1 to 64", "the roofline's tensor-parallel GPUs", Parser.positiveInt(BenchSettings.MAX_TP));
+  public static final Setting<String> GATE = Setting.without(REPORT, "gate.", SloFigure.FAILED_PCT.key() + " <= " + BenchSettings.plainNumber(DEFAULT_FAILED_PCT),
+      "-Dgate.[LEVEL.]METRIC=LIMIT (e.g. gate." + new LatencyFigure(Metric.TPOT, Statistic.P99).key() + "=50, gate.c64."
+          + SloFigure.FAILED_PCT.key() + "=1, +10%), gate.goodput=" + GOODPUT_PLACEHOLDER,
+      "a performance gate: the run fails (exit 2) when it breaks", TEXT);
+  public static final Setting<String> GATES = Setting.without(REPORT, "gates", "none", "a gates file, JSON or properties", "gates from a file", TEXT);
+  public static final Setting<String> BASELINE = Setting.without(REPORT, "baseline", "none", "a run folder, or its llm/summary.json", "the run that relative gates (+10%) refer to", TEXT);
+  /** Only {@code false} turns it off: any other value keeps the default. */
+  public static final Setting<Boolean> EXIT_ON_GATES = Setting.of(REPORT, "llmbench.exit.on.gates", true, "true or false", "false: a broken gate is reported, the command still succeeds", (name, raw) -> !"false".equalsIgnoreCase(raw));
+  public static final Setting<String> SEARCH = Setting.without(REPORT, "search", "none", "conc or rate", "search the highest concurrency or request rate meeting -Dslo",
+      Parser.word(List.of("conc", "rate"), "conc (closed-model concurrency) or rate (open-model requests per second)"));
+  public static final Setting<String> SLO = Setting.without(REPORT, "slo", "none", "METRIC:LIMIT,... e.g. " + BenchSettings.SLO_EXAMPLE, "the capacity search's objectives", TEXT);
+  /** Read as a rate; a concurrency search reads its text as a whole number ({@link BenchSettings.Search}). */
+  public static final Setting<Double> SEARCH_MIN = Setting.of(REPORT, "search.min", 1.0, "a number above 0 (whole for conc)", "the search's first probe", Parser.positiveDouble());
+  public static final Setting<Double> SEARCH_MAX = Setting.without(REPORT, "search.max", SEARCH_MAX_CONC + " (conc), " + BenchSettings.plainNumber(SEARCH_MAX_RATE) + " (rate)", "a number above 0 (whole for conc)", "the search's highest probe", Parser.positiveDouble());
+  public static final Setting<Double> SEARCH_PRECISION = Setting.of(REPORT, "search.precision", 0.1, "a number above 0 and below 1", "the search ends when its bracket is this close", Parser.fraction());
+  public static final Setting<Integer> SEARCH_BUDGET = Setting.of(REPORT, "search.budget", 30, "a whole number of minutes from 1", "the search's time budget", Parser.positiveInt(7 * 24 * 60));
+
+  public static final Setting<Double> METRICS_INTERVAL = Setting.of(SCALE, "metrics.interval", 1.0, "a number of seconds from 0 (0: off)", "scrape the server's /metrics (and metrics.urls) this often", Parser.nonNegativeSeconds());
+  public static final Setting<String> METRICS_URLS = Setting.without(SCALE, "metrics.urls", "none", "http:// URLs separated by commas", "more Prometheus endpoints, e.g. a DCGM exporter", TEXT);
+  public static final Setting<String> INJECTOR = Setting.without(SCALE, "injector", "0/1", "i/N with 0 <= i < N", "this process is injector i of N sharing the load", TEXT);
+  public static final Setting<String> START_AT = Setting.without(SCALE, "start.at", "none", "epoch ms or an ISO-8601 instant", "when the first phase starts (every injector)", TEXT);
+  public static final Setting<Integer> DRAIN = Setting.of(SCALE, "drain", 30, "a whole number of seconds from 0", "a shared ladder's time after each level's duration", Parser.nonNegativeInt(BenchSettings.MAX_SECONDS));
+  public static final Setting<Boolean> ITL_RECORDS = Setting.of(SCALE, "itl.records", false, "true or false", "one Gatling ITL record per chunk gap (Gatling's report and assertions on ITL)", Parser.trueOrFalse());
+  public static final Setting<String> HELP = Setting.without(SCALE, "help", "none", "any value", "print this list and exit", TEXT);
+
   /** The settings, in the order {@code -Dhelp} prints them. */
-  public static final List<Setting> ALL = List.of(
-      new Setting(SERVER, "base.url", "none: the embedded simulator", "an http(s) URL, e.g. http://127.0.0.1:8000", "the server to load"),
-      new Setting(SERVER, "api", "chat", "chat or completions", "the endpoint: /v1/chat/completions or /v1/completions"),
-      new Setting(SERVER, "model", "the first id of GET /v1/models", "a model id the server serves", "the model name sent in each request"),
-      new Setting(SERVER, "timeout", "300", "a whole number of seconds from 1", "how long a request may take from its send to the end of its response"),
-      new Setting(SERVER, "extra.body", "none", "a JSON object, e.g. {\"temperature\":0.6}", "merged into every request body (its keys win), as vllm bench serve --extra-body"),
-      new Setting(SERVER, "header.", "none", "-Dheader.<Name>=<value>, an HTTP header name", "a header on every request; values are never printed"),
-      new Setting(SERVER, "tokenizer", "none: the server's /tokenize", "a tokenizer.json, or a folder holding one", "count tokens here (servers without /tokenize or usage)"),
+  public static final List<Setting<?>> ALL = List.of(
+      BASE_URL, API, MODEL, TIMEOUT, EXTRA_BODY, HEADER, TOKENIZER,
+      CONC, LADDER, DURATION, PROMPTS, WARMUP_PROMPTS, WARMUP_CONC, RATE, BURSTINESS, MAX_CONC,
+      DATASET, INPUT_LEN, OUTPUT_LEN, RANGE_RATIO, PREFIX_LEN, SEED, PROFILES, PROFILE_ORDER, TURNS, THINK_TIME, TRACE_SPEED,
+      SIM_MODEL, SIM_GPU, SIM_TP, SIM_MAX_NUM_SEQS, SIM_MAX_NUM_BATCHED_TOKENS, SIM_GPU_MEMORY_UTILIZATION, SIM_FAULTS, SIM_DIALECT,
+      MODEL_SPEC, GPU, TP, GATE, GATES, BASELINE, EXIT_ON_GATES, SEARCH, SLO, SEARCH_MIN, SEARCH_MAX, SEARCH_PRECISION, SEARCH_BUDGET,
+      METRICS_INTERVAL, METRICS_URLS, INJECTOR, START_AT, DRAIN, ITL_RECORDS, HELP);
 
-      new Setting(LOAD, "conc", "16", "a whole number from 1 to 100000", "one closed-model level: this many requests in flight"),
-      new Setting(LOAD, "ladder", "none", "whole numbers separated by commas, e.g. 8,16,32", "several closed-model levels, each drained before the next"),
-      new Setting(LOAD, "duration", "60", "a whole number of seconds from 1", "how long each level (or rate probe) keeps starting requests"),
-      new Setting(LOAD, "prompts", "none", "a whole number, or one per ladder level", "instead of duration: exactly this many requests per level"),
-      new Setting(LOAD, "warmup.prompts", "0", "a whole number from 0", "requests sent before the measured levels, left out of every summary"),
-      new Setting(LOAD, "warmup.conc", "the first level / 4", "a whole number from 1", "concurrency of the warmup"),
-      new Setting(LOAD, "rate", "none", "a number of requests per second above 0", "open model: arrivals at this rate (level r<rate>)"),
-      new Setting(LOAD, "burstiness", "1", "a number above 0 (1 = Poisson)", "open model: gamma shape of the arrival gaps, as vLLM's"),
-      new Setting(LOAD, "max.conc", "none", "a whole number from 1", "open model: at most this many requests in flight"),
-
-      new Setting(WORKLOAD, "dataset", "random", "random, profiles, file:PATH or trace:PATH", "where prompts come from"),
-      new Setting(WORKLOAD, "input.len", "1024", "a whole number from 1", "random: prompt tokens, exact"),
-      new Setting(WORKLOAD, "output.len", "128", "a whole number from 1", "max_tokens of each request (with ignore_eos)"),
-      new Setting(WORKLOAD, "range.ratio", "0", "a number from 0 up to 1", "random: lengths drawn from [len x (1 - r), len x (1 + r)]"),
-      new Setting(WORKLOAD, "prefix.len", "0", "a whole number from 0", "random: tokens of one prefix shared by every request"),
-      new Setting(WORKLOAD, "seed", "fresh per run", "a whole number", "seeds prompts, file order, profile mix and arrival gaps; repeats a run"),
-      new Setting(WORKLOAD, "profiles", "tiny", "tiny, huge, or GROUP:P1,P2 (e.g. tiny:SS,LL)", "profiles: the seed study's SS/SL/LS/LL groups"),
-      new Setting(WORKLOAD, "profile.order", "sequential", "sequential or mixed", "profiles: one after another, or drawn per request"),
-      new Setting(WORKLOAD, "turns", "1", "a whole number from 1", "multi-turn: each virtual user holds a conversation of this many turns"),
-      new Setting(WORKLOAD, "think.time", "0", "a number of seconds from 0", "multi-turn: pause between an answer and the next turn"),
-      new Setting(WORKLOAD, "trace.speed", "1", "a number above 0", "trace replay: the trace's pace times this"),
-
-      new Setting(SIMULATOR, "sim.model", "qwen2.5-7b-instruct", "a catalog id, or the path of a Hugging Face config.json", "the simulated model"),
-      new Setting(SIMULATOR, "sim.gpu", "rtx4080-32gb", "a catalog GPU id", "the simulated GPU"),
-      new Setting(SIMULATOR, "sim.tp", "1", "a whole number from 1 to 64", "the simulated tensor-parallel GPUs"),
-      new Setting(SIMULATOR, "sim.max_num_seqs", "256", "a whole number from 1", "vLLM's --max-num-seqs"),
-      new Setting(SIMULATOR, "sim.max_num_batched_tokens", "2048", "a whole number >= sim.max_num_seqs", "vLLM's --max-num-batched-tokens"),
-      new Setting(SIMULATOR, "sim.gpu_memory_utilization", "0.9", "a number above 0 and at most 1", "vLLM's --gpu-memory-utilization (KV-cache size)"),
-      new Setting(SIMULATOR, "sim.faults", "none", "MODE:SHARE,... e.g. 429:0.05,500:0.05,error:0.05,cut:0.02,stall:0.01:30", "faults on demand"),
-      new Setting(SIMULATOR, "sim.dialect", "vllm", "vllm or llamacpp", "the simulated server's stream and endpoint shapes"),
-
-      new Setting(REPORT, "model.spec", "the simulator's model, or the catalog entry named like the served one", "a catalog id or a Hugging Face config.json", "the roofline's model"),
-      new Setting(REPORT, "gpu", "the simulator's GPU; none for a real server", "a catalog GPU id", "the roofline's GPU"),
-      new Setting(REPORT, "tp", "sim.tp, or 1 for a real server", "a whole number from 1 to 64", "the roofline's tensor-parallel GPUs"),
-      new Setting(REPORT, "gate.", GateMetric.FAILED_PCT.key() + " <= " + BenchSettings.plainNumber(GateSet.DEFAULT_FAILED_PCT),
-          "-Dgate.[LEVEL.]METRIC=LIMIT (e.g. gate." + new LatencyFigure(Metric.TPOT, Statistic.P99).key() + "=50, gate.c64."
-              + GateMetric.FAILED_PCT.key() + "=1, +10%), gate." + GoodputSpec.KEY + "=" + GoodputSpec.PLACEHOLDER,
-          "a performance gate: the run fails (exit 2) when it breaks"),
-      new Setting(REPORT, "gates", "none", "a gates file, JSON or properties", "gates from a file"),
-      new Setting(REPORT, "baseline", "none", "a run folder, or its llm/summary.json", "the run that relative gates (+10%) refer to"),
-      new Setting(REPORT, "llmbench.exit.on.gates", "true", "true or false", "false: a broken gate is reported, the command still succeeds"),
-      new Setting(REPORT, "search", "none", "conc or rate", "search the highest concurrency or request rate meeting -Dslo"),
-      new Setting(REPORT, "slo", "none", "METRIC:LIMIT,... e.g. " + BenchSettings.SLO_EXAMPLE, "the capacity search's objectives"),
-      new Setting(REPORT, "search.min", "1", "a number above 0 (whole for conc)", "the search's first probe"),
-      new Setting(REPORT, "search.max", "1024 (conc), 100 (rate)", "a number above 0 (whole for conc)", "the search's highest probe"),
-      new Setting(REPORT, "search.precision", "0.1", "a number above 0 and below 1", "the search ends when its bracket is this close"),
-      new Setting(REPORT, "search.budget", "30", "a whole number of minutes from 1", "the search's time budget"),
-
-      new Setting(SCALE, "metrics.interval", "1", "a number of seconds from 0 (0: off)", "scrape the server's /metrics (and metrics.urls) this often"),
-      new Setting(SCALE, "metrics.urls", "none", "http:// URLs separated by commas", "more Prometheus endpoints, e.g. a DCGM exporter"),
-      new Setting(SCALE, "injector", "0/1", "i/N with 0 <= i < N", "this process is injector i of N sharing the load"),
-      new Setting(SCALE, "start.at", "none", "epoch ms or an ISO-8601 instant", "when the first phase starts (every injector)"),
-      new Setting(SCALE, "drain", "30", "a whole number of seconds from 0", "a shared ladder's time after each level's duration"),
-      new Setting(SCALE, "itl.records", "false", "true or false", "one Gatling ITL record per chunk gap (Gatling's report and assertions on ITL)"),
-      new Setting(SCALE, "help", "none", "any value", "print this list and exit"));
-
-  private static final Map<String, Setting> BY_NAME = new LinkedHashMap<>();
+  private static final Map<String, Setting<?>> BY_NAME = new LinkedHashMap<>();
 
   static {
     ALL.forEach(s -> BY_NAME.put(s.name(), s));
@@ -141,8 +189,8 @@ public final class SettingsTable {
       "akka", "pekko", "netty", "slf4j", "log4j", "junit", "jacoco", "argline", "it");
 
   /** The setting of this name, or of the family it belongs to. */
-  public static Optional<Setting> get(String name) {
-    Setting s = BY_NAME.get(name);
+  public static Optional<Setting<?>> get(String name) {
+    Setting<?> s = BY_NAME.get(name);
     if (s != null) {
       return Optional.of(s);
     }
@@ -196,7 +244,7 @@ public final class SettingsTable {
 
   private static Set<String> namespaces() {
     Set<String> out = new TreeSet<>();
-    for (Setting s : ALL) {
+    for (Setting<?> s : ALL) {
       out.add(s.name().split("[.]", 2)[0]);
     }
     return out;
@@ -204,7 +252,7 @@ public final class SettingsTable {
 
   private static List<String> namesIn(String first) {
     List<String> out = new ArrayList<>();
-    for (Setting s : ALL) {
+    for (Setting<?> s : ALL) {
       if (s.name().startsWith(first + ".")) {
         out.add(s.family() ? s.name() + "*" : s.name());
       }
@@ -219,7 +267,7 @@ public final class SettingsTable {
       return Optional.of(ALIASES.get(n));
     }
     String[] words = key.split("[.]", 2);
-    for (Setting f : ALL) { // -Dheaders.X-Route: -Dheader.X-Route (not -Drate.x: -Dgate.x)
+    for (Setting<?> f : ALL) { // -Dheaders.X-Route: -Dheader.X-Route (not -Drate.x: -Dgate.x)
       String stem = f.name().substring(0, f.name().length() - 1);
       if (f.family() && words.length == 2 && normalized(words[0]).startsWith(stem) && distance(normalized(words[0]), stem) <= 1) {
         return Optional.of(f.name() + words[1]);
@@ -227,7 +275,7 @@ public final class SettingsTable {
     }
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
-    for (Setting s : ALL) {
+    for (Setting<?> s : ALL) {
       if (s.family() || s.name().equals("help")) {
         continue;
       }
@@ -282,7 +330,7 @@ public final class SettingsTable {
     sb.append("gatling-llm-bench settings: mvn gatling:test -D<name>=<value> ...  (docs/settings.md has the details)\n");
     sb.append("The API key comes from the environment, OPENAI_API_KEY, never from a property.\n");
     String group = null;
-    for (Setting s : ALL) {
+    for (Setting<?> s : ALL) {
       if (!s.group().equals(group)) {
         group = s.group();
         sb.append('\n').append(group).append(":\n");

@@ -110,14 +110,7 @@ public record SimulatorConfig(
    * {@code config.json} (or a folder holding one), the spec read from that file.
    */
   public ModelSpec modelSpec() {
-    return isConfigPath(model) ? HfConfig.read(java.nio.file.Path.of(model)) : Catalog.model(model);
-  }
-
-  /** Whether a model setting is a path to a Hugging Face config.json rather than a catalog id. */
-  public static boolean isConfigPath(String model) {
-    return model != null && !Catalog.models().containsKey(model)
-        && (model.endsWith(".json") || model.contains("/") || model.contains(java.io.File.separator))
-        && java.nio.file.Files.exists(java.nio.file.Path.of(model));
+    return HfConfig.isConfigPath(model) ? HfConfig.read(java.nio.file.Path.of(model)) : Catalog.model(model);
   }
 
   /** The catalog entry for {@link #gpu()}. */

@@ -1,6 +1,7 @@
 package io.github.llmbench.simulator;
 
 import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.catalog.HfConfig;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -84,7 +85,7 @@ public final class VllmSimulatorMain {
           }
         }
         case "--model" -> {
-          if (!Catalog.models().containsKey(v) && !SimulatorConfig.isConfigPath(v)) {
+          if (!Catalog.models().containsKey(v) && !HfConfig.isConfigPath(v)) {
             throw new IllegalArgumentException(a + ": unknown model '" + v + "' (accepted: "
                 + String.join(", ", Catalog.models().keySet()) + ", or a Hugging Face config.json path)");
           }

@@ -1,9 +1,9 @@
-package io.github.llmbench.settings;
+package io.github.llmbench.gates;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.llmbench.gates.LevelFigures;
-import io.github.llmbench.gates.RunFigures;
+import io.github.llmbench.records.RunFiles;
+import io.github.llmbench.settings.SettingsException;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +14,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import io.github.llmbench.records.RunFiles;
 
 /** Reads a gates file ({@code -Dgates}) and a baseline run's figures ({@code -Dbaseline}). */
 final class GatesFile {

@@ -1,0 +1,69 @@
+package io.github.llmbench.gates;
+
+import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.SettingsException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * A run's performance gates and the baseline their relative limits refer to, built from what the
+ * user typed ({@link BenchSettings.GateEntries}) before any load is sent.
+ *
+ * @param baseline the {@code -Dbaseline} path as given
+ * @param baselineFigures the baseline's figures ({@link RunFigures#NONE} without a baseline)
+ */
+public record RunGates(GateSet set, Optional<String> baseline, RunFigures baselineFigures) {
+
+  public static final RunGates NONE = new RunGates(GateSet.none(), Optional.empty(), RunFigures.NONE);
+
+  /**
+   * Reads the gates file, parses every gate (with the default {@code failed.pct} gate) and the
+   * baseline's figures, and checks that a capacity gate and the search agree.
+   *
+   * @throws SettingsException one line, as for any other bad setting
+   */
+  public static RunGates of(BenchSettings settings) {
+    BenchSettings.GateEntries typed = settings.gateEntries();
+    Map<String, String> entries = new TreeMap<>();
+    typed.file().ifPresent(file -> entries.putAll(GatesFile.read(Path.of(file))));
+    entries.putAll(typed.entries());
+    GateSet set;
+    try {
+      set = GateSet.parse(entries, typed.file().isPresent() ? "" : "-Dgate.").withDefaultFailedPct();
+    } catch (IllegalArgumentException e) {
+      throw new SettingsException(e.getMessage());
+    }
+    Optional<String> baseline = typed.baseline();
+    if (set.needsBaseline() && baseline.isEmpty()) {
+      throw new SettingsException(
+          "A relative gate (+N%) needs a baseline run: -Dbaseline=<run folder or its llm/summary.json>");
+    }
+    RunFigures figures = baseline.map(b -> GatesFile.baselineFigures(Path.of(b))).orElse(RunFigures.NONE);
+    RunGates gates = new RunGates(set, baseline, figures);
+    settings.search().ifPresent(gates::checkSameKindAsBaseline);
+    return gates;
+  }
+
+  /** A capacity gate against a baseline compares capacities of one kind: concurrencies, or rates. */
+  private void checkSameKindAsBaseline(BenchSettings.Search search) {
+    Optional<RunFigures.Capacity> answer = baselineFigures.capacity();
+    boolean capacityGate = set.gates().stream().anyMatch(g -> g.metric() == GateMetric.CAPACITY);
+    if (capacityGate && answer.isPresent() && answer.get().rate() != search.rate()) {
+      throw new SettingsException("-Dgate.capacity.min compares with the baseline's capacity, a "
+          + (search.rate() ? "concurrency" : "request rate") + " (-Dbaseline=" + baseline.orElse("") + "): this run's -Dsearch="
+          + search.kind() + " finds a " + (search.rate() ? "request rate" : "concurrency"));
+    }
+  }
+
+  /** The gates line of the settings shown at the start and in summary.json; empty without gates. */
+  public Optional<String> describe() {
+    if (set.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(String.join(", ", set.gates().stream()
+            .map(g -> g.name() + (g.upperBound() ? " <= " : " >= ") + g.limit() + (g.byDefault() ? " (default)" : "")).toList())
+        + baseline.map(b -> "; baseline " + b).orElse(""));
+  }
+}

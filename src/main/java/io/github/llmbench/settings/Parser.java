@@ -1,0 +1,133 @@
+package io.github.llmbench.settings;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeSet;
+import java.util.function.DoublePredicate;
+import java.util.function.Supplier;
+
+/**
+ * Turns a setting's text (trimmed, not empty) into its value, or throws the one-line {@link
+ * SettingsException} that names the property, the value and what is accepted.
+ */
+@FunctionalInterface
+public interface Parser<T> {
+
+  T parse(String name, String raw);
+
+  /** The text as given. */
+  static Parser<String> text() {
+    return (name, raw) -> raw;
+  }
+
+  static Parser<Integer> positiveInt(int max) {
+    return wholeNumber(1, max);
+  }
+
+  static Parser<Integer> nonNegativeInt(int max) {
+    return wholeNumber(0, max);
+  }
+
+  private static Parser<Integer> wholeNumber(int min, int max) {
+    return (name, raw) -> {
+      try {
+        long v = Long.parseLong(raw);
+        if (v >= min && v <= max) {
+          return (int) v;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw SettingsException.invalid(name, raw, "a whole number from " + min + " to " + max);
+    };
+  }
+
+  static Parser<Long> anyLong() {
+    return (name, raw) -> {
+      try {
+        return Long.parseLong(raw);
+      } catch (NumberFormatException e) {
+        throw SettingsException.invalid(name, raw, "a whole number");
+      }
+    };
+  }
+
+  static Parser<Double> positiveDouble() {
+    return number(v -> v > 0, "a number above 0");
+  }
+
+  static Parser<Double> nonNegativeSeconds() {
+    return number(v -> v >= 0, "a number of seconds from 0");
+  }
+
+  static Parser<Double> fraction() {
+    return number(v -> v >= 0 && v < 1, "a number from 0 up to (not including) 1");
+  }
+
+  /** A finite number the test accepts. */
+  static Parser<Double> number(DoublePredicate accepts, String accepted) {
+    return (name, raw) -> {
+      try {
+        double v = Double.parseDouble(raw);
+        if (Double.isFinite(v) && accepts.test(v)) {
+          return v;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw SettingsException.invalid(name, raw, accepted);
+    };
+  }
+
+  /** Whole numbers from 1 to {@code max}, separated by commas. */
+  static Parser<List<Integer>> intList(int max) {
+    return (name, raw) -> {
+      String accepted = "whole numbers from 1 to " + max + ", separated by commas";
+      List<Integer> out = new ArrayList<>();
+      for (String part : raw.split(",", -1)) {
+        try {
+          long v = Long.parseLong(part.trim());
+          if (v < 1 || v > max) {
+            throw SettingsException.invalid(name, raw, accepted);
+          }
+          out.add((int) v);
+        } catch (NumberFormatException e) {
+          throw SettingsException.invalid(name, raw, accepted);
+        }
+      }
+      return List.copyOf(out);
+    };
+  }
+
+  /** One of the values (read when parsing: the catalog's ids, say), named in order in the message. */
+  static Parser<String> oneOf(Supplier<Collection<String>> values) {
+    return (name, raw) -> {
+      Collection<String> accepted = values.get();
+      if (!accepted.contains(raw)) {
+        throw SettingsException.invalid(name, raw, "one of " + String.join(", ", new TreeSet<>(accepted)));
+      }
+      return raw;
+    };
+  }
+
+  /** One of the words, with the message's own wording of them ({@code sequential or mixed}). */
+  static Parser<String> word(List<String> words, String accepted) {
+    return (name, raw) -> {
+      if (!words.contains(raw)) {
+        throw SettingsException.invalid(name, raw, accepted);
+      }
+      return raw;
+    };
+  }
+
+  /** {@code true} or {@code false}, in any case. */
+  static Parser<Boolean> trueOrFalse() {
+    return (name, raw) -> switch (raw.toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw SettingsException.invalid(name, raw, "true or false");
+    };
+  }
+}
