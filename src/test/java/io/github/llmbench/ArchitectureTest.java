@@ -1,0 +1,89 @@
+package io.github.llmbench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The packages' dependencies point one way (docs/architecture.md): each main source file may use
+ * only the kit packages its own package is allowed, read from its imports and qualified names.
+ */
+class ArchitectureTest {
+  private static final Path MAIN = Path.of("src/main/java/io/github/llmbench");
+
+  /** What each package may use; the package root (LlmBench, RunEnd) composes them all. */
+  static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
+      Map.entry("core", Set.of()),
+      Map.entry("catalog", Set.of()),
+      Map.entry("settings", Set.of("core", "catalog")),
+      Map.entry("workload", Set.of("core", "catalog", "settings")),
+      Map.entry("injection", Set.of("core", "catalog", "settings", "workload", "capture", "records", "simulator")),
+      Map.entry("capture", Set.of("core", "records")),
+      Map.entry("telemetry", Set.of("core", "records")),
+      Map.entry("records", Set.of("core")),
+      Map.entry("analysis", Set.of("core", "catalog", "records")),
+      Map.entry("gates", Set.of("core", "catalog", "settings", "records", "analysis")),
+      Map.entry("report", Set.of("core", "catalog", "settings", "records", "analysis", "gates")),
+      Map.entry("deploy", Set.of()),
+      Map.entry("simulator", Set.of("catalog")));
+
+  private static final Pattern KIT_REFERENCE = Pattern.compile("io\\.github\\.llmbench\\.([a-z]+)\\.");
+
+  @Test
+  void everyPackageUsesOnlyThoseBeforeIt() throws IOException {
+    List<String> violations = new ArrayList<>();
+    Set<String> packages = new TreeSet<>();
+    try (Stream<Path> files = Files.walk(MAIN)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
+        Path relative = MAIN.relativize(file);
+        if (relative.getNameCount() < 2) {
+          continue; // the composition root
+        }
+        String own = relative.getName(0).toString();
+        packages.add(own);
+        Set<String> allowed = ALLOWED.get(own);
+        if (allowed == null) {
+          violations.add(own + ": a package the architecture does not list (add it to ALLOWED and docs/architecture.md)");
+          continue;
+        }
+        Matcher m = KIT_REFERENCE.matcher(withoutComments(Files.readString(file)));
+        while (m.find()) {
+          String used = m.group(1);
+          if (!used.equals(own) && !allowed.contains(used)) {
+            violations.add(relative + " uses " + used);
+          }
+        }
+      }
+    }
+    assertTrue(packages.containsAll(List.of("core", "settings", "analysis", "report")), "read the sources: " + packages);
+    assertEquals(List.of(), violations.stream().distinct().toList());
+  }
+
+  @Test
+  void aReferenceAgainstTheLayersIsFound() {
+    String source = "package io.github.llmbench.settings;\n/** {@link io.github.llmbench.gates.Gate} */\n"
+        + "class X { io.github.llmbench.report.Html h; }\n";
+    Matcher m = KIT_REFERENCE.matcher(withoutComments(source));
+    List<String> used = new ArrayList<>();
+    while (m.find()) {
+      used.add(m.group(1));
+    }
+    assertEquals(List.of("report"), used, "a comment's link is no dependency, a field's type is");
+  }
+
+  private static String withoutComments(String source) {
+    return source.replaceAll("(?s)/\\*.*?\\*/", "").replaceAll("//[^\\n]*", "");
+  }
+}
