@@ -1,11 +1,15 @@
 package io.github.llmbench.settings;
 
 import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.core.Metric;
 import io.github.llmbench.gates.GateSet;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.LinkedHashMap;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,6 +17,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -57,6 +62,34 @@ public final class BenchSettings {
 
   static final int MAX_CONC = 100_000;
   static final int MAX_SECONDS = 7 * 24 * 3600;
+
+  /**
+   * What Gatling's stats get of each stream ({@code -Dgatling.records}): always the stream itself,
+   * one record from its send to its end (E2EL), so Gatling's counts are streams and its response
+   * times E2EL; {@code latency} adds TTFT and TPOT records, {@code all} also one ITL record per gap
+   * between chunks (a cost per chunk).
+   */
+  public enum GatlingRecords {
+    REQUEST(EnumSet.of(Metric.E2EL)),
+    LATENCY(EnumSet.of(Metric.E2EL, Metric.TTFT, Metric.TPOT)),
+    ALL(EnumSet.allOf(Metric.class));
+
+    private final Set<Metric> metrics;
+
+    GatlingRecords(Set<Metric> metrics) {
+      this.metrics = Collections.unmodifiableSet(metrics);
+    }
+
+    /** The latencies Gatling's stats hold, E2EL as the stream's own record. */
+    public Set<Metric> metrics() {
+      return metrics;
+    }
+
+    /** As written in {@code -Dgatling.records}: {@code request}, {@code latency}, {@code all}. */
+    public String id() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
 
   /** Where prompts come from. */
   public enum Dataset {
@@ -219,7 +252,7 @@ public final class BenchSettings {
   private final Roofline roofline;
   private final Gates gates;
   private final boolean exitOnGateFailure;
-  private final boolean itlRecords;
+  private final GatlingRecords gatlingRecords;
   private final RequestOptions requestOptions;
 
   private BenchSettings(
@@ -241,7 +274,7 @@ public final class BenchSettings {
       Roofline roofline,
       Gates gates,
       boolean exitOnGateFailure,
-      boolean itlRecords,
+      GatlingRecords gatlingRecords,
       RequestOptions requestOptions,
       Metrics metrics,
       Injector injector,
@@ -269,7 +302,7 @@ public final class BenchSettings {
     this.roofline = roofline;
     this.gates = gates;
     this.exitOnGateFailure = exitOnGateFailure;
-    this.itlRecords = itlRecords;
+    this.gatlingRecords = gatlingRecords;
     this.requestOptions = requestOptions;
   }
 
@@ -371,15 +404,12 @@ public final class BenchSettings {
             r.optional("gpu").map(g -> r.oneOf("gpu", g, Catalog.gpus().keySet())),
             r.positiveInt("tp", baseUrl.isEmpty() ? simTp : 1, 64));
     Gates gates = readGates(r, properties);
-    boolean itlRecords = r.optional("itl.records").map(v -> switch (v.trim().toLowerCase(Locale.ROOT)) {
-          case "true" -> true;
-          case "false" -> false;
-          default -> throw SettingsException.invalid("itl.records", v, "true or false");
-        }).orElse(false);
+    GatlingRecords gatlingRecords = GatlingRecords.valueOf(r.oneOf("gatling.records", GatlingRecords.REQUEST.id(),
+        Arrays.stream(GatlingRecords.values()).map(GatlingRecords::id).toList()).toUpperCase(Locale.ROOT));
     return new BenchSettings(
         baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu,
         simDialect, simEngine, load, workload, roofline, gates, !"false".equalsIgnoreCase(r.optional("llmbench.exit.on.gates").orElse("true")),
-        itlRecords, readRequestOptions(r, properties), readMetrics(r), readInjector(r, load, workload), r.optional("tokenizer"),
+        gatlingRecords, readRequestOptions(r, properties), readMetrics(r), readInjector(r, load, workload), r.optional("tokenizer"),
         sameSearchAsBaseline(readSearch(r, load, workload), gates));
   }
 
@@ -863,12 +893,12 @@ public final class BenchSettings {
   }
 
   /**
-   * Whether Gatling gets one ITL record per gap between chunks ({@code -Ditl.records=true}): its
-   * report and assertions on ITL, at ~2 µs of client CPU per chunk (see docs/capture.md). Off,
-   * ITL is in {@code requests.jsonl}, the console, {@code llm.html} and the kit's gates.
+   * What Gatling's stats get of each stream ({@code -Dgatling.records}): by default the stream's
+   * own record only; every latency is in {@code requests.jsonl}, the console, {@code llm.html} and
+   * the kit's gates whatever this says (see docs/outputs.md).
    */
-  public boolean itlRecords() {
-    return itlRecords;
+  public GatlingRecords gatlingRecords() {
+    return gatlingRecords;
   }
 
   /** {@code -Dextra.body} and {@code -Dheader.<Name>}: what every streaming request carries besides the kit's fields. */
@@ -959,8 +989,9 @@ public final class BenchSettings {
     requestOptions.extraBodyJson().ifPresent(json -> m.put("extra.body", json
         + (requestOptions.overriddenKitKeys().isEmpty() ? "" : " (replaces the kit's " + String.join(", ", requestOptions.overriddenKitKeys()) + ")")));
     requestOptions.headers().keySet().forEach(name -> m.put("header." + name, "<set>"));
-    if (itlRecords) {
-      m.put("itl.records", "true (one Gatling record per chunk gap)");
+    if (gatlingRecords != GatlingRecords.REQUEST) {
+      m.put("gatling.records", gatlingRecords.id() + " (" + (gatlingRecords == GatlingRecords.ALL
+          ? "TTFT, TPOT and one ITL record per chunk gap" : "TTFT and TPOT") + " records in Gatling's stats beside each request)");
     }
     if (!gates.set().isEmpty()) {
       m.put("gates", String.join(", ", gates.set().gates().stream()

@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.core.Metric;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class BenchSettingsTest {
@@ -162,11 +164,15 @@ class BenchSettingsTest {
   }
 
   @Test
-  void itlRecordsInGatlingAreOffUnlessAsked() {
-    assertFalse(read(Map.of()).itlRecords());
-    assertTrue(read(Map.of("itl.records", "true")).itlRecords());
-    assertFalse(read(Map.of("itl.records", "FALSE")).itlRecords());
-    assertEquals("Invalid -Ditl.records=yes: expected true or false", error(Map.of("itl.records", "yes")));
+  void gatlingGetsOneRecordPerStreamUnlessMoreAreAsked() {
+    assertEquals(BenchSettings.GatlingRecords.REQUEST, read(Map.of()).gatlingRecords());
+    assertEquals(Set.of(Metric.E2EL), read(Map.of()).gatlingRecords().metrics());
+    assertEquals(Set.of(Metric.E2EL, Metric.TTFT, Metric.TPOT), read(Map.of("gatling.records", "latency")).gatlingRecords().metrics());
+    assertEquals(Set.of(Metric.values()), read(Map.of("gatling.records", "all")).gatlingRecords().metrics());
+    assertFalse(read(Map.of()).describe().containsKey("gatling.records"), "the default is not worth a line");
+    assertEquals("Invalid -Dgatling.records=ttft: expected one of all, latency, request", error(Map.of("gatling.records", "ttft")));
+    assertEquals("Unknown setting -Ditl.records=true: did you mean -Dgatling.records? (-Dhelp lists every setting)",
+        error(Map.of("itl.records", "true")), "the setting it replaced");
   }
 
   @Test

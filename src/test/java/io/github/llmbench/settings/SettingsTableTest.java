@@ -57,6 +57,14 @@ class SettingsTableTest {
   }
 
   @Test
+  void theKitsOneGatlingSettingIsCheckedAmongGatlingsOwn() {
+    assertEquals(Optional.empty(), SettingsTable.unknown(Map.of("gatling.records", "all", "gatling.core.encoding", "utf-8",
+        "gatling.netty.useIoUring", "true"), Set.of()));
+    assertEquals(Optional.of("Unknown setting -Dgatling.record=all: did you mean -Dgatling.records? (-Dhelp lists every setting)"),
+        SettingsTable.unknown(Map.of("gatling.record", "all"), Set.of()));
+  }
+
+  @Test
   void aSimulationsOwnPropertiesPassAndFlatSettingsHaveNoSubSettings() {
     assertEquals(Optional.empty(), SettingsTable.unknown(Map.of("mode", "fast", "users", "10"), Set.of("mode", "users")));
     assertEquals(Optional.of("Unknown setting -Dmode=fast: did you mean -Dmodel? (-Dhelp lists every setting)"),
