@@ -64,7 +64,7 @@ public final class BenchSettings {
   static final int MAX_SECONDS = 7 * 24 * 3600;
 
   /**
-   * What Gatling's stats get of each stream ({@code -Dgatling.records}): always the stream itself,
+   * What Gatling's stats get of each stream ({@code -Dstats.records}): always the stream itself,
    * one record from its send to its end (E2EL), so Gatling's counts are streams and its response
    * times E2EL; {@code latency} adds TTFT and TPOT records, {@code all} also one ITL record per gap
    * between chunks (a cost per chunk).
@@ -85,7 +85,7 @@ public final class BenchSettings {
       return metrics;
     }
 
-    /** As written in {@code -Dgatling.records}: {@code request}, {@code latency}, {@code all}. */
+    /** As written in {@code -Dstats.records}: {@code request}, {@code latency}, {@code all}. */
     public String id() {
       return name().toLowerCase(Locale.ROOT);
     }
@@ -404,7 +404,7 @@ public final class BenchSettings {
             r.optional("gpu").map(g -> r.oneOf("gpu", g, Catalog.gpus().keySet())),
             r.positiveInt("tp", baseUrl.isEmpty() ? simTp : 1, 64));
     Gates gates = readGates(r, properties);
-    GatlingRecords gatlingRecords = GatlingRecords.valueOf(r.oneOf("gatling.records", GatlingRecords.REQUEST.id(),
+    GatlingRecords gatlingRecords = GatlingRecords.valueOf(r.oneOf("stats.records", GatlingRecords.REQUEST.id(),
         Arrays.stream(GatlingRecords.values()).map(GatlingRecords::id).toList()).toUpperCase(Locale.ROOT));
     return new BenchSettings(
         baseUrl, api, model, conc, duration, inputLen, outputLen, timeout, key, simModel, simGpu,
@@ -893,7 +893,7 @@ public final class BenchSettings {
   }
 
   /**
-   * What Gatling's stats get of each stream ({@code -Dgatling.records}): by default the stream's
+   * What Gatling's stats get of each stream ({@code -Dstats.records}): by default the stream's
    * own record only; every latency is in {@code requests.jsonl}, the console, {@code llm.html} and
    * the kit's gates whatever this says (see docs/outputs.md).
    */
@@ -990,8 +990,8 @@ public final class BenchSettings {
         + (requestOptions.overriddenKitKeys().isEmpty() ? "" : " (replaces the kit's " + String.join(", ", requestOptions.overriddenKitKeys()) + ")")));
     requestOptions.headers().keySet().forEach(name -> m.put("header." + name, "<set>"));
     if (gatlingRecords != GatlingRecords.REQUEST) {
-      m.put("gatling.records", gatlingRecords.id() + " (" + (gatlingRecords == GatlingRecords.ALL
-          ? "TTFT, TPOT and one ITL record per chunk gap" : "TTFT and TPOT") + " records in Gatling's stats beside each request)");
+      m.put("stats.records", gatlingRecords.id() + " (besides each request, Gatling's stats get " + (gatlingRecords == GatlingRecords.ALL
+          ? "its TTFT, TPOT and one ITL record per chunk gap)" : "its TTFT and TPOT)"));
     }
     if (!gates.set().isEmpty()) {
       m.put("gates", String.join(", ", gates.set().gates().stream()

@@ -99,7 +99,7 @@ public final class SettingsTable {
       new Setting(SCALE, "injector", "0/1", "i/N with 0 <= i < N", "this process is injector i of N sharing the load"),
       new Setting(SCALE, "start.at", "none", "epoch ms or an ISO-8601 instant", "when the first phase starts (every injector)"),
       new Setting(SCALE, "drain", "30", "a whole number of seconds from 0", "a shared ladder's time after each level's duration"),
-      new Setting(SCALE, "gatling.records", "request", "request, latency or all", "Gatling's records per stream: the request (E2EL); latency: + TTFT, TPOT; all: + ITL per chunk gap"),
+      new Setting(SCALE, "stats.records", "request", "request, latency or all", "Gatling's records per stream: the request (E2EL); latency: + TTFT, TPOT; all: + ITL per chunk gap"),
       new Setting(SCALE, "help", "none", "any value", "print this list and exit"));
 
   private static final Map<String, Setting> BY_NAME = new LinkedHashMap<>();
@@ -122,7 +122,7 @@ public final class SettingsTable {
       Map.entry("random.prefix.len", "prefix.len"), Map.entry("dataset.name", "dataset"), Map.entry("dataset.path", "dataset"),
       Map.entry("served.model.name", "model"), Map.entry("num.warmups", "warmup.prompts"),
       Map.entry("max.seconds", "duration"), Map.entry("goodput", "gate.goodput"), Map.entry("request.timeout", "timeout"),
-      Map.entry("itl.records", "gatling.records"));
+      Map.entry("itl.records", "stats.records"));
 
   /** The first words of properties other programs own: never the kit's, never a near miss. */
   private static final Set<String> FOREIGN = Set.of(
@@ -164,11 +164,6 @@ public final class SettingsTable {
                 : "the -D" + first + ".* settings are " + String.join(", ", namesIn(first))) + " (-Dhelp lists all)");
       }
       if (FOREIGN.contains(first.toLowerCase(Locale.ROOT))) {
-        // another program's property passes, unless it is a near miss of the kit's own in that
-        // namespace (-Dgatling.record for -Dgatling.records)
-        if (near.isPresent() && near.get().startsWith(first + ".")) {
-          return Optional.of("Unknown setting -D" + shown(key, value) + ": did you mean -D" + near.get() + "? (-Dhelp lists every setting)");
-        }
         continue;
       }
       if (near.isPresent()) {
@@ -187,18 +182,14 @@ public final class SettingsTable {
 
   /**
    * The first words of the kit's dotted names ({@code sim}, {@code gate}, ...) and its one-word
-   * names ({@code -Dslo.ttft.p99} is not a setting either); not another program's ({@code
-   * gatling.records} is the kit's, but {@code gatling.*} is Gatling's).
+   * names ({@code -Dslo.ttft.p99} is not a setting either).
    */
   private static final Set<String> NAMESPACES = namespaces();
 
   private static Set<String> namespaces() {
     Set<String> out = new TreeSet<>();
     for (Setting s : ALL) {
-      String first = s.name().split("[.]", 2)[0];
-      if (!FOREIGN.contains(first)) {
-        out.add(first);
-      }
+      out.add(s.name().split("[.]", 2)[0]);
     }
     return out;
   }

@@ -102,7 +102,7 @@ class GatlingStatsTest {
 
   @Test
   void byDefaultAStreamIsOneRecordTimedForItsE2el() {
-    // whole ms, truncated: a Gatling assertion on it holds whenever the kit's E2EL meets the limit
+    // E2EL 80.6 ms, in whole ms truncated: not the 81 ms to the response's end
     assertEquals(List.of(new Logged("request", 80, "OK", null)), logged(GatlingRecords.REQUEST));
   }
 

@@ -167,11 +167,11 @@ class BenchSettingsTest {
   void gatlingGetsOneRecordPerStreamUnlessMoreAreAsked() {
     assertEquals(BenchSettings.GatlingRecords.REQUEST, read(Map.of()).gatlingRecords());
     assertEquals(Set.of(Metric.E2EL), read(Map.of()).gatlingRecords().metrics());
-    assertEquals(Set.of(Metric.E2EL, Metric.TTFT, Metric.TPOT), read(Map.of("gatling.records", "latency")).gatlingRecords().metrics());
-    assertEquals(Set.of(Metric.values()), read(Map.of("gatling.records", "all")).gatlingRecords().metrics());
-    assertFalse(read(Map.of()).describe().containsKey("gatling.records"), "the default is not worth a line");
-    assertEquals("Invalid -Dgatling.records=ttft: expected one of all, latency, request", error(Map.of("gatling.records", "ttft")));
-    assertEquals("Unknown setting -Ditl.records=true: did you mean -Dgatling.records? (-Dhelp lists every setting)",
+    assertEquals(Set.of(Metric.E2EL, Metric.TTFT, Metric.TPOT), read(Map.of("stats.records", "latency")).gatlingRecords().metrics());
+    assertEquals(Set.of(Metric.values()), read(Map.of("stats.records", "all")).gatlingRecords().metrics());
+    assertFalse(read(Map.of()).describe().containsKey("stats.records"), "the default is not worth a line");
+    assertEquals("Invalid -Dstats.records=ttft: expected one of all, latency, request", error(Map.of("stats.records", "ttft")));
+    assertEquals("Unknown setting -Ditl.records=true: did you mean -Dstats.records? (-Dhelp lists every setting)",
         error(Map.of("itl.records", "true")), "the setting it replaced");
   }
 

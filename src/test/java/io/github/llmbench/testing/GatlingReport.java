@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -12,7 +13,7 @@ import java.util.regex.Pattern;
 
 /**
  * The statistics table of Gatling's {@code index.html}, as a Gatling user reads it: a row per
- * record name in its group, one per group, and "All Requests" (Gatling 3.15's markup).
+ * record name in its group, one per group, and "All Requests" (Gatling 3.15's markup and names).
  */
 public final class GatlingReport {
   private final String index;
@@ -34,21 +35,29 @@ public final class GatlingReport {
 
   /** The "All Requests" row (Gatling's Global). */
   public Row global() {
-    return row("ROOT\"").orElseThrow(() -> new AssertionError("no All Requests row in Gatling's report"));
+    return row("ROOT").orElseThrow(() -> new AssertionError("no All Requests row in Gatling's report"));
   }
 
-  /** The row of record {@code name} in {@code groups} ({@code c8}, {@code request}), or empty. */
+  /** The row of record {@code name} in {@code groups} ({@code c8}, then {@code request}), or empty. */
   public Optional<Row> request(List<String> groups, String name) {
-    return row("req_" + String.join("---", groups).toLowerCase(Locale.ROOT) + "---" + name.toLowerCase(Locale.ROOT) + "-");
+    List<String> path = new ArrayList<>(groups);
+    path.add(name);
+    return row("req_" + fileName(String.join(" / ", path)));
   }
 
-  /** The row of group {@code group}, or empty. */
-  public Optional<Row> group(String group) {
-    return row("group_" + group.toLowerCase(Locale.ROOT) + "-");
+  /** The row of the group {@code groups} ({@code c8}; {@code c2}, {@code SS}), or empty. */
+  public Optional<Row> group(String... groups) {
+    return row("group_" + fileName(String.join(" / ", groups)));
   }
 
-  private Optional<Row> row(String idPrefix) {
-    Matcher m = Pattern.compile("id=\"stats-table-" + Pattern.quote(idPrefix) + "[\\s\\S]*?</tr>").matcher(index);
+  /** How Gatling names a row and its page: the path cleaned and cut to 15 characters, then its hash. */
+  private static String fileName(String path) {
+    String clean = path.trim().toLowerCase(Locale.ROOT).replaceAll("[^a-zA-Z0-9\\-]", "-");
+    return clean.substring(0, Math.min(15, clean.length())) + "-" + path.trim().hashCode();
+  }
+
+  private Optional<Row> row(String id) {
+    Matcher m = Pattern.compile("id=\"stats-table-" + Pattern.quote(id) + "\"[\\s\\S]*?</tr>").matcher(index);
     if (!m.find()) {
       return Optional.empty();
     }
