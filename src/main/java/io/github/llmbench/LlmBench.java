@@ -21,6 +21,7 @@ import io.github.llmbench.gates.GateMetric;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.LevelFigures;
 import io.github.llmbench.gates.RunGates;
+import io.github.llmbench.gates.GatlingAssertions;
 import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.analysis.CapacitySearch;
 import io.github.llmbench.core.Level;
@@ -58,6 +59,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -138,7 +140,7 @@ public final class LlmBench {
               settings.requestOptions().headers(),
               target.api().closesConnectionAfterStream(),
               Math.max(dataset.maxTokens(), settings.requestOptions().maxTokens().orElse(0)),
-              settings.itlRecords(),
+              settings.gatlingRecords().metrics(),
               w.multiTurn(),
               localTokenizer == null ? null : localTokenizer::countText,
               localTokenizer == null ? s -> null : LlmBench::countedInputTokens); // a count labelled "tokenizer" must be one
@@ -278,7 +280,7 @@ public final class LlmBench {
     return settings;
   }
 
-  /** The level tag of a closed-model level: records read {@code c128 / TTFT}. */
+  /** The level tag of a closed-model level: Gatling records read {@code c128 / request}. */
   public static String level(int conc) {
     return Level.closed(conc).tag();
   }
@@ -374,44 +376,21 @@ public final class LlmBench {
   }
 
   /**
-   * The latency and error gates as Gatling assertions on our records, so Gatling's report and
-   * exit code show them too ({@code details("c128", "TPOT").responseTime().percentile(99).lte(300)};
-   * Gatling counts whole milliseconds). Give them to {@code setUp(...).assertions(...)}. Profile
-   * runs nest records one group deeper: there only the kit checks them. A capacity search plans
-   * no level (its probes are chosen as it runs): it gets none.
+   * The gates Gatling can check, as Gatling assertions on the kit's records ({@link
+   * GatlingAssertions}: {@code failed.pct} and the latencies Gatling's stats hold, by default E2EL
+   * as the request record's response time), so Gatling's report and exit status show them too.
+   * Give them to {@code setUp(...).assertions(...)}. Profile runs nest records one group deeper:
+   * there only the kit checks them. A capacity search plans no level (its probes are chosen as it
+   * runs): it gets none.
    */
   public List<Assertion> assertions() {
-    List<Assertion> out = new ArrayList<>();
     if (settings.workload().dataset() == DatasetKind.PROFILES) {
-      return out;
+      return List.of();
     }
     List<String> levels = phases.stream().map(Phase::level).filter(Level::measured).map(Level::tag).distinct().toList();
-    for (Gate g : gates.set().gates()) {
-      for (String level : g.level() == null ? levels : List.of(g.level().tag())) {
-        double limit = g.limitAt(gates.baselineFigures().figure(g.metric(), level));
-        if (Double.isNaN(limit)) {
-          continue;
-        }
-        String[] parts = g.metric().key().split("\\.");
-        if (g.metric() == GateMetric.FAILED_PCT) {
-          // one "request" record per request: the TTFT/ITL/... records must not dilute the share
-          out.add(io.gatling.javaapi.core.CoreDsl.details(level, StreamCapture.REQUEST_RECORD).failedRequests().percent().lte(limit));
-        } else if (parts[0].equals("itl") && !settings.itlRecords()) {
-          continue; // no ITL records in Gatling's stats (-Ditl.records): the kit's own gate check covers ITL
-        } else if (List.of("ttft", "tpot", "itl", "e2el").contains(parts[0])) {
-          var time = io.gatling.javaapi.core.CoreDsl.details(level, parts[0].toUpperCase(Locale.ROOT)).responseTime();
-          int ms = (int) Math.floor(limit);
-          out.add(
-              switch (parts[1]) {
-                case "mean" -> time.mean().lte(ms);
-                case "median" -> time.percentile(50).lte(ms);
-                case "p90" -> time.percentile(90).lte(ms);
-                default -> time.percentile(99).lte(ms);
-              });
-        }
-      }
-    }
-    return out;
+    Map<Metric, String> records = new EnumMap<>(Metric.class);
+    settings.gatlingRecords().metrics().forEach(m -> records.put(m, StreamCapture.recordName(m)));
+    return GatlingAssertions.of(gates.set().gates(), levels, gates.baselineFigures(), StreamCapture.REQUEST_RECORD, records);
   }
 
   /**

@@ -7,8 +7,8 @@ import io.gatling.core.stats.StatsEngine;
 import scala.Option;
 
 /**
- * Writes our own timing records (TTFT, TPOT, ITL, E2EL) into Gatling's stats, so they appear in
- * Gatling's report with percentiles and Gatling assertions can gate on them.
+ * Writes the kit's records into Gatling's stats (one per stream, and the latency records asked
+ * for), so they appear in Gatling's report with percentiles and Gatling assertions can gate on them.
  *
  * <p>Uses Gatling's internal {@code StatsEngine.logResponse} (gatling-core 3.15.1), reached from a
  * custom action; kept in this one class so an upgrade breaks in one place ({@code

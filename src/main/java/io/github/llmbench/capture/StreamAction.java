@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * The Gatling action that sends one streaming request and waits for its end: it builds the POST,
  * waits for the request's send time if it has one (a trace's), notes t0 just before handing it to
  * Gatling's HTTP client, and when the {@link StreamExchange} ends, writes the request's record to
- * {@code requests.jsonl}, logs Gatling records (the request, and TTFT, TPOT, E2EL, ITL of a
- * completed one), and passes the virtual user on.
+ * {@code requests.jsonl}, logs the request's Gatling record (and the latency records asked for),
+ * and passes the virtual user on.
  */
 final class StreamAction extends KitAction {
   private static final Logger LOG = LoggerFactory.getLogger(StreamAction.class);
@@ -138,15 +138,13 @@ final class StreamAction extends KitAction {
     io.gatling.core.session.Session after = ex.session;
     try {
       RequestRecord record = RequestRecords.of(ex.sent, endNanos, ex.stream(), failure, httpStatus, capture.outputCounter());
-      long startMs = record.startMs();
       if (record.ok()) {
-        stats.ok(after, StreamCapture.REQUEST_RECORD, startMs, record.endMs());
-        capture.logTimings(stats, after, record, ex.stream());
+        capture.logCompleted(stats, after, record, ex.stream());
         if (capture.keepAnswers()) {
           after = after.set(StreamCapture.ANSWER, ex.stream().answer());
         }
       } else {
-        stats.ko(after, StreamCapture.REQUEST_RECORD, startMs, record.endMs(), record.error());
+        stats.ko(after, StreamCapture.REQUEST_RECORD, record.startMs(), record.endMs(), record.error());
         after = after.markAsFailed();
       }
       capture.recorder().finished(record);

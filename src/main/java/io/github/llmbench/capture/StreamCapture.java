@@ -6,6 +6,7 @@ import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.Session;
 import io.gatling.http.client.uri.Uri;
+import io.github.llmbench.core.Metric;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunRecorder;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
@@ -13,6 +14,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
@@ -26,9 +28,10 @@ import java.util.function.Function;
  * Here each read is stamped with {@link System#nanoTime()} on the event loop, the body is scanned
  * once (bytes, then Jackson's streaming parser, no tree), and a cut stream fails at once.
  *
- * <p>Gatling records, in the request's group (the level): {@value #REQUEST_RECORD} (t0 to the end of
- * the response, KO with the reason for a failed request: Gatling's error table and failure counts
- * read it), and for a completed one TTFT, TPOT, E2EL, and (by default) one ITL record per gap.
+ * <p>Gatling records, in the request's group (the level): one {@value #REQUEST_RECORD} per stream,
+ * so Gatling counts streams: a completed one from t0 for its E2EL, a failed one from t0 to its
+ * end, KO with the reason (Gatling's error table and failure counts read it). Asked for ({@link
+ * #recordName}), also TTFT and TPOT records of a completed stream, and one ITL record per gap.
  * Gatling's records are whole milliseconds; {@code requests.jsonl} keeps microseconds.
  */
 public final class StreamCapture {
@@ -36,10 +39,6 @@ public final class StreamCapture {
 
   /** The session attribute that holds a completed request's generated text, when answers are kept. */
   public static final String ANSWER = "answer";
-  static final String TTFT = "TTFT";
-  static final String TPOT = "TPOT";
-  static final String ITL = "ITL";
-  static final String E2EL = "E2EL";
 
   /** What a {@code sendAt} function gives for a request sent as soon as it is built. */
   public static final long SEND_NOW = Long.MIN_VALUE;
@@ -52,6 +51,8 @@ public final class StreamCapture {
   private final Uri modelsUri;
   private final int maxOutputTokens;
   private final HttpHeaders headers;
+  private final boolean ttftRecords;
+  private final boolean tpotRecords;
   private final boolean itlRecords;
   private final boolean keepAnswers;
   private final java.util.function.ToIntFunction<String> outputCounter;
@@ -66,8 +67,8 @@ public final class StreamCapture {
    * @param closeConnection whether to ask the server to close the connection after each response
    *     (llama-server closes it anyway: reusing it would fail the next request)
    * @param maxOutputTokens the largest {@code max_tokens} any request asks for
-   * @param itlRecords whether Gatling gets one ITL record per gap (its report and assertions on
-   *     ITL), at a cost per chunk
+   * @param gatlingMetrics the latencies Gatling's stats get ({@link #recordName}): E2EL is the
+   *     request's own record, always there; ITL costs one record per chunk gap
    * @param keepAnswers whether each completed request's generated text goes into the session
    *     ({@value #ANSWER}), for conversations that send it back; off, the text is not copied
    * @param outputCounter counts a streamed answer's tokens when the stream has no usage (the
@@ -84,7 +85,7 @@ public final class StreamCapture {
       java.util.Map<String, String> extraHeaders,
       boolean closeConnection,
       int maxOutputTokens,
-      boolean itlRecords,
+      Set<Metric> gatlingMetrics,
       boolean keepAnswers,
       java.util.function.ToIntFunction<String> outputCounter,
       Function<Session, Integer> countedInputTokens) {
@@ -95,7 +96,9 @@ public final class StreamCapture {
     this.uri = Uri.create(baseUrl + path); // the settings leave no trailing '/' (as ServerApi relies on)
     this.modelsUri = Uri.create(baseUrl + "/v1/models");
     this.maxOutputTokens = maxOutputTokens;
-    this.itlRecords = itlRecords;
+    this.ttftRecords = gatlingMetrics.contains(Metric.TTFT);
+    this.tpotRecords = gatlingMetrics.contains(Metric.TPOT);
+    this.itlRecords = gatlingMetrics.contains(Metric.ITL);
     this.keepAnswers = keepAnswers || outputCounter != null;
     HttpHeaders h = new DefaultHttpHeaders();
     h.set("Content-Type", "application/json");
@@ -231,21 +234,36 @@ public final class StreamCapture {
     return headers;
   }
 
-  /** TTFT, TPOT, each ITL and E2EL of a completed request as Gatling records of its group. */
-  void logTimings(GatlingStats stats, io.gatling.core.session.Session session, RequestRecord r, ParsedStream stream) {
+  /**
+   * The name of a latency's Gatling record in the request's group: E2EL is the request's own
+   * record ({@value #REQUEST_RECORD}), the others are named as vLLM abbreviates them ({@code TTFT}).
+   */
+  public static String recordName(Metric metric) {
+    return metric == Metric.E2EL ? REQUEST_RECORD : metric.name();
+  }
+
+  /**
+   * A completed request's Gatling records: its own, from t0 for its E2EL (whole ms, truncated, so
+   * Gatling's response time is the kit's E2EL rather than the end of the response's last read),
+   * and those asked for: TTFT, TPOT and each ITL.
+   */
+  void logCompleted(GatlingStats stats, io.gatling.core.session.Session session, RequestRecord r, ParsedStream stream) {
     long start = r.startMs();
+    stats.ok(session, REQUEST_RECORD, start, start + r.e2elMs().longValue());
     long first = start + Math.round(r.ttftMs());
-    stats.ok(session, TTFT, start, first);
-    if (r.tpotMs() != null) {
-      stats.ok(session, TPOT, first, first + Math.round(r.tpotMs()));
+    if (ttftRecords) {
+      stats.ok(session, recordName(Metric.TTFT), start, first);
+    }
+    if (tpotRecords && r.tpotMs() != null) {
+      stats.ok(session, recordName(Metric.TPOT), first, first + Math.round(r.tpotMs()));
     }
     if (itlRecords) {
       long[] arrivals = stream.textArrivalNanos();
+      String itl = recordName(Metric.ITL);
       for (int i = 1; i < stream.textCount(); i++) {
         long from = ClockAnchor.epochMs(arrivals[i - 1]);
-        stats.ok(session, ITL, from, from + Math.round((arrivals[i] - arrivals[i - 1]) / 1e6));
+        stats.ok(session, itl, from, from + Math.round((arrivals[i] - arrivals[i - 1]) / 1e6));
       }
     }
-    stats.ok(session, E2EL, start, start + Math.round(r.e2elMs()));
   }
 }

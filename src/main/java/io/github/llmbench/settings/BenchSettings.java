@@ -9,8 +9,11 @@ import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.LinkedHashMap;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -18,6 +21,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -76,6 +80,43 @@ public final class BenchSettings {
   static final int MAX_LEN = 10_000_000;
   /** The most tensor-parallel GPUs, simulated or of the roofline. */
   static final int MAX_TP = 64;
+
+  /**
+   * What Gatling's stats get of each stream ({@code -Dstats.records}): always the stream itself,
+   * one record from its send to its end (E2EL), so Gatling's counts are streams and its response
+   * times E2EL; {@code latency} adds TTFT and TPOT records, {@code all} also one ITL record per gap
+   * between chunks (a cost per chunk).
+   */
+  public enum GatlingRecords {
+    REQUEST(EnumSet.of(Metric.E2EL)),
+    LATENCY(EnumSet.of(Metric.E2EL, Metric.TTFT, Metric.TPOT)),
+    ALL(EnumSet.allOf(Metric.class));
+
+    private final Set<Metric> metrics;
+
+    GatlingRecords(Set<Metric> metrics) {
+      this.metrics = Collections.unmodifiableSet(metrics);
+    }
+
+    /** The latencies Gatling's stats hold, E2EL as the stream's own record. */
+    public Set<Metric> metrics() {
+      return metrics;
+    }
+
+    /** As written in {@code -Dstats.records}: {@code request}, {@code latency}, {@code all}. */
+    public String id() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    static GatlingRecords parse(String name, String raw) {
+      for (GatlingRecords g : values()) {
+        if (g.id().equals(raw)) {
+          return g;
+        }
+      }
+      throw SettingsException.invalid(name, raw, "one of all, latency, request");
+    }
+  }
 
   /** The kind of dataset prompts come from ({@code -Ddataset}). */
   public enum DatasetKind {
@@ -243,7 +284,7 @@ public final class BenchSettings {
   private final Roofline roofline;
   private final GateEntries gateEntries;
   private final boolean exitOnGateFailure;
-  private final boolean itlRecords;
+  private final GatlingRecords gatlingRecords;
   private final RequestOptions requestOptions;
 
   private BenchSettings(
@@ -261,7 +302,7 @@ public final class BenchSettings {
       Roofline roofline,
       GateEntries gateEntries,
       boolean exitOnGateFailure,
-      boolean itlRecords,
+      GatlingRecords gatlingRecords,
       RequestOptions requestOptions,
       Metrics metrics,
       Injector injector,
@@ -285,7 +326,7 @@ public final class BenchSettings {
     this.roofline = roofline;
     this.gateEntries = gateEntries;
     this.exitOnGateFailure = exitOnGateFailure;
-    this.itlRecords = itlRecords;
+    this.gatlingRecords = gatlingRecords;
     this.requestOptions = requestOptions;
   }
 
@@ -370,11 +411,10 @@ public final class BenchSettings {
             r.optional(SettingsTable.GPU),
             r.optional(SettingsTable.TP).orElse(baseUrl.isEmpty() ? simTp : 1));
     GateEntries gateEntries = readGateEntries(r, properties);
-    boolean itlRecords = r.get(SettingsTable.ITL_RECORDS);
     return new BenchSettings(
         baseUrl, api, model, timeout, key, simModel, simGpu,
         simDialect, simEngine, load, workload, roofline, gateEntries, r.get(SettingsTable.EXIT_ON_GATES),
-        itlRecords, readRequestOptions(r, properties), readMetrics(r), readInjector(r, load, workload), r.optional(SettingsTable.TOKENIZER),
+        r.get(SettingsTable.STATS_RECORDS), readRequestOptions(r, properties), readMetrics(r), readInjector(r, load, workload), r.optional(SettingsTable.TOKENIZER),
         readSearch(r, load, workload));
   }
 
@@ -821,12 +861,12 @@ public final class BenchSettings {
   }
 
   /**
-   * Whether Gatling gets one ITL record per gap between chunks ({@code -Ditl.records=true}): its
-   * report and assertions on ITL, at ~2 µs of client CPU per chunk (see docs/capture.md). Off,
-   * ITL is in {@code requests.jsonl}, the console, {@code llm.html} and the kit's gates.
+   * What Gatling's stats get of each stream ({@code -Dstats.records}): by default the stream's
+   * own record only; every latency is in {@code requests.jsonl}, the console, {@code llm.html} and
+   * the kit's gates whatever this says (see docs/outputs.md).
    */
-  public boolean itlRecords() {
-    return itlRecords;
+  public GatlingRecords gatlingRecords() {
+    return gatlingRecords;
   }
 
   /** {@code -Dextra.body} and {@code -Dheader.<Name>}: what every streaming request carries besides the kit's fields. */
@@ -922,8 +962,9 @@ public final class BenchSettings {
     requestOptions.extraBodyJson().ifPresent(json -> m.put("extra.body", json
         + (requestOptions.overriddenKitKeys().isEmpty() ? "" : " (replaces the kit's " + String.join(", ", requestOptions.overriddenKitKeys()) + ")")));
     requestOptions.headers().keySet().forEach(name -> m.put("header." + name, "<set>"));
-    if (itlRecords) {
-      m.put("itl.records", "true (one Gatling record per chunk gap)");
+    if (gatlingRecords != GatlingRecords.REQUEST) {
+      m.put("stats.records", gatlingRecords.id() + " (besides each request, Gatling's stats get " + (gatlingRecords == GatlingRecords.ALL
+          ? "its TTFT, TPOT and one ITL record per chunk gap)" : "its TTFT and TPOT)"));
     }
     gatesLine.ifPresent(line -> m.put("gates", line));
     if (baseUrl.isEmpty()) {

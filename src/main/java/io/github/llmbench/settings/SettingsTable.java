@@ -55,6 +55,9 @@ public final class SettingsTable {
       if (value instanceof Double d) {
         return BenchSettings.plainNumber(d);
       }
+      if (value instanceof BenchSettings.GatlingRecords g) {
+        return g.id();
+      }
       return value instanceof BenchSettings.Api a ? a.id() : String.valueOf(value);
     }
   }
@@ -147,7 +150,7 @@ public final class SettingsTable {
   public static final Setting<String> INJECTOR = Setting.without(SCALE, "injector", "0/1", "i/N with 0 <= i < N", "this process is injector i of N sharing the load", TEXT);
   public static final Setting<String> START_AT = Setting.without(SCALE, "start.at", "none", "epoch ms or an ISO-8601 instant", "when the first phase starts (every injector)", TEXT);
   public static final Setting<Integer> DRAIN = Setting.of(SCALE, "drain", 30, "a whole number of seconds from 0", "a shared ladder's time after each level's duration", Parser.nonNegativeInt(BenchSettings.MAX_SECONDS));
-  public static final Setting<Boolean> ITL_RECORDS = Setting.of(SCALE, "itl.records", false, "true or false", "one Gatling ITL record per chunk gap (Gatling's report and assertions on ITL)", Parser.trueOrFalse());
+  public static final Setting<BenchSettings.GatlingRecords> STATS_RECORDS = Setting.of(SCALE, "stats.records", BenchSettings.GatlingRecords.REQUEST, "request, latency or all", "Gatling's records per stream: the request (E2EL); latency: + TTFT, TPOT; all: + ITL per chunk gap", BenchSettings.GatlingRecords::parse);
   public static final Setting<String> HELP = Setting.without(SCALE, "help", "none", "any value", "print this list and exit", TEXT);
 
   /** The settings, in the order {@code -Dhelp} prints them. */
@@ -157,7 +160,7 @@ public final class SettingsTable {
       DATASET, INPUT_LEN, OUTPUT_LEN, RANGE_RATIO, PREFIX_LEN, SEED, PROFILES, PROFILE_ORDER, TURNS, THINK_TIME, TRACE_SPEED,
       SIM_MODEL, SIM_GPU, SIM_TP, SIM_MAX_NUM_SEQS, SIM_MAX_NUM_BATCHED_TOKENS, SIM_GPU_MEMORY_UTILIZATION, SIM_FAULTS, SIM_DIALECT,
       MODEL_SPEC, GPU, TP, GATE, GATES, BASELINE, EXIT_ON_GATES, SEARCH, SLO, SEARCH_MIN, SEARCH_MAX, SEARCH_PRECISION, SEARCH_BUDGET,
-      METRICS_INTERVAL, METRICS_URLS, INJECTOR, START_AT, DRAIN, ITL_RECORDS, HELP);
+      METRICS_INTERVAL, METRICS_URLS, INJECTOR, START_AT, DRAIN, STATS_RECORDS, HELP);
 
   private static final Map<String, Setting<?>> BY_NAME = new LinkedHashMap<>();
 
@@ -178,7 +181,8 @@ public final class SettingsTable {
       Map.entry("max.tokens", "output.len"), Map.entry("random.range.ratio", "range.ratio"),
       Map.entry("random.prefix.len", "prefix.len"), Map.entry("dataset.name", "dataset"), Map.entry("dataset.path", "dataset"),
       Map.entry("served.model.name", "model"), Map.entry("num.warmups", "warmup.prompts"),
-      Map.entry("max.seconds", "duration"), Map.entry("goodput", "gate.goodput"), Map.entry("request.timeout", "timeout"));
+      Map.entry("max.seconds", "duration"), Map.entry("goodput", "gate.goodput"), Map.entry("request.timeout", "timeout"),
+      Map.entry("itl.records", "stats.records"));
 
   /** The first words of properties other programs own: never the kit's, never a near miss. */
   private static final Set<String> FOREIGN = Set.of(

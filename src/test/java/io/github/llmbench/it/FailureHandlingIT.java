@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.testing.GatlingReport;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.ScriptedServer;
 import java.nio.file.Files;
@@ -92,6 +93,10 @@ class FailureHandlingIT {
       RequestRecord ok = records.stream().filter(RequestRecord::ok).findFirst().orElseThrow();
       assertEquals(5, ok.outputTokens());
       assertEquals(7, ok.inputTokens());
+
+      // Gatling counts each stream once, a failed one KO with its reason
+      GatlingReport.Row global = GatlingReport.of(run.runDir()).global();
+      assertEquals(new GatlingReport.Row(8, 1, 7, global.meanMs()), global);
 
       // server text reaches Gatling's shared HTML report only escaped
       String index = Files.readString(run.runDir().resolve("index.html"));

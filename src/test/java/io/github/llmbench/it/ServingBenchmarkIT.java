@@ -8,14 +8,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.testing.GatlingReport;
 import io.github.llmbench.testing.GatlingRun;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,8 +31,7 @@ class ServingBenchmarkIT {
                 "input.len", "256",
                 "output.len", "24",
                 "sim.model", "sim-tiny",
-                "sim.gpu", "rtx4090",
-                "itl.records", "true"));
+                "sim.gpu", "rtx4090"));
     assertEquals(0, run.exitCode());
 
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
@@ -63,19 +59,16 @@ class ServingBenchmarkIT {
     assertTrue(summary.get("max_concurrent_requests").asInt() <= 8);
     assertTrue(summary.get("mean_ttft_ms").asDouble() > 0);
 
-    // Gatling's own report lists our records, inside the level's group
-    // Gatling's own report lists our records, inside the level's group, with non-zero counts
-    String index = Files.readString(run.runDir().resolve("index.html"));
-    // ITL too, asked with -Ditl.records=true (off by default: it costs CPU per chunk)
-    for (String name : List.of("request", "TTFT", "TPOT", "ITL", "E2EL")) {
-      Matcher m =
-          Pattern.compile(
-                  "stats-table-req_c8---" + name.toLowerCase(Locale.ROOT)
-                      + "-[-0-9]+\" class=\"ellipsed-name\">" + name
-                      + "</span>[\\s\\S]*?col-2\">([0-9,]+)<")
-              .matcher(index);
-      assertTrue(m.find(), "c8 / " + name + " missing from the report's statistics table");
-      assertTrue(Long.parseLong(m.group(1).replace(",", "")) > 0, name + " count");
+    // Gatling's own report counts streams: one record per stream, in the level's group, its
+    // response time the stream's E2EL (whole ms, truncated); TTFT and friends only when asked for
+    GatlingReport report = GatlingReport.of(run.runDir());
+    assertEquals(records.size(), report.global().total(), "All Requests counts the streams of requests.jsonl");
+    assertEquals(records.size(), report.request(List.of("c8"), "request").orElseThrow().total());
+    assertEquals(records.size(), report.group("c8").orElseThrow().total());
+    for (String name : List.of("TTFT", "TPOT", "ITL", "E2EL")) {
+      assertTrue(report.request(List.of("c8"), name).isEmpty(), "c8 / " + name + " is not a Gatling record by default");
     }
+    double meanE2el = summary.get("mean_e2el_ms").asDouble();
+    assertEquals(meanE2el - 0.5, report.global().meanMs(), 1.0, "Gatling's mean response time is the mean E2EL");
   }
 }

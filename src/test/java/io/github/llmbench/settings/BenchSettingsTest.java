@@ -12,6 +12,7 @@ import io.github.llmbench.core.Statistic;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class BenchSettingsTest {
@@ -160,11 +161,15 @@ class BenchSettingsTest {
   }
 
   @Test
-  void itlRecordsInGatlingAreOffUnlessAsked() {
-    assertFalse(read(Map.of()).itlRecords());
-    assertTrue(read(Map.of("itl.records", "true")).itlRecords());
-    assertFalse(read(Map.of("itl.records", "FALSE")).itlRecords());
-    assertEquals("Invalid -Ditl.records=yes: expected true or false", error(Map.of("itl.records", "yes")));
+  void gatlingGetsOneRecordPerStreamUnlessMoreAreAsked() {
+    assertEquals(BenchSettings.GatlingRecords.REQUEST, read(Map.of()).gatlingRecords());
+    assertEquals(Set.of(Metric.E2EL), read(Map.of()).gatlingRecords().metrics());
+    assertEquals(Set.of(Metric.E2EL, Metric.TTFT, Metric.TPOT), read(Map.of("stats.records", "latency")).gatlingRecords().metrics());
+    assertEquals(Set.of(Metric.values()), read(Map.of("stats.records", "all")).gatlingRecords().metrics());
+    assertFalse(read(Map.of()).describe().containsKey("stats.records"), "the default is not worth a line");
+    assertEquals("Invalid -Dstats.records=ttft: expected one of all, latency, request", error(Map.of("stats.records", "ttft")));
+    assertEquals("Unknown setting -Ditl.records=true: did you mean -Dstats.records? (-Dhelp lists every setting)",
+        error(Map.of("itl.records", "true")), "the setting it replaced");
   }
 
   @Test

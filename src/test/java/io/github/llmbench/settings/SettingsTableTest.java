@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -53,6 +54,16 @@ class SettingsTableTest {
     props.put("gate.tpot.p99", "50");
     props.put("help", "true");
     assertEquals(Optional.empty(), SettingsTable.unknown(props, Set.of()), "none is the kit's or a near miss");
+  }
+
+  @Test
+  void everySettingReachesTheJvmThatMavenForksForGatling() {
+    // the Gatling Maven plugin does not pass these on to the simulation's JVM (its SystemProperties)
+    List<String> notPassed = List.of("awt.", "file.", "gatling.", "guice.", "hudson.", "idea.", "java.", "jdk.", "jline.",
+        "jna.", "log4j.", "maven.", "os.", "sbt.", "scala.", "sun.", "swoval.", "user.");
+    for (SettingsTable.Setting s : SettingsTable.ALL) {
+      assertTrue(notPassed.stream().noneMatch(s.name()::startsWith), "-D" + s.name() + " would never reach a mvn gatling:test run");
+    }
   }
 
   @Test

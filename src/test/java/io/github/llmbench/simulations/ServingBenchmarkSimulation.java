@@ -14,9 +14,9 @@ import io.github.llmbench.LlmBench;
  * mvn gatling:test -Dconc=16 -Dgate.tpot.p99=300               # fails the build over 300 ms
  * </pre>
  *
- * Each finished request is logged as Gatling records {@code c128 / TTFT}, {@code TPOT}, {@code
- * ITL} and {@code E2EL} and written to {@code llm/requests.jsonl}; each level ends with vLLM's
- * {@code Serving Benchmark Result} block; the run with {@code llm/summary.json}.
+ * Each finished request is one Gatling record, {@code c128 / request} (timed for its E2EL), and a
+ * line of {@code llm/requests.jsonl}; each level ends with vLLM's {@code Serving Benchmark Result}
+ * block; the run with {@code llm/summary.json}.
  */
 public class ServingBenchmarkSimulation extends Simulation {
 

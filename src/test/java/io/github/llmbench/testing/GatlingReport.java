@@ -1,0 +1,76 @@
+package io.github.llmbench.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The statistics table of Gatling's {@code index.html}, as a Gatling user reads it: a row per
+ * record name in its group, one per group, and "All Requests" (Gatling 3.15's markup and names).
+ */
+public final class GatlingReport {
+  private final String index;
+
+  private GatlingReport(String index) {
+    this.index = index;
+  }
+
+  public static GatlingReport of(Path runDir) {
+    try {
+      return new GatlingReport(Files.readString(runDir.resolve("index.html")));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** One row: counts, and the mean response time in whole ms. */
+  public record Row(long total, long ok, long ko, long meanMs) {}
+
+  /** The "All Requests" row (Gatling's Global). */
+  public Row global() {
+    return row("ROOT").orElseThrow(() -> new AssertionError("no All Requests row in Gatling's report"));
+  }
+
+  /** The row of record {@code name} in {@code groups} ({@code c8}, then {@code request}), or empty. */
+  public Optional<Row> request(List<String> groups, String name) {
+    List<String> path = new ArrayList<>(groups);
+    path.add(name);
+    return row("req_" + fileName(String.join(" / ", path)));
+  }
+
+  /** The row of the group {@code groups} ({@code c8}; {@code c2}, {@code SS}), or empty. */
+  public Optional<Row> group(String... groups) {
+    return row("group_" + fileName(String.join(" / ", groups)));
+  }
+
+  /** How Gatling names a row and its page: the path cleaned and cut to 15 characters, then its hash. */
+  private static String fileName(String path) {
+    String clean = path.trim().toLowerCase(Locale.ROOT).replaceAll("[^a-zA-Z0-9\\-]", "-");
+    return clean.substring(0, Math.min(15, clean.length())) + "-" + path.trim().hashCode();
+  }
+
+  private Optional<Row> row(String id) {
+    Matcher m = Pattern.compile("id=\"stats-table-" + Pattern.quote(id) + "\"[\\s\\S]*?</tr>").matcher(index);
+    if (!m.find()) {
+      return Optional.empty();
+    }
+    String row = m.group();
+    return Optional.of(new Row(col(row, 2), col(row, 3), col(row, 4), col(row, 13)));
+  }
+
+  private static long col(String row, int col) {
+    Matcher m = Pattern.compile("col-" + col + "\">([-0-9,]+)<").matcher(row);
+    if (!m.find()) {
+      throw new AssertionError("no column " + col + " in " + row);
+    }
+    String v = m.group(1).replace(",", "");
+    return v.equals("-") ? 0 : Long.parseLong(v);
+  }
+}
