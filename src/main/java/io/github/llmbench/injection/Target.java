@@ -4,8 +4,12 @@ import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.simulator.Dialect;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
+import io.github.llmbench.workload.PreparedWorkload;
+import io.github.llmbench.workload.ServerTokenizer;
 import java.net.URI;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The server under test: the one given by {@code -Dbase.url}, or the embedded vLLM simulator
@@ -73,6 +77,26 @@ public final class Target implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /** The server as the workload asks it before the load: its tokenizer, chat template and context. */
+  public PreparedWorkload.Server workloadServer() {
+    return new PreparedWorkload.Server() {
+      @Override
+      public ServerTokenizer tokenizer() {
+        return api.tokenizer(model);
+      }
+
+      @Override
+      public OptionalInt chatTemplateTokens(ServerTokenizer tokenizer, String content) {
+        return api.chatTemplateTokens(model, tokenizer, content);
+      }
+
+      @Override
+      public Optional<PreparedWorkload.ContextLength> contextLength() {
+        return api.contextLength(model).map(c -> new PreparedWorkload.ContextLength(c.tokens(), c.source()));
+      }
+    };
   }
 
   public URI baseUrl() {
