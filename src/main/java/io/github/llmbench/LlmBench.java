@@ -31,7 +31,6 @@ import io.github.llmbench.workload.DatasetException;
 import io.github.llmbench.workload.FeederRecords;
 import io.github.llmbench.workload.PreparedWorkload;
 import java.io.PrintStream;
-import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -88,7 +87,8 @@ public final class LlmBench {
           : settings.search().isPresent() ? LoadPlan.search(settings.load())
           : LoadPlan.of(settings.load(), workload.sequentialProfiles(), settings.injector());
       RooflineInputs roofline = RooflineInputs.of(settings, target);
-      MetricsSetup metrics = metricsSetup(recorder);
+      MetricsSetup metrics = MetricsSetup.of(target.baseUrl(), settings.requestOptions().headers(), settings.apiKey(),
+          settings.metrics().urls(), settings.metrics().intervalSeconds(), recorder::directory, out);
       scraper = metrics.scraper();
       Map<String, String> notes = new LinkedHashMap<>(workload.startNotes());
       notes.put("metrics", metrics.note());
@@ -112,15 +112,6 @@ public final class LlmBench {
     Map<String, String> checks = new LinkedHashMap<>(startNotes);
     checks.putAll(workload.preparedNotes());
     return Collections.unmodifiableMap(checks);
-  }
-
-  /** The scraping of the server's {@code /metrics} (sent the server's own headers and key) and of {@code -Dmetrics.urls}. */
-  private MetricsSetup metricsSetup(RunRecorder recorder) {
-    Map<String, String> own = new LinkedHashMap<>(settings.requestOptions().headers());
-    settings.apiKey().ifPresent(k -> own.put("Authorization", "Bearer " + k));
-    MetricsScraper.Endpoint server = new MetricsScraper.Endpoint(URI.create(target.baseUrl() + "/metrics"), own);
-    BenchSettings.Metrics m = settings.metrics();
-    return MetricsSetup.of(server, m.urls(), m.on() ? m.intervalSeconds() : 0, recorder::directory, out);
   }
 
   /**

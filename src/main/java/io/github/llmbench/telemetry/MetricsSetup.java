@@ -7,6 +7,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,16 +24,19 @@ import java.util.function.Supplier;
 public record MetricsSetup(MetricsScraper scraper, String note) {
 
   /**
-   * @param server the server's metrics endpoint, with the server's own headers (its API key too)
+   * @param serverUrl the server's base URL: its {@code /metrics} is asked with its headers and API key
    * @param others further endpoints ({@code -Dmetrics.urls}): other services, sent no key, no headers
    * @param intervalSeconds how often to scrape; 0 for never
    * @param folder the run's {@code llm/} folder once it is known, else null
    */
-  public static MetricsSetup of(
-      MetricsScraper.Endpoint server, List<URI> others, double intervalSeconds, Supplier<Path> folder, PrintStream out) {
+  public static MetricsSetup of(URI serverUrl, Map<String, String> headers, Optional<String> apiKey, List<URI> others,
+      double intervalSeconds, Supplier<Path> folder, PrintStream out) {
     if (intervalSeconds <= 0) {
       return new MetricsSetup(null, "off (-Dmetrics.interval=0)");
     }
+    Map<String, String> own = new LinkedHashMap<>(headers);
+    apiKey.ifPresent(k -> own.put("Authorization", "Bearer " + k));
+    MetricsScraper.Endpoint server = new MetricsScraper.Endpoint(URI.create(serverUrl + "/metrics"), own);
     List<MetricsScraper.Endpoint> endpoints = new ArrayList<>();
     List<String> said = new ArrayList<>();
     Optional<String> problem = MetricsScraper.problem(server);
