@@ -158,15 +158,10 @@ public final class LlmBench {
    * {@link #start()} (tests that {@link #create} keep the exception).
    */
   private synchronized void prepared() {
-    PreparedWorkload.PlannedRequests planned = new PreparedWorkload.PlannedRequests(
-        plannedRequests(false), plannedRequests(true), LoadPlan.reusesPlannedRequests(phases, settings.search()));
+    PreparedWorkload.PlannedRequests planned =
+        LoadPlan.planned(phases, settings.search(), settings.load().durationSeconds(), settings.workload().turns());
     Map<String, String> added = exitOnProblem ? orExit(() -> workload.prepare(planned)) : workload.prepare(planned);
     added.forEach((k, v) -> out.printf("  %-12s %s%n", k, v));
-  }
-
-  /** Requests of the measured phases (or the warmup) to make prompts for before the load. */
-  private int plannedRequests(boolean warmup) {
-    return LoadPlan.plannedRequests(phases, settings.search(), settings.load().durationSeconds(), settings.workload().turns(), warmup);
   }
 
   /** Like {@link #start()}, but throws instead of ending the JVM (for tests and embedding). */
