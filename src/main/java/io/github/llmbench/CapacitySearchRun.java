@@ -3,9 +3,9 @@ package io.github.llmbench;
 import io.gatling.javaapi.core.PopulationBuilder;
 import io.github.llmbench.analysis.CapacitySearch;
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.gates.LevelFigures;
-import io.github.llmbench.core.Level;
 import io.github.llmbench.injection.CapacitySearchLoad;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.RequestChains;
@@ -71,7 +71,8 @@ final class CapacitySearchRun {
    * The search's load (see {@link CapacitySearchLoad#of}), its probes picked and judged here; the
    * search has an answer once this load is built.
    */
-  PopulationBuilder load(BenchSettings.Load load, long seed, RequestChains chains, List<Phase> phases, Function<Level, RunAnalysis.Level> levelDrained) {
+  PopulationBuilder load(
+      BenchSettings.Load load, long seed, RequestChains chains, List<Phase> phases, Function<Level, RunAnalysis.Level> levelDrained) {
     PopulationBuilder population = CapacitySearchLoad.of(settings, load, seed, chains, phases, levelDrained::apply, this::next,
         (level, probeLoad) -> drained(probeLoad, levelDrained.apply(level))); // the analysis printed is the one judged
     loaded = true;

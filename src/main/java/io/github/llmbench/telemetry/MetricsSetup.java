@@ -51,7 +51,8 @@ public record MetricsSetup(MetricsScraper scraper, String note) {
       said.add("GET " + u);
     }
     String note = String.join(" + ", said) + (endpoints.isEmpty() ? ""
-        : String.format(Locale.ROOT, ", every %s s, to %s/%s", Level.plainNumber(intervalSeconds), RunFiles.LLM_FOLDER, RunFiles.SERVER_METRICS));
+        : String.format(Locale.ROOT, ", every %s s, to %s/%s",
+            Level.plainNumber(intervalSeconds), RunFiles.LLM_FOLDER, RunFiles.SERVER_METRICS));
     return new MetricsSetup(endpoints.isEmpty() ? null
         : new MetricsScraper(endpoints, Duration.ofMillis(Math.round(intervalSeconds * 1000)), folder, out), note);
   }
