@@ -1,11 +1,10 @@
 package io.github.llmbench;
 
+import io.github.llmbench.analysis.CapacitySearch;
 import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.ServingMetricsCalculator;
-import io.github.llmbench.catalog.GpuSpec;
-import io.github.llmbench.catalog.ModelSpec;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.gates.GateCheck;
 import io.github.llmbench.gates.GateResult;
@@ -17,10 +16,13 @@ import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunRecorder;
+import io.github.llmbench.records.ServerSample;
+import io.github.llmbench.report.CapacityBlock;
 import io.github.llmbench.report.LlmPage;
 import io.github.llmbench.report.RunReport;
 import io.github.llmbench.report.SummaryJson;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.telemetry.MetricsScraper;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -29,6 +31,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import io.github.llmbench.records.RunFiles;
 import java.util.Optional;
@@ -44,23 +48,16 @@ final class RunEnd {
   private final Target target;
   private final List<Phase> phases;
   private final RunRecorder recorder;
-  private final ModelSpec rooflineModel;
-  private final GpuSpec rooflineGpu;
+  private final RooflineInputs roofline;
   private final PrintStream out;
   /** What was found before the load, asked for at the end: the preparation's lines exist only once it has run. */
   private final Supplier<Map<String, String>> serverChecks;
   /** The server's (and GPUs') metrics during the run; null when none are read. */
-  private final io.github.llmbench.telemetry.MetricsScraper scraper;
-  private final java.util.Set<String> printedLevels = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final MetricsScraper scraper;
+  /** A capacity search's answer so far: empty for runs without a search; printed, summed up and gated at the end. */
+  private final Supplier<Optional<CapacitySearch.Verdict>> capacity;
+  private final Set<String> printedLevels = ConcurrentHashMap.newKeySet();
   private List<GateResult> gateResults = List.of();
-  private List<io.github.llmbench.records.ServerSample> closedSamples;
-  /** A capacity search's answer so far, or null for runs without a search. */
-  private java.util.function.Supplier<io.github.llmbench.analysis.CapacitySearch.Verdict> capacity;
-
-  /** Makes this run a capacity search's: its answer is printed, summed up and gated at the end. */
-  void searchResult(java.util.function.Supplier<io.github.llmbench.analysis.CapacitySearch.Verdict> verdict) {
-    this.capacity = verdict;
-  }
 
   RunEnd(
       BenchSettings settings,
@@ -68,10 +65,10 @@ final class RunEnd {
       Target target,
       List<Phase> phases,
       RunRecorder recorder,
-      ModelSpec rooflineModel,
-      GpuSpec rooflineGpu,
+      RooflineInputs roofline,
       Supplier<Map<String, String>> serverChecks,
-      io.github.llmbench.telemetry.MetricsScraper scraper,
+      MetricsScraper scraper,
+      Supplier<Optional<CapacitySearch.Verdict>> capacity,
       PrintStream out) {
     this.scraper = scraper;
     this.settings = settings;
@@ -79,8 +76,8 @@ final class RunEnd {
     this.target = target;
     this.phases = phases;
     this.recorder = recorder;
-    this.rooflineModel = rooflineModel;
-    this.rooflineGpu = rooflineGpu;
+    this.roofline = roofline;
+    this.capacity = capacity;
     this.out = out;
     this.serverChecks = serverChecks;
   }
@@ -95,7 +92,7 @@ final class RunEnd {
       out.println("warmup done: " + records.size() + " requests (left out of every summary)");
       return null;
     }
-    RunAnalysis a = analysis(records);
+    RunAnalysis a = analysis(records, liveSamples());
     out.println();
     out.print(RunReport.levelsText(a, measuredLevels() > 1 || settings.search().isPresent()));
     printProfiles(records);
@@ -107,7 +104,12 @@ final class RunEnd {
     return phases.stream().map(Phase::level).filter(Level::measured).distinct().count();
   }
 
-  private RunAnalysis analysis(List<RequestRecord> records) {
+  /** The server's samples so far, while the run goes on (none when no metrics are read). */
+  private List<ServerSample> liveSamples() {
+    return scraper == null ? List.of() : scraper.samples();
+  }
+
+  private RunAnalysis analysis(List<RequestRecord> records, List<ServerSample> samples) {
     Map<String, Integer> conc = new LinkedHashMap<>();
     for (Phase p : phases) {
       if (p instanceof Phase.Closed closed) { // this injector's share, where several share the level
@@ -115,8 +117,8 @@ final class RunEnd {
       }
     }
     RunAnalysis.Telemetry telemetry = scraper == null ? RunAnalysis.Telemetry.NONE
-        : new RunAnalysis.Telemetry(closedSamples != null ? closedSamples : scraper.samples(), target.model());
-    return RunAnalysis.of(records, telemetry, conc, rooflineModel, rooflineGpu, settings.roofline().tp(), RunReport.ROOFLINE_HINT);
+        : new RunAnalysis.Telemetry(samples, target.model());
+    return RunAnalysis.of(records, telemetry, conc, roofline.model(), roofline.gpu(), settings.roofline().tp(), RunReport.ROOFLINE_HINT);
   }
 
   private void printProfiles(List<RequestRecord> records) {
@@ -143,30 +145,29 @@ final class RunEnd {
   void finish() {
     List<RequestRecord> all = recorder.close(System.currentTimeMillis(), "unfinished when the run ended");
     Path dir = recorder.directory();
-    if (scraper != null) {
-      closedSamples = scraper.close(dir);
-    }
-    RunAnalysis a = analysis(all);
+    List<ServerSample> samples = scraper == null ? List.of() : scraper.close(dir);
+    RunAnalysis a = analysis(all, samples);
     Path runDir = dir.getParent();
     Map<String, RunAnalysis.Level> unprinted = new LinkedHashMap<>(a.levels());
     unprinted.keySet().removeAll(printedLevels);
     if (!unprinted.isEmpty()) { // custom simulations: no drained marker ran
       out.println();
       out.print(RunReport.levelsText(
-          analysis(all.stream().filter(r -> unprinted.containsKey(r.level())).toList()), a.levels().size() > 1));
+          analysis(all.stream().filter(r -> unprinted.containsKey(r.level())).toList(), samples), a.levels().size() > 1));
     }
     out.print(RunReport.kneeText(a));
     printLevelLines(a);
     Map<String, Object> meta = metadata(all);
     Optional<GoodputSpec> goodput = gates.set().goodput();
-    if (capacity != null) {
-      io.github.llmbench.analysis.CapacitySearch.Verdict v = capacity.get();
+    Optional<CapacitySearch.Verdict> verdict = capacity.get();
+    if (verdict.isPresent()) {
+      CapacitySearch.Verdict v = verdict.get();
       out.println();
-      out.print(io.github.llmbench.report.CapacityBlock.format(v, settings.search().get(), goodput, a));
+      out.print(CapacityBlock.format(v, settings.search().get(), goodput, a));
       // the run's metadata: summary.json's "capacity", the page's section, and kept by a re-done report
-      meta.put("capacity", io.github.llmbench.report.CapacityBlock.json(v, settings.search().get(), goodput, a));
+      meta.put("capacity", CapacityBlock.json(v, settings.search().get(), goodput, a));
     }
-    RunFigures figures = gateFigures(a);
+    RunFigures figures = gateFigures(a, verdict);
     Map<String, Object> summary = RunReport.summary(a, meta, figures.goodputFields(),
         goodput.map(g -> Map.<String, Object>of(GoodputSpec.SUMMARY_FIELD, g.toString())).orElse(Map.of()));
     gateResults = checkGates(figures);
@@ -202,8 +203,8 @@ final class RunEnd {
    * The figures the gates can name, each level's goodput and a search's capacity included:
    * computed once, for the summary and the gates.
    */
-  private RunFigures gateFigures(RunAnalysis a) {
-    Double found = capacity == null ? null : capacity.get().capacity();
+  private RunFigures gateFigures(RunAnalysis a, Optional<CapacitySearch.Verdict> verdict) {
+    Double found = verdict.map(CapacitySearch.Verdict::capacity).orElse(null);
     Optional<RunFigures.Capacity> answer = found == null ? Optional.empty()
         : Optional.of(new RunFigures.Capacity(found, settings.search().orElseThrow().rate()));
     return RunFigures.of(a, gates.set().goodput()).withCapacity(answer);

@@ -2,6 +2,7 @@ package io.github.llmbench.injection;
 
 import io.github.llmbench.core.Level;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.workload.PreparedWorkload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -181,6 +182,13 @@ public final class LoadPlan {
           warmupPhase -> (long) warmupPhase.promptCount());
     }
     return (int) Math.min(n * turns, MAX_PREPARED);
+  }
+
+  /** The requests to make prompts for before the load, measured and warmup, as the workload's preparation takes them. */
+  public static PreparedWorkload.PlannedRequests planned(
+      List<Phase> phases, Optional<BenchSettings.Search> search, int durationSeconds, int turns) {
+    return new PreparedWorkload.PlannedRequests(plannedRequests(phases, search, durationSeconds, turns, false),
+        plannedRequests(phases, search, durationSeconds, turns, true), reusesPlannedRequests(phases, search));
   }
 
   /**

@@ -6,8 +6,12 @@ import io.github.llmbench.simulator.Dialect;
 import io.github.llmbench.simulator.SimFaults;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
+import io.github.llmbench.workload.PreparedWorkload;
+import io.github.llmbench.workload.ServerTokenizer;
 import java.net.URI;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The server under test: the one given by {@code -Dbase.url}, or the embedded vLLM simulator
@@ -90,6 +94,26 @@ public final class Target implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw SettingsException.invalid("sim.faults", engine.faults(), SimFaults.ACCEPTED);
     }
+  }
+
+  /** The server as the workload asks it before the load: its tokenizer, chat template and context. */
+  public PreparedWorkload.Server workloadServer() {
+    return new PreparedWorkload.Server() {
+      @Override
+      public ServerTokenizer tokenizer() {
+        return api.tokenizer(model);
+      }
+
+      @Override
+      public OptionalInt chatTemplateTokens(ServerTokenizer tokenizer, String content) {
+        return api.chatTemplateTokens(model, tokenizer, content);
+      }
+
+      @Override
+      public Optional<PreparedWorkload.ContextLength> contextLength() {
+        return api.contextLength(model).map(c -> new PreparedWorkload.ContextLength(c.tokens(), c.source()));
+      }
+    };
   }
 
   public URI baseUrl() {

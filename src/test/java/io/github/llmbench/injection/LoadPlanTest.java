@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.core.Level;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.workload.PreparedWorkload;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -185,6 +186,8 @@ class LoadPlanTest {
     assertEquals(16 * LoadPlan.POOL_PER_SLOT, LoadPlan.plannedRequests(phases, conc.search(), 60, 1, false));
     assertEquals(10, LoadPlan.plannedRequests(phases, conc.search(), 60, 1, true), "the warmup's own");
     assertTrue(LoadPlan.reusesPlannedRequests(phases, conc.search()));
+    assertEquals(new PreparedWorkload.PlannedRequests(16 * LoadPlan.POOL_PER_SLOT, 10, true),
+        LoadPlan.planned(phases, conc.search(), 60, 1), "the preparation's: both counts and the reuse");
     BenchSettings rate = settings(Map.of("search", "rate", "slo", "ttft.p99:2000", "search.max", "10", "duration", "30"));
     assertEquals(360, LoadPlan.plannedRequests(LoadPlan.search(rate.load()), rate.search(), 30, 1, false));
   }

@@ -1,0 +1,233 @@
+package io.github.llmbench.injection;
+
+import static io.gatling.javaapi.core.CoreDsl.exec;
+import static io.gatling.javaapi.core.CoreDsl.group;
+
+import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.Session;
+import io.github.llmbench.capture.StreamCapture;
+import io.github.llmbench.records.RequestOrigin;
+import io.github.llmbench.records.RunRecorder;
+import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.BenchSettings.DatasetKind;
+import io.github.llmbench.workload.Dataset;
+import io.github.llmbench.workload.FeederRecords;
+import io.github.llmbench.workload.LocalTokenizer;
+import io.github.llmbench.workload.PreparedWorkload;
+import io.github.llmbench.workload.RequestBodies;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.stream.Stream;
+
+/**
+ * The Gatling chains of the kit's requests: each phase's request (fed from the dataset, or the
+ * warmup's, inside its level's group), a trace's requests with their send times, a capacity
+ * probe's, and the plain streamed request of a simulation's own scenario.
+ *
+ * <p>One instance per run: its counters number the requests across phases, so no two phases send
+ * the same dataset request and each conversation has its own id.
+ */
+public final class RequestChains {
+
+  /**
+   * The trace's clock starts this long after its first request is fed, so each request, the first
+   * too, reaches its send action before its time and waits there (Gatling injects user n at its
+   * time from the phase's start). Measured on a busy 2-core machine: the first user took 12-22 ms
+   * from its start to that wait, and Gatling's ticks and timers started some users up to 64 ms late.
+   */
+  static final long TRACE_LEAD_NANOS = 250_000_000L;
+
+  private static final String TRACE_MICROS = Populations.SEND_AT_MICROS;
+  private static final String TRACE_START_NANOS = Populations.SEND_CLOCK_START_NANOS;
+
+  /** The keys a feeder record sets: removed before the next record is fed. */
+  private static final String[] FEEDER_KEYS = {
+    FeederRecords.PROMPT, FeederRecords.MESSAGES, FeederRecords.MAX_TOKENS, FeederRecords.PROFILE, FeederRecords.INPUT_TOKENS
+  };
+
+  private final StreamCapture capture;
+  private final PreparedWorkload workload;
+  private final RequestBodies bodies;
+  private final BenchSettings.Workload shape;
+  private final BenchSettings.Injector injector;
+  private final int outputLen;
+  private final AtomicLong measuredIndex = new AtomicLong();
+  private final AtomicLong warmupIndex = new AtomicLong();
+  private final AtomicLong conversationIds = new AtomicLong();
+
+  /**
+   * @param shape the dataset kind, turns and think time
+   * @param injector this injector's share of the run's requests
+   * @param outputLen the output length of a record that names none
+   */
+  public RequestChains(
+      StreamCapture capture, PreparedWorkload workload, RequestBodies bodies, BenchSettings.Workload shape,
+      BenchSettings.Injector injector, int outputLen) {
+    this.capture = capture;
+    this.workload = workload;
+    this.bodies = bodies;
+    this.shape = shape;
+    this.injector = injector;
+    this.outputLen = outputLen;
+  }
+
+  /** The run's chains, their capture of the streamed requests (records, timeouts, headers, token counts) made here. */
+  public static RequestChains forRun(BenchSettings settings, Target target, PreparedWorkload workload, RunRecorder recorder) {
+    LocalTokenizer localTokenizer = workload.localTokenizer().orElse(null);
+    StreamCapture capture = new StreamCapture(
+        recorder,
+        Duration.ofSeconds(settings.timeoutSeconds()),
+        target.baseUrl(),
+        settings.api().path(),
+        settings.apiKey(),
+        settings.requestOptions().headers(),
+        target.api().closesConnectionAfterStream(),
+        Math.max(workload.dataset().maxTokens(), settings.requestOptions().maxTokens().orElse(0)),
+        settings.gatlingRecords().metrics(),
+        settings.workload().multiTurn(),
+        localTokenizer == null ? null : localTokenizer::countText,
+        localTokenizer == null ? s -> null : RequestChains::countedInputTokens); // a count labelled "tokenizer" must be one
+    RequestBodies bodies = new RequestBodies(settings.api(), target.model(), settings.requestOptions().extraBody());
+    return new RequestChains(capture, workload, bodies, settings.workload(), settings.injector(), settings.outputLen());
+  }
+
+  /**
+   * One request of {@code phase}, inside its level's group and, in profile runs, its profile's;
+   * in multi-turn runs, one conversation of such requests.
+   */
+  public ChainBuilder oneRequest(Phase phase) {
+    String level = phase.level().tag();
+    ChainBuilder request = capture.request(s -> level, RequestChains::profileOf, this::bodyOf, this::originOf, RequestChains::sendAt);
+    boolean profiles = shape.dataset() == DatasetKind.PROFILES;
+    ChainBuilder inner = profiles ? exec(group("#{" + FeederRecords.PROFILE + "}").on(request)) : request;
+    boolean measured = phase.level().measured();
+    Dataset d = measured ? workload.dataset() : workload.warmupDataset();
+    AtomicLong index = measured ? measuredIndex : warmupIndex;
+    if (shape.multiTurn()) {
+      Iterator<Map<String, Object>> conversations = Stream.generate(() -> {
+        long n = datasetIndex(index.getAndIncrement(), injector);
+        List<Map<String, Object>> turns = d.conversation(n, phase.profile(), shape.turns()).stream().map(workload::feederRecord).toList();
+        return Conversations.record("conv-" + conversationIds.incrementAndGet(), turns);
+      }).iterator();
+      return Conversations.of(conversations, exec(group(level).on(inner)), Duration.ofMillis(Math.round(shape.thinkSeconds() * 1000)));
+    }
+    Iterator<Map<String, Object>> records = phase instanceof Phase.Trace trace
+        ? traceRecords(d, index, trace.sendTimes(), System::nanoTime)
+        : feederOf(d, index, phase.profile());
+    return fed(records, group(level).on(inner));
+  }
+
+  /**
+   * Gets a trace phase's requests ready ({@link StreamCapture#ready}): a request of the warmup's
+   * seed fed and built as the phase's are, and a connection from each event loop.
+   */
+  public ChainBuilder ready(Phase phase) {
+    Dataset warmup = workload.warmupDataset();
+    Iterator<Map<String, Object>> records = Stream.generate(() -> FeederRecords.of(warmup.request(0, null))).iterator();
+    return fed(records, capture.ready(this::bodyOf));
+  }
+
+  /** One request of a capacity probe: the measured dataset's next, in the group of the session's probe. */
+  public ChainBuilder probeRequest() {
+    ChainBuilder request = capture.request(session -> CapacityProbes.levelOf(session).tag(),
+        RequestChains::profileOf, this::bodyOf, this::originOf, RequestChains::sendAt);
+    return fed(feederOf(workload.dataset(), measuredIndex, null), group(session -> CapacityProbes.levelOf(session).tag()).on(request));
+  }
+
+  /** The dataset's requests from the first, as feeder records ({@link FeederRecords}), endless. */
+  public Iterator<Map<String, Object>> feeder() {
+    return feederOf(workload.dataset(), new AtomicLong(), null);
+  }
+
+  /** One streamed request built from the session; its level is the enclosing group, else the scenario's name. */
+  public ChainBuilder stream() {
+    return capture.request(StreamCapture::enclosingGroup, RequestChains::profileOf, this::bodyOf, this::originOf);
+  }
+
+  /** The prompt's tokens the feeder record knows (a random prompt's, or counted by a local tokenizer). */
+  private static Integer countedInputTokens(Session s) {
+    return s.contains(FeederRecords.INPUT_TOKENS) ? countedInputTokens((Object) s.get(FeederRecords.INPUT_TOKENS)) : null;
+  }
+
+  static Integer countedInputTokens(Object v) {
+    return v instanceof Number n && n.intValue() >= 0 ? n.intValue() : null;
+  }
+
+  /**
+   * A user may send several requests: the last record's keys go first, so a prompt record never
+   * keeps the messages (or profile) of the one before.
+   */
+  private static ChainBuilder fed(Iterator<Map<String, Object>> records, ChainBuilder then) {
+    return exec(session -> session.removeAll(FEEDER_KEYS)).feed(records).exec(then);
+  }
+
+  /** Requests {@code index}, {@code index + 1}, ... of a dataset (of one profile, or any) as feeder records. */
+  private Iterator<Map<String, Object>> feederOf(Dataset d, AtomicLong index, String profile) {
+    return Stream.generate(() -> workload.feederRecord(d.request(datasetIndex(index.getAndIncrement(), injector), profile))).iterator();
+  }
+
+  /**
+   * A trace's requests, each with its send time: the request is built, then sent at it, and its
+   * record tells how late it went. Send times count from the first record's feed plus {@link
+   * #TRACE_LEAD_NANOS}; past the trace's end they start over.
+   */
+  static Iterator<Map<String, Object>> traceRecords(Dataset d, AtomicLong index, List<Double> sendTimes, LongSupplier nanoClock) {
+    AtomicLong startNanos = new AtomicLong(Long.MIN_VALUE);
+    return Stream.generate(() -> {
+      startNanos.compareAndSet(Long.MIN_VALUE, nanoClock.getAsLong() + TRACE_LEAD_NANOS);
+      long n = index.getAndIncrement();
+      double at = sendTimes.get((int) (n % sendTimes.size()));
+      Map<String, Object> r = new LinkedHashMap<>(FeederRecords.of(d.request(n, null)));
+      r.put(TRACE_MICROS, Math.round(at * 1e6));
+      r.put(TRACE_START_NANOS, startNanos.get());
+      return r;
+    }).iterator();
+  }
+
+  /**
+   * The run's request number of this injector's k-th request: injector i of N sends i, i + N,
+   * i + 2N, ..., so no two injectors send the same request (and one alone sends 0, 1, 2, ...).
+   */
+  static long datasetIndex(long k, BenchSettings.Injector injector) {
+    return k * injector.count() + injector.index();
+  }
+
+  /** The request's origin, with this injector when several share the load. */
+  private RequestOrigin originOf(Session s) {
+    RequestOrigin origin = s.contains(TRACE_MICROS)
+        ? traceOrigin(s.getLong(TRACE_START_NANOS), s.getLong(TRACE_MICROS), System.nanoTime())
+        : Conversations.originOf(s);
+    return withInjector(origin, injector);
+  }
+
+  static RequestOrigin withInjector(RequestOrigin origin, BenchSettings.Injector injector) {
+    return injector.sharded() ? RequestOrigin.fromInjector(origin, injector.index()) : origin;
+  }
+
+  /** A trace request's origin, taken as it is sent (its body built): its time in the trace and when it went. */
+  static RequestOrigin traceOrigin(long clockStartNanos, long traceMicros, long nowNanos) {
+    return RequestOrigin.trace(traceMicros, Math.round((nowNanos - clockStartNanos) / 1e3));
+  }
+
+  /** When a request with a set send time (a trace's, a rate probe's) is due, as {@link System#nanoTime()}. */
+  private static long sendAt(Session s) {
+    return s.contains(TRACE_MICROS) ? sendAtNanos(s.getLong(TRACE_START_NANOS), s.getLong(TRACE_MICROS)) : StreamCapture.SEND_NOW;
+  }
+
+  static long sendAtNanos(long clockStartNanos, long sendAtMicros) {
+    return clockStartNanos + sendAtMicros * 1000;
+  }
+
+  private static String profileOf(Session s) {
+    return s.contains(FeederRecords.PROFILE) ? String.valueOf((Object) s.get(FeederRecords.PROFILE)) : null;
+  }
+
+  private String bodyOf(Session s) {
+    return bodies.streaming(FeederRecords.read(name -> s.contains(name) ? s.get(name) : null, outputLen));
+  }
+}

@@ -1,0 +1,59 @@
+package io.github.llmbench.telemetry;
+
+import io.github.llmbench.core.Level;
+import io.github.llmbench.records.RunFiles;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * What a run scrapes: the server's {@code /metrics} when it answers with metrics the kit maps (asked
+ * once, before the load), and the other endpoints given; with the start line that says so.
+ *
+ * @param scraper the scraper, or null when there is nothing to scrape
+ * @param note the start line: what is scraped, how often, to which file
+ */
+public record MetricsSetup(MetricsScraper scraper, String note) {
+
+  /**
+   * @param serverUrl the server's base URL: its {@code /metrics} is asked with its headers and API key
+   * @param others further endpoints ({@code -Dmetrics.urls}): other services, sent no key, no headers
+   * @param intervalSeconds how often to scrape; 0 for never
+   * @param folder the run's {@code llm/} folder once it is known, else null
+   */
+  public static MetricsSetup of(URI serverUrl, Map<String, String> headers, Optional<String> apiKey, List<URI> others,
+      double intervalSeconds, Supplier<Path> folder, PrintStream out) {
+    if (intervalSeconds <= 0) {
+      return new MetricsSetup(null, "off (-Dmetrics.interval=0)");
+    }
+    Map<String, String> own = new LinkedHashMap<>(headers);
+    apiKey.ifPresent(k -> own.put("Authorization", "Bearer " + k));
+    MetricsScraper.Endpoint server = new MetricsScraper.Endpoint(URI.create(serverUrl + "/metrics"), own);
+    List<MetricsScraper.Endpoint> endpoints = new ArrayList<>();
+    List<String> said = new ArrayList<>();
+    Optional<String> problem = MetricsScraper.problem(server);
+    if (problem.isEmpty()) {
+      endpoints.add(server);
+      said.add("GET " + server.uri());
+    } else {
+      said.add("none from the server (GET " + server.uri() + ": " + problem.get() + ")");
+    }
+    for (URI u : others) {
+      endpoints.add(new MetricsScraper.Endpoint(u, Map.of()));
+      said.add("GET " + u);
+    }
+    String note = String.join(" + ", said) + (endpoints.isEmpty() ? ""
+        : String.format(Locale.ROOT, ", every %s s, to %s/%s",
+            Level.plainNumber(intervalSeconds), RunFiles.LLM_FOLDER, RunFiles.SERVER_METRICS));
+    return new MetricsSetup(endpoints.isEmpty() ? null
+        : new MetricsScraper(endpoints, Duration.ofMillis(Math.round(intervalSeconds * 1000)), folder, out), note);
+  }
+}
