@@ -7,8 +7,8 @@ import java.util.List;
  * Work that must wait for Gatling's HTML report: linking our page from Gatling's menu, and failing
  * the command when a gate checked by the kit broke.
  *
- * <p>Gatling 3.15.1 runs the simulation, its {@code after()}, then writes the report and exits;
- * a JVM shutdown hook registered by the simulation runs after {@code index.html} exists. Runs that
+ * <p>Gatling 3.15.1 runs the simulation, its {@code after()}, then writes the report and exits; a
+ * JVM shutdown hook registered by the simulation runs after {@code index.html} exists. Runs that
  * embed Gatling in a longer-lived JVM (the project's own tests) call {@link #runNow()} instead.
  */
 public final class AfterReport {
@@ -21,7 +21,8 @@ public final class AfterReport {
     TASKS.add(task);
     if (!hooked) {
       hooked = true;
-      Runtime.getRuntime().addShutdownHook(new Thread(AfterReport::runNow, "llmbench-after-report"));
+      Runtime.getRuntime()
+          .addShutdownHook(new Thread(AfterReport::runNow, "llmbench-after-report"));
     }
   }
 

@@ -53,7 +53,10 @@ final class CapacitySearchRun {
     this.clockMs = clockMs;
   }
 
-  /** The next probe's load, or 0 when the search is over or the next probe would not end within the budget. */
+  /**
+   * The next probe's load, or 0 when the search is over or the next probe would not end within the
+   * budget.
+   */
   double next() {
     startedMs.compareAndSet(0, clockMs.getAsLong()); // the budget counts from the first probe
     if (!probes.isEmpty() && clockMs.getAsLong() - startedMs.get() + probeMs > budgetMs) {
@@ -62,9 +65,13 @@ final class CapacitySearchRun {
     return search.next(List.copyOf(probes)).orElse(0);
   }
 
-  /** Judges a drained probe on its level's analysis (null when it has none: no request finished). */
+  /**
+   * Judges a drained probe on its level's analysis (null when it has none: no request finished).
+   */
   void drained(double load, RunAnalysis.Level level) {
-    probes.add(CapacitySearch.judge(load, level == null ? Map.of() : probeFigures(level, steadyWindow).slo(), objectives));
+    probes.add(
+        CapacitySearch.judge(
+            load, level == null ? Map.of() : probeFigures(level, steadyWindow).slo(), objectives));
   }
 
   /**
@@ -72,14 +79,32 @@ final class CapacitySearchRun {
    * search has an answer once this load is built.
    */
   PopulationBuilder load(
-      BenchSettings.Load load, long seed, RequestChains chains, List<Phase> phases, Function<Level, RunAnalysis.Level> levelDrained) {
-    PopulationBuilder population = CapacitySearchLoad.of(settings, load, seed, chains, phases, levelDrained::apply, this::next,
-        (level, probeLoad) -> drained(probeLoad, levelDrained.apply(level))); // the analysis printed is the one judged
+      BenchSettings.Load load,
+      long seed,
+      RequestChains chains,
+      List<Phase> phases,
+      Function<Level, RunAnalysis.Level> levelDrained) {
+    PopulationBuilder population =
+        CapacitySearchLoad.of(
+            settings,
+            load,
+            seed,
+            chains,
+            phases,
+            levelDrained::apply,
+            this::next,
+            (level, probeLoad) ->
+                drained(
+                    probeLoad,
+                    levelDrained.apply(level))); // the analysis printed is the one judged
     loaded = true;
     return population;
   }
 
-  /** The search's answer from the probes judged so far; empty when its load was never built (a simulation's own injection). */
+  /**
+   * The search's answer from the probes judged so far; empty when its load was never built (a
+   * simulation's own injection).
+   */
   Optional<CapacitySearch.Verdict> verdict() {
     return loaded ? Optional.of(answer()) : Optional.empty();
   }
@@ -89,10 +114,14 @@ final class CapacitySearchRun {
     return search.verdict(List.copyOf(probes));
   }
 
-  /** A probe's figures; with {@code steadyWindow}, TTFT and TPOT of its steady window where it has one. */
+  /**
+   * A probe's figures; with {@code steadyWindow}, TTFT and TPOT of its steady window where it has
+   * one.
+   */
   static LevelFigures probeFigures(RunAnalysis.Level l, boolean steadyWindow) {
     LevelFigures f = LevelFigures.of(l, OptionalLong.empty());
     return steadyWindow && l.steady().reached()
-        ? f.withLatency(Metric.TTFT, l.steady().ttft()).withLatency(Metric.TPOT, l.steady().tpot()) : f;
+        ? f.withLatency(Metric.TTFT, l.steady().ttft()).withLatency(Metric.TPOT, l.steady().tpot())
+        : f;
   }
 }

@@ -11,16 +11,9 @@ import io.gatling.javaapi.http.HttpProtocolBuilder;
 import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
-import io.github.llmbench.gates.Gate;
-import io.github.llmbench.gates.GateMetric;
 import io.github.llmbench.gates.GateResult;
-import io.github.llmbench.gates.LevelFigures;
-import io.github.llmbench.gates.RunGates;
 import io.github.llmbench.gates.GatlingAssertions;
-import io.github.llmbench.capture.StreamCapture;
-import io.github.llmbench.analysis.CapacitySearch;
-import io.github.llmbench.core.Level;
-import io.github.llmbench.injection.CapacityProbes;
+import io.github.llmbench.gates.RunGates;
 import io.github.llmbench.injection.LoadPlan;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Populations;
@@ -40,13 +33,11 @@ import io.github.llmbench.workload.FeederRecords;
 import io.github.llmbench.workload.PreparedWorkload;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -69,15 +60,25 @@ public final class LlmBench {
   private final BenchSettings settings;
   private final RunGates gates;
   private final Target target;
-  /** The dataset and the warmup's; makes the prompts made before the load, once, by {@link #prepared()}. */
+
+  /**
+   * The dataset and the warmup's; makes the prompts made before the load, once, by {@link
+   * #prepared()}.
+   */
   private final PreparedWorkload workload;
-  /** Start lines known before the load is prepared: the tokenizer, the chat template, the metrics. */
+
+  /**
+   * Start lines known before the load is prepared: the tokenizer, the chat template, the metrics.
+   */
   private final Map<String, String> startNotes;
+
   private final boolean exitOnProblem;
   private final List<Phase> phases;
   private final RequestChains chains;
+
   /** The capacity search (-Dsearch) that picks the probes of {@link #load()}, if any. */
   private final Optional<CapacitySearchRun> search;
+
   private final RunEnd runEnd;
   private final long createdMs = System.currentTimeMillis();
   private final PrintStream out = System.out;
@@ -88,26 +89,53 @@ public final class LlmBench {
     this.gates = RunGates.of(settings);
     this.exitOnProblem = exitOnProblem;
     RunRecorder recorder = new RunRecorder(() -> RunDirectory.llmFolder(createdMs, out));
-    // the dataset's file and a local tokenizer are read before the server is asked anything: a bad path costs nothing
+    // the dataset's file and a local tokenizer are read before the server is asked anything: a bad
+    // path costs nothing
     PreparedWorkload.Sources sources = PreparedWorkload.Sources.read(settings);
     this.target = Target.resolve(settings);
     MetricsScraper scraper;
     try {
       this.workload = PreparedWorkload.forServer(settings, sources, target.workloadServer(), out);
-      this.phases = workload.traceSendTimes().isPresent()
-          ? LoadPlan.trace(settings.load(), workload.traceSendTimes().get())
-          : settings.search().isPresent() ? LoadPlan.search(settings.load())
-          : LoadPlan.of(settings.load(), workload.sequentialProfiles(), settings.injector());
+      this.phases =
+          workload.traceSendTimes().isPresent()
+              ? LoadPlan.trace(settings.load(), workload.traceSendTimes().get())
+              : settings.search().isPresent()
+                  ? LoadPlan.search(settings.load())
+                  : LoadPlan.of(
+                      settings.load(), workload.sequentialProfiles(), settings.injector());
       RooflineInputs roofline = RooflineInputs.of(settings, target);
-      MetricsSetup metrics = MetricsSetup.of(target.baseUrl(), settings.requestOptions().headers(), settings.apiKey(),
-          settings.metrics().urls(), settings.metrics().intervalSeconds(), recorder::directory, out);
+      MetricsSetup metrics =
+          MetricsSetup.of(
+              target.baseUrl(),
+              settings.requestOptions().headers(),
+              settings.apiKey(),
+              settings.metrics().urls(),
+              settings.metrics().intervalSeconds(),
+              recorder::directory,
+              out);
       scraper = metrics.scraper();
       Map<String, String> notes = new LinkedHashMap<>(workload.startNotes());
       notes.put("metrics", metrics.note());
       this.startNotes = Collections.unmodifiableMap(notes);
-      this.search = settings.search().map(s -> new CapacitySearchRun(s, settings.load().durationSeconds(), System::currentTimeMillis));
-      this.runEnd = new RunEnd(settings, gates, target, phases, recorder, roofline, this::serverChecks, scraper,
-          () -> search.flatMap(CapacitySearchRun::verdict), out);
+      this.search =
+          settings
+              .search()
+              .map(
+                  s ->
+                      new CapacitySearchRun(
+                          s, settings.load().durationSeconds(), System::currentTimeMillis));
+      this.runEnd =
+          new RunEnd(
+              settings,
+              gates,
+              target,
+              phases,
+              recorder,
+              roofline,
+              this::serverChecks,
+              scraper,
+              () -> search.flatMap(CapacitySearchRun::verdict),
+              out);
       this.chains = RequestChains.forRun(settings, target, workload, recorder);
     } catch (RuntimeException e) {
       target.close();
@@ -119,7 +147,10 @@ public final class LlmBench {
     }
   }
 
-  /** What was found before the load, for summary.json: the start lines, then the preparation's once it has run. */
+  /**
+   * What was found before the load, for summary.json: the start lines, then the preparation's once
+   * it has run.
+   */
   private Map<String, String> serverChecks() {
     Map<String, String> checks = new LinkedHashMap<>(startNotes);
     checks.putAll(workload.preparedNotes());
@@ -166,13 +197,18 @@ public final class LlmBench {
   /**
    * Makes the dataset's prompts that are made before the load and checks the longest request
    * against the server's context, once, and prints what was found; the first simulation call that
-   * sends the dataset's requests does it, before any load. On a problem the JVM ends as in
-   * {@link #start()} (tests that {@link #create} keep the exception).
+   * sends the dataset's requests does it, before any load. On a problem the JVM ends as in {@link
+   * #start()} (tests that {@link #create} keep the exception).
    */
   private synchronized void prepared() {
     PreparedWorkload.PlannedRequests planned =
-        LoadPlan.planned(phases, settings.search(), settings.load().durationSeconds(), settings.workload().turns());
-    Map<String, String> added = exitOnProblem ? orExit(() -> workload.prepare(planned)) : workload.prepare(planned);
+        LoadPlan.planned(
+            phases,
+            settings.search(),
+            settings.load().durationSeconds(),
+            settings.workload().turns());
+    Map<String, String> added =
+        exitOnProblem ? orExit(() -> workload.prepare(planned)) : workload.prepare(planned);
     added.forEach((k, v) -> out.printf("  %-12s %s%n", k, v));
   }
 
@@ -192,26 +228,37 @@ public final class LlmBench {
 
   /**
    * Gatling's HTTP protocol for the run: the server, one shared connection pool (as vLLM's client).
-   * The streaming requests go through this protocol's HTTP client; their headers (API key,
-   * {@code Connection: close} for llama-server) are set by the kit's action.
+   * The streaming requests go through this protocol's HTTP client; their headers (API key, {@code
+   * Connection: close} for llama-server) are set by the kit's action.
    */
   public HttpProtocolBuilder http() {
     return http.baseUrl(target.baseUrl().toString()).shareConnections().disableWarmUp();
   }
 
-  /** The whole load the settings describe: warmup, then each level, each drained before the next. */
+  /**
+   * The whole load the settings describe: warmup, then each level, each drained before the next.
+   */
   public PopulationBuilder load() {
     prepared();
     if (search.isPresent()) {
-      return search.get().load(settings.load(), settings.workload().seed(), chains, phases, runEnd::levelDrained);
+      return search
+          .get()
+          .load(settings.load(), settings.workload().seed(), chains, phases, runEnd::levelDrained);
     }
-    List<OptionalLong> starts = LoadPlan.starts(phases, settings.injector(), settings.load().durationSeconds());
-    return Populations.chain(phases, starts, chains::oneRequest, chains::ready, runEnd::levelDrained, settings.workload().seed());
+    List<OptionalLong> starts =
+        LoadPlan.starts(phases, settings.injector(), settings.load().durationSeconds());
+    return Populations.chain(
+        phases,
+        starts,
+        chains::oneRequest,
+        chains::ready,
+        runEnd::levelDrained,
+        settings.workload().seed());
   }
 
   /**
-   * A closed-model level for simulations that write their own injection: one virtual user sends
-   * one request, in the group {@code c<conc>}; e.g. {@code
+   * A closed-model level for simulations that write their own injection: one virtual user sends one
+   * request, in the group {@code c<conc>}; e.g. {@code
    * bench.closedLevel(8).injectClosed(constantConcurrentUsers(8).during(60))}.
    */
   public ScenarioBuilder closedLevel(int conc) {
@@ -222,9 +269,10 @@ public final class LlmBench {
   }
 
   /**
-   * The configured dataset (random, profiles or a file) as a Gatling feeder: one record per
-   * request ({@link FeederRecords}: {@code prompt} or {@code messages}, {@code max_tokens}, {@code
-   * profile}, {@code input_tokens}), endless (a file starts over), for {@code feed(bench.feeder())}.
+   * The configured dataset (random, profiles or a file) as a Gatling feeder: one record per request
+   * ({@link FeederRecords}: {@code prompt} or {@code messages}, {@code max_tokens}, {@code
+   * profile}, {@code input_tokens}), endless (a file starts over), for {@code
+   * feed(bench.feeder())}.
    */
   public Iterator<Map<String, Object>> feeder() {
     prepared();
@@ -242,38 +290,59 @@ public final class LlmBench {
     return chains.stream();
   }
 
-  /** The run's hard stop ({@link LoadPlan#maxDuration}): every phase's own limit, and a search's budget. */
+  /**
+   * The run's hard stop ({@link LoadPlan#maxDuration}): every phase's own limit, and a search's
+   * budget.
+   */
   public Duration maxDuration() {
-    return LoadPlan.maxDuration(phases, settings.timeoutSeconds(), settings.search().map(x -> x.budgetMinutes() * 60L).orElse(0L));
+    return LoadPlan.maxDuration(
+        phases,
+        settings.timeoutSeconds(),
+        settings.search().map(x -> x.budgetMinutes() * 60L).orElse(0L));
   }
 
   /**
    * The gates Gatling can check, as Gatling assertions on the kit's records ({@link
    * GatlingAssertions}: {@code failed.pct} and the latencies Gatling's stats hold, by default E2EL
-   * as the request record's response time), so Gatling's report and exit status show them too.
-   * Give them to {@code setUp(...).assertions(...)}. Profile runs nest records one group deeper:
-   * there only the kit checks them. A capacity search plans no level (its probes are chosen as it
-   * runs): it gets none.
+   * as the request record's response time), so Gatling's report and exit status show them too. Give
+   * them to {@code setUp(...).assertions(...)}. Profile runs nest records one group deeper: there
+   * only the kit checks them. A capacity search plans no level (its probes are chosen as it runs):
+   * it gets none.
    */
   public List<Assertion> assertions() {
     if (settings.workload().dataset() == DatasetKind.PROFILES) {
       return List.of();
     }
-    List<String> levels = phases.stream().map(Phase::level).filter(Level::measured).map(Level::tag).distinct().toList();
+    List<String> levels =
+        phases.stream()
+            .map(Phase::level)
+            .filter(Level::measured)
+            .map(Level::tag)
+            .distinct()
+            .toList();
     Map<Metric, String> records = new EnumMap<>(Metric.class);
     settings.gatlingRecords().metrics().forEach(m -> records.put(m, StreamCapture.recordName(m)));
-    return GatlingAssertions.of(gates.set().gates(), levels, gates.baselineFigures(), StreamCapture.REQUEST_RECORD, records);
+    return GatlingAssertions.of(
+        gates.set().gates(),
+        levels,
+        gates.baselineFigures(),
+        StreamCapture.REQUEST_RECORD,
+        records);
   }
 
   private void printSettings() {
     out.println("gatling-llm-bench settings:");
     Map<String, String> shown = new LinkedHashMap<>(settings.describe(gates.describe()));
-    shown.put("base.url", target.baseUrl() + (target.embedded() ? " (embedded vLLM simulator)" : ""));
+    shown.put(
+        "base.url", target.baseUrl() + (target.embedded() ? " (embedded vLLM simulator)" : ""));
     shown.put("model", target.model());
     shown.putAll(startNotes);
     if (target.api().closesConnectionAfterStream()) {
-      shown.put("connections", "a new one per request (" + target.api().serverHeader().orElse("")
-          + " closes the connection after each stream)");
+      shown.put(
+          "connections",
+          "a new one per request ("
+              + target.api().serverHeader().orElse("")
+              + " closes the connection after each stream)");
     }
     shown.forEach((k, v) -> out.printf("  %-12s %s%n", k, v));
   }

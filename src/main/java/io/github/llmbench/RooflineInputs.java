@@ -21,8 +21,8 @@ record RooflineInputs(ModelSpec model, GpuSpec gpu) {
   }
 
   /**
-   * {@code -Dmodel.spec} (a catalog id or a Hugging Face {@code config.json}), else the
-   * simulator's model, else the catalog entry whose Hugging Face id is the served model's name.
+   * {@code -Dmodel.spec} (a catalog id or a Hugging Face {@code config.json}), else the simulator's
+   * model, else the catalog entry whose Hugging Face id is the served model's name.
    */
   private static ModelSpec model(BenchSettings settings, Target target) {
     Optional<String> spec = settings.roofline().modelSpec();
@@ -34,15 +34,24 @@ record RooflineInputs(ModelSpec model, GpuSpec gpu) {
         return HfConfig.read(Path.of(spec.get()));
       } catch (RuntimeException e) {
         throw new SettingsException(
-            "Invalid -Dmodel.spec=" + spec.get() + ": expected a catalog id (" + String.join(", ", Catalog.models().keySet())
-                + ") or a Hugging Face config.json (" + e.getMessage() + ")");
+            "Invalid -Dmodel.spec="
+                + spec.get()
+                + ": expected a catalog id ("
+                + String.join(", ", Catalog.models().keySet())
+                + ") or a Hugging Face config.json ("
+                + e.getMessage()
+                + ")");
       }
     }
     if (target.embedded()) {
-      return Catalog.models().containsKey(settings.simModel()) ? Catalog.model(settings.simModel())
+      return Catalog.models().containsKey(settings.simModel())
+          ? Catalog.model(settings.simModel())
           : HfConfig.read(Path.of(settings.simModel()));
     }
-    return Catalog.models().values().stream().filter(m -> m.hfId().equalsIgnoreCase(target.model())).findFirst().orElse(null);
+    return Catalog.models().values().stream()
+        .filter(m -> m.hfId().equalsIgnoreCase(target.model()))
+        .findFirst()
+        .orElse(null);
   }
 
   /** {@code -Droofline.gpu}, else the simulator's GPU. */

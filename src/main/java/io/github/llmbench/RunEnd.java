@@ -15,6 +15,7 @@ import io.github.llmbench.gates.RunGates;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.records.RunRecorder;
 import io.github.llmbench.records.ServerSample;
 import io.github.llmbench.report.CapacityBlock;
@@ -23,7 +24,10 @@ import io.github.llmbench.report.RunReport;
 import io.github.llmbench.report.SummaryJson;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.telemetry.MetricsScraper;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -31,11 +35,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-import io.github.llmbench.records.RunFiles;
-import java.util.Optional;
 
 /**
  * The end of each level and of the run: the console blocks as levels drain, then the ladder
@@ -50,12 +53,22 @@ final class RunEnd {
   private final RunRecorder recorder;
   private final RooflineInputs roofline;
   private final PrintStream out;
-  /** What was found before the load, asked for at the end: the preparation's lines exist only once it has run. */
+
+  /**
+   * What was found before the load, asked for at the end: the preparation's lines exist only once
+   * it has run.
+   */
   private final Supplier<Map<String, String>> serverChecks;
+
   /** The server's (and GPUs') metrics during the run; null when none are read. */
   private final MetricsScraper scraper;
-  /** A capacity search's answer so far: empty for runs without a search; printed, summed up and gated at the end. */
+
+  /**
+   * A capacity search's answer so far: empty for runs without a search; printed, summed up and
+   * gated at the end.
+   */
   private final Supplier<Optional<CapacitySearch.Verdict>> capacity;
+
   private final Set<String> printedLevels = ConcurrentHashMap.newKeySet();
   private List<GateResult> gateResults = List.of();
 
@@ -82,7 +95,10 @@ final class RunEnd {
     this.serverChecks = serverChecks;
   }
 
-  /** Prints a level's blocks (serving, steady state, roofline) as soon as it has drained; returns its analysis (null for the warmup). */
+  /**
+   * Prints a level's blocks (serving, steady state, roofline) as soon as it has drained; returns
+   * its analysis (null for the warmup).
+   */
   RunAnalysis.Level levelDrained(Level level) {
     if (scraper != null) {
       scraper.scrapeNow(); // the level's counters end here, before the next level starts
@@ -112,13 +128,23 @@ final class RunEnd {
   private RunAnalysis analysis(List<RequestRecord> records, List<ServerSample> samples) {
     Map<String, Integer> conc = new LinkedHashMap<>();
     for (Phase p : phases) {
-      if (p instanceof Phase.Closed closed) { // this injector's share, where several share the level
+      if (p
+          instanceof Phase.Closed closed) { // this injector's share, where several share the level
         conc.put(closed.level().tag(), closed.conc());
       }
     }
-    RunAnalysis.Telemetry telemetry = scraper == null ? RunAnalysis.Telemetry.NONE
-        : new RunAnalysis.Telemetry(samples, target.model());
-    return RunAnalysis.of(records, telemetry, conc, roofline.model(), roofline.gpu(), settings.roofline().tp(), RunReport.ROOFLINE_HINT);
+    RunAnalysis.Telemetry telemetry =
+        scraper == null
+            ? RunAnalysis.Telemetry.NONE
+            : new RunAnalysis.Telemetry(samples, target.model());
+    return RunAnalysis.of(
+        records,
+        telemetry,
+        conc,
+        roofline.model(),
+        roofline.gpu(),
+        settings.roofline().tp(),
+        RunReport.ROOFLINE_HINT);
   }
 
   private void printProfiles(List<RequestRecord> records) {
@@ -126,12 +152,29 @@ final class RunEnd {
     if (byProfile.isEmpty()) {
       return;
     }
-    out.printf("%-8s %9s %7s %14s %14s %14s %12s%n", "profile", "completed", "failed", "mean TTFT ms", "mean TPOT ms", "mean E2EL ms", "out tok/s");
+    out.printf(
+        "%-8s %9s %7s %14s %14s %14s %12s%n",
+        "profile",
+        "completed",
+        "failed",
+        "mean TTFT ms",
+        "mean TPOT ms",
+        "mean E2EL ms",
+        "out tok/s");
     byProfile.forEach(
         (profile, rs) -> {
-          ServingMetrics m = ServingMetricsCalculator.compute(rs, null, LatencyStats.DEFAULT_PERCENTILES);
-          out.printf(Locale.ROOT, "%-8s %9d %7d %14.2f %14.2f %14.2f %12.2f%n",
-              profile, m.completed(), m.failed(), m.ttft().mean(), m.tpot().mean(), m.e2el().mean(), m.outputThroughput());
+          ServingMetrics m =
+              ServingMetricsCalculator.compute(rs, null, LatencyStats.DEFAULT_PERCENTILES);
+          out.printf(
+              Locale.ROOT,
+              "%-8s %9d %7d %14.2f %14.2f %14.2f %12.2f%n",
+              profile,
+              m.completed(),
+              m.failed(),
+              m.ttft().mean(),
+              m.tpot().mean(),
+              m.e2el().mean(),
+              m.outputThroughput());
         });
   }
 
@@ -143,7 +186,8 @@ final class RunEnd {
    * AfterReport}).
    */
   void finish() {
-    List<RequestRecord> all = recorder.close(System.currentTimeMillis(), "unfinished when the run ended");
+    List<RequestRecord> all =
+        recorder.close(System.currentTimeMillis(), "unfinished when the run ended");
     Path dir = recorder.directory();
     List<ServerSample> samples = scraper == null ? List.of() : scraper.close(dir);
     RunAnalysis a = analysis(all, samples);
@@ -152,8 +196,11 @@ final class RunEnd {
     unprinted.keySet().removeAll(printedLevels);
     if (!unprinted.isEmpty()) { // custom simulations: no drained marker ran
       out.println();
-      out.print(RunReport.levelsText(
-          analysis(all.stream().filter(r -> unprinted.containsKey(r.level())).toList(), samples), a.levels().size() > 1));
+      out.print(
+          RunReport.levelsText(
+              analysis(
+                  all.stream().filter(r -> unprinted.containsKey(r.level())).toList(), samples),
+              a.levels().size() > 1));
     }
     out.print(RunReport.kneeText(a));
     printLevelLines(a);
@@ -164,12 +211,19 @@ final class RunEnd {
       CapacitySearch.Verdict v = verdict.get();
       out.println();
       out.print(CapacityBlock.format(v, settings.search().get(), goodput, a));
-      // the run's metadata: summary.json's "capacity", the page's section, and kept by a re-done report
+      // the run's metadata: summary.json's "capacity", the page's section, and kept by a re-done
+      // report
       meta.put("capacity", CapacityBlock.json(v, settings.search().get(), goodput, a));
     }
     RunFigures figures = gateFigures(a, verdict);
-    Map<String, Object> summary = RunReport.summary(a, meta, figures.goodputFields(),
-        goodput.map(g -> Map.<String, Object>of(GoodputSpec.SUMMARY_FIELD, g.toString())).orElse(Map.of()));
+    Map<String, Object> summary =
+        RunReport.summary(
+            a,
+            meta,
+            figures.goodputFields(),
+            goodput
+                .map(g -> Map.<String, Object>of(GoodputSpec.SUMMARY_FIELD, g.toString()))
+                .orElse(Map.of()));
     gateResults = checkGates(figures);
     SummaryJson.write(dir.resolve(RunFiles.SUMMARY), summary);
     Path page = LlmPage.write(runDir, a, meta);
@@ -183,11 +237,13 @@ final class RunEnd {
   private void afterReport(Path runDir, boolean gatesFailed) {
     try {
       LlmPage.linkFromGatlingPages(runDir);
-    } catch (java.io.IOException | RuntimeException e) {
-      System.err.println("gatling-llm-bench: could not link llm.html from Gatling's pages: " + e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      System.err.println(
+          "gatling-llm-bench: could not link llm.html from Gatling's pages: " + e.getMessage());
     }
     if (gatesFailed && settings.exitOnGateFailure()) {
-      System.out.println("gatling-llm-bench: performance gates FAILED (see the FAIL lines above and llm/gates.xml)");
+      System.out.println(
+          "gatling-llm-bench: performance gates FAILED (see the FAIL lines above and llm/gates.xml)");
       System.out.flush();
       System.err.flush();
       Runtime.getRuntime().halt(2); // Gatling's own status for failed assertions
@@ -200,13 +256,15 @@ final class RunEnd {
   }
 
   /**
-   * The figures the gates can name, each level's goodput and a search's capacity included:
-   * computed once, for the summary and the gates.
+   * The figures the gates can name, each level's goodput and a search's capacity included: computed
+   * once, for the summary and the gates.
    */
   private RunFigures gateFigures(RunAnalysis a, Optional<CapacitySearch.Verdict> verdict) {
     Double found = verdict.map(CapacitySearch.Verdict::capacity).orElse(null);
-    Optional<RunFigures.Capacity> answer = found == null ? Optional.empty()
-        : Optional.of(new RunFigures.Capacity(found, settings.search().orElseThrow().rate()));
+    Optional<RunFigures.Capacity> answer =
+        found == null
+            ? Optional.empty()
+            : Optional.of(new RunFigures.Capacity(found, settings.search().orElseThrow().rate()));
     return RunFigures.of(a, gates.set().goodput()).withCapacity(answer);
   }
 
@@ -220,9 +278,9 @@ final class RunEnd {
     results.forEach(r -> out.println(r.line()));
     Path xml = recorder.directory().resolve(RunFiles.GATES_XML);
     try {
-      java.nio.file.Files.writeString(xml, GatesXml.of(results, "gatling-llm-bench gates"));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("cannot write " + xml, e);
+      Files.writeString(xml, GatesXml.of(results, "gatling-llm-bench gates"));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + xml, e);
     }
     out.println("Gates (JUnit XML):   " + xml);
     return results;
@@ -231,13 +289,24 @@ final class RunEnd {
   private void printLevelLines(RunAnalysis a) {
     out.println();
     out.println("=================== Levels ===================");
-    out.printf("%-8s %9s %7s %10s %12s %14s %13s%n", "level", "completed", "failed", "req/s", "out tok/s", "mean TPOT ms", "P99 TTFT ms");
-    a.levels().forEach(
-        (level, l) -> {
-          ServingMetrics m = l.serving();
-          out.printf(Locale.ROOT, "%-8s %9d %7d %10.2f %12.2f %14.2f %13.2f%n",
-              level, m.completed(), m.failed(), m.requestThroughput(), m.outputThroughput(), m.tpot().mean(), m.ttft().p99());
-        });
+    out.printf(
+        "%-8s %9s %7s %10s %12s %14s %13s%n",
+        "level", "completed", "failed", "req/s", "out tok/s", "mean TPOT ms", "P99 TTFT ms");
+    a.levels()
+        .forEach(
+            (level, l) -> {
+              ServingMetrics m = l.serving();
+              out.printf(
+                  Locale.ROOT,
+                  "%-8s %9d %7d %10.2f %12.2f %14.2f %13.2f%n",
+                  level,
+                  m.completed(),
+                  m.failed(),
+                  m.requestThroughput(),
+                  m.outputThroughput(),
+                  m.tpot().mean(),
+                  m.ttft().p99());
+            });
   }
 
   private Map<String, Object> metadata(List<RequestRecord> all) {
@@ -262,20 +331,34 @@ final class RunEnd {
     meta.put("warmup_requests", warmupRequests);
     Map<String, Object> profiles = new LinkedHashMap<>();
     for (String level : levelsInOrder(measured)) {
-      byProfile(ofLevel(measured, level)).forEach(
-          (profile, rs) -> profiles.put(level + "/" + profile,
-              SummaryJson.metricFields(ServingMetricsCalculator.compute(rs, null, LatencyStats.DEFAULT_PERCENTILES))));
+      byProfile(ofLevel(measured, level))
+          .forEach(
+              (profile, rs) ->
+                  profiles.put(
+                      level + "/" + profile,
+                      SummaryJson.metricFields(
+                          ServingMetricsCalculator.compute(
+                              rs, null, LatencyStats.DEFAULT_PERCENTILES))));
     }
     if (!profiles.isEmpty()) {
       meta.put("profiles", profiles);
     }
     meta.put("settings", settings.describe(gates.describe()));
-    // what was found before the load: the tokenizer, how exact the prompts are, the chat template, the context
+    // what was found before the load: the tokenizer, how exact the prompts are, the chat template,
+    // the context
     meta.put("server_checks", serverChecks.get());
     // the gates as given, for a merge of injectors to check them over the whole load
     Map<String, String> definitions = new LinkedHashMap<>();
-    gates.set().gates().forEach(g -> definitions.put(g.name(), g.limit().relative()
-        ? String.format(Locale.ROOT, "%+f%%", g.limit().value()) : Double.toString(g.limit().value())));
+    gates
+        .set()
+        .gates()
+        .forEach(
+            g ->
+                definitions.put(
+                    g.name(),
+                    g.limit().relative()
+                        ? String.format(Locale.ROOT, "%+f%%", g.limit().value())
+                        : Double.toString(g.limit().value())));
     meta.put("gate_definitions", definitions);
     return meta;
   }

@@ -24,22 +24,27 @@ class ArchitectureTest {
   private static final Path MAIN = Path.of("src/main/java/io/github/llmbench");
 
   /** What each package may use; the package root (LlmBench, RunEnd) composes them all. */
-  static final Map<String, Set<String>> ALLOWED = Map.ofEntries(
-      Map.entry("core", Set.of()),
-      Map.entry("catalog", Set.of()),
-      Map.entry("settings", Set.of("core", "catalog")),
-      Map.entry("workload", Set.of("core", "catalog", "settings")),
-      Map.entry("injection", Set.of("core", "catalog", "settings", "workload", "capture", "records", "simulator")),
-      Map.entry("capture", Set.of("core", "records")),
-      Map.entry("telemetry", Set.of("core", "records")),
-      Map.entry("records", Set.of("core")),
-      Map.entry("analysis", Set.of("core", "catalog", "records")),
-      Map.entry("gates", Set.of("core", "catalog", "settings", "records", "analysis")),
-      Map.entry("report", Set.of("core", "catalog", "settings", "records", "analysis", "gates")),
-      Map.entry("deploy", Set.of()),
-      Map.entry("simulator", Set.of("catalog")));
+  static final Map<String, Set<String>> ALLOWED =
+      Map.ofEntries(
+          Map.entry("core", Set.of()),
+          Map.entry("catalog", Set.of()),
+          Map.entry("settings", Set.of("core", "catalog")),
+          Map.entry("workload", Set.of("core", "catalog", "settings")),
+          Map.entry(
+              "injection",
+              Set.of("core", "catalog", "settings", "workload", "capture", "records", "simulator")),
+          Map.entry("capture", Set.of("core", "records")),
+          Map.entry("telemetry", Set.of("core", "records")),
+          Map.entry("records", Set.of("core")),
+          Map.entry("analysis", Set.of("core", "catalog", "records")),
+          Map.entry("gates", Set.of("core", "catalog", "settings", "records", "analysis")),
+          Map.entry(
+              "report", Set.of("core", "catalog", "settings", "records", "analysis", "gates")),
+          Map.entry("deploy", Set.of()),
+          Map.entry("simulator", Set.of("catalog")));
 
-  private static final Pattern KIT_REFERENCE = Pattern.compile("io\\.github\\.llmbench\\.([a-z]+)\\.");
+  private static final Pattern KIT_REFERENCE =
+      Pattern.compile("io\\.github\\.llmbench\\.([a-z]+)\\.");
 
   @Test
   void everyPackageUsesOnlyThoseBeforeIt() throws IOException {
@@ -55,7 +60,9 @@ class ArchitectureTest {
         packages.add(own);
         Set<String> allowed = ALLOWED.get(own);
         if (allowed == null) {
-          violations.add(own + ": a package the architecture does not list (add it to ALLOWED and docs/architecture.md)");
+          violations.add(
+              own
+                  + ": a package the architecture does not list (add it to ALLOWED and docs/architecture.md)");
           continue;
         }
         Matcher m = KIT_REFERENCE.matcher(withoutComments(Files.readString(file)));
@@ -67,14 +74,17 @@ class ArchitectureTest {
         }
       }
     }
-    assertTrue(packages.containsAll(List.of("core", "settings", "analysis", "report")), "read the sources: " + packages);
+    assertTrue(
+        packages.containsAll(List.of("core", "settings", "analysis", "report")),
+        "read the sources: " + packages);
     assertEquals(List.of(), violations.stream().distinct().toList());
   }
 
   @Test
   void aReferenceAgainstTheLayersIsFound() {
-    String source = "package io.github.llmbench.settings;\n/** {@link io.github.llmbench.gates.Gate} */\n"
-        + "class X { io.github.llmbench.report.Html h; }\n";
+    String source =
+        "package io.github.llmbench.settings;\n/** {@link io.github.llmbench.gates.Gate} */\n"
+            + "class X { io.github.llmbench.report.Html h; }\n";
     Matcher m = KIT_REFERENCE.matcher(withoutComments(source));
     List<String> used = new ArrayList<>();
     while (m.find()) {

@@ -26,7 +26,10 @@ class CapacitySearchRunTest {
     return new BenchSettings.Search(rate, Map.of(P99_TTFT, p99TtftMs), 1, 64, 0.1, budgetMinutes);
   }
 
-  /** A drained level of {@code n} completed requests, each with this TTFT, as the run's end analyses it. */
+  /**
+   * A drained level of {@code n} completed requests, each with this TTFT, as the run's end analyses
+   * it.
+   */
   private static RunAnalysis.Level level(String tag, int n, double ttftMs) {
     List<RequestRecord> records = new ArrayList<>();
     for (int i = 0; i < n; i++) {
@@ -78,16 +81,24 @@ class CapacitySearchRunTest {
 
   @Test
   void aConcurrencyProbeIsJudgedOnItsSteadyWindowARateProbeOnItsWholeLevel() {
-    // c2: one long request, eight short ones beside it (the steady window, two in flight), then a slow one alone
+    // c2: one long request, eight short ones beside it (the steady window, two in flight), then a
+    // slow one alone
     List<RequestRecord> records = new ArrayList<>();
     records.add(TestRecords.ok("c2").start(0).end(1_000).ttft(10.0).build());
     for (int i = 1; i <= 8; i++) {
       records.add(TestRecords.ok("c2").start(i * 100L).end(i * 100L + 100).ttft(10.0).build());
     }
     records.add(TestRecords.ok("c2").start(1_500).end(1_600).ttft(900.0).build());
-    RunAnalysis.Level l = RunAnalysis.of(records, Map.of("c2", 2), null, null, 1, "hint").levels().get("c2");
+    RunAnalysis.Level l =
+        RunAnalysis.of(records, Map.of("c2", 2), null, null, 1, "hint").levels().get("c2");
     assertTrue(l.steady().reached());
-    assertEquals(10.0, CapacitySearchRun.probeFigures(l, true).slo().get(P99_TTFT), 1e-9, "the steady window's");
-    assertTrue(CapacitySearchRun.probeFigures(l, false).slo().get(P99_TTFT) > 100, "the whole level's, the slow request in it");
+    assertEquals(
+        10.0,
+        CapacitySearchRun.probeFigures(l, true).slo().get(P99_TTFT),
+        1e-9,
+        "the steady window's");
+    assertTrue(
+        CapacitySearchRun.probeFigures(l, false).slo().get(P99_TTFT) > 100,
+        "the whole level's, the slow request in it");
   }
 }

@@ -13,9 +13,9 @@ import java.util.Map;
  * few; what was cut is counted, so a report can say how much it left out. Pure.
  *
  * <p>A failed record is one with {@code ok == false}; one without an error text counts under
- * {@value #NO_REASON}. The texts are compared exactly: the capture already keeps each reason on
- * one line and short, and grouping "similar" texts would hide the detail (token counts, status
- * codes) the reader needs.
+ * {@value #NO_REASON}. The texts are compared exactly: the capture already keeps each reason on one
+ * line and short, and grouping "similar" texts would hide the detail (token counts, status codes)
+ * the reader needs.
  *
  * @param top the most frequent reasons, at most the limit asked for
  * @param otherRequests failed requests whose reason is not in {@code top}

@@ -10,22 +10,22 @@ import java.util.Locale;
  * over-saturation verdict, each with one sentence saying why. Pure.
  *
  * <p><b>Knee</b>: a continuous two-segment (hinge) least-squares fit of output throughput against
- * concurrency, {@code y = a + b x + c max(0, x - k)}, on both axes scaled to [0, 1], with the
- * break k searched continuously between the second and the second-to-last level (so each segment
- * holds at least two levels). GuideLLM's {@code knee.py} fits two independent lines that break
- * at a measured level and needs 5 levels; the hinge keeps the curve continuous, places the break
- * between levels and works from {@value #MIN_KNEE_LEVELS} levels. The break is accepted, with the
- * same spirit as GuideLLM's thresholds, when the rising slope is positive, the tail slope is at
- * most {@value #MAX_TAIL_SLOPE_RATIO} of it, the fit removes at least {@value #MIN_FIT_IMPROVEMENT}
- * of a single line's squared error, and the knee level (the first level at or above the break)
- * reaches at least {@value #MIN_THROUGHPUT_FRACTION} of the peak throughput (a level
- * within {@value #BREAK_TOLERANCE} below the break counts as at it).
+ * concurrency, {@code y = a + b x + c max(0, x - k)}, on both axes scaled to [0, 1], with the break
+ * k searched continuously between the second and the second-to-last level (so each segment holds at
+ * least two levels). GuideLLM's {@code knee.py} fits two independent lines that break at a measured
+ * level and needs 5 levels; the hinge keeps the curve continuous, places the break between levels
+ * and works from {@value #MIN_KNEE_LEVELS} levels. The break is accepted, with the same spirit as
+ * GuideLLM's thresholds, when the rising slope is positive, the tail slope is at most {@value
+ * #MAX_TAIL_SLOPE_RATIO} of it, the fit removes at least {@value #MIN_FIT_IMPROVEMENT} of a single
+ * line's squared error, and the knee level (the first level at or above the break) reaches at least
+ * {@value #MIN_THROUGHPUT_FRACTION} of the peak throughput (a level within {@value
+ * #BREAK_TOLERANCE} below the break counts as at it).
  *
  * <p><b>Power</b> (Kleinrock): output throughput / mean E2EL; its maximum is where adding load
- * stops paying for the latency it costs. <b>Saturation</b>: the level of highest output
- * throughput. <b>Over-saturation</b>: a level above the saturation level whose throughput is more
- * than {@value #OVER_SATURATION_LOSS} below the peak, or a level whose TTFT grows without bound
- * inside its steady window ({@link TtftTrend}).
+ * stops paying for the latency it costs. <b>Saturation</b>: the level of highest output throughput.
+ * <b>Over-saturation</b>: a level above the saturation level whose throughput is more than {@value
+ * #OVER_SATURATION_LOSS} below the peak, or a level whose TTFT grows without bound inside its
+ * steady window ({@link TtftTrend}).
  */
 public final class Knee {
 
@@ -34,8 +34,10 @@ public final class Knee {
   public static final double MIN_FIT_IMPROVEMENT = 0.5;
   public static final double MIN_THROUGHPUT_FRACTION = 0.85;
   public static final double OVER_SATURATION_LOSS = 0.05;
+
   /** A level within 5% below the fitted break counts as at it (a break at 65 gives c64). */
   public static final double BREAK_TOLERANCE = 0.05;
+
   private static final int GRID = 64;
   private static final double EPS = 1e-12;
 
@@ -144,11 +146,16 @@ public final class Knee {
     } else {
       satLevel = peak.level();
       boolean top = peak == pts.get(n - 1);
-      satVerdict = String.format(Locale.ROOT,
-          "Saturation at %s: its %s tok/s is the highest output throughput of the ladder%s.",
-          peak.level(), f0(peak.outputThroughput()),
-          top ? ", and it is the highest level tested, so the true saturation point may lie"
-              + " beyond it" : "");
+      satVerdict =
+          String.format(
+              Locale.ROOT,
+              "Saturation at %s: its %s tok/s is the highest output throughput of the ladder%s.",
+              peak.level(),
+              f0(peak.outputThroughput()),
+              top
+                  ? ", and it is the highest level tested, so the true saturation point may lie"
+                      + " beyond it"
+                  : "");
     }
 
     // power
@@ -165,11 +172,16 @@ public final class Knee {
       }
       powLevel = best.level();
       boolean top = best == pts.get(n - 1);
-      powVerdict = String.format(Locale.ROOT,
-          "Highest power (output throughput / mean E2EL) at %s: %s tok/s at %s s mean E2EL; %s.",
-          best.level(), f0(best.outputThroughput()), f2(best.meanE2elMs() / 1000.0),
-          top ? "it is the highest level tested, so latency has not yet outgrown throughput"
-              : "beyond it latency grows faster than throughput");
+      powVerdict =
+          String.format(
+              Locale.ROOT,
+              "Highest power (output throughput / mean E2EL) at %s: %s tok/s at %s s mean E2EL; %s.",
+              best.level(),
+              f0(best.outputThroughput()),
+              f2(best.meanE2elMs() / 1000.0),
+              top
+                  ? "it is the highest level tested, so latency has not yet outgrown throughput"
+                  : "beyond it latency grows faster than throughput");
     }
 
     // over-saturation
@@ -179,13 +191,21 @@ public final class Knee {
       int peakIdx = pts.indexOf(peak);
       for (int i = peakIdx + 1; i < n; i++) {
         Point p = pts.get(i);
-        double loss = peak.outputThroughput() > 0
-            ? 1.0 - p.outputThroughput() / peak.outputThroughput() : 0.0;
+        double loss =
+            peak.outputThroughput() > 0
+                ? 1.0 - p.outputThroughput() / peak.outputThroughput()
+                : 0.0;
         if (loss > OVER_SATURATION_LOSS) {
           over.add(p.level());
-          reasons.add(String.format(Locale.ROOT, "%s loses %s%% of the peak throughput of %s"
-                  + " (%s vs %s tok/s)", p.level(), f0(loss * 100), peak.level(),
-              f0(p.outputThroughput()), f0(peak.outputThroughput())));
+          reasons.add(
+              String.format(
+                  Locale.ROOT,
+                  "%s loses %s%% of the peak throughput of %s" + " (%s vs %s tok/s)",
+                  p.level(),
+                  f0(loss * 100),
+                  peak.level(),
+                  f0(p.outputThroughput()),
+                  f0(peak.outputThroughput())));
         }
       }
     }
@@ -194,25 +214,35 @@ public final class Knee {
         if (!over.contains(p.level())) {
           over.add(p.level());
         }
-        reasons.add(String.format(Locale.ROOT,
-            "%s's TTFT grows without bound inside the level (+%s ms over its steady window,"
-                + " %s ms/s)", p.level(), f0(p.ttftTrend().riseMs()),
-            f1(p.ttftTrend().slopeMsPerS())));
+        reasons.add(
+            String.format(
+                Locale.ROOT,
+                "%s's TTFT grows without bound inside the level (+%s ms over its steady window,"
+                    + " %s ms/s)",
+                p.level(),
+                f0(p.ttftTrend().riseMs()),
+                f1(p.ttftTrend().slopeMsPerS())));
       }
     }
     String overVerdict;
     if (!over.isEmpty()) {
       overVerdict = "Over-saturated: " + String.join("; ", reasons) + ".";
     } else if (n < 2) {
-      overVerdict = "No TTFT growth inside the level, but " + tooFewLower("a throughput loss"
-          + " past the peak", n, 2);
+      overVerdict =
+          "No TTFT growth inside the level, but "
+              + tooFewLower("a throughput loss" + " past the peak", n, 2);
     } else if (peak == pts.get(n - 1)) {
-      overVerdict = "No over-saturation seen: TTFT stayed bounded in every level, but the peak is"
-          + " the highest level tested, so a loss past it cannot show.";
+      overVerdict =
+          "No over-saturation seen: TTFT stayed bounded in every level, but the peak is"
+              + " the highest level tested, so a loss past it cannot show.";
     } else {
-      overVerdict = String.format(Locale.ROOT, "No over-saturation: no level above %s lost more"
-          + " than %s%% of its peak throughput and TTFT stayed bounded in every level.",
-          peak.level(), f0(OVER_SATURATION_LOSS * 100));
+      overVerdict =
+          String.format(
+              Locale.ROOT,
+              "No over-saturation: no level above %s lost more"
+                  + " than %s%% of its peak throughput and TTFT stayed bounded in every level.",
+              peak.level(),
+              f0(OVER_SATURATION_LOSS * 100));
     }
 
     // knee
@@ -220,8 +250,13 @@ public final class Knee {
     String kneeLevel = null;
     String kneeVerdict;
     if (n < MIN_KNEE_LEVELS) {
-      kneeVerdict = String.format(Locale.ROOT, "Too few levels to fit a knee: %d level%s, at least %d"
-          + " needed.", n, n == 1 ? "" : "s", MIN_KNEE_LEVELS);
+      kneeVerdict =
+          String.format(
+              Locale.ROOT,
+              "Too few levels to fit a knee: %d level%s, at least %d" + " needed.",
+              n,
+              n == 1 ? "" : "s",
+              MIN_KNEE_LEVELS);
     } else {
       HingeFit h = bestHinge(pts);
       if (h == null) {
@@ -235,39 +270,73 @@ public final class Knee {
             break;
           }
         }
-        double fraction = peak.outputThroughput() > 0
-            ? kp.outputThroughput() / peak.outputThroughput() : 0;
+        double fraction =
+            peak.outputThroughput() > 0 ? kp.outputThroughput() / peak.outputThroughput() : 0;
         if (h.lineSse <= EPS) {
-          kneeVerdict = "No knee yet: throughput follows a straight line over every level;"
-              + " add higher levels.";
+          kneeVerdict =
+              "No knee yet: throughput follows a straight line over every level;"
+                  + " add higher levels.";
         } else if (h.fit.preSlope() <= 0) {
           kneeVerdict = "No knee: throughput does not rise at the low levels.";
         } else if (h.fit.slopeRatio() > MAX_TAIL_SLOPE_RATIO) {
-          kneeVerdict = String.format(Locale.ROOT, "No knee yet: throughput still rises after"
-                  + " the best break (C≈%s: %s tok/s per request after, %s%% of the %s before);"
-                  + " add higher levels.", f0(h.fit.breakConcurrency()), f1(h.fit.tailSlope()),
-              f0(h.fit.slopeRatio() * 100), f1(h.fit.preSlope()));
+          kneeVerdict =
+              String.format(
+                  Locale.ROOT,
+                  "No knee yet: throughput still rises after"
+                      + " the best break (C≈%s: %s tok/s per request after, %s%% of the %s before);"
+                      + " add higher levels.",
+                  f0(h.fit.breakConcurrency()),
+                  f1(h.fit.tailSlope()),
+                  f0(h.fit.slopeRatio() * 100),
+                  f1(h.fit.preSlope()));
         } else if (h.fit.fitImprovement() < MIN_FIT_IMPROVEMENT) {
-          kneeVerdict = String.format(Locale.ROOT, "No knee: two segments fit barely better than"
-              + " one line (%s%% less squared error; %s%% needed).",
-              f0(h.fit.fitImprovement() * 100), f0(MIN_FIT_IMPROVEMENT * 100));
+          kneeVerdict =
+              String.format(
+                  Locale.ROOT,
+                  "No knee: two segments fit barely better than"
+                      + " one line (%s%% less squared error; %s%% needed).",
+                  f0(h.fit.fitImprovement() * 100),
+                  f0(MIN_FIT_IMPROVEMENT * 100));
         } else if (fraction < MIN_THROUGHPUT_FRACTION) {
-          kneeVerdict = String.format(Locale.ROOT, "No knee: the flattening at C≈%s comes at %s,"
-                  + " only %s%% of the peak throughput (%s%% needed).",
-              f0(h.fit.breakConcurrency()), kp.level(), f0(fraction * 100),
-              f0(MIN_THROUGHPUT_FRACTION * 100));
+          kneeVerdict =
+              String.format(
+                  Locale.ROOT,
+                  "No knee: the flattening at C≈%s comes at %s,"
+                      + " only %s%% of the peak throughput (%s%% needed).",
+                  f0(h.fit.breakConcurrency()),
+                  kp.level(),
+                  f0(fraction * 100),
+                  f0(MIN_THROUGHPUT_FRACTION * 100));
         } else {
           kneeLevel = kp.level();
-          kneeVerdict = String.format(Locale.ROOT, "Knee at %s (segments break at C≈%s):"
-                  + " throughput rises %s tok/s per added request before it and %s after, and"
-                  + " %s already gives %s%% of the peak.", kp.level(),
-              f0(h.fit.breakConcurrency()), f1(h.fit.preSlope()), f1(h.fit.tailSlope()),
-              kp.level(), f0(fraction * 100));
+          kneeVerdict =
+              String.format(
+                  Locale.ROOT,
+                  "Knee at %s (segments break at C≈%s):"
+                      + " throughput rises %s tok/s per added request before it and %s after, and"
+                      + " %s already gives %s%% of the peak.",
+                  kp.level(),
+                  f0(h.fit.breakConcurrency()),
+                  f1(h.fit.preSlope()),
+                  f1(h.fit.tailSlope()),
+                  kp.level(),
+                  f0(fraction * 100));
         }
       }
     }
-    return new Result(pts, basis, fit, kneeLevel, kneeVerdict, powLevel, powVerdict, satLevel,
-        satVerdict, !over.isEmpty(), over, overVerdict);
+    return new Result(
+        pts,
+        basis,
+        fit,
+        kneeLevel,
+        kneeVerdict,
+        powLevel,
+        powVerdict,
+        satLevel,
+        satVerdict,
+        !over.isEmpty(),
+        over,
+        overVerdict);
   }
 
   private record HingeFit(Fit fit, double lineSse) {}
@@ -327,8 +396,8 @@ public final class Knee {
     double tail = best[1] + best[2];
     double improvement = lineSse > EPS ? 1.0 - bestSse / lineSse : 0.0;
     double ratio = pre > EPS ? tail / pre : Double.POSITIVE_INFINITY;
-    Fit fit = new Fit(xmin + best[3] * (xmax - xmin), pre * scale, tail * scale, improvement,
-        ratio);
+    Fit fit =
+        new Fit(xmin + best[3] * (xmax - xmin), pre * scale, tail * scale, improvement, ratio);
     return new HingeFit(fit, lineSse);
   }
 
@@ -371,13 +440,23 @@ public final class Knee {
   }
 
   private static String tooFew(String what, int n, int needed) {
-    return String.format(Locale.ROOT, "Too few levels to tell %s: %d level%s, at least %d"
-        + " needed.", what, n, n == 1 ? "" : "s", needed);
+    return String.format(
+        Locale.ROOT,
+        "Too few levels to tell %s: %d level%s, at least %d" + " needed.",
+        what,
+        n,
+        n == 1 ? "" : "s",
+        needed);
   }
 
   private static String tooFewLower(String what, int n, int needed) {
-    return String.format(Locale.ROOT, "too few levels to tell %s: %d level%s, at least %d"
-        + " needed.", what, n, n == 1 ? "" : "s", needed);
+    return String.format(
+        Locale.ROOT,
+        "too few levels to tell %s: %d level%s, at least %d" + " needed.",
+        what,
+        n,
+        n == 1 ? "" : "s",
+        needed);
   }
 
   private static String f0(double v) {

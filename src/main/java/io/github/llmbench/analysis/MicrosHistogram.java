@@ -9,17 +9,17 @@ import java.util.Map;
 
 /**
  * An exact histogram of durations in whole microseconds, for statistics over values too many to
- * sort: a level's pooled ITLs are one per chunk, 128 million for a million requests of 128
- * chunks, which as a sorted {@code double[]} would be a gigabyte. Every distinct µs value has its
- * own count, so the statistics are those of sorting the values (in ms, {@code µs / 1000.0}):
+ * sort: a level's pooled ITLs are one per chunk, 128 million for a million requests of 128 chunks,
+ * which as a sorted {@code double[]} would be a gigabyte. Every distinct µs value has its own
+ * count, so the statistics are those of sorting the values (in ms, {@code µs / 1000.0}):
  * percentiles and median pick the same two neighbours as {@link Percentiles} and interpolate the
- * same way (equal to the last bit); mean and population std differ only by the floating rounding
- * of the sums (the µs sum itself is exact).
+ * same way (equal to the last bit); mean and population std differ only by the floating rounding of
+ * the sums (the µs sum itself is exact).
  *
- * <p>Counts are a dense {@code int[]} indexed by µs for values from 0 to {@value #DENSE_LIMIT}
- * µs (about 4.2 s), grown as larger values arrive so that a level of 10 ms gaps uses 64 KB; other
- * values (longer stalls, negative gaps) go to a map, sorted only when the statistics are taken.
- * Not thread-safe.
+ * <p>Counts are a dense {@code int[]} indexed by µs for values from 0 to {@value #DENSE_LIMIT} µs
+ * (about 4.2 s), grown as larger values arrive so that a level of 10 ms gaps uses 64 KB; other
+ * values (longer stalls, negative gaps) go to a map, sorted only when the statistics are taken. Not
+ * thread-safe.
  */
 public final class MicrosHistogram {
 
@@ -35,8 +35,7 @@ public final class MicrosHistogram {
   public void add(long micros) {
     if (micros >= 0 && micros < DENSE_LIMIT) {
       if (micros >= dense.length) {
-        dense = Arrays.copyOf(dense,
-            (int) Math.min(DENSE_LIMIT, Long.highestOneBit(micros) << 1));
+        dense = Arrays.copyOf(dense, (int) Math.min(DENSE_LIMIT, Long.highestOneBit(micros) << 1));
       }
       dense[(int) micros]++;
     } else {
@@ -66,8 +65,8 @@ public final class MicrosHistogram {
 
   /**
    * The statistics of the values in ms, as {@link LatencyStats#of(java.util.Collection, List)}
-   * gives them for the same values: the requested percentiles in order, plus 90 and 99; zeros
-   * when empty.
+   * gives them for the same values: the requested percentiles in order, plus 90 and 99; zeros when
+   * empty.
    */
   public LatencyStats stats(List<Double> requestedPercentiles) {
     for (Double p : requestedPercentiles) {
@@ -126,9 +125,9 @@ public final class MicrosHistogram {
   }
 
   /**
-   * The value (µs) at 0-based position {@code rank} of the sorted values. A walk over the counts:
-   * a few per statistic, over at most {@value #DENSE_LIMIT} slots, which is cheap next to adding
-   * the values.
+   * The value (µs) at 0-based position {@code rank} of the sorted values. A walk over the counts: a
+   * few per statistic, over at most {@value #DENSE_LIMIT} slots, which is cheap next to adding the
+   * values.
    */
   private long valueAt(long rank, long[] sparseKeys) {
     long seen = 0;

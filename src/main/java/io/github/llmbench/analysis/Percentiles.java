@@ -10,8 +10,8 @@ import java.util.Locale;
  * which is what {@code vllm bench serve} uses.
  *
  * <p>For sorted values {@code x[0..n-1]} and {@code p} in [0, 100]: {@code h = (n - 1) * p / 100},
- * {@code lo = floor(h)}, result {@code = x[lo] + (h - lo) * (x[lo + 1] - x[lo])} (just
- * {@code x[n - 1]} when {@code lo == n - 1}).
+ * {@code lo = floor(h)}, result {@code = x[lo] + (h - lo) * (x[lo + 1] - x[lo])} (just {@code x[n -
+ * 1]} when {@code lo == n - 1}).
  *
  * <p>An empty input gives 0, like vLLM's {@code np.percentile(values or 0, p)}.
  */
@@ -45,9 +45,9 @@ public final class Percentiles {
   }
 
   /**
-   * numpy's {@code _lerp} between two neighbours: {@code a + (b - a) * t}, and {@code b - (b - a)
-   * * (1 - t)} when {@code t >= 0.5} (better rounding). Shared with {@link MicrosHistogram} so
-   * both give the same bits.
+   * numpy's {@code _lerp} between two neighbours: {@code a + (b - a) * t}, and {@code b - (b - a) *
+   * (1 - t)} when {@code t >= 0.5} (better rounding). Shared with {@link MicrosHistogram} so both
+   * give the same bits.
    */
   static double interpolate(double a, double b, double frac) {
     double diff = b - a;
@@ -56,7 +56,8 @@ public final class Percentiles {
 
   /** The values as a sorted double array, nulls dropped. */
   public static double[] sortedArray(Collection<? extends Number> values) {
-    double[] out = values.stream().filter(v -> v != null).mapToDouble(Number::doubleValue).toArray();
+    double[] out =
+        values.stream().filter(v -> v != null).mapToDouble(Number::doubleValue).toArray();
     Arrays.sort(out);
     return out;
   }

@@ -2,23 +2,24 @@ package io.github.llmbench.analysis;
 
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.ModelSpec;
+import java.util.Locale;
 
 /**
  * Where one level sits on the GPU's roofline. Pure arithmetic on a model spec, a GPU spec and
  * measured steady-state figures.
  *
- * <p>Definitions (B = mean batch, the steady window's mean in flight; L = mean context tokens;
- * P = parameters):
+ * <p>Definitions (B = mean batch, the steady window's mean in flight; L = mean context tokens; P =
+ * parameters):
  *
  * <ul>
  *   <li>peak = GPU dense bf16 FLOP/s x tp; bandwidth = GPU bytes/s x tp; <b>ridge</b> = peak /
  *       bandwidth (FLOP/byte).
- *   <li>FLOPs per decoded token <b>F(L)</b> = 2 x P + 4 x layers x L x heads x head_dim (the
- *       matrix products, plus QK^T and AV over L tokens of context).
+ *   <li>FLOPs per decoded token <b>F(L)</b> = 2 x P + 4 x layers x L x heads x head_dim (the matrix
+ *       products, plus QK^T and AV over L tokens of context).
  *   <li>FLOPs per prefilled token = F(prompt / 2): a causal prompt attends to half its length on
  *       average.
- *   <li>bytes of one decode step = weight bytes + B x L x KV bytes per token (weights read once
- *       and shared by the batch, each sequence's KV cache read once).
+ *   <li>bytes of one decode step = weight bytes + B x L x KV bytes per token (weights read once and
+ *       shared by the batch, each sequence's KV cache read once).
  *   <li>decode-only: <b>OI</b> = B x F(L) / step bytes; attained = output tok/s x F(L) (the seed's
  *       method).
  *   <li>whole workload: attained = prefill tok/s x F(prompt / 2) + output tok/s x F(L); the bytes
@@ -29,8 +30,8 @@ import io.github.llmbench.catalog.ModelSpec;
  * </ul>
  *
  * <p>Whole-workload FLOPs count every prompt token as computed; a server whose prefix cache served
- * part of the prompts did less, which cannot be told apart without the server's cache metrics.
- * When the server tells its prefix-cache hit rate, only the prompt tokens it computed are counted.
+ * part of the prompts did less, which cannot be told apart without the server's cache metrics. When
+ * the server tells its prefix-cache hit rate, only the prompt tokens it computed are counted.
  *
  * @param peakFlops peak FLOP/s, all tp GPUs
  * @param bandwidth bytes/s, all tp GPUs
@@ -128,7 +129,10 @@ public record Roofline(
       double outputTps,
       double allPrefillTps,
       Double cachedShare) {
-    double prefillTps = cachedShare == null ? allPrefillTps : allPrefillTps * (1 - Math.max(0, Math.min(1, cachedShare)));
+    double prefillTps =
+        cachedShare == null
+            ? allPrefillTps
+            : allPrefillTps * (1 - Math.max(0, Math.min(1, cachedShare)));
     if (tp < 1) {
       throw new IllegalArgumentException("tp must be at least 1: " + tp);
     }
@@ -147,15 +151,33 @@ public record Roofline(
     // same bytes per second as the decode steps; OI scales with the FLOPs done in them
     double wholeOi = outputTps > 0 ? wholeAttained * meanBatch / (outputTps * bytes) : decodeOi;
     Point whole = point(wholeOi, wholeAttained, peak, bw);
-    return new Roofline(peak, bw, peak / bw, meanBatch, meanContext, meanPrompt, f, fp, bytes,
-        bytes / bw, outputTps, prefillTps, decode, whole, cachedShare);
+    return new Roofline(
+        peak,
+        bw,
+        peak / bw,
+        meanBatch,
+        meanContext,
+        meanPrompt,
+        f,
+        fp,
+        bytes,
+        bytes / bw,
+        outputTps,
+        prefillTps,
+        decode,
+        whole,
+        cachedShare);
   }
 
   /** What the whole-workload point counts of the prompts, for every report of it. */
   public String prefixCacheNote() {
-    return cachedShare == null ? PREFIX_CACHE_NOTE
-        : String.format(java.util.Locale.ROOT, "Whole-workload FLOPs count only the prompt tokens the server computed:"
-            + " its prefix cache served %.1f%% of them (from its metrics).", 100 * cachedShare);
+    return cachedShare == null
+        ? PREFIX_CACHE_NOTE
+        : String.format(
+            Locale.ROOT,
+            "Whole-workload FLOPs count only the prompt tokens the server computed:"
+                + " its prefix cache served %.1f%% of them (from its metrics).",
+            100 * cachedShare);
   }
 
   private static Point point(double oi, double attained, double peak, double bw) {

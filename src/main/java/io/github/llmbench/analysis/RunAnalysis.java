@@ -4,18 +4,22 @@ import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.ModelSpec;
 import io.github.llmbench.core.Level.Closed;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.ServerSample;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Everything the report shows, computed from a run's records: per level the serving metrics, the
- * steady state, the roofline and the reasons of its failures; the whole run's serving metrics; the ladder's knee. Pure.
+ * steady state, the roofline and the reasons of its failures; the whole run's serving metrics; the
+ * ladder's knee. Pure.
  *
  * <p>The warmup's records are left out of everything. A level's configured concurrency is the
- * caller's map entry, else a closed-model level's own ({@code c128}: 128), else unknown (the
- * steady state then uses the observed peak).
+ * caller's map entry, else a closed-model level's own ({@code c128}: 128), else unknown (the steady
+ * state then uses the observed peak).
  *
  * @param records the records analysed (warmup left out)
  * @param levels per level, in the order the levels started
@@ -44,8 +48,8 @@ public record RunAnalysis(
    * @param steady the steady state
    * @param roofline null when skipped
    * @param rooflineNote why the roofline was skipped, null when it was not
-   * @param failures why the level's requests failed, the {@value FailureReasons#TOP} most
-   *     frequent reasons
+   * @param failures why the level's requests failed, the {@value FailureReasons#TOP} most frequent
+   *     reasons
    * @param turns TTFT by turn of a multi-turn run (empty otherwise)
    * @param lateness how late a trace replay sent its requests (empty otherwise)
    * @param server what the server's metrics said of the level ({@link ServerFigures#NONE} without)
@@ -67,25 +71,28 @@ public record RunAnalysis(
    *
    * @param servedModel the model the run sent to (other models behind the same URL are left out)
    */
-  public record Telemetry(List<io.github.llmbench.records.ServerSample> samples, String servedModel) {
+  public record Telemetry(List<ServerSample> samples, String servedModel) {
     public static final Telemetry NONE = new Telemetry(List.of(), null);
   }
 
   public RunAnalysis {
     records = List.copyOf(records);
-    levels = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(levels));
+    levels = Collections.unmodifiableMap(new LinkedHashMap<>(levels));
   }
 
   /**
    * The configured concurrency of level {@code name}, {@code anyOfLevel}'s: the map's entry, else a
    * closed-model level's concurrency, else null.
    */
-  private static Integer concurrencyOf(String name, RequestRecord anyOfLevel, Map<String, Integer> concurrencyByLevel) {
+  private static Integer concurrencyOf(
+      String name, RequestRecord anyOfLevel, Map<String, Integer> concurrencyByLevel) {
     Integer c = concurrencyByLevel == null ? null : concurrencyByLevel.get(name);
     if (c != null && c > 0) {
       return c;
     }
-    return anyOfLevel.loadLevel().orElse(null) instanceof Closed closed ? Integer.valueOf(closed.conc()) : null;
+    return anyOfLevel.loadLevel().orElse(null) instanceof Closed closed
+        ? Integer.valueOf(closed.conc())
+        : null;
   }
 
   /** True for the warmup's records, which every figure leaves out. */
@@ -131,7 +138,9 @@ public record RunAnalysis(
         records.add(r);
       }
     }
-    ServerFigures.Series series = ServerFigures.Series.of(telemetry.samples(), telemetry.servedModel()); // indexed once, read by every level
+    ServerFigures.Series series =
+        ServerFigures.Series.of(
+            telemetry.samples(), telemetry.servedModel()); // indexed once, read by every level
     Map<String, Level> levels = new LinkedHashMap<>();
     ServingMetricsCalculator.byLevel(records)
         .forEach(
@@ -141,23 +150,52 @@ public record RunAnalysis(
                   ServingMetricsCalculator.compute(recs, c, LatencyStats.DEFAULT_PERCENTILES);
               SteadyState steady = SteadyState.compute(recs, c);
               ServerFigures server = serverFigures(series, name, recs, serving, steady);
-              Double hitRate = server.steady().get("prefix_cache_hit_rate") != null
-                  ? server.steady().get("prefix_cache_hit_rate") : server.level().get("prefix_cache_hit_rate");
+              Double hitRate =
+                  server.steady().get("prefix_cache_hit_rate") != null
+                      ? server.steady().get("prefix_cache_hit_rate")
+                      : server.level().get("prefix_cache_hit_rate");
               Roofline roof = null;
               String note = null;
               if (model == null || gpu == null) {
-                note = "Roofline skipped: no " + (model == null && gpu == null ? "model or GPU"
-                    : model == null ? "model" : "GPU") + " spec. " + rooflineHint;
+                note =
+                    "Roofline skipped: no "
+                        + (model == null && gpu == null
+                            ? "model or GPU"
+                            : model == null ? "model" : "GPU")
+                        + " spec. "
+                        + rooflineHint;
               } else if (!steady.reached() || steady.meanInFlight() <= 0) {
-                note = "Roofline skipped: the level has no steady window (in flight never reached"
-                    + " " + steady.threshold() + ").";
+                note =
+                    "Roofline skipped: the level has no steady window (in flight never reached"
+                        + " "
+                        + steady.threshold()
+                        + ").";
               } else {
-                roof = Roofline.compute(model, gpu, tp, steady.meanInFlight(),
-                    steady.meanContextTokens(), steady.meanPromptTokens(),
-                    steady.outputThroughput(), steady.inputThroughput(), hitRate);
+                roof =
+                    Roofline.compute(
+                        model,
+                        gpu,
+                        tp,
+                        steady.meanInFlight(),
+                        steady.meanContextTokens(),
+                        steady.meanPromptTokens(),
+                        steady.outputThroughput(),
+                        steady.inputThroughput(),
+                        hitRate);
               }
-              levels.put(name, new Level(name, c, serving, steady, roof, note,
-                  FailureReasons.of(recs, FailureReasons.TOP), TurnLatency.of(recs), TraceLateness.of(recs), server));
+              levels.put(
+                  name,
+                  new Level(
+                      name,
+                      c,
+                      serving,
+                      steady,
+                      roof,
+                      note,
+                      FailureReasons.of(recs, FailureReasons.TOP),
+                      TurnLatency.of(recs),
+                      TraceLateness.of(recs),
+                      server));
             });
     Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
     ServingMetrics overall =
@@ -166,21 +204,31 @@ public record RunAnalysis(
   }
 
   private static ServerFigures serverFigures(
-      ServerFigures.Series series, String level, List<RequestRecord> recs, ServingMetrics serving, SteadyState steady) {
+      ServerFigures.Series series,
+      String level,
+      List<RequestRecord> recs,
+      ServingMetrics serving,
+      SteadyState steady) {
     if (series.isEmpty() || recs.isEmpty()) {
       return ServerFigures.NONE;
     }
     long start = recs.stream().mapToLong(RequestRecord::startMs).min().orElse(0);
     long end = recs.stream().mapToLong(RequestRecord::endMs).max().orElse(0);
-    return ServerFigures.of(series, level, start, end,
-        steady.reached() ? steady.windowStartMs() : 0, steady.reached() ? steady.windowEndMs() : 0, serving.totalOutputTokens());
+    return ServerFigures.of(
+        series,
+        level,
+        start,
+        end,
+        steady.reached() ? steady.windowStartMs() : 0,
+        steady.reached() ? steady.windowEndMs() : 0,
+        serving.totalOutputTokens());
   }
 
   /**
-   * The ladder's verdicts: the steady-state output throughput when every level has a steady
-   * window (it leaves out the ramp-up and the drain), else every level's whole output throughput.
+   * The ladder's verdicts: the steady-state output throughput when every level has a steady window
+   * (it leaves out the ramp-up and the drain), else every level's whole output throughput.
    */
-  static Knee.Result knee(java.util.Collection<Level> levels) {
+  static Knee.Result knee(Collection<Level> levels) {
     boolean steady = !levels.isEmpty();
     for (Level l : levels) {
       steady &= l.steady().reached() && l.steady().windowS() > 0;
@@ -189,8 +237,15 @@ public record RunAnalysis(
     for (Level l : levels) {
       int c = l.concurrency() != null ? l.concurrency() : l.steady().concurrency();
       double out = steady ? l.steady().outputThroughput() : l.serving().outputThroughput();
-      points.add(new Knee.Point(l.name(), c, out, l.serving().tpot().mean(),
-          l.serving().ttft().p99(), l.serving().e2el().mean(), l.steady().ttftTrend()));
+      points.add(
+          new Knee.Point(
+              l.name(),
+              c,
+              out,
+              l.serving().tpot().mean(),
+              l.serving().ttft().p99(),
+              l.serving().e2el().mean(),
+              l.steady().ttftTrend()));
     }
     return Knee.analyse(points, steady ? "steady_state" : "whole_level");
   }

@@ -2,6 +2,7 @@ package io.github.llmbench.analysis;
 
 import io.github.llmbench.records.ServerSample;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -13,53 +14,80 @@ import java.util.TreeMap;
  * What the server (and its GPUs) said about one level, from the samples of its Prometheus
  * endpoints: over the whole level and over its steady window, with the confound guards. Pure.
  *
- * <p>Names are mapped from vLLM's ({@code vllm:num_requests_running}, ...) and llama.cpp's
- * ({@code llamacpp:requests_processing}, ...) families; GPU figures come from NVIDIA's DCGM
- * exporter ({@code DCGM_FI_DEV_POWER_USAGE}, ...), averaged over the GPUs. A figure the server
- * does not report is null, never 0. Gauges are averaged (or their maximum taken) over the scrapes
- * inside the window; counters are the difference between the last scrape at or before the window's
- * start and the first at or after its end (the kit scrapes between levels, so a level's counters
- * hold its own traffic). Where several models are served behind one URL, only the samples labelled
- * with the run's {@code model_name} are read; several engines (data-parallel ranks) of one model
- * are added up.
+ * <p>Names are mapped from vLLM's ({@code vllm:num_requests_running}, ...) and llama.cpp's ({@code
+ * llamacpp:requests_processing}, ...) families; GPU figures come from NVIDIA's DCGM exporter
+ * ({@code DCGM_FI_DEV_POWER_USAGE}, ...), averaged over the GPUs. A figure the server does not
+ * report is null, never 0. Gauges are averaged (or their maximum taken) over the scrapes inside the
+ * window; counters are the difference between the last scrape at or before the window's start and
+ * the first at or after its end (the kit scrapes between levels, so a level's counters hold its own
+ * traffic). Where several models are served behind one URL, only the samples labelled with the
+ * run's {@code model_name} are read; several engines (data-parallel ranks) of one model are added
+ * up.
  *
  * @param level the figures over the level (first request's start to last request's end)
  * @param steady the figures over its steady window (empty when the level has none)
  * @param guards one line per confound found (a prefix-cache hit rate, a token mismatch, ...)
  */
-public record ServerFigures(Map<String, Double> level, Map<String, Double> steady, List<String> guards) {
+public record ServerFigures(
+    Map<String, Double> level, Map<String, Double> steady, List<String> guards) {
 
   /** The figures, in the order the reports show them. */
-  public static final List<String> NAMES = List.of(
-      "running_mean", "running_max", "waiting_mean", "waiting_max", "kv_cache_usage_mean", "kv_cache_usage_max",
-      "preemptions", "prefix_cache_hit_rate", "prompt_tokens", "generation_tokens", "prompt_tokens_per_s",
-      "generation_tokens_per_s", "ttft_mean_ms", "itl_mean_ms", "gpu_power_w_mean", "gpu_sm_clock_mhz_mean", "gpu_util_mean");
+  public static final List<String> NAMES =
+      List.of(
+          "running_mean",
+          "running_max",
+          "waiting_mean",
+          "waiting_max",
+          "kv_cache_usage_mean",
+          "kv_cache_usage_max",
+          "preemptions",
+          "prefix_cache_hit_rate",
+          "prompt_tokens",
+          "generation_tokens",
+          "prompt_tokens_per_s",
+          "generation_tokens_per_s",
+          "ttft_mean_ms",
+          "itl_mean_ms",
+          "gpu_power_w_mean",
+          "gpu_sm_clock_mhz_mean",
+          "gpu_util_mean");
 
   public static final ServerFigures NONE = new ServerFigures(Map.of(), Map.of(), List.of());
 
   /** Guard limits (the issue's): a hit rate above 10%, token counts 5% apart, a clock 10% down. */
   static final double HIT_RATE_GUARD = 0.10;
+
   static final double TOKEN_MISMATCH_GUARD = 0.05;
   static final double CLOCK_DROP_GUARD = 0.10;
 
-  private static final List<String> RUNNING = List.of("vllm:num_requests_running", "llamacpp:requests_processing");
-  private static final List<String> WAITING = List.of("vllm:num_requests_waiting", "llamacpp:requests_deferred");
-  private static final List<String> KV_USAGE = List.of("vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "llamacpp:kv_cache_usage_ratio");
+  private static final List<String> RUNNING =
+      List.of("vllm:num_requests_running", "llamacpp:requests_processing");
+  private static final List<String> WAITING =
+      List.of("vllm:num_requests_waiting", "llamacpp:requests_deferred");
+  private static final List<String> KV_USAGE =
+      List.of(
+          "vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "llamacpp:kv_cache_usage_ratio");
   private static final List<String> PREEMPTIONS = List.of("vllm:num_preemptions_total");
-  private static final List<String> PREFIX_QUERIES = List.of("vllm:prefix_cache_queries_total", "vllm:gpu_prefix_cache_queries_total");
-  private static final List<String> PREFIX_HITS = List.of("vllm:prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits_total");
-  private static final List<String> PROMPT_TOKENS = List.of("vllm:prompt_tokens_total", "llamacpp:prompt_tokens_total");
-  private static final List<String> CACHED_PROMPT_TOKENS = List.of("llamacpp:prompt_tokens_cached_total");
-  private static final List<String> GENERATION_TOKENS = List.of("vllm:generation_tokens_total", "llamacpp:tokens_predicted_total");
+  private static final List<String> PREFIX_QUERIES =
+      List.of("vllm:prefix_cache_queries_total", "vllm:gpu_prefix_cache_queries_total");
+  private static final List<String> PREFIX_HITS =
+      List.of("vllm:prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits_total");
+  private static final List<String> PROMPT_TOKENS =
+      List.of("vllm:prompt_tokens_total", "llamacpp:prompt_tokens_total");
+  private static final List<String> CACHED_PROMPT_TOKENS =
+      List.of("llamacpp:prompt_tokens_cached_total");
+  private static final List<String> GENERATION_TOKENS =
+      List.of("vllm:generation_tokens_total", "llamacpp:tokens_predicted_total");
   private static final List<String> TTFT = List.of("vllm:time_to_first_token_seconds");
-  private static final List<String> ITL = List.of("vllm:inter_token_latency_seconds", "vllm:time_per_output_token_seconds");
+  private static final List<String> ITL =
+      List.of("vllm:inter_token_latency_seconds", "vllm:time_per_output_token_seconds");
   private static final String POWER = "DCGM_FI_DEV_POWER_USAGE";
   private static final String SM_CLOCK = "DCGM_FI_DEV_SM_CLOCK";
   private static final String GPU_UTIL = "DCGM_FI_DEV_GPU_UTIL";
 
   public ServerFigures {
-    level = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(level));
-    steady = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(steady));
+    level = Collections.unmodifiableMap(new LinkedHashMap<>(level));
+    steady = Collections.unmodifiableMap(new LinkedHashMap<>(steady));
     guards = List.copyOf(guards);
   }
 
@@ -77,43 +105,75 @@ public record ServerFigures(Map<String, Double> level, Map<String, Double> stead
    * @param clientOutputTokens the output tokens the client received in the level
    */
   public static ServerFigures of(
-      Series series, String levelName, long startMs, long endMs, long steadyStartMs, long steadyEndMs, long clientOutputTokens) {
+      Series series,
+      String levelName,
+      long startMs,
+      long endMs,
+      long steadyStartMs,
+      long steadyEndMs,
+      long clientOutputTokens) {
     if (series.isEmpty()) {
       return NONE;
     }
     Map<String, Double> level = window(series, startMs, endMs);
-    Map<String, Double> steady = steadyStartMs > 0 && steadyEndMs > steadyStartMs ? window(series, steadyStartMs, steadyEndMs) : Map.of();
+    Map<String, Double> steady =
+        steadyStartMs > 0 && steadyEndMs > steadyStartMs
+            ? window(series, steadyStartMs, steadyEndMs)
+            : Map.of();
     List<String> guards = new ArrayList<>();
     Double hit = level.get("prefix_cache_hit_rate");
     if (hit != null && hit > HIT_RATE_GUARD) {
-      guards.add(String.format(Locale.ROOT, "prefix cache served %.0f%% of prompt tokens at %s: prefill was not measured",
-          100 * hit, levelName));
+      guards.add(
+          String.format(
+              Locale.ROOT,
+              "prefix cache served %.0f%% of prompt tokens at %s: prefill was not measured",
+              100 * hit,
+              levelName));
     }
     Double generated = level.get("generation_tokens");
-    if (generated != null && clientOutputTokens > 0
+    if (generated != null
+        && clientOutputTokens > 0
         && Math.abs(generated - clientOutputTokens) > TOKEN_MISMATCH_GUARD * clientOutputTokens) {
-      guards.add(String.format(Locale.ROOT,
-          "the server generated %.0f tokens at %s, the client received %d (%+.0f%%): other traffic on the server, or a second replica",
-          generated, levelName, clientOutputTokens, 100 * (generated - clientOutputTokens) / clientOutputTokens));
+      guards.add(
+          String.format(
+              Locale.ROOT,
+              "the server generated %.0f tokens at %s, the client received %d (%+.0f%%): other traffic on the server, or a second replica",
+              generated,
+              levelName,
+              clientOutputTokens,
+              100 * (generated - clientOutputTokens) / clientOutputTokens));
     }
     Double waiting = steady.get("waiting_max");
     if (waiting != null && waiting > 0) {
-      guards.add(String.format(Locale.ROOT,
-          "requests waited in the server's queue inside the steady window at %s (up to %.0f): the level measures the queue",
-          levelName, waiting));
+      guards.add(
+          String.format(
+              Locale.ROOT,
+              "requests waited in the server's queue inside the steady window at %s (up to %.0f): the level measures the queue",
+              levelName,
+              waiting));
     }
     Double preemptions = level.get("preemptions");
     if (preemptions != null && preemptions > 0) {
-      guards.add(String.format(Locale.ROOT, "the server preempted %.0f requests at %s (KV cache full): they were recomputed",
-          preemptions, levelName));
+      guards.add(
+          String.format(
+              Locale.ROOT,
+              "the server preempted %.0f requests at %s (KV cache full): they were recomputed",
+              preemptions,
+              levelName));
     }
     NavigableMap<Long, Double> clock = series.gpu(SM_CLOCK).subMap(startMs, true, endMs, true);
     if (!clock.isEmpty()) {
       double first = clock.firstEntry().getValue();
       double min = clock.values().stream().mapToDouble(Double::doubleValue).min().orElse(first);
       if (first > 0 && min < (1 - CLOCK_DROP_GUARD) * first) {
-        guards.add(String.format(Locale.ROOT, "GPU SM clock fell %.0f%% below its first value at %s (%.0f -> %.0f MHz): the GPU throttled",
-            100 * (first - min) / first, levelName, first, min));
+        guards.add(
+            String.format(
+                Locale.ROOT,
+                "GPU SM clock fell %.0f%% below its first value at %s (%.0f -> %.0f MHz): the GPU throttled",
+                100 * (first - min) / first,
+                levelName,
+                first,
+                min));
       }
     }
     return new ServerFigures(level, steady, guards);
@@ -134,17 +194,23 @@ public record ServerFigures(Map<String, Double> level, Map<String, Double> stead
     if (queries != null && hits != null && queries > 0) {
       hitRate = hits / queries;
     } else if (cached != null && prompt != null && prompt + cached > 0) {
-      hitRate = cached / (prompt + cached); // llama.cpp counts cached prompt tokens apart from processed ones
+      hitRate =
+          cached
+              / (prompt
+                  + cached); // llama.cpp counts cached prompt tokens apart from processed ones
     }
     f.put("prefix_cache_hit_rate", hitRate);
     if (prompt != null && cached != null) {
-      prompt += cached; // every prompt token the server took in, as vLLM's counter and the client count them
+      prompt +=
+          cached; // every prompt token the server took in, as vLLM's counter and the client count
+      // them
     }
     Double generated = delta(s.gauge(GENERATION_TOKENS), from, to);
     f.put("prompt_tokens", prompt);
     f.put("generation_tokens", generated);
     f.put("prompt_tokens_per_s", prompt == null || seconds <= 0 ? null : prompt / seconds);
-    f.put("generation_tokens_per_s", generated == null || seconds <= 0 ? null : generated / seconds);
+    f.put(
+        "generation_tokens_per_s", generated == null || seconds <= 0 ? null : generated / seconds);
     f.put("ttft_mean_ms", histogramMeanMs(s, TTFT, from, to));
     f.put("itl_mean_ms", histogramMeanMs(s, ITL, from, to));
     f.put("gpu_power_w_mean", mean(s.gpu(POWER), from, to));
@@ -153,15 +219,26 @@ public record ServerFigures(Map<String, Double> level, Map<String, Double> stead
     return f;
   }
 
-  private static void putGauge(Map<String, Double> f, String name, NavigableMap<Long, Double> g, long from, long to) {
+  private static void putGauge(
+      Map<String, Double> f, String name, NavigableMap<Long, Double> g, long from, long to) {
     NavigableMap<Long, Double> in = g.subMap(from, true, to, true);
-    f.put(name + "_mean", in.isEmpty() ? null : in.values().stream().mapToDouble(Double::doubleValue).average().orElse(0));
-    f.put(name + "_max", in.isEmpty() ? null : in.values().stream().mapToDouble(Double::doubleValue).max().orElse(0));
+    f.put(
+        name + "_mean",
+        in.isEmpty()
+            ? null
+            : in.values().stream().mapToDouble(Double::doubleValue).average().orElse(0));
+    f.put(
+        name + "_max",
+        in.isEmpty()
+            ? null
+            : in.values().stream().mapToDouble(Double::doubleValue).max().orElse(0));
   }
 
   private static Double mean(NavigableMap<Long, Double> g, long from, long to) {
     NavigableMap<Long, Double> in = g.subMap(from, true, to, true);
-    return in.isEmpty() ? null : in.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
+    return in.isEmpty()
+        ? null
+        : in.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
   }
 
   /** A counter's growth over the window; null without a scrape on each side, or after a reset. */
@@ -197,8 +274,8 @@ public record ServerFigures(Map<String, Double> level, Map<String, Double> stead
 
   /**
    * The server's gauges over time, for charts: {@code running}, {@code waiting}, {@code
-   * kv_cache_usage} (0..1), {@code gpu_power_w}, {@code gpu_sm_clock_mhz} (per GPU), each
-   * [[epoch ms, value]] in time order; a gauge the server does not report is left out.
+   * kv_cache_usage} (0..1), {@code gpu_power_w}, {@code gpu_sm_clock_mhz} (per GPU), each [[epoch
+   * ms, value]] in time order; a gauge the server does not report is left out.
    */
   public static Map<String, List<double[]>> timeline(Series s) {
     Map<String, List<double[]>> out = new LinkedHashMap<>();
@@ -210,7 +287,8 @@ public record ServerFigures(Map<String, Double> level, Map<String, Double> stead
     return out;
   }
 
-  private static void putSeries(Map<String, List<double[]>> out, String name, NavigableMap<Long, Double> g) {
+  private static void putSeries(
+      Map<String, List<double[]>> out, String name, NavigableMap<Long, Double> g) {
     if (!g.isEmpty()) {
       List<double[]> points = new ArrayList<>(g.size());
       g.forEach((t, v) -> points.add(new double[] {t, v}));
@@ -219,8 +297,8 @@ public record ServerFigures(Map<String, Double> level, Map<String, Double> stead
   }
 
   /**
-   * A run's samples by name, indexed once: where several models are served behind one URL, only
-   * the run's model's; each figure then reads one value per scrape.
+   * A run's samples by name, indexed once: where several models are served behind one URL, only the
+   * run's model's; each figure then reads one value per scrape.
    */
   public static final class Series {
     public static final Series NONE = new Series(List.of(), null);
@@ -236,8 +314,9 @@ public record ServerFigures(Map<String, Double> level, Map<String, Double> stead
     }
 
     private Series(List<ServerSample> samples, String model) {
-      boolean modelLabelled = model != null
-          && samples.stream().anyMatch(x -> model.equals(x.labels().get("model_name")));
+      boolean modelLabelled =
+          model != null
+              && samples.stream().anyMatch(x -> model.equals(x.labels().get("model_name")));
       for (ServerSample x : samples) {
         String m = x.labels().get("model_name");
         if (modelLabelled && m != null && !m.equals(model)) {
@@ -247,7 +326,10 @@ public record ServerFigures(Map<String, Double> level, Map<String, Double> stead
       }
     }
 
-    /** The first of {@code names} the server reports, each scrape's values added up (engines, label sets). */
+    /**
+     * The first of {@code names} the server reports, each scrape's values added up (engines, label
+     * sets).
+     */
     NavigableMap<Long, Double> gauge(List<String> names) {
       for (String n : names) {
         List<ServerSample> xs = byName.get(n);

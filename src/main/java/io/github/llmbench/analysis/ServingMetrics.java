@@ -4,9 +4,9 @@ import io.github.llmbench.core.Metric;
 import java.util.List;
 
 /**
- * The serving figures of one load level (or of a whole run), the same ones {@code vllm bench
- * serve} prints and saves. Computed by {@link ServingMetricsCalculator}, whose class comment gives
- * the definitions.
+ * The serving figures of one load level (or of a whole run), the same ones {@code vllm bench serve}
+ * prints and saves. Computed by {@link ServingMetricsCalculator}, whose class comment gives the
+ * definitions.
  *
  * @param completed requests that completed (ok)
  * @param failed requests that failed
@@ -23,8 +23,8 @@ import java.util.List;
  * @param tpot time per output token excluding the first (ms), completed requests with a tpot
  * @param itl inter-token latency (ms), all gaps of completed requests pooled
  * @param e2el end-to-end latency (ms), over completed requests
- * @param outputTokensEstimatedCount completed requests whose output tokens are a chunk count
- *     (the server sent no usage)
+ * @param outputTokensEstimatedCount completed requests whose output tokens are a chunk count (the
+ *     server sent no usage)
  * @param percentiles the percentiles to print, in order (vLLM {@code --metric-percentiles}); every
  *     {@link LatencyStats} also holds p90 and p99
  */

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns per-request records ({@code llm/requests.jsonl}) into the serving metrics that {@code
- * vllm bench serve} reports. Pure: no I/O, no clock.
+ * Turns per-request records ({@code llm/requests.jsonl}) into the serving metrics that {@code vllm
+ * bench serve} reports. Pure: no I/O, no clock.
  *
  * <p>Definitions, over the records given (the caller filters by level, see {@link #byLevel}):
  *
@@ -20,26 +20,25 @@ import java.util.Map;
  *   <li><b>duration</b> (s) = (max {@code end_ms} - min {@code start_ms}) / 1000 over ALL records
  *       (vLLM: from the benchmark start to the end of the last request). 0 when there are no
  *       records.
- *   <li><b>total_input_tokens</b> = sum of {@code input_tokens} over completed requests (null counts
- *       0); <b>total_output_tokens</b> = sum of {@code output_tokens} over completed requests (null
- *       counts 0).
+ *   <li><b>total_input_tokens</b> = sum of {@code input_tokens} over completed requests (null
+ *       counts 0); <b>total_output_tokens</b> = sum of {@code output_tokens} over completed
+ *       requests (null counts 0).
  *   <li><b>request_throughput</b> = completed / duration; <b>output_throughput</b> = total output
  *       tokens / duration; <b>total_token_throughput</b> = (input + output tokens) / duration. All
  *       three are 0 when the duration is 0.
  *   <li><b>TTFT, TPOT, E2EL</b>: mean, median, std, percentiles over completed requests (TPOT only
  *       where non-null, i.e. more than one output token). <b>ITL</b>: over ALL {@code itl_ms}
- *       values of completed requests pooled together, as vLLM does
- *       (counted in an exact histogram of whole µs, {@link MicrosHistogram}: the figures of
- *       sorting them, without a list of one value per chunk). Percentiles use numpy's default
- *       linear interpolation; an empty list gives zeros, as vLLM's {@code np.mean(x or 0)} (see
- *       {@link LatencyStats}).
+ *       values of completed requests pooled together, as vLLM does (counted in an exact histogram
+ *       of whole µs, {@link MicrosHistogram}: the figures of sorting them, without a list of one
+ *       value per chunk). Percentiles use numpy's default linear interpolation; an empty list gives
+ *       zeros, as vLLM's {@code np.mean(x or 0)} (see {@link LatencyStats}).
  *   <li><b>max_output_tokens_per_s</b> ("Peak output token throughput"), as vLLM computes it: every
  *       text-chunk arrival of a completed request ({@code start + ttft}, then adding each ITL in
  *       turn) goes into a 1-second bucket counted from the earliest start of a completed request;
  *       the peak is the largest bucket. vLLM counts each chunk as one token. We do the same, except
  *       that when a request's {@code output_tokens} differs from its number of chunks (servers that
- *       send several tokens per chunk), each of its chunks weighs {@code output_tokens / chunks}, so
- *       that the buckets add up to the real token count.
+ *       send several tokens per chunk), each of its chunks weighs {@code output_tokens / chunks},
+ *       so that the buckets add up to the real token count.
  *   <li><b>max_concurrent_requests</b> ("Peak concurrent requests"): the EXACT maximum number of
  *       requests in flight, by a sweep over the half-open intervals [{@code start_ms}, {@code
  *       end_ms}) of ALL records, ok and failed (a request ending at t and one starting at t do not
@@ -70,8 +69,8 @@ public final class ServingMetricsCalculator {
    * Metrics of the records.
    *
    * @param records the records of one level, or of the whole run
-   * @param maxConcurrency the configured maximum concurrency, null when there is none (e.g. for
-   *     the whole of a multi-level run)
+   * @param maxConcurrency the configured maximum concurrency, null when there is none (e.g. for the
+   *     whole of a multi-level run)
    * @param percentiles the percentiles to report, in order, each in [0, 100]
    */
   public static ServingMetrics compute(
@@ -157,14 +156,13 @@ public final class ServingMetricsCalculator {
     byLevel(records)
         .forEach(
             (level, recs) ->
-                out.put(
-                    level, compute(recs, maxConcurrencyByLevel.get(level), percentiles)));
+                out.put(level, compute(recs, maxConcurrencyByLevel.get(level), percentiles)));
     return out;
   }
 
   /**
-   * The records grouped by level, levels ordered by their earliest {@code start_ms} (ties by
-   * name); a null level is grouped under {@code ""}. Record order within a level is kept.
+   * The records grouped by level, levels ordered by their earliest {@code start_ms} (ties by name);
+   * a null level is grouped under {@code ""}. Record order within a level is kept.
    */
   public static Map<String, List<RequestRecord>> byLevel(Collection<RequestRecord> records) {
     Map<String, List<RequestRecord>> groups = new HashMap<>();
@@ -176,7 +174,8 @@ public final class ServingMetricsCalculator {
     }
     List<String> order = new ArrayList<>(groups.keySet());
     order.sort(
-        Comparator.comparing((String l) -> firstStart.get(l)).thenComparing(Comparator.naturalOrder()));
+        Comparator.comparing((String l) -> firstStart.get(l))
+            .thenComparing(Comparator.naturalOrder()));
     Map<String, List<RequestRecord>> out = new LinkedHashMap<>();
     for (String level : order) {
       out.put(level, List.copyOf(groups.get(level)));
@@ -186,8 +185,8 @@ public final class ServingMetricsCalculator {
 
   /**
    * Peak output tokens in one 1-second bucket, over completed requests (see the class comment).
-   * Buckets count from the earliest start among the given requests; a chunk arriving exactly
-   * 1000 ms after that start falls in the second bucket.
+   * Buckets count from the earliest start among the given requests; a chunk arriving exactly 1000
+   * ms after that start falls in the second bucket.
    */
   public static double peakOutputTokensPerSecond(Collection<RequestRecord> completed) {
     long origin = Long.MAX_VALUE;
@@ -198,9 +197,9 @@ public final class ServingMetricsCalculator {
   }
 
   /**
-   * Exact peak number of requests in flight over the half-open intervals [start_ms, end_ms) of
-   * the given records (ok and failed alike): a sweep where, at equal times, ends come before
-   * starts. Empty intervals (end <= start) never count.
+   * Exact peak number of requests in flight over the half-open intervals [start_ms, end_ms) of the
+   * given records (ok and failed alike): a sweep where, at equal times, ends come before starts.
+   * Empty intervals (end <= start) never count.
    */
   public static int peakConcurrentRequests(Collection<RequestRecord> records) {
     long[] events = SteadyState.sortedEvents(records);

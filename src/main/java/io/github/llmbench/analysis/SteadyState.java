@@ -13,8 +13,8 @@ import java.util.List;
  * <p>Definitions, over the records of ONE level (ok and failed), times in epoch ms:
  *
  * <ul>
- *   <li><b>threshold</b> = ceil(0.95 x C), C the configured concurrency (64 -> 61, 128 -> 122,
- *       200 -> 190, 1 -> 1), computed in integers.
+ *   <li><b>threshold</b> = ceil(0.95 x C), C the configured concurrency (64 -> 61, 128 -> 122, 200
+ *       -> 190, 1 -> 1), computed in integers.
  *   <li><b>in flight</b>: the number of requests whose half-open [start_ms, end_ms) holds the
  *       instant (all events at one millisecond are applied together, as in {@link
  *       ServingMetricsCalculator#peakConcurrentRequests}).
@@ -24,10 +24,10 @@ import java.util.List;
  *   <li><b>started in window</b>: ws &lt;= start_ms &lt; we (ok and failed); <b>completed in
  *       window</b>: ok, started in the window and end_ms &lt;= we.
  *   <li><b>request throughput</b> = completed in window / window length (s).
- *   <li><b>output token throughput</b> = output tokens that ARRIVED in [ws, we] / length: each
- *       text chunk of a completed request (start + ttft, then + each ITL in turn) that arrives in
- *       the window, weighted by output_tokens / chunks of its request (as the peak output
- *       throughput does), whatever the request's start or end.
+ *   <li><b>output token throughput</b> = output tokens that ARRIVED in [ws, we] / length: each text
+ *       chunk of a completed request (start + ttft, then + each ITL in turn) that arrives in the
+ *       window, weighted by output_tokens / chunks of its request (as the peak output throughput
+ *       does), whatever the request's start or end.
  *   <li><b>input token throughput</b> = input tokens of the requests started in the window (null
  *       counts 0) / length; <b>total</b> = output + input.
  *   <li><b>TTFT, TPOT</b> statistics over the requests completed in the window.
@@ -113,8 +113,8 @@ public record SteadyState(
    * The steady state of one level.
    *
    * @param levelRecords the records of one level
-   * @param concurrency the configured concurrency C; null or &lt; 1 when unknown: the observed
-   *     peak stands in (flagged by {@link #concurrencyObserved()})
+   * @param concurrency the configured concurrency C; null or &lt; 1 when unknown: the observed peak
+   *     stands in (flagged by {@link #concurrencyObserved()})
    */
   public static SteadyState compute(Collection<RequestRecord> levelRecords, Integer concurrency) {
     List<RequestRecord> records = new ArrayList<>(levelRecords);
@@ -140,8 +140,28 @@ public record SteadyState(
       prev = now;
     }
     if (ws == Long.MIN_VALUE || we == Long.MIN_VALUE) {
-      return new SteadyState(c, observed, thr, false, origin, 0L, 0L, peak, records.size(), 0, 0,
-          0, 0, 0, 0, LatencyStats.EMPTY, LatencyStats.EMPTY, 0, 0, 0, TtftTrend.NOT_EVALUATED);
+      return new SteadyState(
+          c,
+          observed,
+          thr,
+          false,
+          origin,
+          0L,
+          0L,
+          peak,
+          records.size(),
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          LatencyStats.EMPTY,
+          LatencyStats.EMPTY,
+          0,
+          0,
+          0,
+          TtftTrend.NOT_EVALUATED);
     }
     double lengthS = (we - ws) / 1000.0;
 
@@ -183,18 +203,35 @@ public record SteadyState(
     double rt = perSecond(completed.size(), lengthS);
     double ot = perSecond(outputTokens, lengthS);
     double it = perSecond(inputTokens, lengthS);
-    return new SteadyState(c, observed, thr, true, origin, ws, we, peak, records.size(), started,
-        completed.size(), rt, ot, it, ot + it,
+    return new SteadyState(
+        c,
+        observed,
+        thr,
+        true,
+        origin,
+        ws,
+        we,
+        peak,
+        records.size(),
+        started,
+        completed.size(),
+        rt,
+        ot,
+        it,
+        ot + it,
         LatencyStats.of(ttfts, nTtft, LatencyStats.DEFAULT_PERCENTILES),
         LatencyStats.of(tpots, nTpot, LatencyStats.DEFAULT_PERCENTILES),
-        meanInFlight(steps, ws, we), meanContext, meanPrompt, TtftTrend.of(startedOk, c));
+        meanInFlight(steps, ws, we),
+        meanContext,
+        meanPrompt,
+        TtftTrend.of(startedOk, c));
   }
 
   /**
    * The in-flight step function of a set of records: from {@code timesMs[i]} on, {@code
    * inFlight[i]} requests are in flight, after applying all starts and ends at that millisecond;
-   * times ascending. Two primitive arrays rather than a list of pairs: a million requests make
-   * two million steps.
+   * times ascending. Two primitive arrays rather than a list of pairs: a million requests make two
+   * million steps.
    *
    * @param timesMs epoch ms of each step
    * @param inFlight requests in flight from that time on
@@ -227,8 +264,8 @@ public record SteadyState(
 
   /**
    * The starts and ends of the records' non-empty half-open intervals [start_ms, end_ms), each a
-   * long {@code time * 2 + (1 for a start, 0 for an end)}, sorted: by time, and at equal times
-   * ends before starts (a request ending at t and one starting at t do not overlap). One sort of
+   * long {@code time * 2 + (1 for a start, 0 for an end)}, sorted: by time, and at equal times ends
+   * before starts (a request ending at t and one starting at t do not overlap). One sort of
    * primitives instead of a sort of two million small arrays.
    */
   static long[] sortedEvents(Collection<RequestRecord> records) {

@@ -7,11 +7,11 @@ import java.util.Collection;
 import java.util.TreeMap;
 
 /**
- * When the output tokens arrived: each text chunk of a request arrives at {@code start_ms +
- * ttft}, then one ITL later each, and weighs {@code output_tokens / chunks} tokens (1 when the
- * count is unknown or equal), so that the chunks of servers that send several tokens at once add
- * up to the real token count. Times are whole µs, so a chunk on a bucket or window boundary falls
- * on the same side whether the records were just measured or read back from the file.
+ * When the output tokens arrived: each text chunk of a request arrives at {@code start_ms + ttft},
+ * then one ITL later each, and weighs {@code output_tokens / chunks} tokens (1 when the count is
+ * unknown or equal), so that the chunks of servers that send several tokens at once add up to the
+ * real token count. Times are whole µs, so a chunk on a bucket or window boundary falls on the same
+ * side whether the records were just measured or read back from the file.
  *
  * <p>Shared by the peak output throughput ({@link ServingMetricsCalculator}), the steady-state
  * throughput ({@link SteadyState}) and the page's chart; each visits every chunk once with
@@ -68,8 +68,8 @@ public final class TokenArrivals {
   }
 
   /**
-   * Weighted output tokens of completed requests whose text chunks arrived in [fromMs, toMs]
-   * (epoch ms, both ends included).
+   * Weighted output tokens of completed requests whose text chunks arrived in [fromMs, toMs] (epoch
+   * ms, both ends included).
    */
   public static double between(Collection<RequestRecord> records, double fromMs, double toMs) {
     // the window in whole µs: [ceil(from), floor(to)] holds the same whole µs as [from, to]
@@ -97,9 +97,9 @@ public final class TokenArrivals {
   }
 
   /**
-   * Amounts per 1-second bucket: an array from bucket 0 for the usual case (a run of days is a
-   * few hundred thousand buckets), a sorted map for buckets before 0 or beyond {@value
-   * #DENSE_MAX} (clocks far apart), so that odd records cannot make a huge array.
+   * Amounts per 1-second bucket: an array from bucket 0 for the usual case (a run of days is a few
+   * hundred thousand buckets), a sorted map for buckets before 0 or beyond {@value #DENSE_MAX}
+   * (clocks far apart), so that odd records cannot make a huge array.
    */
   public static final class SecondBuckets {
     static final int DENSE_MAX = 1 << 24;

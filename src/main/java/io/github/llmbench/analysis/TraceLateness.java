@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * How late a trace replay sent its requests: each request's send (its prompt built, just before
- * the HTTP client) against its time in the trace, both from the replay's start. The start is taken
- * as the most punctual request's (the smallest send minus trace time), not as the first request's
+ * How late a trace replay sent its requests: each request's send (its prompt built, just before the
+ * HTTP client) against its time in the trace, both from the replay's start. The start is taken as
+ * the most punctual request's (the smallest send minus trace time), not as the first request's
  * send: the first user of a run pays one-time costs that would make every later request look early.
  * A replay whose every request was equally late thus reads 0: the figure is the replay's pacing.
  * Pure; empty for records without a trace time and a send time.
@@ -42,7 +42,10 @@ public record TraceLateness(int requests, double medianMs, double p99Ms, double 
     for (double o : offsets) {
       late.add(o - start);
     }
-    return new TraceLateness(late.size(), Percentiles.percentile(late, 50), Percentiles.percentile(late, 99),
+    return new TraceLateness(
+        late.size(),
+        Percentiles.percentile(late, 50),
+        Percentiles.percentile(late, 99),
         late.stream().mapToDouble(Double::doubleValue).max().orElse(0));
   }
 }

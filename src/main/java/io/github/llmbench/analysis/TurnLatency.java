@@ -7,8 +7,8 @@ import java.util.TreeMap;
 
 /**
  * TTFT by turn of a multi-turn run: turn k's prompt carries the k - 1 turns before it and their
- * answers, so its TTFT shows what a growing context (and a prefix cache that does or does not
- * keep it) costs. Pure; empty for records without turns.
+ * answers, so its TTFT shows what a growing context (and a prefix cache that does or does not keep
+ * it) costs. Pure; empty for records without turns.
  *
  * @param rows one per turn, in turn order
  */
@@ -22,9 +22,17 @@ public record TurnLatency(List<Row> rows) {
    * @param turn 1 for the first
    * @param completed completed requests of that turn
    * @param failed failed requests of that turn
-   * @param meanInputTokens mean of the server's prompt tokens of the completed ones, NaN when unknown
+   * @param meanInputTokens mean of the server's prompt tokens of the completed ones, NaN when
+   *     unknown
    */
-  public record Row(int turn, int completed, int failed, double meanInputTokens, double ttftMeanMs, double ttftMedianMs, double ttftP99Ms) {}
+  public record Row(
+      int turn,
+      int completed,
+      int failed,
+      double meanInputTokens,
+      double ttftMeanMs,
+      double ttftMedianMs,
+      double ttftP99Ms) {}
 
   public TurnLatency {
     rows = List.copyOf(rows);
@@ -43,27 +51,34 @@ public record TurnLatency(List<Row> rows) {
       }
     }
     List<Row> rows = new ArrayList<>();
-    byTurn.forEach((turn, recs) -> {
-      List<Double> ttft = new ArrayList<>();
-      long inputSum = 0;
-      int inputCount = 0;
-      int failed = 0;
-      for (RequestRecord r : recs) {
-        if (!r.ok()) {
-          failed++;
-          continue;
-        }
-        ttft.add(r.ttftMs());
-        if (r.inputTokens() != null) {
-          inputSum += r.inputTokens();
-          inputCount++;
-        }
-      }
-      double mean = ttft.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
-      rows.add(new Row(turn, ttft.size(), failed, inputCount == 0 ? Double.NaN : (double) inputSum / inputCount, mean,
-          ttft.isEmpty() ? Double.NaN : Percentiles.percentile(ttft, 50),
-          ttft.isEmpty() ? Double.NaN : Percentiles.percentile(ttft, 99)));
-    });
+    byTurn.forEach(
+        (turn, recs) -> {
+          List<Double> ttft = new ArrayList<>();
+          long inputSum = 0;
+          int inputCount = 0;
+          int failed = 0;
+          for (RequestRecord r : recs) {
+            if (!r.ok()) {
+              failed++;
+              continue;
+            }
+            ttft.add(r.ttftMs());
+            if (r.inputTokens() != null) {
+              inputSum += r.inputTokens();
+              inputCount++;
+            }
+          }
+          double mean = ttft.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+          rows.add(
+              new Row(
+                  turn,
+                  ttft.size(),
+                  failed,
+                  inputCount == 0 ? Double.NaN : (double) inputSum / inputCount,
+                  mean,
+                  ttft.isEmpty() ? Double.NaN : Percentiles.percentile(ttft, 50),
+                  ttft.isEmpty() ? Double.NaN : Percentiles.percentile(ttft, 99)));
+        });
     return new TurnLatency(rows);
   }
 }

@@ -6,7 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.ServerTimings;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 
 /**
  * Reads what the metrics need from one SSE event's data of an OpenAI-compatible stream (chat or
@@ -16,9 +22,9 @@ import java.nio.charset.StandardCharsets;
  * <p>A chunk "carries text" when its first choice has non-empty {@code delta.content} (chat),
  * {@code delta.reasoning_content} / {@code delta.reasoning} (reasoning models), or, when it has no
  * {@code delta} object, non-empty {@code text} (completions). vLLM's role chunk ({@code
- * "content":""}) and llama.cpp's {@code "content":null} or empty {@code delta:{}} carry none.
- * Usage is taken from any chunk with a {@code usage} object (vLLM and llama.cpp's chat: a final
- * chunk with {@code "choices":[]}; llama.cpp's completions: the finish chunk). llama.cpp's {@code
+ * "content":""}) and llama.cpp's {@code "content":null} or empty {@code delta:{}} carry none. Usage
+ * is taken from any chunk with a {@code usage} object (vLLM and llama.cpp's chat: a final chunk
+ * with {@code "choices":[]}; llama.cpp's completions: the finish chunk). llama.cpp's {@code
  * timings} object (final chunk) is kept as {@link ServerTimings}. An {@code error} member that is
  * not null makes the chunk an error event (vLLM's errors after the stream started come that way,
  * with HTTP 200).
@@ -37,6 +43,7 @@ final class ChunkInspector {
     Integer completionTokens;
     ServerTimings timings;
     String error;
+
     /** Where the generated text goes (multi-turn runs send it back), or null: not kept. */
     StringBuilder answer;
 
@@ -136,10 +143,11 @@ final class ChunkInspector {
 
   /**
    * Reads the first choice object (the parser is on its START_OBJECT) up to its END_OBJECT,
-   * appending its generated text ({@code delta.content} or {@code text}; not the reasoning, which
-   * a chat's history leaves out) to {@code answer} when that is not null.
+   * appending its generated text ({@code delta.content} or {@code text}; not the reasoning, which a
+   * chat's history leaves out) to {@code answer} when that is not null.
    */
-  private static boolean firstChoiceCarriesText(JsonParser p, StringBuilder answer) throws IOException {
+  private static boolean firstChoiceCarriesText(JsonParser p, StringBuilder answer)
+      throws IOException {
     boolean deltaObject = false;
     boolean deltaText = false;
     boolean plainText = false;
@@ -152,7 +160,9 @@ final class ChunkInspector {
           String field = p.currentName();
           JsonToken v = p.nextToken();
           if (v == JsonToken.VALUE_STRING
-              && (field.equals("content") || field.equals("reasoning_content") || field.equals("reasoning"))) {
+              && (field.equals("content")
+                  || field.equals("reasoning_content")
+                  || field.equals("reasoning"))) {
             deltaText |= p.getTextLength() > 0;
             if (answer != null && field.equals("content")) {
               answer.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
@@ -221,7 +231,9 @@ final class ChunkInspector {
     return n != null && n.isNumber() ? n.asDouble() : null;
   }
 
-  /** vLLM's {@code {"message":..,"type":..,"code":..}}: the message, and the code when there is one. */
+  /**
+   * vLLM's {@code {"message":..,"type":..,"code":..}}: the message, and the code when there is one.
+   */
   static String errorText(JsonNode error) {
     if (error == null) {
       return "";
@@ -230,7 +242,8 @@ final class ChunkInspector {
       JsonNode msg = error.get("message");
       JsonNode code = error.get("code");
       String text = msg != null && !msg.isNull() ? msg.asText() : error.toString();
-      return abbreviate(code != null && !code.isNull() ? text + " (code " + code.asText() + ")" : text);
+      return abbreviate(
+          code != null && !code.isNull() ? text + " (code " + code.asText() + ")" : text);
     }
     return abbreviate(error.asText());
   }
@@ -238,18 +251,28 @@ final class ChunkInspector {
   private static String invalid(byte[] data, int length) {
     int bad = invalidUtf8At(data, length);
     String text = abbreviate(new String(data, 0, length, StandardCharsets.UTF_8));
-    return bad < 0 ? "invalid JSON chunk: " + text
-        : String.format(java.util.Locale.ROOT, "invalid UTF-8 in an event (byte 0x%02X at offset %d): %s", data[bad] & 0xFF, bad, text);
+    return bad < 0
+        ? "invalid JSON chunk: " + text
+        : String.format(
+            Locale.ROOT,
+            "invalid UTF-8 in an event (byte 0x%02X at offset %d): %s",
+            data[bad] & 0xFF,
+            bad,
+            text);
   }
 
-  /** Where the first byte that is not part of valid UTF-8 is, or -1 (only read for a failed chunk). */
+  /**
+   * Where the first byte that is not part of valid UTF-8 is, or -1 (only read for a failed chunk).
+   */
   static int invalidUtf8At(byte[] data, int length) {
-    java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
-        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
-    java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(data, 0, length);
-    java.nio.CharBuffer out = java.nio.CharBuffer.allocate(length);
-    java.nio.charset.CoderResult r = decoder.decode(in, out, true);
+    CharsetDecoder decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.wrap(data, 0, length);
+    CharBuffer out = CharBuffer.allocate(length);
+    CoderResult r = decoder.decode(in, out, true);
     if (r.isError()) {
       return in.position();
     }

@@ -4,12 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.ByteBuf;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The body of an answer that is not a stream (an HTTP error, or a 200 that ignored {@code
- * stream}), kept up to a few KB, and the server's own words drawn from it: a record should say
- * what the server said, not only its status.
+ * The body of an answer that is not a stream (an HTTP error, or a 200 that ignored {@code stream}),
+ * kept up to a few KB, and the server's own words drawn from it: a record should say what the
+ * server said, not only its status.
  */
 final class ErrorBody {
   static final int MAX_BYTES = 8 << 10;
@@ -45,15 +46,16 @@ final class ErrorBody {
       if (json != null && json.isObject()) {
         JsonNode error = json.get("error");
         JsonNode found =
-            error != null && error.isObject() ? error.get("message")
-                : error != null && error.isTextual() ? error
-                : json.has("message") ? json.get("message")
-                : json.get("detail");
+            error != null && error.isObject()
+                ? error.get("message")
+                : error != null && error.isTextual()
+                    ? error
+                    : json.has("message") ? json.get("message") : json.get("detail");
         if (found != null && !found.isNull()) {
           text = found.isTextual() ? found.asText() : found.toString();
         }
       }
-    } catch (java.io.IOException | RuntimeException notJson) {
+    } catch (IOException | RuntimeException notJson) {
       // the body's text as it is
     }
     return ChunkInspector.oneLine(text, MAX_MESSAGE);

@@ -1,5 +1,6 @@
 package io.github.llmbench.capture;
 
+import io.gatling.core.session.Session;
 import io.gatling.core.structure.ScenarioContext;
 import io.gatling.http.client.HttpListener;
 import io.gatling.http.client.Request;
@@ -13,6 +14,7 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoop;
 import scala.Option;
 
 /**
@@ -25,11 +27,11 @@ import scala.Option;
  * once instead of being reconnected (Gatling's {@code sse()} follows the browser rules). {@code
  * GatlingHttpInternalsTest} fails loudly if an upgrade moves any of this.
  *
- * <p>Gatling's client resends a request, on a new connection, when a connection taken from the
- * pool closes before any response came (it takes that for a keep-alive connection the server
- * closed while idle), and it cannot tell that from a server that read the request and then
- * dropped the connection. A load generator must not resend: {@link #failOnClose} makes such a
- * close fail the request in flight instead.
+ * <p>Gatling's client resends a request, on a new connection, when a connection taken from the pool
+ * closes before any response came (it takes that for a keep-alive connection the server closed
+ * while idle), and it cannot tell that from a server that read the request and then dropped the
+ * connection. A load generator must not resend: {@link #failOnClose} makes such a close fail the
+ * request in flight instead.
  */
 final class GatlingHttpInternals {
   /** The name of the kit's handler in a connection's pipeline. */
@@ -39,7 +41,8 @@ final class GatlingHttpInternals {
 
   /** The HTTP engine of the scenario's HTTP protocol (a default one when none was registered). */
   static HttpEngine engine(ScenarioContext ctx) {
-    HttpComponents components = ctx.protocolComponentsRegistry().components(HttpProtocol.HttpProtocolKey());
+    HttpComponents components =
+        ctx.protocolComponentsRegistry().components(HttpProtocol.HttpProtocolKey());
     return components.httpEngine();
   }
 
@@ -47,16 +50,17 @@ final class GatlingHttpInternals {
    * Sends a request on the user's event loop over the shared connection pool (as vLLM's client
    * keeps one pool for all requests); the listener's callbacks run on that event loop.
    */
-  static void send(HttpEngine engine, Request request, io.gatling.core.session.Session session, HttpListener listener) {
-    engine.executeRequest(request, session.userId(), true, session.eventLoop(), listener, Option.empty());
+  static void send(HttpEngine engine, Request request, Session session, HttpListener listener) {
+    engine.executeRequest(
+        request, session.userId(), true, session.eventLoop(), listener, Option.empty());
   }
 
   /**
-   * Makes a close of this HTTP/1.1 connection fail the request in flight (if any), before
-   * Gatling's handler could resend it: the close reaches that handler first as the client's own
+   * Makes a close of this HTTP/1.1 connection fail the request in flight (if any), before Gatling's
+   * handler could resend it: the close reaches that handler first as the client's own
    * premature-close failure, which it reports to the request's listener, and only then as the
-   * close, which finds no request left to resend. Called as each request is written; installs
-   * the handler once per connection.
+   * close, which finds no request left to resend. Called as each request is written; installs the
+   * handler once per connection.
    *
    * @return whether the connection had carried a request of the kit's before (a reused one)
    */
@@ -66,7 +70,8 @@ final class GatlingHttpInternals {
       return true;
     }
     if (pipeline.get(DefaultHttpClient.APP_HTTP_HANDLER) != null) {
-      pipeline.addBefore(DefaultHttpClient.APP_HTTP_HANDLER, FAIL_ON_CLOSE, CloseFailsTheRequest.INSTANCE);
+      pipeline.addBefore(
+          DefaultHttpClient.APP_HTTP_HANDLER, FAIL_ON_CLOSE, CloseFailsTheRequest.INSTANCE);
     }
     return false;
   }
@@ -82,8 +87,11 @@ final class GatlingHttpInternals {
     }
   }
 
-  /** As {@link #send}, from {@code eventLoop}: the client keeps a connection pool per event loop. */
-  static void send(HttpEngine engine, Request request, long userId, io.netty.channel.EventLoop eventLoop, HttpListener listener) {
+  /**
+   * As {@link #send}, from {@code eventLoop}: the client keeps a connection pool per event loop.
+   */
+  static void send(
+      HttpEngine engine, Request request, long userId, EventLoop eventLoop, HttpListener listener) {
     engine.executeRequest(request, userId, true, eventLoop, listener, Option.empty());
   }
 

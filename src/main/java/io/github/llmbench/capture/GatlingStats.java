@@ -8,7 +8,8 @@ import scala.Option;
 
 /**
  * Writes the kit's records into Gatling's stats (one per stream, and the latency records asked
- * for), so they appear in Gatling's report with percentiles and Gatling assertions can gate on them.
+ * for), so they appear in Gatling's report with percentiles and Gatling assertions can gate on
+ * them.
  *
  * <p>Uses Gatling's internal {@code StatsEngine.logResponse} (gatling-core 3.15.1), reached from a
  * custom action; kept in this one class so an upgrade breaks in one place ({@code
@@ -23,7 +24,14 @@ final class GatlingStats {
 
   void ok(Session session, String name, long startMs, long endMs) {
     engine.logResponse(
-        session.scenario(), session.groups(), name, startMs, endMs, OK$.MODULE$, Option.empty(), Option.empty());
+        session.scenario(),
+        session.groups(),
+        name,
+        startMs,
+        endMs,
+        OK$.MODULE$,
+        Option.empty(),
+        Option.empty());
   }
 
   /** A request that could not even be built: Gatling's own way to show a crashed request. */
@@ -33,6 +41,13 @@ final class GatlingStats {
 
   void ko(Session session, String name, long startMs, long endMs, String message) {
     engine.logResponse(
-        session.scenario(), session.groups(), name, startMs, endMs, KO$.MODULE$, Option.empty(), Option.apply(message));
+        session.scenario(),
+        session.groups(),
+        name,
+        startMs,
+        endMs,
+        KO$.MODULE$,
+        Option.empty(),
+        Option.apply(message));
   }
 }

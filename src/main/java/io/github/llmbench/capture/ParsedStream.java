@@ -26,11 +26,25 @@ public record ParsedStream(
     String answer) {
 
   /** Nothing read (the request failed before its body). */
-  static final ParsedStream EMPTY = new ParsedStream(new long[0], 0, null, null, false, null, null, null);
+  static final ParsedStream EMPTY =
+      new ParsedStream(new long[0], 0, null, null, false, null, null, null);
 
   /** A stream without server timings, e.g. for tests. */
-  public ParsedStream(long[] textArrivalNanos, Integer promptTokens, Integer completionTokens, boolean sawDone, String error) {
-    this(textArrivalNanos, textArrivalNanos.length, promptTokens, completionTokens, sawDone, error, null, null);
+  public ParsedStream(
+      long[] textArrivalNanos,
+      Integer promptTokens,
+      Integer completionTokens,
+      boolean sawDone,
+      String error) {
+    this(
+        textArrivalNanos,
+        textArrivalNanos.length,
+        promptTokens,
+        completionTokens,
+        sawDone,
+        error,
+        null,
+        null);
   }
 
   public long firstTextNanos() {

@@ -3,11 +3,12 @@ package io.github.llmbench.capture;
 import io.github.llmbench.records.ItlSeries;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
+import java.util.function.ToIntFunction;
 
 /**
  * Turns one request's parsed stream into its {@link RequestRecord}: the per-request metric
- * formulas, as vLLM's serving benchmark defines them except where noted in docs/metrics.md. Times come
- * from {@link System#nanoTime()} (monotonic, as vLLM's {@code time.perf_counter()}) and are
+ * formulas, as vLLM's serving benchmark defines them except where noted in docs/metrics.md. Times
+ * come from {@link System#nanoTime()} (monotonic, as vLLM's {@code time.perf_counter()}) and are
  * written in milliseconds with 3 decimals.
  *
  * <ul>
@@ -15,8 +16,8 @@ import io.github.llmbench.records.RequestRecord;
  *       for chat is the empty role chunk);
  *   <li>ITL = gaps between consecutive chunks carrying text (per chunk, not per token);
  *   <li>E2EL = last chunk carrying text - t0;
- *   <li>output tokens = {@code usage.completion_tokens}, else the number of text chunks (flagged
- *       as estimated);
+ *   <li>output tokens = {@code usage.completion_tokens}, else the number of text chunks (flagged as
+ *       estimated);
  *   <li>TPOT = (E2EL - TTFT) / (output tokens - 1), only when output tokens > 1.
  * </ul>
  */
@@ -30,10 +31,16 @@ public final class RequestRecords {
    * @param profile the request's workload profile, or null
    * @param origin its conversation and turn, or set send time, or injector; null for none
    * @param t0Nanos just before the request was handed to the HTTP client
-   * @param countedInputTokens the prompt's tokens by a local tokenizer, used when the stream has
-   *     no usage; null when unknown
+   * @param countedInputTokens the prompt's tokens by a local tokenizer, used when the stream has no
+   *     usage; null when unknown
    */
-  public record Sent(String id, String level, String profile, RequestOrigin origin, long t0Nanos, Integer countedInputTokens) {
+  public record Sent(
+      String id,
+      String level,
+      String profile,
+      RequestOrigin origin,
+      long t0Nanos,
+      Integer countedInputTokens) {
     /** A request with no origin and no counted prompt (tests). */
     public Sent(String id, String level, String profile, long t0Nanos) {
       this(id, level, profile, null, t0Nanos, null);
@@ -55,7 +62,7 @@ public final class RequestRecords {
       ParsedStream stream,
       String failure,
       Integer httpStatus,
-      java.util.function.ToIntFunction<String> outputCounter) {
+      ToIntFunction<String> outputCounter) {
     String id = sent.id();
     String level = sent.level();
     String profile = sent.profile();
@@ -68,7 +75,15 @@ public final class RequestRecords {
     }
     if (error != null) {
       return RequestRecord.failed(
-          id, level, profile, startMs, ClockAnchor.epochMs(endNanos), error, httpStatus, stream.promptTokens()).withOrigin(sent.origin());
+              id,
+              level,
+              profile,
+              startMs,
+              ClockAnchor.epochMs(endNanos),
+              error,
+              httpStatus,
+              stream.promptTokens())
+          .withOrigin(sent.origin());
     }
     long[] arrivals = stream.textArrivalNanos();
     int n = stream.textCount();
@@ -77,14 +92,19 @@ public final class RequestRecords {
     boolean usage = stream.completionTokens() != null;
     boolean counted = !usage && outputCounter != null && stream.answer() != null;
     // vLLM's fallback without usage: the streamed text's tokens; else the chunks, an estimate
-    int outputTokens = usage ? stream.completionTokens() : counted ? Math.max(1, outputCounter.applyAsInt(stream.answer())) : n;
+    int outputTokens =
+        usage
+            ? stream.completionTokens()
+            : counted ? Math.max(1, outputCounter.applyAsInt(stream.answer())) : n;
     boolean inputCounted = stream.promptTokens() == null && countedInputTokens != null;
     // TTFT, then every chunk's offset from the first, rounded to the µs once each: the ITLs then
     // add up exactly to E2EL - TTFT, as they do on a server's clock.
     long ttftMicros = ItlSeries.nanosToMicros(first - t0Nanos);
     long e2elMicros = ttftMicros + ItlSeries.nanosToMicros(last - first);
     long tpotMicros =
-        outputTokens > 1 ? Math.round((e2elMicros - ttftMicros) / (double) (outputTokens - 1)) : RequestRecord.ABSENT;
+        outputTokens > 1
+            ? Math.round((e2elMicros - ttftMicros) / (double) (outputTokens - 1))
+            : RequestRecord.ABSENT;
     return RequestRecord.completed(
         id,
         level,

@@ -7,11 +7,11 @@ import java.util.Arrays;
  * interpretation does, for the one field the kit needs: {@code data}.
  *
  * <p>Bytes arrive in whatever pieces TCP and HTTP chunking give (an event split over two reads,
- * several events in one read, a CR in one read and its LF in the next). Lines end with CRLF, LF
- * or CR; a line starting with {@code :} is a comment ({@code : ping} keep-alives); {@code data}
- * lines of one event are joined with LF; a blank line dispatches the event, and an event without
- * data is dropped (so a lone comment or {@code event:} line is no event). A leading UTF-8 BOM is
- * skipped. Fields other than {@code data} ({@code event}, {@code id}, {@code retry}) are ignored:
+ * several events in one read, a CR in one read and its LF in the next). Lines end with CRLF, LF or
+ * CR; a line starting with {@code :} is a comment ({@code : ping} keep-alives); {@code data} lines
+ * of one event are joined with LF; a blank line dispatches the event, and an event without data is
+ * dropped (so a lone comment or {@code event:} line is no event). A leading UTF-8 BOM is skipped.
+ * Fields other than {@code data} ({@code event}, {@code id}, {@code retry}) are ignored:
  * OpenAI-compatible servers put everything in {@code data}, and the kit never reconnects.
  *
  * <p>Works on bytes, not characters: every delimiter is ASCII and UTF-8 never uses those bytes

@@ -5,8 +5,8 @@ import io.gatling.http.client.Request;
 import io.gatling.http.client.RequestBuilder;
 import io.gatling.http.client.body.bytearray.ByteArrayRequestBodyBuilder;
 import io.gatling.http.client.resolver.InetAddressNameResolver;
-import io.gatling.http.client.uri.Uri;
 import io.gatling.http.engine.HttpEngine;
+import io.gatling.javaapi.core.Session;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
@@ -32,22 +32,22 @@ final class StreamAction extends KitAction {
   private final StreamCapture capture;
   private final HttpEngine engine;
   private final GatlingStats stats;
-  private final Function<io.gatling.javaapi.core.Session, String> levelOf;
-  private final Function<io.gatling.javaapi.core.Session, String> profileOf;
-  private final Function<io.gatling.javaapi.core.Session, String> bodyOf;
-  private final Function<io.gatling.javaapi.core.Session, RequestOrigin> originOf;
-  private final ToLongFunction<io.gatling.javaapi.core.Session> sendAt;
+  private final Function<Session, String> levelOf;
+  private final Function<Session, String> profileOf;
+  private final Function<Session, String> bodyOf;
+  private final Function<Session, RequestOrigin> originOf;
+  private final ToLongFunction<Session> sendAt;
   private final Action next;
 
   StreamAction(
       StreamCapture capture,
       HttpEngine engine,
       GatlingStats stats,
-      Function<io.gatling.javaapi.core.Session, String> levelOf,
-      Function<io.gatling.javaapi.core.Session, String> profileOf,
-      Function<io.gatling.javaapi.core.Session, String> bodyOf,
-      Function<io.gatling.javaapi.core.Session, RequestOrigin> originOf,
-      ToLongFunction<io.gatling.javaapi.core.Session> sendAt,
+      Function<Session, String> levelOf,
+      Function<Session, String> profileOf,
+      Function<Session, String> bodyOf,
+      Function<Session, RequestOrigin> originOf,
+      ToLongFunction<Session> sendAt,
       Action next) {
     this.capture = capture;
     this.engine = engine;
@@ -69,7 +69,7 @@ final class StreamAction extends KitAction {
   public void execute(io.gatling.core.session.Session session) {
     // A virtual user may send several requests (count-stopped phases): each starts clean.
     io.gatling.core.session.Session clean = session.markAsSucceeded();
-    io.gatling.javaapi.core.Session javaSession = new io.gatling.javaapi.core.Session(clean);
+    Session javaSession = new Session(clean);
     String id;
     String profile;
     String level;
@@ -91,23 +91,39 @@ final class StreamAction extends KitAction {
     long wait = due == StreamCapture.SEND_NOW ? 0 : due - System.nanoTime();
     if (wait > 0) {
       // built ahead of its time: only the send itself is left for the due instant
-      clean.eventLoop().schedule(
-          () -> send(clean, javaSession, id, level, profile, request, countedInputTokens), wait, TimeUnit.NANOSECONDS);
+      clean
+          .eventLoop()
+          .schedule(
+              () -> send(clean, javaSession, id, level, profile, request, countedInputTokens),
+              wait,
+              TimeUnit.NANOSECONDS);
     } else {
       send(clean, javaSession, id, level, profile, request, countedInputTokens);
     }
   }
 
   private void send(
-      io.gatling.core.session.Session clean, io.gatling.javaapi.core.Session javaSession, String id, String level,
-      String profile, Request request, Integer countedInputTokens) {
+      io.gatling.core.session.Session clean,
+      Session javaSession,
+      String id,
+      String level,
+      String profile,
+      Request request,
+      Integer countedInputTokens) {
     StreamExchange exchange;
     try {
-      RequestOrigin origin = originOf.apply(javaSession); // a trace request's send time is taken here
+      RequestOrigin origin =
+          originOf.apply(javaSession); // a trace request's send time is taken here
       long t0 = System.nanoTime();
       capture.recorder().started(id, level, profile, origin, ClockAnchor.epochMs(t0));
-      exchange = new StreamExchange(clean, new RequestRecords.Sent(id, level, profile, origin, t0, countedInputTokens),
-          capture.maxOutputTokens(), capture.keepAnswers(), capture.timeoutSeconds(), this::completed);
+      exchange =
+          new StreamExchange(
+              clean,
+              new RequestRecords.Sent(id, level, profile, origin, t0, countedInputTokens),
+              capture.maxOutputTokens(),
+              capture.keepAnswers(),
+              capture.timeoutSeconds(),
+              this::completed);
     } catch (RuntimeException e) {
       failed(clean, e);
       return;
@@ -126,9 +142,14 @@ final class StreamAction extends KitAction {
     headers.add(capture.headers());
     // as vllm bench serve: the server's logs and traces name the request as our records do
     headers.set("x-request-id", id);
-    return new RequestBuilder(StreamCapture.REQUEST_RECORD, HttpMethod.POST, capture.uri(), InetAddressNameResolver.JAVA_RESOLVER)
+    return new RequestBuilder(
+            StreamCapture.REQUEST_RECORD,
+            HttpMethod.POST,
+            capture.uri(),
+            InetAddressNameResolver.JAVA_RESOLVER)
         .setHeaders(headers)
-        .setBodyBuilder(new ByteArrayRequestBodyBuilder(body.getBytes(StandardCharsets.UTF_8), null))
+        .setBodyBuilder(
+            new ByteArrayRequestBodyBuilder(body.getBytes(StandardCharsets.UTF_8), null))
         .setRequestTimeout(capture.timeoutSeconds() * 1000L)
         .setDefaultCharset(StandardCharsets.UTF_8)
         .build();
@@ -137,14 +158,17 @@ final class StreamAction extends KitAction {
   private void completed(StreamExchange ex, long endNanos, String failure, Integer httpStatus) {
     io.gatling.core.session.Session after = ex.session;
     try {
-      RequestRecord record = RequestRecords.of(ex.sent, endNanos, ex.stream(), failure, httpStatus, capture.outputCounter());
+      RequestRecord record =
+          RequestRecords.of(
+              ex.sent, endNanos, ex.stream(), failure, httpStatus, capture.outputCounter());
       if (record.ok()) {
         capture.logCompleted(stats, after, record, ex.stream());
         if (capture.keepAnswers()) {
           after = after.set(StreamCapture.ANSWER, ex.stream().answer());
         }
       } else {
-        stats.ko(after, StreamCapture.REQUEST_RECORD, record.startMs(), record.endMs(), record.error());
+        stats.ko(
+            after, StreamCapture.REQUEST_RECORD, record.startMs(), record.endMs(), record.error());
         after = after.markAsFailed();
       }
       capture.recorder().finished(record);

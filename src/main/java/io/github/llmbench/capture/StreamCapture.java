@@ -2,25 +2,31 @@ package io.github.llmbench.capture;
 
 import static io.gatling.javaapi.core.CoreDsl.exec;
 
+import io.gatling.http.client.uri.Uri;
 import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.Session;
-import io.gatling.http.client.uri.Uri;
 import io.github.llmbench.core.Metric;
+import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunRecorder;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
+import java.util.function.ToLongFunction;
+import scala.collection.immutable.List;
 
 /**
- * One streaming request as a Gatling action on Gatling's HTTP client, with the kit's own reading
- * of the stream ({@link StreamAction}, {@link StreamExchange}).
+ * One streaming request as a Gatling action on Gatling's HTTP client, with the kit's own reading of
+ * the stream ({@link StreamAction}, {@link StreamExchange}).
  *
  * <p>Why not Gatling's {@code sse()}: it stamps events in whole milliseconds after its own parsing
  * and JSON rendering of each event, costs ~20 µs of CPU per chunk before the kit reads anything,
@@ -29,15 +35,17 @@ import java.util.function.Function;
  * once (bytes, then Jackson's streaming parser, no tree), and a cut stream fails at once.
  *
  * <p>Gatling records, in the request's group (the level): one {@value #REQUEST_RECORD} per stream,
- * so Gatling counts streams: a completed one from t0 for its E2EL, a failed one from t0 to its
- * end, KO with the reason (Gatling's error table and failure counts read it). Asked for ({@link
+ * so Gatling counts streams: a completed one from t0 for its E2EL, a failed one from t0 to its end,
+ * KO with the reason (Gatling's error table and failure counts read it). Asked for ({@link
  * #recordName}), also TTFT and TPOT records of a completed stream, and one ITL record per gap.
  * Gatling's records are whole milliseconds; {@code requests.jsonl} keeps microseconds.
  */
 public final class StreamCapture {
   public static final String REQUEST_RECORD = "request";
 
-  /** The session attribute that holds a completed request's generated text, when answers are kept. */
+  /**
+   * The session attribute that holds a completed request's generated text, when answers are kept.
+   */
   public static final String ANSWER = "answer";
 
   /** What a {@code sendAt} function gives for a request sent as soon as it is built. */
@@ -55,7 +63,7 @@ public final class StreamCapture {
   private final boolean tpotRecords;
   private final boolean itlRecords;
   private final boolean keepAnswers;
-  private final java.util.function.ToIntFunction<String> outputCounter;
+  private final ToIntFunction<String> outputCounter;
   private final Function<Session, Integer> countedInputTokens;
 
   /**
@@ -71,10 +79,10 @@ public final class StreamCapture {
    *     request's own record, always there; ITL costs one record per chunk gap
    * @param keepAnswers whether each completed request's generated text goes into the session
    *     ({@value #ANSWER}), for conversations that send it back; off, the text is not copied
-   * @param outputCounter counts a streamed answer's tokens when the stream has no usage (the
-   *     answer is then kept), or null
-   * @param countedInputTokens the request's prompt tokens by the local tokenizer, from its
-   *     session, or null (used when the stream has no usage)
+   * @param outputCounter counts a streamed answer's tokens when the stream has no usage (the answer
+   *     is then kept), or null
+   * @param countedInputTokens the request's prompt tokens by the local tokenizer, from its session,
+   *     or null (used when the stream has no usage)
    */
   public StreamCapture(
       RunRecorder recorder,
@@ -82,18 +90,19 @@ public final class StreamCapture {
       URI baseUrl,
       String path,
       Optional<String> apiKey,
-      java.util.Map<String, String> extraHeaders,
+      Map<String, String> extraHeaders,
       boolean closeConnection,
       int maxOutputTokens,
       Set<Metric> gatlingMetrics,
       boolean keepAnswers,
-      java.util.function.ToIntFunction<String> outputCounter,
+      ToIntFunction<String> outputCounter,
       Function<Session, Integer> countedInputTokens) {
     this.outputCounter = outputCounter;
     this.countedInputTokens = countedInputTokens;
     this.recorder = recorder;
     this.timeoutSeconds = (int) Math.max(1, timeout.toSeconds());
-    this.uri = Uri.create(baseUrl + path); // the settings leave no trailing '/' (as ServerApi relies on)
+    this.uri =
+        Uri.create(baseUrl + path); // the settings leave no trailing '/' (as ServerApi relies on)
     this.modelsUri = Uri.create(baseUrl + "/v1/models");
     this.maxOutputTokens = maxOutputTokens;
     this.ttftRecords = gatlingMetrics.contains(Metric.TTFT);
@@ -113,9 +122,9 @@ public final class StreamCapture {
   }
 
   /**
-   * Runs the whole reading path once on a made-up stream and error body before any load: the
-   * first use of each class (Jackson's streaming parser and trees, the records) costs tens of ms,
-   * which would otherwise stall an event loop, and every stream on it, during the first requests.
+   * Runs the whole reading path once on a made-up stream and error body before any load: the first
+   * use of each class (Jackson's streaming parser and trees, the records) costs tens of ms, which
+   * would otherwise stall an event loop, and every stream on it, during the first requests.
    * (Records are serialized on the recorder's own thread, off the event loops.)
    */
   static void warmUp() {
@@ -126,18 +135,25 @@ public final class StreamCapture {
             + "data: {\"choices\":[{\"index\":0,\"text\":\"b\"}],\"timings\":{\"prompt_n\":1}}\n\n"
             + "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2}}\n\n"
             + "data: {\"error\":{\"message\":\"x\",\"code\":1}}\n\n";
-    byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     StreamReader reader = new StreamReader(2, true);
     reader.feed(bytes, 0, bytes.length, 0);
-    ParsedStream ok = new ParsedStream(new long[] {1_000_000L, 2_000_000L}, 2, 1, 2, true, null, null, null);
+    ParsedStream ok =
+        new ParsedStream(new long[] {1_000_000L, 2_000_000L}, 2, 1, 2, true, null, null, null);
     RequestRecords.Sent warmUp = new RequestRecords.Sent("warm-up", "warm-up", null, 0L);
     RequestRecords.of(warmUp, 3_000_000L, ok, null, 200, null);
-    RequestRecords.of(warmUp, 3_000_000L, reader.result(), "HTTP 500: " + ErrorBody.message("{\"error\":{\"message\":\"x\"}}"), 500, null);
+    RequestRecords.of(
+        warmUp,
+        3_000_000L,
+        reader.result(),
+        "HTTP 500: " + ErrorBody.message("{\"error\":{\"message\":\"x\"}}"),
+        500,
+        null);
   }
 
   /**
-   * The chain of one request, its level, profile, body and origin read from the session when it
-   * is sent.
+   * The chain of one request, its level, profile, body and origin read from the session when it is
+   * sent.
    *
    * @param level the level's tag, e.g. {@code c128}, or {@link #enclosingGroup}
    * @param profile the request's workload profile, or null
@@ -145,31 +161,37 @@ public final class StreamCapture {
    * @param origin the request's conversation and turn, or trace time, or null
    */
   public ChainBuilder request(
-      Function<Session, String> level, Function<Session, String> profile, Function<Session, String> body,
-      Function<Session, io.github.llmbench.records.RequestOrigin> origin) {
+      Function<Session, String> level,
+      Function<Session, String> profile,
+      Function<Session, String> body,
+      Function<Session, RequestOrigin> origin) {
     return request(level, profile, body, origin, session -> SEND_NOW);
   }
 
   /**
-   * As {@link #request(Function, Function, Function, Function)}, sent at a set time: the request
-   * is built first, then sent when {@code sendAt} says ({@link System#nanoTime()}; at once when that
+   * As {@link #request(Function, Function, Function, Function)}, sent at a set time: the request is
+   * built first, then sent when {@code sendAt} says ({@link System#nanoTime()}; at once when that
    * has passed, or when it says {@link #SEND_NOW}), so building it is not part of its lateness.
    */
   public ChainBuilder request(
-      Function<Session, String> level, Function<Session, String> profile, Function<Session, String> body,
-      Function<Session, io.github.llmbench.records.RequestOrigin> origin, java.util.function.ToLongFunction<Session> sendAt) {
+      Function<Session, String> level,
+      Function<Session, String> profile,
+      Function<Session, String> body,
+      Function<Session, RequestOrigin> origin,
+      ToLongFunction<Session> sendAt) {
     ActionBuilder action =
-        () -> (ctx, next) ->
-            new StreamAction(
-                this,
-                GatlingHttpInternals.engine(ctx),
-                new GatlingStats(ctx.coreComponents().statsEngine()),
-                level,
-                profile,
-                body,
-                origin,
-                sendAt,
-                next);
+        () ->
+            (ctx, next) ->
+                new StreamAction(
+                    this,
+                    GatlingHttpInternals.engine(ctx),
+                    new GatlingStats(ctx.coreComponents().statsEngine()),
+                    level,
+                    profile,
+                    body,
+                    origin,
+                    sendAt,
+                    next);
     return exec(action);
   }
 
@@ -181,7 +203,8 @@ public final class StreamCapture {
    * @param body the JSON body of a request, from the session
    */
   public ChainBuilder ready(Function<Session, String> body) {
-    ActionBuilder action = () -> (ctx, next) -> new ReadyAction(this, GatlingHttpInternals.engine(ctx), body, next);
+    ActionBuilder action =
+        () -> (ctx, next) -> new ReadyAction(this, GatlingHttpInternals.engine(ctx), body, next);
     return exec(action);
   }
 
@@ -190,7 +213,7 @@ public final class StreamCapture {
    * the scenario's name: how a user's own simulation names the levels of its records.
    */
   public static String enclosingGroup(Session session) {
-    scala.collection.immutable.List<String> groups = session.asScala().groups();
+    List<String> groups = session.asScala().groups();
     return groups.isEmpty() ? session.scenario() : groups.head();
   }
 
@@ -214,7 +237,7 @@ public final class StreamCapture {
     return keepAnswers;
   }
 
-  java.util.function.ToIntFunction<String> outputCounter() {
+  ToIntFunction<String> outputCounter() {
     return outputCounter;
   }
 
@@ -235,8 +258,8 @@ public final class StreamCapture {
   }
 
   /**
-   * The name of a latency's Gatling record in the request's group: E2EL is the request's own
-   * record ({@value #REQUEST_RECORD}), the others are named as vLLM abbreviates them ({@code TTFT}).
+   * The name of a latency's Gatling record in the request's group: E2EL is the request's own record
+   * ({@value #REQUEST_RECORD}), the others are named as vLLM abbreviates them ({@code TTFT}).
    */
   public static String recordName(Metric metric) {
     return metric == Metric.E2EL ? REQUEST_RECORD : metric.name();
@@ -244,10 +267,14 @@ public final class StreamCapture {
 
   /**
    * A completed request's Gatling records: its own, from t0 for its E2EL (whole ms, truncated, so
-   * Gatling's response time is the kit's E2EL rather than the end of the response's last read),
-   * and those asked for: TTFT, TPOT and each ITL.
+   * Gatling's response time is the kit's E2EL rather than the end of the response's last read), and
+   * those asked for: TTFT, TPOT and each ITL.
    */
-  void logCompleted(GatlingStats stats, io.gatling.core.session.Session session, RequestRecord r, ParsedStream stream) {
+  void logCompleted(
+      GatlingStats stats,
+      io.gatling.core.session.Session session,
+      RequestRecord r,
+      ParsedStream stream) {
     long start = r.startMs();
     stats.ok(session, REQUEST_RECORD, start, start + r.e2elMs().longValue());
     long first = start + Math.round(r.ttftMs());

@@ -1,23 +1,27 @@
 package io.github.llmbench.capture;
 
+import io.gatling.core.session.Session;
 import io.gatling.http.client.HttpListener;
 import io.gatling.http.client.Request;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
+import io.netty.handler.codec.PrematureChannelClosureException;
+import io.netty.handler.codec.TooLongFrameException;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.util.Locale;
 import java.util.concurrent.TimeoutException;
 
 /**
- * One streaming request in flight: Gatling's HTTP client calls it on the connection's event loop
- * as the response arrives. It stamps each read with {@link System#nanoTime()}, feeds the body to
- * a {@link StreamReader}, and ends the request exactly once: at the end of the response, at
- * {@code [DONE]}, at an error event, or when the client reports a failure (a connection closed
- * before or during the response is reported at once and the request is never sent again, see
- * {@link GatlingHttpInternals#failOnClose}; the request timeout closes the connection).
+ * One streaming request in flight: Gatling's HTTP client calls it on the connection's event loop as
+ * the response arrives. It stamps each read with {@link System#nanoTime()}, feeds the body to a
+ * {@link StreamReader}, and ends the request exactly once: at the end of the response, at {@code
+ * [DONE]}, at an error event, or when the client reports a failure (a connection closed before or
+ * during the response is reported at once and the request is never sent again, see {@link
+ * GatlingHttpInternals#failOnClose}; the request timeout closes the connection).
  */
 final class StreamExchange implements HttpListener {
 
@@ -26,9 +30,11 @@ final class StreamExchange implements HttpListener {
     void completed(StreamExchange exchange, long endNanos, String failure, Integer httpStatus);
   }
 
-  final io.gatling.core.session.Session session;
+  final Session session;
+
   /** The request as it was sent: its record is made of this and the stream. */
   final RequestRecords.Sent sent;
+
   private final Completion completion;
   private final int timeoutSeconds;
   private final StreamReader reader;
@@ -39,9 +45,11 @@ final class StreamExchange implements HttpListener {
   private ErrorBody errorBody;
   private boolean finished;
 
-  /** @param keepAnswer whether to keep the generated text (a conversation sends it back) */
+  /**
+   * @param keepAnswer whether to keep the generated text (a conversation sends it back)
+   */
   StreamExchange(
-      io.gatling.core.session.Session session,
+      Session session,
       RequestRecords.Sent sent,
       int expectedTextChunks,
       boolean keepAnswer,
@@ -133,18 +141,28 @@ final class StreamExchange implements HttpListener {
       if (status < 0) {
         return "timeout: no response within " + timeoutSeconds + " s";
       }
-      return errorBody != null ? httpFailure() + " (timeout reading the body)"
+      return errorBody != null
+          ? httpFailure() + " (timeout reading the body)"
           : "timeout: no [DONE] within " + timeoutSeconds + " s";
     }
     boolean closed = GatlingHttpInternals.isPrematureClose(t);
     if (closed || isReset(t)) {
       String how = closed ? "closed" : "reset";
       if (status < 0) {
-        return "connection " + how + " by the server before the response"
-            + (reusedConnection ? " (a reused keep-alive connection; the request was not sent again)" : "");
+        return "connection "
+            + how
+            + " by the server before the response"
+            + (reusedConnection
+                ? " (a reused keep-alive connection; the request was not sent again)"
+                : "");
       }
-      return errorBody != null ? httpFailure() + (closed ? "" : " (connection reset)")
-          : "stream cut before [DONE]: the server " + how + " the connection after " + reader.events() + " events";
+      return errorBody != null
+          ? httpFailure() + (closed ? "" : " (connection reset)")
+          : "stream cut before [DONE]: the server "
+              + how
+              + " the connection after "
+              + reader.events()
+              + " events";
     }
     if (t instanceof ConnectException) {
       return "connect error: " + ChunkInspector.abbreviate(String.valueOf(t.getMessage()));
@@ -152,16 +170,21 @@ final class StreamExchange implements HttpListener {
     String message = t.getMessage() == null ? "" : t.getMessage();
     if (isMalformedHttp(t)) {
       // Netty's HTTP decoder refused the bytes: the server's framing, not the kit
-      return ChunkInspector.abbreviate((status < 0 ? "malformed HTTP response: " : "malformed HTTP chunk: ")
-          + lowerFirst(message.isEmpty() ? t.getClass().getSimpleName() : message));
+      return ChunkInspector.abbreviate(
+          (status < 0 ? "malformed HTTP response: " : "malformed HTTP chunk: ")
+              + lowerFirst(message.isEmpty() ? t.getClass().getSimpleName() : message));
     }
     return ChunkInspector.abbreviate(
-        (status < 0 ? "request failed: " : "stream failed: ") + t.getClass().getSimpleName() + (message.isEmpty() ? "" : ": " + message));
+        (status < 0 ? "request failed: " : "stream failed: ")
+            + t.getClass().getSimpleName()
+            + (message.isEmpty() ? "" : ": " + message));
   }
 
   /** A connection reset (RST) as the JDK's and Netty's native transports word it. */
   private static boolean isReset(Throwable t) {
-    return t instanceof java.io.IOException && t.getMessage() != null && t.getMessage().contains("Connection reset");
+    return t instanceof IOException
+        && t.getMessage() != null
+        && t.getMessage().contains("Connection reset");
   }
 
   /**
@@ -170,9 +193,11 @@ final class StreamExchange implements HttpListener {
    * come from decoding.
    */
   private static boolean isMalformedHttp(Throwable t) {
-    return t instanceof IllegalArgumentException // NumberFormatException: a chunk size that is no hex number
-        || t instanceof io.netty.handler.codec.TooLongFrameException
-        || t instanceof io.netty.handler.codec.PrematureChannelClosureException;
+    return t
+            instanceof
+            IllegalArgumentException // NumberFormatException: a chunk size that is no hex number
+        || t instanceof TooLongFrameException
+        || t instanceof PrematureChannelClosureException;
   }
 
   private static String lowerFirst(String s) {
@@ -188,7 +213,9 @@ final class StreamExchange implements HttpListener {
   private String httpFailure() {
     String message = errorBody.message();
     if (status == 200) {
-      return "HTTP 200 without an event stream (content-type " + contentType + ")"
+      return "HTTP 200 without an event stream (content-type "
+          + contentType
+          + ")"
           + (message.isEmpty() ? "" : ": " + message);
     }
     return "HTTP " + status + (message.isEmpty() ? "" : ": " + message);

@@ -1,6 +1,7 @@
 package io.github.llmbench.capture;
 
 import io.github.llmbench.records.ServerTimings;
+import io.netty.buffer.ByteBuf;
 import java.util.Arrays;
 
 /**
@@ -27,12 +28,16 @@ final class StreamReader implements SseFraming.Sink {
   private String error;
   private long readNanos;
 
-  /** @param expectedTextChunks the stream's likely number of text chunks (sizes the first array) */
+  /**
+   * @param expectedTextChunks the stream's likely number of text chunks (sizes the first array)
+   */
   StreamReader(int expectedTextChunks) {
     this(expectedTextChunks, false);
   }
 
-  /** @param keepAnswer whether to keep the generated text ({@link ParsedStream#answer()}) */
+  /**
+   * @param keepAnswer whether to keep the generated text ({@link ParsedStream#answer()})
+   */
   StreamReader(int expectedTextChunks, boolean keepAnswer) {
     textNanos = new long[Math.max(8, Math.min(expectedTextChunks + 2, 1 << 16))];
     facts.answer = keepAnswer ? new StringBuilder() : null;
@@ -55,7 +60,7 @@ final class StreamReader implements SseFraming.Sink {
   }
 
   /** As {@link #feed(byte[], int, int, long)}, from a Netty buffer (its reader index is kept). */
-  boolean feed(io.netty.buffer.ByteBuf buf, long nanos) {
+  boolean feed(ByteBuf buf, long nanos) {
     int n = buf.readableBytes();
     if (buf.hasArray()) {
       return feed(buf.array(), buf.arrayOffset() + buf.readerIndex(), n, nanos);
@@ -115,7 +120,14 @@ final class StreamReader implements SseFraming.Sink {
 
   /** What was read so far. The arrival array is shared, not copied: read it before feeding more. */
   ParsedStream result() {
-    return new ParsedStream(textNanos, textCount, promptTokens, completionTokens, done, error, timings,
+    return new ParsedStream(
+        textNanos,
+        textCount,
+        promptTokens,
+        completionTokens,
+        done,
+        error,
+        timings,
         facts.answer == null ? null : facts.answer.toString());
   }
 }

@@ -15,12 +15,12 @@ import java.util.Locale;
  *
  * <p>Read: {@code hidden_size}, {@code num_hidden_layers}, {@code num_attention_heads} (required);
  * {@code num_key_value_heads} (default: the attention heads), {@code head_dim} (default:
- * hidden_size / heads), {@code intermediate_size} (required), {@code vocab_size} (required),
- * {@code tie_word_embeddings} (default false), {@code torch_dtype} or {@code dtype} (bfloat16,
- * float16: 2 bytes; float32: 4; float8 / int8: 1; default 2), {@code max_position_embeddings}
- * (default 4096), and q/k/v bias: {@code attention_bias} when present, else true for the Qwen2
- * family ({@code model_type} qwen2*), false otherwise. A config that nests the text model under
- * {@code text_config} is read from there. The id is the file path; the Hugging Face id is {@code
+ * hidden_size / heads), {@code intermediate_size} (required), {@code vocab_size} (required), {@code
+ * tie_word_embeddings} (default false), {@code torch_dtype} or {@code dtype} (bfloat16, float16: 2
+ * bytes; float32: 4; float8 / int8: 1; default 2), {@code max_position_embeddings} (default 4096),
+ * and q/k/v bias: {@code attention_bias} when present, else true for the Qwen2 family ({@code
+ * model_type} qwen2*), false otherwise. A config that nests the text model under {@code
+ * text_config} is read from there. The id is the file path; the Hugging Face id is {@code
  * _name_or_path} when present, else the folder name.
  */
 public final class HfConfig {
@@ -31,7 +31,8 @@ public final class HfConfig {
 
   /** Whether a model setting is a path to a Hugging Face config.json rather than a catalog id. */
   public static boolean isConfigPath(String model) {
-    return model != null && !Catalog.models().containsKey(model)
+    return model != null
+        && !Catalog.models().containsKey(model)
         && (model.endsWith(".json") || model.contains("/") || model.contains(File.separator))
         && Files.exists(Path.of(model));
   }
@@ -46,8 +47,10 @@ public final class HfConfig {
       throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
     }
     Path parent = file.toAbsolutePath().getParent();
-    String folder = parent != null && parent.getFileName() != null
-        ? parent.getFileName().toString() : file.toString();
+    String folder =
+        parent != null && parent.getFileName() != null
+            ? parent.getFileName().toString()
+            : file.toString();
     return parse(text, file.toString(), folder);
   }
 
@@ -67,8 +70,10 @@ public final class HfConfig {
     if (root == null || !root.isObject()) {
       throw new IllegalArgumentException(id + " is not a JSON object");
     }
-    JsonNode c = root.has("text_config") && root.get("text_config").isObject()
-        && !root.has("hidden_size") ? root.get("text_config") : root;
+    JsonNode c =
+        root.has("text_config") && root.get("text_config").isObject() && !root.has("hidden_size")
+            ? root.get("text_config")
+            : root;
     int hidden = required(c, "hidden_size", id);
     int layers = required(c, "num_hidden_layers", id);
     int heads = required(c, "num_attention_heads", id);
@@ -76,25 +81,47 @@ public final class HfConfig {
     int headDim = optional(c, "head_dim", hidden / heads, id);
     int intermediate = required(c, "intermediate_size", id);
     int vocab = required(c, "vocab_size", id);
-    boolean tied = c.path("tie_word_embeddings").asBoolean(
-        root.path("tie_word_embeddings").asBoolean(false));
-    String dtype = c.hasNonNull("torch_dtype") ? c.get("torch_dtype").asText()
-        : c.hasNonNull("dtype") ? c.get("dtype").asText()
-        : root.path("torch_dtype").asText("bfloat16");
+    boolean tied =
+        c.path("tie_word_embeddings").asBoolean(root.path("tie_word_embeddings").asBoolean(false));
+    String dtype =
+        c.hasNonNull("torch_dtype")
+            ? c.get("torch_dtype").asText()
+            : c.hasNonNull("dtype")
+                ? c.get("dtype").asText()
+                : root.path("torch_dtype").asText("bfloat16");
     String modelType = c.path("model_type").asText(root.path("model_type").asText(""));
-    boolean bias = c.has("attention_bias") ? c.get("attention_bias").asBoolean()
-        : modelType.toLowerCase(Locale.ROOT).startsWith("qwen2");
+    boolean bias =
+        c.has("attention_bias")
+            ? c.get("attention_bias").asBoolean()
+            : modelType.toLowerCase(Locale.ROOT).startsWith("qwen2");
     int maxLen = optional(c, "max_position_embeddings", 4096, id);
-    String name = root.hasNonNull("_name_or_path") && !root.get("_name_or_path").asText().isBlank()
-        ? root.get("_name_or_path").asText() : fallbackName;
-    return new ModelSpec(id, name, hidden, layers, heads, kvHeads, headDim, intermediate, vocab,
-        tied, bias, dtypeBytes(dtype, id), maxLen);
+    String name =
+        root.hasNonNull("_name_or_path") && !root.get("_name_or_path").asText().isBlank()
+            ? root.get("_name_or_path").asText()
+            : fallbackName;
+    return new ModelSpec(
+        id,
+        name,
+        hidden,
+        layers,
+        heads,
+        kvHeads,
+        headDim,
+        intermediate,
+        vocab,
+        tied,
+        bias,
+        dtypeBytes(dtype, id),
+        maxLen);
   }
 
   /** Bytes per element of a torch dtype name. */
   static int dtypeBytes(String dtype, String id) {
     String d = dtype.toLowerCase(Locale.ROOT).replace("torch.", "");
-    if (d.equals("bfloat16") || d.equals("float16") || d.equals("half") || d.equals("bf16")
+    if (d.equals("bfloat16")
+        || d.equals("float16")
+        || d.equals("half")
+        || d.equals("bf16")
         || d.equals("fp16")) {
       return 2;
     }
@@ -104,8 +131,11 @@ public final class HfConfig {
     if (d.startsWith("float8") || d.equals("int8") || d.equals("uint8") || d.equals("fp8")) {
       return 1;
     }
-    throw new IllegalArgumentException(id + ": unsupported torch_dtype '" + dtype
-        + "'; expected bfloat16, float16, float32 or float8/int8");
+    throw new IllegalArgumentException(
+        id
+            + ": unsupported torch_dtype '"
+            + dtype
+            + "'; expected bfloat16, float16, float32 or float8/int8");
   }
 
   private static int required(JsonNode c, String field, String id) {

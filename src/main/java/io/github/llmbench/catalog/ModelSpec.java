@@ -5,19 +5,20 @@ package io.github.llmbench.catalog;
  *
  * <p>Plain data plus derived sizes; it knows nothing about simulation or timing.
  *
- * @param id                catalog id, e.g. {@code qwen2.5-7b-instruct}
- * @param hfId              Hugging Face repository id, e.g. {@code Qwen/Qwen2.5-7B-Instruct}
- * @param hiddenSize        {@code hidden_size}
- * @param numLayers         {@code num_hidden_layers}
- * @param numHeads          {@code num_attention_heads}
- * @param numKvHeads        {@code num_key_value_heads} (GQA)
- * @param headDim           per-head dimension (hidden_size / num_attention_heads unless the config says otherwise)
- * @param intermediateSize  {@code intermediate_size} of the SwiGLU MLP
- * @param vocabSize         {@code vocab_size}
+ * @param id catalog id, e.g. {@code qwen2.5-7b-instruct}
+ * @param hfId Hugging Face repository id, e.g. {@code Qwen/Qwen2.5-7B-Instruct}
+ * @param hiddenSize {@code hidden_size}
+ * @param numLayers {@code num_hidden_layers}
+ * @param numHeads {@code num_attention_heads}
+ * @param numKvHeads {@code num_key_value_heads} (GQA)
+ * @param headDim per-head dimension (hidden_size / num_attention_heads unless the config says
+ *     otherwise)
+ * @param intermediateSize {@code intermediate_size} of the SwiGLU MLP
+ * @param vocabSize {@code vocab_size}
  * @param tieWordEmbeddings {@code tie_word_embeddings}: lm_head shares the embedding matrix
- * @param qkvBias           whether the q, k, v projections carry a bias (Qwen2: yes; Llama: no)
- * @param dtypeBytes        bytes per weight / KV element (2 for bf16/fp16)
- * @param maxModelLen       context length vLLM serves by default ({@code max_position_embeddings})
+ * @param qkvBias whether the q, k, v projections carry a bias (Qwen2: yes; Llama: no)
+ * @param dtypeBytes bytes per weight / KV element (2 for bf16/fp16)
+ * @param maxModelLen context length vLLM serves by default ({@code max_position_embeddings})
  */
 public record ModelSpec(
     String id,
@@ -34,7 +35,10 @@ public record ModelSpec(
     int dtypeBytes,
     int maxModelLen) {
 
-  /** Number of parameters: embeddings, attention (q, k, v, o + biases), SwiGLU MLP, RMSNorms, lm_head unless tied. */
+  /**
+   * Number of parameters: embeddings, attention (q, k, v, o + biases), SwiGLU MLP, RMSNorms,
+   * lm_head unless tied.
+   */
   public long parameters() {
     long h = hiddenSize;
     long qDim = (long) numHeads * headDim;
@@ -53,7 +57,10 @@ public record ModelSpec(
     return parameters() * dtypeBytes;
   }
 
-  /** KV-cache bytes per token: K and V, every layer, every KV head: 2 x layers x kv_heads x head_dim x dtype bytes. */
+  /**
+   * KV-cache bytes per token: K and V, every layer, every KV head: 2 x layers x kv_heads x head_dim
+   * x dtype bytes.
+   */
   public long kvBytesPerToken() {
     return 2L * numLayers * numKvHeads * headDim * dtypeBytes;
   }

@@ -8,7 +8,8 @@ import java.util.Optional;
  * A statistic of a latency metric, e.g. {@code tpot.p99}: what gates, {@code -Dslo} objectives,
  * Gatling assertions and the capacity search's probes compare with a limit.
  */
-public record LatencyFigure(Metric metric, Statistic statistic) implements SloFigure, Comparable<LatencyFigure> {
+public record LatencyFigure(Metric metric, Statistic statistic)
+    implements SloFigure, Comparable<LatencyFigure> {
 
   /** Every figure, metric by metric in vLLM's order, each with its statistics in order. */
   public static final List<LatencyFigure> ALL = all();
@@ -19,7 +20,9 @@ public record LatencyFigure(Metric metric, Statistic statistic) implements SloFi
     return metric.key() + "." + statistic.key();
   }
 
-  /** The field of {@code summary.json} that holds it, as vLLM's result JSON: {@code p99_tpot_ms}. */
+  /**
+   * The field of {@code summary.json} that holds it, as vLLM's result JSON: {@code p99_tpot_ms}.
+   */
   public String summaryField() {
     return metric.summaryField(statistic.key());
   }
@@ -32,12 +35,17 @@ public record LatencyFigure(Metric metric, Statistic statistic) implements SloFi
     }
     Optional<Metric> m = Metric.of(key.substring(0, dot));
     Optional<Statistic> s = Statistic.of(key.substring(dot + 1));
-    return m.isPresent() && s.isPresent() ? Optional.of(new LatencyFigure(m.get(), s.get())) : Optional.empty();
+    return m.isPresent() && s.isPresent()
+        ? Optional.of(new LatencyFigure(m.get(), s.get()))
+        : Optional.empty();
   }
 
   /** The accepted names, for error messages: {@code ttft|tpot|itl|e2el . mean|median|p90|p99}. */
   public static String accepted() {
-    return "METRIC.STAT with METRIC one of " + Metric.accepted() + " and STAT one of " + Statistic.accepted();
+    return "METRIC.STAT with METRIC one of "
+        + Metric.accepted()
+        + " and STAT one of "
+        + Statistic.accepted();
   }
 
   private static List<LatencyFigure> all() {

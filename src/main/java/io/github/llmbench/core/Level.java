@@ -92,7 +92,8 @@ public sealed interface Level permits Level.Closed, Level.Open, Level.Trace, Lev
 
     public Open {
       if (!(rate > 0) || !Double.isFinite(rate)) {
-        throw new IllegalArgumentException(String.format(Locale.ROOT, "rate must be above 0, not %s", rate));
+        throw new IllegalArgumentException(
+            String.format(Locale.ROOT, "rate must be above 0, not %s", rate));
       }
     }
 

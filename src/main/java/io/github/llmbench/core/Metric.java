@@ -43,13 +43,25 @@ public enum Metric {
     return statistic + "_" + key() + "_ms";
   }
 
-  /** Whether {@code field} is one of the statistic fields {@link #summaryField} writes, of any metric. */
+  /**
+   * Whether {@code field} is one of the statistic fields {@link #summaryField} writes, of any
+   * metric.
+   */
   public static boolean isSummaryField(String field) {
     return SUMMARY_FIELD.matcher(field).matches();
   }
 
-  private static final Pattern SUMMARY_FIELD = Pattern.compile("(" + Statistic.MEAN.key() + "|" + Statistic.MEDIAN.key()
-      + "|" + Statistic.STD + "|p[0-9.]+)_(" + String.join("|", Arrays.stream(values()).map(Metric::key).toList()) + ")_ms");
+  private static final Pattern SUMMARY_FIELD =
+      Pattern.compile(
+          "("
+              + Statistic.MEAN.key()
+              + "|"
+              + Statistic.MEDIAN.key()
+              + "|"
+              + Statistic.STD
+              + "|p[0-9.]+)_("
+              + String.join("|", Arrays.stream(values()).map(Metric::key).toList())
+              + ")_ms");
 
   /** The metric named {@code key} ({@code ttft}, {@code tpot}, {@code itl}, {@code e2el}). */
   public static Optional<Metric> of(String key) {

@@ -23,13 +23,21 @@ public sealed interface SloFigure permits LatencyFigure, SloFigure.FailedPct {
 
   /** The figure named {@code key}, or empty. */
   static Optional<SloFigure> parse(String key) {
-    return key.equals(FAILED_PCT.key()) ? Optional.of(FAILED_PCT) : LatencyFigure.parse(key).map(f -> f);
+    return key.equals(FAILED_PCT.key())
+        ? Optional.of(FAILED_PCT)
+        : LatencyFigure.parse(key).map(f -> f);
   }
 
-  /** The accepted names, for error messages: {@code ttft|tpot|itl|e2el . mean|median|p90|p99, or failed.pct}. */
+  /**
+   * The accepted names, for error messages: {@code ttft|tpot|itl|e2el . mean|median|p90|p99, or
+   * failed.pct}.
+   */
   static String accepted() {
-    return String.join("|", Arrays.stream(Metric.values()).map(Metric::key).toList()) + " . "
-        + String.join("|", Arrays.stream(Statistic.values()).map(Statistic::key).toList()) + ", or " + FAILED_PCT.key();
+    return String.join("|", Arrays.stream(Metric.values()).map(Metric::key).toList())
+        + " . "
+        + String.join("|", Arrays.stream(Statistic.values()).map(Statistic::key).toList())
+        + ", or "
+        + FAILED_PCT.key();
   }
 
   private static List<SloFigure> all() {

@@ -26,7 +26,9 @@ public enum Statistic {
     this.percentile = percentile;
   }
 
-  /** The name in settings, gates and {@code summary.json} ({@code p99}, as in {@code p99_ttft_ms}). */
+  /**
+   * The name in settings, gates and {@code summary.json} ({@code p99}, as in {@code p99_ttft_ms}).
+   */
   public String key() {
     return key;
   }

@@ -64,7 +64,9 @@ public record Gate(Level level, GateMetric metric, Limit limit, boolean byDefaul
 
     @Override
     public String toString() {
-      return relative ? String.format(Locale.ROOT, "%+.1f%% of baseline", value) : String.format(Locale.ROOT, "%.2f", value);
+      return relative
+          ? String.format(Locale.ROOT, "%+.1f%% of baseline", value)
+          : String.format(Locale.ROOT, "%.2f", value);
     }
   }
 }

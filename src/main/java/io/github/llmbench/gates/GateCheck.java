@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * Checks gates against each level's figures, and against a baseline run's figures for relative
- * limits: limit = baseline x (1 + pct / 100), so {@code tpot.p99=+10%} allows 10% slower and
- * {@code output_throughput.min=-5%} 5% less throughput. Pure: no I/O.
+ * limits: limit = baseline x (1 + pct / 100), so {@code tpot.p99=+10%} allows 10% slower and {@code
+ * output_throughput.min=-5%} 5% less throughput. Pure: no I/O.
  */
 public final class GateCheck {
   private GateCheck() {}
@@ -25,13 +25,17 @@ public final class GateCheck {
     List<GateResult> results = new ArrayList<>();
     List<String> measured = List.copyOf(run.levels().keySet());
     for (Gate g : gates.gates()) {
-      List<String> applies = g.level() != null ? List.of(g.level().tag())
-          : g.metric() == GateMetric.CAPACITY ? List.of(SEARCH_LEVEL) : measured;
+      List<String> applies =
+          g.level() != null
+              ? List.of(g.level().tag())
+              : g.metric() == GateMetric.CAPACITY ? List.of(SEARCH_LEVEL) : measured;
       for (String where : applies) {
         double figure = run.figure(g.metric(), where);
         double limit = g.limitAt(baseline.figure(g.metric(), where));
         boolean pass =
-            !Double.isNaN(figure) && !Double.isNaN(limit) && (g.upperBound() ? figure <= limit : figure >= limit);
+            !Double.isNaN(figure)
+                && !Double.isNaN(limit)
+                && (g.upperBound() ? figure <= limit : figure >= limit);
         results.add(new GateResult(g, where, limit, figure, pass));
       }
     }

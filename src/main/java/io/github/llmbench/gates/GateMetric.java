@@ -10,9 +10,8 @@ import java.util.Optional;
 
 /**
  * What a gate measures: a latency figure ({@code tpot.p99}), one of the kit's own figures of a
- * level or of a capacity search ({@code failed.pct}, {@code output_throughput.min}, ...), or one
- * of the server's ({@code server.preemptions}). Each knows its name, its unit and which way is
- * worse.
+ * level or of a capacity search ({@code failed.pct}, {@code output_throughput.min}, ...), or one of
+ * the server's ({@code server.preemptions}). Each knows its name, its unit and which way is worse.
  */
 public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed, GateMetric.Server {
   // No default methods: initializing Fixed would then initialize this interface first, whose
@@ -31,10 +30,15 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
   /** As written in a gate: {@code tpot.p99}, {@code c128.failed.pct}'s {@code failed.pct}. */
   String key();
 
-  /** The unit, for the console: {@code ms}, {@code %}, {@code tok/s}, ... ({@code ""} for a count). */
+  /**
+   * The unit, for the console: {@code ms}, {@code %}, {@code tok/s}, ... ({@code ""} for a count).
+   */
   String unit();
 
-  /** Whether a bigger value is worse (latencies, failures, the server's figures) rather than better (throughputs). */
+  /**
+   * Whether a bigger value is worse (latencies, failures, the server's figures) rather than better
+   * (throughputs).
+   */
   boolean upperBound();
 
   /** Whether it is measured against the goodput objectives ({@code -Dgate.goodput}). */
@@ -56,11 +60,13 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
     if (latency.isPresent()) {
       return Optional.of(new Latency(latency.get()));
     }
-    Optional<Fixed> fixed = Arrays.stream(Fixed.values()).filter(f -> f.key().equals(key)).findFirst();
+    Optional<Fixed> fixed =
+        Arrays.stream(Fixed.values()).filter(f -> f.key().equals(key)).findFirst();
     if (fixed.isPresent()) {
       return Optional.of(fixed.get());
     }
-    if (key.startsWith(SERVER_PREFIX) && ServerFigures.NAMES.contains(key.substring(SERVER_PREFIX.length()))) {
+    if (key.startsWith(SERVER_PREFIX)
+        && ServerFigures.NAMES.contains(key.substring(SERVER_PREFIX.length()))) {
       return Optional.of(new Server(key.substring(SERVER_PREFIX.length())));
     }
     return Optional.empty();
@@ -149,13 +155,14 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
   }
 
   /**
-   * One of the server's own figures over the level ({@link ServerFigures#NAMES}, from its
-   * {@code /metrics}): every one is an upper bound.
+   * One of the server's own figures over the level ({@link ServerFigures#NAMES}, from its {@code
+   * /metrics}): every one is an upper bound.
    */
   record Server(String figure) implements GateMetric {
     public Server {
       if (!ServerFigures.NAMES.contains(figure)) {
-        throw new IllegalArgumentException("not a server figure: " + figure + " (one of " + ServerFigures.NAMES + ")");
+        throw new IllegalArgumentException(
+            "not a server figure: " + figure + " (one of " + ServerFigures.NAMES + ")");
       }
     }
 
@@ -166,8 +173,11 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
 
     @Override
     public String unit() {
-      return figure.endsWith("_ms") ? "ms" : figure.endsWith("_per_s") ? "tok/s" : figure.endsWith("_w_mean") ? "W"
-          : figure.endsWith("_mhz_mean") ? "MHz" : "";
+      return figure.endsWith("_ms")
+          ? "ms"
+          : figure.endsWith("_per_s")
+              ? "tok/s"
+              : figure.endsWith("_w_mean") ? "W" : figure.endsWith("_mhz_mean") ? "MHz" : "";
     }
 
     @Override

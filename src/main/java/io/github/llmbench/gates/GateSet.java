@@ -50,12 +50,24 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
         gates.add(new Gate(named.level(), named.metric(), Gate.Limit.parse(value)));
       } catch (NumberFormatException ex) {
         throw new IllegalArgumentException(
-            "Invalid gate " + source + key + "=" + value + ": expected a number, or a change from the baseline like +10%");
+            "Invalid gate "
+                + source
+                + key
+                + "="
+                + value
+                + ": expected a number, or a change from the baseline like +10%");
       }
     }
     if (goodput.isEmpty() && gates.stream().anyMatch(g -> g.metric().needsGoodput())) {
-      throw new IllegalArgumentException("Gate " + source + GoodputSpec.KEY + ".* needs the objectives: " + source
-          + GoodputSpec.KEY + "=" + GoodputSpec.PLACEHOLDER);
+      throw new IllegalArgumentException(
+          "Gate "
+              + source
+              + GoodputSpec.KEY
+              + ".* needs the objectives: "
+              + source
+              + GoodputSpec.KEY
+              + "="
+              + GoodputSpec.PLACEHOLDER);
     }
     gates.sort(Comparator.comparing(Gate::name));
     return new GateSet(gates, goodput);
@@ -87,16 +99,24 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
       }
     }
     if (metricAfterALevel) {
-      throw new IllegalArgumentException("Unknown gate " + given + ": expected [LEVEL.]METRIC with LEVEL a measured level: "
-          + MEASURED_LEVELS);
+      throw new IllegalArgumentException(
+          "Unknown gate "
+              + given
+              + ": expected [LEVEL.]METRIC with LEVEL a measured level: "
+              + MEASURED_LEVELS);
     }
-    throw new IllegalArgumentException("Unknown gate " + given + ": expected [LEVEL.]METRIC with METRIC one of "
-        + String.join(", ", GateMetric.all().stream().map(GateMetric::key).toList()) + ", or " + GoodputSpec.KEY);
+    throw new IllegalArgumentException(
+        "Unknown gate "
+            + given
+            + ": expected [LEVEL.]METRIC with METRIC one of "
+            + String.join(", ", GateMetric.all().stream().map(GateMetric::key).toList())
+            + ", or "
+            + GoodputSpec.KEY);
   }
 
   /** The levels a gate may name (the warmup is not measured). */
-  private static final String MEASURED_LEVELS = "cN (closed model at concurrency N), rR (open model at R requests/s) or "
-      + Level.TRACE.tag();
+  private static final String MEASURED_LEVELS =
+      "cN (closed model at concurrency N), rR (open model at R requests/s) or " + Level.TRACE.tag();
 
   /**
    * The gate every run has unless one on {@code failed.pct} is given: at most 1% of a level's

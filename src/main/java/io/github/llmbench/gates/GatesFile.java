@@ -34,7 +34,8 @@ final class GatesFile {
       if (file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json")) {
         JsonNode root = JSON.readTree(file.toFile());
         if (root == null || !root.isObject()) {
-          throw new SettingsException("Invalid -Dgates=" + file + ": expected a JSON object of gate -> limit");
+          throw new SettingsException(
+              "Invalid -Dgates=" + file + ": expected a JSON object of gate -> limit");
         }
         root.fields().forEachRemaining(e -> out.put(strip(e.getKey()), e.getValue().asText()));
       } else {
@@ -45,7 +46,8 @@ final class GatesFile {
         p.forEach((k, v) -> out.put(strip(String.valueOf(k)), String.valueOf(v)));
       }
     } catch (IOException e) {
-      throw new SettingsException("Invalid -Dgates=" + file + ": cannot read it (" + e.getMessage().split("\n")[0] + ")");
+      throw new SettingsException(
+          "Invalid -Dgates=" + file + ": cannot read it (" + e.getMessage().split("\n")[0] + ")");
     }
     return out;
   }
@@ -59,23 +61,33 @@ final class GatesFile {
     Path summary = Files.isDirectory(baseline) ? RunFiles.ofRun(baseline).summary() : baseline;
     if (!Files.isRegularFile(summary)) {
       throw new SettingsException(
-          "Invalid -Dbaseline=" + baseline + ": expected a run folder with llm/summary.json, or a summary.json");
+          "Invalid -Dbaseline="
+              + baseline
+              + ": expected a run folder with llm/summary.json, or a summary.json");
     }
     JsonNode root;
     try {
       root = JSON.readTree(summary.toFile());
     } catch (IOException e) {
-      throw new SettingsException("Invalid -Dbaseline=" + baseline + ": " + summary + " is not JSON");
+      throw new SettingsException(
+          "Invalid -Dbaseline=" + baseline + ": " + summary + " is not JSON");
     }
     Map<String, LevelFigures> levels = new LinkedHashMap<>();
-    root.path("levels").fields().forEachRemaining(e -> levels.put(e.getKey(), LevelFigures.ofSummary(e.getValue())));
+    root.path("levels")
+        .fields()
+        .forEachRemaining(e -> levels.put(e.getKey(), LevelFigures.ofSummary(e.getValue())));
     // a capacity search's answer, and whether it is a request rate or a concurrency
     JsonNode capacity = root.path("capacity").path("capacity");
-    Optional<RunFigures.Capacity> answer = capacity.isNumber()
-        ? Optional.of(new RunFigures.Capacity(capacity.asDouble(), root.path("capacity").path("search").asText("conc").equals("rate")))
-        : Optional.empty();
+    Optional<RunFigures.Capacity> answer =
+        capacity.isNumber()
+            ? Optional.of(
+                new RunFigures.Capacity(
+                    capacity.asDouble(),
+                    root.path("capacity").path("search").asText("conc").equals("rate")))
+            : Optional.empty();
     if (levels.isEmpty() && answer.isEmpty()) {
-      throw new SettingsException("Invalid -Dbaseline=" + baseline + ": " + summary + " has no levels");
+      throw new SettingsException(
+          "Invalid -Dbaseline=" + baseline + ": " + summary + " has no levels");
     }
     return new RunFigures(levels, answer);
   }

@@ -12,15 +12,25 @@ public final class GatesXml {
   public static String of(List<GateResult> results, String suiteName) {
     long failures = results.stream().filter(r -> !r.pass()).count();
     StringBuilder sb = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    sb.append("<testsuite name=\"").append(escape(suiteName)).append("\" tests=\"").append(results.size())
-        .append("\" failures=\"").append(failures).append("\" errors=\"0\" skipped=\"0\">\n");
+    sb.append("<testsuite name=\"")
+        .append(escape(suiteName))
+        .append("\" tests=\"")
+        .append(results.size())
+        .append("\" failures=\"")
+        .append(failures)
+        .append("\" errors=\"0\" skipped=\"0\">\n");
     for (GateResult r : results) {
-      sb.append("  <testcase classname=\"gates.").append(escape(r.level())).append("\" name=\"")
-          .append(escape(r.name())).append("\"");
+      sb.append("  <testcase classname=\"gates.")
+          .append(escape(r.level()))
+          .append("\" name=\"")
+          .append(escape(r.name()))
+          .append("\"");
       if (r.pass()) {
         sb.append("/>\n");
       } else {
-        sb.append(">\n    <failure message=\"").append(escape(r.line().trim())).append("\"/>\n  </testcase>\n");
+        sb.append(">\n    <failure message=\"")
+            .append(escape(r.line().trim()))
+            .append("\"/>\n  </testcase>\n");
       }
     }
     return sb.append("</testsuite>\n").toString();

@@ -14,11 +14,11 @@ import java.util.Optional;
 /**
  * The gates Gatling can check itself, as Gatling assertions on the kit's records in each level's
  * group, so Gatling's report and exit status show them too: {@code failed.pct} on the request
- * record ({@code details("c128", "request").failedRequests().percent().lte(1)}), and a latency
- * gate on the record of that latency, where Gatling's stats have one ({@code e2el.p99}: the
- * request record's response time). Every other gate (TTFT without its records, throughput,
- * goodput, server figures) is checked by the kit alone ({@link GateCheck}), which fails the run
- * as well. Gatling counts whole milliseconds: a latency limit is rounded down.
+ * record ({@code details("c128", "request").failedRequests().percent().lte(1)}), and a latency gate
+ * on the record of that latency, where Gatling's stats have one ({@code e2el.p99}: the request
+ * record's response time). Every other gate (TTFT without its records, throughput, goodput, server
+ * figures) is checked by the kit alone ({@link GateCheck}), which fails the run as well. Gatling
+ * counts whole milliseconds: a latency limit is rounded down.
  */
 public final class GatlingAssertions {
   private GatlingAssertions() {}
@@ -51,18 +51,24 @@ public final class GatlingAssertions {
   }
 
   private static Optional<Assertion> assertion(
-      GateMetric metric, String level, double limit, String requestRecord, Map<Metric, String> latencyRecords) {
+      GateMetric metric,
+      String level,
+      double limit,
+      String requestRecord,
+      Map<Metric, String> latencyRecords) {
     if (metric == GateMetric.FAILED_PCT) {
       // on the request record, one per stream, so the share is of the level's streams
       return Optional.of(details(level, requestRecord).failedRequests().percent().lte(limit));
     }
-    if (!(metric instanceof GateMetric.Latency latency) || !latencyRecords.containsKey(latency.figure().metric())) {
+    if (!(metric instanceof GateMetric.Latency latency)
+        || !latencyRecords.containsKey(latency.figure().metric())) {
       return Optional.empty();
     }
     LatencyFigure figure = latency.figure();
     var time = details(level, latencyRecords.get(figure.metric())).responseTime();
     int ms = (int) Math.floor(limit);
     Statistic stat = figure.statistic();
-    return Optional.of(stat == Statistic.MEAN ? time.mean().lte(ms) : time.percentile(stat.percentile()).lte(ms));
+    return Optional.of(
+        stat == Statistic.MEAN ? time.mean().lte(ms) : time.percentile(stat.percentile()).lte(ms));
   }
 }

@@ -15,8 +15,8 @@ import java.util.stream.Collectors;
 
 /**
  * vLLM's goodput objectives ({@code --goodput ttft:500 tpot:50 e2el:2000}, in ms): a completed
- * request is good when each listed metric is at or below its objective; goodput = good requests
- * per second of the benchmark's duration.
+ * request is good when each listed metric is at or below its objective; goodput = good requests per
+ * second of the benchmark's duration.
  *
  * @param objectivesMs each metric's objective in ms, in the order given (for {@link #toString()})
  */
@@ -28,15 +28,19 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs) {
   /** {@code summary.json}'s field of the objectives a run's goodput was measured against. */
   public static final String SUMMARY_FIELD = "goodput_objectives";
 
-  /** The metrics an objective may name, as in vLLM's {@code --goodput}: ITL has none per request. */
+  /**
+   * The metrics an objective may name, as in vLLM's {@code --goodput}: ITL has none per request.
+   */
   public static final List<Metric> METRICS = List.of(Metric.TTFT, Metric.TPOT, Metric.E2EL);
 
   /** The objectives' form, for messages: {@code ttft:MS tpot:MS e2el:MS}. */
-  public static final String PLACEHOLDER = METRICS.stream().map(m -> m.key() + ":MS").collect(Collectors.joining(" "));
+  public static final String PLACEHOLDER =
+      METRICS.stream().map(m -> m.key() + ":MS").collect(Collectors.joining(" "));
 
   public GoodputSpec {
     if (!METRICS.containsAll(objectivesMs.keySet())) {
-      throw new IllegalArgumentException("goodput objectives are on " + METRICS + " only: " + objectivesMs.keySet());
+      throw new IllegalArgumentException(
+          "goodput objectives are on " + METRICS + " only: " + objectivesMs.keySet());
     }
     objectivesMs = Collections.unmodifiableMap(new LinkedHashMap<>(objectivesMs));
   }
@@ -46,9 +50,11 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs) {
     String accepted = "objectives like " + example() + " (ms), separated by spaces";
     for (String part : value.trim().split("\\s+")) {
       String[] kv = part.split(":", 2);
-      Optional<Metric> metric = kv.length == 2 ? Metric.of(kv[0]).filter(METRICS::contains) : Optional.empty();
+      Optional<Metric> metric =
+          kv.length == 2 ? Metric.of(kv[0]).filter(METRICS::contains) : Optional.empty();
       if (metric.isEmpty()) {
-        throw new IllegalArgumentException("Invalid gate " + name + "=" + value + ": expected " + accepted);
+        throw new IllegalArgumentException(
+            "Invalid gate " + name + "=" + value + ": expected " + accepted);
       }
       try {
         double ms = Double.parseDouble(kv[1]);
@@ -57,7 +63,8 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs) {
         }
         objectives.put(metric.get(), ms);
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("Invalid gate " + name + "=" + value + ": expected " + accepted);
+        throw new IllegalArgumentException(
+            "Invalid gate " + name + "=" + value + ": expected " + accepted);
       }
     }
     return new GoodputSpec(objectives);
@@ -72,8 +79,12 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs) {
     return new GoodputSpec(m);
   }
 
-  /** The statistics an objective over a load may bound, the highest first: its limit is taken per request. */
-  private static final List<Statistic> HIGHEST_FIRST = List.of(Statistic.P99, Statistic.P90, Statistic.MEDIAN, Statistic.MEAN);
+  /**
+   * The statistics an objective over a load may bound, the highest first: its limit is taken per
+   * request.
+   */
+  private static final List<Statistic> HIGHEST_FIRST =
+      List.of(Statistic.P99, Statistic.P90, Statistic.MEDIAN, Statistic.MEAN);
 
   /**
    * Per-request objectives from service-level objectives over a load ({@code ttft.p99 -> 2000}):
@@ -101,12 +112,13 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs) {
       return false;
     }
     for (Map.Entry<Metric, Double> o : objectivesMs.entrySet()) {
-      Double v = switch (o.getKey()) {
-        case TTFT -> r.ttftMs();
-        case TPOT -> r.tpotMs();
-        case E2EL -> r.e2elMs();
-        case ITL -> throw new IllegalStateException("no per-request ITL objective");
-      };
+      Double v =
+          switch (o.getKey()) {
+            case TTFT -> r.ttftMs();
+            case TPOT -> r.tpotMs();
+            case E2EL -> r.e2elMs();
+            case ITL -> throw new IllegalStateException("no per-request ITL objective");
+          };
       // a 1-token output has no TPOT: vLLM counts it as meeting a TPOT objective
       if (v != null && v > o.getValue()) {
         return false;
@@ -123,8 +135,12 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs) {
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
-    objectivesMs.forEach((k, v) -> sb.append(sb.length() == 0 ? "" : " ").append(k.key()).append(':')
-        .append(v == Math.rint(v) ? String.valueOf(v.longValue()) : String.valueOf(v)));
+    objectivesMs.forEach(
+        (k, v) ->
+            sb.append(sb.length() == 0 ? "" : " ")
+                .append(k.key())
+                .append(':')
+                .append(v == Math.rint(v) ? String.valueOf(v.longValue()) : String.valueOf(v)));
     return sb.length() == 0 ? "completion (no latency objective)" : sb.toString();
   }
 }

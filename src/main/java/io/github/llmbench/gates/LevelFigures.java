@@ -15,16 +15,19 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * One level's figures that a gate can name, each under its {@link GateMetric}: from the analysis
- * of this run, or from a baseline run's {@code summary.json}. A figure the level does not have
- * (no request completed, no steady window, no goodput objectives, a figure the server does not
- * report) is NaN, so its gate fails as not measured rather than passes on 0.
+ * One level's figures that a gate can name, each under its {@link GateMetric}: from the analysis of
+ * this run, or from a baseline run's {@code summary.json}. A figure the level does not have (no
+ * request completed, no steady window, no goodput objectives, a figure the server does not report)
+ * is NaN, so its gate fails as not measured rather than passes on 0.
  *
  * @param values each figure under its metric, in the order they were put
  */
 public record LevelFigures(Map<GateMetric, Double> values) {
-  /** {@code summary.json}'s fields of a level's goodput, written when goodput objectives are set. */
+  /**
+   * {@code summary.json}'s fields of a level's goodput, written when goodput objectives are set.
+   */
   public static final String GOODPUT_FIELD = "request_goodput";
+
   public static final String GOODPUT_PCT_FIELD = "goodput_pct";
 
   public static final LevelFigures NONE = new LevelFigures(Map.of());
@@ -52,7 +55,8 @@ public record LevelFigures(Map<GateMetric, Double> values) {
    * @param goodCount requests meeting the goodput objectives, empty without objectives
    * @param steadyOutputThroughput the steady window's output tok/s, or NaN when unknown
    */
-  public static LevelFigures of(ServingMetrics m, OptionalLong goodCount, double steadyOutputThroughput) {
+  public static LevelFigures of(
+      ServingMetrics m, OptionalLong goodCount, double steadyOutputThroughput) {
     Map<GateMetric, Double> f = new LinkedHashMap<>();
     for (Metric metric : Metric.values()) {
       putLatency(f, metric, m.latency(metric));
@@ -75,7 +79,11 @@ public record LevelFigures(Map<GateMetric, Double> values) {
    * @param goodCount requests meeting the goodput objectives, empty without objectives
    */
   public static LevelFigures of(RunAnalysis.Level l, OptionalLong goodCount) {
-    LevelFigures own = of(l.serving(), goodCount, l.steady().reached() ? l.steady().outputThroughput() : Double.NaN);
+    LevelFigures own =
+        of(
+            l.serving(),
+            goodCount,
+            l.steady().reached() ? l.steady().outputThroughput() : Double.NaN);
     Map<GateMetric, Double> f = new LinkedHashMap<>(own.values);
     for (String n : ServerFigures.NAMES) {
       Double v = l.server().level().get(n);
@@ -84,7 +92,10 @@ public record LevelFigures(Map<GateMetric, Double> values) {
     return new LevelFigures(f);
   }
 
-  /** These figures with a metric's statistics replaced by {@code stats}' (a steady window's, say), where it has values. */
+  /**
+   * These figures with a metric's statistics replaced by {@code stats}' (a steady window's, say),
+   * where it has values.
+   */
   public LevelFigures withLatency(Metric metric, LatencyStats stats) {
     if (stats.count() == 0) {
       return this;
@@ -96,7 +107,9 @@ public record LevelFigures(Map<GateMetric, Double> values) {
 
   private static void putLatency(Map<GateMetric, Double> f, Metric metric, LatencyStats s) {
     for (Statistic stat : Statistic.values()) {
-      f.put(new GateMetric.Latency(new LatencyFigure(metric, stat)), s.count() == 0 ? Double.NaN : s.value(stat));
+      f.put(
+          new GateMetric.Latency(new LatencyFigure(metric, stat)),
+          s.count() == 0 ? Double.NaN : s.value(stat));
     }
   }
 
@@ -116,7 +129,8 @@ public record LevelFigures(Map<GateMetric, Double> values) {
     f.put(GateMetric.OUTPUT_THROUGHPUT, number(level, "output_throughput"));
     // as for this run: no steady figure for a level that never reached its steady window
     JsonNode steady = level.path("steady_state");
-    f.put(GateMetric.STEADY_OUTPUT_THROUGHPUT,
+    f.put(
+        GateMetric.STEADY_OUTPUT_THROUGHPUT,
         steady.path("reached").asBoolean(true) ? number(steady, "output_throughput") : Double.NaN);
     f.put(GateMetric.GOODPUT, number(level, GOODPUT_FIELD));
     f.put(GateMetric.GOODPUT_PCT, number(level, GOODPUT_PCT_FIELD));
@@ -126,7 +140,10 @@ public record LevelFigures(Map<GateMetric, Double> values) {
     return new LevelFigures(f);
   }
 
-  /** The goodput under {@code summary.json}'s fields, empty when it was not measured (no objectives). */
+  /**
+   * The goodput under {@code summary.json}'s fields, empty when it was not measured (no
+   * objectives).
+   */
   public Map<String, Object> goodputFields() {
     Map<String, Object> m = new LinkedHashMap<>();
     if (values.containsKey(GateMetric.GOODPUT)) {

@@ -40,14 +40,21 @@ public record RunFigures(Map<String, LevelFigures> levels, Optional<Capacity> ca
    * @param goodput the goodput objectives ({@code -Dgate.goodput}), empty without
    */
   public static RunFigures of(RunAnalysis a, Optional<GoodputSpec> goodput) {
-    Map<String, List<RequestRecord>> byLevel = a.records().stream().filter(r -> r.level() != null)
-        .collect(Collectors.groupingBy(RequestRecord::level));
+    Map<String, List<RequestRecord>> byLevel =
+        a.records().stream()
+            .filter(r -> r.level() != null)
+            .collect(Collectors.groupingBy(RequestRecord::level));
     Map<String, LevelFigures> levels = new LinkedHashMap<>();
-    a.levels().forEach((name, l) -> {
-      List<RequestRecord> records = byLevel.getOrDefault(name, List.of());
-      OptionalLong good = goodput.map(g -> OptionalLong.of(g.goodCount(records))).orElse(OptionalLong.empty());
-      levels.put(name, LevelFigures.of(l, good));
-    });
+    a.levels()
+        .forEach(
+            (name, l) -> {
+              List<RequestRecord> records = byLevel.getOrDefault(name, List.of());
+              OptionalLong good =
+                  goodput
+                      .map(g -> OptionalLong.of(g.goodCount(records)))
+                      .orElse(OptionalLong.empty());
+              levels.put(name, LevelFigures.of(l, good));
+            });
     return new RunFigures(levels, Optional.empty());
   }
 
@@ -72,15 +79,18 @@ public record RunFigures(Map<String, LevelFigures> levels, Optional<Capacity> ca
     return level(where).get(metric);
   }
 
-  /** Each level's goodput under {@code summary.json}'s fields, for the levels where it was measured. */
+  /**
+   * Each level's goodput under {@code summary.json}'s fields, for the levels where it was measured.
+   */
   public Map<String, Map<String, Object>> goodputFields() {
     Map<String, Map<String, Object>> out = new LinkedHashMap<>();
-    levels.forEach((name, f) -> {
-      Map<String, Object> fields = f.goodputFields();
-      if (!fields.isEmpty()) {
-        out.put(name, fields);
-      }
-    });
+    levels.forEach(
+        (name, f) -> {
+          Map<String, Object> fields = f.goodputFields();
+          if (!fields.isEmpty()) {
+            out.put(name, fields);
+          }
+        });
     return out;
   }
 }

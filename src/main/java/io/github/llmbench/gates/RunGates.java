@@ -16,7 +16,8 @@ import java.util.TreeMap;
  */
 public record RunGates(GateSet set, Optional<String> baseline, RunFigures baselineFigures) {
 
-  public static final RunGates NONE = new RunGates(GateSet.none(), Optional.empty(), RunFigures.NONE);
+  public static final RunGates NONE =
+      new RunGates(GateSet.none(), Optional.empty(), RunFigures.NONE);
 
   /**
    * Reads the gates file, parses every gate (with the default {@code failed.pct} gate) and the
@@ -31,7 +32,8 @@ public record RunGates(GateSet set, Optional<String> baseline, RunFigures baseli
     entries.putAll(typed.entries());
     GateSet set;
     try {
-      set = GateSet.parse(entries, typed.file().isPresent() ? "" : "-Dgate.").withDefaultFailedPct();
+      set =
+          GateSet.parse(entries, typed.file().isPresent() ? "" : "-Dgate.").withDefaultFailedPct();
     } catch (IllegalArgumentException e) {
       throw new SettingsException(e.getMessage());
     }
@@ -40,20 +42,29 @@ public record RunGates(GateSet set, Optional<String> baseline, RunFigures baseli
       throw new SettingsException(
           "A relative gate (+N%) needs a baseline run: -Dbaseline=<run folder or its llm/summary.json>");
     }
-    RunFigures figures = baseline.map(b -> GatesFile.baselineFigures(Path.of(b))).orElse(RunFigures.NONE);
+    RunFigures figures =
+        baseline.map(b -> GatesFile.baselineFigures(Path.of(b))).orElse(RunFigures.NONE);
     RunGates gates = new RunGates(set, baseline, figures);
     settings.search().ifPresent(gates::checkSameKindAsBaseline);
     return gates;
   }
 
-  /** A capacity gate against a baseline compares capacities of one kind: concurrencies, or rates. */
+  /**
+   * A capacity gate against a baseline compares capacities of one kind: concurrencies, or rates.
+   */
   private void checkSameKindAsBaseline(BenchSettings.Search search) {
     Optional<RunFigures.Capacity> answer = baselineFigures.capacity();
     boolean capacityGate = set.gates().stream().anyMatch(g -> g.metric() == GateMetric.CAPACITY);
     if (capacityGate && answer.isPresent() && answer.get().rate() != search.rate()) {
-      throw new SettingsException("-Dgate.capacity.min compares with the baseline's capacity, a "
-          + (search.rate() ? "concurrency" : "request rate") + " (-Dbaseline=" + baseline.orElse("") + "): this run's -Dsearch="
-          + search.kind() + " finds a " + (search.rate() ? "request rate" : "concurrency"));
+      throw new SettingsException(
+          "-Dgate.capacity.min compares with the baseline's capacity, a "
+              + (search.rate() ? "concurrency" : "request rate")
+              + " (-Dbaseline="
+              + baseline.orElse("")
+              + "): this run's -Dsearch="
+              + search.kind()
+              + " finds a "
+              + (search.rate() ? "request rate" : "concurrency"));
     }
   }
 
@@ -62,8 +73,17 @@ public record RunGates(GateSet set, Optional<String> baseline, RunFigures baseli
     if (set.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(String.join(", ", set.gates().stream()
-            .map(g -> g.name() + (g.upperBound() ? " <= " : " >= ") + g.limit() + (g.byDefault() ? " (default)" : "")).toList())
-        + baseline.map(b -> "; baseline " + b).orElse(""));
+    return Optional.of(
+        String.join(
+                ", ",
+                set.gates().stream()
+                    .map(
+                        g ->
+                            g.name()
+                                + (g.upperBound() ? " <= " : " >= ")
+                                + g.limit()
+                                + (g.byDefault() ? " (default)" : ""))
+                    .toList())
+            + baseline.map(b -> "; baseline " + b).orElse(""));
   }
 }

@@ -13,7 +13,8 @@ public final class Arrivals {
   private Arrivals() {}
 
   /** Gaps in seconds: {@code count} of them, or as many as fit in {@code durationSeconds}. */
-  public static List<Double> gaps(double rate, double burstiness, int count, double durationSeconds, long seed) {
+  public static List<Double> gaps(
+      double rate, double burstiness, int count, double durationSeconds, long seed) {
     Random rnd = new Random(seed);
     double scale = 1.0 / (rate * burstiness);
     List<Double> gaps = new ArrayList<>();

@@ -21,12 +21,12 @@ import java.util.function.DoubleSupplier;
 import java.util.function.IntSupplier;
 
 /**
- * The probes of a capacity search as Gatling populations. Gatling fixes its populations before
- * the run, while a search picks each probe's load from the probes before it: so the chain holds
- * enough probe slots, each injecting at once as many users as the largest probe needs, of which
- * the probe's own share sends and the others leave at once. Before each slot, {@code next}
- * decides the load (0: the search is over, and the slot sends nothing); after it has drained,
- * {@code onDrained} gets it.
+ * The probes of a capacity search as Gatling populations. Gatling fixes its populations before the
+ * run, while a search picks each probe's load from the probes before it: so the chain holds enough
+ * probe slots, each injecting at once as many users as the largest probe needs, of which the
+ * probe's own share sends and the others leave at once. Before each slot, {@code next} decides the
+ * load (0: the search is over, and the slot sends nothing); after it has drained, {@code onDrained}
+ * gets it.
  *
  * <ul>
  *   <li>concurrency ({@link #closed}): the first {@code target} users keep sending requests for the
@@ -57,31 +57,50 @@ public final class CapacityProbes {
    * @param onDrained called with a probe's level once all its requests have finished
    */
   public static PopulationBuilder closed(
-      int slots, int maxUsers, int durationSeconds, ChainBuilder request, IntSupplier nextTarget, Consumer<Level.Closed> onDrained) {
+      int slots,
+      int maxUsers,
+      int durationSeconds,
+      ChainBuilder request,
+      IntSupplier nextTarget,
+      Consumer<Level.Closed> onDrained) {
     List<PopulationBuilder> ordered = new ArrayList<>();
     for (int i = 0; i < slots; i++) {
-      AtomicReference<Optional<Level.Closed>> probe = new AtomicReference<>(Optional.empty()); // empty: the search is over
+      AtomicReference<Optional<Level.Closed>> probe =
+          new AtomicReference<>(Optional.empty()); // empty: the search is over
       AtomicInteger joined = new AtomicInteger();
       AtomicLong endMs = new AtomicLong();
-      ordered.add(step(i, () -> {
-        int target = nextTarget.getAsInt();
-        probe.set(target > 0 ? Optional.of(Level.closed(target)) : Optional.empty());
-        endMs.set(0);
-      }));
-      ordered.add(scenario("search probe " + (i + 1))
-          .exec(session -> {
-            // the probe's duration counts from its first user: Gatling starts the next population
-            // of a chain some time after the one before has ended
-            endMs.compareAndSet(0, System.currentTimeMillis() + durationSeconds * 1000L);
-            return session.set(SLOT, joined.getAndIncrement());
-          })
-          .doIf(session -> session.getInt(SLOT) < probe.get().map(Level.Closed::conc).orElse(0))
-          .then(exec(session -> session.set(LEVEL, probe.get().orElseThrow()))
-              // started over the probe's first second, as Gatling's constantConcurrentUsers starts a level's
-              // users: all at once, same-length requests would prefill together and stay in step
-              .pause(session -> Duration.ofMillis(session.getInt(SLOT) * 1000L / probe.get().orElseThrow().conc()))
-              .asLongAs(session -> System.currentTimeMillis() < endMs.get()).on(request))
-          .injectOpen(atOnceUsers(maxUsers)));
+      ordered.add(
+          step(
+              i,
+              () -> {
+                int target = nextTarget.getAsInt();
+                probe.set(target > 0 ? Optional.of(Level.closed(target)) : Optional.empty());
+                endMs.set(0);
+              }));
+      ordered.add(
+          scenario("search probe " + (i + 1))
+              .exec(
+                  session -> {
+                    // the probe's duration counts from its first user: Gatling starts the next
+                    // population
+                    // of a chain some time after the one before has ended
+                    endMs.compareAndSet(0, System.currentTimeMillis() + durationSeconds * 1000L);
+                    return session.set(SLOT, joined.getAndIncrement());
+                  })
+              .doIf(session -> session.getInt(SLOT) < probe.get().map(Level.Closed::conc).orElse(0))
+              .then(
+                  exec(session -> session.set(LEVEL, probe.get().orElseThrow()))
+                      // started over the probe's first second, as Gatling's constantConcurrentUsers
+                      // starts a level's
+                      // users: all at once, same-length requests would prefill together and stay in
+                      // step
+                      .pause(
+                          session ->
+                              Duration.ofMillis(
+                                  session.getInt(SLOT) * 1000L / probe.get().orElseThrow().conc()))
+                      .asLongAs(session -> System.currentTimeMillis() < endMs.get())
+                      .on(request))
+              .injectOpen(atOnceUsers(maxUsers)));
       ordered.add(drained(i, () -> probe.get().ifPresent(onDrained)));
     }
     return Populations.inOrder(ordered);
@@ -98,44 +117,79 @@ public final class CapacityProbes {
    * @param onDrained called with a probe's level once all its requests have finished
    */
   public static PopulationBuilder open(
-      int slots, int maxRequests, int durationSeconds, double burstiness, int maxConc, long seed, ChainBuilder request,
-      DoubleSupplier nextRate, Consumer<Level.Open> onDrained) {
+      int slots,
+      int maxRequests,
+      int durationSeconds,
+      double burstiness,
+      int maxConc,
+      long seed,
+      ChainBuilder request,
+      DoubleSupplier nextRate,
+      Consumer<Level.Open> onDrained) {
     ChainBuilder send = maxConc > 0 ? Populations.capped(request, maxConc) : request;
     List<PopulationBuilder> ordered = new ArrayList<>();
     for (int i = 0; i < slots; i++) {
       AtomicReference<double[]> sendTimes = new AtomicReference<>(new double[0]);
-      AtomicReference<Optional<Level.Open>> probe = new AtomicReference<>(Optional.empty()); // empty: the search is over
+      AtomicReference<Optional<Level.Open>> probe =
+          new AtomicReference<>(Optional.empty()); // empty: the search is over
       AtomicInteger joined = new AtomicInteger();
       AtomicLong startNanos = new AtomicLong();
-      ordered.add(step(i, () -> {
-        double rate = nextRate.getAsDouble();
-        probe.set(rate > 0 ? Optional.of(Level.open(rate)) : Optional.empty());
-        sendTimes.set(rate > 0 ? sendTimes(rate, burstiness, durationSeconds, maxRequests, seed) : new double[0]);
-        startNanos.set(0);
-      }));
-      ordered.add(scenario("search probe " + (i + 1))
-          .exec(session -> {
-            startNanos.compareAndSet(0, System.nanoTime()); // as in closed(): the probe starts with its first user
-            return session.set(SLOT, joined.getAndIncrement());
-          })
-          .doIf(session -> session.getInt(SLOT) < sendTimes.get().length)
-          .then(exec(session -> session // its record then says how late it was sent
-                  .set(Populations.SEND_AT_MICROS, Math.round(sendTimes.get()[session.getInt(SLOT)] * 1e6))
-                  .set(Populations.SEND_CLOCK_START_NANOS, startNanos.get())
-                  .set(LEVEL, probe.get().orElseThrow()))
-              // the pause brings the user to about its time (its body built then, not all at the
-              // probe's start); the streaming action sends at the exact instant
-              .exec(pause(session -> Duration.ofNanos(Math.max(0,
-                  startNanos.get() + Math.round(sendTimes.get()[session.getInt(SLOT)] * 1e9) - System.nanoTime()))))
-              .exec(send))
-          .injectOpen(atOnceUsers(maxRequests)));
+      ordered.add(
+          step(
+              i,
+              () -> {
+                double rate = nextRate.getAsDouble();
+                probe.set(rate > 0 ? Optional.of(Level.open(rate)) : Optional.empty());
+                sendTimes.set(
+                    rate > 0
+                        ? sendTimes(rate, burstiness, durationSeconds, maxRequests, seed)
+                        : new double[0]);
+                startNanos.set(0);
+              }));
+      ordered.add(
+          scenario("search probe " + (i + 1))
+              .exec(
+                  session -> {
+                    startNanos.compareAndSet(
+                        0,
+                        System.nanoTime()); // as in closed(): the probe starts with its first user
+                    return session.set(SLOT, joined.getAndIncrement());
+                  })
+              .doIf(session -> session.getInt(SLOT) < sendTimes.get().length)
+              .then(
+                  exec(session ->
+                          session // its record then says how late it was sent
+                              .set(
+                                  Populations.SEND_AT_MICROS,
+                                  Math.round(sendTimes.get()[session.getInt(SLOT)] * 1e6))
+                              .set(Populations.SEND_CLOCK_START_NANOS, startNanos.get())
+                              .set(LEVEL, probe.get().orElseThrow()))
+                      // the pause brings the user to about its time (its body built then, not all
+                      // at the
+                      // probe's start); the streaming action sends at the exact instant
+                      .exec(
+                          pause(
+                              session ->
+                                  Duration.ofNanos(
+                                      Math.max(
+                                          0,
+                                          startNanos.get()
+                                              + Math.round(
+                                                  sendTimes.get()[session.getInt(SLOT)] * 1e9)
+                                              - System.nanoTime()))))
+                      .exec(send))
+              .injectOpen(atOnceUsers(maxRequests)));
       ordered.add(drained(i, () -> probe.get().ifPresent(onDrained)));
     }
     return Populations.inOrder(ordered);
   }
 
-  /** A rate probe's send times (s from its start): an open-model level's arrivals, at most {@code max}. */
-  static double[] sendTimes(double rate, double burstiness, int durationSeconds, int max, long seed) {
+  /**
+   * A rate probe's send times (s from its start): an open-model level's arrivals, at most {@code
+   * max}.
+   */
+  static double[] sendTimes(
+      double rate, double burstiness, int durationSeconds, int max, long seed) {
     List<Double> gaps = Arrivals.gaps(rate, burstiness, 0, durationSeconds, seed);
     double[] times = new double[Math.min(max, gaps.size())];
     double t = 0;
@@ -158,20 +212,29 @@ public final class CapacityProbes {
   private static final String SLOT = "llm.slot";
 
   private static PopulationBuilder step(int i, Runnable decide) {
-    return scenario("search step " + (i + 1)).exec(session -> {
-      decide.run();
-      return session;
-    }).injectOpen(atOnceUsers(1));
+    return scenario("search step " + (i + 1))
+        .exec(
+            session -> {
+              decide.run();
+              return session;
+            })
+        .injectOpen(atOnceUsers(1));
   }
 
   private static PopulationBuilder drained(int i, Runnable report) {
-    return scenario("search drained " + (i + 1)).exec(session -> {
-      report.run();
-      return session;
-    }).injectOpen(atOnceUsers(1));
+    return scenario("search drained " + (i + 1))
+        .exec(
+            session -> {
+              report.run();
+              return session;
+            })
+        .injectOpen(atOnceUsers(1));
   }
 
-  /** Probe slots enough for a search from min to max at a precision: the doublings, then the halvings. */
+  /**
+   * Probe slots enough for a search from min to max at a precision: the doublings, then the
+   * halvings.
+   */
   public static int slots(double min, double max, double precision) {
     int growth = (int) Math.ceil(Math.log((double) max / min) / Math.log(2)) + 1;
     int bisection = (int) Math.ceil(Math.log(1 / precision) / Math.log(2)) + 2;

@@ -11,29 +11,52 @@ import java.util.function.DoubleSupplier;
 
 /**
  * A capacity search's load: its planned phases (the warmup) first, then probes of the concurrency
- * (or request rate) the search picks, each for {@code -Dduration} s. Picking and judging the
- * probes is the search's, given in: it reads the analysis, which comes after the load.
+ * (or request rate) the search picks, each for {@code -Dduration} s. Picking and judging the probes
+ * is the search's, given in: it reads the analysis, which comes after the load.
  */
 public final class CapacitySearchLoad {
   private CapacitySearchLoad() {}
 
   /**
-   * @param phases the planned phases before the probes (the warmup, {@code -Dwarmup.prompts}), maybe none
+   * @param phases the planned phases before the probes (the warmup, {@code -Dwarmup.prompts}),
+   *     maybe none
    * @param onPhaseLevelDrained called once a planned phase's level has drained
    * @param nextProbe the next probe's concurrency or rate, or 0 when the search is over
    * @param onProbeDrained called with a probe's level and load once all its requests have finished
    */
   public static PopulationBuilder of(
-      BenchSettings.Search search, BenchSettings.Load load, long seed, RequestChains chains, List<Phase> phases,
-      Consumer<Level> onPhaseLevelDrained, DoubleSupplier nextProbe, BiConsumer<Level, Double> onProbeDrained) {
+      BenchSettings.Search search,
+      BenchSettings.Load load,
+      long seed,
+      RequestChains chains,
+      List<Phase> phases,
+      Consumer<Level> onPhaseLevelDrained,
+      DoubleSupplier nextProbe,
+      BiConsumer<Level, Double> onProbeDrained) {
     int duration = load.durationSeconds();
     ChainBuilder one = chains.probeRequest();
     int slots = CapacityProbes.slots(search.min(), search.max(), search.precision());
-    PopulationBuilder probes = search.rate()
-        ? CapacityProbes.open(slots, CapacityProbes.maxRequests(search.max(), duration, load.burstiness()), duration,
-            load.burstiness(), load.maxConc().orElse(0), seed, one, nextProbe, probe -> onProbeDrained.accept(probe, probe.rate()))
-        : CapacityProbes.closed(slots, (int) search.max(), duration, one, () -> (int) nextProbe.getAsDouble(),
-            probe -> onProbeDrained.accept(probe, (double) probe.conc()));
-    return phases.isEmpty() ? probes : Populations.chain(phases, chains::oneRequest, onPhaseLevelDrained, seed).andThen(probes);
+    PopulationBuilder probes =
+        search.rate()
+            ? CapacityProbes.open(
+                slots,
+                CapacityProbes.maxRequests(search.max(), duration, load.burstiness()),
+                duration,
+                load.burstiness(),
+                load.maxConc().orElse(0),
+                seed,
+                one,
+                nextProbe,
+                probe -> onProbeDrained.accept(probe, probe.rate()))
+            : CapacityProbes.closed(
+                slots,
+                (int) search.max(),
+                duration,
+                one,
+                () -> (int) nextProbe.getAsDouble(),
+                probe -> onProbeDrained.accept(probe, (double) probe.conc()));
+    return phases.isEmpty()
+        ? probes
+        : Populations.chain(phases, chains::oneRequest, onPhaseLevelDrained, seed).andThen(probes);
   }
 }

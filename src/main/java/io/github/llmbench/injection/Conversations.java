@@ -2,7 +2,6 @@ package io.github.llmbench.injection;
 
 import static io.gatling.javaapi.core.CoreDsl.doIf;
 import static io.gatling.javaapi.core.CoreDsl.exec;
-import static io.gatling.javaapi.core.CoreDsl.exitBlockOnFail;
 import static io.gatling.javaapi.core.CoreDsl.pause;
 
 import io.gatling.javaapi.core.ChainBuilder;
@@ -18,13 +17,13 @@ import java.util.Map;
 
 /**
  * Multi-turn chats: each virtual user holds one conversation. Turn k sends the earlier user turns
- * and the assistant's streamed answers (the text the server actually sent), then the new user
- * turn, so the prompt grows as in a chat and a server's prefix cache is exercised as in
- * production. A failed turn ends its conversation (there is no answer to carry on with).
+ * and the assistant's streamed answers (the text the server actually sent), then the new user turn,
+ * so the prompt grows as in a chat and a server's prefix cache is exercised as in production. A
+ * failed turn ends its conversation (there is no answer to carry on with).
  *
  * <p>Session keys: {@value #TURNS} (the conversation's user turns, as feeder records), {@value
- * #CONVERSATION} and {@value #TURN} (also written in each request's record), {@value #HISTORY}
- * (the chat so far).
+ * #CONVERSATION} and {@value #TURN} (also written in each request's record), {@value #HISTORY} (the
+ * chat so far).
  */
 public final class Conversations {
   public static final String TURNS = "turns";
@@ -42,7 +41,8 @@ public final class Conversations {
    * @param request one streamed request from the session's {@code messages} (in its groups)
    * @param think the pause between a turn's answer and the next turn
    */
-  public static ChainBuilder of(Iterator<Map<String, Object>> conversations, ChainBuilder request, Duration think) {
+  public static ChainBuilder of(
+      Iterator<Map<String, Object>> conversations, ChainBuilder request, Duration think) {
     ChainBuilder turn = exec(Conversations::nextTurn).exec(request).exec(Conversations::answered);
     // a user's earlier conversation may have failed: its status must not end this one at once
     return exec(session -> session.markAsSucceeded().remove(HISTORY))
@@ -51,7 +51,10 @@ public final class Conversations {
         .on(
             exec(session -> session.set(HISTORY, List.of()))
                 .repeat(session -> session.getList(TURNS).size(), TURN_INDEX)
-                .on(doIf(session -> session.getInt(TURN_INDEX) > 0 && !think.isZero()).then(pause(think)).exec(turn)));
+                .on(
+                    doIf(session -> session.getInt(TURN_INDEX) > 0 && !think.isZero())
+                        .then(pause(think))
+                        .exec(turn)));
   }
 
   /** A conversation as a feeder record: its id and user turns. */
@@ -61,7 +64,9 @@ public final class Conversations {
 
   /** The request's place: its conversation and turn, or null outside conversations. */
   public static RequestOrigin originOf(Session session) {
-    return session.contains(TURN) ? RequestOrigin.turn(session.getString(CONVERSATION), session.getInt(TURN)) : null;
+    return session.contains(TURN)
+        ? RequestOrigin.turn(session.getString(CONVERSATION), session.getInt(TURN))
+        : null;
   }
 
   /** The chat so far plus turn k's user messages, as the request's {@code messages}. */
@@ -73,14 +78,19 @@ public final class Conversations {
     if (own instanceof List<?> list) {
       messages.addAll(list); // a dataset line's own messages (a system prompt, say) are the turn
     } else {
-      messages.add(Map.of("role", "user", "content", String.valueOf(userTurn.get(FeederRecords.PROMPT))));
+      messages.add(
+          Map.of("role", "user", "content", String.valueOf(userTurn.get(FeederRecords.PROMPT))));
     }
-    Session s = session.removeAll(FeederRecords.PROMPT, FeederRecords.INPUT_TOKENS, StreamCapture.ANSWER)
-        .set(FeederRecords.MESSAGES, List.copyOf(messages))
-        .set(TURN, k + 1)
-        .set(FeederRecords.MAX_TOKENS, userTurn.get(FeederRecords.MAX_TOKENS));
+    Session s =
+        session
+            .removeAll(FeederRecords.PROMPT, FeederRecords.INPUT_TOKENS, StreamCapture.ANSWER)
+            .set(FeederRecords.MESSAGES, List.copyOf(messages))
+            .set(TURN, k + 1)
+            .set(FeederRecords.MAX_TOKENS, userTurn.get(FeederRecords.MAX_TOKENS));
     Object profile = userTurn.get(FeederRecords.PROFILE);
-    return profile == null ? s.remove(FeederRecords.PROFILE) : s.set(FeederRecords.PROFILE, profile);
+    return profile == null
+        ? s.remove(FeederRecords.PROFILE)
+        : s.set(FeederRecords.PROFILE, profile);
   }
 
   /** The chat with this turn's streamed answer, for the next turn. */

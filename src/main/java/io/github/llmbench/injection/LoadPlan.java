@@ -39,23 +39,31 @@ public final class LoadPlan {
   }
 
   /**
-   * The run's hard stop: every phase's own limit (a count of requests at most {@code timeout}
-   * each per slot in flight), plus time for its last requests to time out; a search's budget
-   * likewise (a probe is started only when it ends within it).
+   * The run's hard stop: every phase's own limit (a count of requests at most {@code timeout} each
+   * per slot in flight), plus time for its last requests to time out; a search's budget likewise (a
+   * probe is started only when it ends within it).
    *
    * @param searchBudgetSeconds the capacity search's budget, 0 for none
    */
-  public static Duration maxDuration(List<Phase> phases, int timeoutSeconds, long searchBudgetSeconds) {
+  public static Duration maxDuration(
+      List<Phase> phases, int timeoutSeconds, long searchBudgetSeconds) {
     long seconds = 0;
     for (Phase p : phases) {
-      seconds += p.<Long>match(
-          closed -> closed.prompts().isPresent()
-              ? byCountSeconds(closed.prompts().getAsInt(), closed.conc(), timeoutSeconds) : closed.durationSeconds(),
-          // uncapped: as if one at a time, which outlasts the arrivals of any rate above one per timeout
-          open -> open.prompts().isPresent()
-              ? byCountSeconds(open.prompts().getAsInt(), open.maxConc().orElse(1), timeoutSeconds) : open.durationSeconds(),
-          trace -> (long) trace.durationSeconds(),
-          warmup -> byCountSeconds(warmup.promptCount(), warmup.conc(), timeoutSeconds));
+      seconds +=
+          p.<Long>match(
+              closed ->
+                  closed.prompts().isPresent()
+                      ? byCountSeconds(closed.prompts().getAsInt(), closed.conc(), timeoutSeconds)
+                      : closed.durationSeconds(),
+              // uncapped: as if one at a time, which outlasts the arrivals of any rate above one
+              // per timeout
+              open ->
+                  open.prompts().isPresent()
+                      ? byCountSeconds(
+                          open.prompts().getAsInt(), open.maxConc().orElse(1), timeoutSeconds)
+                      : open.durationSeconds(),
+              trace -> (long) trace.durationSeconds(),
+              warmup -> byCountSeconds(warmup.promptCount(), warmup.conc(), timeoutSeconds));
       seconds += timeoutSeconds + 10L;
     }
     if (searchBudgetSeconds > 0) {
@@ -64,41 +72,51 @@ public final class LoadPlan {
     return Duration.ofSeconds(seconds + 30);
   }
 
-  /** The most a count of requests takes, {@code inFlight} at a time, each at most {@code timeoutSeconds}. */
+  /**
+   * The most a count of requests takes, {@code inFlight} at a time, each at most {@code
+   * timeoutSeconds}.
+   */
   private static long byCountSeconds(int requests, int inFlight, int timeoutSeconds) {
     return (long) Math.ceil((double) requests / inFlight) * timeoutSeconds;
   }
 
   /** The warmup phase (this injector's share of it), or none. */
   private static List<Phase> warmup(BenchSettings.Load load, BenchSettings.Injector injector) {
-    return load.warmupPrompts() == 0 ? List.of()
-        : List.of(new Phase.Warmup(injector.share(load.warmupConc()), injector.share(load.warmupPrompts())));
+    return load.warmupPrompts() == 0
+        ? List.of()
+        : List.of(
+            new Phase.Warmup(
+                injector.share(load.warmupConc()), injector.share(load.warmupPrompts())));
   }
 
   /**
-   * When each phase waits to start: with {@code -Dstart.at}, injectors sharing several stages
-   * (a warmup, a ladder) follow one {@link #timeline}; otherwise only the first phase waits for the
+   * When each phase waits to start: with {@code -Dstart.at}, injectors sharing several stages (a
+   * warmup, a ladder) follow one {@link #timeline}; otherwise only the first phase waits for the
    * instant, and the others follow as the one before drains. Empty for a phase that does not wait.
    */
-  public static List<OptionalLong> starts(List<Phase> phases, BenchSettings.Injector injector, int durationSeconds) {
-    List<OptionalLong> none = new ArrayList<>(Collections.nCopies(phases.size(), OptionalLong.empty()));
+  public static List<OptionalLong> starts(
+      List<Phase> phases, BenchSettings.Injector injector, int durationSeconds) {
+    List<OptionalLong> none =
+        new ArrayList<>(Collections.nCopies(phases.size(), OptionalLong.empty()));
     if (injector.startAtMs().isEmpty() || phases.isEmpty()) {
       return none;
     }
     if (injector.sharded() && phases.stream().map(Phase::level).distinct().count() > 1) {
-      return timeline(phases, injector.startAtMs().getAsLong(), durationSeconds, injector.drainSeconds());
+      return timeline(
+          phases, injector.startAtMs().getAsLong(), durationSeconds, injector.drainSeconds());
     }
     none.set(0, injector.startAtMs());
     return none;
   }
 
   /**
-   * When each phase starts on a timeline shared by injectors that cannot wait for one another:
-   * the first phase at {@code startAtMs}; after a warmup, {@code drain} seconds; after a level,
-   * its duration plus {@code drain} seconds. Phases of one level (profiles in order) follow each
-   * other as they drain. Empty for a phase that starts when the one before it has drained.
+   * When each phase starts on a timeline shared by injectors that cannot wait for one another: the
+   * first phase at {@code startAtMs}; after a warmup, {@code drain} seconds; after a level, its
+   * duration plus {@code drain} seconds. Phases of one level (profiles in order) follow each other
+   * as they drain. Empty for a phase that starts when the one before it has drained.
    */
-  public static List<OptionalLong> timeline(List<Phase> phases, long startAtMs, int durationSeconds, int drainSeconds) {
+  public static List<OptionalLong> timeline(
+      List<Phase> phases, long startAtMs, int durationSeconds, int drainSeconds) {
     List<OptionalLong> out = new ArrayList<>();
     long at = startAtMs;
     Level previousLevel = null;
@@ -107,7 +125,10 @@ public final class LoadPlan {
       boolean stageStart = i == 0 || !p.level().equals(previousLevel);
       if (stageStart && i > 0) {
         // a warmup is a count of requests, over once they have drained: only the drain is waited
-        at += 1000L * ((phases.get(i - 1) instanceof Phase.Warmup ? 0 : durationSeconds) + drainSeconds);
+        at +=
+            1000L
+                * ((phases.get(i - 1) instanceof Phase.Warmup ? 0 : durationSeconds)
+                    + drainSeconds);
       }
       out.add(stageStart ? OptionalLong.of(at) : OptionalLong.empty());
       previousLevel = p.level();
@@ -116,8 +137,8 @@ public final class LoadPlan {
   }
 
   /**
-   * @param profiles the profiles to send one after another within each level, or an empty list
-   *     when requests do not run by profile (or profiles are mixed)
+   * @param profiles the profiles to send one after another within each level, or an empty list when
+   *     requests do not run by profile (or profiles are mixed)
    */
   public static List<Phase> of(BenchSettings.Load load, List<String> profiles) {
     return of(load, profiles, BenchSettings.Injector.ALONE);
@@ -125,34 +146,56 @@ public final class LoadPlan {
 
   /**
    * The phases of one injector of several: its share of each level's concurrency and prompts
-   * (shares differ by at most one), of an open model's rate; the levels keep the whole load's
-   * names ({@code c128} on every injector), so their records merge into one level.
+   * (shares differ by at most one), of an open model's rate; the levels keep the whole load's names
+   * ({@code c128} on every injector), so their records merge into one level.
    */
-  public static List<Phase> of(BenchSettings.Load load, List<String> profiles, BenchSettings.Injector injector) {
+  public static List<Phase> of(
+      BenchSettings.Load load, List<String> profiles, BenchSettings.Injector injector) {
     List<Phase> phases = new ArrayList<>(warmup(load, injector));
-    Function<OptionalInt, OptionalInt> sharePrompts = p -> p.isPresent() ? OptionalInt.of(injector.share(p.getAsInt())) : p;
+    Function<OptionalInt, OptionalInt> sharePrompts =
+        p -> p.isPresent() ? OptionalInt.of(injector.share(p.getAsInt())) : p;
     List<String> split = profiles.isEmpty() ? Collections.singletonList(null) : profiles;
     if (load.open()) {
       Level.Open level = Level.open(load.rate().getAsDouble());
       // at least one in flight on each injector, however many share the cap
-      OptionalInt maxConc = load.maxConc().isPresent() ? OptionalInt.of(Math.max(1, injector.share(load.maxConc().getAsInt()))) : OptionalInt.empty();
+      OptionalInt maxConc =
+          load.maxConc().isPresent()
+              ? OptionalInt.of(Math.max(1, injector.share(load.maxConc().getAsInt())))
+              : OptionalInt.empty();
       for (int p = 0; p < split.size(); p++) {
-        phases.add(new Phase.Open(level, split.get(p), level.rate() / injector.count(), load.burstiness(), maxConc,
-            sharePrompts.apply(load.promptsOf(0)), load.durationSeconds(), p == split.size() - 1));
+        phases.add(
+            new Phase.Open(
+                level,
+                split.get(p),
+                level.rate() / injector.count(),
+                load.burstiness(),
+                maxConc,
+                sharePrompts.apply(load.promptsOf(0)),
+                load.durationSeconds(),
+                p == split.size() - 1));
       }
       return phases;
     }
     for (int i = 0; i < load.levels().size(); i++) {
       Level.Closed level = Level.closed(load.levels().get(i));
       for (int p = 0; p < split.size(); p++) {
-        phases.add(new Phase.Closed(level, split.get(p), injector.share(level.conc()), sharePrompts.apply(load.promptsOf(i)),
-            load.durationSeconds(), p == split.size() - 1));
+        phases.add(
+            new Phase.Closed(
+                level,
+                split.get(p),
+                injector.share(level.conc()),
+                sharePrompts.apply(load.promptsOf(i)),
+                load.durationSeconds(),
+                p == split.size() - 1));
       }
     }
     return phases;
   }
 
-  /** Prompts made before the load per request in flight of a phase that runs for a time: a pool used in turn. */
+  /**
+   * Prompts made before the load per request in flight of a phase that runs for a time: a pool used
+   * in turn.
+   */
   public static final int POOL_PER_SLOT = 8;
 
   /** The most prompts made before the load, whatever the plan sends. */
@@ -165,37 +208,58 @@ public final class LoadPlan {
    * largest one's pool; each conversation's turns; at most {@value #MAX_PREPARED}.
    */
   public static int plannedRequests(
-      List<Phase> phases, Optional<BenchSettings.Search> search, int durationSeconds, int turns, boolean warmup) {
+      List<Phase> phases,
+      Optional<BenchSettings.Search> search,
+      int durationSeconds,
+      int turns,
+      boolean warmup) {
     long n = 0;
     if (!warmup && search.isPresent()) { // the largest probe's, used in turn by every probe
       BenchSettings.Search s = search.get();
-      n = s.rate() ? (long) Math.ceil(s.max() * durationSeconds * 1.2) : (long) s.max() * POOL_PER_SLOT;
+      n =
+          s.rate()
+              ? (long) Math.ceil(s.max() * durationSeconds * 1.2)
+              : (long) s.max() * POOL_PER_SLOT;
     }
     for (Phase p : phases) {
       if (p.level().measured() == warmup) {
         continue;
       }
-      n += p.<Long>match(
-          closed -> closed.prompts().isPresent() ? closed.prompts().getAsInt() : (long) closed.conc() * POOL_PER_SLOT,
-          open -> open.prompts().isPresent() ? open.prompts().getAsInt() : (long) Math.ceil(open.rate() * open.durationSeconds() * 1.2),
-          trace -> (long) trace.sendTimes().size(),
-          warmupPhase -> (long) warmupPhase.promptCount());
+      n +=
+          p.<Long>match(
+              closed ->
+                  closed.prompts().isPresent()
+                      ? closed.prompts().getAsInt()
+                      : (long) closed.conc() * POOL_PER_SLOT,
+              open ->
+                  open.prompts().isPresent()
+                      ? open.prompts().getAsInt()
+                      : (long) Math.ceil(open.rate() * open.durationSeconds() * 1.2),
+              trace -> (long) trace.sendTimes().size(),
+              warmupPhase -> (long) warmupPhase.promptCount());
     }
     return (int) Math.min(n * turns, MAX_PREPARED);
   }
 
-  /** The requests to make prompts for before the load, measured and warmup, as the workload's preparation takes them. */
+  /**
+   * The requests to make prompts for before the load, measured and warmup, as the workload's
+   * preparation takes them.
+   */
   public static PreparedWorkload.PlannedRequests planned(
       List<Phase> phases, Optional<BenchSettings.Search> search, int durationSeconds, int turns) {
-    return new PreparedWorkload.PlannedRequests(plannedRequests(phases, search, durationSeconds, turns, false),
-        plannedRequests(phases, search, durationSeconds, turns, true), reusesPlannedRequests(phases, search));
+    return new PreparedWorkload.PlannedRequests(
+        plannedRequests(phases, search, durationSeconds, turns, false),
+        plannedRequests(phases, search, durationSeconds, turns, true),
+        reusesPlannedRequests(phases, search));
   }
 
   /**
    * Whether the measured load may send more requests than {@link #plannedRequests} counts (a
    * search, or a phase that runs for a time), so the prompts made before it are used in turn.
    */
-  public static boolean reusesPlannedRequests(List<Phase> phases, Optional<BenchSettings.Search> search) {
-    return search.isPresent() || phases.stream().filter(p -> p.level().measured()).anyMatch(p -> p.prompts().isEmpty());
+  public static boolean reusesPlannedRequests(
+      List<Phase> phases, Optional<BenchSettings.Search> search) {
+    return search.isPresent()
+        || phases.stream().filter(p -> p.level().measured()).anyMatch(p -> p.prompts().isEmpty());
   }
 }

@@ -29,7 +29,11 @@ public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Pha
    * The value for this phase's kind, from the function of that kind: Java 17 has no switch over a
    * sealed type's cases, and this one makes each caller handle every kind.
    */
-  <T> T match(Function<Closed, T> closed, Function<Open, T> open, Function<Trace, T> trace, Function<Warmup, T> warmup);
+  <T> T match(
+      Function<Closed, T> closed,
+      Function<Open, T> open,
+      Function<Trace, T> trace,
+      Function<Warmup, T> warmup);
 
   /** A name unique within the run, for Gatling's scenario. */
   default String scenarioName() {
@@ -42,16 +46,27 @@ public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Pha
    * @param conc this injector's requests in flight
    * @param prompts the exact number of requests, or empty to stop after {@code durationSeconds}
    */
-  record Closed(Level.Closed level, String profile, int conc, OptionalInt prompts, int durationSeconds, boolean lastOfLevel)
+  record Closed(
+      Level.Closed level,
+      String profile,
+      int conc,
+      OptionalInt prompts,
+      int durationSeconds,
+      boolean lastOfLevel)
       implements Phase {
     public Closed {
       if (conc < 1) {
-        throw new IllegalArgumentException("a closed-model phase needs at least 1 request in flight, not " + conc);
+        throw new IllegalArgumentException(
+            "a closed-model phase needs at least 1 request in flight, not " + conc);
       }
     }
 
     @Override
-    public <T> T match(Function<Closed, T> closed, Function<Open, T> open, Function<Trace, T> trace, Function<Warmup, T> warmup) {
+    public <T> T match(
+        Function<Closed, T> closed,
+        Function<Open, T> open,
+        Function<Trace, T> trace,
+        Function<Warmup, T> warmup) {
       return closed.apply(this);
     }
   }
@@ -66,19 +81,35 @@ public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Pha
    * @param prompts the exact number of requests, or empty to stop after {@code durationSeconds}
    */
   record Open(
-      Level.Open level, String profile, double rate, double burstiness, OptionalInt maxConc, OptionalInt prompts,
-      int durationSeconds, boolean lastOfLevel) implements Phase {
+      Level.Open level,
+      String profile,
+      double rate,
+      double burstiness,
+      OptionalInt maxConc,
+      OptionalInt prompts,
+      int durationSeconds,
+      boolean lastOfLevel)
+      implements Phase {
     public Open {
       if (!(rate > 0) || !(burstiness > 0)) {
-        throw new IllegalArgumentException("an open-model phase needs a rate and a burstiness above 0, not " + rate + " and " + burstiness);
+        throw new IllegalArgumentException(
+            "an open-model phase needs a rate and a burstiness above 0, not "
+                + rate
+                + " and "
+                + burstiness);
       }
       if (maxConc.isPresent() && maxConc.getAsInt() < 1) {
-        throw new IllegalArgumentException("a cap on requests in flight must be at least 1, not " + maxConc.getAsInt());
+        throw new IllegalArgumentException(
+            "a cap on requests in flight must be at least 1, not " + maxConc.getAsInt());
       }
     }
 
     @Override
-    public <T> T match(Function<Closed, T> closed, Function<Open, T> open, Function<Trace, T> trace, Function<Warmup, T> warmup) {
+    public <T> T match(
+        Function<Closed, T> closed,
+        Function<Open, T> open,
+        Function<Trace, T> trace,
+        Function<Warmup, T> warmup) {
       return open.apply(this);
     }
   }
@@ -122,7 +153,11 @@ public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Pha
     }
 
     @Override
-    public <T> T match(Function<Closed, T> closed, Function<Open, T> open, Function<Trace, T> trace, Function<Warmup, T> warmup) {
+    public <T> T match(
+        Function<Closed, T> closed,
+        Function<Open, T> open,
+        Function<Trace, T> trace,
+        Function<Warmup, T> warmup) {
       return trace.apply(this);
     }
   }
@@ -134,7 +169,11 @@ public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Pha
   record Warmup(int conc, int promptCount) implements Phase {
     public Warmup {
       if (conc < 1 || promptCount < 1) {
-        throw new IllegalArgumentException("a warmup needs at least 1 request and 1 in flight, not " + promptCount + " and " + conc);
+        throw new IllegalArgumentException(
+            "a warmup needs at least 1 request and 1 in flight, not "
+                + promptCount
+                + " and "
+                + conc);
       }
     }
 
@@ -159,7 +198,11 @@ public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Pha
     }
 
     @Override
-    public <T> T match(Function<Closed, T> closed, Function<Open, T> open, Function<Trace, T> trace, Function<Warmup, T> warmup) {
+    public <T> T match(
+        Function<Closed, T> closed,
+        Function<Open, T> open,
+        Function<Trace, T> trace,
+        Function<Warmup, T> warmup) {
       return warmup.apply(this);
     }
   }

@@ -56,8 +56,17 @@ public final class Populations {
    * @param seed seeds the open-model arrival gaps
    */
   public static PopulationBuilder chain(
-      List<Phase> phases, Function<Phase, ChainBuilder> oneRequest, Consumer<Level> onLevelDrained, long seed) {
-    return chain(phases, Collections.nCopies(phases.size(), OptionalLong.empty()), oneRequest, null, onLevelDrained, seed);
+      List<Phase> phases,
+      Function<Phase, ChainBuilder> oneRequest,
+      Consumer<Level> onLevelDrained,
+      long seed) {
+    return chain(
+        phases,
+        Collections.nCopies(phases.size(), OptionalLong.empty()),
+        oneRequest,
+        null,
+        onLevelDrained,
+        seed);
   }
 
   /**
@@ -68,23 +77,35 @@ public final class Populations {
    *     the phase (its first request would otherwise pay the client's first use), or null for none
    */
   public static PopulationBuilder chain(
-      List<Phase> phases, List<OptionalLong> startsMs, Function<Phase, ChainBuilder> oneRequest,
-      Function<Phase, ChainBuilder> ready, Consumer<Level> onLevelDrained, long seed) {
+      List<Phase> phases,
+      List<OptionalLong> startsMs,
+      Function<Phase, ChainBuilder> oneRequest,
+      Function<Phase, ChainBuilder> ready,
+      Consumer<Level> onLevelDrained,
+      long seed) {
     List<PopulationBuilder> ordered = new ArrayList<>();
     for (int i = 0; i < phases.size(); i++) {
       Phase phase = phases.get(i);
       OptionalLong at = startsMs.get(i);
       if (ready != null && phase instanceof Phase.Trace) {
-        ordered.add(scenario("ready " + phase.scenarioName()).exec(ready.apply(phase)).injectOpen(atOnceUsers(1)));
+        ordered.add(
+            scenario("ready " + phase.scenarioName())
+                .exec(ready.apply(phase))
+                .injectOpen(atOnceUsers(1)));
       }
       if (at.isPresent()) {
-        // Gatling starts a chain's next population on its injector's next tick, up to about a second
+        // Gatling starts a chain's next population on its injector's next tick, up to about a
+        // second
         // after the one before ends: a phase starts within about a second of its time (waiting in
         // the phase's own users instead would shorten a level that Gatling times from its start)
         long startMs = at.getAsLong();
-        ordered.add(scenario("start " + phase.scenarioName())
-            .exec(pause(session -> Duration.ofMillis(Math.max(0, startMs - System.currentTimeMillis()))))
-            .injectOpen(atOnceUsers(1)));
+        ordered.add(
+            scenario("start " + phase.scenarioName())
+                .exec(
+                    pause(
+                        session ->
+                            Duration.ofMillis(Math.max(0, startMs - System.currentTimeMillis()))))
+                .injectOpen(atOnceUsers(1)));
       }
       ordered.add(population(phase, oneRequest.apply(phase), seed));
       if (phase.lastOfLevel()) {
@@ -121,7 +142,10 @@ public final class Populations {
     return gaps;
   }
 
-  /** An open model's request capped at {@code conc} in flight: an arrival waits for a free slot, as vLLM's semaphore makes it. */
+  /**
+   * An open model's request capped at {@code conc} in flight: an arrival waits for a free slot, as
+   * vLLM's semaphore makes it.
+   */
   static ChainBuilder capped(ChainBuilder request, int conc) {
     Semaphore slots = new Semaphore(conc);
     return exec(session -> session)
@@ -137,11 +161,23 @@ public final class Populations {
 
   private static PopulationBuilder population(Phase phase, ChainBuilder request, long seed) {
     return phase.match(
-        closed -> closed.prompts().isPresent()
-            ? byCount(closed, request, closed.conc(), closed.prompts().getAsInt())
-            : scenario(closed.scenarioName()).exec(request).injectClosed(constantConcurrentUsers(closed.conc()).during(closed.durationSeconds())),
-        open -> arrivals(open, open.maxConc().isPresent() ? capped(request, open.maxConc().getAsInt()) : request,
-            Arrivals.gaps(open.rate(), open.burstiness(), open.prompts().orElse(0), open.durationSeconds(), seed)),
+        closed ->
+            closed.prompts().isPresent()
+                ? byCount(closed, request, closed.conc(), closed.prompts().getAsInt())
+                : scenario(closed.scenarioName())
+                    .exec(request)
+                    .injectClosed(
+                        constantConcurrentUsers(closed.conc()).during(closed.durationSeconds())),
+        open ->
+            arrivals(
+                open,
+                open.maxConc().isPresent() ? capped(request, open.maxConc().getAsInt()) : request,
+                Arrivals.gaps(
+                    open.rate(),
+                    open.burstiness(),
+                    open.prompts().orElse(0),
+                    open.durationSeconds(),
+                    seed)),
         trace -> arrivals(trace, request, gapsOf(trace.sendTimes())),
         warmup -> byCount(warmup, request, warmup.conc(), warmup.promptCount()));
   }
@@ -156,8 +192,12 @@ public final class Populations {
     return scenario(phase.scenarioName()).exec(request).injectOpen(steps);
   }
 
-  /** {@code conc} users at once, each sending requests while the phase's count of {@code prompts} lasts. */
-  private static PopulationBuilder byCount(Phase phase, ChainBuilder request, int conc, int prompts) {
+  /**
+   * {@code conc} users at once, each sending requests while the phase's count of {@code prompts}
+   * lasts.
+   */
+  private static PopulationBuilder byCount(
+      Phase phase, ChainBuilder request, int conc, int prompts) {
     AtomicLong budget = new AtomicLong(prompts);
     return scenario(phase.scenarioName())
         .asLongAs(session -> budget.getAndDecrement() > 0)

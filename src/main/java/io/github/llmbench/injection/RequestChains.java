@@ -38,7 +38,8 @@ public final class RequestChains {
    * The trace's clock starts this long after its first request is fed, so each request, the first
    * too, reaches its send action before its time and waits there (Gatling injects user n at its
    * time from the phase's start). Measured on a busy 2-core machine: the first user took 12-22 ms
-   * from its start to that wait, and Gatling's ticks and timers started some users up to 64 ms late.
+   * from its start to that wait, and Gatling's ticks and timers started some users up to 64 ms
+   * late.
    */
   static final long TRACE_LEAD_NANOS = 250_000_000L;
 
@@ -47,7 +48,11 @@ public final class RequestChains {
 
   /** The keys a feeder record sets: removed before the next record is fed. */
   private static final String[] FEEDER_KEYS = {
-    FeederRecords.PROMPT, FeederRecords.MESSAGES, FeederRecords.MAX_TOKENS, FeederRecords.PROFILE, FeederRecords.INPUT_TOKENS
+    FeederRecords.PROMPT,
+    FeederRecords.MESSAGES,
+    FeederRecords.MAX_TOKENS,
+    FeederRecords.PROFILE,
+    FeederRecords.INPUT_TOKENS
   };
 
   private final StreamCapture capture;
@@ -66,8 +71,12 @@ public final class RequestChains {
    * @param outputLen the output length of a record that names none
    */
   public RequestChains(
-      StreamCapture capture, PreparedWorkload workload, RequestBodies bodies, BenchSettings.Workload shape,
-      BenchSettings.Injector injector, int outputLen) {
+      StreamCapture capture,
+      PreparedWorkload workload,
+      RequestBodies bodies,
+      BenchSettings.Workload shape,
+      BenchSettings.Injector injector,
+      int outputLen) {
     this.capture = capture;
     this.workload = workload;
     this.bodies = bodies;
@@ -76,49 +85,76 @@ public final class RequestChains {
     this.outputLen = outputLen;
   }
 
-  /** The run's chains, their capture of the streamed requests (records, timeouts, headers, token counts) made here. */
-  public static RequestChains forRun(BenchSettings settings, Target target, PreparedWorkload workload, RunRecorder recorder) {
+  /**
+   * The run's chains, their capture of the streamed requests (records, timeouts, headers, token
+   * counts) made here.
+   */
+  public static RequestChains forRun(
+      BenchSettings settings, Target target, PreparedWorkload workload, RunRecorder recorder) {
     LocalTokenizer localTokenizer = workload.localTokenizer().orElse(null);
-    StreamCapture capture = new StreamCapture(
-        recorder,
-        Duration.ofSeconds(settings.timeoutSeconds()),
-        target.baseUrl(),
-        settings.api().path(),
-        settings.apiKey(),
-        settings.requestOptions().headers(),
-        target.api().closesConnectionAfterStream(),
-        Math.max(workload.dataset().maxTokens(), settings.requestOptions().maxTokens().orElse(0)),
-        settings.gatlingRecords().metrics(),
-        settings.workload().multiTurn(),
-        localTokenizer == null ? null : localTokenizer::countText,
-        localTokenizer == null ? s -> null : RequestChains::countedInputTokens); // a count labelled "tokenizer" must be one
-    RequestBodies bodies = new RequestBodies(settings.api(), target.model(), settings.requestOptions().extraBody());
-    return new RequestChains(capture, workload, bodies, settings.workload(), settings.injector(), settings.outputLen());
+    StreamCapture capture =
+        new StreamCapture(
+            recorder,
+            Duration.ofSeconds(settings.timeoutSeconds()),
+            target.baseUrl(),
+            settings.api().path(),
+            settings.apiKey(),
+            settings.requestOptions().headers(),
+            target.api().closesConnectionAfterStream(),
+            Math.max(
+                workload.dataset().maxTokens(), settings.requestOptions().maxTokens().orElse(0)),
+            settings.gatlingRecords().metrics(),
+            settings.workload().multiTurn(),
+            localTokenizer == null ? null : localTokenizer::countText,
+            localTokenizer == null
+                ? s -> null
+                : RequestChains::countedInputTokens); // a count labelled "tokenizer" must be one
+    RequestBodies bodies =
+        new RequestBodies(settings.api(), target.model(), settings.requestOptions().extraBody());
+    return new RequestChains(
+        capture, workload, bodies, settings.workload(), settings.injector(), settings.outputLen());
   }
 
   /**
-   * One request of {@code phase}, inside its level's group and, in profile runs, its profile's;
-   * in multi-turn runs, one conversation of such requests.
+   * One request of {@code phase}, inside its level's group and, in profile runs, its profile's; in
+   * multi-turn runs, one conversation of such requests.
    */
   public ChainBuilder oneRequest(Phase phase) {
     String level = phase.level().tag();
-    ChainBuilder request = capture.request(s -> level, RequestChains::profileOf, this::bodyOf, this::originOf, RequestChains::sendAt);
+    ChainBuilder request =
+        capture.request(
+            s -> level,
+            RequestChains::profileOf,
+            this::bodyOf,
+            this::originOf,
+            RequestChains::sendAt);
     boolean profiles = shape.dataset() == DatasetKind.PROFILES;
-    ChainBuilder inner = profiles ? exec(group("#{" + FeederRecords.PROFILE + "}").on(request)) : request;
+    ChainBuilder inner =
+        profiles ? exec(group("#{" + FeederRecords.PROFILE + "}").on(request)) : request;
     boolean measured = phase.level().measured();
     Dataset d = measured ? workload.dataset() : workload.warmupDataset();
     AtomicLong index = measured ? measuredIndex : warmupIndex;
     if (shape.multiTurn()) {
-      Iterator<Map<String, Object>> conversations = Stream.generate(() -> {
-        long n = datasetIndex(index.getAndIncrement(), injector);
-        List<Map<String, Object>> turns = d.conversation(n, phase.profile(), shape.turns()).stream().map(workload::feederRecord).toList();
-        return Conversations.record("conv-" + conversationIds.incrementAndGet(), turns);
-      }).iterator();
-      return Conversations.of(conversations, exec(group(level).on(inner)), Duration.ofMillis(Math.round(shape.thinkSeconds() * 1000)));
+      Iterator<Map<String, Object>> conversations =
+          Stream.generate(
+                  () -> {
+                    long n = datasetIndex(index.getAndIncrement(), injector);
+                    List<Map<String, Object>> turns =
+                        d.conversation(n, phase.profile(), shape.turns()).stream()
+                            .map(workload::feederRecord)
+                            .toList();
+                    return Conversations.record("conv-" + conversationIds.incrementAndGet(), turns);
+                  })
+              .iterator();
+      return Conversations.of(
+          conversations,
+          exec(group(level).on(inner)),
+          Duration.ofMillis(Math.round(shape.thinkSeconds() * 1000)));
     }
-    Iterator<Map<String, Object>> records = phase instanceof Phase.Trace trace
-        ? traceRecords(d, index, trace.sendTimes(), System::nanoTime)
-        : feederOf(d, index, phase.profile());
+    Iterator<Map<String, Object>> records =
+        phase instanceof Phase.Trace trace
+            ? traceRecords(d, index, trace.sendTimes(), System::nanoTime)
+            : feederOf(d, index, phase.profile());
     return fed(records, group(level).on(inner));
   }
 
@@ -128,15 +164,26 @@ public final class RequestChains {
    */
   public ChainBuilder ready(Phase phase) {
     Dataset warmup = workload.warmupDataset();
-    Iterator<Map<String, Object>> records = Stream.generate(() -> FeederRecords.of(warmup.request(0, null))).iterator();
+    Iterator<Map<String, Object>> records =
+        Stream.generate(() -> FeederRecords.of(warmup.request(0, null))).iterator();
     return fed(records, capture.ready(this::bodyOf));
   }
 
-  /** One request of a capacity probe: the measured dataset's next, in the group of the session's probe. */
+  /**
+   * One request of a capacity probe: the measured dataset's next, in the group of the session's
+   * probe.
+   */
   public ChainBuilder probeRequest() {
-    ChainBuilder request = capture.request(session -> CapacityProbes.levelOf(session).tag(),
-        RequestChains::profileOf, this::bodyOf, this::originOf, RequestChains::sendAt);
-    return fed(feederOf(workload.dataset(), measuredIndex, null), group(session -> CapacityProbes.levelOf(session).tag()).on(request));
+    ChainBuilder request =
+        capture.request(
+            session -> CapacityProbes.levelOf(session).tag(),
+            RequestChains::profileOf,
+            this::bodyOf,
+            this::originOf,
+            RequestChains::sendAt);
+    return fed(
+        feederOf(workload.dataset(), measuredIndex, null),
+        group(session -> CapacityProbes.levelOf(session).tag()).on(request));
   }
 
   /** The dataset's requests from the first, as feeder records ({@link FeederRecords}), endless. */
@@ -144,14 +191,23 @@ public final class RequestChains {
     return feederOf(workload.dataset(), new AtomicLong(), null);
   }
 
-  /** One streamed request built from the session; its level is the enclosing group, else the scenario's name. */
+  /**
+   * One streamed request built from the session; its level is the enclosing group, else the
+   * scenario's name.
+   */
   public ChainBuilder stream() {
-    return capture.request(StreamCapture::enclosingGroup, RequestChains::profileOf, this::bodyOf, this::originOf);
+    return capture.request(
+        StreamCapture::enclosingGroup, RequestChains::profileOf, this::bodyOf, this::originOf);
   }
 
-  /** The prompt's tokens the feeder record knows (a random prompt's, or counted by a local tokenizer). */
+  /**
+   * The prompt's tokens the feeder record knows (a random prompt's, or counted by a local
+   * tokenizer).
+   */
   private static Integer countedInputTokens(Session s) {
-    return s.contains(FeederRecords.INPUT_TOKENS) ? countedInputTokens((Object) s.get(FeederRecords.INPUT_TOKENS)) : null;
+    return s.contains(FeederRecords.INPUT_TOKENS)
+        ? countedInputTokens((Object) s.get(FeederRecords.INPUT_TOKENS))
+        : null;
   }
 
   static Integer countedInputTokens(Object v) {
@@ -166,9 +222,16 @@ public final class RequestChains {
     return exec(session -> session.removeAll(FEEDER_KEYS)).feed(records).exec(then);
   }
 
-  /** Requests {@code index}, {@code index + 1}, ... of a dataset (of one profile, or any) as feeder records. */
+  /**
+   * Requests {@code index}, {@code index + 1}, ... of a dataset (of one profile, or any) as feeder
+   * records.
+   */
   private Iterator<Map<String, Object>> feederOf(Dataset d, AtomicLong index, String profile) {
-    return Stream.generate(() -> workload.feederRecord(d.request(datasetIndex(index.getAndIncrement(), injector), profile))).iterator();
+    return Stream.generate(
+            () ->
+                workload.feederRecord(
+                    d.request(datasetIndex(index.getAndIncrement(), injector), profile)))
+        .iterator();
   }
 
   /**
@@ -176,22 +239,25 @@ public final class RequestChains {
    * record tells how late it went. Send times count from the first record's feed plus {@link
    * #TRACE_LEAD_NANOS}; past the trace's end they start over.
    */
-  static Iterator<Map<String, Object>> traceRecords(Dataset d, AtomicLong index, List<Double> sendTimes, LongSupplier nanoClock) {
+  static Iterator<Map<String, Object>> traceRecords(
+      Dataset d, AtomicLong index, List<Double> sendTimes, LongSupplier nanoClock) {
     AtomicLong startNanos = new AtomicLong(Long.MIN_VALUE);
-    return Stream.generate(() -> {
-      startNanos.compareAndSet(Long.MIN_VALUE, nanoClock.getAsLong() + TRACE_LEAD_NANOS);
-      long n = index.getAndIncrement();
-      double at = sendTimes.get((int) (n % sendTimes.size()));
-      Map<String, Object> r = new LinkedHashMap<>(FeederRecords.of(d.request(n, null)));
-      r.put(TRACE_MICROS, Math.round(at * 1e6));
-      r.put(TRACE_START_NANOS, startNanos.get());
-      return r;
-    }).iterator();
+    return Stream.generate(
+            () -> {
+              startNanos.compareAndSet(Long.MIN_VALUE, nanoClock.getAsLong() + TRACE_LEAD_NANOS);
+              long n = index.getAndIncrement();
+              double at = sendTimes.get((int) (n % sendTimes.size()));
+              Map<String, Object> r = new LinkedHashMap<>(FeederRecords.of(d.request(n, null)));
+              r.put(TRACE_MICROS, Math.round(at * 1e6));
+              r.put(TRACE_START_NANOS, startNanos.get());
+              return r;
+            })
+        .iterator();
   }
 
   /**
-   * The run's request number of this injector's k-th request: injector i of N sends i, i + N,
-   * i + 2N, ..., so no two injectors send the same request (and one alone sends 0, 1, 2, ...).
+   * The run's request number of this injector's k-th request: injector i of N sends i, i + N, i +
+   * 2N, ..., so no two injectors send the same request (and one alone sends 0, 1, 2, ...).
    */
   static long datasetIndex(long k, BenchSettings.Injector injector) {
     return k * injector.count() + injector.index();
@@ -199,9 +265,10 @@ public final class RequestChains {
 
   /** The request's origin, with this injector when several share the load. */
   private RequestOrigin originOf(Session s) {
-    RequestOrigin origin = s.contains(TRACE_MICROS)
-        ? traceOrigin(s.getLong(TRACE_START_NANOS), s.getLong(TRACE_MICROS), System.nanoTime())
-        : Conversations.originOf(s);
+    RequestOrigin origin =
+        s.contains(TRACE_MICROS)
+            ? traceOrigin(s.getLong(TRACE_START_NANOS), s.getLong(TRACE_MICROS), System.nanoTime())
+            : Conversations.originOf(s);
     return withInjector(origin, injector);
   }
 
@@ -209,14 +276,22 @@ public final class RequestChains {
     return injector.sharded() ? RequestOrigin.fromInjector(origin, injector.index()) : origin;
   }
 
-  /** A trace request's origin, taken as it is sent (its body built): its time in the trace and when it went. */
+  /**
+   * A trace request's origin, taken as it is sent (its body built): its time in the trace and when
+   * it went.
+   */
   static RequestOrigin traceOrigin(long clockStartNanos, long traceMicros, long nowNanos) {
     return RequestOrigin.trace(traceMicros, Math.round((nowNanos - clockStartNanos) / 1e3));
   }
 
-  /** When a request with a set send time (a trace's, a rate probe's) is due, as {@link System#nanoTime()}. */
+  /**
+   * When a request with a set send time (a trace's, a rate probe's) is due, as {@link
+   * System#nanoTime()}.
+   */
   private static long sendAt(Session s) {
-    return s.contains(TRACE_MICROS) ? sendAtNanos(s.getLong(TRACE_START_NANOS), s.getLong(TRACE_MICROS)) : StreamCapture.SEND_NOW;
+    return s.contains(TRACE_MICROS)
+        ? sendAtNanos(s.getLong(TRACE_START_NANOS), s.getLong(TRACE_MICROS))
+        : StreamCapture.SEND_NOW;
   }
 
   static long sendAtNanos(long clockStartNanos, long sendAtMicros) {
@@ -224,10 +299,13 @@ public final class RequestChains {
   }
 
   private static String profileOf(Session s) {
-    return s.contains(FeederRecords.PROFILE) ? String.valueOf((Object) s.get(FeederRecords.PROFILE)) : null;
+    return s.contains(FeederRecords.PROFILE)
+        ? String.valueOf((Object) s.get(FeederRecords.PROFILE))
+        : null;
   }
 
   private String bodyOf(Session s) {
-    return bodies.streaming(FeederRecords.read(name -> s.contains(name) ? s.get(name) : null, outputLen));
+    return bodies.streaming(
+        FeederRecords.read(name -> s.contains(name) ? s.get(name) : null, outputLen));
   }
 }

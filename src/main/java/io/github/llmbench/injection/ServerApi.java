@@ -2,6 +2,8 @@ package io.github.llmbench.injection;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.llmbench.workload.ServerTokenizer;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -13,18 +15,19 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import io.github.llmbench.workload.ServerTokenizer;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * The few calls made to the server before the load starts, outside Gatling: its model list and
- * its tokenizer. Bounded in time, so an unreachable server fails the run within 10 s.
+ * The few calls made to the server before the load starts, outside Gatling: its model list and its
+ * tokenizer. Bounded in time, so an unreachable server fails the run within 10 s.
  */
 public final class ServerApi {
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(4);
-  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5); // with the connect timeout: under 10 s
+  static final Duration REQUEST_TIMEOUT =
+      Duration.ofSeconds(5); // with the connect timeout: under 10 s
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final URI baseUrl;
@@ -63,7 +66,10 @@ public final class ServerApi {
     serverHeader = response.headers().firstValue("Server").orElse(null);
     if (response.statusCode() == 401 || response.statusCode() == 403) {
       throw new TargetException(
-          "The server at " + baseUrl + " refused GET /v1/models with HTTP " + response.statusCode()
+          "The server at "
+              + baseUrl
+              + " refused GET /v1/models with HTTP "
+              + response.statusCode()
               + ": set the environment variable OPENAI_API_KEY to its API key");
     }
     if (response.statusCode() != 200) {
@@ -96,7 +102,9 @@ public final class ServerApi {
    * kit then asks for a new connection per request ({@code Connection: close}).
    */
   public boolean closesConnectionAfterStream() {
-    return serverHeader().map(h -> h.toLowerCase(java.util.Locale.ROOT).startsWith("llama.cpp")).orElse(false);
+    return serverHeader()
+        .map(h -> h.toLowerCase(Locale.ROOT).startsWith("llama.cpp"))
+        .orElse(false);
   }
 
   /**
@@ -159,18 +167,24 @@ public final class ServerApi {
       JsonNode tokens = json.get().path("tokens");
       // llama-server answers vLLM's form with 200 and an empty list: only a list with tokens counts
       // for that form's detection ("hello"), any list afterwards
-      return form == Form.LLAMA_CPP && tokens.isArray() ? OptionalInt.of(tokens.size()) : OptionalInt.empty();
+      return form == Form.LLAMA_CPP && tokens.isArray()
+          ? OptionalInt.of(tokens.size())
+          : OptionalInt.empty();
     }
 
     @Override
     public Optional<int[]> encode(String text) {
-      return post("/tokenize", textBody(text, false)).map(j -> j.path("tokens")).filter(JsonNode::isArray).map(t -> {
-        int[] ids = new int[t.size()];
-        for (int i = 0; i < ids.length; i++) {
-          ids[i] = t.get(i).asInt();
-        }
-        return ids;
-      });
+      return post("/tokenize", textBody(text, false))
+          .map(j -> j.path("tokens"))
+          .filter(JsonNode::isArray)
+          .map(
+              t -> {
+                int[] ids = new int[t.size()];
+                for (int i = 0; i < ids.length; i++) {
+                  ids[i] = t.get(i).asInt();
+                }
+                return ids;
+              });
     }
 
     @Override
@@ -184,14 +198,17 @@ public final class ServerApi {
         tokens.add(id);
       }
       String field = form == Form.VLLM ? "prompt" : "content";
-      return post("/detokenize", body).map(j -> j.get(field)).filter(JsonNode::isTextual).map(JsonNode::asText);
+      return post("/detokenize", body)
+          .map(j -> j.get(field))
+          .filter(JsonNode::isTextual)
+          .map(JsonNode::asText);
     }
 
     /**
      * The tokenize body. Counting keeps the server's default for special tokens (the callers
      * subtract the count of "" where it matters); ids are asked for without special tokens.
      */
-    private com.fasterxml.jackson.databind.node.ObjectNode textBody(String text, boolean forCount) {
+    private ObjectNode textBody(String text, boolean forCount) {
       var body = JSON.createObjectNode();
       if (form == Form.VLLM) {
         body.put("model", model).put("prompt", text);
@@ -208,10 +225,11 @@ public final class ServerApi {
   /** The JSON answer of a POST, or empty on any failure (the tokenizer endpoints are optional). */
   private Optional<JsonNode> post(String path, JsonNode body) {
     try {
-      return optionalJson(request(path)
-          .header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
-          .build());
+      return optionalJson(
+          request(path)
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
+              .build());
     } catch (IOException e) {
       return Optional.empty();
     }
@@ -225,7 +243,9 @@ public final class ServerApi {
   private Optional<JsonNode> optionalJson(HttpRequest request) {
     try {
       HttpResponse<String> response = client.send(request, HttpResponse.BodyHandlers.ofString());
-      return response.statusCode() == 200 ? Optional.ofNullable(JSON.readTree(response.body())) : Optional.empty();
+      return response.statusCode() == 200
+          ? Optional.ofNullable(JSON.readTree(response.body()))
+          : Optional.empty();
     } catch (IOException e) {
       return Optional.empty();
     } catch (InterruptedException e) {
@@ -238,18 +258,20 @@ public final class ServerApi {
   public record ContextLength(int tokens, String source) {}
 
   /**
-   * How many tokens (prompt + output) one request may have: vLLM's {@code max_model_len} of
-   * {@code GET /v1/models}; llama.cpp's per-slot {@code n_ctx} of {@code GET /props} (the
-   * server's {@code -c} divided among its {@code -np} slots), else its models' {@code meta.n_ctx}
-   * or {@code meta.n_ctx_train}. Empty when the server tells none of them.
+   * How many tokens (prompt + output) one request may have: vLLM's {@code max_model_len} of {@code
+   * GET /v1/models}; llama.cpp's per-slot {@code n_ctx} of {@code GET /props} (the server's {@code
+   * -c} divided among its {@code -np} slots), else its models' {@code meta.n_ctx} or {@code
+   * meta.n_ctx_train}. Empty when the server tells none of them.
    */
   public Optional<ContextLength> contextLength(String model) {
     JsonNode card = modelCard(model);
     if (card != null && card.path("max_model_len").canConvertToInt()) {
-      return Optional.of(new ContextLength(card.get("max_model_len").asInt(), "max_model_len of GET /v1/models"));
+      return Optional.of(
+          new ContextLength(card.get("max_model_len").asInt(), "max_model_len of GET /v1/models"));
     }
     Optional<JsonNode> props = get("/props");
-    JsonNode slot = props.map(p -> p.path("default_generation_settings").path("n_ctx")).orElse(null);
+    JsonNode slot =
+        props.map(p -> p.path("default_generation_settings").path("n_ctx")).orElse(null);
     if (slot != null && slot.canConvertToInt() && slot.asInt() > 0) {
       return Optional.of(new ContextLength(slot.asInt(), "n_ctx per slot of GET /props"));
     }
@@ -263,12 +285,16 @@ public final class ServerApi {
   }
 
   /**
-   * The tokens a chat request adds around its content (the chat template and generation prompt),
-   * as the server counts them: vLLM's {@code /tokenize} of {@code messages}, or llama.cpp's {@code
+   * The tokens a chat request adds around its content (the chat template and generation prompt), as
+   * the server counts them: vLLM's {@code /tokenize} of {@code messages}, or llama.cpp's {@code
    * /apply-template} then {@code /tokenize}; empty when the server cannot tell.
    */
   public OptionalInt chatTemplateTokens(String model, ServerTokenizer tokenizer, String content) {
-    OptionalInt plain = tokenizer.encode(content).map(ids -> OptionalInt.of(ids.length)).orElse(OptionalInt.empty());
+    OptionalInt plain =
+        tokenizer
+            .encode(content)
+            .map(ids -> OptionalInt.of(ids.length))
+            .orElse(OptionalInt.empty());
     if (plain.isEmpty()) {
       return OptionalInt.empty();
     }
@@ -276,18 +302,26 @@ public final class ServerApi {
     messages.addObject().put("role", "user").put("content", content);
     var vllm = JSON.createObjectNode().put("model", model).put("add_generation_prompt", true);
     vllm.set("messages", messages);
-    Optional<JsonNode> counted = post("/tokenize", vllm).filter(j -> j.path("count").canConvertToInt());
+    Optional<JsonNode> counted =
+        post("/tokenize", vllm).filter(j -> j.path("count").canConvertToInt());
     if (counted.isPresent()) {
       return OptionalInt.of(counted.get().get("count").asInt() - plain.getAsInt());
     }
     var llama = JSON.createObjectNode();
     llama.set("messages", messages);
     Optional<String> templated =
-        post("/apply-template", llama).map(j -> j.get("prompt")).filter(JsonNode::isTextual).map(JsonNode::asText);
+        post("/apply-template", llama)
+            .map(j -> j.get("prompt"))
+            .filter(JsonNode::isTextual)
+            .map(JsonNode::asText);
     if (templated.isEmpty()) {
       return OptionalInt.empty();
     }
-    var tokenize = JSON.createObjectNode().put("content", templated.get()).put("add_special", true).put("parse_special", true);
+    var tokenize =
+        JSON.createObjectNode()
+            .put("content", templated.get())
+            .put("add_special", true)
+            .put("parse_special", true);
     return post("/tokenize", tokenize)
         .map(j -> j.path("tokens"))
         .filter(JsonNode::isArray)
@@ -295,7 +329,9 @@ public final class ServerApi {
         .orElse(OptionalInt.empty());
   }
 
-  /** The {@code data} entry of {@code GET /v1/models} for the model (as read by {@link #models}). */
+  /**
+   * The {@code data} entry of {@code GET /v1/models} for the model (as read by {@link #models}).
+   */
   private JsonNode modelCard(String model) {
     JsonNode list = modelList;
     if (list == null) {
@@ -310,15 +346,18 @@ public final class ServerApi {
   }
 
   private HttpRequest.Builder request(String path) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(REQUEST_TIMEOUT);
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(REQUEST_TIMEOUT);
     apiKey.ifPresent(k -> b.header("Authorization", "Bearer " + k));
-    headers.forEach((name, value) -> {
-      try {
-        b.setHeader(name, value);
-      } catch (IllegalArgumentException restricted) {
-        // the JDK's client sets Host, Connection and the like itself; the load's requests carry them
-      }
-    });
+    headers.forEach(
+        (name, value) -> {
+          try {
+            b.setHeader(name, value);
+          } catch (IllegalArgumentException restricted) {
+            // the JDK's client sets Host, Connection and the like itself; the load's requests carry
+            // them
+          }
+        });
     return b;
   }
 
@@ -332,7 +371,8 @@ public final class ServerApi {
     } catch (ConnectException e) {
       throw unreachable(what, "connection refused");
     } catch (IOException e) {
-      throw unreachable(what, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+      throw unreachable(
+          what, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw unreachable(what, "interrupted");

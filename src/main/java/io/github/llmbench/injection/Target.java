@@ -57,13 +57,16 @@ public final class Target implements AutoCloseable {
       baseUrl = URI.create(simulator.baseUrl());
     }
     try {
-      ServerApi api = new ServerApi(baseUrl, settings.apiKey(), settings.requestOptions().headers());
+      ServerApi api =
+          new ServerApi(baseUrl, settings.apiKey(), settings.requestOptions().headers());
       String model = settings.model().orElse(null);
       if (model == null) {
         List<String> models = api.models();
         if (models.isEmpty()) {
           throw new TargetException(
-              "The server at " + baseUrl + " lists no model (GET /v1/models); name one with -Dmodel=...");
+              "The server at "
+                  + baseUrl
+                  + " lists no model (GET /v1/models); name one with -Dmodel=...");
         }
         model = models.get(0);
       } else {
@@ -71,7 +74,12 @@ public final class Target implements AutoCloseable {
         List<String> models = api.models();
         if (!models.isEmpty() && !models.contains(model)) {
           throw new TargetException(
-              "Invalid -Dmodel=" + model + ": the server at " + baseUrl + " serves " + String.join(", ", models));
+              "Invalid -Dmodel="
+                  + model
+                  + ": the server at "
+                  + baseUrl
+                  + " serves "
+                  + String.join(", ", models));
         }
       }
       return new Target(baseUrl, model, api, simulator);
@@ -96,7 +104,9 @@ public final class Target implements AutoCloseable {
     }
   }
 
-  /** The server as the workload asks it before the load: its tokenizer, chat template and context. */
+  /**
+   * The server as the workload asks it before the load: its tokenizer, chat template and context.
+   */
   public PreparedWorkload.Server workloadServer() {
     return new PreparedWorkload.Server() {
       @Override
@@ -111,7 +121,8 @@ public final class Target implements AutoCloseable {
 
       @Override
       public Optional<PreparedWorkload.ContextLength> contextLength() {
-        return api.contextLength(model).map(c -> new PreparedWorkload.ContextLength(c.tokens(), c.source()));
+        return api.contextLength(model)
+            .map(c -> new PreparedWorkload.ContextLength(c.tokens(), c.source()));
       }
     };
   }

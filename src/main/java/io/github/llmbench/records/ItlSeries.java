@@ -8,8 +8,8 @@ import java.util.RandomAccess;
 import java.util.function.LongConsumer;
 
 /**
- * One request's inter-token latencies, immutable and compact: whole microseconds, seen as a
- * {@code List<Double>} of milliseconds ({@code micros / 1000.0}) so that code written for a list of
+ * One request's inter-token latencies, immutable and compact: whole microseconds, seen as a {@code
+ * List<Double>} of milliseconds ({@code micros / 1000.0}) so that code written for a list of
  * doubles keeps working, with primitive access ({@link #micros(int)}, {@link #forEachMicros},
  * {@link #sumMicros()}) for the loops that visit every chunk of a run.
  *
@@ -19,9 +19,10 @@ import java.util.function.LongConsumer;
  * reference), so any series whose gaps lie within 65.534 ms of each other takes 2 bytes a gap,
  * whether they are around 4 ms or around 70 ms. A gap farther away (a stall, a preemption) is an
  * escape char and its value lives in a small sorted side table, 12 bytes each. Measured on
- * synthetic series of 127 gaps, in bytes per gap including array headers: 10 ms +- 0.5 ms 2.14; lognormal around 25 ms with 2% spikes of 80-300 ms 2.64;
- * 70 ms +- 10 ms 2.15. A varint byte[] was 2.14, 3.04 and 3.15 on the same data and has no O(1)
- * {@link #get}; char[]-or-int[] chosen by range was 2.14, 4.05 and 4.16.
+ * synthetic series of 127 gaps, in bytes per gap including array headers: 10 ms +- 0.5 ms 2.14;
+ * lognormal around 25 ms with 2% spikes of 80-300 ms 2.64; 70 ms +- 10 ms 2.15. A varint byte[] was
+ * 2.14, 3.04 and 3.15 on the same data and has no O(1) {@link #get}; char[]-or-int[] chosen by
+ * range was 2.14, 4.05 and 4.16.
  *
  * <p>Values are limited to +-{@value #MAX_ABS_MICROS} µs (about 142 years), so that differences
  * never overflow; negative gaps are kept as they are (a clock that went backwards shows up in the
@@ -40,8 +41,10 @@ public final class ItlSeries extends AbstractList<Double> implements RandomAcces
 
   private final long baseMicros;
   private final char[] offsets;
+
   /** Indices of the escaped values, ascending; null when there are none. */
   private final int[] farIndex;
+
   /** The escaped values in µs, in the order of {@link #farIndex}; null when there are none. */
   private final long[] farMicros;
 

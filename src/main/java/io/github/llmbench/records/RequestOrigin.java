@@ -12,12 +12,13 @@ package io.github.llmbench.records;
  * @param traceMicros when the trace says to send the request, from the trace's first request,
  *     divided by the replay's speed, in µs (a rate probe of a capacity search: its drawn arrival
  *     time, from the probe's start); {@link RequestRecord#ABSENT} for other levels
- * @param sentMicros when the request was sent (its prompt built, just before the HTTP client),
- *     from the moment the replay (or probe) started, in µs; {@link RequestRecord#ABSENT} for other
+ * @param sentMicros when the request was sent (its prompt built, just before the HTTP client), from
+ *     the moment the replay (or probe) started, in µs; {@link RequestRecord#ABSENT} for other
  *     levels
  * @param injector the injector that sent it (from 0) when several share the load, else -1
  */
-public record RequestOrigin(String conversation, int turn, long traceMicros, long sentMicros, int injector) {
+public record RequestOrigin(
+    String conversation, int turn, long traceMicros, long sentMicros, int injector) {
   public static RequestOrigin turn(String conversation, int turn) {
     return new RequestOrigin(conversation, turn, RequestRecord.ABSENT, RequestRecord.ABSENT, -1);
   }
@@ -28,8 +29,10 @@ public record RequestOrigin(String conversation, int turn, long traceMicros, lon
 
   /** This origin (or none) as sent by injector {@code i}. */
   public static RequestOrigin fromInjector(RequestOrigin origin, int i) {
-    return origin == null ? new RequestOrigin(null, 0, RequestRecord.ABSENT, RequestRecord.ABSENT, i)
-        : new RequestOrigin(origin.conversation(), origin.turn(), origin.traceMicros(), origin.sentMicros(), i);
+    return origin == null
+        ? new RequestOrigin(null, 0, RequestRecord.ABSENT, RequestRecord.ABSENT, i)
+        : new RequestOrigin(
+            origin.conversation(), origin.turn(), origin.traceMicros(), origin.sentMicros(), i);
   }
 
   public RequestOrigin {

@@ -13,26 +13,25 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Times are epoch milliseconds ({@code startMs}, {@code endMs}) or durations in milliseconds
  * with microsecond resolution: TTFT, TPOT, E2EL and every ITL are rounded to the nearest µs (3
- * decimals) when the record is made, so a live run's records and those read back from the file
- * are equal and give the same report. Latency fields are null for a failed request: failures
- * never enter latency statistics.
+ * decimals) when the record is made, so a live run's records and those read back from the file are
+ * equal and give the same report. Latency fields are null for a failed request: failures never
+ * enter latency statistics.
  *
- * <p>An immutable value class rather than a Java record, because a run holds every record until
- * it ends (a million of them for a long ladder) and a record's components would have to be the
- * boxed types of its accessors: the durations are kept as primitive µs, the counts as ints, the
- * usual {@code req-123} id as a shared prefix and a number, and the strings that repeat (level,
- * profile, error) are shared, a level's tag parsed once into its shared copy. Measured with 127
- * gaps of about 10 ms, a held record took 3,859 bytes as a record with a boxed {@code
- * List<Double>}, and takes 437 in this layout (272 of them the gaps' chars; {@code
- * RecordsBenchmark} over a million records).
- * Accessors, constructors, {@code equals} and {@code hashCode} are those the record had.
+ * <p>An immutable value class rather than a Java record, because a run holds every record until it
+ * ends (a million of them for a long ladder) and a record's components would have to be the boxed
+ * types of its accessors: the durations are kept as primitive µs, the counts as ints, the usual
+ * {@code req-123} id as a shared prefix and a number, and the strings that repeat (level, profile,
+ * error) are shared, a level's tag parsed once into its shared copy. Measured with 127 gaps of
+ * about 10 ms, a held record took 3,859 bytes as a record with a boxed {@code List<Double>}, and
+ * takes 437 in this layout (272 of them the gaps' chars; {@code RecordsBenchmark} over a million
+ * records). Accessors, constructors, {@code equals} and {@code hashCode} are those the record had.
  *
  * <p>A level is kept as its tag ({@code c128}), written and read back as is, and as the {@link
  * Level} the tag names, if any: a custom simulation names its levels itself (its Gatling groups,
  * else its scenario, such as {@code feeder}), and a file read back may hold such names too.
  *
- * <p>JSON: written and read by {@link RequestRecordJson} (any ObjectMapper uses it), latencies
- * with at most 3 decimals.
+ * <p>JSON: written and read by {@link RequestRecordJson} (any ObjectMapper uses it), latencies with
+ * at most 3 decimals.
  */
 @JsonSerialize(using = RequestRecordJson.Serializer.class)
 @JsonDeserialize(using = RequestRecordJson.Deserializer.class)
@@ -52,7 +51,10 @@ public final class RequestRecord {
   private static final ConcurrentHashMap<String, String> TEXTS = new ConcurrentHashMap<>();
   private static final ConcurrentHashMap<String, LevelTag> LEVEL_TAGS = new ConcurrentHashMap<>();
 
-  /** A level's tag as recorded, and the level it names (null for a name of a custom simulation's own). */
+  /**
+   * A level's tag as recorded, and the level it names (null for a name of a custom simulation's
+   * own).
+   */
   private record LevelTag(String tag, Level level) {
     static LevelTag of(String tag) {
       return new LevelTag(tag, Level.parse(tag).orElse(null));
@@ -63,8 +65,10 @@ public final class RequestRecord {
   private final String idPrefix;
 
   private final long idNumber;
+
   /** Null when the record has no level. */
   private final LevelTag level;
+
   private final long startMs;
   private final long endMs;
   private final long ttftMicros;
@@ -79,14 +83,21 @@ public final class RequestRecord {
   private final String error;
   private final String profile;
   private final ServerTimings serverTimings;
+
   /** The conversation and turn, or the trace time; null for most records. */
   private final RequestOrigin origin;
-  /** Where the token counts came from when not the server's usage ({@link #TOKENIZER}, {@link #CHUNKS}); null: usage. */
+
+  /**
+   * Where the token counts came from when not the server's usage ({@link #TOKENIZER}, {@link
+   * #CHUNKS}); null: usage.
+   */
   private final String inputTokensFrom;
+
   private final String outputTokensFrom;
 
   /** A count made with the local tokenizer ({@code -Dtokenizer}). */
   public static final String TOKENIZER = "tokenizer";
+
   /** Output tokens counted as text chunks (no usage, no tokenizer): an estimate. */
   public static final String CHUNKS = "chunks";
 
@@ -98,8 +109,8 @@ public final class RequestRecord {
    * @param ttftMs time to first chunk carrying generated text
    * @param tpotMs (e2el - ttft) / (output tokens - 1); null when output tokens <= 1
    * @param e2elMs arrival of the last chunk carrying text - t0
-   * @param itlMs gaps between consecutive chunks carrying text (per chunk, not per token); kept
-   *     as an {@link ItlSeries} (the same one when it already is one); null gives none
+   * @param itlMs gaps between consecutive chunks carrying text (per chunk, not per token); kept as
+   *     an {@link ItlSeries} (the same one when it already is one); null gives none
    * @param inputTokens {@code usage.prompt_tokens}, null when the server sent no usage
    * @param outputTokens {@code usage.completion_tokens}, or the text-chunk count when estimated
    * @param outputTokensEstimated true when outputTokens is a chunk count (no usage chunk)
@@ -130,28 +141,97 @@ public final class RequestRecord {
       Integer httpStatus,
       String profile,
       ServerTimings serverTimings) {
-    this(id, level, startMs, endMs, micros(ttftMs, "ttft_ms"), micros(tpotMs, "tpot_ms"),
-        micros(e2elMs, "e2el_ms"), ItlSeries.ofMillis(itlMs), count(inputTokens, "input_tokens"),
-        count(outputTokens, "output_tokens"), outputTokensEstimated, ok, error,
-        count(httpStatus, "http_status"), profile, serverTimings, null, null, null);
+    this(
+        id,
+        level,
+        startMs,
+        endMs,
+        micros(ttftMs, "ttft_ms"),
+        micros(tpotMs, "tpot_ms"),
+        micros(e2elMs, "e2el_ms"),
+        ItlSeries.ofMillis(itlMs),
+        count(inputTokens, "input_tokens"),
+        count(outputTokens, "output_tokens"),
+        outputTokensEstimated,
+        ok,
+        error,
+        count(httpStatus, "http_status"),
+        profile,
+        serverTimings,
+        null,
+        null,
+        null);
   }
 
   /** A record outside profile runs. */
   public RequestRecord(
-      String id, String level, long startMs, long endMs, Double ttftMs, Double tpotMs, Double e2elMs,
-      List<Double> itlMs, Integer inputTokens, Integer outputTokens, boolean outputTokensEstimated,
-      boolean ok, String error, Integer httpStatus) {
-    this(id, level, startMs, endMs, ttftMs, tpotMs, e2elMs, itlMs, inputTokens, outputTokens,
-        outputTokensEstimated, ok, error, httpStatus, null, null);
+      String id,
+      String level,
+      long startMs,
+      long endMs,
+      Double ttftMs,
+      Double tpotMs,
+      Double e2elMs,
+      List<Double> itlMs,
+      Integer inputTokens,
+      Integer outputTokens,
+      boolean outputTokensEstimated,
+      boolean ok,
+      String error,
+      Integer httpStatus) {
+    this(
+        id,
+        level,
+        startMs,
+        endMs,
+        ttftMs,
+        tpotMs,
+        e2elMs,
+        itlMs,
+        inputTokens,
+        outputTokens,
+        outputTokensEstimated,
+        ok,
+        error,
+        httpStatus,
+        null,
+        null);
   }
 
   /** A record without server timings. */
   public RequestRecord(
-      String id, String level, long startMs, long endMs, Double ttftMs, Double tpotMs, Double e2elMs,
-      List<Double> itlMs, Integer inputTokens, Integer outputTokens, boolean outputTokensEstimated,
-      boolean ok, String error, Integer httpStatus, String profile) {
-    this(id, level, startMs, endMs, ttftMs, tpotMs, e2elMs, itlMs, inputTokens, outputTokens,
-        outputTokensEstimated, ok, error, httpStatus, profile, null);
+      String id,
+      String level,
+      long startMs,
+      long endMs,
+      Double ttftMs,
+      Double tpotMs,
+      Double e2elMs,
+      List<Double> itlMs,
+      Integer inputTokens,
+      Integer outputTokens,
+      boolean outputTokensEstimated,
+      boolean ok,
+      String error,
+      Integer httpStatus,
+      String profile) {
+    this(
+        id,
+        level,
+        startMs,
+        endMs,
+        ttftMs,
+        tpotMs,
+        e2elMs,
+        itlMs,
+        inputTokens,
+        outputTokens,
+        outputTokensEstimated,
+        ok,
+        error,
+        httpStatus,
+        profile,
+        null);
   }
 
   /**
@@ -212,41 +292,131 @@ public final class RequestRecord {
    * latencies in whole µs ({@code tpotMicros} {@link #ABSENT} when there is one output token).
    *
    * @param origin its conversation and turn, or set send time, or injector; null for none
-   * @param inputTokensFrom where the input tokens came from: null for the server's usage, else {@link #TOKENIZER}
+   * @param inputTokensFrom where the input tokens came from: null for the server's usage, else
+   *     {@link #TOKENIZER}
    * @param outputTokensFrom null for the server's usage, else {@link #TOKENIZER} or {@link #CHUNKS}
    */
   public static RequestRecord completed(
-      String id, String level, String profile, long startMs, long endMs, long ttftMicros, long tpotMicros,
-      long e2elMicros, ItlSeries itl, Integer inputTokens, int outputTokens, boolean outputTokensEstimated,
-      int httpStatus, ServerTimings serverTimings, RequestOrigin origin, String inputTokensFrom, String outputTokensFrom) {
-    return new RequestRecord(id, level, startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
-        inputTokens == null ? NO_INT : inputTokens, outputTokens, outputTokensEstimated, true, null, httpStatus,
-        profile, serverTimings, origin, inputTokensFrom, outputTokensFrom);
+      String id,
+      String level,
+      String profile,
+      long startMs,
+      long endMs,
+      long ttftMicros,
+      long tpotMicros,
+      long e2elMicros,
+      ItlSeries itl,
+      Integer inputTokens,
+      int outputTokens,
+      boolean outputTokensEstimated,
+      int httpStatus,
+      ServerTimings serverTimings,
+      RequestOrigin origin,
+      String inputTokensFrom,
+      String outputTokensFrom) {
+    return new RequestRecord(
+        id,
+        level,
+        startMs,
+        endMs,
+        ttftMicros,
+        tpotMicros,
+        e2elMicros,
+        itl,
+        inputTokens == null ? NO_INT : inputTokens,
+        outputTokens,
+        outputTokensEstimated,
+        true,
+        null,
+        httpStatus,
+        profile,
+        serverTimings,
+        origin,
+        inputTokensFrom,
+        outputTokensFrom);
   }
 
   /** A request that failed before or during its stream: no latency figures. */
   public static RequestRecord failed(
-      String id, String level, String profile, long startMs, long endMs, String error, Integer httpStatus,
+      String id,
+      String level,
+      String profile,
+      long startMs,
+      long endMs,
+      String error,
+      Integer httpStatus,
       Integer promptTokens) {
-    return new RequestRecord(id, level, startMs, Math.max(endMs, startMs), null, null, null, List.of(),
-        promptTokens, null, false, false, error, httpStatus, profile, null);
+    return new RequestRecord(
+        id,
+        level,
+        startMs,
+        Math.max(endMs, startMs),
+        null,
+        null,
+        null,
+        List.of(),
+        promptTokens,
+        null,
+        false,
+        false,
+        error,
+        httpStatus,
+        profile,
+        null);
   }
 
   /** This record tagged with a profile. */
   public RequestRecord withProfile(String newProfile) {
-    return new RequestRecord(id(), level(), startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
-        inputTokens, outputTokens, outputTokensEstimated, ok, error, httpStatus, newProfile,
-        serverTimings, origin, inputTokensFrom, outputTokensFrom);
+    return new RequestRecord(
+        id(),
+        level(),
+        startMs,
+        endMs,
+        ttftMicros,
+        tpotMicros,
+        e2elMicros,
+        itl,
+        inputTokens,
+        outputTokens,
+        outputTokensEstimated,
+        ok,
+        error,
+        httpStatus,
+        newProfile,
+        serverTimings,
+        origin,
+        inputTokensFrom,
+        outputTokensFrom);
   }
 
-  /** This record with its place in a conversation or a trace (null: none); itself when that is unchanged. */
+  /**
+   * This record with its place in a conversation or a trace (null: none); itself when that is
+   * unchanged.
+   */
   public RequestRecord withOrigin(RequestOrigin newOrigin) {
     if (Objects.equals(newOrigin, origin)) {
       return this; // most requests have none: no copy of the record
     }
-    return new RequestRecord(id(), level(), startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
-        inputTokens, outputTokens, outputTokensEstimated, ok, error, httpStatus, profile,
-        serverTimings, newOrigin, inputTokensFrom, outputTokensFrom);
+    return new RequestRecord(
+        id(),
+        level(),
+        startMs,
+        endMs,
+        ttftMicros,
+        tpotMicros,
+        e2elMicros,
+        itl,
+        inputTokens,
+        outputTokens,
+        outputTokensEstimated,
+        ok,
+        error,
+        httpStatus,
+        profile,
+        serverTimings,
+        newOrigin,
+        inputTokensFrom,
+        outputTokensFrom);
   }
 
   /** Where the input tokens came from: null for the server's usage, else {@link #TOKENIZER}. */
@@ -254,7 +424,10 @@ public final class RequestRecord {
     return inputTokensFrom;
   }
 
-  /** Where the output tokens came from: null for the server's usage, else {@link #TOKENIZER} or {@link #CHUNKS}. */
+  /**
+   * Where the output tokens came from: null for the server's usage, else {@link #TOKENIZER} or
+   * {@link #CHUNKS}.
+   */
   public String outputTokensFrom() {
     return outputTokensFrom;
   }
@@ -383,19 +556,62 @@ public final class RequestRecord {
 
   @Override
   public int hashCode() {
-    return Objects.hash(id(), level(), startMs, endMs, ttftMicros, tpotMicros, e2elMicros, itl,
-        inputTokens, outputTokens, outputTokensEstimated, ok, error, httpStatus, profile,
-        serverTimings, origin);
+    return Objects.hash(
+        id(),
+        level(),
+        startMs,
+        endMs,
+        ttftMicros,
+        tpotMicros,
+        e2elMicros,
+        itl,
+        inputTokens,
+        outputTokens,
+        outputTokensEstimated,
+        ok,
+        error,
+        httpStatus,
+        profile,
+        serverTimings,
+        origin);
   }
 
   @Override
   public String toString() {
-    return "RequestRecord[id=" + id() + ", level=" + level() + ", startMs=" + startMs + ", endMs="
-        + endMs + ", ttftMs=" + ttftMs() + ", tpotMs=" + tpotMs() + ", e2elMs=" + e2elMs()
-        + ", itlMs=" + itl + ", inputTokens=" + inputTokens() + ", outputTokens="
-        + outputTokens() + ", outputTokensEstimated=" + outputTokensEstimated + ", ok=" + ok
-        + ", error=" + error + ", httpStatus=" + httpStatus() + ", profile=" + profile
-        + ", serverTimings=" + serverTimings + (origin == null ? "" : ", origin=" + origin) + "]";
+    return "RequestRecord[id="
+        + id()
+        + ", level="
+        + level()
+        + ", startMs="
+        + startMs
+        + ", endMs="
+        + endMs
+        + ", ttftMs="
+        + ttftMs()
+        + ", tpotMs="
+        + tpotMs()
+        + ", e2elMs="
+        + e2elMs()
+        + ", itlMs="
+        + itl
+        + ", inputTokens="
+        + inputTokens()
+        + ", outputTokens="
+        + outputTokens()
+        + ", outputTokensEstimated="
+        + outputTokensEstimated
+        + ", ok="
+        + ok
+        + ", error="
+        + error
+        + ", httpStatus="
+        + httpStatus()
+        + ", profile="
+        + profile
+        + ", serverTimings="
+        + serverTimings
+        + (origin == null ? "" : ", origin=" + origin)
+        + "]";
   }
 
   // ------------------------------------------------------------------ helpers
@@ -406,8 +622,8 @@ public final class RequestRecord {
 
   private static long checkMicros(long micros, String what) {
     if (micros != ABSENT && Math.abs(micros) > ItlSeries.MAX_ABS_MICROS) {
-      throw new IllegalArgumentException(what + " is beyond +-" + ItlSeries.MAX_ABS_MICROS
-          + " µs: " + micros);
+      throw new IllegalArgumentException(
+          what + " is beyond +-" + ItlSeries.MAX_ABS_MICROS + " µs: " + micros);
     }
     return micros;
   }
@@ -444,7 +660,9 @@ public final class RequestRecord {
       cut--;
     }
     int digits = end - cut;
-    if (digits == 0 || digits > 18 || cut > MAX_PREFIX_LENGTH
+    if (digits == 0
+        || digits > 18
+        || cut > MAX_PREFIX_LENGTH
         || (digits > 1 && id.charAt(cut) == '0')) {
       return -1;
     }
@@ -482,9 +700,9 @@ public final class RequestRecord {
   }
 
   /**
-   * The shared copy of a text that repeats across records (a level, a profile, a failure
-   * reason), so a million records hold a handful of strings; once {@value #MAX_SHARED} texts are
-   * known (reasons that embed details), new ones are kept as they are.
+   * The shared copy of a text that repeats across records (a level, a profile, a failure reason),
+   * so a million records hold a handful of strings; once {@value #MAX_SHARED} texts are known
+   * (reasons that embed details), new ones are kept as they are.
    */
   static String shared(String text) {
     if (text == null) {

@@ -22,17 +22,18 @@ import java.util.Arrays;
  * </pre>
  *
  * (on one line), plus {@code "server_timings":{...}} when the server sent some, and {@code
- * "conversation"}, {@code "turn"} (multi-turn runs) or {@code "trace_ms"}, {@code "sent_ms"} (trace replays) where
- * the request has them ({@link RequestOrigin}). Every other field is written, null or not. Latencies are whole µs written as ms with
- * at most 3 decimals and at least one ({@code 10.0}, {@code 10.03}, {@code 10.003}): the decimal
- * text of the integer, so no double formatting noise such as {@code 10.003000000000002}.
+ * "conversation"}, {@code "turn"} (multi-turn runs) or {@code "trace_ms"}, {@code "sent_ms"} (trace
+ * replays) where the request has them ({@link RequestOrigin}). Every other field is written, null
+ * or not. Latencies are whole µs written as ms with at most 3 decimals and at least one ({@code
+ * 10.0}, {@code 10.03}, {@code 10.003}): the decimal text of the integer, so no double formatting
+ * noise such as {@code 10.003000000000002}.
  *
- * <p>Reading is streaming (no tree per line) and strict about types: integers for {@code
- * start_ms}, {@code end_ms}, the token counts and the status; numbers or null for latencies;
- * strings or null for texts; true/false for the flags. {@code start_ms}, {@code end_ms} and {@code
- * ok} are required; {@code itl_ms} may be missing or null (no gaps) but not hold a null; unknown
- * fields are skipped. A latency with up to 3 decimals is read without {@code Double.parseDouble}
- * (it is exact in µs); others (older files, exponents) are parsed and rounded to the nearest µs.
+ * <p>Reading is streaming (no tree per line) and strict about types: integers for {@code start_ms},
+ * {@code end_ms}, the token counts and the status; numbers or null for latencies; strings or null
+ * for texts; true/false for the flags. {@code start_ms}, {@code end_ms} and {@code ok} are
+ * required; {@code itl_ms} may be missing or null (no gaps) but not hold a null; unknown fields are
+ * skipped. A latency with up to 3 decimals is read without {@code Double.parseDouble} (it is exact
+ * in µs); others (older files, exponents) are parsed and rounded to the nearest µs.
  */
 public final class RequestRecordJson {
 
@@ -147,8 +148,8 @@ public final class RequestRecordJson {
   }
 
   /**
-   * Writes µs as a decimal number of ms into {@code buf} (24 chars are enough): the integer part,
-   * a point, and the fraction without trailing zeros but with at least one digit.
+   * Writes µs as a decimal number of ms into {@code buf} (24 chars are enough): the integer part, a
+   * point, and the fraction without trailing zeros but with at least one digit.
    *
    * @return the number of chars written
    */
@@ -189,8 +190,8 @@ public final class RequestRecordJson {
   // ------------------------------------------------------------------ reading
 
   /**
-   * Reads the object the parser is at ({@link JsonToken#START_OBJECT}, already the current
-   * token), leaving the parser at its {@link JsonToken#END_OBJECT}.
+   * Reads the object the parser is at ({@link JsonToken#START_OBJECT}, already the current token),
+   * leaving the parser at its {@link JsonToken#END_OBJECT}.
    *
    * @throws IOException when the JSON itself is broken
    * @throws IllegalArgumentException for a missing required field or a value of the wrong type
@@ -254,8 +255,8 @@ public final class RequestRecordJson {
         }
         case "error" -> error = text(p, t, name);
         case "profile" -> profile = text(p, t, name);
-        case "server_timings" -> timings =
-            t == JsonToken.VALUE_NULL ? null : p.readValueAs(ServerTimings.class);
+        case "server_timings" ->
+            timings = t == JsonToken.VALUE_NULL ? null : p.readValueAs(ServerTimings.class);
         case "conversation" -> conversation = text(p, t, name);
         case "turn" -> {
           int v = intOrAbsent(p, t, name);
@@ -284,10 +285,34 @@ public final class RequestRecordJson {
     if (!hasOk) {
       throw missing("ok");
     }
-    RequestOrigin origin = conversation != null || turn > 0 || traceMicros != RequestRecord.ABSENT || sentMicros != RequestRecord.ABSENT
-        || injector >= 0 ? new RequestOrigin(conversation, turn, traceMicros, sentMicros, injector) : null;
-    return new RequestRecord(id, level, startMs, endMs, ttft, tpot, e2el, itl, input, output,
-        estimated, ok, error, status, profile, timings, origin, inputFrom, outputFrom);
+    RequestOrigin origin =
+        conversation != null
+                || turn > 0
+                || traceMicros != RequestRecord.ABSENT
+                || sentMicros != RequestRecord.ABSENT
+                || injector >= 0
+            ? new RequestOrigin(conversation, turn, traceMicros, sentMicros, injector)
+            : null;
+    return new RequestRecord(
+        id,
+        level,
+        startMs,
+        endMs,
+        ttft,
+        tpot,
+        e2el,
+        itl,
+        input,
+        output,
+        estimated,
+        ok,
+        error,
+        status,
+        profile,
+        timings,
+        origin,
+        inputFrom,
+        outputFrom);
   }
 
   private ItlSeries itl(JsonParser p, JsonToken t) throws IOException {
@@ -327,8 +352,8 @@ public final class RequestRecordJson {
   /**
    * A JSON number of ms as µs when it has at most 15 integer digits and at most 3 decimals, no
    * exponent (what this class writes): the exact value, which is also {@code Math.round(parsed *
-   * 1000)} for any duration below a year (far beyond, the double's own rounding can be
-   * off by ulps). Anything else gives {@link #NOT_SIMPLE}.
+   * 1000)} for any duration below a year (far beyond, the double's own rounding can be off by
+   * ulps). Anything else gives {@link #NOT_SIMPLE}.
    */
   static long parseMillis(char[] s, int off, int len) {
     int i = off;

@@ -18,11 +18,11 @@ import java.util.List;
 
 /**
  * Reads {@code llm/requests.jsonl}: one {@link RequestRecord} as a JSON object per line (format:
- * {@link RequestRecordJson}). Blank lines and a leading byte-order mark are skipped; unknown
- * fields are ignored (newer writers may add some). A line that is not one JSON object, or lacks
- * one of {@code start_ms}, {@code end_ms}, {@code ok}, or has a value of the wrong type, is an
- * {@link IllegalArgumentException} naming the file and the 1-based line number. (Writing is done
- * by {@link RunRecorder}.)
+ * {@link RequestRecordJson}). Blank lines and a leading byte-order mark are skipped; unknown fields
+ * are ignored (newer writers may add some). A line that is not one JSON object, or lacks one of
+ * {@code start_ms}, {@code end_ms}, {@code ok}, or has a value of the wrong type, is an {@link
+ * IllegalArgumentException} naming the file and the 1-based line number. (Writing is done by {@link
+ * RunRecorder}.)
  *
  * <p>One streaming parser reads the whole file (a million records of 128 chunks is over a
  * gigabyte): no string, tree or parser per line. Lines are Jackson's own count; each record must

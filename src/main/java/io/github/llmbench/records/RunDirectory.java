@@ -45,10 +45,10 @@ import java.util.stream.Stream;
  *
  * <p>The results directory is the value of Gatling's {@code --results-folder} (or {@code -rf}, as
  * the Maven plugin passes it) in the first of these that has one: the process's exact arguments
- * from {@code /proc/self/cmdline} (Linux), HotSpot's {@code sun.java.command}, the JDK's view of the
- * process's arguments; else {@code -Dgatling.resultsFolder}, else {@code target/gatling}. A path
- * with spaces is found exactly on Linux, and from {@code sun.java.command} too unless a part after
- * a space starts with {@code -}.
+ * from {@code /proc/self/cmdline} (Linux), HotSpot's {@code sun.java.command}, the JDK's view of
+ * the process's arguments; else {@code -Dgatling.resultsFolder}, else {@code target/gatling}. A
+ * path with spaces is found exactly on Linux, and from {@code sun.java.command} too unless a part
+ * after a space starts with {@code -}.
  */
 public final class RunDirectory {
 
@@ -63,16 +63,19 @@ public final class RunDirectory {
    * starts, so the first look finds it; the wait covers a version that opens it a little later.
    */
   private static final Duration LOOKUP_PATIENCE = Duration.ofSeconds(1);
+
   private static final Duration LOOKUP_INTERVAL = Duration.ofMillis(20);
 
   /** Run folders' timestamps, as Gatling names its own. */
-  private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS");
+  private static final DateTimeFormatter TIMESTAMP =
+      DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS");
 
   private RunDirectory() {}
 
   /**
    * This run's {@code llm/} folder, created (and so claimed). Called once, during the run: Gatling
-   * closes {@code simulation.log} before the {@code after} hook, and then it can no longer be found.
+   * closes {@code simulation.log} before the {@code after} hook, and then it can no longer be
+   * found.
    *
    * @param simulationCreatedMs when the simulation was created: folders older than that are not
    *     this run's
@@ -80,22 +83,42 @@ public final class RunDirectory {
    */
   public static Path llmFolder(long simulationCreatedMs, PrintStream console) {
     List<List<String>> commandLines = commandLines();
-    return llmFolder(resultsFolder(commandLines, System::getProperty), simulationId(commandLines),
-        simulationCreatedMs, PROC_FD, LOOKUP_PATIENCE, console);
+    return llmFolder(
+        resultsFolder(commandLines, System::getProperty),
+        simulationId(commandLines),
+        simulationCreatedMs,
+        PROC_FD,
+        LOOKUP_PATIENCE,
+        console);
   }
 
-  /** As {@link #llmFolder(long, PrintStream)}, with the results folder and the place of the open files given. */
-  static Path llmFolder(Path results, String simulationId, long simulationCreatedMs, Path openFilesFolder,
-      Duration patience, PrintStream console) {
+  /**
+   * As {@link #llmFolder(long, PrintStream)}, with the results folder and the place of the open
+   * files given.
+   */
+  static Path llmFolder(
+      Path results,
+      String simulationId,
+      long simulationCreatedMs,
+      Path openFilesFolder,
+      Duration patience,
+      PrintStream console) {
     String why;
     if (Files.isDirectory(openFilesFolder)) {
-      Optional<Path> run = lookForOpenLog(openFilesFolder, results, patience).map(log -> namedIn(results, log.getParent()));
+      Optional<Path> run =
+          lookForOpenLog(openFilesFolder, results, patience)
+              .map(log -> namedIn(results, log.getParent()));
       if (run.isPresent()) {
         Optional<Path> llm = claim(run.get());
         if (llm.isPresent()) {
           return llm.get();
         }
-        why = "its Gatling folder " + run.get() + " already has an " + RunFiles.LLM_FOLDER + "/ folder of another run";
+        why =
+            "its Gatling folder "
+                + run.get()
+                + " already has an "
+                + RunFiles.LLM_FOLDER
+                + "/ folder of another run";
       } else {
         why = "no " + SIMULATION_LOG + " among this process's open files (" + openFilesFolder + ")";
       }
@@ -103,16 +126,31 @@ public final class RunDirectory {
       Optional<Path> single = singleUnclaimedRun(results, simulationCreatedMs);
       Optional<Path> llm = single.flatMap(RunDirectory::claim);
       if (llm.isPresent()) {
-        console.println("gatling-llm-bench: this run's Gatling folder is taken to be the only new one in " + results
-            + " (" + openFilesFolder + " is not there to tell): the kit's files go to " + llm.get());
+        console.println(
+            "gatling-llm-bench: this run's Gatling folder is taken to be the only new one in "
+                + results
+                + " ("
+                + openFilesFolder
+                + " is not there to tell): the kit's files go to "
+                + llm.get());
         return llm.get();
       }
-      why = openFilesFolder + " is not there to tell, and " + results + " has "
-          + (single.isPresent() ? "its only new run folder claimed by another run" : "no single new run folder");
+      why =
+          openFilesFolder
+              + " is not there to tell, and "
+              + results
+              + " has "
+              + (single.isPresent()
+                  ? "its only new run folder claimed by another run"
+                  : "no single new run folder");
     }
-    Path own = ownLlmFolder(results, simulationId, simulationCreatedMs, ProcessHandle.current().pid());
-    console.println("gatling-llm-bench: this run's Gatling folder is unknown (" + why
-        + "): the kit's files go to a folder of their own, " + own);
+    Path own =
+        ownLlmFolder(results, simulationId, simulationCreatedMs, ProcessHandle.current().pid());
+    console.println(
+        "gatling-llm-bench: this run's Gatling folder is unknown ("
+            + why
+            + "): the kit's files go to a folder of their own, "
+            + own);
     return own;
   }
 
@@ -120,7 +158,8 @@ public final class RunDirectory {
    * This process's {@code simulation.log} among its open files, looked for until {@code patience}
    * has passed.
    */
-  private static Optional<Path> lookForOpenLog(Path openFilesFolder, Path results, Duration patience) {
+  private static Optional<Path> lookForOpenLog(
+      Path openFilesFolder, Path results, Duration patience) {
     Optional<Path> resultsReal = realPath(results);
     long deadline = System.nanoTime() + patience.toNanos();
     while (true) {
@@ -161,14 +200,20 @@ public final class RunDirectory {
    * reads {@code "... (deleted)"} and is not taken.
    */
   static Optional<Path> ownSimulationLog(Collection<Path> openFiles, Optional<Path> resultsReal) {
-    List<Path> logs = openFiles.stream()
-        .filter(p -> p.isAbsolute() && p.getFileName() != null && p.getFileName().toString().equals(SIMULATION_LOG))
-        .filter(p -> p.getParent().getParent() != null)
-        .distinct()
-        .toList();
-    List<Path> inResults = resultsReal
-        .map(r -> logs.stream().filter(p -> p.getParent().getParent().equals(r)).toList())
-        .orElse(List.of());
+    List<Path> logs =
+        openFiles.stream()
+            .filter(
+                p ->
+                    p.isAbsolute()
+                        && p.getFileName() != null
+                        && p.getFileName().toString().equals(SIMULATION_LOG))
+            .filter(p -> p.getParent().getParent() != null)
+            .distinct()
+            .toList();
+    List<Path> inResults =
+        resultsReal
+            .map(r -> logs.stream().filter(p -> p.getParent().getParent().equals(r)).toList())
+            .orElse(List.of());
     if (inResults.size() == 1) {
       return Optional.of(inResults.get(0));
     }
@@ -180,7 +225,8 @@ public final class RunDirectory {
    * the resolved path the open file's link gives), so the console shows the path the user gave.
    */
   private static Path namedIn(Path results, Path runFolderReal) {
-    return realPath(results).filter(r -> r.equals(runFolderReal.getParent()))
+    return realPath(results)
+        .filter(r -> r.equals(runFolderReal.getParent()))
         .map(r -> results.resolve(runFolderReal.getFileName().toString()))
         .orElse(runFolderReal);
   }
@@ -220,10 +266,11 @@ public final class RunDirectory {
       return Optional.empty();
     }
     try (Stream<Path> dirs = Files.list(results)) {
-      List<Path> unclaimed = dirs.filter(d -> Files.isRegularFile(d.resolve(SIMULATION_LOG)))
-          .filter(d -> modified(d.resolve(SIMULATION_LOG)) >= notBeforeMs - 1_000)
-          .filter(d -> !Files.exists(d.resolve(RunFiles.LLM_FOLDER)))
-          .toList();
+      List<Path> unclaimed =
+          dirs.filter(d -> Files.isRegularFile(d.resolve(SIMULATION_LOG)))
+              .filter(d -> modified(d.resolve(SIMULATION_LOG)) >= notBeforeMs - 1_000)
+              .filter(d -> !Files.exists(d.resolve(RunFiles.LLM_FOLDER)))
+              .toList();
       return unclaimed.size() == 1 ? Optional.of(unclaimed.get(0)) : Optional.empty();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + results, e);
@@ -250,26 +297,31 @@ public final class RunDirectory {
         }
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot create a folder for the run's files in " + results + ": " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot create a folder for the run's files in " + results + ": " + e.getMessage(), e);
     }
   }
 
   /**
-   * Gatling's id of the simulation (the class's simple name, lower case, other characters as
-   * {@code -}), from {@code --simulation} / {@code -s}; empty when the command line has none.
+   * Gatling's id of the simulation (the class's simple name, lower case, other characters as {@code
+   * -}), from {@code --simulation} / {@code -s}; empty when the command line has none.
    */
   static String simulationId(List<List<String>> commandLines) {
     return optionValue(commandLines, GatlingCliOptions.Simulation)
-        .map(name -> name.substring(name.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9-]", "-"))
+        .map(
+            name ->
+                name.substring(name.lastIndexOf('.') + 1)
+                    .toLowerCase(Locale.ROOT)
+                    .replaceAll("[^a-z0-9-]", "-"))
         .orElse("");
   }
 
   /**
    * The process's arguments as each source sees them, the most exact first: {@code
    * /proc/self/cmdline} (absent off Linux), {@code sun.java.command} (absent off HotSpot), the
-   * JDK's process info (which on Linux reads at most 4 KB of the command line, so a long class
-   * path hides Gatling's arguments). Each is tried in turn, because a source can lack the option
-   * the next one has: a JVM started with an {@code @argfile} shows only the file's name in {@code
+   * JDK's process info (which on Linux reads at most 4 KB of the command line, so a long class path
+   * hides Gatling's arguments). Each is tried in turn, because a source can lack the option the
+   * next one has: a JVM started with an {@code @argfile} shows only the file's name in {@code
    * /proc/self/cmdline}, while {@code sun.java.command} holds the expanded arguments.
    */
   static List<List<String>> commandLines() {
@@ -292,15 +344,16 @@ public final class RunDirectory {
   /** The charset the JVM decodes its own command line with (it names files in that too). */
   private static Charset commandLineCharset() {
     try {
-      return Charset.forName(System.getProperty("sun.jnu.encoding", Charset.defaultCharset().name()));
+      return Charset.forName(
+          System.getProperty("sun.jnu.encoding", Charset.defaultCharset().name()));
     } catch (RuntimeException e) {
       return Charset.defaultCharset();
     }
   }
 
   /**
-   * The arguments in the bytes of {@code /proc/<pid>/cmdline}: each ends with a NUL, so an
-   * argument keeps its spaces, and an empty one is kept as {@code ""}.
+   * The arguments in the bytes of {@code /proc/<pid>/cmdline}: each ends with a NUL, so an argument
+   * keeps its spaces, and an empty one is kept as {@code ""}.
    */
   static List<String> cmdlineArguments(byte[] cmdline, Charset charset) {
     List<String> out = new ArrayList<>();
@@ -318,10 +371,10 @@ public final class RunDirectory {
   }
 
   /**
-   * The arguments in HotSpot's {@code sun.java.command} (the main class and its arguments joined
-   * by single spaces, so where one argument ends is lost): split on spaces, except that the value
-   * of {@code --results-folder} / {@code -rf} runs up to the next part that starts with {@code -},
-   * so a results folder with spaces comes back whole.
+   * The arguments in HotSpot's {@code sun.java.command} (the main class and its arguments joined by
+   * single spaces, so where one argument ends is lost): split on spaces, except that the value of
+   * {@code --results-folder} / {@code -rf} runs up to the next part that starts with {@code -}, so
+   * a results folder with spaces comes back whole.
    */
   static List<String> javaCommandArguments(String sunJavaCommand) {
     String[] parts = sunJavaCommand.strip().split(" ", -1);
@@ -361,7 +414,8 @@ public final class RunDirectory {
   private static Optional<String> optionValue(List<List<String>> commandLines, CliOption option) {
     for (List<String> args : commandLines) {
       for (int i = 0; i + 1 < args.size(); i++) {
-        boolean named = args.get(i).equals(option.longOption()) || args.get(i).equals(option.shortOption());
+        boolean named =
+            args.get(i).equals(option.longOption()) || args.get(i).equals(option.shortOption());
         if (named && !args.get(i + 1).isBlank()) {
           return Optional.of(args.get(i + 1));
         }

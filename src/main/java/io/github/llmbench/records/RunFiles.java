@@ -5,9 +5,9 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Every file the kit writes for a run, by its place in Gatling's run folder: {@code llm/} holds
- * the records, the server's samples, {@code summary.json} and {@code gates.xml}; {@code llm.html}
- * sits beside Gatling's {@code index.html}. The one place these names are spelled.
+ * Every file the kit writes for a run, by its place in Gatling's run folder: {@code llm/} holds the
+ * records, the server's samples, {@code summary.json} and {@code gates.xml}; {@code llm.html} sits
+ * beside Gatling's {@code index.html}. The one place these names are spelled.
  *
  * @param folder the kit's {@code llm/} folder of the run
  */
@@ -19,7 +19,10 @@ public record RunFiles(Path folder) {
   public static final String GATES_XML = "gates.xml";
   public static final String PAGE = "llm.html";
 
-  /** The files of the Gatling run folder {@code runFolder} ({@code <results>/<simulation>-<timestamp>}). */
+  /**
+   * The files of the Gatling run folder {@code runFolder} ({@code
+   * <results>/<simulation>-<timestamp>}).
+   */
   public static RunFiles ofRun(Path runFolder) {
     return new RunFiles(runFolder.resolve(LLM_FOLDER));
   }
@@ -61,8 +64,8 @@ public record RunFiles(Path folder) {
   }
 
   /**
-   * The summary a user named: a run folder's {@code llm/summary.json}, an {@code llm/} folder's,
-   * or the file itself; empty when there is none.
+   * The summary a user named: a run folder's {@code llm/summary.json}, an {@code llm/} folder's, or
+   * the file itself; empty when there is none.
    */
   public static Optional<Path> summaryOf(Path given) {
     if (Files.isRegularFile(given)) {

@@ -45,14 +45,17 @@ public final class RunRecorder {
   private volatile IOException writeError;
 
   /** Tells the writer that nothing follows. */
-  private static final RequestRecord END = RequestRecord.failed("end", "", null, 0, 0, "end", null, null);
+  private static final RequestRecord END =
+      RequestRecord.failed("end", "", null, 0, 0, "end", null, null);
 
   /** Tells the writer that the run has started: time to resolve the folder. */
-  private static final RequestRecord RUN_STARTED = RequestRecord.failed("run-started", "", null, 0, 0, "run started", null, null);
+  private static final RequestRecord RUN_STARTED =
+      RequestRecord.failed("run-started", "", null, 0, 0, "run started", null, null);
 
   private final AtomicBoolean anyStarted = new AtomicBoolean();
 
-  private record InFlight(String id, String level, String profile, RequestOrigin origin, long startMs) {}
+  private record InFlight(
+      String id, String level, String profile, RequestOrigin origin, long startMs) {}
 
   /**
    * @param directory where {@code requests.jsonl} goes, resolved once on the writer thread when the
@@ -75,11 +78,15 @@ public final class RunRecorder {
   public void started(String id, String level, String profile, RequestOrigin origin, long startMs) {
     inFlight.put(id, new InFlight(id, level, profile, origin, startMs));
     if (!anyStarted.get() && anyStarted.compareAndSet(false, true)) {
-      toWrite.add(RUN_STARTED); // resolved on the writer thread: the lookup may wait, an event loop must not
+      toWrite.add(
+          RUN_STARTED); // resolved on the writer thread: the lookup may wait, an event loop must
+      // not
     }
   }
 
-  /** Takes a finished request's record; it is written (and flushed) at once by the writer thread. */
+  /**
+   * Takes a finished request's record; it is written (and flushed) at once by the writer thread.
+   */
   public void finished(RequestRecord record) {
     inFlight.remove(record.id());
     synchronized (this) {
@@ -124,7 +131,11 @@ public final class RunRecorder {
       }
     } catch (IOException e) {
       writeError = e;
-      System.err.println("gatling-llm-bench: cannot write " + (file == null ? RunFiles.REQUESTS : file) + ": " + e.getMessage());
+      System.err.println(
+          "gatling-llm-bench: cannot write "
+              + (file == null ? RunFiles.REQUESTS : file)
+              + ": "
+              + e.getMessage());
     }
   }
 
@@ -136,7 +147,10 @@ public final class RunRecorder {
    */
   public List<RequestRecord> close(long nowMs, String reason) {
     for (InFlight f : List.copyOf(inFlight.values())) {
-      finished(RequestRecord.failed(f.id(), f.level(), f.profile(), f.startMs(), nowMs, reason, null, null).withOrigin(f.origin()));
+      finished(
+          RequestRecord.failed(
+                  f.id(), f.level(), f.profile(), f.startMs(), nowMs, reason, null, null)
+              .withOrigin(f.origin()));
     }
     toWrite.add(END);
     try {
@@ -151,7 +165,8 @@ public final class RunRecorder {
       open(); // a run with no started request still leaves an (empty) file
       out.close();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + (file == null ? RunFiles.REQUESTS : file), e);
+      throw new UncheckedIOException(
+          "cannot write " + (file == null ? RunFiles.REQUESTS : file), e);
     }
     return finishedSoFar();
   }
@@ -173,8 +188,13 @@ public final class RunRecorder {
     }
     Files.createDirectories(dir);
     Path opened = dir.resolve(RunFiles.REQUESTS);
-    BufferedWriter fileWriter = Files.newBufferedWriter(opened, StandardCharsets.UTF_8,
-        StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+    BufferedWriter fileWriter =
+        Files.newBufferedWriter(
+            opened,
+            StandardCharsets.UTF_8,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.TRUNCATE_EXISTING,
+            StandardOpenOption.WRITE);
     synchronized (this) {
       file = opened;
     }

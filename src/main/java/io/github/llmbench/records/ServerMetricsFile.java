@@ -78,13 +78,27 @@ public final class ServerMetricsFile {
           continue;
         }
         JsonNode o = JSON.readTree(line);
-        if (o == null || !o.path("time_ms").canConvertToLong() || !o.path("name").isTextual() || !o.path("value").isNumber()) {
-          throw new IOException(file + " line " + n + ": expected {\"time_ms\",\"endpoint\",\"name\",\"labels\",\"value\"}");
+        if (o == null
+            || !o.path("time_ms").canConvertToLong()
+            || !o.path("name").isTextual()
+            || !o.path("value").isNumber()) {
+          throw new IOException(
+              file
+                  + " line "
+                  + n
+                  + ": expected {\"time_ms\",\"endpoint\",\"name\",\"labels\",\"value\"}");
         }
         Map<String, String> labels = new LinkedHashMap<>();
-        o.path("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
-        out.add(new ServerSample(o.get("time_ms").asLong(), o.path("endpoint").asText(""), o.get("name").asText(), labels,
-            o.get("value").asDouble()));
+        o.path("labels")
+            .fields()
+            .forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+        out.add(
+            new ServerSample(
+                o.get("time_ms").asLong(),
+                o.path("endpoint").asText(""),
+                o.get("name").asText(),
+                labels,
+                o.get("value").asDouble()));
       }
     }
     return out;

@@ -12,7 +12,8 @@ import java.util.Map;
  * @param name the sample's name as written, e.g. {@code vllm:prompt_tokens_total}
  * @param labels its labels
  */
-public record ServerSample(long timeMs, String endpoint, String name, Map<String, String> labels, double value) {
+public record ServerSample(
+    long timeMs, String endpoint, String name, Map<String, String> labels, double value) {
   public ServerSample {
     labels = Map.copyOf(labels);
   }

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 
 /**
- * The server's own account of one request, when it sends one: llama.cpp's {@code llama-server}
- * adds a {@code timings} object to its final chunk (vLLM sends none). Field names are llama.cpp's.
+ * The server's own account of one request, when it sends one: llama.cpp's {@code llama-server} adds
+ * a {@code timings} object to its final chunk (vLLM sends none). Field names are llama.cpp's.
  * Compared with the client-side TTFT and E2EL it shows what the network, HTTP and queueing add.
  *
  * @param promptN prompt tokens processed (cached ones not counted)

@@ -1,12 +1,12 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.FailureReasons;
-import io.github.llmbench.analysis.TurnLatency;
 import io.github.llmbench.analysis.Knee;
 import io.github.llmbench.analysis.Roofline;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.SteadyState;
 import io.github.llmbench.analysis.TtftTrend;
+import io.github.llmbench.analysis.TurnLatency;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
@@ -16,10 +16,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The JSON objects {@code summary.json} gains: per level {@code steady_state}, {@code roofline}
- * and {@code failures}; at the top {@code knee} and {@code report_inputs} (the model, GPU and tp
- * the roofline used, which a re-do reuses), and for a single-level run {@code steady_state} and
- * {@code roofline} at the top as well, as the top-level metrics are that level's.
+ * The JSON objects {@code summary.json} gains: per level {@code steady_state}, {@code roofline} and
+ * {@code failures}; at the top {@code knee} and {@code report_inputs} (the model, GPU and tp the
+ * roofline used, which a re-do reuses), and for a single-level run {@code steady_state} and {@code
+ * roofline} at the top as well, as the top-level metrics are that level's.
  */
 public final class AnalysisJson {
 
@@ -28,36 +28,38 @@ public final class AnalysisJson {
   /**
    * Per level: {@code {"steady_state": ..., "roofline": ..., "failures": [{"error": ..., "count":
    * N}, ...]}}, the failures' {@value FailureReasons#TOP} most frequent reasons ({@code []} when
-   * none failed); {@code "turns"} (TTFT by turn) in multi-turn runs and {@code "trace_lateness"}
-   * in trace replays.
+   * none failed); {@code "turns"} (TTFT by turn) in multi-turn runs and {@code "trace_lateness"} in
+   * trace replays.
    */
   public static Map<String, Map<String, Object>> levelExtras(RunAnalysis a) {
     Map<String, Map<String, Object>> out = new LinkedHashMap<>();
-    a.levels().forEach((name, l) -> {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("steady_state", steadyState(l.steady()));
-      m.put("roofline", roofline(l, a));
-      m.put("failures", failures(l.failures()));
-      if (!l.turns().isEmpty()) {
-        m.put("turns", turns(l.turns()));
-      }
-      if (!l.server().isEmpty()) {
-        Map<String, Object> server = new LinkedHashMap<>();
-        server.put("level", l.server().level());
-        server.put("steady", l.server().steady());
-        server.put("guards", l.server().guards());
-        m.put("server", server);
-      }
-      if (!l.lateness().isEmpty()) {
-        Map<String, Object> late = new LinkedHashMap<>();
-        late.put("requests", l.lateness().requests());
-        late.put("median_ms", number(l.lateness().medianMs()));
-        late.put("p99_ms", number(l.lateness().p99Ms()));
-        late.put("max_ms", number(l.lateness().maxMs()));
-        m.put("trace_lateness", late);
-      }
-      out.put(name, m);
-    });
+    a.levels()
+        .forEach(
+            (name, l) -> {
+              Map<String, Object> m = new LinkedHashMap<>();
+              m.put("steady_state", steadyState(l.steady()));
+              m.put("roofline", roofline(l, a));
+              m.put("failures", failures(l.failures()));
+              if (!l.turns().isEmpty()) {
+                m.put("turns", turns(l.turns()));
+              }
+              if (!l.server().isEmpty()) {
+                Map<String, Object> server = new LinkedHashMap<>();
+                server.put("level", l.server().level());
+                server.put("steady", l.server().steady());
+                server.put("guards", l.server().guards());
+                m.put("server", server);
+              }
+              if (!l.lateness().isEmpty()) {
+                Map<String, Object> late = new LinkedHashMap<>();
+                late.put("requests", l.lateness().requests());
+                late.put("median_ms", number(l.lateness().medianMs()));
+                late.put("p99_ms", number(l.lateness().p99Ms()));
+                late.put("max_ms", number(l.lateness().maxMs()));
+                m.put("trace_lateness", late);
+              }
+              out.put(name, m);
+            });
     return out;
   }
 

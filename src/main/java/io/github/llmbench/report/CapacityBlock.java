@@ -2,8 +2,8 @@ package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.CapacitySearch;
 import io.github.llmbench.analysis.RunAnalysis;
-import io.github.llmbench.core.Level;
 import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Level;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GoodputSpec;
@@ -26,26 +26,46 @@ import java.util.Optional;
  * Probes:    c1 met, c2 met, ..., c64 broke, c48 broke, c40 broke, c36 met, c38 broke
  * </pre>
  *
- * <p>Goodput is vLLM's: the requests that meet per-request objectives, per second of the level.
- * Its objectives are {@code -Dgate.goodput}'s when set, else the SLO's TTFT, TPOT and E2EL
- * limits taken per request (a P99 objective of 2000 ms: each request within 2000 ms).
+ * <p>Goodput is vLLM's: the requests that meet per-request objectives, per second of the level. Its
+ * objectives are {@code -Dgate.goodput}'s when set, else the SLO's TTFT, TPOT and E2EL limits taken
+ * per request (a P99 objective of 2000 ms: each request within 2000 ms).
  */
 public final class CapacityBlock {
   private CapacityBlock() {}
 
-  /** Requests a probe needs for a P99 that no single request decides (the 99th of 100 sits between two). */
+  /**
+   * Requests a probe needs for a P99 that no single request decides (the 99th of 100 sits between
+   * two).
+   */
   static final int STABLE_P99_REQUESTS = 100;
 
-  public static String format(CapacitySearch.Verdict v, BenchSettings.Search search, Optional<GoodputSpec> gateGoodput, RunAnalysis a) {
+  public static String format(
+      CapacitySearch.Verdict v,
+      BenchSettings.Search search,
+      Optional<GoodputSpec> gateGoodput,
+      RunAnalysis a) {
     StringBuilder sb = new StringBuilder();
     List<String> slo = new ArrayList<>();
     search.objectives().forEach((f, l) -> slo.add(f.key() + " <= " + BenchSettings.plainNumber(l)));
-    sb.append(ServingResultBlock.center(" Capacity at SLO (" + String.join(", ", slo) + ") ", '=', ServingResultBlock.WIDTH)).append('\n');
+    sb.append(
+            ServingResultBlock.center(
+                " Capacity at SLO (" + String.join(", ", slo) + ") ",
+                '=',
+                ServingResultBlock.WIDTH))
+        .append('\n');
     sb.append("Capacity:  ").append(sentence(v, search.rate())).append('\n');
     Goodput g = goodput(v, search, gateGoodput, a);
     if (g != null) {
-      sb.append(String.format(Locale.ROOT, "Goodput:   at %s, %.2f req/s of %.2f (%.1f%% of requests meet %s, from %s)%n",
-          g.level(), g.goodput(), g.throughput(), g.pct(), g.spec(), g.from()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "Goodput:   at %s, %.2f req/s of %.2f (%.1f%% of requests meet %s, from %s)%n",
+              g.level(),
+              g.goodput(),
+              g.throughput(),
+              g.pct(),
+              g.spec(),
+              g.from()));
     }
     List<String> probes = new ArrayList<>();
     List<String> thin = new ArrayList<>();
@@ -59,8 +79,11 @@ public final class CapacityBlock {
     }
     sb.append("Probes:    ").append(String.join(", ", probes)).append('\n');
     if (!thin.isEmpty() && search.objectives().keySet().stream().anyMatch(CapacityBlock::onP99)) {
-      sb.append("! P99 objectives judged on fewer than ").append(STABLE_P99_REQUESTS).append(" requests (")
-          .append(String.join(", ", thin)).append("): one request decides such a P99; a longer -Dduration gives probes more\n");
+      sb.append("! P99 objectives judged on fewer than ")
+          .append(STABLE_P99_REQUESTS)
+          .append(" requests (")
+          .append(String.join(", ", thin))
+          .append("): one request decides such a P99; a longer -Dduration gives probes more\n");
     }
     return sb.toString();
   }
@@ -69,39 +92,75 @@ public final class CapacityBlock {
     return f instanceof LatencyFigure l && l.statistic() == Statistic.P99;
   }
 
-  /** Goodput at the capacity level: good requests per second, with the objectives and where they come from. */
-  record Goodput(String level, double goodput, double throughput, double pct, GoodputSpec spec, String from) {}
+  /**
+   * Goodput at the capacity level: good requests per second, with the objectives and where they
+   * come from.
+   */
+  record Goodput(
+      String level, double goodput, double throughput, double pct, GoodputSpec spec, String from) {}
 
-  static Goodput goodput(CapacitySearch.Verdict v, BenchSettings.Search search, Optional<GoodputSpec> gateGoodput, RunAnalysis a) {
+  static Goodput goodput(
+      CapacitySearch.Verdict v,
+      BenchSettings.Search search,
+      Optional<GoodputSpec> gateGoodput,
+      RunAnalysis a) {
     String level = v.capacity() == null ? null : level(v.capacity(), search.rate());
     RunAnalysis.Level at = level == null ? null : a.levels().get(level);
     if (at == null || at.serving().durationS() <= 0) {
       return null;
     }
     GoodputSpec spec = gateGoodput.orElseGet(() -> GoodputSpec.perRequest(search.objectives()));
-    List<RequestRecord> records = a.records().stream().filter(r -> level.equals(r.level())).toList();
+    List<RequestRecord> records =
+        a.records().stream().filter(r -> level.equals(r.level())).toList();
     long good = spec.goodCount(records);
     double s = at.serving().durationS();
-    return new Goodput(level, good / s, at.serving().requestThroughput(), records.isEmpty() ? 0 : 100.0 * good / records.size(), spec,
+    return new Goodput(
+        level,
+        good / s,
+        at.serving().requestThroughput(),
+        records.isEmpty() ? 0 : 100.0 * good / records.size(),
+        spec,
         gateGoodput.isPresent() ? "-Dgate.goodput" : "-Dslo");
   }
 
   /** The answer in one sentence. */
   static String sentence(CapacitySearch.Verdict v, boolean rate) {
-    CapacitySearch.Probe broken = v.probes().stream()
-        .filter(p -> v.lowestBroken() != null && p.load() == v.lowestBroken()).findFirst().orElse(null);
+    CapacitySearch.Probe broken =
+        v.probes().stream()
+            .filter(p -> v.lowestBroken() != null && p.load() == v.lowestBroken())
+            .findFirst()
+            .orElse(null);
     String brokeWhat = broken == null ? "" : " broke " + String.join(", ", broken.broken());
     return switch (v.status()) {
-      case "bracketed" -> level(v.capacity(), rate) + " meets every objective; " + level(v.lowestBroken(), rate) + brokeWhat;
-      case "never met" -> "none: the lowest level probed, " + level(v.lowestBroken(), rate) + "," + brokeWhat + " (lower -Dsearch.min)";
-      case "always met" -> "at least " + level(v.capacity(), rate) + ": the highest level probed met every objective (raise -Dsearch.max)";
-      default -> "not bracketed (out of time, -Dsearch.budget): "
-          + (v.capacity() == null ? "no level met the objectives" : level(v.capacity(), rate) + " met every objective")
-          + (v.lowestBroken() == null ? "" : "; " + level(v.lowestBroken(), rate) + brokeWhat);
+      case "bracketed" ->
+          level(v.capacity(), rate)
+              + " meets every objective; "
+              + level(v.lowestBroken(), rate)
+              + brokeWhat;
+      case "never met" ->
+          "none: the lowest level probed, "
+              + level(v.lowestBroken(), rate)
+              + ","
+              + brokeWhat
+              + " (lower -Dsearch.min)";
+      case "always met" ->
+          "at least "
+              + level(v.capacity(), rate)
+              + ": the highest level probed met every objective (raise -Dsearch.max)";
+      default ->
+          "not bracketed (out of time, -Dsearch.budget): "
+              + (v.capacity() == null
+                  ? "no level met the objectives"
+                  : level(v.capacity(), rate) + " met every objective")
+              + (v.lowestBroken() == null ? "" : "; " + level(v.lowestBroken(), rate) + brokeWhat);
     };
   }
 
-  public static Map<String, Object> json(CapacitySearch.Verdict v, BenchSettings.Search search, Optional<GoodputSpec> gateGoodput, RunAnalysis a) {
+  public static Map<String, Object> json(
+      CapacitySearch.Verdict v,
+      BenchSettings.Search search,
+      Optional<GoodputSpec> gateGoodput,
+      RunAnalysis a) {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("search", search.kind());
     m.put("status", v.status());
@@ -127,7 +186,8 @@ public final class CapacityBlock {
       probes.add(q);
     }
     m.put("probes", probes);
-    RunAnalysis.Level at = v.capacity() == null ? null : a.levels().get(level(v.capacity(), search.rate()));
+    RunAnalysis.Level at =
+        v.capacity() == null ? null : a.levels().get(level(v.capacity(), search.rate()));
     if (at != null) {
       m.put("request_throughput_at_capacity", at.serving().requestThroughput());
       m.put("output_throughput_at_capacity", at.serving().outputThroughput());
@@ -148,7 +208,10 @@ public final class CapacityBlock {
     return l == null ? 0 : l.serving().completed();
   }
 
-  /** A probe's level's tag: {@code c36} for a concurrency, {@code r6.25} for a request rate; {@code none} for no load. */
+  /**
+   * A probe's level's tag: {@code c36} for a concurrency, {@code r6.25} for a request rate; {@code
+   * none} for no load.
+   */
   static String level(Double load, boolean rate) {
     if (load == null) {
       return "none";

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.github.llmbench.records.RunDirectory;
+import io.github.llmbench.records.RunFiles;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -20,7 +20,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import io.github.llmbench.records.RunFiles;
 
 /**
  * Compares two or more runs:
@@ -32,9 +31,9 @@ import io.github.llmbench.records.RunFiles;
  *
  * <p>Reads each run's {@code llm/summary.json} (a run folder, its {@code llm/} folder, or the path
  * of a {@code summary.json}), prints per level a table (a row per metric, a column per run, then
- * the ratio of each run to the first), writes {@code compare.html} and Gatling's assets into
- * {@code --out} (default {@code target/gatling/compare-<timestamp>/}) and prints its path. Labels
- * default to the run folders' names.
+ * the ratio of each run to the first), writes {@code compare.html} and Gatling's assets into {@code
+ * --out} (default {@code target/gatling/compare-<timestamp>/}) and prints its path. Labels default
+ * to the run folders' names.
  *
  * <p>A bad argument (fewer than two runs, a missing folder or summary, malformed JSON, a wrong
  * number of labels) prints one line naming it, its value and what is accepted, and exits with
@@ -43,14 +42,14 @@ import io.github.llmbench.records.RunFiles;
 public final class CompareMain {
 
   public static final String PREFIX = "gatling-llm-bench compare: ";
-  public static final String USAGE = "CompareMain <run dir> <run dir> [...] [--out <dir>]"
-      + " [--labels a,b,...]";
+  public static final String USAGE =
+      "CompareMain <run dir> <run dir> [...] [--out <dir>]" + " [--labels a,b,...]";
   private static final String RUN_ACCEPTED =
       "a Gatling run folder holding llm/summary.json, or the path of a summary.json";
   private static final DateTimeFormatter STAMP =
       DateTimeFormatter.ofPattern("yyyyMMddHHmmssSSS", Locale.ROOT);
-  private static final ObjectMapper JSON = JsonMapper.builder()
-      .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+  private static final ObjectMapper JSON =
+      JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
   private CompareMain() {}
 
@@ -60,7 +59,6 @@ public final class CompareMain {
       System.exit(rc);
     }
   }
-
 
   /** A run as read: where from, its label, its summary, its folder (null when unknown). */
   record LoadedRun(String arg, String label, JsonNode summary, Path runDir) {}
@@ -86,8 +84,8 @@ public final class CompareMain {
           } else if (i + 1 < args.length) {
             value = args[++i];
           } else {
-            throw new BadArgument(name, "", name.equals("--out") ? "a folder"
-                : "one label per run, comma-separated");
+            throw new BadArgument(
+                name, "", name.equals("--out") ? "a folder" : "one label per run, comma-separated");
           }
           if (name.equals("--out")) {
             outArg = value;
@@ -101,19 +99,20 @@ public final class CompareMain {
         }
       }
       if (runArgs.size() < 2) {
-        throw new BadArgument("run dirs", runArgs.isEmpty() ? "(none)" : String.join(",", runArgs),
+        throw new BadArgument(
+            "run dirs",
+            runArgs.isEmpty() ? "(none)" : String.join(",", runArgs),
             "two or more run folders (or paths of their llm/summary.json); usage: " + USAGE);
       }
       List<String> labels = labels(labelsArg, runArgs.size());
-      Path outDir = outArg != null ? outDir(outArg)
-          : base.resolve("compare-" + STAMP.format(now));
+      Path outDir = outArg != null ? outDir(outArg) : base.resolve("compare-" + STAMP.format(now));
 
       List<LoadedRun> runs = new ArrayList<>();
       for (String a : runArgs) {
         runs.add(load(a));
       }
-      List<String> finalLabels = labels != null ? labels
-          : unique(runs.stream().map(LoadedRun::label).toList());
+      List<String> finalLabels =
+          labels != null ? labels : unique(runs.stream().map(LoadedRun::label).toList());
       List<RunComparison.Input> inputs = new ArrayList<>();
       for (int i = 0; i < runs.size(); i++) {
         inputs.add(new RunComparison.Input(finalLabels.get(i), runs.get(i).summary()));
@@ -146,8 +145,8 @@ public final class CompareMain {
       labels.add(s.strip());
     }
     if (labels.size() != runs || labels.stream().anyMatch(String::isEmpty)) {
-      throw new BadArgument("--labels", arg, "one non-empty label per run, comma-separated ("
-          + runs + " runs)");
+      throw new BadArgument(
+          "--labels", arg, "one non-empty label per run, comma-separated (" + runs + " runs)");
     }
     return labels;
   }
@@ -195,29 +194,52 @@ public final class CompareMain {
     try {
       summary = JSON.readTree(file.toFile());
     } catch (JsonProcessingException e) {
-      String where = e.getLocation() == null ? ""
-          : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-      throw new BadArgument("run dir", arg, "a summary.json that is valid JSON (" + file + ": "
-          + oneLine(e.getOriginalMessage()) + where + ")");
+      String where =
+          e.getLocation() == null
+              ? ""
+              : " at line "
+                  + e.getLocation().getLineNr()
+                  + ", column "
+                  + e.getLocation().getColumnNr();
+      throw new BadArgument(
+          "run dir",
+          arg,
+          "a summary.json that is valid JSON ("
+              + file
+              + ": "
+              + oneLine(e.getOriginalMessage())
+              + where
+              + ")");
     } catch (IOException e) {
-      throw new BadArgument("run dir", arg, "a readable summary.json (" + file + ": "
-          + oneLine(e.getMessage()) + ")");
+      throw new BadArgument(
+          "run dir",
+          arg,
+          "a readable summary.json (" + file + ": " + oneLine(e.getMessage()) + ")");
     }
-    if (summary == null || !summary.isObject()
+    if (summary == null
+        || !summary.isObject()
         || !(summary.path("levels").isObject() || summary.has("output_throughput"))) {
-      throw new BadArgument("run dir", arg, "a summary.json written by gatling-llm-bench (a JSON"
-          + " object with levels or vLLM's metric fields) in " + file);
+      throw new BadArgument(
+          "run dir",
+          arg,
+          "a summary.json written by gatling-llm-bench (a JSON"
+              + " object with levels or vLLM's metric fields) in "
+              + file);
     }
-    String label = runDir != null && runDir.getFileName() != null
-        ? runDir.getFileName().toString() : file.getFileName().toString();
+    String label =
+        runDir != null && runDir.getFileName() != null
+            ? runDir.getFileName().toString()
+            : file.getFileName().toString();
     return new LoadedRun(arg, label, summary, runDir);
   }
 
   /** The run folder of a summary.json: above its llm/ folder, else its folder. */
   private static Path runDirOf(Path summaryFile) {
     Path dir = summaryFile.toAbsolutePath().normalize().getParent();
-    if (dir != null && dir.getFileName() != null
-        && dir.getFileName().toString().equals(RunFiles.LLM_FOLDER) && dir.getParent() != null) {
+    if (dir != null
+        && dir.getFileName() != null
+        && dir.getFileName().toString().equals(RunFiles.LLM_FOLDER)
+        && dir.getParent() != null) {
       return dir.getParent();
     }
     return dir;
@@ -258,21 +280,34 @@ public final class CompareMain {
 
   /**
    * The console form: the runs, numbered, then per level a block with a row per metric, a column
-   * per run and a column per other run with its ratio to the first ({@code [2]/[1]}, marked
-   * better or worse).
+   * per run and a column per other run with its ratio to the first ({@code [2]/[1]}, marked better
+   * or worse).
    */
   public static String consoleText(RunComparison c) {
     List<RunComparison.RunInfo> runs = c.runs();
     StringBuilder sb = new StringBuilder();
-    sb.append("Comparing ").append(runs.size()).append(" runs (baseline: ")
-        .append(runs.get(0).label()).append(")\n");
+    sb.append("Comparing ")
+        .append(runs.size())
+        .append(" runs (baseline: ")
+        .append(runs.get(0).label())
+        .append(")\n");
     for (int i = 0; i < runs.size(); i++) {
       RunComparison.RunInfo r = runs.get(i);
-      sb.append("  [").append(i + 1).append("] ").append(r.label()).append(": model ").append(orDash(r.model()))
-          .append(", base URL ").append(orDash(r.baseUrl()))
-          .append(", dataset ").append(orDash(r.dataset()))
-          .append(", date ").append(orDash(r.date()))
-          .append(", seed ").append(orDash(r.seed())).append('\n');
+      sb.append("  [")
+          .append(i + 1)
+          .append("] ")
+          .append(r.label())
+          .append(": model ")
+          .append(orDash(r.model()))
+          .append(", base URL ")
+          .append(orDash(r.baseUrl()))
+          .append(", dataset ")
+          .append(orDash(r.dataset()))
+          .append(", date ")
+          .append(orDash(r.date()))
+          .append(", seed ")
+          .append(orDash(r.seed()))
+          .append('\n');
     }
     List<String> headers = new ArrayList<>();
     runs.forEach(r -> headers.add(r.label()));
@@ -300,7 +335,10 @@ public final class CompareMain {
       sb.append('\n').append(center(title.toString(), Math.max(total, 50), '=')).append('\n');
       for (int i = 0; i < runs.size(); i++) {
         if (!l.present().get(i)) {
-          sb.append("(level ").append(l.name()).append(" not in ").append(runs.get(i).label())
+          sb.append("(level ")
+              .append(l.name())
+              .append(" not in ")
+              .append(runs.get(i).label())
               .append(")\n");
         }
       }
@@ -312,8 +350,7 @@ public final class CompareMain {
       for (RunComparison.Row r : l.rows()) {
         sb.append(pad(metricLabel(r.metric()), labelWidth, false));
         for (int i = 0; i < runs.size(); i++) {
-          sb.append("  ").append(pad(value(r.metric(), r.cells().get(i).value()), widths[i],
-              true));
+          sb.append("  ").append(pad(value(r.metric(), r.cells().get(i).value()), widths[i], true));
         }
         for (int i = 1; i < runs.size(); i++) {
           RunComparison.Cell cell = r.cells().get(i);
@@ -328,8 +365,10 @@ public final class CompareMain {
         sb.append('\n');
       }
     }
-    sb.append('\n').append("Ratios: each run over the baseline; better/worse: higher throughput,"
-        + " lower latency, fewer failures (within ")
+    sb.append('\n')
+        .append(
+            "Ratios: each run over the baseline; better/worse: higher throughput,"
+                + " lower latency, fewer failures (within ")
         .append(Math.round(RunComparison.SAME_WITHIN * 100))
         .append("%: neither); -: missing.\n");
     return sb.toString();

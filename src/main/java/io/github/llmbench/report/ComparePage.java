@@ -33,13 +33,26 @@ public final class ComparePage {
   public static final String FILE = "compare.html";
 
   /** The charts, as {@code {element id, title, metric key, unit}}. */
-  private static final List<String[]> CHARTS = List.of(
-      new String[] {"llm-chart-throughput", "Output throughput against concurrency",
-          "output_throughput", "tok/s"},
-      new String[] {"llm-chart-tpot", "Mean TPOT against concurrency",
-          new LatencyFigure(Metric.TPOT, Statistic.MEAN).summaryField(), "ms"},
-      new String[] {"llm-chart-ttft", "P99 TTFT against concurrency",
-          new LatencyFigure(Metric.TTFT, Statistic.P99).summaryField(), "ms"});
+  private static final List<String[]> CHARTS =
+      List.of(
+          new String[] {
+            "llm-chart-throughput",
+            "Output throughput against concurrency",
+            "output_throughput",
+            "tok/s"
+          },
+          new String[] {
+            "llm-chart-tpot",
+            "Mean TPOT against concurrency",
+            new LatencyFigure(Metric.TPOT, Statistic.MEAN).summaryField(),
+            "ms"
+          },
+          new String[] {
+            "llm-chart-ttft",
+            "P99 TTFT against concurrency",
+            new LatencyFigure(Metric.TTFT, Statistic.P99).summaryField(),
+            "ms"
+          });
 
   private ComparePage() {}
 
@@ -50,8 +63,8 @@ public final class ComparePage {
    * @param runPages per run, the href of its {@code llm.html} from {@code outDir}, or null
    * @return the page's path
    */
-  public static Path write(Path outDir, RunComparison c, List<String> sources,
-      List<String> runPages) {
+  public static Path write(
+      Path outDir, RunComparison c, List<String> sources, List<String> runPages) {
     try {
       Files.createDirectories(outDir);
       PageParts.copyMissingAssets(outDir);
@@ -59,8 +72,8 @@ public final class ComparePage {
       Files.writeString(page, html(c, sources, runPages), StandardCharsets.UTF_8);
       return page;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + outDir.resolve(FILE) + ": "
-          + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot write " + outDir.resolve(FILE) + ": " + e.getMessage(), e);
     }
   }
 
@@ -79,8 +92,8 @@ public final class ComparePage {
         menu.append(PageParts.menuItem(null, href, labels.get(i), false));
       }
     }
-    PageParts.contentStart(sb, "LLM run comparison &mdash; " + esc(String.join(" vs ", labels)),
-        menu.toString());
+    PageParts.contentStart(
+        sb, "LLM run comparison &mdash; " + esc(String.join(" vs ", labels)), menu.toString());
 
     runsTable(sb, c, sources);
     levelTables(sb, c);
@@ -88,20 +101,37 @@ public final class ComparePage {
     for (String[] chart : CHARTS) {
       chartBox(sb, chart[0]);
     }
-    sb.append("<p class=\"llm-note\">One series per run, at each level whose concurrency is"
-        + " known; a level missing from a run is a gap in its line.</p>\n</div>\n");
+    sb.append(
+        "<p class=\"llm-note\">One series per run, at each level whose concurrency is"
+            + " known; a level missing from a run is a gap in its line.</p>\n</div>\n");
     PageParts.pageEnd(sb, chartData(c), CHART_SCRIPT);
     return sb.toString();
   }
 
   private static void runsTable(StringBuilder sb, RunComparison c, List<String> sources) {
     sb.append("<div id=\"llm-runs\" class=\"llm-section\">\n");
-    tableStart(sb, "Runs (the first is the baseline)", "Run", "Model", "Base URL", "Dataset",
-        "Date", "Seed", "Levels", "Read from");
+    tableStart(
+        sb,
+        "Runs (the first is the baseline)",
+        "Run",
+        "Model",
+        "Base URL",
+        "Dataset",
+        "Date",
+        "Seed",
+        "Levels",
+        "Read from");
     for (int i = 0; i < c.runs().size(); i++) {
       RunComparison.RunInfo r = c.runs().get(i);
-      row(sb, r.label() + (i == 0 ? " (baseline)" : ""), orDash(r.model()), orDash(r.baseUrl()),
-          orDash(r.dataset()), orDash(r.date()), orDash(r.seed()), String.join(", ", r.levels()),
+      row(
+          sb,
+          r.label() + (i == 0 ? " (baseline)" : ""),
+          orDash(r.model()),
+          orDash(r.baseUrl()),
+          orDash(r.dataset()),
+          orDash(r.date()),
+          orDash(r.seed()),
+          String.join(", ", r.levels()),
           sources == null || i >= sources.size() ? "" : sources.get(i));
     }
     tableEnd(sb);
@@ -135,8 +165,10 @@ public final class ComparePage {
       tableStart(sb, title.toString(), headers);
       for (RunComparison.Row r : l.rows()) {
         RunComparison.Metric m = r.metric();
-        sb.append("<tr><td class=\"total\">").append(esc(m.label()))
-            .append(m.unit().isEmpty() ? "" : " (" + esc(m.unit()) + ")").append("</td>");
+        sb.append("<tr><td class=\"total\">")
+            .append(esc(m.label()))
+            .append(m.unit().isEmpty() ? "" : " (" + esc(m.unit()) + ")")
+            .append("</td>");
         for (int i = 0; i < r.cells().size(); i++) {
           RunComparison.Cell cell = r.cells().get(i);
           cell(sb, i == 0 ? null : cell.verdict(), CompareMain.value(m, cell.value()));
@@ -149,19 +181,26 @@ public final class ComparePage {
       }
       tableEnd(sb);
     }
-    sb.append("<p class=\"llm-note\">Latencies in ms. Ratios: each run's value over the baseline's"
-        + " (the first run). <span class=\"llm-better\">Green</span>: better than the baseline"
-        + " (higher throughput, lower latency, fewer failures); <span class=\"llm-worse\">red"
-        + "</span>: worse; within ")
+    sb.append(
+            "<p class=\"llm-note\">Latencies in ms. Ratios: each run's value over the baseline's"
+                + " (the first run). <span class=\"llm-better\">Green</span>: better than the baseline"
+                + " (higher throughput, lower latency, fewer failures); <span class=\"llm-worse\">red"
+                + "</span>: worse; within ")
         .append(Math.round(RunComparison.SAME_WITHIN * 100))
-        .append("% of it: not coloured. -: missing (no such level or figure in that run;"
-            + " steady-state figures need a reached steady state).</p>\n</div>\n");
+        .append(
+            "% of it: not coloured. -: missing (no such level or figure in that run;"
+                + " steady-state figures need a reached steady state).</p>\n</div>\n");
   }
 
   private static void cell(StringBuilder sb, RunComparison.Verdict v, String text) {
-    String cls = v == RunComparison.Verdict.BETTER ? " llm-better"
-        : v == RunComparison.Verdict.WORSE ? " llm-worse" : "";
-    sb.append("<td class=\"value total").append(cls).append("\">").append(esc(text))
+    String cls =
+        v == RunComparison.Verdict.BETTER
+            ? " llm-better"
+            : v == RunComparison.Verdict.WORSE ? " llm-worse" : "";
+    sb.append("<td class=\"value total")
+        .append(cls)
+        .append("\">")
+        .append(esc(text))
         .append("</td>");
   }
 
@@ -203,13 +242,15 @@ public final class ComparePage {
     return d;
   }
 
-  private static final String CSS = """
+  private static final String CSS =
+      """
       .llm-table td.llm-better, .llm-note .llm-better { color: #2e7d32; font-weight: bold; background: rgba(104,182,92,0.15); }
       .llm-table td.llm-worse, .llm-note .llm-worse { color: #c62828; font-weight: bold; background: rgba(241,91,79,0.15); }
       """;
 
   /** One chart per metric, one line per run; null values are gaps. */
-  private static final String CHART_SCRIPT = """
+  private static final String CHART_SCRIPT =
+      """
           var colors = ['#5E7BE2', '#E37400', '#68b65c', '#f15b4f', '#9c27b0', '#00897b', '#795548', '#34332e'];
           D.charts.forEach(function (ch) {
             draw(ch.id, {

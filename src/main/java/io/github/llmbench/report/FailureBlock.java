@@ -1,10 +1,8 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.FailureReasons;
-import io.github.llmbench.records.RunDirectory;
-import io.github.llmbench.records.RunRecorder;
-import java.util.Locale;
 import io.github.llmbench.records.RunFiles;
+import java.util.Locale;
 
 /**
  * The console block of a level's failures, printed after its result blocks: a title line, one line
@@ -38,8 +36,10 @@ public final class FailureBlock {
     sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
     int width = Math.max(4, Integer.toString(f.top().get(0).count()).length());
     for (FailureReasons.Reason r : f.top()) {
-      sb.append(String.format(Locale.ROOT, "%" + width + "d", r.count())).append("  ")
-          .append(oneLine(r.error())).append('\n');
+      sb.append(String.format(Locale.ROOT, "%" + width + "d", r.count()))
+          .append("  ")
+          .append(oneLine(r.error()))
+          .append('\n');
     }
     if (f.otherReasons() > 0) {
       sb.append('(').append(leftOutNote(f)).append(")\n");
@@ -55,8 +55,15 @@ public final class FailureBlock {
     if (f.otherReasons() == 0) {
       return "";
     }
-    return f.otherRequests() + " more failed " + plural(f.otherRequests(), "request") + " with "
-        + f.otherReasons() + " other " + plural(f.otherReasons(), "reason") + " in " + RECORDS_FILE;
+    return f.otherRequests()
+        + " more failed "
+        + plural(f.otherRequests(), "request")
+        + " with "
+        + f.otherReasons()
+        + " other "
+        + plural(f.otherReasons(), "reason")
+        + " in "
+        + RECORDS_FILE;
   }
 
   private static String plural(int n, String word) {

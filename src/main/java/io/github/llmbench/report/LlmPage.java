@@ -10,10 +10,13 @@ import static io.github.llmbench.report.PageParts.tableStart;
 import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.analysis.Roofline;
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.ServerFigures;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.SteadyState;
 import io.github.llmbench.analysis.TokenArrivals;
+import io.github.llmbench.analysis.TurnLatency;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RunFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -24,10 +27,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import io.github.llmbench.records.RunFiles;
 
 /**
  * {@code llm.html}: the kit's page beside Gatling's {@code index.html}, in Gatling's look (its
@@ -36,16 +39,15 @@ import io.github.llmbench.records.RunFiles;
  * item "LLM" next to "Details" ({@link #linkFromGatlingPages}, idempotent).
  *
  * <p>Every text from a server, a dataset, the records or the metadata goes through {@link
- * Html#esc}; the chart data travels as JSON in a {@code <script type="application/json">}
- * element ({@link Html#scriptJson}), and the page's script escapes again whatever it hands to
- * Highcharts as a label.
+ * Html#esc}; the chart data travels as JSON in a {@code <script type="application/json">} element
+ * ({@link Html#scriptJson}), and the page's script escapes again whatever it hands to Highcharts as
+ * a label.
  *
  * <p>For tests and checks, the page's script records in {@code #llm-status} how many charts it
  * meant to draw ({@code data-expected}), how many it drew ({@code data-drawn}) and how many script
  * errors it caught ({@code data-errors}, messages as the element's text).
  */
 public final class LlmPage {
-
 
   /** The marker of our menu item in Gatling's pages: present means already linked. */
   public static final String LINK_ID = "llm_link";
@@ -60,8 +62,8 @@ public final class LlmPage {
   private LlmPage() {}
 
   /**
-   * Writes {@code llm.html} into the run folder, copies Gatling's chart and style assets there
-   * when missing (from Gatling's jar on the classpath), and links the page from Gatling's pages.
+   * Writes {@code llm.html} into the run folder, copies Gatling's chart and style assets there when
+   * missing (from Gatling's jar on the classpath), and links the page from Gatling's pages.
    *
    * @return the page's path
    */
@@ -71,13 +73,19 @@ public final class LlmPage {
       PageParts.copyMissingAssets(runDir);
       String details = detailsHref(runDir);
       Path page = runDir.resolve(RunFiles.PAGE);
-      Files.writeString(page, html(a, metadata, details, runDir.getFileName() == null ? ""
-          : runDir.getFileName().toString()), StandardCharsets.UTF_8);
+      Files.writeString(
+          page,
+          html(
+              a,
+              metadata,
+              details,
+              runDir.getFileName() == null ? "" : runDir.getFileName().toString()),
+          StandardCharsets.UTF_8);
       linkFromGatlingPages(runDir);
       return page;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + runDir.resolve(RunFiles.PAGE) + ": "
-          + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot write " + runDir.resolve(RunFiles.PAGE) + ": " + e.getMessage(), e);
     }
   }
 
@@ -91,8 +99,11 @@ public final class LlmPage {
     int changed = 0;
     List<Path> pages;
     try (Stream<Path> s = Files.list(runDir)) {
-      pages = s.filter(p -> p.getFileName().toString().endsWith(".html"))
-          .filter(p -> !p.getFileName().toString().equals(RunFiles.PAGE)).sorted().toList();
+      pages =
+          s.filter(p -> p.getFileName().toString().endsWith(".html"))
+              .filter(p -> !p.getFileName().toString().equals(RunFiles.PAGE))
+              .sorted()
+              .toList();
     }
     for (Path p : pages) {
       String text = Files.readString(p, StandardCharsets.UTF_8);
@@ -110,8 +121,12 @@ public final class LlmPage {
     if (gatlingPage.contains("id=\"" + LINK_ID + "\"")) {
       return gatlingPage;
     }
-    String item = "\n<div class=\"item\"><a id=\"" + LINK_ID + "\" href=\"" + RunFiles.PAGE
-        + "\">LLM</a></div>";
+    String item =
+        "\n<div class=\"item\"><a id=\""
+            + LINK_ID
+            + "\" href=\""
+            + RunFiles.PAGE
+            + "\">LLM</a></div>";
     Matcher m = DETAILS_ITEM.matcher(gatlingPage);
     if (m.find()) {
       return gatlingPage.substring(0, m.end()) + item + gatlingPage.substring(m.end());
@@ -150,7 +165,8 @@ public final class LlmPage {
     if (server) {
       navItem(sb, "llm-server", "Server metrics");
     }
-    boolean workload = a.levels().values().stream().anyMatch(l -> !l.turns().isEmpty() || !l.lateness().isEmpty());
+    boolean workload =
+        a.levels().values().stream().anyMatch(l -> !l.turns().isEmpty() || !l.lateness().isEmpty());
     if (workload) {
       navItem(sb, "llm-workload", "Turns and trace");
     }
@@ -162,8 +178,8 @@ public final class LlmPage {
       menu.append(PageParts.menuItem("details_link", detailsHref, "Details", false));
     }
     menu.append(PageParts.menuItem(LINK_ID, RunFiles.PAGE, "LLM", true));
-    PageParts.contentStart(sb, "LLM serving" + (runName.isEmpty() ? "" : " &mdash; "
-        + esc(runName)), menu.toString());
+    PageParts.contentStart(
+        sb, "LLM serving" + (runName.isEmpty() ? "" : " &mdash; " + esc(runName)), menu.toString());
 
     guards(sb, a);
     capacity(sb, metadata);
@@ -180,8 +196,15 @@ public final class LlmPage {
     if (roofline) {
       sb.append("<div id=\"llm-roofline\" class=\"llm-section\">\n");
       chartBox(sb, "llm-chart-roofline");
-      sb.append("<p class=\"llm-note\">").append(esc(a.levels().values().stream().map(RunAnalysis.Level::roofline)
-          .filter(java.util.Objects::nonNull).findFirst().map(Roofline::prefixCacheNote).orElse(Roofline.PREFIX_CACHE_NOTE)))
+      sb.append("<p class=\"llm-note\">")
+          .append(
+              esc(
+                  a.levels().values().stream()
+                      .map(RunAnalysis.Level::roofline)
+                      .filter(Objects::nonNull)
+                      .findFirst()
+                      .map(Roofline::prefixCacheNote)
+                      .orElse(Roofline.PREFIX_CACHE_NOTE)))
           .append("</p>\n</div>\n");
     }
     if (server) {
@@ -205,84 +228,211 @@ public final class LlmPage {
     sb.append("<div id=\"llm-levels\" class=\"llm-section\">\n");
     // each block in two tables, throughput then latency: at 21 columns one table was wider than
     // Gatling's 1,050 px article, and its last columns were only seen by scrolling the box
-    tableStart(sb, "Serving Benchmark Result", "Level", "C", "OK", "KO", "Duration (s)",
-        "Req/s", "Output tok/s", "Peak output tok/s", "Peak concurrent", "Total tok/s");
-    a.levels().forEach((name, l) -> {
-      ServingMetrics m = l.serving();
-      row(sb, name, l.concurrency() == null ? "?" : l.concurrency(), m.completed(), m.failed(),
-          f2(m.durationS()), f2(m.requestThroughput()), f2(m.outputThroughput()),
-          f2(m.maxOutputTokensPerS()), m.maxConcurrentRequests(), f2(m.totalTokenThroughput()));
-    });
+    tableStart(
+        sb,
+        "Serving Benchmark Result",
+        "Level",
+        "C",
+        "OK",
+        "KO",
+        "Duration (s)",
+        "Req/s",
+        "Output tok/s",
+        "Peak output tok/s",
+        "Peak concurrent",
+        "Total tok/s");
+    a.levels()
+        .forEach(
+            (name, l) -> {
+              ServingMetrics m = l.serving();
+              row(
+                  sb,
+                  name,
+                  l.concurrency() == null ? "?" : l.concurrency(),
+                  m.completed(),
+                  m.failed(),
+                  f2(m.durationS()),
+                  f2(m.requestThroughput()),
+                  f2(m.outputThroughput()),
+                  f2(m.maxOutputTokensPerS()),
+                  m.maxConcurrentRequests(),
+                  f2(m.totalTokenThroughput()));
+            });
     tableEnd(sb);
-    tableStart(sb, "Serving Benchmark Result: latencies (ms)", "Level", "Mean TTFT", "Median TTFT", "P99 TTFT",
-        "P90 TTFT", "Mean TPOT", "Median TPOT", "P99 TPOT", "Mean ITL", "P99 ITL", "Mean E2EL", "P99 E2EL");
-    a.levels().forEach((name, l) -> {
-      ServingMetrics m = l.serving();
-      row(sb, name, f2(m.ttft().mean()), f2(m.ttft().median()), f2(m.ttft().p99()), f2(m.ttft().p90()),
-          f2(m.tpot().mean()), f2(m.tpot().median()), f2(m.tpot().p99()), f2(m.itl().mean()),
-          f2(m.itl().p99()), f2(m.e2el().mean()), f2(m.e2el().p99()));
-    });
+    tableStart(
+        sb,
+        "Serving Benchmark Result: latencies (ms)",
+        "Level",
+        "Mean TTFT",
+        "Median TTFT",
+        "P99 TTFT",
+        "P90 TTFT",
+        "Mean TPOT",
+        "Median TPOT",
+        "P99 TPOT",
+        "Mean ITL",
+        "P99 ITL",
+        "Mean E2EL",
+        "P99 E2EL");
+    a.levels()
+        .forEach(
+            (name, l) -> {
+              ServingMetrics m = l.serving();
+              row(
+                  sb,
+                  name,
+                  f2(m.ttft().mean()),
+                  f2(m.ttft().median()),
+                  f2(m.ttft().p99()),
+                  f2(m.ttft().p90()),
+                  f2(m.tpot().mean()),
+                  f2(m.tpot().median()),
+                  f2(m.tpot().p99()),
+                  f2(m.itl().mean()),
+                  f2(m.itl().p99()),
+                  f2(m.e2el().mean()),
+                  f2(m.e2el().p99()));
+            });
     tableEnd(sb);
-    sb.append("<p class=\"llm-note\">Latencies in ms. Definitions: vLLM's serving benchmark"
-        + " (see docs/metrics.md in gatling-llm-bench).</p>\n");
-    tableStart(sb, "Steady-State Metrics", "Level", "Threshold", "Window (s)", "Length (s)",
-        "Observed peak", "Started in window", "Completed in window", "Req/s", "Output tok/s",
-        "Input tok/s", "Total tok/s");
-    a.levels().forEach((name, l) -> {
-      SteadyState s = l.steady();
-      String thr = "\u2265 0.95 \u00d7 " + s.concurrency() + " = " + s.threshold()
-          + (s.concurrencyObserved() ? " (C unknown)" : "");
-      if (!s.reached()) {
-        row(sb, name, thr, "not reached", "", s.observedPeak(), "", "", "", "", "", "");
-        return;
-      }
-      row(sb, name, thr, f1(s.windowStartS()) + " \u2192 " + f1(s.windowEndS()),
-          f1(s.windowS()), s.observedPeak(),
-          s.startedInWindow() + " / " + s.requests() + String.format(Locale.ROOT, " (%.1f%%)",
-              s.requests() == 0 ? 0.0 : 100.0 * s.startedInWindow() / s.requests()),
-          s.completedInWindow(), f2(s.requestThroughput()), f2(s.outputThroughput()),
-          f2(s.inputThroughput()), f2(s.totalThroughput()));
-    });
+    sb.append(
+        "<p class=\"llm-note\">Latencies in ms. Definitions: vLLM's serving benchmark"
+            + " (see docs/metrics.md in gatling-llm-bench).</p>\n");
+    tableStart(
+        sb,
+        "Steady-State Metrics",
+        "Level",
+        "Threshold",
+        "Window (s)",
+        "Length (s)",
+        "Observed peak",
+        "Started in window",
+        "Completed in window",
+        "Req/s",
+        "Output tok/s",
+        "Input tok/s",
+        "Total tok/s");
+    a.levels()
+        .forEach(
+            (name, l) -> {
+              SteadyState s = l.steady();
+              String thr =
+                  "\u2265 0.95 \u00d7 "
+                      + s.concurrency()
+                      + " = "
+                      + s.threshold()
+                      + (s.concurrencyObserved() ? " (C unknown)" : "");
+              if (!s.reached()) {
+                row(sb, name, thr, "not reached", "", s.observedPeak(), "", "", "", "", "", "");
+                return;
+              }
+              row(
+                  sb,
+                  name,
+                  thr,
+                  f1(s.windowStartS()) + " \u2192 " + f1(s.windowEndS()),
+                  f1(s.windowS()),
+                  s.observedPeak(),
+                  s.startedInWindow()
+                      + " / "
+                      + s.requests()
+                      + String.format(
+                          Locale.ROOT,
+                          " (%.1f%%)",
+                          s.requests() == 0 ? 0.0 : 100.0 * s.startedInWindow() / s.requests()),
+                  s.completedInWindow(),
+                  f2(s.requestThroughput()),
+                  f2(s.outputThroughput()),
+                  f2(s.inputThroughput()),
+                  f2(s.totalThroughput()));
+            });
     tableEnd(sb);
-    tableStart(sb, "Steady-State Metrics: latencies (ms)", "Level", "Mean TTFT", "Median TTFT", "P99 TTFT",
-        "P90 TTFT", "Mean TPOT", "Median TPOT", "P90 TPOT", "P99 TPOT", "TTFT growing");
-    a.levels().forEach((name, l) -> {
-      SteadyState s = l.steady();
-      if (!s.reached()) {
-        row(sb, name, "not reached", "", "", "", "", "", "", "", "");
-        return;
-      }
-      row(sb, name, f2(s.ttft().mean()),
-          f2(s.ttft().median()), f2(s.ttft().p99()), f2(s.ttft().p90()), f2(s.tpot().mean()),
-          f2(s.tpot().median()), f2(s.tpot().p90()), f2(s.tpot().p99()),
-          !s.ttftTrend().evaluated() ? "too few requests"
-              : s.ttftTrend().growing() ? "yes (+" + f1(s.ttftTrend().riseMs()) + " ms)" : "no");
-    });
+    tableStart(
+        sb,
+        "Steady-State Metrics: latencies (ms)",
+        "Level",
+        "Mean TTFT",
+        "Median TTFT",
+        "P99 TTFT",
+        "P90 TTFT",
+        "Mean TPOT",
+        "Median TPOT",
+        "P90 TPOT",
+        "P99 TPOT",
+        "TTFT growing");
+    a.levels()
+        .forEach(
+            (name, l) -> {
+              SteadyState s = l.steady();
+              if (!s.reached()) {
+                row(sb, name, "not reached", "", "", "", "", "", "", "", "");
+                return;
+              }
+              row(
+                  sb,
+                  name,
+                  f2(s.ttft().mean()),
+                  f2(s.ttft().median()),
+                  f2(s.ttft().p99()),
+                  f2(s.ttft().p90()),
+                  f2(s.tpot().mean()),
+                  f2(s.tpot().median()),
+                  f2(s.tpot().p90()),
+                  f2(s.tpot().p99()),
+                  !s.ttftTrend().evaluated()
+                      ? "too few requests"
+                      : s.ttftTrend().growing()
+                          ? "yes (+" + f1(s.ttftTrend().riseMs()) + " ms)"
+                          : "no");
+            });
     tableEnd(sb);
     boolean anyRoof = a.levels().values().stream().anyMatch(l -> l.roofline() != null);
     if (anyRoof) {
-      tableStart(sb, "Roofline (" + a.model().hfId() + " on " + a.tp() + " \u00d7 "
-              + a.gpu().name() + ")", "Level", "Mean batch B", "Mean context L",
-          "F(L) GFLOP/token", "Step read (ms)", "Ridge (FLOP/B)", "Decode OI",
-          "Decode TFLOP/s", "Decode attainment", "Whole OI", "Whole TFLOP/s",
+      tableStart(
+          sb,
+          "Roofline (" + a.model().hfId() + " on " + a.tp() + " \u00d7 " + a.gpu().name() + ")",
+          "Level",
+          "Mean batch B",
+          "Mean context L",
+          "F(L) GFLOP/token",
+          "Step read (ms)",
+          "Ridge (FLOP/B)",
+          "Decode OI",
+          "Decode TFLOP/s",
+          "Decode attainment",
+          "Whole OI",
+          "Whole TFLOP/s",
           "Whole attainment");
-      a.levels().forEach((name, l) -> {
-        Roofline r = l.roofline();
-        if (r == null) {
-          row(sb, name, l.rooflineNote(), "", "", "", "", "", "", "", "", "", "");
-          return;
-        }
-        row(sb, name, f1(r.meanBatch()), f1(r.meanContext()), f2(r.flopsPerToken() / 1e9),
-            f2(r.stepReadS() * 1e3), f1(r.ridge()), f1(r.decode().oi()),
-            f2(r.decode().attainedFlops() / 1e12),
-            pct(r.decode().attainment()) + " of " + r.decode().roofName(), f1(r.whole().oi()),
-            f2(r.whole().attainedFlops() / 1e12),
-            pct(r.whole().attainment()) + " of " + r.whole().roofName());
-      });
+      a.levels()
+          .forEach(
+              (name, l) -> {
+                Roofline r = l.roofline();
+                if (r == null) {
+                  row(sb, name, l.rooflineNote(), "", "", "", "", "", "", "", "", "", "");
+                  return;
+                }
+                row(
+                    sb,
+                    name,
+                    f1(r.meanBatch()),
+                    f1(r.meanContext()),
+                    f2(r.flopsPerToken() / 1e9),
+                    f2(r.stepReadS() * 1e3),
+                    f1(r.ridge()),
+                    f1(r.decode().oi()),
+                    f2(r.decode().attainedFlops() / 1e12),
+                    pct(r.decode().attainment()) + " of " + r.decode().roofName(),
+                    f1(r.whole().oi()),
+                    f2(r.whole().attainedFlops() / 1e12),
+                    pct(r.whole().attainment()) + " of " + r.whole().roofName());
+              });
       tableEnd(sb);
     } else {
-      String note = a.levels().values().stream().map(RunAnalysis.Level::rooflineNote)
-          .filter(n -> n != null).findFirst().orElse("Roofline skipped.");
+      String note =
+          a.levels().values().stream()
+              .map(RunAnalysis.Level::rooflineNote)
+              .filter(n -> n != null)
+              .findFirst()
+              .orElse("Roofline skipped.");
       sb.append("<p class=\"llm-note\">").append(esc(note)).append("</p>\n");
     }
     sb.append("</div>\n");
@@ -291,7 +441,8 @@ public final class LlmPage {
   private static void verdicts(StringBuilder sb, RunAnalysis a) {
     sb.append("<div id=\"llm-verdicts\" class=\"llm-section\">\n<div class=\"title\">")
         .append("<div class=\"title_base\"><span class=\"title_base_stats\">Ladder verdicts")
-        .append(" (throughput basis: ").append(esc(a.knee().basis().replace('_', ' ')))
+        .append(" (throughput basis: ")
+        .append(esc(a.knee().basis().replace('_', ' ')))
         .append(")</span></div></div>\n<ul class=\"llm-verdicts\">\n");
     for (String v : a.knee().verdicts()) {
       sb.append("<li>").append(esc(v)).append("</li>\n");
@@ -301,19 +452,26 @@ public final class LlmPage {
 
   /**
    * A capacity search's answer, first: the sentence, the goodput at the capacity, then per
-   * objective its figure against the probed concurrency or rate (met and broken probes apart), the objective's line and the capacity shaded.
+   * objective its figure against the probed concurrency or rate (met and broken probes apart), the
+   * objective's line and the capacity shaded.
    */
   private static void capacity(StringBuilder sb, Map<String, ?> metadata) {
     if (metadata == null || !(metadata.get("capacity") instanceof Map<?, ?> c)) {
       return;
     }
-    sb.append("<div id=\"llm-capacity\" class=\"llm-section\">\n<div class=\"title\"><div class=\"title_base\">")
-        .append("<span class=\"title_base_stats\">Capacity at SLO: ").append(esc(c.get("answer")))
+    sb.append(
+            "<div id=\"llm-capacity\" class=\"llm-section\">\n<div class=\"title\"><div class=\"title_base\">")
+        .append("<span class=\"title_base_stats\">Capacity at SLO: ")
+        .append(esc(c.get("answer")))
         .append("</span></div></div>\n");
     if (c.get("request_goodput_at_capacity") instanceof Number goodput) {
-      sb.append("<p class=\"llm-note\">Goodput at the capacity: ").append(String.format(Locale.ROOT, "%.2f", goodput.doubleValue()))
-          .append(" req/s meeting ").append(esc(c.get("goodput_objectives"))).append(" per request (from ")
-          .append(esc(c.get("goodput_objectives_from"))).append(")");
+      sb.append("<p class=\"llm-note\">Goodput at the capacity: ")
+          .append(String.format(Locale.ROOT, "%.2f", goodput.doubleValue()))
+          .append(" req/s meeting ")
+          .append(esc(c.get("goodput_objectives")))
+          .append(" per request (from ")
+          .append(esc(c.get("goodput_objectives_from")))
+          .append(")");
       if (c.get("goodput_pct_at_capacity") instanceof Number pct) {
         sb.append(String.format(Locale.ROOT, ", %.1f%% of its requests", pct.doubleValue()));
       }
@@ -328,7 +486,9 @@ public final class LlmPage {
     sb.append("</div>\n");
   }
 
-  /** The confound guards of every level, above the tables: what the figures below must be read with. */
+  /**
+   * The confound guards of every level, above the tables: what the figures below must be read with.
+   */
   private static void guards(StringBuilder sb, RunAnalysis a) {
     List<String> lines = new ArrayList<>();
     a.levels().values().forEach(l -> lines.addAll(l.server().guards()));
@@ -350,9 +510,16 @@ public final class LlmPage {
         continue;
       }
       Map<String, Double> client = ServerBlock.clientFigures(l);
-      tableStart(sb, "Server metrics (" + l.name() + "): over the level, its steady window, and the client's own figure",
-          "Figure", "Level", "Steady window", "Client");
-      for (String name : io.github.llmbench.analysis.ServerFigures.NAMES) {
+      tableStart(
+          sb,
+          "Server metrics ("
+              + l.name()
+              + "): over the level, its steady window, and the client's own figure",
+          "Figure",
+          "Level",
+          "Steady window",
+          "Client");
+      for (String name : ServerFigures.NAMES) {
         Double v = l.server().level().get(name);
         Double w = l.server().steady().get(name);
         if (v != null || w != null) {
@@ -366,24 +533,52 @@ public final class LlmPage {
     sb.append("</div>\n");
   }
 
-  /** Per level, TTFT by turn (multi-turn runs) and the send lateness (trace replays, rate probes). */
+  /**
+   * Per level, TTFT by turn (multi-turn runs) and the send lateness (trace replays, rate probes).
+   */
   private static void workload(StringBuilder sb, RunAnalysis a) {
     sb.append("<div id=\"llm-workload\" class=\"llm-section\">\n");
     for (RunAnalysis.Level l : a.levels().values()) {
       if (!l.turns().isEmpty()) {
-        tableStart(sb, "TTFT by turn (" + l.name() + "): each turn carries the turns and answers before it",
-            "Turn", "Completed", "Failed", "Mean input tokens", "Mean TTFT (ms)", "Median TTFT (ms)", "P99 TTFT (ms)");
-        for (io.github.llmbench.analysis.TurnLatency.Row r : l.turns().rows()) {
-          row(sb, r.turn(), r.completed(), r.failed(), WorkloadBlocks.figure(r.meanInputTokens(), 1),
-              WorkloadBlocks.figure(r.ttftMeanMs(), 2), WorkloadBlocks.figure(r.ttftMedianMs(), 2), WorkloadBlocks.figure(r.ttftP99Ms(), 2));
+        tableStart(
+            sb,
+            "TTFT by turn (" + l.name() + "): each turn carries the turns and answers before it",
+            "Turn",
+            "Completed",
+            "Failed",
+            "Mean input tokens",
+            "Mean TTFT (ms)",
+            "Median TTFT (ms)",
+            "P99 TTFT (ms)");
+        for (TurnLatency.Row r : l.turns().rows()) {
+          row(
+              sb,
+              r.turn(),
+              r.completed(),
+              r.failed(),
+              WorkloadBlocks.figure(r.meanInputTokens(), 1),
+              WorkloadBlocks.figure(r.ttftMeanMs(), 2),
+              WorkloadBlocks.figure(r.ttftMedianMs(), 2),
+              WorkloadBlocks.figure(r.ttftP99Ms(), 2));
         }
         tableEnd(sb);
       }
       if (!l.lateness().isEmpty()) {
-        tableStart(sb, WorkloadBlocks.lateLabel(l.name(), true) + ": send time against " + WorkloadBlocks.lateAgainst(l.name()),
-            "Requests", "Median late (ms)", "P99 late (ms)", "Max late (ms)");
-        row(sb, l.lateness().requests(), WorkloadBlocks.figure(l.lateness().medianMs(), 1),
-            WorkloadBlocks.figure(l.lateness().p99Ms(), 1), WorkloadBlocks.figure(l.lateness().maxMs(), 1));
+        tableStart(
+            sb,
+            WorkloadBlocks.lateLabel(l.name(), true)
+                + ": send time against "
+                + WorkloadBlocks.lateAgainst(l.name()),
+            "Requests",
+            "Median late (ms)",
+            "P99 late (ms)",
+            "Max late (ms)");
+        row(
+            sb,
+            l.lateness().requests(),
+            WorkloadBlocks.figure(l.lateness().medianMs(), 1),
+            WorkloadBlocks.figure(l.lateness().p99Ms(), 1),
+            WorkloadBlocks.figure(l.lateness().maxMs(), 1));
         tableEnd(sb);
       }
     }
@@ -403,14 +598,18 @@ public final class LlmPage {
         continue;
       }
       any = true;
-      tableStart(sb, "Failed requests (" + l.name() + "): " + f.failed() + ", by reason",
-          "Count", "Reason");
+      tableStart(
+          sb,
+          "Failed requests (" + l.name() + "): " + f.failed() + ", by reason",
+          "Count",
+          "Reason");
       for (FailureReasons.Reason r : f.top()) {
         row(sb, r.count(), r.error());
       }
       tableEnd(sb);
       if (f.otherReasons() > 0) {
-        sb.append("<p class=\"llm-note\">").append(esc(FailureBlock.leftOutNote(f)))
+        sb.append("<p class=\"llm-note\">")
+            .append(esc(FailureBlock.leftOutNote(f)))
             .append(".</p>\n");
       }
     }
@@ -422,20 +621,36 @@ public final class LlmPage {
 
   /** A merged run's injectors, each with a link to its own Gatling report. */
   private static void injectors(StringBuilder sb, Map<String, ?> metadata) {
-    if (metadata == null || !(metadata.get("injectors") instanceof List<?> list) || list.isEmpty()) {
+    if (metadata == null
+        || !(metadata.get("injectors") instanceof List<?> list)
+        || list.isEmpty()) {
       return;
     }
     sb.append("<div id=\"llm-injectors\" class=\"llm-section\">\n");
-    tableStart(sb, "Injectors merged into this run (each one's Gatling report stays in its folder)",
-        "Injector", "Requests", "First sends after injector 0's (ms)", "Gatling report");
+    tableStart(
+        sb,
+        "Injectors merged into this run (each one's Gatling report stays in its folder)",
+        "Injector",
+        "Requests",
+        "First sends after injector 0's (ms)",
+        "Gatling report");
     for (Object o : list) {
       if (o instanceof Map<?, ?> m) {
         Object offset = m.get("clock_offset_ms");
         String report = String.valueOf(m.get("gatling_report"));
-        sb.append("<tr><td class=\"total\">").append(esc(m.get("injector"))).append("</td><td class=\"value total\">")
-            .append(esc(m.get("requests"))).append("</td><td class=\"value total\">")
-            .append(offset instanceof Number n ? esc(String.format(java.util.Locale.ROOT, "%+.0f", n.doubleValue())) : "")
-            .append("</td><td class=\"value total\"><a href=\"").append(esc(report)).append("\">").append(esc(report))
+        sb.append("<tr><td class=\"total\">")
+            .append(esc(m.get("injector")))
+            .append("</td><td class=\"value total\">")
+            .append(esc(m.get("requests")))
+            .append("</td><td class=\"value total\">")
+            .append(
+                offset instanceof Number n
+                    ? esc(String.format(Locale.ROOT, "%+.0f", n.doubleValue()))
+                    : "")
+            .append("</td><td class=\"value total\"><a href=\"")
+            .append(esc(report))
+            .append("\">")
+            .append(esc(report))
             .append("</a></td></tr>\n");
       }
     }
@@ -446,7 +661,10 @@ public final class LlmPage {
   private static void runInfo(StringBuilder sb, Map<String, ?> metadata) {
     sb.append("<div id=\"llm-run\" class=\"llm-section\">\n");
     Map<String, Object> flat = new LinkedHashMap<>();
-    Map<String, Object> shown = metadata == null ? new LinkedHashMap<>() : new LinkedHashMap<>(SummaryJson.sanitize(metadata));
+    Map<String, Object> shown =
+        metadata == null
+            ? new LinkedHashMap<>()
+            : new LinkedHashMap<>(SummaryJson.sanitize(metadata));
     shown.remove("capacity"); // its own section
     flatten("", shown, flat);
     tableStart(sb, "Run", "Setting", "Value");
@@ -456,14 +674,15 @@ public final class LlmPage {
   }
 
   private static void flatten(String prefix, Map<?, ?> m, Map<String, Object> out) {
-    m.forEach((k, v) -> {
-      String key = prefix.isEmpty() ? String.valueOf(k) : prefix + "." + k;
-      if (v instanceof Map<?, ?> nested) {
-        flatten(key, nested, out);
-      } else {
-        out.put(key, v);
-      }
-    });
+    m.forEach(
+        (k, v) -> {
+          String key = prefix.isEmpty() ? String.valueOf(k) : prefix + "." + k;
+          if (v instanceof Map<?, ?> nested) {
+            flatten(key, nested, out);
+          } else {
+            out.put(key, v);
+          }
+        });
   }
 
   // ---------------------------------------------------------------- chart data
@@ -471,15 +690,18 @@ public final class LlmPage {
   static Map<String, Object> chartData(RunAnalysis a) {
     Map<String, Object> d = new LinkedHashMap<>();
     List<Map<String, Object>> ladder = new ArrayList<>();
-    a.knee().points().forEach(p -> {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("level", p.level());
-      m.put("c", p.concurrency());
-      m.put("out", p.outputThroughput());
-      m.put("tpot", p.meanTpotMs());
-      m.put("ttftP99", p.p99TtftMs());
-      ladder.add(m);
-    });
+    a.knee()
+        .points()
+        .forEach(
+            p -> {
+              Map<String, Object> m = new LinkedHashMap<>();
+              m.put("level", p.level());
+              m.put("c", p.concurrency());
+              m.put("out", p.outputThroughput());
+              m.put("tpot", p.meanTpotMs());
+              m.put("ttftP99", p.p99TtftMs());
+              ladder.add(m);
+            });
     d.put("ladder", ladder);
     d.put("basis", a.knee().basis());
     d.put("knee", marker(a, a.knee().kneeLevel()));
@@ -487,19 +709,21 @@ public final class LlmPage {
     d.put("power", marker(a, a.knee().powerLevel()));
 
     List<Map<String, Object>> windows = new ArrayList<>();
-    a.levels().forEach((name, l) -> {
-      if (l.steady().reached()) {
-        Map<String, Object> w = new LinkedHashMap<>();
-        w.put("level", name);
-        w.put("from", l.steady().windowStartMs());
-        w.put("to", l.steady().windowEndMs());
-        windows.add(w);
-      }
-    });
+    a.levels()
+        .forEach(
+            (name, l) -> {
+              if (l.steady().reached()) {
+                Map<String, Object> w = new LinkedHashMap<>();
+                w.put("level", name);
+                w.put("from", l.steady().windowStartMs());
+                w.put("to", l.steady().windowEndMs());
+                windows.add(w);
+              }
+            });
     d.put("windows", windows);
     d.put("inflight", inFlight(a.records()));
     d.put("tokens", tokensPerSecond(a.records()));
-    d.put("server", io.github.llmbench.analysis.ServerFigures.timeline(a.serverSeries()));
+    d.put("server", ServerFigures.timeline(a.serverSeries()));
 
     List<Map<String, Object>> roof = new ArrayList<>();
     Double peak = null;
@@ -548,8 +772,8 @@ public final class LlmPage {
 
   /**
    * [[epoch ms, in flight]] steps, thinned to the maximum per time bucket when there are more than
-   * {@value #MAX_TIMELINE_POINTS}: a run of a million requests has two million steps, and the
-   * page must stay small whatever the run's size.
+   * {@value #MAX_TIMELINE_POINTS}: a run of a million requests has two million steps, and the page
+   * must stay small whatever the run's size.
    */
   static List<long[]> inFlight(List<RequestRecord> records) {
     SteadyState.Steps steps = SteadyState.inFlightSteps(records);
@@ -586,9 +810,9 @@ public final class LlmPage {
   }
 
   /**
-   * [[epoch ms of the second, output tokens that arrived in it]], weighted per chunk. A run
-   * longer than {@value #MAX_TIMELINE_POINTS} s is shown with wider buckets (each point the mean
-   * tok/s over its k seconds, at the start of its first second), so the page stays small.
+   * [[epoch ms of the second, output tokens that arrived in it]], weighted per chunk. A run longer
+   * than {@value #MAX_TIMELINE_POINTS} s is shown with wider buckets (each point the mean tok/s
+   * over its k seconds, at the start of its first second), so the page stays small.
    */
   static List<double[]> tokensPerSecond(List<RequestRecord> records) {
     long origin = Long.MAX_VALUE;
@@ -628,7 +852,8 @@ public final class LlmPage {
 
   // ---------------------------------------------------------------- static page parts
 
-  private static final String CSS = """
+  private static final String CSS =
+      """
       .llm-verdicts { margin: 8px 0 8px 20px; padding: 0; font-size: 14px; }
       .llm-verdicts li { margin: 4px 0; }
       /* failure reasons are sentences: left-aligned and wide, not Gatling's 50 px number cells */
@@ -636,10 +861,11 @@ public final class LlmPage {
       """;
 
   /**
-   * Draws the charts from {@code D} (#llm-data) inside {@link PageParts}'s script frame. No
-   * string reaches HTML unescaped.
+   * Draws the charts from {@code D} (#llm-data) inside {@link PageParts}'s script frame. No string
+   * reaches HTML unescaped.
    */
-  private static final String CHART_SCRIPT = """
+  private static final String CHART_SCRIPT =
+      """
           function marks() {
             var lines = [];
             if (D.knee) lines.push({value: D.knee.c, color: '#E37400', width: 2, zIndex: 5,

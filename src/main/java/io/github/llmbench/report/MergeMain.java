@@ -13,8 +13,7 @@ import io.github.llmbench.gates.GatesXml;
 import io.github.llmbench.gates.RunFigures;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
-import io.github.llmbench.records.RunDirectory;
-import io.github.llmbench.records.RunRecorder;
+import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.records.ServerMetricsFile;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -28,12 +27,13 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import io.github.llmbench.records.RunFiles;
+import java.util.TreeSet;
 
 /**
  * Merges the run folders of the injectors that shared one load ({@code -Dinjector=i/N}) into one
@@ -55,7 +55,10 @@ public final class MergeMain {
   public static final String PREFIX = "gatling-llm-bench merge: ";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** Settings every injector of one run shares; the others (its index, the simulator's port) may differ. */
+  /**
+   * Settings every injector of one run shares; the others (its index, the simulator's port) may
+   * differ.
+   */
   private static final Set<String> OWN_SETTINGS = Set.of("injector");
 
   private MergeMain() {}
@@ -68,7 +71,8 @@ public final class MergeMain {
   }
 
   /** One injector's run folder, read. */
-  private record Injector(Path dir, int index, int count, JsonNode summary, List<RequestRecord> records) {}
+  private record Injector(
+      Path dir, int index, int count, JsonNode summary, List<RequestRecord> records) {}
 
   /** Runs the command; returns the exit status. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
@@ -87,7 +91,9 @@ public final class MergeMain {
       }
     }
     if (dirs.size() < 2 || outDir == null) {
-      err.println(PREFIX + "usage: MergeMain RUN_DIR RUN_DIR ... --out DIR (the run folders of the injectors of one run)");
+      err.println(
+          PREFIX
+              + "usage: MergeMain RUN_DIR RUN_DIR ... --out DIR (the run folders of the injectors of one run)");
       return 2;
     }
     List<String> problems = new ArrayList<>();
@@ -96,22 +102,33 @@ public final class MergeMain {
       Path jsonl = RunFiles.ofRun(d).requests();
       Path summary = RunFiles.ofRun(d).summary();
       if (!Files.isRegularFile(jsonl) || !Files.isRegularFile(summary)) {
-        problems.add("Invalid run folder=" + d + ": expected a Gatling run folder holding llm/requests.jsonl and llm/summary.json");
+        problems.add(
+            "Invalid run folder="
+                + d
+                + ": expected a Gatling run folder holding llm/requests.jsonl and llm/summary.json");
         continue;
       }
       try {
         JsonNode s = JSON.readTree(summary.toFile());
         String[] injector = s.path("injector").asText("0/1").split("/");
-        injectors.add(new Injector(d, Integer.parseInt(injector[0]), Integer.parseInt(injector[1]), s, RequestsJsonl.read(jsonl)));
+        injectors.add(
+            new Injector(
+                d,
+                Integer.parseInt(injector[0]),
+                Integer.parseInt(injector[1]),
+                s,
+                RequestsJsonl.read(jsonl)));
       } catch (IOException | RuntimeException e) {
-        problems.add("Invalid run folder=" + d + ": cannot read its llm/ files (" + e.getMessage() + ")");
+        problems.add(
+            "Invalid run folder=" + d + ": cannot read its llm/ files (" + e.getMessage() + ")");
       }
     }
     if (problems.isEmpty()) {
       problems.addAll(sameRun(injectors));
     }
     if (Files.exists(outDir.resolve(RunFiles.LLM_FOLDER))) {
-      problems.add("Invalid --out=" + outDir + ": expected a new folder (it already holds a run's llm/)");
+      problems.add(
+          "Invalid --out=" + outDir + ": expected a new folder (it already holds a run's llm/)");
     }
     if (!problems.isEmpty()) {
       problems.forEach(p -> err.println(PREFIX + p));
@@ -135,42 +152,82 @@ public final class MergeMain {
     Map<Integer, Path> byIndex = new TreeMap<>();
     for (Injector i : injectors) {
       if (i.count() != n) {
-        problems.add("Run " + i.dir() + " is injector " + i.index() + "/" + i.count() + ", run " + first.dir() + " one of " + n
-            + ": expected the injectors of one run");
+        problems.add(
+            "Run "
+                + i.dir()
+                + " is injector "
+                + i.index()
+                + "/"
+                + i.count()
+                + ", run "
+                + first.dir()
+                + " one of "
+                + n
+                + ": expected the injectors of one run");
       } else if (byIndex.put(i.index(), i.dir()) != null) {
-        problems.add("Injector " + i.index() + "/" + n + " is given twice (" + byIndex.get(i.index()) + ")");
+        problems.add(
+            "Injector " + i.index() + "/" + n + " is given twice (" + byIndex.get(i.index()) + ")");
       }
-      if (!Objects.equals(i.summary().path("seed").asText(), first.summary().path("seed").asText())) {
-        problems.add("Run " + i.dir() + " has -Dseed=" + i.summary().path("seed").asText() + ", run " + first.dir() + " -Dseed="
-            + first.summary().path("seed").asText() + ": expected the injectors of one run (one seed)");
+      if (!Objects.equals(
+          i.summary().path("seed").asText(), first.summary().path("seed").asText())) {
+        problems.add(
+            "Run "
+                + i.dir()
+                + " has -Dseed="
+                + i.summary().path("seed").asText()
+                + ", run "
+                + first.dir()
+                + " -Dseed="
+                + first.summary().path("seed").asText()
+                + ": expected the injectors of one run (one seed)");
       }
       JsonNode a = first.summary().path("settings");
       JsonNode b = i.summary().path("settings");
-      Set<String> keys = new java.util.TreeSet<>();
+      Set<String> keys = new TreeSet<>();
       a.fieldNames().forEachRemaining(keys::add);
       b.fieldNames().forEachRemaining(keys::add);
       for (String k : keys) {
-        if (!OWN_SETTINGS.contains(k) && !k.equals("seed") && !Objects.equals(a.path(k).asText(null), b.path(k).asText(null))) {
-          problems.add("Run " + i.dir() + " differs from run " + first.dir() + " in -D" + k + ": " + b.path(k).asText("(unset)")
-              + " vs " + a.path(k).asText("(unset)"));
+        if (!OWN_SETTINGS.contains(k)
+            && !k.equals("seed")
+            && !Objects.equals(a.path(k).asText(null), b.path(k).asText(null))) {
+          problems.add(
+              "Run "
+                  + i.dir()
+                  + " differs from run "
+                  + first.dir()
+                  + " in -D"
+                  + k
+                  + ": "
+                  + b.path(k).asText("(unset)")
+                  + " vs "
+                  + a.path(k).asText("(unset)"));
         }
       }
     }
     for (int k = 0; k < n && problems.isEmpty(); k++) {
       if (!byIndex.containsKey(k)) {
-        problems.add("Injector " + k + "/" + n + " is missing: expected the run folders of all " + n + " injectors");
+        problems.add(
+            "Injector "
+                + k
+                + "/"
+                + n
+                + " is missing: expected the run folders of all "
+                + n
+                + " injectors");
       }
     }
     return problems;
   }
 
-  private static void merge(List<Injector> injectors, Path outDir, PrintStream out) throws IOException {
+  private static void merge(List<Injector> injectors, Path outDir, PrintStream out)
+      throws IOException {
     List<RequestRecord> all = new ArrayList<>();
     injectors.forEach(i -> all.addAll(i.records()));
     all.sort(Comparator.comparingLong(RequestRecord::startMs));
     Path llm = outDir.resolve(RunFiles.LLM_FOLDER);
     Files.createDirectories(llm);
-    try (BufferedWriter w = Files.newBufferedWriter(llm.resolve(RunFiles.REQUESTS), StandardCharsets.UTF_8)) {
+    try (BufferedWriter w =
+        Files.newBufferedWriter(llm.resolve(RunFiles.REQUESTS), StandardCharsets.UTF_8)) {
       for (RequestRecord r : all) {
         w.write(JSON.writeValueAsString(r));
         w.write('\n');
@@ -190,24 +247,47 @@ public final class MergeMain {
       m.put("run", i.dir().toString());
       m.put("requests", i.records().size());
       m.put("clock_offset_ms", clockOffsetMs(first.records(), i.records()));
-      // relative to the merged folder, so llm.html links it wherever the folders are copied together
-      m.put("gatling_report", outDir.toAbsolutePath().normalize().relativize(i.dir().toAbsolutePath().normalize().resolve("index.html")).toString());
+      // relative to the merged folder, so llm.html links it wherever the folders are copied
+      // together
+      m.put(
+          "gatling_report",
+          outDir
+              .toAbsolutePath()
+              .normalize()
+              .relativize(i.dir().toAbsolutePath().normalize().resolve("index.html"))
+              .toString());
       list.add(m);
     }
     metadata.put("injectors", list);
     JsonNode inputs = first.summary().path("report_inputs");
-    ModelSpec model = inputs.hasNonNull("model") ? ReportMain.model(inputs.get("model").asText()) : null;
+    ModelSpec model =
+        inputs.hasNonNull("model") ? ReportMain.model(inputs.get("model").asText()) : null;
     GpuSpec gpu = inputs.hasNonNull("gpu") ? ReportMain.gpu(inputs.get("gpu").asText()) : null;
     int tp = inputs.hasNonNull("tp") ? inputs.get("tp").asInt() : 1;
-    RunAnalysis.Telemetry telemetry = new RunAnalysis.Telemetry(ServerMetricsFile.read(llm), first.summary().path("model_id").asText(null));
-    out.println(PREFIX + all.size() + " requests of " + injectors.size() + " injectors into " + outDir);
+    RunAnalysis.Telemetry telemetry =
+        new RunAnalysis.Telemetry(
+            ServerMetricsFile.read(llm), first.summary().path("model_id").asText(null));
+    out.println(
+        PREFIX + all.size() + " requests of " + injectors.size() + " injectors into " + outDir);
     for (Map<String, Object> m : list) {
-      out.println("  injector " + m.get("injector") + ": " + m.get("requests") + " requests from " + m.get("run")
-          + (m.get("clock_offset_ms") == null ? "" : String.format(java.util.Locale.ROOT,
-              ", first sends %+.0f ms from injector 0's (clock offset and start jitter)", (Double) m.get("clock_offset_ms"))));
+      out.println(
+          "  injector "
+              + m.get("injector")
+              + ": "
+              + m.get("requests")
+              + " requests from "
+              + m.get("run")
+              + (m.get("clock_offset_ms") == null
+                  ? ""
+                  : String.format(
+                      Locale.ROOT,
+                      ", first sends %+.0f ms from injector 0's (clock offset and start jitter)",
+                      (Double) m.get("clock_offset_ms"))));
     }
-    // each level's whole concurrency comes from its name (c128): the injectors' own summaries hold their shares
-    RunAnalysis a = RunReport.write(outDir, all, telemetry, Map.of(), model, gpu, tp, metadata, out);
+    // each level's whole concurrency comes from its name (c128): the injectors' own summaries hold
+    // their shares
+    RunAnalysis a =
+        RunReport.write(outDir, all, telemetry, Map.of(), model, gpu, tp, metadata, out);
     checkGates(first.summary().path("gate_definitions"), a, llm, out);
   }
 
@@ -216,38 +296,45 @@ public final class MergeMain {
    * printed and written to {@code llm/gates.xml}. Gates relative to a baseline are left to the
    * injectors (the merge has no baseline).
    */
-  private static void checkGates(JsonNode definitions, RunAnalysis a, Path llm, PrintStream out) throws IOException {
+  private static void checkGates(JsonNode definitions, RunAnalysis a, Path llm, PrintStream out)
+      throws IOException {
     Map<String, String> absolute = new LinkedHashMap<>();
-    definitions.fields().forEachRemaining(e -> {
-      if (!e.getValue().asText().endsWith("%")) {
-        absolute.put(e.getKey(), e.getValue().asText());
-      }
-    });
+    definitions
+        .fields()
+        .forEachRemaining(
+            e -> {
+              if (!e.getValue().asText().endsWith("%")) {
+                absolute.put(e.getKey(), e.getValue().asText());
+              }
+            });
     if (absolute.isEmpty()) {
       return;
     }
     GateSet set = GateSet.parse(absolute, "summary.json gate ");
-    List<GateResult> results = GateCheck.check(set, RunFigures.of(a, Optional.empty()), RunFigures.NONE);
+    List<GateResult> results =
+        GateCheck.check(set, RunFigures.of(a, Optional.empty()), RunFigures.NONE);
     out.println();
     out.println("=================== Gates (merged) ===========");
     results.forEach(r -> out.println(r.line()));
-    Files.writeString(llm.resolve(RunFiles.GATES_XML), GatesXml.of(results, "gatling-llm-bench gates (merged)"));
+    Files.writeString(
+        llm.resolve(RunFiles.GATES_XML), GatesXml.of(results, "gatling-llm-bench gates (merged)"));
   }
 
   /**
-   * How much later (ms) injector {@code other} sent each level's first request than injector 0,
-   * the median over the levels: the levels start together, so this is the hosts' clock offset plus
-   * the start's jitter. Null when they share no level.
+   * How much later (ms) injector {@code other} sent each level's first request than injector 0, the
+   * median over the levels: the levels start together, so this is the hosts' clock offset plus the
+   * start's jitter. Null when they share no level.
    */
   static Double clockOffsetMs(List<RequestRecord> first, List<RequestRecord> other) {
     Map<String, Long> a = firstSends(first);
     Map<String, Long> b = firstSends(other);
     List<Double> d = new ArrayList<>();
-    a.forEach((level, t) -> {
-      if (b.containsKey(level)) {
-        d.add((double) (b.get(level) - t));
-      }
-    });
+    a.forEach(
+        (level, t) -> {
+          if (b.containsKey(level)) {
+            d.add((double) (b.get(level) - t));
+          }
+        });
     return d.isEmpty() ? null : Percentiles.median(d);
   }
 

@@ -25,9 +25,15 @@ import java.util.List;
 final class PageParts {
 
   private static final String ASSETS = "/io/gatling/charts/assets/";
-  private static final List<String> NEEDED_ASSETS = List.of("js/highstock.js", "js/theme.js",
-      "style/style.css", "style/bootstrap.min.css", "style/favicon.ico", "style/logo-light.svg",
-      "style/logo-dark.svg");
+  private static final List<String> NEEDED_ASSETS =
+      List.of(
+          "js/highstock.js",
+          "js/theme.js",
+          "style/style.css",
+          "style/bootstrap.min.css",
+          "style/favicon.ico",
+          "style/logo-light.svg",
+          "style/logo-dark.svg");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private PageParts() {}
@@ -66,8 +72,12 @@ final class PageParts {
         .append("String(e.message));});</script>\n")
         .append("<script src=\"js/highstock.js\"></script>\n")
         .append("<script src=\"js/theme.js\"></script>\n")
-        .append("<title>").append(esc(title)).append("</title>\n")
-        .append("<style>\n").append(CSS).append(css == null ? "" : css)
+        .append("<title>")
+        .append(esc(title))
+        .append("</title>\n")
+        .append("<style>\n")
+        .append(CSS)
+        .append(css == null ? "" : css)
         .append("</style>\n</head>\n<body>\n")
         .append(THEME_SCRIPT)
         .append("<div class=\"app-container\">\n<div class=\"frise\"></div>\n")
@@ -76,14 +86,15 @@ final class PageParts {
   }
 
   /**
-   * Closes the navigation and opens the content: the title bar ({@code tabHtml}, already
-   * escaped) and the sub-menu ({@code subMenuHtml}: {@code <div class="item">} links, already
-   * escaped), up to the opened article.
+   * Closes the navigation and opens the content: the title bar ({@code tabHtml}, already escaped)
+   * and the sub-menu ({@code subMenuHtml}: {@code <div class="item">} links, already escaped), up
+   * to the opened article.
    */
   static void contentStart(StringBuilder sb, String tabHtml, String subMenuHtml) {
     sb.append("</ul>\n  </div>\n  <div class=\"cadre\">\n    <div class=\"content\">\n")
         .append("      <div class=\"content-header\">\n        <div class=\"onglet\">\n")
-        .append("          ").append(tabHtml)
+        .append("          ")
+        .append(tabHtml)
         .append("\n        </div>\n        <div class=\"sous-menu\" id=\"sousMenu\">\n")
         .append("          <div class=\"sous-menu-spacer\">\n")
         .append(subMenuHtml)
@@ -94,9 +105,15 @@ final class PageParts {
 
   /** A sub-menu item: {@code <div class="item">} with a link ({@code open}: the current page). */
   static String menuItem(String id, String href, String label, boolean open) {
-    return "<div class=\"item" + (open ? " ouvert" : "") + "\"><a "
-        + (id == null ? "" : "id=\"" + esc(id) + "\" ") + "href=\"" + esc(href) + "\">"
-        + esc(label) + "</a></div>\n";
+    return "<div class=\"item"
+        + (open ? " ouvert" : "")
+        + "\"><a "
+        + (id == null ? "" : "id=\"" + esc(id) + "\" ")
+        + "href=\""
+        + esc(href)
+        + "\">"
+        + esc(label)
+        + "</a></div>\n";
   }
 
   /**
@@ -108,18 +125,25 @@ final class PageParts {
     sb.append("<div id=\"llm-status\" style=\"display:none\"></div>\n")
         .append("          </div>\n        </div>\n      </div>\n    </div>\n  </div>\n</div>\n")
         .append("</div>\n<script type=\"application/json\" id=\"llm-data\">")
-        .append(Html.scriptJson(toJson(chartData))).append("</script>\n<script>\n")
-        .append(SCRIPT_START).append(drawing).append(SCRIPT_END)
+        .append(Html.scriptJson(toJson(chartData)))
+        .append("</script>\n<script>\n")
+        .append(SCRIPT_START)
+        .append(drawing)
+        .append(SCRIPT_END)
         .append("</script>\n</body>\n</html>\n");
   }
 
   static void navItem(StringBuilder sb, String anchor, String label) {
-    sb.append("<li><a class=\"item\" href=\"#").append(esc(anchor))
-        .append("\"><span class=\"nav-label\">").append(esc(label)).append("</span></a></li>\n");
+    sb.append("<li><a class=\"item\" href=\"#")
+        .append(esc(anchor))
+        .append("\"><span class=\"nav-label\">")
+        .append(esc(label))
+        .append("</span></a></li>\n");
   }
 
   static void chartBox(StringBuilder sb, String id) {
-    sb.append("<div class=\"schema geant\"><div id=\"").append(esc(id))
+    sb.append("<div class=\"schema geant\"><div id=\"")
+        .append(esc(id))
         .append("\" class=\"geant llm-chart\"></div></div>\n");
   }
 
@@ -129,7 +153,8 @@ final class PageParts {
 
   static void tableStart(StringBuilder sb, String title, List<String> headers) {
     sb.append("<div class=\"statistics extensible-geant llm-table\">\n<div class=\"title\">")
-        .append("<div class=\"title_base\"><span class=\"title_base_stats\">").append(esc(title))
+        .append("<div class=\"title_base\"><span class=\"title_base_stats\">")
+        .append(esc(title))
         .append("</span></div></div>\n<div class=\"scrollable\">\n")
         .append("<table class=\"statistics-in extensible-geant\">\n<thead><tr>");
     for (String h : headers) {
@@ -147,8 +172,11 @@ final class PageParts {
     sb.append("<tr>");
     boolean first = true;
     for (Object c : cells) {
-      sb.append("<td class=\"").append(first ? "total" : "value total").append("\">")
-          .append(esc(c)).append("</td>");
+      sb.append("<td class=\"")
+          .append(first ? "total" : "value total")
+          .append("\">")
+          .append(esc(c))
+          .append("</td>");
       first = false;
     }
     sb.append("</tr>\n");
@@ -164,7 +192,8 @@ final class PageParts {
 
   // ---------------------------------------------------------------- static page parts
 
-  private static final String CSS = """
+  private static final String CSS =
+      """
       .llm-section { margin: 20px 0; }
       .llm-table { margin-bottom: 16px; }
       .llm-table .scrollable { overflow-x: auto; }
@@ -173,7 +202,8 @@ final class PageParts {
       .llm-chart { min-height: 360px; }
       """;
 
-  private static final String THEME_SCRIPT = """
+  private static final String THEME_SCRIPT =
+      """
       <script>
         const storedTheme = localStorage.getItem('theme') || (window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
         if (storedTheme) document.documentElement.setAttribute('data-theme', storedTheme)
@@ -186,7 +216,8 @@ final class PageParts {
       </script>
       """;
 
-  private static final String HEAD = """
+  private static final String HEAD =
+      """
       <div class="head">
         <div class="gatling-open-source">
           <a class="gatling-logo gatling-logo-light" href="@HOME@" title="Gatling report"><img alt="Gatling" src="style/logo-light.svg"></a>
@@ -205,7 +236,8 @@ final class PageParts {
    * Highcharts, {@code draw(id, options)} (counts, catches), {@code title(text)}, and {@code D},
    * the parsed {@code #llm-data}. No string reaches HTML unescaped.
    */
-  private static final String SCRIPT_START = """
+  private static final String SCRIPT_START =
+      """
       (function () {
         var S = window.__llm;
         function esc(s) {
@@ -233,7 +265,8 @@ final class PageParts {
       """;
 
   /** The script's frame, closing: catches the page's errors and fills {@code #llm-status}. */
-  private static final String SCRIPT_END = """
+  private static final String SCRIPT_END =
+      """
         } catch (e) {
           S.errors.push('page: ' + e.message);
         }

@@ -2,17 +2,19 @@ package io.github.llmbench.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.catalog.ModelSpec;
 import io.github.llmbench.core.Metric;
-import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
-import io.github.llmbench.records.RunDirectory;
+import io.github.llmbench.records.RunFiles;
+import io.github.llmbench.records.ServerMetricsFile;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -21,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import io.github.llmbench.records.RunFiles;
 
 /**
  * Re-does the report of an existing run folder, e.g. after changing the model or GPU spec:
@@ -36,11 +37,11 @@ import io.github.llmbench.records.RunFiles;
  * (the run's settings, the configured concurrency per level, the model/GPU/tp the last report
  * used), then rewrites the console output, {@code llm/summary.json} and {@code llm.html}.
  *
- * <p>Model, GPU and tp: the arguments, else those of the last report ({@code report_inputs}),
- * else, for a run against the embedded simulator, the simulator's {@code sim.model} and {@code
- * sim.gpu}; without a model and a GPU the roofline is skipped. {@code --model} takes a catalog id
- * or the path of a Hugging Face {@code config.json} (or of its folder); {@code --model none} and
- * {@code --gpu none} drop them.
+ * <p>Model, GPU and tp: the arguments, else those of the last report ({@code report_inputs}), else,
+ * for a run against the embedded simulator, the simulator's {@code sim.model} and {@code sim.gpu};
+ * without a model and a GPU the roofline is skipped. {@code --model} takes a catalog id or the path
+ * of a Hugging Face {@code config.json} (or of its folder); {@code --model none} and {@code --gpu
+ * none} drop them.
  *
  * <p>A bad argument prints one line naming it, its value and what is accepted, and exits with
  * status 3 (as a bad {@code -D} setting does); usage errors exit 2.
@@ -60,7 +61,6 @@ public final class ReportMain {
       System.exit(rc);
     }
   }
-
 
   /** Runs the command; returns the exit status. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
@@ -96,37 +96,47 @@ public final class ReportMain {
         }
       }
       if (runDir == null) {
-        err.println(PREFIX + "usage: ReportMain <run dir> [--model <catalog id|config.json>]"
-            + " [--gpu <catalog id>] [--tp N]");
+        err.println(
+            PREFIX
+                + "usage: ReportMain <run dir> [--model <catalog id|config.json>]"
+                + " [--gpu <catalog id>] [--tp N]");
         return 2;
       }
       Path jsonl = RunFiles.ofRun(runDir).requests();
       if (!Files.isRegularFile(jsonl)) {
-        throw new BadArgument("run dir", runDir.toString(),
-            "a Gatling run folder holding llm/requests.jsonl");
+        throw new BadArgument(
+            "run dir", runDir.toString(), "a Gatling run folder holding llm/requests.jsonl");
       }
       JsonNode previous = readSummary(runDir);
       JsonNode inputs = previous.path("report_inputs");
       Map<String, Object> metadata = metadata(previous);
 
-      ModelSpec model = model(modelArg != null ? modelArg
-          : textOrNull(inputs.get("model"), simSetting(previous, "sim.model")));
-      GpuSpec gpu = gpu(gpuArg != null ? gpuArg
-          : textOrNull(inputs.get("gpu"), simSetting(previous, "sim.gpu")));
-      int tp = tp(tpArg != null ? tpArg
-          : inputs.hasNonNull("tp") ? inputs.get("tp").asText() : "1");
+      ModelSpec model =
+          model(
+              modelArg != null
+                  ? modelArg
+                  : textOrNull(inputs.get("model"), simSetting(previous, "sim.model")));
+      GpuSpec gpu =
+          gpu(
+              gpuArg != null
+                  ? gpuArg
+                  : textOrNull(inputs.get("gpu"), simSetting(previous, "sim.gpu")));
+      int tp =
+          tp(tpArg != null ? tpArg : inputs.hasNonNull("tp") ? inputs.get("tp").asText() : "1");
 
       List<RequestRecord> records = RequestsJsonl.read(jsonl);
       // the server's metrics, when the run scraped some, are read back with the model it sent to
-      RunAnalysis.Telemetry telemetry = new RunAnalysis.Telemetry(
-          io.github.llmbench.records.ServerMetricsFile.read(runDir.resolve(RunFiles.LLM_FOLDER)),
-          textOrNull(previous.get("model_id"), null));
-      RunReport.write(runDir, records, telemetry, concurrencies(previous), model, gpu, tp, metadata, out);
+      RunAnalysis.Telemetry telemetry =
+          new RunAnalysis.Telemetry(
+              ServerMetricsFile.read(runDir.resolve(RunFiles.LLM_FOLDER)),
+              textOrNull(previous.get("model_id"), null));
+      RunReport.write(
+          runDir, records, telemetry, concurrencies(previous), model, gpu, tp, metadata, out);
       return 0;
     } catch (BadArgument e) {
       err.println(PREFIX + e.getMessage());
       return 3;
-    } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+    } catch (IllegalArgumentException | UncheckedIOException e) {
       err.println(PREFIX + e.getMessage());
       return 1;
     }
@@ -134,8 +144,10 @@ public final class ReportMain {
 
   private static String valueHelp(String name) {
     return switch (name) {
-      case "--model" -> "a catalog id (" + String.join(", ", Catalog.models().keySet())
-          + "), the path of a Hugging Face config.json, or none";
+      case "--model" ->
+          "a catalog id ("
+              + String.join(", ", Catalog.models().keySet())
+              + "), the path of a Hugging Face config.json, or none";
       case "--gpu" -> "a catalog id (" + String.join(", ", Catalog.gpus().keySet()) + ") or none";
       default -> "a whole number from 1 to 64";
     };
@@ -152,9 +164,9 @@ public final class ReportMain {
     if (Files.isRegularFile(p) || Files.isRegularFile(p.resolve("config.json"))) {
       try {
         return HfConfig.read(p);
-      } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
-        throw new BadArgument("--model", value, "a readable Hugging Face config.json ("
-            + e.getMessage() + ")");
+      } catch (IllegalArgumentException | UncheckedIOException e) {
+        throw new BadArgument(
+            "--model", value, "a readable Hugging Face config.json (" + e.getMessage() + ")");
       }
     }
     throw new BadArgument("--model", value, valueHelp("--model"));
@@ -214,12 +226,16 @@ public final class ReportMain {
   /** Configured concurrency per level from the previous summary's levels.*.max_concurrency. */
   static Map<String, Integer> concurrencies(JsonNode summary) {
     Map<String, Integer> out = new LinkedHashMap<>();
-    summary.path("levels").fields().forEachRemaining(e -> {
-      JsonNode c = e.getValue().get("max_concurrency");
-      if (c != null && c.canConvertToInt() && c.asInt() > 0) {
-        out.put(e.getKey(), c.asInt());
-      }
-    });
+    summary
+        .path("levels")
+        .fields()
+        .forEachRemaining(
+            e -> {
+              JsonNode c = e.getValue().get("max_concurrency");
+              if (c != null && c.canConvertToInt() && c.asInt() > 0) {
+                out.put(e.getKey(), c.asInt());
+              }
+            });
     return out;
   }
 

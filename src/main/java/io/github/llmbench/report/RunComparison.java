@@ -9,10 +9,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Several runs side by side, level by level: pure (no I/O), over parsed {@code summary.json}
- * trees. The first run is the baseline; each other run's value of each metric is given with its
- * ratio to the baseline's and whether it is better or worse (higher throughput, lower latency,
- * fewer failures is better).
+ * Several runs side by side, level by level: pure (no I/O), over parsed {@code summary.json} trees.
+ * The first run is the baseline; each other run's value of each metric is given with its ratio to
+ * the baseline's and whether it is better or worse (higher throughput, lower latency, fewer
+ * failures is better).
  *
  * <p>Levels: the union of every run's {@code levels} (a summary without {@code levels}, as older
  * single-level ones, is one level from its top-level fields, named {@code c<max_concurrency>} or
@@ -21,9 +21,9 @@ import java.util.Map;
  * they were first met.
  *
  * <p>A value is missing (null, never zero) when the run has no such level, the field is absent,
- * null, not a finite number, or (steady-state throughput) the level never reached its steady
- * state. A ratio is missing when either value is, or the baseline is 0 and the value is not (two
- * zeros: 1).
+ * null, not a finite number, or (steady-state throughput) the level never reached its steady state.
+ * A ratio is missing when either value is, or the baseline is 0 and the value is not (two zeros:
+ * 1).
  */
 public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
 
@@ -54,22 +54,27 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
   public record Metric(String key, String label, String unit, Direction direction) {}
 
   /** The compared figures, in the order shown. */
-  public static final List<Metric> METRICS = List.of(
-      new Metric("request_throughput", "Request throughput", "req/s", Direction.HIGHER_IS_BETTER),
-      new Metric("output_throughput", "Output token throughput", "tok/s",
-          Direction.HIGHER_IS_BETTER),
-      new Metric("mean_ttft_ms", "Mean TTFT", "ms", Direction.LOWER_IS_BETTER),
-      new Metric("median_ttft_ms", "Median TTFT", "ms", Direction.LOWER_IS_BETTER),
-      new Metric("p99_ttft_ms", "P99 TTFT", "ms", Direction.LOWER_IS_BETTER),
-      new Metric("mean_tpot_ms", "Mean TPOT", "ms", Direction.LOWER_IS_BETTER),
-      new Metric("p99_tpot_ms", "P99 TPOT", "ms", Direction.LOWER_IS_BETTER),
-      new Metric("mean_itl_ms", "Mean ITL", "ms", Direction.LOWER_IS_BETTER),
-      new Metric("p99_itl_ms", "P99 ITL", "ms", Direction.LOWER_IS_BETTER),
-      new Metric("mean_e2el_ms", "Mean E2EL", "ms", Direction.LOWER_IS_BETTER),
-      new Metric("p99_e2el_ms", "P99 E2EL", "ms", Direction.LOWER_IS_BETTER),
-      new Metric("failed", "Failed requests", "", Direction.LOWER_IS_BETTER),
-      new Metric("steady_state.output_throughput", "Steady-state output throughput", "tok/s",
-          Direction.HIGHER_IS_BETTER));
+  public static final List<Metric> METRICS =
+      List.of(
+          new Metric(
+              "request_throughput", "Request throughput", "req/s", Direction.HIGHER_IS_BETTER),
+          new Metric(
+              "output_throughput", "Output token throughput", "tok/s", Direction.HIGHER_IS_BETTER),
+          new Metric("mean_ttft_ms", "Mean TTFT", "ms", Direction.LOWER_IS_BETTER),
+          new Metric("median_ttft_ms", "Median TTFT", "ms", Direction.LOWER_IS_BETTER),
+          new Metric("p99_ttft_ms", "P99 TTFT", "ms", Direction.LOWER_IS_BETTER),
+          new Metric("mean_tpot_ms", "Mean TPOT", "ms", Direction.LOWER_IS_BETTER),
+          new Metric("p99_tpot_ms", "P99 TPOT", "ms", Direction.LOWER_IS_BETTER),
+          new Metric("mean_itl_ms", "Mean ITL", "ms", Direction.LOWER_IS_BETTER),
+          new Metric("p99_itl_ms", "P99 ITL", "ms", Direction.LOWER_IS_BETTER),
+          new Metric("mean_e2el_ms", "Mean E2EL", "ms", Direction.LOWER_IS_BETTER),
+          new Metric("p99_e2el_ms", "P99 E2EL", "ms", Direction.LOWER_IS_BETTER),
+          new Metric("failed", "Failed requests", "", Direction.LOWER_IS_BETTER),
+          new Metric(
+              "steady_state.output_throughput",
+              "Steady-state output throughput",
+              "tok/s",
+              Direction.HIGHER_IS_BETTER));
 
   /** One run to compare: its label and its parsed {@code summary.json}. */
   public record Input(String label, JsonNode summary) {}
@@ -79,8 +84,14 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
    *
    * @param levels the run's own levels, in its order
    */
-  public record RunInfo(String label, String model, String baseUrl, String dataset, String date,
-      String seed, List<String> levels) {}
+  public record RunInfo(
+      String label,
+      String model,
+      String baseUrl,
+      String dataset,
+      String date,
+      String seed,
+      List<String> levels) {}
 
   /**
    * One run's value of one metric at one level.
@@ -100,9 +111,13 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
    * @param concurrency null when unknown (e.g. an open-model level)
    * @param present per run, whether it has the level
    */
-  public record ComparedLevel(String name, Integer concurrency, List<Boolean> present, List<Row> rows) {
+  public record ComparedLevel(
+      String name, Integer concurrency, List<Boolean> present, List<Row> rows) {
 
-    /** Whether a title should state the concurrency: its name is not the closed-model level of it (as {@code c8} is). */
+    /**
+     * Whether a title should state the concurrency: its name is not the closed-model level of it
+     * (as {@code c8} is).
+     */
     public boolean concurrencyNotInName() {
       return concurrency != null && !name.equals(Level.closed(concurrency).tag());
     }
@@ -146,22 +161,28 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
     for (Input in : inputs) {
       Map<String, JsonNode> levels = levelsOf(in.summary());
       levelsByRun.add(levels);
-      infos.add(new RunInfo(in.label(), text(in.summary(), "model_id"),
-          text(in.summary(), "base_url"), text(in.summary(), "dataset"),
-          text(in.summary(), "date"), text(in.summary(), "seed"),
-          List.copyOf(levels.keySet())));
-      levels.forEach((name, node) -> {
-        order.putIfAbsent(name, order.size());
-        if (!concurrency.containsKey(name) || concurrency.get(name) == null) {
-          concurrency.put(name, concurrencyOf(name, node));
-        }
-      });
+      infos.add(
+          new RunInfo(
+              in.label(),
+              text(in.summary(), "model_id"),
+              text(in.summary(), "base_url"),
+              text(in.summary(), "dataset"),
+              text(in.summary(), "date"),
+              text(in.summary(), "seed"),
+              List.copyOf(levels.keySet())));
+      levels.forEach(
+          (name, node) -> {
+            order.putIfAbsent(name, order.size());
+            if (!concurrency.containsKey(name) || concurrency.get(name) == null) {
+              concurrency.put(name, concurrencyOf(name, node));
+            }
+          });
     }
     List<String> names = new ArrayList<>(order.keySet());
-    names.sort(Comparator
-        .comparing((String n) -> concurrency.get(n) == null)
-        .thenComparing(n -> concurrency.get(n) == null ? 0 : concurrency.get(n))
-        .thenComparing(order::get));
+    names.sort(
+        Comparator.comparing((String n) -> concurrency.get(n) == null)
+            .thenComparing(n -> concurrency.get(n) == null ? 0 : concurrency.get(n))
+            .thenComparing(order::get));
 
     List<ComparedLevel> levels = new ArrayList<>();
     for (String name : names) {
@@ -179,7 +200,8 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
         }
         rows.add(new Row(m, List.copyOf(cells)));
       }
-      levels.add(new ComparedLevel(name, concurrency.get(name), List.copyOf(present), List.copyOf(rows)));
+      levels.add(
+          new ComparedLevel(name, concurrency.get(name), List.copyOf(present), List.copyOf(rows)));
     }
     return new RunComparison(infos, levels);
   }
@@ -189,11 +211,15 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
     Map<String, JsonNode> out = new LinkedHashMap<>();
     JsonNode levels = summary.get("levels");
     if (levels != null && levels.isObject() && levels.size() > 0) {
-      levels.fields().forEachRemaining(e -> {
-        if (Level.parse(e.getKey()).map(Level::measured).orElse(true) && e.getValue().isObject()) {
-          out.put(e.getKey(), e.getValue());
-        }
-      });
+      levels
+          .fields()
+          .forEachRemaining(
+              e -> {
+                if (Level.parse(e.getKey()).map(Level::measured).orElse(true)
+                    && e.getValue().isObject()) {
+                  out.put(e.getKey(), e.getValue());
+                }
+              });
       return out;
     }
     Integer c = positiveInt(summary.get("max_concurrency"));
@@ -206,12 +232,15 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
     if (c != null) {
       return c;
     }
-    return Level.parse(name).orElse(null) instanceof Level.Closed closed ? Integer.valueOf(closed.conc()) : null;
+    return Level.parse(name).orElse(null) instanceof Level.Closed closed
+        ? Integer.valueOf(closed.conc())
+        : null;
   }
 
   private static Integer positiveInt(JsonNode n) {
     return n != null && n.isIntegralNumber() && n.canConvertToInt() && n.asInt() > 0
-        ? n.asInt() : null;
+        ? n.asInt()
+        : null;
   }
 
   /** The metric's value in a level object; null when missing (see the class comment). */
@@ -222,7 +251,9 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
     JsonNode node = level;
     String[] path = m.key().split("\\.");
     for (int i = 0; i < path.length; i++) {
-      if (i == path.length - 1 && i > 0 && node.path("reached").isBoolean()
+      if (i == path.length - 1
+          && i > 0
+          && node.path("reached").isBoolean()
           && !node.path("reached").asBoolean()) {
         return null; // a steady state never reached has no figures
       }
@@ -254,7 +285,8 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
     }
     double diff = value - base;
     double scale = Math.max(Math.abs(base), Math.abs(value));
-    if (diff == 0.0 || (base != 0.0 && Math.abs(diff) <= SAME_WITHIN * Math.abs(base))
+    if (diff == 0.0
+        || (base != 0.0 && Math.abs(diff) <= SAME_WITHIN * Math.abs(base))
         || scale == 0.0) {
       return Verdict.SAME;
     }

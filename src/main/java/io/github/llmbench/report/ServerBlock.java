@@ -6,8 +6,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The console block of what the server's metrics said of a level, beside the client's figures
- * where both measure the same thing, then the confound guards ({@code !} lines):
+ * The console block of what the server's metrics said of a level, beside the client's figures where
+ * both measure the same thing, then the confound guards ({@code !} lines):
  *
  * <pre>
  * ------------------ Server metrics (c64) -------------------
@@ -27,10 +27,13 @@ public final class ServerBlock {
     if (s.isEmpty()) {
       return "";
     }
-    String title = level == null || level.isBlank() ? " Server metrics " : " Server metrics (" + level + ") ";
+    String title =
+        level == null || level.isBlank() ? " Server metrics " : " Server metrics (" + level + ") ";
     StringBuilder sb = new StringBuilder();
     sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
-    sb.append(String.format(Locale.ROOT, "%-26s %10s %10s %10s%n", "figure", "level", "steady", "client"));
+    sb.append(
+        String.format(
+            Locale.ROOT, "%-26s %10s %10s %10s%n", "figure", "level", "steady", "client"));
     Map<String, Double> client = clientFigures(l);
     for (String name : ServerFigures.NAMES) {
       Double v = s.level().get(name);
@@ -38,7 +41,9 @@ public final class ServerBlock {
       if (v == null && w == null) {
         continue;
       }
-      sb.append(String.format(Locale.ROOT, "%-26s %10s %10s %10s%n", name, num(v), num(w), num(client.get(name))));
+      sb.append(
+          String.format(
+              Locale.ROOT, "%-26s %10s %10s %10s%n", name, num(v), num(w), num(client.get(name))));
     }
     for (String g : s.guards()) {
       sb.append("! ").append(g).append('\n');
@@ -51,18 +56,26 @@ public final class ServerBlock {
     var m = l.serving();
     double seconds = m.durationS();
     return Map.of(
-        "generation_tokens", (double) m.totalOutputTokens(),
-        "prompt_tokens", (double) m.totalInputTokens(),
-        "prompt_tokens_per_s", seconds > 0 ? m.totalInputTokens() / seconds : Double.NaN,
-        "generation_tokens_per_s", m.outputThroughput(),
-        "ttft_mean_ms", m.ttft().mean(),
-        "itl_mean_ms", m.itl().mean());
+        "generation_tokens",
+        (double) m.totalOutputTokens(),
+        "prompt_tokens",
+        (double) m.totalInputTokens(),
+        "prompt_tokens_per_s",
+        seconds > 0 ? m.totalInputTokens() / seconds : Double.NaN,
+        "generation_tokens_per_s",
+        m.outputThroughput(),
+        "ttft_mean_ms",
+        m.ttft().mean(),
+        "itl_mean_ms",
+        m.itl().mean());
   }
 
   static String num(Double v) {
     if (v == null || !Double.isFinite(v)) {
       return "";
     }
-    return Math.abs(v) >= 100 || v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.3f", v);
+    return Math.abs(v) >= 100 || v == Math.rint(v)
+        ? String.format(Locale.ROOT, "%.0f", v)
+        : String.format(Locale.ROOT, "%.3f", v);
   }
 }

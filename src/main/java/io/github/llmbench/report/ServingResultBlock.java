@@ -30,7 +30,9 @@ public final class ServingResultBlock {
 
   private ServingResultBlock() {}
 
-  /** The title of one level's block in a multi-level run: {@code Serving Benchmark Result (c128)}. */
+  /**
+   * The title of one level's block in a multi-level run: {@code Serving Benchmark Result (c128)}.
+   */
   public static String titleFor(String level) {
     return level == null || level.isBlank() ? DEFAULT_TITLE : DEFAULT_TITLE + " (" + level + ")";
   }

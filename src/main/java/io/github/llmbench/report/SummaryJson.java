@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.Percentiles;
 import io.github.llmbench.analysis.ServingMetrics;
+import io.github.llmbench.analysis.ServingMetricsCalculator;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
@@ -16,8 +17,10 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -32,8 +35,8 @@ import java.util.regex.Pattern;
  * max_output_tokens_per_s}, {@code max_concurrent_requests}, {@code max_concurrency}, {@code
  * output_tokens_estimated_count}, then for ttft, tpot, itl, e2el: {@code mean_X_ms}, {@code
  * median_X_ms}, {@code std_X_ms} and {@code pP_X_ms} for each reported percentile plus p90 and
- * p99), and, for a run with several levels, {@code "levels": {"c8": {...}, "c16": {...}}} with
- * the same metric fields per level.
+ * p99), and, for a run with several levels, {@code "levels": {"c8": {...}, "c16": {...}}} with the
+ * same metric fields per level.
  *
  * <p>Metric fields win over metadata of the same name. Metadata whose key names a secret ({@code
  * api_key}, {@code authorization}, {@code password}, {@code secret}, {@code bearer}, {@code
@@ -50,7 +53,8 @@ public final class SummaryJson {
       Pattern.compile(
           "(?i).*(api[_-]?key|authorization|password|passwd|secret|bearer|credential|access[_-]?token|auth[_-]?token).*");
 
-  private static final Pattern URL_USERINFO = Pattern.compile("^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@]*@");
+  private static final Pattern URL_USERINFO =
+      Pattern.compile("^([a-zA-Z][a-zA-Z0-9+.-]*://)[^/@]*@");
 
   private static final ObjectMapper MAPPER =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
@@ -89,8 +93,8 @@ public final class SummaryJson {
   }
 
   /**
-   * A summary: metadata, the overall metric fields at the top level and, when {@code levels} is
-   * not empty, a {@code "levels"} object with each level's metric fields in the map's order.
+   * A summary: metadata, the overall metric fields at the top level and, when {@code levels} is not
+   * empty, a {@code "levels"} object with each level's metric fields in the map's order.
    */
   public static Map<String, Object> build(
       Map<String, ?> metadata, ServingMetrics overall, Map<String, ServingMetrics> levels) {
@@ -142,10 +146,9 @@ public final class SummaryJson {
   }
 
   /** The top-level keys {@link #metricFields} writes (with the default percentiles 90, 99). */
-  public static java.util.Set<String> metricFieldNames() {
+  public static Set<String> metricFieldNames() {
     return metricFields(
-            io.github.llmbench.analysis.ServingMetricsCalculator.compute(
-                java.util.List.of(), null, LatencyStats.DEFAULT_PERCENTILES))
+            ServingMetricsCalculator.compute(List.of(), null, LatencyStats.DEFAULT_PERCENTILES))
         .keySet();
   }
 

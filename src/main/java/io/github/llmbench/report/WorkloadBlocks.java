@@ -6,8 +6,9 @@ import io.github.llmbench.core.Level;
 import java.util.Locale;
 
 /**
- * The console blocks of a workload's shape, printed after a level's result blocks: TTFT by turn
- * of a multi-turn run, and the send lateness of a level sent at set times (a trace replay, a rate probe).
+ * The console blocks of a workload's shape, printed after a level's result blocks: TTFT by turn of
+ * a multi-turn run, and the send lateness of a level sent at set times (a trace replay, a rate
+ * probe).
  *
  * <pre>
  * ----------------------- TTFT by turn ------------------------
@@ -23,33 +24,73 @@ public final class WorkloadBlocks {
     if (t.isEmpty()) {
       return "";
     }
-    String title = level == null || level.isBlank() ? " TTFT by turn (ms) " : " TTFT by turn (ms, " + level + ") ";
+    String title =
+        level == null || level.isBlank()
+            ? " TTFT by turn (ms) "
+            : " TTFT by turn (ms, " + level + ") ";
     StringBuilder sb = new StringBuilder();
     sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
-    sb.append(String.format(Locale.ROOT, "%4s %10s %7s %13s %9s %7s %7s%n", "Turn", "Completed", "Failed", "Input tokens", "Mean", "Median", "P99"));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%4s %10s %7s %13s %9s %7s %7s%n",
+            "Turn",
+            "Completed",
+            "Failed",
+            "Input tokens",
+            "Mean",
+            "Median",
+            "P99"));
     for (TurnLatency.Row r : t.rows()) {
-      sb.append(String.format(Locale.ROOT, "%4d %10d %7d %13s %9s %7s %7s%n", r.turn(), r.completed(), r.failed(),
-          figure(r.meanInputTokens(), 1), figure(r.ttftMeanMs(), 2), figure(r.ttftMedianMs(), 2), figure(r.ttftP99Ms(), 2)));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "%4d %10d %7d %13s %9s %7s %7s%n",
+              r.turn(),
+              r.completed(),
+              r.failed(),
+              figure(r.meanInputTokens(), 1),
+              figure(r.ttftMeanMs(), 2),
+              figure(r.ttftMedianMs(), 2),
+              figure(r.ttftP99Ms(), 2)));
     }
     return sb.toString();
   }
 
-  /** The lateness line of a level sent at set times (a trace replay, a rate probe of a search); empty for others. */
+  /**
+   * The lateness line of a level sent at set times (a trace replay, a rate probe of a search);
+   * empty for others.
+   */
   public static String lateness(TraceLateness l, String level) {
     if (l.isEmpty()) {
       return "";
     }
-    return String.format(Locale.ROOT, "%s: %d requests sent late by median %.1f ms, P99 %.1f ms, max %.1f ms"
-        + " (each against %s)%n", lateLabel(level, false), l.requests(), l.medianMs(), l.p99Ms(), l.maxMs(), lateAgainst(level));
+    return String.format(
+        Locale.ROOT,
+        "%s: %d requests sent late by median %.1f ms, P99 %.1f ms, max %.1f ms"
+            + " (each against %s)%n",
+        lateLabel(level, false),
+        l.requests(),
+        l.medianMs(),
+        l.p99Ms(),
+        l.maxMs(),
+        lateAgainst(level));
   }
 
-  /** {@code Trace replay} ({@code Trace replay (trace)} with {@code named}), or {@code Arrivals (r24)} for a rate probe. */
+  /**
+   * {@code Trace replay} ({@code Trace replay (trace)} with {@code named}), or {@code Arrivals
+   * (r24)} for a rate probe.
+   */
   static String lateLabel(String level, boolean named) {
-    return isTrace(level) ? "Trace replay" + (named ? " (" + level + ")" : "") : "Arrivals (" + level + ")";
+    return isTrace(level)
+        ? "Trace replay" + (named ? " (" + level + ")" : "")
+        : "Arrivals (" + level + ")";
   }
 
   static String lateAgainst(String level) {
-    return isTrace(level) ? "its time in the trace, from the replay's start" : "its drawn arrival time, from the level's start";
+    return isTrace(level)
+        ? "its time in the trace, from the replay's start"
+        : "its drawn arrival time, from the level's start";
   }
 
   private static boolean isTrace(String level) {

@@ -1,18 +1,27 @@
 package io.github.llmbench.settings;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.HfConfig;
-import io.github.llmbench.core.Level;
 import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,15 +31,17 @@ import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
  * Every {@code -D} setting of the kit, read and validated in one place.
  *
- * <p>Validation happens when the settings are read, before any server is contacted, so a bad
- * value stops the run with one line ({@link SettingsException}) and no load is sent. The API key
- * is read from the environment ({@code OPENAI_API_KEY}), never from a property (properties end up
- * in build logs), and is kept out of {@link #describe()} and {@link #toString()}.
+ * <p>Validation happens when the settings are read, before any server is contacted, so a bad value
+ * stops the run with one line ({@link SettingsException}) and no load is sent. The API key is read
+ * from the environment ({@code OPENAI_API_KEY}), never from a property (properties end up in build
+ * logs), and is kept out of {@link #describe()} and {@link #toString()}.
  */
 public final class BenchSettings {
 
@@ -76,8 +87,10 @@ public final class BenchSettings {
 
   static final int MAX_CONC = 100_000;
   static final int MAX_SECONDS = 7 * 24 * 3600;
+
   /** The most tokens of a prompt, an answer or a shared prefix. */
   static final int MAX_LEN = 10_000_000;
+
   /** The most tensor-parallel GPUs, simulated or of the roofline. */
   static final int MAX_TP = 64;
 
@@ -160,7 +173,7 @@ public final class BenchSettings {
   /** The prompts and lengths. */
   public record Workload(
       DatasetKind dataset,
-      Optional<java.nio.file.Path> file,
+      Optional<Path> file,
       int inputLen,
       int outputLen,
       double rangeRatio,
@@ -193,22 +206,23 @@ public final class BenchSettings {
 
   /**
    * The performance gates as typed: the {@code -Dgate.*} entries (without {@code gate.}), the
-   * {@code -Dgates} file and the {@code -Dbaseline} run, as given. The gates package reads the
-   * file and the baseline and parses the gates, before any load.
+   * {@code -Dgates} file and the {@code -Dbaseline} run, as given. The gates package reads the file
+   * and the baseline and parses the gates, before any load.
    */
-  public record GateEntries(Map<String, String> entries, Optional<String> file, Optional<String> baseline) {
+  public record GateEntries(
+      Map<String, String> entries, Optional<String> file, Optional<String> baseline) {
     public GateEntries {
-      entries = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(entries));
+      entries = Collections.unmodifiableMap(new TreeMap<>(entries));
     }
   }
 
   /**
-   * The embedded simulator's engine: {@code sim.tp}, {@code sim.max_num_seqs},
-   * {@code sim.max_num_batched_tokens}, {@code sim.gpu_memory_utilization} (vLLM's flags) and
-   * {@code sim.faults} as typed ({@code none} when not set), which the simulator parses when it starts.
+   * The embedded simulator's engine: {@code sim.tp}, {@code sim.max_num_seqs}, {@code
+   * sim.max_num_batched_tokens}, {@code sim.gpu_memory_utilization} (vLLM's flags) and {@code
+   * sim.faults} as typed ({@code none} when not set), which the simulator parses when it starts.
    */
-  public record SimEngine(int tp, int maxNumSeqs, int maxNumBatchedTokens, double gpuMemoryUtilization,
-      String faults) {
+  public record SimEngine(
+      int tp, int maxNumSeqs, int maxNumBatchedTokens, double gpuMemoryUtilization, String faults) {
     /** Whether {@code sim.faults} asks for any fault ({@code none} and empty do not). */
     public boolean anyFaults() {
       return !faults.isBlank() && !faults.trim().equalsIgnoreCase("none");
@@ -216,19 +230,20 @@ public final class BenchSettings {
   }
 
   /**
-   * What every streaming request carries besides the kit's own fields, as {@code vllm bench serve}'s
-   * {@code --extra-body} and {@code --header}: {@code -Dextra.body=JSON} (a JSON object merged into
-   * each body; its keys win over the kit's) and {@code -Dheader.<Name>=<value>} (also sent on the
-   * kit's calls before the load: a gateway that wants a header wants it there too). Header values
-   * may be secrets: they are never printed or written.
+   * What every streaming request carries besides the kit's own fields, as {@code vllm bench
+   * serve}'s {@code --extra-body} and {@code --header}: {@code -Dextra.body=JSON} (a JSON object
+   * merged into each body; its keys win over the kit's) and {@code -Dheader.<Name>=<value>} (also
+   * sent on the kit's calls before the load: a gateway that wants a header wants it there too).
+   * Header values may be secrets: they are never printed or written.
    */
   public record RequestOptions(Optional<String> extraBodyJson, Map<String, String> headers) {
     /** The keys of every streaming body the kit writes itself. */
     public static final List<String> KIT_KEYS =
-        List.of("model", "messages", "prompt", "max_tokens", "stream", "stream_options", "ignore_eos");
+        List.of(
+            "model", "messages", "prompt", "max_tokens", "stream", "stream_options", "ignore_eos");
 
     public RequestOptions {
-      headers = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(headers));
+      headers = Collections.unmodifiableMap(new TreeMap<>(headers));
     }
 
     public static RequestOptions none() {
@@ -236,32 +251,37 @@ public final class BenchSettings {
     }
 
     /** A fresh copy of the extra body (callers may merge into it), empty without one. */
-    public com.fasterxml.jackson.databind.node.ObjectNode extraBody() {
+    public ObjectNode extraBody() {
       return extraBodyJson.map(RequestOptions::parseObject).orElseGet(JSON::createObjectNode);
     }
 
     /** The kit's own keys that the extra body replaces, e.g. {@code [max_tokens]}. */
     public List<String> overriddenKitKeys() {
-      com.fasterxml.jackson.databind.node.ObjectNode body = extraBody();
+      ObjectNode body = extraBody();
       return KIT_KEYS.stream().filter(body::has).toList();
     }
 
-    /** The extra body's {@code max_tokens} when it sets a whole number, which every request then asks for. */
+    /**
+     * The extra body's {@code max_tokens} when it sets a whole number, which every request then
+     * asks for.
+     */
     public OptionalInt maxTokens() {
-      com.fasterxml.jackson.databind.JsonNode v = extraBody().get("max_tokens");
-      return v != null && v.canConvertToInt() && v.isIntegralNumber() ? OptionalInt.of(v.asInt()) : OptionalInt.empty();
+      JsonNode v = extraBody().get("max_tokens");
+      return v != null && v.canConvertToInt() && v.isIntegralNumber()
+          ? OptionalInt.of(v.asInt())
+          : OptionalInt.empty();
     }
 
-    private static com.fasterxml.jackson.databind.node.ObjectNode parseObject(String json) {
+    private static ObjectNode parseObject(String json) {
       try {
-        return (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(json);
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e); // checked when the settings were read
+        return (ObjectNode) JSON.readTree(json);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e); // checked when the settings were read
       }
     }
   }
 
-  private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Model and GPU for the roofline; absent = taken from the simulator or the catalog. */
   public record Roofline(Optional<String> modelSpec, Optional<String> gpu, int tp) {}
@@ -332,15 +352,15 @@ public final class BenchSettings {
 
   /** Reads the JVM's system properties and the {@code OPENAI_API_KEY} environment variable. */
   public static BenchSettings fromSystem() {
-    return fromSystem(java.util.Set.of());
+    return fromSystem(Set.of());
   }
 
   /**
-   * As {@link #fromSystem()}, with properties that a simulation of one's own reads itself (they
-   * are not refused as unknown settings).
+   * As {@link #fromSystem()}, with properties that a simulation of one's own reads itself (they are
+   * not refused as unknown settings).
    */
-  public static BenchSettings fromSystem(java.util.Set<String> simulationOwn) {
-    Map<String, String> props = new java.util.HashMap<>();
+  public static BenchSettings fromSystem(Set<String> simulationOwn) {
+    Map<String, String> props = new HashMap<>();
     System.getProperties().forEach((k, v) -> props.put(String.valueOf(k), String.valueOf(v)));
     return from(props, System::getenv, simulationOwn);
   }
@@ -350,15 +370,19 @@ public final class BenchSettings {
    *
    * @throws SettingsException on the first bad value
    */
-  public static BenchSettings from(Map<String, String> properties, Function<String, String> environment) {
-    return from(properties, environment, java.util.Set.of());
+  public static BenchSettings from(
+      Map<String, String> properties, Function<String, String> environment) {
+    return from(properties, environment, Set.of());
   }
 
   /**
    * As {@link #from(Map, Function)}; {@code simulationOwn} names properties a simulation reads
    * itself, which are not refused as unknown settings.
    */
-  public static BenchSettings from(Map<String, String> properties, Function<String, String> environment, java.util.Set<String> simulationOwn) {
+  public static BenchSettings from(
+      Map<String, String> properties,
+      Function<String, String> environment,
+      Set<String> simulationOwn) {
     Optional<String> unknown = SettingsTable.unknown(properties, simulationOwn);
     if (unknown.isPresent()) {
       throw new SettingsException(unknown.get());
@@ -373,19 +397,24 @@ public final class BenchSettings {
     int outputLen = r.get(SettingsTable.OUTPUT_LEN);
     int timeout = r.get(SettingsTable.TIMEOUT);
     Optional<String> key =
-        Optional.ofNullable(environment.apply(API_KEY_ENV)).map(String::trim).filter(s -> !s.isEmpty());
+        Optional.ofNullable(environment.apply(API_KEY_ENV))
+            .map(String::trim)
+            .filter(s -> !s.isEmpty());
     String simModel = r.get(SettingsTable.SIM_MODEL);
     if (!Catalog.models().containsKey(simModel)) {
       if (!HfConfig.isConfigPath(simModel)) {
-        throw SettingsException.invalid("sim.model", simModel, "one of "
-            + String.join(", ", new java.util.TreeSet<>(Catalog.models().keySet()))
-            + ", or the path of a Hugging Face config.json");
+        throw SettingsException.invalid(
+            "sim.model",
+            simModel,
+            "one of "
+                + String.join(", ", new TreeSet<>(Catalog.models().keySet()))
+                + ", or the path of a Hugging Face config.json");
       }
       try {
-        HfConfig.read(java.nio.file.Path.of(simModel));
+        HfConfig.read(Path.of(simModel));
       } catch (RuntimeException e) {
-        throw SettingsException.invalid("sim.model", simModel, "a readable Hugging Face config.json ("
-            + e.getMessage() + ")");
+        throw SettingsException.invalid(
+            "sim.model", simModel, "a readable Hugging Face config.json (" + e.getMessage() + ")");
       }
     }
     String simGpu = r.get(SettingsTable.SIM_GPU);
@@ -394,15 +423,20 @@ public final class BenchSettings {
     int maxNumSeqs = r.get(SettingsTable.SIM_MAX_NUM_SEQS);
     int maxNumBatchedTokens = r.get(SettingsTable.SIM_MAX_NUM_BATCHED_TOKENS);
     if (maxNumBatchedTokens < maxNumSeqs) {
-      throw SettingsException.invalid("sim.max_num_batched_tokens", Integer.toString(maxNumBatchedTokens),
+      throw SettingsException.invalid(
+          "sim.max_num_batched_tokens",
+          Integer.toString(maxNumBatchedTokens),
           "a whole number >= sim.max_num_seqs (" + maxNumSeqs + ")");
     }
     double gpuMemUtil = r.get(SettingsTable.SIM_GPU_MEMORY_UTILIZATION);
-    SimEngine simEngine = new SimEngine(simTp, maxNumSeqs, maxNumBatchedTokens, gpuMemUtil, r.get(SettingsTable.SIM_FAULTS));
+    SimEngine simEngine =
+        new SimEngine(
+            simTp, maxNumSeqs, maxNumBatchedTokens, gpuMemUtil, r.get(SettingsTable.SIM_FAULTS));
     Load load = readLoad(r, conc, duration);
     Workload workload = readWorkload(r, inputLen, outputLen);
     if (workload.dataset() == DatasetKind.TRACE && (load.open() || load.ladder())) {
-      throw new SettingsException("-Drate and -Dladder do not apply to -Ddataset=trace:PATH: the trace says when each request is sent");
+      throw new SettingsException(
+          "-Drate and -Dladder do not apply to -Ddataset=trace:PATH: the trace says when each request is sent");
     }
     // the roofline's tensor parallelism follows the simulator's; a real server's is not known
     Roofline roofline =
@@ -412,9 +446,25 @@ public final class BenchSettings {
             r.optional(SettingsTable.TP).orElse(baseUrl.isEmpty() ? simTp : 1));
     GateEntries gateEntries = readGateEntries(r, properties);
     return new BenchSettings(
-        baseUrl, api, model, timeout, key, simModel, simGpu,
-        simDialect, simEngine, load, workload, roofline, gateEntries, r.get(SettingsTable.EXIT_ON_GATES),
-        r.get(SettingsTable.STATS_RECORDS), readRequestOptions(r, properties), readMetrics(r), readInjector(r, load, workload), r.optional(SettingsTable.TOKENIZER),
+        baseUrl,
+        api,
+        model,
+        timeout,
+        key,
+        simModel,
+        simGpu,
+        simDialect,
+        simEngine,
+        load,
+        workload,
+        roofline,
+        gateEntries,
+        r.get(SettingsTable.EXIT_ON_GATES),
+        r.get(SettingsTable.STATS_RECORDS),
+        readRequestOptions(r, properties),
+        readMetrics(r),
+        readInjector(r, load, workload),
+        r.optional(SettingsTable.TOKENIZER),
         readSearch(r, load, workload));
   }
 
@@ -428,7 +478,13 @@ public final class BenchSettings {
    * @param objectives each objective's figure and its upper limit, in the order given, e.g. {@code
    *     ttft.p99 -> 2000}
    */
-  public record Search(boolean rate, Map<SloFigure, Double> objectives, double min, double max, double precision, int budgetMinutes) {
+  public record Search(
+      boolean rate,
+      Map<SloFigure, Double> objectives,
+      double min,
+      double max,
+      double precision,
+      int budgetMinutes) {
     /** The {@code -Dsearch} value. */
     public String kind() {
       return rate ? "rate" : "conc";
@@ -439,36 +495,67 @@ public final class BenchSettings {
     return search;
   }
 
-  /** {@code -Dslo}'s example in messages and the settings' help: {@code ttft.p99:2000,tpot.p99:100}. */
-  static final String SLO_EXAMPLE = new LatencyFigure(Metric.TTFT, Statistic.P99).key() + ":2000,"
-      + new LatencyFigure(Metric.TPOT, Statistic.P99).key() + ":100";
+  /**
+   * {@code -Dslo}'s example in messages and the settings' help: {@code ttft.p99:2000,tpot.p99:100}.
+   */
+  static final String SLO_EXAMPLE =
+      new LatencyFigure(Metric.TTFT, Statistic.P99).key()
+          + ":2000,"
+          + new LatencyFigure(Metric.TPOT, Statistic.P99).key()
+          + ":100";
 
-  /** The most requests one rate probe may plan ({@code search.max x duration}): each is a Gatling user made at the probe's start. */
+  /**
+   * The most requests one rate probe may plan ({@code search.max x duration}): each is a Gatling
+   * user made at the probe's start.
+   */
   static final int MAX_PROBE_REQUESTS = 200_000;
 
   static Optional<Search> readSearch(Reader r, Load load, Workload workload) {
     Optional<String> kind = r.optional(SettingsTable.SEARCH);
     if (kind.isEmpty()) {
-      for (SettingsTable.Setting<?> p : List.of(SettingsTable.SLO, SettingsTable.SEARCH_MIN, SettingsTable.SEARCH_MAX,
-          SettingsTable.SEARCH_PRECISION, SettingsTable.SEARCH_BUDGET)) {
+      for (SettingsTable.Setting<?> p :
+          List.of(
+              SettingsTable.SLO,
+              SettingsTable.SEARCH_MIN,
+              SettingsTable.SEARCH_MAX,
+              SettingsTable.SEARCH_PRECISION,
+              SettingsTable.SEARCH_BUDGET)) {
         if (r.isSet(p)) {
-          throw new SettingsException("-D" + p.name() + " applies to a capacity search: add -Dsearch=conc or -Dsearch=rate");
+          throw new SettingsException(
+              "-D"
+                  + p.name()
+                  + " applies to a capacity search: add -Dsearch=conc or -Dsearch=rate");
         }
       }
       return Optional.empty();
     }
     boolean rate = kind.get().equals("rate");
     String flag = "-Dsearch=" + kind.get();
-    if (load.open() || load.ladder() || !load.prompts().isEmpty() || workload.dataset() == DatasetKind.TRACE || workload.multiTurn()
+    if (load.open()
+        || load.ladder()
+        || !load.prompts().isEmpty()
+        || workload.dataset() == DatasetKind.TRACE
+        || workload.multiTurn()
         || r.isSet(SettingsTable.CONC)) {
-      throw new SettingsException(flag + " chooses the levels itself: drop -Dconc, -Dladder, -Drate, -Dprompts, -Dturns and trace datasets");
+      throw new SettingsException(
+          flag
+              + " chooses the levels itself: drop -Dconc, -Dladder, -Drate, -Dprompts, -Dturns and trace datasets");
     }
     if (r.isSet(SettingsTable.INJECTOR)) {
-      throw new SettingsException(flag + " runs in one injector: with -Dinjector each injector would search on its own; drop -Dinjector");
+      throw new SettingsException(
+          flag
+              + " runs in one injector: with -Dinjector each injector would search on its own; drop -Dinjector");
     }
-    String accepted = "objectives as METRIC:LIMIT separated by commas, e.g. " + SLO_EXAMPLE + " (METRIC one of "
-        + SloFigure.accepted() + ")";
-    String raw = r.optional(SettingsTable.SLO).orElseThrow(() -> new SettingsException(flag + " needs objectives: -Dslo=" + SLO_EXAMPLE));
+    String accepted =
+        "objectives as METRIC:LIMIT separated by commas, e.g. "
+            + SLO_EXAMPLE
+            + " (METRIC one of "
+            + SloFigure.accepted()
+            + ")";
+    String raw =
+        r.optional(SettingsTable.SLO)
+            .orElseThrow(
+                () -> new SettingsException(flag + " needs objectives: -Dslo=" + SLO_EXAMPLE));
     Map<SloFigure, Double> objectives = new LinkedHashMap<>();
     for (String part : raw.split(",")) {
       String[] kv = part.trim().split(":");
@@ -490,30 +577,47 @@ public final class BenchSettings {
       max = r.optional(SettingsTable.SEARCH_MAX).orElse(SettingsTable.SEARCH_MAX_RATE);
       double planned = max * load.durationSeconds();
       if (planned > MAX_PROBE_REQUESTS) {
-        throw new SettingsException(String.format(Locale.ROOT,
-            "-Dsearch.max=%s x -Dduration=%d plans %.0f requests for one rate probe: at most %d (lower either)",
-            r.raw(SettingsTable.SEARCH_MAX).orElse(plainNumber(SettingsTable.SEARCH_MAX_RATE)), load.durationSeconds(), planned, MAX_PROBE_REQUESTS));
+        throw new SettingsException(
+            String.format(
+                Locale.ROOT,
+                "-Dsearch.max=%s x -Dduration=%d plans %.0f requests for one rate probe: at most %d (lower either)",
+                r.raw(SettingsTable.SEARCH_MAX).orElse(plainNumber(SettingsTable.SEARCH_MAX_RATE)),
+                load.durationSeconds(),
+                planned,
+                MAX_PROBE_REQUESTS));
       }
     } else {
       // the same settings, read as whole numbers: a concurrency
       Parser<Integer> level = Parser.positiveInt(MAX_CONC);
-      min = r.raw(SettingsTable.SEARCH_MIN).map(v -> level.parse(SettingsTable.SEARCH_MIN.name(), v))
-          .orElse(SettingsTable.SEARCH_MIN.typedDefault().orElseThrow().intValue());
-      max = r.raw(SettingsTable.SEARCH_MAX).map(v -> level.parse(SettingsTable.SEARCH_MAX.name(), v)).orElse(SettingsTable.SEARCH_MAX_CONC);
+      min =
+          r.raw(SettingsTable.SEARCH_MIN)
+              .map(v -> level.parse(SettingsTable.SEARCH_MIN.name(), v))
+              .orElse(SettingsTable.SEARCH_MIN.typedDefault().orElseThrow().intValue());
+      max =
+          r.raw(SettingsTable.SEARCH_MAX)
+              .map(v -> level.parse(SettingsTable.SEARCH_MAX.name(), v))
+              .orElse(SettingsTable.SEARCH_MAX_CONC);
     }
     if (max < min) {
-      throw new SettingsException("-Dsearch.max=" + r.raw(SettingsTable.SEARCH_MAX).orElse(String.valueOf(max))
-          + " is below -Dsearch.min=" + r.raw(SettingsTable.SEARCH_MIN).orElse(String.valueOf(min)));
+      throw new SettingsException(
+          "-Dsearch.max="
+              + r.raw(SettingsTable.SEARCH_MAX).orElse(String.valueOf(max))
+              + " is below -Dsearch.min="
+              + r.raw(SettingsTable.SEARCH_MIN).orElse(String.valueOf(min)));
     }
     double precision = r.get(SettingsTable.SEARCH_PRECISION);
     if (precision == 0) {
-      throw SettingsException.invalid("search.precision", "0", "a number above 0 and below 1, e.g. 0.1 for 10%");
+      throw SettingsException.invalid(
+          "search.precision", "0", "a number above 0 and below 1, e.g. 0.1 for 10%");
     }
     int budget = r.get(SettingsTable.SEARCH_BUDGET);
     return Optional.of(new Search(rate, objectives, min, max, precision, budget));
   }
 
-  /** {@code -Dtokenizer}: a Hugging Face tokenizer.json (or a model folder holding one) to count tokens with here. */
+  /**
+   * {@code -Dtokenizer}: a Hugging Face tokenizer.json (or a model folder holding one) to count
+   * tokens with here.
+   */
   public Optional<String> tokenizerPath() {
     return tokenizerPath;
   }
@@ -525,16 +629,20 @@ public final class BenchSettings {
    * @param index i, from 0 (Kubernetes' {@code JOB_COMPLETION_INDEX})
    * @param count N
    * @param startAtMs when every injector starts its first phase (epoch ms), if set
-   * @param drainSeconds the fixed timeline's allowance after each level's duration (and for a warmup)
+   * @param drainSeconds the fixed timeline's allowance after each level's duration (and for a
+   *     warmup)
    */
   public record Injector(int index, int count, OptionalLong startAtMs, int drainSeconds) {
-    public static final Injector ALONE = new Injector(0, 1, OptionalLong.empty(), SettingsTable.DRAIN.typedDefault().orElseThrow());
+    public static final Injector ALONE =
+        new Injector(0, 1, OptionalLong.empty(), SettingsTable.DRAIN.typedDefault().orElseThrow());
 
     public boolean sharded() {
       return count > 1;
     }
 
-    /** This injector's share of {@code n} (concurrency, prompts): the shares differ by at most one. */
+    /**
+     * This injector's share of {@code n} (concurrency, prompts): the shares differ by at most one.
+     */
     public int share(int n) {
       return n / count + (index < n % count ? 1 : 0);
     }
@@ -550,7 +658,8 @@ public final class BenchSettings {
     int index = 0;
     int count = 1;
     if (raw.isPresent()) {
-      String accepted = "i/N with 0 <= i < N, e.g. 0/2 (Kubernetes' JOB_COMPLETION_INDEX / the number of injectors)";
+      String accepted =
+          "i/N with 0 <= i < N, e.g. 0/2 (Kubernetes' JOB_COMPLETION_INDEX / the number of injectors)";
       String[] parts = raw.get().split("/", -1);
       try {
         if (parts.length != 2) {
@@ -569,9 +678,16 @@ public final class BenchSettings {
     Optional<String> at = r.optional(SettingsTable.START_AT);
     if (at.isPresent()) {
       try {
-        startAt = OptionalLong.of(at.get().matches("\\d+") ? Long.parseLong(at.get()) : java.time.Instant.parse(at.get()).toEpochMilli());
+        startAt =
+            OptionalLong.of(
+                at.get().matches("\\d+")
+                    ? Long.parseLong(at.get())
+                    : Instant.parse(at.get()).toEpochMilli());
       } catch (RuntimeException e) {
-        throw SettingsException.invalid("start.at", at.get(), "epoch milliseconds or an ISO-8601 instant, e.g. 2026-12-01T10:00:00Z");
+        throw SettingsException.invalid(
+            "start.at",
+            at.get(),
+            "epoch milliseconds or an ISO-8601 instant, e.g. 2026-12-01T10:00:00Z");
       }
     }
     int drain = r.get(SettingsTable.DRAIN);
@@ -580,28 +696,43 @@ public final class BenchSettings {
       return injector;
     }
     if (workload.dataset() == DatasetKind.TRACE) {
-      throw new SettingsException("-Dinjector does not apply to -Ddataset=trace:PATH: one injector replays a trace");
+      throw new SettingsException(
+          "-Dinjector does not apply to -Ddataset=trace:PATH: one injector replays a trace");
     }
     if (load.levels().size() > 1 && !load.prompts().isEmpty()) {
-      throw new SettingsException("A ladder shared by injectors stops its levels after -Dduration: the injectors keep one"
-          + " timeline (-Dstart.at, then -Dduration + -Ddrain per level); drop -Dprompts");
+      throw new SettingsException(
+          "A ladder shared by injectors stops its levels after -Dduration: the injectors keep one"
+              + " timeline (-Dstart.at, then -Dduration + -Ddrain per level); drop -Dprompts");
     }
     if (!load.open()) {
       for (int c : load.levels()) {
         if (c < count) {
-          throw new SettingsException("Level " + Level.closed(c).tag() + " is smaller than -Dinjector's " + count
-              + " injectors: each needs at least one request in flight (use at most " + c + " injectors, or a larger level)");
+          throw new SettingsException(
+              "Level "
+                  + Level.closed(c).tag()
+                  + " is smaller than -Dinjector's "
+                  + count
+                  + " injectors: each needs at least one request in flight (use at most "
+                  + c
+                  + " injectors, or a larger level)");
         }
       }
     }
     for (int p : load.prompts()) {
       if (p < count) {
-        throw new SettingsException("-Dprompts=" + p + " is smaller than -Dinjector's " + count + " injectors: each needs at least one request");
+        throw new SettingsException(
+            "-Dprompts="
+                + p
+                + " is smaller than -Dinjector's "
+                + count
+                + " injectors: each needs at least one request");
       }
     }
     if (load.warmupPrompts() > 0 && (load.warmupPrompts() < count || load.warmupConc() < count)) {
-      throw new SettingsException("-Dwarmup.prompts and -Dwarmup.conc must be at least -Dinjector's " + count
-          + " injectors: each sends its share of the warmup");
+      throw new SettingsException(
+          "-Dwarmup.prompts and -Dwarmup.conc must be at least -Dinjector's "
+              + count
+              + " injectors: each sends its share of the warmup");
     }
     return injector;
   }
@@ -614,7 +745,8 @@ public final class BenchSettings {
    * Scraping of Prometheus endpoints during the run.
    *
    * @param intervalSeconds seconds between scrapes; 0 turns scraping off
-   * @param urls endpoints to scrape besides the server's own {@code /metrics} (e.g. a DCGM exporter)
+   * @param urls endpoints to scrape besides the server's own {@code /metrics} (e.g. a DCGM
+   *     exporter)
    */
   public record Metrics(double intervalSeconds, List<URI> urls) {
     public Metrics {
@@ -629,24 +761,29 @@ public final class BenchSettings {
   static Metrics readMetrics(Reader r) {
     double interval = r.get(SettingsTable.METRICS_INTERVAL);
     List<URI> urls = new ArrayList<>();
-    for (String raw : r.optional(SettingsTable.METRICS_URLS).map(v -> v.split(",")).orElse(new String[0])) {
+    for (String raw :
+        r.optional(SettingsTable.METRICS_URLS).map(v -> v.split(",")).orElse(new String[0])) {
       String u = raw.trim();
       if (u.isEmpty()) {
         continue;
       }
       try {
         URI uri = new URI(u);
-        if ((!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) || uri.getHost() == null) {
+        if ((!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme()))
+            || uri.getHost() == null) {
           throw new URISyntaxException(u, "not http");
         }
         urls.add(uri);
       } catch (URISyntaxException e) {
-        throw SettingsException.invalid("metrics.urls", r.optional(SettingsTable.METRICS_URLS).get(),
+        throw SettingsException.invalid(
+            "metrics.urls",
+            r.optional(SettingsTable.METRICS_URLS).get(),
             "http:// URLs separated by commas, e.g. http://127.0.0.1:9400/metrics");
       }
     }
     if (interval == 0 && !urls.isEmpty()) {
-      throw new SettingsException("-Dmetrics.urls needs scraping on: -Dmetrics.interval=0 turns it off");
+      throw new SettingsException(
+          "-Dmetrics.urls needs scraping on: -Dmetrics.interval=0 turns it off");
     }
     return new Metrics(interval, urls);
   }
@@ -660,53 +797,65 @@ public final class BenchSettings {
     Optional<String> extra = r.optional(SettingsTable.EXTRA_BODY);
     if (extra.isPresent()) {
       String accepted = "a JSON object, e.g. {\"temperature\":0.6,\"top_p\":0.95}";
-      com.fasterxml.jackson.databind.JsonNode json;
+      JsonNode json;
       try {
         json = JSON.readTree(extra.get());
-      } catch (java.io.IOException e) {
-        String why = e instanceof com.fasterxml.jackson.core.JsonProcessingException p ? p.getOriginalMessage() : e.getMessage();
-        throw SettingsException.invalid("extra.body", extra.get(), accepted + " (" + why.lines().findFirst().orElse(why) + ")");
+      } catch (IOException e) {
+        String why =
+            e instanceof JsonProcessingException p ? p.getOriginalMessage() : e.getMessage();
+        throw SettingsException.invalid(
+            "extra.body", extra.get(), accepted + " (" + why.lines().findFirst().orElse(why) + ")");
       }
       if (json == null || !json.isObject()) {
         throw SettingsException.invalid("extra.body", extra.get(), accepted);
       }
     }
-    Map<String, String> headers = new java.util.TreeMap<>();
-    properties.forEach((k, v) -> {
-      if (k.startsWith("header.")) {
-        String name = k.substring("header.".length());
-        // RFC 9110 token characters; the value is not echoed (it may be a secret)
-        if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
-          throw new SettingsException("Invalid -D" + k + ": expected -Dheader.<Name>=<value> with an HTTP header name (letters, digits, -)");
-        }
-        if (v == null || v.isEmpty() || v.chars().anyMatch(c -> c == '\r' || c == '\n')) {
-          throw new SettingsException("Invalid -D" + k + " (value not shown): expected a value of one line, not empty");
-        }
-        headers.put(name, v);
-      }
-    });
+    Map<String, String> headers = new TreeMap<>();
+    properties.forEach(
+        (k, v) -> {
+          if (k.startsWith("header.")) {
+            String name = k.substring("header.".length());
+            // RFC 9110 token characters; the value is not echoed (it may be a secret)
+            if (!name.matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
+              throw new SettingsException(
+                  "Invalid -D"
+                      + k
+                      + ": expected -Dheader.<Name>=<value> with an HTTP header name (letters, digits, -)");
+            }
+            if (v == null || v.isEmpty() || v.chars().anyMatch(c -> c == '\r' || c == '\n')) {
+              throw new SettingsException(
+                  "Invalid -D" + k + " (value not shown): expected a value of one line, not empty");
+            }
+            headers.put(name, v);
+          }
+        });
     return new RequestOptions(extra, headers);
   }
 
   private static GateEntries readGateEntries(Reader r, Map<String, String> properties) {
-    Map<String, String> entries = new java.util.TreeMap<>();
-    properties.forEach((k, v) -> {
-      if (k.startsWith("gate.")) {
-        entries.put(k.substring(5), v);
-      }
-    });
-    return new GateEntries(entries, r.optional(SettingsTable.GATES), r.optional(SettingsTable.BASELINE));
+    Map<String, String> entries = new TreeMap<>();
+    properties.forEach(
+        (k, v) -> {
+          if (k.startsWith("gate.")) {
+            entries.put(k.substring(5), v);
+          }
+        });
+    return new GateEntries(
+        entries, r.optional(SettingsTable.GATES), r.optional(SettingsTable.BASELINE));
   }
 
   private static Load readLoad(Reader r, int conc, int duration) {
     Optional<List<Integer>> ladder = r.optional(SettingsTable.LADDER);
-    OptionalDouble rate = r.optional(SettingsTable.RATE).stream().mapToDouble(Double::doubleValue).findFirst();
+    OptionalDouble rate =
+        r.optional(SettingsTable.RATE).stream().mapToDouble(Double::doubleValue).findFirst();
     if (ladder.isPresent() && rate.isPresent()) {
-      throw new SettingsException("-Dladder and -Drate cannot be combined: a ladder is closed-model (fixed concurrency), a rate is open-model");
+      throw new SettingsException(
+          "-Dladder and -Drate cannot be combined: a ladder is closed-model (fixed concurrency), a rate is open-model");
     }
     if (r.isSet(SettingsTable.CONC) && (ladder.isPresent() || rate.isPresent())) {
       throw new SettingsException(
-          "-Dconc cannot be combined with -D" + (ladder.isPresent() ? "ladder" : "rate")
+          "-Dconc cannot be combined with -D"
+              + (ladder.isPresent() ? "ladder" : "rate")
               + ": -Dconc=N is the one-level case of -Dladder=N; with -Drate use -Dmax.conc");
     }
     List<Integer> levels = ladder.orElse(List.of(conc));
@@ -714,37 +863,51 @@ public final class BenchSettings {
     int phases = rate.isPresent() ? 1 : levels.size();
     if (prompts.size() > 1 && prompts.size() != phases) {
       throw SettingsException.invalid(
-          "prompts", r.raw(SettingsTable.PROMPTS).get(),
+          "prompts",
+          r.raw(SettingsTable.PROMPTS).get(),
           "one number, or one per ladder level (" + phases + " numbers)");
     }
     if (prompts.size() == 1 && phases > 1) {
-      prompts = java.util.Collections.nCopies(phases, prompts.get(0));
+      prompts = Collections.nCopies(phases, prompts.get(0));
     }
     int warmupPrompts = r.get(SettingsTable.WARMUP_PROMPTS);
     int warmupConc = r.optional(SettingsTable.WARMUP_CONC).orElse(Math.max(1, levels.get(0) / 4));
     double burstiness = r.get(SettingsTable.BURSTINESS);
-    OptionalInt maxConc = r.optional(SettingsTable.MAX_CONC).stream().mapToInt(Integer::intValue).findFirst();
+    OptionalInt maxConc =
+        r.optional(SettingsTable.MAX_CONC).stream().mapToInt(Integer::intValue).findFirst();
     boolean rateSearch = r.raw(SettingsTable.SEARCH).filter("rate"::equals).isPresent();
-    if (rate.isEmpty() && !rateSearch && (r.isSet(SettingsTable.BURSTINESS) || maxConc.isPresent())) {
-      throw new SettingsException("-Dburstiness and -Dmax.conc apply to an open-model run: add -Drate=<requests per second> (or -Dsearch=rate)");
+    if (rate.isEmpty()
+        && !rateSearch
+        && (r.isSet(SettingsTable.BURSTINESS) || maxConc.isPresent())) {
+      throw new SettingsException(
+          "-Dburstiness and -Dmax.conc apply to an open-model run: add -Drate=<requests per second> (or -Dsearch=rate)");
     }
-    return new Load(levels, ladder.isPresent(), prompts, duration, warmupPrompts, warmupConc, rate, burstiness, maxConc);
+    return new Load(
+        levels,
+        ladder.isPresent(),
+        prompts,
+        duration,
+        warmupPrompts,
+        warmupConc,
+        rate,
+        burstiness,
+        maxConc);
   }
 
   private static Workload readWorkload(Reader r, int inputLen, int outputLen) {
     String raw = r.get(SettingsTable.DATASET);
     DatasetKind dataset;
-    Optional<java.nio.file.Path> file = Optional.empty();
+    Optional<Path> file = Optional.empty();
     if (raw.equals("random")) {
       dataset = DatasetKind.RANDOM;
     } else if (raw.equals("profiles")) {
       dataset = DatasetKind.PROFILES;
     } else if (raw.startsWith("file:") && raw.length() > 5) {
       dataset = DatasetKind.FILE;
-      file = Optional.of(java.nio.file.Path.of(raw.substring(5)));
+      file = Optional.of(Path.of(raw.substring(5)));
     } else if (raw.startsWith("trace:") && raw.length() > 6) {
       dataset = DatasetKind.TRACE;
-      file = Optional.of(java.nio.file.Path.of(raw.substring(6)));
+      file = Optional.of(Path.of(raw.substring(6)));
     } else {
       throw SettingsException.invalid("dataset", raw, "random, profiles, file:PATH or trace:PATH");
     }
@@ -752,27 +915,41 @@ public final class BenchSettings {
     double thinkSeconds = r.get(SettingsTable.THINK_TIME);
     double traceSpeed = r.get(SettingsTable.TRACE_SPEED);
     if (dataset == DatasetKind.TRACE && turns > 1) {
-      throw new SettingsException("-Dturns does not apply to -Ddataset=trace:PATH (a trace's requests are single turns)");
+      throw new SettingsException(
+          "-Dturns does not apply to -Ddataset=trace:PATH (a trace's requests are single turns)");
     }
     if (dataset != DatasetKind.TRACE && r.isSet(SettingsTable.TRACE_SPEED)) {
       throw new SettingsException("-Dtrace.speed applies to -Ddataset=trace:PATH");
     }
     if (turns == 1 && r.isSet(SettingsTable.THINK_TIME)) {
-      throw new SettingsException("-Dthink.time applies to multi-turn runs: add -Dturns=N (N from 2)");
+      throw new SettingsException(
+          "-Dthink.time applies to multi-turn runs: add -Dturns=N (N from 2)");
     }
     double rangeRatio = r.get(SettingsTable.RANGE_RATIO);
     int prefixLen = r.get(SettingsTable.PREFIX_LEN);
     Optional<Long> pinnedSeed = r.optional(SettingsTable.SEED);
     // A fresh seed per run: a repeated seed repeats prompts, which a prefix cache then serves.
-    long seed = pinnedSeed.orElseGet(() -> new java.security.SecureRandom().nextLong() & 0xFFFF_FFFFL);
+    long seed = pinnedSeed.orElseGet(() -> new SecureRandom().nextLong() & 0xFFFF_FFFFL);
     ProfileSelection profiles = r.get(SettingsTable.PROFILES);
     String order = r.get(SettingsTable.PROFILE_ORDER);
-    if (dataset != DatasetKind.PROFILES && (r.isSet(SettingsTable.PROFILES) || r.isSet(SettingsTable.PROFILE_ORDER))) {
+    if (dataset != DatasetKind.PROFILES
+        && (r.isSet(SettingsTable.PROFILES) || r.isSet(SettingsTable.PROFILE_ORDER))) {
       throw new SettingsException("-Dprofiles and -Dprofile.order apply to -Ddataset=profiles");
     }
     return new Workload(
-        dataset, file, inputLen, outputLen, rangeRatio, prefixLen, seed, pinnedSeed.isPresent(), profiles,
-        order.equals("mixed"), turns, thinkSeconds, traceSpeed);
+        dataset,
+        file,
+        inputLen,
+        outputLen,
+        rangeRatio,
+        prefixLen,
+        seed,
+        pinnedSeed.isPresent(),
+        profiles,
+        order.equals("mixed"),
+        turns,
+        thinkSeconds,
+        traceSpeed);
   }
 
   static URI parseBaseUrl(String property, String value) {
@@ -861,15 +1038,18 @@ public final class BenchSettings {
   }
 
   /**
-   * What Gatling's stats get of each stream ({@code -Dstats.records}): by default the stream's
-   * own record only; every latency is in {@code requests.jsonl}, the console, {@code llm.html} and
-   * the kit's gates whatever this says (see docs/outputs.md).
+   * What Gatling's stats get of each stream ({@code -Dstats.records}): by default the stream's own
+   * record only; every latency is in {@code requests.jsonl}, the console, {@code llm.html} and the
+   * kit's gates whatever this says (see docs/outputs.md).
    */
   public GatlingRecords gatlingRecords() {
     return gatlingRecords;
   }
 
-  /** {@code -Dextra.body} and {@code -Dheader.<Name>}: what every streaming request carries besides the kit's fields. */
+  /**
+   * {@code -Dextra.body} and {@code -Dheader.<Name>}: what every streaming request carries besides
+   * the kit's fields.
+   */
   public RequestOptions requestOptions() {
     return requestOptions;
   }
@@ -892,7 +1072,10 @@ public final class BenchSettings {
     return simDialect;
   }
 
-  /** The embedded simulator's engine limits, tensor parallelism and faults; used only without {@code base.url}. */
+  /**
+   * The embedded simulator's engine limits, tensor parallelism and faults; used only without {@code
+   * base.url}.
+   */
   public SimEngine simEngine() {
     return simEngine;
   }
@@ -902,7 +1085,9 @@ public final class BenchSettings {
     return apiKey;
   }
 
-  /** The effective settings, for the console and summary.json; the API key only as set / not set. */
+  /**
+   * The effective settings, for the console and summary.json; the API key only as set / not set.
+   */
   public Map<String, String> describe() {
     return describe(Optional.empty());
   }
@@ -915,15 +1100,36 @@ public final class BenchSettings {
     m.put("model", model.orElse("(first of GET /v1/models)"));
     boolean trace = workload.dataset() == DatasetKind.TRACE;
     if (trace) {
-      // the trace sets the load and the lengths: conc, duration, input.len and output.len do not apply
-      load.prompts().stream().findFirst().ifPresent(n -> m.put("prompts", "the trace's first " + n));
+      // the trace sets the load and the lengths: conc, duration, input.len and output.len do not
+      // apply
+      load.prompts().stream()
+          .findFirst()
+          .ifPresent(n -> m.put("prompts", "the trace's first " + n));
     } else if (search.isPresent()) { // its levels are the probes: no -Dconc level runs
       Search x = search.get();
-      m.put("search", String.format(Locale.ROOT, "%s from %s to %s, objectives %s, precision %s, budget %d min",
-          x.rate() ? "request rate" : "concurrency", plainNumber(x.min()), plainNumber(x.max()), x.objectives(), plainNumber(x.precision()), x.budgetMinutes())
-          + (x.rate() ? " (burstiness " + load.burstiness() + load.maxConc().stream().mapToObj(c -> ", max.conc " + c).findFirst().orElse("") + ")" : ""));
+      m.put(
+          "search",
+          String.format(
+                  Locale.ROOT,
+                  "%s from %s to %s, objectives %s, precision %s, budget %d min",
+                  x.rate() ? "request rate" : "concurrency",
+                  plainNumber(x.min()),
+                  plainNumber(x.max()),
+                  x.objectives(),
+                  plainNumber(x.precision()),
+                  x.budgetMinutes())
+              + (x.rate()
+                  ? " (burstiness "
+                      + load.burstiness()
+                      + load.maxConc().stream()
+                          .mapToObj(c -> ", max.conc " + c)
+                          .findFirst()
+                          .orElse("")
+                      + ")"
+                  : ""));
     } else if (load.open()) {
-      m.put("rate", load.rate().getAsDouble() + " requests/s (burstiness " + load.burstiness() + ")");
+      m.put(
+          "rate", load.rate().getAsDouble() + " requests/s (burstiness " + load.burstiness() + ")");
       load.maxConc().ifPresent(c -> m.put("max.conc", Integer.toString(c)));
     } else if (load.ladder()) {
       m.put("ladder", load.levels().toString());
@@ -931,21 +1137,38 @@ public final class BenchSettings {
       m.put("conc", Integer.toString(conc()));
     }
     if (!trace) {
-      m.put(load.prompts().isEmpty() ? "duration" : "prompts",
-          load.prompts().isEmpty() ? durationSeconds() + (search.isPresent() ? " s per probe" : " s per level") : load.prompts().toString()
-              + (workload.multiTurn() ? " conversations" : ""));
+      m.put(
+          load.prompts().isEmpty() ? "duration" : "prompts",
+          load.prompts().isEmpty()
+              ? durationSeconds() + (search.isPresent() ? " s per probe" : " s per level")
+              : load.prompts().toString() + (workload.multiTurn() ? " conversations" : ""));
     }
     if (load.warmupPrompts() > 0) {
       m.put("warmup", load.warmupPrompts() + " prompts at concurrency " + load.warmupConc());
     }
-    m.put("dataset", workload.describe() + (workload.dataset() == DatasetKind.PROFILES ? (workload.profilesMixed() ? " (mixed)" : " (in order)") : ""));
+    m.put(
+        "dataset",
+        workload.describe()
+            + (workload.dataset() == DatasetKind.PROFILES
+                ? (workload.profilesMixed() ? " (mixed)" : " (in order)")
+                : ""));
     if (workload.multiTurn()) {
-      m.put("turns", workload.turns() + " per conversation" + (workload.thinkSeconds() > 0
-          ? ", " + workload.thinkSeconds() + " s think time between turns" : "")
-          + " (each turn sends the earlier turns and their streamed answers)");
+      m.put(
+          "turns",
+          workload.turns()
+              + " per conversation"
+              + (workload.thinkSeconds() > 0
+                  ? ", " + workload.thinkSeconds() + " s think time between turns"
+                  : "")
+              + " (each turn sends the earlier turns and their streamed answers)");
     }
     if (workload.dataset() == DatasetKind.TRACE) {
-      m.put("trace.speed", workload.traceSpeed() + (workload.traceSpeed() == 1.0 ? " (the trace's own times)" : " x the trace's pace"));
+      m.put(
+          "trace.speed",
+          workload.traceSpeed()
+              + (workload.traceSpeed() == 1.0
+                  ? " (the trace's own times)"
+                  : " x the trace's pace"));
     }
     if (!trace) {
       m.put("input.len", Integer.toString(inputLen()));
@@ -957,14 +1180,31 @@ public final class BenchSettings {
     if (workload.prefixLen() > 0) {
       m.put("prefix.len", Integer.toString(workload.prefixLen()));
     }
-    m.put("seed", workload.seed() + (workload.seedPinned() ? " (pinned)" : " (fresh; pin with -Dseed)"));
+    m.put(
+        "seed",
+        workload.seed() + (workload.seedPinned() ? " (pinned)" : " (fresh; pin with -Dseed)"));
     m.put("timeout", timeoutSeconds + " s");
-    requestOptions.extraBodyJson().ifPresent(json -> m.put("extra.body", json
-        + (requestOptions.overriddenKitKeys().isEmpty() ? "" : " (replaces the kit's " + String.join(", ", requestOptions.overriddenKitKeys()) + ")")));
+    requestOptions
+        .extraBodyJson()
+        .ifPresent(
+            json ->
+                m.put(
+                    "extra.body",
+                    json
+                        + (requestOptions.overriddenKitKeys().isEmpty()
+                            ? ""
+                            : " (replaces the kit's "
+                                + String.join(", ", requestOptions.overriddenKitKeys())
+                                + ")")));
     requestOptions.headers().keySet().forEach(name -> m.put("header." + name, "<set>"));
     if (gatlingRecords != GatlingRecords.REQUEST) {
-      m.put("stats.records", gatlingRecords.id() + " (besides each request, Gatling's stats get " + (gatlingRecords == GatlingRecords.ALL
-          ? "its TTFT, TPOT and one ITL record per chunk gap)" : "its TTFT and TPOT)"));
+      m.put(
+          "stats.records",
+          gatlingRecords.id()
+              + " (besides each request, Gatling's stats get "
+              + (gatlingRecords == GatlingRecords.ALL
+                  ? "its TTFT, TPOT and one ITL record per chunk gap)"
+                  : "its TTFT and TPOT)"));
     }
     gatesLine.ifPresent(line -> m.put("gates", line));
     if (baseUrl.isEmpty()) {
@@ -973,18 +1213,39 @@ public final class BenchSettings {
       if (!simDialect.equals(DEFAULT_SIM_DIALECT)) {
         m.put("sim.dialect", simDialect);
       }
-      m.put("sim.engine", "tp " + simEngine.tp() + ", max_num_seqs " + simEngine.maxNumSeqs()
-          + ", max_num_batched_tokens " + simEngine.maxNumBatchedTokens() + ", gpu_memory_utilization "
-          + simEngine.gpuMemoryUtilization());
+      m.put(
+          "sim.engine",
+          "tp "
+              + simEngine.tp()
+              + ", max_num_seqs "
+              + simEngine.maxNumSeqs()
+              + ", max_num_batched_tokens "
+              + simEngine.maxNumBatchedTokens()
+              + ", gpu_memory_utilization "
+              + simEngine.gpuMemoryUtilization());
       if (simEngine.anyFaults()) {
         m.put("sim.faults", simEngine.faults());
       }
     }
     if (injector.sharded() || injector.startAtMs().isPresent()) {
-      m.put("injector", injector + (injector.sharded() ? " (this process runs its share of each level)" : "")
-          + injector.startAtMs().stream().mapToObj(t -> ", first phase at " + java.time.Instant.ofEpochMilli(t)
-              + (load.levels().size() > 1 || load.warmupPrompts() > 0 ? ", then every " + durationSeconds() + " s + " + injector.drainSeconds() + " s drain" : ""))
-              .findFirst().orElse(""));
+      m.put(
+          "injector",
+          injector
+              + (injector.sharded() ? " (this process runs its share of each level)" : "")
+              + injector.startAtMs().stream()
+                  .mapToObj(
+                      t ->
+                          ", first phase at "
+                              + Instant.ofEpochMilli(t)
+                              + (load.levels().size() > 1 || load.warmupPrompts() > 0
+                                  ? ", then every "
+                                      + durationSeconds()
+                                      + " s + "
+                                      + injector.drainSeconds()
+                                      + " s drain"
+                                  : ""))
+                  .findFirst()
+                  .orElse(""));
     }
     m.put(API_KEY_ENV, apiKey.isPresent() ? "set (not shown)" : "not set");
     return m;
@@ -995,7 +1256,10 @@ public final class BenchSettings {
     return "BenchSettings" + describe();
   }
 
-  /** Reads raw property values and turns them into typed, validated ones, by the table's parsers and defaults. */
+  /**
+   * Reads raw property values and turns them into typed, validated ones, by the table's parsers and
+   * defaults.
+   */
   private static final class Reader {
     private final Function<String, String> source;
 
@@ -1005,7 +1269,9 @@ public final class BenchSettings {
 
     /** The value as given, trimmed; empty when not set or blank. */
     Optional<String> raw(SettingsTable.Setting<?> setting) {
-      return Optional.ofNullable(source.apply(setting.name())).map(String::trim).filter(s -> !s.isEmpty());
+      return Optional.ofNullable(source.apply(setting.name()))
+          .map(String::trim)
+          .filter(s -> !s.isEmpty());
     }
 
     boolean isSet(SettingsTable.Setting<?> setting) {
@@ -1019,12 +1285,24 @@ public final class BenchSettings {
 
     /** The value given, else the table's default (only for settings that have one). */
     <T> T get(SettingsTable.Setting<T> setting) {
-      return optional(setting).orElseGet(() -> setting.typedDefault().orElseThrow(
-          () -> new IllegalStateException("-D" + setting.name() + " has no default value: read it with optional()")));
+      return optional(setting)
+          .orElseGet(
+              () ->
+                  setting
+                      .typedDefault()
+                      .orElseThrow(
+                          () ->
+                              new IllegalStateException(
+                                  "-D"
+                                      + setting.name()
+                                      + " has no default value: read it with optional()")));
     }
   }
 
-  /** A number as one would type it: {@code 16}, not {@code 16.0}; {@code 2.5} as is (as in an open level's tag). */
+  /**
+   * A number as one would type it: {@code 16}, not {@code 16.0}; {@code 2.5} as is (as in an open
+   * level's tag).
+   */
   public static String plainNumber(double v) {
     return Level.plainNumber(v);
   }

@@ -101,12 +101,15 @@ public interface Parser<T> {
     };
   }
 
-  /** One of the values (read when parsing: the catalog's ids, say), named in order in the message. */
+  /**
+   * One of the values (read when parsing: the catalog's ids, say), named in order in the message.
+   */
   static Parser<String> oneOf(Supplier<Collection<String>> values) {
     return (name, raw) -> {
       Collection<String> accepted = values.get();
       if (!accepted.contains(raw)) {
-        throw SettingsException.invalid(name, raw, "one of " + String.join(", ", new TreeSet<>(accepted)));
+        throw SettingsException.invalid(
+            name, raw, "one of " + String.join(", ", new TreeSet<>(accepted)));
       }
       return raw;
     };
@@ -124,10 +127,11 @@ public interface Parser<T> {
 
   /** {@code true} or {@code false}, in any case. */
   static Parser<Boolean> trueOrFalse() {
-    return (name, raw) -> switch (raw.toLowerCase(Locale.ROOT)) {
-      case "true" -> true;
-      case "false" -> false;
-      default -> throw SettingsException.invalid(name, raw, "true or false");
-    };
+    return (name, raw) ->
+        switch (raw.toLowerCase(Locale.ROOT)) {
+          case "true" -> true;
+          case "false" -> false;
+          default -> throw SettingsException.invalid(name, raw, "true or false");
+        };
   }
 }

@@ -11,7 +11,6 @@ public final class SettingsException extends RuntimeException {
 
   /** The usual message of a bad value: the property, the value given and what is accepted. */
   public static SettingsException invalid(String property, String value, String accepted) {
-    return new SettingsException(
-        "Invalid -D" + property + "=" + value + ": expected " + accepted);
+    return new SettingsException("Invalid -D" + property + "=" + value + ": expected " + accepted);
   }
 }

@@ -26,7 +26,8 @@ public final class SettingsTable {
   private SettingsTable() {}
 
   /**
-   * One setting: how {@code -Dhelp} words it, how its text is read, and what applies when it is not set.
+   * One setting: how {@code -Dhelp} words it, how its text is read, and what applies when it is not
+   * set.
    *
    * @param name the property without {@code -D}; a family ends with a dot ({@code header.})
    * @param defaultValue what applies when it is not set, as {@code -Dhelp} words it
@@ -35,19 +36,44 @@ public final class SettingsTable {
    * @param typedDefault the value that applies when it is not set; empty where there is none or
    *     where it follows from other settings (the words in {@code defaultValue} say which)
    */
-  public record Setting<T>(String group, String name, String defaultValue, String accepted, String meaning,
-      Parser<T> parser, Optional<T> typedDefault) {
+  public record Setting<T>(
+      String group,
+      String name,
+      String defaultValue,
+      String accepted,
+      String meaning,
+      Parser<T> parser,
+      Optional<T> typedDefault) {
     boolean family() {
       return name.endsWith(".");
     }
 
-    /** A setting whose default is one value, which {@code -Dhelp} shows as typed ({@code 16}, not {@code 16.0}). */
-    static <T> Setting<T> of(String group, String name, T defaultValue, String accepted, String meaning, Parser<T> parser) {
-      return new Setting<>(group, name, shown(defaultValue), accepted, meaning, parser, Optional.of(defaultValue));
+    /**
+     * A setting whose default is one value, which {@code -Dhelp} shows as typed ({@code 16}, not
+     * {@code 16.0}).
+     */
+    static <T> Setting<T> of(
+        String group,
+        String name,
+        T defaultValue,
+        String accepted,
+        String meaning,
+        Parser<T> parser) {
+      return new Setting<>(
+          group, name, shown(defaultValue), accepted, meaning, parser, Optional.of(defaultValue));
     }
 
-    /** A setting without a default value: none, or one the code derives from other settings, as the words say. */
-    static <T> Setting<T> without(String group, String name, String defaultWords, String accepted, String meaning, Parser<T> parser) {
+    /**
+     * A setting without a default value: none, or one the code derives from other settings, as the
+     * words say.
+     */
+    static <T> Setting<T> without(
+        String group,
+        String name,
+        String defaultWords,
+        String accepted,
+        String meaning,
+        Parser<T> parser) {
       return new Setting<>(group, name, defaultWords, accepted, meaning, parser, Optional.empty());
     }
 
@@ -68,7 +94,10 @@ public final class SettingsTable {
    */
   public static final double DEFAULT_FAILED_PCT = 1;
 
-  /** {@code -Dgate.goodput}'s form in the help; GoodputSpec's tests hold it to the objectives it parses. */
+  /**
+   * {@code -Dgate.goodput}'s form in the help; GoodputSpec's tests hold it to the objectives it
+   * parses.
+   */
   static final String GOODPUT_PLACEHOLDER = "ttft:MS tpot:MS e2el:MS";
 
   /** {@code -Dsearch.max} without a value: the highest concurrency probed, and the highest rate. */
@@ -85,82 +114,518 @@ public final class SettingsTable {
 
   private static final Parser<String> TEXT = Parser.text();
 
-  public static final Setting<URI> BASE_URL = Setting.without(SERVER, "base.url", "none: the embedded simulator", "an http(s) URL, e.g. http://127.0.0.1:8000", "the server to load", BenchSettings::parseBaseUrl);
-  public static final Setting<BenchSettings.Api> API = Setting.of(SERVER, "api", BenchSettings.Api.CHAT, "chat or completions", "the endpoint: /v1/chat/completions or /v1/completions", BenchSettings.Api::parse);
-  public static final Setting<String> MODEL = Setting.without(SERVER, "model", "the first id of GET /v1/models", "a model id the server serves", "the model name sent in each request", TEXT);
-  public static final Setting<Integer> TIMEOUT = Setting.of(SERVER, "timeout", 300, "a whole number of seconds from 1", "how long a request may take from its send to the end of its response", Parser.positiveInt(BenchSettings.MAX_SECONDS));
-  public static final Setting<String> EXTRA_BODY = Setting.without(SERVER, "extra.body", "none", "a JSON object, e.g. {\"temperature\":0.6}", "merged into every request body (its keys win), as vllm bench serve --extra-body", TEXT);
-  public static final Setting<String> HEADER = Setting.without(SERVER, "header.", "none", "-Dheader.<Name>=<value>, an HTTP header name", "a header on every request; values are never printed", TEXT);
-  public static final Setting<String> TOKENIZER = Setting.without(SERVER, "tokenizer", "none: the server's /tokenize", "a tokenizer.json, or a folder holding one", "count tokens here (servers without /tokenize or usage)", TEXT);
+  public static final Setting<URI> BASE_URL =
+      Setting.without(
+          SERVER,
+          "base.url",
+          "none: the embedded simulator",
+          "an http(s) URL, e.g. http://127.0.0.1:8000",
+          "the server to load",
+          BenchSettings::parseBaseUrl);
+  public static final Setting<BenchSettings.Api> API =
+      Setting.of(
+          SERVER,
+          "api",
+          BenchSettings.Api.CHAT,
+          "chat or completions",
+          "the endpoint: /v1/chat/completions or /v1/completions",
+          BenchSettings.Api::parse);
+  public static final Setting<String> MODEL =
+      Setting.without(
+          SERVER,
+          "model",
+          "the first id of GET /v1/models",
+          "a model id the server serves",
+          "the model name sent in each request",
+          TEXT);
+  public static final Setting<Integer> TIMEOUT =
+      Setting.of(
+          SERVER,
+          "timeout",
+          300,
+          "a whole number of seconds from 1",
+          "how long a request may take from its send to the end of its response",
+          Parser.positiveInt(BenchSettings.MAX_SECONDS));
+  public static final Setting<String> EXTRA_BODY =
+      Setting.without(
+          SERVER,
+          "extra.body",
+          "none",
+          "a JSON object, e.g. {\"temperature\":0.6}",
+          "merged into every request body (its keys win), as vllm bench serve --extra-body",
+          TEXT);
+  public static final Setting<String> HEADER =
+      Setting.without(
+          SERVER,
+          "header.",
+          "none",
+          "-Dheader.<Name>=<value>, an HTTP header name",
+          "a header on every request; values are never printed",
+          TEXT);
+  public static final Setting<String> TOKENIZER =
+      Setting.without(
+          SERVER,
+          "tokenizer",
+          "none: the server's /tokenize",
+          "a tokenizer.json, or a folder holding one",
+          "count tokens here (servers without /tokenize or usage)",
+          TEXT);
 
-  public static final Setting<Integer> CONC = Setting.of(LOAD, "conc", 16, "a whole number from 1 to " + BenchSettings.MAX_CONC, "one closed-model level: this many requests in flight", Parser.positiveInt(BenchSettings.MAX_CONC));
-  public static final Setting<List<Integer>> LADDER = Setting.without(LOAD, "ladder", "none", "whole numbers separated by commas, e.g. 8,16,32", "several closed-model levels, each drained before the next", Parser.intList(BenchSettings.MAX_CONC));
-  public static final Setting<Integer> DURATION = Setting.of(LOAD, "duration", 60, "a whole number of seconds from 1", "how long each level (or rate probe) keeps starting requests", Parser.positiveInt(BenchSettings.MAX_SECONDS));
-  public static final Setting<List<Integer>> PROMPTS = Setting.without(LOAD, "prompts", "none", "a whole number, or one per ladder level", "instead of duration: exactly this many requests per level", Parser.intList(Integer.MAX_VALUE));
-  public static final Setting<Integer> WARMUP_PROMPTS = Setting.of(LOAD, "warmup.prompts", 0, "a whole number from 0", "requests sent before the measured levels, left out of every summary", Parser.nonNegativeInt(Integer.MAX_VALUE));
-  public static final Setting<Integer> WARMUP_CONC = Setting.without(LOAD, "warmup.conc", "the first level / 4", "a whole number from 1", "concurrency of the warmup", Parser.positiveInt(BenchSettings.MAX_CONC));
-  public static final Setting<Double> RATE = Setting.without(LOAD, "rate", "none", "a number of requests per second above 0", "open model: arrivals at this rate (level r<rate>)", Parser.positiveDouble());
-  public static final Setting<Double> BURSTINESS = Setting.of(LOAD, "burstiness", 1.0, "a number above 0 (1 = Poisson)", "open model: gamma shape of the arrival gaps, as vLLM's", Parser.positiveDouble());
-  public static final Setting<Integer> MAX_CONC = Setting.without(LOAD, "max.conc", "none", "a whole number from 1", "open model: at most this many requests in flight", Parser.positiveInt(BenchSettings.MAX_CONC));
+  public static final Setting<Integer> CONC =
+      Setting.of(
+          LOAD,
+          "conc",
+          16,
+          "a whole number from 1 to " + BenchSettings.MAX_CONC,
+          "one closed-model level: this many requests in flight",
+          Parser.positiveInt(BenchSettings.MAX_CONC));
+  public static final Setting<List<Integer>> LADDER =
+      Setting.without(
+          LOAD,
+          "ladder",
+          "none",
+          "whole numbers separated by commas, e.g. 8,16,32",
+          "several closed-model levels, each drained before the next",
+          Parser.intList(BenchSettings.MAX_CONC));
+  public static final Setting<Integer> DURATION =
+      Setting.of(
+          LOAD,
+          "duration",
+          60,
+          "a whole number of seconds from 1",
+          "how long each level (or rate probe) keeps starting requests",
+          Parser.positiveInt(BenchSettings.MAX_SECONDS));
+  public static final Setting<List<Integer>> PROMPTS =
+      Setting.without(
+          LOAD,
+          "prompts",
+          "none",
+          "a whole number, or one per ladder level",
+          "instead of duration: exactly this many requests per level",
+          Parser.intList(Integer.MAX_VALUE));
+  public static final Setting<Integer> WARMUP_PROMPTS =
+      Setting.of(
+          LOAD,
+          "warmup.prompts",
+          0,
+          "a whole number from 0",
+          "requests sent before the measured levels, left out of every summary",
+          Parser.nonNegativeInt(Integer.MAX_VALUE));
+  public static final Setting<Integer> WARMUP_CONC =
+      Setting.without(
+          LOAD,
+          "warmup.conc",
+          "the first level / 4",
+          "a whole number from 1",
+          "concurrency of the warmup",
+          Parser.positiveInt(BenchSettings.MAX_CONC));
+  public static final Setting<Double> RATE =
+      Setting.without(
+          LOAD,
+          "rate",
+          "none",
+          "a number of requests per second above 0",
+          "open model: arrivals at this rate (level r<rate>)",
+          Parser.positiveDouble());
+  public static final Setting<Double> BURSTINESS =
+      Setting.of(
+          LOAD,
+          "burstiness",
+          1.0,
+          "a number above 0 (1 = Poisson)",
+          "open model: gamma shape of the arrival gaps, as vLLM's",
+          Parser.positiveDouble());
+  public static final Setting<Integer> MAX_CONC =
+      Setting.without(
+          LOAD,
+          "max.conc",
+          "none",
+          "a whole number from 1",
+          "open model: at most this many requests in flight",
+          Parser.positiveInt(BenchSettings.MAX_CONC));
 
-  public static final Setting<String> DATASET = Setting.of(WORKLOAD, "dataset", "random", "random, profiles, file:PATH or trace:PATH", "where prompts come from", TEXT);
-  public static final Setting<Integer> INPUT_LEN = Setting.of(WORKLOAD, "input.len", 1024, "a whole number from 1", "random: prompt tokens, exact", Parser.positiveInt(BenchSettings.MAX_LEN));
-  public static final Setting<Integer> OUTPUT_LEN = Setting.of(WORKLOAD, "output.len", 128, "a whole number from 1", "max_tokens of each request (with ignore_eos)", Parser.positiveInt(BenchSettings.MAX_LEN));
-  public static final Setting<Double> RANGE_RATIO = Setting.of(WORKLOAD, "range.ratio", 0.0, "a number from 0 up to 1", "random: lengths drawn from [len x (1 - r), len x (1 + r)]", Parser.fraction());
-  public static final Setting<Integer> PREFIX_LEN = Setting.of(WORKLOAD, "prefix.len", 0, "a whole number from 0", "random: tokens of one prefix shared by every request", Parser.nonNegativeInt(BenchSettings.MAX_LEN));
-  public static final Setting<Long> SEED = Setting.without(WORKLOAD, "seed", "fresh per run", "a whole number", "seeds prompts, file order, profile mix and arrival gaps; repeats a run", Parser.anyLong());
-  public static final Setting<ProfileSelection> PROFILES = Setting.of(WORKLOAD, "profiles", ProfileSelection.parse("tiny"), "tiny, huge, or GROUP:P1,P2 (e.g. tiny:SS,LL)", "profiles: the seed study's SS/SL/LS/LL groups", (name, raw) -> ProfileSelection.parse(raw));
-  public static final Setting<String> PROFILE_ORDER = Setting.of(WORKLOAD, "profile.order", "sequential", "sequential or mixed", "profiles: one after another, or drawn per request", Parser.word(List.of("sequential", "mixed"), "sequential or mixed"));
-  public static final Setting<Integer> TURNS = Setting.of(WORKLOAD, "turns", 1, "a whole number from 1", "multi-turn: each virtual user holds a conversation of this many turns", Parser.positiveInt(BenchSettings.MAX_TURNS));
-  public static final Setting<Double> THINK_TIME = Setting.of(WORKLOAD, "think.time", 0.0, "a number of seconds from 0", "multi-turn: pause between an answer and the next turn", Parser.nonNegativeSeconds());
-  public static final Setting<Double> TRACE_SPEED = Setting.of(WORKLOAD, "trace.speed", 1.0, "a number above 0", "trace replay: the trace's pace times this", Parser.positiveDouble());
+  public static final Setting<String> DATASET =
+      Setting.of(
+          WORKLOAD,
+          "dataset",
+          "random",
+          "random, profiles, file:PATH or trace:PATH",
+          "where prompts come from",
+          TEXT);
+  public static final Setting<Integer> INPUT_LEN =
+      Setting.of(
+          WORKLOAD,
+          "input.len",
+          1024,
+          "a whole number from 1",
+          "random: prompt tokens, exact",
+          Parser.positiveInt(BenchSettings.MAX_LEN));
+  public static final Setting<Integer> OUTPUT_LEN =
+      Setting.of(
+          WORKLOAD,
+          "output.len",
+          128,
+          "a whole number from 1",
+          "max_tokens of each request (with ignore_eos)",
+          Parser.positiveInt(BenchSettings.MAX_LEN));
+  public static final Setting<Double> RANGE_RATIO =
+      Setting.of(
+          WORKLOAD,
+          "range.ratio",
+          0.0,
+          "a number from 0 up to 1",
+          "random: lengths drawn from [len x (1 - r), len x (1 + r)]",
+          Parser.fraction());
+  public static final Setting<Integer> PREFIX_LEN =
+      Setting.of(
+          WORKLOAD,
+          "prefix.len",
+          0,
+          "a whole number from 0",
+          "random: tokens of one prefix shared by every request",
+          Parser.nonNegativeInt(BenchSettings.MAX_LEN));
+  public static final Setting<Long> SEED =
+      Setting.without(
+          WORKLOAD,
+          "seed",
+          "fresh per run",
+          "a whole number",
+          "seeds prompts, file order, profile mix and arrival gaps; repeats a run",
+          Parser.anyLong());
+  public static final Setting<ProfileSelection> PROFILES =
+      Setting.of(
+          WORKLOAD,
+          "profiles",
+          ProfileSelection.parse("tiny"),
+          "tiny, huge, or GROUP:P1,P2 (e.g. tiny:SS,LL)",
+          "profiles: the seed study's SS/SL/LS/LL groups",
+          (name, raw) -> ProfileSelection.parse(raw));
+  public static final Setting<String> PROFILE_ORDER =
+      Setting.of(
+          WORKLOAD,
+          "profile.order",
+          "sequential",
+          "sequential or mixed",
+          "profiles: one after another, or drawn per request",
+          Parser.word(List.of("sequential", "mixed"), "sequential or mixed"));
+  public static final Setting<Integer> TURNS =
+      Setting.of(
+          WORKLOAD,
+          "turns",
+          1,
+          "a whole number from 1",
+          "multi-turn: each virtual user holds a conversation of this many turns",
+          Parser.positiveInt(BenchSettings.MAX_TURNS));
+  public static final Setting<Double> THINK_TIME =
+      Setting.of(
+          WORKLOAD,
+          "think.time",
+          0.0,
+          "a number of seconds from 0",
+          "multi-turn: pause between an answer and the next turn",
+          Parser.nonNegativeSeconds());
+  public static final Setting<Double> TRACE_SPEED =
+      Setting.of(
+          WORKLOAD,
+          "trace.speed",
+          1.0,
+          "a number above 0",
+          "trace replay: the trace's pace times this",
+          Parser.positiveDouble());
 
-  public static final Setting<String> SIM_MODEL = Setting.of(SIMULATOR, "sim.model", BenchSettings.DEFAULT_SIM_MODEL, "a catalog id, or the path of a Hugging Face config.json", "the simulated model", TEXT);
-  public static final Setting<String> SIM_GPU = Setting.of(SIMULATOR, "sim.gpu", BenchSettings.DEFAULT_SIM_GPU, "a catalog GPU id", "the simulated GPU", Parser.oneOf(() -> Catalog.gpus().keySet()));
-  public static final Setting<Integer> SIM_TP = Setting.of(SIMULATOR, "sim.tp", 1, "a whole number from 1 to 64", "the simulated tensor-parallel GPUs", Parser.positiveInt(BenchSettings.MAX_TP));
-  public static final Setting<Integer> SIM_MAX_NUM_SEQS = Setting.of(SIMULATOR, "sim.max_num_seqs", 256, "a whole number from 1", "vLLM's --max-num-seqs", Parser.positiveInt(1 << 20));
-  public static final Setting<Integer> SIM_MAX_NUM_BATCHED_TOKENS = Setting.of(SIMULATOR, "sim.max_num_batched_tokens", 2048, "a whole number >= sim.max_num_seqs", "vLLM's --max-num-batched-tokens", Parser.positiveInt(1 << 24));
-  public static final Setting<Double> SIM_GPU_MEMORY_UTILIZATION = Setting.of(SIMULATOR, "sim.gpu_memory_utilization", 0.9, "a number above 0 and at most 1", "vLLM's --gpu-memory-utilization (KV-cache size)", Parser.number(v -> v > 0 && v <= 1, "a number above 0 and at most 1"));
+  public static final Setting<String> SIM_MODEL =
+      Setting.of(
+          SIMULATOR,
+          "sim.model",
+          BenchSettings.DEFAULT_SIM_MODEL,
+          "a catalog id, or the path of a Hugging Face config.json",
+          "the simulated model",
+          TEXT);
+  public static final Setting<String> SIM_GPU =
+      Setting.of(
+          SIMULATOR,
+          "sim.gpu",
+          BenchSettings.DEFAULT_SIM_GPU,
+          "a catalog GPU id",
+          "the simulated GPU",
+          Parser.oneOf(() -> Catalog.gpus().keySet()));
+  public static final Setting<Integer> SIM_TP =
+      Setting.of(
+          SIMULATOR,
+          "sim.tp",
+          1,
+          "a whole number from 1 to 64",
+          "the simulated tensor-parallel GPUs",
+          Parser.positiveInt(BenchSettings.MAX_TP));
+  public static final Setting<Integer> SIM_MAX_NUM_SEQS =
+      Setting.of(
+          SIMULATOR,
+          "sim.max_num_seqs",
+          256,
+          "a whole number from 1",
+          "vLLM's --max-num-seqs",
+          Parser.positiveInt(1 << 20));
+  public static final Setting<Integer> SIM_MAX_NUM_BATCHED_TOKENS =
+      Setting.of(
+          SIMULATOR,
+          "sim.max_num_batched_tokens",
+          2048,
+          "a whole number >= sim.max_num_seqs",
+          "vLLM's --max-num-batched-tokens",
+          Parser.positiveInt(1 << 24));
+  public static final Setting<Double> SIM_GPU_MEMORY_UTILIZATION =
+      Setting.of(
+          SIMULATOR,
+          "sim.gpu_memory_utilization",
+          0.9,
+          "a number above 0 and at most 1",
+          "vLLM's --gpu-memory-utilization (KV-cache size)",
+          Parser.number(v -> v > 0 && v <= 1, "a number above 0 and at most 1"));
+
   /** The simulator parses the faults when it starts; the setting keeps them as typed. */
-  public static final Setting<String> SIM_FAULTS = Setting.of(SIMULATOR, "sim.faults", "none", "MODE:SHARE,... e.g. 429:0.05,500:0.05,error:0.05,cut:0.02,stall:0.01:30", "faults on demand", TEXT);
-  public static final Setting<String> SIM_DIALECT = Setting.of(SIMULATOR, "sim.dialect", BenchSettings.DEFAULT_SIM_DIALECT, "vllm or llamacpp", "the simulated server's stream and endpoint shapes", Parser.oneOf(() -> List.of("vllm", "llamacpp")));
+  public static final Setting<String> SIM_FAULTS =
+      Setting.of(
+          SIMULATOR,
+          "sim.faults",
+          "none",
+          "MODE:SHARE,... e.g. 429:0.05,500:0.05,error:0.05,cut:0.02,stall:0.01:30",
+          "faults on demand",
+          TEXT);
 
-  public static final Setting<String> MODEL_SPEC = Setting.without(REPORT, "model.spec", "the simulator's model, or the catalog entry named like the served one", "a catalog id or a Hugging Face config.json", "the roofline's model", TEXT);
-  public static final Setting<String> GPU = Setting.without(REPORT, "gpu", "the simulator's GPU; none for a real server", "a catalog GPU id", "the roofline's GPU", Parser.oneOf(() -> Catalog.gpus().keySet()));
-  public static final Setting<Integer> TP = Setting.without(REPORT, "tp", "sim.tp, or 1 for a real server", "a whole number from 1 to 64", "the roofline's tensor-parallel GPUs", Parser.positiveInt(BenchSettings.MAX_TP));
-  public static final Setting<String> GATE = Setting.without(REPORT, "gate.", SloFigure.FAILED_PCT.key() + " <= " + BenchSettings.plainNumber(DEFAULT_FAILED_PCT),
-      "-Dgate.[LEVEL.]METRIC=LIMIT (e.g. gate." + new LatencyFigure(Metric.TPOT, Statistic.P99).key() + "=50, gate.c64."
-          + SloFigure.FAILED_PCT.key() + "=1, +10%), gate.goodput=" + GOODPUT_PLACEHOLDER,
-      "a performance gate: the run fails (exit 2) when it breaks", TEXT);
-  public static final Setting<String> GATES = Setting.without(REPORT, "gates", "none", "a gates file, JSON or properties", "gates from a file", TEXT);
-  public static final Setting<String> BASELINE = Setting.without(REPORT, "baseline", "none", "a run folder, or its llm/summary.json", "the run that relative gates (+10%) refer to", TEXT);
+  public static final Setting<String> SIM_DIALECT =
+      Setting.of(
+          SIMULATOR,
+          "sim.dialect",
+          BenchSettings.DEFAULT_SIM_DIALECT,
+          "vllm or llamacpp",
+          "the simulated server's stream and endpoint shapes",
+          Parser.oneOf(() -> List.of("vllm", "llamacpp")));
+
+  public static final Setting<String> MODEL_SPEC =
+      Setting.without(
+          REPORT,
+          "model.spec",
+          "the simulator's model, or the catalog entry named like the served one",
+          "a catalog id or a Hugging Face config.json",
+          "the roofline's model",
+          TEXT);
+  public static final Setting<String> GPU =
+      Setting.without(
+          REPORT,
+          "gpu",
+          "the simulator's GPU; none for a real server",
+          "a catalog GPU id",
+          "the roofline's GPU",
+          Parser.oneOf(() -> Catalog.gpus().keySet()));
+  public static final Setting<Integer> TP =
+      Setting.without(
+          REPORT,
+          "tp",
+          "sim.tp, or 1 for a real server",
+          "a whole number from 1 to 64",
+          "the roofline's tensor-parallel GPUs",
+          Parser.positiveInt(BenchSettings.MAX_TP));
+  public static final Setting<String> GATE =
+      Setting.without(
+          REPORT,
+          "gate.",
+          SloFigure.FAILED_PCT.key() + " <= " + BenchSettings.plainNumber(DEFAULT_FAILED_PCT),
+          "-Dgate.[LEVEL.]METRIC=LIMIT (e.g. gate."
+              + new LatencyFigure(Metric.TPOT, Statistic.P99).key()
+              + "=50, gate.c64."
+              + SloFigure.FAILED_PCT.key()
+              + "=1, +10%), gate.goodput="
+              + GOODPUT_PLACEHOLDER,
+          "a performance gate: the run fails (exit 2) when it breaks",
+          TEXT);
+  public static final Setting<String> GATES =
+      Setting.without(
+          REPORT, "gates", "none", "a gates file, JSON or properties", "gates from a file", TEXT);
+  public static final Setting<String> BASELINE =
+      Setting.without(
+          REPORT,
+          "baseline",
+          "none",
+          "a run folder, or its llm/summary.json",
+          "the run that relative gates (+10%) refer to",
+          TEXT);
+
   /** Only {@code false} turns it off: any other value keeps the default. */
-  public static final Setting<Boolean> EXIT_ON_GATES = Setting.of(REPORT, "llmbench.exit.on.gates", true, "true or false", "false: a broken gate is reported, the command still succeeds", (name, raw) -> !"false".equalsIgnoreCase(raw));
-  public static final Setting<String> SEARCH = Setting.without(REPORT, "search", "none", "conc or rate", "search the highest concurrency or request rate meeting -Dslo",
-      Parser.word(List.of("conc", "rate"), "conc (closed-model concurrency) or rate (open-model requests per second)"));
-  public static final Setting<String> SLO = Setting.without(REPORT, "slo", "none", "METRIC:LIMIT,... e.g. " + BenchSettings.SLO_EXAMPLE, "the capacity search's objectives", TEXT);
-  /** Read as a rate; a concurrency search reads its text as a whole number ({@link BenchSettings.Search}). */
-  public static final Setting<Double> SEARCH_MIN = Setting.of(REPORT, "search.min", 1.0, "a number above 0 (whole for conc)", "the search's first probe", Parser.positiveDouble());
-  public static final Setting<Double> SEARCH_MAX = Setting.without(REPORT, "search.max", SEARCH_MAX_CONC + " (conc), " + BenchSettings.plainNumber(SEARCH_MAX_RATE) + " (rate)", "a number above 0 (whole for conc)", "the search's highest probe", Parser.positiveDouble());
-  public static final Setting<Double> SEARCH_PRECISION = Setting.of(REPORT, "search.precision", 0.1, "a number above 0 and below 1", "the search ends when its bracket is this close", Parser.fraction());
-  public static final Setting<Integer> SEARCH_BUDGET = Setting.of(REPORT, "search.budget", 30, "a whole number of minutes from 1", "the search's time budget", Parser.positiveInt(7 * 24 * 60));
+  public static final Setting<Boolean> EXIT_ON_GATES =
+      Setting.of(
+          REPORT,
+          "llmbench.exit.on.gates",
+          true,
+          "true or false",
+          "false: a broken gate is reported, the command still succeeds",
+          (name, raw) -> !"false".equalsIgnoreCase(raw));
 
-  public static final Setting<Double> METRICS_INTERVAL = Setting.of(SCALE, "metrics.interval", 1.0, "a number of seconds from 0 (0: off)", "scrape the server's /metrics (and metrics.urls) this often", Parser.nonNegativeSeconds());
-  public static final Setting<String> METRICS_URLS = Setting.without(SCALE, "metrics.urls", "none", "http:// URLs separated by commas", "more Prometheus endpoints, e.g. a DCGM exporter", TEXT);
-  public static final Setting<String> INJECTOR = Setting.without(SCALE, "injector", "0/1", "i/N with 0 <= i < N", "this process is injector i of N sharing the load", TEXT);
-  public static final Setting<String> START_AT = Setting.without(SCALE, "start.at", "none", "epoch ms or an ISO-8601 instant", "when the first phase starts (every injector)", TEXT);
-  public static final Setting<Integer> DRAIN = Setting.of(SCALE, "drain", 30, "a whole number of seconds from 0", "a shared ladder's time after each level's duration", Parser.nonNegativeInt(BenchSettings.MAX_SECONDS));
-  public static final Setting<BenchSettings.GatlingRecords> STATS_RECORDS = Setting.of(SCALE, "stats.records", BenchSettings.GatlingRecords.REQUEST, "request, latency or all", "Gatling's records per stream: the request (E2EL); latency: + TTFT, TPOT; all: + ITL per chunk gap", BenchSettings.GatlingRecords::parse);
-  public static final Setting<String> HELP = Setting.without(SCALE, "help", "none", "any value", "print this list and exit", TEXT);
+  public static final Setting<String> SEARCH =
+      Setting.without(
+          REPORT,
+          "search",
+          "none",
+          "conc or rate",
+          "search the highest concurrency or request rate meeting -Dslo",
+          Parser.word(
+              List.of("conc", "rate"),
+              "conc (closed-model concurrency) or rate (open-model requests per second)"));
+  public static final Setting<String> SLO =
+      Setting.without(
+          REPORT,
+          "slo",
+          "none",
+          "METRIC:LIMIT,... e.g. " + BenchSettings.SLO_EXAMPLE,
+          "the capacity search's objectives",
+          TEXT);
+
+  /**
+   * Read as a rate; a concurrency search reads its text as a whole number ({@link
+   * BenchSettings.Search}).
+   */
+  public static final Setting<Double> SEARCH_MIN =
+      Setting.of(
+          REPORT,
+          "search.min",
+          1.0,
+          "a number above 0 (whole for conc)",
+          "the search's first probe",
+          Parser.positiveDouble());
+
+  public static final Setting<Double> SEARCH_MAX =
+      Setting.without(
+          REPORT,
+          "search.max",
+          SEARCH_MAX_CONC + " (conc), " + BenchSettings.plainNumber(SEARCH_MAX_RATE) + " (rate)",
+          "a number above 0 (whole for conc)",
+          "the search's highest probe",
+          Parser.positiveDouble());
+  public static final Setting<Double> SEARCH_PRECISION =
+      Setting.of(
+          REPORT,
+          "search.precision",
+          0.1,
+          "a number above 0 and below 1",
+          "the search ends when its bracket is this close",
+          Parser.fraction());
+  public static final Setting<Integer> SEARCH_BUDGET =
+      Setting.of(
+          REPORT,
+          "search.budget",
+          30,
+          "a whole number of minutes from 1",
+          "the search's time budget",
+          Parser.positiveInt(7 * 24 * 60));
+
+  public static final Setting<Double> METRICS_INTERVAL =
+      Setting.of(
+          SCALE,
+          "metrics.interval",
+          1.0,
+          "a number of seconds from 0 (0: off)",
+          "scrape the server's /metrics (and metrics.urls) this often",
+          Parser.nonNegativeSeconds());
+  public static final Setting<String> METRICS_URLS =
+      Setting.without(
+          SCALE,
+          "metrics.urls",
+          "none",
+          "http:// URLs separated by commas",
+          "more Prometheus endpoints, e.g. a DCGM exporter",
+          TEXT);
+  public static final Setting<String> INJECTOR =
+      Setting.without(
+          SCALE,
+          "injector",
+          "0/1",
+          "i/N with 0 <= i < N",
+          "this process is injector i of N sharing the load",
+          TEXT);
+  public static final Setting<String> START_AT =
+      Setting.without(
+          SCALE,
+          "start.at",
+          "none",
+          "epoch ms or an ISO-8601 instant",
+          "when the first phase starts (every injector)",
+          TEXT);
+  public static final Setting<Integer> DRAIN =
+      Setting.of(
+          SCALE,
+          "drain",
+          30,
+          "a whole number of seconds from 0",
+          "a shared ladder's time after each level's duration",
+          Parser.nonNegativeInt(BenchSettings.MAX_SECONDS));
+  public static final Setting<BenchSettings.GatlingRecords> STATS_RECORDS =
+      Setting.of(
+          SCALE,
+          "stats.records",
+          BenchSettings.GatlingRecords.REQUEST,
+          "request, latency or all",
+          "Gatling's records per stream: the request (E2EL); latency: + TTFT, TPOT; all: + ITL per chunk gap",
+          BenchSettings.GatlingRecords::parse);
+  public static final Setting<String> HELP =
+      Setting.without(SCALE, "help", "none", "any value", "print this list and exit", TEXT);
 
   /** The settings, in the order {@code -Dhelp} prints them. */
-  public static final List<Setting<?>> ALL = List.of(
-      BASE_URL, API, MODEL, TIMEOUT, EXTRA_BODY, HEADER, TOKENIZER,
-      CONC, LADDER, DURATION, PROMPTS, WARMUP_PROMPTS, WARMUP_CONC, RATE, BURSTINESS, MAX_CONC,
-      DATASET, INPUT_LEN, OUTPUT_LEN, RANGE_RATIO, PREFIX_LEN, SEED, PROFILES, PROFILE_ORDER, TURNS, THINK_TIME, TRACE_SPEED,
-      SIM_MODEL, SIM_GPU, SIM_TP, SIM_MAX_NUM_SEQS, SIM_MAX_NUM_BATCHED_TOKENS, SIM_GPU_MEMORY_UTILIZATION, SIM_FAULTS, SIM_DIALECT,
-      MODEL_SPEC, GPU, TP, GATE, GATES, BASELINE, EXIT_ON_GATES, SEARCH, SLO, SEARCH_MIN, SEARCH_MAX, SEARCH_PRECISION, SEARCH_BUDGET,
-      METRICS_INTERVAL, METRICS_URLS, INJECTOR, START_AT, DRAIN, STATS_RECORDS, HELP);
+  public static final List<Setting<?>> ALL =
+      List.of(
+          BASE_URL,
+          API,
+          MODEL,
+          TIMEOUT,
+          EXTRA_BODY,
+          HEADER,
+          TOKENIZER,
+          CONC,
+          LADDER,
+          DURATION,
+          PROMPTS,
+          WARMUP_PROMPTS,
+          WARMUP_CONC,
+          RATE,
+          BURSTINESS,
+          MAX_CONC,
+          DATASET,
+          INPUT_LEN,
+          OUTPUT_LEN,
+          RANGE_RATIO,
+          PREFIX_LEN,
+          SEED,
+          PROFILES,
+          PROFILE_ORDER,
+          TURNS,
+          THINK_TIME,
+          TRACE_SPEED,
+          SIM_MODEL,
+          SIM_GPU,
+          SIM_TP,
+          SIM_MAX_NUM_SEQS,
+          SIM_MAX_NUM_BATCHED_TOKENS,
+          SIM_GPU_MEMORY_UTILIZATION,
+          SIM_FAULTS,
+          SIM_DIALECT,
+          MODEL_SPEC,
+          GPU,
+          TP,
+          GATE,
+          GATES,
+          BASELINE,
+          EXIT_ON_GATES,
+          SEARCH,
+          SLO,
+          SEARCH_MIN,
+          SEARCH_MAX,
+          SEARCH_PRECISION,
+          SEARCH_BUDGET,
+          METRICS_INTERVAL,
+          METRICS_URLS,
+          INJECTOR,
+          START_AT,
+          DRAIN,
+          STATS_RECORDS,
+          HELP);
 
   private static final Map<String, Setting<?>> BY_NAME = new LinkedHashMap<>();
 
@@ -173,24 +638,86 @@ public final class SettingsTable {
    * normalized as {@link #normalized} makes them. Not Gatling idioms such as {@code users} or
    * {@code host}: simulations of one's own read those ({@code LlmBench.start("users")}).
    */
-  private static final Map<String, String> ALIASES = Map.ofEntries(
-      Map.entry("concurrency", "conc"), Map.entry("max.concurrency", "conc"),
-      Map.entry("num.prompts", "prompts"), Map.entry("num.requests", "prompts"),
-      Map.entry("request.rate", "rate"),
-      Map.entry("random.input.len", "input.len"), Map.entry("random.output.len", "output.len"),
-      Map.entry("max.tokens", "output.len"), Map.entry("random.range.ratio", "range.ratio"),
-      Map.entry("random.prefix.len", "prefix.len"), Map.entry("dataset.name", "dataset"), Map.entry("dataset.path", "dataset"),
-      Map.entry("served.model.name", "model"), Map.entry("num.warmups", "warmup.prompts"),
-      Map.entry("max.seconds", "duration"), Map.entry("goodput", "gate.goodput"), Map.entry("request.timeout", "timeout"),
-      Map.entry("itl.records", "stats.records"));
+  private static final Map<String, String> ALIASES =
+      Map.ofEntries(
+          Map.entry("concurrency", "conc"),
+          Map.entry("max.concurrency", "conc"),
+          Map.entry("num.prompts", "prompts"),
+          Map.entry("num.requests", "prompts"),
+          Map.entry("request.rate", "rate"),
+          Map.entry("random.input.len", "input.len"),
+          Map.entry("random.output.len", "output.len"),
+          Map.entry("max.tokens", "output.len"),
+          Map.entry("random.range.ratio", "range.ratio"),
+          Map.entry("random.prefix.len", "prefix.len"),
+          Map.entry("dataset.name", "dataset"),
+          Map.entry("dataset.path", "dataset"),
+          Map.entry("served.model.name", "model"),
+          Map.entry("num.warmups", "warmup.prompts"),
+          Map.entry("max.seconds", "duration"),
+          Map.entry("goodput", "gate.goodput"),
+          Map.entry("request.timeout", "timeout"),
+          Map.entry("itl.records", "stats.records"));
 
   /** The first words of properties other programs own: never the kit's, never a near miss. */
-  private static final Set<String> FOREIGN = Set.of(
-      "java", "javax", "jdk", "sun", "com", "org", "net", "io", "os", "user", "file", "line", "path", "native", "stdout",
-      "stderr", "awt", "maven", "gatling", "surefire", "failsafe", "exec", "classworlds", "library", "logback", "jansi",
-      "picocli", "http", "https", "ftp", "socksproxyhost", "socksproxyport", "jna", "jline", "idea", "guice", "test",
-      "skiptests", "skipits", "basedir", "localrepository", "env", "networkaddress", "polyglot", "style", "kotlin", "scala",
-      "akka", "pekko", "netty", "slf4j", "log4j", "junit", "jacoco", "argline", "it");
+  private static final Set<String> FOREIGN =
+      Set.of(
+          "java",
+          "javax",
+          "jdk",
+          "sun",
+          "com",
+          "org",
+          "net",
+          "io",
+          "os",
+          "user",
+          "file",
+          "line",
+          "path",
+          "native",
+          "stdout",
+          "stderr",
+          "awt",
+          "maven",
+          "gatling",
+          "surefire",
+          "failsafe",
+          "exec",
+          "classworlds",
+          "library",
+          "logback",
+          "jansi",
+          "picocli",
+          "http",
+          "https",
+          "ftp",
+          "socksproxyhost",
+          "socksproxyport",
+          "jna",
+          "jline",
+          "idea",
+          "guice",
+          "test",
+          "skiptests",
+          "skipits",
+          "basedir",
+          "localrepository",
+          "env",
+          "networkaddress",
+          "polyglot",
+          "style",
+          "kotlin",
+          "scala",
+          "akka",
+          "pekko",
+          "netty",
+          "slf4j",
+          "log4j",
+          "junit",
+          "jacoco",
+          "argline",
+          "it");
 
   /** The setting of this name, or of the family it belongs to. */
   public static Optional<Setting<?>> get(String name) {
@@ -198,7 +725,9 @@ public final class SettingsTable {
     if (s != null) {
       return Optional.of(s);
     }
-    return ALL.stream().filter(f -> f.family() && name.startsWith(f.name()) && name.length() > f.name().length()).findFirst();
+    return ALL.stream()
+        .filter(f -> f.family() && name.startsWith(f.name()) && name.length() > f.name().length())
+        .findFirst();
   }
 
   /**
@@ -209,7 +738,8 @@ public final class SettingsTable {
    *
    * @param simulationOwn properties a simulation of one's own reads itself: never refused
    */
-  public static Optional<String> unknown(Map<String, String> properties, Set<String> simulationOwn) {
+  public static Optional<String> unknown(
+      Map<String, String> properties, Set<String> simulationOwn) {
     for (String key : new TreeSet<>(properties.keySet())) {
       if (get(key).isPresent() || simulationOwn.contains(key)) {
         continue;
@@ -218,16 +748,26 @@ public final class SettingsTable {
       String value = properties.get(key);
       Optional<String> near = nearMiss(key);
       if (NAMESPACES.contains(first) && key.contains(".")) {
-        return Optional.of("Unknown setting -D" + shown(key, value) + ": "
-            + near.map(n -> "did you mean -D" + n + "? ").orElse("")
-            + (namesIn(first).isEmpty() ? "-D" + first + " is one setting, with no -D" + first + ".* under it"
-                : "the -D" + first + ".* settings are " + String.join(", ", namesIn(first))) + " (-Dhelp lists all)");
+        return Optional.of(
+            "Unknown setting -D"
+                + shown(key, value)
+                + ": "
+                + near.map(n -> "did you mean -D" + n + "? ").orElse("")
+                + (namesIn(first).isEmpty()
+                    ? "-D" + first + " is one setting, with no -D" + first + ".* under it"
+                    : "the -D" + first + ".* settings are " + String.join(", ", namesIn(first)))
+                + " (-Dhelp lists all)");
       }
       if (FOREIGN.contains(first.toLowerCase(Locale.ROOT))) {
         continue;
       }
       if (near.isPresent()) {
-        return Optional.of("Unknown setting -D" + shown(key, value) + ": did you mean -D" + near.get() + "? (-Dhelp lists every setting)");
+        return Optional.of(
+            "Unknown setting -D"
+                + shown(key, value)
+                + ": did you mean -D"
+                + near.get()
+                + "? (-Dhelp lists every setting)");
       }
     }
     return Optional.empty();
@@ -236,7 +776,9 @@ public final class SettingsTable {
   /** The name with its value, unless the name says the value may be a secret. */
   private static String shown(String key, String value) {
     String k = key.toLowerCase(Locale.ROOT);
-    boolean secret = List.of("header", "key", "token", "secret", "password", "auth", "cred").stream().anyMatch(k::contains);
+    boolean secret =
+        List.of("header", "key", "token", "secret", "password", "auth", "cred").stream()
+            .anyMatch(k::contains);
     return secret ? key : key + "=" + value;
   }
 
@@ -273,7 +815,10 @@ public final class SettingsTable {
     String[] words = key.split("[.]", 2);
     for (Setting<?> f : ALL) { // -Dheaders.X-Route: -Dheader.X-Route (not -Drate.x: -Dgate.x)
       String stem = f.name().substring(0, f.name().length() - 1);
-      if (f.family() && words.length == 2 && normalized(words[0]).startsWith(stem) && distance(normalized(words[0]), stem) <= 1) {
+      if (f.family()
+          && words.length == 2
+          && normalized(words[0]).startsWith(stem)
+          && distance(normalized(words[0]), stem) <= 1) {
         return Optional.of(f.name() + words[1]);
       }
     }
@@ -319,7 +864,8 @@ public final class SettingsTable {
       current[0] = i;
       for (int j = 1; j <= b.length(); j++) {
         int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        current[j] = Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
+        current[j] =
+            Math.min(Math.min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + cost);
       }
       int[] t = previous;
       previous = current;
@@ -331,7 +877,8 @@ public final class SettingsTable {
   /** {@code -Dhelp}: every setting with its default, accepted values and meaning, by group. */
   public static String help() {
     StringBuilder sb = new StringBuilder();
-    sb.append("gatling-llm-bench settings: mvn gatling:test -D<name>=<value> ...  (docs/settings.md has the details)\n");
+    sb.append(
+        "gatling-llm-bench settings: mvn gatling:test -D<name>=<value> ...  (docs/settings.md has the details)\n");
     sb.append("The API key comes from the environment, OPENAI_API_KEY, never from a property.\n");
     String group = null;
     for (Setting<?> s : ALL) {
@@ -341,7 +888,13 @@ public final class SettingsTable {
       }
       String name = s.family() ? s.name() + "<...>" : s.name();
       sb.append(String.format(Locale.ROOT, "  -D%-28s %s%n", name, s.meaning()));
-      sb.append(String.format(Locale.ROOT, "  %-30s default: %s; accepts: %s%n", "", s.defaultValue(), s.accepted()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "  %-30s default: %s; accepts: %s%n",
+              "",
+              s.defaultValue(),
+              s.accepted()));
     }
     return sb.toString();
   }

@@ -1,10 +1,10 @@
 package io.github.llmbench.simulator;
 
 /**
- * An OpenAI-style error answer. The body follows current vLLM (0.10.2 and later,
- * {@code ErrorResponse(error=ErrorInfo(...))} in vllm/entrypoints/openai/protocol.py):
- * {@code {"error":{"message":..,"type":"BadRequestError","param":..,"code":400}}}, not the older
- * flat {@code {"object":"error","message":..,"type":..,"param":..,"code":..}}.
+ * An OpenAI-style error answer. The body follows current vLLM (0.10.2 and later, {@code
+ * ErrorResponse(error=ErrorInfo(...))} in vllm/entrypoints/openai/protocol.py): {@code
+ * {"error":{"message":..,"type":"BadRequestError","param":..,"code":400}}}, not the older flat
+ * {@code {"object":"error","message":..,"type":..,"param":..,"code":..}}.
  */
 final class ApiError extends RuntimeException {
   final int status;

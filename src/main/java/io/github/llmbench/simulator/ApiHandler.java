@@ -3,6 +3,7 @@ package io.github.llmbench.simulator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.llmbench.catalog.EngineCalibration;
 import io.github.llmbench.simulator.StreamWriter.Http;
 import io.github.llmbench.simulator.StreamWriter.Json;
 import io.netty.channel.ChannelFutureListener;
@@ -14,14 +15,16 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** Routes the OpenAI-compatible endpoints; one instance per connection. */
 final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
-  private static final int KV_BLOCK_SIZE = io.github.llmbench.catalog.EngineCalibration.DEFAULT.blockSize();
+  private static final int KV_BLOCK_SIZE = EngineCalibration.DEFAULT.blockSize();
 
   private final VllmSimulator sim;
+
   /** The request streaming on this connection, if any (HTTP/1.1: one at a time). */
   private volatile SimRequest current;
 
@@ -43,14 +46,24 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         case "/health" -> {
           requireMethod(method, HttpMethod.GET);
           if (llamaCpp()) {
-            send(ctx, Http.json(HttpResponseStatus.OK, Json.MAPPER.createObjectNode().put("status", "ok"), keepAlive), keepAlive);
+            send(
+                ctx,
+                Http.json(
+                    HttpResponseStatus.OK,
+                    Json.MAPPER.createObjectNode().put("status", "ok"),
+                    keepAlive),
+                keepAlive);
           } else {
             send(ctx, Http.bytes(HttpResponseStatus.OK, new byte[0], null, keepAlive), keepAlive);
           }
         }
         case "/v1/models" -> {
           requireMethod(method, HttpMethod.GET);
-          FullHttpResponse list = Http.json(HttpResponseStatus.OK, llamaCpp() ? LlamaCppEndpoints.models(sim) : models(), keepAlive);
+          FullHttpResponse list =
+              Http.json(
+                  HttpResponseStatus.OK,
+                  llamaCpp() ? LlamaCppEndpoints.models(sim) : models(),
+                  keepAlive);
           if (llamaCpp()) {
             list.headers().set("Server", LlamaCppEndpoints.SERVER);
           }
@@ -59,14 +72,26 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         case "/tokenize" -> {
           requireMethod(method, HttpMethod.POST);
           JsonNode tokenizeBody = body(msg);
-          send(ctx, Http.json(HttpResponseStatus.OK,
-              llamaCpp() ? LlamaCppEndpoints.tokenize(tokenizeBody, sim) : tokenize(tokenizeBody), keepAlive), keepAlive);
+          send(
+              ctx,
+              Http.json(
+                  HttpResponseStatus.OK,
+                  llamaCpp()
+                      ? LlamaCppEndpoints.tokenize(tokenizeBody, sim)
+                      : tokenize(tokenizeBody),
+                  keepAlive),
+              keepAlive);
         }
         case "/metrics" -> {
           requireMethod(method, HttpMethod.GET);
-          send(ctx, Http.bytes(HttpResponseStatus.OK,
-              sim.metrics().render(sim.servedModelName()).getBytes(java.nio.charset.StandardCharsets.UTF_8),
-              "text/plain; version=0.0.4; charset=utf-8", keepAlive), keepAlive);
+          send(
+              ctx,
+              Http.bytes(
+                  HttpResponseStatus.OK,
+                  sim.metrics().render(sim.servedModelName()).getBytes(StandardCharsets.UTF_8),
+                  "text/plain; version=0.0.4; charset=utf-8",
+                  keepAlive),
+              keepAlive);
         }
         case "/v1/chat/completions" -> {
           requireMethod(method, HttpMethod.POST);
@@ -105,15 +130,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
    * loop (whose job is to write tokens on time); the response is written back through the channel.
    */
   private void admit(ChannelHandlerContext ctx, JsonNode body, boolean chat, boolean keepAlive) {
-    sim.admission().execute(() -> {
-      try {
-        generate(ctx, body, chat, keepAlive);
-      } catch (ApiError e) {
-        sendError(ctx, e, keepAlive);
-      } catch (RuntimeException e) {
-        ctx.close();
-      }
-    });
+    sim.admission()
+        .execute(
+            () -> {
+              try {
+                generate(ctx, body, chat, keepAlive);
+              } catch (ApiError e) {
+                sendError(ctx, e, keepAlive);
+              } catch (RuntimeException e) {
+                ctx.close();
+              }
+            });
   }
 
   private static final class MethodNotAllowed extends RuntimeException {
@@ -129,7 +156,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   }
 
   /** FastAPI's answer for unknown routes and wrong methods: {@code {"detail":"Not Found"}}. */
-  private static void sendDetail(ChannelHandlerContext ctx, HttpResponseStatus status, String detail, boolean keepAlive) {
+  private static void sendDetail(
+      ChannelHandlerContext ctx, HttpResponseStatus status, String detail, boolean keepAlive) {
     ObjectNode o = Json.MAPPER.createObjectNode();
     o.put("detail", detail);
     send(ctx, Http.json(status, o, keepAlive), keepAlive);
@@ -210,31 +238,39 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   }
 
   private void generate(ChannelHandlerContext ctx, JsonNode body, boolean chat, boolean keepAlive) {
-    ParsedRequest p = ParsedRequest.parse(body, chat, sim.servedModelName(), sim.tokenizer(),
-        sim.modelSpec().maxModelLen());
+    ParsedRequest p =
+        ParsedRequest.parse(
+            body, chat, sim.servedModelName(), sim.tokenizer(), sim.modelSpec().maxModelLen());
     SimFaults.Fault fault = sim.config().faults().draw();
-    if (fault != null && (fault.mode() == SimFaults.Mode.HTTP_429 || fault.mode() == SimFaults.Mode.HTTP_500)) {
+    if (fault != null
+        && (fault.mode() == SimFaults.Mode.HTTP_429 || fault.mode() == SimFaults.Mode.HTTP_500)) {
       boolean limited = fault.mode() == SimFaults.Mode.HTTP_429;
-      throw new ApiError(limited ? 429 : 500, limited ? "RateLimitError" : "InternalServerError",
-          limited ? "simulated fault: too many requests" : "simulated fault: internal server error", null);
+      throw new ApiError(
+          limited ? 429 : 500,
+          limited ? "RateLimitError" : "InternalServerError",
+          limited ? "simulated fault: too many requests" : "simulated fault: internal server error",
+          null);
     }
     // vLLM hashes the tokens of each full block of the prompt for its prefix cache
     long[] hashes = SimRequest.hashBlocks(p.promptIds, p.promptTokens, KV_BLOCK_SIZE);
     SimRequest[] holder = new SimRequest[1];
-    Runnable onDone = () -> {
-      if (current == holder[0]) {
-        current = null;
-      }
-    };
+    Runnable onDone =
+        () -> {
+          if (current == holder[0]) {
+            current = null;
+          }
+        };
     ResponseWriter w;
     if (llamaCpp()) {
-      LlamaCppStreamWriter lw = new LlamaCppStreamWriter(ctx.channel(), p, sim.servedModelName(), keepAlive, onDone);
+      LlamaCppStreamWriter lw =
+          new LlamaCppStreamWriter(ctx.channel(), p, sim.servedModelName(), keepAlive, onDone);
       if (p.stream) {
         lw.writeStreamHead();
       }
       w = lw;
     } else {
-      StreamWriter sw = new StreamWriter(ctx.channel(), p, sim.servedModelName(), keepAlive, onDone);
+      StreamWriter sw =
+          new StreamWriter(ctx.channel(), p, sim.servedModelName(), keepAlive, onDone);
       if (p.stream) {
         sw.writeStreamHead();
       }

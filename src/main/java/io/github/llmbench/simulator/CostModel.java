@@ -12,11 +12,11 @@ import io.github.llmbench.catalog.ModelSpec;
  * <ul>
  *   <li>GEMMs: 2 x the layers' parameters per computed token (the embedding is a lookup), plus 2 x
  *       vocab x hidden per sampled token (vLLM computes logits only where it samples: a prompt's
- *       last token, each decode), at peak x tp x compute efficiency; the weights are read once
- *       per step, 1/tp of them by each GPU, at bandwidth x memory efficiency
+ *       last token, each decode), at peak x tp x compute efficiency; the weights are read once per
+ *       step, 1/tp of them by each GPU, at bandwidth x memory efficiency
  *   <li>attention: 4 x layers x heads x head_dim per (token, context position) pair, and the KV
- *       entries each request reads and writes; it runs in kernels of its own (FlashAttention,
- *       paged decode attention), so it adds to the GEMMs rather than overlapping them
+ *       entries each request reads and writes; it runs in kernels of its own (FlashAttention, paged
+ *       decode attention), so it adds to the GEMMs rather than overlapping them
  *   <li>all-reduce (tp > 1): two per layer (after attention and after the MLP, Megatron-style),
  *       each {@code latency + 2 (tp-1)/tp x tokens x hidden x dtype / link bandwidth} over the
  *       cards' interconnect ({@link GpuSpec#linkBandwidth()}: PCIe for GeForce cards)
@@ -27,8 +27,10 @@ import io.github.llmbench.catalog.ModelSpec;
  */
 final class CostModel {
 
-  private final double flopsPerTokenLinear; // 2 x the layers' parameters (embedding lookup: no FLOPs)
-  private final double flopsPerSampledToken; // 2 x vocab x hidden: the lm_head, only where a token is sampled
+  private final double
+      flopsPerTokenLinear; // 2 x the layers' parameters (embedding lookup: no FLOPs)
+  private final double
+      flopsPerSampledToken; // 2 x vocab x hidden: the lm_head, only where a token is sampled
   private final double attnFlopsPerContextToken; // 4 x layers x heads x head_dim
   private final double weightBytes;
   private final double kvBytesPerToken;
@@ -51,7 +53,8 @@ final class CostModel {
 
   CostModel(ModelSpec m, GpuSpec g, int tp, double gpuMemoryUtilization, EngineCalibration c) {
     double vocabMatrix = (double) m.vocabSize() * m.hiddenSize();
-    this.flopsPerTokenLinear = 2.0 * (m.parameters() - vocabMatrix * (m.tieWordEmbeddings() ? 1 : 2));
+    this.flopsPerTokenLinear =
+        2.0 * (m.parameters() - vocabMatrix * (m.tieWordEmbeddings() ? 1 : 2));
     this.flopsPerSampledToken = 2.0 * vocabMatrix;
     this.attnFlopsPerContextToken = 4.0 * m.numLayers() * m.numHeads() * m.headDim();
     this.weightBytes = m.weightBytes();
@@ -67,12 +70,17 @@ final class CostModel {
     this.linkBandwidth = g.linkBandwidth();
     this.blockSize = c.blockSize();
     this.requestPathNanos = (long) (c.requestPathSeconds() * 1e9);
-    double kvBytesPerGpu = g.memoryBytes() * gpuMemoryUtilization - weightBytes / tp - c.activationReserveBytes();
+    double kvBytesPerGpu =
+        g.memoryBytes() * gpuMemoryUtilization - weightBytes / tp - c.activationReserveBytes();
     double blockBytesPerGpu = (double) blockSize * kvBytesPerToken / tp;
-    this.kvBlocks = (int) Math.max(0, Math.min(Integer.MAX_VALUE, Math.floor(kvBytesPerGpu / blockBytesPerGpu)));
+    this.kvBlocks =
+        (int)
+            Math.max(0, Math.min(Integer.MAX_VALUE, Math.floor(kvBytesPerGpu / blockBytesPerGpu)));
   }
 
-  /** KV-cache blocks (of {@link #blockSize()} tokens) that fit beside the weights and the reserve. */
+  /**
+   * KV-cache blocks (of {@link #blockSize()} tokens) that fit beside the weights and the reserve.
+   */
   int kvBlocks() {
     return kvBlocks;
   }
@@ -81,7 +89,10 @@ final class CostModel {
     return blockSize;
   }
 
-  /** From a request's arrival to its place in the engine's waiting queue ({@link EngineCalibration#requestPathSeconds()}). */
+  /**
+   * From a request's arrival to its place in the engine's waiting queue ({@link
+   * EngineCalibration#requestPathSeconds()}).
+   */
   long requestPathNanos() {
     return requestPathNanos;
   }
@@ -104,7 +115,8 @@ final class CostModel {
 
     /**
      * A request computes {@code n} new tokens on top of {@code contextBefore} cached ones, and
-     * samples a token at the end of the step if {@code samples} (its last prefill chunk or a decode).
+     * samples a token at the end of the step if {@code samples} (its last prefill chunk or a
+     * decode).
      */
     void add(int contextBefore, int n, boolean samples) {
       tokens += n;
@@ -123,16 +135,25 @@ final class CostModel {
 
     long durationNanos() {
       // GEMMs (projections, MLP, lm_head) stream the weights once per step
-      double gemmCompute = (flopsPerTokenLinear * tokens + flopsPerSampledToken * sampled) / computeRate;
+      double gemmCompute =
+          (flopsPerTokenLinear * tokens + flopsPerSampledToken * sampled) / computeRate;
       double weightRead = weightBytes / tp / bytesRatePerGpu;
       // attention runs in kernels of its own (FlashAttention, paged decode attention) that read the
       // KV cache: it does not overlap with the GEMMs
       double attnCompute = attnFlopsPerContextToken * sumContext / computeRate;
       double kvRead = kvBytesPerToken * kvTokensTouched / tp / bytesRatePerGpu;
-      double allReduce = allReducesPerStep == 0 ? 0
-          : allReducesPerStep * (allReduceLatency + allReduceBytesPerToken * tokens / linkBandwidth);
-      return overheadNanos + (long) ((overheadPerSeqSeconds * seqs + Math.max(gemmCompute, weightRead)
-          + Math.max(attnCompute, kvRead) + allReduce) * 1e9);
+      double allReduce =
+          allReducesPerStep == 0
+              ? 0
+              : allReducesPerStep
+                  * (allReduceLatency + allReduceBytesPerToken * tokens / linkBandwidth);
+      return overheadNanos
+          + (long)
+              ((overheadPerSeqSeconds * seqs
+                      + Math.max(gemmCompute, weightRead)
+                      + Math.max(attnCompute, kvRead)
+                      + allReduce)
+                  * 1e9);
     }
   }
 }

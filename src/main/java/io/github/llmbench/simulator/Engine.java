@@ -11,23 +11,28 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The live vLLM-V1-like continuous-batching engine on one thread, in real time.
  *
- * <p>Each step: (1) take new and drop cancelled requests; (2) plan the step with the
- * {@link Scheduler} (vLLM V1's policy: decodes first, chunked prefill within
- * {@code max_num_batched_tokens}, at most {@code max_num_seqs} running, KV blocks, preemption,
- * prefix caching) and price it with the {@link CostModel}; (3) apply it as of its end: the tokens
- * it samples are handed to the connections' event loops (one task per event loop per step,
- * scheduled there for the step's scheduled end on the monotonic clock), never blocking on I/O; (4)
- * sleep until the step's end. {@link EngineModel} runs the same scheduler in virtual time.
+ * <p>Each step: (1) take new and drop cancelled requests; (2) plan the step with the {@link
+ * Scheduler} (vLLM V1's policy: decodes first, chunked prefill within {@code
+ * max_num_batched_tokens}, at most {@code max_num_seqs} running, KV blocks, preemption, prefix
+ * caching) and price it with the {@link CostModel}; (3) apply it as of its end: the tokens it
+ * samples are handed to the connections' event loops (one task per event loop per step, scheduled
+ * there for the step's scheduled end on the monotonic clock), never blocking on I/O; (4) sleep
+ * until the step's end. {@link EngineModel} runs the same scheduler in virtual time.
  */
 final class Engine implements Runnable {
   /**
    * The event loops wake up this much (at most a tenth of the step) before a step's end and spin to
-   * it: a timed wake-up of an idle thread is often 0.1-0.5 ms late on the 2-core VM, later under load.
+   * it: a timed wake-up of an idle thread is often 0.1-0.5 ms late on the 2-core VM, later under
+   * load.
    */
   private static final long LEAD_NANOS = 1_500_000;
+
   /** Within this much of the previous step's end, the next step starts at that end (no drift). */
   private static final long CONTIGUOUS_NANOS = 2_000_000;
-  /** Back-to-back steps stay anchored to the previous step's end unless this thread is this late. */
+
+  /**
+   * Back-to-back steps stay anchored to the previous step's end unless this thread is this late.
+   */
   private static final long CATCH_UP_NANOS = 50_000_000;
 
   private final Scheduler scheduler;
@@ -35,7 +40,10 @@ final class Engine implements Runnable {
   private final LatenessHistogram lateness;
 
   private final ConcurrentLinkedQueue<SimRequest> incoming = new ConcurrentLinkedQueue<>();
-  /** Per event loop, its batches not yet written, in step order (engine thread adds, loop polls). */
+
+  /**
+   * Per event loop, its batches not yet written, in step order (engine thread adds, loop polls).
+   */
   private final Map<EventLoop, ConcurrentLinkedQueue<Batch>> outboxes = new IdentityHashMap<>();
 
   private volatile Thread thread;
@@ -48,7 +56,12 @@ final class Engine implements Runnable {
     this(cost, maxNumSeqs, maxNumBatchedTokens, lateness, new SimMetrics());
   }
 
-  Engine(CostModel cost, int maxNumSeqs, int maxNumBatchedTokens, LatenessHistogram lateness, SimMetrics metrics) {
+  Engine(
+      CostModel cost,
+      int maxNumSeqs,
+      int maxNumBatchedTokens,
+      LatenessHistogram lateness,
+      SimMetrics metrics) {
     this.metrics = metrics;
     this.scheduler = new Scheduler(cost, maxNumSeqs, maxNumBatchedTokens, metrics);
     this.lateness = lateness;
@@ -125,13 +138,16 @@ final class Engine implements Runnable {
       long now = System.nanoTime();
       // Back-to-back steps do not drift when this thread wakes up late: the next step starts at the
       // previous one's end (a late write is then recorded as lateness), unless it is far behind.
-      long start = busy && now - prevEnd < CATCH_UP_NANOS ? prevEnd
-          : now - prevEnd < CONTIGUOUS_NANOS ? Math.max(prevEnd, now - CONTIGUOUS_NANOS) : now;
+      long start =
+          busy && now - prevEnd < CATCH_UP_NANOS
+              ? prevEnd
+              : now - prevEnd < CONTIGUOUS_NANOS ? Math.max(prevEnd, now - CONTIGUOUS_NANOS) : now;
       busy = true;
       long duration = scheduler.durationNanos();
       long end = start + duration;
       // Tokens are sampled now and written at `end` by the event loops. This thread schedules the
-      // next step a little before `end` (as vLLM's async scheduling does while the GPU runs a step),
+      // next step a little before `end` (as vLLM's async scheduling does while the GPU runs a
+      // step),
       // so that it does not wake up in the middle of the event loops' writes.
       emit(end, Math.min(LEAD_NANOS, duration / 10));
       parkUntil(end - Math.min(LEAD_NANOS + 500_000, duration / 4));
@@ -169,16 +185,23 @@ final class Engine implements Runnable {
     Map<EventLoop, Batch> batches = new IdentityHashMap<>();
     int n = scheduler.scheduled().size();
     // vLLM samples a token at the end of the step that completes the prefill, then one per step.
-    scheduler.complete(scheduledEnd, (r, k, end) -> {
-      EventLoop loop = r.writer.eventLoop();
-      Batch b = batches.get(loop);
-      if (b == null) {
-        b = new Batch(loop, outboxes.computeIfAbsent(loop, l -> new ConcurrentLinkedQueue<>()), scheduledEnd,
-            lateness, n);
-        batches.put(loop, b);
-      }
-      b.add(r, k);
-    });
+    scheduler.complete(
+        scheduledEnd,
+        (r, k, end) -> {
+          EventLoop loop = r.writer.eventLoop();
+          Batch b = batches.get(loop);
+          if (b == null) {
+            b =
+                new Batch(
+                    loop,
+                    outboxes.computeIfAbsent(loop, l -> new ConcurrentLinkedQueue<>()),
+                    scheduledEnd,
+                    lateness,
+                    n);
+            batches.put(loop, b);
+          }
+          b.add(r, k);
+        });
     for (Batch b : batches.values()) {
       b.dispatch(lead);
     }
@@ -199,7 +222,11 @@ final class Engine implements Runnable {
     private int size;
     private long lead;
 
-    Batch(EventLoop loop, ConcurrentLinkedQueue<Batch> outbox, long scheduledEnd, LatenessHistogram lateness,
+    Batch(
+        EventLoop loop,
+        ConcurrentLinkedQueue<Batch> outbox,
+        long scheduledEnd,
+        LatenessHistogram lateness,
         int capacity) {
       this.loop = loop;
       this.outbox = outbox;

@@ -11,15 +11,24 @@ import java.util.SplittableRandom;
  * The simulator's engine in virtual time: the same {@link Scheduler} and {@link CostModel} as the
  * live {@link Engine}, stepped as fast as the CPU allows, with closed-loop clients (vLLM bench's
  * {@code --max-concurrency} with {@code --num-prompts}) that send their next request at the end of
- * the step that finished the previous one; it reaches the engine a request path later. A
- * 500-prompt level takes well under a second.
+ * the step that finished the previous one; it reaches the engine a request path later. A 500-prompt
+ * level takes well under a second.
  */
 public final class EngineModel {
 
   /** Result of one closed-loop level, as vLLM's serving benchmark reports it. */
   public record Level(
-      int concurrency, int prompts, double durationS, double meanTtftMs, double meanTpotMs, double outputThroughput,
-      long preemptions, long prefixHitTokens, double peakKvUsage, int kvBlocks, long promptTokens) {
+      int concurrency,
+      int prompts,
+      double durationS,
+      double meanTtftMs,
+      double meanTpotMs,
+      double outputThroughput,
+      long preemptions,
+      long prefixHitTokens,
+      double peakKvUsage,
+      int kvBlocks,
+      long promptTokens) {
 
     /** Share of the level's prompt tokens served by the prefix cache. */
     public double prefixHitRate() {
@@ -35,8 +44,14 @@ public final class EngineModel {
   private final double gpuMemoryUtilization;
   private final EngineCalibration calibration;
 
-  public EngineModel(ModelSpec model, GpuSpec gpu, int tp, int maxNumSeqs, int maxNumBatchedTokens,
-      double gpuMemoryUtilization, EngineCalibration calibration) {
+  public EngineModel(
+      ModelSpec model,
+      GpuSpec gpu,
+      int tp,
+      int maxNumSeqs,
+      int maxNumBatchedTokens,
+      double gpuMemoryUtilization,
+      EngineCalibration calibration) {
     this.model = model;
     this.gpu = gpu;
     this.tp = tp;
@@ -46,14 +61,23 @@ public final class EngineModel {
     this.calibration = calibration;
   }
 
-  /** Simulator defaults (max_num_seqs 256, max_num_batched_tokens 2048, gpu_memory_utilization 0.9). */
+  /**
+   * Simulator defaults (max_num_seqs 256, max_num_batched_tokens 2048, gpu_memory_utilization 0.9).
+   */
   public static EngineModel of(SimulatorConfig c) {
-    return new EngineModel(c.modelSpec(), c.gpuSpec(), c.tp(), c.maxNumSeqs(), c.maxNumBatchedTokens(),
-        c.gpuMemoryUtilization(), EngineCalibration.DEFAULT);
+    return new EngineModel(
+        c.modelSpec(),
+        c.gpuSpec(),
+        c.tp(),
+        c.maxNumSeqs(),
+        c.maxNumBatchedTokens(),
+        c.gpuMemoryUtilization(),
+        EngineCalibration.DEFAULT);
   }
 
   public EngineModel withCalibration(EngineCalibration c) {
-    return new EngineModel(model, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, c);
+    return new EngineModel(
+        model, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, c);
   }
 
   CostModel costModel() {
@@ -67,7 +91,10 @@ public final class EngineModel {
   public Level closedLoop(int concurrency, int prompts, int inputLen, int outputLen, long seed) {
     SplittableRandom rnd = new SplittableRandom(seed);
     Server server = new Server();
-    return server.level(concurrency, prompts, (i, t) -> request(rnd, inputLen, outputLen, server.cost.blockSize(), t));
+    return server.level(
+        concurrency,
+        prompts,
+        (i, t) -> request(rnd, inputLen, outputLen, server.cost.blockSize(), t));
   }
 
   /**
@@ -76,18 +103,24 @@ public final class EngineModel {
    * level {@code k} sends the first {@code prompts[k]} prompts of one fixed list, and the automatic
    * prefix cache keeps what earlier levels left in the KV cache's free blocks.
    */
-  public List<Level> replayLadder(int[] concurrencies, int[] prompts, int inputLen, int outputLen, long datasetSeed) {
+  public List<Level> replayLadder(
+      int[] concurrencies, int[] prompts, int inputLen, int outputLen, long datasetSeed) {
     Server server = new Server();
     List<long[]> list = new ArrayList<>();
     List<Level> out = new ArrayList<>();
     for (int k = 0; k < concurrencies.length; k++) {
-      out.add(server.level(concurrencies[k], prompts[k], (i, t) -> {
-        while (list.size() <= i) {
-          SplittableRandom rnd = new SplittableRandom(datasetSeed * 1_000_003L + list.size());
-          list.add(hashes(rnd, inputLen, server.cost.blockSize()));
-        }
-        return new SimRequest(inputLen, outputLen, null, list.get(i), t);
-      }));
+      out.add(
+          server.level(
+              concurrencies[k],
+              prompts[k],
+              (i, t) -> {
+                while (list.size() <= i) {
+                  SplittableRandom rnd =
+                      new SplittableRandom(datasetSeed * 1_000_003L + list.size());
+                  list.add(hashes(rnd, inputLen, server.cost.blockSize()));
+                }
+                return new SimRequest(inputLen, outputLen, null, list.get(i), t);
+              }));
     }
     return out;
   }
@@ -123,8 +156,10 @@ public final class EngineModel {
             now = ready; // nothing runs until the next request reaches the engine
             continue;
           }
-          throw new IllegalStateException("nothing schedulable: a request does not fit the KV cache ("
-              + cost.kvBlocks() + " blocks)");
+          throw new IllegalStateException(
+              "nothing schedulable: a request does not fit the KV cache ("
+                  + cost.kvBlocks()
+                  + " blocks)");
         }
         long end = now + s.durationNanos();
         s.complete(end, (r, k, t) -> {});
@@ -143,16 +178,27 @@ public final class EngineModel {
       double tpot = 0;
       for (SimRequest r : done) {
         ttft += (r.firstTokenNanos - r.arrivalNanos) / 1e6;
-        tpot += r.maxTokens > 1 ? (r.finishedNanos - r.firstTokenNanos) / 1e6 / (r.maxTokens - 1) : 0;
+        tpot +=
+            r.maxTokens > 1 ? (r.finishedNanos - r.firstTokenNanos) / 1e6 / (r.maxTokens - 1) : 0;
       }
       double durationS = (now - start) / 1e9;
-      return new Level(concurrency, prompts, durationS, ttft / done.size(), tpot / done.size(),
-          outputTokens / durationS, s.preemptions() - preempt0, metrics.prefixHits() - hits0, peakKv,
-          cost.kvBlocks(), (long) prompts * done.get(0).promptTokens);
+      return new Level(
+          concurrency,
+          prompts,
+          durationS,
+          ttft / done.size(),
+          tpot / done.size(),
+          outputTokens / durationS,
+          s.preemptions() - preempt0,
+          metrics.prefixHits() - hits0,
+          peakKv,
+          cost.kvBlocks(),
+          (long) prompts * done.get(0).promptTokens);
     }
   }
 
-  private static SimRequest request(SplittableRandom rnd, int inputLen, int outputLen, int blockSize, long now) {
+  private static SimRequest request(
+      SplittableRandom rnd, int inputLen, int outputLen, int blockSize, long now) {
     return new SimRequest(inputLen, outputLen, null, hashes(rnd, inputLen, blockSize), now);
   }
 

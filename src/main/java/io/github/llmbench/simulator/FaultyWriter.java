@@ -24,7 +24,12 @@ final class FaultyWriter implements ResponseWriter {
   private int stalledUpTo = -1; // highest token index held back during a stall
   private boolean stalling;
 
-  FaultyWriter(ResponseWriter inner, Channel channel, SimFaults.Fault fault, int maxTokens, Runnable onDone,
+  FaultyWriter(
+      ResponseWriter inner,
+      Channel channel,
+      SimFaults.Fault fault,
+      int maxTokens,
+      Runnable onDone,
       SimRequest[] request) {
     this.inner = inner;
     this.channel = channel;
@@ -56,9 +61,11 @@ final class FaultyWriter implements ResponseWriter {
         over = true;
         cancel();
         // vLLM's streaming error: one data event with the error object, then [DONE]
-        String ev = "data: {\"error\":{\"message\":\"simulated fault: generation failed\",\"type\":\"InternalServerError\","
-            + "\"param\":null,\"code\":500}}\n\ndata: [DONE]\n\n";
-        channel.writeAndFlush(new DefaultLastHttpContent(Unpooled.copiedBuffer(ev, StandardCharsets.UTF_8)));
+        String ev =
+            "data: {\"error\":{\"message\":\"simulated fault: generation failed\",\"type\":\"InternalServerError\","
+                + "\"param\":null,\"code\":500}}\n\ndata: [DONE]\n\n";
+        channel.writeAndFlush(
+            new DefaultLastHttpContent(Unpooled.copiedBuffer(ev, StandardCharsets.UTF_8)));
         onDone.run();
         return true;
       }
@@ -71,12 +78,16 @@ final class FaultyWriter implements ResponseWriter {
       case STALL -> {
         stalling = true;
         stalledUpTo = k;
-        eventLoop().schedule(() -> {
-          stalling = false;
-          for (int j = k; j <= stalledUpTo && channel.isActive(); j++) {
-            inner.emit(j);
-          }
-        }, (long) (fault.stallSeconds() * 1e9), TimeUnit.NANOSECONDS);
+        eventLoop()
+            .schedule(
+                () -> {
+                  stalling = false;
+                  for (int j = k; j <= stalledUpTo && channel.isActive(); j++) {
+                    inner.emit(j);
+                  }
+                },
+                (long) (fault.stallSeconds() * 1e9),
+                TimeUnit.NANOSECONDS);
         return false;
       }
       default -> {

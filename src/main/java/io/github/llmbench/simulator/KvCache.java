@@ -50,7 +50,9 @@ final class KvCache {
     return free;
   }
 
-  /** vLLM's kv_cache_usage: share of blocks held by requests (cached but free blocks count as free). */
+  /**
+   * vLLM's kv_cache_usage: share of blocks held by requests (cached but free blocks count as free).
+   */
   double usage() {
     return numBlocks == 0 ? 0 : 1.0 - (double) free / numBlocks;
   }
@@ -122,7 +124,10 @@ final class KvCache {
     }
   }
 
-  /** Releases the request's blocks (finished, preempted or cancelled); they stay cached until evicted. */
+  /**
+   * Releases the request's blocks (finished, preempted or cancelled); they stay cached until
+   * evicted.
+   */
   void free(SimRequest r) {
     for (int i = r.numBlocks - 1; i >= 0; i--) {
       int b = r.blocks[i];

@@ -10,8 +10,10 @@ final class LatenessHistogram {
 
   private final AtomicLongArray counts = new AtomicLongArray(BUCKETS);
   private final AtomicLong max = new AtomicLong();
+
   /** Over this, a token is kept in {@link #outliers} (its time and lateness), for diagnosis. */
   private static final long OUTLIER_NANOS = 2_000_000;
+
   private static final int OUTLIER_SLOTS = 4096;
   private final AtomicLongArray outliers = new AtomicLongArray(2 * OUTLIER_SLOTS);
   private final AtomicLong outlierCount = new AtomicLong();

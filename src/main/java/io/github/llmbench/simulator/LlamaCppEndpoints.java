@@ -7,7 +7,9 @@ import io.github.llmbench.simulator.StreamWriter.Json;
 import java.util.ArrayList;
 import java.util.List;
 
-/** llama-server's answers of {@code /v1/models} and {@code /tokenize} ({@link Dialect#LLAMACPP}). */
+/**
+ * llama-server's answers of {@code /v1/models} and {@code /tokenize} ({@link Dialect#LLAMACPP}).
+ */
 final class LlamaCppEndpoints {
   /** llama-server's {@code Server} header. */
   static final String SERVER = "llama.cpp";

@@ -3,9 +3,13 @@ package io.github.llmbench.simulator;
 import io.github.llmbench.simulator.StreamWriter.Json;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
-import io.netty.channel.EventLoop;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -25,10 +29,11 @@ import java.util.concurrent.ThreadLocalRandom;
  * </pre>
  *
  * then {@code data: [DONE]}, and the connection is closed although the head announced {@code
- * Keep-Alive: timeout=5, max=100}, as llama-server does. The {@code timings} are the simulator's own: {@code prompt_ms} from
- * the request's arrival to its first token, {@code predicted_ms} from the first to the last token,
- * {@code predicted_per_token_ms} = {@code predicted_ms / (n - 1)} as llama-server computes it.
- * Separate from {@link StreamWriter} (vLLM's hot path); non-streaming responses are delegated to it.
+ * Keep-Alive: timeout=5, max=100}, as llama-server does. The {@code timings} are the simulator's
+ * own: {@code prompt_ms} from the request's arrival to its first token, {@code predicted_ms} from
+ * the first to the last token, {@code predicted_per_token_ms} = {@code predicted_ms / (n - 1)} as
+ * llama-server computes it. Separate from {@link StreamWriter} (vLLM's hot path); non-streaming
+ * responses are delegated to it.
  */
 final class LlamaCppStreamWriter implements ResponseWriter {
   static final String FINGERPRINT = "b0-simulator";
@@ -37,8 +42,10 @@ final class LlamaCppStreamWriter implements ResponseWriter {
   private final Runnable onDone;
   private final ParsedRequest req;
   private final StreamWriter whole;
+
   /** The last token's write, for {@link #recordSent}. */
-  private io.netty.channel.ChannelFuture sent;
+  private ChannelFuture sent;
+
   private final String id;
   private final long created;
   private final String model;
@@ -46,7 +53,8 @@ final class LlamaCppStreamWriter implements ResponseWriter {
   private final long arrivalNanos = System.nanoTime();
   private long firstTokenNanos;
 
-  LlamaCppStreamWriter(Channel channel, ParsedRequest req, String model, boolean keepAlive, Runnable onDone) {
+  LlamaCppStreamWriter(
+      Channel channel, ParsedRequest req, String model, boolean keepAlive, Runnable onDone) {
     this.channel = channel;
     this.req = req;
     this.model = model;
@@ -71,9 +79,7 @@ final class LlamaCppStreamWriter implements ResponseWriter {
 
   /** llama-server's response head: it announces keep-alive, yet closes after the stream. */
   void writeStreamHead() {
-    io.netty.handler.codec.http.DefaultHttpResponse r =
-        new io.netty.handler.codec.http.DefaultHttpResponse(
-            io.netty.handler.codec.http.HttpVersion.HTTP_1_1, io.netty.handler.codec.http.HttpResponseStatus.OK);
+    DefaultHttpResponse r = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
     r.headers().set("Server", LlamaCppEndpoints.SERVER);
     r.headers().set("Content-Type", "text/event-stream");
     r.headers().set("Transfer-Encoding", "chunked");
@@ -91,13 +97,20 @@ final class LlamaCppStreamWriter implements ResponseWriter {
     if (k == 0) {
       firstTokenNanos = now;
     }
-    String word = new String(StubTokenizer.OUTPUT_WORDS_JSON[StubTokenizer.outputWord(seed, k)], StandardCharsets.UTF_8);
+    String word =
+        new String(
+            StubTokenizer.OUTPUT_WORDS_JSON[StubTokenizer.outputWord(seed, k)],
+            StandardCharsets.UTF_8);
     StringBuilder out = new StringBuilder(512);
     if (req.chat) {
       if (k == 0) {
-        chatChunk(out, "{\"finish_reason\":null,\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null}}", "");
+        chatChunk(
+            out,
+            "{\"finish_reason\":null,\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null}}",
+            "");
       }
-      chatChunk(out, "{\"finish_reason\":null,\"index\":0,\"delta\":{\"content\":" + word + "}}", "");
+      chatChunk(
+          out, "{\"finish_reason\":null,\"index\":0,\"delta\":{\"content\":" + word + "}}", "");
       if (last) {
         chatChunk(out, "{\"finish_reason\":\"length\",\"index\":0,\"delta\":{}}", "");
         if (req.includeUsage) {
@@ -105,16 +118,25 @@ final class LlamaCppStreamWriter implements ResponseWriter {
         }
       }
     } else {
-      out.append("data: {\"choices\":[{\"text\":").append(word)
-          .append(",\"index\":0,\"logprobs\":null,\"finish_reason\":null}]").append(common("text_completion"))
-          .append(",\"id\":\"").append(id).append("\"}\n\n");
+      out.append("data: {\"choices\":[{\"text\":")
+          .append(word)
+          .append(",\"index\":0,\"logprobs\":null,\"finish_reason\":null}]")
+          .append(common("text_completion"))
+          .append(",\"id\":\"")
+          .append(id)
+          .append("\"}\n\n");
       if (last) {
-        out.append("data: {\"choices\":[{\"text\":\"\",\"index\":0,\"logprobs\":null,\"finish_reason\":\"length\"}]")
+        out.append(
+                "data: {\"choices\":[{\"text\":\"\",\"index\":0,\"logprobs\":null,\"finish_reason\":\"length\"}]")
             .append(common("text_completion"));
         if (req.includeUsage) {
           out.append(",\"usage\":").append(usage());
         }
-        out.append(",\"id\":\"").append(id).append("\",\"timings\":").append(timings(now)).append("}\n\n");
+        out.append(",\"id\":\"")
+            .append(id)
+            .append("\",\"timings\":")
+            .append(timings(now))
+            .append("}\n\n");
       }
     }
     if (last) {
@@ -145,20 +167,41 @@ final class LlamaCppStreamWriter implements ResponseWriter {
   }
 
   private void chatChunk(StringBuilder out, String choice, String extra) {
-    out.append("data: {\"choices\":[").append(choice == null ? "" : choice).append("],\"created\":").append(created)
-        .append(",\"id\":\"").append(id).append("\",\"model\":").append(Json.quote(model))
-        .append(",\"system_fingerprint\":\"").append(FINGERPRINT).append("\",\"object\":\"chat.completion.chunk\"")
-        .append(extra).append("}\n\n");
+    out.append("data: {\"choices\":[")
+        .append(choice == null ? "" : choice)
+        .append("],\"created\":")
+        .append(created)
+        .append(",\"id\":\"")
+        .append(id)
+        .append("\",\"model\":")
+        .append(Json.quote(model))
+        .append(",\"system_fingerprint\":\"")
+        .append(FINGERPRINT)
+        .append("\",\"object\":\"chat.completion.chunk\"")
+        .append(extra)
+        .append("}\n\n");
   }
 
   private String common(String object) {
-    return ",\"created\":" + created + ",\"model\":" + Json.quote(model) + ",\"system_fingerprint\":\"" + FINGERPRINT
-        + "\",\"object\":\"" + object + "\"";
+    return ",\"created\":"
+        + created
+        + ",\"model\":"
+        + Json.quote(model)
+        + ",\"system_fingerprint\":\""
+        + FINGERPRINT
+        + "\",\"object\":\""
+        + object
+        + "\"";
   }
 
   private String usage() {
-    return "{\"completion_tokens\":" + req.maxTokens + ",\"prompt_tokens\":" + req.promptTokens + ",\"total_tokens\":"
-        + (req.promptTokens + req.maxTokens) + ",\"prompt_tokens_details\":{\"cached_tokens\":0}}";
+    return "{\"completion_tokens\":"
+        + req.maxTokens
+        + ",\"prompt_tokens\":"
+        + req.promptTokens
+        + ",\"total_tokens\":"
+        + (req.promptTokens + req.maxTokens)
+        + ",\"prompt_tokens_details\":{\"cached_tokens\":0}}";
   }
 
   private String timings(long now) {
@@ -166,11 +209,17 @@ final class LlamaCppStreamWriter implements ResponseWriter {
     double predictedMs = (now - firstTokenNanos) / 1e6;
     int n = req.maxTokens;
     double perToken = n > 1 ? predictedMs / (n - 1) : 0;
-    return String.format(Locale.ROOT,
+    return String.format(
+        Locale.ROOT,
         "{\"cache_n\":0,\"prompt_n\":%d,\"prompt_ms\":%.3f,\"prompt_per_token_ms\":%.6f,\"prompt_per_second\":%.3f,"
             + "\"predicted_n\":%d,\"predicted_ms\":%.3f,\"predicted_per_token_ms\":%.6f,\"predicted_per_second\":%.3f}",
-        req.promptTokens, promptMs, promptMs / Math.max(1, req.promptTokens),
-        promptMs > 0 ? req.promptTokens * 1000 / promptMs : 0, n, predictedMs, perToken,
+        req.promptTokens,
+        promptMs,
+        promptMs / Math.max(1, req.promptTokens),
+        promptMs > 0 ? req.promptTokens * 1000 / promptMs : 0,
+        n,
+        predictedMs,
+        perToken,
         predictedMs > 0 ? (n - 1) * 1000 / predictedMs : 0);
   }
 }

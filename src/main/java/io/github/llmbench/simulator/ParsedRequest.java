@@ -10,11 +10,14 @@ final class ParsedRequest {
   final boolean stream;
   final boolean includeUsage;
   final int promptTokens;
+
   /** The prompt's token ids (chat template applied), for the prefix cache's block hashes. */
   final int[] promptIds;
+
   final int maxTokens;
 
-  private ParsedRequest(boolean chat, boolean stream, boolean includeUsage, int[] promptIds, int maxTokens) {
+  private ParsedRequest(
+      boolean chat, boolean stream, boolean includeUsage, int[] promptIds, int maxTokens) {
     this.chat = chat;
     this.stream = stream;
     this.includeUsage = includeUsage;
@@ -27,20 +30,23 @@ final class ParsedRequest {
    * Validates a request body as vLLM does, throwing {@link ApiError} (400, or 404 for an unknown
    * model) with vLLM's messages where the simulator has the same check.
    */
-  static ParsedRequest parse(JsonNode body, boolean chat, String servedModel, StubTokenizer tok, int maxModelLen) {
+  static ParsedRequest parse(
+      JsonNode body, boolean chat, String servedModel, StubTokenizer tok, int maxModelLen) {
     if (body == null || !body.isObject()) {
       throw ApiError.badRequest("Request body must be a JSON object", null);
     }
     checkModel(body, servedModel);
     List<Integer> ids = new ArrayList<>();
-    int promptTokens = chat ? chatPromptTokens(body, tok, ids) : completionPromptTokens(body, tok, ids);
+    int promptTokens =
+        chat ? chatPromptTokens(body, tok, ids) : completionPromptTokens(body, tok, ids);
 
     boolean stream = optBoolean(body, "stream", false);
     boolean includeUsage = false;
     JsonNode so = body.get("stream_options");
     if (so != null && !so.isNull()) {
       if (!stream) {
-        throw ApiError.badRequest("Stream options can only be defined when `stream=True`.", "stream_options");
+        throw ApiError.badRequest(
+            "Stream options can only be defined when `stream=True`.", "stream_options");
       }
       if (!so.isObject()) {
         throw ApiError.badRequest("stream_options must be an object", "stream_options");
@@ -64,22 +70,38 @@ final class ParsedRequest {
       maxTokens = mt.intValue();
       if (maxTokens < 1) {
         // vLLM SamplingParams._verify_args
-        throw ApiError.badRequest("max_tokens must be at least 1, got " + maxTokens + ".", maxParam);
+        throw ApiError.badRequest(
+            "max_tokens must be at least 1, got " + maxTokens + ".", maxParam);
       }
     }
     if (promptTokens >= maxModelLen) {
-      throw ApiError.badRequest("This model's maximum context length is " + maxModelLen
-          + " tokens. However, your request has " + promptTokens
-          + " input tokens. Please reduce the length of the input messages.", "messages");
+      throw ApiError.badRequest(
+          "This model's maximum context length is "
+              + maxModelLen
+              + " tokens. However, your request has "
+              + promptTokens
+              + " input tokens. Please reduce the length of the input messages.",
+          "messages");
     }
     if (maxTokens == null) {
       // vLLM's default: whatever room the context leaves
       maxTokens = maxModelLen - promptTokens;
     } else if ((long) promptTokens + maxTokens > maxModelLen) {
       // vLLM OpenAIServing._validate_input
-      throw ApiError.badRequest("'max_tokens' or 'max_completion_tokens' is too large: " + maxTokens
-          + ". This model's maximum context length is " + maxModelLen + " tokens and your request has "
-          + promptTokens + " input tokens (" + maxTokens + " > " + maxModelLen + " - " + promptTokens + ").",
+      throw ApiError.badRequest(
+          "'max_tokens' or 'max_completion_tokens' is too large: "
+              + maxTokens
+              + ". This model's maximum context length is "
+              + maxModelLen
+              + " tokens and your request has "
+              + promptTokens
+              + " input tokens ("
+              + maxTokens
+              + " > "
+              + maxModelLen
+              + " - "
+              + promptTokens
+              + ").",
           maxParam);
     }
     int[] promptIds = new int[ids.size()];
@@ -109,14 +131,22 @@ final class ParsedRequest {
   }
 
   // ids for the template's special tokens in /tokenize output (the last ids of the vocabulary)
-  private static int imStart(StubTokenizer t) { return t.vocabSize() - 1; }
-  private static int imEnd(StubTokenizer t) { return t.vocabSize() - 2; }
-  private static int newline(StubTokenizer t) { return t.vocabSize() - 3; }
+  private static int imStart(StubTokenizer t) {
+    return t.vocabSize() - 1;
+  }
+
+  private static int imEnd(StubTokenizer t) {
+    return t.vocabSize() - 2;
+  }
+
+  private static int newline(StubTokenizer t) {
+    return t.vocabSize() - 3;
+  }
 
   /**
-   * Prompt tokens of a chat request: template ({@link StubTokenizer#TOKENS_PER_MESSAGE} per message,
-   * {@link StubTokenizer#TOKENS_PER_CONVERSATION} for the generation prompt) plus the content.
-   * Fills {@code ids} when not null.
+   * Prompt tokens of a chat request: template ({@link StubTokenizer#TOKENS_PER_MESSAGE} per
+   * message, {@link StubTokenizer#TOKENS_PER_CONVERSATION} for the generation prompt) plus the
+   * content. Fills {@code ids} when not null.
    */
   static int chatPromptTokens(JsonNode body, StubTokenizer tok, List<Integer> ids) {
     JsonNode messages = body.get("messages");
@@ -129,7 +159,8 @@ final class ParsedRequest {
     int n = StubTokenizer.TOKENS_PER_CONVERSATION;
     for (JsonNode msg : messages) {
       if (!msg.isObject() || !msg.path("role").isTextual()) {
-        throw ApiError.badRequest("messages: each message must be an object with a string 'role'", "messages");
+        throw ApiError.badRequest(
+            "messages: each message must be an object with a string 'role'", "messages");
       }
       String role = msg.get("role").asText();
       if (ids != null) {
@@ -153,7 +184,8 @@ final class ParsedRequest {
           n += countOrEncode(tok, part.get("text").asText(), ids);
         }
       } else {
-        throw ApiError.badRequest("messages: content must be a string or a list of content parts", "messages");
+        throw ApiError.badRequest(
+            "messages: content must be a string or a list of content parts", "messages");
       }
       if (ids != null) {
         ids.add(imEnd(tok));
@@ -190,10 +222,12 @@ final class ParsedRequest {
       }
       for (JsonNode t : p) {
         if (t.isTextual() || t.isArray()) {
-          throw ApiError.badRequest("prompt: the simulator supports one prompt per request, got " + p.size(), "prompt");
+          throw ApiError.badRequest(
+              "prompt: the simulator supports one prompt per request, got " + p.size(), "prompt");
         }
         if (!t.isIntegralNumber()) {
-          throw ApiError.badRequest("prompt: must be a string, a list of strings or a list of token ids", "prompt");
+          throw ApiError.badRequest(
+              "prompt: must be a string, a list of strings or a list of token ids", "prompt");
         }
         long id = t.longValue();
         if (id < 0 || id >= tok.vocabSize()) {
@@ -205,7 +239,8 @@ final class ParsedRequest {
       }
       return p.size();
     }
-    throw ApiError.badRequest("prompt: must be a string, a list of strings or a list of token ids", "prompt");
+    throw ApiError.badRequest(
+        "prompt: must be a string, a list of strings or a list of token ids", "prompt");
   }
 
   private static int countOrEncode(StubTokenizer tok, String text, List<Integer> ids) {

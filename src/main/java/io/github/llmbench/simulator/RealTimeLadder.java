@@ -1,5 +1,6 @@
 package io.github.llmbench.simulator;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -32,27 +33,37 @@ final class RealTimeLadder implements AutoCloseable {
 
   RealTimeLadder(SimulatorConfig config) {
     this.sim = VllmSimulator.start(config);
-    this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-        .connectTimeout(Duration.ofSeconds(10)).build();
+    this.client =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
   }
 
   String lastCpu() {
     return lastCpu;
   }
 
-  EngineModel.Level level(int concurrency, int prompts, int inputLen, int outputLen) throws Exception {
+  EngineModel.Level level(int concurrency, int prompts, int inputLen, int outputLen)
+      throws Exception {
     List<String> bodies = new ArrayList<>(prompts);
     for (int i = 0; i < prompts; i++) {
       StringBuilder sb = new StringBuilder(inputLen * 8);
       for (int t = 0; t < inputLen; t++) {
         sb.append(t == 0 ? "" : " ").append('w').append(Integer.toString(rnd.nextInt(1 << 30), 36));
       }
-      bodies.add("{\"model\":\"" + sim.servedModelName() + "\",\"prompt\":\"" + sb + "\",\"max_tokens\":" + outputLen
-          + ",\"stream\":true,\"ignore_eos\":true}");
+      bodies.add(
+          "{\"model\":\""
+              + sim.servedModelName()
+              + "\",\"prompt\":\""
+              + sb
+              + "\",\"max_tokens\":"
+              + outputLen
+              + ",\"stream\":true,\"ignore_eos\":true}");
     }
     long preBefore = sim.metrics().preemptions();
     long hitsBefore = sim.metrics().prefixHits();
-    var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    var os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long cpu0 = os.getProcessCpuTime();
     AtomicInteger next = new AtomicInteger();
     double[] ttft = new double[prompts];
@@ -62,13 +73,15 @@ final class RealTimeLadder implements AutoCloseable {
     long t0 = System.nanoTime();
     List<Future<?>> fs = new ArrayList<>();
     for (int c = 0; c < concurrency; c++) {
-      fs.add(pool.submit(() -> {
-        int i;
-        while ((i = next.getAndIncrement()) < prompts) {
-          one(bodies.get(i), i, ttft, tpot, outs);
-        }
-        return null;
-      }));
+      fs.add(
+          pool.submit(
+              () -> {
+                int i;
+                while ((i = next.getAndIncrement()) < prompts) {
+                  one(bodies.get(i), i, ttft, tpot, outs);
+                }
+                return null;
+              }));
     }
     for (Future<?> f : fs) {
       f.get();
@@ -78,8 +91,14 @@ final class RealTimeLadder implements AutoCloseable {
     double wall = (t1 - t0) / 1e9;
     double cpuS = (os.getProcessCpuTime() - cpu0) / 1e9;
     int cores = Runtime.getRuntime().availableProcessors();
-    lastCpu = String.format(Locale.ROOT, "process CPU %.0f%% of %d cores (%.1f s CPU in %.1f s)",
-        100 * cpuS / wall / cores, cores, cpuS, wall);
+    lastCpu =
+        String.format(
+            Locale.ROOT,
+            "process CPU %.0f%% of %d cores (%.1f s CPU in %.1f s)",
+            100 * cpuS / wall / cores,
+            cores,
+            cpuS,
+            wall);
     long out = 0;
     double sT = 0;
     double sP = 0;
@@ -88,14 +107,26 @@ final class RealTimeLadder implements AutoCloseable {
       sT += ttft[i];
       sP += tpot[i];
     }
-    return new EngineModel.Level(concurrency, prompts, wall, sT / prompts, sP / prompts, out / wall,
-        sim.metrics().preemptions() - preBefore, sim.metrics().prefixHits() - hitsBefore, Double.NaN, 0,
+    return new EngineModel.Level(
+        concurrency,
+        prompts,
+        wall,
+        sT / prompts,
+        sP / prompts,
+        out / wall,
+        sim.metrics().preemptions() - preBefore,
+        sim.metrics().prefixHits() - hitsBefore,
+        Double.NaN,
+        0,
         (long) prompts * inputLen);
   }
 
   private void one(String body, int i, double[] ttft, double[] tpot, int[] outs) throws Exception {
-    HttpRequest req = HttpRequest.newBuilder(URI.create(sim.baseUrl() + "/v1/completions"))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    HttpRequest req =
+        HttpRequest.newBuilder(URI.create(sim.baseUrl() + "/v1/completions"))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build();
     long start = System.nanoTime();
     HttpResponse<Stream<String>> resp = client.send(req, HttpResponse.BodyHandlers.ofLines());
     long first = -1;

@@ -1,5 +1,6 @@
 package io.github.llmbench.simulator;
 
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
 
 /** The connection side of a request: where and how its tokens are written. */
@@ -8,8 +9,8 @@ interface ResponseWriter {
   EventLoop eventLoop();
 
   /**
-   * Token {@code k} (0-based) was sampled. Writes and flushes what the client should see now
-   * (a stream chunk, or the whole response after the last token) and returns true if bytes were
+   * Token {@code k} (0-based) was sampled. Writes and flushes what the client should see now (a
+   * stream chunk, or the whole response after the last token) and returns true if bytes were
    * flushed for this token.
    */
   boolean emit(int k);
@@ -23,8 +24,10 @@ interface ResponseWriter {
     lateness.record(System.nanoTime() - scheduledEnd);
   }
 
-  /** Records the lateness of a write when it succeeds: now if it is done, else on its completion. */
-  static void recordWhenWritten(io.netty.channel.ChannelFuture f, LatenessHistogram lateness, long scheduledEnd) {
+  /**
+   * Records the lateness of a write when it succeeds: now if it is done, else on its completion.
+   */
+  static void recordWhenWritten(ChannelFuture f, LatenessHistogram lateness, long scheduledEnd) {
     if (f == null) {
       lateness.record(System.nanoTime() - scheduledEnd);
     } else if (f.isDone()) {
@@ -32,11 +35,12 @@ interface ResponseWriter {
         lateness.record(System.nanoTime() - scheduledEnd);
       }
     } else {
-      f.addListener(x -> {
-        if (x.isSuccess()) {
-          lateness.record(System.nanoTime() - scheduledEnd);
-        }
-      });
+      f.addListener(
+          x -> {
+            if (x.isSuccess()) {
+              lateness.record(System.nanoTime() - scheduledEnd);
+            }
+          });
     }
   }
 }

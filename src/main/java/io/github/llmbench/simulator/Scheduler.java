@@ -5,19 +5,19 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * vLLM V1's scheduler, without sockets or clocks: used step by step by the live {@link Engine} (real
- * time) and by {@link EngineModel} (virtual time), so both share one behaviour.
+ * vLLM V1's scheduler, without sockets or clocks: used step by step by the live {@link Engine}
+ * (real time) and by {@link EngineModel} (virtual time), so both share one behaviour.
  *
  * <p>A step: (1) running requests first, in order: each takes the tokens it has not computed yet (1
- * when decoding; the rest of its prompt, or of prompt + output after a preemption, when prefilling),
- * capped by what is left of {@code max_num_batched_tokens}; KV blocks are allocated for them, and
- * when the cache is full the newest running request is preempted (its blocks freed, its computed
- * tokens dropped, back at the head of the waiting queue, to be recomputed) until the allocation
- * fits; (2) unless that step preempted, waiting requests are admitted in order while fewer than
- * {@code max_num_seqs} run and budget is left: each first takes its cached prefix blocks (automatic
- * prefix caching), then a prefill chunk within the budget, if the free blocks hold it. At the step's
- * end every request whose tokens are all computed samples one token; a request ends at
- * {@code max_tokens} and frees its blocks.
+ * when decoding; the rest of its prompt, or of prompt + output after a preemption, when
+ * prefilling), capped by what is left of {@code max_num_batched_tokens}; KV blocks are allocated
+ * for them, and when the cache is full the newest running request is preempted (its blocks freed,
+ * its computed tokens dropped, back at the head of the waiting queue, to be recomputed) until the
+ * allocation fits; (2) unless that step preempted, waiting requests are admitted in order while
+ * fewer than {@code max_num_seqs} run and budget is left: each first takes its cached prefix blocks
+ * (automatic prefix caching), then a prefill chunk within the budget, if the free blocks hold it.
+ * At the step's end every request whose tokens are all computed samples one token; a request ends
+ * at {@code max_tokens} and frees its blocks.
  *
  * <p>A request reaches the waiting queue {@link CostModel#requestPathNanos()} after it arrived (the
  * API server's parsing and tokenization and the hand-off to the engine process): a client's next
@@ -71,13 +71,14 @@ final class Scheduler {
   /** Drops cancelled requests (the client went away), freeing their blocks. */
   void dropCancelled() {
     if (!running.isEmpty()) {
-      running.removeIf(x -> {
-        if (x.cancelled) {
-          kv.free(x);
-          return true;
-        }
-        return false;
-      });
+      running.removeIf(
+          x -> {
+            if (x.cancelled) {
+              kv.free(x);
+              return true;
+            }
+            return false;
+          });
     }
     if (!waiting.isEmpty()) {
       waiting.removeIf(x -> x.cancelled);

@@ -7,9 +7,9 @@ import java.util.Locale;
 
 /**
  * Calibration of the simulator against the seed study's TP=1 ladder (Qwen2.5-7B-Instruct, one RTX
- * 4080 32 GB, input 1,024, output 128, C = 1, 8, 16, 32, 64, 128, 200; 300 prompts when C <= 32 else
- * 500), plus TP=2 at C=1. Prints, per level, the simulated mean TPOT and output throughput beside
- * the seed's.
+ * 4080 32 GB, input 1,024, output 128, C = 1, 8, 16, 32, 64, 128, 200; 300 prompts when C <= 32
+ * else 500), plus TP=2 at C=1. Prints, per level, the simulated mean TPOT and output throughput
+ * beside the seed's.
  *
  * <pre>
  * --virtual (default)   the engine model in virtual time (EngineModel): seconds
@@ -29,8 +29,10 @@ public final class SimCalibration {
 
   static final int[] LEVELS = {1, 8, 16, 32, 64, 128, 200};
   static final double[] SEED_TPOT_MS = {25, 26, 36, 52, 90, 163, 263};
+
   /** Seed output throughput: given only at C=128 (~660 tok/s); C=200 is ~9% lower. */
   static final double SEED_TPUT_C128 = 660;
+
   static final double SEED_TP2_C1_TPOT_MS = 12.07;
 
   private SimCalibration() {}
@@ -72,12 +74,19 @@ public final class SimCalibration {
         // fitting aids (virtual only)
         case "--mem-eff" -> cal = cal.withMemoryEfficiency(Double.parseDouble(args[++i]));
         case "--compute-eff" -> cal = cal.withComputeEfficiency(Double.parseDouble(args[++i]));
-        case "--overhead-ms" -> cal = cal.withStepOverheadSeconds(Double.parseDouble(args[++i]) / 1e3);
-        case "--per-seq-us" -> cal = cal.withStepOverheadPerSeqSeconds(Double.parseDouble(args[++i]) / 1e6);
-        case "--request-path-ms" -> cal = cal.withRequestPathSeconds(Double.parseDouble(args[++i]) / 1e3);
-        case "--reserve-gb" -> cal = cal.withActivationReserveBytes((long) (Double.parseDouble(args[++i]) * 1e9));
-        default -> throw new IllegalArgumentException("unknown argument " + args[i]
-            + " (accepted: --virtual, --replay, --fresh, --real, --levels 1,8,..., --prompts-cap N, --no-tp2)");
+        case "--overhead-ms" ->
+            cal = cal.withStepOverheadSeconds(Double.parseDouble(args[++i]) / 1e3);
+        case "--per-seq-us" ->
+            cal = cal.withStepOverheadPerSeqSeconds(Double.parseDouble(args[++i]) / 1e6);
+        case "--request-path-ms" ->
+            cal = cal.withRequestPathSeconds(Double.parseDouble(args[++i]) / 1e3);
+        case "--reserve-gb" ->
+            cal = cal.withActivationReserveBytes((long) (Double.parseDouble(args[++i]) * 1e9));
+        default ->
+            throw new IllegalArgumentException(
+                "unknown argument "
+                    + args[i]
+                    + " (accepted: --virtual, --replay, --fresh, --real, --levels 1,8,..., --prompts-cap N, --no-tp2)");
       }
     }
     if (levels.isEmpty()) {
@@ -97,11 +106,19 @@ public final class SimCalibration {
       rt = levels.isEmpty() ? null : new RealTimeLadder(config);
       how = "real time, live simulator over HTTP (closed-loop streaming client in the same JVM)";
     } else {
-      how = replay ? "virtual time (EngineModel), the seed's procedure (one server, the same prompt list at every level)"
-          : "virtual time (EngineModel), fresh engine and fresh prompts per level";
+      how =
+          replay
+              ? "virtual time (EngineModel), the seed's procedure (one server, the same prompt list at every level)"
+              : "virtual time (EngineModel), fresh engine and fresh prompts per level";
     }
-    System.out.println("Simulator calibration, " + how + ": " + config.modelSpec().hfId() + " on " + config.gpu()
-        + ", TP=1, input 1024, output 128");
+    System.out.println(
+        "Simulator calibration, "
+            + how
+            + ": "
+            + config.modelSpec().hfId()
+            + " on "
+            + config.gpu()
+            + ", TP=1, input 1024, output 128");
     EngineModel em = EngineModel.of(config).withCalibration(cal);
     levels.remove(Integer.valueOf(-1));
     if (!real && replay && !levels.isEmpty()) {
@@ -115,7 +132,8 @@ public final class SimCalibration {
     }
     for (int c : levels) {
       int prompts = Math.min(cap, seedPrompts(c));
-      EngineModel.Level l = real ? rt.level(c, prompts, 1024, 128) : em.closedLoop(c, prompts, 1024, 128, 42 + c);
+      EngineModel.Level l =
+          real ? rt.level(c, prompts, 1024, 128) : em.closedLoop(c, prompts, 1024, 128, 42 + c);
       rows.add(l);
       if (real) {
         System.out.println(row(l, rows) + "   cpu " + rt.lastCpu());
@@ -127,11 +145,19 @@ public final class SimCalibration {
       System.out.println(table(rows));
     }
     if (tp2) {
-      EngineModel.Level t2 = real
-          ? new RealTimeLadder(config.withTp(2)).level(1, Math.min(cap, 300), 1024, 128)
-          : EngineModel.of(config.withTp(2)).withCalibration(cal).closedLoop(1, 300, 1024, 128, 7);
-      System.out.printf(Locale.ROOT, "TP=2, C=1: mean TPOT %.2f ms (seed 12.07 ms, %+.1f%%), mean TTFT %.1f ms (seed 62.17), %.1f tok/s (seed 80.22)%n",
-          t2.meanTpotMs(), 100 * (t2.meanTpotMs() / SEED_TP2_C1_TPOT_MS - 1), t2.meanTtftMs(), t2.outputThroughput());
+      EngineModel.Level t2 =
+          real
+              ? new RealTimeLadder(config.withTp(2)).level(1, Math.min(cap, 300), 1024, 128)
+              : EngineModel.of(config.withTp(2))
+                  .withCalibration(cal)
+                  .closedLoop(1, 300, 1024, 128, 7);
+      System.out.printf(
+          Locale.ROOT,
+          "TP=2, C=1: mean TPOT %.2f ms (seed 12.07 ms, %+.1f%%), mean TTFT %.1f ms (seed 62.17), %.1f tok/s (seed 80.22)%n",
+          t2.meanTpotMs(),
+          100 * (t2.meanTpotMs() / SEED_TP2_C1_TPOT_MS - 1),
+          t2.meanTtftMs(),
+          t2.outputThroughput());
     }
     if (rt != null) {
       rt.close();
@@ -145,20 +171,40 @@ public final class SimCalibration {
 
   static String row(EngineModel.Level l, List<EngineModel.Level> rows) {
     double seed = seedTpot(l.concurrency());
-    String seedTput = l.concurrency() == 128 ? "~660 (peak)" : l.concurrency() == 200 ? "~600 (-9%)" : "";
+    String seedTput =
+        l.concurrency() == 128 ? "~660 (peak)" : l.concurrency() == 200 ? "~600 (-9%)" : "";
     String rel = "";
     if (l.concurrency() == 200) {
       for (EngineModel.Level o : rows) {
         if (o.concurrency() == 128) {
-          rel = String.format(Locale.ROOT, " (%+.1f%% vs C=128)", 100 * (l.outputThroughput() / o.outputThroughput() - 1));
+          rel =
+              String.format(
+                  Locale.ROOT,
+                  " (%+.1f%% vs C=128)",
+                  100 * (l.outputThroughput() / o.outputThroughput() - 1));
         }
       }
     }
     // the live simulator's peak KV use is not sampled (real time): n/a
-    String peakKv = Double.isNaN(l.peakKvUsage()) ? "n/a" : String.format(Locale.ROOT, "%.0f%%", 100 * l.peakKvUsage());
-    return String.format(Locale.ROOT, "| %d | %d | %.1f | %.0f | %+.1f%% | %.0f | %.0f%s | %s | %d | %s | %.1f%% |",
-        l.concurrency(), l.prompts(), l.meanTpotMs(), seed, 100 * (l.meanTpotMs() / seed - 1), l.meanTtftMs(),
-        l.outputThroughput(), rel, seedTput, l.preemptions(), peakKv, 100 * l.prefixHitRate());
+    String peakKv =
+        Double.isNaN(l.peakKvUsage())
+            ? "n/a"
+            : String.format(Locale.ROOT, "%.0f%%", 100 * l.peakKvUsage());
+    return String.format(
+        Locale.ROOT,
+        "| %d | %d | %.1f | %.0f | %+.1f%% | %.0f | %.0f%s | %s | %d | %s | %.1f%% |",
+        l.concurrency(),
+        l.prompts(),
+        l.meanTpotMs(),
+        seed,
+        100 * (l.meanTpotMs() / seed - 1),
+        l.meanTtftMs(),
+        l.outputThroughput(),
+        rel,
+        seedTput,
+        l.preemptions(),
+        peakKv,
+        100 * l.prefixHitRate());
   }
 
   static String table(List<EngineModel.Level> rows) {

@@ -6,16 +6,16 @@ import java.util.Locale;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Faults injected on demand ({@code -Dsim.faults=...}, {@code --faults}), so that a load generator's
- * failure handling can be tested without an external server. A comma-separated list of
+ * Faults injected on demand ({@code -Dsim.faults=...}, {@code --faults}), so that a load
+ * generator's failure handling can be tested without an external server. A comma-separated list of
  * {@code mode:share} (share of requests, 0-1; the shares add up to at most 1; each request draws at
  * most one fault):
  *
  * <ul>
  *   <li>{@code 429:0.1} answered {@code 429 Too Many Requests} (vLLM's error JSON), not served
  *   <li>{@code 500:0.1} answered {@code 500 Internal Server Error}, not served
- *   <li>{@code error:0.1} an {@code data: {"error":{...}}} event mid-stream (after half the output),
- *       then {@code data: [DONE]}, as vLLM does when generation fails
+ *   <li>{@code error:0.1} an {@code data: {"error":{...}}} event mid-stream (after half the
+ *       output), then {@code data: [DONE]}, as vLLM does when generation fails
  *   <li>{@code cut:0.1} the connection closed mid-stream, without the terminating chunk
  *   <li>{@code stall:0.1:30} no chunk for 30 s mid-stream (seconds default 10), then the rest
  * </ul>
@@ -24,7 +24,13 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public record SimFaults(List<Fault> faults) {
 
-  public enum Mode { HTTP_429, HTTP_500, ERROR_EVENT, CUT, STALL }
+  public enum Mode {
+    HTTP_429,
+    HTTP_500,
+    ERROR_EVENT,
+    CUT,
+    STALL
+  }
 
   public record Fault(Mode mode, double share, double stallSeconds) {}
 
@@ -46,14 +52,16 @@ public record SimFaults(List<Fault> faults) {
       if (f.length < 2 || f.length > 3 || (f.length == 3 && !f[0].equalsIgnoreCase("stall"))) {
         throw new IllegalArgumentException("bad fault '" + part.trim() + "'");
       }
-      Mode m = switch (f[0].trim().toLowerCase(Locale.ROOT)) {
-        case "429" -> Mode.HTTP_429;
-        case "500" -> Mode.HTTP_500;
-        case "error" -> Mode.ERROR_EVENT;
-        case "cut" -> Mode.CUT;
-        case "stall" -> Mode.STALL;
-        default -> throw new IllegalArgumentException("unknown fault mode '" + f[0].trim() + "'");
-      };
+      Mode m =
+          switch (f[0].trim().toLowerCase(Locale.ROOT)) {
+            case "429" -> Mode.HTTP_429;
+            case "500" -> Mode.HTTP_500;
+            case "error" -> Mode.ERROR_EVENT;
+            case "cut" -> Mode.CUT;
+            case "stall" -> Mode.STALL;
+            default ->
+                throw new IllegalArgumentException("unknown fault mode '" + f[0].trim() + "'");
+          };
       double share;
       double stall = 10;
       try {
@@ -106,13 +114,16 @@ public record SimFaults(List<Fault> faults) {
       if (sb.length() > 0) {
         sb.append(',');
       }
-      sb.append(switch (f.mode()) {
-        case HTTP_429 -> "429";
-        case HTTP_500 -> "500";
-        case ERROR_EVENT -> "error";
-        case CUT -> "cut";
-        case STALL -> "stall";
-      }).append(':').append(f.share());
+      sb.append(
+              switch (f.mode()) {
+                case HTTP_429 -> "429";
+                case HTTP_500 -> "500";
+                case ERROR_EVENT -> "error";
+                case CUT -> "cut";
+                case STALL -> "stall";
+              })
+          .append(':')
+          .append(f.share());
       if (f.mode() == Mode.STALL) {
         sb.append(':').append(f.stallSeconds());
       }

@@ -10,13 +10,19 @@ import java.util.Arrays;
 final class SimRequest {
   final int promptTokens;
   final int maxTokens;
-  /** Turns tokens into bytes on the connection; called on the channel's event loop (null in virtual time). */
+
+  /**
+   * Turns tokens into bytes on the connection; called on the channel's event loop (null in virtual
+   * time).
+   */
   final ResponseWriter writer;
+
   /**
    * Hash of each full 16-token block of the prompt, chained (block i's hash covers its tokens and
    * the hash of block i-1), as vLLM's automatic prefix caching identifies blocks.
    */
   final long[] blockHashes;
+
   /** When the request arrived (engine clock: System.nanoTime, or virtual nanoseconds). */
   final long arrivalNanos;
 
@@ -30,7 +36,8 @@ final class SimRequest {
   int numBlocks;
   int preemptions;
   int cachedPromptTokens; // prompt tokens served by the prefix cache at (first) admission
-  long readyNanos; // when the engine can schedule it: arrival + the request path (API server, hand-off)
+  long readyNanos; // when the engine can schedule it: arrival + the request path (API server,
+  // hand-off)
   long firstScheduledNanos = -1;
   long firstTokenNanos = -1;
   long lastTokenNanos = -1;
@@ -40,7 +47,12 @@ final class SimRequest {
     this(promptTokens, maxTokens, writer, new long[0], System.nanoTime());
   }
 
-  SimRequest(int promptTokens, int maxTokens, ResponseWriter writer, long[] blockHashes, long arrivalNanos) {
+  SimRequest(
+      int promptTokens,
+      int maxTokens,
+      ResponseWriter writer,
+      long[] blockHashes,
+      long arrivalNanos) {
     this.promptTokens = promptTokens;
     this.maxTokens = maxTokens;
     this.writer = writer;

@@ -1,26 +1,27 @@
 package io.github.llmbench.simulator;
 
 import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.catalog.EngineCalibration;
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.catalog.ModelSpec;
+import java.nio.file.Path;
 
 /**
  * Settings of one simulated vLLM server; names follow vLLM's CLI flags.
  *
- * @param port                  TCP port on 127.0.0.1; 0 picks a free port
- * @param model                 catalog model id ({@link Catalog#model(String)})
- * @param servedModelName       name clients must send as {@code model} ({@code --served-model-name});
- *                              null means the model's Hugging Face id, as vLLM does
- * @param gpu                   catalog GPU id ({@link Catalog#gpu(String)})
- * @param tp                    tensor-parallel size ({@code --tensor-parallel-size})
- * @param maxNumSeqs            {@code --max-num-seqs}: most requests in the running batch
- * @param maxNumBatchedTokens   {@code --max-num-batched-tokens}: token budget of one engine step
- * @param gpuMemoryUtilization  {@code --gpu-memory-utilization}; checked now, used for KV-cache
- *                              capacity in a later version
- * @param dialect               whose stream and endpoint shapes to speak ({@link Dialect}; vLLM's
- *                              by default)
- * @param faults                faults to inject ({@link SimFaults}; none by default)
+ * @param port TCP port on 127.0.0.1; 0 picks a free port
+ * @param model catalog model id ({@link Catalog#model(String)})
+ * @param servedModelName name clients must send as {@code model} ({@code --served-model-name});
+ *     null means the model's Hugging Face id, as vLLM does
+ * @param gpu catalog GPU id ({@link Catalog#gpu(String)})
+ * @param tp tensor-parallel size ({@code --tensor-parallel-size})
+ * @param maxNumSeqs {@code --max-num-seqs}: most requests in the running batch
+ * @param maxNumBatchedTokens {@code --max-num-batched-tokens}: token budget of one engine step
+ * @param gpuMemoryUtilization {@code --gpu-memory-utilization}; checked now, used for KV-cache
+ *     capacity in a later version
+ * @param dialect whose stream and endpoint shapes to speak ({@link Dialect}; vLLM's by default)
+ * @param faults faults to inject ({@link SimFaults}; none by default)
  */
 public record SimulatorConfig(
     int port,
@@ -40,77 +41,206 @@ public record SimulatorConfig(
   }
 
   public SimulatorConfig(
-      int port, String model, String servedModelName, String gpu, int tp, int maxNumSeqs,
-      int maxNumBatchedTokens, double gpuMemoryUtilization, Dialect dialect) {
-    this(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect,
+      int port,
+      String model,
+      String servedModelName,
+      String gpu,
+      int tp,
+      int maxNumSeqs,
+      int maxNumBatchedTokens,
+      double gpuMemoryUtilization,
+      Dialect dialect) {
+    this(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
         SimFaults.NONE);
   }
 
   /** A config in vLLM's dialect. */
   public SimulatorConfig(
-      int port, String model, String servedModelName, String gpu, int tp, int maxNumSeqs,
-      int maxNumBatchedTokens, double gpuMemoryUtilization) {
-    this(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, Dialect.VLLM);
+      int port,
+      String model,
+      String servedModelName,
+      String gpu,
+      int tp,
+      int maxNumSeqs,
+      int maxNumBatchedTokens,
+      double gpuMemoryUtilization) {
+    this(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        Dialect.VLLM);
   }
 
   /**
    * Qwen2.5-7B-Instruct on one RTX 4080 32 GB with vLLM V1's online-serving defaults for a GPU
    * under 70 GiB: max_num_seqs 256 and max_num_batched_tokens 2048 (vllm/engine/arg_utils.py,
-   * {@code get_batch_defaults}: 8192 applies only to GPUs with >= 70 GiB that are not A100s, and
-   * to the offline LLM class), gpu_memory_utilization 0.9, a free port.
+   * {@code get_batch_defaults}: 8192 applies only to GPUs with >= 70 GiB that are not A100s, and to
+   * the offline LLM class), gpu_memory_utilization 0.9, a free port.
    */
   public static SimulatorConfig defaults() {
     return new SimulatorConfig(0, "qwen2.5-7b-instruct", null, "rtx4080-32gb", 1, 256, 2048, 0.9);
   }
 
   public SimulatorConfig withPort(int port) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
+    return new SimulatorConfig(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults);
   }
 
   public SimulatorConfig withModel(String model) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
+    return new SimulatorConfig(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults);
   }
 
   public SimulatorConfig withServedModelName(String servedModelName) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
+    return new SimulatorConfig(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults);
   }
 
   public SimulatorConfig withGpu(String gpu) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
+    return new SimulatorConfig(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults);
   }
 
   public SimulatorConfig withTp(int tp) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
+    return new SimulatorConfig(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults);
   }
 
   public SimulatorConfig withMaxNumSeqs(int maxNumSeqs) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
+    return new SimulatorConfig(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults);
   }
 
   public SimulatorConfig withMaxNumBatchedTokens(int maxNumBatchedTokens) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
+    return new SimulatorConfig(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults);
   }
 
   public SimulatorConfig withGpuMemoryUtilization(double gpuMemoryUtilization) {
-    return new SimulatorConfig(port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
+    return new SimulatorConfig(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults);
   }
 
   public SimulatorConfig withDialect(Dialect dialect) {
     return new SimulatorConfig(
-        port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults);
   }
 
   public SimulatorConfig withFaults(SimFaults faults) {
     return new SimulatorConfig(
-        port, model, servedModelName, gpu, tp, maxNumSeqs, maxNumBatchedTokens, gpuMemoryUtilization, dialect, faults);
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults);
   }
 
   /**
-   * The model: the catalog entry for {@link #model()}, or, when it names a Hugging Face
-   * {@code config.json} (or a folder holding one), the spec read from that file.
+   * The model: the catalog entry for {@link #model()}, or, when it names a Hugging Face {@code
+   * config.json} (or a folder holding one), the spec read from that file.
    */
   public ModelSpec modelSpec() {
-    return HfConfig.isConfigPath(model) ? HfConfig.read(java.nio.file.Path.of(model)) : Catalog.model(model);
+    return HfConfig.isConfigPath(model) ? HfConfig.read(Path.of(model)) : Catalog.model(model);
   }
 
   /** The catalog entry for {@link #gpu()}. */
@@ -123,7 +253,9 @@ public record SimulatorConfig(
     return servedModelName != null ? servedModelName : modelSpec().hfId();
   }
 
-  /** Throws IllegalArgumentException (one line, naming the setting) when a value is out of range. */
+  /**
+   * Throws IllegalArgumentException (one line, naming the setting) when a value is out of range.
+   */
   public void validate() {
     if (port < 0 || port > 65535) {
       throw new IllegalArgumentException("port " + port + " is out of range (accepted: 0-65535)");
@@ -134,31 +266,54 @@ public record SimulatorConfig(
       throw new IllegalArgumentException("tp " + tp + " is invalid (accepted: an integer >= 1)");
     }
     if (m.numHeads() % tp != 0) {
-      throw new IllegalArgumentException("tp " + tp + " does not divide the " + m.numHeads()
-          + " attention heads of " + m.id() + " (accepted: a divisor of " + m.numHeads() + ")");
+      throw new IllegalArgumentException(
+          "tp "
+              + tp
+              + " does not divide the "
+              + m.numHeads()
+              + " attention heads of "
+              + m.id()
+              + " (accepted: a divisor of "
+              + m.numHeads()
+              + ")");
     }
     if (maxNumSeqs < 1) {
-      throw new IllegalArgumentException("maxNumSeqs " + maxNumSeqs + " is invalid (accepted: an integer >= 1)");
+      throw new IllegalArgumentException(
+          "maxNumSeqs " + maxNumSeqs + " is invalid (accepted: an integer >= 1)");
     }
     if (maxNumBatchedTokens < maxNumSeqs) {
       // vLLM: "max_num_batched_tokens (...) must be greater than or equal to max_num_seqs (...)"
-      throw new IllegalArgumentException("maxNumBatchedTokens " + maxNumBatchedTokens
-          + " is smaller than maxNumSeqs " + maxNumSeqs + " (accepted: >= maxNumSeqs)");
+      throw new IllegalArgumentException(
+          "maxNumBatchedTokens "
+              + maxNumBatchedTokens
+              + " is smaller than maxNumSeqs "
+              + maxNumSeqs
+              + " (accepted: >= maxNumSeqs)");
     }
     if (!(gpuMemoryUtilization > 0 && gpuMemoryUtilization <= 1)) {
-      throw new IllegalArgumentException("gpuMemoryUtilization " + gpuMemoryUtilization
-          + " is invalid (accepted: 0 < value <= 1)");
+      throw new IllegalArgumentException(
+          "gpuMemoryUtilization "
+              + gpuMemoryUtilization
+              + " is invalid (accepted: 0 < value <= 1)");
     }
     double weightsPerGpu = (double) m.weightBytes() / tp;
     if (weightsPerGpu > g.memoryBytes() * gpuMemoryUtilization) {
-      throw new IllegalArgumentException(String.format(
-          "model %s needs %.1f GB of weights per GPU at tp %d, more than %.1f GB (%s x gpuMemoryUtilization %.2f)",
-          m.id(), weightsPerGpu / 1e9, tp, g.memoryBytes() * gpuMemoryUtilization / 1e9, g.id(), gpuMemoryUtilization));
+      throw new IllegalArgumentException(
+          String.format(
+              "model %s needs %.1f GB of weights per GPU at tp %d, more than %.1f GB (%s x gpuMemoryUtilization %.2f)",
+              m.id(),
+              weightsPerGpu / 1e9,
+              tp,
+              g.memoryBytes() * gpuMemoryUtilization / 1e9,
+              g.id(),
+              gpuMemoryUtilization));
     }
-    if (new CostModel(m, g, tp, gpuMemoryUtilization, io.github.llmbench.catalog.EngineCalibration.DEFAULT).kvBlocks() < 1) {
-      throw new IllegalArgumentException(String.format(
-          "model %s leaves no room for the KV cache on %s at tp %d and gpuMemoryUtilization %.2f (accepted: a larger"
-              + " gpuMemoryUtilization or tp)", m.id(), g.id(), tp, gpuMemoryUtilization));
+    if (new CostModel(m, g, tp, gpuMemoryUtilization, EngineCalibration.DEFAULT).kvBlocks() < 1) {
+      throw new IllegalArgumentException(
+          String.format(
+              "model %s leaves no room for the KV cache on %s at tp %d and gpuMemoryUtilization %.2f (accepted: a larger"
+                  + " gpuMemoryUtilization or tp)",
+              m.id(), g.id(), tp, gpuMemoryUtilization));
     }
   }
 }

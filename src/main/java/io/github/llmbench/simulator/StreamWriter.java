@@ -1,15 +1,18 @@
 package io.github.llmbench.simulator;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -40,13 +43,18 @@ final class StreamWriter implements ResponseWriter {
   }
 
   private static final byte[] DATA = b("data: ");
-  private static final byte[] CHAT_ROLE = b("{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+  private static final byte[] CHAT_ROLE =
+      b(
+          "{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
   private static final byte[] CHAT_MID = b("{\"index\":0,\"delta\":{\"content\":");
   private static final byte[] CHAT_TAIL = b("},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
-  private static final byte[] CHAT_TAIL_LAST = b("},\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n");
+  private static final byte[] CHAT_TAIL_LAST =
+      b("},\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n");
   private static final byte[] CMPL_MID = b("{\"index\":0,\"text\":");
-  private static final byte[] CMPL_TAIL = b(",\"logprobs\":null,\"finish_reason\":null,\"stop_reason\":null}]}\n\n");
-  private static final byte[] CMPL_TAIL_LAST = b(",\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n");
+  private static final byte[] CMPL_TAIL =
+      b(",\"logprobs\":null,\"finish_reason\":null,\"stop_reason\":null}]}\n\n");
+  private static final byte[] CMPL_TAIL_LAST =
+      b(",\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n");
   private static final byte[] DONE = b("data: [DONE]\n\n");
   private static final byte[] HEX = b("0123456789abcdef");
   private static final short CRLF = ('\r' << 8) | '\n';
@@ -60,13 +68,17 @@ final class StreamWriter implements ResponseWriter {
   private final boolean keepAlive;
   private final int seed;
   private final byte[] head; // {"id":..,"object":..,"created":..,"model":..,"choices":[
-  private final byte[] prefix; // data: {"id":..,"choices":[{"index":0,"delta":{"content":   (or "text":)
+  private final byte[]
+      prefix; // data: {"id":..,"choices":[{"index":0,"delta":{"content":   (or "text":)
+
   /** The HTTP codec's context: what is written from it skips the HTTP encoder. */
   private final ChannelHandlerContext raw;
-  /** The last token's write, for {@link #recordSent}. */
-  private io.netty.channel.ChannelFuture sent;
 
-  StreamWriter(Channel channel, ParsedRequest req, String model, boolean keepAlive, Runnable onDone) {
+  /** The last token's write, for {@link #recordSent}. */
+  private ChannelFuture sent;
+
+  StreamWriter(
+      Channel channel, ParsedRequest req, String model, boolean keepAlive, Runnable onDone) {
     this.channel = channel;
     this.req = req;
     this.model = model;
@@ -78,8 +90,17 @@ final class StreamWriter implements ResponseWriter {
     this.created = System.currentTimeMillis() / 1000;
     this.seed = rnd.nextInt(StubTokenizer.OUTPUT_WORDS.length);
     String object = req.chat ? "chat.completion.chunk" : "text_completion";
-    this.head = b("{\"id\":" + Json.quote(id) + ",\"object\":\"" + object + "\",\"created\":" + created
-        + ",\"model\":" + Json.quote(model) + ",\"choices\":[");
+    this.head =
+        b(
+            "{\"id\":"
+                + Json.quote(id)
+                + ",\"object\":\""
+                + object
+                + "\",\"created\":"
+                + created
+                + ",\"model\":"
+                + Json.quote(model)
+                + ",\"choices\":[");
     byte[] mid = req.chat ? CHAT_MID : CMPL_MID;
     this.prefix = new byte[DATA.length + head.length + mid.length];
     System.arraycopy(DATA, 0, prefix, 0, DATA.length);
@@ -108,7 +129,8 @@ final class StreamWriter implements ResponseWriter {
       return false;
     }
     byte[] word = StubTokenizer.OUTPUT_WORDS_JSON[StubTokenizer.outputWord(seed, k)];
-    byte[] tail = req.chat ? (last ? CHAT_TAIL_LAST : CHAT_TAIL) : (last ? CMPL_TAIL_LAST : CMPL_TAIL);
+    byte[] tail =
+        req.chat ? (last ? CHAT_TAIL_LAST : CHAT_TAIL) : (last ? CMPL_TAIL_LAST : CMPL_TAIL);
     boolean role = k == 0 && req.chat;
     int data = prefix.length + word.length + tail.length;
     if (role) {
@@ -118,9 +140,17 @@ final class StreamWriter implements ResponseWriter {
     if (last) {
       byte[] usage = null;
       if (req.includeUsage) {
-        usage = b("data: " + new String(head, StandardCharsets.UTF_8) + "],\"usage\":{\"prompt_tokens\":"
-            + req.promptTokens + ",\"total_tokens\":" + (req.promptTokens + req.maxTokens)
-            + ",\"completion_tokens\":" + req.maxTokens + "}}\n\n");
+        usage =
+            b(
+                "data: "
+                    + new String(head, StandardCharsets.UTF_8)
+                    + "],\"usage\":{\"prompt_tokens\":"
+                    + req.promptTokens
+                    + ",\"total_tokens\":"
+                    + (req.promptTokens + req.maxTokens)
+                    + ",\"completion_tokens\":"
+                    + req.maxTokens
+                    + "}}\n\n");
         data += usage.length;
       }
       data += DONE.length;
@@ -168,7 +198,7 @@ final class StreamWriter implements ResponseWriter {
     return Math.max(1, (35 - Integer.numberOfLeadingZeros(v)) / 4);
   }
 
-  private void finish(io.netty.channel.ChannelFuture f) {
+  private void finish(ChannelFuture f) {
     onDone.run();
     if (!keepAlive) {
       f.addListener(ChannelFutureListener.CLOSE);
@@ -232,8 +262,7 @@ final class StreamWriter implements ResponseWriter {
 
   /** Response head of a stream: sent as soon as the request is accepted, like uvicorn does. */
   void writeStreamHead() {
-    io.netty.handler.codec.http.DefaultHttpResponse r =
-        new io.netty.handler.codec.http.DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+    DefaultHttpResponse r = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
     r.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
     r.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
     if (!keepAlive) {
@@ -243,7 +272,7 @@ final class StreamWriter implements ResponseWriter {
   }
 
   static final class Json {
-    static final com.fasterxml.jackson.databind.ObjectMapper MAPPER = new com.fasterxml.jackson.databind.ObjectMapper();
+    static final ObjectMapper MAPPER = new ObjectMapper();
 
     static String quote(String s) {
       try {
@@ -265,8 +294,10 @@ final class StreamWriter implements ResponseWriter {
       return bytes(status, bytes, "application/json", keepAlive);
     }
 
-    static FullHttpResponse bytes(HttpResponseStatus status, byte[] bytes, String type, boolean keepAlive) {
-      FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));
+    static FullHttpResponse bytes(
+        HttpResponseStatus status, byte[] bytes, String type, boolean keepAlive) {
+      FullHttpResponse r =
+          new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(bytes));
       if (type != null) {
         r.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
       }

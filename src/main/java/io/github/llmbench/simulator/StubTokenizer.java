@@ -9,16 +9,16 @@ import java.util.regex.Pattern;
  * A deterministic stand-in for the model's tokenizer and chat template.
  *
  * <ul>
- *   <li>Tokens: every match of {@code \w+|[^\w\s]} (a word, or one punctuation character).
- *       Real BPE tokenizers give ~1.3 tokens per English word, so counts here run a bit low; what
- *       matters is that they are stable and that usage, /tokenize and max_model_len checks agree.
+ *   <li>Tokens: every match of {@code \w+|[^\w\s]} (a word, or one punctuation character). Real BPE
+ *       tokenizers give ~1.3 tokens per English word, so counts here run a bit low; what matters is
+ *       that they are stable and that usage, /tokenize and max_model_len checks agree.
  *   <li>Ids: {@code (String.hashCode() & 0x7fffffff) % vocab_size}.
- *   <li>Chat template (modelled on Qwen2.5's ChatML): each message is
- *       {@code <|im_start|>role\n ... <|im_end|>\n}, i.e. {@value #TOKENS_PER_MESSAGE} tokens
- *       around the content, and the generation prompt {@code <|im_start|>assistant\n} adds
- *       {@value #TOKENS_PER_CONVERSATION}. Qwen's default system prompt (added when the
- *       conversation has none) is not modelled.
+ *   <li>Chat template (modelled on Qwen2.5's ChatML): each message is {@code <|im_start|>role\n ...
+ *       <|im_end|>\n}, i.e. {@value #TOKENS_PER_MESSAGE} tokens around the content, and the
+ *       generation prompt {@code <|im_start|>assistant\n} adds {@value #TOKENS_PER_CONVERSATION}.
+ *       Qwen's default system prompt (added when the conversation has none) is not modelled.
  * </ul>
+ *
  * Generated text cycles through {@link #OUTPUT_WORDS}, one word (with its leading space) per token.
  */
 final class StubTokenizer {
@@ -26,7 +26,8 @@ final class StubTokenizer {
   static final int TOKENS_PER_MESSAGE = 5;
   static final int TOKENS_PER_CONVERSATION = 3;
 
-  private static final Pattern TOKEN = Pattern.compile("\\w+|[^\\w\\s]", Pattern.UNICODE_CHARACTER_CLASS);
+  private static final Pattern TOKEN =
+      Pattern.compile("\\w+|[^\\w\\s]", Pattern.UNICODE_CHARACTER_CLASS);
 
   /** Output vocabulary; plain ASCII words, so their JSON form needs no escaping. */
   static final String[] OUTPUT_WORDS = {
@@ -76,7 +77,10 @@ final class StubTokenizer {
     return (token.hashCode() & 0x7fffffff) % vocabSize;
   }
 
-  /** Index into {@link #OUTPUT_WORDS} of generated token {@code k} of a request seeded with {@code seed}. */
+  /**
+   * Index into {@link #OUTPUT_WORDS} of generated token {@code k} of a request seeded with {@code
+   * seed}.
+   */
   static int outputWord(int seed, int k) {
     return Math.floorMod(seed + k * 7, OUTPUT_WORDS.length);
   }

@@ -22,13 +22,15 @@ import java.util.Locale;
  * {@link #parse} names one for the benchmark and {@code VllmSimulatorMain --transport}; an
  * unavailable one falls back to the best available.
  *
- * <p>io_uring is not the default: measured with {@code SimulatorBenchmark} (the simulator's README, Benchmark) it
- * costs as much CPU per token as epoll and does not lower the p99 or maximum send lateness, and as
- * its loop submits a batch's writes together after the batch, its tokens complete together: p50
- * 1.2-1.6 ms against 0.6-0.8 ms with epoll.
+ * <p>io_uring is not the default: measured with {@code SimulatorBenchmark} (the simulator's README,
+ * Benchmark) it costs as much CPU per token as epoll and does not lower the p99 or maximum send
+ * lateness, and as its loop submits a batch's writes together after the batch, its tokens complete
+ * together: p50 1.2-1.6 ms against 0.6-0.8 ms with epoll.
  */
 enum Transport {
-  EPOLL, IO_URING, NIO;
+  EPOLL,
+  IO_URING,
+  NIO;
 
   /** The best transport available here. */
   static Transport preferred() {
@@ -52,7 +54,9 @@ enum Transport {
       case "io_uring", "iouring", "uring" -> IO_URING;
       case "epoll" -> EPOLL;
       case "nio" -> NIO;
-      default -> throw new IllegalArgumentException("transport '" + name + "': expected io_uring, epoll or nio");
+      default ->
+          throw new IllegalArgumentException(
+              "transport '" + name + "': expected io_uring, epoll or nio");
     };
   }
 

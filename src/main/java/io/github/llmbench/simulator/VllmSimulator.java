@@ -1,5 +1,6 @@
 package io.github.llmbench.simulator;
 
+import io.github.llmbench.catalog.EngineCalibration;
 import io.github.llmbench.catalog.ModelSpec;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -12,11 +13,14 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An in-process stand-in for a vLLM OpenAI-compatible server: same endpoints and wire format,
- * token timing from a roofline model of the configured model and GPU, no GPU needed.
+ * An in-process stand-in for a vLLM OpenAI-compatible server: same endpoints and wire format, token
+ * timing from a roofline model of the configured model and GPU, no GPU needed.
  *
  * <pre>{@code
  * try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults())) {
@@ -27,8 +31,8 @@ import java.util.concurrent.TimeUnit;
 public final class VllmSimulator implements AutoCloseable {
 
   /**
-   * Event-loop threads for HTTP ({@code -Dsim.ioThreads}); two keep up with 512 streams on a
-   * 2-core machine.
+   * Event-loop threads for HTTP ({@code -Dsim.ioThreads}); two keep up with 512 streams on a 2-core
+   * machine.
    */
   /** Event-loop threads: 2 measured best on 2 cores (1 thread: p99 send lateness 11 ms). */
   private static final int IO_THREADS = 2;
@@ -39,13 +43,15 @@ public final class VllmSimulator implements AutoCloseable {
   private final StubTokenizer tokenizer;
   private final LatenessHistogram lateness = new LatenessHistogram();
   private final Engine engine;
+
   /**
    * Parses and admits completion requests off the event loops: a burst of new requests (they end
    * and restart together in a closed loop) would otherwise delay the token writes scheduled on the
    * same loops.
    */
-  private final java.util.concurrent.ExecutorService admission =
-      java.util.concurrent.Executors.newSingleThreadExecutor(new DefaultThreadFactory("vllm-sim-api", true));
+  private final ExecutorService admission =
+      Executors.newSingleThreadExecutor(new DefaultThreadFactory("vllm-sim-api", true));
+
   private final EventLoopGroup group;
   private final Channel serverChannel;
   private final int port;
@@ -57,28 +63,44 @@ public final class VllmSimulator implements AutoCloseable {
     this.model = config.modelSpec();
     this.servedModelName = config.effectiveServedModelName();
     this.tokenizer = new StubTokenizer(model.vocabSize());
-    this.engine = new Engine(new CostModel(model, config.gpuSpec(), config.tp(), config.gpuMemoryUtilization(),
-        io.github.llmbench.catalog.EngineCalibration.DEFAULT), config.maxNumSeqs(), config.maxNumBatchedTokens(), lateness);
+    this.engine =
+        new Engine(
+            new CostModel(
+                model,
+                config.gpuSpec(),
+                config.tp(),
+                config.gpuMemoryUtilization(),
+                EngineCalibration.DEFAULT),
+            config.maxNumSeqs(),
+            config.maxNumBatchedTokens(),
+            lateness);
     // Native epoll when present (Linux; the jars come with Gatling), else io_uring, else NIO:
     // epoll's writes are cheaper than NIO's, which matters with hundreds of one-token flushes per
-    // step; io_uring (one system call for a loop iteration's writes) measured no better (Transport).
+    // step; io_uring (one system call for a loop iteration's writes) measured no better
+    // (Transport).
     this.transport = transport;
-    this.group = new MultiThreadIoEventLoopGroup(IO_THREADS, new DefaultThreadFactory("vllm-sim-io", true),
-        transport.handlerFactory());
+    this.group =
+        new MultiThreadIoEventLoopGroup(
+            IO_THREADS, new DefaultThreadFactory("vllm-sim-io", true), transport.handlerFactory());
     Channel ch;
     try {
-      ServerBootstrap b = new ServerBootstrap()
-          .group(group)
-          .channel(transport.serverChannel())
-          .option(ChannelOption.SO_BACKLOG, 1024)
-          .childOption(ChannelOption.TCP_NODELAY, true)
-          .childHandler(new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel c) {
-              c.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(64 << 20),
-                  new ApiHandler(VllmSimulator.this));
-            }
-          });
+      ServerBootstrap b =
+          new ServerBootstrap()
+              .group(group)
+              .channel(transport.serverChannel())
+              .option(ChannelOption.SO_BACKLOG, 1024)
+              .childOption(ChannelOption.TCP_NODELAY, true)
+              .childHandler(
+                  new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel c) {
+                      c.pipeline()
+                          .addLast(
+                              new HttpServerCodec(),
+                              new HttpObjectAggregator(64 << 20),
+                              new ApiHandler(VllmSimulator.this));
+                    }
+                  });
       // 127.0.0.1 only: the simulator is never reachable from other machines.
       ch = b.bind(new InetSocketAddress("127.0.0.1", config.port())).sync().channel();
     } catch (RuntimeException | InterruptedException e) {
@@ -110,7 +132,8 @@ public final class VllmSimulator implements AutoCloseable {
     } catch (IllegalArgumentException e) {
       throw e;
     } catch (RuntimeException e) {
-      throw new IllegalStateException("cannot listen on 127.0.0.1:" + config.port() + ": " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "cannot listen on 127.0.0.1:" + config.port() + ": " + e.getMessage(), e);
     }
   }
 
@@ -140,7 +163,9 @@ public final class VllmSimulator implements AutoCloseable {
     return lateness.snapshot();
   }
 
-  /** Tokens over 2 ms late since the last reset: (nanoTime, lateness ns) pairs; for the benchmark. */
+  /**
+   * Tokens over 2 ms late since the last reset: (nanoTime, lateness ns) pairs; for the benchmark.
+   */
   long[] latenessOutliers() {
     return lateness.outliers();
   }
@@ -186,7 +211,7 @@ public final class VllmSimulator implements AutoCloseable {
     return tokenizer;
   }
 
-  java.util.concurrent.Executor admission() {
+  Executor admission() {
     return admission;
   }
 

@@ -2,11 +2,13 @@ package io.github.llmbench.simulator;
 
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.HfConfig;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.netty.util.internal.logging.JdkLoggerFactory;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Runs the simulator alone until Ctrl-C. Flags follow vLLM's {@code vllm serve}:
- * {@code --port --model --served-model-name --gpu --tp (--tensor-parallel-size) --max-num-seqs
+ * Runs the simulator alone until Ctrl-C. Flags follow vLLM's {@code vllm serve}: {@code --port
+ * --model --served-model-name --gpu --tp (--tensor-parallel-size) --max-num-seqs
  * --max-num-batched-tokens --gpu-memory-utilization --dialect}.
  */
 public final class VllmSimulatorMain {
@@ -14,9 +16,9 @@ public final class VllmSimulatorMain {
   private VllmSimulatorMain() {}
 
   public static void main(String[] args) throws InterruptedException {
-    // Netty through java.util.logging (INFO): keeps Netty's DEBUG start-up chatter out of the console.
-    io.netty.util.internal.logging.InternalLoggerFactory.setDefaultFactory(
-        io.netty.util.internal.logging.JdkLoggerFactory.INSTANCE);
+    // Netty through java.util.logging (INFO): keeps Netty's DEBUG start-up chatter out of the
+    // console.
+    InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
     SimulatorConfig c;
     try {
       c = parse(args);
@@ -39,23 +41,39 @@ public final class VllmSimulatorMain {
       return;
     }
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      sim.close();
-      stopped.countDown();
-    }));
-    System.out.println("vLLM simulator listening on " + sim.baseUrl() + " (model " + sim.servedModelName()
-        + ", gpu " + c.gpu() + (c.tp() > 1 ? " x" + c.tp() : "")
-        + (c.dialect() != Dialect.VLLM ? ", dialect " + c.dialect().id() : "") + ")");
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  sim.close();
+                  stopped.countDown();
+                }));
+    System.out.println(
+        "vLLM simulator listening on "
+            + sim.baseUrl()
+            + " (model "
+            + sim.servedModelName()
+            + ", gpu "
+            + c.gpu()
+            + (c.tp() > 1 ? " x" + c.tp() : "")
+            + (c.dialect() != Dialect.VLLM ? ", dialect " + c.dialect().id() : "")
+            + ")");
     stopped.await();
   }
 
   static String usage() {
-    return "usage: VllmSimulatorMain [--port 8000] [--model " + String.join("|", Catalog.models().keySet())
-        + "] [--served-model-name NAME] [--gpu " + String.join("|", Catalog.gpus().keySet())
-        + "] [--tp 1] [--max-num-seqs 256] [--max-num-batched-tokens 2048] [--gpu-memory-utilization 0.9] [--dialect " + String.join("|", Dialect.ids().split(", ")) + "] [--faults 429:0.05,cut:0.02,...]";
+    return "usage: VllmSimulatorMain [--port 8000] [--model "
+        + String.join("|", Catalog.models().keySet())
+        + "] [--served-model-name NAME] [--gpu "
+        + String.join("|", Catalog.gpus().keySet())
+        + "] [--tp 1] [--max-num-seqs 256] [--max-num-batched-tokens 2048] [--gpu-memory-utilization 0.9] [--dialect "
+        + String.join("|", Dialect.ids().split(", "))
+        + "] [--faults 429:0.05,cut:0.02,...]";
   }
 
-  /** Parses the flags; null means --help. IllegalArgumentException: one line naming the argument. */
+  /**
+   * Parses the flags; null means --help. IllegalArgumentException: one line naming the argument.
+   */
   static SimulatorConfig parse(String[] args) {
     SimulatorConfig c = SimulatorConfig.defaults().withPort(8000);
     for (int i = 0; i < args.length; i++) {
@@ -81,21 +99,32 @@ public final class VllmSimulatorMain {
           try {
             c = c.withFaults(SimFaults.parse(v));
           } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(a + ": '" + v + "' is invalid (accepted: " + SimFaults.ACCEPTED + ")");
+            throw new IllegalArgumentException(
+                a + ": '" + v + "' is invalid (accepted: " + SimFaults.ACCEPTED + ")");
           }
         }
         case "--model" -> {
           if (!Catalog.models().containsKey(v) && !HfConfig.isConfigPath(v)) {
-            throw new IllegalArgumentException(a + ": unknown model '" + v + "' (accepted: "
-                + String.join(", ", Catalog.models().keySet()) + ", or a Hugging Face config.json path)");
+            throw new IllegalArgumentException(
+                a
+                    + ": unknown model '"
+                    + v
+                    + "' (accepted: "
+                    + String.join(", ", Catalog.models().keySet())
+                    + ", or a Hugging Face config.json path)");
           }
           c = c.withModel(v);
         }
         case "--served-model-name" -> c = c.withServedModelName(v);
         case "--gpu" -> {
           if (!Catalog.gpus().containsKey(v)) {
-            throw new IllegalArgumentException(a + ": unknown gpu '" + v + "' (accepted: "
-                + String.join(", ", Catalog.gpus().keySet()) + ")");
+            throw new IllegalArgumentException(
+                a
+                    + ": unknown gpu '"
+                    + v
+                    + "' (accepted: "
+                    + String.join(", ", Catalog.gpus().keySet())
+                    + ")");
           }
           c = c.withGpu(v);
         }
@@ -110,7 +139,8 @@ public final class VllmSimulatorMain {
             d = Double.NaN;
           }
           if (!(d > 0 && d <= 1)) {
-            throw new IllegalArgumentException(a + ": '" + v + "' is invalid (accepted: a number > 0 and <= 1)");
+            throw new IllegalArgumentException(
+                a + ": '" + v + "' is invalid (accepted: a number > 0 and <= 1)");
           }
           c = c.withGpuMemoryUtilization(d);
         }
@@ -121,9 +151,12 @@ public final class VllmSimulatorMain {
             throw new IllegalArgumentException(a + ": " + e.getMessage());
           }
         }
-        default -> throw new IllegalArgumentException(a + ": unknown argument (accepted: --port, --model, "
-            + "--served-model-name, --gpu, --tp, --max-num-seqs, --max-num-batched-tokens, --gpu-memory-utilization, "
-            + "--dialect, --faults)");
+        default ->
+            throw new IllegalArgumentException(
+                a
+                    + ": unknown argument (accepted: --port, --model, "
+                    + "--served-model-name, --gpu, --tp, --max-num-seqs, --max-num-batched-tokens, --gpu-memory-utilization, "
+                    + "--dialect, --faults)");
       }
     }
     return c;
@@ -138,6 +171,7 @@ public final class VllmSimulatorMain {
     } catch (NumberFormatException e) {
       // fall through
     }
-    throw new IllegalArgumentException(name + ": '" + v + "' is invalid (accepted: an integer from " + min + " to " + max + ")");
+    throw new IllegalArgumentException(
+        name + ": '" + v + "' is invalid (accepted: an integer from " + min + " to " + max + ")");
   }
 }

@@ -1,14 +1,17 @@
 package io.github.llmbench.telemetry;
 
+import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.records.ServerMetricsFile;
 import io.github.llmbench.records.ServerSample;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,22 +21,22 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import io.github.llmbench.records.RunFiles;
 
 /**
- * Reads Prometheus endpoints during the run (the server's {@code /metrics}, and any others such
- * as NVIDIA's DCGM exporter), every interval on its own thread, and on demand between levels
- * ({@link #scrapeNow()}: counters then have a value exactly where a level ends). Keeps the samples
- * the analysis maps ({@link #KEPT}) and appends them to {@code llm/server-metrics.jsonl} as they
- * come, once the run's folder is known.
+ * Reads Prometheus endpoints during the run (the server's {@code /metrics}, and any others such as
+ * NVIDIA's DCGM exporter), every interval on its own thread, and on demand between levels ({@link
+ * #scrapeNow()}: counters then have a value exactly where a level ends). Keeps the samples the
+ * analysis maps ({@link #KEPT}) and appends them to {@code llm/server-metrics.jsonl} as they come,
+ * once the run's folder is known.
  *
- * <p>A scrape that fails never fails the run: each endpoint's first failure is said once, with
- * the reason, and the scraping goes on.
+ * <p>A scrape that fails never fails the run: each endpoint's first failure is said once, with the
+ * reason, and the scraping goes on.
  */
 public final class MetricsScraper implements AutoCloseable {
 
@@ -47,11 +50,12 @@ public final class MetricsScraper implements AutoCloseable {
 
   /**
    * The samples kept: the families the analysis maps (vLLM's, llama.cpp's, DCGM's), without
-   * histogram buckets and {@code _created} stamps, which would multiply the file by ten for
-   * figures the kit does not use.
+   * histogram buckets and {@code _created} stamps, which would multiply the file by ten for figures
+   * the kit does not use.
    */
   public static boolean kept(String name) {
-    boolean family = name.startsWith("vllm:") || name.startsWith("llamacpp:") || name.startsWith("DCGM_FI_");
+    boolean family =
+        name.startsWith("vllm:") || name.startsWith("llamacpp:") || name.startsWith("DCGM_FI_");
     return family && !name.endsWith("_bucket") && !name.endsWith("_created");
   }
 
@@ -71,17 +75,20 @@ public final class MetricsScraper implements AutoCloseable {
    * @param knownFolder the run's {@code llm/} folder once it is known, else null (Gatling creates
    *     the run's folder only after the run starts)
    */
-  public MetricsScraper(List<Endpoint> endpoints, Duration interval, Supplier<Path> knownFolder, PrintStream err) {
+  public MetricsScraper(
+      List<Endpoint> endpoints, Duration interval, Supplier<Path> knownFolder, PrintStream err) {
     this.endpoints = List.copyOf(endpoints);
     this.interval = interval;
     this.knownFolder = knownFolder;
     this.err = err;
     this.client = newClient();
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "llm-metrics-scraper");
-      t.setDaemon(true);
-      return t;
-    });
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "llm-metrics-scraper");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /**
@@ -89,15 +96,17 @@ public final class MetricsScraper implements AutoCloseable {
    *
    * @return empty when it does, else why not (e.g. {@code HTTP 404})
    */
-  public static java.util.Optional<String> problem(Endpoint e) {
+  public static Optional<String> problem(Endpoint e) {
     try {
       List<ServerSample> s = scrape(newClient(), e);
-      return s.isEmpty() ? java.util.Optional.of("no vLLM, llama.cpp or DCGM metric in it") : java.util.Optional.empty();
+      return s.isEmpty()
+          ? Optional.of("no vLLM, llama.cpp or DCGM metric in it")
+          : Optional.empty();
     } catch (IOException | RuntimeException ex) {
-      return java.util.Optional.of(reason(ex));
+      return Optional.of(reason(ex));
     } catch (InterruptedException ex) {
       Thread.currentThread().interrupt();
-      return java.util.Optional.of("interrupted");
+      return Optional.of("interrupted");
     }
   }
 
@@ -107,8 +116,9 @@ public final class MetricsScraper implements AutoCloseable {
 
   /**
    * Scrapes once, here, then every interval. The first scrape is done before this returns, so the
-   * counters have a value before the load starts: on the timer it raced with the first requests, and
-   * on a busy machine the first level's counters lost its first tokens (TelemetryIT: 1527 of 1536).
+   * counters have a value before the load starts: on the timer it raced with the first requests,
+   * and on a busy machine the first level's counters lost its first tokens (TelemetryIT: 1527 of
+   * 1536).
    */
   public void start() {
     long ms = Math.max(1, interval.toMillis());
@@ -127,8 +137,12 @@ public final class MetricsScraper implements AutoCloseable {
         fresh.addAll(scrape(client, e));
       } catch (IOException | RuntimeException ex) {
         if (failedOnce.add(e.uri())) {
-          err.println("gatling-llm-bench: cannot read metrics from " + e.uri() + " (" + reason(ex)
-              + "): the run goes on; its figures are left out where no scrape answered");
+          err.println(
+              "gatling-llm-bench: cannot read metrics from "
+                  + e.uri()
+                  + " ("
+                  + reason(ex)
+                  + "): the run goes on; its figures are left out where no scrape answered");
         }
       } catch (InterruptedException ex) {
         Thread.currentThread().interrupt();
@@ -140,10 +154,12 @@ public final class MetricsScraper implements AutoCloseable {
     write(knownFolder.get());
   }
 
-  private static List<ServerSample> scrape(HttpClient client, Endpoint e) throws IOException, InterruptedException {
+  private static List<ServerSample> scrape(HttpClient client, Endpoint e)
+      throws IOException, InterruptedException {
     HttpRequest.Builder b = HttpRequest.newBuilder(e.uri()).timeout(Duration.ofSeconds(5)).GET();
     e.headers().forEach(b::header);
-    HttpResponse<String> r = client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    HttpResponse<String> r =
+        client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     if (r.statusCode() != 200) {
       throw new IOException("HTTP " + r.statusCode());
     }
@@ -158,10 +174,10 @@ public final class MetricsScraper implements AutoCloseable {
   }
 
   private static String reason(Exception e) {
-    if (e instanceof java.net.ConnectException) {
+    if (e instanceof ConnectException) {
       return "connection refused";
     }
-    if (e instanceof java.net.http.HttpTimeoutException) {
+    if (e instanceof HttpTimeoutException) {
       return "no answer within 5 s";
     }
     return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -174,15 +190,21 @@ public final class MetricsScraper implements AutoCloseable {
     try {
       if (file == null) {
         Files.createDirectories(folder);
-        file = Files.newBufferedWriter(folder.resolve(RunFiles.SERVER_METRICS), StandardCharsets.UTF_8,
-            StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
+        file =
+            Files.newBufferedWriter(
+                folder.resolve(RunFiles.SERVER_METRICS),
+                StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE);
       }
       file.write(unwritten.toString());
       file.flush();
       unwritten.setLength(0);
     } catch (IOException e) {
       if (failedOnce.add(URI.create("file:" + RunFiles.SERVER_METRICS))) {
-        err.println("gatling-llm-bench: cannot write " + RunFiles.SERVER_METRICS + ": " + e.getMessage());
+        err.println(
+            "gatling-llm-bench: cannot write " + RunFiles.SERVER_METRICS + ": " + e.getMessage());
       }
     }
   }
@@ -209,7 +231,8 @@ public final class MetricsScraper implements AutoCloseable {
             file.close();
           }
         } catch (IOException e) {
-          err.println("gatling-llm-bench: cannot close " + RunFiles.SERVER_METRICS + ": " + e.getMessage());
+          err.println(
+              "gatling-llm-bench: cannot close " + RunFiles.SERVER_METRICS + ": " + e.getMessage());
         }
       }
       return List.copyOf(samples);

@@ -15,8 +15,8 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * What a run scrapes: the server's {@code /metrics} when it answers with metrics the kit maps (asked
- * once, before the load), and the other endpoints given; with the start line that says so.
+ * What a run scrapes: the server's {@code /metrics} when it answers with metrics the kit maps
+ * (asked once, before the load), and the other endpoints given; with the start line that says so.
  *
  * @param scraper the scraper, or null when there is nothing to scrape
  * @param note the start line: what is scraped, how often, to which file
@@ -24,19 +24,28 @@ import java.util.function.Supplier;
 public record MetricsSetup(MetricsScraper scraper, String note) {
 
   /**
-   * @param serverUrl the server's base URL: its {@code /metrics} is asked with its headers and API key
-   * @param others further endpoints ({@code -Dmetrics.urls}): other services, sent no key, no headers
+   * @param serverUrl the server's base URL: its {@code /metrics} is asked with its headers and API
+   *     key
+   * @param others further endpoints ({@code -Dmetrics.urls}): other services, sent no key, no
+   *     headers
    * @param intervalSeconds how often to scrape; 0 for never
    * @param folder the run's {@code llm/} folder once it is known, else null
    */
-  public static MetricsSetup of(URI serverUrl, Map<String, String> headers, Optional<String> apiKey, List<URI> others,
-      double intervalSeconds, Supplier<Path> folder, PrintStream out) {
+  public static MetricsSetup of(
+      URI serverUrl,
+      Map<String, String> headers,
+      Optional<String> apiKey,
+      List<URI> others,
+      double intervalSeconds,
+      Supplier<Path> folder,
+      PrintStream out) {
     if (intervalSeconds <= 0) {
       return new MetricsSetup(null, "off (-Dmetrics.interval=0)");
     }
     Map<String, String> own = new LinkedHashMap<>(headers);
     apiKey.ifPresent(k -> own.put("Authorization", "Bearer " + k));
-    MetricsScraper.Endpoint server = new MetricsScraper.Endpoint(URI.create(serverUrl + "/metrics"), own);
+    MetricsScraper.Endpoint server =
+        new MetricsScraper.Endpoint(URI.create(serverUrl + "/metrics"), own);
     List<MetricsScraper.Endpoint> endpoints = new ArrayList<>();
     List<String> said = new ArrayList<>();
     Optional<String> problem = MetricsScraper.problem(server);
@@ -50,10 +59,21 @@ public record MetricsSetup(MetricsScraper scraper, String note) {
       endpoints.add(new MetricsScraper.Endpoint(u, Map.of()));
       said.add("GET " + u);
     }
-    String note = String.join(" + ", said) + (endpoints.isEmpty() ? ""
-        : String.format(Locale.ROOT, ", every %s s, to %s/%s",
-            Level.plainNumber(intervalSeconds), RunFiles.LLM_FOLDER, RunFiles.SERVER_METRICS));
-    return new MetricsSetup(endpoints.isEmpty() ? null
-        : new MetricsScraper(endpoints, Duration.ofMillis(Math.round(intervalSeconds * 1000)), folder, out), note);
+    String note =
+        String.join(" + ", said)
+            + (endpoints.isEmpty()
+                ? ""
+                : String.format(
+                    Locale.ROOT,
+                    ", every %s s, to %s/%s",
+                    Level.plainNumber(intervalSeconds),
+                    RunFiles.LLM_FOLDER,
+                    RunFiles.SERVER_METRICS));
+    return new MetricsSetup(
+        endpoints.isEmpty()
+            ? null
+            : new MetricsScraper(
+                endpoints, Duration.ofMillis(Math.round(intervalSeconds * 1000)), folder, out),
+        note);
   }
 }

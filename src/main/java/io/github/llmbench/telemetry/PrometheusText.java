@@ -15,8 +15,8 @@ import java.util.Objects;
  * <p>Accepted, line by line ({@code \n} or {@code \r\n}):
  *
  * <ul>
- *   <li>blank lines and lines starting with {@code #} ({@code # HELP}, {@code # TYPE}, {@code # EOF},
- *       comments) are passed over; the metadata is not needed to read values;
+ *   <li>blank lines and lines starting with {@code #} ({@code # HELP}, {@code # TYPE}, {@code #
+ *       EOF}, comments) are passed over; the metadata is not needed to read values;
  *   <li>a sample {@code name[{label="value",...}] value [timestamp]}: the name matches {@code
  *       [a-zA-Z_:][a-zA-Z0-9_:]*} and is kept as written ({@code x_bucket}, {@code x_total}), label
  *       names match {@code [a-zA-Z_][a-zA-Z0-9_]*}, label values are double-quoted with the escapes
@@ -24,17 +24,18 @@ import java.util.Objects;
  *       Prometheus itself does); blanks may surround {@code =} and {@code ,}, and a trailing comma
  *       before {@code }} is allowed (dcgm-exporter writes {@code {gpu="0", UUID="..."}});
  *   <li>the value as Go's {@code strconv.ParseFloat} reads decimal text: {@code NaN}, {@code Inf},
- *       {@code +Inf}, {@code -Inf} (any case, also {@code Infinity}), exponents, and integers beyond
- *       {@code long}'s range (as a double);
- *   <li>an optional timestamp, which must be a number and is ignored (the scraper's own clock is the
- *       one that matters), and an OpenMetrics exemplar ({@code # {...} ...}) after it, also ignored.
+ *       {@code +Inf}, {@code -Inf} (any case, also {@code Infinity}), exponents, and integers
+ *       beyond {@code long}'s range (as a double);
+ *   <li>an optional timestamp, which must be a number and is ignored (the scraper's own clock is
+ *       the one that matters), and an OpenMetrics exemplar ({@code # {...} ...}) after it, also
+ *       ignored.
  * </ul>
  *
  * <p>Any other line (an unterminated quote, a missing or unreadable value, a bad name, a repeated
- * label, text after the timestamp, Prometheus 3's quoted UTF-8 names, hexadecimal values) is skipped
- * and counted in {@link Parsed#malformedLines}, never thrown: telemetry is scraped beside a load
- * test, and one odd line from an exporter must not cost the other samples of the page, let alone the
- * run. The count lets a caller report that something was skipped.
+ * label, text after the timestamp, Prometheus 3's quoted UTF-8 names, hexadecimal values) is
+ * skipped and counted in {@link Parsed#malformedLines}, never thrown: telemetry is scraped beside a
+ * load test, and one odd line from an exporter must not cost the other samples of the page, let
+ * alone the run. The count lets a caller report that something was skipped.
  *
  * <p>One pass over each line, without regular expressions: a page of some hundred lines scraped
  * every second costs little (about 0.1 ms for 450 lines).
@@ -44,7 +45,8 @@ public final class PrometheusText {
   /**
    * One sample line.
    *
-   * @param name the metric name as written, e.g. {@code vllm:prompt_tokens_total} or {@code x_bucket}
+   * @param name the metric name as written, e.g. {@code vllm:prompt_tokens_total} or {@code
+   *     x_bucket}
    * @param labels its labels in the order written, unmodifiable
    * @param value its value
    */
@@ -52,7 +54,8 @@ public final class PrometheusText {
     public Sample {
       Objects.requireNonNull(name, "name");
       // a copy, so that a Sample is a value whoever built the map (the parser reuses one)
-      labels = labels.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(labels));
+      labels =
+          labels.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(labels));
     }
   }
 
@@ -100,7 +103,9 @@ public final class PrometheusText {
     return new Parsed(samples, malformed);
   }
 
-  /** Parses sample lines of one text in place; {@link #sample} returns null for a malformed line. */
+  /**
+   * Parses sample lines of one text in place; {@link #sample} returns null for a malformed line.
+   */
   private static final class LineParser {
     private final String text;
     // reused for every line: the Sample makes its own copy
@@ -156,7 +161,8 @@ public final class PrometheusText {
         return null;
       }
       pos++;
-      while (pos < end && (metric ? isNameChar(text.charAt(pos)) : isLabelNameChar(text.charAt(pos)))) {
+      while (pos < end
+          && (metric ? isNameChar(text.charAt(pos)) : isLabelNameChar(text.charAt(pos)))) {
         pos++;
       }
       return text.substring(start, pos);
@@ -199,7 +205,9 @@ public final class PrometheusText {
       }
     }
 
-    /** From {@code pos} at the opening quote to just after the closing one; null if unterminated. */
+    /**
+     * From {@code pos} at the opening quote to just after the closing one; null if unterminated.
+     */
     private String quoted() {
       int valueStart = ++pos;
       boolean escaped = false;

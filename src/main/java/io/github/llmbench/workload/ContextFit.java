@@ -1,6 +1,7 @@
 package io.github.llmbench.workload;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -28,10 +29,14 @@ public final class ContextFit {
    * text; empty when a candidate cannot be counted (no tokenizer).
    *
    * @param templateTokens tokens a chat request adds around its text (0 for completions)
-   * @param maxTokensOverride {@code max_tokens} set for every request ({@code -Dextra.body}), if any
+   * @param maxTokensOverride {@code max_tokens} set for every request ({@code -Dextra.body}), if
+   *     any
    */
-  public static java.util.Optional<Longest> longest(
-      List<RequestSpec> candidates, TokenCounter counter, int templateTokens, OptionalInt maxTokensOverride) {
+  public static Optional<Longest> longest(
+      List<RequestSpec> candidates,
+      TokenCounter counter,
+      int templateTokens,
+      OptionalInt maxTokensOverride) {
     OptionalInt base = null; // the count of "" (a BOS token), asked for only when a text is counted
     Longest longest = null;
     for (RequestSpec r : candidates) {
@@ -42,7 +47,7 @@ public final class ContextFit {
         base = base == null ? counter.count("") : base;
         OptionalInt n = counter.count(r.promptText());
         if (n.isEmpty() || base.isEmpty()) {
-          return java.util.Optional.empty();
+          return Optional.empty();
         }
         prompt = n.getAsInt() - base.getAsInt();
       }
@@ -51,7 +56,7 @@ public final class ContextFit {
         longest = l;
       }
     }
-    return java.util.Optional.ofNullable(longest);
+    return Optional.ofNullable(longest);
   }
 
   /**
@@ -60,13 +65,21 @@ public final class ContextFit {
    * @param contextTokens the server's context per request
    * @param source where that number was read, e.g. "max_model_len of GET /v1/models"
    */
-  public static java.util.Optional<String> problem(Longest longest, int contextTokens, String source) {
+  public static Optional<String> problem(Longest longest, int contextTokens, String source) {
     if (longest.total() <= contextTokens) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
-    return java.util.Optional.of(
-        "The longest request does not fit the server's context: " + longest.promptTokens() + " prompt tokens + max_tokens "
-            + longest.maxTokens() + " = " + longest.total() + " tokens > " + contextTokens + " (" + source
+    return Optional.of(
+        "The longest request does not fit the server's context: "
+            + longest.promptTokens()
+            + " prompt tokens + max_tokens "
+            + longest.maxTokens()
+            + " = "
+            + longest.total()
+            + " tokens > "
+            + contextTokens
+            + " ("
+            + source
             + "); lower -Dinput.len, -Dprefix.len, -Drange.ratio or -Doutput.len (or the dataset's longest entries), or give the server more context");
   }
 }

@@ -1,5 +1,8 @@
 package io.github.llmbench.workload;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Where requests come from. Request {@code index} of a run is always the same request for the same
  * seed, whichever virtual user sends it, so runs can be repeated exactly with {@code -Dseed}.
@@ -17,14 +20,14 @@ public interface Dataset {
    * against the server's context before the load: their {@code promptTokens}, or their text to
    * count where that is unknown.
    */
-  java.util.List<RequestSpec> longestRequests();
+  List<RequestSpec> longestRequests();
 
   /**
-   * The user turns of conversation number {@code index} of a multi-turn run, at most {@code
-   * turns}: by default {@code turns} consecutive requests, each a new user turn.
+   * The user turns of conversation number {@code index} of a multi-turn run, at most {@code turns}:
+   * by default {@code turns} consecutive requests, each a new user turn.
    */
-  default java.util.List<RequestSpec> conversation(long index, String profile, int turns) {
-    java.util.List<RequestSpec> out = new java.util.ArrayList<>(turns);
+  default List<RequestSpec> conversation(long index, String profile, int turns) {
+    List<RequestSpec> out = new ArrayList<>(turns);
     for (int k = 0; k < turns; k++) {
       out.add(request(index * turns + k, profile));
     }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Random;
+import java.util.TreeMap;
 
 /**
  * Prompts of an exact token count on any tokenizer, made with the server's own {@code /tokenize}
@@ -17,20 +18,24 @@ import java.util.Random;
  * tokenizes it, so no special or control token ever enters a prompt.
  *
  * <p>Ids become text in one of two ways ({@link Text}): the tokenizer's decoder, or, where the
- * vocabulary is here (a local {@code tokenizer.json}) and its decoder does not give back text of
- * as many tokens (a WordLevel file with {@code "decoder": null} joins tokens with spaces, so 60 ids
+ * vocabulary is here (a local {@code tokenizer.json}) and its decoder does not give back text of as
+ * many tokens (a WordLevel file with {@code "decoder": null} joins tokens with spaces, so 60 ids
  * re-count as 119 tokens and even lengths are out of reach), their vocabulary pieces joined.
  */
 public final class ExactPrompts {
-  /** Rounds of count-and-adjust before the closest text is kept (two or three suffice in practice). */
+  /**
+   * Rounds of count-and-adjust before the closest text is kept (two or three suffice in practice).
+   */
   static final int MAX_ROUNDS = 12;
+
   /** Tokens of the corpus decoded and re-counted to tell whether the decoder gives back as many. */
   static final int ROUND_TRIP_TOKENS = 64;
 
   /** How token ids become text. */
   public enum Text {
     DECODED("turned into text by the server's /detokenize"),
-    PIECES("turned into text by joining their vocabulary pieces (the tokenizer's decoder does not give back text of as many tokens)");
+    PIECES(
+        "turned into text by joining their vocabulary pieces (the tokenizer's decoder does not give back text of as many tokens)");
 
     private final String description;
 
@@ -47,10 +52,19 @@ public final class ExactPrompts {
   private final int[] idPool;
   private final int baseCount;
   private final Text text;
-  /** For {@link Text#PIECES}: each pool id's piece, a string that the tokenizer reads as that one token. */
+
+  /**
+   * For {@link Text#PIECES}: each pool id's piece, a string that the tokenizer reads as that one
+   * token.
+   */
   private final Map<Integer, String> pieces;
 
-  private ExactPrompts(ServerTokenizer tokenizer, int[] idPool, int baseCount, Text text, Map<Integer, String> pieces) {
+  private ExactPrompts(
+      ServerTokenizer tokenizer,
+      int[] idPool,
+      int baseCount,
+      Text text,
+      Map<Integer, String> pieces) {
     this.tokenizer = tokenizer;
     this.idPool = idPool;
     this.baseCount = baseCount;
@@ -73,13 +87,15 @@ public final class ExactPrompts {
     int[] pool = Arrays.stream(ids.get()).distinct().sorted().toArray();
     Map<Integer, String> vocabulary = tokenizer.pieces();
     if (!vocabulary.isEmpty() && !decodesToAsManyTokens(tokenizer, ids.get(), base.getAsInt())) {
-      Map<Integer, String> alone = oneTokenPieces(tokenizer, vocabulary, Arrays.stream(pool).boxed().toList());
+      Map<Integer, String> alone =
+          oneTokenPieces(tokenizer, vocabulary, Arrays.stream(pool).boxed().toList());
       if (alone.isEmpty()) { // the corpus's tokens have no such piece: any of the vocabulary's
         alone = oneTokenPieces(tokenizer, vocabulary, vocabulary.keySet());
       }
       if (!alone.isEmpty()) {
         int[] piecePool = alone.keySet().stream().mapToInt(Integer::intValue).sorted().toArray();
-        return Optional.of(new ExactPrompts(tokenizer, piecePool, base.getAsInt(), Text.PIECES, alone));
+        return Optional.of(
+            new ExactPrompts(tokenizer, piecePool, base.getAsInt(), Text.PIECES, alone));
       }
     }
     if (tokenizer.decode(new int[] {pool[0]}).isEmpty()) {
@@ -89,7 +105,8 @@ public final class ExactPrompts {
   }
 
   /** Whether the decoded text of the corpus's first tokens re-counts to as many tokens. */
-  private static boolean decodesToAsManyTokens(ServerTokenizer tokenizer, int[] corpusIds, int baseCount) {
+  private static boolean decodesToAsManyTokens(
+      ServerTokenizer tokenizer, int[] corpusIds, int baseCount) {
     int[] sample = Arrays.copyOf(corpusIds, Math.min(corpusIds.length, ROUND_TRIP_TOKENS));
     Optional<String> decoded = tokenizer.decode(sample);
     if (decoded.isEmpty()) {
@@ -100,8 +117,9 @@ public final class ExactPrompts {
   }
 
   /** The pieces among {@code ids} that the tokenizer reads back, alone, as their own one token. */
-  private static Map<Integer, String> oneTokenPieces(ServerTokenizer tokenizer, Map<Integer, String> vocabulary, Iterable<Integer> ids) {
-    Map<Integer, String> out = new java.util.TreeMap<>();
+  private static Map<Integer, String> oneTokenPieces(
+      ServerTokenizer tokenizer, Map<Integer, String> vocabulary, Iterable<Integer> ids) {
+    Map<Integer, String> out = new TreeMap<>();
     for (int id : ids) {
       String piece = vocabulary.get(id);
       if (piece == null || piece.isEmpty()) {
@@ -125,7 +143,10 @@ public final class ExactPrompts {
     return tokenizer.describe();
   }
 
-  /** A text and its token count by the server (the target, unless {@link #MAX_ROUNDS} did not reach it). */
+  /**
+   * A text and its token count by the server (the target, unless {@link #MAX_ROUNDS} did not reach
+   * it).
+   */
   public record Prompt(String text, int tokens) {}
 
   /**
@@ -191,6 +212,7 @@ public final class ExactPrompts {
   }
 
   private static DatasetException failed(String endpoint) {
-    return new DatasetException("the server's " + endpoint + " stopped answering while the prompts were made");
+    return new DatasetException(
+        "the server's " + endpoint + " stopped answering while the prompts were made");
   }
 }

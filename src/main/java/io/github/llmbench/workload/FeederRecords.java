@@ -2,6 +2,7 @@ package io.github.llmbench.workload;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +31,8 @@ public final class FeederRecords {
     Map<String, Object> m = new LinkedHashMap<>();
     if (r.messages() != null) {
       List<Map<String, Object>> messages = new ArrayList<>();
-      r.messages().forEach(msg -> messages.add(Map.of("role", msg.role(), "content", msg.content())));
+      r.messages()
+          .forEach(msg -> messages.add(Map.of("role", msg.role(), "content", msg.content())));
       m.put(MESSAGES, messages);
     } else {
       m.put(PROMPT, r.prompt());
@@ -59,12 +61,23 @@ public final class FeederRecords {
     Object profile = attribute.apply(PROFILE);
     String profileName = profile == null ? null : profile.toString();
     if (messages != null) {
-      return new RequestSpec(null, messages(messages), maxTokens, profileName, inputTokens(attribute.apply(INPUT_TOKENS)));
+      return new RequestSpec(
+          null,
+          messages(messages),
+          maxTokens,
+          profileName,
+          inputTokens(attribute.apply(INPUT_TOKENS)));
     }
     if (prompt == null || prompt.toString().isEmpty()) {
-      throw new DatasetException("a feeder record has neither 'prompt' nor 'messages' (expected one of them, and optionally max_tokens)");
+      throw new DatasetException(
+          "a feeder record has neither 'prompt' nor 'messages' (expected one of them, and optionally max_tokens)");
     }
-    return new RequestSpec(prompt.toString(), null, maxTokens, profileName, inputTokens(attribute.apply(INPUT_TOKENS)));
+    return new RequestSpec(
+        prompt.toString(),
+        null,
+        maxTokens,
+        profileName,
+        inputTokens(attribute.apply(INPUT_TOKENS)));
   }
 
   private static int maxTokens(Object raw, int defaultMaxTokens) {
@@ -79,7 +92,8 @@ public final class FeederRecords {
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new DatasetException("a feeder record has max_tokens=" + raw + " (expected a whole number from 1)");
+    throw new DatasetException(
+        "a feeder record has max_tokens=" + raw + " (expected a whole number from 1)");
   }
 
   private static int inputTokens(Object raw) {
@@ -97,7 +111,9 @@ public final class FeederRecords {
     List<RequestSpec.ChatMessage> out = new ArrayList<>();
     if (raw instanceof List<?> list) { // as of() writes them, and jsonFile(...) feeders read them
       for (Object o : list) {
-        if (o instanceof Map<?, ?> m && m.get("role") instanceof String role && m.get("content") instanceof String content) {
+        if (o instanceof Map<?, ?> m
+            && m.get("role") instanceof String role
+            && m.get("content") instanceof String content) {
           out.add(new RequestSpec.ChatMessage(role, content));
         } else {
           out.clear();
@@ -117,7 +133,8 @@ public final class FeederRecords {
       }
     }
     if (out.isEmpty()) {
-      throw new DatasetException("a feeder record's messages are not a list of {\"role\",\"content\"} objects");
+      throw new DatasetException(
+          "a feeder record's messages are not a list of {\"role\",\"content\"} objects");
     }
     return out;
   }
@@ -125,7 +142,7 @@ public final class FeederRecords {
   private static JsonNode parse(String text) {
     try {
       return JSON.readTree(text);
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return null;
     }
   }

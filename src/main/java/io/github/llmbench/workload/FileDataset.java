@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -21,8 +22,8 @@ import java.util.Random;
  *   <li>JSONL ({@code .jsonl}): one object a line with {@code prompt} (text) or {@code messages}
  *       (OpenAI chat messages), and optionally {@code max_tokens}.
  *   <li>ShareGPT ({@code .json}): an array of {@code {"conversations":[{"from":"human","value":..},
- *       {"from":"gpt",...}]}}; the first human turn is the prompt (as vLLM's ShareGPT dataset).
- *       A multi-turn run ({@code -Dturns=N}) sends each conversation's own human turns, at most N.
+ *       {"from":"gpt",...}]}}; the first human turn is the prompt (as vLLM's ShareGPT dataset). A
+ *       multi-turn run ({@code -Dturns=N}) sends each conversation's own human turns, at most N.
  * </ul>
  *
  * Without {@code max_tokens}, a request asks for {@code output.len} tokens.
@@ -31,12 +32,15 @@ public final class FileDataset implements Dataset {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final List<RequestSpec> requests;
+
   /** ShareGPT: each entry's human turns (the first is its request); null for JSONL. */
   private final List<List<RequestSpec>> conversations;
+
   private final List<Integer> order;
   private final long seed;
 
-  private FileDataset(List<RequestSpec> requests, List<List<RequestSpec>> conversations, long seed) {
+  private FileDataset(
+      List<RequestSpec> requests, List<List<RequestSpec>> conversations, long seed) {
     this.requests = requests;
     this.conversations = conversations;
     this.seed = seed;
@@ -62,11 +66,16 @@ public final class FileDataset implements Dataset {
     try {
       text = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new DatasetException("Invalid -Ddataset=file:" + file + ": cannot read it (" + e.getMessage() + ")");
+      throw new DatasetException(
+          "Invalid -Ddataset=file:" + file + ": cannot read it (" + e.getMessage() + ")");
     }
     boolean shareGpt = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
-    List<List<RequestSpec>> conversations = shareGpt ? shareGpt(file, text, defaultMaxTokens) : null;
-    List<RequestSpec> requests = shareGpt ? conversations.stream().map(c -> c.get(0)).toList() : jsonl(file, text, defaultMaxTokens);
+    List<List<RequestSpec>> conversations =
+        shareGpt ? shareGpt(file, text, defaultMaxTokens) : null;
+    List<RequestSpec> requests =
+        shareGpt
+            ? conversations.stream().map(c -> c.get(0)).toList()
+            : jsonl(file, text, defaultMaxTokens);
     if (requests.isEmpty()) {
       throw new DatasetException("Invalid -Ddataset=file:" + file + ": it holds no request");
     }
@@ -99,14 +108,19 @@ public final class FileDataset implements Dataset {
         for (JsonNode m : node.get("messages")) {
           if (!m.path("role").isTextual() || !m.path("content").isTextual()) {
             throw new DatasetException(
-                "Malformed dataset " + where + ": each message needs a text \"role\" and \"content\"");
+                "Malformed dataset "
+                    + where
+                    + ": each message needs a text \"role\" and \"content\"");
           }
-          messages.add(new RequestSpec.ChatMessage(m.get("role").asText(), m.get("content").asText()));
+          messages.add(
+              new RequestSpec.ChatMessage(m.get("role").asText(), m.get("content").asText()));
         }
         out.add(new RequestSpec(null, messages, maxTokens, null, -1));
       } else {
         throw new DatasetException(
-            "Malformed dataset " + where + ": expected a non-empty \"prompt\" text or \"messages\" array");
+            "Malformed dataset "
+                + where
+                + ": expected a non-empty \"prompt\" text or \"messages\" array");
       }
     }
     return out;
@@ -121,17 +135,21 @@ public final class FileDataset implements Dataset {
           "Malformed dataset " + file + ": not JSON (line " + e.getLocation().getLineNr() + ")");
     }
     if (root == null || !root.isArray()) {
-      throw new DatasetException("Malformed dataset " + file + ": expected a ShareGPT array of conversations");
+      throw new DatasetException(
+          "Malformed dataset " + file + ": expected a ShareGPT array of conversations");
     }
     List<List<RequestSpec>> out = new ArrayList<>();
     for (int i = 0; i < root.size(); i++) {
       JsonNode turns = root.get(i).path("conversations");
       if (!turns.isArray()) {
-        throw new DatasetException("Malformed dataset " + file + " entry " + (i + 1) + ": no \"conversations\" array");
+        throw new DatasetException(
+            "Malformed dataset " + file + " entry " + (i + 1) + ": no \"conversations\" array");
       }
       List<RequestSpec> human = new ArrayList<>();
       for (JsonNode t : turns) {
-        if ("human".equals(t.path("from").asText()) && t.path("value").isTextual() && !t.get("value").asText().isEmpty()) {
+        if ("human".equals(t.path("from").asText())
+            && t.path("value").isTextual()
+            && !t.get("value").asText().isEmpty()) {
           human.add(RequestSpec.ofPrompt(t.get("value").asText(), defaultMaxTokens, null, -1));
         }
       }
@@ -148,7 +166,8 @@ public final class FileDataset implements Dataset {
       return defaultMaxTokens;
     }
     if (!m.canConvertToInt() || !m.isIntegralNumber() || m.asInt() < 1) {
-      throw new DatasetException("Malformed dataset " + where + ": \"max_tokens\" must be a whole number >= 1");
+      throw new DatasetException(
+          "Malformed dataset " + where + ": \"max_tokens\" must be a whole number >= 1");
     }
     return m.asInt();
   }
@@ -178,14 +197,17 @@ public final class FileDataset implements Dataset {
   }
 
   /**
-   * The {@value #LONGEST_CANDIDATES} entries with the longest text plus {@code max_tokens} (a
-   * token is a few characters, so the longest in tokens is among them), counted by the server
-   * before the load.
+   * The {@value #LONGEST_CANDIDATES} entries with the longest text plus {@code max_tokens} (a token
+   * is a few characters, so the longest in tokens is among them), counted by the server before the
+   * load.
    */
   @Override
   public List<RequestSpec> longestRequests() {
     return requests.stream()
-        .sorted(java.util.Comparator.comparingLong((RequestSpec r) -> r.promptText().length() + (long) r.maxTokens()).reversed())
+        .sorted(
+            Comparator.comparingLong(
+                    (RequestSpec r) -> r.promptText().length() + (long) r.maxTokens())
+                .reversed())
         .limit(LONGEST_CANDIDATES)
         .toList();
   }

@@ -7,10 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 /**
  * A Hugging Face {@code tokenizer.json} on this machine ({@code -Dtokenizer}), read by the
@@ -27,7 +29,8 @@ public final class LocalTokenizer implements ServerTokenizer, AutoCloseable {
   private final int vocabularySize;
   private final Map<Integer, String> pieces;
 
-  private LocalTokenizer(HuggingFaceTokenizer tokenizer, Path file, int vocabularySize, Map<Integer, String> pieces) {
+  private LocalTokenizer(
+      HuggingFaceTokenizer tokenizer, Path file, int vocabularySize, Map<Integer, String> pieces) {
     this.tokenizer = tokenizer;
     this.file = file;
     this.vocabularySize = vocabularySize;
@@ -43,9 +46,12 @@ public final class LocalTokenizer implements ServerTokenizer, AutoCloseable {
     Path p = Path.of(pathOrId);
     Path file = Files.isDirectory(p) ? p.resolve("tokenizer.json") : p;
     if (!Files.isRegularFile(file)) {
-      throw new DatasetException("Invalid -Dtokenizer=" + pathOrId + ": expected the path of a Hugging Face tokenizer.json, or of"
-          + " a model folder holding one (e.g. a local snapshot: huggingface-cli download MODEL tokenizer.json --local-dir DIR);"
-          + " nothing is downloaded at run time");
+      throw new DatasetException(
+          "Invalid -Dtokenizer="
+              + pathOrId
+              + ": expected the path of a Hugging Face tokenizer.json, or of"
+              + " a model folder holding one (e.g. a local snapshot: huggingface-cli download MODEL tokenizer.json --local-dir DIR);"
+              + " nothing is downloaded at run time");
     }
     int vocabulary;
     Map<Integer, String> pieces;
@@ -54,35 +60,57 @@ public final class LocalTokenizer implements ServerTokenizer, AutoCloseable {
       JsonNode vocab = root.path("model").path("vocab");
       int added = 0;
       for (JsonNode t : root.path("added_tokens")) {
-        added += vocab.isObject() && vocab.has(t.path("content").asText()) ? 0 : 1; // special tokens often sit in the vocabulary too
+        added +=
+            vocab.isObject() && vocab.has(t.path("content").asText())
+                ? 0
+                : 1; // special tokens often sit in the vocabulary too
       }
       vocabulary = vocab.size() + added;
       pieces = pieces(vocab, root.path("added_tokens"));
     } catch (IOException e) {
-      throw new DatasetException("Invalid -Dtokenizer=" + pathOrId + ": " + file + " is not JSON (" + e.getMessage() + ")");
+      throw new DatasetException(
+          "Invalid -Dtokenizer="
+              + pathOrId
+              + ": "
+              + file
+              + " is not JSON ("
+              + e.getMessage()
+              + ")");
     }
     try {
       // no truncation: a prompt of 8,000 tokens is counted whole, whatever the model's max length
-      HuggingFaceTokenizer t = HuggingFaceTokenizer.builder().optTokenizerPath(file).optTruncation(false).optPadding(false).build();
+      HuggingFaceTokenizer t =
+          HuggingFaceTokenizer.builder()
+              .optTokenizerPath(file)
+              .optTruncation(false)
+              .optPadding(false)
+              .build();
       return new LocalTokenizer(t, file, vocabulary, pieces);
     } catch (IOException | RuntimeException e) {
-      throw new DatasetException("Invalid -Dtokenizer=" + pathOrId + ": the tokenizers library cannot read " + file + " (" + e.getMessage() + ")");
+      throw new DatasetException(
+          "Invalid -Dtokenizer="
+              + pathOrId
+              + ": the tokenizers library cannot read "
+              + file
+              + " ("
+              + e.getMessage()
+              + ")");
     }
   }
 
   /**
-   * The model's vocabulary by id: an object of piece to id (BPE, WordPiece, WordLevel) or a list
-   * of [piece, score] whose index is the id (Unigram); added tokens (special ones, a chat
-   * template's) are left out, since no prompt may hold them.
+   * The model's vocabulary by id: an object of piece to id (BPE, WordPiece, WordLevel) or a list of
+   * [piece, score] whose index is the id (Unigram); added tokens (special ones, a chat template's)
+   * are left out, since no prompt may hold them.
    */
   private static Map<Integer, String> pieces(JsonNode vocab, JsonNode addedTokens) {
-    java.util.Set<Integer> addedIds = new HashSet<>();
-    java.util.Set<String> addedContents = new HashSet<>();
+    Set<Integer> addedIds = new HashSet<>();
+    Set<String> addedContents = new HashSet<>();
     for (JsonNode t : addedTokens) {
       addedIds.add(t.path("id").asInt(-1));
       addedContents.add(t.path("content").asText());
     }
-    Map<Integer, String> out = new java.util.HashMap<>();
+    Map<Integer, String> out = new HashMap<>();
     if (vocab.isObject()) {
       vocab.properties().forEach(e -> out.put(e.getValue().asInt(), e.getKey()));
     } else if (vocab.isArray()) {

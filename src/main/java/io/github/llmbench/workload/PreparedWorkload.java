@@ -14,11 +14,11 @@ import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The run's requests as the settings and the server make them: the dataset of the measured
- * requests and the warmup's, the profiles sent one after another, and the start lines about the
- * tokenizer, the chat template, the prompts and the context. The prompts made ahead and the check
- * of the longest request against the server's context wait for {@link #prepare}, so a simulation
- * with its own feeder neither waits for them nor is stopped by them.
+ * The run's requests as the settings and the server make them: the dataset of the measured requests
+ * and the warmup's, the profiles sent one after another, and the start lines about the tokenizer,
+ * the chat template, the prompts and the context. The prompts made ahead and the check of the
+ * longest request against the server's context wait for {@link #prepare}, so a simulation with its
+ * own feeder neither waits for them nor is stopped by them.
  */
 public final class PreparedWorkload {
 
@@ -33,7 +33,9 @@ public final class PreparedWorkload {
     /** The server's tokenizer ({@link ServerTokenizer#NONE} when it has no endpoint for it). */
     ServerTokenizer tokenizer();
 
-    /** The tokens the chat template adds around a message of {@code content}; empty when unknown. */
+    /**
+     * The tokens the chat template adds around a message of {@code content}; empty when unknown.
+     */
     OptionalInt chatTemplateTokens(ServerTokenizer tokenizer, String content);
 
     /** The server's context per request; empty when it tells none. */
@@ -52,7 +54,8 @@ public final class PreparedWorkload {
    *
    * @param measured requests of the measured phases to make prompts for
    * @param warmup requests of the warmup to make prompts for
-   * @param reused whether the measured phases may send more requests than that, using the prompts in turn
+   * @param reused whether the measured phases may send more requests than that, using the prompts
+   *     in turn
    */
   public record PlannedRequests(int measured, int warmup, boolean reused) {}
 
@@ -65,24 +68,35 @@ public final class PreparedWorkload {
     private final List<TraceDataset.Entry> trace;
     private final LocalTokenizer localTokenizer;
 
-    private Sources(FileDataset file, List<TraceDataset.Entry> trace, LocalTokenizer localTokenizer) {
+    private Sources(
+        FileDataset file, List<TraceDataset.Entry> trace, LocalTokenizer localTokenizer) {
       this.file = file;
       this.trace = trace;
       this.localTokenizer = localTokenizer;
     }
 
-    /** @throws DatasetException when a file cannot be used */
+    /**
+     * @throws DatasetException when a file cannot be used
+     */
     public static Sources read(BenchSettings settings) {
       BenchSettings.Workload w = settings.workload();
-      FileDataset file = w.dataset() == DatasetKind.FILE ? FileDataset.read(w.file().get(), w.outputLen(), w.seed()) : null;
-      List<TraceDataset.Entry> trace = w.dataset() == DatasetKind.TRACE ? traceLines(w, settings.load()) : null;
-      return new Sources(file, trace, settings.tokenizerPath().map(LocalTokenizer::load).orElse(null));
+      FileDataset file =
+          w.dataset() == DatasetKind.FILE
+              ? FileDataset.read(w.file().get(), w.outputLen(), w.seed())
+              : null;
+      List<TraceDataset.Entry> trace =
+          w.dataset() == DatasetKind.TRACE ? traceLines(w, settings.load()) : null;
+      return new Sources(
+          file, trace, settings.tokenizerPath().map(LocalTokenizer::load).orElse(null));
     }
 
     /** The trace's lines; {@code -Dprompts=N} keeps the first N. */
-    private static List<TraceDataset.Entry> traceLines(BenchSettings.Workload w, BenchSettings.Load load) {
+    private static List<TraceDataset.Entry> traceLines(
+        BenchSettings.Workload w, BenchSettings.Load load) {
       List<TraceDataset.Entry> lines = TraceDataset.read(w.file().get());
-      return load.prompts().isEmpty() ? lines : lines.subList(0, Math.min(lines.size(), load.prompts().get(0)));
+      return load.prompts().isEmpty()
+          ? lines
+          : lines.subList(0, Math.min(lines.size(), load.prompts().get(0)));
     }
   }
 
@@ -90,22 +104,30 @@ public final class PreparedWorkload {
   private final OptionalInt maxTokensOverride;
   private final Server server;
   private final PrintStream out;
+
   /** {@code -Dtokenizer}'s tokenizer, or null (the server's, if any, is used). */
   private final LocalTokenizer localTokenizer;
+
   private final ServerTokenizer tokenizer;
   private final Dataset dataset;
   private final Dataset warmupDataset;
   private final List<String> sequentialProfiles;
   private final Map<String, String> startNotes;
-  /** Why the prompts' lengths are as exact as they are, for the start line made by {@link #prepare}. */
+
+  /**
+   * Why the prompts' lengths are as exact as they are, for the start line made by {@link #prepare}.
+   */
   private final String whyLengths;
+
   private final int templateTokens;
   private boolean prepared;
   private volatile Map<String, String> preparedNotes = Map.of();
+
   /** A local tokenizer's counts of the dataset's prompts of unknown length. */
   private final Map<RequestSpec, Integer> promptCounts = new ConcurrentHashMap<>();
 
-  private PreparedWorkload(BenchSettings settings, Sources sources, Server server, PrintStream out) {
+  private PreparedWorkload(
+      BenchSettings settings, Sources sources, Server server, PrintStream out) {
     this.w = settings.workload();
     this.maxTokensOverride = settings.requestOptions().maxTokens();
     this.server = server;
@@ -114,30 +136,51 @@ public final class PreparedWorkload {
     ServerTokenizer serverTokenizer = server.tokenizer();
     this.tokenizer = localTokenizer != null ? localTokenizer : serverTokenizer;
     Map<String, String> notes = new LinkedHashMap<>();
-    notes.put("tokenizer", localTokenizer == null ? tokenizer.describe()
-        : localTokenizer.describe() + "; " + TokenizerCheck.against(localTokenizer, serverTokenizer));
+    notes.put(
+        "tokenizer",
+        localTokenizer == null
+            ? tokenizer.describe()
+            : localTokenizer.describe()
+                + "; "
+                + TokenizerCheck.against(localTokenizer, serverTokenizer));
     String why = "";
     switch (w.dataset()) {
       case RANDOM -> {
         RandomDataset.Selection selection =
-            RandomDataset.forServer(tokenizer, w.inputLen(), w.outputLen(), w.rangeRatio(), w.prefixLen(), w.seed(), CHECKED_SAMPLES);
+            RandomDataset.forServer(
+                tokenizer,
+                w.inputLen(),
+                w.outputLen(),
+                w.rangeRatio(),
+                w.prefixLen(),
+                w.seed(),
+                CHECKED_SAMPLES);
         this.dataset = selection.dataset();
         this.sequentialProfiles = List.of();
         why = selection.why();
       }
       case TRACE -> {
         RandomDataset.Selection selection =
-            RandomDataset.forServer(tokenizer, w.inputLen(), w.outputLen(), 0, 0, w.seed(), CHECKED_SAMPLES);
+            RandomDataset.forServer(
+                tokenizer, w.inputLen(), w.outputLen(), 0, 0, w.seed(), CHECKED_SAMPLES);
         TraceDataset replay = TraceDataset.of(sources.trace, selection.dataset(), w.seed());
         this.dataset = replay;
         this.sequentialProfiles = List.of();
-        why = selection.dataset().method() == RandomDataset.Method.TOKEN_IDS
-            ? "words do not add up with this tokenizer (" + selection.why() + "): " + RandomDataset.check(replay, tokenizer, CHECKED_SAMPLES).describe()
-            : RandomDataset.check(replay, tokenizer, CHECKED_SAMPLES).describe();
+        why =
+            selection.dataset().method() == RandomDataset.Method.TOKEN_IDS
+                ? "words do not add up with this tokenizer ("
+                    + selection.why()
+                    + "): "
+                    + RandomDataset.check(replay, tokenizer, CHECKED_SAMPLES).describe()
+                : RandomDataset.check(replay, tokenizer, CHECKED_SAMPLES).describe();
       }
       case PROFILES -> {
         ProfilesDataset profiles =
-            new ProfilesDataset(w.profiles().group(), w.profiles().names(), ProfilesDataset.shippedSentence(), w.seed());
+            new ProfilesDataset(
+                w.profiles().group(),
+                w.profiles().names(),
+                ProfilesDataset.shippedSentence(),
+                w.seed());
         this.dataset = profiles;
         this.sequentialProfiles = w.profilesMixed() ? List.of() : profiles.names();
       }
@@ -156,13 +199,18 @@ public final class PreparedWorkload {
       }
     }
     boolean chat = settings.api() == Api.CHAT;
-    OptionalInt template = chat && tokenizer.present()
-        ? server.chatTemplateTokens(tokenizer, "How fast is the server?")
-        : OptionalInt.empty();
+    OptionalInt template =
+        chat && tokenizer.present()
+            ? server.chatTemplateTokens(tokenizer, "How fast is the server?")
+            : OptionalInt.empty();
     if (chat) {
-      notes.put("chat", template.isPresent()
-          ? "the chat template adds " + template.getAsInt() + " tokens to each prompt (counted in the server's input tokens)"
-          : "the chat template's tokens are unknown (the server's input tokens count them)");
+      notes.put(
+          "chat",
+          template.isPresent()
+              ? "the chat template adds "
+                  + template.getAsInt()
+                  + " tokens to each prompt (counted in the server's input tokens)"
+              : "the chat template's tokens are unknown (the server's input tokens count them)");
     }
     this.templateTokens = template.orElse(0);
     this.startNotes = Collections.unmodifiableMap(notes);
@@ -174,7 +222,8 @@ public final class PreparedWorkload {
    *
    * @param out where {@link #prepare} says that it makes prompts, as it may take a while
    */
-  public static PreparedWorkload forServer(BenchSettings settings, Sources sources, Server server, PrintStream out) {
+  public static PreparedWorkload forServer(
+      BenchSettings settings, Sources sources, Server server, PrintStream out) {
     return new PreparedWorkload(settings, sources, server, out);
   }
 
@@ -188,14 +237,22 @@ public final class PreparedWorkload {
     return warmupDataset;
   }
 
-  /** The profiles sent one after another ({@code -Dprofile.order=sequential}); empty when mixed or without profiles. */
+  /**
+   * The profiles sent one after another ({@code -Dprofile.order=sequential}); empty when mixed or
+   * without profiles.
+   */
   public List<String> sequentialProfiles() {
     return sequentialProfiles;
   }
 
-  /** A trace's send times in s from the replay's start at {@code -Dtrace.speed}; empty for other datasets. */
+  /**
+   * A trace's send times in s from the replay's start at {@code -Dtrace.speed}; empty for other
+   * datasets.
+   */
   public Optional<List<Double>> traceSendTimes() {
-    return dataset instanceof TraceDataset replay ? Optional.of(replay.sendTimesSeconds(w.traceSpeed())) : Optional.empty();
+    return dataset instanceof TraceDataset replay
+        ? Optional.of(replay.sendTimesSeconds(w.traceSpeed()))
+        : Optional.empty();
   }
 
   /** {@code -Dtokenizer}'s tokenizer, if given. */
@@ -203,7 +260,9 @@ public final class PreparedWorkload {
     return Optional.ofNullable(localTokenizer);
   }
 
-  /** The start lines known before any preparation: the tokenizer and, for chat, the chat template. */
+  /**
+   * The start lines known before any preparation: the tokenizer and, for chat, the chat template.
+   */
   public Map<String, String> startNotes() {
     return startNotes;
   }
@@ -234,14 +293,16 @@ public final class PreparedWorkload {
 
   /**
    * A request as a feeder record; with a local tokenizer, a prompt of unknown length (a file's)
-   * counted, once per prompt: a file's requests come round again, and the count runs as the
-   * request is fed.
+   * counted, once per prompt: a file's requests come round again, and the count runs as the request
+   * is fed.
    */
   public Map<String, Object> feederRecord(RequestSpec spec) {
     Map<String, Object> r = FeederRecords.of(spec);
     if (localTokenizer != null && spec.promptTokens() < 0) {
       r = new LinkedHashMap<>(r);
-      r.put(FeederRecords.INPUT_TOKENS, promptCounts.computeIfAbsent(spec, s -> localTokenizer.countText(s.promptText())));
+      r.put(
+          FeederRecords.INPUT_TOKENS,
+          promptCounts.computeIfAbsent(spec, s -> localTokenizer.countText(s.promptText())));
     }
     return r;
   }
@@ -249,32 +310,53 @@ public final class PreparedWorkload {
   /**
    * Makes the token-ids prompts, before the load (as many as the run sends when it sends a fixed
    * number, else a pool used in turn; the other methods make theirs on the fly), and returns the
-   * start line about the prompts: the method that makes their lengths exact and how exact they
-   * came out.
+   * start line about the prompts: the method that makes their lengths exact and how exact they came
+   * out.
    */
   private String preparePrompts(PlannedRequests planned) {
     if (w.dataset() == DatasetKind.PROFILES) {
-      return "profiles " + w.profiles() + (w.profilesMixed() ? ", mixed" : ", in order") + ": " + ((ProfilesDataset) dataset).names();
+      return "profiles "
+          + w.profiles()
+          + (w.profilesMixed() ? ", mixed" : ", in order")
+          + ": "
+          + ((ProfilesDataset) dataset).names();
     }
     if (w.dataset() == DatasetKind.FILE) {
       return ((FileDataset) dataset).size() + " requests in " + w.file().get();
     }
     if (dataset instanceof TraceDataset replay) {
-      return String.format(Locale.ROOT, "%d requests over %.1f s of trace (sent over %.1f s), %d distinct blocks of %d tokens; %s",
-          replay.size(), replay.spanMs() / 1000, replay.spanMs() / 1000 / w.traceSpeed(), replay.distinctBlocks(),
-          TraceDataset.BLOCK_TOKENS, whyLengths);
+      return String.format(
+          Locale.ROOT,
+          "%d requests over %.1f s of trace (sent over %.1f s), %d distinct blocks of %d tokens; %s",
+          replay.size(),
+          replay.spanMs() / 1000,
+          replay.spanMs() / 1000 / w.traceSpeed(),
+          replay.distinctBlocks(),
+          TraceDataset.BLOCK_TOKENS,
+          whyLengths);
     }
     RandomDataset random = (RandomDataset) dataset;
-    String method = "method: " + (localTokenizer == null ? random.describeMethod()
-        : random.describeMethod().replace("the server's ", "the local tokenizer's ").replace("by the server", "by the local tokenizer"));
+    String method =
+        "method: "
+            + (localTokenizer == null
+                ? random.describeMethod()
+                : random
+                    .describeMethod()
+                    .replace("the server's ", "the local tokenizer's ")
+                    .replace("by the server", "by the local tokenizer"));
     return switch (random.method()) {
-      case ESTIMATE -> method + " (" + whyLengths + "): input tokens are reported from the server's usage";
+      case ESTIMATE ->
+          method + " (" + whyLengths + "): input tokens are reported from the server's usage";
       case WORDS -> method + "; " + whyLengths;
       case TOKEN_IDS -> {
         long startNanos = System.nanoTime();
         int measured = planned.measured();
-        out.println("gatling-llm-bench: making " + measured + " prompts of exact length with the "
-            + (localTokenizer == null ? "server's" : "local") + " tokenizer...");
+        out.println(
+            "gatling-llm-bench: making "
+                + measured
+                + " prompts of exact length with the "
+                + (localTokenizer == null ? "server's" : "local")
+                + " tokenizer...");
         int worst = random.prepare(measured);
         RandomDataset worstMade = random;
         int warmup = planned.warmup();
@@ -282,10 +364,18 @@ public final class PreparedWorkload {
           worstMade = (RandomDataset) warmupDataset;
         }
         double seconds = (System.nanoTime() - startNanos) / 1e9;
-        yield method + " (" + whyLengths + "); " + measured + (warmup > 0 ? " + " + warmup + " warmup" : "")
+        yield method
+            + " ("
+            + whyLengths
+            + "); "
+            + measured
+            + (warmup > 0 ? " + " + warmup + " warmup" : "")
             + String.format(Locale.ROOT, " prompts made before the load in %.1f s", seconds)
-            + (planned.reused() ? ", then used in turn (a server's prefix cache serves repeats: -Dprompts=N makes one per request)" : "")
-            + ": " + worstMade.preparedExactness();
+            + (planned.reused()
+                ? ", then used in turn (a server's prefix cache serves repeats: -Dprompts=N makes one per request)"
+                : "")
+            + ": "
+            + worstMade.preparedExactness();
       }
     };
   }
@@ -302,24 +392,46 @@ public final class PreparedWorkload {
       return "unknown (the server tells no context length): requests are not checked against it";
     }
     ContextLength c = context.get();
-    Optional<ContextFit.Longest> longest = ContextFit.longest(dataset.longestRequests(), tokenizer, templateTokens, maxTokensOverride);
+    Optional<ContextFit.Longest> longest =
+        ContextFit.longest(dataset.longestRequests(), tokenizer, templateTokens, maxTokensOverride);
     if (longest.isEmpty()) {
-      return c.tokens() + " tokens per request (" + c.source() + "); the longest request was not counted (no tokenizer)";
+      return c.tokens()
+          + " tokens per request ("
+          + c.source()
+          + "); the longest request was not counted (no tokenizer)";
     }
     if (w.multiTurn() && w.dataset() != DatasetKind.FILE) {
       // the last turn carries every earlier turn and its answer (at most max_tokens each)
       ContextFit.Longest one = longest.get();
-      ContextFit.Longest last = new ContextFit.Longest(w.turns() * one.promptTokens() + (w.turns() - 1) * one.maxTokens(), one.maxTokens());
-      ContextFit.problem(last, c.tokens(), c.source()).ifPresent(message -> {
-        throw new DatasetException(message.replace("The longest request", "The last turn of a conversation (-Dturns=" + w.turns() + ")")
-            .replace("lower -Dinput.len", "lower -Dturns, -Dinput.len"));
-      });
-      return c.tokens() + " tokens per request (" + c.source() + "); the last turn of a conversation needs up to " + last.total();
+      ContextFit.Longest last =
+          new ContextFit.Longest(
+              w.turns() * one.promptTokens() + (w.turns() - 1) * one.maxTokens(), one.maxTokens());
+      ContextFit.problem(last, c.tokens(), c.source())
+          .ifPresent(
+              message -> {
+                throw new DatasetException(
+                    message
+                        .replace(
+                            "The longest request",
+                            "The last turn of a conversation (-Dturns=" + w.turns() + ")")
+                        .replace("lower -Dinput.len", "lower -Dturns, -Dinput.len"));
+              });
+      return c.tokens()
+          + " tokens per request ("
+          + c.source()
+          + "); the last turn of a conversation needs up to "
+          + last.total();
     }
-    ContextFit.problem(longest.get(), c.tokens(), c.source()).ifPresent(message -> {
-      throw new DatasetException(message);
-    });
-    return c.tokens() + " tokens per request (" + c.source() + "); the longest request needs " + longest.get().total()
+    ContextFit.problem(longest.get(), c.tokens(), c.source())
+        .ifPresent(
+            message -> {
+              throw new DatasetException(message);
+            });
+    return c.tokens()
+        + " tokens per request ("
+        + c.source()
+        + "); the longest request needs "
+        + longest.get().total()
         + (w.multiTurn() ? " (a turn; later turns also carry the conversation so far)" : "");
   }
 }

@@ -24,9 +24,17 @@ public final class ProfilesDataset implements Dataset {
   public static final Map<String, List<Profile>> GROUPS =
       Map.of(
           "tiny",
-          List.of(new Profile("SS", 40, 8), new Profile("SL", 40, 512), new Profile("LS", 400, 8), new Profile("LL", 400, 512)),
+          List.of(
+              new Profile("SS", 40, 8),
+              new Profile("SL", 40, 512),
+              new Profile("LS", 400, 8),
+              new Profile("LL", 400, 512)),
           "huge",
-          List.of(new Profile("SS", 40, 1), new Profile("SL", 40, 512), new Profile("LS", 1000, 1), new Profile("LL", 1000, 512)));
+          List.of(
+              new Profile("SS", 40, 1),
+              new Profile("SL", 40, 512),
+              new Profile("LS", 1000, 1),
+              new Profile("LL", 1000, 512)));
 
   private final Map<String, Profile> profiles = new LinkedHashMap<>();
   private final String group;
@@ -46,7 +54,8 @@ public final class ProfilesDataset implements Dataset {
 
   /** The base sentence shipped in {@code prompts/profile-sentence.txt}. */
   public static String shippedSentence() {
-    try (InputStream in = ProfilesDataset.class.getResourceAsStream("/prompts/profile-sentence.txt")) {
+    try (InputStream in =
+        ProfilesDataset.class.getResourceAsStream("/prompts/profile-sentence.txt")) {
       if (in == null) {
         throw new IllegalStateException("prompts/profile-sentence.txt is not on the classpath");
       }

@@ -1,26 +1,34 @@
 package io.github.llmbench.workload;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Random;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 
 /**
- * vLLM's random dataset: prompts of an exact number of tokens, outputs of an exact number of
- * tokens ({@code max_tokens} with {@code ignore_eos}), lengths optionally spread uniformly over
- * [len x (1 - r), len x (1 + r)], an optional shared prefix.
+ * vLLM's random dataset: prompts of an exact number of tokens, outputs of an exact number of tokens
+ * ({@code max_tokens} with {@code ignore_eos}), lengths optionally spread uniformly over [len x (1
+ * - r), len x (1 + r)], an optional shared prefix.
  *
  * <p>Exactness, by one of three methods ({@link Method}), chosen by {@link #forServer} from what
  * the server's tokenizer allows and shows:
  *
  * <ul>
- *   <li>{@link Method#WORDS}: each vocabulary word's token count is measured once with the
- *       server's tokenizer (at a prompt's start, and after a space); a prompt is then random words
- *       whose counts add up to the target. Made on the fly, any number of prompts. Exact where the
+ *   <li>{@link Method#WORDS}: each vocabulary word's token count is measured once with the server's
+ *       tokenizer (at a prompt's start, and after a space); a prompt is then random words whose
+ *       counts add up to the target. Made on the fly, any number of prompts. Exact where the
  *       tokenizer splits on spaces and has one-token words (BPE vocabularies of real models);
  *       checked on sample prompts before the load.
  *   <li>{@link Method#TOKEN_IDS}: where words do not add up or none is one token (byte-level and
@@ -38,7 +46,8 @@ public final class RandomDataset implements Dataset {
   /** How prompt lengths are made exact. */
   public enum Method {
     WORDS("words of prompts/base.txt, each measured with the server's tokenizer"),
-    TOKEN_IDS("token ids turned into text by the server's /detokenize, re-counted with /tokenize, trimmed or padded"),
+    TOKEN_IDS(
+        "token ids turned into text by the server's /detokenize, re-counted with /tokenize, trimmed or padded"),
     ESTIMATE("one word per token, an ESTIMATE");
 
     private final String description;
@@ -53,8 +62,13 @@ public final class RandomDataset implements Dataset {
   }
 
   private final Calibration calibration;
-  /** The words of one token, after a space and at a prompt's start: what a prompt ends (or starts) on. */
+
+  /**
+   * The words of one token, after a space and at a prompt's start: what a prompt ends (or starts)
+   * on.
+   */
   private final int[] oneToken;
+
   private final int[] oneTokenFirst;
   private final ExactPrompts exact;
   private final int inputLen;
@@ -68,7 +82,10 @@ public final class RandomDataset implements Dataset {
   private volatile List<ExactPrompts.Prompt> made = List.of();
   private volatile Exactness exactness = Exactness.ALL;
 
-  /** The prepared prompts off their target: how many, and the one furthest off (its target, its count). */
+  /**
+   * The prepared prompts off their target: how many, and the one furthest off (its target, its
+   * count).
+   */
   private record Exactness(int off, int worstTarget, int worstTokens) {
     static final Exactness ALL = new Exactness(0, 0, 0);
 
@@ -110,14 +127,16 @@ public final class RandomDataset implements Dataset {
       int[] tokens = counts.stream().mapToInt(c -> c[0]).toArray();
       int[] firstTokens = counts.stream().mapToInt(c -> c[1]).toArray();
       // any length needs a one-token word to end on, and one to start with (a 1-token prompt)
-      boolean exact = java.util.Arrays.stream(tokens).anyMatch(n -> n == 1) && java.util.Arrays.stream(firstTokens).anyMatch(n -> n == 1);
+      boolean exact =
+          Arrays.stream(tokens).anyMatch(n -> n == 1)
+              && Arrays.stream(firstTokens).anyMatch(n -> n == 1);
       return new Calibration(kept, tokens, firstTokens, exact);
     }
 
     /** Every word counted as one token: the prompt then has {@value #ESTIMATE_NOTE}. */
     public static Calibration estimated(List<String> vocabulary) {
       int[] ones = new int[vocabulary.size()];
-      java.util.Arrays.fill(ones, 1);
+      Arrays.fill(ones, 1);
       return new Calibration(List.copyOf(vocabulary), ones, ones, false);
     }
 
@@ -131,19 +150,35 @@ public final class RandomDataset implements Dataset {
 
   /** The words method (or, with an estimated calibration, the estimate). */
   public RandomDataset(
-      Calibration calibration, int inputLen, int outputLen, double rangeRatio, int prefixLen, long seed) {
+      Calibration calibration,
+      int inputLen,
+      int outputLen,
+      double rangeRatio,
+      int prefixLen,
+      long seed) {
     this(calibration, null, inputLen, outputLen, rangeRatio, prefixLen, seed);
   }
 
   private RandomDataset(
-      Calibration calibration, ExactPrompts exact, int inputLen, int outputLen, double rangeRatio, int prefixLen, long seed) {
+      Calibration calibration,
+      ExactPrompts exact,
+      int inputLen,
+      int outputLen,
+      double rangeRatio,
+      int prefixLen,
+      long seed) {
     if (exact == null && calibration.words().isEmpty()) { // token ids need no words
       throw new DatasetException("the prompt vocabulary is empty");
     }
     this.calibration = calibration;
-    this.oneToken = java.util.stream.IntStream.range(0, calibration.tokens().length).filter(i -> calibration.tokens()[i] == 1).toArray();
+    this.oneToken =
+        IntStream.range(0, calibration.tokens().length)
+            .filter(i -> calibration.tokens()[i] == 1)
+            .toArray();
     this.oneTokenFirst =
-        java.util.stream.IntStream.range(0, calibration.firstTokens().length).filter(i -> calibration.firstTokens()[i] == 1).toArray();
+        IntStream.range(0, calibration.firstTokens().length)
+            .filter(i -> calibration.firstTokens()[i] == 1)
+            .toArray();
     this.exact = exact;
     this.inputLen = inputLen;
     this.outputLen = outputLen;
@@ -163,8 +198,15 @@ public final class RandomDataset implements Dataset {
   }
 
   /** The token-ids method: prompts made by {@code exact}, no word needed. */
-  public static RandomDataset byTokenIds(ExactPrompts exact, int inputLen, int outputLen, double rangeRatio, int prefixLen, long seed) {
-    return new RandomDataset(Calibration.none(), exact, inputLen, outputLen, rangeRatio, prefixLen, seed);
+  public static RandomDataset byTokenIds(
+      ExactPrompts exact,
+      int inputLen,
+      int outputLen,
+      double rangeRatio,
+      int prefixLen,
+      long seed) {
+    return new RandomDataset(
+        Calibration.none(), exact, inputLen, outputLen, rangeRatio, prefixLen, seed);
   }
 
   /** The dataset and what was found on the way, for the console's start line. */
@@ -176,11 +218,24 @@ public final class RandomDataset implements Dataset {
    * their measured error (or the estimate without a tokenizer).
    */
   public static Selection forServer(
-      ServerTokenizer tokenizer, int inputLen, int outputLen, double rangeRatio, int prefixLen, long seed, int samples) {
+      ServerTokenizer tokenizer,
+      int inputLen,
+      int outputLen,
+      double rangeRatio,
+      int prefixLen,
+      long seed,
+      int samples) {
     if (!tokenizer.present()) {
       return new Selection(
-          new RandomDataset(Calibration.estimated(shippedVocabulary()), inputLen, outputLen, rangeRatio, prefixLen, seed),
-          tokenizer.describe(), "the server counts no tokens");
+          new RandomDataset(
+              Calibration.estimated(shippedVocabulary()),
+              inputLen,
+              outputLen,
+              rangeRatio,
+              prefixLen,
+              seed),
+          tokenizer.describe(),
+          "the server counts no tokens");
     }
     Calibration words = Calibration.measure(shippedVocabulary(), tokenizer);
     String why;
@@ -197,19 +252,30 @@ public final class RandomDataset implements Dataset {
     } else {
       why = "no word of prompts/base.txt is one token in this vocabulary";
     }
-    java.util.Optional<ExactPrompts> exact = ExactPrompts.of(tokenizer, shippedCorpus());
+    Optional<ExactPrompts> exact = ExactPrompts.of(tokenizer, shippedCorpus());
     if (exact.isPresent()) {
-      return new Selection(byTokenIds(exact.get(), inputLen, outputLen, rangeRatio, prefixLen, seed), tokenizer.describe(), why);
+      return new Selection(
+          byTokenIds(exact.get(), inputLen, outputLen, rangeRatio, prefixLen, seed),
+          tokenizer.describe(),
+          why);
     }
     RandomDataset fallback =
-        byWords != null ? byWords : new RandomDataset(words.words().isEmpty() ? Calibration.estimated(shippedVocabulary()) : words,
-            inputLen, outputLen, rangeRatio, prefixLen, seed);
-    return new Selection(fallback, tokenizer.describe(), why + "; the server has no /detokenize to make them exact");
+        byWords != null
+            ? byWords
+            : new RandomDataset(
+                words.words().isEmpty() ? Calibration.estimated(shippedVocabulary()) : words,
+                inputLen,
+                outputLen,
+                rangeRatio,
+                prefixLen,
+                seed);
+    return new Selection(
+        fallback, tokenizer.describe(), why + "; the server has no /detokenize to make them exact");
   }
 
   /** The distinct words of {@code prompts/base.txt} (on the classpath). */
   public static List<String> shippedVocabulary() {
-    return java.util.Arrays.stream(shippedCorpus().toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+"))
+    return Arrays.stream(shippedCorpus().toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+"))
         .filter(w -> !w.isEmpty())
         .distinct()
         .toList();
@@ -217,13 +283,13 @@ public final class RandomDataset implements Dataset {
 
   /** The text of {@code prompts/base.txt} (on the classpath). */
   static String shippedCorpus() {
-    try (java.io.InputStream in = RandomDataset.class.getResourceAsStream("/prompts/base.txt")) {
+    try (InputStream in = RandomDataset.class.getResourceAsStream("/prompts/base.txt")) {
       if (in == null) {
         throw new IllegalStateException("prompts/base.txt is not on the classpath");
       }
-      return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("cannot read prompts/base.txt", e);
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read prompts/base.txt", e);
     }
   }
 
@@ -245,9 +311,9 @@ public final class RandomDataset implements Dataset {
   }
 
   /**
-   * Makes the first {@code count} prompts before the load (the token-ids method: each costs a
-   * few calls to the server's tokenizer, which must not run during the load); a run that sends
-   * more uses them in turn. Several calls at once: they wait on the server, not on this CPU.
+   * Makes the first {@code count} prompts before the load (the token-ids method: each costs a few
+   * calls to the server's tokenizer, which must not run during the load); a run that sends more
+   * uses them in turn. Several calls at once: they wait on the server, not on this CPU.
    *
    * @return the largest difference, in tokens, between a prompt and its target (0: all exact)
    */
@@ -255,11 +321,14 @@ public final class RandomDataset implements Dataset {
     if (exact == null) {
       return 0;
     }
-    ExecutorService pool = Executors.newFixedThreadPool(4, r -> {
-      Thread t = new Thread(r, "llmbench-prompts");
-      t.setDaemon(true);
-      return t;
-    });
+    ExecutorService pool =
+        Executors.newFixedThreadPool(
+            4,
+            r -> {
+              Thread t = new Thread(r, "llmbench-prompts");
+              t.setDaemon(true);
+              return t;
+            });
     try {
       List<Future<ExactPrompts.Prompt>> futures = new ArrayList<>();
       int[] targets = new int[count];
@@ -286,8 +355,10 @@ public final class RandomDataset implements Dataset {
       made = List.copyOf(out);
       exactness = new Exactness(off, worst.worstTarget(), worst.worstTokens());
       return exactness.worstError();
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException r ? r : new DatasetException(String.valueOf(e.getCause()));
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof RuntimeException r
+          ? r
+          : new DatasetException(String.valueOf(e.getCause()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new DatasetException("interrupted while the prompts were made");
@@ -296,7 +367,9 @@ public final class RandomDataset implements Dataset {
     }
   }
 
-  /** How many prompts {@link #prepare} made (0 for the other methods, which make them on the fly). */
+  /**
+   * How many prompts {@link #prepare} made (0 for the other methods, which make them on the fly).
+   */
   public int prepared() {
     return made.size();
   }
@@ -315,9 +388,17 @@ public final class RandomDataset implements Dataset {
     if (e.off() == 0) {
       return "all exact";
     }
-    return String.format(Locale.ROOT, "NOT exact: %s cannot make every prompt exact: one of %d tokens came out %d"
-        + " (%d of %d prompts off, by up to %d token%s)", exact.tokenizer(), e.worstTarget(), e.worstTokens(), e.off(),
-        made.size(), e.worstError(), e.worstError() == 1 ? "" : "s");
+    return String.format(
+        Locale.ROOT,
+        "NOT exact: %s cannot make every prompt exact: one of %d tokens came out %d"
+            + " (%d of %d prompts off, by up to %d token%s)",
+        exact.tokenizer(),
+        e.worstTarget(),
+        e.worstTokens(),
+        e.off(),
+        made.size(),
+        e.worstError(),
+        e.worstError() == 1 ? "" : "s");
   }
 
   @Override
@@ -328,7 +409,8 @@ public final class RandomDataset implements Dataset {
     if (exact != null) {
       List<ExactPrompts.Prompt> prompts = made;
       if (prompts.isEmpty()) {
-        throw new IllegalStateException("token-ids prompts are made before the load: call prepare() first");
+        throw new IllegalStateException(
+            "token-ids prompts are made before the load: call prepare() first");
       }
       ExactPrompts.Prompt p = prompts.get((int) (index / shardCount % prompts.size()));
       return RequestSpec.ofPrompt(p.text(), out, profile, p.tokens());
@@ -341,20 +423,24 @@ public final class RandomDataset implements Dataset {
     return new Random(seed * 0x9E3779B97F4A7C15L + index);
   }
 
-  /** The same dataset with other prompts (the warmup's); token-ids prompts need {@link #prepare} again. */
+  /**
+   * The same dataset with other prompts (the warmup's); token-ids prompts need {@link #prepare}
+   * again.
+   */
   @Override
   public RandomDataset withSeed(long newSeed) {
-    RandomDataset d = new RandomDataset(calibration, exact, inputLen, outputLen, rangeRatio, prefixLen, newSeed);
+    RandomDataset d =
+        new RandomDataset(calibration, exact, inputLen, outputLen, rangeRatio, prefixLen, newSeed);
     d.shardIndex = shardIndex;
     d.shardCount = shardCount;
     return d;
   }
 
   /**
-   * Tells a token-ids dataset that this injector sends requests {@code i}, {@code i + n}, {@code
-   * i + 2n}, ... of the run (the other injectors the others): {@link #prepare} then makes those,
-   * and no two injectors send the same prompt. Words and estimates need nothing (they make each
-   * request from its number).
+   * Tells a token-ids dataset that this injector sends requests {@code i}, {@code i + n}, {@code i
+   * + 2n}, ... of the run (the other injectors the others): {@link #prepare} then makes those, and
+   * no two injectors send the same prompt. Words and estimates need nothing (they make each request
+   * from its number).
    */
   public void forInjector(int i, int n) {
     this.shardIndex = i;
@@ -369,10 +455,10 @@ public final class RandomDataset implements Dataset {
   /** The longest request: the prefix, the top of the input range and of the output range. */
   @Override
   public List<RequestSpec> longestRequests() {
-    int longestInput = rangeRatio == 0 ? inputLen : Math.max(1, (int) Math.ceil(inputLen * (1 + rangeRatio)));
+    int longestInput =
+        rangeRatio == 0 ? inputLen : Math.max(1, (int) Math.ceil(inputLen * (1 + rangeRatio)));
     return List.of(RequestSpec.ofPrompt("", maxTokens(), null, prefixLen + longestInput));
   }
-
 
   /** A length drawn uniformly from [len x (1 - r), len x (1 + r)], at least 1 (vLLM's rule). */
   int draw(int len, Random rnd) {
@@ -423,8 +509,14 @@ public final class RandomDataset implements Dataset {
       if (worstTokens < 0) {
         return "the check of sample prompts with /tokenize failed";
       }
-      return String.format(Locale.ROOT, "%d sample prompts re-counted by the server: %s", samples,
-          worstTokens == 0 ? "all exact" : String.format(Locale.ROOT, "off by up to %d tokens (%.2f%%)", worstTokens, 100 * worstShare));
+      return String.format(
+          Locale.ROOT,
+          "%d sample prompts re-counted by the server: %s",
+          samples,
+          worstTokens == 0
+              ? "all exact"
+              : String.format(
+                  Locale.ROOT, "off by up to %d tokens (%.2f%%)", worstTokens, 100 * worstShare));
     }
   }
 
@@ -433,7 +525,10 @@ public final class RandomDataset implements Dataset {
     return check(this, counter, samples);
   }
 
-  /** Checks the first {@code samples} prompts of a dataset whose lengths are known against the server's count. */
+  /**
+   * Checks the first {@code samples} prompts of a dataset whose lengths are known against the
+   * server's count.
+   */
   public static WordCheck check(Dataset dataset, TokenCounter counter, int samples) {
     OptionalInt base = counter.count("");
     int worstTokens = 0;

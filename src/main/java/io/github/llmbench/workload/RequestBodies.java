@@ -35,7 +35,9 @@ public final class RequestBodies {
     if (api == Api.CHAT) {
       var messages = body.putArray("messages");
       if (request.messages() != null) {
-        request.messages().forEach(m -> messages.addObject().put("role", m.role()).put("content", m.content()));
+        request
+            .messages()
+            .forEach(m -> messages.addObject().put("role", m.role()).put("content", m.content()));
       } else {
         messages.addObject().put("role", "user").put("content", request.prompt());
       }

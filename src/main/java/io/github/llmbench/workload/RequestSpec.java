@@ -15,7 +15,8 @@ public record RequestSpec(
 
   public record ChatMessage(String role, String content) {}
 
-  public static RequestSpec ofPrompt(String prompt, int maxTokens, String profile, int promptTokens) {
+  public static RequestSpec ofPrompt(
+      String prompt, int maxTokens, String profile, int promptTokens) {
     return new RequestSpec(prompt, null, maxTokens, profile, promptTokens);
   }
 

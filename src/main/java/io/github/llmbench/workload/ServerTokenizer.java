@@ -9,7 +9,9 @@ import java.util.OptionalInt;
  * text and the text of token ids ({@code /detokenize}). What the server lacks answers empty.
  */
 public interface ServerTokenizer extends TokenCounter {
-  /** Which endpoints answered, for the console, e.g. {@code "llama.cpp /tokenize + /detokenize"}. */
+  /**
+   * Which endpoints answered, for the console, e.g. {@code "llama.cpp /tokenize + /detokenize"}.
+   */
   String describe();
 
   /** Whether the server counts tokens at all. */

@@ -15,7 +15,10 @@ public final class TokenizerCheck {
 
   private TokenizerCheck() {}
 
-  /** The sentence for the start line: agreement with the server's {@code /tokenize}, or how far apart. */
+  /**
+   * The sentence for the start line: agreement with the server's {@code /tokenize}, or how far
+   * apart.
+   */
   public static String against(TokenCounter local, ServerTokenizer server) {
     if (!server.present()) {
       return "the server has no /tokenize to check it against";
@@ -43,10 +46,20 @@ public final class TokenizerCheck {
       worst = Math.max(worst, Math.abs(here - there) / (double) Math.max(1, there));
     }
     if (localTotal == serverTotal && worst == 0) {
-      return "agrees with the server's /tokenize on " + texts.size() + " texts (" + serverTotal + " tokens)";
+      return "agrees with the server's /tokenize on "
+          + texts.size()
+          + " texts ("
+          + serverTotal
+          + " tokens)";
     }
-    return String.format(Locale.ROOT, "DISAGREES with the server's /tokenize: %d texts are %d tokens here, %d there"
-        + " (up to %.1f%% apart); is it the served model's tokenizer?", texts.size(), localTotal, serverTotal, 100 * worst);
+    return String.format(
+        Locale.ROOT,
+        "DISAGREES with the server's /tokenize: %d texts are %d tokens here, %d there"
+            + " (up to %.1f%% apart); is it the served model's tokenizer?",
+        texts.size(),
+        localTotal,
+        serverTotal,
+        100 * worst);
   }
 
   /** Five texts of the shipped corpus, of growing length. */

@@ -17,15 +17,15 @@ import java.util.Set;
 /**
  * A recorded trace in Mooncake's format, to replay at its times: one JSON object a line, {@code
  * {"timestamp": ms, "input_length": n, "output_length": m, "hash_ids": [...]}}. Request {@code i}
- * is the trace's {@code i}-th line by time, with a prompt of {@code input_length} tokens and
- * {@code max_tokens} = {@code output_length}.
+ * is the trace's {@code i}-th line by time, with a prompt of {@code input_length} tokens and {@code
+ * max_tokens} = {@code output_length}.
  *
- * <p>Prefix sharing is reproduced as Mooncake records it: the prompt is cut into blocks of
- * {@value #BLOCK_TOKENS} tokens, block {@code j} belonging to {@code hash_ids[j]}, and equal ids
- * get equal text (drawn from the id and the seed), so two requests that share their first ids
- * share that prefix, token for token. A block beyond the line's ids gets text of its own. The
- * text is made of words whose token counts were measured with the server's tokenizer ({@link
- * RandomDataset}'s words method), on the fly.
+ * <p>Prefix sharing is reproduced as Mooncake records it: the prompt is cut into blocks of {@value
+ * #BLOCK_TOKENS} tokens, block {@code j} belonging to {@code hash_ids[j]}, and equal ids get equal
+ * text (drawn from the id and the seed), so two requests that share their first ids share that
+ * prefix, token for token. A block beyond the line's ids gets text of its own. The text is made of
+ * words whose token counts were measured with the server's tokenizer ({@link RandomDataset}'s words
+ * method), on the fly.
  */
 public final class TraceDataset implements Dataset {
   /** Mooncake's block size: one hash id per 512 tokens of prompt. */
@@ -81,7 +81,9 @@ public final class TraceDataset implements Dataset {
     // the replay goes by time; Mooncake's traces are in order already
     out.sort(Comparator.comparingDouble(Entry::offsetMs));
     double first = out.get(0).offsetMs();
-    return out.stream().map(e -> new Entry(e.offsetMs() - first, e.inputLength(), e.outputLength(), e.hashIds())).toList();
+    return out.stream()
+        .map(e -> new Entry(e.offsetMs() - first, e.inputLength(), e.outputLength(), e.hashIds()))
+        .toList();
   }
 
   private static Entry entry(String line, String where) {
@@ -96,8 +98,11 @@ public final class TraceDataset implements Dataset {
     }
     JsonNode ts = node.get("timestamp");
     if (ts == null || !ts.isNumber() || !Double.isFinite(ts.asDouble()) || ts.asDouble() < 0) {
-      throw new DatasetException(where + ": " + (ts == null ? "no \"timestamp\"" : "\"timestamp\" is " + ts)
-          + " (expected the request's time in ms, a number from 0)");
+      throw new DatasetException(
+          where
+              + ": "
+              + (ts == null ? "no \"timestamp\"" : "\"timestamp\" is " + ts)
+              + " (expected the request's time in ms, a number from 0)");
     }
     int input = length(node, "input_length", where);
     int output = length(node, "output_length", where);
@@ -105,12 +110,14 @@ public final class TraceDataset implements Dataset {
     long[] hashIds = new long[0];
     if (ids != null && !ids.isNull()) {
       if (!ids.isArray()) {
-        throw new DatasetException(where + ": \"hash_ids\" is " + ids + " (expected an array of whole numbers)");
+        throw new DatasetException(
+            where + ": \"hash_ids\" is " + ids + " (expected an array of whole numbers)");
       }
       hashIds = new long[ids.size()];
       for (int j = 0; j < ids.size(); j++) {
         if (!ids.get(j).isIntegralNumber() || !ids.get(j).canConvertToLong()) {
-          throw new DatasetException(where + ": \"hash_ids\" holds " + ids.get(j) + " (expected whole numbers)");
+          throw new DatasetException(
+              where + ": \"hash_ids\" holds " + ids.get(j) + " (expected whole numbers)");
         }
         hashIds[j] = ids.get(j).asLong();
       }
@@ -121,8 +128,11 @@ public final class TraceDataset implements Dataset {
   private static int length(JsonNode node, String name, String where) {
     JsonNode n = node.get(name);
     if (n == null || !n.isIntegralNumber() || !n.canConvertToInt() || n.asInt() < 1) {
-      throw new DatasetException(where + ": " + (n == null ? "no \"" + name + "\"" : "\"" + name + "\" is " + n)
-          + " (expected a whole number of tokens from 1)");
+      throw new DatasetException(
+          where
+              + ": "
+              + (n == null ? "no \"" + name + "\"" : "\"" + name + "\" is " + n)
+              + " (expected a whole number of tokens from 1)");
     }
     return n.asInt();
   }
@@ -130,8 +140,8 @@ public final class TraceDataset implements Dataset {
   /**
    * The trace's requests with prompts made of {@code words}' measured words.
    *
-   * @param words the random dataset whose word counts make the text exact (its other settings
-   *     are not used)
+   * @param words the random dataset whose word counts make the text exact (its other settings are
+   *     not used)
    */
   public static TraceDataset of(List<Entry> entries, RandomDataset words, long seed) {
     return new TraceDataset(List.copyOf(entries), words, seed);
@@ -148,11 +158,12 @@ public final class TraceDataset implements Dataset {
   /** Distinct blocks the trace's ids name (what a prefix cache could share). */
   public int distinctBlocks() {
     Set<Long> ids = new HashSet<>();
-    entries.forEach(e -> {
-      for (long id : e.hashIds()) {
-        ids.add(id);
-      }
-    });
+    entries.forEach(
+        e -> {
+          for (long id : e.hashIds()) {
+            ids.add(id);
+          }
+        });
     return ids.size();
   }
 
@@ -174,9 +185,10 @@ public final class TraceDataset implements Dataset {
     for (int j = 0; j < blocks; j++) {
       int tokens = Math.min(BLOCK_TOKENS, e.inputLength() - j * BLOCK_TOKENS);
       // a block the line names no id for is the line's own: no other request draws that text
-      long textSeed = j < e.hashIds().length
-          ? seed ^ BLOCK_SALT ^ (e.hashIds()[j] * 0x9E3779B97F4A7C15L)
-          : seed ^ ~BLOCK_SALT ^ ((index % entries.size()) * 0x9E3779B97F4A7C15L + j);
+      long textSeed =
+          j < e.hashIds().length
+              ? seed ^ BLOCK_SALT ^ (e.hashIds()[j] * 0x9E3779B97F4A7C15L)
+              : seed ^ ~BLOCK_SALT ^ ((index % entries.size()) * 0x9E3779B97F4A7C15L + j);
       if (j > 0) {
         prompt.append(' ');
       }
@@ -192,7 +204,10 @@ public final class TraceDataset implements Dataset {
 
   @Override
   public List<RequestSpec> longestRequests() {
-    Entry longest = entries.stream().max(Comparator.comparingLong(e -> (long) e.inputLength() + e.outputLength())).orElseThrow();
+    Entry longest =
+        entries.stream()
+            .max(Comparator.comparingLong(e -> (long) e.inputLength() + e.outputLength()))
+            .orElseThrow();
     return List.of(RequestSpec.ofPrompt("", longest.outputLength(), null, longest.inputLength()));
   }
 

@@ -7,14 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class FailureReasonsTest {
 
-  static final String CONTEXT = "HTTP 400: request (15204 tokens) exceeds the available context size (2048 tokens),"
-      + " try increasing it";
+  static final String CONTEXT =
+      "HTTP 400: request (15204 tokens) exceeds the available context size (2048 tokens),"
+          + " try increasing it";
 
   /** {@code times} requests of {@code level} that failed for {@code error}. */
   static List<RequestRecord> failures(String level, String error, int times) {
@@ -37,11 +40,13 @@ class FailureReasonsTest {
     rs.add(TestRecords.ok("c2").build());
 
     FailureReasons f = FailureReasons.of(rs, 10);
-    assertEquals(List.of(
-        new FailureReasons.Reason(CONTEXT, 4),
-        new FailureReasons.Reason("HTTP 500: injected failure", 2),
-        new FailureReasons.Reason("timeout: no response within 5 s", 1),
-        new FailureReasons.Reason("connect error: refused", 1)), f.top());
+    assertEquals(
+        List.of(
+            new FailureReasons.Reason(CONTEXT, 4),
+            new FailureReasons.Reason("HTTP 500: injected failure", 2),
+            new FailureReasons.Reason("timeout: no response within 5 s", 1),
+            new FailureReasons.Reason("connect error: refused", 1)),
+        f.top());
     assertEquals(0, f.otherRequests());
     assertEquals(0, f.otherReasons());
     assertEquals(8, f.failed());
@@ -78,12 +83,19 @@ class FailureReasonsTest {
     rs.add(TestRecords.ok("c8").build());
 
     // the levels as the analysis groups them (ServingMetricsCalculator.byLevel: a null level is "")
-    Map<String, FailureReasons> byLevel = new java.util.LinkedHashMap<>();
-    RunAnalysis.of(rs, Map.of(), null, null, 1, "hint").levels().forEach((name, l) -> byLevel.put(name, l.failures()));
-    assertEquals(java.util.Set.of("c4", "c2", "", "c8"), byLevel.keySet());
-    assertEquals(List.of(new FailureReasons.Reason("HTTP 500: injected failure", 1)), byLevel.get("c4").top());
-    assertEquals(List.of(new FailureReasons.Reason(FailureReasons.NO_REASON, 1)), byLevel.get("c2").top());
-    assertEquals(List.of(new FailureReasons.Reason("stream cut before [DONE]: reset", 1)), byLevel.get("").top());
+    Map<String, FailureReasons> byLevel = new LinkedHashMap<>();
+    RunAnalysis.of(rs, Map.of(), null, null, 1, "hint")
+        .levels()
+        .forEach((name, l) -> byLevel.put(name, l.failures()));
+    assertEquals(Set.of("c4", "c2", "", "c8"), byLevel.keySet());
+    assertEquals(
+        List.of(new FailureReasons.Reason("HTTP 500: injected failure", 1)),
+        byLevel.get("c4").top());
+    assertEquals(
+        List.of(new FailureReasons.Reason(FailureReasons.NO_REASON, 1)), byLevel.get("c2").top());
+    assertEquals(
+        List.of(new FailureReasons.Reason("stream cut before [DONE]: reset", 1)),
+        byLevel.get("").top());
     assertTrue(byLevel.get("c8").isEmpty());
     assertEquals(0, byLevel.get("c8").failed());
   }
@@ -96,6 +108,7 @@ class FailureReasonsTest {
     rs.addAll(failures("c2", CONTEXT, 2));
     RunAnalysis a = RunAnalysis.of(rs, Map.of(), null, null, 1, "hint");
     assertEquals(List.of("c2"), List.copyOf(a.levels().keySet()));
-    assertEquals(List.of(new FailureReasons.Reason(CONTEXT, 2)), a.levels().get("c2").failures().top());
+    assertEquals(
+        List.of(new FailureReasons.Reason(CONTEXT, 2)), a.levels().get("c2").failures().top());
   }
 }

@@ -20,11 +20,13 @@ class MicrosHistogramTest {
   private static void assertSameStats(LatencyStats expected, LatencyStats actual, String what) {
     assertEquals(expected.count(), actual.count(), what);
     assertEquals(expected.percentiles(), actual.percentiles(), what);
-    assertEquals(new ArrayList<>(expected.percentiles().keySet()),
-        new ArrayList<>(actual.percentiles().keySet()), what);
-    assertEquals(expected.median(), actual.median(), 0.0, what);
-    assertEquals(expected.mean(), actual.mean(), 1e-12 * Math.max(1, Math.abs(expected.mean())),
+    assertEquals(
+        new ArrayList<>(expected.percentiles().keySet()),
+        new ArrayList<>(actual.percentiles().keySet()),
         what);
+    assertEquals(expected.median(), actual.median(), 0.0, what);
+    assertEquals(
+        expected.mean(), actual.mean(), 1e-12 * Math.max(1, Math.abs(expected.mean())), what);
     assertEquals(expected.std(), actual.std(), 1e-9 * Math.max(1, expected.std()), what);
   }
 
@@ -54,13 +56,21 @@ class MicrosHistogramTest {
       int n = 1 + rnd.nextInt(round < 20 ? 50 : 20_000);
       check(draw(rnd, n, () -> 10_000 + Math.round(rnd.nextGaussian() * 700)), "10 ms, n=" + n);
       check(draw(rnd, n, () -> rnd.nextInt(20)), "many duplicates, n=" + n);
-      check(draw(rnd, n, () -> {
-        double u = rnd.nextDouble();
-        return u < 0.8 ? 25_000 + rnd.nextInt(5_000) // dense part
-            : u < 0.9 ? MicrosHistogram.DENSE_LIMIT + rnd.nextInt(1000) // just beyond it
-            : u < 0.95 ? (long) (rnd.nextDouble() * 5 * 3_600_000_000L) // hours
-            : -rnd.nextInt(3_000); // a clock that went backwards
-      }), "mixed, n=" + n);
+      check(
+          draw(
+              rnd,
+              n,
+              () -> {
+                double u = rnd.nextDouble();
+                return u < 0.8
+                    ? 25_000 + rnd.nextInt(5_000) // dense part
+                    : u < 0.9
+                        ? MicrosHistogram.DENSE_LIMIT + rnd.nextInt(1000) // just beyond it
+                        : u < 0.95
+                            ? (long) (rnd.nextDouble() * 5 * 3_600_000_000L) // hours
+                            : -rnd.nextInt(3_000); // a clock that went backwards
+              }),
+          "mixed, n=" + n);
     }
   }
 
@@ -98,8 +108,15 @@ class MicrosHistogramTest {
         pooled.addAll(itl);
       }
       // a failed request keeps its figures here: the calculator must leave them out
-      records.add(TestRecords.ok("c8").start(1000L * i).itl(itl).outputTokens(itl.size() + 1).ok(ok)
-          .error(ok ? null : "HTTP 500").status(ok ? 200 : 500).build());
+      records.add(
+          TestRecords.ok("c8")
+              .start(1000L * i)
+              .itl(itl)
+              .outputTokens(itl.size() + 1)
+              .ok(ok)
+              .error(ok ? null : "HTTP 500")
+              .status(ok ? 200 : 500)
+              .build());
     }
     ServingMetrics m = ServingMetricsCalculator.compute(records, 8, PERCENTILES);
     assertSameStats(LatencyStats.of(pooled, PERCENTILES), m.itl(), "pooled ITLs of ok requests");

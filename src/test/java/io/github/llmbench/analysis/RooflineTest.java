@@ -13,17 +13,21 @@ import org.junit.jupiter.api.Test;
 class RooflineTest {
 
   private static final ModelSpec QWEN = Catalog.model("qwen2.5-7b-instruct");
+
   /** The seed's figures: 0.717 TB/s, ~97 TFLOP/s. */
   private static final GpuSpec SEED_4080 =
       new GpuSpec("seed-4080", "RTX 4080 (seed figures)", 97e12, 0.717e12, 32L << 30, "");
+
   private static final double L = 1024 + 64; // prompt 1024, half of 128 generated
 
   @Test
   void ridgePoint() {
     Roofline r = Roofline.compute(QWEN, SEED_4080, 1, 1, L, 1024, 40, 0, null);
     assertEquals(135.0, r.ridge(), 1.0); // the seed's 135 FLOP/byte
-    assertEquals(97.5e12 / 716.8e9,
-        Roofline.compute(QWEN, Catalog.gpu("rtx4080-32gb"), 1, 1, L, 1024, 40, 0, null).ridge(), 1e-9);
+    assertEquals(
+        97.5e12 / 716.8e9,
+        Roofline.compute(QWEN, Catalog.gpu("rtx4080-32gb"), 1, 1, L, 1024, 40, 0, null).ridge(),
+        1e-9);
     // tp multiplies peak and bandwidth alike: the ridge stays
     Roofline tp2 = Roofline.compute(QWEN, SEED_4080, 2, 1, L, 1024, 40, 0, null);
     assertEquals(2 * 97e12, tp2.peakFlops());
@@ -39,8 +43,8 @@ class RooflineTest {
     assertEquals(64 * r.flopsPerToken() / r.stepBytes(), r.decode().oi(), 1e-9);
     assertEquals(500 * r.flopsPerToken(), r.decode().attainedFlops(), 1.0);
     assertEquals(Roofline.flopsPerToken(QWEN, 512), r.prefillFlopsPerToken(), 1.0);
-    assertEquals(4000 * r.prefillFlopsPerToken() + 500 * r.flopsPerToken(),
-        r.whole().attainedFlops(), 1.0);
+    assertEquals(
+        4000 * r.prefillFlopsPerToken() + 500 * r.flopsPerToken(), r.whole().attainedFlops(), 1.0);
     // OI a little below B, as the seed notes (15-19% lower at its batch sizes)
     assertTrue(r.decode().oi() < 64 && r.decode().oi() > 0.75 * 64, "OI " + r.decode().oi());
   }
@@ -74,8 +78,9 @@ class RooflineTest {
   @Test
   void withPrefillCountedTheSeedPeakIsComputeBound() {
     // TP = 1 peak: ~660 output tok/s at 1,024 in / 128 out -> 5,280 prompt tok/s
-    Roofline r = Roofline.compute(QWEN, Catalog.gpu("rtx4080-32gb"), 1, 128, L, 1024, 660,
-        660.0 * 1024 / 128, null);
+    Roofline r =
+        Roofline.compute(
+            QWEN, Catalog.gpu("rtx4080-32gb"), 1, 128, L, 1024, 660, 660.0 * 1024 / 128, null);
     assertEquals(90e12, r.whole().attainedFlops(), 5e12);
     assertTrue(r.whole().computeBound());
     assertEquals(0.93, r.whole().attainment(), 0.04);
@@ -96,10 +101,13 @@ class RooflineTest {
     Roofline all = Roofline.compute(QWEN, SEED_4080, 1, 64, L, 1024, 500, 4000, null);
     Roofline cached = Roofline.compute(QWEN, SEED_4080, 1, 64, L, 1024, 500, 4000, 0.9);
     assertEquals(400.0, cached.prefillTps(), 1e-9);
-    assertEquals(all.decode().attainedFlops(), cached.decode().attainedFlops(), 1e-9, "decode is the same");
+    assertEquals(
+        all.decode().attainedFlops(), cached.decode().attainedFlops(), 1e-9, "decode is the same");
     assertTrue(cached.whole().attainedFlops() < all.whole().attainedFlops());
     assertEquals(Roofline.PREFIX_CACHE_NOTE, all.prefixCacheNote());
-    assertEquals("Whole-workload FLOPs count only the prompt tokens the server computed: its prefix cache served 90.0% of them"
-        + " (from its metrics).", cached.prefixCacheNote());
+    assertEquals(
+        "Whole-workload FLOPs count only the prompt tokens the server computed: its prefix cache served 90.0% of them"
+            + " (from its metrics).",
+        cached.prefixCacheNote());
   }
 }

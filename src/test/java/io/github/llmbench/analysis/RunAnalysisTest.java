@@ -13,7 +13,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** What the analysis takes from a record's level: whether it is measured, and a closed level's concurrency. */
+/**
+ * What the analysis takes from a record's level: whether it is measured, and a closed level's
+ * concurrency.
+ */
 class RunAnalysisTest {
 
   /** {@code n} completed requests of a level, one after another from {@code startMs}. */
@@ -25,7 +28,8 @@ class RunAnalysisTest {
     return rs;
   }
 
-  private static RunAnalysis analyse(List<RequestRecord> rs, Map<String, Integer> concurrencyByLevel) {
+  private static RunAnalysis analyse(
+      List<RequestRecord> rs, Map<String, Integer> concurrencyByLevel) {
     return RunAnalysis.of(rs, concurrencyByLevel, null, null, 1, "hint");
   }
 
@@ -47,7 +51,8 @@ class RunAnalysisTest {
     for (String name : new String[] {"Warmup", " warmup", "warmups", "feeder"}) {
       RequestRecord r = level(name, 0, 1).get(0);
       assertFalse(RunAnalysis.isWarmup(r), name);
-      assertEquals(List.of(name), List.copyOf(analyse(List.of(r), Map.of()).levels().keySet()), name);
+      assertEquals(
+          List.of(name), List.copyOf(analyse(List.of(r), Map.of()).levels().keySet()), name);
     }
   }
 
@@ -62,7 +67,9 @@ class RunAnalysisTest {
     RunAnalysis a = analyse(rs, Map.of());
     assertEquals(3, a.levels().get(closed).concurrency());
     assertEquals(3, a.levels().get(closed).serving().maxConcurrency());
-    assertNull(a.levels().get(open).concurrency(), "an open level's concurrency is whatever the server made of it");
+    assertNull(
+        a.levels().get(open).concurrency(),
+        "an open level's concurrency is whatever the server made of it");
     assertNull(a.levels().get(Level.TRACE.tag()).concurrency());
     assertNull(a.levels().get("feeder").concurrency());
     // an injector's share of a level, as the caller knows it, over the level's own

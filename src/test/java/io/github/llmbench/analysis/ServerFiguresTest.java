@@ -8,6 +8,7 @@ import io.github.llmbench.records.ServerSample;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 class ServerFiguresTest {
@@ -20,10 +21,13 @@ class ServerFiguresTest {
   }
 
   private static ServerSample gpu(long t, String name, int gpu, double v) {
-    return new ServerSample(t, DCGM, name, Map.of("gpu", String.valueOf(gpu), "modelName", "NVIDIA H100 80GB HBM3"), v);
+    return new ServerSample(
+        t, DCGM, name, Map.of("gpu", String.valueOf(gpu), "modelName", "NVIDIA H100 80GB HBM3"), v);
   }
 
-  /** Scrapes every second from -1 s to 11 s; the level runs from 0 to 10 s, its steady window 2-8 s. */
+  /**
+   * Scrapes every second from -1 s to 11 s; the level runs from 0 to 10 s, its steady window 2-8 s.
+   */
   private static List<ServerSample> run(boolean throttle) {
     List<ServerSample> s = new ArrayList<>();
     for (long sec = -1; sec <= 11; sec++) {
@@ -41,7 +45,9 @@ class ServerFiguresTest {
       s.add(vllm(t, "vllm:time_to_first_token_seconds_sum", 0.05 * done));
       s.add(vllm(t, "vllm:time_to_first_token_seconds_count", done));
       // another model behind the same URL: left out
-      s.add(new ServerSample(t, URL, "vllm:num_requests_running", Map.of("model_name", "other"), 100));
+      s.add(
+          new ServerSample(
+              t, URL, "vllm:num_requests_running", Map.of("model_name", "other"), 100));
       for (int g = 0; g < 2; g++) {
         s.add(gpu(t, "DCGM_FI_DEV_POWER_USAGE", g, g == 0 ? 600 : 500));
         s.add(gpu(t, "DCGM_FI_DEV_SM_CLOCK", g, throttle && sec >= 7 ? 1500 : 1980));
@@ -52,7 +58,9 @@ class ServerFiguresTest {
 
   @Test
   void gaugesCountersHistogramsAndGpusOverTheLevelAndItsSteadyWindow() {
-    ServerFigures f = ServerFigures.of(ServerFigures.Series.of(run(false), MODEL), "c8", 0, 10_000, 2_000, 8_000, 1000);
+    ServerFigures f =
+        ServerFigures.of(
+            ServerFigures.Series.of(run(false), MODEL), "c8", 0, 10_000, 2_000, 8_000, 1000);
     Map<String, Double> l = f.level();
     assertEquals(8.0, l.get("running_mean"), 1e-9, "the other model's 100 is left out");
     assertEquals(3.0, l.get("waiting_max"), 1e-9);
@@ -71,30 +79,49 @@ class ServerFiguresTest {
 
     List<String> g = f.guards();
     assertEquals(3, g.size(), g.toString());
-    assertEquals("prefix cache served 90% of prompt tokens at c8: prefill was not measured", g.get(0));
-    assertTrue(g.get(1).startsWith("requests waited in the server's queue inside the steady window at c8 (up to 3)"), g.get(1));
+    assertEquals(
+        "prefix cache served 90% of prompt tokens at c8: prefill was not measured", g.get(0));
+    assertTrue(
+        g.get(1)
+            .startsWith(
+                "requests waited in the server's queue inside the steady window at c8 (up to 3)"),
+        g.get(1));
     assertTrue(g.get(2).startsWith("the server preempted 2 requests at c8"), g.get(2));
   }
 
   @Test
   void aTokenMismatchAndAThrottledClockAreGuarded() {
-    ServerFigures f = ServerFigures.of(ServerFigures.Series.of(run(true), MODEL), "c8", 0, 10_000, 0, 0, 800);
+    ServerFigures f =
+        ServerFigures.of(ServerFigures.Series.of(run(true), MODEL), "c8", 0, 10_000, 0, 0, 800);
     assertTrue(f.steady().isEmpty(), "no steady window");
-    assertTrue(f.guards().stream().anyMatch(x -> x.equals(
-        "the server generated 1000 tokens at c8, the client received 800 (+25%): other traffic on the server, or a second replica")),
+    assertTrue(
+        f.guards().stream()
+            .anyMatch(
+                x ->
+                    x.equals(
+                        "the server generated 1000 tokens at c8, the client received 800 (+25%): other traffic on the server, or a second replica")),
         f.guards().toString());
-    assertTrue(f.guards().stream().anyMatch(x -> x.startsWith("GPU SM clock fell 24% below its first value at c8 (1980 -> 1500 MHz)")),
+    assertTrue(
+        f.guards().stream()
+            .anyMatch(
+                x ->
+                    x.startsWith(
+                        "GPU SM clock fell 24% below its first value at c8 (1980 -> 1500 MHz)")),
         f.guards().toString());
   }
 
   @Test
   void countersNeedAScrapeOnEachSideAndResetsGiveNull() {
-    java.util.TreeMap<Long, Double> c = new java.util.TreeMap<>(Map.of(1000L, 5.0, 2000L, 9.0));
+    TreeMap<Long, Double> c = new TreeMap<>(Map.of(1000L, 5.0, 2000L, 9.0));
     assertEquals(4.0, ServerFigures.delta(c, 1000, 2000));
     assertEquals(4.0, ServerFigures.delta(c, 0, 3000), "the nearest scrapes inside stand in");
-    assertNull(ServerFigures.delta(new java.util.TreeMap<>(Map.of(1000L, 5.0)), 0, 3000), "one scrape: no difference");
-    assertNull(ServerFigures.delta(new java.util.TreeMap<>(Map.of(1000L, 5.0, 2000L, 1.0)), 1000, 2000), "a reset");
-    assertTrue(ServerFigures.of(ServerFigures.Series.of(List.of(), MODEL), "c1", 0, 1, 0, 0, 1).isEmpty());
+    assertNull(
+        ServerFigures.delta(new TreeMap<>(Map.of(1000L, 5.0)), 0, 3000),
+        "one scrape: no difference");
+    assertNull(
+        ServerFigures.delta(new TreeMap<>(Map.of(1000L, 5.0, 2000L, 1.0)), 1000, 2000), "a reset");
+    assertTrue(
+        ServerFigures.of(ServerFigures.Series.of(List.of(), MODEL), "c1", 0, 1, 0, 0, 1).isEmpty());
   }
 
   @Test
@@ -103,8 +130,11 @@ class ServerFiguresTest {
     for (long sec = 0; sec <= 4; sec++) {
       s.add(new ServerSample(sec * 1000, URL, "llamacpp:requests_processing", Map.of(), 2));
       s.add(new ServerSample(sec * 1000, URL, "llamacpp:requests_deferred", Map.of(), 0));
-      s.add(new ServerSample(sec * 1000, URL, "llamacpp:prompt_tokens_total", Map.of(), 50.0 * sec));
-      s.add(new ServerSample(sec * 1000, URL, "llamacpp:tokens_predicted_total", Map.of(), 20.0 * sec));
+      s.add(
+          new ServerSample(sec * 1000, URL, "llamacpp:prompt_tokens_total", Map.of(), 50.0 * sec));
+      s.add(
+          new ServerSample(
+              sec * 1000, URL, "llamacpp:tokens_predicted_total", Map.of(), 20.0 * sec));
     }
     ServerFigures f = ServerFigures.of(ServerFigures.Series.of(s, "tiny"), "c2", 0, 4000, 0, 0, 80);
     assertEquals(2.0, f.level().get("running_mean"), 1e-9);

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
  * Buckets from the earliest completed start (0): [0,1000): r1 1 + r2 3x2 = 7; [1000,2000): r1 3 +
  * r3 1 = 4; [2000,3000): r5 3. Peak 7 (unweighted chunk counting would give 4).
  *
- * <p>Intervals: r1 [0,2000) r2 [200,1100) r3 [1100,1350) r4 [1000,3500) r5 [2000,2950). In
- * flight: 3 during [1000,1350) (r1 r2 r4, then r1 r3 r4); counting touching ends (r2/r3 at 1100,
- * r1/r5 at 2000) would give 4; leaving out the failed r4 would give 2.
+ * <p>Intervals: r1 [0,2000) r2 [200,1100) r3 [1100,1350) r4 [1000,3500) r5 [2000,2950). In flight:
+ * 3 during [1000,1350) (r1 r2 r4, then r1 r3 r4); counting touching ends (r2/r3 at 1100, r1/r5 at
+ * 2000) would give 4; leaving out the failed r4 would give 2.
  */
 public class ServingMetricsCalculatorTest {
 
@@ -37,16 +37,58 @@ public class ServingMetricsCalculatorTest {
   /** The run of the class comment; also used by the report tests. */
   public static List<RequestRecord> handMadeRun() {
     return List.of(
-        TestRecords.ok("c4").id("r1").start(T).end(T + 2000).ttft(400).itl(600, 500, 400).e2el(1900)
-            .tpot(500).inputTokens(10).outputTokens(4).build(),
-        TestRecords.ok("c4").id("r2").start(T + 200).end(T + 1100).ttft(300).itl(300, 100).e2el(700)
-            .tpot(80).inputTokens(20).outputTokens(6).build(),
-        TestRecords.ok("c4").id("r3").start(T + 1100).end(T + 1350).ttft(250).itl().e2el(250)
-            .tpot(null).inputTokens(30).outputTokens(1).build(),
-        TestRecords.failed("c4", "HTTP 500").id("r4").start(T + 1000).end(T + 3500).inputTokens(40)
-            .status(500).build(),
-        TestRecords.ok("c4").id("r5").start(T + 2000).end(T + 2950).ttft(500).itl(200, 250).e2el(950)
-            .tpot(225).inputTokens(null).outputTokens(3).estimated(true).build());
+        TestRecords.ok("c4")
+            .id("r1")
+            .start(T)
+            .end(T + 2000)
+            .ttft(400)
+            .itl(600, 500, 400)
+            .e2el(1900)
+            .tpot(500)
+            .inputTokens(10)
+            .outputTokens(4)
+            .build(),
+        TestRecords.ok("c4")
+            .id("r2")
+            .start(T + 200)
+            .end(T + 1100)
+            .ttft(300)
+            .itl(300, 100)
+            .e2el(700)
+            .tpot(80)
+            .inputTokens(20)
+            .outputTokens(6)
+            .build(),
+        TestRecords.ok("c4")
+            .id("r3")
+            .start(T + 1100)
+            .end(T + 1350)
+            .ttft(250)
+            .itl()
+            .e2el(250)
+            .tpot(null)
+            .inputTokens(30)
+            .outputTokens(1)
+            .build(),
+        TestRecords.failed("c4", "HTTP 500")
+            .id("r4")
+            .start(T + 1000)
+            .end(T + 3500)
+            .inputTokens(40)
+            .status(500)
+            .build(),
+        TestRecords.ok("c4")
+            .id("r5")
+            .start(T + 2000)
+            .end(T + 2950)
+            .ttft(500)
+            .itl(200, 250)
+            .e2el(950)
+            .tpot(225)
+            .inputTokens(null)
+            .outputTokens(3)
+            .estimated(true)
+            .build());
   }
 
   @Test
@@ -73,8 +115,7 @@ public class ServingMetricsCalculatorTest {
     // TPOT, r3 has none: [80, 225, 500]: mean 805/3, median 225, p90 h=1.8 -> 225 + 0.8 * 275,
     // p99 h=1.98 -> 225 + 0.98 * 275; std = sqrt(mean of squared deviations) = 174.1806...
     double tpotMean = 805.0 / 3;
-    double tpotVar =
-        (sq(80 - tpotMean) + sq(225 - tpotMean) + sq(500 - tpotMean)) / 3;
+    double tpotVar = (sq(80 - tpotMean) + sq(225 - tpotMean) + sq(500 - tpotMean)) / 3;
     assertStats(m.tpot(), 3, tpotMean, 225.0, Math.sqrt(tpotVar), 445.0, 494.5);
     assertEquals(174.1806214505187, m.tpot().std(), 1e-9); // numpy's value
     // ITL pooled [100, 200, 250, 300, 400, 500, 600]: mean 2350/7, median 300,
@@ -90,12 +131,14 @@ public class ServingMetricsCalculatorTest {
     List<RequestRecord> ok = new ArrayList<>(handMadeRun());
     ok.removeIf(r -> !r.ok());
     assertEquals(7.0, ServingMetricsCalculator.peakOutputTokensPerSecond(ok), EPS);
-    // without r2's weight (6 tokens in 3 chunks -> 3 tokens in 3 chunks) bucket 0 holds 4 = bucket 1
+    // without r2's weight (6 tokens in 3 chunks -> 3 tokens in 3 chunks) bucket 0 holds 4 = bucket
+    // 1
     ok.set(1, TestRecords.from(ok.get(1)).outputTokens(3).build());
     assertEquals(4.0, ServingMetricsCalculator.peakOutputTokensPerSecond(ok), EPS);
     // chunks at 500, 999, 1000: +1000 ms opens the second bucket, so 2 (3 if it fell in the first)
     List<RequestRecord> edge =
-        List.of(TestRecords.ok("c4").start(T).ttft(500).itl(499, 1).e2el(1000).outputTokens(3).build());
+        List.of(
+            TestRecords.ok("c4").start(T).ttft(500).itl(499, 1).e2el(1000).outputTokens(3).build());
     assertEquals(2.0, ServingMetricsCalculator.peakOutputTokensPerSecond(edge), EPS);
     // non-integer weight: 5 tokens over 2 chunks in the same second -> 5
     List<RequestRecord> frac =
@@ -137,9 +180,15 @@ public class ServingMetricsCalculatorTest {
   @Test
   void allFailedKeepsDurationAndZeroLatencies() {
     ServingMetrics m =
-        ServingMetricsCalculator.compute(List.of(
-            TestRecords.failed("c4", "HTTP 500").start(T).end(T + 2000).inputTokens(5).build(),
-            TestRecords.failed("c4", "HTTP 500").start(T + 500).end(T + 1000).inputTokens(5).build()), 2);
+        ServingMetricsCalculator.compute(
+            List.of(
+                TestRecords.failed("c4", "HTTP 500").start(T).end(T + 2000).inputTokens(5).build(),
+                TestRecords.failed("c4", "HTTP 500")
+                    .start(T + 500)
+                    .end(T + 1000)
+                    .inputTokens(5)
+                    .build()),
+            2);
     assertEquals(0, m.completed());
     assertEquals(2, m.failed());
     assertEquals(2.0, m.durationS(), EPS);
@@ -152,11 +201,33 @@ public class ServingMetricsCalculatorTest {
   @Test
   void levelsGroupedInStartOrder() {
     List<RequestRecord> recs = new ArrayList<>();
-    recs.add(TestRecords.ok("c16").id("x").start(T + 10_000).end(T + 11_000).ttft(100).e2el(1000)
-        .inputTokens(5).outputTokens(1).build());
-    recs.add(TestRecords.ok("c8").id("y").start(T).end(T + 2_000).ttft(100).e2el(2000).inputTokens(5)
-        .outputTokens(1).build());
-    recs.add(TestRecords.failed("c8", "timeout").id("z").start(T + 500).end(T + 1_000).inputTokens(5).build());
+    recs.add(
+        TestRecords.ok("c16")
+            .id("x")
+            .start(T + 10_000)
+            .end(T + 11_000)
+            .ttft(100)
+            .e2el(1000)
+            .inputTokens(5)
+            .outputTokens(1)
+            .build());
+    recs.add(
+        TestRecords.ok("c8")
+            .id("y")
+            .start(T)
+            .end(T + 2_000)
+            .ttft(100)
+            .e2el(2000)
+            .inputTokens(5)
+            .outputTokens(1)
+            .build());
+    recs.add(
+        TestRecords.failed("c8", "timeout")
+            .id("z")
+            .start(T + 500)
+            .end(T + 1_000)
+            .inputTokens(5)
+            .build());
     Map<String, List<RequestRecord>> groups = ServingMetricsCalculator.byLevel(recs);
     assertEquals(List.of("c8", "c16"), new ArrayList<>(groups.keySet()));
     assertEquals(List.of("y", "z"), groups.get("c8").stream().map(RequestRecord::id).toList());

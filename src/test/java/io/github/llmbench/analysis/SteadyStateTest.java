@@ -26,11 +26,11 @@ import org.junit.jupiter.api.Test;
  * r6  yes 1000  1300  100  [100]          60  2    1100 1200
  * </pre>
  *
- * In flight: 1 at 0, 2 at 100, 3 at 200, 4 at 300 (ws), still 4 at 900 (r4 ends, r5 starts) and
- * at 1000 (r1 ends, r6 starts), 3 at 1300 (we). Window [300, 1300] = 1.0 s. Started in [300,
- * 1300): r4 r5 r6 = 3 of 6, input 40 + 50 + 60 = 150. Completed in it: r6 only (r5 ends at 2500).
- * Tokens arrived in [300, 1300]: r1 400 700 1000 = 3; r2 300 800 1200 = 3 x 2 = 6; r3 500 1100 =
- * 2; r5 1300 = 1; r6 1100 1200 = 2; total 14. Mean in flight 4; mean context r6: 60 + 2 / 2 = 61.
+ * In flight: 1 at 0, 2 at 100, 3 at 200, 4 at 300 (ws), still 4 at 900 (r4 ends, r5 starts) and at
+ * 1000 (r1 ends, r6 starts), 3 at 1300 (we). Window [300, 1300] = 1.0 s. Started in [300, 1300): r4
+ * r5 r6 = 3 of 6, input 40 + 50 + 60 = 150. Completed in it: r6 only (r5 ends at 2500). Tokens
+ * arrived in [300, 1300]: r1 400 700 1000 = 3; r2 300 800 1200 = 3 x 2 = 6; r3 500 1100 = 2; r5
+ * 1300 = 1; r6 1100 1200 = 2; total 14. Mean in flight 4; mean context r6: 60 + 2 / 2 = 61.
  */
 class SteadyStateTest {
 
@@ -40,18 +40,68 @@ class SteadyStateTest {
   static List<RequestRecord> smallTrace() {
     // e2el = ttft + the ITLs: the last chunk's arrival
     return List.of(
-        TestRecords.ok("c4").id("r1").start(T).end(T + 1000).ttft(100).itl(300, 300, 300).e2el(1000)
-            .tpot(300).inputTokens(10).outputTokens(4).build(),
-        TestRecords.ok("c4").id("r2").start(T + 100).end(T + 1600).ttft(200).itl(500, 400).e2el(1100)
-            .tpot(180).inputTokens(20).outputTokens(6).build(),
-        TestRecords.ok("c4").id("r3").start(T + 200).end(T + 1800).ttft(300).itl(600).e2el(900)
-            .tpot(600).inputTokens(30).outputTokens(2).build(),
-        TestRecords.failed("c4", "HTTP 500").id("r4").start(T + 300).end(T + 900).inputTokens(40)
-            .status(500).build(),
-        TestRecords.ok("c4").id("r5").start(T + 900).end(T + 2500).ttft(400).itl().e2el(400)
-            .tpot(null).inputTokens(50).outputTokens(1).build(),
-        TestRecords.ok("c4").id("r6").start(T + 1000).end(T + 1300).ttft(100).itl(100).e2el(200)
-            .tpot(100).inputTokens(60).outputTokens(2).build());
+        TestRecords.ok("c4")
+            .id("r1")
+            .start(T)
+            .end(T + 1000)
+            .ttft(100)
+            .itl(300, 300, 300)
+            .e2el(1000)
+            .tpot(300)
+            .inputTokens(10)
+            .outputTokens(4)
+            .build(),
+        TestRecords.ok("c4")
+            .id("r2")
+            .start(T + 100)
+            .end(T + 1600)
+            .ttft(200)
+            .itl(500, 400)
+            .e2el(1100)
+            .tpot(180)
+            .inputTokens(20)
+            .outputTokens(6)
+            .build(),
+        TestRecords.ok("c4")
+            .id("r3")
+            .start(T + 200)
+            .end(T + 1800)
+            .ttft(300)
+            .itl(600)
+            .e2el(900)
+            .tpot(600)
+            .inputTokens(30)
+            .outputTokens(2)
+            .build(),
+        TestRecords.failed("c4", "HTTP 500")
+            .id("r4")
+            .start(T + 300)
+            .end(T + 900)
+            .inputTokens(40)
+            .status(500)
+            .build(),
+        TestRecords.ok("c4")
+            .id("r5")
+            .start(T + 900)
+            .end(T + 2500)
+            .ttft(400)
+            .itl()
+            .e2el(400)
+            .tpot(null)
+            .inputTokens(50)
+            .outputTokens(1)
+            .build(),
+        TestRecords.ok("c4")
+            .id("r6")
+            .start(T + 1000)
+            .end(T + 1300)
+            .ttft(100)
+            .itl(100)
+            .e2el(200)
+            .tpot(100)
+            .inputTokens(60)
+            .outputTokens(2)
+            .build());
   }
 
   @Test
@@ -113,13 +163,13 @@ class SteadyStateTest {
 
   /**
    * The seed's C = 200 figures, rebuilt at C = 2 (threshold 2) so they can be worked by hand:
-   * stream A starts at 0 (a0 = [0, 500), then back-to-back 305 ms requests), stream B starts at
-   * 80 (220 back-to-back requests of 821 ms, the last ending at 80 + 220 x 821 = 180,700). Window
-   * = [80, 180,700] = 180.62 s ("0.1s -> 180.7s (180.6s)"). Started in it: B's 220 + A's a1..a591
-   * (a591 starts at 500 + 590 x 305 = 180,450 and ends at 180,755) = 811 of 1000; completed in
-   * it: 220 + 590 = 810. 810 / 180.62 = 4.4845 req/s ("4.48", the seed's figure); input 811 x
-   * 1022 / 180.62. One output token per request, arriving at start + 100: a0, B's 220 and a1..a591
-   * arrive in the window: 812 tokens.
+   * stream A starts at 0 (a0 = [0, 500), then back-to-back 305 ms requests), stream B starts at 80
+   * (220 back-to-back requests of 821 ms, the last ending at 80 + 220 x 821 = 180,700). Window =
+   * [80, 180,700] = 180.62 s ("0.1s -> 180.7s (180.6s)"). Started in it: B's 220 + A's a1..a591
+   * (a591 starts at 500 + 590 x 305 = 180,450 and ends at 180,755) = 811 of 1000; completed in it:
+   * 220 + 590 = 810. 810 / 180.62 = 4.4845 req/s ("4.48", the seed's figure); input 811 x 1022 /
+   * 180.62. One output token per request, arriving at start + 100: a0, B's 220 and a1..a591 arrive
+   * in the window: 812 tokens.
    */
   static List<RequestRecord> seedLikeTrace() {
     List<RequestRecord> rs = new ArrayList<>();
@@ -137,8 +187,14 @@ class SteadyStateTest {
 
   /** One request of the seed-like trace: 1022 tokens in, 1 out at start + 100 ms. */
   private static RequestRecord seedLike(String id, long start, long end) {
-    return TestRecords.ok("c2").id(id).start(T + start).end(T + end).ttft(100).inputTokens(1022)
-        .outputTokens(1).build();
+    return TestRecords.ok("c2")
+        .id(id)
+        .start(T + start)
+        .end(T + end)
+        .ttft(100)
+        .inputTokens(1022)
+        .outputTokens(1)
+        .build();
   }
 
   @Test
@@ -180,9 +236,20 @@ class SteadyStateTest {
     List<RequestRecord> flat = new ArrayList<>();
     for (int i = 0; i < 100; i++) {
       long s = i * 100L;
-      growing.add(TestRecords.ok("c4").start(T + s).end(T + s + 50).ttft(100 + 2.0 * i).outputTokens(1).build());
-      flat.add(TestRecords.ok("c4").start(T + s).end(T + s + 50).ttft(100 + (i % 2 == 0 ? 5 : -5))
-          .outputTokens(1).build());
+      growing.add(
+          TestRecords.ok("c4")
+              .start(T + s)
+              .end(T + s + 50)
+              .ttft(100 + 2.0 * i)
+              .outputTokens(1)
+              .build());
+      flat.add(
+          TestRecords.ok("c4")
+              .start(T + s)
+              .end(T + s + 50)
+              .ttft(100 + (i % 2 == 0 ? 5 : -5))
+              .outputTokens(1)
+              .build());
     }
     TtftTrend g = TtftTrend.of(growing, 4);
     assertTrue(g.evaluated());

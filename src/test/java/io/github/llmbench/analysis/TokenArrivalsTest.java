@@ -18,8 +18,8 @@ class TokenArrivalsTest {
   private static final long T = 1_700_000_000_000L;
 
   /** Each chunk's arrival in epoch µs, and its weight, the simple way. */
-  private static Map<Long, Double> naivePerSecond(List<RequestRecord> rs, long origin,
-      boolean okOnly) {
+  private static Map<Long, Double> naivePerSecond(
+      List<RequestRecord> rs, long origin, boolean okOnly) {
     Map<Long, Double> out = new TreeMap<>();
     for (RequestRecord r : rs) {
       if ((okOnly && !r.ok()) || r.ttftMs() == null) {
@@ -66,15 +66,32 @@ class TokenArrivalsTest {
         // whole-ms gaps land chunks exactly on bucket and window boundaries; some are negative
         itl.add(rnd.nextBoolean() ? rnd.nextInt(400) : rnd.nextInt(400_000) / 1000.0 - 20);
       }
-      double ttft = rnd.nextInt(5) == 0 ? 1000.0 - (start - T) % 1000 : rnd.nextInt(900_000) / 1000.0;
+      double ttft =
+          rnd.nextInt(5) == 0 ? 1000.0 - (start - T) % 1000 : rnd.nextInt(900_000) / 1000.0;
       boolean ok = rnd.nextInt(8) != 0;
       Integer out = rnd.nextInt(3) == 0 ? null : 1 + rnd.nextInt(60);
-      rs.add(TestRecords.ok("c4").start(start).end(start + 10_000).ttft(ok || rnd.nextBoolean() ? ttft : null)
-          .tpot(null).e2el(null).itl(itl).outputTokens(out).ok(ok).build());
+      rs.add(
+          TestRecords.ok("c4")
+              .start(start)
+              .end(start + 10_000)
+              .ttft(ok || rnd.nextBoolean() ? ttft : null)
+              .tpot(null)
+              .e2el(null)
+              .itl(itl)
+              .outputTokens(out)
+              .ok(ok)
+              .build());
     }
     // one request whose clock is far off: its buckets are beyond the dense array
-    rs.add(TestRecords.ok("c4").id("far").start(T + 400L * 86_400_000L).ttft(1).itl(1, 1).e2el(3)
-        .outputTokens(3).build());
+    rs.add(
+        TestRecords.ok("c4")
+            .id("far")
+            .start(T + 400L * 86_400_000L)
+            .ttft(1)
+            .itl(1, 1)
+            .e2el(3)
+            .outputTokens(3)
+            .build());
     return rs;
   }
 

@@ -14,11 +14,33 @@ class TurnLatencyAndTraceLatenessTest {
   @Test
   void ttftIsGroupedByTurnInTurnOrder() {
     List<RequestRecord> rs = new ArrayList<>();
-    rs.add(TestRecords.ok("c2").ttft(30).inputTokens(100).origin(RequestOrigin.turn("conv-1", 2)).build());
-    rs.add(TestRecords.ok("c2").ttft(10).inputTokens(50).origin(RequestOrigin.turn("conv-1", 1)).build());
-    rs.add(TestRecords.ok("c2").ttft(20).inputTokens(60).origin(RequestOrigin.turn("conv-2", 1)).build());
-    rs.add(TestRecords.ok("c2").ttft(50).inputTokens(300).origin(RequestOrigin.turn("conv-2", 2)).build());
-    rs.add(RequestRecord.failed("x", "c2", null, 0, 10, "HTTP 400: too long", 400, null).withOrigin(RequestOrigin.turn("conv-2", 3)));
+    rs.add(
+        TestRecords.ok("c2")
+            .ttft(30)
+            .inputTokens(100)
+            .origin(RequestOrigin.turn("conv-1", 2))
+            .build());
+    rs.add(
+        TestRecords.ok("c2")
+            .ttft(10)
+            .inputTokens(50)
+            .origin(RequestOrigin.turn("conv-1", 1))
+            .build());
+    rs.add(
+        TestRecords.ok("c2")
+            .ttft(20)
+            .inputTokens(60)
+            .origin(RequestOrigin.turn("conv-2", 1))
+            .build());
+    rs.add(
+        TestRecords.ok("c2")
+            .ttft(50)
+            .inputTokens(300)
+            .origin(RequestOrigin.turn("conv-2", 2))
+            .build());
+    rs.add(
+        RequestRecord.failed("x", "c2", null, 0, 10, "HTTP 400: too long", 400, null)
+            .withOrigin(RequestOrigin.turn("conv-2", 3)));
     rs.add(TestRecords.ok("c2").ttft(99).inputTokens(1).build()); // no turn: left out
     TurnLatency t = TurnLatency.of(rs);
     assertEquals(List.of(1, 2, 3), t.rows().stream().map(TurnLatency.Row::turn).toList());
@@ -38,12 +60,13 @@ class TurnLatencyAndTraceLatenessTest {
   void latenessCountsFromTheMostPunctualRequest() {
     // the first request was sent 18 ms after the replay's first feed (a first user's one-time
     // costs), the others 0, 2 and 40 ms after their times: the replay started when request 3 says
-    List<RequestRecord> rs = List.of(
-        TestRecords.ok("c2").origin(RequestOrigin.trace(300_000, 302_000)).build(),
-        TestRecords.ok("c2").origin(RequestOrigin.trace(0, 18_000)).build(),
-        TestRecords.ok("c2").origin(RequestOrigin.trace(500_000, 500_000)).build(),
-        TestRecords.ok("c2").origin(RequestOrigin.trace(700_000, 740_000)).build(),
-        TestRecords.ok("c2").build());
+    List<RequestRecord> rs =
+        List.of(
+            TestRecords.ok("c2").origin(RequestOrigin.trace(300_000, 302_000)).build(),
+            TestRecords.ok("c2").origin(RequestOrigin.trace(0, 18_000)).build(),
+            TestRecords.ok("c2").origin(RequestOrigin.trace(500_000, 500_000)).build(),
+            TestRecords.ok("c2").origin(RequestOrigin.trace(700_000, 740_000)).build(),
+            TestRecords.ok("c2").build());
     TraceLateness l = TraceLateness.of(rs);
     assertEquals(4, l.requests());
     assertEquals(40.0, l.maxMs(), 1e-9);

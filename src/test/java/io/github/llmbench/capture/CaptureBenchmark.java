@@ -21,13 +21,17 @@ import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.ResourceLeakDetector;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.netty.util.internal.logging.JdkLoggerFactory;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,8 +58,8 @@ import javax.xml.xpath.XPathFactory;
 import org.w3c.dom.NodeList;
 
 /**
- * How many streamed chunks per second the kit's capture takes on one core, and how exactly it
- * times them: the kit (the Gatling simulation, as {@code mvn gatling:test} runs it) loads a {@link
+ * How many streamed chunks per second the kit's capture takes on one core, and how exactly it times
+ * them: the kit (the Gatling simulation, as {@code mvn gatling:test} runs it) loads a {@link
  * PacedServer}, whose send time of every chunk is known to the nanosecond, one closed-model level
  * after the other.
  *
@@ -77,32 +81,38 @@ import org.w3c.dom.NodeList;
  * request the server received at that level, so JIT warm-up and the start burst stay out.
  *
  * <p>Options (defaults): {@code --levels 64,256,512,1024,2048 --ttft-ms 10 --itl-ms 10 (fractional
- * allowed) --chunks 128 --duration 40 --window 15-40 --pin true --server-warmup 15 (s of load by the
- * lean client before the first level, 0: none) --server-threads 1 --input-len 32 --client
+ * allowed) --chunks 128 --duration 40 --window 15-40 --pin true --server-warmup 15 (s of load by
+ * the lean client before the first level, 0: none) --server-threads 1 --input-len 32 --client
  * gatling}, {@code --client-jvm FLAG} (repeatable: a JVM flag added after the pom's, e.g. for a
- * profiler agent); {@code --client raw} replaces the kit with a lean Netty client that only reads the bytes
- * ({@link RawClient}): what the server sustains alone. Extra {@code -Dkey=value} arguments go to
- * the kit. A bad argument ends the run with one line naming it. Everything is written under {@code
- * target/capture-bench/<time>/}, the table also as {@code capture-bench.md}. The client and the
- * server are stopped on exit, on errors and on Ctrl-C; the server also stops when this JVM dies
- * (its standard input closes), and an orphaned client ends with its level.
+ * profiler agent); {@code --client raw} replaces the kit with a lean Netty client that only reads
+ * the bytes ({@link RawClient}): what the server sustains alone. Extra {@code -Dkey=value}
+ * arguments go to the kit. A bad argument ends the run with one line naming it. Everything is
+ * written under {@code target/capture-bench/<time>/}, the table also as {@code capture-bench.md}.
+ * The client and the server are stopped on exit, on errors and on Ctrl-C; the server also stops
+ * when this JVM dies (its standard input closes), and an orphaned client ends with its level.
  */
 public final class CaptureBenchmark {
 
   static final String SIMULATION = "io.github.llmbench.simulations.ServingBenchmarkSimulation";
-  static final String EXEC_COMMAND = "mvn -q test-compile exec:java -Dexec.classpathScope=test "
-      + "-Dexec.mainClass=" + CaptureBenchmark.class.getName();
+  static final String EXEC_COMMAND =
+      "mvn -q test-compile exec:java -Dexec.classpathScope=test "
+          + "-Dexec.mainClass="
+          + CaptureBenchmark.class.getName();
 
   /**
    * What the gatling-maven-plugin puts before the pom's jvmArgs (its GatlingConstants
    * .DEFAULT_JVM_OPTIONS_GATLING, less -Xmx1G, overridden by the pom, and
    * -XX:+HeapDumpOnOutOfMemoryError, which only matters once the run is lost anyway).
    */
-  static final List<String> PLUGIN_JVM_DEFAULTS = List.of("-server", "-XX:MaxInlineLevel=20", "-XX:MaxTrivialSize=12");
+  static final List<String> PLUGIN_JVM_DEFAULTS =
+      List.of("-server", "-XX:MaxInlineLevel=20", "-XX:MaxTrivialSize=12");
+
   /** The pom's jvmArgs for the Gatling plugin, if the pom cannot be read. */
   static final List<String> POM_JVM_ARGS_FALLBACK = List.of("-Xms2g", "-Xmx2g", "-XX:+UseZGC");
+
   /** As GatlingProcess and surefire: Gatling's log writer needs java.lang opened. */
   static final String ADD_OPENS = "--add-opens=java.base/java.lang=ALL-UNNAMED";
+
   /**
    * The server's heap holds one level's recordings (2048 streams x 128 chunks x 8 bytes per 1.28 s,
    * about 65 MB for 40 s) until they are taken; ZGC keeps its pauses, which would show as lateness,
@@ -119,8 +129,16 @@ public final class CaptureBenchmark {
   /** A bad argument: its message is the one line printed. */
   static final class BadOption extends RuntimeException {
     BadOption(String option, String value, String accepted) {
-      super("invalid " + option + " " + (value.isEmpty() ? "(no value)" : "'" + value + "'") + ": expected " + accepted,
-          null, false, false);
+      super(
+          "invalid "
+              + option
+              + " "
+              + (value.isEmpty() ? "(no value)" : "'" + value + "'")
+              + ": expected "
+              + accepted,
+          null,
+          false,
+          false);
     }
   }
 
@@ -128,9 +146,22 @@ public final class CaptureBenchmark {
    * @param kitProperties extra {@code -Dkey=value} arguments for the kit, as given
    * @param client {@code gatling} (the kit) or {@code raw} (the server alone)
    */
-  record Options(List<Integer> levels, double ttftMs, double itlMs, int chunks, int durationS, int windowFromS,
-      int windowToS, boolean pin, String client, int serverThreads, int inputLen, int serverWarmupS,
-      List<String> kitProperties, List<String> clientJvmExtra, List<String> args) {
+  record Options(
+      List<Integer> levels,
+      double ttftMs,
+      double itlMs,
+      int chunks,
+      int durationS,
+      int windowFromS,
+      int windowToS,
+      boolean pin,
+      String client,
+      int serverThreads,
+      int inputLen,
+      int serverWarmupS,
+      List<String> kitProperties,
+      List<String> clientJvmExtra,
+      List<String> args) {
 
     static Options parse(String[] args) {
       List<Integer> levels = List.of(64, 256, 512, 1024, 2048);
@@ -158,15 +189,20 @@ public final class CaptureBenchmark {
         String v = i + 1 < args.length ? args[++i] : "";
         switch (a) {
           case "--levels" -> levels = levels(v);
-          case "--ttft-ms" -> ttftMs = number(a, v, 0, "a number of milliseconds >= 0, e.g. 10 or 12.5");
+          case "--ttft-ms" ->
+              ttftMs = number(a, v, 0, "a number of milliseconds >= 0, e.g. 10 or 12.5");
           case "--itl-ms" -> {
             itlMs = number(a, v, 0, "a number of milliseconds > 0, e.g. 10 or 7.3");
             if (itlMs == 0) {
               throw new BadOption(a, v, "a number of milliseconds > 0, e.g. 10 or 7.3");
             }
           }
-          case "--chunks" -> chunks = integer(a, v, 2, 100_000, "an integer from 2 to 100000 (content chunks per stream)");
-          case "--duration" -> duration = integer(a, v, 1, 86_400, "whole seconds per level, 1 to 86400");
+          case "--chunks" ->
+              chunks =
+                  integer(
+                      a, v, 2, 100_000, "an integer from 2 to 100000 (content chunks per stream)");
+          case "--duration" ->
+              duration = integer(a, v, 1, 86_400, "whole seconds per level, 1 to 86400");
           case "--window" -> window = v;
           case "--pin" -> {
             if (!v.equals("true") && !v.equals("false")) {
@@ -176,28 +212,41 @@ public final class CaptureBenchmark {
           }
           case "--client" -> {
             if (!v.equals("gatling") && !v.equals("raw")) {
-              throw new BadOption(a, v, "gatling (the kit) or raw (a lean client: the server alone)");
+              throw new BadOption(
+                  a, v, "gatling (the kit) or raw (a lean client: the server alone)");
             }
             client = v;
           }
-          case "--server-threads" -> serverThreads = integer(a, v, 1, 64, "an integer from 1 to 64 (event loops)");
-          case "--input-len" -> inputLen = integer(a, v, 1, 100_000, "an integer from 1 to 100000 (prompt tokens)");
+          case "--server-threads" ->
+              serverThreads = integer(a, v, 1, 64, "an integer from 1 to 64 (event loops)");
+          case "--input-len" ->
+              inputLen = integer(a, v, 1, 100_000, "an integer from 1 to 100000 (prompt tokens)");
           case "--client-jvm" -> {
             for (String flag : v.trim().split("\\s+")) {
               if (!flag.startsWith("-")) {
-                throw new BadOption("--client-jvm", v, "JVM flags separated by spaces, e.g. \"-XX:CICompilerCount=2 -Xss512k\"");
+                throw new BadOption(
+                    "--client-jvm",
+                    v,
+                    "JVM flags separated by spaces, e.g. \"-XX:CICompilerCount=2 -Xss512k\"");
               }
               clientJvmExtra.add(flag);
             }
           }
-          case "--server-warmup" -> serverWarmup = integer(a, v, 0, 3600, "whole seconds from 0 (none) to 3600");
-          default -> throw new BadOption("option", a, "--levels, --ttft-ms, --itl-ms, --chunks, --duration, --window, "
-              + "--pin, --client, --client-jvm, --server-threads, --input-len, --server-warmup or -Dkey=value for the kit");
+          case "--server-warmup" ->
+              serverWarmup = integer(a, v, 0, 3600, "whole seconds from 0 (none) to 3600");
+          default ->
+              throw new BadOption(
+                  "option",
+                  a,
+                  "--levels, --ttft-ms, --itl-ms, --chunks, --duration, --window, "
+                      + "--pin, --client, --client-jvm, --server-threads, --input-len, --server-warmup or -Dkey=value for the kit");
         }
       }
       String[] w = window.split("-", -1);
-      String windowAccepted = "FROM-TO, whole seconds after a level's first request, 0 <= FROM < TO <= --duration ("
-          + duration + "), e.g. 15-40";
+      String windowAccepted =
+          "FROM-TO, whole seconds after a level's first request, 0 <= FROM < TO <= --duration ("
+              + duration
+              + "), e.g. 15-40";
       if (w.length != 2) {
         throw new BadOption("--window", window, windowAccepted);
       }
@@ -212,12 +261,27 @@ public final class CaptureBenchmark {
       if (from < 0 || from >= to || to > duration) {
         throw new BadOption("--window", window, windowAccepted);
       }
-      return new Options(levels, ttftMs, itlMs, chunks, duration, from, to, pin, client, serverThreads, inputLen,
-          serverWarmup, List.copyOf(kit), List.copyOf(clientJvmExtra), List.of(args));
+      return new Options(
+          levels,
+          ttftMs,
+          itlMs,
+          chunks,
+          duration,
+          from,
+          to,
+          pin,
+          client,
+          serverThreads,
+          inputLen,
+          serverWarmup,
+          List.copyOf(kit),
+          List.copyOf(clientJvmExtra),
+          List.of(args));
     }
 
     private static List<Integer> levels(String v) {
-      String accepted = "a comma-separated list of concurrencies from 1 to 100000, e.g. 64,256,1024";
+      String accepted =
+          "a comma-separated list of concurrencies from 1 to 100000, e.g. 64,256,1024";
       List<Integer> out = new ArrayList<>();
       for (String s : v.split(",", -1)) {
         try {
@@ -279,8 +343,7 @@ public final class CaptureBenchmark {
       System.exit(2);
       return;
     }
-    io.netty.util.internal.logging.InternalLoggerFactory.setDefaultFactory(
-        io.netty.util.internal.logging.JdkLoggerFactory.INSTANCE);
+    InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
     CaptureBenchmark bench = new CaptureBenchmark(options);
     Thread cleanup = new Thread(bench::stopChildren, "capture-bench-cleanup");
     Runtime.getRuntime().addShutdownHook(cleanup);
@@ -299,8 +362,10 @@ public final class CaptureBenchmark {
   private final long clockTicksPerSecond = clockTicks();
   private volatile Process server;
   private volatile Process client;
+
   /** The server's standard output, line by line ("exited" once it closed). */
   private BlockingQueue<String> serverLines;
+
   private int port;
   private String serverInfo = "";
 
@@ -336,28 +401,53 @@ public final class CaptureBenchmark {
     } else if (!o.pin()) {
       pinning = "NOT pinned (--pin false): server and client share all cores";
     } else {
-      pinning = "NOT pinned: " + (cores < 2 ? cores + " core(s) available, 2 needed" : "no taskset on the PATH")
-          + "; server and client share the cores";
+      pinning =
+          "NOT pinned: "
+              + (cores < 2 ? cores + " core(s) available, 2 needed" : "no taskset on the PATH")
+              + "; server and client share the cores";
     }
     String cp = classPath();
     List<String> clientJvm = clientJvmArgs();
-    clientJvm.addAll(o.clientJvmExtra()); // after the pom's: on the JVM's command line the last one wins
+    clientJvm.addAll(
+        o.clientJvmExtra()); // after the pom's: on the JVM's command line the last one wins
     String date = ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
     List<String> header = new ArrayList<>();
     header.add("capture-bench " + date);
     header.add("machine: nproc " + cores + ", " + cpuModel() + ", Linux " + kernel());
-    header.add("JVM: " + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
-        + " (" + javaBin() + ", for this JVM, the server's and the client's)");
+    header.add(
+        "JVM: "
+            + System.getProperty("java.vm.name")
+            + " "
+            + System.getProperty("java.runtime.version")
+            + " ("
+            + javaBin()
+            + ", for this JVM, the server's and the client's)");
     header.add("command: " + EXEC_COMMAND + " -Dexec.args=\"" + String.join(" ", o.args()) + "\"");
-    header.add(String.format(Locale.ROOT, "pacing: TTFT %s ms, ITL %s ms, %d content chunks per stream (%.1f ms a stream);"
-            + " %d s per level, window %d-%d s after the level's first request", num(o.ttftMs()), num(o.itlMs()),
-        o.chunks(), o.ttftMs() + (o.chunks() - 1) * o.itlMs(), o.durationS(), o.windowFromS(), o.windowToS()));
+    header.add(
+        String.format(
+            Locale.ROOT,
+            "pacing: TTFT %s ms, ITL %s ms, %d content chunks per stream (%.1f ms a stream);"
+                + " %d s per level, window %d-%d s after the level's first request",
+            num(o.ttftMs()),
+            num(o.itlMs()),
+            o.chunks(),
+            o.ttftMs() + (o.chunks() - 1) * o.itlMs(),
+            o.durationS(),
+            o.windowFromS(),
+            o.windowToS()));
     header.add("pinning: " + pinning);
-    header.add(o.raw()
-        ? "client: RawClient (lean Netty, reads bytes only; chunks/s are the server's sends in the window)"
-        : "client: the kit, " + SIMULATION + " (io.gatling.app.Gatling), JVM flags " + String.join(" ", clientJvm)
-            + ", -Dinput.len=" + o.inputLen() + " -Doutput.len=" + o.chunks()
-            + (o.kitProperties().isEmpty() ? "" : " " + String.join(" ", o.kitProperties())));
+    header.add(
+        o.raw()
+            ? "client: RawClient (lean Netty, reads bytes only; chunks/s are the server's sends in the window)"
+            : "client: the kit, "
+                + SIMULATION
+                + " (io.gatling.app.Gatling), JVM flags "
+                + String.join(" ", clientJvm)
+                + ", -Dinput.len="
+                + o.inputLen()
+                + " -Doutput.len="
+                + o.chunks()
+                + (o.kitProperties().isEmpty() ? "" : " " + String.join(" ", o.kitProperties())));
     header.add("results: " + runDir);
     for (String h : header) {
       say(h);
@@ -365,7 +455,10 @@ public final class CaptureBenchmark {
 
     startServer(cp, canPin);
     if (canPin) {
-      String pinned = exec(List.of("taskset", "-a", "-p", "-c", "1", String.valueOf(ProcessHandle.current().pid())));
+      String pinned =
+          exec(
+              List.of(
+                  "taskset", "-a", "-p", "-c", "1", String.valueOf(ProcessHandle.current().pid())));
       if (pinned == null) {
         say("note: could not pin this JVM to core 1; the server still is");
       }
@@ -377,10 +470,12 @@ public final class CaptureBenchmark {
     out.println();
     markdown.append('\n');
 
-    String head = "| C | load avg before | chunks/s received | ideal | % of ideal | client CPU % | client µs/chunk "
-        + "| server CPU % | server µs/chunk | cores busy % (0/1) | ITL err p50 ms | ITL err p99 ms | ITL err p99.9 ms | TTFT err p50 ms "
-        + "| TTFT err p99 ms | server late p99 ms | failed | matched | unmatched | bound by |";
-    String rule = "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|";
+    String head =
+        "| C | load avg before | chunks/s received | ideal | % of ideal | client CPU % | client µs/chunk "
+            + "| server CPU % | server µs/chunk | cores busy % (0/1) | ITL err p50 ms | ITL err p99 ms | ITL err p99.9 ms | TTFT err p50 ms "
+            + "| TTFT err p99 ms | server late p99 ms | failed | matched | unmatched | bound by |";
+    String rule =
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|";
     out.println(head);
     out.println(rule);
     out.flush();
@@ -390,7 +485,9 @@ public final class CaptureBenchmark {
       try {
         row = level(conc, cp, clientJvm, canPin);
       } catch (LevelFailed e) {
-        row = String.format(Locale.ROOT, "| %d | %s | level failed: %s |", conc, e.load, e.getMessage());
+        row =
+            String.format(
+                Locale.ROOT, "| %d | %s | level failed: %s |", conc, e.load, e.getMessage());
       }
       out.println(row);
       out.flush();
@@ -403,15 +500,16 @@ public final class CaptureBenchmark {
       out.println(n);
       markdown.append("- ").append(n).append('\n');
     }
-    String legend = "ITL err = client itl_ms[i] - server send gap of the same two chunks (chunks sent in the window);"
-        + " TTFT err = client ttft_ms - (server first content send - server receive); server late = send - due;"
-        + " CPU % of one core over the window, all threads (utime+stime); on loopback the kernel's TCP receive"
-        + " processing runs in the sender's send call, so it counts in the server's CPU, not the client's;"
-        + " unmatched = client records without a server stream of the same id and chunk count, plus server streams"
-        + " without a client record; cores busy = each core's busy time over the window, whatever ran there (client"
-        + " on core 0, server on core 1 when pinned, other processes, the kernel's softirq threads); bound by: server"
-        + " late when its lateness p99 exceeds an ITL (its schedule slipped: the row then measures the server as much"
-        + " as the client), client CPU at 90% of its core or more.";
+    String legend =
+        "ITL err = client itl_ms[i] - server send gap of the same two chunks (chunks sent in the window);"
+            + " TTFT err = client ttft_ms - (server first content send - server receive); server late = send - due;"
+            + " CPU % of one core over the window, all threads (utime+stime); on loopback the kernel's TCP receive"
+            + " processing runs in the sender's send call, so it counts in the server's CPU, not the client's;"
+            + " unmatched = client records without a server stream of the same id and chunk count, plus server streams"
+            + " without a client record; cores busy = each core's busy time over the window, whatever ran there (client"
+            + " on core 0, server on core 1 when pinned, other processes, the kernel's softirq threads); bound by: server"
+            + " late when its lateness p99 exceeds an ITL (its schedule slipped: the row then measures the server as much"
+            + " as the client), client CPU at 90% of its core or more.";
     out.println(legend);
     markdown.append('\n').append(legend).append('\n');
     writeMarkdown();
@@ -421,8 +519,8 @@ public final class CaptureBenchmark {
   }
 
   /**
-   * The server's JIT compiles for tens of seconds on its one core, competing with its event loop:
-   * a lean client loads it first (not measured), so the first level's window does not hold that.
+   * The server's JIT compiles for tens of seconds on its one core, competing with its event loop: a
+   * lean client loads it first (not measured), so the first level's window does not hold that.
    */
   private void warmUpServer(String cp, boolean pin) throws Exception {
     int conc = o.levels().get(0);
@@ -432,16 +530,25 @@ public final class CaptureBenchmark {
     }
     cmd.add(javaBin());
     cmd.addAll(rawClientArgs(cp, conc, o.serverWarmupS()));
-    client = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(runDir.resolve("server-warmup.log").toFile())
-        .start();
+    client =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(runDir.resolve("server-warmup.log").toFile())
+            .start();
     if (!client.waitFor(o.serverWarmupS() + 90L, TimeUnit.SECONDS)) {
       client.destroyForcibly().waitFor();
     }
     client = null;
     send("take /dev/null");
     String took = await("took", 60);
-    String line = "server warm-up: " + o.serverWarmupS() + " s at C=" + conc + " with the raw client, not measured ("
-        + (took == null ? "no answer" : took.split(" ")[2] + " chunks") + ")";
+    String line =
+        "server warm-up: "
+            + o.serverWarmupS()
+            + " s at C="
+            + conc
+            + " with the raw client, not measured ("
+            + (took == null ? "no answer" : took.split(" ")[2] + " chunks")
+            + ")";
     say(line);
   }
 
@@ -453,12 +560,22 @@ public final class CaptureBenchmark {
   }
 
   private List<String> rawClientArgs(String cp, int conc, int seconds) {
-    return List.of("-Xms512m", "-Xmx512m", "-cp", cp, RawClient.class.getName(), String.valueOf(port),
-        String.valueOf(conc), String.valueOf(o.chunks()), String.valueOf(seconds), String.valueOf(o.inputLen()));
+    return List.of(
+        "-Xms512m",
+        "-Xmx512m",
+        "-cp",
+        cp,
+        RawClient.class.getName(),
+        String.valueOf(port),
+        String.valueOf(conc),
+        String.valueOf(o.chunks()),
+        String.valueOf(seconds),
+        String.valueOf(o.inputLen()));
   }
 
   private void writeMarkdown() throws IOException {
-    Files.writeString(runDir.resolve("capture-bench.md"), markdown.toString(), StandardCharsets.UTF_8);
+    Files.writeString(
+        runDir.resolve("capture-bench.md"), markdown.toString(), StandardCharsets.UTF_8);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -471,30 +588,56 @@ public final class CaptureBenchmark {
     }
     cmd.add(javaBin());
     cmd.addAll(SERVER_JVM_ARGS);
-    cmd.addAll(List.of("-cp", cp, PacedServer.class.getName(),
-        "--ttft-ms", num(o.ttftMs()), "--itl-ms", num(o.itlMs()), "--chunk-cap", String.valueOf(o.chunks()),
-        "--threads", String.valueOf(o.serverThreads()),
-        // bounded even if this JVM were killed without its hooks (its stdin closing stops it first)
-        "--max-seconds", String.valueOf(o.levels().size() * (o.durationS() + 600L) + 300)));
+    cmd.addAll(
+        List.of(
+            "-cp",
+            cp,
+            PacedServer.class.getName(),
+            "--ttft-ms",
+            num(o.ttftMs()),
+            "--itl-ms",
+            num(o.itlMs()),
+            "--chunk-cap",
+            String.valueOf(o.chunks()),
+            "--threads",
+            String.valueOf(o.serverThreads()),
+            // bounded even if this JVM were killed without its hooks (its stdin closing stops it
+            // first)
+            "--max-seconds",
+            String.valueOf(o.levels().size() * (o.durationS() + 600L) + 300)));
     server = new ProcessBuilder(cmd).redirectError(runDir.resolve("server.err").toFile()).start();
     serverLines = new LinkedBlockingQueue<>();
-    Thread reader = new Thread(() -> {
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
-        String line;
-        while ((line = r.readLine()) != null) {
-          serverLines.add(line);
-        }
-      } catch (IOException e) {
-        // the server is gone: waits on its lines time out and say so
-      }
-      serverLines.add("exited");
-    }, "paced-server-out");
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader r =
+                  new BufferedReader(
+                      new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                  serverLines.add(line);
+                }
+              } catch (IOException e) {
+                // the server is gone: waits on its lines time out and say so
+              }
+              serverLines.add("exited");
+            },
+            "paced-server-out");
     reader.setDaemon(true);
     reader.start();
     String listening = await("listening", 60);
     String[] f = listening.split(" ");
     port = Integer.parseInt(f[1]);
-    serverInfo = "PacedServer pid " + server.pid() + " on 127.0.0.1:" + port + ", " + f[2] + ", " + f[3] + " event loop(s)";
+    serverInfo =
+        "PacedServer pid "
+            + server.pid()
+            + " on 127.0.0.1:"
+            + port
+            + ", "
+            + f[2]
+            + ", "
+            + f[3]
+            + " event loop(s)";
   }
 
   private void send(String command) throws IOException {
@@ -503,7 +646,9 @@ public final class CaptureBenchmark {
     in.flush();
   }
 
-  /** The server's counters since its start: chunks sent, ticks, watchdog kicks; null if no answer. */
+  /**
+   * The server's counters since its start: chunks sent, ticks, watchdog kicks; null if no answer.
+   */
   private long[] serverCounters() throws IOException, InterruptedException {
     send("sent");
     String line = await("sent", 10);
@@ -527,7 +672,8 @@ public final class CaptureBenchmark {
         return line;
       }
       if (line.equals("exited")) {
-        throw new IllegalStateException("the paced server exited; see " + runDir.resolve("server.err"));
+        throw new IllegalStateException(
+            "the paced server exited; see " + runDir.resolve("server.err"));
       }
       out.println("server: " + line);
     }
@@ -551,7 +697,8 @@ public final class CaptureBenchmark {
    */
   private record CpuSample(long nanos, long clientTicks, long serverTicks, long[][] cores) {
     static CpuSample now(long clientPid, long serverPid) {
-      return new CpuSample(System.nanoTime(), cpuTicks(clientPid), cpuTicks(serverPid), coreTicks());
+      return new CpuSample(
+          System.nanoTime(), cpuTicks(clientPid), cpuTicks(serverPid), coreTicks());
     }
 
     /** Busy % of core {@code i} from {@code start} to this sample ("n/a" without /proc/stat). */
@@ -568,15 +715,21 @@ public final class CaptureBenchmark {
   /** Per core: {busy, total} ticks (busy: all but idle and iowait); null when unreadable. */
   static long[][] coreTicks() {
     try (Stream<String> lines = Files.lines(Path.of("/proc/stat"))) {
-      return lines.filter(l -> l.matches("cpu\\d+ .*")).map(l -> {
-        String[] f = l.trim().split("\\s+");
-        long total = 0;
-        for (int i = 1; i < Math.min(f.length, 9); i++) { // user .. steal; guest time is within user
-          total += Long.parseLong(f[i]);
-        }
-        long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
-        return new long[] {total - idle, total};
-      }).toArray(long[][]::new);
+      return lines
+          .filter(l -> l.matches("cpu\\d+ .*"))
+          .map(
+              l -> {
+                String[] f = l.trim().split("\\s+");
+                long total = 0;
+                for (int i = 1;
+                    i < Math.min(f.length, 9);
+                    i++) { // user .. steal; guest time is within user
+                  total += Long.parseLong(f[i]);
+                }
+                long idle = Long.parseLong(f[4]) + Long.parseLong(f[5]);
+                return new long[] {total - idle, total};
+              })
+          .toArray(long[][]::new);
     } catch (IOException | RuntimeException e) {
       return null;
     }
@@ -606,13 +759,26 @@ public final class CaptureBenchmark {
       cmd.addAll(rawClientArgs(cp, conc, o.durationS()));
     } else {
       cmd.addAll(clientJvm);
-      cmd.addAll(List.of("-Dbase.url=" + baseUrl, "-Dconc=" + conc, "-Dduration=" + o.durationS(),
-          "-Dinput.len=" + o.inputLen(), "-Doutput.len=" + o.chunks()));
+      cmd.addAll(
+          List.of(
+              "-Dbase.url=" + baseUrl,
+              "-Dconc=" + conc,
+              "-Dduration=" + o.durationS(),
+              "-Dinput.len=" + o.inputLen(),
+              "-Doutput.len=" + o.chunks()));
       cmd.addAll(o.kitProperties());
-      cmd.addAll(List.of("-cp", cp, "io.gatling.app.Gatling", "--simulation", SIMULATION,
-          "--results-folder", dir.toAbsolutePath().toString()));
+      cmd.addAll(
+          List.of(
+              "-cp",
+              cp,
+              "io.gatling.app.Gatling",
+              "--simulation",
+              SIMULATION,
+              "--results-folder",
+              dir.toAbsolutePath().toString()));
     }
-    Files.writeString(dir.resolve("client-command.txt"), String.join(" ", cmd) + "\n", StandardCharsets.UTF_8);
+    Files.writeString(
+        dir.resolve("client-command.txt"), String.join(" ", cmd) + "\n", StandardCharsets.UTF_8);
     Path log = dir.resolve(o.raw() ? "raw-client.log" : "gatling.log");
     client = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     long clientPid = client.pid();
@@ -626,8 +792,14 @@ public final class CaptureBenchmark {
     }
     if (first == null) {
       client.destroyForcibly().waitFor();
-      throw new LevelFailed("no request reached the server (client " + (client.isAlive() ? "running" : "exit "
-          + client.exitValue()) + "); see " + log + ": " + tail(log), load);
+      throw new LevelFailed(
+          "no request reached the server (client "
+              + (client.isAlive() ? "running" : "exit " + client.exitValue())
+              + "); see "
+              + log
+              + ": "
+              + tail(log),
+          load);
     }
     long originNanos = Long.parseLong(first.split(" ")[1]);
     long fromNanos = originNanos + TimeUnit.SECONDS.toNanos(o.windowFromS());
@@ -659,7 +831,9 @@ public final class CaptureBenchmark {
     if (!o.raw()) {
       Path jsonl = findRequestsJsonl(dir);
       if (jsonl == null) {
-        throw new LevelFailed("no llm/requests.jsonl under " + dir + " (client exit " + exitCode + "): " + tail(log), load);
+        throw new LevelFailed(
+            "no llm/requests.jsonl under " + dir + " (client exit " + exitCode + "): " + tail(log),
+            load);
       }
       records = readClientRecords(jsonl);
       a.client(records, streams, epochMinusNanosMs);
@@ -681,7 +855,10 @@ public final class CaptureBenchmark {
     if (start.serverTicks() >= 0 && end.serverTicks() >= 0) {
       double cpuS = (end.serverTicks() - start.serverTicks()) / (double) clockTicksPerSecond;
       serverCpu = String.format(Locale.ROOT, "%.0f", 100 * cpuS / windowS);
-      serverUs = a.serverSentInWindow == 0 ? "n/a" : String.format(Locale.ROOT, "%.1f", cpuS * 1e6 / a.serverSentInWindow);
+      serverUs =
+          a.serverSentInWindow == 0
+              ? "n/a"
+              : String.format(Locale.ROOT, "%.1f", cpuS * 1e6 / a.serverSentInWindow);
     }
     // Which side kept the level from its ideal: a server that fell behind its schedule by more
     // than an ITL limits the rate itself, so the row does not measure the client.
@@ -693,27 +870,64 @@ public final class CaptureBenchmark {
       bounds.add("client CPU");
     }
     boolean haveClient = !o.raw();
-    String row = String.format(Locale.ROOT,
-        "| %d | %s | %.0f%s | %.0f | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
-        conc, load, perSecond, o.raw() ? " (sent)" : "", ideal, 100 * perSecond / ideal, clientCpu, clientUs, serverCpu,
-        serverUs, end.coreBusy(start, 0) + "/" + end.coreBusy(start, 1),
-        haveClient ? ms(a.itlErrors, 50) : "n/a", haveClient ? ms(a.itlErrors, 99) : "n/a",
-        haveClient ? ms(a.itlErrors, 99.9) : "n/a", haveClient ? ms(a.ttftErrors, 50) : "n/a",
-        haveClient ? ms(a.ttftErrors, 99) : "n/a", ms(a.lateness, 99),
-        haveClient ? a.failed + " / " + records.size() : "n/a", haveClient ? String.valueOf(a.matched) : "n/a",
-        haveClient ? String.valueOf(a.clientOnly + a.serverOnly + a.countMismatch) : "n/a",
-        bounds.isEmpty() ? "-" : String.join(", ", bounds));
-    levelNotes.add(String.format(Locale.ROOT,
-        "c%d: %d server streams (%d cancelled), %d chunks sent in the window, server lateness max %.2f ms,"
-            + " %d chunk writes not taken by the socket at once, %s%s; client exit %d%s%s",
-        conc, streams.size(), a.cancelled, a.serverSentInWindow, a.lateness.max(), a.queuedWrites,
-        countersFrom == null || countersTo == null ? "server ticks n/a" : String.format(Locale.ROOT,
-            "%.1f chunks per server tick, %d ticks started by the watchdog", (countersTo[0] - countersFrom[0])
-                / (double) Math.max(1, countersTo[1] - countersFrom[1]), countersTo[2] - countersFrom[2]),
-        haveClient ? String.format(Locale.ROOT, "; %d ITL and %d TTFT errors; unmatched: %d client-only, %d server-only,"
-            + " %d chunk count differs", a.itlErrors.size(), a.ttftErrors.size(), a.clientOnly, a.serverOnly,
-            a.countMismatch) : "", exitCode, exited ? "" : " (killed after " + (o.durationS() + 300) + " s)",
-        a.firstError == null ? "" : "; first failure: " + a.firstError));
+    String row =
+        String.format(
+            Locale.ROOT,
+            "| %d | %s | %.0f%s | %.0f | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
+            conc,
+            load,
+            perSecond,
+            o.raw() ? " (sent)" : "",
+            ideal,
+            100 * perSecond / ideal,
+            clientCpu,
+            clientUs,
+            serverCpu,
+            serverUs,
+            end.coreBusy(start, 0) + "/" + end.coreBusy(start, 1),
+            haveClient ? ms(a.itlErrors, 50) : "n/a",
+            haveClient ? ms(a.itlErrors, 99) : "n/a",
+            haveClient ? ms(a.itlErrors, 99.9) : "n/a",
+            haveClient ? ms(a.ttftErrors, 50) : "n/a",
+            haveClient ? ms(a.ttftErrors, 99) : "n/a",
+            ms(a.lateness, 99),
+            haveClient ? a.failed + " / " + records.size() : "n/a",
+            haveClient ? String.valueOf(a.matched) : "n/a",
+            haveClient ? String.valueOf(a.clientOnly + a.serverOnly + a.countMismatch) : "n/a",
+            bounds.isEmpty() ? "-" : String.join(", ", bounds));
+    levelNotes.add(
+        String.format(
+            Locale.ROOT,
+            "c%d: %d server streams (%d cancelled), %d chunks sent in the window, server lateness max %.2f ms,"
+                + " %d chunk writes not taken by the socket at once, %s%s; client exit %d%s%s",
+            conc,
+            streams.size(),
+            a.cancelled,
+            a.serverSentInWindow,
+            a.lateness.max(),
+            a.queuedWrites,
+            countersFrom == null || countersTo == null
+                ? "server ticks n/a"
+                : String.format(
+                    Locale.ROOT,
+                    "%.1f chunks per server tick, %d ticks started by the watchdog",
+                    (countersTo[0] - countersFrom[0])
+                        / (double) Math.max(1, countersTo[1] - countersFrom[1]),
+                    countersTo[2] - countersFrom[2]),
+            haveClient
+                ? String.format(
+                    Locale.ROOT,
+                    "; %d ITL and %d TTFT errors; unmatched: %d client-only, %d server-only,"
+                        + " %d chunk count differs",
+                    a.itlErrors.size(),
+                    a.ttftErrors.size(),
+                    a.clientOnly,
+                    a.serverOnly,
+                    a.countMismatch)
+                : "",
+            exitCode,
+            exited ? "" : " (killed after " + (o.durationS() + 300) + " s)",
+            a.firstError == null ? "" : "; first failure: " + a.firstError));
     return row;
   }
 
@@ -721,7 +935,8 @@ public final class CaptureBenchmark {
   // analysis
 
   /** One line of requests.jsonl, the fields used here; times in ms (whole or fractional). */
-  record ClientRecord(String id, boolean ok, double startMs, double ttftMs, double[] itlMs, String error) {}
+  record ClientRecord(
+      String id, boolean ok, double startMs, double ttftMs, double[] itlMs, String error) {}
 
   static List<ClientRecord> readClientRecords(Path jsonl) throws IOException {
     List<ClientRecord> out = new ArrayList<>();
@@ -738,9 +953,14 @@ public final class CaptureBenchmark {
           gaps[i] = itl.get(i).asDouble();
         }
         JsonNode ttft = n.get("ttft_ms");
-        out.add(new ClientRecord(n.path("id").asText(null), n.path("ok").asBoolean(false), n.path("start_ms").asDouble(),
-            ttft == null || ttft.isNull() ? Double.NaN : ttft.asDouble(), gaps,
-            n.hasNonNull("error") ? n.get("error").asText() : null));
+        out.add(
+            new ClientRecord(
+                n.path("id").asText(null),
+                n.path("ok").asBoolean(false),
+                n.path("start_ms").asDouble(),
+                ttft == null || ttft.isNull() ? Double.NaN : ttft.asDouble(),
+                gaps,
+                n.hasNonNull("error") ? n.get("error").asText() : null));
       }
     }
     return out;
@@ -947,8 +1167,11 @@ public final class CaptureBenchmark {
 
   private static String cpuModel() {
     try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
-      return lines.filter(l -> l.startsWith("model name")).map(l -> l.substring(l.indexOf(':') + 1).trim())
-          .findFirst().orElse("unknown CPU");
+      return lines
+          .filter(l -> l.startsWith("model name"))
+          .map(l -> l.substring(l.indexOf(':') + 1).trim())
+          .findFirst()
+          .orElse("unknown CPU");
     } catch (IOException | UncheckedIOException e) {
       return "unknown CPU";
     }
@@ -998,9 +1221,10 @@ public final class CaptureBenchmark {
    * the project's classes come from the URLClassLoader exec:java built over the test scope.
    */
   static String classPath() {
-    if (CaptureBenchmark.class.getClassLoader() instanceof URLClassLoader u && u.getURLs().length > 0) {
+    if (CaptureBenchmark.class.getClassLoader() instanceof URLClassLoader u
+        && u.getURLs().length > 0) {
       List<String> p = new ArrayList<>();
-      for (java.net.URL url : u.getURLs()) {
+      for (URL url : u.getURLs()) {
         try {
           p.add(Path.of(url.toURI()).toString());
         } catch (Exception e) {
@@ -1013,19 +1237,27 @@ public final class CaptureBenchmark {
   }
 
   /**
-   * The client JVM's flags as {@code mvn gatling:test} gives them: the plugin's defaults, the
-   * pom's {@code jvmArgs} of the gatling-maven-plugin (read from pom.xml, so they stay in step),
-   * and java.lang opened.
+   * The client JVM's flags as {@code mvn gatling:test} gives them: the plugin's defaults, the pom's
+   * {@code jvmArgs} of the gatling-maven-plugin (read from pom.xml, so they stay in step), and
+   * java.lang opened.
    */
   static List<String> clientJvmArgs() {
     List<String> args = new ArrayList<>(PLUGIN_JVM_DEFAULTS);
     List<String> pom = new ArrayList<>();
     try {
-      var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(Path.of("pom.xml").toFile());
-      NodeList nodes = (NodeList) XPathFactory.newInstance().newXPath().evaluate(
-          "//*[local-name()='plugin'][*[local-name()='artifactId']='gatling-maven-plugin']"
-              + "/*[local-name()='configuration']/*[local-name()='jvmArgs']/*[local-name()='jvmArg']",
-          doc, XPathConstants.NODESET);
+      var doc =
+          DocumentBuilderFactory.newInstance()
+              .newDocumentBuilder()
+              .parse(Path.of("pom.xml").toFile());
+      NodeList nodes =
+          (NodeList)
+              XPathFactory.newInstance()
+                  .newXPath()
+                  .evaluate(
+                      "//*[local-name()='plugin'][*[local-name()='artifactId']='gatling-maven-plugin']"
+                          + "/*[local-name()='configuration']/*[local-name()='jvmArgs']/*[local-name()='jvmArg']",
+                      doc,
+                      XPathConstants.NODESET);
       for (int i = 0; i < nodes.getLength(); i++) {
         pom.add(nodes.item(i).getTextContent().trim());
       }
@@ -1041,7 +1273,10 @@ public final class CaptureBenchmark {
 
   private static Path findRequestsJsonl(Path dir) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(p -> p.getFileName().toString().equals("requests.jsonl")).findFirst().orElse(null);
+      return files
+          .filter(p -> p.getFileName().toString().equals("requests.jsonl"))
+          .findFirst()
+          .orElse(null);
     }
   }
 
@@ -1071,9 +1306,8 @@ public final class CaptureBenchmark {
     private RawClient() {}
 
     public static void main(String[] args) throws Exception {
-      io.netty.util.internal.logging.InternalLoggerFactory.setDefaultFactory(
-          io.netty.util.internal.logging.JdkLoggerFactory.INSTANCE);
-      io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
+      InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
+      ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
       int port = Integer.parseInt(args[0]);
       int conc = Integer.parseInt(args[1]);
       int maxTokens = Integer.parseInt(args[2]);
@@ -1083,9 +1317,16 @@ public final class CaptureBenchmark {
       for (int i = 0; i < words; i++) {
         prompt.append(i == 0 ? "" : " ").append("word");
       }
-      byte[] body = ("{\"model\":\"" + PacedServer.MODEL + "\",\"messages\":[{\"role\":\"user\",\"content\":\"" + prompt
-          + "\"}],\"max_tokens\":" + maxTokens + ",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
-          + "\"ignore_eos\":true}").getBytes(StandardCharsets.UTF_8);
+      byte[] body =
+          ("{\"model\":\""
+                  + PacedServer.MODEL
+                  + "\",\"messages\":[{\"role\":\"user\",\"content\":\""
+                  + prompt
+                  + "\"}],\"max_tokens\":"
+                  + maxTokens
+                  + ",\"stream\":true,\"stream_options\":{\"include_usage\":true},"
+                  + "\"ignore_eos\":true}")
+              .getBytes(StandardCharsets.UTF_8);
       // The load lasts `seconds` from the first request, as a benchmark's window counts from the
       // first request the server received: the client is still running when the window ends.
       AtomicLong endNanos = new AtomicLong(Long.MAX_VALUE);
@@ -1093,64 +1334,86 @@ public final class CaptureBenchmark {
       AtomicLong ids = new AtomicLong();
       CountDownLatch closed = new CountDownLatch(conc);
       boolean epoll = Epoll.isAvailable();
-      EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, new DefaultThreadFactory("raw-client", true),
-          epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
+      EventLoopGroup group =
+          new MultiThreadIoEventLoopGroup(
+              1,
+              new DefaultThreadFactory("raw-client", true),
+              epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
       try {
-        Bootstrap b = new Bootstrap().group(group)
-            .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
-            .option(ChannelOption.TCP_NODELAY, true)
-            .handler(new ChannelInitializer<SocketChannel>() {
-              @Override
-              protected void initChannel(SocketChannel ch) {
-                ch.closeFuture().addListener(f -> closed.countDown());
-                ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
-                  /** The last five bytes read, one per byte of the long: the end is "0\r\n\r\n". */
-                  private long tail;
+        Bootstrap b =
+            new Bootstrap()
+                .group(group)
+                .channel(epoll ? EpollSocketChannel.class : NioSocketChannel.class)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .handler(
+                    new ChannelInitializer<SocketChannel>() {
+                      @Override
+                      protected void initChannel(SocketChannel ch) {
+                        ch.closeFuture().addListener(f -> closed.countDown());
+                        ch.pipeline()
+                            .addLast(
+                                new ChannelInboundHandlerAdapter() {
+                                  /**
+                                   * The last five bytes read, one per byte of the long: the end is
+                                   * "0\r\n\r\n".
+                                   */
+                                  private long tail;
 
-                  @Override
-                  public void channelActive(ChannelHandlerContext ctx) {
-                    send(ctx);
-                  }
+                                  @Override
+                                  public void channelActive(ChannelHandlerContext ctx) {
+                                    send(ctx);
+                                  }
 
-                  private void send(ChannelHandlerContext ctx) {
-                    if (endNanos.get() == Long.MAX_VALUE) {
-                      endNanos.compareAndSet(Long.MAX_VALUE, System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds));
-                    }
-                    byte[] head = ("POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1:" + port
-                        + "\r\ncontent-type: application/json\r\nx-request-id: raw-" + ids.incrementAndGet()
-                        + "\r\ncontent-length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
-                    ctx.writeAndFlush(Unpooled.wrappedBuffer(head, body), ctx.voidPromise());
-                  }
+                                  private void send(ChannelHandlerContext ctx) {
+                                    if (endNanos.get() == Long.MAX_VALUE) {
+                                      endNanos.compareAndSet(
+                                          Long.MAX_VALUE,
+                                          System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds));
+                                    }
+                                    byte[] head =
+                                        ("POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1:"
+                                                + port
+                                                + "\r\ncontent-type: application/json\r\nx-request-id: raw-"
+                                                + ids.incrementAndGet()
+                                                + "\r\ncontent-length: "
+                                                + body.length
+                                                + "\r\n\r\n")
+                                            .getBytes(StandardCharsets.US_ASCII);
+                                    ctx.writeAndFlush(
+                                        Unpooled.wrappedBuffer(head, body), ctx.voidPromise());
+                                  }
 
-                  @Override
-                  public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                    ByteBuf buf = (ByteBuf) msg;
-                    try {
-                      int from = Math.max(buf.readerIndex(), buf.writerIndex() - 5);
-                      for (int i = from; i < buf.writerIndex(); i++) {
-                        tail = (tail << 8 | (buf.getByte(i) & 0xff)) & 0xff_ffff_ffffL;
+                                  @Override
+                                  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+                                    ByteBuf buf = (ByteBuf) msg;
+                                    try {
+                                      int from = Math.max(buf.readerIndex(), buf.writerIndex() - 5);
+                                      for (int i = from; i < buf.writerIndex(); i++) {
+                                        tail =
+                                            (tail << 8 | (buf.getByte(i) & 0xff)) & 0xff_ffff_ffffL;
+                                      }
+                                    } finally {
+                                      buf.release();
+                                    }
+                                    if (tail == END) {
+                                      tail = 0;
+                                      requests.incrementAndGet();
+                                      if (System.nanoTime() < endNanos.get()) {
+                                        send(ctx);
+                                      } else {
+                                        ctx.close();
+                                      }
+                                    }
+                                  }
+
+                                  @Override
+                                  public void exceptionCaught(
+                                      ChannelHandlerContext ctx, Throwable cause) {
+                                    ctx.close();
+                                  }
+                                });
                       }
-                    } finally {
-                      buf.release();
-                    }
-                    if (tail == END) {
-                      tail = 0;
-                      requests.incrementAndGet();
-                      if (System.nanoTime() < endNanos.get()) {
-                        send(ctx);
-                      } else {
-                        ctx.close();
-                      }
-                    }
-                  }
-
-                  @Override
-                  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-                    ctx.close();
-                  }
-                });
-              }
-            });
+                    });
         List<Channel> channels = new ArrayList<>();
         for (int i = 0; i < conc; i++) {
           channels.add(b.connect("127.0.0.1", port).sync().channel());
@@ -1166,6 +1429,7 @@ public final class CaptureBenchmark {
     }
 
     /** "0\r\n\r\n" as five bytes of a long. */
-    private static final long END = ((long) '0' << 32) | ('\r' << 24) | ('\n' << 16) | ('\r' << 8) | '\n';
+    private static final long END =
+        ((long) '0' << 32) | ('\r' << 24) | ('\n' << 16) | ('\r' << 8) | '\n';
   }
 }

@@ -4,14 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gatling.http.client.HttpListener;
+import io.gatling.http.client.Request;
 import io.gatling.http.client.impl.PrematureCloseException;
+import io.gatling.http.engine.HttpEngine;
 import io.gatling.http.protocol.HttpProtocol;
+import io.netty.channel.EventLoop;
 import java.io.IOException;
 import org.junit.jupiter.api.Test;
 
 /**
- * Breaks loudly when a Gatling upgrade moves the HTTP internals the streaming action relies on
- * (the protocol key of HTTP components, the engine's {@code executeRequest}, the client's
+ * Breaks loudly when a Gatling upgrade moves the HTTP internals the streaming action relies on (the
+ * protocol key of HTTP components, the engine's {@code executeRequest}, the client's
  * premature-close exception): fix {@link GatlingHttpInternals} then. The integration tests
  * (ServingBenchmarkIT, FailureHandlingIT) exercise them end to end.
  */
@@ -21,13 +25,13 @@ class GatlingHttpInternalsTest {
   void theProtocolKeyAndTheEngineMethodExist() throws NoSuchMethodException {
     assertNotNull(HttpProtocol.HttpProtocolKey());
     assertNotNull(
-        io.gatling.http.engine.HttpEngine.class.getMethod(
+        HttpEngine.class.getMethod(
             "executeRequest",
-            io.gatling.http.client.Request.class,
+            Request.class,
             long.class,
             boolean.class,
-            io.netty.channel.EventLoop.class,
-            io.gatling.http.client.HttpListener.class,
+            EventLoop.class,
+            HttpListener.class,
             scala.Option.class));
   }
 

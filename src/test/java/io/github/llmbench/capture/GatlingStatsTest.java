@@ -28,8 +28,8 @@ import scala.Option;
 
 /**
  * What Gatling's stats get of a stream, through Gatling's own {@code StatsEngine} interface (a
- * Gatling upgrade that changes it breaks here): one record per stream, named and timed as
- * Gatling's report and assertions read it, and the latency records only when asked for.
+ * Gatling upgrade that changes it breaks here): one record per stream, named and timed as Gatling's
+ * report and assertions read it, and the latency records only when asked for.
  */
 class GatlingStatsTest {
   private final DefaultEventLoop loop = new DefaultEventLoop();
@@ -60,23 +60,50 @@ class GatlingStatsTest {
     public void logUserEnd(String scenario) {}
 
     @Override
-    public void logResponse(String scenario, scala.collection.immutable.List<String> groups, String requestName,
-        long startTimestamp, long endTimestamp, Status status, Option<String> responseCode, Option<String> message) {
-      logged.add(new Logged(requestName, endTimestamp - startTimestamp, status.name(), message.getOrElse(() -> null)));
+    public void logResponse(
+        String scenario,
+        scala.collection.immutable.List<String> groups,
+        String requestName,
+        long startTimestamp,
+        long endTimestamp,
+        Status status,
+        Option<String> responseCode,
+        Option<String> message) {
+      logged.add(
+          new Logged(
+              requestName,
+              endTimestamp - startTimestamp,
+              status.name(),
+              message.getOrElse(() -> null)));
     }
 
     @Override
     public void logGroupEnd(String scenario, GroupBlock groupBlock, long exitTimestamp) {}
 
     @Override
-    public void logRequestCrash(String scenario, scala.collection.immutable.List<String> groups, String requestName, String error) {
+    public void logRequestCrash(
+        String scenario,
+        scala.collection.immutable.List<String> groups,
+        String requestName,
+        String error) {
       logged.add(new Logged(requestName, -1, "CRASH", error));
     }
   }
 
   private static StreamCapture capture(GatlingRecords records) {
-    return new StreamCapture(null, Duration.ofSeconds(5), URI.create("http://127.0.0.1:1"), "/v1/completions",
-        Optional.empty(), Map.of(), false, 8, records.metrics(), false, null, null);
+    return new StreamCapture(
+        null,
+        Duration.ofSeconds(5),
+        URI.create("http://127.0.0.1:1"),
+        "/v1/completions",
+        Optional.empty(),
+        Map.of(),
+        false,
+        8,
+        records.metrics(),
+        false,
+        null,
+        null);
   }
 
   /** Text chunks 40.6 ms, 60.6 ms and 80.6 ms after t0: E2EL 80.6 ms over 3 tokens. */
@@ -89,7 +116,14 @@ class GatlingStatsTest {
   }
 
   private static RequestRecord completed() {
-    RequestRecord r = RequestRecords.of(new RequestRecords.Sent("req-1", "c1", null, T0), T0 + 81_000_000L, stream(), null, 200, null);
+    RequestRecord r =
+        RequestRecords.of(
+            new RequestRecords.Sent("req-1", "c1", null, T0),
+            T0 + 81_000_000L,
+            stream(),
+            null,
+            200,
+            null);
     assertEquals(80.6, r.e2elMs(), 1e-9);
     return r;
   }
@@ -108,7 +142,11 @@ class GatlingStatsTest {
 
   @Test
   void latencyRecordsAreAddedOnlyWhenAsked() {
-    assertEquals(List.of(new Logged("request", 80, "OK", null), new Logged("TTFT", 41, "OK", null), new Logged("TPOT", 20, "OK", null)),
+    assertEquals(
+        List.of(
+            new Logged("request", 80, "OK", null),
+            new Logged("TTFT", 41, "OK", null),
+            new Logged("TPOT", 20, "OK", null)),
         logged(GatlingRecords.LATENCY));
     List<Logged> all = logged(GatlingRecords.ALL);
     assertEquals(3 + 2, all.size(), "request, TTFT, TPOT and one ITL per gap: " + all);
@@ -121,14 +159,21 @@ class GatlingStatsTest {
     GatlingStats stats = new GatlingStats(engine);
     stats.ko(session, StreamCapture.REQUEST_RECORD, 1_000L, 1_250L, "HTTP 500: boom");
     stats.crash(session, StreamCapture.REQUEST_RECORD, "no prompt");
-    assertEquals(List.of(new Logged("request", 250, KO$.MODULE$.name(), "HTTP 500: boom"), new Logged("request", -1, "CRASH", "no prompt")),
+    assertEquals(
+        List.of(
+            new Logged("request", 250, KO$.MODULE$.name(), "HTTP 500: boom"),
+            new Logged("request", -1, "CRASH", "no prompt")),
         engine.logged);
   }
 
   @Test
   void eachLatencyHasItsRecordName() {
     assertEquals("request", StreamCapture.recordName(Metric.E2EL));
-    assertEquals(List.of("TTFT", "TPOT", "ITL"), Set.of(Metric.TTFT, Metric.TPOT, Metric.ITL).stream().sorted()
-        .map(StreamCapture::recordName).toList());
+    assertEquals(
+        List.of("TTFT", "TPOT", "ITL"),
+        Set.of(Metric.TTFT, Metric.TPOT, Metric.ITL).stream()
+            .sorted()
+            .map(StreamCapture::recordName)
+            .toList());
   }
 }

@@ -83,7 +83,8 @@ class LlamaCppStreamTest {
   @Test
   void completionsFinishChunkHasEmptyTextAndCarriesUsageAndTimings() {
     List<String> events = captured("completions-stream.sse");
-    // 3 text chunks, then ONE finish chunk with "text":"" + usage + timings (no choices:[] chunk), [DONE]
+    // 3 text chunks, then ONE finish chunk with "text":"" + usage + timings (no choices:[] chunk),
+    // [DONE]
     assertEquals(5, events.size());
     assertTrue(events.get(3).contains("\"text\":\"\""));
     assertTrue(events.get(3).contains("\"usage\""));
@@ -99,7 +100,13 @@ class LlamaCppStreamTest {
   @Test
   void recordKeepsTimingsAndMetricsAreFromClientTimes() {
     RequestRecord r =
-        RequestRecords.of(new RequestRecords.Sent("r", "c1", null, -9_000_000L), 10_000_000L, SseText.parse(captured("chat-stream.sse")), null, 200, null);
+        RequestRecords.of(
+            new RequestRecords.Sent("r", "c1", null, -9_000_000L),
+            10_000_000L,
+            SseText.parse(captured("chat-stream.sse")),
+            null,
+            200,
+            null);
     assertTrue(r.ok());
     assertEquals(10.0, r.ttftMs());
     assertEquals(12.0, r.e2elMs());
@@ -111,7 +118,8 @@ class LlamaCppStreamTest {
   @Test
   void vllmStreamHasNoTimings() {
     ParsedStream p =
-        SseText.parse(List.of(SseText.ROLE, SseText.content("a"), SseText.usage(3, 1), SseText.DONE));
+        SseText.parse(
+            List.of(SseText.ROLE, SseText.content("a"), SseText.usage(3, 1), SseText.DONE));
     assertNull(p.serverTimings());
   }
 }

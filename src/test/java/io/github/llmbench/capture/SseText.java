@@ -1,6 +1,7 @@
 package io.github.llmbench.capture;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 /** Test helper: SSE bodies as a server writes them, read by the kit's {@link StreamReader}. */
@@ -19,7 +20,12 @@ public final class SseText {
 
   public static String usage(int prompt, int completion) {
     return "{\"id\":\"chatcmpl-eb116bdb\",\"object\":\"chat.completion.chunk\",\"created\":1750734209,\"model\":\"deepseek-ai/DeepSeek-R1-Distill-Qwen-7B\",\"choices\":[],\"usage\":{\"prompt_tokens\":"
-        + prompt + ",\"total_tokens\":" + (prompt + completion) + ",\"completion_tokens\":" + completion + "}}";
+        + prompt
+        + ",\"total_tokens\":"
+        + (prompt + completion)
+        + ",\"completion_tokens\":"
+        + completion
+        + "}}";
   }
 
   public static final String DONE = "[DONE]";
@@ -52,6 +58,6 @@ public final class SseText {
     for (int i = 0; i < out.length; i++) {
       out[i] = p.textArrivalNanos()[i] / 1_000_000L;
     }
-    return java.util.Arrays.stream(out).boxed().toList();
+    return Arrays.stream(out).boxed().toList();
   }
 }

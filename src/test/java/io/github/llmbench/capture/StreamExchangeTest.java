@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.gatling.core.session.Session;
 import io.gatling.http.client.impl.PrematureCloseException;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.DefaultEventLoop;
@@ -15,6 +16,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import java.net.ConnectException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -36,10 +38,18 @@ class StreamExchangeTest {
   }
 
   private StreamExchange exchange() {
-    io.gatling.core.session.Session session = io.gatling.core.session.Session$.MODULE$.apply("s", 1L, loop);
-    return new StreamExchange(session, new RequestRecords.Sent("req-1", "c1", null, System.nanoTime()), 8, false, 5,
+    Session session = io.gatling.core.session.Session$.MODULE$.apply("s", 1L, loop);
+    return new StreamExchange(
+        session,
+        new RequestRecords.Sent("req-1", "c1", null, System.nanoTime()),
+        8,
+        false,
+        5,
         (ex, end, failure, status) -> {
-          ends.add(failure == null ? (ex.stream().error() == null ? "ok" : ex.stream().error()) : failure);
+          ends.add(
+              failure == null
+                  ? (ex.stream().error() == null ? "ok" : ex.stream().error())
+                  : failure);
           statuses.add(status);
         });
   }
@@ -56,7 +66,10 @@ class StreamExchangeTest {
   void aCleanStreamEndsOnceAtTheEndOfTheResponse() {
     StreamExchange ex = exchange();
     ex.onHttpResponse(HttpResponseStatus.OK, headers("text/event-stream; charset=utf-8"));
-    body(ex, SseText.events(List.of(SseText.content("a"), SseText.usage(3, 1), SseText.DONE)), false);
+    body(
+        ex,
+        SseText.events(List.of(SseText.content("a"), SseText.usage(3, 1), SseText.DONE)),
+        false);
     body(ex, "", true);
     ex.onThrowable(PrematureCloseException.INSTANCE); // anything after the end is ignored
     assertEquals(List.of("ok"), ends);
@@ -67,10 +80,12 @@ class StreamExchangeTest {
   @Test
   void doneWithoutTheResponsesEndEndsOnTheEventLoopSoon() throws Exception {
     StreamExchange ex = exchange();
-    loop.submit(() -> {
-      ex.onHttpResponse(HttpResponseStatus.OK, headers("text/event-stream"));
-      body(ex, SseText.events(List.of(SseText.content("a"), SseText.DONE)), false);
-    }).get();
+    loop.submit(
+            () -> {
+              ex.onHttpResponse(HttpResponseStatus.OK, headers("text/event-stream"));
+              body(ex, SseText.events(List.of(SseText.content("a"), SseText.DONE)), false);
+            })
+        .get();
     loop.submit(() -> {}).get(); // the tasks queued behind it have run
     assertEquals(List.of("ok"), ends);
   }
@@ -89,7 +104,12 @@ class StreamExchangeTest {
     EmbeddedChannel channel = new EmbeddedChannel();
     ex.onWrite(channel);
     ex.onHttpResponse(HttpResponseStatus.OK, headers("text/event-stream"));
-    body(ex, SseText.events(List.of(SseText.content("a"), "{\"error\":{\"message\":\"engine died\",\"code\":500}}")), false);
+    body(
+        ex,
+        SseText.events(
+            List.of(
+                SseText.content("a"), "{\"error\":{\"message\":\"engine died\",\"code\":500}}")),
+        false);
     assertEquals(List.of("error event: engine died (code 500)"), ends);
     assertFalse(channel.isOpen(), "the server would go on streaming");
   }
@@ -103,10 +123,11 @@ class StreamExchangeTest {
     StreamExchange early = exchange();
     early.onThrowable(PrematureCloseException.INSTANCE);
     assertEquals(
-        List.of("stream cut before [DONE]: the server closed the connection after 2 events",
+        List.of(
+            "stream cut before [DONE]: the server closed the connection after 2 events",
             "connection closed by the server before the response"),
         ends);
-    assertEquals(java.util.Arrays.asList(200, null), statuses);
+    assertEquals(Arrays.asList(200, null), statuses);
   }
 
   @Test
@@ -124,7 +145,9 @@ class StreamExchangeTest {
     ex.onHttpResponse(HttpResponseStatus.BAD_REQUEST, headers("application/json"));
     body(ex, "{\"error\":{\"code\":400,\"message\":\"request (1502 tokens) exceeds", false);
     body(ex, " the available context size (1024 tokens)\"}}", true);
-    assertEquals(List.of("HTTP 400: request (1502 tokens) exceeds the available context size (1024 tokens)"), ends);
+    assertEquals(
+        List.of("HTTP 400: request (1502 tokens) exceeds the available context size (1024 tokens)"),
+        ends);
     assertEquals(List.of(400), statuses);
   }
 
@@ -134,7 +157,11 @@ class StreamExchangeTest {
     ex.onHttpResponse(HttpResponseStatus.OK, headers("application/json"));
     body(ex, "{\"choices\":[{\"message\":{\"content\":\"hi\"}}]}", true);
     assertEquals(1, ends.size());
-    assertTrue(ends.get(0).startsWith("HTTP 200 without an event stream (content-type application/json): {\"choices\""), ends.get(0));
+    assertTrue(
+        ends.get(0)
+            .startsWith(
+                "HTTP 200 without an event stream (content-type application/json): {\"choices\""),
+        ends.get(0));
   }
 
   @Test

@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.Test;
 class StreamReaderTest {
 
   private static final String VLLM_BODY =
-      SseText.events(List.of(ROLE, content("Here"), content(" is"), content(" it"), usage(13, 3), DONE));
+      SseText.events(
+          List.of(ROLE, content("Here"), content(" is"), content(" it"), usage(13, 3), DONE));
 
   @Test
   void vllmChatStreamRoleChunkCarriesNoText() {
@@ -34,23 +36,36 @@ class StreamReaderTest {
 
   @Test
   void theAnswerIsKeptOnlyWhenAskedAndWithoutTheReasoning() {
-    List<String> events = List.of(ROLE, content("Here"),
-        "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"hmm\"}}]}",
-        content(" is \\\"it\\\"\\n\\u00e9"), usage(13, 3), DONE);
+    List<String> events =
+        List.of(
+            ROLE,
+            content("Here"),
+            "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"hmm\"}}]}",
+            content(" is \\\"it\\\"\\n\\u00e9"),
+            usage(13, 3),
+            DONE);
     StreamReader keeping = new StreamReader(4, true);
     StreamReader plain = new StreamReader(4);
     for (int i = 0; i < events.size(); i++) {
-      byte[] b = SseText.events(List.of(events.get(i))).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      byte[] b = SseText.events(List.of(events.get(i))).getBytes(StandardCharsets.UTF_8);
       keeping.feed(b, 0, b.length, i);
       plain.feed(b, 0, b.length, i);
     }
-    assertEquals("Here is \"it\"\n\u00e9", keeping.result().answer(), "JSON escapes decoded, reasoning left out");
+    assertEquals(
+        "Here is \"it\"\n\u00e9",
+        keeping.result().answer(),
+        "JSON escapes decoded, reasoning left out");
     assertEquals(3, keeping.result().textCount());
     assertEquals(null, plain.result().answer());
     // completions: the text field
     StreamReader completions = new StreamReader(2, true);
-    byte[] b = SseText.events(List.of("{\"choices\":[{\"index\":0,\"text\":\"ab\"}]}", "{\"choices\":[{\"index\":0,\"text\":\"c\"}]}", DONE))
-        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] b =
+        SseText.events(
+                List.of(
+                    "{\"choices\":[{\"index\":0,\"text\":\"ab\"}]}",
+                    "{\"choices\":[{\"index\":0,\"text\":\"c\"}]}",
+                    DONE))
+            .getBytes(StandardCharsets.UTF_8);
     completions.feed(b, 0, b.length, 0);
     assertEquals("abc", completions.result().answer());
   }
@@ -65,16 +80,19 @@ class StreamReaderTest {
   void llamaCppNullContentAndEmptyDeltaAreNotText() {
     String nullContent =
         "{\"choices\":[{\"finish_reason\":null,\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":null}}],\"object\":\"chat.completion.chunk\"}";
-    String emptyDelta = "{\"choices\":[{\"finish_reason\":\"length\",\"index\":0,\"delta\":{}}],\"object\":\"chat.completion.chunk\"}";
+    String emptyDelta =
+        "{\"choices\":[{\"finish_reason\":\"length\",\"index\":0,\"delta\":{}}],\"object\":\"chat.completion.chunk\"}";
     ParsedStream p = parse(List.of(nullContent, content("x"), emptyDelta));
     assertEquals(List.of(1L), textArrivalsMs(p));
   }
 
   @Test
   void completionsTextAndReasoningContentCount() {
-    String text = "{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,\"text\":\" hi\",\"logprobs\":null,\"finish_reason\":null}]}";
+    String text =
+        "{\"id\":\"cmpl-1\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,\"text\":\" hi\",\"logprobs\":null,\"finish_reason\":null}]}";
     String reasoning = "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning_content\":\"hmm\"}}]}";
-    String reasoningField = "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning\":\"so\",\"content\":null}}]}";
+    String reasoningField =
+        "{\"choices\":[{\"index\":0,\"delta\":{\"reasoning\":\"so\",\"content\":null}}]}";
     String emptyText = "{\"choices\":[{\"index\":0,\"text\":\"\",\"finish_reason\":\"length\"}]}";
     ParsedStream p = parse(List.of(text, reasoning, reasoningField, emptyText));
     assertEquals(List.of(0L, 1L, 2L), textArrivalsMs(p));
@@ -94,7 +112,13 @@ class StreamReaderTest {
   @Test
   void textThatLooksLikeTheEndNeverEndsTheStream() {
     ParsedStream p =
-        parse(List.of(content("[DONE]"), content("\\\"error\\\":{}"), content("data: [DONE]"), "[DONE] ", content("after")));
+        parse(
+            List.of(
+                content("[DONE]"),
+                content("\\\"error\\\":{}"),
+                content("data: [DONE]"),
+                "[DONE] ",
+                content("after")));
     assertEquals(List.of(0L, 1L, 2L), textArrivalsMs(p));
     assertTrue(p.sawDone());
   }
@@ -109,33 +133,50 @@ class StreamReaderTest {
 
   @Test
   void errorEventInsideA200Stream() {
-    String error = "{\"error\":{\"message\":\"KV cache exhausted\",\"type\":\"InternalServerError\",\"code\":500}}";
+    String error =
+        "{\"error\":{\"message\":\"KV cache exhausted\",\"type\":\"InternalServerError\",\"code\":500}}";
     ParsedStream p = parse(List.of(ROLE, content("a"), error, content("b")));
     assertEquals("error event: KV cache exhausted (code 500)", p.error());
     assertEquals(List.of(1L), textArrivalsMs(p), "nothing is read after the error");
     assertEquals("error event: {}", parse(List.of("{\"error\":{}}")).error());
     assertEquals("error event: boom", parse(List.of("{\"error\":\"boom\"}")).error());
-    assertNull(parse(List.of("{\"error\":null,\"choices\":[{\"delta\":{\"content\":\"x\"}}]}")).error());
+    assertNull(
+        parse(List.of("{\"error\":null,\"choices\":[{\"delta\":{\"content\":\"x\"}}]}")).error());
   }
 
   @Test
   void invalidJsonChunks() {
-    assertEquals("invalid JSON chunk: not json at all", parse(List.of(content("a"), "not json at all")).error());
+    assertEquals(
+        "invalid JSON chunk: not json at all",
+        parse(List.of(content("a"), "not json at all")).error());
     assertTrue(parse(List.of("{\"choices\":[}")).error().startsWith("invalid JSON chunk"));
-    assertTrue(parse(List.of("{\"choices\":[{\"delta\":{\"content\":\"a\"")).error().startsWith("invalid JSON chunk"));
+    assertTrue(
+        parse(List.of("{\"choices\":[{\"delta\":{\"content\":\"a\""))
+            .error()
+            .startsWith("invalid JSON chunk"));
     assertTrue(parse(List.of("[1,2]")).error().startsWith("invalid JSON chunk"));
     assertTrue(parse(List.of("\"text\"")).error().startsWith("invalid JSON chunk"));
   }
 
   @Test
   void anEventThatIsNotUtf8IsNamedSo() {
-    byte[] event = "data: {\"choices\":[{\"delta\":{\"content\":\" X\"}}]}\n\n".getBytes(StandardCharsets.US_ASCII);
+    byte[] event =
+        "data: {\"choices\":[{\"delta\":{\"content\":\" X\"}}]}\n\n"
+            .getBytes(StandardCharsets.US_ASCII);
     int x = new String(event, StandardCharsets.US_ASCII).indexOf('X');
     event[x] = (byte) 0xC3; // a lead byte before an ASCII quote
     String error = read(event).error();
-    assertTrue(error.startsWith("invalid UTF-8 in an event (byte 0xC3 at offset " + (x - "data: ".length()) + "): {\"choices\""), error);
+    assertTrue(
+        error.startsWith(
+            "invalid UTF-8 in an event (byte 0xC3 at offset "
+                + (x - "data: ".length())
+                + "): {\"choices\""),
+        error);
     assertEquals(-1, ChunkInspector.invalidUtf8At("é ok".getBytes(StandardCharsets.UTF_8), 5));
-    assertEquals("invalid JSON chunk: {\"a\":é", parse(List.of("{\"a\":é")).error(), "valid UTF-8, invalid JSON");
+    assertEquals(
+        "invalid JSON chunk: {\"a\":é",
+        parse(List.of("{\"a\":é")).error(),
+        "valid UTF-8, invalid JSON");
   }
 
   // ---- SSE framing over TCP reads
@@ -165,7 +206,9 @@ class StreamReaderTest {
     for (String eol : List.of("\n", "\r\n", "\r")) {
       byte[] body = VLLM_BODY.replace("\n", eol).getBytes(StandardCharsets.UTF_8);
       for (int cut = 1; cut < body.length; cut++) {
-        assertVllmBody(read(body, cut), "line end " + eol.replace("\r", "CR").replace("\n", "LF") + ", cut at " + cut);
+        assertVllmBody(
+            read(body, cut),
+            "line end " + eol.replace("\r", "CR").replace("\n", "LF") + ", cut at " + cut);
       }
     }
   }
@@ -208,12 +251,18 @@ class StreamReaderTest {
     String body =
         ": ping\n\n"
             + "event: message\nid: 7\nretry: 3000\n"
-            + "data: " + content("a") + "\n\n"
+            + "data: "
+            + content("a")
+            + "\n\n"
             + ":keep-alive\n"
             + "event: ping\n\n"
-            + "data:" + content("b") + "\n\n" // no space after the colon
+            + "data:"
+            + content("b")
+            + "\n\n" // no space after the colon
             + "database: not data\n\n"
-            + "data: " + DONE + "\n\n";
+            + "data: "
+            + DONE
+            + "\n\n";
     ParsedStream p = read(body.getBytes(StandardCharsets.UTF_8));
     assertNull(p.error());
     assertEquals(2, p.textCount());
@@ -222,7 +271,8 @@ class StreamReaderTest {
 
   @Test
   void multiLineDataIsJoinedWithLineFeeds() {
-    String body = "data: {\"choices\":\ndata: [{\"delta\":{\"content\":\"a\"}}]}\n\ndata: [DONE]\n\n";
+    String body =
+        "data: {\"choices\":\ndata: [{\"delta\":{\"content\":\"a\"}}]}\n\ndata: [DONE]\n\n";
     for (String eol : List.of("\n", "\r\n", "\r")) {
       byte[] b = body.replace("\n", eol).getBytes(StandardCharsets.UTF_8);
       for (int cut = 1; cut < b.length; cut++) {
@@ -257,7 +307,8 @@ class StreamReaderTest {
     assertEquals(1, p.textCount());
     assertFalse(p.sawDone());
     // an event whose data line is complete but whose blank line never came is not dispatched either
-    ParsedStream q = read((whole + "data: " + content("b") + "\n").getBytes(StandardCharsets.UTF_8));
+    ParsedStream q =
+        read((whole + "data: " + content("b") + "\n").getBytes(StandardCharsets.UTF_8));
     assertEquals(1, q.textCount());
   }
 
@@ -266,7 +317,8 @@ class StreamReaderTest {
     String body = SseText.events(List.of(content("żółw 🐢"), DONE));
     byte[] b = body.getBytes(StandardCharsets.UTF_8);
     int turtle = new String(b, StandardCharsets.UTF_8).indexOf("🐢");
-    int byteIndex = body.substring(0, turtle).getBytes(StandardCharsets.UTF_8).length + 2; // inside the emoji
+    int byteIndex =
+        body.substring(0, turtle).getBytes(StandardCharsets.UTF_8).length + 2; // inside the emoji
     ParsedStream p = read(b, byteIndex);
     assertNull(p.error());
     assertEquals(1, p.textCount());
@@ -276,7 +328,7 @@ class StreamReaderTest {
   void anOversizedEventIsAnErrorNotUnboundedMemory() {
     StreamReader r = new StreamReader(1);
     byte[] chunk = new byte[1 << 20];
-    java.util.Arrays.fill(chunk, (byte) 'x');
+    Arrays.fill(chunk, (byte) 'x');
     byte[] start = "data: ".getBytes(StandardCharsets.US_ASCII);
     r.feed(start, 0, start.length, 0);
     boolean ended = false;

@@ -47,9 +47,13 @@ class CatalogTest {
   void unknownIdsGiveOneLineListingKnownIds() {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> Catalog.model("x"));
-    assertTrue(e.getMessage().startsWith("unknown model 'x'; known: qwen2.5-7b-instruct, "), e.getMessage());
+    assertTrue(
+        e.getMessage().startsWith("unknown model 'x'; known: qwen2.5-7b-instruct, "),
+        e.getMessage());
     assertFalse(e.getMessage().contains("\n"));
     e = assertThrows(IllegalArgumentException.class, () -> Catalog.gpu("a100"));
-    assertTrue(e.getMessage().startsWith("unknown gpu 'a100'; known: rtx4080-32gb, rtx4090"), e.getMessage());
+    assertTrue(
+        e.getMessage().startsWith("unknown gpu 'a100'; known: rtx4080-32gb, rtx4090"),
+        e.getMessage());
   }
 }

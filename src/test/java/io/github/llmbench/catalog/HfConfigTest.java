@@ -13,7 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 public class HfConfigTest {
 
   /** Qwen/Qwen2.5-7B-Instruct's config.json (the fields that matter, as published). */
-  public static final String QWEN_7B = """
+  public static final String QWEN_7B =
+      """
       {
         "architectures": ["Qwen2ForCausalLM"],
         "attention_dropout": 0.0,
@@ -70,7 +71,8 @@ public class HfConfigTest {
 
   @Test
   void llamaLikeConfigHasNoBiasAndHonoursHeadDim() {
-    String llama = """
+    String llama =
+        """
         {"_name_or_path": "meta-llama/Llama-3.1-8B-Instruct", "model_type": "llama",
          "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
          "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256,
@@ -81,16 +83,23 @@ public class HfConfigTest {
     assertEquals("meta-llama/Llama-3.1-8B-Instruct", m.hfId());
     assertFalse(m.qkvBias());
     assertEquals(Catalog.model("llama-3.1-8b-instruct").parameters(), m.parameters());
-    ModelSpec withHeadDim = HfConfig.parse(llama.replace("\"vocab_size\"", "\"head_dim\": 256,"
-        + " \"vocab_size\"").replace("bfloat16", "float32"), "y", "y");
+    ModelSpec withHeadDim =
+        HfConfig.parse(
+            llama
+                .replace("\"vocab_size\"", "\"head_dim\": 256," + " \"vocab_size\"")
+                .replace("bfloat16", "float32"),
+            "y",
+            "y");
     assertEquals(256, withHeadDim.headDim());
     assertEquals(4, withHeadDim.dtypeBytes());
   }
 
   @Test
   void missingOrBadFieldsAreNamed() {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> HfConfig.parse("{\"hidden_size\": 8}", "cfg.json", "cfg"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> HfConfig.parse("{\"hidden_size\": 8}", "cfg.json", "cfg"));
     assertTrue(e.getMessage().contains("'num_hidden_layers'"), e.getMessage());
     String bad = QWEN_7B.replace("bfloat16", "int3");
     e = assertThrows(IllegalArgumentException.class, () -> HfConfig.parse(bad, "cfg.json", "c"));

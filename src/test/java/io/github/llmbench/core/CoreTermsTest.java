@@ -12,7 +12,15 @@ class CoreTermsTest {
 
   @Test
   void levelTagsParseBackToTheirLevel() {
-    for (Level l : new Level[] {Level.closed(128), Level.open(2.5), Level.open(4), Level.open(0.125), Level.TRACE, Level.WARMUP}) {
+    for (Level l :
+        new Level[] {
+          Level.closed(128),
+          Level.open(2.5),
+          Level.open(4),
+          Level.open(0.125),
+          Level.TRACE,
+          Level.WARMUP
+        }) {
       assertEquals(Optional.of(l), Level.parse(l.tag()), l.tag());
     }
     assertEquals("c128", Level.closed(128).tag());
@@ -24,7 +32,8 @@ class CoreTermsTest {
 
   @Test
   void otherTagsAreNoLevel() {
-    for (String tag : new String[] {"c", "c-1", "c0", "r0", "r", "rx", "C8", "c8 ", "trace2", "", "128"}) {
+    for (String tag :
+        new String[] {"c", "c-1", "c0", "r0", "r", "rx", "C8", "c8 ", "trace2", "", "128"}) {
       assertEquals(Optional.empty(), Level.parse(tag), tag);
     }
     assertEquals(Optional.empty(), Level.parse(null));
@@ -41,7 +50,8 @@ class CoreTermsTest {
     assertEquals(new LatencyFigure(Metric.TPOT, Statistic.P99), f);
     assertEquals("p99_tpot_ms", f.summaryField());
     assertEquals("median_itl_ms", new LatencyFigure(Metric.ITL, Statistic.MEDIAN).summaryField());
-    for (String bad : new String[] {"tpot", "tpot.p95", "tpt.p99", "tpot.p99.x", ".p99", "failed.pct"}) {
+    for (String bad :
+        new String[] {"tpot", "tpot.p95", "tpt.p99", "tpot.p99.x", ".p99", "failed.pct"}) {
       assertEquals(Optional.empty(), LatencyFigure.parse(bad), bad);
     }
   }
@@ -52,9 +62,14 @@ class CoreTermsTest {
     for (SloFigure f : SloFigure.ALL) {
       assertEquals(Optional.of(f), SloFigure.parse(f.key()), f.key());
     }
-    assertEquals(Optional.of(new LatencyFigure(Metric.E2EL, Statistic.MEDIAN)), SloFigure.parse("e2el.median"));
+    assertEquals(
+        Optional.of(new LatencyFigure(Metric.E2EL, Statistic.MEDIAN)),
+        SloFigure.parse("e2el.median"));
     assertEquals(Optional.of(SloFigure.FAILED_PCT), SloFigure.parse("failed.pct"));
-    for (String bad : new String[] {"failed", "failed.pct.x", "goodput.pct", "output_throughput.min", "ttft.p95", ""}) {
+    for (String bad :
+        new String[] {
+          "failed", "failed.pct.x", "goodput.pct", "output_throughput.min", "ttft.p95", ""
+        }) {
       assertEquals(Optional.empty(), SloFigure.parse(bad), bad);
     }
     assertEquals("ttft|tpot|itl|e2el . mean|median|p90|p99, or failed.pct", SloFigure.accepted());
@@ -71,7 +86,15 @@ class CoreTermsTest {
     for (String field : new String[] {"std_ttft_ms", "p99.9_tpot_ms", "p5_e2el_ms"}) {
       assertTrue(Metric.isSummaryField(field), field);
     }
-    for (String field : new String[] {"mean_ttft", "max_ttft_ms", "p99_ttfb_ms", "output_throughput", "mean_input_tokens", "median_ms"}) {
+    for (String field :
+        new String[] {
+          "mean_ttft",
+          "max_ttft_ms",
+          "p99_ttfb_ms",
+          "output_throughput",
+          "mean_input_tokens",
+          "median_ms"
+        }) {
       assertFalse(Metric.isSummaryField(field), field);
     }
   }

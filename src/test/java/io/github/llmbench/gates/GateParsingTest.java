@@ -18,7 +18,10 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** A gate's key and value, and the goodput objectives, parsed into their types; each bad input's one-line message. */
+/**
+ * A gate's key and value, and the goodput objectives, parsed into their types; each bad input's
+ * one-line message.
+ */
 class GateParsingTest {
 
   private static Gate only(String key, String value) {
@@ -28,19 +31,28 @@ class GateParsingTest {
   }
 
   private static String error(Map<String, String> entries) {
-    return assertThrows(IllegalArgumentException.class, () -> GateSet.parse(entries, "-Dgate.")).getMessage();
+    return assertThrows(IllegalArgumentException.class, () -> GateSet.parse(entries, "-Dgate."))
+        .getMessage();
   }
 
   @Test
   void everyMetricParsesBackFromItsKey() {
     List<GateMetric> all = GateMetric.all();
-    assertEquals(LatencyFigure.ALL.size() + GateMetric.Fixed.values().length + ServerFigures.NAMES.size(), all.size());
+    assertEquals(
+        LatencyFigure.ALL.size() + GateMetric.Fixed.values().length + ServerFigures.NAMES.size(),
+        all.size());
     for (GateMetric m : all) {
       assertEquals(Optional.of(m), GateMetric.parse(m.key()), m.key());
       assertFalse(m.key().isBlank());
     }
-    assertEquals(all.stream().map(GateMetric::key).sorted().toList(), all.stream().map(GateMetric::key).toList(), "in key order");
-    for (String bad : new String[] {"tpot.p95", "tpot", "server.", "server.queue", "failed", "capacity", "goodput", ""}) {
+    assertEquals(
+        all.stream().map(GateMetric::key).sorted().toList(),
+        all.stream().map(GateMetric::key).toList(),
+        "in key order");
+    for (String bad :
+        new String[] {
+          "tpot.p95", "tpot", "server.", "server.queue", "failed", "capacity", "goodput", ""
+        }) {
       assertEquals(Optional.empty(), GateMetric.parse(bad), bad);
     }
   }
@@ -53,15 +65,22 @@ class GateParsingTest {
     assertTrue(tpot.upperBound());
     assertTrue(GateMetric.FAILED_PCT.upperBound());
     assertEquals("%", GateMetric.FAILED_PCT.unit());
-    for (GateMetric better : List.of(GateMetric.OUTPUT_THROUGHPUT, GateMetric.STEADY_OUTPUT_THROUGHPUT, GateMetric.GOODPUT,
-        GateMetric.GOODPUT_PCT, GateMetric.CAPACITY)) {
+    for (GateMetric better :
+        List.of(
+            GateMetric.OUTPUT_THROUGHPUT,
+            GateMetric.STEADY_OUTPUT_THROUGHPUT,
+            GateMetric.GOODPUT,
+            GateMetric.GOODPUT_PCT,
+            GateMetric.CAPACITY)) {
       assertFalse(better.upperBound(), better.key());
     }
     assertEquals("tok/s", GateMetric.OUTPUT_THROUGHPUT.unit());
     assertEquals("req/s", GateMetric.GOODPUT.unit());
     assertEquals("%", GateMetric.GOODPUT_PCT.unit());
     assertEquals("", GateMetric.CAPACITY.unit());
-    assertEquals(List.of(GateMetric.GOODPUT, GateMetric.GOODPUT_PCT), GateMetric.all().stream().filter(GateMetric::needsGoodput).toList());
+    assertEquals(
+        List.of(GateMetric.GOODPUT, GateMetric.GOODPUT_PCT),
+        GateMetric.all().stream().filter(GateMetric::needsGoodput).toList());
     GateMetric power = GateMetric.parse("server.gpu_power_w_mean").orElseThrow();
     assertEquals("W", power.unit());
     assertTrue(power.upperBound());
@@ -89,65 +108,102 @@ class GateParsingTest {
     assertEquals(new GateMetric.Server("preemptions"), relative.metric());
     assertEquals(new Gate.Limit(10, true), relative.limit());
     assertEquals(110.0, relative.limitAt(100), 1e-9);
-    assertEquals(300.0, only("tpot.p99", "300").limitAt(Double.NaN), "an absolute limit needs no baseline");
-    assertTrue(Double.isNaN(relative.limitAt(Double.NaN)), "a relative one without the baseline's figure has none");
+    assertEquals(
+        300.0, only("tpot.p99", "300").limitAt(Double.NaN), "an absolute limit needs no baseline");
+    assertTrue(
+        Double.isNaN(relative.limitAt(Double.NaN)),
+        "a relative one without the baseline's figure has none");
   }
 
   @Test
   void anUnknownMetricNamesTheInputAndEveryMetric() {
     String unknown = error(Map.of("c8.tpot.p95", "3"));
-    assertTrue(unknown.startsWith("Unknown gate -Dgate.c8.tpot.p95=3: expected [LEVEL.]METRIC with METRIC one of capacity.min, "
-        + "e2el.mean, e2el.median, e2el.p90, e2el.p99, failed.pct, "), "in key order: " + unknown);
+    assertTrue(
+        unknown.startsWith(
+            "Unknown gate -Dgate.c8.tpot.p95=3: expected [LEVEL.]METRIC with METRIC one of capacity.min, "
+                + "e2el.mean, e2el.median, e2el.p90, e2el.p99, failed.pct, "),
+        "in key order: " + unknown);
     for (GateMetric m : GateMetric.all()) {
       assertTrue(unknown.contains(m.key()), m.key() + " in: " + unknown);
     }
     assertTrue(unknown.endsWith(", or goodput"), unknown);
     assertFalse(unknown.contains("\n"));
-    assertTrue(error(Map.of("server.queue", "1")).startsWith("Unknown gate -Dgate.server.queue=1: expected [LEVEL.]METRIC with METRIC"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> GateSet.parse(Map.of("tpot", "1"), "gates.json: ")).getMessage()
-        .startsWith("Unknown gate gates.json: tpot=1: expected"), "the source as given");
+    assertTrue(
+        error(Map.of("server.queue", "1"))
+            .startsWith("Unknown gate -Dgate.server.queue=1: expected [LEVEL.]METRIC with METRIC"));
+    assertTrue(
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> GateSet.parse(Map.of("tpot", "1"), "gates.json: "))
+            .getMessage()
+            .startsWith("Unknown gate gates.json: tpot=1: expected"),
+        "the source as given");
   }
 
   @Test
   void aMetricAfterWhatIsNoMeasuredLevelNamesTheLevelsAccepted() {
-    String levels = ": expected [LEVEL.]METRIC with LEVEL a measured level: cN (closed model at concurrency N), "
-        + "rR (open model at R requests/s) or trace";
-    assertEquals("Unknown gate -Dgate.warmup.tpot.p99=1" + levels, error(Map.of("warmup.tpot.p99", "1")));
-    assertEquals("Unknown gate -Dgate.c0.failed.pct=1" + levels, error(Map.of("c0.failed.pct", "1")));
-    assertEquals("Unknown gate -Dgate.level8.ttft.mean=1" + levels, error(Map.of("level8.ttft.mean", "1")));
+    String levels =
+        ": expected [LEVEL.]METRIC with LEVEL a measured level: cN (closed model at concurrency N), "
+            + "rR (open model at R requests/s) or trace";
+    assertEquals(
+        "Unknown gate -Dgate.warmup.tpot.p99=1" + levels, error(Map.of("warmup.tpot.p99", "1")));
+    assertEquals(
+        "Unknown gate -Dgate.c0.failed.pct=1" + levels, error(Map.of("c0.failed.pct", "1")));
+    assertEquals(
+        "Unknown gate -Dgate.level8.ttft.mean=1" + levels, error(Map.of("level8.ttft.mean", "1")));
   }
 
   @Test
   void aLimitThatIsNoNumberNamesTheInput() {
     String expected = ": expected a number, or a change from the baseline like +10%";
-    assertEquals("Invalid gate -Dgate.c8.ttft.p99=fast" + expected, error(Map.of("c8.ttft.p99", "fast")));
+    assertEquals(
+        "Invalid gate -Dgate.c8.ttft.p99=fast" + expected, error(Map.of("c8.ttft.p99", "fast")));
     assertEquals("Invalid gate -Dgate.failed.pct=" + expected, error(Map.of("failed.pct", "")));
-    assertEquals("Invalid gate -Dgate.failed.pct=Infinity" + expected, error(Map.of("failed.pct", "Infinity")));
-    assertEquals("Invalid gate -Dgate.output_throughput.min=ten%" + expected, error(Map.of("output_throughput.min", "ten%")));
+    assertEquals(
+        "Invalid gate -Dgate.failed.pct=Infinity" + expected,
+        error(Map.of("failed.pct", "Infinity")));
+    assertEquals(
+        "Invalid gate -Dgate.output_throughput.min=ten%" + expected,
+        error(Map.of("output_throughput.min", "ten%")));
   }
 
   @Test
   void goodputObjectivesAreTypedAndKeepTheirOrder() {
-    GoodputSpec spec = GateSet.parse(Map.of("goodput", "tpot:50 ttft:500.5"), "").goodput().orElseThrow();
+    GoodputSpec spec =
+        GateSet.parse(Map.of("goodput", "tpot:50 ttft:500.5"), "").goodput().orElseThrow();
     Map<Metric, Double> expected = new LinkedHashMap<>();
     expected.put(Metric.TPOT, 50.0);
     expected.put(Metric.TTFT, 500.5);
     assertEquals(expected, spec.objectivesMs());
-    assertEquals(List.of(Metric.TPOT, Metric.TTFT), List.copyOf(spec.objectivesMs().keySet()), "as given");
+    assertEquals(
+        List.of(Metric.TPOT, Metric.TTFT), List.copyOf(spec.objectivesMs().keySet()), "as given");
     assertEquals("tpot:50 ttft:500.5", spec.toString());
-    assertThrows(IllegalArgumentException.class, () -> new GoodputSpec(Map.of(Metric.ITL, 5.0)), "no per-request ITL");
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new GoodputSpec(Map.of(Metric.ITL, 5.0)),
+        "no per-request ITL");
   }
 
   @Test
   void badGoodputObjectivesNameTheInput() {
-    String accepted = ": expected objectives like ttft:500 tpot:50 e2el:2000 (ms), separated by spaces";
-    for (String bad : new String[] {"ttft=5", "itl:5", "ttft:0", "ttft:-1", "ttft:fast", "ttft", "tpot:50 ttft:NaN", "p99:5"}) {
-      assertEquals("Invalid gate -Dgate.goodput=" + bad + accepted, error(Map.of("goodput", bad)), bad);
+    String accepted =
+        ": expected objectives like ttft:500 tpot:50 e2el:2000 (ms), separated by spaces";
+    for (String bad :
+        new String[] {
+          "ttft=5", "itl:5", "ttft:0", "ttft:-1", "ttft:fast", "ttft", "tpot:50 ttft:NaN", "p99:5"
+        }) {
+      assertEquals(
+          "Invalid gate -Dgate.goodput=" + bad + accepted, error(Map.of("goodput", bad)), bad);
     }
-    assertEquals("Gate -Dgate.goodput.* needs the objectives: -Dgate.goodput=ttft:MS tpot:MS e2el:MS",
+    assertEquals(
+        "Gate -Dgate.goodput.* needs the objectives: -Dgate.goodput=ttft:MS tpot:MS e2el:MS",
         error(Map.of("goodput.min", "2")));
-    assertEquals("Gate goodput.* needs the objectives: goodput=ttft:MS tpot:MS e2el:MS",
-        assertThrows(IllegalArgumentException.class, () -> GateSet.parse(Map.of("c8.goodput.pct", "90"), "")).getMessage());
+    assertEquals(
+        "Gate goodput.* needs the objectives: goodput=ttft:MS tpot:MS e2el:MS",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> GateSet.parse(Map.of("c8.goodput.pct", "90"), ""))
+            .getMessage());
   }
 
   @Test
@@ -159,17 +215,25 @@ class GateParsingTest {
     slo.put(new LatencyFigure(Metric.ITL, Statistic.P99), 5.0);
     slo.put(SloFigure.FAILED_PCT, 1.0);
     GoodputSpec spec = GoodputSpec.perRequest(slo);
-    assertEquals(Map.of(Metric.TTFT, 2000.0, Metric.E2EL, 9000.0), spec.objectivesMs(), "no ITL, no failures per request");
+    assertEquals(
+        Map.of(Metric.TTFT, 2000.0, Metric.E2EL, 9000.0),
+        spec.objectivesMs(),
+        "no ITL, no failures per request");
     assertEquals("ttft:2000 e2el:9000", spec.toString(), "in vLLM's order of metrics");
-    assertEquals("completion (no latency objective)", GoodputSpec.perRequest(Map.of(SloFigure.FAILED_PCT, 1.0)).toString());
+    assertEquals(
+        "completion (no latency objective)",
+        GoodputSpec.perRequest(Map.of(SloFigure.FAILED_PCT, 1.0)).toString());
   }
 
   @Test
   void theDefaultFailureGateIsAddedOnlyWithoutOne() {
-    GateSet withDefault = GateSet.parse(Map.of("tpot.p99", "300"), "-Dgate.").withDefaultFailedPct();
-    assertEquals(List.of("failed.pct", "tpot.p99"), withDefault.gates().stream().map(Gate::name).toList());
+    GateSet withDefault =
+        GateSet.parse(Map.of("tpot.p99", "300"), "-Dgate.").withDefaultFailedPct();
+    assertEquals(
+        List.of("failed.pct", "tpot.p99"), withDefault.gates().stream().map(Gate::name).toList());
     assertTrue(withDefault.gates().get(0).byDefault());
-    GateSet perLevel = GateSet.parse(Map.of("c8.failed.pct", "5"), "-Dgate.").withDefaultFailedPct();
+    GateSet perLevel =
+        GateSet.parse(Map.of("c8.failed.pct", "5"), "-Dgate.").withDefaultFailedPct();
     assertEquals(List.of("c8.failed.pct"), perLevel.gates().stream().map(Gate::name).toList());
   }
 }

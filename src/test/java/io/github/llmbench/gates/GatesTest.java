@@ -10,6 +10,7 @@ import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.testing.TestRecords;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -17,16 +18,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import javax.xml.parsers.DocumentBuilderFactory;
-import io.github.llmbench.testing.TestRecords;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
 
 class GatesTest {
 
-  private static final GateMetric TPOT_P99 = new GateMetric.Latency(new LatencyFigure(Metric.TPOT, Statistic.P99));
+  private static final GateMetric TPOT_P99 =
+      new GateMetric.Latency(new LatencyFigure(Metric.TPOT, Statistic.P99));
 
   private static LevelFigures figures(double tpotP99, double failedPct, double outTps) {
-    return new LevelFigures(Map.of(TPOT_P99, tpotP99, GateMetric.FAILED_PCT, failedPct, GateMetric.OUTPUT_THROUGHPUT, outTps));
+    return new LevelFigures(
+        Map.of(
+            TPOT_P99,
+            tpotP99,
+            GateMetric.FAILED_PCT,
+            failedPct,
+            GateMetric.OUTPUT_THROUGHPUT,
+            outTps));
   }
 
   private static RunFigures run(Map<String, LevelFigures> levels) {
@@ -35,29 +43,56 @@ class GatesTest {
 
   @Test
   void parsesLevelsMetricsAndRelativeLimits() {
-    GateSet set = GateSet.parse(Map.of("tpot.p99", "300", "c128.failed.pct", "1", "output_throughput.min", "-5%"), "-Dgate.");
+    GateSet set =
+        GateSet.parse(
+            Map.of("tpot.p99", "300", "c128.failed.pct", "1", "output_throughput.min", "-5%"),
+            "-Dgate.");
     assertEquals(3, set.gates().size());
     assertTrue(set.needsBaseline());
-    Gate failed = set.gates().stream().filter(g -> g.metric() == GateMetric.FAILED_PCT).findFirst().orElseThrow();
+    Gate failed =
+        set.gates().stream()
+            .filter(g -> g.metric() == GateMetric.FAILED_PCT)
+            .findFirst()
+            .orElseThrow();
     assertEquals(Level.closed(128), failed.level());
     assertTrue(failed.upperBound());
-    Gate out = set.gates().stream().filter(g -> g.metric() == GateMetric.OUTPUT_THROUGHPUT).findFirst().orElseThrow();
+    Gate out =
+        set.gates().stream()
+            .filter(g -> g.metric() == GateMetric.OUTPUT_THROUGHPUT)
+            .findFirst()
+            .orElseThrow();
     assertFalse(out.upperBound());
     assertTrue(out.limit().relative());
   }
 
   @Test
   void unknownGatesAndBadLimitsAreOneLine() {
-    String unknown = assertThrows(IllegalArgumentException.class, () -> GateSet.parse(Map.of("tpot.p95", "3"), "-Dgate.")).getMessage();
-    assertTrue(unknown.startsWith("Unknown gate -Dgate.tpot.p95=3: expected [LEVEL.]METRIC with METRIC one of"), unknown);
+    String unknown =
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> GateSet.parse(Map.of("tpot.p95", "3"), "-Dgate."))
+            .getMessage();
+    assertTrue(
+        unknown.startsWith(
+            "Unknown gate -Dgate.tpot.p95=3: expected [LEVEL.]METRIC with METRIC one of"),
+        unknown);
     assertEquals(
         "Invalid gate -Dgate.ttft.p99=fast: expected a number, or a change from the baseline like +10%",
-        assertThrows(IllegalArgumentException.class, () -> GateSet.parse(Map.of("ttft.p99", "fast"), "-Dgate.")).getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> GateSet.parse(Map.of("ttft.p99", "fast"), "-Dgate."))
+            .getMessage());
     assertEquals(
         "Gate -Dgate.goodput.* needs the objectives: -Dgate.goodput=ttft:MS tpot:MS e2el:MS",
-        assertThrows(IllegalArgumentException.class, () -> GateSet.parse(Map.of("goodput.pct", "90"), "-Dgate.")).getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> GateSet.parse(Map.of("goodput.pct", "90"), "-Dgate."))
+            .getMessage());
     assertTrue(
-        assertThrows(IllegalArgumentException.class, () -> GateSet.parse(Map.of("goodput", "ttft=5"), "-Dgate.")).getMessage()
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> GateSet.parse(Map.of("goodput", "ttft=5"), "-Dgate."))
+            .getMessage()
             .startsWith("Invalid gate -Dgate.goodput=ttft=5: expected objectives like ttft:500"));
   }
 
@@ -86,7 +121,8 @@ class GatesTest {
   @Test
   void aFigureTheRunDidNotProduceFails() {
     GateSet set = GateSet.parse(Map.of("c64.tpot.p99", "300"), "");
-    List<GateResult> results = GateCheck.check(set, run(Map.of("c8", figures(1, 0, 1))), RunFigures.NONE);
+    List<GateResult> results =
+        GateCheck.check(set, run(Map.of("c8", figures(1, 0, 1))), RunFigures.NONE);
     assertEquals(1, results.size());
     assertFalse(results.get(0).pass());
     assertTrue(results.get(0).line().contains("not measured"));
@@ -94,7 +130,8 @@ class GatesTest {
 
   @Test
   void goodputAsVllmDefinesIt() {
-    GoodputSpec spec = GateSet.parse(Map.of("goodput", "ttft:100 tpot:10"), "").goodput().orElseThrow();
+    GoodputSpec spec =
+        GateSet.parse(Map.of("goodput", "ttft:100 tpot:10"), "").goodput().orElseThrow();
     RequestRecord good = TestRecords.ok("c1").ttft(90).tpot(9).outputTokens(10).build();
     RequestRecord slowFirst = TestRecords.ok("c1").ttft(120).tpot(9).outputTokens(10).build();
     RequestRecord oneToken = TestRecords.ok("c1").ttft(50).outputTokens(1).build();
@@ -105,10 +142,13 @@ class GatesTest {
   @Test
   void junitXmlParsesAndCounts() throws Exception {
     GateSet set = GateSet.parse(Map.of("tpot.p99", "300", "failed.pct", "1"), "");
-    List<GateResult> results = GateCheck.check(set, run(Map.of("c<8>", figures(320, 0, 1))), RunFigures.NONE);
+    List<GateResult> results =
+        GateCheck.check(set, run(Map.of("c<8>", figures(320, 0, 1))), RunFigures.NONE);
     String xml = GatesXml.of(results, "gates & co");
     Document doc =
-        DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+        DocumentBuilderFactory.newInstance()
+            .newDocumentBuilder()
+            .parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
     var suite = doc.getDocumentElement();
     assertEquals("testsuite", suite.getTagName());
     assertEquals("gates & co", suite.getAttribute("name"));
@@ -119,23 +159,53 @@ class GatesTest {
   }
 
   private static GateResult find(List<GateResult> results, String level, String metric) {
-    return results.stream().filter(r -> r.level().equals(level) && r.gate().metric().key().equals(metric)).findFirst().orElseThrow();
+    return results.stream()
+        .filter(r -> r.level().equals(level) && r.gate().metric().key().equals(metric))
+        .findFirst()
+        .orElseThrow();
   }
 
   @Test
   void serverFiguresAreGatesToo() {
-    GateSet set = GateSet.parse(Map.of("server.preemptions", "0", "c8.server.waiting_mean", "0.5", "server.ttft_mean_ms", "+10%"), "-Dgate.");
+    GateSet set =
+        GateSet.parse(
+            Map.of(
+                "server.preemptions",
+                "0",
+                "c8.server.waiting_mean",
+                "0.5",
+                "server.ttft_mean_ms",
+                "+10%"),
+            "-Dgate.");
     assertEquals(3, set.gates().size());
-    Gate preemptions = set.gates().stream().filter(g -> g.metric().equals(new GateMetric.Server("preemptions"))).findFirst().orElseThrow();
+    Gate preemptions =
+        set.gates().stream()
+            .filter(g -> g.metric().equals(new GateMetric.Server("preemptions")))
+            .findFirst()
+            .orElseThrow();
     assertTrue(preemptions.upperBound());
     assertEquals("", preemptions.unit());
-    Gate ttft = set.gates().stream().filter(g -> g.metric().equals(new GateMetric.Server("ttft_mean_ms"))).findFirst().orElseThrow();
+    Gate ttft =
+        set.gates().stream()
+            .filter(g -> g.metric().equals(new GateMetric.Server("ttft_mean_ms")))
+            .findFirst()
+            .orElseThrow();
     assertEquals("ms", ttft.unit());
     assertTrue(ttft.limit().relative());
-    String unknown = assertThrows(IllegalArgumentException.class, () -> GateSet.parse(Map.of("server.queue", "1"), "-Dgate.")).getMessage();
-    assertTrue(unknown.startsWith("Unknown gate -Dgate.server.queue=1") && unknown.contains("server.waiting_mean"), unknown);
+    String unknown =
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> GateSet.parse(Map.of("server.queue", "1"), "-Dgate."))
+            .getMessage();
+    assertTrue(
+        unknown.startsWith("Unknown gate -Dgate.server.queue=1")
+            && unknown.contains("server.waiting_mean"),
+        unknown);
     // a figure the server does not report fails its gate as not measured, never passes as 0
-    RunFigures notReported = run(Map.of("c8", new LevelFigures(Map.of(new GateMetric.Server("preemptions"), Double.NaN))));
+    RunFigures notReported =
+        run(
+            Map.of(
+                "c8", new LevelFigures(Map.of(new GateMetric.Server("preemptions"), Double.NaN))));
     GateResult r = GateCheck.check(set, notReported, RunFigures.NONE).get(0);
     assertFalse(r.pass());
     assertTrue(r.line().endsWith("measured not measured"), r.line());

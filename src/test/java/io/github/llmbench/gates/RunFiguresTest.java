@@ -23,16 +23,52 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The figures gates are checked on: computed once from the analysis, written to and read back from summary.json. */
+/**
+ * The figures gates are checked on: computed once from the analysis, written to and read back from
+ * summary.json.
+ */
 class RunFiguresTest {
   private static final double EPS = 1e-9;
 
-  /** ServingMetricsCalculatorTest's hand-made level c4 (TTFT 400, 300, 250, 500 ms; one failed), and a level c8 of two slow requests. */
+  /**
+   * ServingMetricsCalculatorTest's hand-made level c4 (TTFT 400, 300, 250, 500 ms; one failed), and
+   * a level c8 of two slow requests.
+   */
   private static RunAnalysis analysis() {
     List<RequestRecord> records = new ArrayList<>(ServingMetricsCalculatorTest.handMadeRun());
     long t = 1_700_000_100_000L;
-    records.add(new RequestRecord("s1", "c8", t, t + 3000, 1000.0, 100.0, 3000.0, List.of(100.0), 10, 2, false, true, null, 200));
-    records.add(new RequestRecord("s2", "c8", t + 500, t + 3200, 1200.0, 90.0, 2700.0, List.of(90.0), 10, 2, false, true, null, 200));
+    records.add(
+        new RequestRecord(
+            "s1",
+            "c8",
+            t,
+            t + 3000,
+            1000.0,
+            100.0,
+            3000.0,
+            List.of(100.0),
+            10,
+            2,
+            false,
+            true,
+            null,
+            200));
+    records.add(
+        new RequestRecord(
+            "s2",
+            "c8",
+            t + 500,
+            t + 3200,
+            1200.0,
+            90.0,
+            2700.0,
+            List.of(90.0),
+            10,
+            2,
+            false,
+            true,
+            null,
+            200));
     return RunAnalysis.of(records, Map.of(), null, null, 1, "hint");
   }
 
@@ -52,12 +88,17 @@ class RunFiguresTest {
     for (String level : run.levels().keySet()) {
       ServingMetrics m = a.levels().get(level).serving();
       for (LatencyFigure f : LatencyFigure.ALL) {
-        assertEquals(m.latency(f.metric()).value(f.statistic()), run.level(level).get(new GateMetric.Latency(f)), EPS, level + " " + f);
+        assertEquals(
+            m.latency(f.metric()).value(f.statistic()),
+            run.level(level).get(new GateMetric.Latency(f)),
+            EPS,
+            level + " " + f);
       }
       assertEquals(m.outputThroughput(), run.level(level).get(GateMetric.OUTPUT_THROUGHPUT), EPS);
     }
     LevelFigures c4 = run.level("c4");
-    // the calculator's test works these out by hand: TTFT p99 497, mean 362.5; TPOT [80, 225, 500] median 225
+    // the calculator's test works these out by hand: TTFT p99 497, mean 362.5; TPOT [80, 225, 500]
+    // median 225
     assertEquals(497.0, c4.get(latency(Metric.TTFT, Statistic.P99)), EPS);
     assertEquals(362.5, c4.get(latency(Metric.TTFT, Statistic.MEAN)), EPS);
     assertEquals(225.0, c4.get(latency(Metric.TPOT, Statistic.MEDIAN)), EPS);
@@ -66,32 +107,49 @@ class RunFiguresTest {
     // without objectives there is no goodput, and no steady window in levels this short
     assertTrue(Double.isNaN(c4.get(GateMetric.GOODPUT)));
     assertTrue(Double.isNaN(c4.get(GateMetric.STEADY_OUTPUT_THROUGHPUT)));
-    assertTrue(Double.isNaN(c4.get(new GateMetric.Server("preemptions"))), "no server metrics read");
+    assertTrue(
+        Double.isNaN(c4.get(new GateMetric.Server("preemptions"))), "no server metrics read");
     assertTrue(run.goodputFields().isEmpty());
-    assertTrue(Double.isNaN(run.level("c64").get(GateMetric.FAILED_PCT)), "a level the run does not have");
+    assertTrue(
+        Double.isNaN(run.level("c64").get(GateMetric.FAILED_PCT)), "a level the run does not have");
   }
 
   @Test
   void goodputIsCountedPerLevelBeforeTheSummaryIsBuilt() {
     RunAnalysis a = analysis();
-    // c4's ok requests: r1 (TTFT 400, TPOT 500), r2 (300, 80), r3 (250, one token: no TPOT), r5 (500, 225); r4 failed
+    // c4's ok requests: r1 (TTFT 400, TPOT 500), r2 (300, 80), r3 (250, one token: no TPOT), r5
+    // (500, 225); r4 failed
     RunFigures ttftOnly = RunFigures.of(a, Optional.of(goodput("ttft:400")));
     double c4Duration = a.levels().get("c4").serving().durationS();
     assertEquals(3 / c4Duration, ttftOnly.level("c4").get(GateMetric.GOODPUT), EPS, "r1, r2, r3");
     assertEquals(60.0, ttftOnly.level("c4").get(GateMetric.GOODPUT_PCT), EPS, "3 of 5");
-    assertEquals(0.0, ttftOnly.level("c8").get(GateMetric.GOODPUT_PCT), EPS, "c8's requests are all slower");
+    assertEquals(
+        0.0, ttftOnly.level("c8").get(GateMetric.GOODPUT_PCT), EPS, "c8's requests are all slower");
     RunFigures both = RunFigures.of(a, Optional.of(goodput("ttft:400 tpot:100")));
-    assertEquals(40.0, both.level("c4").get(GateMetric.GOODPUT_PCT), EPS, "r2, and r3 with no TPOT");
+    assertEquals(
+        40.0, both.level("c4").get(GateMetric.GOODPUT_PCT), EPS, "r2, and r3 with no TPOT");
 
-    Map<String, Object> summary = RunReport.summary(a, Map.of("model_id", "m"), both.goodputFields(),
-        Map.of(GoodputSpec.SUMMARY_FIELD, "ttft:400 tpot:100"));
+    Map<String, Object> summary =
+        RunReport.summary(
+            a,
+            Map.of("model_id", "m"),
+            both.goodputFields(),
+            Map.of(GoodputSpec.SUMMARY_FIELD, "ttft:400 tpot:100"));
     @SuppressWarnings("unchecked")
-    Map<String, Map<String, Object>> levels = (Map<String, Map<String, Object>>) summary.get("levels");
+    Map<String, Map<String, Object>> levels =
+        (Map<String, Map<String, Object>>) summary.get("levels");
     List<String> c4Fields = List.copyOf(levels.get("c4").keySet());
-    assertEquals(List.of(LevelFigures.GOODPUT_FIELD, LevelFigures.GOODPUT_PCT_FIELD), c4Fields.subList(c4Fields.size() - 2, c4Fields.size()),
+    assertEquals(
+        List.of(LevelFigures.GOODPUT_FIELD, LevelFigures.GOODPUT_PCT_FIELD),
+        c4Fields.subList(c4Fields.size() - 2, c4Fields.size()),
         "after the level's own blocks: " + c4Fields);
-    assertTrue(c4Fields.contains("steady_state") && c4Fields.indexOf("steady_state") < c4Fields.indexOf(LevelFigures.GOODPUT_FIELD));
-    assertEquals(both.level("c4").get(GateMetric.GOODPUT), (Double) levels.get("c4").get("request_goodput"), EPS);
+    assertTrue(
+        c4Fields.contains("steady_state")
+            && c4Fields.indexOf("steady_state") < c4Fields.indexOf(LevelFigures.GOODPUT_FIELD));
+    assertEquals(
+        both.level("c4").get(GateMetric.GOODPUT),
+        (Double) levels.get("c4").get("request_goodput"),
+        EPS);
     List<String> top = List.copyOf(summary.keySet());
     assertEquals("goodput_objectives", top.get(top.size() - 1), "last, after the knee: " + top);
     assertTrue(top.indexOf("knee") < top.indexOf("goodput_objectives"));
@@ -112,28 +170,40 @@ class RunFiguresTest {
         }
         double ours = run.level(level).get(m);
         double theirs = read.get(m);
-        assertTrue(Double.isNaN(ours) ? Double.isNaN(theirs) : Math.abs(ours - theirs) < 1e-6, level + " " + m + ": " + ours + " vs " + theirs);
+        assertTrue(
+            Double.isNaN(ours) ? Double.isNaN(theirs) : Math.abs(ours - theirs) < 1e-6,
+            level + " " + m + ": " + ours + " vs " + theirs);
       }
     }
-    assertTrue(Double.isNaN(LevelFigures.ofSummary(levels.path("c4")).get(GateMetric.STEADY_OUTPUT_THROUGHPUT)),
+    assertTrue(
+        Double.isNaN(
+            LevelFigures.ofSummary(levels.path("c4")).get(GateMetric.STEADY_OUTPUT_THROUGHPUT)),
         "no steady window reached: none read, not its 0");
   }
 
   @Test
   void theCapacityIsTheSearchsFigureNotALevels() {
-    RunFigures run = RunFigures.of(analysis(), Optional.empty()).withCapacity(Optional.of(new RunFigures.Capacity(36, false)));
+    RunFigures run =
+        RunFigures.of(analysis(), Optional.empty())
+            .withCapacity(Optional.of(new RunFigures.Capacity(36, false)));
     assertEquals(36.0, run.figure(GateMetric.CAPACITY, GateCheck.SEARCH_LEVEL));
     assertTrue(Double.isNaN(run.figure(GateMetric.CAPACITY, "c4")));
-    assertEquals(run.level("c4").get(GateMetric.FAILED_PCT), run.figure(GateMetric.FAILED_PCT, "c4"));
+    assertEquals(
+        run.level("c4").get(GateMetric.FAILED_PCT), run.figure(GateMetric.FAILED_PCT, "c4"));
     GateSet gates = GateSet.parse(Map.of("capacity.min", "-10%", "failed.pct", "25"), "");
     RunFigures baseline = new RunFigures(Map.of(), Optional.of(new RunFigures.Capacity(40, false)));
     List<GateResult> results = GateCheck.check(gates, run, baseline);
-    assertEquals(List.of("search capacity.min", "c4 failed.pct", "c8 failed.pct"),
+    assertEquals(
+        List.of("search capacity.min", "c4 failed.pct", "c8 failed.pct"),
         results.stream().map(r -> r.level() + " " + r.gate().metric().key()).toList());
     GateResult capacity = results.get(0);
     assertEquals(36.0, capacity.limit(), EPS, "40 less 10%");
     assertTrue(capacity.pass());
-    assertTrue(GateCheck.check(gates, RunFigures.of(analysis(), Optional.empty()), baseline).get(0).line().contains("not measured"),
+    assertTrue(
+        GateCheck.check(gates, RunFigures.of(analysis(), Optional.empty()), baseline)
+            .get(0)
+            .line()
+            .contains("not measured"),
         "a search that found no capacity");
   }
 
@@ -146,7 +216,10 @@ class RunFiguresTest {
       assertEquals(steady.value(s), probe.get(latency(Metric.TTFT, s)), EPS, s.key());
       assertEquals(level.get(latency(Metric.TPOT, s)), probe.get(latency(Metric.TPOT, s)), s.key());
     }
-    assertEquals(level, level.withLatency(Metric.TTFT, LatencyStats.EMPTY), "a window without requests changes nothing");
+    assertEquals(
+        level,
+        level.withLatency(Metric.TTFT, LatencyStats.EMPTY),
+        "a window without requests changes nothing");
     Map<SloFigure, Double> slo = probe.slo();
     assertEquals(SloFigure.ALL, List.copyOf(slo.keySet()));
     assertEquals(20.0, slo.get(new LatencyFigure(Metric.TTFT, Statistic.MEDIAN)), EPS);

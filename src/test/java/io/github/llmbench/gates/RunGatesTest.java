@@ -20,7 +20,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The gates built from the typed settings: the gates file, the baseline, the default gate and their one-line errors. */
+/**
+ * The gates built from the typed settings: the gates file, the baseline, the default gate and their
+ * one-line errors.
+ */
 class RunGatesTest {
 
   private static RunGates gates(Map<String, String> props) {
@@ -34,30 +37,43 @@ class RunGatesTest {
   @Test
   void aCapacityGateComparesCapacitiesOfOneKind(@TempDir Path dir) throws Exception {
     Path rateRun = dir.resolve("summary.json");
-    Files.writeString(rateRun, "{\"levels\":{\"r12.5\":{\"completed\":50}},\"capacity\":{\"search\":\"rate\",\"capacity\":12.5}}");
-    Map<String, String> gate = Map.of("gate.capacity.min", "-5%", "baseline", rateRun.toString(), "slo", "ttft.p99:1");
+    Files.writeString(
+        rateRun,
+        "{\"levels\":{\"r12.5\":{\"completed\":50}},\"capacity\":{\"search\":\"rate\",\"capacity\":12.5}}");
+    Map<String, String> gate =
+        Map.of("gate.capacity.min", "-5%", "baseline", rateRun.toString(), "slo", "ttft.p99:1");
     Map<String, String> conc = new HashMap<>(gate);
     conc.put("search", "conc");
-    assertEquals("-Dgate.capacity.min compares with the baseline's capacity, a request rate (-Dbaseline=" + rateRun
-        + "): this run's -Dsearch=conc finds a concurrency", error(conc));
+    assertEquals(
+        "-Dgate.capacity.min compares with the baseline's capacity, a request rate (-Dbaseline="
+            + rateRun
+            + "): this run's -Dsearch=conc finds a concurrency",
+        error(conc));
     Map<String, String> rate = new HashMap<>(gate);
     rate.put("search", "rate");
-    assertEquals(Optional.of(new RunFigures.Capacity(12.5, true)), gates(rate).baselineFigures().capacity());
+    assertEquals(
+        Optional.of(new RunFigures.Capacity(12.5, true)), gates(rate).baselineFigures().capacity());
   }
 
   @Test
   void gatesFromPropertiesAndFilesWithABaseline(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("gates.json");
-    Files.writeString(file, "{\"tpot.p99\": 300, \"gate.failed.pct\": 1, \"output_throughput.min\": \"-10%\"}");
+    Files.writeString(
+        file, "{\"tpot.p99\": 300, \"gate.failed.pct\": 1, \"output_throughput.min\": \"-10%\"}");
     Path run = dir.resolve("run");
     Files.createDirectories(run.resolve("llm"));
-    Files.writeString(run.resolve("llm/summary.json"),
+    Files.writeString(
+        run.resolve("llm/summary.json"),
         "{\"levels\": {\"c8\": {\"completed\": 10, \"failed\": 0, \"output_throughput\": 200.0, \"p99_tpot_ms\": 40.0}}}");
-    RunGates s = gates(Map.of("gates", file.toString(), "gate.tpot.p99", "250", "baseline", run.toString()));
+    RunGates s =
+        gates(Map.of("gates", file.toString(), "gate.tpot.p99", "250", "baseline", run.toString()));
     var gates = s.set().gates();
     assertEquals(3, gates.size());
     GateMetric tpotP99 = new GateMetric.Latency(new LatencyFigure(Metric.TPOT, Statistic.P99));
-    assertEquals(250.0, gates.stream().filter(g -> g.metric().equals(tpotP99)).findFirst().get().limit().value(), "-D overrides the file");
+    assertEquals(
+        250.0,
+        gates.stream().filter(g -> g.metric().equals(tpotP99)).findFirst().get().limit().value(),
+        "-D overrides the file");
     LevelFigures c8 = s.baselineFigures().level("c8");
     assertEquals(200.0, c8.get(GateMetric.OUTPUT_THROUGHPUT));
     assertEquals(40.0, c8.get(tpotP99));
@@ -68,14 +84,25 @@ class RunGatesTest {
     Files.writeString(props, "ttft.p99=5000\ngoodput=ttft:500\ngoodput.pct=90\n");
     var fromProps = gates(Map.of("gates", props.toString())).set().gates();
     assertEquals(3, fromProps.size(), "two from the file, and the default failed.pct");
-    assertTrue(fromProps.stream().anyMatch(g -> g.metric() == GateMetric.FAILED_PCT && g.byDefault()));
+    assertTrue(
+        fromProps.stream().anyMatch(g -> g.metric() == GateMetric.FAILED_PCT && g.byDefault()));
 
-    assertTrue(error(Map.of("gate.tpot.p99", "+10%")).startsWith("A relative gate (+N%) needs a baseline run"));
-    assertEquals("Invalid -Dbaseline=" + dir.resolve("none") + ": expected a run folder with llm/summary.json, or a summary.json",
+    assertTrue(
+        error(Map.of("gate.tpot.p99", "+10%"))
+            .startsWith("A relative gate (+N%) needs a baseline run"));
+    assertEquals(
+        "Invalid -Dbaseline="
+            + dir.resolve("none")
+            + ": expected a run folder with llm/summary.json, or a summary.json",
         error(Map.of("gate.tpot.p99", "+10%", "baseline", dir.resolve("none").toString())));
-    assertEquals("Invalid -Dgates=" + dir.resolve("x.json") + ": no such file", error(Map.of("gates", dir.resolve("x.json").toString())));
-    assertTrue(error(Map.of("gate.c8.tpot.p95", "1")).startsWith("Unknown gate -Dgate.c8.tpot.p95=1"));
-    assertEquals("Unknown gate -Dgate.tpot.p999=50: expected [LEVEL.]METRIC with METRIC one of", error(Map.of("gate.tpot.p999", "50")).split(" [a-z_.]+,")[0]);
+    assertEquals(
+        "Invalid -Dgates=" + dir.resolve("x.json") + ": no such file",
+        error(Map.of("gates", dir.resolve("x.json").toString())));
+    assertTrue(
+        error(Map.of("gate.c8.tpot.p95", "1")).startsWith("Unknown gate -Dgate.c8.tpot.p95=1"));
+    assertEquals(
+        "Unknown gate -Dgate.tpot.p999=50: expected [LEVEL.]METRIC with METRIC one of",
+        error(Map.of("gate.tpot.p999", "50")).split(" [a-z_.]+,")[0]);
   }
 
   @Test
@@ -98,7 +125,9 @@ class RunGatesTest {
   @Test
   void theHelpNamesTheGoodputObjectivesAndTheDefaultGateAsTheGatesParseThem() {
     SettingsTable.Setting gate = SettingsTable.get("gate.").orElseThrow();
-    assertTrue(gate.accepted().endsWith("gate." + GoodputSpec.KEY + "=" + GoodputSpec.PLACEHOLDER), gate.accepted());
+    assertTrue(
+        gate.accepted().endsWith("gate." + GoodputSpec.KEY + "=" + GoodputSpec.PLACEHOLDER),
+        gate.accepted());
     assertEquals(GateMetric.FAILED_PCT.key() + " <= 1", gate.defaultValue());
   }
 }

@@ -16,9 +16,12 @@ class ArrivalsTest {
     double var = gaps.stream().mapToDouble(g -> (g - mean) * (g - mean)).sum() / (gaps.size() - 1);
     double cv = Math.sqrt(var) / mean;
     double measuredRate = 1 / mean;
-    assertTrue(Math.abs(measuredRate - rate) / rate < 0.10, "rate " + measuredRate + " for " + rate);
+    assertTrue(
+        Math.abs(measuredRate - rate) / rate < 0.10, "rate " + measuredRate + " for " + rate);
     double expectedCv = 1 / Math.sqrt(burstiness);
-    assertTrue(Math.abs(cv - expectedCv) / expectedCv < 0.10, "CV " + cv + ", expected " + expectedCv + " for B=" + burstiness);
+    assertTrue(
+        Math.abs(cv - expectedCv) / expectedCv < 0.10,
+        "CV " + cv + ", expected " + expectedCv + " for B=" + burstiness);
   }
 
   @Test

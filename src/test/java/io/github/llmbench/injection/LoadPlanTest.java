@@ -26,8 +26,21 @@ class LoadPlanTest {
   @Test
   void warmupThenOnePhasePerLevelAndProfile() {
     List<Phase> phases =
-        LoadPlan.of(load(Map.of("ladder", "8,16", "prompts", "30,50", "warmup.prompts", "10", "warmup.conc", "4")), List.of("SS", "LL"));
-    assertEquals(List.of("warmup", "c8 SS", "c8 LL", "c16 SS", "c16 LL"), phases.stream().map(Phase::scenarioName).toList());
+        LoadPlan.of(
+            load(
+                Map.of(
+                    "ladder",
+                    "8,16",
+                    "prompts",
+                    "30,50",
+                    "warmup.prompts",
+                    "10",
+                    "warmup.conc",
+                    "4")),
+            List.of("SS", "LL"));
+    assertEquals(
+        List.of("warmup", "c8 SS", "c8 LL", "c16 SS", "c16 LL"),
+        phases.stream().map(Phase::scenarioName).toList());
     Phase.Warmup warmup = assertInstanceOf(Phase.Warmup.class, phases.get(0));
     assertEquals(Level.WARMUP, warmup.level());
     assertEquals(4, warmup.conc());
@@ -43,18 +56,38 @@ class LoadPlanTest {
 
   @Test
   void aSearchPlansOnlyItsWarmupAndItsHardStopHoldsItsBudget() {
-    BenchSettings.Load load = load(Map.of("search", "conc", "slo", "ttft.p99:2000", "warmup.prompts", "10", "warmup.conc", "2"));
+    BenchSettings.Load load =
+        load(
+            Map.of(
+                "search",
+                "conc",
+                "slo",
+                "ttft.p99:2000",
+                "warmup.prompts",
+                "10",
+                "warmup.conc",
+                "2"));
     List<Phase> phases = LoadPlan.search(load);
-    assertEquals(List.of("warmup"), phases.stream().map(Phase::scenarioName).toList(), "no -Dconc level: the probes are the levels");
-    // warmup: 5 requests a slot of at most 300 s, then 310 s; the 30-minute budget, then 310 s; 30 s
-    assertEquals(5 * 300 + 310 + 1800 + 310 + 30, LoadPlan.maxDuration(phases, 300, 1800).toSeconds());
+    assertEquals(
+        List.of("warmup"),
+        phases.stream().map(Phase::scenarioName).toList(),
+        "no -Dconc level: the probes are the levels");
+    // warmup: 5 requests a slot of at most 300 s, then 310 s; the 30-minute budget, then 310 s; 30
+    // s
+    assertEquals(
+        5 * 300 + 310 + 1800 + 310 + 30, LoadPlan.maxDuration(phases, 300, 1800).toSeconds());
     assertEquals(0, LoadPlan.search(load(Map.of("search", "rate", "slo", "ttft.p99:2000"))).size());
-    assertEquals(60 + 310 + 30, LoadPlan.maxDuration(LoadPlan.of(load(Map.of()), List.of()), 300, 0).toSeconds());
+    assertEquals(
+        60 + 310 + 30,
+        LoadPlan.maxDuration(LoadPlan.of(load(Map.of()), List.of()), 300, 0).toSeconds());
   }
 
   @Test
   void openModel() {
-    List<Phase> phases = LoadPlan.of(load(Map.of("rate", "2.5", "burstiness", "0.5", "max.conc", "8", "duration", "30")), List.of());
+    List<Phase> phases =
+        LoadPlan.of(
+            load(Map.of("rate", "2.5", "burstiness", "0.5", "max.conc", "8", "duration", "30")),
+            List.of());
     assertEquals(1, phases.size());
     Phase.Open p = assertInstanceOf(Phase.Open.class, phases.get(0));
     assertEquals(Level.open(2.5), p.level());
@@ -63,14 +96,18 @@ class LoadPlanTest {
     assertEquals(0.5, p.burstiness());
     assertEquals(30, p.durationSeconds());
     assertEquals(OptionalInt.empty(), p.prompts(), "stopped by its duration");
-    Phase.Open uncapped = assertInstanceOf(Phase.Open.class, LoadPlan.of(load(Map.of("rate", "4")), List.of()).get(0));
+    Phase.Open uncapped =
+        assertInstanceOf(
+            Phase.Open.class, LoadPlan.of(load(Map.of("rate", "4")), List.of()).get(0));
     assertEquals(OptionalInt.empty(), uncapped.maxConc());
   }
 
   @Test
   void aCountOfRequestsIsBoundedByItsRequestsInFlight() {
-    // 10 requests: 4 at a time take at most 3 timeouts; an uncapped open model's, as if one at a time, 10
-    List<Phase> capped = LoadPlan.of(load(Map.of("rate", "2", "prompts", "10", "max.conc", "4")), List.of());
+    // 10 requests: 4 at a time take at most 3 timeouts; an uncapped open model's, as if one at a
+    // time, 10
+    List<Phase> capped =
+        LoadPlan.of(load(Map.of("rate", "2", "prompts", "10", "max.conc", "4")), List.of());
     assertEquals(3 * 300 + 310 + 30, LoadPlan.maxDuration(capped, 300, 0).toSeconds());
     List<Phase> uncapped = LoadPlan.of(load(Map.of("rate", "2", "prompts", "10")), List.of());
     assertEquals(10 * 300 + 310 + 30, LoadPlan.maxDuration(uncapped, 300, 0).toSeconds());
@@ -81,7 +118,8 @@ class LoadPlanTest {
   @Test
   void aTraceReplayIsOnePhaseAtItsSendTimes() {
     List<Double> sendTimes = new ArrayList<>(List.of(0.0, 0.5, 2.25));
-    List<Phase> phases = LoadPlan.trace(load(Map.of("warmup.prompts", "4", "warmup.conc", "2")), sendTimes);
+    List<Phase> phases =
+        LoadPlan.trace(load(Map.of("warmup.prompts", "4", "warmup.conc", "2")), sendTimes);
     assertEquals(List.of(Level.WARMUP, Level.TRACE), phases.stream().map(Phase::level).toList());
     Phase.Trace trace = assertInstanceOf(Phase.Trace.class, phases.get(1));
     sendTimes.add(9.0);
@@ -95,26 +133,49 @@ class LoadPlanTest {
 
   @Test
   void eachKindOfPhaseIsMatchedByItsOwnFunction() {
-    List<Phase> phases = List.of(
-        new Phase.Closed(Level.closed(2), null, 2, OptionalInt.empty(), 10, true),
-        new Phase.Open(Level.open(1.5), "SS", 1.5, 1.0, OptionalInt.empty(), OptionalInt.empty(), 10, true),
-        new Phase.Trace(List.of(1.0)),
-        new Phase.Warmup(1, 1));
-    List<Class<?>> matched = phases.stream()
-        .<Class<?>>map(p -> p.<Class<?>>match(closed -> Phase.Closed.class, open -> Phase.Open.class, trace -> Phase.Trace.class,
-            warmup -> Phase.Warmup.class))
-        .toList();
+    List<Phase> phases =
+        List.of(
+            new Phase.Closed(Level.closed(2), null, 2, OptionalInt.empty(), 10, true),
+            new Phase.Open(
+                Level.open(1.5),
+                "SS",
+                1.5,
+                1.0,
+                OptionalInt.empty(),
+                OptionalInt.empty(),
+                10,
+                true),
+            new Phase.Trace(List.of(1.0)),
+            new Phase.Warmup(1, 1));
+    List<Class<?>> matched =
+        phases.stream()
+            .<Class<?>>map(
+                p ->
+                    p.<Class<?>>match(
+                        closed -> Phase.Closed.class,
+                        open -> Phase.Open.class,
+                        trace -> Phase.Trace.class,
+                        warmup -> Phase.Warmup.class))
+            .toList();
     assertEquals(phases.stream().map(Object::getClass).toList(), matched);
     assertEquals("r1.5 SS", phases.get(1).scenarioName());
   }
 
   @Test
   void aPhaseRefusesWhatItCannotSend() {
-    assertThrows(IllegalArgumentException.class, () -> new Phase.Closed(Level.closed(2), null, 0, OptionalInt.empty(), 10, true));
-    assertThrows(IllegalArgumentException.class,
-        () -> new Phase.Open(Level.open(1), null, 0, 1.0, OptionalInt.empty(), OptionalInt.empty(), 10, true));
-    assertThrows(IllegalArgumentException.class,
-        () -> new Phase.Open(Level.open(1), null, 1, 1.0, OptionalInt.of(0), OptionalInt.empty(), 10, true));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new Phase.Closed(Level.closed(2), null, 0, OptionalInt.empty(), 10, true));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new Phase.Open(
+                Level.open(1), null, 0, 1.0, OptionalInt.empty(), OptionalInt.empty(), 10, true));
+    assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            new Phase.Open(
+                Level.open(1), null, 1, 1.0, OptionalInt.of(0), OptionalInt.empty(), 10, true));
     assertThrows(IllegalArgumentException.class, () -> new Phase.Trace(List.of()));
     assertThrows(IllegalArgumentException.class, () -> new Phase.Warmup(1, 0));
   }
@@ -125,23 +186,37 @@ class LoadPlanTest {
 
   @Test
   void eachInjectorRunsItsShareUnderTheWholeLevelsName() {
-    Map<String, String> props = Map.of("ladder", "8,13", "warmup.prompts", "10", "warmup.conc", "5", "injector", "1/3");
+    Map<String, String> props =
+        Map.of("ladder", "8,13", "warmup.prompts", "10", "warmup.conc", "5", "injector", "1/3");
     BenchSettings s = settings(props);
     List<Phase> phases = LoadPlan.of(s.load(), List.of(), s.injector());
-    assertEquals(List.of(Level.WARMUP, Level.closed(8), Level.closed(13)), phases.stream().map(Phase::level).toList());
+    assertEquals(
+        List.of(Level.WARMUP, Level.closed(8), Level.closed(13)),
+        phases.stream().map(Phase::level).toList());
     Phase.Warmup warmup = assertInstanceOf(Phase.Warmup.class, phases.get(0));
-    assertEquals(List.of(2, 3, 4),
-        List.of(warmup.conc(), assertInstanceOf(Phase.Closed.class, phases.get(1)).conc(), assertInstanceOf(Phase.Closed.class, phases.get(2)).conc()),
+    assertEquals(
+        List.of(2, 3, 4),
+        List.of(
+            warmup.conc(),
+            assertInstanceOf(Phase.Closed.class, phases.get(1)).conc(),
+            assertInstanceOf(Phase.Closed.class, phases.get(2)).conc()),
         "5 = 2+2+1, 8 = 3+3+2, 13 = 5+4+4: injector 1's");
     assertEquals(3, warmup.promptCount());
     int total = 0;
     for (int i = 0; i < 3; i++) {
-      List<Phase> share = LoadPlan.of(s.load(), List.of(), settings(Map.of("ladder", "8,13", "injector", i + "/3")).injector());
+      List<Phase> share =
+          LoadPlan.of(
+              s.load(),
+              List.of(),
+              settings(Map.of("ladder", "8,13", "injector", i + "/3")).injector());
       total += assertInstanceOf(Phase.Closed.class, share.get(2)).conc();
     }
     assertEquals(13, total, "the shares add up to the level");
-    BenchSettings open = settings(Map.of("rate", "9", "prompts", "10", "max.conc", "2", "injector", "2/3"));
-    Phase.Open p = assertInstanceOf(Phase.Open.class, LoadPlan.of(open.load(), List.of(), open.injector()).get(0));
+    BenchSettings open =
+        settings(Map.of("rate", "9", "prompts", "10", "max.conc", "2", "injector", "2/3"));
+    Phase.Open p =
+        assertInstanceOf(
+            Phase.Open.class, LoadPlan.of(open.load(), List.of(), open.injector()).get(0));
     assertEquals(Level.open(9), p.level());
     assertEquals(3.0, p.rate());
     assertEquals(3, p.prompts().getAsInt());
@@ -150,45 +225,99 @@ class LoadPlanTest {
 
   @Test
   void aSharedLadderKeepsOneTimeline() {
-    BenchSettings s = settings(Map.of("ladder", "4,8", "duration", "60", "warmup.prompts", "8", "warmup.conc", "4", "injector", "0/2",
-        "start.at", "2026-12-01T10:00:00Z", "drain", "20"));
+    BenchSettings s =
+        settings(
+            Map.of(
+                "ladder",
+                "4,8",
+                "duration",
+                "60",
+                "warmup.prompts",
+                "8",
+                "warmup.conc",
+                "4",
+                "injector",
+                "0/2",
+                "start.at",
+                "2026-12-01T10:00:00Z",
+                "drain",
+                "20"));
     List<Phase> phases = LoadPlan.of(s.load(), List.of("SS", "LL"), s.injector());
     List<OptionalLong> t = LoadPlan.timeline(phases, s.injector().startAtMs().getAsLong(), 60, 20);
     long start = Instant.parse("2026-12-01T10:00:00Z").toEpochMilli();
-    // warmup at the start, c4 after the warmup's drain, its second profile as the first drains, c8 a level later
-    assertEquals(List.of(OptionalLong.of(start), OptionalLong.of(start + 20_000), OptionalLong.empty(),
-        OptionalLong.of(start + 100_000), OptionalLong.empty()), t);
+    // warmup at the start, c4 after the warmup's drain, its second profile as the first drains, c8
+    // a level later
+    assertEquals(
+        List.of(
+            OptionalLong.of(start),
+            OptionalLong.of(start + 20_000),
+            OptionalLong.empty(),
+            OptionalLong.of(start + 100_000),
+            OptionalLong.empty()),
+        t);
   }
 
   @Test
   void promptsMadeBeforeTheLoadFollowThePlan() {
     // a fixed number of requests: that many, each turn of a conversation its own
-    List<Phase> fixed = LoadPlan.of(load(Map.of("ladder", "4,8", "prompts", "30,50", "warmup.prompts", "10", "warmup.conc", "2")), List.of());
+    List<Phase> fixed =
+        LoadPlan.of(
+            load(
+                Map.of(
+                    "ladder",
+                    "4,8",
+                    "prompts",
+                    "30,50",
+                    "warmup.prompts",
+                    "10",
+                    "warmup.conc",
+                    "2")),
+            List.of());
     assertEquals(80, LoadPlan.plannedRequests(fixed, Optional.empty(), 60, 1, false));
     assertEquals(10, LoadPlan.plannedRequests(fixed, Optional.empty(), 60, 1, true));
     assertEquals(240, LoadPlan.plannedRequests(fixed, Optional.empty(), 60, 3, false));
     assertFalse(LoadPlan.reusesPlannedRequests(fixed, Optional.empty()));
     // levels that run for a time: a pool per request in flight, used in turn
     List<Phase> timed = LoadPlan.of(load(Map.of("ladder", "4,8", "duration", "60")), List.of());
-    assertEquals(12 * LoadPlan.POOL_PER_SLOT, LoadPlan.plannedRequests(timed, Optional.empty(), 60, 1, false));
+    assertEquals(
+        12 * LoadPlan.POOL_PER_SLOT,
+        LoadPlan.plannedRequests(timed, Optional.empty(), 60, 1, false));
     assertTrue(LoadPlan.reusesPlannedRequests(timed, Optional.empty()));
     // the open model: the expected arrivals + 20%
     List<Phase> open = LoadPlan.of(load(Map.of("rate", "5", "duration", "10")), List.of());
     assertEquals(60, LoadPlan.plannedRequests(open, Optional.empty(), 10, 1, false));
     List<Phase> wide = LoadPlan.of(load(Map.of("ladder", "2000", "duration", "60")), List.of());
-    assertEquals(LoadPlan.MAX_PREPARED, LoadPlan.plannedRequests(wide, Optional.empty(), 60, 1, false));
+    assertEquals(
+        LoadPlan.MAX_PREPARED, LoadPlan.plannedRequests(wide, Optional.empty(), 60, 1, false));
   }
 
   @Test
   void aSearchMakesPromptsForItsLargestProbe() {
-    BenchSettings conc = settings(Map.of("search", "conc", "slo", "ttft.p99:2000", "search.max", "16", "warmup.prompts", "10"));
+    BenchSettings conc =
+        settings(
+            Map.of(
+                "search",
+                "conc",
+                "slo",
+                "ttft.p99:2000",
+                "search.max",
+                "16",
+                "warmup.prompts",
+                "10"));
     List<Phase> phases = LoadPlan.search(conc.load());
-    assertEquals(16 * LoadPlan.POOL_PER_SLOT, LoadPlan.plannedRequests(phases, conc.search(), 60, 1, false));
-    assertEquals(10, LoadPlan.plannedRequests(phases, conc.search(), 60, 1, true), "the warmup's own");
+    assertEquals(
+        16 * LoadPlan.POOL_PER_SLOT, LoadPlan.plannedRequests(phases, conc.search(), 60, 1, false));
+    assertEquals(
+        10, LoadPlan.plannedRequests(phases, conc.search(), 60, 1, true), "the warmup's own");
     assertTrue(LoadPlan.reusesPlannedRequests(phases, conc.search()));
-    assertEquals(new PreparedWorkload.PlannedRequests(16 * LoadPlan.POOL_PER_SLOT, 10, true),
-        LoadPlan.planned(phases, conc.search(), 60, 1), "the preparation's: both counts and the reuse");
-    BenchSettings rate = settings(Map.of("search", "rate", "slo", "ttft.p99:2000", "search.max", "10", "duration", "30"));
-    assertEquals(360, LoadPlan.plannedRequests(LoadPlan.search(rate.load()), rate.search(), 30, 1, false));
+    assertEquals(
+        new PreparedWorkload.PlannedRequests(16 * LoadPlan.POOL_PER_SLOT, 10, true),
+        LoadPlan.planned(phases, conc.search(), 60, 1),
+        "the preparation's: both counts and the reuse");
+    BenchSettings rate =
+        settings(
+            Map.of("search", "rate", "slo", "ttft.p99:2000", "search.max", "10", "duration", "30"));
+    assertEquals(
+        360, LoadPlan.plannedRequests(LoadPlan.search(rate.load()), rate.search(), 30, 1, false));
   }
 }

@@ -19,32 +19,34 @@ import org.junit.jupiter.api.Test;
 class RequestChainsTest {
 
   /** Request n's prompt is "p<n>". */
-  private static final Dataset NUMBERED = new Dataset() {
-    @Override
-    public RequestSpec request(long index, String profile) {
-      return RequestSpec.ofPrompt("p" + index, 16, profile, 4);
-    }
+  private static final Dataset NUMBERED =
+      new Dataset() {
+        @Override
+        public RequestSpec request(long index, String profile) {
+          return RequestSpec.ofPrompt("p" + index, 16, profile, 4);
+        }
 
-    @Override
-    public int maxTokens() {
-      return 16;
-    }
+        @Override
+        public int maxTokens() {
+          return 16;
+        }
 
-    @Override
-    public List<RequestSpec> longestRequests() {
-      return List.of();
-    }
+        @Override
+        public List<RequestSpec> longestRequests() {
+          return List.of();
+        }
 
-    @Override
-    public Dataset withSeed(long seed) {
-      return this;
-    }
-  };
+        @Override
+        public Dataset withSeed(long seed) {
+          return this;
+        }
+      };
 
   @Test
   void traceRecordsCarryTheirSendTimeFromOneClockStartedAtTheFirstFeed() {
     AtomicLong now = new AtomicLong(1_000);
-    Iterator<Map<String, Object>> records = RequestChains.traceRecords(NUMBERED, new AtomicLong(), List.of(0.0, 0.5), now::get);
+    Iterator<Map<String, Object>> records =
+        RequestChains.traceRecords(NUMBERED, new AtomicLong(), List.of(0.0, 0.5), now::get);
     Map<String, Object> first = records.next();
     now.set(9_000_000_000L); // later feeds keep the first's clock
     Map<String, Object> second = records.next();
@@ -69,11 +71,18 @@ class RequestChainsTest {
   @Test
   void injectorsSendInterleavedRequestsAndSayWhichSentOne() {
     BenchSettings.Injector second = new BenchSettings.Injector(1, 3, OptionalLong.empty(), 10);
-    assertEquals(List.of(1L, 4L, 7L), List.of(RequestChains.datasetIndex(0, second), RequestChains.datasetIndex(1, second),
-        RequestChains.datasetIndex(2, second)));
+    assertEquals(
+        List.of(1L, 4L, 7L),
+        List.of(
+            RequestChains.datasetIndex(0, second),
+            RequestChains.datasetIndex(1, second),
+            RequestChains.datasetIndex(2, second)));
     assertEquals(5, RequestChains.datasetIndex(5, BenchSettings.Injector.ALONE));
     RequestOrigin turn = RequestOrigin.turn("conv-1", 2);
-    assertSame(turn, RequestChains.withInjector(turn, BenchSettings.Injector.ALONE), "one injector: as it was");
+    assertSame(
+        turn,
+        RequestChains.withInjector(turn, BenchSettings.Injector.ALONE),
+        "one injector: as it was");
     RequestOrigin sharded = RequestChains.withInjector(turn, second);
     assertEquals(1, sharded.injector());
     assertEquals("conv-1", sharded.conversation());

@@ -2,6 +2,7 @@ package io.github.llmbench.injection;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.github.llmbench.workload.ServerTokenizer;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -40,16 +42,28 @@ class ServerApiLlamaCppTest {
         ex -> {
           String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
           // llama-server answers vLLM's {"model","prompt"} form with 200 and an empty token list
-          reply(ex, 200, body.contains("\"content\"") ? resource("tokenize.json") : resource("tokenize-vllm-form.json"));
+          reply(
+              ex,
+              200,
+              body.contains("\"content\"")
+                  ? resource("tokenize.json")
+                  : resource("tokenize-vllm-form.json"));
         });
-    server.createContext("/props", ex -> reply(ex, 200,
-        "{\"default_generation_settings\":{\"n_ctx\":1024},\"total_slots\":8,\"model_alias\":\"tiny-llama\"}"));
+    server.createContext(
+        "/props",
+        ex ->
+            reply(
+                ex,
+                200,
+                "{\"default_generation_settings\":{\"n_ctx\":1024},\"total_slots\":8,\"model_alias\":\"tiny-llama\"}"));
     server.createContext("/detokenize", ex -> reply(ex, 200, "{\"content\":\" how fast\"}"));
     server.start();
-    api = new ServerApi(URI.create("http://127.0.0.1:" + server.getAddress().getPort()), Optional.empty());
+    api =
+        new ServerApi(
+            URI.create("http://127.0.0.1:" + server.getAddress().getPort()), Optional.empty());
   }
 
-  private static void reply(com.sun.net.httpserver.HttpExchange ex, int status, String body) throws IOException {
+  private static void reply(HttpExchange ex, int status, String body) throws IOException {
     byte[] b = body.getBytes(StandardCharsets.UTF_8);
     ex.getResponseHeaders().add("Content-Type", "application/json");
     ex.sendResponseHeaders(status, b.length);
@@ -82,7 +96,9 @@ class ServerApiLlamaCppTest {
     ServerTokenizer counter = api.tokenizer("tiny-llama");
     assertEquals(5, counter.count("how fast is the server").getAsInt());
     assertEquals("llama.cpp /tokenize + /detokenize", counter.describe());
-    assertEquals(List.of(431, 437, 365, 356, 449), java.util.Arrays.stream(counter.encode("x").orElseThrow()).boxed().toList());
+    assertEquals(
+        List.of(431, 437, 365, 356, 449),
+        Arrays.stream(counter.encode("x").orElseThrow()).boxed().toList());
     assertEquals(" how fast", counter.decode(new int[] {431, 437}).orElseThrow());
   }
 

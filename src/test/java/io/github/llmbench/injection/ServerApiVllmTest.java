@@ -18,8 +18,10 @@ class ServerApiVllmTest {
 
   @Test
   void contextChatTemplateAndTokenizerAsVllmTellsThem() {
-    try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny").withGpu("rtx4090"))) {
-      ServerApi api = new ServerApi(URI.create(sim.baseUrl()), Optional.empty(), Map.of("X-Route", "a"));
+    try (VllmSimulator sim =
+        VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny").withGpu("rtx4090"))) {
+      ServerApi api =
+          new ServerApi(URI.create(sim.baseUrl()), Optional.empty(), Map.of("X-Route", "a"));
       String model = api.models().get(0);
       ServerApi.ContextLength c = api.contextLength(model).orElseThrow();
       assertEquals(Catalog.model("sim-tiny").maxModelLen(), c.tokens());
@@ -33,7 +35,9 @@ class ServerApiVllmTest {
       assertEquals("vLLM /tokenize (no /detokenize)", t.describe());
       // the simulator's ChatML: 5 tokens around each message, 3 for the generation prompt
       assertEquals(8, api.chatTemplateTokens(model, t, "how fast is the server").getAsInt());
-      assertTrue(api.contextLength("another-model").isEmpty(), "max_model_len is read from the model's own card");
+      assertTrue(
+          api.contextLength("another-model").isEmpty(),
+          "max_model_len is read from the model's own card");
     }
   }
 }

@@ -5,21 +5,24 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.LlmBench;
+import io.github.llmbench.settings.SettingsTable;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.testing.GatlingProcess;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A bad setting or an unreachable server stops the run, as launched by the Gatling plugin (a
- * forked JVM running Gatling's main), with one line and no stack trace, before any load.
+ * A bad setting or an unreachable server stops the run, as launched by the Gatling plugin (a forked
+ * JVM running Gatling's main), with one line and no stack trace, before any load.
  */
 class BadInputIT {
 
-  private static GatlingProcess.Outcome gatling(Path results, String... properties) throws Exception {
+  private static GatlingProcess.Outcome gatling(Path results, String... properties)
+      throws Exception {
     return GatlingProcess.run(ServingBenchmarkSimulation.class, results, 60, properties);
   }
 
@@ -27,18 +30,27 @@ class BadInputIT {
   void badConcurrencyIsOneLine(@TempDir Path results) throws Exception {
     GatlingProcess.Outcome o = gatling(results, "conc=abc");
     assertEquals(LlmBench.EXIT_BAD_INPUT, o.exitCode());
-    assertEquals("gatling-llm-bench: Invalid -Dconc=abc: expected a whole number from 1 to 100000", o.stderr().strip());
+    assertEquals(
+        "gatling-llm-bench: Invalid -Dconc=abc: expected a whole number from 1 to 100000",
+        o.stderr().strip());
     assertFalse(o.stdout().contains("Exception"), o.stdout());
-    assertFalse(o.stdout().contains("Simulation " + ServingBenchmarkSimulation.class.getName() + " started"));
+    assertFalse(
+        o.stdout()
+            .contains("Simulation " + ServingBenchmarkSimulation.class.getName() + " started"));
   }
 
   @Test
   void aTraceLineWithoutTimestampIsOneLineBeforeAnyLoad(@TempDir Path results) throws Exception {
     Path trace = results.resolve("trace.jsonl");
-    java.nio.file.Files.writeString(trace, "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 3}\n{\"input_length\": 10, \"output_length\": 3}\n");
+    Files.writeString(
+        trace,
+        "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 3}\n{\"input_length\": 10, \"output_length\": 3}\n");
     GatlingProcess.Outcome o = gatling(results, "dataset=trace:" + trace);
     assertEquals(LlmBench.EXIT_BAD_INPUT, o.exitCode());
-    assertEquals("gatling-llm-bench: Malformed trace " + trace + " line 2: no \"timestamp\" (expected the request's time in ms, a number from 0)",
+    assertEquals(
+        "gatling-llm-bench: Malformed trace "
+            + trace
+            + " line 2: no \"timestamp\" (expected the request's time in ms, a number from 0)",
         o.stderr().strip());
     assertFalse(o.stdout().contains("started"), o.stdout());
   }
@@ -61,7 +73,9 @@ class BadInputIT {
       GatlingProcess.Outcome o = gatling(results, "base.url=" + url);
       assertEquals(LlmBench.EXIT_BAD_INPUT, o.exitCode());
       assertEquals(
-          "gatling-llm-bench: Cannot reach the server at " + url + " (GET /v1/models): no answer within 5 s",
+          "gatling-llm-bench: Cannot reach the server at "
+              + url
+              + " (GET /v1/models): no answer within 5 s",
           o.stderr().strip());
       assertTrue(o.millis() < 10_000, "took " + o.millis() + " ms");
     }
@@ -71,7 +85,9 @@ class BadInputIT {
   void aMisspelledSettingStopsTheRunWithTheNearMiss(@TempDir Path results) throws Exception {
     GatlingProcess.Outcome o = gatling(results, "concurrency=4", "duration=3");
     assertEquals(LlmBench.EXIT_BAD_INPUT, o.exitCode());
-    assertEquals("gatling-llm-bench: Unknown setting -Dconcurrency=4: did you mean -Dconc? (-Dhelp lists every setting)", o.stderr().strip());
+    assertEquals(
+        "gatling-llm-bench: Unknown setting -Dconcurrency=4: did you mean -Dconc? (-Dhelp lists every setting)",
+        o.stderr().strip());
     assertFalse(o.stdout().contains("started"), o.stdout());
     // the other messages (-Dsim.gpuu, -Dinput_len, ...): SettingsTableTest
   }
@@ -80,7 +96,7 @@ class BadInputIT {
   void helpListsEverySettingAndLoadsNothing(@TempDir Path results) throws Exception {
     GatlingProcess.Outcome o = gatling(results, "help=");
     assertEquals(0, o.exitCode(), o.stderr());
-    for (io.github.llmbench.settings.SettingsTable.Setting s : io.github.llmbench.settings.SettingsTable.ALL) {
+    for (SettingsTable.Setting s : SettingsTable.ALL) {
       assertTrue(o.stdout().contains("-D" + s.name()), "-D" + s.name() + " in -Dhelp");
     }
     assertFalse(o.stdout().contains("started"), "no load: " + o.stdout());

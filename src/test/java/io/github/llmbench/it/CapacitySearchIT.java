@@ -7,9 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,50 +23,103 @@ import org.junit.jupiter.api.io.TempDir;
  * noise of a short level); a capacity gate above the capacity fails.
  */
 class CapacitySearchIT {
-  private static final double TTFT_MEAN_MS = 150; // TTFT grows steeply with concurrency here: levels far apart
+  private static final double TTFT_MEAN_MS =
+      150; // TTFT grows steeply with concurrency here: levels far apart
 
   @Test
-  void theSearchBracketsTheCapacityAPlainLadderAgreesAndItsGateFails(@TempDir Path dir) throws Exception {
-    Map<String, String> common = Map.of("input.len", "256", "output.len", "64", "duration", "5", "seed", "5", "metrics.interval", "0");
-    Map<String, String> search = new java.util.HashMap<>(common);
-    search.putAll(Map.of("search", "conc", "slo", "ttft.mean:" + TTFT_MEAN_MS, "search.min", "8", "search.max", "64",
-        "search.precision", "0.2", "search.budget", "3", "gate.capacity.min", "64"));
+  void theSearchBracketsTheCapacityAPlainLadderAgreesAndItsGateFails(@TempDir Path dir)
+      throws Exception {
+    Map<String, String> common =
+        Map.of(
+            "input.len",
+            "256",
+            "output.len",
+            "64",
+            "duration",
+            "5",
+            "seed",
+            "5",
+            "metrics.interval",
+            "0");
+    Map<String, String> search = new HashMap<>(common);
+    search.putAll(
+        Map.of(
+            "search",
+            "conc",
+            "slo",
+            "ttft.mean:" + TTFT_MEAN_MS,
+            "search.min",
+            "8",
+            "search.max",
+            "64",
+            "search.precision",
+            "0.2",
+            "search.budget",
+            "3",
+            "gate.capacity.min",
+            "64"));
     long start = System.currentTimeMillis();
-    GatlingRun.Result run = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("search"), search);
-    assertTrue(System.currentTimeMillis() - start < 210_000, "within the 3-minute budget (and Gatling's start and end)");
+    GatlingRun.Result run =
+        GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("search"), search);
+    assertTrue(
+        System.currentTimeMillis() - start < 210_000,
+        "within the 3-minute budget (and Gatling's start and end)");
     assertEquals(0, run.exitCode(), run.console());
-    JsonNode capacity = new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("capacity");
+    JsonNode capacity =
+        new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("capacity");
     assertEquals("bracketed", capacity.path("status").asText(), capacity.toString());
     int met = capacity.path("capacity").asInt();
     int broke = capacity.path("lowest_broken").asInt();
-    assertTrue(broke > met && (broke - met <= 0.2 * met || broke - met == 1), "within the precision: " + capacity);
-    assertTrue(run.console().contains("Capacity:  c" + met + " meets every objective; c" + broke + " broke ttft.mean"), run.console());
-    assertTrue(run.console().contains("FAIL search   capacity.min"), "the capacity is below 64: " + run.console());
-    assertTrue(run.console().matches("(?s).*Probes: +c8 met \\(\\d+ requests\\), c16 met.*"), run.console());
+    assertTrue(
+        broke > met && (broke - met <= 0.2 * met || broke - met == 1),
+        "within the precision: " + capacity);
+    assertTrue(
+        run.console()
+            .contains(
+                "Capacity:  c" + met + " meets every objective; c" + broke + " broke ttft.mean"),
+        run.console());
+    assertTrue(
+        run.console().contains("FAIL search   capacity.min"),
+        "the capacity is below 64: " + run.console());
+    assertTrue(
+        run.console().matches("(?s).*Probes: +c8 met \\(\\d+ requests\\), c16 met.*"),
+        run.console());
     assertTrue(capacity.path("probes").get(0).path("requests").asInt() > 0, capacity.toString());
     assertTrue(Files.readString(run.llm("gates.xml")).contains("capacity.min"));
-    // llm.html: the answer first, one chart per objective drawn (with the ladder's 3, in flight, tokens, roofline, server)
+    // llm.html: the answer first, one chart per objective drawn (with the ladder's 3, in flight,
+    // tokens, roofline, server)
     String page = Files.readString(run.runDir().resolve("llm.html"));
-    assertTrue(page.contains("Capacity at SLO: c" + met + " meets every objective"), "the answer on the page");
-    io.github.llmbench.testing.Chromium.assertChartsDrawn(io.github.llmbench.testing.Chromium.open(run.runDir().resolve("llm.html")), 7);
+    assertTrue(
+        page.contains("Capacity at SLO: c" + met + " meets every objective"),
+        "the answer on the page");
+    Chromium.assertChartsDrawn(Chromium.open(run.runDir().resolve("llm.html")), 7);
 
     // the two bracketing levels re-run as a plain ladder: the same verdicts (within 10% of the
     // objective: a few seconds of a level is a noisy sample)
-    Map<String, String> ladder = new java.util.HashMap<>(common);
+    Map<String, String> ladder = new HashMap<>(common);
     ladder.put("ladder", met + "," + broke);
     // a warmup: the search's bracketing probes came after others, on a warm client and simulator
     ladder.put("warmup.prompts", "64");
     ladder.put("warmup.conc", "16");
-    GatlingRun.Result plain = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("ladder"), ladder);
+    GatlingRun.Result plain =
+        GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("ladder"), ladder);
     assertEquals(0, plain.exitCode(), plain.console());
-    JsonNode levels = new ObjectMapper().readTree(plain.llm("summary.json").toFile()).path("levels");
+    JsonNode levels =
+        new ObjectMapper().readTree(plain.llm("summary.json").toFile()).path("levels");
     double atMet = levels.path("c" + met).path("steady_state").path("mean_ttft_ms").asDouble();
     double atBroke = levels.path("c" + broke).path("steady_state").path("mean_ttft_ms").asDouble();
-    System.out.printf(java.util.Locale.ROOT, "search: c%d met, c%d broke; ladder: c%d %.1f ms, c%d %.1f ms (objective %.0f ms)%n",
-        met, broke, met, atMet, broke, atBroke, TTFT_MEAN_MS);
+    System.out.printf(
+        Locale.ROOT,
+        "search: c%d met, c%d broke; ladder: c%d %.1f ms, c%d %.1f ms (objective %.0f ms)%n",
+        met,
+        broke,
+        met,
+        atMet,
+        broke,
+        atBroke,
+        TTFT_MEAN_MS);
     assertTrue(atMet <= TTFT_MEAN_MS * 1.10, "c" + met + " meets it again: " + atMet);
     assertTrue(atBroke > TTFT_MEAN_MS * 0.90, "c" + broke + " breaks it again: " + atBroke);
-
   }
 
   /**
@@ -72,32 +128,77 @@ class CapacitySearchIT {
    */
   @Test
   void aRateSearchBracketsTheRateAndPlainOpenModelRunsAgree(@TempDir Path dir) throws Exception {
-    // mean TTFT: near the knee an open model's P99 over ~100 requests swings by half (311 and 593 ms
+    // mean TTFT: near the knee an open model's P99 over ~100 requests swings by half (311 and 593
+    // ms
     // at r20 in two runs), the mean much less; 400 ms lies between r20 and r24 here
     double objective = 400;
-    Map<String, String> common = Map.of("input.len", "256", "output.len", "64", "duration", "4", "seed", "7", "metrics.interval", "0");
-    Map<String, String> search = new java.util.HashMap<>(common);
-    search.putAll(Map.of("search", "rate", "slo", "ttft.mean:" + objective, "search.min", "16", "search.max", "48",
-        "search.precision", "0.25", "search.budget", "2", "warmup.prompts", "16", "warmup.conc", "4"));
-    GatlingRun.Result run = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("search"), search);
+    Map<String, String> common =
+        Map.of(
+            "input.len",
+            "256",
+            "output.len",
+            "64",
+            "duration",
+            "4",
+            "seed",
+            "7",
+            "metrics.interval",
+            "0");
+    Map<String, String> search = new HashMap<>(common);
+    search.putAll(
+        Map.of(
+            "search",
+            "rate",
+            "slo",
+            "ttft.mean:" + objective,
+            "search.min",
+            "16",
+            "search.max",
+            "48",
+            "search.precision",
+            "0.25",
+            "search.budget",
+            "2",
+            "warmup.prompts",
+            "16",
+            "warmup.conc",
+            "4"));
+    GatlingRun.Result run =
+        GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("search"), search);
     assertEquals(0, run.exitCode(), run.console());
-    assertTrue(run.console().contains("warmup done: 16 requests"), "the warmup before the probes: " + run.console());
-    JsonNode capacity = new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("capacity");
+    assertTrue(
+        run.console().contains("warmup done: 16 requests"),
+        "the warmup before the probes: " + run.console());
+    JsonNode capacity =
+        new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("capacity");
     assertEquals("rate", capacity.path("search").asText());
     assertEquals("bracketed", capacity.path("status").asText(), capacity.toString());
     double met = capacity.path("capacity").asDouble();
     double broke = capacity.path("lowest_broken").asDouble();
-    assertTrue(broke > met && broke - met <= 0.25 * met + 1e-9, "within the precision: " + capacity);
+    assertTrue(
+        broke > met && broke - met <= 0.25 * met + 1e-9, "within the precision: " + capacity);
     String metLevel = Level.open(met).tag();
     String brokeLevel = Level.open(broke).tag();
-    assertTrue(run.console().contains("Capacity:  " + metLevel + " meets every objective; " + brokeLevel + " broke ttft.mean"), run.console());
-    assertTrue(run.console().matches("(?s).*Probes: +r16 met \\(\\d+ requests\\), r32 .*"), run.console());
-    // each probe sent about its rate's requests in the duration (Poisson: within 4 standard deviations),
+    assertTrue(
+        run.console()
+            .contains(
+                "Capacity:  "
+                    + metLevel
+                    + " meets every objective; "
+                    + brokeLevel
+                    + " broke ttft.mean"),
+        run.console());
+    assertTrue(
+        run.console().matches("(?s).*Probes: +r16 met \\(\\d+ requests\\), r32 .*"), run.console());
+    // each probe sent about its rate's requests in the duration (Poisson: within 4 standard
+    // deviations),
     // each at its drawn arrival time: how late, per probe, as a trace replay's
     JsonNode levels = new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels");
     for (JsonNode p : capacity.path("probes")) {
       double expected = p.path("load").asDouble() * 4;
-      assertTrue(Math.abs(p.path("requests").asInt() - expected) <= 4 * Math.sqrt(expected) + 2, p.toString());
+      assertTrue(
+          Math.abs(p.path("requests").asInt() - expected) <= 4 * Math.sqrt(expected) + 2,
+          p.toString());
       JsonNode late = levels.path(p.path("level").asText()).path("trace_lateness");
       System.out.println("rate probe " + p.path("level").asText() + " sent late by " + late);
       assertEquals(p.path("requests").asInt(), late.path("requests").asInt(), late.toString());
@@ -106,22 +207,40 @@ class CapacitySearchIT {
     assertTrue(run.console().contains("Arrivals (" + metLevel + "): "), run.console());
     // goodput at the capacity, by vLLM's definition: requests within 400 ms TTFT each, per second
     double goodput = capacity.path("request_goodput_at_capacity").asDouble();
-    assertTrue(goodput > 0 && goodput <= capacity.path("request_throughput_at_capacity").asDouble() + 1e-9, capacity.toString());
+    assertTrue(
+        goodput > 0 && goodput <= capacity.path("request_throughput_at_capacity").asDouble() + 1e-9,
+        capacity.toString());
     assertEquals("ttft:400", capacity.path("goodput_objectives").asText());
     assertTrue(run.console().contains("Goodput:   at " + metLevel + ", "), run.console());
     String page = Files.readString(run.runDir().resolve("llm.html"));
     assertTrue(page.contains("Goodput at the capacity: "), "the goodput on the page");
 
-    // the two bracketing rates as plain open-model runs: the same verdicts (within 10% of the objective)
+    // the two bracketing rates as plain open-model runs: the same verdicts (within 10% of the
+    // objective)
     for (double rate : new double[] {met, broke}) {
-      Map<String, String> plain = new java.util.HashMap<>(common);
-      plain.put("rate", String.valueOf(rate)); // no warmup: in the same JVM as the search, the client is warm
-      GatlingRun.Result r = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("rate-" + rate), plain);
+      Map<String, String> plain = new HashMap<>(common);
+      plain.put(
+          "rate",
+          String.valueOf(rate)); // no warmup: in the same JVM as the search, the client is warm
+      GatlingRun.Result r =
+          GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("rate-" + rate), plain);
       assertEquals(0, r.exitCode(), r.console());
       String level = Level.open(rate).tag();
-      double mean = new ObjectMapper().readTree(r.llm("summary.json").toFile()).path("levels").path(level).path("mean_ttft_ms").asDouble();
-      System.out.printf(java.util.Locale.ROOT, "rate search: %s met, %s broke; plain run at %s: mean TTFT %.1f ms (objective %.0f ms)%n",
-          metLevel, brokeLevel, level, mean, objective);
+      double mean =
+          new ObjectMapper()
+              .readTree(r.llm("summary.json").toFile())
+              .path("levels")
+              .path(level)
+              .path("mean_ttft_ms")
+              .asDouble();
+      System.out.printf(
+          Locale.ROOT,
+          "rate search: %s met, %s broke; plain run at %s: mean TTFT %.1f ms (objective %.0f ms)%n",
+          metLevel,
+          brokeLevel,
+          level,
+          mean,
+          objective);
       if (rate == met) {
         assertTrue(mean <= objective * 1.10, level + " meets it again: " + mean);
       } else {

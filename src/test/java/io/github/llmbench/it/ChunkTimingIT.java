@@ -10,6 +10,7 @@ import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.PacedServer;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The kit's times are the server's, to well under a millisecond: a server sending a chunk every
- * 7.3 ms reads 7.3 ms (a whole-millisecond clock would read 7 or 8), each gap matched with the
- * server's own send gap of the same two chunks through {@code x-request-id}.
+ * The kit's times are the server's, to well under a millisecond: a server sending a chunk every 7.3
+ * ms reads 7.3 ms (a whole-millisecond clock would read 7 or 8), each gap matched with the server's
+ * own send gap of the same two chunks through {@code x-request-id}.
  */
 class ChunkTimingIT {
 
@@ -48,9 +49,14 @@ class ChunkTimingIT {
       int wholeMs = 0;
       long[] errorMicros = new long[16 * 199];
       double[] itls = new double[16 * 199];
-      // the second half by start: the first 1,600 chunks run the reading code in the interpreter and
+      // the second half by start: the first 1,600 chunks run the reading code in the interpreter
+      // and
       // the JIT's first tiers, which is not what a benchmark's steady window sees
-      List<RequestRecord> later = records.stream().sorted(java.util.Comparator.comparingLong(RequestRecord::startMs)).skip(8).toList();
+      List<RequestRecord> later =
+          records.stream()
+              .sorted(Comparator.comparingLong(RequestRecord::startMs))
+              .skip(8)
+              .toList();
       for (RequestRecord r : later) {
         assertTrue(r.ok(), r.error());
         PacedServer.StreamRecord s = sent.get(r.id());
@@ -71,11 +77,22 @@ class ChunkTimingIT {
       Arrays.sort(itls, 0, gaps);
       double medianItl = itls[gaps / 2];
       long medianError = errorMicros[gaps / 2];
-      assertTrue(Math.abs(medianItl - 7.3) < 0.1, "median ITL " + medianItl + " ms, the server sends every 7.3 ms");
+      assertTrue(
+          Math.abs(medianItl - 7.3) < 0.1,
+          "median ITL " + medianItl + " ms, the server sends every 7.3 ms");
       // seen 45-62 µs on a quiet machine; a whole-ms clock would be off by ~300 µs per gap
       assertTrue(medianError < 500, "median |client gap - server gap| " + medianError + " µs");
       assertTrue(wholeMs < gaps / 4, wholeMs + " of " + gaps + " gaps are whole milliseconds");
-      System.out.println("ChunkTimingIT: median ITL " + medianItl + " ms, median |client gap - server gap| " + medianError + " µs, " + wholeMs + " of " + gaps + " gaps whole ms");
+      System.out.println(
+          "ChunkTimingIT: median ITL "
+              + medianItl
+              + " ms, median |client gap - server gap| "
+              + medianError
+              + " µs, "
+              + wholeMs
+              + " of "
+              + gaps
+              + " gaps whole ms");
     }
   }
 }

@@ -15,24 +15,37 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A user's own scenario with Gatling's csv feeder and {@code bench.stream()}, against the embedded simulator. */
+/**
+ * A user's own scenario with Gatling's csv feeder and {@code bench.stream()}, against the embedded
+ * simulator.
+ */
 class CsvFeederIT {
 
   @Test
-  void eachCsvLineIsOneStreamedRequestWithTheKitsRecordsAndBlocks(@TempDir Path results) throws Exception {
-    GatlingRun.Result run = GatlingRun.run(CsvFeederSimulation.class, results,
-        Map.of("sim.model", "sim-tiny", "sim.gpu", "rtx4090"));
+  void eachCsvLineIsOneStreamedRequestWithTheKitsRecordsAndBlocks(@TempDir Path results)
+      throws Exception {
+    GatlingRun.Result run =
+        GatlingRun.run(
+            CsvFeederSimulation.class,
+            results,
+            Map.of("sim.model", "sim-tiny", "sim.gpu", "rtx4090"));
     assertEquals(0, run.exitCode(), run.console());
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
     assertTrue(records.size() >= 8, "2 users for 6 s: " + records.size());
     for (RequestRecord r : records) {
       assertTrue(r.ok(), r.toString());
       assertEquals("feeder", r.level(), "the scenario's name, outside any group");
-      assertTrue(Set.of(24, 32, 16, 12).contains(r.outputTokens()), "max_tokens from the CSV line: " + r);
+      assertTrue(
+          Set.of(24, 32, 16, 12).contains(r.outputTokens()), "max_tokens from the CSV line: " + r);
     }
-    assertTrue(records.stream().map(RequestRecord::outputTokens).distinct().count() == 4, "every line of the CSV was sent");
+    assertTrue(
+        records.stream().map(RequestRecord::outputTokens).distinct().count() == 4,
+        "every line of the CSV was sent");
     assertTrue(run.console().contains("Serving Benchmark Result"), run.console());
     var summary = new ObjectMapper().readTree(run.llm("summary.json").toFile());
-    assertEquals(records.size(), summary.path("levels").path("feeder").path("completed").asInt(), summary.toString());
+    assertEquals(
+        records.size(),
+        summary.path("levels").path("feeder").path("completed").asInt(),
+        summary.toString());
   }
 }

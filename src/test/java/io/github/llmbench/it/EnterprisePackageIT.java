@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.Test;
 
@@ -21,22 +22,35 @@ class EnterprisePackageIT {
 
   @Test
   void thePackageHoldsTheKitAndItsSimulations() throws Exception {
-    Process p = new ProcessBuilder("mvn", "-q", "-B", "gatling:enterprisePackage").redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder("mvn", "-q", "-B", "gatling:enterprisePackage")
+            .redirectErrorStream(true)
+            .start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertTrue(p.waitFor(300, TimeUnit.SECONDS), output);
     assertEquals(0, p.exitValue(), output);
     Path jar;
     try (Stream<Path> s = Files.list(Path.of("target"))) {
-      jar = s.filter(f -> f.getFileName().toString().endsWith("-shaded.jar")).findFirst().orElseThrow();
+      jar =
+          s.filter(f -> f.getFileName().toString().endsWith("-shaded.jar"))
+              .findFirst()
+              .orElseThrow();
     }
     try (ZipFile zip = new ZipFile(jar.toFile())) {
-      List<String> names = zip.stream().map(java.util.zip.ZipEntry::getName).toList();
-      for (String needed : List.of("io/github/llmbench/simulations/ServingBenchmarkSimulation.class",
-          "io/github/llmbench/simulations/CsvFeederSimulation.class", "io/github/llmbench/LlmBench.class",
-          "io/github/llmbench/capture/StreamAction.class", "prompts/base.txt", "my-prompts.csv")) {
+      List<String> names = zip.stream().map(ZipEntry::getName).toList();
+      for (String needed :
+          List.of(
+              "io/github/llmbench/simulations/ServingBenchmarkSimulation.class",
+              "io/github/llmbench/simulations/CsvFeederSimulation.class",
+              "io/github/llmbench/LlmBench.class",
+              "io/github/llmbench/capture/StreamAction.class",
+              "prompts/base.txt",
+              "my-prompts.csv")) {
         assertTrue(names.contains(needed), needed + " in " + jar);
       }
-      assertFalse(names.stream().anyMatch(n -> n.startsWith("io/gatling/core/")), "Gatling is Enterprise's own");
+      assertFalse(
+          names.stream().anyMatch(n -> n.startsWith("io/gatling/core/")),
+          "Gatling is Enterprise's own");
     }
   }
 }

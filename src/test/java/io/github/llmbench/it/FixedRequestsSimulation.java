@@ -11,7 +11,10 @@ public class FixedRequestsSimulation extends Simulation {
   private final LlmBench bench = LlmBench.create(BenchSettings.fromSystem());
 
   {
-    setUp(bench.closedLevel(bench.settings().conc()).injectOpen(atOnceUsers(Integer.getInteger("it.requests"))))
+    setUp(
+            bench
+                .closedLevel(bench.settings().conc())
+                .injectOpen(atOnceUsers(Integer.getInteger("it.requests"))))
         .protocols(bench.http())
         .maxDuration(bench.maxDuration());
   }

@@ -25,27 +25,48 @@ class GatesIT {
 
   private static String gatesXml(Path results) throws Exception {
     try (Stream<Path> files = Files.walk(results)) {
-      Path xml = files.filter(p -> p.getFileName().toString().equals("gates.xml")).findFirst().orElseThrow();
+      Path xml =
+          files
+              .filter(p -> p.getFileName().toString().equals("gates.xml"))
+              .findFirst()
+              .orElseThrow();
       return Files.readString(xml);
     }
   }
 
   @Test
   void gatesTheRunMeetsExitZero(@TempDir Path results) throws Exception {
-    GatlingProcess.Outcome o = run(results, "gate.tpot.p99=5000", "gate.failed.pct=0", "gate.output_throughput.min=1",
-        "gate.goodput=ttft:10000", "gate.goodput.pct=99");
+    GatlingProcess.Outcome o =
+        run(
+            results,
+            "gate.tpot.p99=5000",
+            "gate.failed.pct=0",
+            "gate.output_throughput.min=1",
+            "gate.goodput=ttft:10000",
+            "gate.goodput.pct=99");
     assertEquals(0, o.exitCode(), o.stdout() + o.stderr());
     assertTrue(o.stdout().contains("PASS c2       tpot.p99"), o.stdout());
     assertFalse(o.stdout().contains("FAIL "), o.stdout());
     String xml = gatesXml(results);
     assertTrue(xml.contains("tests=\"4\" failures=\"0\""), xml);
-    assertTrue(Files.readString(results.resolve(Files.list(results).filter(Files::isDirectory).findFirst().orElseThrow().getFileName()).resolve("index.html"))
-        .contains("llm.html"), "the page is linked from Gatling's menu by the shutdown hook");
+    assertTrue(
+        Files.readString(
+                results
+                    .resolve(
+                        Files.list(results)
+                            .filter(Files::isDirectory)
+                            .findFirst()
+                            .orElseThrow()
+                            .getFileName())
+                    .resolve("index.html"))
+            .contains("llm.html"),
+        "the page is linked from Gatling's menu by the shutdown hook");
   }
 
   @Test
   void aLatencyGateTheRunMissesFailsTheCommand(@TempDir Path results) throws Exception {
-    GatlingProcess.Outcome o = run(results, "gate.c2.ttft.mean=0.001", "gate.tpot.p99=5000", "gate.e2el.p99=1");
+    GatlingProcess.Outcome o =
+        run(results, "gate.c2.ttft.mean=0.001", "gate.tpot.p99=5000", "gate.e2el.p99=1");
     assertEquals(2, o.exitCode(), o.stdout() + o.stderr());
     assertTrue(o.stdout().contains("FAIL c2       ttft.mean"), o.stdout());
     assertTrue(o.stdout().contains("FAIL c2       e2el.p99"), o.stdout());
@@ -54,8 +75,16 @@ class GatesIT {
     assertTrue(gatesXml(results).contains("tests=\"4\" failures=\"2\""));
     // Gatling checks the gates it has records for: E2EL is the request record's response time;
     // TTFT and TPOT have no Gatling record by default, so only the kit checks them
-    assertTrue(o.stdout().contains("c2 / request: 99th percentile of response time is less than or equal to 1.0 : false"), o.stdout());
-    assertTrue(o.stdout().contains("c2 / request: percentage of failed events is less than or equal to 1.0 : true"), o.stdout());
+    assertTrue(
+        o.stdout()
+            .contains(
+                "c2 / request: 99th percentile of response time is less than or equal to 1.0 : false"),
+        o.stdout());
+    assertTrue(
+        o.stdout()
+            .contains(
+                "c2 / request: percentage of failed events is less than or equal to 1.0 : true"),
+        o.stdout());
     assertFalse(o.stdout().contains("c2 / TTFT") || o.stdout().contains("c2 / TPOT"), o.stdout());
   }
 
@@ -72,6 +101,8 @@ class GatesIT {
   void anUnknownGateStopsTheRunBeforeAnyLoad(@TempDir Path results) throws Exception {
     GatlingProcess.Outcome o = run(results, "gate.tpot.p95=300");
     assertEquals(3, o.exitCode());
-    assertTrue(o.stderr().strip().startsWith("gatling-llm-bench: Unknown gate -Dgate.tpot.p95=300"), o.stderr());
+    assertTrue(
+        o.stderr().strip().startsWith("gatling-llm-bench: Unknown gate -Dgate.tpot.p95=300"),
+        o.stderr());
   }
 }

@@ -96,21 +96,27 @@ class LadderIT {
     for (String level : List.of("c2", "c3", "c4")) {
       JsonNode l = summary.get("levels").get(level);
       assertTrue(l.has("steady_state") && l.has("roofline"), level + ": " + l);
-      assertTrue(run.console().contains("Serving Benchmark Result (" + level + ")"), "block of " + level);
+      assertTrue(
+          run.console().contains("Serving Benchmark Result (" + level + ")"), "block of " + level);
     }
     assertTrue(summary.has("knee"));
     assertTrue(run.console().contains("Steady-State Metrics"), "steady-state block in the console");
-    assertTrue(run.console().contains("Ladder (output throughput basis"), "ladder verdicts in the console");
+    assertTrue(
+        run.console().contains("Ladder (output throughput basis"),
+        "ladder verdicts in the console");
   }
 
   @Test
   void pageIsLinkedAndAgreesWithTheSummary() throws Exception {
-    double steadyC4 = summary.get("levels").get("c4").get("steady_state").get("output_throughput").asDouble();
+    double steadyC4 =
+        summary.get("levels").get("c4").get("steady_state").get("output_throughput").asDouble();
     Path page = RunFiles.ofRun(run.runDir()).page();
     String html = Files.readString(page);
-    assertTrue(Files.readString(run.runDir().resolve("index.html")).contains(RunFiles.PAGE), "menu link");
+    assertTrue(
+        Files.readString(run.runDir().resolve("index.html")).contains(RunFiles.PAGE), "menu link");
     assertTrue(html.contains("<div id=\"llm-server\""), "the simulator's /metrics read");
-    assertTrue(html.contains(String.format(Locale.ROOT, "%.2f", steadyC4)),
+    assertTrue(
+        html.contains(String.format(Locale.ROOT, "%.2f", steadyC4)),
         "page and summary.json agree on c4's steady output throughput " + steadyC4);
   }
 
@@ -118,7 +124,8 @@ class LadderIT {
   @Tag("chromium")
   void pageChartsDrawInChromium() throws Exception {
     Chromium.Dump dump = Chromium.open(RunFiles.ofRun(run.runDir()).page());
-    // 3 against concurrency, in flight, tokens, the roofline, and the simulator's running/waiting/KV
+    // 3 against concurrency, in flight, tokens, the roofline, and the simulator's
+    // running/waiting/KV
     Chromium.assertChartsDrawn(dump, 7);
   }
 

@@ -38,8 +38,8 @@ import java.util.Map;
  *       #SPAN_TOLERANCE_PCT}% (only the first and the last chunk's way to the client differ);
  *   <li>so TPOT (= the mean ITL) matches the server's {@code predicted_per_token_ms}, which is
  *       {@code predicted_ms / (n - 1)}: the same definition;
- *   <li>one text chunk per token: {@code n - 1} ITLs, and output tokens = {@code usage} =
- *       {@code predicted_n} = {@code max_tokens} ({@code ignore_eos} honoured).
+ *   <li>one text chunk per token: {@code n - 1} ITLs, and output tokens = {@code usage} = {@code
+ *       predicted_n} = {@code max_tokens} ({@code ignore_eos} honoured).
  * </ul>
  */
 final class LlamaServerChecks {
@@ -59,20 +59,30 @@ final class LlamaServerChecks {
               ServingBenchmarkSimulation.class,
               results,
               Map.of(
-                  "base.url", server.baseUrl().toString(),
-                  "api", api,
-                  "conc", "4",
-                  "prompts", String.valueOf(REQUESTS),
-                  "input.len", "64",
-                  "output.len", String.valueOf(OUTPUT_LEN),
-                  "timeout", "60"));
+                  "base.url",
+                  server.baseUrl().toString(),
+                  "api",
+                  api,
+                  "conc",
+                  "4",
+                  "prompts",
+                  String.valueOf(REQUESTS),
+                  "input.len",
+                  "64",
+                  "output.len",
+                  String.valueOf(OUTPUT_LEN),
+                  "timeout",
+                  "60"));
     } catch (RuntimeException | Error e) {
-      throw new AssertionError("Gatling run failed; end of the server's log:\n" + server.logTail(30), e);
+      throw new AssertionError(
+          "Gatling run failed; end of the server's log:\n" + server.logTail(30), e);
     }
     String context = "\n--- end of the server's log ---\n" + server.logTail(15);
     assertEquals(0, run.exitCode(), "Gatling's exit code" + context);
     // a vocabulary of words: the words method, its samples re-counted by the server all exact
-    assertTrue(run.console().contains("method: words") && run.console().contains("sample prompts re-counted by the server: all exact"),
+    assertTrue(
+        run.console().contains("method: words")
+            && run.console().contains("sample prompts re-counted by the server: all exact"),
         "exact prompt lengths:\n" + run.console());
 
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
@@ -80,34 +90,61 @@ final class LlamaServerChecks {
     for (RequestRecord r : records) {
       String id = api + " " + r.id() + " " + r;
       assertTrue(r.ok(), id + context);
-      assertEquals(OUTPUT_LEN, r.outputTokens(), "output tokens = usage.completion_tokens = max_tokens: " + id);
+      assertEquals(
+          OUTPUT_LEN,
+          r.outputTokens(),
+          "output tokens = usage.completion_tokens = max_tokens: " + id);
       assertEquals(false, r.outputTokensEstimated(), id);
       assertEquals(OUTPUT_LEN - 1, r.itlMs().size(), "one text chunk per token: " + id);
       ServerTimings t = r.serverTimings();
       assertNotNull(t, "no timings object in the final chunk: " + id);
       assertEquals(OUTPUT_LEN, t.predictedN(), "timings.predicted_n: " + id);
       // llama.cpp's per-token figure is over the n - 1 steps after the first token: the kit's TPOT
-      assertEquals(t.predictedMs() / (t.predictedN() - 1), t.predictedPerTokenMs(), 1e-3, "predicted_per_token_ms: " + id);
+      assertEquals(
+          t.predictedMs() / (t.predictedN() - 1),
+          t.predictedPerTokenMs(),
+          1e-3,
+          "predicted_per_token_ms: " + id);
 
       double ttft = r.ttftMs();
       double othersPrefill = othersPrefillMs(r, records);
       assertTrue(
           ttft >= t.promptMs() - 1 && ttft <= t.promptMs() + othersPrefill + TTFT_OVERHEAD_MS,
-          String.format(Locale.ROOT, "TTFT %.0f ms vs prompt_ms %.1f (+ %.1f of the other requests): %s",
-              ttft, t.promptMs(), othersPrefill, id));
+          String.format(
+              Locale.ROOT,
+              "TTFT %.0f ms vs prompt_ms %.1f (+ %.1f of the other requests): %s",
+              ttft,
+              t.promptMs(),
+              othersPrefill,
+              id));
       double span = r.e2elMs() - ttft;
       double tolerance = SPAN_TOLERANCE_MS + SPAN_TOLERANCE_PCT / 100 * t.predictedMs();
-      assertEquals(t.predictedMs(), span, tolerance,
-          String.format(Locale.ROOT, "E2EL - TTFT %.0f ms vs predicted_ms %.1f: %s", span, t.predictedMs(), id));
+      assertEquals(
+          t.predictedMs(),
+          span,
+          tolerance,
+          String.format(
+              Locale.ROOT,
+              "E2EL - TTFT %.0f ms vs predicted_ms %.1f: %s",
+              span,
+              t.predictedMs(),
+              id));
       double meanItl = r.itlMs().stream().mapToDouble(Double::doubleValue).average().orElseThrow();
-      // one token per chunk: TPOT is the mean ITL (TPOT is rounded to the µs, as every record figure)
+      // one token per chunk: TPOT is the mean ITL (TPOT is rounded to the µs, as every record
+      // figure)
       assertEquals(r.tpotMs(), meanItl, 0.0005 + 1e-9, id);
-      assertEquals(t.predictedPerTokenMs(), r.tpotMs(), tolerance / (OUTPUT_LEN - 1),
+      assertEquals(
+          t.predictedPerTokenMs(),
+          r.tpotMs(),
+          tolerance / (OUTPUT_LEN - 1),
           "TPOT vs predicted_per_token_ms: " + id);
     }
 
     JsonNode summary = new ObjectMapper().readTree(run.llm("summary.json").toFile());
-    assertEquals(LlamaServer.MODEL, summary.get("model_id").asText(), "the model is the first id of /v1/models");
+    assertEquals(
+        LlamaServer.MODEL,
+        summary.get("model_id").asText(),
+        "the model is the first id of /v1/models");
     assertEquals(REQUESTS, summary.get("completed").asInt());
     assertEquals(0, summary.get("failed").asInt());
     assertEquals((long) OUTPUT_LEN * REQUESTS, summary.get("total_output_tokens").asLong());
@@ -133,10 +170,18 @@ final class LlamaServerChecks {
     StringBuilder b = new StringBuilder();
     for (RequestRecord r : records) {
       ServerTimings t = r.serverTimings();
-      b.append(String.format(Locale.ROOT,
-          "%n  %s ttft %.0f (prompt_ms %.1f, n %d) span %.0f (predicted_ms %.1f) mean itl %.2f (per token %.2f)",
-          r.id(), r.ttftMs(), t.promptMs(), t.promptN(), r.e2elMs() - r.ttftMs(), t.predictedMs(),
-          (r.e2elMs() - r.ttftMs()) / (r.outputTokens() - 1), t.predictedPerTokenMs()));
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "%n  %s ttft %.0f (prompt_ms %.1f, n %d) span %.0f (predicted_ms %.1f) mean itl %.2f (per token %.2f)",
+              r.id(),
+              r.ttftMs(),
+              t.promptMs(),
+              t.promptN(),
+              r.e2elMs() - r.ttftMs(),
+              t.predictedMs(),
+              (r.e2elMs() - r.ttftMs()) / (r.outputTokens() - 1),
+              t.predictedPerTokenMs()));
     }
     return b.toString();
   }

@@ -13,7 +13,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Open model: arrivals at a rate, a fixed count, at most max.conc in flight, from a dataset file. */
+/**
+ * Open model: arrivals at a rate, a fixed count, at most max.conc in flight, from a dataset file.
+ */
 class OpenModelIT {
 
   @Test
@@ -33,12 +35,16 @@ class OpenModelIT {
     assertEquals(0, run.exitCode());
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
     assertEquals(40, records.size());
-    assertTrue(records.stream().allMatch(r -> r.ok() && r.level().equals("r40")), records.toString());
+    assertTrue(
+        records.stream().allMatch(r -> r.ok() && r.level().equals("r40")), records.toString());
     // max_tokens of the file where given (64, 48), else output.len
     assertTrue(records.stream().anyMatch(r -> r.outputTokens() == 64));
     assertTrue(records.stream().anyMatch(r -> r.outputTokens() == 6));
     for (RequestRecord r : records) {
-      long inFlight = records.stream().filter(o -> o.startMs() <= r.startMs() && r.startMs() < o.endMs()).count();
+      long inFlight =
+          records.stream()
+              .filter(o -> o.startMs() <= r.startMs() && r.startMs() < o.endMs())
+              .count();
       assertTrue(inFlight <= 3, "max.conc exceeded: " + inFlight);
     }
   }

@@ -16,7 +16,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Profiles run one after another, each request tagged with its profile down to Gatling's groups. */
+/**
+ * Profiles run one after another, each request tagged with its profile down to Gatling's groups.
+ */
 class ProfilesIT {
 
   @Test
@@ -39,7 +41,8 @@ class ProfilesIT {
     List<RequestRecord> ls = records.stream().filter(r -> "LS".equals(r.profile())).toList();
     assertEquals(4, ss.size());
     assertEquals(4, ls.size());
-    assertTrue(records.stream().allMatch(r -> r.ok() && r.outputTokens() == 8 && r.level().equals("c2")));
+    assertTrue(
+        records.stream().allMatch(r -> r.ok() && r.outputTokens() == 8 && r.level().equals("c2")));
     long ssEnd = ss.stream().mapToLong(RequestRecord::endMs).max().orElseThrow();
     long lsStart = ls.stream().mapToLong(RequestRecord::startMs).min().orElseThrow();
     assertTrue(ssEnd <= lsStart, "SS must drain before LS starts");

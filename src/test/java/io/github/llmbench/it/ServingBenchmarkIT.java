@@ -45,7 +45,8 @@ class ServingBenchmarkIT {
       // E2EL = TTFT + (n - 1) x TPOT within 1 ms
       assertEquals(r.e2elMs(), r.ttftMs() + (r.outputTokens() - 1) * r.tpotMs(), 1.0);
       // whole µs on both sides: the ITLs add up to E2EL - TTFT (up to double rounding)
-      assertEquals(r.e2elMs() - r.ttftMs(), r.itlMs().stream().mapToDouble(Double::doubleValue).sum(), 1e-6);
+      assertEquals(
+          r.e2elMs() - r.ttftMs(), r.itlMs().stream().mapToDouble(Double::doubleValue).sum(), 1e-6);
       // ~256 prompt tokens plus the chat template, counted by the server
       assertTrue(r.inputTokens() > 230 && r.inputTokens() < 300, "input tokens " + r.inputTokens());
     }
@@ -55,20 +56,30 @@ class ServingBenchmarkIT {
     assertEquals(0, summary.get("failed").asInt());
     assertEquals(24L * records.size(), summary.get("total_output_tokens").asLong());
     assertEquals(
-        records.stream().mapToLong(RequestRecord::inputTokens).sum(), summary.get("total_input_tokens").asLong());
+        records.stream().mapToLong(RequestRecord::inputTokens).sum(),
+        summary.get("total_input_tokens").asLong());
     assertTrue(summary.get("max_concurrent_requests").asInt() <= 8);
     assertTrue(summary.get("mean_ttft_ms").asDouble() > 0);
 
     // Gatling's own report counts streams: one record per stream, in the level's group, its
     // response time the stream's E2EL (whole ms, truncated); TTFT and friends only when asked for
     GatlingReport report = GatlingReport.of(run.runDir());
-    assertEquals(records.size(), report.global().total(), "All Requests counts the streams of requests.jsonl");
+    assertEquals(
+        records.size(),
+        report.global().total(),
+        "All Requests counts the streams of requests.jsonl");
     assertEquals(records.size(), report.request(List.of("c8"), "request").orElseThrow().total());
     assertEquals(records.size(), report.group("c8").orElseThrow().total());
     for (String name : List.of("TTFT", "TPOT", "ITL", "E2EL")) {
-      assertTrue(report.request(List.of("c8"), name).isEmpty(), "c8 / " + name + " is not a Gatling record by default");
+      assertTrue(
+          report.request(List.of("c8"), name).isEmpty(),
+          "c8 / " + name + " is not a Gatling record by default");
     }
     double meanE2el = summary.get("mean_e2el_ms").asDouble();
-    assertEquals(meanE2el - 0.5, report.global().meanMs(), 1.0, "Gatling's mean response time is the mean E2EL");
+    assertEquals(
+        meanE2el - 0.5,
+        report.global().meanMs(),
+        1.0,
+        "Gatling's mean response time is the mean E2EL");
   }
 }

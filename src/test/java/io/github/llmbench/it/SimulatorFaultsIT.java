@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The embedded simulator's faults on demand ({@code -Dsim.faults}), each seen by the kit as the right
- * failure, and reported by reason on the console, in summary.json and on llm.html.
+ * The embedded simulator's faults on demand ({@code -Dsim.faults}), each seen by the kit as the
+ * right failure, and reported by reason on the console, in summary.json and on llm.html.
  */
 class SimulatorFaultsIT {
 
@@ -43,8 +43,10 @@ class SimulatorFaultsIT {
     assertEquals(0, run.exitCode());
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
     assertEquals(60, records.size());
-    Map<String, Long> byError = records.stream().filter(r -> !r.ok())
-        .collect(Collectors.groupingBy(r -> kind(r.error()), Collectors.counting()));
+    Map<String, Long> byError =
+        records.stream()
+            .filter(r -> !r.ok())
+            .collect(Collectors.groupingBy(r -> kind(r.error()), Collectors.counting()));
     assertTrue(byError.containsKey("HTTP 429"), byError.toString());
     assertTrue(byError.containsKey("HTTP 500"), byError.toString());
     assertTrue(byError.containsKey("error event"), byError.toString());
@@ -66,13 +68,16 @@ class SimulatorFaultsIT {
     JsonNode failures = levels.get(level).get("failures");
     assertEquals(reasons.top().size(), failures.size(), failures.toString());
     String page = Files.readString(run.runDir().resolve("llm.html"));
-    assertTrue(page.contains("Failed requests (" + level + "): " + reasons.failed() + ", by reason"), level);
+    assertTrue(
+        page.contains("Failed requests (" + level + "): " + reasons.failed() + ", by reason"),
+        level);
     for (int i = 0; i < reasons.top().size(); i++) {
       FailureReasons.Reason r = reasons.top().get(i);
       assertTrue(i == 0 || r.count() <= reasons.top().get(i - 1).count(), reasons.toString());
       assertEquals(r.error(), failures.get(i).get("error").asText());
       assertEquals(r.count(), failures.get(i).get("count").asInt());
-      assertTrue(run.console().contains(String.format(Locale.ROOT, "\n%4d  %s\n", r.count(), r.error())),
+      assertTrue(
+          run.console().contains(String.format(Locale.ROOT, "\n%4d  %s\n", r.count(), r.error())),
           r + " in\n" + run.console());
       assertTrue(page.contains(Html.esc(r.error())), r.error());
     }

@@ -17,11 +17,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The kit against the embedded simulator speaking llama.cpp's dialect ({@code -Dsim.dialect=llamacpp}),
- * so the llama-server paths stay tested without the binary: completions, whose usage comes in the
- * finish chunk with {@code "text":""}, the {@code timings} object kept per request, and a server
- * that closes the connection after each stream (6 requests, 2 at a time: each slot's next request
- * must not reuse the closed connection).
+ * The kit against the embedded simulator speaking llama.cpp's dialect ({@code
+ * -Dsim.dialect=llamacpp}), so the llama-server paths stay tested without the binary: completions,
+ * whose usage comes in the finish chunk with {@code "text":""}, the {@code timings} object kept per
+ * request, and a server that closes the connection after each stream (6 requests, 2 at a time: each
+ * slot's next request must not reuse the closed connection).
  */
 class SimulatorLlamaCppDialectIT {
 
@@ -48,15 +48,18 @@ class SimulatorLlamaCppDialectIT {
       assertEquals(16, r.outputTokens());
       assertEquals(false, r.outputTokensEstimated());
       assertEquals(15, r.itlMs().size());
-      assertEquals(64, r.inputTokens(), "exact lengths through llama.cpp's /tokenize {\"content\"} form");
+      assertEquals(
+          64, r.inputTokens(), "exact lengths through llama.cpp's /tokenize {\"content\"} form");
       assertNotNull(r.serverTimings(), r.toString());
       assertEquals(16, r.serverTimings().predictedN());
-      assertEquals(r.serverTimings().predictedMs() / 15, r.serverTimings().predictedPerTokenMs(), 1e-3);
+      assertEquals(
+          r.serverTimings().predictedMs() / 15, r.serverTimings().predictedPerTokenMs(), 1e-3);
       // (no timing comparison here: sim-tiny's ~2 ms tokens are below a cold JVM's pauses; the
       // llama-server ITs compare with a real server's timings)
     }
     JsonNode summary = new ObjectMapper().readTree(run.llm("summary.json").toFile());
-    assertEquals("llmbench/sim-tiny", summary.get("model_id").asText(), "the first id of /v1/models' data");
+    assertEquals(
+        "llmbench/sim-tiny", summary.get("model_id").asText(), "the first id of /v1/models' data");
     assertEquals(0, summary.get("failed").asInt());
   }
 }

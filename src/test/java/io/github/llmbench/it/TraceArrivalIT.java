@@ -25,14 +25,15 @@ import org.junit.jupiter.api.io.TempDir;
  * notes when each request arrived ({@link PacedServer}, same clock, matched by {@code
  * x-request-id}), a 6-line trace, one line every 400 ms. The first request used to pay the
  * connection to the server and the HTTP client's first use: it arrived 62-119 ms late (32-47 ms
- * once it was sent on time but without a connection ready), and its TTFT counted the connect
- * (52-89 ms against the server's 20 ms; printed, not checked: reading the first stream still
- * costs the first request a few ms more, once 20).
+ * once it was sent on time but without a connection ready), and its TTFT counted the connect (52-89
+ * ms against the server's 20 ms; printed, not checked: reading the first stream still costs the
+ * first request a few ms more, once 20).
  */
 class TraceArrivalIT {
   private static final int LINES = 6;
   private static final int GAP_MS = 400;
   private static final double SERVER_TTFT_MS = 20;
+
   /** Lateness at the server. Seen over 9 runs: 5-11 ms for the first, 0-4 ms for the others. */
   private static final double ALLOWED_MS = 20;
 
@@ -41,13 +42,21 @@ class TraceArrivalIT {
     Path trace = dir.resolve("trace.jsonl");
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < LINES; i++) {
-      sb.append(String.format(Locale.ROOT, "{\"timestamp\": %d, \"input_length\": 300, \"output_length\": 8, \"hash_ids\": [%d]}%n",
-          5000 + GAP_MS * i, i));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "{\"timestamp\": %d, \"input_length\": 300, \"output_length\": 8, \"hash_ids\": [%d]}%n",
+              5000 + GAP_MS * i,
+              i));
     }
     Files.writeString(trace, sb.toString());
-    try (PacedServer server = PacedServer.start(PacedServer.Pacing.ofMillis(SERVER_TTFT_MS, 1, 200), 0, 1)) {
-      GatlingRun.Result run = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("results"),
-          Map.of("base.url", server.baseUrl(), "dataset", "trace:" + trace, "seed", "3"));
+    try (PacedServer server =
+        PacedServer.start(PacedServer.Pacing.ofMillis(SERVER_TTFT_MS, 1, 200), 0, 1)) {
+      GatlingRun.Result run =
+          GatlingRun.run(
+              ServingBenchmarkSimulation.class,
+              dir.resolve("results"),
+              Map.of("base.url", server.baseUrl(), "dataset", "trace:" + trace, "seed", "3"));
       assertEquals(0, run.exitCode(), run.console());
       List<RequestRecord> records = new ArrayList<>(RequestsJsonl.read(run.llm("requests.jsonl")));
       assertEquals(LINES, records.size(), records.toString());
@@ -63,7 +72,9 @@ class TraceArrivalIT {
       }
       StringBuilder seen = new StringBuilder("TraceArrivalIT: arrived late by (ms)");
       for (RequestRecord r : records) {
-        seen.append(String.format(Locale.ROOT, " %.1f", arrived.get(r.id()) / 1e6 - r.origin().traceMs() - origin));
+        seen.append(
+            String.format(
+                Locale.ROOT, " %.1f", arrived.get(r.id()) / 1e6 - r.origin().traceMs() - origin));
       }
       seen.append("; TTFT (ms)");
       records.forEach(r -> seen.append(String.format(Locale.ROOT, " %.1f", r.ttftMs())));
@@ -72,7 +83,9 @@ class TraceArrivalIT {
         RequestRecord r = records.get(i);
         assertEquals(GAP_MS * i, r.origin().traceMs(), 1e-9, r.toString());
         double late = arrived.get(r.id()) / 1e6 - r.origin().traceMs() - origin;
-        assertTrue(late <= ALLOWED_MS, "request " + i + " reached the server " + late + " ms late: " + seen);
+        assertTrue(
+            late <= ALLOWED_MS,
+            "request " + i + " reached the server " + late + " ms late: " + seen);
       }
     }
   }

@@ -13,18 +13,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code -Ddataset=trace:PATH}: a 6-line Mooncake trace is sent at its times, against the embedded simulator. */
+/**
+ * {@code -Ddataset=trace:PATH}: a 6-line Mooncake trace is sent at its times, against the embedded
+ * simulator.
+ */
 class TraceReplayIT {
   private static final double[] TIMES_MS = {0, 250, 600, 650, 1200, 1700};
   private static final int[] INPUT = {700, 1100, 600, 300, 1030, 520};
   private static final int[] OUTPUT = {8, 12, 6, 10, 4, 9};
+
   /**
    * Each request's lateness, the first's too. Seen on a busy 2-core machine over 5 runs: 0-3 ms;
-   * before the chain was got ready and the trace's clock given a lead, the first went 25-36 ms late.
+   * before the chain was got ready and the trace's clock given a lead, the first went 25-36 ms
+   * late.
    */
   private static final double ALLOWED_MS = 20;
 
@@ -35,14 +43,32 @@ class TraceReplayIT {
     String[] ids = {"[1,2]", "[1,2,3]", "[1,4]", "[5]", "[1,2,6]", "[1,7]"};
     for (int i = 0; i < TIMES_MS.length; i++) {
       // the trace starts at 5000 ms: times count from its first request
-      sb.append(String.format(java.util.Locale.ROOT, "{\"timestamp\": %d, \"input_length\": %d, \"output_length\": %d, \"hash_ids\": %s}%n",
-          (long) (5000 + TIMES_MS[i]), INPUT[i], OUTPUT[i], ids[i]));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "{\"timestamp\": %d, \"input_length\": %d, \"output_length\": %d, \"hash_ids\": %s}%n",
+              (long) (5000 + TIMES_MS[i]),
+              INPUT[i],
+              OUTPUT[i],
+              ids[i]));
     }
     Files.writeString(trace, sb.toString());
-    GatlingRun.Result run = GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("results"), Map.of(
-        "dataset", "trace:" + trace, "sim.model", "sim-tiny", "sim.gpu", "rtx4090", "seed", "3"));
+    GatlingRun.Result run =
+        GatlingRun.run(
+            ServingBenchmarkSimulation.class,
+            dir.resolve("results"),
+            Map.of(
+                "dataset",
+                "trace:" + trace,
+                "sim.model",
+                "sim-tiny",
+                "sim.gpu",
+                "rtx4090",
+                "seed",
+                "3"));
     assertEquals(0, run.exitCode(), run.console());
-    java.util.regex.Matcher template = java.util.regex.Pattern.compile("the chat template adds (\\d+) tokens").matcher(run.console());
+    Matcher template =
+        Pattern.compile("the chat template adds (\\d+) tokens").matcher(run.console());
     assertTrue(template.find(), run.console());
     int templateTokens = Integer.parseInt(template.group(1));
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
@@ -51,17 +77,29 @@ class TraceReplayIT {
     // both clocks, from the most punctual request (as the kit's lateness figure counts): the send
     // each record notes against its due time, and the records' start times. The first request gets
     // no more than the others: the chain is ready before the trace's clock starts
-    double sentOrigin = records.stream().mapToDouble(r -> r.origin().sentMs() - r.origin().traceMs()).min().orElseThrow();
-    double startOrigin = records.stream().mapToDouble(r -> r.startMs() - r.origin().traceMs()).min().orElseThrow();
+    double sentOrigin =
+        records.stream()
+            .mapToDouble(r -> r.origin().sentMs() - r.origin().traceMs())
+            .min()
+            .orElseThrow();
+    double startOrigin =
+        records.stream().mapToDouble(r -> r.startMs() - r.origin().traceMs()).min().orElseThrow();
     StringBuilder seen = new StringBuilder("TraceReplayIT: sent late by (ms)");
-    records.forEach(r -> seen.append(String.format(java.util.Locale.ROOT, " %.1f", r.origin().sentMs() - r.origin().traceMs() - sentOrigin)));
+    records.forEach(
+        r ->
+            seen.append(
+                String.format(
+                    Locale.ROOT,
+                    " %.1f",
+                    r.origin().sentMs() - r.origin().traceMs() - sentOrigin)));
     System.out.println(seen);
     for (int i = 0; i < records.size(); i++) {
       RequestRecord r = records.get(i);
       assertTrue(r.ok(), r.toString());
       assertEquals("trace", r.level());
       assertEquals(TIMES_MS[i], r.origin().traceMs(), 1e-9, r.toString());
-      assertEquals(INPUT[i] + templateTokens, r.inputTokens(), "input_length and the chat template: " + r);
+      assertEquals(
+          INPUT[i] + templateTokens, r.inputTokens(), "input_length and the chat template: " + r);
       assertEquals(OUTPUT[i], r.outputTokens(), "output_length: " + r);
       double late = r.origin().sentMs() - TIMES_MS[i] - sentOrigin;
       assertTrue(late <= ALLOWED_MS, "request " + i + " sent " + late + " ms late");
@@ -69,7 +107,12 @@ class TraceReplayIT {
       assertTrue(startLate <= ALLOWED_MS, "request " + i + " started " + startLate + " ms late");
     }
     assertTrue(run.console().contains("Trace replay: 6 requests sent late by"), run.console());
-    JsonNode lateness = new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels").path("trace").path("trace_lateness");
+    JsonNode lateness =
+        new ObjectMapper()
+            .readTree(run.llm("summary.json").toFile())
+            .path("levels")
+            .path("trace")
+            .path("trace_lateness");
     assertEquals(6, lateness.path("requests").asInt(), lateness.toString());
     assertTrue(lateness.path("p99_ms").asDouble() <= ALLOWED_MS, lateness.toString());
   }

@@ -92,10 +92,14 @@ class ItlSeriesTest {
       long[] us = new long[n];
       for (int i = 0; i < n; i++) {
         double u = rnd.nextDouble();
-        us[i] = u < 0.9 ? 10_000 + (long) (rnd.nextGaussian() * 500) // ~10 ms
-            : u < 0.97 ? (long) (rnd.nextDouble() * 500_000) // up to 0.5 s
-            : u < 0.99 ? (long) (rnd.nextDouble() * 10 * HOUR_US)
-            : -(long) (rnd.nextDouble() * 1_000);
+        us[i] =
+            u < 0.9
+                ? 10_000 + (long) (rnd.nextGaussian() * 500) // ~10 ms
+                : u < 0.97
+                    ? (long) (rnd.nextDouble() * 500_000) // up to 0.5 s
+                    : u < 0.99
+                        ? (long) (rnd.nextDouble() * 10 * HOUR_US)
+                        : -(long) (rnd.nextDouble() * 1_000);
       }
       ItlSeries s = ItlSeries.ofMicros(us);
       assertMicros(us, s);
@@ -137,13 +141,15 @@ class ItlSeriesTest {
     NullPointerException npe =
         assertThrows(NullPointerException.class, () -> ItlSeries.ofMillis(withNull));
     assertTrue(npe.getMessage().contains("itl_ms[1]"), npe.getMessage());
-    assertThrows(IllegalArgumentException.class,
-        () -> ItlSeries.ofMillis(List.of(1.0, Double.NaN)));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class, () -> ItlSeries.ofMillis(List.of(1.0, Double.NaN)));
+    assertThrows(
+        IllegalArgumentException.class,
         () -> ItlSeries.ofMillis(List.of(Double.POSITIVE_INFINITY)));
-    assertThrows(IllegalArgumentException.class,
-        () -> ItlSeries.ofMicros(ItlSeries.MAX_ABS_MICROS + 1));
-    assertThrows(IllegalArgumentException.class,
+    assertThrows(
+        IllegalArgumentException.class, () -> ItlSeries.ofMicros(ItlSeries.MAX_ABS_MICROS + 1));
+    assertThrows(
+        IllegalArgumentException.class,
         () -> ItlSeries.ofMillis(List.of(ItlSeries.MAX_ABS_MICROS / 1000.0 * 2)));
   }
 

@@ -1,5 +1,6 @@
 package io.github.llmbench.records;
 
+import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.report.RunReport;
 import io.github.llmbench.testing.TestRecords;
@@ -7,6 +8,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.net.URISyntaxException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
@@ -14,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -23,8 +27,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What a big run costs: the heap held by its finished records and the time and heap of re-doing
- * its report. Not a test (it takes minutes and a gigabyte of disk); run it as
+ * What a big run costs: the heap held by its finished records and the time and heap of re-doing its
+ * report. Not a test (it takes minutes and a gigabyte of disk); run it as
  *
  * <pre>
  * mvn -q test-compile exec:java -Dexec.classpathScope=test \
@@ -39,16 +43,16 @@ import java.util.regex.Pattern;
  *       closed-loop ladder (levels c64, c256, c1024 by default; {@code --chunks} text chunks per
  *       request, so chunks - 1 ITLs around 10 ms with jitter and rare stalls, stamped in ns and
  *       turned into gaps by {@link ItlSeries#fromArrivalNanos} as the capture does; about 0.5%
- *       failed requests) goes through the real {@link RunRecorder}, which keeps every record to
- *       the end as in a run. Prints the heap used after a full GC before and after, per record,
- *       and the biggest classes of a heap histogram ({@code jcmd GC.class_histogram}); then the
- *       end-of-run report of the held records ({@link RunReport#write}, as RunEnd does), which
- *       writes {@code llm/summary.json} and {@code llm.html}.
+ *       failed requests) goes through the real {@link RunRecorder}, which keeps every record to the
+ *       end as in a run. Prints the heap used after a full GC before and after, per record, and the
+ *       biggest classes of a heap histogram ({@code jcmd GC.class_histogram}); then the end-of-run
+ *       report of the held records ({@link RunReport#write}, as RunEnd does), which writes {@code
+ *       llm/summary.json} and {@code llm.html}.
  *   <li><b>read</b>, {@code -Xmx1g}: {@link RequestsJsonl#read} alone, timed.
  *   <li><b>report</b>, {@code -Xmx1g}: {@code ReportMain <run dir>}, as a user re-does a report;
  *       wall time, exit status, and the heap before each GC pause from {@code -Xlog:gc} (its
- *       maximum is the peak heap in use), then whether the summary it rewrote equals the live
- *       one (the records read back must give the same report as the records held).
+ *       maximum is the peak heap in use), then whether the summary it rewrote equals the live one
+ *       (the records read back must give the same report as the records held).
  * </ol>
  *
  * <p>Flags: {@code --requests 1000000 --chunks 128 --levels c64,c256,c1024 --dir
@@ -75,10 +79,16 @@ public final class RecordsBenchmark {
     }
     Path dir = Paths.get(o.get("--dir")).toAbsolutePath();
     Path runDir = dir.resolve("recordsbenchmark-run");
-    System.out.printf(Locale.ROOT, "records benchmark: %s requests x %s chunks, levels %s; java %s,"
-            + " %d cpus, load average %s%n", o.get("--requests"), o.get("--chunks"),
-        o.get("--levels"), System.getProperty("java.version"),
-        Runtime.getRuntime().availableProcessors(), load());
+    System.out.printf(
+        Locale.ROOT,
+        "records benchmark: %s requests x %s chunks, levels %s; java %s,"
+            + " %d cpus, load average %s%n",
+        o.get("--requests"),
+        o.get("--chunks"),
+        o.get("--levels"),
+        System.getProperty("java.version"),
+        Runtime.getRuntime().availableProcessors(),
+        load());
     deleteTree(runDir);
     Files.createDirectories(runDir);
 
@@ -90,35 +100,57 @@ public final class RecordsBenchmark {
     pass.add("--run");
     pass.add(runDir.toString());
 
-    System.out.println("\n--- write: RunRecorder keeps every record (-Xmx" + o.get("--write-heap")
-        + ")");
+    System.out.println(
+        "\n--- write: RunRecorder keeps every record (-Xmx" + o.get("--write-heap") + ")");
     List<String> write = new ArrayList<>(List.of("-Xmx" + o.get("--write-heap")));
-    Child w = child(write, RecordsBenchmark.class.getName(), withPhase(pass, "write"),
-        dir.resolve("write-gc.log"), null);
+    Child w =
+        child(
+            write,
+            RecordsBenchmark.class.getName(),
+            withPhase(pass, "write"),
+            dir.resolve("write-gc.log"),
+            null);
     check(w, "write");
 
-    System.out.println("\n--- read: RequestsJsonl.read alone (-Xmx" + o.get("--report-heap")
-        + ")");
-    Child r = child(List.of("-Xmx" + o.get("--report-heap")), RecordsBenchmark.class.getName(),
-        withPhase(pass, "read"), dir.resolve("read-gc.log"), null);
+    System.out.println("\n--- read: RequestsJsonl.read alone (-Xmx" + o.get("--report-heap") + ")");
+    Child r =
+        child(
+            List.of("-Xmx" + o.get("--report-heap")),
+            RecordsBenchmark.class.getName(),
+            withPhase(pass, "read"),
+            dir.resolve("read-gc.log"),
+            null);
     check(r, "read");
 
-    System.out.println("\n--- report: ReportMain on the run folder (-Xmx" + o.get("--report-heap")
-        + ")");
+    System.out.println(
+        "\n--- report: ReportMain on the run folder (-Xmx" + o.get("--report-heap") + ")");
     byte[] liveSummary = Files.readAllBytes(runDir.resolve("llm/summary.json"));
     Path console = dir.resolve("reportmain-console.txt");
-    Child rep = child(List.of("-Xmx" + o.get("--report-heap")),
-        "io.github.llmbench.report.ReportMain", List.of(runDir.toString()),
-        dir.resolve("report-gc.log"), console);
-    System.out.printf(Locale.ROOT, "ReportMain: exit status %d, wall %.1f s%s%n", rep.status,
-        rep.wallS, rep.status == 0 ? " (succeeded under -Xmx" + o.get("--report-heap") + ")"
+    Child rep =
+        child(
+            List.of("-Xmx" + o.get("--report-heap")),
+            "io.github.llmbench.report.ReportMain",
+            List.of(runDir.toString()),
+            dir.resolve("report-gc.log"),
+            console);
+    System.out.printf(
+        Locale.ROOT,
+        "ReportMain: exit status %d, wall %.1f s%s%n",
+        rep.status,
+        rep.wallS,
+        rep.status == 0
+            ? " (succeeded under -Xmx" + o.get("--report-heap") + ")"
             : " (FAILED, see " + console + ")");
     System.out.println("ReportMain " + rep.gc);
     byte[] redone = Files.readAllBytes(runDir.resolve("llm/summary.json"));
-    System.out.println("summary.json rewritten by ReportMain equals the live one: "
-        + (java.util.Arrays.equals(liveSummary, redone) ? "yes" : "NO"));
-    System.out.printf(Locale.ROOT, "llm.html: %.1f KB; console output in %s%n",
-        Files.size(runDir.resolve("llm.html")) / 1024.0, console);
+    System.out.println(
+        "summary.json rewritten by ReportMain equals the live one: "
+            + (Arrays.equals(liveSummary, redone) ? "yes" : "NO"));
+    System.out.printf(
+        Locale.ROOT,
+        "llm.html: %.1f KB; console output in %s%n",
+        Files.size(runDir.resolve("llm.html")) / 1024.0,
+        console);
     System.out.println("load average at the end: " + load());
     if (!Boolean.parseBoolean(o.get("--keep"))) {
       deleteTree(runDir);
@@ -164,8 +196,9 @@ public final class RecordsBenchmark {
         if (rnd.nextInt(200) == 0) { // about 0.5% failures
           endMs = start + 5 + rnd.nextInt(3_000);
           String why = rnd.nextBoolean() ? "HTTP 503" : "timeout: no [DONE] within 600 s";
-          r = RequestRecord.failed(rid, level, null, start, endMs, why,
-              why.startsWith("HTTP") ? 503 : 200, 1024);
+          r =
+              RequestRecord.failed(
+                  rid, level, null, start, endMs, why, why.startsWith("HTTP") ? 503 : 200, 1024);
         } else {
           // arrivals in ns since t0 (t0 = start ms): TTFT, then the ITLs
           long ns = (long) ((30.0 + 0.2 * c + rnd.nextGaussian() * 5.0) * 1e6) + rnd.nextInt(1000);
@@ -186,8 +219,18 @@ public final class RecordsBenchmark {
           double e2el = e2elUs / 1000.0;
           Double tpot = chunks > 1 ? (e2el - ttft) / (chunks - 1) : null;
           endMs = start + (e2elUs + 999) / 1000 + 1;
-          r = TestRecords.ok(level).id(rid).start(start).end(endMs).ttft(ttft).tpot(tpot).e2el(e2el)
-              .itl(itl).inputTokens(1024).outputTokens(chunks).build();
+          r =
+              TestRecords.ok(level)
+                  .id(rid)
+                  .start(start)
+                  .end(endMs)
+                  .ttft(ttft)
+                  .tpot(tpot)
+                  .e2el(e2el)
+                  .itl(itl)
+                  .inputTokens(1024)
+                  .outputTokens(chunks)
+                  .build();
         }
         recorder.finished(r);
         free[u] = endMs + 1;
@@ -198,14 +241,26 @@ public final class RecordsBenchmark {
     List<RequestRecord> all = recorder.close(levelStart, "unfinished when the run ended");
     double writeS = (System.nanoTime() - t) / 1e9;
     Path file = RunFiles.ofRun(runDir).requests();
-    System.out.printf(Locale.ROOT, "wrote %,d records (%d chunks, %d ITLs each) through RunRecorder"
-            + " in %.1f s: %s, %.1f MB (%.0f bytes a line)%n", all.size(), chunks, chunks - 1,
-        writeS, file, Files.size(file) / 1e6, Files.size(file) / (double) all.size());
+    System.out.printf(
+        Locale.ROOT,
+        "wrote %,d records (%d chunks, %d ITLs each) through RunRecorder"
+            + " in %.1f s: %s, %.1f MB (%.0f bytes a line)%n",
+        all.size(),
+        chunks,
+        chunks - 1,
+        writeS,
+        file,
+        Files.size(file) / 1e6,
+        Files.size(file) / (double) all.size());
 
     long held = usedAfterGc();
-    System.out.printf(Locale.ROOT, "heap used after GC: %.1f MB before, %.1f MB holding the records"
+    System.out.printf(
+        Locale.ROOT,
+        "heap used after GC: %.1f MB before, %.1f MB holding the records"
             + " (max heap %d MB): %.0f bytes per record, %.2f bytes per ITL value overall%n",
-        before / 1e6, held / 1e6, Runtime.getRuntime().maxMemory() >> 20,
+        before / 1e6,
+        held / 1e6,
+        Runtime.getRuntime().maxMemory() >> 20,
         (held - before) / (double) all.size(),
         (held - before) / ((double) all.size() * Math.max(1, chunks - 1)));
     histogram(12);
@@ -217,26 +272,43 @@ public final class RecordsBenchmark {
     metadata.put("model_id", "Qwen/Qwen2.5-7B-Instruct");
     metadata.put("dataset", "synthetic (RecordsBenchmark)");
     long r0 = System.nanoTime();
-    try (PrintStream console = new PrintStream(
-        Files.newOutputStream(runDir.resolve("live-console.txt")), true, StandardCharsets.UTF_8)) {
-      RunReport.write(runDir, all, io.github.llmbench.analysis.RunAnalysis.Telemetry.NONE, concurrency, Catalog.model("qwen2.5-7b-instruct"),
-          Catalog.gpu("h100-sxm"), 1, metadata, console);
+    try (PrintStream console =
+        new PrintStream(
+            Files.newOutputStream(runDir.resolve("live-console.txt")),
+            true,
+            StandardCharsets.UTF_8)) {
+      RunReport.write(
+          runDir,
+          all,
+          RunAnalysis.Telemetry.NONE,
+          concurrency,
+          Catalog.model("qwen2.5-7b-instruct"),
+          Catalog.gpu("h100-sxm"),
+          1,
+          metadata,
+          console);
     }
-    System.out.printf(Locale.ROOT, "  %.1f s, heap used after GC then %.1f MB%n",
-        (System.nanoTime() - r0) / 1e9, usedAfterGc() / 1e6);
+    System.out.printf(
+        Locale.ROOT,
+        "  %.1f s, heap used after GC then %.1f MB%n",
+        (System.nanoTime() - r0) / 1e9,
+        usedAfterGc() / 1e6);
     if (all.size() != requests) {
       throw new IllegalStateException(all.size() + " records for " + requests + " requests");
     }
   }
 
   private static void read(Map<String, String> o) {
-    Path file = Paths.get(o.get("--run")).resolve(RunFiles.LLM_FOLDER)
-        .resolve(RunFiles.REQUESTS);
+    Path file = Paths.get(o.get("--run")).resolve(RunFiles.LLM_FOLDER).resolve(RunFiles.REQUESTS);
     long t = System.nanoTime();
     List<RequestRecord> rs = RequestsJsonl.read(file);
     double s = (System.nanoTime() - t) / 1e9;
-    System.out.printf(Locale.ROOT, "RequestsJsonl.read: %,d records in %.1f s (%.0f MB/s), heap"
-            + " used after GC %.1f MB%n", rs.size(), s, file.toFile().length() / 1e6 / s,
+    System.out.printf(
+        Locale.ROOT,
+        "RequestsJsonl.read: %,d records in %.1f s (%.0f MB/s), heap" + " used after GC %.1f MB%n",
+        rs.size(),
+        s,
+        file.toFile().length() / 1e6 / s,
         usedAfterGc() / 1e6);
   }
 
@@ -245,8 +317,9 @@ public final class RecordsBenchmark {
   private record Child(int status, double wallS, String gc) {}
 
   /** Runs a JVM on this classpath with the GC log to {@code gcLog}; prints its output. */
-  private static Child child(List<String> jvmArgs, String mainClass, List<String> args,
-      Path gcLog, Path outputFile) throws IOException, InterruptedException {
+  private static Child child(
+      List<String> jvmArgs, String mainClass, List<String> args, Path gcLog, Path outputFile)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(jvmArgs);
@@ -282,13 +355,19 @@ public final class RecordsBenchmark {
         committed = Math.max(committed, Long.parseLong(m.group(3)));
       }
     }
-    return String.format(Locale.ROOT, "heap (from -Xlog:gc, %d pauses): peak used %d MB before a"
-        + " GC, at most %d MB left after one, %d MB committed", pauses, peak, maxAfter, committed);
+    return String.format(
+        Locale.ROOT,
+        "heap (from -Xlog:gc, %d pauses): peak used %d MB before a"
+            + " GC, at most %d MB left after one, %d MB committed",
+        pauses,
+        peak,
+        maxAfter,
+        committed);
   }
 
   private static void check(Child c, String what) {
-    System.out.println(what + " " + c.gc + "; wall " + String.format(Locale.ROOT, "%.1f s",
-        c.wallS));
+    System.out.println(
+        what + " " + c.gc + "; wall " + String.format(Locale.ROOT, "%.1f s", c.wallS));
     if (c.status != 0) {
       throw new IllegalStateException(what + " failed with exit status " + c.status);
     }
@@ -302,12 +381,13 @@ public final class RecordsBenchmark {
       for (URL url : u.getURLs()) {
         try {
           parts.add(Paths.get(url.toURI()).toString());
-        } catch (java.net.URISyntaxException e) {
+        } catch (URISyntaxException e) {
           throw new IllegalStateException(e);
         }
       }
     }
-    return parts.isEmpty() ? System.getProperty("java.class.path")
+    return parts.isEmpty()
+        ? System.getProperty("java.class.path")
         : String.join(File.pathSeparator, parts);
   }
 
@@ -333,10 +413,15 @@ public final class RecordsBenchmark {
       return;
     }
     try {
-      Process p = new ProcessBuilder(jcmd.toString(), Long.toString(ProcessHandle.current().pid()),
-          "GC.class_histogram").redirectErrorStream(true).start();
-      List<String> out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
-          .lines().toList();
+      Process p =
+          new ProcessBuilder(
+                  jcmd.toString(),
+                  Long.toString(ProcessHandle.current().pid()),
+                  "GC.class_histogram")
+              .redirectErrorStream(true)
+              .start();
+      List<String> out =
+          new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
       p.waitFor();
       System.out.println("class histogram (jcmd GC.class_histogram), top " + lines + ":");
       out.stream().skip(1).limit(lines + 2L).forEach(l -> System.out.println("  " + l));
@@ -383,7 +468,7 @@ public final class RecordsBenchmark {
       return;
     }
     try (var paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.delete(p);
       }
     }

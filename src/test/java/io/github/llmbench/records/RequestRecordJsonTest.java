@@ -31,14 +31,29 @@ class RequestRecordJsonTest {
 
   @Test
   void latenciesAreWrittenWithAtMostThreeDecimals() throws Exception {
-    RequestRecord r = TestRecords.ok("c64").id("req-17").start(1_700_000_000_000L).end(1_700_000_001_300L)
-        .ttft(20.1234567).tpot(0.1 + 0.2).e2el(1290.5).itl(10.003, 9.998, 10.0, 10.03, 0.001, -0.5, 123456.789)
-        .inputTokens(1024).outputTokens(8).estimated(false).error(null).status(200).profile(null).build();
-    assertEquals("{\"id\":\"req-17\",\"level\":\"c64\",\"start_ms\":1700000000000,"
-        + "\"end_ms\":1700000001300,\"ttft_ms\":20.123,\"tpot_ms\":0.3,\"e2el_ms\":1290.5,"
-        + "\"itl_ms\":[10.003,9.998,10.0,10.03,0.001,-0.5,123456.789],\"input_tokens\":1024,"
-        + "\"output_tokens\":8,\"output_tokens_estimated\":false,\"ok\":true,\"error\":null,"
-        + "\"http_status\":200,\"profile\":null}", write(r));
+    RequestRecord r =
+        TestRecords.ok("c64")
+            .id("req-17")
+            .start(1_700_000_000_000L)
+            .end(1_700_000_001_300L)
+            .ttft(20.1234567)
+            .tpot(0.1 + 0.2)
+            .e2el(1290.5)
+            .itl(10.003, 9.998, 10.0, 10.03, 0.001, -0.5, 123456.789)
+            .inputTokens(1024)
+            .outputTokens(8)
+            .estimated(false)
+            .error(null)
+            .status(200)
+            .profile(null)
+            .build();
+    assertEquals(
+        "{\"id\":\"req-17\",\"level\":\"c64\",\"start_ms\":1700000000000,"
+            + "\"end_ms\":1700000001300,\"ttft_ms\":20.123,\"tpot_ms\":0.3,\"e2el_ms\":1290.5,"
+            + "\"itl_ms\":[10.003,9.998,10.0,10.03,0.001,-0.5,123456.789],\"input_tokens\":1024,"
+            + "\"output_tokens\":8,\"output_tokens_estimated\":false,\"ok\":true,\"error\":null,"
+            + "\"http_status\":200,\"profile\":null}",
+        write(r));
     // the record itself holds the rounded values, so a live run reports what the file says
     assertEquals(20.123, r.ttftMs());
     assertEquals(0.3, r.tpotMs());
@@ -47,46 +62,62 @@ class RequestRecordJsonTest {
   @Test
   void failedRecordWritesNullsAndNoServerTimings() throws Exception {
     RequestRecord f = RequestRecord.failed("x", "c2", "SS", 5, 3, "HTTP 503", 503, null);
-    assertEquals("{\"id\":\"x\",\"level\":\"c2\",\"start_ms\":5,\"end_ms\":5,\"ttft_ms\":null,"
-        + "\"tpot_ms\":null,\"e2el_ms\":null,\"itl_ms\":[],\"input_tokens\":null,"
-        + "\"output_tokens\":null,\"output_tokens_estimated\":false,\"ok\":false,"
-        + "\"error\":\"HTTP 503\",\"http_status\":503,\"profile\":\"SS\"}", write(f));
+    assertEquals(
+        "{\"id\":\"x\",\"level\":\"c2\",\"start_ms\":5,\"end_ms\":5,\"ttft_ms\":null,"
+            + "\"tpot_ms\":null,\"e2el_ms\":null,\"itl_ms\":[],\"input_tokens\":null,"
+            + "\"output_tokens\":null,\"output_tokens_estimated\":false,\"ok\":false,"
+            + "\"error\":\"HTTP 503\",\"http_status\":503,\"profile\":\"SS\"}",
+        write(f));
   }
 
   @Test
   void aConversationTurnAndATraceTimeAreWrittenOnlyWhereTheyAreAndReadBack() throws Exception {
-    RequestRecord turn = RequestRecord.failed("x", "c2", null, 5, 9, "HTTP 400", 400, null)
-        .withOrigin(RequestOrigin.turn("conv-3", 2));
+    RequestRecord turn =
+        RequestRecord.failed("x", "c2", null, 5, 9, "HTTP 400", 400, null)
+            .withOrigin(RequestOrigin.turn("conv-3", 2));
     String line = write(turn);
     assertTrue(line.endsWith("\"profile\":null,\"conversation\":\"conv-3\",\"turn\":2}"), line);
     assertEquals(turn, JSON.readValue(line, RequestRecord.class));
-    RequestRecord traced = RequestRecord.failed("y", "trace", null, 5, 9, "HTTP 400", 400, null)
-        .withOrigin(RequestOrigin.trace(1_250_500, 1_234));
+    RequestRecord traced =
+        RequestRecord.failed("y", "trace", null, 5, 9, "HTTP 400", 400, null)
+            .withOrigin(RequestOrigin.trace(1_250_500, 1_234));
     line = write(traced);
     assertTrue(line.endsWith("\"profile\":null,\"trace_ms\":1250.5,\"sent_ms\":1.234}"), line);
     assertEquals(traced, JSON.readValue(line, RequestRecord.class));
     assertEquals(1250.5, JSON.readValue(line, RequestRecord.class).origin().traceMs());
-    assertNull(JSON.readValue(write(RequestRecord.failed("z", "c1", null, 1, 2, "e", null, null)), RequestRecord.class).origin());
+    assertNull(
+        JSON.readValue(
+                write(RequestRecord.failed("z", "c1", null, 1, 2, "e", null, null)),
+                RequestRecord.class)
+            .origin());
   }
 
   @Test
   void aLevelIsReadAsTheLevelItsTagNamesAndASimulationsOwnNameIsKept() throws Exception {
     for (Level level : List.of(Level.closed(64), Level.open(2.5), Level.TRACE, Level.WARMUP)) {
-      RequestRecord r = JSON.readValue(write(RequestRecord.failed("x", level.tag(), null, 1, 2, "e", null, null)), RequestRecord.class);
+      RequestRecord r =
+          JSON.readValue(
+              write(RequestRecord.failed("x", level.tag(), null, 1, 2, "e", null, null)),
+              RequestRecord.class);
       assertEquals(level.tag(), r.level());
       assertEquals(Optional.of(level), r.loadLevel());
       assertEquals(Optional.of(level), r.withProfile("SS").loadLevel(), "a copy keeps it");
     }
-    // a custom simulation's group (or an older file's name): no level of the kit's, written back as read
+    // a custom simulation's group (or an older file's name): no level of the kit's, written back as
+    // read
     String line = write(RequestRecord.failed("x", "checkout step", null, 1, 2, "e", null, null));
     RequestRecord custom = JSON.readValue(line, RequestRecord.class);
     assertEquals("checkout step", custom.level());
     assertEquals(Optional.empty(), custom.loadLevel());
     assertEquals(line, write(custom));
-    assertEquals(Optional.empty(), RequestRecord.failed("y", null, null, 1, 2, "e", null, null).loadLevel());
+    assertEquals(
+        Optional.empty(), RequestRecord.failed("y", null, null, 1, 2, "e", null, null).loadLevel());
     // parsed once per tag: the records of a level share it
     RequestRecord a = RequestRecord.failed("a", "c48", null, 1, 2, "e", null, null);
-    RequestRecord b = JSON.readValue(write(RequestRecord.failed("b", "c48", null, 1, 2, "e", null, null)), RequestRecord.class);
+    RequestRecord b =
+        JSON.readValue(
+            write(RequestRecord.failed("b", "c48", null, 1, 2, "e", null, null)),
+            RequestRecord.class);
     assertSame(a.loadLevel().orElseThrow(), b.loadLevel().orElseThrow());
   }
 
@@ -141,17 +172,34 @@ class RequestRecordJsonTest {
       }
       boolean ok = rnd.nextInt(10) > 0;
       String id = i < ids.length ? ids[i] : "req-" + i;
-      RequestRecord r = ok
-          // the random draws in the order the constructor's arguments took them
-          ? TestRecords.ok("c" + (1 << rnd.nextInt(8))).id(id).start(1_700_000_000_000L + i)
-              .end(1_700_000_000_000L + i + rnd.nextInt(5000)).ttft(rnd.nextDouble() * 1000)
-              .tpot(chunks > 0 ? rnd.nextDouble() * 50 : null).e2el(rnd.nextDouble() * 5000).itl(itl)
-              .inputTokens(rnd.nextBoolean() ? null : rnd.nextInt(5000)).outputTokens(chunks + 1)
-              .estimated(rnd.nextBoolean()).status(200).profile(rnd.nextBoolean() ? null : "LS")
-              .serverTimings(rnd.nextInt(5) == 0 ? new ServerTimings(59, 45.791, 3, 4.394, 2.197) : null)
-              .build()
-          : RequestRecord.failed(id, "c8", null, 1_700_000_000_000L, 1_700_000_000_500L,
-              "timeout: no [DONE] within 600 s", null, 12);
+      RequestRecord r =
+          ok
+              // the random draws in the order the constructor's arguments took them
+              ? TestRecords.ok("c" + (1 << rnd.nextInt(8)))
+                  .id(id)
+                  .start(1_700_000_000_000L + i)
+                  .end(1_700_000_000_000L + i + rnd.nextInt(5000))
+                  .ttft(rnd.nextDouble() * 1000)
+                  .tpot(chunks > 0 ? rnd.nextDouble() * 50 : null)
+                  .e2el(rnd.nextDouble() * 5000)
+                  .itl(itl)
+                  .inputTokens(rnd.nextBoolean() ? null : rnd.nextInt(5000))
+                  .outputTokens(chunks + 1)
+                  .estimated(rnd.nextBoolean())
+                  .status(200)
+                  .profile(rnd.nextBoolean() ? null : "LS")
+                  .serverTimings(
+                      rnd.nextInt(5) == 0 ? new ServerTimings(59, 45.791, 3, 4.394, 2.197) : null)
+                  .build()
+              : RequestRecord.failed(
+                  id,
+                  "c8",
+                  null,
+                  1_700_000_000_000L,
+                  1_700_000_000_500L,
+                  "timeout: no [DONE] within 600 s",
+                  null,
+                  12);
       recorder.finished(r);
       written.add(r);
     }
@@ -168,23 +216,39 @@ class RequestRecordJsonTest {
 
   @Test
   void olderLinesWithMoreDecimalsAreRoundedAsTheConstructorRounds() {
-    String line = "{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"ttft_ms\":400,"
-        + "\"tpot_ms\":80.33333333333333,\"e2el_ms\":1.9e3,\"itl_ms\":[1e1,10.0005,600]}";
+    String line =
+        "{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"ttft_ms\":400,"
+            + "\"tpot_ms\":80.33333333333333,\"e2el_ms\":1.9e3,\"itl_ms\":[1e1,10.0005,600]}";
     RequestRecord r = RequestsJsonl.parseLine(line, "old", 1);
-    assertEquals(TestRecords.ok(null).id(null).start(1).end(2).ttft(400.0).tpot(80.33333333333333)
-        .e2el(1900.0).itl(10.0, 10.0005, 600.0).inputTokens(null).outputTokens(null).status(null).build(), r);
+    assertEquals(
+        TestRecords.ok(null)
+            .id(null)
+            .start(1)
+            .end(2)
+            .ttft(400.0)
+            .tpot(80.33333333333333)
+            .e2el(1900.0)
+            .itl(10.0, 10.0005, 600.0)
+            .inputTokens(null)
+            .outputTokens(null)
+            .status(null)
+            .build(),
+        r);
     assertEquals(80.333, r.tpotMs());
     assertEquals(List.of(10.0, Math.round(10.0005 * 1000) / 1000.0, 600.0), r.itlMs());
   }
 
   @Test
   void bomCrLfBlankLinesAndUnknownFields(@TempDir Path dir) throws Exception {
-    String a = "{\"id\":\"a\",\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"x\":{\"y\":[1,{\"z\":null}]},"
-        + "\"itl_ms\":null,\"level\":\"c64\",\"error\":\"boom\"}";
-    String b = "{\"id\":\"b\",\"future\":[[]],\"start_ms\":3,\"end_ms\":4,\"ok\":false,"
-        + "\"level\":\"c64\",\"error\":\"boom\"}";
+    String a =
+        "{\"id\":\"a\",\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"x\":{\"y\":[1,{\"z\":null}]},"
+            + "\"itl_ms\":null,\"level\":\"c64\",\"error\":\"boom\"}";
+    String b =
+        "{\"id\":\"b\",\"future\":[[]],\"start_ms\":3,\"end_ms\":4,\"ok\":false,"
+            + "\"level\":\"c64\",\"error\":\"boom\"}";
     Path file = dir.resolve("r.jsonl");
-    Files.write(file, ("\uFEFF" + a + "\r\n\r\n   \n" + b + "\r\n").getBytes(StandardCharsets.UTF_8));
+    Files.write(
+        file, ("\uFEFF" + a + "\r\n\r\n   \n" + b + "\r\n").getBytes(StandardCharsets.UTF_8));
     List<RequestRecord> rs = RequestsJsonl.read(file);
     assertEquals(2, rs.size());
     assertEquals(List.of(), rs.get(0).itlMs());
@@ -201,26 +265,35 @@ class RequestRecordJsonTest {
   void malformedLinesAreNamed() {
     String ok = "{\"start_ms\":1,\"end_ms\":2,\"ok\":true}";
     assertMalformed(ok + "\n" + ok + " " + ok + "\n", "line 2", "more than one JSON value");
-    assertMalformed(ok + "\n{\"start_ms\":1,\n\"end_ms\":2,\"ok\":true}\n", "line 2",
+    assertMalformed(
+        ok + "\n{\"start_ms\":1,\n\"end_ms\":2,\"ok\":true}\n",
+        "line 2",
         "does not end on its line");
-    assertMalformed(ok + "\n\n{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"itl_ms\":[1.0,null]}",
-        "line 3", "itl_ms[1] is null");
-    assertMalformed(ok + "\n{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"ttft_ms\":\"fast\"}",
-        "line 2", "ttft_ms");
+    assertMalformed(
+        ok + "\n\n{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"itl_ms\":[1.0,null]}",
+        "line 3",
+        "itl_ms[1] is null");
+    assertMalformed(
+        ok + "\n{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"ttft_ms\":\"fast\"}",
+        "line 2",
+        "ttft_ms");
     assertMalformed(ok + "\n{\"start_ms\":1.5,\"end_ms\":2,\"ok\":true}", "line 2", "start_ms");
     assertMalformed(ok + "\n{\"start_ms\":1,\"end_ms\":2,\"ok\":null}", "line 2", "'ok'");
-    assertMalformed(ok + "\n{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"itl_ms\":{}}", "line 2",
-        "itl_ms");
-    assertMalformed(ok + "\n{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"ttft_ms\":1e300}",
-        "line 2", "ttft_ms");
+    assertMalformed(
+        ok + "\n{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"itl_ms\":{}}", "line 2", "itl_ms");
+    assertMalformed(
+        ok + "\n{\"start_ms\":1,\"end_ms\":2,\"ok\":true,\"ttft_ms\":1e300}", "line 2", "ttft_ms");
     assertMalformed(ok + "\n\"text\"\n", "line 2", "not a JSON object");
     assertMalformed(ok + "\n" + ok + "}\n", "line 2", "");
   }
 
   private static void assertMalformed(String content, String where, String why) {
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> RequestsJsonl.read(new StringReader(content), "mem.jsonl"));
-    assertTrue(e.getMessage().startsWith("malformed record in mem.jsonl at " + where + ":"),
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> RequestsJsonl.read(new StringReader(content), "mem.jsonl"));
+    assertTrue(
+        e.getMessage().startsWith("malformed record in mem.jsonl at " + where + ":"),
         e.getMessage());
     assertTrue(e.getMessage().contains(why), e.getMessage());
   }

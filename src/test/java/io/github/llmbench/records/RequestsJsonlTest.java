@@ -73,8 +73,8 @@ class RequestsJsonlTest {
   void otherKindsOfMalformedLines() {
     assertLineError("[1,2]", "line 2", "not a JSON object");
     assertLineError("{\"id\":\"x\",\"end_ms\":5,\"ok\":true}", "line 2", "start_ms");
-    assertLineError(OK_LINE.replace("\"start_ms\":1700000000000", "\"start_ms\":\"soon\""),
-        "line 2", "");
+    assertLineError(
+        OK_LINE.replace("\"start_ms\":1700000000000", "\"start_ms\":\"soon\""), "line 2", "");
     assertLineError(OK_LINE + " trailing", "line 2", "");
     assertLineError("not json", "line 2", "");
   }
@@ -83,8 +83,10 @@ class RequestsJsonlTest {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> RequestsJsonl.read(new StringReader(OK_LINE + "\n" + badLine + "\n"), "mem.jsonl"));
-    assertTrue(e.getMessage().startsWith("malformed record in mem.jsonl at " + where + ":"),
+            () ->
+                RequestsJsonl.read(new StringReader(OK_LINE + "\n" + badLine + "\n"), "mem.jsonl"));
+    assertTrue(
+        e.getMessage().startsWith("malformed record in mem.jsonl at " + where + ":"),
         e.getMessage());
     assertTrue(e.getMessage().contains(why), e.getMessage());
   }

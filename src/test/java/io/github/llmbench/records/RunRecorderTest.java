@@ -8,6 +8,8 @@ import io.github.llmbench.testing.TestRecords;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +28,9 @@ class RunRecorderTest {
     }
     List<String> lines = Files.readAllLines(file);
     assertEquals(1, lines.size());
-    assertTrue(lines.get(0).contains("\"id\":\"a\"") && lines.get(0).contains("\"ttft_ms\":10.0"), lines.get(0));
+    assertTrue(
+        lines.get(0).contains("\"id\":\"a\"") && lines.get(0).contains("\"ttft_ms\":10.0"),
+        lines.get(0));
   }
 
   @Test
@@ -65,25 +69,31 @@ class RunRecorderTest {
     recorder.close(2000, "unfinished");
     List<String> lines = Files.readAllLines(dir.resolve(RunFiles.REQUESTS));
     assertFalse(lines.get(0).contains("server_timings"), lines.get(0)); // vLLM: lines unchanged
-    assertTrue(lines.get(1).contains("\"server_timings\":{\"prompt_n\":59,\"prompt_ms\":45.791"), lines.get(1));
+    assertTrue(
+        lines.get(1).contains("\"server_timings\":{\"prompt_n\":59,\"prompt_ms\":45.791"),
+        lines.get(1));
     List<RequestRecord> read = RequestsJsonl.read(dir.resolve(RunFiles.REQUESTS));
     assertEquals(null, read.get(0).serverTimings());
     assertEquals(t, read.get(1).serverTimings());
   }
 
   @Test
-  void theFolderIsResolvedOnceOnTheWriterThreadWhenTheFirstRequestStarts(@TempDir Path dir) throws Exception {
-    java.util.concurrent.CountDownLatch lookupMayEnd = new java.util.concurrent.CountDownLatch(1);
-    List<String> lookups = new java.util.concurrent.CopyOnWriteArrayList<>();
-    RunRecorder recorder = new RunRecorder(() -> {
-      lookups.add(Thread.currentThread().getName());
-      try {
-        lookupMayEnd.await(); // a lookup that takes its time (the run's folder not found yet)
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      return dir;
-    });
+  void theFolderIsResolvedOnceOnTheWriterThreadWhenTheFirstRequestStarts(@TempDir Path dir)
+      throws Exception {
+    CountDownLatch lookupMayEnd = new CountDownLatch(1);
+    List<String> lookups = new CopyOnWriteArrayList<>();
+    RunRecorder recorder =
+        new RunRecorder(
+            () -> {
+              lookups.add(Thread.currentThread().getName());
+              try {
+                lookupMayEnd
+                    .await(); // a lookup that takes its time (the run's folder not found yet)
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+              return dir;
+            });
     Thread.sleep(50);
     assertEquals(List.of(), lookups, "nothing is looked up before a request starts");
     // the event loop's calls return while the lookup waits
@@ -100,7 +110,8 @@ class RunRecorderTest {
     while (recorder.directory() == null && System.nanoTime() < deadline) {
       Thread.sleep(1);
     }
-    assertEquals(dir, recorder.directory(), "known during the run (the metrics scraper writes there)");
+    assertEquals(
+        dir, recorder.directory(), "known during the run (the metrics scraper writes there)");
     assertEquals(2, recorder.close(2000, "unfinished").size());
     assertEquals(1, lookups.size(), "looked up once");
     assertEquals(2, RequestsJsonl.read(dir.resolve(RunFiles.REQUESTS)).size());

@@ -10,30 +10,43 @@ import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GoodputSpec;
-import io.github.llmbench.testing.TestRecords;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.testing.TestRecords;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class CapacityBlockTest {
   private static final SloFigure TTFT_P99 = new LatencyFigure(Metric.TTFT, Statistic.P99);
-  private static final RunAnalysis NO_RECORDS = RunAnalysis.of(List.of(), Map.of(), null, null, 1, "hint");
+  private static final RunAnalysis NO_RECORDS =
+      RunAnalysis.of(List.of(), Map.of(), null, null, 1, "hint");
 
   @Test
   void theAnswerAndThinP99ProbesAreSaid() {
     List<CapacitySearch.Objective> slo = List.of(new CapacitySearch.Objective(TTFT_P99, 2000));
     CapacitySearch s = new CapacitySearch(8, 64, 0.1, true);
-    List<CapacitySearch.Probe> probes = List.of(
-        CapacitySearch.judge(8, Map.of(TTFT_P99, 900.0), slo), CapacitySearch.judge(16, Map.of(TTFT_P99, 2400.0), slo));
-    String block = CapacityBlock.format(s.verdict(probes), search(false), Optional.empty(), NO_RECORDS);
-    assertTrue(block.contains("Capacity:  not bracketed (out of time, -Dsearch.budget): c8 met every objective; c16 broke ttft.p99 2400.00 > 2000.00 (+20.0%)"), block);
+    List<CapacitySearch.Probe> probes =
+        List.of(
+            CapacitySearch.judge(8, Map.of(TTFT_P99, 900.0), slo),
+            CapacitySearch.judge(16, Map.of(TTFT_P99, 2400.0), slo));
+    String block =
+        CapacityBlock.format(s.verdict(probes), search(false), Optional.empty(), NO_RECORDS);
+    assertTrue(
+        block.contains(
+            "Capacity:  not bracketed (out of time, -Dsearch.budget): c8 met every objective; c16 broke ttft.p99 2400.00 > 2000.00 (+20.0%)"),
+        block);
     assertTrue(block.contains("Probes:    c8 met (0 requests), c16 broke (0 requests)"), block);
-    assertTrue(block.contains("! P99 objectives judged on fewer than 100 requests (c8: 0, c16: 0)"), block);
-    assertEquals("none: the lowest level probed, c8, broke ttft.p99 2400.00 > 2000.00 (+20.0%) (lower -Dsearch.min)",
-        CapacityBlock.sentence(s.verdict(List.of(CapacitySearch.judge(8, Map.of(TTFT_P99, 2400.0), slo))), false));
+    assertTrue(
+        block.contains("! P99 objectives judged on fewer than 100 requests (c8: 0, c16: 0)"),
+        block);
+    assertEquals(
+        "none: the lowest level probed, c8, broke ttft.p99 2400.00 > 2000.00 (+20.0%) (lower -Dsearch.min)",
+        CapacityBlock.sentence(
+            s.verdict(List.of(CapacitySearch.judge(8, Map.of(TTFT_P99, 2400.0), slo))), false));
   }
 
   private static BenchSettings.Search search(boolean rate) {
@@ -42,11 +55,18 @@ class CapacityBlockTest {
 
   /** A level of requests, each with this TTFT, over 10 s. */
   private static List<RequestRecord> level(String level, double... ttfts) {
-    List<RequestRecord> rs = new java.util.ArrayList<>();
+    List<RequestRecord> rs = new ArrayList<>();
     for (int i = 0; i < ttfts.length; i++) {
       long start = 1_700_000_000_000L + i * 10_000L / ttfts.length;
-      rs.add(TestRecords.ok(level).id(level + "-" + i).start(start).end(start + (long) ttfts[i] + 500).ttft(ttfts[i])
-          .e2el(ttfts[i] + 500).outputTokens(2).build());
+      rs.add(
+          TestRecords.ok(level)
+              .id(level + "-" + i)
+              .start(start)
+              .end(start + (long) ttfts[i] + 500)
+              .ttft(ttfts[i])
+              .e2el(ttfts[i] + 500)
+              .outputTokens(2)
+              .build());
     }
     return rs;
   }
@@ -56,23 +76,36 @@ class CapacityBlockTest {
   void aRateSearchNamesItsLevelsByRateAndGivesTheGoodputAtTheCapacity() {
     List<CapacitySearch.Objective> slo = List.of(new CapacitySearch.Objective(TTFT_P99, 2000));
     CapacitySearch s = new CapacitySearch(2.5, 64, 0.1, false);
-    List<CapacitySearch.Probe> probes = List.of(
-        CapacitySearch.judge(2.5, Map.of(TTFT_P99, 900.0), slo), CapacitySearch.judge(2.75, Map.of(TTFT_P99, 2400.0), slo));
-    List<RequestRecord> records = new java.util.ArrayList<>(level("r2.5", 100, 1900, 2100, 2500)); // 2 of 4 within 2000 ms
+    List<CapacitySearch.Probe> probes =
+        List.of(
+            CapacitySearch.judge(2.5, Map.of(TTFT_P99, 900.0), slo),
+            CapacitySearch.judge(2.75, Map.of(TTFT_P99, 2400.0), slo));
+    List<RequestRecord> records =
+        new ArrayList<>(level("r2.5", 100, 1900, 2100, 2500)); // 2 of 4 within 2000 ms
     records.addAll(level("r2.75", 3000, 3000));
     RunAnalysis a = RunAnalysis.of(records, Map.of(), null, null, 1, "hint");
     CapacitySearch.Verdict v = s.verdict(probes);
     String block = CapacityBlock.format(v, search(true), Optional.empty(), a);
-    assertTrue(block.contains("Capacity:  r2.5 meets every objective; r2.75 broke ttft.p99"), block);
+    assertTrue(
+        block.contains("Capacity:  r2.5 meets every objective; r2.75 broke ttft.p99"), block);
     double throughput = a.levels().get("r2.5").serving().requestThroughput();
-    assertTrue(block.contains(String.format(java.util.Locale.ROOT,
-        "Goodput:   at r2.5, %.2f req/s of %.2f (50.0%% of requests meet ttft:2000, from -Dslo)", throughput / 2, throughput)), block);
+    assertTrue(
+        block.contains(
+            String.format(
+                Locale.ROOT,
+                "Goodput:   at r2.5, %.2f req/s of %.2f (50.0%% of requests meet ttft:2000, from -Dslo)",
+                throughput / 2,
+                throughput)),
+        block);
     Map<String, Object> json = CapacityBlock.json(v, search(true), Optional.empty(), a);
     assertEquals("rate", json.get("search"));
     assertEquals(throughput / 2, (Double) json.get("request_goodput_at_capacity"), 1e-9);
     assertEquals(2.75, ((List<Map<String, Object>>) json.get("probes")).get(1).get("load"));
     // -Dgate.goodput's objectives, when set, are the run's goodput: the capacity's too
-    GoodputSpec gate = GoodputSpec.perRequest(Map.of(new LatencyFigure(Metric.TTFT, Statistic.MEAN), 2200.0));
-    assertTrue(CapacityBlock.format(v, search(true), Optional.of(gate), a).contains("(75.0% of requests meet ttft:2200, from -Dgate.goodput)"));
+    GoodputSpec gate =
+        GoodputSpec.perRequest(Map.of(new LatencyFigure(Metric.TTFT, Statistic.MEAN), 2200.0));
+    assertTrue(
+        CapacityBlock.format(v, search(true), Optional.of(gate), a)
+            .contains("(75.0% of requests meet ttft:2200, from -Dgate.goodput)"));
   }
 }

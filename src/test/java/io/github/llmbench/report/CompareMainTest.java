@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.testing.Chromium;
@@ -16,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -26,10 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The compare command on two synthetic run folders written by {@link RunReport#write} (the
- * 3-level run of {@link LlmPageTest}, and a faster one without its c8 level): the console table,
- * compare.html in headless Chromium (three charts drawn, hostile label and model id shown as
- * text), the default output folder, and bad arguments.
+ * The compare command on two synthetic run folders written by {@link RunReport#write} (the 3-level
+ * run of {@link LlmPageTest}, and a faster one without its c8 level): the console table,
+ * compare.html in headless Chromium (three charts drawn, hostile label and model id shown as text),
+ * the default output folder, and bad arguments.
  */
 class CompareMainTest {
 
@@ -49,7 +51,8 @@ class CompareMainTest {
     err.reset();
     PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
     PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-    return base == null ? CompareMain.run(args, o, e)
+    return base == null
+        ? CompareMain.run(args, o, e)
         : CompareMain.run(args, o, e, base, LocalDateTime.of(2025, 1, 2, 3, 4, 5, 6_000_000));
   }
 
@@ -64,23 +67,31 @@ class CompareMainTest {
   /** The baseline: LlmPageTest's 3-level run (c2, c4, c8). */
   static Path baselineRun(Path dir) throws Exception {
     Path run = LlmPageTest.runFolder(Files.createDirectories(dir.resolve("tp1")));
-    RunReport.write(run, LlmPageTest.threeLevelRun(), io.github.llmbench.analysis.RunAnalysis.Telemetry.NONE, Map.of(),
-        Catalog.model("qwen2.5-7b-instruct"), Catalog.gpu("rtx4080-32gb"), 1,
-        LlmPageTest.metadata(), quiet());
+    RunReport.write(
+        run,
+        LlmPageTest.threeLevelRun(),
+        RunAnalysis.Telemetry.NONE,
+        Map.of(),
+        Catalog.model("qwen2.5-7b-instruct"),
+        Catalog.gpu("rtx4080-32gb"),
+        1,
+        LlmPageTest.metadata(),
+        quiet());
     return run;
   }
 
   /** The other run: the same without c8, every TTFT halved; a hostile model id. */
   static Path otherRun(Path dir) throws Exception {
     Path run = LlmPageTest.runFolder(Files.createDirectories(dir.resolve("tp2")));
-    List<RequestRecord> rs = LlmPageTest.threeLevelRun().stream()
-        .filter(r -> !"c8".equals(r.level()))
-        .map(r -> TestRecords.from(r).ttft(r.ttftMs() == null ? null : r.ttftMs() / 2).build())
-        .toList();
-    Map<String, Object> meta = new java.util.LinkedHashMap<>(LlmPageTest.metadata());
+    List<RequestRecord> rs =
+        LlmPageTest.threeLevelRun().stream()
+            .filter(r -> !"c8".equals(r.level()))
+            .map(r -> TestRecords.from(r).ttft(r.ttftMs() == null ? null : r.ttftMs() / 2).build())
+            .toList();
+    Map<String, Object> meta = new LinkedHashMap<>(LlmPageTest.metadata());
     meta.put("model_id", MODEL_XSS);
     meta.put("seed", 1234);
-    RunReport.write(run, rs, io.github.llmbench.analysis.RunAnalysis.Telemetry.NONE, Map.of(), null, null, 1, meta, quiet());
+    RunReport.write(run, rs, RunAnalysis.Telemetry.NONE, Map.of(), null, null, 1, meta, quiet());
     return run;
   }
 
@@ -95,8 +106,16 @@ class CompareMainTest {
     Path tp2 = otherRun(dir);
     Path outDir = dir.resolve("cmp");
     // the second run named by its summary.json
-    assertEquals(0, run(tp1.toString(), tp2.resolve("llm/summary.json").toString(), "--out",
-        outDir.toString(), "--labels", "tp1," + LABEL_XSS), err());
+    assertEquals(
+        0,
+        run(
+            tp1.toString(),
+            tp2.resolve("llm/summary.json").toString(),
+            "--out",
+            outDir.toString(),
+            "--labels",
+            "tp1," + LABEL_XSS),
+        err());
     assertEquals("", err());
     String text = out();
 
@@ -107,8 +126,10 @@ class CompareMainTest {
     for (String level : List.of(" c2 ", " c4 ", " c8 ")) {
       assertTrue(text.contains(level + "="), level);
     }
-    assertTrue(text.indexOf(" c2 =") < text.indexOf(" c4 =")
-        && text.indexOf(" c4 =") < text.indexOf(" c8 ="), text);
+    assertTrue(
+        text.indexOf(" c2 =") < text.indexOf(" c4 =")
+            && text.indexOf(" c4 =") < text.indexOf(" c8 ="),
+        text);
     assertTrue(text.contains("(level c8 not in " + LABEL_XSS + ")"), text);
     assertTrue(text.contains("Metric"), text);
 
@@ -123,8 +144,12 @@ class CompareMainTest {
     assertLine(c4, "Output token throughput (tok/s)", f2(out1), f2(out1), "1.00x");
     assertLine(c4, "Failed requests", "1", "1", "1.00x");
     String c8 = block(text, "c8");
-    assertLine(c8, "Mean TTFT (ms)",
-        f2(s1.get("levels").get("c8").get("mean_ttft_ms").asDouble()), "-", "-");
+    assertLine(
+        c8,
+        "Mean TTFT (ms)",
+        f2(s1.get("levels").get("c8").get("mean_ttft_ms").asDouble()),
+        "-",
+        "-");
     assertTrue(text.contains("Comparison page:     " + outDir.resolve("compare.html")), text);
 
     // the page: beside the assets it needs, drawn from disk with no network
@@ -132,8 +157,9 @@ class CompareMainTest {
     assertTrue(Files.isRegularFile(outDir.resolve("js/highstock.js")));
     assertTrue(Files.isRegularFile(outDir.resolve("style/style.css")));
     String html = Files.readString(page);
-    assertFalse(html.contains("src=\"http") || html.contains("href=\"http"), "nothing from the"
-        + " network");
+    assertFalse(
+        html.contains("src=\"http") || html.contains("href=\"http"),
+        "nothing from the" + " network");
     assertTrue(html.contains("llm-better") && html.contains("llm-worse"), "coloured cells");
     Chromium.Dump d = Chromium.open(page);
     Chromium.assertChartsDrawn(d, 3);
@@ -146,7 +172,8 @@ class CompareMainTest {
     // each run's metadata and a link to its own page
     assertTrue(dom.contains("tp1 (baseline)"), "baseline");
     assertTrue(dom.contains(">1234<"), "seed");
-    assertTrue(dom.contains("href=\"../tp1/servingbenchmarksimulation-20250101000000000/llm.html\""),
+    assertTrue(
+        dom.contains("href=\"../tp1/servingbenchmarksimulation-20250101000000000/llm.html\""),
         "link to the run's page");
     // the ratio of c4's mean TTFT, coloured better
     assertTrue(dom.contains("<td class=\"value total llm-better\">0.50x</td>"), "ratio cell");
@@ -174,27 +201,55 @@ class CompareMainTest {
     Path tp1 = baselineRun(dir);
     String p = "gatling-llm-bench compare: ";
 
-    assertBad(p + "Invalid run dirs=(none): expected two or more run folders (or paths of their"
-        + " llm/summary.json); usage: " + CompareMain.USAGE);
-    assertBad(p + "Invalid run dirs=" + tp1 + ": expected two or more run folders (or paths of"
-        + " their llm/summary.json); usage: " + CompareMain.USAGE, tp1.toString());
+    assertBad(
+        p
+            + "Invalid run dirs=(none): expected two or more run folders (or paths of their"
+            + " llm/summary.json); usage: "
+            + CompareMain.USAGE);
+    assertBad(
+        p
+            + "Invalid run dirs="
+            + tp1
+            + ": expected two or more run folders (or paths of"
+            + " their llm/summary.json); usage: "
+            + CompareMain.USAGE,
+        tp1.toString());
 
     Path nowhere = dir.resolve("nowhere");
-    assertBad(p + "Invalid run dir=" + nowhere + ": expected a Gatling run folder holding"
-        + " llm/summary.json, or the path of a summary.json (no such file or folder)",
-        tp1.toString(), nowhere.toString());
+    assertBad(
+        p
+            + "Invalid run dir="
+            + nowhere
+            + ": expected a Gatling run folder holding"
+            + " llm/summary.json, or the path of a summary.json (no such file or folder)",
+        tp1.toString(),
+        nowhere.toString());
 
     Path empty = Files.createDirectories(dir.resolve("empty-run"));
-    assertBad(p + "Invalid run dir=" + empty + ": expected a Gatling run folder holding"
-        + " llm/summary.json, or the path of a summary.json (no llm/summary.json there)",
-        tp1.toString(), empty.toString());
+    assertBad(
+        p
+            + "Invalid run dir="
+            + empty
+            + ": expected a Gatling run folder holding"
+            + " llm/summary.json, or the path of a summary.json (no llm/summary.json there)",
+        tp1.toString(),
+        empty.toString());
 
     Path broken = Files.createDirectories(dir.resolve("broken/llm"));
     Files.writeString(broken.resolve("summary.json"), "{\"levels\": {\"c8\": {\n");
     assertEquals(3, run(tp1.toString(), broken.getParent().toString()));
     assertOneLine();
-    assertTrue(err().startsWith(p + "Invalid run dir=" + broken.getParent() + ": expected a"
-        + " summary.json that is valid JSON (" + broken.resolve("summary.json") + ": "), err());
+    assertTrue(
+        err()
+            .startsWith(
+                p
+                    + "Invalid run dir="
+                    + broken.getParent()
+                    + ": expected a"
+                    + " summary.json that is valid JSON ("
+                    + broken.resolve("summary.json")
+                    + ": "),
+        err());
 
     Path notOurs = Files.createDirectories(dir.resolve("other/llm"));
     Files.writeString(notOurs.resolve("summary.json"), "[1, 2, 3]\n");
@@ -202,16 +257,34 @@ class CompareMainTest {
     assertOneLine();
     assertTrue(err().contains("expected a summary.json written by gatling-llm-bench"), err());
 
-    assertBad(p + "Invalid --labels=a,b,c: expected one non-empty label per run, comma-separated"
-        + " (2 runs)", tp1.toString(), tp1.toString(), "--labels", "a,b,c");
-    assertBad(p + "Invalid --labels=a,: expected one non-empty label per run, comma-separated"
-        + " (2 runs)", tp1.toString(), tp1.toString(), "--labels=a,");
-    assertBad(p + "Invalid option=--fast: expected --out or --labels",
-        tp1.toString(), tp1.toString(), "--fast");
+    assertBad(
+        p
+            + "Invalid --labels=a,b,c: expected one non-empty label per run, comma-separated"
+            + " (2 runs)",
+        tp1.toString(),
+        tp1.toString(),
+        "--labels",
+        "a,b,c");
+    assertBad(
+        p
+            + "Invalid --labels=a,: expected one non-empty label per run, comma-separated"
+            + " (2 runs)",
+        tp1.toString(),
+        tp1.toString(),
+        "--labels=a,");
+    assertBad(
+        p + "Invalid option=--fast: expected --out or --labels",
+        tp1.toString(),
+        tp1.toString(),
+        "--fast");
     assertBad(p + "Invalid --out=: expected a folder", tp1.toString(), tp1.toString(), "--out");
     Path file = tp1.resolve("index.html");
-    assertBad(p + "Invalid --out=" + file + ": expected a folder (created when missing)",
-        tp1.toString(), tp1.toString(), "--out", file.toString());
+    assertBad(
+        p + "Invalid --out=" + file + ": expected a folder (created when missing)",
+        tp1.toString(),
+        tp1.toString(),
+        "--out",
+        file.toString());
   }
 
   private void assertBad(String line, String... args) {
@@ -239,7 +312,8 @@ class CompareMainTest {
       re.append(" +").append(Pattern.quote(c));
     }
     re.append("$");
-    assertTrue(Pattern.compile(re.toString()).matcher(block).find(),
+    assertTrue(
+        Pattern.compile(re.toString()).matcher(block).find(),
         metric + " " + String.join(" ", cells) + " in\n" + block);
   }
 

@@ -4,16 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.TestRecords;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,10 +22,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import io.github.llmbench.testing.Chromium;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,7 +41,8 @@ class LlmPageTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** A minimal Gatling index.html with its sub-menu, as Gatling 3.15 writes it. */
-  static final String GATLING_INDEX = """
+  static final String GATLING_INDEX =
+      """
       <!DOCTYPE html>
       <html lang="en"><head><title>Gatling Stats - Global Information</title></head><body>
       <div class="content-header">
@@ -59,13 +58,21 @@ class LlmPageTest {
 
   /**
    * Closed-loop levels c2, c4, c8 of 6 s each, one after the other, after a c1 "warmup"; each
-   * request 8 chunks; the busier the level, the slower each request. One failed request carries
-   * a hostile error text.
+   * request 8 chunks; the busier the level, the slower each request. One failed request carries a
+   * hostile error text.
    */
   static List<RequestRecord> threeLevelRun() {
     List<RequestRecord> rs = new ArrayList<>();
     // 8 tokens, 7 gaps of 50 ms: e2el 400 ms, ends at T + 400
-    rs.add(TestRecords.ok("warmup").id("w0").start(T).ttft(50).tpot(50).inputTokens(100).outputTokens(8).build());
+    rs.add(
+        TestRecords.ok("warmup")
+            .id("w0")
+            .start(T)
+            .ttft(50)
+            .tpot(50)
+            .inputTokens(100)
+            .outputTokens(8)
+            .build());
     long levelStart = T + 1_000;
     int id = 0;
     for (int c : new int[] {2, 4, 8}) {
@@ -76,13 +83,27 @@ class LlmPageTest {
         long t = levelStart + s * 3L;
         while (t < levelStart + 6_000) {
           // 7 gaps of gap ms, e2el = ttft + 7 gap
-          rs.add(TestRecords.ok("c" + c).id("r" + id++).start(t).end(t + dur).ttft(ttft).tpot(gap)
-              .inputTokens(100).outputTokens(8).build());
+          rs.add(
+              TestRecords.ok("c" + c)
+                  .id("r" + id++)
+                  .start(t)
+                  .end(t + dur)
+                  .ttft(ttft)
+                  .tpot(gap)
+                  .inputTokens(100)
+                  .outputTokens(8)
+                  .build());
           t += dur;
         }
       }
-      rs.add(TestRecords.failed("c" + c, XSS).id("f" + id++).start(levelStart + 100).end(levelStart + 150)
-          .inputTokens(100).status(500).build());
+      rs.add(
+          TestRecords.failed("c" + c, XSS)
+              .id("f" + id++)
+              .start(levelStart + 100)
+              .end(levelStart + 150)
+              .inputTokens(100)
+              .status(500)
+              .build());
       levelStart += 7_000;
     }
     return rs;
@@ -101,8 +122,7 @@ class LlmPageTest {
     Path run = dir.resolve("servingbenchmarksimulation-20250101000000000");
     Files.createDirectories(run.resolve("llm"));
     Files.writeString(run.resolve("index.html"), GATLING_INDEX);
-    Files.writeString(run.resolve("group_c2-1.html"), GATLING_INDEX.replace("item ouvert",
-        "item"));
+    Files.writeString(run.resolve("group_c2-1.html"), GATLING_INDEX.replace("item ouvert", "item"));
     return run;
   }
 
@@ -111,9 +131,17 @@ class LlmPageTest {
   void summaryLinkAndPageInChromium(@TempDir Path dir) throws Exception {
     Path run = runFolder(dir);
     ByteArrayOutputStream console = new ByteArrayOutputStream();
-    RunAnalysis a = RunReport.write(run, threeLevelRun(), io.github.llmbench.analysis.RunAnalysis.Telemetry.NONE, Map.of(),
-        Catalog.model("qwen2.5-7b-instruct"), Catalog.gpu("rtx4080-32gb"), 1, metadata(),
-        new PrintStream(console, true, StandardCharsets.UTF_8));
+    RunAnalysis a =
+        RunReport.write(
+            run,
+            threeLevelRun(),
+            RunAnalysis.Telemetry.NONE,
+            Map.of(),
+            Catalog.model("qwen2.5-7b-instruct"),
+            Catalog.gpu("rtx4080-32gb"),
+            1,
+            metadata(),
+            new PrintStream(console, true, StandardCharsets.UTF_8));
     assertEquals(List.of("c2", "c4", "c8"), List.copyOf(a.levels().keySet()));
 
     String out = console.toString(StandardCharsets.UTF_8);
@@ -149,22 +177,45 @@ class LlmPageTest {
     assertTrue(out.contains("- Failures (c4) -"), out);
 
     // the link: in both Gatling pages, once, and a second report leaves it once
-    RunReport.write(run, threeLevelRun(), io.github.llmbench.analysis.RunAnalysis.Telemetry.NONE, Map.of(), null, null, 1, metadata(),
+    RunReport.write(
+        run,
+        threeLevelRun(),
+        RunAnalysis.Telemetry.NONE,
+        Map.of(),
+        null,
+        null,
+        1,
+        metadata(),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     for (String page : List.of("index.html", "group_c2-1.html")) {
       String html = Files.readString(run.resolve(page));
       assertEquals(1, count(html, "id=\"llm_link\""), page);
-      assertTrue(html.contains("Details</a></div>\n<div class=\"item\"><a id=\"llm_link\""
-          + " href=\"llm.html\">LLM</a></div>"), html);
+      assertTrue(
+          html.contains(
+              "Details</a></div>\n<div class=\"item\"><a id=\"llm_link\""
+                  + " href=\"llm.html\">LLM</a></div>"),
+          html);
     }
     JsonNode s2 = JSON.readTree(run.resolve("llm/summary.json").toFile());
-    assertTrue(s2.get("levels").get("c4").get("roofline").get("skipped").asText()
-        .contains("Roofline skipped: no model or GPU spec"));
+    assertTrue(
+        s2.get("levels")
+            .get("c4")
+            .get("roofline")
+            .get("skipped")
+            .asText()
+            .contains("Roofline skipped: no model or GPU spec"));
 
     // the page without a roofline: 5 charts; with one: 6
     assertChromium(run, 5);
-    RunReport.write(run, threeLevelRun(), io.github.llmbench.analysis.RunAnalysis.Telemetry.NONE, Map.of(), Catalog.model("qwen2.5-7b-instruct"),
-        Catalog.gpu("rtx4080-32gb"), 1, metadata(),
+    RunReport.write(
+        run,
+        threeLevelRun(),
+        RunAnalysis.Telemetry.NONE,
+        Map.of(),
+        Catalog.model("qwen2.5-7b-instruct"),
+        Catalog.gpu("rtx4080-32gb"),
+        1,
+        metadata(),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     String dom = assertChromium(run, 6);
     assertTrue(dom.contains("Roofline (Qwen/Qwen2.5-7B-Instruct"), "roofline table");
@@ -172,8 +223,8 @@ class LlmPageTest {
   }
 
   /**
-   * c2 fails for 12 reasons (reason i i times, one of them hostile), c4 never: c2's table shows
-   * the 10 most frequent, most first, and says what it left out; c4 gets no table.
+   * c2 fails for 12 reasons (reason i i times, one of them hostile), c4 never: c2's table shows the
+   * 10 most frequent, most first, and says what it left out; c4 gets no table.
    */
   @Test
   void failureTablesPerLevelTopTenMostFirstEscaped() {
@@ -182,20 +233,29 @@ class LlmPageTest {
     for (int i = 1; i <= 12; i++) {
       String reason = i == 11 ? "HTTP 400: " + XSS + " & more" : "HTTP 500: reason " + i;
       for (int k = 0; k < i; k++) {
-        rs.add(TestRecords.failed("c2", reason).id("f" + i + "-" + k).start(t).end(t + 10).inputTokens(100)
-            .status(i == 11 ? 400 : 500).build());
+        rs.add(
+            TestRecords.failed("c2", reason)
+                .id("f" + i + "-" + k)
+                .start(t)
+                .end(t + 10)
+                .inputTokens(100)
+                .status(i == 11 ? 400 : 500)
+                .build());
         t += 10;
       }
     }
     rs.add(TestRecords.ok("c4").id("ok").start(t + 1_000).end(t + 1_100).build());
-    String html = LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), Map.of(),
-        null, "run");
+    String html =
+        LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), Map.of(), null, "run");
 
-    String errors = html.substring(html.indexOf("<div id=\"llm-errors\""), html.indexOf("<div id=\"llm-run\""));
+    String errors =
+        html.substring(html.indexOf("<div id=\"llm-errors\""), html.indexOf("<div id=\"llm-run\""));
     assertTrue(errors.contains("Failed requests (c2): 78, by reason"), errors);
     assertFalse(errors.contains("(c4)"), errors);
-    Matcher row = Pattern.compile("<tr><td class=\"total\">(\\d+)</td><td class=\"value total\">([^<]*)</td></tr>")
-        .matcher(errors);
+    Matcher row =
+        Pattern.compile(
+                "<tr><td class=\"total\">(\\d+)</td><td class=\"value total\">([^<]*)</td></tr>")
+            .matcher(errors);
     List<Integer> counts = new ArrayList<>();
     List<String> reasons = new ArrayList<>();
     while (row.find()) {
@@ -206,37 +266,78 @@ class LlmPageTest {
     assertEquals("HTTP 400: &lt;script&gt;alert(1)&lt;/script&gt; &amp; more", reasons.get(1));
     assertEquals("HTTP 500: reason 3", reasons.get(9));
     assertFalse(errors.contains(XSS), "unescaped error text");
-    assertTrue(errors.contains("3 more failed requests with 2 other reasons in llm/requests.jsonl."), errors);
+    assertTrue(
+        errors.contains("3 more failed requests with 2 other reasons in llm/requests.jsonl."),
+        errors);
 
-    String clean = LlmPage.html(RunAnalysis.of(rs.subList(rs.size() - 1, rs.size()), Map.of(), null,
-        null, 1, "hint"), Map.of(), null, "run");
-    assertTrue(clean.contains("<div id=\"llm-errors\" class=\"llm-section\">\n<p class=\"llm-note\">No failed"
-        + " requests.</p>"), clean);
+    String clean =
+        LlmPage.html(
+            RunAnalysis.of(rs.subList(rs.size() - 1, rs.size()), Map.of(), null, null, 1, "hint"),
+            Map.of(),
+            null,
+            "run");
+    assertTrue(
+        clean.contains(
+            "<div id=\"llm-errors\" class=\"llm-section\">\n<p class=\"llm-note\">No failed"
+                + " requests.</p>"),
+        clean);
   }
 
   @Test
   void ttftByTurnAndTraceLatenessTablesOnlyWhereTheRunHasThem() {
     List<RequestRecord> rs = new ArrayList<>();
     for (int k = 1; k <= 3; k++) {
-      rs.add(TestRecords.ok(XSS).id("t" + k).start(T + k * 100).end(T + k * 100 + 50).ttft(10.0 * k)
-          .inputTokens(100 * k).origin(io.github.llmbench.records.RequestOrigin.turn("conv-1", k)).build());
+      rs.add(
+          TestRecords.ok(XSS)
+              .id("t" + k)
+              .start(T + k * 100)
+              .end(T + k * 100 + 50)
+              .ttft(10.0 * k)
+              .inputTokens(100 * k)
+              .origin(RequestOrigin.turn("conv-1", k))
+              .build());
     }
-    rs.add(TestRecords.ok("trace").id("r1").start(T).end(T + 50)
-        .origin(io.github.llmbench.records.RequestOrigin.trace(0, 3_000)).build());
-    rs.add(TestRecords.ok("trace").id("r2").start(T + 500).end(T + 550)
-        .origin(io.github.llmbench.records.RequestOrigin.trace(500_000, 510_500)).build());
-    String html = LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), Map.of(), null, "run");
-    String section = html.substring(html.indexOf("<div id=\"llm-workload\""), html.indexOf("<div id=\"llm-errors\""));
+    rs.add(
+        TestRecords.ok("trace")
+            .id("r1")
+            .start(T)
+            .end(T + 50)
+            .origin(RequestOrigin.trace(0, 3_000))
+            .build());
+    rs.add(
+        TestRecords.ok("trace")
+            .id("r2")
+            .start(T + 500)
+            .end(T + 550)
+            .origin(RequestOrigin.trace(500_000, 510_500))
+            .build());
+    String html =
+        LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), Map.of(), null, "run");
+    String section =
+        html.substring(
+            html.indexOf("<div id=\"llm-workload\""), html.indexOf("<div id=\"llm-errors\""));
     assertTrue(section.contains("TTFT by turn (&lt;script&gt;"), section);
     assertFalse(section.contains(XSS), "the level's name escaped");
-    assertTrue(section.contains("<tr><td class=\"total\">3</td><td class=\"value total\">1</td><td class=\"value total\">0</td>"
-        + "<td class=\"value total\">300.0</td><td class=\"value total\">30.00</td>"), section);
+    assertTrue(
+        section.contains(
+            "<tr><td class=\"total\">3</td><td class=\"value total\">1</td><td class=\"value total\">0</td>"
+                + "<td class=\"value total\">300.0</td><td class=\"value total\">30.00</td>"),
+        section);
     assertTrue(section.contains("Trace replay (trace)"), section);
-    assertTrue(section.contains("<td class=\"total\">2</td><td class=\"value total\">3.8</td>"), "median of 0 and 7.5 ms late: " + section);
-    String plain = LlmPage.html(RunAnalysis.of(rs.subList(3, 4), Map.of(), null, null, 1, "hint"), Map.of(), null, "run");
+    assertTrue(
+        section.contains("<td class=\"total\">2</td><td class=\"value total\">3.8</td>"),
+        "median of 0 and 7.5 ms late: " + section);
+    String plain =
+        LlmPage.html(
+            RunAnalysis.of(rs.subList(3, 4), Map.of(), null, null, 1, "hint"),
+            Map.of(),
+            null,
+            "run");
     assertTrue(plain.contains("llm-workload"), "one trace record still has a lateness row");
     rs.replaceAll(r -> r.withOrigin(null));
-    assertFalse(LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), Map.of(), null, "run").contains("llm-workload"));
+    assertFalse(
+        LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), Map.of(), null, "run")
+            .contains("llm-workload"));
   }
 
   /** Opens llm.html headless; checks charts, errors and escaping; returns the DOM. */
@@ -246,8 +347,8 @@ class LlmPageTest {
     String dom = d.dom();
     // hostile texts shown as text, never as markup
     assertTrue(dom.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "error text escaped");
-    assertTrue(dom.contains("Summarise: &lt;script&gt;alert(2)&lt;/script&gt; &amp;"),
-        "prompt escaped");
+    assertTrue(
+        dom.contains("Summarise: &lt;script&gt;alert(2)&lt;/script&gt; &amp;"), "prompt escaped");
     assertTrue(dom.contains("Qwen/&lt;b&gt;Qwen2.5&lt;/b&gt;-7B"), "model id escaped");
     assertFalse(dom.contains("<script>alert("), "no injected script element");
     assertFalse(dom.contains("sk-secret-not-shown"), "secret shown");

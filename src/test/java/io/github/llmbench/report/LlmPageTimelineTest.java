@@ -7,6 +7,7 @@ import io.github.llmbench.analysis.SteadyState;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -22,11 +23,19 @@ class LlmPageTimelineTest {
     for (int i = 0; i < requests; i++) {
       long start = T + i * everyMs + rnd.nextInt(50);
       boolean ok = i % 17 != 0;
-      rs.add(ok
-          ? TestRecords.ok("c4").id("r" + i).start(start).end(start + 1000).ttft(100).e2el(1000)
-              .itl(java.util.Collections.nCopies(9, 100.0)).inputTokens(5)
-              .outputTokens(20).build() // 20 tokens in 10 chunks: each chunk weighs 2
-          : RequestRecord.failed("r" + i, "c4", null, start, start + 300, "HTTP 500", 500, 5));
+      rs.add(
+          ok
+              ? TestRecords.ok("c4")
+                  .id("r" + i)
+                  .start(start)
+                  .end(start + 1000)
+                  .ttft(100)
+                  .e2el(1000)
+                  .itl(Collections.nCopies(9, 100.0))
+                  .inputTokens(5)
+                  .outputTokens(20)
+                  .build() // 20 tokens in 10 chunks: each chunk weighs 2
+              : RequestRecord.failed("r" + i, "c4", null, start, start + 300, "HTTP 500", 500, 5));
     }
     return rs;
   }
@@ -58,8 +67,11 @@ class LlmPageTimelineTest {
     double total = 0;
     for (int i = 0; i < tokens.size(); i++) {
       double[] p = tokens.get(i);
-      double seconds = i + 1 < tokens.size() ? width
-          : Math.floor((rs.get(rs.size() - 1).endMs() - p[0]) / 1000.0) + 1; // the last, partial
+      double seconds =
+          i + 1 < tokens.size()
+              ? width
+              : Math.floor((rs.get(rs.size() - 1).endMs() - p[0]) / 1000.0)
+                  + 1; // the last, partial
       total += p[1] * Math.min(width, seconds);
     }
     long okCount = rs.stream().filter(RequestRecord::ok).count();

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.HfConfigTest;
 import io.github.llmbench.records.RequestRecord;
 import java.io.ByteArrayOutputStream;
@@ -13,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +31,9 @@ class ReportMainTest {
   private int run(String... args) {
     out.reset();
     err.reset();
-    return ReportMain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+    return ReportMain.run(
+        args,
+        new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8));
   }
 
@@ -40,17 +45,28 @@ class ReportMainTest {
   static Path existingRun(Path dir) throws Exception {
     Path run = LlmPageTest.runFolder(dir);
     List<RequestRecord> rs = LlmPageTest.threeLevelRun();
-    Files.writeString(run.resolve("llm/requests.jsonl"),
-        rs.stream().map(r -> {
-          try {
-            return JSON.writeValueAsString(r);
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-        }).collect(Collectors.joining("\n")) + "\n");
-    RunReport.write(run, rs, io.github.llmbench.analysis.RunAnalysis.Telemetry.NONE, java.util.Map.of("c2", 2, "c4", 4, "c8", 8),
-        io.github.llmbench.catalog.Catalog.model("qwen2.5-7b-instruct"),
-        io.github.llmbench.catalog.Catalog.gpu("rtx4080-32gb"), 1, LlmPageTest.metadata(),
+    Files.writeString(
+        run.resolve("llm/requests.jsonl"),
+        rs.stream()
+                .map(
+                    r -> {
+                      try {
+                        return JSON.writeValueAsString(r);
+                      } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                      }
+                    })
+                .collect(Collectors.joining("\n"))
+            + "\n");
+    RunReport.write(
+        run,
+        rs,
+        RunAnalysis.Telemetry.NONE,
+        Map.of("c2", 2, "c4", 4, "c8", 8),
+        Catalog.model("qwen2.5-7b-instruct"),
+        Catalog.gpu("rtx4080-32gb"),
+        1,
+        LlmPageTest.metadata(),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     return run;
   }
@@ -64,14 +80,13 @@ class ReportMainTest {
     assertEquals(LlmPageTest.PROMPT_XSS, s.get("dataset_prompt").asText());
     assertEquals("openai-chat", s.get("backend").asText());
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("Steady-State Metrics (c8)"));
-    double before = s.get("levels").get("c4").get("roofline").get("ridge_flop_per_byte")
-        .asDouble();
+    double before = s.get("levels").get("c4").get("roofline").get("ridge_flop_per_byte").asDouble();
 
     Path cfg = dir.resolve("cfg/config.json");
     Files.createDirectories(cfg.getParent());
     Files.writeString(cfg, HfConfigTest.QWEN_7B);
-    assertEquals(0, run(run.toString(), "--gpu", "h100-sxm", "--tp=2", "--model", cfg.toString()),
-        err());
+    assertEquals(
+        0, run(run.toString(), "--gpu", "h100-sxm", "--tp=2", "--model", cfg.toString()), err());
     s = JSON.readTree(run.resolve("llm/summary.json").toFile());
     assertEquals("h100-sxm", s.get("report_inputs").get("gpu").asText());
     assertEquals(2, s.get("report_inputs").get("tp").asInt());
@@ -80,8 +95,8 @@ class ReportMainTest {
     assertEquals(989e12 * 2, roof.get("peak_flops").asDouble(), 1);
     assertTrue(Math.abs(roof.get("ridge_flop_per_byte").asDouble() - before) > 1);
     assertEquals(8, s.get("levels").get("c8").get("max_concurrency").asInt());
-    assertEquals(1, LlmPageTest.count(Files.readString(run.resolve("index.html")),
-        "id=\"llm_link\""));
+    assertEquals(
+        1, LlmPageTest.count(Files.readString(run.resolve("index.html")), "id=\"llm_link\""));
 
     // no arguments again: the last report's inputs are reused (config.json by its path)
     assertEquals(0, run(run.toString()), err());
@@ -91,22 +106,33 @@ class ReportMainTest {
 
     // none drops the roofline
     assertEquals(0, run(run.toString(), "--model", "none"), err());
-    assertTrue(JSON.readTree(run.resolve("llm/summary.json").toFile()).get("levels").get("c4")
-        .get("roofline").has("skipped"));
+    assertTrue(
+        JSON.readTree(run.resolve("llm/summary.json").toFile())
+            .get("levels")
+            .get("c4")
+            .get("roofline")
+            .has("skipped"));
   }
 
   @Test
   void badArgumentsGiveOneLine(@TempDir Path dir) throws Exception {
     Path run = existingRun(dir);
     assertEquals(3, run(run.toString(), "--gpu", "a100"));
-    assertEquals("gatling-llm-bench report: Invalid --gpu=a100: expected a catalog id"
-        + " (rtx4080-32gb, rtx4090, h100-sxm) or none\n", err());
+    assertEquals(
+        "gatling-llm-bench report: Invalid --gpu=a100: expected a catalog id"
+            + " (rtx4080-32gb, rtx4090, h100-sxm) or none\n",
+        err());
     assertEquals(3, run(run.toString(), "--tp", "zero"));
-    assertEquals("gatling-llm-bench report: Invalid --tp=zero: expected a whole number from 1"
-        + " to 64\n", err());
+    assertEquals(
+        "gatling-llm-bench report: Invalid --tp=zero: expected a whole number from 1" + " to 64\n",
+        err());
     assertEquals(3, run(run.toString(), "--model", "gpt-9"));
-    assertTrue(err().startsWith("gatling-llm-bench report: Invalid --model=gpt-9: expected a"
-        + " catalog id (qwen2.5-7b-instruct"), err());
+    assertTrue(
+        err()
+            .startsWith(
+                "gatling-llm-bench report: Invalid --model=gpt-9: expected a"
+                    + " catalog id (qwen2.5-7b-instruct"),
+        err());
     assertEquals(1, err().lines().count());
     assertEquals(3, run(dir.resolve("nowhere").toString()));
     assertTrue(err().contains("Invalid run dir="), err());

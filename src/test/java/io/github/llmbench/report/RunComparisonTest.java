@@ -19,7 +19,8 @@ class RunComparisonTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The baseline: c8 and c16 (and a warmup, left out). */
-  static final String TP1 = """
+  static final String TP1 =
+      """
       {"date": "20250101-120000", "backend": "openai-chat", "model_id": "Qwen/Qwen2.5-7B-Instruct",
        "base_url": "http://gpu1:8000", "dataset": "random 1024/128", "seed": 42,
        "output_throughput": 300.0,
@@ -39,7 +40,8 @@ class RunComparisonTest {
       """;
 
   /** c16 and c32 (no c8); its c16 never reached a steady state and has no P99 ITL. */
-  static final String TP2 = """
+  static final String TP2 =
+      """
       {"date": "20250102-120000", "model_id": "Qwen/Qwen2.5-7B-Instruct",
        "base_url": "http://gpu2:8000", "seed": "7",
        "output_throughput": 500.0,
@@ -58,15 +60,17 @@ class RunComparisonTest {
       """;
 
   static RunComparison compare() throws Exception {
-    return RunComparison.of(List.of(
-        new RunComparison.Input("tp1", JSON.readTree(TP1)),
-        new RunComparison.Input("tp2", JSON.readTree(TP2))));
+    return RunComparison.of(
+        List.of(
+            new RunComparison.Input("tp1", JSON.readTree(TP1)),
+            new RunComparison.Input("tp2", JSON.readTree(TP2))));
   }
 
   @Test
   void levelsInLadderOrderWithMissingOnes() throws Exception {
     RunComparison c = compare();
-    assertEquals(List.of("c8", "c16", "c32"), c.levels().stream().map(ComparedLevel::name).toList());
+    assertEquals(
+        List.of("c8", "c16", "c32"), c.levels().stream().map(ComparedLevel::name).toList());
     assertEquals(8, c.level("c8").concurrency());
     assertEquals(32, c.level("c32").concurrency());
     assertEquals(List.of(true, false), c.level("c8").present());
@@ -133,11 +137,16 @@ class RunComparisonTest {
 
   @Test
   void aSummaryWithoutLevelsIsOneLevel() throws Exception {
-    JsonNode old = JSON.readTree("""
+    JsonNode old =
+        JSON.readTree(
+            """
         {"max_concurrency": 16, "output_throughput": 500.0, "mean_tpot_ms": 20.0}
         """);
-    RunComparison c = RunComparison.of(List.of(
-        new RunComparison.Input("old", old), new RunComparison.Input("tp1", JSON.readTree(TP1))));
+    RunComparison c =
+        RunComparison.of(
+            List.of(
+                new RunComparison.Input("old", old),
+                new RunComparison.Input("tp1", JSON.readTree(TP1))));
     assertEquals(List.of("c8", "c16"), c.levels().stream().map(ComparedLevel::name).toList());
     assertCells(c.level("c16"), "output_throughput", 500.0, 400.0, 0.8, Verdict.WORSE);
     assertCells(c.level("c16"), "mean_tpot_ms", 20.0, 25.0, 1.25, Verdict.WORSE);
@@ -145,13 +154,19 @@ class RunComparisonTest {
 
   @Test
   void levelsWithoutConcurrencyComeLastInTheOrderMet() throws Exception {
-    JsonNode open = JSON.readTree("""
+    JsonNode open =
+        JSON.readTree(
+            """
         {"levels": {"r8": {"output_throughput": 1.0}, "r2": {"output_throughput": 2.0},
                     "c4": {"output_throughput": 3.0}}}
         """);
-    RunComparison c = RunComparison.of(List.of(
-        new RunComparison.Input("a", open), new RunComparison.Input("b", JSON.readTree(TP1))));
-    assertEquals(List.of("c4", "c8", "c16", "r8", "r2"),
+    RunComparison c =
+        RunComparison.of(
+            List.of(
+                new RunComparison.Input("a", open),
+                new RunComparison.Input("b", JSON.readTree(TP1))));
+    assertEquals(
+        List.of("c4", "c8", "c16", "r8", "r2"),
         c.levels().stream().map(ComparedLevel::name).toList());
     assertNull(c.level("r8").concurrency());
     assertEquals(4, c.level("c4").concurrency());
@@ -159,7 +174,9 @@ class RunComparisonTest {
 
   @Test
   void aTitleStatesTheConcurrencyOnlyWhereTheNameDoesNot() throws Exception {
-    JsonNode capped = JSON.readTree("""
+    JsonNode capped =
+        JSON.readTree(
+            """
         {"levels": {"r8": {"max_concurrency": 4, "output_throughput": 1.0}, "c4": {"max_concurrency": 4, "output_throughput": 3.0},
                     "feeder": {"output_throughput": 2.0}}}
         """);
@@ -175,21 +192,27 @@ class RunComparisonTest {
   @Test
   void consoleTable() throws Exception {
     String text = CompareMain.consoleText(compare());
-    assertTrue(text.contains("  [1] tp1: model Qwen/Qwen2.5-7B-Instruct, base URL"
-        + " http://gpu1:8000, dataset random 1024/128, date 20250101-120000, seed 42\n"), text);
+    assertTrue(
+        text.contains(
+            "  [1] tp1: model Qwen/Qwen2.5-7B-Instruct, base URL"
+                + " http://gpu1:8000, dataset random 1024/128, date 20250101-120000, seed 42\n"),
+        text);
     assertTrue(text.contains(" c16 ="), text);
     assertTrue(text.contains("(level c8 not in tp2)"), text);
     assertTrue(text.matches("(?s).*Metric +tp1 +tp2 +\\[2]/\\[1]\n.*"), text);
-    assertTrue(text.matches("(?s).*\nOutput token throughput \\(tok/s\\) +400\\.00 +600\\.00"
-        + " +1\\.50x better\n.*"), text);
-    assertTrue(text.matches("(?s).*\nP99 TTFT \\(ms\\) +300\\.00 +450\\.00 +1\\.50x worse\n.*"),
+    assertTrue(
+        text.matches(
+            "(?s).*\nOutput token throughput \\(tok/s\\) +400\\.00 +600\\.00"
+                + " +1\\.50x better\n.*"),
         text);
+    assertTrue(
+        text.matches("(?s).*\nP99 TTFT \\(ms\\) +300\\.00 +450\\.00 +1\\.50x worse\n.*"), text);
     assertTrue(text.matches("(?s).*\nFailed requests +0 +2 +- worse\n.*"), text);
     assertTrue(text.matches("(?s).*\nP99 ITL \\(ms\\) +50\\.00 +- +-\n.*"), text);
   }
 
-  private static void assertCells(ComparedLevel l, String key, Double base, Double value, Double ratio,
-      Verdict verdict) {
+  private static void assertCells(
+      ComparedLevel l, String key, Double base, Double value, Double ratio, Verdict verdict) {
     List<Cell> cells = l.row(key).cells();
     assertEquals(base, cells.get(0).value(), l.name() + " " + key + " baseline");
     assertEquals(value, cells.get(1).value(), l.name() + " " + key + " value");

@@ -7,7 +7,6 @@ import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.ServingMetricsCalculator;
 import io.github.llmbench.analysis.ServingMetricsCalculatorTest;
-import io.github.llmbench.records.RequestRecord;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,7 +102,17 @@ class ServingResultBlockTest {
 
   static ServingMetrics seedMetrics() {
     return new ServingMetrics(
-        1000, 0, 200, 184.06, 1021847, 128000, 5.43, 695.43, 6247.13, 3683.0, 210,
+        1000,
+        0,
+        200,
+        184.06,
+        1021847,
+        128000,
+        5.43,
+        695.43,
+        6247.13,
+        3683.0,
+        210,
         stats(4105.63, 1316.94, 28579.09, 13852.11),
         stats(255.23, 281.67, 288.21, 285.97),
         stats(255.23, 325.15, 335.78, 329.41),
@@ -133,8 +142,7 @@ class ServingResultBlockTest {
   @Test
   void handMadeRunWithLevelTitleAndEstimatedNote() {
     ServingMetrics m =
-        ServingMetricsCalculator.compute(
-            ServingMetricsCalculatorTest.handMadeRun(), 4);
+        ServingMetricsCalculator.compute(ServingMetricsCalculatorTest.handMadeRun(), 4);
     assertEquals("Serving Benchmark Result (c4)", ServingResultBlock.titleFor("c4"));
     List<String> out = lines(ServingResultBlock.format(m, ServingResultBlock.titleFor("c4")));
     assertLines(HAND_MADE_C4_BLOCK, out.subList(0, out.size() - 1));
@@ -147,10 +155,22 @@ class ServingResultBlockTest {
     ServingMetrics seed = seedMetrics();
     ServingMetrics noLevel =
         new ServingMetrics(
-            seed.completed(), seed.failed(), null, seed.durationS(), seed.totalInputTokens(),
-            seed.totalOutputTokens(), seed.requestThroughput(), seed.outputThroughput(),
-            seed.totalTokenThroughput(), seed.maxOutputTokensPerS(),
-            seed.maxConcurrentRequests(), seed.ttft(), seed.tpot(), seed.itl(), seed.e2el(), 0,
+            seed.completed(),
+            seed.failed(),
+            null,
+            seed.durationS(),
+            seed.totalInputTokens(),
+            seed.totalOutputTokens(),
+            seed.requestThroughput(),
+            seed.outputThroughput(),
+            seed.totalTokenThroughput(),
+            seed.maxOutputTokensPerS(),
+            seed.maxConcurrentRequests(),
+            seed.ttft(),
+            seed.tpot(),
+            seed.itl(),
+            seed.e2el(),
+            0,
             seed.percentiles());
     List<String> out = lines(ServingResultBlock.format(noLevel));
     assertEquals(SEED_BLOCK.size() - 1, out.size());

@@ -32,14 +32,38 @@ class SummaryJsonTest {
   /** The metric field names of {@code vllm bench serve --save-result}, plus ours, in order. */
   private static final List<String> METRIC_FIELDS =
       List.of(
-          "duration", "completed", "failed", "total_input_tokens", "total_output_tokens",
-          "request_throughput", "output_throughput", "total_token_throughput",
-          "max_output_tokens_per_s", "max_concurrent_requests", "max_concurrency",
+          "duration",
+          "completed",
+          "failed",
+          "total_input_tokens",
+          "total_output_tokens",
+          "request_throughput",
+          "output_throughput",
+          "total_token_throughput",
+          "max_output_tokens_per_s",
+          "max_concurrent_requests",
+          "max_concurrency",
           "output_tokens_estimated_count",
-          "mean_ttft_ms", "median_ttft_ms", "std_ttft_ms", "p99_ttft_ms", "p90_ttft_ms",
-          "mean_tpot_ms", "median_tpot_ms", "std_tpot_ms", "p99_tpot_ms", "p90_tpot_ms",
-          "mean_itl_ms", "median_itl_ms", "std_itl_ms", "p99_itl_ms", "p90_itl_ms",
-          "mean_e2el_ms", "median_e2el_ms", "std_e2el_ms", "p99_e2el_ms", "p90_e2el_ms");
+          "mean_ttft_ms",
+          "median_ttft_ms",
+          "std_ttft_ms",
+          "p99_ttft_ms",
+          "p90_ttft_ms",
+          "mean_tpot_ms",
+          "median_tpot_ms",
+          "std_tpot_ms",
+          "p99_tpot_ms",
+          "p90_tpot_ms",
+          "mean_itl_ms",
+          "median_itl_ms",
+          "std_itl_ms",
+          "p99_itl_ms",
+          "p90_itl_ms",
+          "mean_e2el_ms",
+          "median_e2el_ms",
+          "std_e2el_ms",
+          "p99_e2el_ms",
+          "p90_e2el_ms");
 
   private static List<String> names(JsonNode node) {
     List<String> out = new ArrayList<>();
@@ -50,7 +74,8 @@ class SummaryJsonTest {
 
   @Test
   void singleLevelFieldNamesValuesAndRoundTrip(@TempDir Path dir) throws Exception {
-    ServingMetrics m = ServingMetricsCalculator.compute(ServingMetricsCalculatorTest.handMadeRun(), 4);
+    ServingMetrics m =
+        ServingMetricsCalculator.compute(ServingMetricsCalculatorTest.handMadeRun(), 4);
     Map<String, Object> meta = new LinkedHashMap<>();
     meta.put("date", SummaryJson.date(LocalDateTime.of(2025, 1, 2, 3, 4, 5)));
     meta.put("backend", "openai-chat");
@@ -62,8 +87,9 @@ class SummaryJsonTest {
     SummaryJson.write(file, SummaryJson.build(meta, m));
 
     JsonNode root = JSON.readTree(Files.readString(file));
-    List<String> expectedNames = new ArrayList<>(List.of("date", "backend", "model_id", "base_url",
-        "input_len", "completed"));
+    List<String> expectedNames =
+        new ArrayList<>(
+            List.of("date", "backend", "model_id", "base_url", "input_len", "completed"));
     for (String f : METRIC_FIELDS) {
       if (!expectedNames.contains(f)) {
         expectedNames.add(f);
@@ -105,15 +131,26 @@ class SummaryJsonTest {
   void severalLevelsNestUnderLevelsAndOverallStaysOnTop() throws Exception {
     List<RequestRecord> all = new ArrayList<>(ServingMetricsCalculatorTest.handMadeRun());
     long t = 1_700_000_000_000L + 10_000;
-    all.add(TestRecords.ok("c8").id("s1").start(t).end(t + 1000).ttft(100).tpot(10).e2el(1000).itl(900.0)
-        .inputTokens(5).outputTokens(2).build());
+    all.add(
+        TestRecords.ok("c8")
+            .id("s1")
+            .start(t)
+            .end(t + 1000)
+            .ttft(100)
+            .tpot(10)
+            .e2el(1000)
+            .itl(900.0)
+            .inputTokens(5)
+            .outputTokens(2)
+            .build());
     Map<String, ServingMetrics> levels =
         ServingMetricsCalculator.computeByLevel(
             all, Map.of("c4", 4, "c8", 8), LatencyStats.DEFAULT_PERCENTILES);
     ServingMetrics overall =
         ServingMetricsCalculator.compute(all, null, LatencyStats.DEFAULT_PERCENTILES);
     JsonNode root =
-        JSON.readTree(SummaryJson.toJson(SummaryJson.build(Map.of("model_id", "m"), overall, levels)));
+        JSON.readTree(
+            SummaryJson.toJson(SummaryJson.build(Map.of("model_id", "m"), overall, levels)));
 
     assertEquals("levels", names(root).get(names(root).size() - 1));
     assertEquals(5, root.get("completed").asInt()); // overall: 4 + 1
@@ -138,13 +175,23 @@ class SummaryJsonTest {
     long t = 1_700_000_000_000L;
     for (int i = 1; i <= 12; i++) {
       for (int k = 0; k < i; k++) {
-        all.add(TestRecords.failed("c2", "HTTP 500: reason " + i).id("f" + i + "-" + k).start(t).end(t + 10)
-            .inputTokens(5).status(500).build());
+        all.add(
+            TestRecords.failed("c2", "HTTP 500: reason " + i)
+                .id("f" + i + "-" + k)
+                .start(t)
+                .end(t + 10)
+                .inputTokens(5)
+                .status(500)
+                .build());
       }
     }
     all.add(TestRecords.ok("c4").id("ok").start(t + 1000).end(t + 2000).build());
-    JsonNode lv = JSON.readTree(SummaryJson.toJson(RunReport.summary(
-        RunAnalysis.of(all, Map.of(), null, null, 1, "hint"), Map.of()))).get("levels");
+    JsonNode lv =
+        JSON.readTree(
+                SummaryJson.toJson(
+                    RunReport.summary(
+                        RunAnalysis.of(all, Map.of(), null, null, 1, "hint"), Map.of())))
+            .get("levels");
 
     JsonNode c2 = lv.get("c2").get("failures");
     assertEquals(10, c2.size());

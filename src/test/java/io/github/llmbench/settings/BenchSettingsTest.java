@@ -9,11 +9,14 @@ import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.simulator.SimulatorConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BenchSettingsTest {
 
@@ -38,9 +41,14 @@ class BenchSettingsTest {
 
   @Test
   void badNumbersNameThePropertyTheValueAndWhatIsAccepted() {
-    assertEquals("Invalid -Dconc=abc: expected a whole number from 1 to 100000", error(Map.of("conc", "abc")));
-    assertEquals("Invalid -Dconc=0: expected a whole number from 1 to 100000", error(Map.of("conc", "0")));
-    assertTrue(error(Map.of("output.len", "-5")).startsWith("Invalid -Doutput.len=-5: expected a whole number"));
+    assertEquals(
+        "Invalid -Dconc=abc: expected a whole number from 1 to 100000",
+        error(Map.of("conc", "abc")));
+    assertEquals(
+        "Invalid -Dconc=0: expected a whole number from 1 to 100000", error(Map.of("conc", "0")));
+    assertTrue(
+        error(Map.of("output.len", "-5"))
+            .startsWith("Invalid -Doutput.len=-5: expected a whole number"));
     assertTrue(error(Map.of("duration", "1.5")).startsWith("Invalid -Dduration=1.5"));
   }
 
@@ -51,77 +59,171 @@ class BenchSettingsTest {
     assertEquals(3, w.turns());
     assertEquals(1.5, w.thinkSeconds());
     assertFalse(read(Map.of()).workload().multiTurn());
-    assertEquals("Invalid -Dturns=0: expected a whole number from 1 to 1000", error(Map.of("turns", "0")));
-    assertEquals("Invalid -Dthink.time=-1: expected a number of seconds from 0", error(Map.of("turns", "2", "think.time", "-1")));
-    assertEquals("-Dthink.time applies to multi-turn runs: add -Dturns=N (N from 2)", error(Map.of("think.time", "2")));
+    assertEquals(
+        "Invalid -Dturns=0: expected a whole number from 1 to 1000", error(Map.of("turns", "0")));
+    assertEquals(
+        "Invalid -Dthink.time=-1: expected a number of seconds from 0",
+        error(Map.of("turns", "2", "think.time", "-1")));
+    assertEquals(
+        "-Dthink.time applies to multi-turn runs: add -Dturns=N (N from 2)",
+        error(Map.of("think.time", "2")));
     BenchSettings trace = read(Map.of("dataset", "trace:/data/mooncake.jsonl", "trace.speed", "2"));
     assertEquals(BenchSettings.DatasetKind.TRACE, trace.workload().dataset());
     assertEquals("/data/mooncake.jsonl", trace.workload().file().get().toString());
     assertEquals(2.0, trace.workload().traceSpeed());
-    assertFalse(trace.describe().containsKey("conc"), "the trace sets the load: " + trace.describe());
-    assertEquals("Invalid -Dtrace.speed=0: expected a number above 0", error(Map.of("dataset", "trace:t.jsonl", "trace.speed", "0")));
-    assertEquals("-Dtrace.speed applies to -Ddataset=trace:PATH", error(Map.of("trace.speed", "2")));
-    assertTrue(error(Map.of("dataset", "trace:t.jsonl", "turns", "2")).startsWith("-Dturns does not apply to -Ddataset=trace:PATH"));
-    assertTrue(error(Map.of("dataset", "trace:t.jsonl", "rate", "2")).startsWith("-Drate and -Dladder do not apply to -Ddataset=trace:PATH"));
-    assertEquals("Invalid -Ddataset=trace:: expected random, profiles, file:PATH or trace:PATH", error(Map.of("dataset", "trace:")));
+    assertFalse(
+        trace.describe().containsKey("conc"), "the trace sets the load: " + trace.describe());
+    assertEquals(
+        "Invalid -Dtrace.speed=0: expected a number above 0",
+        error(Map.of("dataset", "trace:t.jsonl", "trace.speed", "0")));
+    assertEquals(
+        "-Dtrace.speed applies to -Ddataset=trace:PATH", error(Map.of("trace.speed", "2")));
+    assertTrue(
+        error(Map.of("dataset", "trace:t.jsonl", "turns", "2"))
+            .startsWith("-Dturns does not apply to -Ddataset=trace:PATH"));
+    assertTrue(
+        error(Map.of("dataset", "trace:t.jsonl", "rate", "2"))
+            .startsWith("-Drate and -Dladder do not apply to -Ddataset=trace:PATH"));
+    assertEquals(
+        "Invalid -Ddataset=trace:: expected random, profiles, file:PATH or trace:PATH",
+        error(Map.of("dataset", "trace:")));
   }
 
   @Test
   void injectorSettings() {
     BenchSettings.Injector alone = read(Map.of()).injector();
     assertFalse(alone.sharded());
-    BenchSettings.Injector i = read(Map.of("injector", "2/4", "conc", "64", "start.at", "1800000000000")).injector();
+    BenchSettings.Injector i =
+        read(Map.of("injector", "2/4", "conc", "64", "start.at", "1800000000000")).injector();
     assertEquals(2, i.index());
     assertEquals(4, i.count());
     assertEquals(1800000000000L, i.startAtMs().getAsLong());
-    assertEquals(1764583200000L, read(Map.of("start.at", "2025-12-01T10:00:00Z")).injector().startAtMs().getAsLong());
+    assertEquals(
+        1764583200000L,
+        read(Map.of("start.at", "2025-12-01T10:00:00Z")).injector().startAtMs().getAsLong());
     for (String bad : new String[] {"2", "2/2", "-1/2", "a/b", "1/0"}) {
-      assertEquals("Invalid -Dinjector=" + bad + ": expected i/N with 0 <= i < N, e.g. 0/2 (Kubernetes' JOB_COMPLETION_INDEX / the number of injectors)",
+      assertEquals(
+          "Invalid -Dinjector="
+              + bad
+              + ": expected i/N with 0 <= i < N, e.g. 0/2 (Kubernetes' JOB_COMPLETION_INDEX / the number of injectors)",
           error(Map.of("injector", bad)));
     }
-    assertEquals("Invalid -Dstart.at=soon: expected epoch milliseconds or an ISO-8601 instant, e.g. 2026-12-01T10:00:00Z",
+    assertEquals(
+        "Invalid -Dstart.at=soon: expected epoch milliseconds or an ISO-8601 instant, e.g. 2026-12-01T10:00:00Z",
         error(Map.of("start.at", "soon")));
-    assertEquals("Level c2 is smaller than -Dinjector's 3 injectors: each needs at least one request in flight (use at most 2 injectors, or a larger level)",
+    assertEquals(
+        "Level c2 is smaller than -Dinjector's 3 injectors: each needs at least one request in flight (use at most 2 injectors, or a larger level)",
         error(Map.of("injector", "0/3", "ladder", "2,8")));
-    assertTrue(error(Map.of("injector", "0/2", "ladder", "4,8", "prompts", "100")).startsWith("A ladder shared by injectors stops its levels after -Dduration"));
-    assertTrue(error(Map.of("injector", "0/2", "dataset", "trace:t.jsonl")).startsWith("-Dinjector does not apply to -Ddataset=trace:PATH"));
-    assertTrue(read(Map.of("injector", "1/2", "conc", "8")).describe().get("injector").startsWith("1/2 (this process runs its share"));
+    assertTrue(
+        error(Map.of("injector", "0/2", "ladder", "4,8", "prompts", "100"))
+            .startsWith("A ladder shared by injectors stops its levels after -Dduration"));
+    assertTrue(
+        error(Map.of("injector", "0/2", "dataset", "trace:t.jsonl"))
+            .startsWith("-Dinjector does not apply to -Ddataset=trace:PATH"));
+    assertTrue(
+        read(Map.of("injector", "1/2", "conc", "8"))
+            .describe()
+            .get("injector")
+            .startsWith("1/2 (this process runs its share"));
   }
 
   @Test
   void capacitySearchSettings() {
-    BenchSettings.Search s = read(Map.of("search", "conc", "slo", "ttft.p99:2000,tpot.p99:100,failed.pct:1", "search.max", "256")).search().get();
-    assertEquals(Map.of(new LatencyFigure(Metric.TTFT, Statistic.P99), 2000.0, new LatencyFigure(Metric.TPOT, Statistic.P99), 100.0,
-        SloFigure.FAILED_PCT, 1.0), s.objectives());
+    BenchSettings.Search s =
+        read(Map.of(
+                "search",
+                "conc",
+                "slo",
+                "ttft.p99:2000,tpot.p99:100,failed.pct:1",
+                "search.max",
+                "256"))
+            .search()
+            .get();
+    assertEquals(
+        Map.of(
+            new LatencyFigure(Metric.TTFT, Statistic.P99),
+            2000.0,
+            new LatencyFigure(Metric.TPOT, Statistic.P99),
+            100.0,
+            SloFigure.FAILED_PCT,
+            1.0),
+        s.objectives());
     assertEquals(1, s.min());
     assertEquals(256, s.max());
     assertEquals(0.10, s.precision());
     assertEquals(30, s.budgetMinutes());
     assertTrue(read(Map.of()).search().isEmpty());
-    String accepted = "expected objectives as METRIC:LIMIT separated by commas, e.g. ttft.p99:2000,tpot.p99:100 (METRIC one of "
-        + "ttft|tpot|itl|e2el . mean|median|p90|p99, or failed.pct)";
-    assertEquals("Invalid -Dslo=ttft.p95:2000: " + accepted, error(Map.of("search", "conc", "slo", "ttft.p95:2000")));
-    assertEquals("Invalid -Dslo=ttft.p99:fast: " + accepted, error(Map.of("search", "conc", "slo", "ttft.p99:fast")));
-    for (String bad : new String[] {"ttft.p99", "ttft.p99:-1", "ttft.p99:Infinity", "goodput.pct:90", "capacity.min:8",
-        "ttft.p99:2000,itl.p95:5", "ttft.p99:1:2", "TTFT.P99:2000"}) {
-      assertEquals("Invalid -Dslo=" + bad + ": " + accepted, error(Map.of("search", "conc", "slo", bad)), bad);
+    String accepted =
+        "expected objectives as METRIC:LIMIT separated by commas, e.g. ttft.p99:2000,tpot.p99:100 (METRIC one of "
+            + "ttft|tpot|itl|e2el . mean|median|p90|p99, or failed.pct)";
+    assertEquals(
+        "Invalid -Dslo=ttft.p95:2000: " + accepted,
+        error(Map.of("search", "conc", "slo", "ttft.p95:2000")));
+    assertEquals(
+        "Invalid -Dslo=ttft.p99:fast: " + accepted,
+        error(Map.of("search", "conc", "slo", "ttft.p99:fast")));
+    for (String bad :
+        new String[] {
+          "ttft.p99",
+          "ttft.p99:-1",
+          "ttft.p99:Infinity",
+          "goodput.pct:90",
+          "capacity.min:8",
+          "ttft.p99:2000,itl.p95:5",
+          "ttft.p99:1:2",
+          "TTFT.P99:2000"
+        }) {
+      assertEquals(
+          "Invalid -Dslo=" + bad + ": " + accepted,
+          error(Map.of("search", "conc", "slo", bad)),
+          bad);
     }
-    Map<SloFigure, Double> inOrder = read(Map.of("search", "rate", "slo", "failed.pct:0,itl.median:20")).search().get().objectives();
-    assertEquals(List.of(SloFigure.FAILED_PCT, new LatencyFigure(Metric.ITL, Statistic.MEDIAN)), List.copyOf(inOrder.keySet()), "as given");
-    assertEquals("-Dsearch=conc needs objectives: -Dslo=ttft.p99:2000,tpot.p99:100", error(Map.of("search", "conc")));
-    assertEquals("-Dslo applies to a capacity search: add -Dsearch=conc or -Dsearch=rate", error(Map.of("slo", "ttft.p99:1")));
-    assertEquals("Invalid -Dsearch=rates: expected conc (closed-model concurrency) or rate (open-model requests per second)",
+    Map<SloFigure, Double> inOrder =
+        read(Map.of("search", "rate", "slo", "failed.pct:0,itl.median:20"))
+            .search()
+            .get()
+            .objectives();
+    assertEquals(
+        List.of(SloFigure.FAILED_PCT, new LatencyFigure(Metric.ITL, Statistic.MEDIAN)),
+        List.copyOf(inOrder.keySet()),
+        "as given");
+    assertEquals(
+        "-Dsearch=conc needs objectives: -Dslo=ttft.p99:2000,tpot.p99:100",
+        error(Map.of("search", "conc")));
+    assertEquals(
+        "-Dslo applies to a capacity search: add -Dsearch=conc or -Dsearch=rate",
+        error(Map.of("slo", "ttft.p99:1")));
+    assertEquals(
+        "Invalid -Dsearch=rates: expected conc (closed-model concurrency) or rate (open-model requests per second)",
         error(Map.of("search", "rates", "slo", "ttft.p99:1")));
-    assertEquals("-Dsearch=conc runs in one injector: with -Dinjector each injector would search on its own; drop -Dinjector",
+    assertEquals(
+        "-Dsearch=conc runs in one injector: with -Dinjector each injector would search on its own; drop -Dinjector",
         error(Map.of("search", "conc", "slo", "ttft.p99:1", "injector", "0/2")));
-    assertTrue(error(Map.of("search", "conc", "slo", "ttft.p99:1", "ladder", "4,8")).startsWith("-Dsearch=conc chooses the levels itself"));
-    assertEquals("-Dsearch.max=2 is below -Dsearch.min=8", error(Map.of("search", "conc", "slo", "ttft.p99:1", "search.min", "8", "search.max", "2")));
+    assertTrue(
+        error(Map.of("search", "conc", "slo", "ttft.p99:1", "ladder", "4,8"))
+            .startsWith("-Dsearch=conc chooses the levels itself"));
+    assertEquals(
+        "-Dsearch.max=2 is below -Dsearch.min=8",
+        error(Map.of("search", "conc", "slo", "ttft.p99:1", "search.min", "8", "search.max", "2")));
   }
 
   @Test
   void aRateSearchProbesRequestRatesWithTheOpenModelsSettings() {
-    BenchSettings settings = read(Map.of("search", "rate", "slo", "e2el.p99:8000", "search.min", "0.5", "search.max", "40",
-        "burstiness", "0.5", "max.conc", "64"));
+    BenchSettings settings =
+        read(
+            Map.of(
+                "search",
+                "rate",
+                "slo",
+                "e2el.p99:8000",
+                "search.min",
+                "0.5",
+                "search.max",
+                "40",
+                "burstiness",
+                "0.5",
+                "max.conc",
+                "64"));
     BenchSettings.Search s = settings.search().get();
     assertTrue(s.rate());
     assertEquals("rate", s.kind());
@@ -129,17 +231,25 @@ class BenchSettingsTest {
     assertEquals(40.0, s.max());
     assertEquals(0.5, settings.load().burstiness());
     assertEquals(64, settings.load().maxConc().getAsInt());
-    BenchSettings.Search defaults = read(Map.of("search", "rate", "slo", "ttft.p99:2000")).search().get();
+    BenchSettings.Search defaults =
+        read(Map.of("search", "rate", "slo", "ttft.p99:2000")).search().get();
     assertEquals(1.0, defaults.min());
     assertEquals(100.0, defaults.max());
-    assertTrue(error(Map.of("search", "rate", "slo", "ttft.p99:1", "rate", "4")).startsWith("-Dsearch=rate chooses the levels itself"));
-    assertEquals("-Dsearch=conc chooses the levels itself: drop -Dconc, -Dladder, -Drate, -Dprompts, -Dturns and trace datasets",
+    assertTrue(
+        error(Map.of("search", "rate", "slo", "ttft.p99:1", "rate", "4"))
+            .startsWith("-Dsearch=rate chooses the levels itself"));
+    assertEquals(
+        "-Dsearch=conc chooses the levels itself: drop -Dconc, -Dladder, -Drate, -Dprompts, -Dturns and trace datasets",
         error(Map.of("search", "conc", "slo", "ttft.p99:1", "conc", "8")));
-    assertEquals("Invalid -Dsearch.max=fast: expected a number above 0",
+    assertEquals(
+        "Invalid -Dsearch.max=fast: expected a number above 0",
         error(Map.of("search", "rate", "slo", "ttft.p99:1", "search.max", "fast")));
-    assertEquals("-Dsearch.max=4000 x -Dduration=60 plans 240000 requests for one rate probe: at most 200000 (lower either)",
-        error(Map.of("search", "rate", "slo", "ttft.p99:1", "search.max", "4000", "duration", "60")));
-    assertEquals("-Dburstiness and -Dmax.conc apply to an open-model run: add -Drate=<requests per second> (or -Dsearch=rate)",
+    assertEquals(
+        "-Dsearch.max=4000 x -Dduration=60 plans 240000 requests for one rate probe: at most 200000 (lower either)",
+        error(
+            Map.of("search", "rate", "slo", "ttft.p99:1", "search.max", "4000", "duration", "60")));
+    assertEquals(
+        "-Dburstiness and -Dmax.conc apply to an open-model run: add -Drate=<requests per second> (or -Dsearch=rate)",
         error(Map.of("search", "conc", "slo", "ttft.p99:1", "burstiness", "2")));
   }
 
@@ -149,14 +259,26 @@ class BenchSettingsTest {
     assertTrue(m.on());
     assertEquals(1.0, m.intervalSeconds());
     assertTrue(m.urls().isEmpty());
-    m = read(Map.of("metrics.interval", "0.5", "metrics.urls", "http://127.0.0.1:9400/metrics, http://gpu-2:9400/metrics")).metrics();
+    m =
+        read(Map.of(
+                "metrics.interval",
+                "0.5",
+                "metrics.urls",
+                "http://127.0.0.1:9400/metrics, http://gpu-2:9400/metrics"))
+            .metrics();
     assertEquals(0.5, m.intervalSeconds());
-    assertEquals(List.of("http://127.0.0.1:9400/metrics", "http://gpu-2:9400/metrics"), m.urls().stream().map(Object::toString).toList());
+    assertEquals(
+        List.of("http://127.0.0.1:9400/metrics", "http://gpu-2:9400/metrics"),
+        m.urls().stream().map(Object::toString).toList());
     assertFalse(read(Map.of("metrics.interval", "0")).metrics().on());
-    assertEquals("Invalid -Dmetrics.urls=9400: expected http:// URLs separated by commas, e.g. http://127.0.0.1:9400/metrics",
+    assertEquals(
+        "Invalid -Dmetrics.urls=9400: expected http:// URLs separated by commas, e.g. http://127.0.0.1:9400/metrics",
         error(Map.of("metrics.urls", "9400")));
-    assertEquals("Invalid -Dmetrics.interval=-1: expected a number of seconds from 0", error(Map.of("metrics.interval", "-1")));
-    assertEquals("-Dmetrics.urls needs scraping on: -Dmetrics.interval=0 turns it off",
+    assertEquals(
+        "Invalid -Dmetrics.interval=-1: expected a number of seconds from 0",
+        error(Map.of("metrics.interval", "-1")));
+    assertEquals(
+        "-Dmetrics.urls needs scraping on: -Dmetrics.interval=0 turns it off",
         error(Map.of("metrics.interval", "0", "metrics.urls", "http://h:1/metrics")));
   }
 
@@ -164,29 +286,46 @@ class BenchSettingsTest {
   void gatlingGetsOneRecordPerStreamUnlessMoreAreAsked() {
     assertEquals(BenchSettings.GatlingRecords.REQUEST, read(Map.of()).gatlingRecords());
     assertEquals(Set.of(Metric.E2EL), read(Map.of()).gatlingRecords().metrics());
-    assertEquals(Set.of(Metric.E2EL, Metric.TTFT, Metric.TPOT), read(Map.of("stats.records", "latency")).gatlingRecords().metrics());
-    assertEquals(Set.of(Metric.values()), read(Map.of("stats.records", "all")).gatlingRecords().metrics());
-    assertFalse(read(Map.of()).describe().containsKey("stats.records"), "the default is not worth a line");
-    assertEquals("Invalid -Dstats.records=ttft: expected one of all, latency, request", error(Map.of("stats.records", "ttft")));
-    assertEquals("Unknown setting -Ditl.records=true: did you mean -Dstats.records? (-Dhelp lists every setting)",
-        error(Map.of("itl.records", "true")), "the setting it replaced");
+    assertEquals(
+        Set.of(Metric.E2EL, Metric.TTFT, Metric.TPOT),
+        read(Map.of("stats.records", "latency")).gatlingRecords().metrics());
+    assertEquals(
+        Set.of(Metric.values()), read(Map.of("stats.records", "all")).gatlingRecords().metrics());
+    assertFalse(
+        read(Map.of()).describe().containsKey("stats.records"), "the default is not worth a line");
+    assertEquals(
+        "Invalid -Dstats.records=ttft: expected one of all, latency, request",
+        error(Map.of("stats.records", "ttft")));
+    assertEquals(
+        "Unknown setting -Ditl.records=true: did you mean -Dstats.records? (-Dhelp lists every setting)",
+        error(Map.of("itl.records", "true")),
+        "the setting it replaced");
   }
 
   @Test
   void baseUrlMustBeHttpWithAHost() {
-    for (String bad : new String[] {"localhost:8000", "ftp://x", "http://", "http:// bad", "http://h:1/?q=1"}) {
+    for (String bad :
+        new String[] {"localhost:8000", "ftp://x", "http://", "http:// bad", "http://h:1/?q=1"}) {
       String msg = error(Map.of("base.url", bad));
-      assertTrue(msg.startsWith("Invalid -Dbase.url=" + bad + ": expected an http:// or https:// URL"), msg);
+      assertTrue(
+          msg.startsWith("Invalid -Dbase.url=" + bad + ": expected an http:// or https:// URL"),
+          msg);
     }
-    assertEquals("http://127.0.0.1:8000", read(Map.of("base.url", "http://127.0.0.1:8000/v1/")).baseUrl().get().toString());
-    assertEquals("https://h.example/proxy", read(Map.of("base.url", "https://h.example/proxy")).baseUrl().get().toString());
+    assertEquals(
+        "http://127.0.0.1:8000",
+        read(Map.of("base.url", "http://127.0.0.1:8000/v1/")).baseUrl().get().toString());
+    assertEquals(
+        "https://h.example/proxy",
+        read(Map.of("base.url", "https://h.example/proxy")).baseUrl().get().toString());
   }
 
   @Test
   void apiAndSimulatorIdsAreChecked() {
     assertEquals(BenchSettings.Api.COMPLETIONS, read(Map.of("api", "completions")).api());
-    assertEquals("Invalid -Dapi=responses: expected chat or completions", error(Map.of("api", "responses")));
-    assertTrue(error(Map.of("sim.gpu", "tpu")).startsWith("Invalid -Dsim.gpu=tpu: expected one of "));
+    assertEquals(
+        "Invalid -Dapi=responses: expected chat or completions", error(Map.of("api", "responses")));
+    assertTrue(
+        error(Map.of("sim.gpu", "tpu")).startsWith("Invalid -Dsim.gpu=tpu: expected one of "));
   }
 
   @Test
@@ -195,13 +334,17 @@ class BenchSettingsTest {
     assertEquals("llamacpp", read(Map.of("sim.dialect", "llamacpp")).simDialect());
     assertEquals("llamacpp", read(Map.of("sim.dialect", "llamacpp")).describe().get("sim.dialect"));
     assertFalse(read(Map.of()).describe().containsKey("sim.dialect"));
-    assertTrue(error(Map.of("sim.dialect", "tgi")).startsWith("Invalid -Dsim.dialect=tgi: expected one of "),
+    assertTrue(
+        error(Map.of("sim.dialect", "tgi"))
+            .startsWith("Invalid -Dsim.dialect=tgi: expected one of "),
         error(Map.of("sim.dialect", "tgi")));
   }
 
   @Test
   void theApiKeyIsUsedButNeverDescribed() {
-    BenchSettings s = BenchSettings.from(Map.<String, String>of(), Map.of("OPENAI_API_KEY", "sk-secret-123")::get);
+    BenchSettings s =
+        BenchSettings.from(
+            Map.<String, String>of(), Map.of("OPENAI_API_KEY", "sk-secret-123")::get);
     assertEquals("sk-secret-123", s.apiKey().get());
     assertFalse(s.describe().toString().contains("sk-secret-123"));
     assertFalse(s.toString().contains("sk-secret-123"));
@@ -211,32 +354,59 @@ class BenchSettingsTest {
   @Test
   void laddersPromptsAndTheirConflicts() {
     BenchSettings s = read(Map.of("ladder", "8, 16,32", "prompts", "300"));
-    assertEquals(java.util.List.of(8, 16, 32), s.load().levels());
-    assertEquals(java.util.List.of(300, 300, 300), s.load().prompts());
+    assertEquals(List.of(8, 16, 32), s.load().levels());
+    assertEquals(List.of(300, 300, 300), s.load().prompts());
     assertEquals(
         "Invalid -Dprompts=1,2: expected one number, or one per ladder level (3 numbers)",
         error(Map.of("ladder", "8,16,32", "prompts", "1,2")));
     assertEquals(
         "Invalid -Dladder=8,x: expected whole numbers from 1 to 100000, separated by commas",
         error(Map.of("ladder", "8,x")));
-    assertTrue(error(Map.of("conc", "8", "ladder", "8,16")).startsWith("-Dconc cannot be combined with -Dladder"));
-    assertTrue(error(Map.of("rate", "2", "ladder", "8")).startsWith("-Dladder and -Drate cannot be combined"));
+    assertTrue(
+        error(Map.of("conc", "8", "ladder", "8,16"))
+            .startsWith("-Dconc cannot be combined with -Dladder"));
+    assertTrue(
+        error(Map.of("rate", "2", "ladder", "8"))
+            .startsWith("-Dladder and -Drate cannot be combined"));
     assertEquals("Invalid -Drate=0: expected a number above 0", error(Map.of("rate", "0")));
-    assertTrue(error(Map.of("max.conc", "4")).startsWith("-Dburstiness and -Dmax.conc apply to an open-model run"));
-    assertEquals(4, read(Map.of("ladder", "16")).load().warmupConc(), "warmup at 25% of the first level by default");
+    assertTrue(
+        error(Map.of("max.conc", "4"))
+            .startsWith("-Dburstiness and -Dmax.conc apply to an open-model run"));
+    assertEquals(
+        4,
+        read(Map.of("ladder", "16")).load().warmupConc(),
+        "warmup at 25% of the first level by default");
   }
 
   @Test
   void workloadSettings() {
-    BenchSettings s = read(Map.of("dataset", "profiles", "profiles", "tiny:SS,ll", "profile.order", "mixed", "seed", "7"));
+    BenchSettings s =
+        read(
+            Map.of(
+                "dataset",
+                "profiles",
+                "profiles",
+                "tiny:SS,ll",
+                "profile.order",
+                "mixed",
+                "seed",
+                "7"));
     assertEquals(BenchSettings.DatasetKind.PROFILES, s.workload().dataset());
-    assertEquals(java.util.List.of("SS", "LL"), s.workload().profiles().names());
+    assertEquals(List.of("SS", "LL"), s.workload().profiles().names());
     assertTrue(s.workload().profilesMixed());
     assertEquals(7, s.workload().seed());
-    assertEquals("Invalid -Ddataset=sharegpt: expected random, profiles, file:PATH or trace:PATH", error(Map.of("dataset", "sharegpt")));
-    assertTrue(error(Map.of("dataset", "profiles", "profiles", "tiny:XX")).startsWith("Invalid -Dprofiles=tiny:XX: expected tiny, huge"));
-    assertEquals("Invalid -Drange.ratio=1: expected a number from 0 up to (not including) 1", error(Map.of("range.ratio", "1")));
-    assertTrue(error(Map.of("profiles", "huge")).startsWith("-Dprofiles and -Dprofile.order apply to -Ddataset=profiles"));
+    assertEquals(
+        "Invalid -Ddataset=sharegpt: expected random, profiles, file:PATH or trace:PATH",
+        error(Map.of("dataset", "sharegpt")));
+    assertTrue(
+        error(Map.of("dataset", "profiles", "profiles", "tiny:XX"))
+            .startsWith("Invalid -Dprofiles=tiny:XX: expected tiny, huge"));
+    assertEquals(
+        "Invalid -Drange.ratio=1: expected a number from 0 up to (not including) 1",
+        error(Map.of("range.ratio", "1")));
+    assertTrue(
+        error(Map.of("profiles", "huge"))
+            .startsWith("-Dprofiles and -Dprofile.order apply to -Ddataset=profiles"));
     assertEquals("file:x.jsonl", read(Map.of("dataset", "file:x.jsonl")).workload().describe());
     long a = read(Map.of()).workload().seed();
     long b = read(Map.of()).workload().seed();
@@ -245,27 +415,45 @@ class BenchSettingsTest {
 
   @Test
   void extraBodyAndHeaders() {
-    BenchSettings s = read(Map.of("extra.body", "{\"temperature\":0.6,\"max_tokens\":64}", "header.X-Route", "pool-a",
-        "header.Authorization", "Bearer sk-hidden"));
+    BenchSettings s =
+        read(
+            Map.of(
+                "extra.body",
+                "{\"temperature\":0.6,\"max_tokens\":64}",
+                "header.X-Route",
+                "pool-a",
+                "header.Authorization",
+                "Bearer sk-hidden"));
     assertEquals(0.6, s.requestOptions().extraBody().get("temperature").asDouble());
     assertEquals(64, s.requestOptions().maxTokens().getAsInt());
     assertEquals(List.of("max_tokens"), s.requestOptions().overriddenKitKeys());
-    assertEquals(Map.of("X-Route", "pool-a", "Authorization", "Bearer sk-hidden"), s.requestOptions().headers());
+    assertEquals(
+        Map.of("X-Route", "pool-a", "Authorization", "Bearer sk-hidden"),
+        s.requestOptions().headers());
     Map<String, String> shown = s.describe();
     assertEquals("<set>", shown.get("header.X-Route"));
     assertEquals("<set>", shown.get("header.Authorization"));
-    assertFalse(shown.toString().contains("sk-hidden") || shown.toString().contains("pool-a"), shown.toString());
-    assertTrue(shown.get("extra.body").contains("replaces the kit's max_tokens"), shown.get("extra.body"));
+    assertFalse(
+        shown.toString().contains("sk-hidden") || shown.toString().contains("pool-a"),
+        shown.toString());
+    assertTrue(
+        shown.get("extra.body").contains("replaces the kit's max_tokens"), shown.get("extra.body"));
     // each request gets its own copy: a caller's change does not leak into the next body
     s.requestOptions().extraBody().put("temperature", 2);
     assertEquals(0.6, s.requestOptions().extraBody().get("temperature").asDouble());
 
     String malformed = error(Map.of("extra.body", "{temperature:0.6}"));
-    assertTrue(malformed.startsWith("Invalid -Dextra.body={temperature:0.6}: expected a JSON object, e.g. {\"temperature\":0.6,\"top_p\":0.95} ("), malformed);
+    assertTrue(
+        malformed.startsWith(
+            "Invalid -Dextra.body={temperature:0.6}: expected a JSON object, e.g. {\"temperature\":0.6,\"top_p\":0.95} ("),
+        malformed);
     assertEquals(1, malformed.lines().count(), malformed);
-    assertTrue(error(Map.of("extra.body", "[1,2]")).startsWith("Invalid -Dextra.body=[1,2]: expected a JSON object"));
+    assertTrue(
+        error(Map.of("extra.body", "[1,2]"))
+            .startsWith("Invalid -Dextra.body=[1,2]: expected a JSON object"));
     String badName = error(Map.of("header.Bad Name", "x"));
-    assertTrue(badName.startsWith("Invalid -Dheader.Bad Name: expected -Dheader.<Name>=<value>"), badName);
+    assertTrue(
+        badName.startsWith("Invalid -Dheader.Bad Name: expected -Dheader.<Name>=<value>"), badName);
     String badValue = error(Map.of("header.X-Key", "secret\nmore"));
     assertFalse(badValue.contains("secret"), "a header value is never echoed: " + badValue);
   }
@@ -280,33 +468,52 @@ class BenchSettingsTest {
     assertFalse(d.simEngine().anyFaults());
     assertEquals(1, d.roofline().tp());
 
-    BenchSettings s = read(Map.of("sim.tp", "2", "sim.max_num_seqs", "64", "sim.max_num_batched_tokens", "4096",
-        "sim.gpu_memory_utilization", "0.8", "sim.faults", "429:0.1,stall:0.05:30"));
+    BenchSettings s =
+        read(
+            Map.of(
+                "sim.tp",
+                "2",
+                "sim.max_num_seqs",
+                "64",
+                "sim.max_num_batched_tokens",
+                "4096",
+                "sim.gpu_memory_utilization",
+                "0.8",
+                "sim.faults",
+                "429:0.1,stall:0.05:30"));
     assertEquals(2, s.simEngine().tp());
     assertEquals(2, s.roofline().tp(), "the roofline follows sim.tp for embedded runs");
     assertEquals(64, s.simEngine().maxNumSeqs());
     assertEquals(4096, s.simEngine().maxNumBatchedTokens());
     assertEquals(0.8, s.simEngine().gpuMemoryUtilization());
-    assertEquals("429:0.1,stall:0.05:30", s.simEngine().faults(), "as typed: the simulator parses it (TargetTest)");
-    assertEquals(1, read(Map.of("sim.tp", "2", "base.url", "http://127.0.0.1:8000")).roofline().tp());
+    assertEquals(
+        "429:0.1,stall:0.05:30",
+        s.simEngine().faults(),
+        "as typed: the simulator parses it (TargetTest)");
+    assertEquals(
+        1, read(Map.of("sim.tp", "2", "base.url", "http://127.0.0.1:8000")).roofline().tp());
 
     assertTrue(error(Map.of("sim.tp", "0")).contains("-Dsim.tp=0"));
     assertTrue(error(Map.of("sim.max_num_seqs", "x")).contains("-Dsim.max_num_seqs=x"));
-    assertTrue(error(Map.of("sim.max_num_seqs", "512", "sim.max_num_batched_tokens", "256"))
-        .contains("-Dsim.max_num_batched_tokens=256"));
+    assertTrue(
+        error(Map.of("sim.max_num_seqs", "512", "sim.max_num_batched_tokens", "256"))
+            .contains("-Dsim.max_num_batched_tokens=256"));
     String util = error(Map.of("sim.gpu_memory_utilization", "1.5"));
-    assertTrue(util.contains("-Dsim.gpu_memory_utilization=1.5") && util.contains("at most 1"), util);
+    assertTrue(
+        util.contains("-Dsim.gpu_memory_utilization=1.5") && util.contains("at most 1"), util);
     String model = error(Map.of("sim.model", "nope"));
     assertTrue(model.contains("-Dsim.model=nope") && model.contains("config.json"), model);
   }
 
   @Test
-  void simModelFromAHuggingFaceConfig(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-    java.nio.file.Path cfg = dir.resolve("config.json");
-    java.nio.file.Files.writeString(cfg, "{\"hidden_size\":896,\"num_hidden_layers\":24,\"num_attention_heads\":14,"
-        + "\"num_key_value_heads\":2,\"intermediate_size\":4864,\"vocab_size\":151936,\"model_type\":\"qwen2\"}");
+  void simModelFromAHuggingFaceConfig(@TempDir Path dir) throws Exception {
+    Path cfg = dir.resolve("config.json");
+    Files.writeString(
+        cfg,
+        "{\"hidden_size\":896,\"num_hidden_layers\":24,\"num_attention_heads\":14,"
+            + "\"num_key_value_heads\":2,\"intermediate_size\":4864,\"vocab_size\":151936,\"model_type\":\"qwen2\"}");
     BenchSettings s = read(Map.of("sim.model", cfg.toString()));
     assertEquals(cfg.toString(), s.simModel());
-    assertEquals(896, io.github.llmbench.simulator.SimulatorConfig.defaults().withModel(s.simModel()).modelSpec().hiddenSize());
+    assertEquals(896, SimulatorConfig.defaults().withModel(s.simModel()).modelSpec().hiddenSize());
   }
 }

@@ -28,19 +28,39 @@ class SettingsTableTest {
 
   @Test
   void misspelledSettingsAreNamedWithTheNearMiss() {
-    assertEquals("Unknown setting -Dconcurrency=4: did you mean -Dconc? (-Dhelp lists every setting)", error(Map.of("concurrency", "4")));
-    assertEquals("Unknown setting -Dinput_len=256: did you mean -Dinput.len? (-Dhelp lists every setting)", error(Map.of("input_len", "256")));
-    assertEquals("Unknown setting -Dgates.tpot.p99=50: did you mean -Dgate.tpot.p99? -Dgates is one setting, with no -Dgates.* under it"
-        + " (-Dhelp lists all)", error(Map.of("gates.tpot.p99", "50")));
-    assertEquals("Unknown setting -Dnum.prompts=100: did you mean -Dprompts? (-Dhelp lists every setting)", error(Map.of("num.prompts", "100")));
-    assertEquals("Unknown setting -Dnum-prompts=100: did you mean -Dprompts? (-Dhelp lists every setting)", error(Map.of("num-prompts", "100")));
-    assertEquals("Unknown setting -Dlen.input=256: did you mean -Dinput.len? (-Dhelp lists every setting)", error(Map.of("len.input", "256")));
-    assertEquals("Unknown setting -Dladdder=4,8: did you mean -Dladder? (-Dhelp lists every setting)", error(Map.of("laddder", "4,8")));
-    assertEquals("Unknown setting -DConc=4: did you mean -Dconc? (-Dhelp lists every setting)", error(Map.of("Conc", "4")));
-    assertEquals("Unknown setting -Dsim.gpuu=x: did you mean -Dsim.gpu? the -Dsim.* settings are sim.model, sim.gpu, sim.tp, "
-        + "sim.max_num_seqs, sim.max_num_batched_tokens, sim.gpu_memory_utilization, sim.faults, sim.dialect (-Dhelp lists all)",
+    assertEquals(
+        "Unknown setting -Dconcurrency=4: did you mean -Dconc? (-Dhelp lists every setting)",
+        error(Map.of("concurrency", "4")));
+    assertEquals(
+        "Unknown setting -Dinput_len=256: did you mean -Dinput.len? (-Dhelp lists every setting)",
+        error(Map.of("input_len", "256")));
+    assertEquals(
+        "Unknown setting -Dgates.tpot.p99=50: did you mean -Dgate.tpot.p99? -Dgates is one setting, with no -Dgates.* under it"
+            + " (-Dhelp lists all)",
+        error(Map.of("gates.tpot.p99", "50")));
+    assertEquals(
+        "Unknown setting -Dnum.prompts=100: did you mean -Dprompts? (-Dhelp lists every setting)",
+        error(Map.of("num.prompts", "100")));
+    assertEquals(
+        "Unknown setting -Dnum-prompts=100: did you mean -Dprompts? (-Dhelp lists every setting)",
+        error(Map.of("num-prompts", "100")));
+    assertEquals(
+        "Unknown setting -Dlen.input=256: did you mean -Dinput.len? (-Dhelp lists every setting)",
+        error(Map.of("len.input", "256")));
+    assertEquals(
+        "Unknown setting -Dladdder=4,8: did you mean -Dladder? (-Dhelp lists every setting)",
+        error(Map.of("laddder", "4,8")));
+    assertEquals(
+        "Unknown setting -DConc=4: did you mean -Dconc? (-Dhelp lists every setting)",
+        error(Map.of("Conc", "4")));
+    assertEquals(
+        "Unknown setting -Dsim.gpuu=x: did you mean -Dsim.gpu? the -Dsim.* settings are sim.model, sim.gpu, sim.tp, "
+            + "sim.max_num_seqs, sim.max_num_batched_tokens, sim.gpu_memory_utilization, sim.faults, sim.dialect (-Dhelp lists all)",
         error(Map.of("sim.gpuu", "x")));
-    assertTrue(error(Map.of("warmup.seconds", "5")).startsWith("Unknown setting -Dwarmup.seconds=5: the -Dwarmup.* settings are warmup.prompts, warmup.conc"),
+    assertTrue(
+        error(Map.of("warmup.seconds", "5"))
+            .startsWith(
+                "Unknown setting -Dwarmup.seconds=5: the -Dwarmup.* settings are warmup.prompts, warmup.conc"),
         "in a namespace, no near miss: still an error");
   }
 
@@ -48,39 +68,93 @@ class SettingsTableTest {
   void theJvmsMavensAndGatlingsPropertiesPass() {
     Map<String, String> props = new HashMap<>();
     System.getProperties().forEach((k, v) -> props.put(String.valueOf(k), String.valueOf(v)));
-    props.putAll(Map.of("gatling.simulationClass", "x.Y", "exec.args", "a b", "test", "FooTest", "skipTests", "true",
-        "maven.repo.local", "/tmp/m2", "io.netty.leakDetection.level", "disabled", "surefire.failIfNoSpecifiedTests", "false",
-        "it.test", "X", "basedir", "/work", "header.X-Route", "pool-a"));
+    props.putAll(
+        Map.of(
+            "gatling.simulationClass",
+            "x.Y",
+            "exec.args",
+            "a b",
+            "test",
+            "FooTest",
+            "skipTests",
+            "true",
+            "maven.repo.local",
+            "/tmp/m2",
+            "io.netty.leakDetection.level",
+            "disabled",
+            "surefire.failIfNoSpecifiedTests",
+            "false",
+            "it.test",
+            "X",
+            "basedir",
+            "/work",
+            "header.X-Route",
+            "pool-a"));
     props.put("gate.tpot.p99", "50");
     props.put("help", "true");
-    assertEquals(Optional.empty(), SettingsTable.unknown(props, Set.of()), "none is the kit's or a near miss");
+    assertEquals(
+        Optional.empty(),
+        SettingsTable.unknown(props, Set.of()),
+        "none is the kit's or a near miss");
   }
 
   @Test
   void everySettingReachesTheJvmThatMavenForksForGatling() {
-    // the Gatling Maven plugin does not pass these on to the simulation's JVM (its SystemProperties)
-    List<String> notPassed = List.of("awt.", "file.", "gatling.", "guice.", "hudson.", "idea.", "java.", "jdk.", "jline.",
-        "jna.", "log4j.", "maven.", "os.", "sbt.", "scala.", "sun.", "swoval.", "user.");
+    // the Gatling Maven plugin does not pass these on to the simulation's JVM (its
+    // SystemProperties)
+    List<String> notPassed =
+        List.of(
+            "awt.",
+            "file.",
+            "gatling.",
+            "guice.",
+            "hudson.",
+            "idea.",
+            "java.",
+            "jdk.",
+            "jline.",
+            "jna.",
+            "log4j.",
+            "maven.",
+            "os.",
+            "sbt.",
+            "scala.",
+            "sun.",
+            "swoval.",
+            "user.");
     for (SettingsTable.Setting s : SettingsTable.ALL) {
-      assertTrue(notPassed.stream().noneMatch(s.name()::startsWith), "-D" + s.name() + " would never reach a mvn gatling:test run");
+      assertTrue(
+          notPassed.stream().noneMatch(s.name()::startsWith),
+          "-D" + s.name() + " would never reach a mvn gatling:test run");
     }
   }
 
   @Test
   void aSimulationsOwnPropertiesPassAndFlatSettingsHaveNoSubSettings() {
-    assertEquals(Optional.empty(), SettingsTable.unknown(Map.of("mode", "fast", "users", "10"), Set.of("mode", "users")));
-    assertEquals(Optional.of("Unknown setting -Dmode=fast: did you mean -Dmodel? (-Dhelp lists every setting)"),
+    assertEquals(
+        Optional.empty(),
+        SettingsTable.unknown(Map.of("mode", "fast", "users", "10"), Set.of("mode", "users")));
+    assertEquals(
+        Optional.of(
+            "Unknown setting -Dmode=fast: did you mean -Dmodel? (-Dhelp lists every setting)"),
         SettingsTable.unknown(Map.of("mode", "fast"), Set.of()));
-    assertEquals("Unknown setting -Dslo.ttft.p99=2000: -Dslo is one setting, with no -Dslo.* under it (-Dhelp lists all)",
+    assertEquals(
+        "Unknown setting -Dslo.ttft.p99=2000: -Dslo is one setting, with no -Dslo.* under it (-Dhelp lists all)",
         error(Map.of("slo.ttft.p99", "2000")));
-    assertEquals(Optional.empty(), SettingsTable.nearMiss("rate.limit"), "-Drate.limit is not a misspelled -Dgate.limit");
-    assertEquals("Unknown setting -Dmetrics.token: the -Dmetrics.* settings are metrics.interval, metrics.urls (-Dhelp lists all)",
-        error(Map.of("metrics.token", "s3cret")), "a value that may be a secret is not shown");
+    assertEquals(
+        Optional.empty(),
+        SettingsTable.nearMiss("rate.limit"),
+        "-Drate.limit is not a misspelled -Dgate.limit");
+    assertEquals(
+        "Unknown setting -Dmetrics.token: the -Dmetrics.* settings are metrics.interval, metrics.urls (-Dhelp lists all)",
+        error(Map.of("metrics.token", "s3cret")),
+        "a value that may be a secret is not shown");
   }
 
   @Test
   void aHeadersValueIsNotShown() {
-    assertEquals("Unknown setting -Dheaders.Authorization: did you mean -Dheader.Authorization? (-Dhelp lists every setting)",
+    assertEquals(
+        "Unknown setting -Dheaders.Authorization: did you mean -Dheader.Authorization? (-Dhelp lists every setting)",
         error(Map.of("headers.Authorization", "Bearer sk-secret")));
   }
 
@@ -89,18 +163,23 @@ class SettingsTableTest {
     String help = SettingsTable.help();
     for (SettingsTable.Setting s : SettingsTable.ALL) {
       assertTrue(help.contains("-D" + s.name()), s.name());
-      assertTrue(help.contains("default: " + s.defaultValue() + "; accepts: " + s.accepted()), s.name());
+      assertTrue(
+          help.contains("default: " + s.defaultValue() + "; accepts: " + s.accepted()), s.name());
     }
   }
 
   @Test
   void aDefaultValueIsShownAsItIsTypedAndReadsBackAsItself() {
     for (SettingsTable.Setting<?> s : SettingsTable.ALL) {
-      s.typedDefault().ifPresent(d -> assertEquals(d, s.parser().parse(s.name(), s.defaultValue()), s.name()));
+      s.typedDefault()
+          .ifPresent(d -> assertEquals(d, s.parser().parse(s.name(), s.defaultValue()), s.name()));
     }
     assertEquals("16", SettingsTable.CONC.defaultValue());
     assertEquals("1", SettingsTable.BURSTINESS.defaultValue(), "not 1.0");
-    assertEquals(Optional.empty(), SettingsTable.WARMUP_CONC.typedDefault(), "the first level / 4: computed");
+    assertEquals(
+        Optional.empty(),
+        SettingsTable.WARMUP_CONC.typedDefault(),
+        "the first level / 4: computed");
   }
 
   @Test

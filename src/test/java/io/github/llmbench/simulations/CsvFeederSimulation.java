@@ -12,15 +12,20 @@ import io.github.llmbench.LlmBench;
  * gates: each CSV line ({@code prompt,max_tokens}) is one streamed request; the records' level is
  * the scenario's name ("feeder"), or the enclosing group.
  *
- * <pre>mvn gatling:test -Dgatling.simulationClass=io.github.llmbench.simulations.CsvFeederSimulation</pre>
+ * <pre>
+ * mvn gatling:test -Dgatling.simulationClass=io.github.llmbench.simulations.CsvFeederSimulation
+ * </pre>
  */
 public class CsvFeederSimulation extends Simulation {
 
   private final LlmBench bench = LlmBench.start();
 
   {
-    setUp(scenario("feeder").feed(csv("my-prompts.csv").circular()).exec(bench.stream())
-            .injectClosed(constantConcurrentUsers(2).during(6)))
+    setUp(
+            scenario("feeder")
+                .feed(csv("my-prompts.csv").circular())
+                .exec(bench.stream())
+                .injectClosed(constantConcurrentUsers(2).during(6)))
         .protocols(bench.http());
   }
 

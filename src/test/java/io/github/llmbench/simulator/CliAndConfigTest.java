@@ -2,14 +2,28 @@ package io.github.llmbench.simulator;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class CliAndConfigTest {
 
   @Test
   void parsesFlags() {
-    SimulatorConfig c = VllmSimulatorMain.parse(new String[] {"--port", "8001", "--model", "sim-tiny", "--gpu=rtx4090",
-        "--tp", "2", "--max-num-seqs", "64", "--served-model-name", "tiny"});
+    SimulatorConfig c =
+        VllmSimulatorMain.parse(
+            new String[] {
+              "--port",
+              "8001",
+              "--model",
+              "sim-tiny",
+              "--gpu=rtx4090",
+              "--tp",
+              "2",
+              "--max-num-seqs",
+              "64",
+              "--served-model-name",
+              "tiny"
+            });
     assertEquals(8001, c.port());
     assertEquals("sim-tiny", c.model());
     assertEquals("rtx4090", c.gpu());
@@ -21,11 +35,22 @@ class CliAndConfigTest {
 
   @Test
   void badArgumentsGiveOneLineNamingArgumentValueAndAccepted() {
-    var e = assertThrows(IllegalArgumentException.class, () -> VllmSimulatorMain.parse(new String[] {"--port", "abc"}));
+    var e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> VllmSimulatorMain.parse(new String[] {"--port", "abc"}));
     assertEquals("--port: 'abc' is invalid (accepted: an integer from 0 to 65535)", e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> VllmSimulatorMain.parse(new String[] {"--gpu", "a100"}));
-    assertTrue(e.getMessage().startsWith("--gpu: unknown gpu 'a100' (accepted: rtx4080-32gb, rtx4090"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> VllmSimulatorMain.parse(new String[] {"--frobnicate", "1"}));
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> VllmSimulatorMain.parse(new String[] {"--gpu", "a100"}));
+    assertTrue(
+        e.getMessage().startsWith("--gpu: unknown gpu 'a100' (accepted: rtx4080-32gb, rtx4090"),
+        e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> VllmSimulatorMain.parse(new String[] {"--frobnicate", "1"}));
     assertTrue(e.getMessage().startsWith("--frobnicate: unknown argument"));
   }
 
@@ -43,7 +68,8 @@ class CliAndConfigTest {
   @Test
   void bindsLoopbackOnlyAndStartsStopsCleanly() {
     for (int i = 0; i < 3; i++) {
-      try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny"))) {
+      try (VllmSimulator sim =
+          VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny"))) {
         assertTrue(sim.port() > 0);
         assertEquals("http://127.0.0.1:" + sim.port(), sim.baseUrl());
       }
@@ -53,11 +79,17 @@ class CliAndConfigTest {
   @Test
   void dialectFlag() {
     assertEquals(Dialect.VLLM, VllmSimulatorMain.parse(new String[0]).dialect());
-    assertEquals(Dialect.LLAMACPP, VllmSimulatorMain.parse(new String[] {"--dialect", "llamacpp"}).dialect());
-    assertEquals(Dialect.LLAMACPP, VllmSimulatorMain.parse(new String[] {"--dialect=llamacpp", "--gpu", "h100-sxm"}).dialect());
+    assertEquals(
+        Dialect.LLAMACPP,
+        VllmSimulatorMain.parse(new String[] {"--dialect", "llamacpp"}).dialect());
+    assertEquals(
+        Dialect.LLAMACPP,
+        VllmSimulatorMain.parse(new String[] {"--dialect=llamacpp", "--gpu", "h100-sxm"})
+            .dialect());
     IllegalArgumentException e =
-        org.junit.jupiter.api.Assertions.assertThrows(
-            IllegalArgumentException.class, () -> VllmSimulatorMain.parse(new String[] {"--dialect", "tgi"}));
+        Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () -> VllmSimulatorMain.parse(new String[] {"--dialect", "tgi"}));
     assertEquals("--dialect: unknown dialect 'tgi' (accepted: vllm, llamacpp)", e.getMessage());
   }
 }

@@ -33,7 +33,8 @@ class CostModelTest {
     // and the 1,024 prompt tokens pay only for the layers: 2 x (params - embedding - lm_head) each
     double layers = 2.0 * (QWEN.parameters() - 2.0 * QWEN.vocabSize() * QWEN.hiddenSize());
     double gemmNanos = 1024 * layers / computeRate() * 1e9;
-    assertTrue(chunk.durationNanos() > gemmNanos && chunk.durationNanos() < gemmNanos * 1.05,
+    assertTrue(
+        chunk.durationNanos() > gemmNanos && chunk.durationNanos() < gemmNanos * 1.05,
         chunk.durationNanos() + " ns vs GEMMs alone " + gemmNanos);
   }
 
@@ -53,7 +54,11 @@ class CostModelTest {
     double extraKvBytes = 200.0 * 1999 * QWEN.kvBytesPerToken();
     double kvReadNanos = extraKvBytes / (RTX4080.memoryBandwidth() * CAL.memoryEfficiency()) * 1e9;
     long delta = longCtx.durationNanos() - shortCtx.durationNanos();
-    assertEquals(kvReadNanos, delta, 0.15 * kvReadNanos, "extra step time for 200 x 1,999 more context tokens");
+    assertEquals(
+        kvReadNanos,
+        delta,
+        0.15 * kvReadNanos,
+        "extra step time for 200 x 1,999 more context tokens");
   }
 
   @Test

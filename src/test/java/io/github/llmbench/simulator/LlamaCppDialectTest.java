@@ -27,8 +27,12 @@ class LlamaCppDialectTest {
 
   @BeforeAll
   static void start() {
-    sim = VllmSimulator.start(
-        SimulatorConfig.defaults().withModel("sim-tiny").withGpu("rtx4090").withDialect(Dialect.LLAMACPP));
+    sim =
+        VllmSimulator.start(
+            SimulatorConfig.defaults()
+                .withModel("sim-tiny")
+                .withGpu("rtx4090")
+                .withDialect(Dialect.LLAMACPP));
     client = new SimClient(sim);
   }
 
@@ -55,7 +59,10 @@ class LlamaCppDialectTest {
       StringBuilder b = new StringBuilder("{");
       for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
-        b.append(e.getKey()).append(':').append(shape(e.getValue())).append(it.hasNext() ? "," : "");
+        b.append(e.getKey())
+            .append(':')
+            .append(shape(e.getValue()))
+            .append(it.hasNext() ? "," : "");
       }
       return b.append('}').toString();
     }
@@ -80,7 +87,10 @@ class LlamaCppDialectTest {
         assertEquals("[DONE]", simulated.get(i));
         continue;
       }
-      assertEquals(shape(SimClient.json(real.get(i))), shape(SimClient.json(simulated.get(i))), "event " + i);
+      assertEquals(
+          shape(SimClient.json(real.get(i))),
+          shape(SimClient.json(simulated.get(i))),
+          "event " + i);
     }
   }
 
@@ -90,12 +100,16 @@ class LlamaCppDialectTest {
 
   @Test
   void chatStreamHasLlamaServersShape() throws Exception {
-    List<String> sim = stream("/v1/chat/completions",
-        "{\"messages\":[{\"role\":\"user\",\"content\":\"how fast is the server\"}],\"max_tokens\":3,"
-            + "\"stream\":true,\"stream_options\":{\"include_usage\":true},\"ignore_eos\":true}");
+    List<String> sim =
+        stream(
+            "/v1/chat/completions",
+            "{\"messages\":[{\"role\":\"user\",\"content\":\"how fast is the server\"}],\"max_tokens\":3,"
+                + "\"stream\":true,\"stream_options\":{\"include_usage\":true},\"ignore_eos\":true}");
     sameShapes(captured("chat-stream.sse"), sim);
-    assertTrue(sim.get(0).contains("\"delta\":{\"role\":\"assistant\",\"content\":null}"), sim.get(0));
-    assertTrue(sim.get(4).contains("\"finish_reason\":\"length\",\"index\":0,\"delta\":{}"), sim.get(4));
+    assertTrue(
+        sim.get(0).contains("\"delta\":{\"role\":\"assistant\",\"content\":null}"), sim.get(0));
+    assertTrue(
+        sim.get(4).contains("\"finish_reason\":\"length\",\"index\":0,\"delta\":{}"), sim.get(4));
     ParsedStream p = parse(sim);
     assertEquals(List.of(1L, 2L, 3L), SseText.textArrivalsMs(p));
     assertEquals(3, p.completionTokens());
@@ -106,9 +120,11 @@ class LlamaCppDialectTest {
 
   @Test
   void completionsStreamHasLlamaServersShape() throws Exception {
-    List<String> sim = stream("/v1/completions",
-        "{\"prompt\":\"how fast is the server\",\"max_tokens\":3,\"stream\":true,"
-            + "\"stream_options\":{\"include_usage\":true},\"ignore_eos\":true}");
+    List<String> sim =
+        stream(
+            "/v1/completions",
+            "{\"prompt\":\"how fast is the server\",\"max_tokens\":3,\"stream\":true,"
+                + "\"stream_options\":{\"include_usage\":true},\"ignore_eos\":true}");
     sameShapes(captured("completions-stream.sse"), sim);
     ParsedStream p = parse(sim);
     assertEquals(List.of(0L, 1L, 2L), SseText.textArrivalsMs(p));
@@ -123,11 +139,17 @@ class LlamaCppDialectTest {
     assertEquals("llamacpp", models.path("data").get(0).path("owned_by").asText());
     assertEquals(sim.servedModelName(), models.path("data").get(0).path("id").asText());
     assertEquals("{\"status\":\"ok\"}", client.get("/health").body());
-    JsonNode tokens = SimClient.json(client.post("/tokenize", "{\"content\":\"how fast is the server\"}").body());
+    JsonNode tokens =
+        SimClient.json(client.post("/tokenize", "{\"content\":\"how fast is the server\"}").body());
     assertEquals(5, tokens.path("tokens").size());
-    assertEquals(shape(SimClient.json(captured("tokenize-vllm-form.json", true))),
-        shape(SimClient.json(client.post("/tokenize", "{\"model\":\"x\",\"prompt\":\"how fast\"}").body())));
-    assertEquals("{\"tokens\":[]}", client.post("/tokenize", "{\"model\":\"x\",\"prompt\":\"how fast\"}").body());
+    assertEquals(
+        shape(SimClient.json(captured("tokenize-vllm-form.json", true))),
+        shape(
+            SimClient.json(
+                client.post("/tokenize", "{\"model\":\"x\",\"prompt\":\"how fast\"}").body())));
+    assertEquals(
+        "{\"tokens\":[]}",
+        client.post("/tokenize", "{\"model\":\"x\",\"prompt\":\"how fast\"}").body());
   }
 
   static String captured(String name, boolean whole) throws Exception {

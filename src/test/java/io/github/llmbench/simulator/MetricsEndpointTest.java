@@ -7,16 +7,19 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** {@code GET /metrics}: vLLM's names and types, parsed as Prometheus text, consistent with what was served; prefix cache. */
+/**
+ * {@code GET /metrics}: vLLM's names and types, parsed as Prometheus text, consistent with what was
+ * served; prefix cache.
+ */
 class MetricsEndpointTest {
 
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -25,9 +28,11 @@ class MetricsEndpointTest {
   static final class PromText {
     final Map<String, String> types = new LinkedHashMap<>();
     final Map<String, Double> samples = new LinkedHashMap<>(); // "name{labels}" -> value
-    private static final Pattern SAMPLE = Pattern.compile(
-        "([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{((?:[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\\\n]|\\\\.)*\",?)*)\\})? (\\S+)");
-    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+    private static final Pattern SAMPLE =
+        Pattern.compile(
+            "([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{((?:[a-zA-Z_][a-zA-Z0-9_]*=\"(?:[^\"\\\\\\n]|\\\\.)*\",?)*)\\})? (\\S+)");
+    private static final Pattern LABEL =
+        Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
     static PromText parse(String text) {
       PromText p = new PromText();
@@ -39,7 +44,8 @@ class MetricsEndpointTest {
         if (line.startsWith("# TYPE ")) {
           String[] f = line.substring(7).split(" ");
           assertEquals(2, f.length, line);
-          assertTrue(List.of("counter", "gauge", "histogram", "summary", "untyped").contains(f[1]), line);
+          assertTrue(
+              List.of("counter", "gauge", "histogram", "summary", "untyped").contains(f[1]), line);
           assertTrue(p.types.put(f[0], f[1]) == null, "duplicate TYPE " + f[0]);
           family = f[0];
           continue;
@@ -50,8 +56,13 @@ class MetricsEndpointTest {
         Matcher m = SAMPLE.matcher(line);
         assertTrue(m.matches(), "not a sample line: " + line);
         String name = m.group(1);
-        assertTrue(family != null && (name.equals(family) || name.equals(family + "_bucket")
-            || name.equals(family + "_count") || name.equals(family + "_sum")), name + " outside its family " + family);
+        assertTrue(
+            family != null
+                && (name.equals(family)
+                    || name.equals(family + "_bucket")
+                    || name.equals(family + "_count")
+                    || name.equals(family + "_sum")),
+            name + " outside its family " + family);
         Map<String, String> labels = new HashMap<>();
         if (m.group(3) != null) {
           Matcher lm = LABEL.matcher(m.group(3));
@@ -62,7 +73,8 @@ class MetricsEndpointTest {
         String v = m.group(4);
         double d = v.equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(v);
         String le = labels.get("le");
-        p.samples.put(name + (le == null ? "" : "{le=" + le + "}") + "|" + labels.get("model_name"), d);
+        p.samples.put(
+            name + (le == null ? "" : "{le=" + le + "}") + "|" + labels.get("model_name"), d);
       }
       return p;
     }
@@ -75,20 +87,33 @@ class MetricsEndpointTest {
   }
 
   private static String get(String url) throws Exception {
-    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
     assertEquals(200, r.statusCode());
-    assertTrue(r.headers().firstValue("content-type").orElse("").startsWith("text/plain; version=0.0.4"));
+    assertTrue(
+        r.headers().firstValue("content-type").orElse("").startsWith("text/plain; version=0.0.4"));
     return r.body();
   }
 
   /** Streams one completion; returns the time to the first content event, ms. */
   private static double stream(VllmSimulator sim, String prompt, int maxTokens) throws Exception {
-    String body = "{\"model\":\"" + sim.servedModelName() + "\",\"prompt\":\"" + prompt + "\",\"max_tokens\":" + maxTokens
-        + ",\"stream\":true}";
+    String body =
+        "{\"model\":\""
+            + sim.servedModelName()
+            + "\",\"prompt\":\""
+            + prompt
+            + "\",\"max_tokens\":"
+            + maxTokens
+            + ",\"stream\":true}";
     long t0 = System.nanoTime();
-    HttpResponse<java.util.stream.Stream<String>> r = HTTP.send(
-        HttpRequest.newBuilder(URI.create(sim.baseUrl() + "/v1/completions")).header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofLines());
+    HttpResponse<Stream<String>> r =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(sim.baseUrl() + "/v1/completions"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofLines());
     long first = -1;
     int n = 0;
     for (String l : (Iterable<String>) r.body()::iterator) {
@@ -106,7 +131,8 @@ class MetricsEndpointTest {
   @Test
   void metricsInVllmNamesAndTypesConsistentWithWhatWasServed_andPrefixCacheHits() throws Exception {
     // qwen2.5-0.5b on an rtx4080: prefill of 3,000 tokens is ~0.1 s, so a cache hit shows in TTFT.
-    try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults().withModel("qwen2.5-0.5b-instruct"))) {
+    try (VllmSimulator sim =
+        VllmSimulator.start(SimulatorConfig.defaults().withModel("qwen2.5-0.5b-instruct"))) {
       StringBuilder p = new StringBuilder();
       for (int i = 0; i < 3000; i++) {
         p.append(i == 0 ? "" : " ").append("w").append(i * 7919 % 100_003);

@@ -12,7 +12,9 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The scheduler in virtual time: vLLM V1's invariants, KV capacity and preemption, prefix caching. */
+/**
+ * The scheduler in virtual time: vLLM V1's invariants, KV capacity and preemption, prefix caching.
+ */
 class SchedulerTest {
 
   private static SimRequest req(SplittableRandom rnd, int prompt, int out, long now) {
@@ -69,14 +71,24 @@ class SchedulerTest {
 
   @Test
   void aFullKvCachePreemptsTheNewestAndRecomputesIt() {
-    // gpu_memory_utilization chosen so that the cache holds ~200 blocks: 12 requests of 500 + 100 tokens
+    // gpu_memory_utilization chosen so that the cache holds ~200 blocks: 12 requests of 500 + 100
+    // tokens
     // (38 blocks each at the end) cannot all run at once.
-    CostModel base = new CostModel(Catalog.model("sim-tiny"), Catalog.gpu("rtx4090"), 1, 0.9, EngineCalibration.DEFAULT);
+    CostModel base =
+        new CostModel(
+            Catalog.model("sim-tiny"), Catalog.gpu("rtx4090"), 1, 0.9, EngineCalibration.DEFAULT);
     long blockBytes = (long) 16 * Catalog.model("sim-tiny").kvBytesPerToken();
-    long reserve = (long) (Catalog.gpu("rtx4090").memoryBytes() * 0.9) - Catalog.model("sim-tiny").weightBytes()
-        - 200 * blockBytes;
-    CostModel small = new CostModel(Catalog.model("sim-tiny"), Catalog.gpu("rtx4090"), 1, 0.9,
-        EngineCalibration.DEFAULT.withActivationReserveBytes(reserve));
+    long reserve =
+        (long) (Catalog.gpu("rtx4090").memoryBytes() * 0.9)
+            - Catalog.model("sim-tiny").weightBytes()
+            - 200 * blockBytes;
+    CostModel small =
+        new CostModel(
+            Catalog.model("sim-tiny"),
+            Catalog.gpu("rtx4090"),
+            1,
+            0.9,
+            EngineCalibration.DEFAULT.withActivationReserveBytes(reserve));
     assertTrue(base.kvBlocks() > 10_000);
     assertTrue(small.kvBlocks() >= 199 && small.kvBlocks() <= 201, "blocks " + small.kvBlocks());
     SplittableRandom rnd = new SplittableRandom(2);
@@ -96,7 +108,8 @@ class SchedulerTest {
 
   @Test
   void aRepeatedPromptHitsThePrefixCache() {
-    CostModel cost = new CostModel(Catalog.model("qwen2.5-7b-instruct"), Catalog.gpu("rtx4080-32gb"), 1);
+    CostModel cost =
+        new CostModel(Catalog.model("qwen2.5-7b-instruct"), Catalog.gpu("rtx4080-32gb"), 1);
     SimMetrics m = new SimMetrics();
     Scheduler s = new Scheduler(cost, 256, 2048, m);
     SplittableRandom rnd = new SplittableRandom(3);
@@ -118,9 +131,11 @@ class SchedulerTest {
         s.complete(end, (x, k, e) -> {});
         now = end;
       }
-      ttft[round] = r.firstTokenNanos - r.readyNanos; // the engine's share (the request path is fixed)
+      ttft[round] =
+          r.firstTokenNanos - r.readyNanos; // the engine's share (the request path is fixed)
       if (round == 1) {
-        assertEquals(1008, r.cachedPromptTokens, "63 of 64 blocks cached (the last token is recomputed)");
+        assertEquals(
+            1008, r.cachedPromptTokens, "63 of 64 blocks cached (the last token is recomputed)");
       }
     }
     assertTrue(ttft[1] < ttft[0] / 5, "TTFT " + ttft[0] + " -> " + ttft[1]);
@@ -138,7 +153,8 @@ class SchedulerTest {
     assertEquals(163, c128.meanTpotMs(), 16.3);
     assertEquals(0, c128.preemptions());
     assertTrue(c200.preemptions() > 0, "KV capacity: preemptions at C=200");
-    EngineModel.Level tp2 = EngineModel.of(SimulatorConfig.defaults().withTp(2)).closedLoop(1, 20, 1024, 128, 4);
+    EngineModel.Level tp2 =
+        EngineModel.of(SimulatorConfig.defaults().withTp(2)).closedLoop(1, 20, 1024, 128, 4);
     assertEquals(12.07, tp2.meanTpotMs(), 1.21);
   }
 
@@ -146,13 +162,15 @@ class SchedulerTest {
   void replayedLadderHitsThePrefixCacheOnlyWhenTheListFits() {
     EngineModel em = EngineModel.of(SimulatorConfig.defaults());
     // 40 prompts (2,880 blocks) fit the ~13,400-block cache: the second level finds them all
-    List<EngineModel.Level> small = em.replayLadder(new int[] {8, 16}, new int[] {40, 40}, 1024, 128, 0);
+    List<EngineModel.Level> small =
+        em.replayLadder(new int[] {8, 16}, new int[] {40, 40}, 1024, 128, 0);
     assertEquals(0, small.get(0).prefixHitRate(), 1e-9);
     assertEquals(63.0 / 64, small.get(1).prefixHitRate(), 1e-9, "63 of 64 blocks of every prompt");
     assertTrue(small.get(1).meanTtftMs() < small.get(0).meanTtftMs() / 3);
     // the seed's 300 prompts (21,600 blocks with their outputs) do not: LRU eviction of a cyclic
     // list larger than the cache leaves nothing for the next level
-    List<EngineModel.Level> seed = em.replayLadder(new int[] {8, 16}, new int[] {300, 300}, 1024, 128, 0);
+    List<EngineModel.Level> seed =
+        em.replayLadder(new int[] {8, 16}, new int[] {300, 300}, 1024, 128, 0);
     assertEquals(0, seed.get(1).prefixHitRate(), 1e-9);
   }
 
@@ -160,7 +178,8 @@ class SchedulerTest {
   void perSequenceOverheadLengthensTheStep() {
     CostModel base = new CostModel(Catalog.model("sim-tiny"), Catalog.gpu("rtx4090"), 1);
     EngineCalibration cal = EngineCalibration.DEFAULT.withStepOverheadPerSeqSeconds(100e-6);
-    CostModel withSeq = new CostModel(Catalog.model("sim-tiny"), Catalog.gpu("rtx4090"), 1, 0.9, cal);
+    CostModel withSeq =
+        new CostModel(Catalog.model("sim-tiny"), Catalog.gpu("rtx4090"), 1, 0.9, cal);
     CostModel.Step a = base.new Step();
     CostModel.Step b = withSeq.new Step();
     for (int i = 0; i < 10; i++) {

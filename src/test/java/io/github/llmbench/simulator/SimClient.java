@@ -2,6 +2,8 @@ package io.github.llmbench.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.netty.util.internal.logging.JdkLoggerFactory;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -19,12 +21,14 @@ final class SimClient {
   static final ObjectMapper MAPPER = new ObjectMapper();
 
   static {
-    io.netty.util.internal.logging.InternalLoggerFactory.setDefaultFactory(
-        io.netty.util.internal.logging.JdkLoggerFactory.INSTANCE);
+    InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
   }
 
-  final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(5)).build();
+  final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
   final String base;
 
   SimClient(VllmSimulator sim) {
@@ -32,20 +36,27 @@ final class SimClient {
   }
 
   HttpResponse<String> get(String path) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
+    return http.send(
+        HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   HttpResponse<String> post(String path, String body) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create(base + path))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    return http.send(
+        HttpRequest.newBuilder(URI.create(base + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   HttpResponse<InputStream> postStream(String path, String body) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create(base + path))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofInputStream());
+    return http.send(
+        HttpRequest.newBuilder(URI.create(base + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        HttpResponse.BodyHandlers.ofInputStream());
   }
 
   /** One SSE event with the nanoTime its line arrived. */
@@ -56,7 +67,8 @@ final class SimClient {
     sentAt[0] = System.nanoTime();
     HttpResponse<InputStream> r = postStream(path, body);
     List<Event> events = new ArrayList<>();
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
+    try (BufferedReader in =
+        new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = in.readLine()) != null) {
         long t = System.nanoTime();

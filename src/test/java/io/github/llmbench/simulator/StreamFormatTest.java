@@ -16,15 +16,23 @@ import org.junit.jupiter.api.Test;
 class StreamFormatTest {
 
   // Samples from vLLM (see the kit's brief): role chunk, content chunk, usage chunk.
-  static final String CHAT_ROLE = "{\"id\":\"chatcmpl-382ff893e5f54cfc8abf5ce9f0d219c8\",\"object\":\"chat.completion.chunk\",\"created\":1743083258,\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}";
-  static final String CHAT_CONTENT = "{\"id\":\"chatcmpl-382ff893e5f54cfc8abf5ce9f0d219c8\",\"object\":\"chat.completion.chunk\",\"created\":1743083258,\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Here\"},\"logprobs\":null,\"finish_reason\":null}]}";
-  static final String CHAT_USAGE = "{\"id\":\"chatcmpl-eb116bdb\",\"object\":\"chat.completion.chunk\",\"created\":1750734209,\"model\":\"deepseek-ai/DeepSeek-R1-Distill-Qwen-7B\",\"choices\":[],\"usage\":{\"prompt_tokens\":13,\"total_tokens\":501,\"completion_tokens\":488}}";
+  static final String CHAT_ROLE =
+      "{\"id\":\"chatcmpl-382ff893e5f54cfc8abf5ce9f0d219c8\",\"object\":\"chat.completion.chunk\",\"created\":1743083258,\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}";
+  static final String CHAT_CONTENT =
+      "{\"id\":\"chatcmpl-382ff893e5f54cfc8abf5ce9f0d219c8\",\"object\":\"chat.completion.chunk\",\"created\":1743083258,\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Here\"},\"logprobs\":null,\"finish_reason\":null}]}";
+  static final String CHAT_USAGE =
+      "{\"id\":\"chatcmpl-eb116bdb\",\"object\":\"chat.completion.chunk\",\"created\":1750734209,\"model\":\"deepseek-ai/DeepSeek-R1-Distill-Qwen-7B\",\"choices\":[],\"usage\":{\"prompt_tokens\":13,\"total_tokens\":501,\"completion_tokens\":488}}";
   // The finishing chunk: serving_chat.py builds it with finish_reason and stop_reason set.
-  static final String CHAT_LAST = "{\"id\":\"chatcmpl-382ff893e5f54cfc8abf5ce9f0d219c8\",\"object\":\"chat.completion.chunk\",\"created\":1743083258,\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\" it\"},\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}";
-  // Completions (serving_completion.py: CompletionResponseStreamChoice(index, text, logprobs, finish_reason, stop_reason)).
-  static final String CMPL_TEXT = "{\"id\":\"cmpl-9c1b5e3f0a8d4e2b8f6a1c3d5e7f9a0b\",\"object\":\"text_completion\",\"created\":1743083258,\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"choices\":[{\"index\":0,\"text\":\" Paris\",\"logprobs\":null,\"finish_reason\":null,\"stop_reason\":null}]}";
-  static final String CMPL_LAST = "{\"id\":\"cmpl-9c1b5e3f0a8d4e2b8f6a1c3d5e7f9a0b\",\"object\":\"text_completion\",\"created\":1743083258,\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"choices\":[{\"index\":0,\"text\":\".\",\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}";
-  static final String CMPL_USAGE = "{\"id\":\"cmpl-9c1b5e3f0a8d4e2b8f6a1c3d5e7f9a0b\",\"object\":\"text_completion\",\"created\":1743083258,\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"choices\":[],\"usage\":{\"prompt_tokens\":6,\"total_tokens\":22,\"completion_tokens\":16}}";
+  static final String CHAT_LAST =
+      "{\"id\":\"chatcmpl-382ff893e5f54cfc8abf5ce9f0d219c8\",\"object\":\"chat.completion.chunk\",\"created\":1743083258,\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\" it\"},\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}";
+  // Completions (serving_completion.py: CompletionResponseStreamChoice(index, text, logprobs,
+  // finish_reason, stop_reason)).
+  static final String CMPL_TEXT =
+      "{\"id\":\"cmpl-9c1b5e3f0a8d4e2b8f6a1c3d5e7f9a0b\",\"object\":\"text_completion\",\"created\":1743083258,\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"choices\":[{\"index\":0,\"text\":\" Paris\",\"logprobs\":null,\"finish_reason\":null,\"stop_reason\":null}]}";
+  static final String CMPL_LAST =
+      "{\"id\":\"cmpl-9c1b5e3f0a8d4e2b8f6a1c3d5e7f9a0b\",\"object\":\"text_completion\",\"created\":1743083258,\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"choices\":[{\"index\":0,\"text\":\".\",\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}";
+  static final String CMPL_USAGE =
+      "{\"id\":\"cmpl-9c1b5e3f0a8d4e2b8f6a1c3d5e7f9a0b\",\"object\":\"text_completion\",\"created\":1743083258,\"model\":\"meta-llama/Llama-3.1-8B-Instruct\",\"choices\":[],\"usage\":{\"prompt_tokens\":6,\"total_tokens\":22,\"completion_tokens\":16}}";
 
   static VllmSimulator sim;
   static SimClient client;
@@ -46,7 +54,10 @@ class StreamFormatTest {
       StringBuilder sb = new StringBuilder("{");
       for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
         Map.Entry<String, JsonNode> e = it.next();
-        sb.append(e.getKey()).append(':').append(shape(e.getValue())).append(it.hasNext() ? "," : "");
+        sb.append(e.getKey())
+            .append(':')
+            .append(shape(e.getValue()))
+            .append(it.hasNext() ? "," : "");
       }
       return sb.append('}').toString();
     }
@@ -78,9 +89,11 @@ class StreamFormatTest {
 
   @Test
   void chatStreamMatchesVllm() throws Exception {
-    HttpResponse<String> r = client.post("/v1/chat/completions",
-        "{\"model\":\"llmbench/sim-tiny\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi there, tell me a story.\"}],"
-            + "\"max_tokens\":5,\"stream\":true,\"ignore_eos\":true,\"stream_options\":{\"include_usage\":true}}");
+    HttpResponse<String> r =
+        client.post(
+            "/v1/chat/completions",
+            "{\"model\":\"llmbench/sim-tiny\",\"messages\":[{\"role\":\"user\",\"content\":\"Hi there, tell me a story.\"}],"
+                + "\"max_tokens\":5,\"stream\":true,\"ignore_eos\":true,\"stream_options\":{\"include_usage\":true}}");
     assertEquals(200, r.statusCode());
     assertTrue(r.headers().firstValue("content-type").orElse("").startsWith("text/event-stream"));
     List<String> ev = rawEvents(r.body());
@@ -114,8 +127,10 @@ class StreamFormatTest {
 
   @Test
   void chatStreamWithoutIncludeUsageHasNoUsageChunk() throws Exception {
-    HttpResponse<String> r = client.post("/v1/chat/completions",
-        "{\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"Hi\"}]}],\"max_tokens\":3,\"stream\":true}");
+    HttpResponse<String> r =
+        client.post(
+            "/v1/chat/completions",
+            "{\"messages\":[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"Hi\"}]}],\"max_tokens\":3,\"stream\":true}");
     List<String> ev = rawEvents(r.body());
     assertEquals(1 + 3 + 1, ev.size(), r.body());
     assertSameShape(CHAT_ROLE, ev.get(0));
@@ -125,9 +140,11 @@ class StreamFormatTest {
 
   @Test
   void completionStreamMatchesVllm() throws Exception {
-    HttpResponse<String> r = client.post("/v1/completions",
-        "{\"model\":\"llmbench/sim-tiny\",\"prompt\":\"The capital of France is\",\"max_tokens\":4,\"stream\":true,"
-            + "\"stream_options\":{\"include_usage\":true}}");
+    HttpResponse<String> r =
+        client.post(
+            "/v1/completions",
+            "{\"model\":\"llmbench/sim-tiny\",\"prompt\":\"The capital of France is\",\"max_tokens\":4,\"stream\":true,"
+                + "\"stream_options\":{\"include_usage\":true}}");
     assertEquals(200, r.statusCode());
     List<String> ev = rawEvents(r.body());
     assertEquals(4 + 1 + 1, ev.size(), r.body());
@@ -145,17 +162,27 @@ class StreamFormatTest {
 
   @Test
   void completionPromptAsTokenIdsAndSingletonList() throws Exception {
-    JsonNode a = SimClient.json(client.post("/v1/completions", "{\"prompt\":[1,2,3,4,5,6,7],\"max_tokens\":2}").body());
+    JsonNode a =
+        SimClient.json(
+            client.post("/v1/completions", "{\"prompt\":[1,2,3,4,5,6,7],\"max_tokens\":2}").body());
     assertEquals(7, a.get("usage").get("prompt_tokens").asInt());
-    JsonNode b = SimClient.json(client.post("/v1/completions", "{\"prompt\":[\"one two three\"],\"max_tokens\":2}").body());
+    JsonNode b =
+        SimClient.json(
+            client
+                .post("/v1/completions", "{\"prompt\":[\"one two three\"],\"max_tokens\":2}")
+                .body());
     assertEquals(3, b.get("usage").get("prompt_tokens").asInt());
-    assertEquals(400, client.post("/v1/completions", "{\"prompt\":[\"a\",\"b\"],\"max_tokens\":2}").statusCode());
+    assertEquals(
+        400,
+        client.post("/v1/completions", "{\"prompt\":[\"a\",\"b\"],\"max_tokens\":2}").statusCode());
   }
 
   @Test
   void nonStreamingChat() throws Exception {
-    HttpResponse<String> r = client.post("/v1/chat/completions",
-        "{\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":\"user\",\"content\":\"Hi\"}],\"max_tokens\":6}");
+    HttpResponse<String> r =
+        client.post(
+            "/v1/chat/completions",
+            "{\"messages\":[{\"role\":\"system\",\"content\":\"Be brief.\"},{\"role\":\"user\",\"content\":\"Hi\"}],\"max_tokens\":6}");
     assertEquals(200, r.statusCode());
     assertTrue(r.headers().firstValue("content-type").orElse("").startsWith("application/json"));
     JsonNode o = SimClient.json(r.body());
@@ -170,7 +197,9 @@ class StreamFormatTest {
 
   @Test
   void nonStreamingCompletion() throws Exception {
-    JsonNode o = SimClient.json(client.post("/v1/completions", "{\"prompt\":\"Hello world\",\"max_tokens\":3}").body());
+    JsonNode o =
+        SimClient.json(
+            client.post("/v1/completions", "{\"prompt\":\"Hello world\",\"max_tokens\":3}").body());
     assertEquals("text_completion", o.get("object").asText());
     assertEquals("length", o.get("choices").get(0).get("finish_reason").asText());
     assertEquals(3, o.get("usage").get("completion_tokens").asInt());
@@ -179,13 +208,15 @@ class StreamFormatTest {
 
   @Test
   void defaultMaxTokensIsTheRestOfTheContext() throws Exception {
-    // sim-tiny: max_model_len 4096; prompt "x" = 1 token -> 4095 tokens (~5 s of steps); check via a
+    // sim-tiny: max_model_len 4096; prompt "x" = 1 token -> 4095 tokens (~5 s of steps); check via
+    // a
     // prompt that leaves little room instead.
     StringBuilder p = new StringBuilder();
     for (int i = 0; i < 4090; i++) {
       p.append("w ");
     }
-    JsonNode o = SimClient.json(client.post("/v1/completions", "{\"prompt\":\"" + p + "\"}").body());
+    JsonNode o =
+        SimClient.json(client.post("/v1/completions", "{\"prompt\":\"" + p + "\"}").body());
     assertEquals(6, o.get("usage").get("completion_tokens").asInt());
   }
 
@@ -197,7 +228,8 @@ class StreamFormatTest {
     JsonNode m = SimClient.json(client.get("/v1/models").body());
     assertEquals("list", m.get("object").asText());
     JsonNode card = m.get("data").get(0);
-    assertEquals("{id:string,object:string,created:number,owned_by:string,root:string,parent:null,max_model_len:number,permission:[",
+    assertEquals(
+        "{id:string,object:string,created:number,owned_by:string,root:string,parent:null,max_model_len:number,permission:[",
         shape(card).substring(0, shape(card).indexOf('[') + 1));
     assertEquals("llmbench/sim-tiny", card.get("id").asText());
     assertEquals("vllm", card.get("owned_by").asText());
@@ -207,26 +239,46 @@ class StreamFormatTest {
 
   @Test
   void tokenizeCounts() throws Exception {
-    JsonNode t = SimClient.json(client.post("/tokenize", "{\"model\":\"llmbench/sim-tiny\",\"prompt\":\"Hello, world!\"}").body());
+    JsonNode t =
+        SimClient.json(
+            client
+                .post("/tokenize", "{\"model\":\"llmbench/sim-tiny\",\"prompt\":\"Hello, world!\"}")
+                .body());
     assertEquals(4, t.get("count").asInt());
     assertEquals(4, t.get("tokens").size());
     assertEquals(4096, t.get("max_model_len").asInt());
     for (JsonNode id : t.get("tokens")) {
       assertTrue(id.asInt() >= 0 && id.asInt() < 32000);
     }
-    JsonNode c = SimClient.json(client.post("/tokenize", "{\"messages\":[{\"role\":\"user\",\"content\":\"Hello, world!\"}]}").body());
+    JsonNode c =
+        SimClient.json(
+            client
+                .post(
+                    "/tokenize",
+                    "{\"messages\":[{\"role\":\"user\",\"content\":\"Hello, world!\"}]}")
+                .body());
     assertEquals(4 + 5 + 3, c.get("count").asInt());
     assertEquals(c.get("count").asInt(), c.get("tokens").size());
     // same count as the usage of a chat request with that conversation
-    JsonNode chat = SimClient.json(client.post("/v1/chat/completions",
-        "{\"messages\":[{\"role\":\"user\",\"content\":\"Hello, world!\"}],\"max_tokens\":1}").body());
+    JsonNode chat =
+        SimClient.json(
+            client
+                .post(
+                    "/v1/chat/completions",
+                    "{\"messages\":[{\"role\":\"user\",\"content\":\"Hello, world!\"}],\"max_tokens\":1}")
+                .body());
     assertEquals(12, chat.get("usage").get("prompt_tokens").asInt());
   }
 
-  private static void assertError(HttpResponse<String> r, int code, String type, String messagePart) throws Exception {
+  private static void assertError(HttpResponse<String> r, int code, String type, String messagePart)
+      throws Exception {
     assertEquals(code, r.statusCode(), r.body());
     JsonNode o = SimClient.json(r.body());
-    assertEquals("{error:{message:string,type:string,param:" + shape(o.get("error").get("param")) + ",code:number}}", shape(o));
+    assertEquals(
+        "{error:{message:string,type:string,param:"
+            + shape(o.get("error").get("param"))
+            + ",code:number}}",
+        shape(o));
     assertEquals(type, o.get("error").get("type").asText());
     assertEquals(code, o.get("error").get("code").asInt());
     assertTrue(o.get("error").get("message").asText().contains(messagePart), r.body());
@@ -234,25 +286,47 @@ class StreamFormatTest {
 
   @Test
   void badRequests() throws Exception {
-    assertError(client.post("/v1/chat/completions", "{not json"), 400, "BadRequestError", "Invalid JSON");
-    assertError(client.post("/v1/chat/completions", "{\"max_tokens\":3}"), 400, "BadRequestError", "messages");
-    assertError(client.post("/v1/completions", "{\"max_tokens\":3}"), 400, "BadRequestError", "prompt");
-    assertError(client.post("/v1/completions", "{\"prompt\":\"hi\",\"max_tokens\":0}"), 400, "BadRequestError",
+    assertError(
+        client.post("/v1/chat/completions", "{not json"), 400, "BadRequestError", "Invalid JSON");
+    assertError(
+        client.post("/v1/chat/completions", "{\"max_tokens\":3}"),
+        400,
+        "BadRequestError",
+        "messages");
+    assertError(
+        client.post("/v1/completions", "{\"max_tokens\":3}"), 400, "BadRequestError", "prompt");
+    assertError(
+        client.post("/v1/completions", "{\"prompt\":\"hi\",\"max_tokens\":0}"),
+        400,
+        "BadRequestError",
         "max_tokens must be at least 1, got 0.");
-    assertError(client.post("/v1/completions", "{\"prompt\":\"hi there\",\"max_tokens\":4095}"), 400, "BadRequestError",
+    assertError(
+        client.post("/v1/completions", "{\"prompt\":\"hi there\",\"max_tokens\":4095}"),
+        400,
+        "BadRequestError",
         "maximum context length is 4096 tokens");
-    assertError(client.post("/v1/chat/completions",
-        "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":3,\"stream_options\":{\"include_usage\":true}}"),
-        400, "BadRequestError", "stream=True");
+    assertError(
+        client.post(
+            "/v1/chat/completions",
+            "{\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":3,\"stream_options\":{\"include_usage\":true}}"),
+        400,
+        "BadRequestError",
+        "stream=True");
     assertError(client.post("/tokenize", "{}"), 400, "BadRequestError", "prompt");
   }
 
   @Test
   void unknownModelIs404() throws Exception {
-    HttpResponse<String> r = client.post("/v1/chat/completions",
-        "{\"model\":\"gpt-4\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":3}");
+    HttpResponse<String> r =
+        client.post(
+            "/v1/chat/completions",
+            "{\"model\":\"gpt-4\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}],\"max_tokens\":3}");
     assertError(r, 404, "NotFoundError", "The model `gpt-4` does not exist.");
     assertEquals("model", SimClient.json(r.body()).get("error").get("param").asText());
-    assertError(client.post("/tokenize", "{\"model\":\"x\",\"prompt\":\"a\"}"), 404, "NotFoundError", "`x`");
+    assertError(
+        client.post("/tokenize", "{\"model\":\"x\",\"prompt\":\"a\"}"),
+        404,
+        "NotFoundError",
+        "`x`");
   }
 }

@@ -6,9 +6,13 @@ import io.github.llmbench.catalog.Catalog;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /** Token timing of the step loop, end to end over HTTP. */
@@ -33,11 +37,13 @@ class TimingTest {
 
   @Test
   void costModelMatchesTheSeedMeasurement() {
-    CostModel cm = new CostModel(Catalog.model("qwen2.5-7b-instruct"), Catalog.gpu("rtx4080-32gb"), 1);
+    CostModel cm =
+        new CostModel(Catalog.model("qwen2.5-7b-instruct"), Catalog.gpu("rtx4080-32gb"), 1);
     CostModel.Step s = cm.new Step();
     s.add(1024, 1, true); // one decode step at context 1024
     double tpotMs = s.durationNanos() / 1e6;
-    assertEquals(25.0, tpotMs, 2.5, "TPOT ms (seed 25 ms, target within 10%; TP=2 must also fit 12.07 ms)");
+    assertEquals(
+        25.0, tpotMs, 2.5, "TPOT ms (seed 25 ms, target within 10%; TP=2 must also fit 12.07 ms)");
     s.reset();
     s.add(0, 1024, true); // prefill of 1024 tokens in one step (budget 2048)
     double ttftMs = s.durationNanos() / 1e6;
@@ -48,18 +54,24 @@ class TimingTest {
 
   @Test
   void fastModelTokensArriveOneStepApart() throws Exception {
-    try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny").withGpu("rtx4090"))) {
+    try (VllmSimulator sim =
+        VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny").withGpu("rtx4090"))) {
       SimClient c = new SimClient(sim);
       long[] sent = new long[1];
-      List<SimClient.Event> ev = c.stream("/v1/chat/completions",
-          "{\"messages\":[{\"role\":\"user\",\"content\":\"Tell me about GPUs.\"}],\"max_tokens\":200,\"stream\":true}", sent);
+      List<SimClient.Event> ev =
+          c.stream(
+              "/v1/chat/completions",
+              "{\"messages\":[{\"role\":\"user\",\"content\":\"Tell me about GPUs.\"}],\"max_tokens\":200,\"stream\":true}",
+              sent);
       assertEquals(1 + 200 + 1, ev.size());
       double ttft = (ev.get(1).nanos() - sent[0]) / 1e6;
       double e2el = (ev.get(ev.size() - 1).nanos() - sent[0]) / 1e6;
       assertTrue(ttft < e2el, ttft + " < " + e2el);
       double mean = mean(gapsMs(ev));
-      // one decode step of sim-tiny on an rtx4090 at concurrency 1: 1 ms overhead + ~0.22 ms weights
-      CostModel.Step s = new CostModel(Catalog.model("sim-tiny"), Catalog.gpu("rtx4090"), 1).new Step();
+      // one decode step of sim-tiny on an rtx4090 at concurrency 1: 1 ms overhead + ~0.22 ms
+      // weights
+      CostModel.Step s =
+          new CostModel(Catalog.model("sim-tiny"), Catalog.gpu("rtx4090"), 1).new Step();
       s.add(100, 1, true);
       double step = s.durationNanos() / 1e6;
       assertEquals(step, mean, 0.25 * step, "mean gap ms vs step " + step);
@@ -72,8 +84,11 @@ class TimingTest {
     try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults())) {
       SimClient c = new SimClient(sim);
       long[] sent = new long[1];
-      List<SimClient.Event> ev = c.stream("/v1/chat/completions",
-          "{\"messages\":[{\"role\":\"user\",\"content\":\"Tell me about GPUs.\"}],\"max_tokens\":16,\"stream\":true}", sent);
+      List<SimClient.Event> ev =
+          c.stream(
+              "/v1/chat/completions",
+              "{\"messages\":[{\"role\":\"user\",\"content\":\"Tell me about GPUs.\"}],\"max_tokens\":16,\"stream\":true}",
+              sent);
       assertEquals(1 + 16 + 1, ev.size());
       double mean = mean(gapsMs(ev));
       assertTrue(mean > 22 && mean < 28, "mean gap " + mean + " ms");
@@ -87,9 +102,12 @@ class TimingTest {
   void clientGoingAwayRemovesTheRequest() throws Exception {
     try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults())) {
       SimClient c = new SimClient(sim);
-      HttpResponse<InputStream> r = c.postStream("/v1/chat/completions",
-          "{\"messages\":[{\"role\":\"user\",\"content\":\"Go on forever.\"}],\"max_tokens\":2000,\"stream\":true}");
-      BufferedReader in = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8));
+      HttpResponse<InputStream> r =
+          c.postStream(
+              "/v1/chat/completions",
+              "{\"messages\":[{\"role\":\"user\",\"content\":\"Go on forever.\"}],\"max_tokens\":2000,\"stream\":true}");
+      BufferedReader in =
+          new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8));
       int data = 0;
       while (data < 3) {
         String line = in.readLine();
@@ -112,14 +130,20 @@ class TimingTest {
   void batchSharesSteps() throws Exception {
     // 8 concurrent streams on the fast model: all finish, and the engine ran far fewer steps than
     // 8 x max_tokens (continuous batching).
-    try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny").withGpu("rtx4090"))) {
+    try (VllmSimulator sim =
+        VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny").withGpu("rtx4090"))) {
       SimClient c = new SimClient(sim);
-      var futures = new java.util.ArrayList<java.util.concurrent.CompletableFuture<HttpResponse<String>>>();
+      var futures = new ArrayList<CompletableFuture<HttpResponse<String>>>();
       for (int i = 0; i < 8; i++) {
-        futures.add(c.http.sendAsync(java.net.http.HttpRequest.newBuilder(java.net.URI.create(sim.baseUrl() + "/v1/completions"))
-            .header("Content-Type", "application/json")
-            .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"prompt\":\"a b c\",\"max_tokens\":100,\"stream\":true}"))
-            .build(), HttpResponse.BodyHandlers.ofString()));
+        futures.add(
+            c.http.sendAsync(
+                HttpRequest.newBuilder(URI.create(sim.baseUrl() + "/v1/completions"))
+                    .header("Content-Type", "application/json")
+                    .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                            "{\"prompt\":\"a b c\",\"max_tokens\":100,\"stream\":true}"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString()));
       }
       for (var f : futures) {
         assertTrue(f.get().body().endsWith("data: [DONE]\n\n"));
@@ -129,7 +153,9 @@ class TimingTest {
     }
   }
 
-  /** The server records a token's lateness just after its write returns: the client may be faster. */
+  /**
+   * The server records a token's lateness just after its write returns: the client may be faster.
+   */
   private static long latenessCount(VllmSimulator sim, long expected) throws InterruptedException {
     long deadline = System.nanoTime() + 2_000_000_000L;
     long n;

@@ -21,20 +21,27 @@ class MetricsSetupTest {
 
   @Test
   void anIntervalOfZeroScrapesNothingAndSaysHowToTurnItOn() {
-    MetricsSetup off = MetricsSetup.of(NO_SERVER, Map.of(), Optional.of("key"), List.of(), 0, () -> null, err);
+    MetricsSetup off =
+        MetricsSetup.of(NO_SERVER, Map.of(), Optional.of("key"), List.of(), 0, () -> null, err);
     assertNull(off.scraper());
     assertEquals("off (-Dmetrics.interval=0)", off.note());
   }
 
   @Test
   void aServerWithoutMetricsIsLeftOutAndTheOtherEndpointsAreScraped() {
-    MetricsSetup none = MetricsSetup.of(NO_SERVER, Map.of(), Optional.empty(), List.of(), 1, () -> null, err);
+    MetricsSetup none =
+        MetricsSetup.of(NO_SERVER, Map.of(), Optional.empty(), List.of(), 1, () -> null, err);
     assertNull(none.scraper(), "nothing to scrape");
-    assertTrue(none.note().startsWith("none from the server (GET http://127.0.0.1:1/metrics: "), none.note());
+    assertTrue(
+        none.note().startsWith("none from the server (GET http://127.0.0.1:1/metrics: "),
+        none.note());
 
     URI dcgm = URI.create("http://127.0.0.1:2/metrics");
-    MetricsSetup other = MetricsSetup.of(NO_SERVER, Map.of(), Optional.empty(), List.of(dcgm), 2.5, () -> null, err);
+    MetricsSetup other =
+        MetricsSetup.of(NO_SERVER, Map.of(), Optional.empty(), List.of(dcgm), 2.5, () -> null, err);
     assertNotNull(other.scraper());
-    assertTrue(other.note().endsWith(" + GET " + dcgm + ", every 2.5 s, to llm/server-metrics.jsonl"), other.note());
+    assertTrue(
+        other.note().endsWith(" + GET " + dcgm + ", every 2.5 s, to llm/server-metrics.jsonl"),
+        other.note());
   }
 }

@@ -61,7 +61,9 @@ class PrometheusTextTest {
     assertEquals(0, p.malformedLines());
     assertEquals(86, p.samples().size());
     // prometheus_client's own series come first, with its exponent style (e+010)
-    assertEquals(new Sample("python_gc_objects_collected_total", map("generation", "0"), 18734.0), p.samples().get(0));
+    assertEquals(
+        new Sample("python_gc_objects_collected_total", map("generation", "0"), 18734.0),
+        p.samples().get(0));
     assertEquals(7.812399104e10, value(p, "process_virtual_memory_bytes"), 0.0);
     assertEquals(1048576.0, value(p, "process_max_fds"), 0.0);
 
@@ -83,7 +85,8 @@ class PrometheusTextTest {
     assertEquals(3.0, value(p, "vllm:request_success_total", "finished_reason", "abort"), 0.0);
     assertEquals(
         List.of("engine", "finished_reason", "model_name"),
-        List.copyOf(only(p, "vllm:request_success_total", "finished_reason", "stop").labels().keySet()));
+        List.copyOf(
+            only(p, "vllm:request_success_total", "finished_reason", "stop").labels().keySet()));
 
     String ttft = "vllm:time_to_first_token_seconds";
     assertEquals(23, p.samples().stream().filter(s -> s.name().equals(ttft + "_bucket")).count());
@@ -92,7 +95,8 @@ class PrometheusTextTest {
     assertEquals(1000.0, value(p, ttft + "_count"), 0.0);
     assertEquals(98.71234501266478, value(p, ttft + "_sum"), 0.0);
     assertEquals(
-        map("engine", "0", "le", "2560.0", "model_name", QWEN), only(p, ttft + "_bucket", "le", "2560.0").labels());
+        map("engine", "0", "le", "2560.0", "model_name", QWEN),
+        only(p, ttft + "_bucket", "le", "2560.0").labels());
     String itl = "vllm:inter_token_latency_seconds";
     assertEquals(8123.0, value(p, itl + "_bucket", "le", "0.01"), 0.0);
     assertEquals(44678.0, value(p, itl + "_bucket", "le", "+Inf"), 0.0);
@@ -121,15 +125,36 @@ class PrometheusTextTest {
     assertEquals(1980.0, sm0.value(), 0.0);
     // dcgm-exporter writes ", " between labels: the blank belongs to neither name nor value
     assertEquals(
-        map("gpu", "0", "UUID", "GPU-5f3c6a2e-8b1d-4c7e-9a04-2d6e1f7b3c90", "pci_bus_id", "00000000:18:00.0",
-            "device", "nvidia0", "modelName", "NVIDIA H100 80GB HBM3", "Hostname", "node-1",
-            "DCGM_FI_DRIVER_VERSION", "550.54.15"),
+        map(
+            "gpu",
+            "0",
+            "UUID",
+            "GPU-5f3c6a2e-8b1d-4c7e-9a04-2d6e1f7b3c90",
+            "pci_bus_id",
+            "00000000:18:00.0",
+            "device",
+            "nvidia0",
+            "modelName",
+            "NVIDIA H100 80GB HBM3",
+            "Hostname",
+            "node-1",
+            "DCGM_FI_DRIVER_VERSION",
+            "550.54.15"),
         sm0.labels());
     assertEquals(
-        List.of("gpu", "UUID", "pci_bus_id", "device", "modelName", "Hostname", "DCGM_FI_DRIVER_VERSION"),
+        List.of(
+            "gpu",
+            "UUID",
+            "pci_bus_id",
+            "device",
+            "modelName",
+            "Hostname",
+            "DCGM_FI_DRIVER_VERSION"),
         List.copyOf(sm0.labels().keySet()));
     assertEquals(1755.0, value(p, "DCGM_FI_DEV_SM_CLOCK", "gpu", "1"), 0.0);
-    assertEquals("GPU-a17e42d9-3c5b-4f80-b6e1-94d2c07a58f3", only(p, "DCGM_FI_DEV_SM_CLOCK", "gpu", "1").labels().get("UUID"));
+    assertEquals(
+        "GPU-a17e42d9-3c5b-4f80-b6e1-94d2c07a58f3",
+        only(p, "DCGM_FI_DEV_SM_CLOCK", "gpu", "1").labels().get("UUID"));
     assertEquals(2619.0, value(p, "DCGM_FI_DEV_MEM_CLOCK", "gpu", "1"), 0.0);
     assertEquals(64.0, value(p, "DCGM_FI_DEV_GPU_TEMP", "gpu", "0"), 0.0);
     assertEquals(612.345, value(p, "DCGM_FI_DEV_POWER_USAGE", "gpu", "0"), 0.0);
@@ -143,7 +168,9 @@ class PrometheusTextTest {
     assertEquals(0.8123, value(p, "DCGM_FI_PROF_SM_ACTIVE", "gpu", "0"), 0.0);
   }
 
-  /** Captured from llama.cpp's llama-server 0.7.0 (build 11669) after four completions of 8 tokens. */
+  /**
+   * Captured from llama.cpp's llama-server 0.7.0 (build 11669) after four completions of 8 tokens.
+   */
   @Test
   void llamaCppPage() throws IOException {
     Parsed p = PrometheusText.parse(resource("llamacpp-metrics.txt"));
@@ -166,10 +193,15 @@ class PrometheusTextTest {
             "llamacpp:requests_deferred",
             "llamacpp:n_busy_slots_per_decode"),
         p.samples().stream().map(Sample::name).toList());
-    assertTrue(p.samples().stream().allMatch(s -> s.labels().isEmpty()), "llama-server writes no labels");
+    assertTrue(
+        p.samples().stream().allMatch(s -> s.labels().isEmpty()), "llama-server writes no labels");
     for (String counter :
-        List.of("llamacpp:prompt_tokens_total", "llamacpp:prompt_seconds_total", "llamacpp:tokens_predicted_total",
-            "llamacpp:tokens_predicted_seconds_total", "llamacpp:n_decode_total")) {
+        List.of(
+            "llamacpp:prompt_tokens_total",
+            "llamacpp:prompt_seconds_total",
+            "llamacpp:tokens_predicted_total",
+            "llamacpp:tokens_predicted_seconds_total",
+            "llamacpp:n_decode_total")) {
       assertTrue(value(p, counter) > 0, counter);
     }
     assertEquals(32.0, value(p, "llamacpp:prompt_tokens_total"), 0.0);
@@ -201,7 +233,8 @@ class PrometheusTextTest {
 
   @Test
   void exponentsAndHugeIntegers() {
-    Parsed p = PrometheusText.parse("a 1.5e+010\nb 2E-3\nc -7.0e2\nd 18446744073709551616\ne .5\nf +3\n");
+    Parsed p =
+        PrometheusText.parse("a 1.5e+010\nb 2E-3\nc -7.0e2\nd 18446744073709551616\ne .5\nf +3\n");
     assertEquals(0, p.malformedLines());
     assertEquals(1.5e10, value(p, "a"), 0.0);
     assertEquals(0.002, value(p, "b"), 0.0);
@@ -213,9 +246,11 @@ class PrometheusTextTest {
 
   @Test
   void crlfLineEnds() {
-    Parsed p = PrometheusText.parse("# HELP a help\r\n# TYPE a gauge\r\na{x=\"1\"} 4\r\n\r\nb 5\r\n");
+    Parsed p =
+        PrometheusText.parse("# HELP a help\r\n# TYPE a gauge\r\na{x=\"1\"} 4\r\n\r\nb 5\r\n");
     assertEquals(0, p.malformedLines());
-    assertEquals(List.of(new Sample("a", map("x", "1"), 4.0), new Sample("b", Map.of(), 5.0)), p.samples());
+    assertEquals(
+        List.of(new Sample("a", map("x", "1"), 4.0), new Sample("b", Map.of(), 5.0)), p.samples());
   }
 
   @Test
@@ -288,6 +323,8 @@ class PrometheusTextTest {
   @Test
   void emptyAndCommentOnlyPages() {
     assertEquals(new Parsed(List.of(), 0), PrometheusText.parse(""));
-    assertEquals(new Parsed(List.of(), 0), PrometheusText.parse("\n\n# HELP a x\n  # indented comment\n\r\n"));
+    assertEquals(
+        new Parsed(List.of(), 0),
+        PrometheusText.parse("\n\n# HELP a x\n  # indented comment\n\r\n"));
   }
 }

@@ -33,17 +33,32 @@ public final class Chromium {
   private static Dump open(Path html, String windowSize) throws Exception {
     String chromium = find();
     Path profile = Files.createTempDirectory("llm-chromium");
-    List<String> cmd = new ArrayList<>(List.of(chromium, "--headless", "--no-sandbox",
-        "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run", "--user-data-dir=" + profile,
-        "--enable-logging=stderr", "--v=0", "--virtual-time-budget=3000"));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                chromium,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--user-data-dir=" + profile,
+                "--enable-logging=stderr",
+                "--v=0",
+                "--virtual-time-budget=3000"));
     if (windowSize != null) {
       cmd.add("--window-size=" + windowSize);
     }
     cmd.addAll(List.of("--dump-dom", html.toUri().toString()));
     Path stdout = profile.resolve("dom.html");
     Path stderr = profile.resolve("stderr.txt");
-    Process p = new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();
+    Process p =
+        new ProcessBuilder(cmd)
+            .redirectOutput(stdout.toFile())
+            .redirectError(stderr.toFile())
+            .start();
     if (!p.waitFor(30, TimeUnit.SECONDS)) {
       p.destroyForcibly();
       fail("chromium did not finish within 30 s");
@@ -72,19 +87,20 @@ public final class Chromium {
   }
 
   /**
-   * Which table header cells of {@code html} a reader of a window {@code width} pixels wide can
-   * see or scroll to.
+   * Which table header cells of {@code html} a reader of a window {@code width} pixels wide can see
+   * or scroll to.
    *
-   * <p>A header is reachable when, going out from it, each ancestor that clips horizontally
-   * ({@code overflow-x} other than {@code visible}) either shows it whole, or scrolls ({@code
-   * overflow-x: auto | scroll} with {@code scrollWidth > clientWidth}) and holds it within its
-   * scrollable width (then that ancestor's box must be reachable in turn); and the window shows it
-   * whole, or the page scrolls sideways to it. An {@code overflow: hidden} ancestor that cuts it
-   * makes it unreachable, whatever scrolls inside. A scrolling ancestor counts only inside the
-   * table's own box (its {@code .statistics} block, else the table's parent): a page-wide one,
-   * such as Gatling's {@code .content-in}, has its scrollbar below the whole page, not by the
-   * table. The page is opened as a copy beside it (so its {@code style/} and {@code js/} load)
-   * with a measuring script added at the end; the copy is deleted. Fails when the script did not report, or found no header.
+   * <p>A header is reachable when, going out from it, each ancestor that clips horizontally ({@code
+   * overflow-x} other than {@code visible}) either shows it whole, or scrolls ({@code overflow-x:
+   * auto | scroll} with {@code scrollWidth > clientWidth}) and holds it within its scrollable width
+   * (then that ancestor's box must be reachable in turn); and the window shows it whole, or the
+   * page scrolls sideways to it. An {@code overflow: hidden} ancestor that cuts it makes it
+   * unreachable, whatever scrolls inside. A scrolling ancestor counts only inside the table's own
+   * box (its {@code .statistics} block, else the table's parent): a page-wide one, such as
+   * Gatling's {@code .content-in}, has its scrollbar below the whole page, not by the table. The
+   * page is opened as a copy beside it (so its {@code style/} and {@code js/} load) with a
+   * measuring script added at the end; the copy is deleted. Fails when the script did not report,
+   * or found no header.
    */
   public static Reach reach(Path html, int width) throws Exception {
     Path copy = html.resolveSibling("reach-" + html.getFileName());
@@ -98,11 +114,21 @@ public final class Chromium {
     } finally {
       Files.deleteIfExists(copy);
     }
-    Matcher m = Pattern.compile("<pre id=\"llm-reach\" data-headers=\"(\\d+)\" "
-        + "data-scrolled=\"(\\d+)\">([^<]*)</pre>")
-        .matcher(d.dom());
-    assertTrue(m.find(), () -> "the measuring script did not report:\n" + String.join("\n",
-        d.log().lines().filter(l -> l.contains("CONSOLE") || l.contains("Uncaught")).toList()));
+    Matcher m =
+        Pattern.compile(
+                "<pre id=\"llm-reach\" data-headers=\"(\\d+)\" "
+                    + "data-scrolled=\"(\\d+)\">([^<]*)</pre>")
+            .matcher(d.dom());
+    assertTrue(
+        m.find(),
+        () ->
+            "the measuring script did not report:\n"
+                + String.join(
+                    "\n",
+                    d.log()
+                        .lines()
+                        .filter(l -> l.contains("CONSOLE") || l.contains("Uncaught"))
+                        .toList()));
     Matcher th = Pattern.compile("<th[\\s>]").matcher(page.substring(page.indexOf("<body")));
     int expected = 0;
     while (th.find()) {
@@ -112,24 +138,33 @@ public final class Chromium {
     assertEquals(expected, Integer.parseInt(m.group(1)), "headers measured");
     Matcher moved = Pattern.compile("<pre id=\"llm-scrolled\">([^<]*)</pre>").matcher(d.dom());
     assertTrue(moved.find(), "the measuring script listed no scrolled headers");
-    return new Reach(expected, Integer.parseInt(m.group(2)), lines(m.group(3)), lines(moved.group(1)));
+    return new Reach(
+        expected, Integer.parseInt(m.group(2)), lines(m.group(3)), lines(moved.group(1)));
   }
 
   private static List<String> lines(String escaped) {
-    String text = escaped.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"")
-        .replace("&#39;", "'").replace("&nbsp;", "\u00a0").replace("&amp;", "&");
+    String text =
+        escaped
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&nbsp;", "\u00a0")
+            .replace("&amp;", "&");
     return text.isEmpty() ? List.of() : List.of(text.split("\n"));
   }
 
   /**
-   * What {@link #reach} measured: the header cells, how many of them only a sideways scroll
-   * shows, those neither shown nor reachable, each as {@code "table title > header (why)"}, and
-   * those a sideways scroll shows, as {@code "table title > header"}.
+   * What {@link #reach} measured: the header cells, how many of them only a sideways scroll shows,
+   * those neither shown nor reachable, each as {@code "table title > header (why)"}, and those a
+   * sideways scroll shows, as {@code "table title > header"}.
    */
-  public record Reach(int headers, int scrolled, List<String> unreachable, List<String> scrolledHeaders) {}
+  public record Reach(
+      int headers, int scrolled, List<String> unreachable, List<String> scrolledHeaders) {}
 
   /** The measuring script of {@link #reach}: reports into {@code pre#llm-reach}. */
-  private static final String REACH_SCRIPT = """
+  private static final String REACH_SCRIPT =
+      """
       <script>
       window.addEventListener('load', function () {
         var bad = [], moves = [], n = 0, scrolled = 0, root = document.documentElement;
@@ -214,7 +249,8 @@ public final class Chromium {
         }
       }
     }
-    fail("chromium is not installed: the page tests need it (Debian: apt-get install -y chromium; .ci/run installs it)");
+    fail(
+        "chromium is not installed: the page tests need it (Debian: apt-get install -y chromium; .ci/run installs it)");
     return null;
   }
 }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -19,14 +20,19 @@ public final class GatlingProcess {
 
   public record Outcome(int exitCode, String stdout, String stderr, long millis) {}
 
-  public static Outcome run(Class<?> simulation, Path results, int timeoutSeconds, String... properties)
+  public static Outcome run(
+      Class<?> simulation, Path results, int timeoutSeconds, String... properties)
       throws IOException, InterruptedException {
-    return run(simulation, results, timeoutSeconds, java.util.Map.of(), properties);
+    return run(simulation, results, timeoutSeconds, Map.of(), properties);
   }
 
   /** As {@link #run(Class, Path, int, String...)}, with extra environment variables. */
   public static Outcome run(
-      Class<?> simulation, Path results, int timeoutSeconds, java.util.Map<String, String> env, String... properties)
+      Class<?> simulation,
+      Path results,
+      int timeoutSeconds,
+      Map<String, String> env,
+      String... properties)
       throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -44,7 +50,8 @@ public final class GatlingProcess {
     Path out = Files.createTempFile("gatling-out", ".txt");
     Path err = Files.createTempFile("gatling-err", ".txt");
     long start = System.nanoTime();
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
     pb.environment().putAll(env);
     Process p = pb.start();
     boolean done = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
@@ -52,11 +59,16 @@ public final class GatlingProcess {
       p.destroyForcibly().waitFor();
     }
     long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-    Outcome o = new Outcome(
-        done ? p.exitValue() : -1, Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8), ms);
+    Outcome o =
+        new Outcome(
+            done ? p.exitValue() : -1,
+            Files.readString(out, StandardCharsets.UTF_8),
+            Files.readString(err, StandardCharsets.UTF_8),
+            ms);
     Files.deleteIfExists(out);
     Files.deleteIfExists(err);
-    assertTrue(done, "Gatling did not stop within " + timeoutSeconds + " s:\n" + o.stdout() + o.stderr());
+    assertTrue(
+        done, "Gatling did not stop within " + timeoutSeconds + " s:\n" + o.stdout() + o.stderr());
     return o;
   }
 }

@@ -35,10 +35,13 @@ public final class GatlingReport {
 
   /** The "All Requests" row (Gatling's Global). */
   public Row global() {
-    return row("ROOT").orElseThrow(() -> new AssertionError("no All Requests row in Gatling's report"));
+    return row("ROOT")
+        .orElseThrow(() -> new AssertionError("no All Requests row in Gatling's report"));
   }
 
-  /** The row of record {@code name} in {@code groups} ({@code c8}, then {@code request}), or empty. */
+  /**
+   * The row of record {@code name} in {@code groups} ({@code c8}, then {@code request}), or empty.
+   */
   public Optional<Row> request(List<String> groups, String name) {
     List<String> path = new ArrayList<>(groups);
     path.add(name);
@@ -50,14 +53,18 @@ public final class GatlingReport {
     return row("group_" + fileName(String.join(" / ", groups)));
   }
 
-  /** How Gatling names a row and its page: the path cleaned and cut to 15 characters, then its hash. */
+  /**
+   * How Gatling names a row and its page: the path cleaned and cut to 15 characters, then its hash.
+   */
   private static String fileName(String path) {
     String clean = path.trim().toLowerCase(Locale.ROOT).replaceAll("[^a-zA-Z0-9\\-]", "-");
     return clean.substring(0, Math.min(15, clean.length())) + "-" + path.trim().hashCode();
   }
 
   private Optional<Row> row(String id) {
-    Matcher m = Pattern.compile("id=\"stats-table-" + Pattern.quote(id) + "\"[\\s\\S]*?</tr>").matcher(index);
+    Matcher m =
+        Pattern.compile("id=\"stats-table-" + Pattern.quote(id) + "\"[\\s\\S]*?</tr>")
+            .matcher(index);
     if (!m.find()) {
       return Optional.empty();
     }

@@ -1,8 +1,13 @@
 package io.github.llmbench.testing;
 
+import io.github.llmbench.AfterReport;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -12,13 +17,15 @@ import java.util.stream.Stream;
 
 /**
  * Runs a real Gatling simulation in this JVM, as {@code mvn gatling:test} does in its fork, with
- * {@code -D} settings passed as system properties. Gatling stops logback when it ends, so each
- * test class that uses this runs in its own JVM (Failsafe's {@code reuseForks=false}).
+ * {@code -D} settings passed as system properties. Gatling stops logback when it ends, so each test
+ * class that uses this runs in its own JVM (Failsafe's {@code reuseForks=false}).
  */
 public final class GatlingRun {
   private GatlingRun() {}
 
-  /** The finished run's folder ({@code <results>/<simulation>-<timestamp>}) and Gatling's exit code. */
+  /**
+   * The finished run's folder ({@code <results>/<simulation>-<timestamp>}) and Gatling's exit code.
+   */
   public record Result(int exitCode, Path runDir, String console) {
     public Path llm(String file) {
       return runDir.resolve("llm").resolve(file);
@@ -31,25 +38,31 @@ public final class GatlingRun {
     // this JVM is the test runner's: a broken gate must not end it (tests read the results instead)
     System.setProperty("llmbench.exit.on.gates", "false");
     try {
-      // Gatling.fromArgs is private[gatling] in Scala, public in bytecode; main() would System.exit.
+      // Gatling.fromArgs is private[gatling] in Scala, public in bytecode; main() would
+      // System.exit.
       Class<?> module = Class.forName("io.gatling.app.Gatling$");
       Object gatling = module.getField("MODULE$").get(null);
       Method fromArgs = module.getDeclaredMethod("fromArgs", String[].class);
       String[] args = {
-        "--simulation", simulation.getName(), "--results-folder", results.toString(), "--launcher", "maven"
+        "--simulation",
+        simulation.getName(),
+        "--results-folder",
+        results.toString(),
+        "--launcher",
+        "maven"
       };
-      java.io.PrintStream original = System.out;
-      java.io.ByteArrayOutputStream copy = new java.io.ByteArrayOutputStream();
-      System.setOut(new java.io.PrintStream(new TeeStream(original, copy), true, java.nio.charset.StandardCharsets.UTF_8));
+      PrintStream original = System.out;
+      ByteArrayOutputStream copy = new ByteArrayOutputStream();
+      System.setOut(new PrintStream(new TeeStream(original, copy), true, StandardCharsets.UTF_8));
       int code;
       try {
         code = (int) fromArgs.invoke(gatling, (Object) args);
-        io.github.llmbench.AfterReport.runNow(); // what the shutdown hook does after Gatling's report
+        AfterReport.runNow(); // what the shutdown hook does after Gatling's report
       } finally {
         System.out.flush();
         System.setOut(original);
       }
-      return new Result(code, newestRun(results), copy.toString(java.nio.charset.StandardCharsets.UTF_8));
+      return new Result(code, newestRun(results), copy.toString(StandardCharsets.UTF_8));
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("cannot start Gatling in-process", e);
     } finally {
@@ -58,11 +71,11 @@ public final class GatlingRun {
   }
 
   /** Writes to the console and keeps a copy, so tests can read what a run printed. */
-  private static final class TeeStream extends java.io.OutputStream {
-    private final java.io.OutputStream a;
-    private final java.io.OutputStream b;
+  private static final class TeeStream extends OutputStream {
+    private final OutputStream a;
+    private final OutputStream b;
 
-    TeeStream(java.io.OutputStream a, java.io.OutputStream b) {
+    TeeStream(OutputStream a, OutputStream b) {
       this.a = a;
       this.b = b;
     }
@@ -88,7 +101,8 @@ public final class GatlingRun {
 
   private static Path newestRun(Path results) {
     try (Stream<Path> dirs = Files.list(results)) {
-      List<Path> runs = dirs.filter(Files::isDirectory).sorted(Comparator.comparing(Path::toString)).toList();
+      List<Path> runs =
+          dirs.filter(Files::isDirectory).sorted(Comparator.comparing(Path::toString)).toList();
       return runs.isEmpty() ? null : runs.get(runs.size() - 1);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

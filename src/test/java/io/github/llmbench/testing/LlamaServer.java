@@ -12,17 +12,19 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
- * llama.cpp's {@code llama-server} with {@link TinyLlamaGguf}'s model, for integration tests: installed
- * and started by {@code scripts/llama-server.sh} (on a free loopback port, {@code --metrics}),
- * checked healthy, and always stopped by its PID ({@link #close}, and a JVM shutdown hook in case
- * {@code @AfterAll} never runs). A server that cannot be installed or started FAILS the test with
- * the script's output and the end of the server's log: no silent skip.
+ * llama.cpp's {@code llama-server} with {@link TinyLlamaGguf}'s model, for integration tests:
+ * installed and started by {@code scripts/llama-server.sh} (on a free loopback port, {@code
+ * --metrics}), checked healthy, and always stopped by its PID ({@link #close}, and a JVM shutdown
+ * hook in case {@code @AfterAll} never runs). A server that cannot be installed or started FAILS
+ * the test with the script's output and the end of the server's log: no silent skip.
  */
 public final class LlamaServer implements AutoCloseable {
   /** The name the server lists in {@code /v1/models} ({@code --alias}). */
@@ -42,7 +44,10 @@ public final class LlamaServer implements AutoCloseable {
     this.pid = pid;
     this.log = log;
     this.runDir = runDir;
-    this.hook = new Thread(() -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly), "llama-server-stop");
+    this.hook =
+        new Thread(
+            () -> ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly),
+            "llama-server-stop");
     Runtime.getRuntime().addShutdownHook(hook);
   }
 
@@ -59,7 +64,8 @@ public final class LlamaServer implements AutoCloseable {
    * As {@link #start(String)}, with a model of another vocabulary and more of the script's
    * environment (e.g. {@code LLAMA_CTX}, {@code LLAMA_SLOTS}).
    */
-  public static LlamaServer start(String name, TinyLlamaGguf.Vocabulary vocabulary, Map<String, String> moreEnv) {
+  public static LlamaServer start(
+      String name, TinyLlamaGguf.Vocabulary vocabulary, Map<String, String> moreEnv) {
     Path runDir = ROOT.resolve("target/llama-server/" + name);
     Path model = ROOT.resolve("target/llama-server/" + modelFileName(vocabulary));
     StringBuilder out = new StringBuilder();
@@ -69,20 +75,40 @@ public final class LlamaServer implements AutoCloseable {
       }
       // One ggml thread: the load generator shares the two cores of a CI runner, and ggml's
       // threads spin-wait on each other, so a second thread on a busy core stalls every token.
-      Map<String, String> env = new java.util.HashMap<>(Map.of("LLAMA_RUN_DIR", runDir.toString(), "LLAMA_ALIAS", MODEL, "LLAMA_THREADS", "1"));
+      Map<String, String> env =
+          new HashMap<>(
+              Map.of(
+                  "LLAMA_RUN_DIR", runDir.toString(), "LLAMA_ALIAS", MODEL, "LLAMA_THREADS", "1"));
       env.putAll(moreEnv);
       int code = script(out, env, "start", model.toString());
       Map<String, String> vars = vars(out.toString());
       if (code != 0 || !vars.containsKey("BASE_URL") || !vars.containsKey("PID")) {
-        fail("llama-server could not be installed or started (scripts/llama-server.sh start, exit " + code + "):\n"
-            + out + "\n--- end of " + runDir.resolve("server.log") + " ---\n" + tail(runDir.resolve("server.log"), 40));
+        fail(
+            "llama-server could not be installed or started (scripts/llama-server.sh start, exit "
+                + code
+                + "):\n"
+                + out
+                + "\n--- end of "
+                + runDir.resolve("server.log")
+                + " ---\n"
+                + tail(runDir.resolve("server.log"), 40));
       }
       LlamaServer server =
-          new LlamaServer(URI.create(vars.get("BASE_URL")), Long.parseLong(vars.get("PID")), Path.of(vars.get("LOG")), runDir);
+          new LlamaServer(
+              URI.create(vars.get("BASE_URL")),
+              Long.parseLong(vars.get("PID")),
+              Path.of(vars.get("LOG")),
+              runDir);
       server.checkHealthy();
       return server;
     } catch (IOException e) {
-      fail("llama-server could not be started: " + e + "\n" + out + "\n" + tail(runDir.resolve("server.log"), 40));
+      fail(
+          "llama-server could not be started: "
+              + e
+              + "\n"
+              + out
+              + "\n"
+              + tail(runDir.resolve("server.log"), 40));
       throw new AssertionError(); // unreachable
     }
   }
@@ -90,8 +116,18 @@ public final class LlamaServer implements AutoCloseable {
   static String modelFileName(TinyLlamaGguf.Vocabulary vocabulary) {
     TinyLlamaGguf.Shape s = TinyLlamaGguf.Shape.DEFAULT;
     // the generator's version in the name: a changed generator never reuses an older file
-    return "tiny-llama-v" + TinyLlamaGguf.VERSION + "-" + s.layers() + "x" + s.embedding() + "-ff" + s.feedForward()
-        + (vocabulary == TinyLlamaGguf.Vocabulary.WORDS ? "" : "-" + vocabulary.name().toLowerCase(java.util.Locale.ROOT)) + ".gguf";
+    return "tiny-llama-v"
+        + TinyLlamaGguf.VERSION
+        + "-"
+        + s.layers()
+        + "x"
+        + s.embedding()
+        + "-ff"
+        + s.feedForward()
+        + (vocabulary == TinyLlamaGguf.Vocabulary.WORDS
+            ? ""
+            : "-" + vocabulary.name().toLowerCase(Locale.ROOT))
+        + ".gguf";
   }
 
   private void checkHealthy() {
@@ -99,7 +135,9 @@ public final class LlamaServer implements AutoCloseable {
       HttpResponse<String> r =
           HttpClient.newHttpClient()
               .send(
-                  HttpRequest.newBuilder(baseUrl.resolve("/health")).timeout(Duration.ofSeconds(5)).build(),
+                  HttpRequest.newBuilder(baseUrl.resolve("/health"))
+                      .timeout(Duration.ofSeconds(5))
+                      .build(),
                   HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200) {
         throw new IOException("GET /health: HTTP " + r.statusCode() + " " + r.body());
@@ -152,7 +190,8 @@ public final class LlamaServer implements AutoCloseable {
     }
   }
 
-  private static int script(StringBuilder out, Map<String, String> env, String... args) throws IOException {
+  private static int script(StringBuilder out, Map<String, String> env, String... args)
+      throws IOException {
     ProcessBuilder pb = new ProcessBuilder();
     pb.command().add("bash");
     pb.command().add(SCRIPT.toString());
@@ -175,7 +214,7 @@ public final class LlamaServer implements AutoCloseable {
   }
 
   private static Map<String, String> vars(String output) {
-    Map<String, String> vars = new java.util.HashMap<>();
+    Map<String, String> vars = new HashMap<>();
     for (String line : output.split("\n")) {
       int eq = line.indexOf('=');
       if (eq > 0 && line.substring(0, eq).matches("[A-Z_]+")) {

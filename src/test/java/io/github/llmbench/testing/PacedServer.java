@@ -1,5 +1,6 @@
 package io.github.llmbench.testing;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -39,8 +40,11 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.util.ResourceLeakDetector;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.ScheduledFuture;
+import io.netty.util.internal.logging.InternalLoggerFactory;
+import io.netty.util.internal.logging.JdkLoggerFactory;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.BufferedReader;
@@ -72,8 +76,8 @@ import java.util.function.LongConsumer;
  * content chunk TTFT after its request arrived, then one content chunk every ITL, {@code
  * max_tokens} of them (capped). It answers what the kit checks before loading a server ({@code GET
  * /v1/models}, {@code POST /tokenize} in vLLM's form, one token per word, so prompt calibration is
- * exact) and streams {@code /v1/chat/completions} and {@code /v1/completions} in vLLM's layout: role
- * chunk (chat) together with the first content chunk, as vLLM sends it when the first output
+ * exact) and streams {@code /v1/chat/completions} and {@code /v1/completions} in vLLM's layout:
+ * role chunk (chat) together with the first content chunk, as vLLM sends it when the first output
  * arrives; the finish reason on the last content chunk; the usage chunk and {@code [DONE]} right
  * after it.
  *
@@ -95,7 +99,10 @@ import java.util.function.LongConsumer;
 public final class PacedServer implements AutoCloseable {
 
   public static final String MODEL = "paced-model";
-  /** Large enough for any prompt the kit sends; reported by /v1/models and /tokenize as vLLM does. */
+
+  /**
+   * Large enough for any prompt the kit sends; reported by /v1/models and /tokenize as vLLM does.
+   */
   public static final int MAX_MODEL_LEN = 131_072;
 
   /**
@@ -112,6 +119,7 @@ public final class PacedServer implements AutoCloseable {
    * missed tick would wait for the next request (seconds once the client is saturated).
    */
   private static final long WATCHDOG_PERIOD_NANOS = 1_000_000;
+
   private static final long OVERDUE_NANOS = 1_000_000;
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -143,13 +151,19 @@ public final class PacedServer implements AutoCloseable {
    * @param itlNanos the pacing interval; chunk k was due at {@code firstDueNanos + k x itlNanos}
    * @param planned content chunks the stream was to send
    * @param sentNanos send time of each content chunk sent (nanoTime after write and flush)
-   * @param queuedWrites chunks whose bytes the socket did not take at once (their send time is
-   *     when Netty queued them, not when the kernel had them)
+   * @param queuedWrites chunks whose bytes the socket did not take at once (their send time is when
+   *     Netty queued them, not when the kernel had them)
    * @param cancelled whether the client went away before the last chunk
    */
   public record StreamRecord(
-      String id, long receivedNanos, long firstDueNanos, long itlNanos, int planned, long[] sentNanos,
-      int queuedWrites, boolean cancelled) {
+      String id,
+      long receivedNanos,
+      long firstDueNanos,
+      long itlNanos,
+      int planned,
+      long[] sentNanos,
+      int queuedWrites,
+      boolean cancelled) {
 
     /** When content chunk {@code k} was due. */
     public long scheduledNanos(int k) {
@@ -170,13 +184,16 @@ public final class PacedServer implements AutoCloseable {
 
   private static final byte[] DATA = bytes("data: ");
   private static final byte[] CHAT_ROLE =
-      bytes("{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+      bytes(
+          "{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
   private static final byte[] CHAT_MID = bytes("{\"index\":0,\"delta\":{\"content\":");
-  private static final byte[] CHAT_TAIL = bytes("},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+  private static final byte[] CHAT_TAIL =
+      bytes("},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
   private static final byte[] CHAT_TAIL_LAST =
       bytes("},\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n");
   private static final byte[] CMPL_MID = bytes("{\"index\":0,\"text\":");
-  private static final byte[] CMPL_TAIL = bytes(",\"logprobs\":null,\"finish_reason\":null,\"stop_reason\":null}]}\n\n");
+  private static final byte[] CMPL_TAIL =
+      bytes(",\"logprobs\":null,\"finish_reason\":null,\"stop_reason\":null}]}\n\n");
   private static final byte[] CMPL_TAIL_LAST =
       bytes(",\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n");
   private static final byte[] DONE = bytes("data: [DONE]\n\n");
@@ -189,7 +206,8 @@ public final class PacedServer implements AutoCloseable {
     " on", " time", " and", " records", " when", " it", " did", "."
   };
 
-  private static final byte[][] WORDS_JSON = Arrays.stream(WORDS).map(w -> bytes(quote(w))).toArray(byte[][]::new);
+  private static final byte[][] WORDS_JSON =
+      Arrays.stream(WORDS).map(w -> bytes(quote(w))).toArray(byte[][]::new);
 
   private static String quote(String s) {
     try {
@@ -208,31 +226,42 @@ public final class PacedServer implements AutoCloseable {
   private final String transport;
   private final Map<EventLoop, Pacer> pacers = new ConcurrentHashMap<>();
   private final AtomicLong unnamed = new AtomicLong();
+
   /** Called once with the receive time of the next completion request, then cleared. */
   private final AtomicReference<LongConsumer> nextStreamListener = new AtomicReference<>();
+
   private final Thread watchdog;
   private volatile boolean closed;
 
-  private PacedServer(Pacing pacing, int port, int threads, boolean preferEpoll) throws InterruptedException {
+  private PacedServer(Pacing pacing, int port, int threads, boolean preferEpoll)
+      throws InterruptedException {
     this.pacing = pacing;
     boolean epoll = preferEpoll && epollAvailable();
     IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
-    Class<? extends ServerChannel> channel = epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
+    Class<? extends ServerChannel> channel =
+        epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class;
     this.transport = epoll ? "epoll" : "nio";
-    this.group = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("paced-io", true), io);
+    this.group =
+        new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("paced-io", true), io);
     try {
-      ServerBootstrap b = new ServerBootstrap()
-          .group(group)
-          .channel(channel)
-          .option(ChannelOption.SO_BACKLOG, 4096)
-          .childOption(ChannelOption.TCP_NODELAY, true)
-          .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
-          .childHandler(new ChannelInitializer<SocketChannel>() {
-            @Override
-            protected void initChannel(SocketChannel c) {
-              c.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20), new Handler());
-            }
-          });
+      ServerBootstrap b =
+          new ServerBootstrap()
+              .group(group)
+              .channel(channel)
+              .option(ChannelOption.SO_BACKLOG, 4096)
+              .childOption(ChannelOption.TCP_NODELAY, true)
+              .childOption(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
+              .childHandler(
+                  new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel c) {
+                      c.pipeline()
+                          .addLast(
+                              new HttpServerCodec(),
+                              new HttpObjectAggregator(1 << 20),
+                              new Handler());
+                    }
+                  });
       // 127.0.0.1 only: never reachable from other machines.
       this.serverChannel = b.bind(new InetSocketAddress("127.0.0.1", port)).sync().channel();
     } catch (RuntimeException | InterruptedException e) {
@@ -350,8 +379,12 @@ public final class PacedServer implements AutoCloseable {
   private static final class Stream {
     final String id;
     final Channel channel;
-    /** The HTTP codec's context: what is written from it skips the HTTP encoder (raw chunk bytes). */
+
+    /**
+     * The HTTP codec's context: what is written from it skips the HTTP encoder (raw chunk bytes).
+     */
     final ChannelHandlerContext raw;
+
     final boolean chat;
     final boolean includeUsage;
     final boolean keepAlive;
@@ -360,18 +393,29 @@ public final class PacedServer implements AutoCloseable {
     final long receivedNanos;
     final long firstDueNanos;
     final long itlNanos;
+
     /** {"id":..,"object":..,"created":..,"model":..,"choices":[ */
     final byte[] head;
-    /** data: {head}{"index":0,"delta":{"content":   (or "text":) */
+
+    /** data: {head}{"index":0,"delta":{"content": (or "text":) */
     final byte[] prefix;
+
     final long[] sentNanos;
     int sent;
     int queuedWrites;
     boolean cancelled;
     boolean ended;
 
-    Stream(String id, ChannelHandlerContext handlerCtx, boolean chat, boolean includeUsage, boolean keepAlive,
-        int planned, int promptTokens, long receivedNanos, Pacing pacing) {
+    Stream(
+        String id,
+        ChannelHandlerContext handlerCtx,
+        boolean chat,
+        boolean includeUsage,
+        boolean keepAlive,
+        int planned,
+        int promptTokens,
+        long receivedNanos,
+        Pacing pacing) {
       this.id = id;
       this.channel = handlerCtx.channel();
       this.raw = channel.pipeline().context(HttpServerCodec.class);
@@ -386,9 +430,19 @@ public final class PacedServer implements AutoCloseable {
       this.sentNanos = new long[planned];
       ThreadLocalRandom rnd = ThreadLocalRandom.current();
       // vLLM: f"chatcmpl-{uuid4().hex}" / f"cmpl-{uuid4().hex}"
-      String responseId = (chat ? "chatcmpl-" : "cmpl-") + hex16(rnd.nextLong()) + hex16(rnd.nextLong());
-      this.head = bytes("{\"id\":\"" + responseId + "\",\"object\":\"" + (chat ? "chat.completion.chunk" : "text_completion")
-          + "\",\"created\":" + System.currentTimeMillis() / 1000 + ",\"model\":\"" + MODEL + "\",\"choices\":[");
+      String responseId =
+          (chat ? "chatcmpl-" : "cmpl-") + hex16(rnd.nextLong()) + hex16(rnd.nextLong());
+      this.head =
+          bytes(
+              "{\"id\":\""
+                  + responseId
+                  + "\",\"object\":\""
+                  + (chat ? "chat.completion.chunk" : "text_completion")
+                  + "\",\"created\":"
+                  + System.currentTimeMillis() / 1000
+                  + ",\"model\":\""
+                  + MODEL
+                  + "\",\"choices\":[");
       byte[] mid = chat ? CHAT_MID : CMPL_MID;
       this.prefix = new byte[DATA.length + head.length + mid.length];
       System.arraycopy(DATA, 0, prefix, 0, DATA.length);
@@ -401,15 +455,16 @@ public final class PacedServer implements AutoCloseable {
     }
 
     /**
-     * Writes content chunk {@code sent} (with the role chunk before the first, and usage and
-     * [DONE] after the last) and returns nanoTime once the write and flush returned.
+     * Writes content chunk {@code sent} (with the role chunk before the first, and usage and [DONE]
+     * after the last) and returns nanoTime once the write and flush returned.
      */
     long sendNext() {
       int k = sent;
       boolean last = k == planned - 1;
       boolean role = k == 0 && chat;
       byte[] word = WORDS_JSON[k & 15];
-      byte[] tail = chat ? (last ? CHAT_TAIL_LAST : CHAT_TAIL) : (last ? CMPL_TAIL_LAST : CMPL_TAIL);
+      byte[] tail =
+          chat ? (last ? CHAT_TAIL_LAST : CHAT_TAIL) : (last ? CMPL_TAIL_LAST : CMPL_TAIL);
       int data = prefix.length + word.length + tail.length;
       if (role) {
         data += DATA.length + head.length + CHAT_ROLE.length;
@@ -428,7 +483,9 @@ public final class PacedServer implements AutoCloseable {
         if (keepAlive) {
           channel.writeAndFlush(new DefaultLastHttpContent(buf), channel.voidPromise());
         } else {
-          channel.writeAndFlush(new DefaultLastHttpContent(buf)).addListener(ChannelFutureListener.CLOSE);
+          channel
+              .writeAndFlush(new DefaultLastHttpContent(buf))
+              .addListener(ChannelFutureListener.CLOSE);
         }
       } else {
         // The whole HTTP chunk ("<hex size>\r\n<data>\r\n", what Netty's encoder would write) in
@@ -463,13 +520,28 @@ public final class PacedServer implements AutoCloseable {
 
     /** vLLM's usage chunk (UsageInfo's field order: prompt, total, completion). */
     private byte[] usageEvent() {
-      return bytes("data: " + new String(head, StandardCharsets.UTF_8) + "],\"usage\":{\"prompt_tokens\":" + promptTokens
-          + ",\"total_tokens\":" + (promptTokens + planned) + ",\"completion_tokens\":" + planned + "}}\n\n");
+      return bytes(
+          "data: "
+              + new String(head, StandardCharsets.UTF_8)
+              + "],\"usage\":{\"prompt_tokens\":"
+              + promptTokens
+              + ",\"total_tokens\":"
+              + (promptTokens + planned)
+              + ",\"completion_tokens\":"
+              + planned
+              + "}}\n\n");
     }
 
     StreamRecord record() {
-      return new StreamRecord(id, receivedNanos, firstDueNanos, itlNanos, planned, Arrays.copyOf(sentNanos, sent),
-          queuedWrites, cancelled);
+      return new StreamRecord(
+          id,
+          receivedNanos,
+          firstDueNanos,
+          itlNanos,
+          planned,
+          Arrays.copyOf(sentNanos, sent),
+          queuedWrites,
+          cancelled);
     }
 
     private static int hexDigits(int v) {
@@ -483,8 +555,8 @@ public final class PacedServer implements AutoCloseable {
   }
 
   /**
-   * The pacing of one event loop: its streams in a binary min-heap on their next due time
-   * (parallel arrays, so a send costs no allocation), one scheduled tick at the earliest due time.
+   * The pacing of one event loop: its streams in a binary min-heap on their next due time (parallel
+   * arrays, so a send costs no allocation), one scheduled tick at the earliest due time.
    */
   private static final class Pacer implements Runnable {
     final EventLoop loop;
@@ -493,14 +565,19 @@ public final class PacedServer implements AutoCloseable {
     private int size;
     private ScheduledFuture<?> timer;
     private long timerDue = Long.MAX_VALUE;
+
     /** Streams that ended (or were cancelled) since the last take. */
     private List<Stream> ended = new ArrayList<>();
+
     volatile long chunksSent;
     volatile long ticks;
+
     /** Written by the watchdog only. */
     volatile long kicks;
+
     /** The due time the loop sleeps towards (Long.MAX_VALUE: none, or a tick is running). */
     private volatile long waitingFor = Long.MAX_VALUE;
+
     private volatile boolean kickPending;
 
     Pacer(EventLoop loop) {
@@ -674,7 +751,8 @@ public final class PacedServer implements AutoCloseable {
       HttpMethod method = req.method();
       try {
         switch (path) {
-          case "/health" -> send(ctx, full(HttpResponseStatus.OK, new byte[0], null, keepAlive), keepAlive);
+          case "/health" ->
+              send(ctx, full(HttpResponseStatus.OK, new byte[0], null, keepAlive), keepAlive);
           case "/v1/models" -> {
             require(method, HttpMethod.GET);
             send(ctx, json(HttpResponseStatus.OK, models(), keepAlive), keepAlive);
@@ -691,8 +769,14 @@ public final class PacedServer implements AutoCloseable {
             require(method, HttpMethod.POST);
             stream(ctx, req, body(req), path.equals("/v1/chat/completions"), keepAlive, received);
           }
-          default -> send(ctx, json(HttpResponseStatus.NOT_FOUND, JSON.createObjectNode().put("detail", "Not Found"), keepAlive),
-              keepAlive);
+          default ->
+              send(
+                  ctx,
+                  json(
+                      HttpResponseStatus.NOT_FOUND,
+                      JSON.createObjectNode().put("detail", "Not Found"),
+                      keepAlive),
+                  keepAlive);
         }
       } catch (BadRequest e) {
         ObjectNode o = JSON.createObjectNode();
@@ -705,7 +789,12 @@ public final class PacedServer implements AutoCloseable {
       }
     }
 
-    private void stream(ChannelHandlerContext ctx, FullHttpRequest req, JsonNode body, boolean chat, boolean keepAlive,
+    private void stream(
+        ChannelHandlerContext ctx,
+        FullHttpRequest req,
+        JsonNode body,
+        boolean chat,
+        boolean keepAlive,
         long received) {
       if (current != null && !current.ended) {
         // The kit never pipelines: a second request while one streams is a client bug.
@@ -716,27 +805,41 @@ public final class PacedServer implements AutoCloseable {
       if (!body.path("stream").asBoolean(false)) {
         throw new BadRequest(400, "this paced server streams only: send \"stream\": true");
       }
-      JsonNode max = body.hasNonNull("max_tokens") ? body.get("max_tokens") : body.get("max_completion_tokens");
+      JsonNode max =
+          body.hasNonNull("max_tokens")
+              ? body.get("max_tokens")
+              : body.get("max_completion_tokens");
       int requested = max == null || max.isNull() ? pacing.chunkCap() : max.asInt(0);
       if (requested < 1) {
         throw new BadRequest(400, "max_tokens must be at least 1, got " + max);
       }
-      int promptTokens = chat ? chatPromptTokens(body.path("messages")) : words(body.path("prompt"));
+      int promptTokens =
+          chat ? chatPromptTokens(body.path("messages")) : words(body.path("prompt"));
       boolean includeUsage = body.path("stream_options").path("include_usage").asBoolean(false);
       String id = req.headers().get("x-request-id");
       if (id == null || id.isEmpty()) {
         id = "paced-" + unnamed.incrementAndGet();
       }
       // Response head at once, as uvicorn sends it when the handler starts streaming.
-      DefaultHttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+      DefaultHttpResponse head =
+          new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
       head.headers().set(HttpHeaderNames.CONTENT_TYPE, "text/event-stream; charset=utf-8");
       head.headers().set(HttpHeaderNames.TRANSFER_ENCODING, HttpHeaderValues.CHUNKED);
       if (!keepAlive) {
         head.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
       }
       ctx.writeAndFlush(head, ctx.voidPromise());
-      Stream s = new Stream(id, ctx, chat, includeUsage, keepAlive, Math.min(requested, pacing.chunkCap()), promptTokens,
-          received, pacing);
+      Stream s =
+          new Stream(
+              id,
+              ctx,
+              chat,
+              includeUsage,
+              keepAlive,
+              Math.min(requested, pacing.chunkCap()),
+              promptTokens,
+              received,
+              pacing);
       current = s;
       LongConsumer first = nextStreamListener.getAndSet(null);
       if (first != null) {
@@ -792,7 +895,7 @@ public final class PacedServer implements AutoCloseable {
         throw new BadRequest(400, "request body must be a JSON object");
       }
       return n;
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new BadRequest(400, "Invalid JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
       throw new BadRequest(400, "Invalid JSON: " + e.getMessage());
@@ -814,7 +917,10 @@ public final class PacedServer implements AutoCloseable {
     return o;
   }
 
-  /** vLLM's form: {@code {"model","prompt"}} gives {@code {"count","max_model_len","tokens"}}; a word is a token. */
+  /**
+   * vLLM's form: {@code {"model","prompt"}} gives {@code {"count","max_model_len","tokens"}}; a
+   * word is a token.
+   */
   private static ObjectNode tokenize(JsonNode body) {
     checkModel(body);
     String prompt = body.path("prompt").asText("");
@@ -879,8 +985,10 @@ public final class PacedServer implements AutoCloseable {
     }
   }
 
-  private static FullHttpResponse full(HttpResponseStatus status, byte[] content, String type, boolean keepAlive) {
-    FullHttpResponse r = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(content));
+  private static FullHttpResponse full(
+      HttpResponseStatus status, byte[] content, String type, boolean keepAlive) {
+    FullHttpResponse r =
+        new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(content));
     if (type != null) {
       r.headers().set(HttpHeaderNames.CONTENT_TYPE, type);
     }
@@ -896,9 +1004,12 @@ public final class PacedServer implements AutoCloseable {
   private static final int FILE_MAGIC = 0x50414345; // "PACE"
   private static final int FILE_VERSION = 1;
 
-  /** Writes records in a compact binary form (longs as 8 bytes), read back by {@link #readRecords}. */
+  /**
+   * Writes records in a compact binary form (longs as 8 bytes), read back by {@link #readRecords}.
+   */
   public static void writeRecords(List<StreamRecord> records, Path file) throws IOException {
-    try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16))) {
+    try (DataOutputStream out =
+        new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 16))) {
       out.writeInt(FILE_MAGIC);
       out.writeInt(FILE_VERSION);
       out.writeInt(records.size());
@@ -919,9 +1030,11 @@ public final class PacedServer implements AutoCloseable {
   }
 
   public static List<StreamRecord> readRecords(Path file) throws IOException {
-    try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
+    try (DataInputStream in =
+        new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 16))) {
       if (in.readInt() != FILE_MAGIC || in.readInt() != FILE_VERSION) {
-        throw new IOException(file + " is not a paced-server recording (version " + FILE_VERSION + ")");
+        throw new IOException(
+            file + " is not a paced-server recording (version " + FILE_VERSION + ")");
       }
       int n = in.readInt();
       List<StreamRecord> out = new ArrayList<>(n);
@@ -952,8 +1065,8 @@ public final class PacedServer implements AutoCloseable {
    * ready; then answers one line per command read:
    *
    * <ul>
-   *   <li>{@code arm}: {@code armed}; the next completion request then prints {@code first
-   *       <receive nanoTime>};
+   *   <li>{@code arm}: {@code armed}; the next completion request then prints {@code first <receive
+   *       nanoTime>};
    *   <li>{@code take <file>}: writes the streams recorded since the last take to {@code file}
    *       ({@link #writeRecords}), answers {@code took <streams> <chunks>};
    *   <li>{@code sent}: {@code sent <content chunks> <ticks> <watchdog kicks>}, all since start;
@@ -961,11 +1074,10 @@ public final class PacedServer implements AutoCloseable {
    * </ul>
    */
   public static void main(String[] args) throws Exception {
-    io.netty.util.internal.logging.InternalLoggerFactory.setDefaultFactory(
-        io.netty.util.internal.logging.JdkLoggerFactory.INSTANCE);
+    InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
     // Leak detection samples one buffer in 128 with a stack trace: measured as 1% of the event
     // loop's time here, and every buffer is released by Netty's own write path.
-    io.netty.util.ResourceLeakDetector.setLevel(io.netty.util.ResourceLeakDetector.Level.DISABLED);
+    ResourceLeakDetector.setLevel(ResourceLeakDetector.Level.DISABLED);
     int port = 0;
     int threads = 1;
     int chunkCap = 4096;
@@ -981,49 +1093,69 @@ public final class PacedServer implements AutoCloseable {
         case "--ttft-ms" -> ttftMs = Double.parseDouble(value);
         case "--itl-ms" -> itlMs = Double.parseDouble(value);
         case "--max-seconds" -> maxSeconds = Long.parseLong(value);
-        default -> throw new IllegalArgumentException(args[i] + ": unknown option; expected --port, --threads, "
-            + "--chunk-cap, --ttft-ms, --itl-ms or --max-seconds");
+        default ->
+            throw new IllegalArgumentException(
+                args[i]
+                    + ": unknown option; expected --port, --threads, "
+                    + "--chunk-cap, --ttft-ms, --itl-ms or --max-seconds");
       }
     }
     PrintStream out = System.out;
     PacedServer server = start(Pacing.ofMillis(ttftMs, itlMs, chunkCap), port, threads);
     long lifetimeSeconds = maxSeconds;
-    Thread limit = new Thread(() -> {
-      try {
-        Thread.sleep(TimeUnit.SECONDS.toMillis(lifetimeSeconds));
-        System.err.println("paced server: --max-seconds " + lifetimeSeconds + " reached, stopping");
-        Runtime.getRuntime().halt(4);
-      } catch (InterruptedException e) {
-        // stopped normally
-      }
-    }, "paced-max-seconds");
+    Thread limit =
+        new Thread(
+            () -> {
+              try {
+                Thread.sleep(TimeUnit.SECONDS.toMillis(lifetimeSeconds));
+                System.err.println(
+                    "paced server: --max-seconds " + lifetimeSeconds + " reached, stopping");
+                Runtime.getRuntime().halt(4);
+              } catch (InterruptedException e) {
+                // stopped normally
+              }
+            },
+            "paced-max-seconds");
     limit.setDaemon(true);
     limit.start();
     synchronized (out) {
       out.println("listening " + server.port() + " " + server.transport() + " " + threads);
       out.flush();
     }
-    try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+    try (BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
       String line;
       while ((line = in.readLine()) != null) {
         String[] cmd = line.trim().split(" ", 2);
         String reply;
         switch (cmd[0]) {
           case "arm" -> {
-            server.onNextStream(t -> {
-              synchronized (out) {
-                out.println("first " + t);
-                out.flush();
-              }
-            });
+            server.onNextStream(
+                t -> {
+                  synchronized (out) {
+                    out.println("first " + t);
+                    out.flush();
+                  }
+                });
             reply = "armed";
           }
           case "take" -> {
             List<StreamRecord> records = server.takeRecords();
             writeRecords(records, Path.of(cmd[1]));
-            reply = "took " + records.size() + " " + records.stream().mapToLong(r -> r.sentNanos().length).sum();
+            reply =
+                "took "
+                    + records.size()
+                    + " "
+                    + records.stream().mapToLong(r -> r.sentNanos().length).sum();
           }
-          case "sent" -> reply = "sent " + server.chunksSent() + " " + server.ticks() + " " + server.watchdogKicks();
+          case "sent" ->
+              reply =
+                  "sent "
+                      + server.chunksSent()
+                      + " "
+                      + server.ticks()
+                      + " "
+                      + server.watchdogKicks();
           case "quit" -> reply = null;
           default -> reply = "error unknown command: " + line;
         }
@@ -1044,7 +1176,13 @@ public final class PacedServer implements AutoCloseable {
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT, "PacedServer[%s, ttft %.3f ms, itl %.3f ms, cap %d, %s]", baseUrl(),
-        pacing.ttftNanos() / 1e6, pacing.itlNanos() / 1e6, pacing.chunkCap(), transport);
+    return String.format(
+        Locale.ROOT,
+        "PacedServer[%s, ttft %.3f ms, itl %.3f ms, cap %d, %s]",
+        baseUrl(),
+        pacing.ttftNanos() / 1e6,
+        pacing.itlNanos() / 1e6,
+        pacing.chunkCap(),
+        transport);
   }
 }

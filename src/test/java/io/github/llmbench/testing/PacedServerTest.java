@@ -60,9 +60,15 @@ class PacedServerTest {
     try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.port())) {
       s.setSoTimeout(5_000);
       OutputStream out = s.getOutputStream();
-      out.write(("POST " + path + " HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
-          + (requestId == null ? "" : "x-request-id: " + requestId + "\r\n")
-          + "content-length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          ("POST "
+                  + path
+                  + " HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n"
+                  + (requestId == null ? "" : "x-request-id: " + requestId + "\r\n")
+                  + "content-length: "
+                  + body.length
+                  + "\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
       out.write(body);
       out.flush();
       InputStream in = s.getInputStream();
@@ -99,8 +105,16 @@ class PacedServerTest {
   }
 
   private static String request(boolean chat, int maxTokens) {
-    String input = chat ? "\"messages\":[{\"role\":\"user\",\"content\":\"one two three four\"}]" : "\"prompt\":\"one two three\"";
-    return "{\"model\":\"" + PacedServer.MODEL + "\"," + input + ",\"max_tokens\":" + maxTokens
+    String input =
+        chat
+            ? "\"messages\":[{\"role\":\"user\",\"content\":\"one two three four\"}]"
+            : "\"prompt\":\"one two three\"";
+    return "{\"model\":\""
+        + PacedServer.MODEL
+        + "\","
+        + input
+        + ",\"max_tokens\":"
+        + maxTokens
         + ",\"stream\":true,\"stream_options\":{\"include_usage\":true},\"ignore_eos\":true}";
   }
 
@@ -117,26 +131,47 @@ class PacedServerTest {
     // One HTTP chunk per write: role and content 0 together, then one content chunk each, the
     // last one with usage and [DONE].
     assertEquals(CHUNKS, r.chunks().size());
-    JsonNode first = JSON.readTree(r.chunks().get(0).substring("data: ".length(), r.chunks().get(0).indexOf("\n\n")));
+    JsonNode first =
+        JSON.readTree(
+            r.chunks().get(0).substring("data: ".length(), r.chunks().get(0).indexOf("\n\n")));
     String id = first.get("id").asText();
     assertTrue(id.matches("chatcmpl-[0-9a-f]{32}"), id);
-    String envelope = "{\"id\":\"" + id + "\",\"object\":\"chat.completion.chunk\",\"created\":" + first.get("created").asLong()
-        + ",\"model\":\"" + PacedServer.MODEL + "\",\"choices\":[";
+    String envelope =
+        "{\"id\":\""
+            + id
+            + "\",\"object\":\"chat.completion.chunk\",\"created\":"
+            + first.get("created").asLong()
+            + ",\"model\":\""
+            + PacedServer.MODEL
+            + "\",\"choices\":[";
     for (int k = 0; k < CHUNKS; k++) {
       boolean last = k == CHUNKS - 1;
       StringBuilder expected = new StringBuilder();
       if (k == 0) {
-        expected.append("data: ").append(envelope)
-            .append("{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+        expected
+            .append("data: ")
+            .append(envelope)
+            .append(
+                "{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
       }
-      expected.append("data: ").append(envelope).append("{\"index\":0,\"delta\":{\"content\":")
+      expected
+          .append("data: ")
+          .append(envelope)
+          .append("{\"index\":0,\"delta\":{\"content\":")
           .append(JSON.writeValueAsString(PacedServer.WORDS[k % 16]))
-          .append(last ? "},\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n"
-              : "},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+          .append(
+              last
+                  ? "},\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n"
+                  : "},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
       if (last) {
-        expected.append("data: ").append(envelope)
-            .append("],\"usage\":{\"prompt_tokens\":4,\"total_tokens\":").append(4 + CHUNKS)
-            .append(",\"completion_tokens\":").append(CHUNKS).append("}}\n\n")
+        expected
+            .append("data: ")
+            .append(envelope)
+            .append("],\"usage\":{\"prompt_tokens\":4,\"total_tokens\":")
+            .append(4 + CHUNKS)
+            .append(",\"completion_tokens\":")
+            .append(CHUNKS)
+            .append("}}\n\n")
             .append("data: [DONE]\n\n");
       }
       assertEquals(expected.toString(), r.chunks().get(k), "HTTP chunk " + k);
@@ -173,7 +208,8 @@ class PacedServerTest {
     JsonNode text = JSON.readTree(events[0].substring(6));
     assertEquals("text_completion", text.get("object").asText());
     assertEquals(PacedServer.WORDS[0], text.at("/choices/0/text").asText());
-    assertEquals("length", JSON.readTree(events[2].substring(6)).at("/choices/0/finish_reason").asText());
+    assertEquals(
+        "length", JSON.readTree(events[2].substring(6)).at("/choices/0/finish_reason").asText());
     assertEquals(3, JSON.readTree(events[3].substring(6)).at("/usage/prompt_tokens").asInt());
     assertEquals("data: [DONE]", events[4]);
     List<StreamRecord> records = server.takeRecords();
@@ -181,7 +217,9 @@ class PacedServerTest {
     assertTrue(records.get(0).id().startsWith("paced-"), records.get(0).id());
   }
 
-  /** What the kit checks before sending load: the model list and an exact tokenizer, no fallback. */
+  /**
+   * What the kit checks before sending load: the model list and an exact tokenizer, no fallback.
+   */
   @Test
   void answersTheKitsChecks() {
     ServerApi api = new ServerApi(URI.create(server.baseUrl()), Optional.empty());
@@ -189,15 +227,17 @@ class PacedServerTest {
     ServerTokenizer counter = api.tokenizer(PacedServer.MODEL);
     assertEquals(3, counter.count("three little words").getAsInt());
     RandomDataset.Calibration calibration =
-        RandomDataset.Calibration.measure(RandomDataset.shippedVocabulary().subList(0, 20), counter);
+        RandomDataset.Calibration.measure(
+            RandomDataset.shippedVocabulary().subList(0, 20), counter);
     assertTrue(calibration.exact(), "prompt lengths calibrated by the server's tokenizer");
   }
 
   @Test
   void recordsSurviveTheTripThroughAFile(@TempDir Path dir) throws Exception {
-    List<StreamRecord> in = List.of(
-        new StreamRecord("a", 1, 2, 3, 2, new long[] {5, 8}, 1, false),
-        new StreamRecord("b", 10, 20, 30, 4, new long[] {25}, 0, true));
+    List<StreamRecord> in =
+        List.of(
+            new StreamRecord("a", 1, 2, 3, 2, new long[] {5, 8}, 1, false),
+            new StreamRecord("b", 10, 20, 30, 4, new long[] {25}, 0, true));
     Path file = dir.resolve("streams.bin");
     PacedServer.writeRecords(in, file);
     List<StreamRecord> out = PacedServer.readRecords(file);

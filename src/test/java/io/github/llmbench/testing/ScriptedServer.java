@@ -9,15 +9,19 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A tiny OpenAI-compatible server on loopback whose streaming answers follow a script, one
- * {@link Behaviour} per request in turn: the misbehaviours the kit must turn into failures. Raw
- * sockets, so a stream can be cut the way a crashed server cuts it (no terminating chunk).
+ * A tiny OpenAI-compatible server on loopback whose streaming answers follow a script, one {@link
+ * Behaviour} per request in turn: the misbehaviours the kit must turn into failures. Raw sockets,
+ * so a stream can be cut the way a crashed server cuts it (no terminating chunk).
  */
 public final class ScriptedServer implements AutoCloseable {
 
@@ -53,16 +57,17 @@ public final class ScriptedServer implements AutoCloseable {
   private final AtomicInteger next = new AtomicInteger();
   private final List<String> completionBodies = new CopyOnWriteArrayList<>();
   private final List<String> authorizations = new CopyOnWriteArrayList<>();
-  private final List<java.util.Map<String, String>> completionHeaders = new CopyOnWriteArrayList<>();
+  private final List<Map<String, String>> completionHeaders = new CopyOnWriteArrayList<>();
   private final List<Long> cutAtMs = new CopyOnWriteArrayList<>();
   private final List<Exchange> exchanges = new CopyOnWriteArrayList<>();
-  private final java.util.Map<String, Behaviour> behaviourById = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, Behaviour> behaviourById = new ConcurrentHashMap<>();
 
   /**
-   * One completion request and the text streamed back (of an {@link Behaviour#OK} answer: {@code
-   * " r<n>w0 r<n>w1 ..."}, n the request's number, so every answer differs).
+   * One completion request and the text streamed back (of an {@link Behaviour#OK} answer: {@code "
+   * r<n>w0 r<n>w1 ..."}, n the request's number, so every answer differs).
    */
-  public record Exchange(java.util.Map<String, String> headers, String body, String answer) {}
+  public record Exchange(Map<String, String> headers, String body, String answer) {}
+
   private final Thread acceptor;
   private final boolean keepAlive;
   private final AtomicInteger connections = new AtomicInteger();
@@ -96,7 +101,7 @@ public final class ScriptedServer implements AutoCloseable {
   }
 
   /** The headers of the completion requests received (names in lower case), in arrival order. */
-  public List<java.util.Map<String, String>> completionHeaders() {
+  public List<Map<String, String>> completionHeaders() {
     return completionHeaders;
   }
 
@@ -116,8 +121,8 @@ public final class ScriptedServer implements AutoCloseable {
   }
 
   /** The behaviour each request id was answered with (a resent id maps to its last answer). */
-  public java.util.Map<String, Behaviour> behaviourById() {
-    return java.util.Collections.unmodifiableMap(behaviourById);
+  public Map<String, Behaviour> behaviourById() {
+    return Collections.unmodifiableMap(behaviourById);
   }
 
   /** How many connections were accepted. */
@@ -158,7 +163,8 @@ public final class ScriptedServer implements AutoCloseable {
   }
 
   /** Answers one request; false when the connection must not carry another. */
-  private boolean serveOne(Socket s, InputStream in, OutputStream out) throws IOException, InterruptedException {
+  private boolean serveOne(Socket s, InputStream in, OutputStream out)
+      throws IOException, InterruptedException {
     String head = readHead(in);
     if (head == null) {
       return false;
@@ -166,11 +172,13 @@ public final class ScriptedServer implements AutoCloseable {
     String requestLine = head.substring(0, head.indexOf("\r\n"));
     int length = 0;
     String authorization = "";
-    java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
+    Map<String, String> headers = new LinkedHashMap<>();
     for (String line : head.split("\r\n")) {
       int colon = line.indexOf(':');
       if (colon > 0) {
-        headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+        headers.put(
+            line.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+            line.substring(colon + 1).trim());
       }
       if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
         length = Integer.parseInt(line.substring(15).trim());
@@ -181,7 +189,11 @@ public final class ScriptedServer implements AutoCloseable {
     }
     byte[] body = in.readNBytes(length);
     if (requestLine.startsWith("GET /v1/models")) {
-      respond(out, 200, "application/json", "{\"object\":\"list\",\"data\":[{\"id\":\"" + MODEL + "\",\"object\":\"model\"}]}");
+      respond(
+          out,
+          200,
+          "application/json",
+          "{\"object\":\"list\",\"data\":[{\"id\":\"" + MODEL + "\",\"object\":\"model\"}]}");
       return true;
     } else if (requestLine.startsWith("POST /tokenize")) {
       respond(out, 404, "application/json", "{\"detail\":\"Not Found\"}");
@@ -195,7 +207,8 @@ public final class ScriptedServer implements AutoCloseable {
       for (int i = 0; i < TOKENS; i++) {
         answer.append(" r").append(n).append('w').append(i);
       }
-      exchanges.add(new Exchange(headers, new String(body, StandardCharsets.UTF_8), answer.toString()));
+      exchanges.add(
+          new Exchange(headers, new String(body, StandardCharsets.UTF_8), answer.toString()));
       Behaviour b = script.get(Math.floorMod(n, script.size()));
       behaviourById.put(headers.getOrDefault("x-request-id", ""), b);
       return stream(s, out, b, n);
@@ -204,15 +217,22 @@ public final class ScriptedServer implements AutoCloseable {
     return true;
   }
 
-  /** Streams the answer; true when it ended cleanly and the connection may carry another request. */
-  private boolean stream(Socket socket, OutputStream out, Behaviour b, int n) throws IOException, InterruptedException {
+  /**
+   * Streams the answer; true when it ended cleanly and the connection may carry another request.
+   */
+  private boolean stream(Socket socket, OutputStream out, Behaviour b, int n)
+      throws IOException, InterruptedException {
     switch (b) {
       case SILENT -> {
         Thread.sleep(8_000);
         return false;
       }
       case HTTP_500 -> {
-        respond(out, 500, "application/json", "{\"error\":{\"message\":\"boom\",\"type\":\"InternalServerError\",\"code\":500}}");
+        respond(
+            out,
+            500,
+            "application/json",
+            "{\"error\":{\"message\":\"boom\",\"type\":\"InternalServerError\",\"code\":500}}");
         return true;
       }
       case RESET_BEFORE_HEADERS -> {
@@ -225,27 +245,37 @@ public final class ScriptedServer implements AutoCloseable {
         return false;
       }
       case JSON_ANSWER -> {
-        respond(out, 200, "application/json", "{\"id\":\"c\",\"object\":\"chat.completion\",\"model\":\"" + MODEL
-            + "\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}");
+        respond(
+            out,
+            200,
+            "application/json",
+            "{\"id\":\"c\",\"object\":\"chat.completion\",\"model\":\""
+                + MODEL
+                + "\",\"choices\":[{\"index\":0,\"message\":{\"role\":\"assistant\",\"content\":\"hi\"},\"finish_reason\":\"stop\"}]}");
         return true;
       }
       default -> {}
     }
-    out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
-                + connectionHeader() + "\r\n")
+    out.write(
+        ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
+                + connectionHeader()
+                + "\r\n")
             .getBytes(StandardCharsets.US_ASCII));
     event(out, chunk("{\"role\":\"assistant\",\"content\":\"\"}", null));
     for (int i = 0; i < TOKENS; i++) {
       Thread.sleep(20);
       if (b == Behaviour.ERROR_EVENT && i == 2) {
-        event(out, "{\"error\":{\"message\":\"engine <script>alert(1)</script> died\",\"type\":\"InternalServerError\",\"code\":500}}");
+        event(
+            out,
+            "{\"error\":{\"message\":\"engine <script>alert(1)</script> died\",\"type\":\"InternalServerError\",\"code\":500}}");
         endChunked(out);
         return true;
       }
       if (b == Behaviour.CUT_MID_STREAM && i == 2) {
         // half an event, then the socket closed without the terminating chunk
         byte[] half = "data: {\"choices\":[{\"delta\"".getBytes(StandardCharsets.US_ASCII);
-        out.write((Integer.toHexString(half.length + 10) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+        out.write(
+            (Integer.toHexString(half.length + 10) + "\r\n").getBytes(StandardCharsets.US_ASCII));
         out.write(half);
         out.flush();
         socket.close();
@@ -263,7 +293,9 @@ public final class ScriptedServer implements AutoCloseable {
         continue;
       }
       if (b == Behaviour.INVALID_UTF8 && i == 2) {
-        byte[] prefix = ("data: " + chunk("{\"content\":\" X\"}", null) + "\n\n").getBytes(StandardCharsets.UTF_8);
+        byte[] prefix =
+            ("data: " + chunk("{\"content\":\" X\"}", null) + "\n\n")
+                .getBytes(StandardCharsets.UTF_8);
         int x = new String(prefix, StandardCharsets.US_ASCII).indexOf(" X");
         prefix[x + 1] = (byte) 0xC3; // a lead byte followed by an ASCII quote: never valid UTF-8
         rawChunk(out, prefix);
@@ -273,11 +305,20 @@ public final class ScriptedServer implements AutoCloseable {
         Thread.sleep(8_000);
         return false;
       }
-      event(out, chunk("{\"content\":\" r" + n + "w" + i + "\"}", i == TOKENS - 1 ? "\"length\"" : null));
+      event(
+          out,
+          chunk("{\"content\":\" r" + n + "w" + i + "\"}", i == TOKENS - 1 ? "\"length\"" : null));
     }
     if (b != Behaviour.OK_NO_USAGE) {
-      event(out, "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"" + MODEL
-          + "\",\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"total_tokens\":" + (7 + TOKENS) + ",\"completion_tokens\":" + TOKENS + "}}");
+      event(
+          out,
+          "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\""
+              + MODEL
+              + "\",\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"total_tokens\":"
+              + (7 + TOKENS)
+              + ",\"completion_tokens\":"
+              + TOKENS
+              + "}}");
     }
     if (b != Behaviour.END_WITHOUT_DONE) {
       event(out, "[DONE]");
@@ -291,8 +332,13 @@ public final class ScriptedServer implements AutoCloseable {
   }
 
   private static String chunk(String delta, String finish) {
-    return "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\"" + MODEL
-        + "\",\"choices\":[{\"index\":0,\"delta\":" + delta + ",\"logprobs\":null,\"finish_reason\":" + finish + "}]}";
+    return "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\""
+        + MODEL
+        + "\",\"choices\":[{\"index\":0,\"delta\":"
+        + delta
+        + ",\"logprobs\":null,\"finish_reason\":"
+        + finish
+        + "}]}";
   }
 
   private static void event(OutputStream out, String data) throws IOException {
@@ -313,8 +359,16 @@ public final class ScriptedServer implements AutoCloseable {
 
   private void respond(OutputStream out, int status, String type, String body) throws IOException {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-    out.write(("HTTP/1.1 " + status + " X\r\nContent-Type: " + type + "\r\nContent-Length: " + bytes.length
-                + "\r\n" + connectionHeader() + "\r\n")
+    out.write(
+        ("HTTP/1.1 "
+                + status
+                + " X\r\nContent-Type: "
+                + type
+                + "\r\nContent-Length: "
+                + bytes.length
+                + "\r\n"
+                + connectionHeader()
+                + "\r\n")
             .getBytes(StandardCharsets.US_ASCII));
     out.write(bytes);
     out.flush();

@@ -29,10 +29,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>start 0; ttft {@value #TTFT_MS} ms; output tokens {@value #OUTPUT_TOKENS}; input tokens
  *       {@value #INPUT_TOKENS}; not estimated; HTTP status 200; no error, profile, server timings
  *       or origin;
- *   <li>tpot, when not set: (e2el - ttft) / (output tokens - 1) when e2el is set (its
- *       definition), else {@value #TPOT_MS} ms; null when there are 1 or fewer output tokens;
- *   <li>e2el, when not set: ttft + tpot x (output tokens - 1) (ttft alone for one token; null
- *       when ttft is null);
+ *   <li>tpot, when not set: (e2el - ttft) / (output tokens - 1) when e2el is set (its definition),
+ *       else {@value #TPOT_MS} ms; null when there are 1 or fewer output tokens;
+ *   <li>e2el, when not set: ttft + tpot x (output tokens - 1) (ttft alone for one token; null when
+ *       ttft is null);
  *   <li>itl, when not set: output tokens - 1 gaps of tpot each (none when tpot is null), so the
  *       gaps add up to e2el - ttft;
  *   <li>end, when not set: start + e2el rounded to the ms (start when e2el is null).
@@ -43,17 +43,20 @@ import java.util.concurrent.atomic.AtomicLong;
  * status, end = start; the same id rule.
  *
  * <p>Every setter overrides its default; setting a latency to null (e.g. {@code tpot(null)}) is a
- * value, not a return to the default. {@link #from(RequestRecord)} starts from all the values of
- * an existing record, nothing derived.
+ * value, not a return to the default. {@link #from(RequestRecord)} starts from all the values of an
+ * existing record, nothing derived.
  */
 public final class TestRecords {
 
   /** The default TTFT of a completed record, ms. */
   public static final double TTFT_MS = 10.0;
+
   /** The default TPOT of a completed record with more than one output token, ms. */
   public static final double TPOT_MS = 5.0;
+
   /** The default output tokens of a completed record. */
   public static final int OUTPUT_TOKENS = 8;
+
   /** The default input tokens of a completed record. */
   public static final int INPUT_TOKENS = 10;
 
@@ -89,7 +92,10 @@ public final class TestRecords {
     return b;
   }
 
-  /** A builder holding every value of {@code r} (its token-count sources aside: the constructor has none). */
+  /**
+   * A builder holding every value of {@code r} (its token-count sources aside: the constructor has
+   * none).
+   */
   public static Builder from(RequestRecord r) {
     Builder b = new Builder();
     b.id = r.id();
@@ -281,8 +287,23 @@ public final class TestRecords {
       }
       long endMs = endSet ? end : start + (e2elMs == null ? 0 : Math.round(e2elMs));
       String recordId = idSet ? id : "rec-" + IDS.incrementAndGet();
-      return new RequestRecord(recordId, level, start, endMs, ttft, tpotMs, e2elMs, itlMs,
-          inputTokens, outputTokens, estimated, ok, error, status, profile, serverTimings)
+      return new RequestRecord(
+              recordId,
+              level,
+              start,
+              endMs,
+              ttft,
+              tpotMs,
+              e2elMs,
+              itlMs,
+              inputTokens,
+              outputTokens,
+              estimated,
+              ok,
+              error,
+              status,
+              profile,
+              serverTimings)
           .withOrigin(origin);
     }
   }

@@ -17,11 +17,29 @@ class TestRecordsTest {
   @Test
   void aCompletedRecordsDefaultsAreConsistent() {
     RequestRecord r = TestRecords.ok("c8").id("a").start(1000).build();
-    assertEquals(new RequestRecord("a", "c8", 1000, 1045, 10.0, 5.0, 45.0,
-        List.of(5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0), 10, 8, false, true, null, 200, null, null), r);
+    assertEquals(
+        new RequestRecord(
+            "a",
+            "c8",
+            1000,
+            1045,
+            10.0,
+            5.0,
+            45.0,
+            List.of(5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0),
+            10,
+            8,
+            false,
+            true,
+            null,
+            200,
+            null,
+            null),
+        r);
 
     // tpot and e2el derive one from the other; itl and end follow
-    RequestRecord fromTpot = TestRecords.ok("c8").id("b").start(1000).ttft(50).tpot(10).outputTokens(32).build();
+    RequestRecord fromTpot =
+        TestRecords.ok("c8").id("b").start(1000).ttft(50).tpot(10).outputTokens(32).build();
     assertEquals(360.0, fromTpot.e2elMs());
     assertEquals(1360, fromTpot.endMs());
     assertEquals(31, fromTpot.itlMs().size());
@@ -41,9 +59,12 @@ class TestRecordsTest {
   @Test
   void aFailedRecordHasNoLatencies() {
     RequestRecord f = TestRecords.failed("c2", "HTTP 500").id("f").start(5).status(500).build();
-    assertEquals(new RequestRecord("f", "c2", 5, 5, null, null, null, null, null, null, false,
-        false, "HTTP 500", 500), f);
-    assertEquals(RequestRecord.failed("x", "c2", null, 5, 9, "timeout", null, 12),
+    assertEquals(
+        new RequestRecord(
+            "f", "c2", 5, 5, null, null, null, null, null, null, false, false, "HTTP 500", 500),
+        f);
+    assertEquals(
+        RequestRecord.failed("x", "c2", null, 5, 9, "timeout", null, 12),
         TestRecords.failed("c2", "timeout").id("x").start(5).end(9).inputTokens(12).build());
   }
 
@@ -51,11 +72,44 @@ class TestRecordsTest {
   void everyFieldCanBeSetAndACopyIsEqual() {
     ServerTimings t = new ServerTimings(59, 45.791, 3, 4.394, 2.197);
     ItlSeries itl = ItlSeries.ofMillis(List.of(1.0, 2.0));
-    RequestRecord r = TestRecords.ok("c4").id("req-3").start(10).end(20).ttft(1.5).tpot(0.25)
-        .e2el(4.0).itl(itl).inputTokens(null).outputTokens(3).estimated(true).error("e")
-        .status(null).profile("SS").serverTimings(t).origin(RequestOrigin.turn("conv", 2)).build();
-    assertEquals(new RequestRecord("req-3", "c4", 10, 20, 1.5, 0.25, 4.0, List.of(1.0, 2.0), null,
-        3, true, true, "e", null, "SS", t).withOrigin(RequestOrigin.turn("conv", 2)), r);
+    RequestRecord r =
+        TestRecords.ok("c4")
+            .id("req-3")
+            .start(10)
+            .end(20)
+            .ttft(1.5)
+            .tpot(0.25)
+            .e2el(4.0)
+            .itl(itl)
+            .inputTokens(null)
+            .outputTokens(3)
+            .estimated(true)
+            .error("e")
+            .status(null)
+            .profile("SS")
+            .serverTimings(t)
+            .origin(RequestOrigin.turn("conv", 2))
+            .build();
+    assertEquals(
+        new RequestRecord(
+                "req-3",
+                "c4",
+                10,
+                20,
+                1.5,
+                0.25,
+                4.0,
+                List.of(1.0, 2.0),
+                null,
+                3,
+                true,
+                true,
+                "e",
+                null,
+                "SS",
+                t)
+            .withOrigin(RequestOrigin.turn("conv", 2)),
+        r);
     assertSame(itl, r.itlMs());
     assertEquals(r, TestRecords.from(r).build());
     assertEquals(20.0, TestRecords.from(r).ttft(20.0).build().ttftMs());

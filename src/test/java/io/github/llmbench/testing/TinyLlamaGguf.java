@@ -1,5 +1,8 @@
 package io.github.llmbench.testing;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -8,7 +11,9 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -32,13 +37,13 @@ import java.util.Set;
  * so a word is reachable only through its prefixes), each with the word-start mark {@code ▁}.
  *
  * <p>Generation must yield exactly one piece of visible text per token, so that the server sends
- * one text chunk per token: the special, byte and whitespace-only tokens are made unreachable. Every
- * token embedding has a large constant in dimension 0, which survives the small random layers and
- * RMS normalisation as a large positive hidden dimension 0; the output rows of the excluded tokens
- * have a large negative weight there (logit about -40), the others zero.
+ * one text chunk per token: the special, byte and whitespace-only tokens are made unreachable.
+ * Every token embedding has a large constant in dimension 0, which survives the small random layers
+ * and RMS normalisation as a large positive hidden dimension 0; the output rows of the excluded
+ * tokens have a large negative weight there (logit about -40), the others zero.
  *
- * <p>Speed is set by the size: {@link Shape#DEFAULT} (6 layers, width 384, 48 MB) runs at a few hundred
- * tokens/s for one stream on a 2-core CPU, giving inter-token latencies of a few ms.
+ * <p>Speed is set by the size: {@link Shape#DEFAULT} (6 layers, width 384, 48 MB) runs at a few
+ * hundred tokens/s for one stream on a 2-core CPU, giving inter-token latencies of a few ms.
  */
 public final class TinyLlamaGguf {
 
@@ -50,8 +55,8 @@ public final class TinyLlamaGguf {
   /**
    * The vocabulary's kind: {@link #WORDS} (common English words and their prefixes, so most words
    * are one token, as with real BPE vocabularies) or {@link #CHARACTERS} (bytes and single
-   * characters only, so no word is one token: a byte-level vocabulary without merges, where
-   * prompts of an exact length cannot be made of whole words).
+   * characters only, so no word is one token: a byte-level vocabulary without merges, where prompts
+   * of an exact length cannot be made of whole words).
    */
   public enum Vocabulary {
     WORDS,
@@ -93,8 +98,11 @@ public final class TinyLlamaGguf {
     Shape shape =
         args.length >= 5
             ? new Shape(
-                Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
-                Integer.parseInt(args[4]), d.context())
+                Integer.parseInt(args[1]),
+                Integer.parseInt(args[2]),
+                Integer.parseInt(args[3]),
+                Integer.parseInt(args[4]),
+                d.context())
             : d;
     Path out = Path.of(args.length > 0 ? args[0] : "target/tiny-llama.gguf");
     write(out, shape, 42);
@@ -132,9 +140,10 @@ public final class TinyLlamaGguf {
    */
   public static Path huggingFaceTokenizer(Path dir, Vocabulary kind) throws IOException {
     if (kind != Vocabulary.CHARACTERS) {
-      throw new IllegalArgumentException("only the characters vocabulary maps to a word-level tokenizer.json");
+      throw new IllegalArgumentException(
+          "only the characters vocabulary maps to a word-level tokenizer.json");
     }
-    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    ObjectMapper json = new ObjectMapper();
     var root = json.createObjectNode();
     root.put("version", "1.0");
     root.putNull("truncation");
@@ -142,8 +151,15 @@ public final class TinyLlamaGguf {
     var added = root.putArray("added_tokens");
     List<String> pieces = vocabulary(kind);
     for (int id = 0; id <= 2; id++) {
-      added.addObject().put("id", id).put("content", pieces.get(id)).put("single_word", false).put("lstrip", false)
-          .put("rstrip", false).put("normalized", false).put("special", true);
+      added
+          .addObject()
+          .put("id", id)
+          .put("content", pieces.get(id))
+          .put("single_word", false)
+          .put("lstrip", false)
+          .put("rstrip", false)
+          .put("normalized", false)
+          .put("special", true);
     }
     var normalizer = root.putObject("normalizer");
     normalizer.put("type", "Replace");
@@ -155,11 +171,19 @@ public final class TinyLlamaGguf {
     split.put("behavior", "Isolated").put("invert", false);
     var post = root.putObject("post_processor");
     post.put("type", "TemplateProcessing");
-    post.putArray("single").addObject().putObject("SpecialToken").put("id", "<s>").put("type_id", 0);
-    ((com.fasterxml.jackson.databind.node.ArrayNode) post.get("single")).addObject().putObject("Sequence").put("id", "A").put("type_id", 0);
+    post.putArray("single")
+        .addObject()
+        .putObject("SpecialToken")
+        .put("id", "<s>")
+        .put("type_id", 0);
+    ((ArrayNode) post.get("single"))
+        .addObject()
+        .putObject("Sequence")
+        .put("id", "A")
+        .put("type_id", 0);
     post.putArray("pair");
     post.putObject("special_tokens").putObject("<s>").put("id", "<s>").putArray("ids").add(1);
-    ((com.fasterxml.jackson.databind.node.ObjectNode) post.get("special_tokens").get("<s>")).putArray("tokens").add("<s>");
+    ((ObjectNode) post.get("special_tokens").get("<s>")).putArray("tokens").add("<s>");
     var decoder = root.putObject("decoder");
     decoder.put("type", "Sequence");
     var steps = decoder.putArray("decoders");
@@ -255,15 +279,22 @@ public final class TinyLlamaGguf {
     for (int l = 0; l < s.layers(); l++) {
       String b = "blk." + l + ".";
       tensors.put(b + "attn_norm.weight", new Tensor(new long[] {e}, ones(e)));
-      tensors.put(b + "attn_q.weight", new Tensor(new long[] {e, e}, gaussian(rnd, (long) e * e, w)));
-      tensors.put(b + "attn_k.weight", new Tensor(new long[] {e, e}, gaussian(rnd, (long) e * e, w)));
-      tensors.put(b + "attn_v.weight", new Tensor(new long[] {e, e}, gaussian(rnd, (long) e * e, w)));
-      tensors.put(b + "attn_output.weight", new Tensor(new long[] {e, e}, gaussian(rnd, (long) e * e, w)));
+      tensors.put(
+          b + "attn_q.weight", new Tensor(new long[] {e, e}, gaussian(rnd, (long) e * e, w)));
+      tensors.put(
+          b + "attn_k.weight", new Tensor(new long[] {e, e}, gaussian(rnd, (long) e * e, w)));
+      tensors.put(
+          b + "attn_v.weight", new Tensor(new long[] {e, e}, gaussian(rnd, (long) e * e, w)));
+      tensors.put(
+          b + "attn_output.weight", new Tensor(new long[] {e, e}, gaussian(rnd, (long) e * e, w)));
       tensors.put(b + "ffn_norm.weight", new Tensor(new long[] {e}, ones(e)));
       int ff = s.feedForward();
-      tensors.put(b + "ffn_gate.weight", new Tensor(new long[] {e, ff}, gaussian(rnd, (long) e * ff, w)));
-      tensors.put(b + "ffn_up.weight", new Tensor(new long[] {e, ff}, gaussian(rnd, (long) e * ff, w)));
-      tensors.put(b + "ffn_down.weight", new Tensor(new long[] {ff, e}, gaussian(rnd, (long) ff * e, w)));
+      tensors.put(
+          b + "ffn_gate.weight", new Tensor(new long[] {e, ff}, gaussian(rnd, (long) e * ff, w)));
+      tensors.put(
+          b + "ffn_up.weight", new Tensor(new long[] {e, ff}, gaussian(rnd, (long) e * ff, w)));
+      tensors.put(
+          b + "ffn_down.weight", new Tensor(new long[] {ff, e}, gaussian(rnd, (long) ff * e, w)));
     }
 
     Files.createDirectories(out.toAbsolutePath().getParent());
@@ -294,7 +325,7 @@ public final class TinyLlamaGguf {
         o.pad();
       }
     }
-    Files.move(tmp, out, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING);
   }
 
   private record Tensor(long[] dims, float[] data) {}
@@ -313,7 +344,7 @@ public final class TinyLlamaGguf {
 
   private static float[] ones(int n) {
     float[] a = new float[n];
-    java.util.Arrays.fill(a, 1f);
+    Arrays.fill(a, 1f);
     return a;
   }
 
@@ -346,12 +377,12 @@ public final class TinyLlamaGguf {
 
     void u32(int v) throws IOException {
       scratch.clear();
-      bytes(java.util.Arrays.copyOf(scratch.putInt(v).array(), 4));
+      bytes(Arrays.copyOf(scratch.putInt(v).array(), 4));
     }
 
     void u64(long v) throws IOException {
       scratch.clear();
-      bytes(java.util.Arrays.copyOf(scratch.putLong(v).array(), 8));
+      bytes(Arrays.copyOf(scratch.putLong(v).array(), 8));
     }
 
     void f32(float v) throws IOException {
@@ -397,7 +428,7 @@ public final class TinyLlamaGguf {
         buf.clear();
         int n = Math.min(4096, data.length - i);
         buf.asFloatBuffer().put(data, i, n);
-        bytes(java.util.Arrays.copyOf(buf.array(), 4 * n));
+        bytes(Arrays.copyOf(buf.array(), 4 * n));
       }
     }
 

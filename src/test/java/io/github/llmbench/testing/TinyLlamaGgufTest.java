@@ -26,8 +26,11 @@ class TinyLlamaGgufTest {
     assertTrue(b.getLong() > 15); // metadata pairs
     int vocab = TinyLlamaGguf.vocabulary().size();
     long floats = 2L * 32 * vocab + 32 + (2 * 32 + 4L * 32 * 32 + 3L * 32 * 64);
-    // the data section: every tensor padded to 32 bytes; the file ends with the last tensor's padding
-    assertTrue(Files.size(f) > 4 * floats && Files.size(f) < 4 * floats + 64 * 1024, "size " + Files.size(f));
+    // the data section: every tensor padded to 32 bytes; the file ends with the last tensor's
+    // padding
+    assertTrue(
+        Files.size(f) > 4 * floats && Files.size(f) < 4 * floats + 64 * 1024,
+        "size " + Files.size(f));
     assertEquals(0, Files.size(f) % 32);
   }
 
@@ -36,7 +39,9 @@ class TinyLlamaGgufTest {
     List<String> v = TinyLlamaGguf.vocabulary();
     assertEquals(List.of("<unk>", "<s>", "</s>", "<0x00>"), v.subList(0, 4));
     assertEquals(v.size(), v.stream().distinct().count());
-    assertTrue(v.contains("\u2581the") && v.contains("\u2581t") && v.contains("\u2581th"), "prefixes of words");
+    assertTrue(
+        v.contains("\u2581the") && v.contains("\u2581t") && v.contains("\u2581th"),
+        "prefixes of words");
     assertFalse(TinyLlamaGguf.generatable(1, "<s>"));
     assertFalse(TinyLlamaGguf.generatable(3, "<0x00>"));
     assertFalse(TinyLlamaGguf.generatable(v.indexOf("\u2581"), "\u2581"));

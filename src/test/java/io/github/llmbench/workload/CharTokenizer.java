@@ -4,9 +4,9 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * A tokenizer like a byte-level vocabulary without merges: every character is one token, so no
- * word is one token and words add up only with their spaces. Ids are the characters' code points;
- * an optional begin-of-text token is counted as the server's BOS is.
+ * A tokenizer like a byte-level vocabulary without merges: every character is one token, so no word
+ * is one token and words add up only with their spaces. Ids are the characters' code points; an
+ * optional begin-of-text token is counted as the server's BOS is.
  */
 class CharTokenizer implements ServerTokenizer {
   private final boolean bos;

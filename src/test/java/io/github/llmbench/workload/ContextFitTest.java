@@ -12,8 +12,10 @@ class ContextFitTest {
 
   @Test
   void theLongestRequestIsPromptTemplateAndMaxTokens() {
-    RandomDataset random = new RandomDataset(RandomDataset.Calibration.estimated(List.of("a")), 1000, 100, 0.5, 24, 1);
-    ContextFit.Longest l = ContextFit.longest(random.longestRequests(), chars, 12, OptionalInt.empty()).orElseThrow();
+    RandomDataset random =
+        new RandomDataset(RandomDataset.Calibration.estimated(List.of("a")), 1000, 100, 0.5, 24, 1);
+    ContextFit.Longest l =
+        ContextFit.longest(random.longestRequests(), chars, 12, OptionalInt.empty()).orElseThrow();
     assertEquals(24 + 1500 + 12, l.promptTokens(), "prefix + top of the range + chat template");
     assertEquals(150, l.maxTokens());
     assertTrue(ContextFit.problem(l, 1686, "x").isEmpty(), "exactly full fits");
@@ -23,18 +25,25 @@ class ContextFitTest {
             + " dataset's longest entries), or give the server more context",
         ContextFit.problem(l, 1685, "n_ctx per slot of GET /props").orElseThrow());
     // -Dextra.body's max_tokens is what every request asks for
-    assertEquals(4000, ContextFit.longest(random.longestRequests(), chars, 0, OptionalInt.of(4000)).orElseThrow().maxTokens());
+    assertEquals(
+        4000,
+        ContextFit.longest(random.longestRequests(), chars, 0, OptionalInt.of(4000))
+            .orElseThrow()
+            .maxTokens());
   }
 
   @Test
   void fileEntriesAreCountedByTheServer() {
-    List<RequestSpec> entries = List.of(
-        RequestSpec.ofPrompt("short", 500, null, -1),
-        RequestSpec.ofPrompt("x".repeat(900), 10, null, -1),
-        RequestSpec.ofPrompt("y".repeat(300), 20, null, -1));
+    List<RequestSpec> entries =
+        List.of(
+            RequestSpec.ofPrompt("short", 500, null, -1),
+            RequestSpec.ofPrompt("x".repeat(900), 10, null, -1),
+            RequestSpec.ofPrompt("y".repeat(300), 20, null, -1));
     ContextFit.Longest l = ContextFit.longest(entries, chars, 0, OptionalInt.empty()).orElseThrow();
     assertEquals(900, l.promptTokens(), "the server's count, less its BOS");
     assertEquals(910, l.total());
-    assertTrue(ContextFit.longest(entries, ServerTokenizer.NONE, 0, OptionalInt.empty()).isEmpty(), "no tokenizer: not counted");
+    assertTrue(
+        ContextFit.longest(entries, ServerTokenizer.NONE, 0, OptionalInt.empty()).isEmpty(),
+        "no tokenizer: not counted");
   }
 }

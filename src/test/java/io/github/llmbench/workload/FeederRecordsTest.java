@@ -14,27 +14,45 @@ class FeederRecordsTest {
   void aRequestRoundTripsThroughAFeederRecord() {
     RequestSpec r = RequestSpec.ofPrompt("how fast", 16, "SL", 2);
     Map<String, Object> m = FeederRecords.of(r);
-    assertEquals(Map.of("prompt", "how fast", "max_tokens", 16, "profile", "SL", "input_tokens", 2), m);
+    assertEquals(
+        Map.of("prompt", "how fast", "max_tokens", 16, "profile", "SL", "input_tokens", 2), m);
     assertEquals(r, FeederRecords.read(m::get, 128));
-    RequestSpec chat = new RequestSpec(null, List.of(new RequestSpec.ChatMessage("user", "hi")), 8, null, -1);
+    RequestSpec chat =
+        new RequestSpec(null, List.of(new RequestSpec.ChatMessage("user", "hi")), 8, null, -1);
     assertEquals(chat, FeederRecords.read(FeederRecords.of(chat)::get, 128));
   }
 
   @Test
   void csvStringsAreRead() {
-    Map<String, Object> csv = Map.of("messages", "[{\"role\":\"user\",\"content\":\"hi\"}]", "max_tokens", " 12 ");
+    Map<String, Object> csv =
+        Map.of("messages", "[{\"role\":\"user\",\"content\":\"hi\"}]", "max_tokens", " 12 ");
     RequestSpec r = FeederRecords.read(csv::get, 128);
     assertEquals("hi", r.messages().get(0).content());
     assertEquals(12, r.maxTokens());
-    assertEquals(128, FeederRecords.read(Map.<String, Object>of("prompt", "x")::get, 128).maxTokens(), "-Doutput.len by default");
+    assertEquals(
+        128,
+        FeederRecords.read(Map.<String, Object>of("prompt", "x")::get, 128).maxTokens(),
+        "-Doutput.len by default");
   }
 
   @Test
   void aBadRecordNamesWhatIsWrong() {
-    String none = assertThrows(DatasetException.class, () -> FeederRecords.read(Map.<String, Object>of("text", "x")::get, 1)).getMessage();
+    String none =
+        assertThrows(
+                DatasetException.class,
+                () -> FeederRecords.read(Map.<String, Object>of("text", "x")::get, 1))
+            .getMessage();
     assertTrue(none.contains("neither 'prompt' nor 'messages'"), none);
-    String max = assertThrows(DatasetException.class, () -> FeederRecords.read(Map.<String, Object>of("prompt", "x", "max_tokens", "lots")::get, 1)).getMessage();
+    String max =
+        assertThrows(
+                DatasetException.class,
+                () ->
+                    FeederRecords.read(
+                        Map.<String, Object>of("prompt", "x", "max_tokens", "lots")::get, 1))
+            .getMessage();
     assertEquals("a feeder record has max_tokens=lots (expected a whole number from 1)", max);
-    assertThrows(DatasetException.class, () -> FeederRecords.read(Map.<String, Object>of("messages", "[1]")::get, 1));
+    assertThrows(
+        DatasetException.class,
+        () -> FeederRecords.read(Map.<String, Object>of("messages", "[1]")::get, 1));
   }
 }

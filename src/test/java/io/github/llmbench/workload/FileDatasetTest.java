@@ -30,15 +30,24 @@ class FileDatasetTest {
   }
 
   @Test
-  void aShareGptConversationKeepsItsOwnHumanTurnsInAMultiTurnRun(@TempDir Path dir) throws Exception {
+  void aShareGptConversationKeepsItsOwnHumanTurnsInAMultiTurnRun(@TempDir Path dir)
+      throws Exception {
     Path f = dir.resolve("chats.json");
-    Files.writeString(f, "[{\"conversations\":[{\"from\":\"human\",\"value\":\"one\"},{\"from\":\"gpt\",\"value\":\"a\"},"
-        + "{\"from\":\"human\",\"value\":\"two\"},{\"from\":\"gpt\",\"value\":\"b\"},{\"from\":\"human\",\"value\":\"three\"}]}]");
+    Files.writeString(
+        f,
+        "[{\"conversations\":[{\"from\":\"human\",\"value\":\"one\"},{\"from\":\"gpt\",\"value\":\"a\"},"
+            + "{\"from\":\"human\",\"value\":\"two\"},{\"from\":\"gpt\",\"value\":\"b\"},{\"from\":\"human\",\"value\":\"three\"}]}]");
     FileDataset d = FileDataset.read(f, 50, 1);
     assertEquals(1, d.size());
-    assertEquals("one", d.request(0, null).prompt(), "a single-turn run sends the first human turn");
-    assertEquals(List.of("one", "two", "three"), d.conversation(0, null, 5).stream().map(RequestSpec::prompt).toList());
-    assertEquals(List.of("one", "two"), d.conversation(7, null, 2).stream().map(RequestSpec::prompt).toList(), "at most -Dturns");
+    assertEquals(
+        "one", d.request(0, null).prompt(), "a single-turn run sends the first human turn");
+    assertEquals(
+        List.of("one", "two", "three"),
+        d.conversation(0, null, 5).stream().map(RequestSpec::prompt).toList());
+    assertEquals(
+        List.of("one", "two"),
+        d.conversation(7, null, 2).stream().map(RequestSpec::prompt).toList(),
+        "at most -Dturns");
     // a JSONL file's conversation is consecutive lines, one a turn
     Path lines = dir.resolve("d.jsonl");
     Files.writeString(lines, "{\"prompt\":\"x\"}\n{\"prompt\":\"y\"}\n{\"prompt\":\"z\"}\n");
@@ -50,7 +59,9 @@ class FileDatasetTest {
   @Test
   void jsonlPromptsMessagesAndMaxTokens(@TempDir Path dir) throws Exception {
     Path f = dir.resolve("d.jsonl");
-    Files.writeString(f, "{\"prompt\":\"hi\",\"max_tokens\":5}\n\n{\"messages\":[{\"role\":\"user\",\"content\":\"yo\"}]}\n");
+    Files.writeString(
+        f,
+        "{\"prompt\":\"hi\",\"max_tokens\":5}\n\n{\"messages\":[{\"role\":\"user\",\"content\":\"yo\"}]}\n");
     FileDataset d = FileDataset.read(f, 128, 3);
     assertEquals(2, d.size());
     RequestSpec a = d.request(0, null);
@@ -65,19 +76,29 @@ class FileDatasetTest {
 
   @Test
   void errorsNameTheFileTheLineAndWhatIsExpected(@TempDir Path dir) throws Exception {
-    assertEquals("Invalid -Ddataset=file:" + dir.resolve("nope.jsonl") + ": no such file", error(dir.resolve("nope.jsonl")));
+    assertEquals(
+        "Invalid -Ddataset=file:" + dir.resolve("nope.jsonl") + ": no such file",
+        error(dir.resolve("nope.jsonl")));
     Path bad = dir.resolve("bad.jsonl");
     Files.writeString(bad, "{\"prompt\":\"ok\"}\n{\"prompt\": \n");
     assertEquals("Malformed dataset " + bad + " line 2: not a JSON object", error(bad));
     Files.writeString(bad, "{\"prompt\":\"ok\"}\n{\"text\":\"x\"}\n");
-    assertEquals("Malformed dataset " + bad + " line 2: expected a non-empty \"prompt\" text or \"messages\" array", error(bad));
+    assertEquals(
+        "Malformed dataset "
+            + bad
+            + " line 2: expected a non-empty \"prompt\" text or \"messages\" array",
+        error(bad));
     Files.writeString(bad, "{\"prompt\":\"ok\",\"max_tokens\":0}\n");
-    assertEquals("Malformed dataset " + bad + " line 1: \"max_tokens\" must be a whole number >= 1", error(bad));
+    assertEquals(
+        "Malformed dataset " + bad + " line 1: \"max_tokens\" must be a whole number >= 1",
+        error(bad));
     Path empty = dir.resolve("empty.jsonl");
     Files.writeString(empty, "\n\n");
     assertEquals("Invalid -Ddataset=file:" + empty + ": it holds no request", error(empty));
     Path share = dir.resolve("s.json");
     Files.writeString(share, "{\"not\":\"an array\"}");
-    assertEquals("Malformed dataset " + share + ": expected a ShareGPT array of conversations", error(share));
+    assertEquals(
+        "Malformed dataset " + share + ": expected a ShareGPT array of conversations",
+        error(share));
   }
 }

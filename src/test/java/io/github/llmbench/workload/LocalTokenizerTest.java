@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -14,8 +15,11 @@ class LocalTokenizerTest {
   @Test
   void countsIdsAndTextOfACharacterTokenizer(@TempDir Path dir) throws Exception {
     TestTokenizers.characters(dir, "");
-    try (LocalTokenizer t = LocalTokenizer.load(dir.toString())) { // a model folder holding tokenizer.json
-      assertTrue(t.describe().startsWith("local " + dir.resolve("tokenizer.json") + " (vocabulary 96)"), t.describe());
+    try (LocalTokenizer t =
+        LocalTokenizer.load(dir.toString())) { // a model folder holding tokenizer.json
+      assertTrue(
+          t.describe().startsWith("local " + dir.resolve("tokenizer.json") + " (vocabulary 96)"),
+          t.describe());
       assertEquals(11, t.count("hello world").getAsInt());
       assertEquals(11, t.countText("hello world"));
       int[] ids = t.encode("a b").orElseThrow();
@@ -31,7 +35,8 @@ class LocalTokenizerTest {
     TestTokenizers.characters(dir, "");
     try (LocalTokenizer t = LocalTokenizer.load(dir.resolve("tokenizer.json").toString())) {
       RandomDataset.Selection s = RandomDataset.forServer(t, 60, 8, 0, 0, 3, 5);
-      assertEquals(RandomDataset.Method.TOKEN_IDS, s.dataset().method(), "no word is one token: " + s.why());
+      assertEquals(
+          RandomDataset.Method.TOKEN_IDS, s.dataset().method(), "no word is one token: " + s.why());
       assertEquals(0, s.dataset().prepare(10));
       for (int i = 0; i < 10; i++) {
         assertEquals(60, t.countText(s.dataset().request(i, null).prompt()), "prompt " + i);
@@ -44,7 +49,9 @@ class LocalTokenizerTest {
     TestTokenizers.charactersWithoutDecoder(dir);
     try (LocalTokenizer t = LocalTokenizer.load(dir.toString())) {
       int[] ids = t.encode("ab").orElseThrow();
-      assertTrue(t.countText(t.decode(ids).orElseThrow()) != ids.length, "the decoded text does not re-count: the case at hand");
+      assertTrue(
+          t.countText(t.decode(ids).orElseThrow()) != ids.length,
+          "the decoded text does not re-count: the case at hand");
       for (int target : new int[] {1, 7, 60, 500}) {
         RandomDataset.Selection s = RandomDataset.forServer(t, target, 8, 0, 0, target, 5);
         RandomDataset d = s.dataset();
@@ -52,7 +59,8 @@ class LocalTokenizerTest {
         assertEquals(0, d.prepare(6), "every prompt of " + target + " tokens exact");
         for (int i = 0; i < 6; i++) {
           String prompt = d.request(i, null).prompt();
-          assertEquals(target, t.countText(prompt), "prompt " + i + " of " + target + " tokens: " + prompt);
+          assertEquals(
+              target, t.countText(prompt), "prompt " + i + " of " + target + " tokens: " + prompt);
           assertEquals(target, d.request(i, null).promptTokens());
         }
       }
@@ -66,15 +74,24 @@ class LocalTokenizerTest {
         RequestSpec r = spread.request(i, null);
         assertEquals(r.promptTokens(), t.countText(r.prompt()), "prompt " + i + ": " + r.prompt());
         assertEquals(r.prompt(), again.request(i, null).prompt(), "deterministic by the seed");
-        assertTrue(r.prompt().startsWith(spread.request(0, null).prompt().substring(0, 20)), "the 20-token prefix is shared");
+        assertTrue(
+            r.prompt().startsWith(spread.request(0, null).prompt().substring(0, 20)),
+            "the 20-token prefix is shared");
       }
     }
   }
 
   @Test
   void aModelIdIsNotDownloaded() {
-    String message = assertThrows(DatasetException.class, () -> LocalTokenizer.load("meta-llama/Llama-3.1-8B-Instruct")).getMessage();
-    assertTrue(message.startsWith("Invalid -Dtokenizer=meta-llama/Llama-3.1-8B-Instruct: expected the path of a Hugging Face tokenizer.json"), message);
+    String message =
+        assertThrows(
+                DatasetException.class,
+                () -> LocalTokenizer.load("meta-llama/Llama-3.1-8B-Instruct"))
+            .getMessage();
+    assertTrue(
+        message.startsWith(
+            "Invalid -Dtokenizer=meta-llama/Llama-3.1-8B-Instruct: expected the path of a Hugging Face tokenizer.json"),
+        message);
     assertTrue(message.endsWith("nothing is downloaded at run time"), message);
   }
 
@@ -82,17 +99,22 @@ class LocalTokenizerTest {
   void disagreementWithTheServerIsSaid(@TempDir Path dir) throws Exception {
     TestTokenizers.characters(dir, "");
     try (LocalTokenizer t = LocalTokenizer.load(dir.toString())) {
-      ServerTokenizer halfAsMany = new CharTokenizer(false, true) {
-        @Override
-        public java.util.OptionalInt count(String text) {
-          return java.util.OptionalInt.of(text.length() / 2);
-        }
-      };
+      ServerTokenizer halfAsMany =
+          new CharTokenizer(false, true) {
+            @Override
+            public OptionalInt count(String text) {
+              return OptionalInt.of(text.length() / 2);
+            }
+          };
       String said = TokenizerCheck.against(t, halfAsMany);
       assertTrue(said.startsWith("DISAGREES with the server's /tokenize: 5 texts are "), said);
       assertTrue(said.endsWith("apart); is it the served model's tokenizer?"), said);
-      assertTrue(TokenizerCheck.against(t, new CharTokenizer(false, true)).startsWith("agrees with the server's /tokenize on 5 texts"));
-      assertEquals("the server has no /tokenize to check it against", TokenizerCheck.against(t, ServerTokenizer.NONE));
+      assertTrue(
+          TokenizerCheck.against(t, new CharTokenizer(false, true))
+              .startsWith("agrees with the server's /tokenize on 5 texts"));
+      assertEquals(
+          "the server has no /tokenize to check it against",
+          TokenizerCheck.against(t, ServerTokenizer.NONE));
       assertEquals(5, List.copyOf(TokenizerCheck.samples()).size());
     }
   }

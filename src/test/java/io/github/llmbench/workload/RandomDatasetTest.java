@@ -18,10 +18,12 @@ class RandomDatasetTest {
 
   @Test
   void promptsHaveExactlyTheTargetLengthByTheSimulatorsTokenizer() {
-    try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny").withGpu("rtx4090"))) {
+    try (VllmSimulator sim =
+        VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny").withGpu("rtx4090"))) {
       ServerApi api = new ServerApi(URI.create(sim.baseUrl()), Optional.empty());
       ServerTokenizer counter = api.tokenizer(sim.servedModelName());
-      RandomDataset.Calibration cal = RandomDataset.Calibration.measure(RandomDataset.shippedVocabulary(), counter);
+      RandomDataset.Calibration cal =
+          RandomDataset.Calibration.measure(RandomDataset.shippedVocabulary(), counter);
       assertTrue(cal.exact());
       RandomDataset d = new RandomDataset(cal, 300, 20, 0.25, 50, 42);
       int base = counter.count("").getAsInt();
@@ -29,7 +31,9 @@ class RandomDatasetTest {
         RequestSpec r = d.request(i, null);
         int counted = counter.count(r.prompt()).getAsInt() - base;
         assertEquals(r.promptTokens(), counted, "prompt " + i);
-        assertTrue(r.promptTokens() >= 50 + 225 && r.promptTokens() <= 50 + 375, "range: " + r.promptTokens());
+        assertTrue(
+            r.promptTokens() >= 50 + 225 && r.promptTokens() <= 50 + 375,
+            "range: " + r.promptTokens());
         assertTrue(r.maxTokens() >= 15 && r.maxTokens() <= 25, "output range: " + r.maxTokens());
       }
       assertEquals(0, d.check(counter, 5).worstTokens(), d.check(counter, 5).describe());
@@ -39,7 +43,12 @@ class RandomDatasetTest {
   @Test
   void aTokenizerThatDoesNotAddUpWordByWordIsReported() {
     // every word costs 2 tokens alone, but 1 token inside a text: the check must say so
-    TokenCounter odd = text -> OptionalInt.of(text.isBlank() ? 0 : (text.strip().split(" ").length == 1 ? 2 : text.strip().split(" ").length));
+    TokenCounter odd =
+        text ->
+            OptionalInt.of(
+                text.isBlank()
+                    ? 0
+                    : (text.strip().split(" ").length == 1 ? 2 : text.strip().split(" ").length));
     RandomDataset.Calibration cal = RandomDataset.Calibration.measure(List.of("a", "b", "c"), odd);
     assertFalse(cal.exact(), "no one-token word: cannot hit exact lengths");
     RandomDataset d = new RandomDataset(cal, 100, 10, 0, 0, 1);
@@ -48,7 +57,8 @@ class RandomDatasetTest {
 
   @Test
   void sameSeedSamePromptsOtherSeedOtherPromptsSharedPrefix() {
-    RandomDataset.Calibration cal = RandomDataset.Calibration.estimated(List.of("alpha", "beta", "gamma", "delta"));
+    RandomDataset.Calibration cal =
+        RandomDataset.Calibration.estimated(List.of("alpha", "beta", "gamma", "delta"));
     RandomDataset a = new RandomDataset(cal, 64, 8, 0, 16, 7);
     RandomDataset b = new RandomDataset(cal, 64, 8, 0, 16, 7);
     assertEquals(a.request(3, null), b.request(3, null));
@@ -56,7 +66,8 @@ class RandomDatasetTest {
     Dataset other = a.withSeed(8);
     assertNotEquals(a.request(3, null).prompt(), other.request(3, null).prompt());
     String prefix = a.request(0, null).prompt().substring(0, 40);
-    assertTrue(a.request(9, null).prompt().startsWith(prefix), "the prefix is shared by every request");
+    assertTrue(
+        a.request(9, null).prompt().startsWith(prefix), "the prefix is shared by every request");
     assertEquals(80, a.request(0, null).promptTokens());
   }
 }

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.llmbench.settings.BenchSettings.Api;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class RequestBodiesTest {
@@ -13,7 +16,8 @@ class RequestBodiesTest {
 
   @Test
   void theExtraBodyIsMergedAndWinsOverTheKitsKeys() throws Exception {
-    ObjectNode extra = (ObjectNode) JSON.readTree("{\"temperature\":0.6,\"top_p\":0.95,\"max_tokens\":7}");
+    ObjectNode extra =
+        (ObjectNode) JSON.readTree("{\"temperature\":0.6,\"top_p\":0.95,\"max_tokens\":7}");
     RequestBodies bodies = new RequestBodies(Api.CHAT, "m", extra);
     extra.put("temperature", 2); // the caller's node is copied, not shared
     JsonNode body = JSON.readTree(bodies.streaming(RequestSpec.ofPrompt("hi", 128, null, 1)));
@@ -27,14 +31,17 @@ class RequestBodiesTest {
 
   @Test
   void withoutExtraBodyTheKitsBody() throws Exception {
-    JsonNode body = JSON.readTree(new RequestBodies(Api.COMPLETIONS, "m", JSON.createObjectNode())
-        .streaming(RequestSpec.ofPrompt("hi", 128, null, 1)));
-    assertEquals(java.util.List.of("model", "prompt", "max_tokens", "stream", "stream_options", "ignore_eos"),
+    JsonNode body =
+        JSON.readTree(
+            new RequestBodies(Api.COMPLETIONS, "m", JSON.createObjectNode())
+                .streaming(RequestSpec.ofPrompt("hi", 128, null, 1)));
+    assertEquals(
+        List.of("model", "prompt", "max_tokens", "stream", "stream_options", "ignore_eos"),
         iterate(body.fieldNames()));
   }
 
-  private static java.util.List<String> iterate(java.util.Iterator<String> it) {
-    java.util.List<String> out = new java.util.ArrayList<>();
+  private static List<String> iterate(Iterator<String> it) {
+    List<String> out = new ArrayList<>();
     it.forEachRemaining(out::add);
     return out;
   }

@@ -22,7 +22,7 @@ public final class TestTokenizers {
 
   /**
    * The same character-level tokenizer with {@code "decoder": null}, as many WordLevel files have:
-   * the tokenizers library then joins decoded tokens with spaces ("a b" comes back "a   b"), so the
+   * the tokenizers library then joins decoded tokens with spaces ("a b" comes back "a b"), so the
    * text of token ids does not re-count to as many tokens.
    */
   public static Path charactersWithoutDecoder(Path dir) throws IOException {
@@ -37,20 +37,29 @@ public final class TestTokenizers {
       chars.append(c);
     }
     chars.append(extra);
-    chars.codePoints().distinct().forEach(cp -> {
-      String s = new String(Character.toChars(cp));
-      if (!vocab.has(s)) {
-        vocab.put(s, vocab.size());
-      }
-    });
+    chars
+        .codePoints()
+        .distinct()
+        .forEach(
+            cp -> {
+              String s = new String(Character.toChars(cp));
+              if (!vocab.has(s)) {
+                vocab.put(s, vocab.size());
+              }
+            });
     ObjectNode root = JSON.createObjectNode();
     root.put("version", "1.0");
     root.putNull("truncation");
     root.putNull("padding");
     ArrayNode added = root.putArray("added_tokens");
     ObjectNode unk = added.addObject();
-    unk.put("id", 0).put("content", "[UNK]").put("single_word", false).put("lstrip", false).put("rstrip", false)
-        .put("normalized", false).put("special", true);
+    unk.put("id", 0)
+        .put("content", "[UNK]")
+        .put("single_word", false)
+        .put("lstrip", false)
+        .put("rstrip", false)
+        .put("normalized", false)
+        .put("special", true);
     root.putNull("normalizer");
     ObjectNode split = root.putObject("pre_tokenizer");
     split.put("type", "Split");

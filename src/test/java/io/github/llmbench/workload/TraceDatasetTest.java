@@ -13,19 +13,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class TraceDatasetTest {
-  /** A tokenizer where a token is a word and some words are two: words add up (as BPE words do after a space). */
-  private static final TokenCounter WORDS = text -> {
-    int n = 0;
-    for (String w : text.trim().split("\\s+")) {
-      if (!w.isEmpty()) {
-        n += w.length() > 9 ? 2 : 1;
-      }
-    }
-    return OptionalInt.of(n);
-  };
+  /**
+   * A tokenizer where a token is a word and some words are two: words add up (as BPE words do after
+   * a space).
+   */
+  private static final TokenCounter WORDS =
+      text -> {
+        int n = 0;
+        for (String w : text.trim().split("\\s+")) {
+          if (!w.isEmpty()) {
+            n += w.length() > 9 ? 2 : 1;
+          }
+        }
+        return OptionalInt.of(n);
+      };
 
   private static RandomDataset words() {
-    return new RandomDataset(RandomDataset.Calibration.measure(RandomDataset.shippedVocabulary(), WORDS), 1, 1, 0, 0, 1);
+    return new RandomDataset(
+        RandomDataset.Calibration.measure(RandomDataset.shippedVocabulary(), WORDS), 1, 1, 0, 0, 1);
   }
 
   private static Path trace(Path dir, String... lines) throws Exception {
@@ -36,10 +41,13 @@ class TraceDatasetTest {
 
   @Test
   void linesAreReadInTimeOrderFromTheFirstRequest(@TempDir Path dir) throws Exception {
-    List<TraceDataset.Entry> e = TraceDataset.read(trace(dir,
-        "{\"timestamp\": 27482, \"input_length\": 6955, \"output_length\": 52, \"hash_ids\": [46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59]}",
-        "",
-        "{\"timestamp\": 27000, \"input_length\": 10, \"output_length\": 3}"));
+    List<TraceDataset.Entry> e =
+        TraceDataset.read(
+            trace(
+                dir,
+                "{\"timestamp\": 27482, \"input_length\": 6955, \"output_length\": 52, \"hash_ids\": [46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59]}",
+                "",
+                "{\"timestamp\": 27000, \"input_length\": 10, \"output_length\": 3}"));
     assertEquals(2, e.size());
     assertEquals(0, e.get(0).offsetMs());
     assertEquals(10, e.get(0).inputLength());
@@ -53,11 +61,17 @@ class TraceDatasetTest {
 
   @Test
   void equalHashIdsGiveEqualBlocksAndEveryPromptHasItsLength(@TempDir Path dir) throws Exception {
-    TraceDataset d = TraceDataset.of(TraceDataset.read(trace(dir,
-        "{\"timestamp\": 0, \"input_length\": 1100, \"output_length\": 5, \"hash_ids\": [1, 2, 3]}",
-        "{\"timestamp\": 10, \"input_length\": 1200, \"output_length\": 5, \"hash_ids\": [1, 2, 9]}",
-        "{\"timestamp\": 20, \"input_length\": 700, \"output_length\": 5, \"hash_ids\": [4, 2]}",
-        "{\"timestamp\": 30, \"input_length\": 1100, \"output_length\": 5, \"hash_ids\": [1, 2]}")), words(), 7);
+    TraceDataset d =
+        TraceDataset.of(
+            TraceDataset.read(
+                trace(
+                    dir,
+                    "{\"timestamp\": 0, \"input_length\": 1100, \"output_length\": 5, \"hash_ids\": [1, 2, 3]}",
+                    "{\"timestamp\": 10, \"input_length\": 1200, \"output_length\": 5, \"hash_ids\": [1, 2, 9]}",
+                    "{\"timestamp\": 20, \"input_length\": 700, \"output_length\": 5, \"hash_ids\": [4, 2]}",
+                    "{\"timestamp\": 30, \"input_length\": 1100, \"output_length\": 5, \"hash_ids\": [1, 2]}")),
+            words(),
+            7);
     assertEquals(5, d.distinctBlocks());
     for (int i = 0; i < 4; i++) {
       RequestSpec r = d.request(i, null);
@@ -67,10 +81,16 @@ class TraceDatasetTest {
     String a = d.request(0, null).prompt();
     String b = d.request(1, null).prompt();
     int shared = tokensInCommon(a, b);
-    assertTrue(shared >= 1024 - 2 && shared < 1100, "ids 1, 2 shared: the first 1024 tokens, then they differ: " + shared);
-    assertTrue(tokensInCommon(a, d.request(2, null).prompt()) < 5, "a different first id, a different prefix");
+    assertTrue(
+        shared >= 1024 - 2 && shared < 1100,
+        "ids 1, 2 shared: the first 1024 tokens, then they differ: " + shared);
+    assertTrue(
+        tokensInCommon(a, d.request(2, null).prompt()) < 5,
+        "a different first id, a different prefix");
     // a block beyond the line's ids is its own
-    assertNotEquals(a.substring(a.length() - 200), d.request(3, null).prompt().substring(d.request(3, null).prompt().length() - 200));
+    assertNotEquals(
+        a.substring(a.length() - 200),
+        d.request(3, null).prompt().substring(d.request(3, null).prompt().length() - 200));
     assertNotEquals(a, d.withSeed(8).request(0, null).prompt(), "another seed, other text");
   }
 
@@ -88,19 +108,58 @@ class TraceDatasetTest {
 
   @Test
   void badLinesAreNamedWithTheirLineNumber(@TempDir Path dir) throws Exception {
-    assertEquals("Malformed trace " + dir.resolve("trace.jsonl") + " line 2: no \"timestamp\" (expected the request's time in ms, a number from 0)",
-        assertThrows(DatasetException.class, () -> TraceDataset.read(trace(dir,
-            "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 3}",
-            "{\"input_length\": 10, \"output_length\": 3}"))).getMessage());
-    assertTrue(assertThrows(DatasetException.class, () -> TraceDataset.read(trace(dir,
-        "{\"timestamp\": 0, \"input_length\": -5, \"output_length\": 3}"))).getMessage()
-        .endsWith("line 1: \"input_length\" is -5 (expected a whole number of tokens from 1)"));
-    assertTrue(assertThrows(DatasetException.class, () -> TraceDataset.read(trace(dir,
-        "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 0}"))).getMessage().contains("\"output_length\" is 0"));
-    assertTrue(assertThrows(DatasetException.class, () -> TraceDataset.read(trace(dir,
-        "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 2, \"hash_ids\": [\"x\"]}"))).getMessage().contains("\"hash_ids\" holds \"x\""));
-    assertTrue(assertThrows(DatasetException.class, () -> TraceDataset.read(trace(dir, "not json"))).getMessage().endsWith("line 1: not a JSON object"));
-    assertTrue(assertThrows(DatasetException.class, () -> TraceDataset.read(trace(dir, ""))).getMessage().endsWith("it holds no request"));
-    assertTrue(assertThrows(DatasetException.class, () -> TraceDataset.read(dir.resolve("none.jsonl"))).getMessage().endsWith("no such file"));
+    assertEquals(
+        "Malformed trace "
+            + dir.resolve("trace.jsonl")
+            + " line 2: no \"timestamp\" (expected the request's time in ms, a number from 0)",
+        assertThrows(
+                DatasetException.class,
+                () ->
+                    TraceDataset.read(
+                        trace(
+                            dir,
+                            "{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 3}",
+                            "{\"input_length\": 10, \"output_length\": 3}")))
+            .getMessage());
+    assertTrue(
+        assertThrows(
+                DatasetException.class,
+                () ->
+                    TraceDataset.read(
+                        trace(
+                            dir, "{\"timestamp\": 0, \"input_length\": -5, \"output_length\": 3}")))
+            .getMessage()
+            .endsWith("line 1: \"input_length\" is -5 (expected a whole number of tokens from 1)"));
+    assertTrue(
+        assertThrows(
+                DatasetException.class,
+                () ->
+                    TraceDataset.read(
+                        trace(
+                            dir, "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 0}")))
+            .getMessage()
+            .contains("\"output_length\" is 0"));
+    assertTrue(
+        assertThrows(
+                DatasetException.class,
+                () ->
+                    TraceDataset.read(
+                        trace(
+                            dir,
+                            "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 2, \"hash_ids\": [\"x\"]}")))
+            .getMessage()
+            .contains("\"hash_ids\" holds \"x\""));
+    assertTrue(
+        assertThrows(DatasetException.class, () -> TraceDataset.read(trace(dir, "not json")))
+            .getMessage()
+            .endsWith("line 1: not a JSON object"));
+    assertTrue(
+        assertThrows(DatasetException.class, () -> TraceDataset.read(trace(dir, "")))
+            .getMessage()
+            .endsWith("it holds no request"));
+    assertTrue(
+        assertThrows(DatasetException.class, () -> TraceDataset.read(dir.resolve("none.jsonl")))
+            .getMessage()
+            .endsWith("no such file"));
   }
 }
