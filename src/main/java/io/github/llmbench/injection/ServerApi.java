@@ -3,6 +3,7 @@ package io.github.llmbench.injection;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.llmbench.workload.PreparedWorkload.ContextLength;
 import io.github.llmbench.workload.ServerTokenizer;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -253,9 +254,6 @@ public final class ServerApi {
       return Optional.empty();
     }
   }
-
-  /** The server's context length for one request, and where it was read. */
-  public record ContextLength(int tokens, String source) {}
 
   /**
    * How many tokens (prompt + output) one request may have: vLLM's {@code max_model_len} of {@code

@@ -121,8 +121,7 @@ public final class Target implements AutoCloseable {
 
       @Override
       public Optional<PreparedWorkload.ContextLength> contextLength() {
-        return api.contextLength(model)
-            .map(c -> new PreparedWorkload.ContextLength(c.tokens(), c.source()));
+        return api.contextLength(model);
       }
     };
   }

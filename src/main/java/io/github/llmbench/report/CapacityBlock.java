@@ -46,7 +46,7 @@ public final class CapacityBlock {
       RunAnalysis a) {
     StringBuilder sb = new StringBuilder();
     List<String> slo = new ArrayList<>();
-    search.objectives().forEach((f, l) -> slo.add(f.key() + " <= " + BenchSettings.plainNumber(l)));
+    search.objectives().forEach((f, l) -> slo.add(f.key() + " <= " + Level.plainNumber(l)));
     sb.append(
             ServingResultBlock.center(
                 " Capacity at SLO (" + String.join(", ", slo) + ") ",

@@ -581,7 +581,8 @@ public final class BenchSettings {
             String.format(
                 Locale.ROOT,
                 "-Dsearch.max=%s x -Dduration=%d plans %.0f requests for one rate probe: at most %d (lower either)",
-                r.raw(SettingsTable.SEARCH_MAX).orElse(plainNumber(SettingsTable.SEARCH_MAX_RATE)),
+                r.raw(SettingsTable.SEARCH_MAX)
+                    .orElse(Level.plainNumber(SettingsTable.SEARCH_MAX_RATE)),
                 load.durationSeconds(),
                 planned,
                 MAX_PROBE_REQUESTS));
@@ -1113,10 +1114,10 @@ public final class BenchSettings {
                   Locale.ROOT,
                   "%s from %s to %s, objectives %s, precision %s, budget %d min",
                   x.rate() ? "request rate" : "concurrency",
-                  plainNumber(x.min()),
-                  plainNumber(x.max()),
+                  Level.plainNumber(x.min()),
+                  Level.plainNumber(x.max()),
                   x.objectives(),
-                  plainNumber(x.precision()),
+                  Level.plainNumber(x.precision()),
                   x.budgetMinutes())
               + (x.rate()
                   ? " (burstiness "
@@ -1297,13 +1298,5 @@ public final class BenchSettings {
                                       + setting.name()
                                       + " has no default value: read it with optional()")));
     }
-  }
-
-  /**
-   * A number as one would type it: {@code 16}, not {@code 16.0}; {@code 2.5} as is (as in an open
-   * level's tag).
-   */
-  public static String plainNumber(double v) {
-    return Level.plainNumber(v);
   }
 }

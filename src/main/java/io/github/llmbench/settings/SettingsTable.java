@@ -2,6 +2,7 @@ package io.github.llmbench.settings;
 
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
@@ -79,7 +80,7 @@ public final class SettingsTable {
 
     private static String shown(Object value) {
       if (value instanceof Double d) {
-        return BenchSettings.plainNumber(d);
+        return Level.plainNumber(d);
       }
       if (value instanceof BenchSettings.GatlingRecords g) {
         return g.id();
@@ -429,7 +430,7 @@ public final class SettingsTable {
       Setting.without(
           REPORT,
           "gate.",
-          SloFigure.FAILED_PCT.key() + " <= " + BenchSettings.plainNumber(DEFAULT_FAILED_PCT),
+          SloFigure.FAILED_PCT.key() + " <= " + Level.plainNumber(DEFAULT_FAILED_PCT),
           "-Dgate.[LEVEL.]METRIC=LIMIT (e.g. gate."
               + new LatencyFigure(Metric.TPOT, Statistic.P99).key()
               + "=50, gate.c64."
@@ -496,7 +497,7 @@ public final class SettingsTable {
       Setting.without(
           REPORT,
           "search.max",
-          SEARCH_MAX_CONC + " (conc), " + BenchSettings.plainNumber(SEARCH_MAX_RATE) + " (rate)",
+          SEARCH_MAX_CONC + " (conc), " + Level.plainNumber(SEARCH_MAX_RATE) + " (rate)",
           "a number above 0 (whole for conc)",
           "the search's highest probe",
           Parser.positiveDouble());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.github.llmbench.workload.PreparedWorkload;
 import io.github.llmbench.workload.ServerTokenizer;
 import java.io.IOException;
 import java.io.InputStream;
@@ -105,7 +106,7 @@ class ServerApiLlamaCppTest {
   @Test
   void contextIsTheSlotsNctxOfProps() {
     api.models();
-    ServerApi.ContextLength c = api.contextLength("tiny-llama").orElseThrow();
+    PreparedWorkload.ContextLength c = api.contextLength("tiny-llama").orElseThrow();
     assertEquals(1024, c.tokens(), "-c 8192 over -np 8 slots");
     assertEquals("n_ctx per slot of GET /props", c.source());
   }
@@ -114,7 +115,7 @@ class ServerApiLlamaCppTest {
   void withoutPropsTheModelsMetaIsRead() throws IOException {
     server.removeContext("/props");
     api.models();
-    ServerApi.ContextLength c = api.contextLength("tiny-llama").orElseThrow();
+    PreparedWorkload.ContextLength c = api.contextLength("tiny-llama").orElseThrow();
     assertEquals("meta.n_ctx of GET /v1/models", c.source());
     assertEquals(1024, c.tokens());
   }

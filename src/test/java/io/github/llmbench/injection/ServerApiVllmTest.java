@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
+import io.github.llmbench.workload.PreparedWorkload;
 import io.github.llmbench.workload.ServerTokenizer;
 import java.net.URI;
 import java.util.Map;
@@ -23,7 +24,7 @@ class ServerApiVllmTest {
       ServerApi api =
           new ServerApi(URI.create(sim.baseUrl()), Optional.empty(), Map.of("X-Route", "a"));
       String model = api.models().get(0);
-      ServerApi.ContextLength c = api.contextLength(model).orElseThrow();
+      PreparedWorkload.ContextLength c = api.contextLength(model).orElseThrow();
       assertEquals(Catalog.model("sim-tiny").maxModelLen(), c.tokens());
       assertEquals("max_model_len of GET /v1/models", c.source());
 
