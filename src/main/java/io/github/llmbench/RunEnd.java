@@ -8,26 +8,23 @@ import io.github.llmbench.analysis.ServingMetricsCalculator;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.gates.GateCheck;
 import io.github.llmbench.gates.GateResult;
-import io.github.llmbench.gates.GatesXml;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.gates.RunFigures;
 import io.github.llmbench.gates.RunGates;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.records.RequestRecord;
-import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.records.RunRecorder;
 import io.github.llmbench.records.ServerSample;
 import io.github.llmbench.report.CapacityBlock;
 import io.github.llmbench.report.LlmPage;
 import io.github.llmbench.report.RunReport;
-import io.github.llmbench.report.SummaryJson;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.summary.RunInfo;
+import io.github.llmbench.summary.ServingFigures;
 import io.github.llmbench.telemetry.MetricsScraper;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
@@ -191,46 +188,28 @@ final class RunEnd {
     Path dir = recorder.directory();
     List<ServerSample> samples = scraper == null ? List.of() : scraper.close(dir);
     RunAnalysis a = analysis(all, samples);
-    Path runDir = dir.getParent();
-    Map<String, RunAnalysis.Level> unprinted = new LinkedHashMap<>(a.levels());
-    unprinted.keySet().removeAll(printedLevels);
-    if (!unprinted.isEmpty()) { // custom simulations: no drained marker ran
-      out.println();
-      out.print(
-          RunReport.levelsText(
-              analysis(
-                  all.stream().filter(r -> unprinted.containsKey(r.level())).toList(), samples),
-              a.levels().size() > 1));
-    }
-    out.print(RunReport.kneeText(a));
-    printLevelLines(a);
-    Map<String, Object> meta = metadata(all);
     Optional<GoodputSpec> goodput = gates.set().goodput();
     Optional<CapacitySearch.Verdict> verdict = capacity.get();
+    RunInfo info = runInfo(all, goodput);
+    String answer = "";
     if (verdict.isPresent()) {
-      CapacitySearch.Verdict v = verdict.get();
-      out.println();
-      out.print(CapacityBlock.format(v, settings.search().get(), goodput, a));
-      // the run's metadata: summary.json's "capacity", the page's section, and kept by a re-done
-      // report
-      meta.put("capacity", CapacityBlock.json(v, settings.search().get(), goodput, a));
+      BenchSettings.Search search = settings.search().orElseThrow();
+      answer = CapacityBlock.format(verdict.get(), search, goodput, a);
+      info = info.withCapacity(CapacityBlock.figures(verdict.get(), search, goodput, a));
     }
     RunFigures figures = gateFigures(a, verdict);
-    Map<String, Object> summary =
-        RunReport.summary(
-            a,
-            meta,
-            figures.goodputFields(),
-            goodput
-                .map(g -> Map.<String, Object>of(GoodputSpec.SUMMARY_FIELD, g.toString()))
-                .orElse(Map.of()));
-    gateResults = checkGates(figures);
-    SummaryJson.write(dir.resolve(RunFiles.SUMMARY), summary);
-    Path page = LlmPage.write(runDir, a, meta);
-    out.println("Per-request records: " + dir.resolve(RunFiles.REQUESTS));
-    out.println("Summary:             " + dir.resolve(RunFiles.SUMMARY));
-    out.println("LLM report page:     " + page);
-    boolean gatesFailed = gateResults.stream().anyMatch(r -> !r.pass());
+    gateResults =
+        gates.set().isEmpty()
+            ? List.of()
+            : GateCheck.check(gates.set(), figures, gates.baselineFigures());
+    RunReport report =
+        RunReport.of(a, info)
+            .withGoodput(figures.goodput())
+            .withAnswer(answer)
+            .withGates(gateResults);
+    Path runDir = dir.getParent();
+    report.write(runDir, printedLevels, out);
+    boolean gatesFailed = report.gatesFailed();
     AfterReport.add(() -> afterReport(runDir, gatesFailed));
   }
 
@@ -268,85 +247,20 @@ final class RunEnd {
     return RunFigures.of(a, gates.set().goodput()).withCapacity(answer);
   }
 
-  private List<GateResult> checkGates(RunFigures figures) {
-    if (gates.set().isEmpty()) {
-      return List.of();
-    }
-    List<GateResult> results = GateCheck.check(gates.set(), figures, gates.baselineFigures());
-    out.println();
-    out.println("=================== Gates ====================");
-    results.forEach(r -> out.println(r.line()));
-    Path xml = recorder.directory().resolve(RunFiles.GATES_XML);
-    try {
-      Files.writeString(xml, GatesXml.of(results, "gatling-llm-bench gates"));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + xml, e);
-    }
-    out.println("Gates (JUnit XML):   " + xml);
-    return results;
-  }
-
-  private void printLevelLines(RunAnalysis a) {
-    out.println();
-    out.println("=================== Levels ===================");
-    out.printf(
-        "%-8s %9s %7s %10s %12s %14s %13s%n",
-        "level", "completed", "failed", "req/s", "out tok/s", "mean TPOT ms", "P99 TTFT ms");
-    a.levels()
-        .forEach(
-            (level, l) -> {
-              ServingMetrics m = l.serving();
-              out.printf(
-                  Locale.ROOT,
-                  "%-8s %9d %7d %10.2f %12.2f %14.2f %13.2f%n",
-                  level,
-                  m.completed(),
-                  m.failed(),
-                  m.requestThroughput(),
-                  m.outputThroughput(),
-                  m.tpot().mean(),
-                  m.ttft().p99());
-            });
-  }
-
-  private Map<String, Object> metadata(List<RequestRecord> all) {
+  private RunInfo runInfo(List<RequestRecord> all, Optional<GoodputSpec> goodput) {
     List<RequestRecord> measured = all.stream().filter(r -> !RunAnalysis.isWarmup(r)).toList();
-    int warmupRequests = all.size() - measured.size();
     BenchSettings.Workload w = settings.workload();
-    Map<String, Object> meta = new LinkedHashMap<>();
-    meta.put("date", SummaryJson.date(LocalDateTime.now()));
-    meta.put("backend", target.embedded() ? "vllm-simulator" : "openai-" + settings.api().id());
-    meta.put("model_id", target.model());
-    if (settings.injector().sharded()) {
-      meta.put("injector", settings.injector().toString()); // read by MergeMain
-    }
-    meta.put("base_url", target.baseUrl().toString());
-    meta.put("endpoint", settings.api().path());
-    meta.put("dataset", w.describe());
-    meta.put("seed", w.seed());
-    meta.put("input_len", settings.inputLen());
-    meta.put("output_len", settings.outputLen());
-    meta.put("range_ratio", w.rangeRatio());
-    meta.put("prefix_len", w.prefixLen());
-    meta.put("warmup_requests", warmupRequests);
-    Map<String, Object> profiles = new LinkedHashMap<>();
+    Map<String, ServingFigures> profiles = new LinkedHashMap<>();
     for (String level : levelsInOrder(measured)) {
       byProfile(ofLevel(measured, level))
           .forEach(
               (profile, rs) ->
                   profiles.put(
                       level + "/" + profile,
-                      SummaryJson.metricFields(
+                      ServingFigures.of(
                           ServingMetricsCalculator.compute(
                               rs, null, LatencyStats.DEFAULT_PERCENTILES))));
     }
-    if (!profiles.isEmpty()) {
-      meta.put("profiles", profiles);
-    }
-    meta.put("settings", settings.describe(gates.describe()));
-    // what was found before the load: the tokenizer, how exact the prompts are, the chat template,
-    // the context
-    meta.put("server_checks", serverChecks.get());
     // the gates as given, for a merge of injectors to check them over the whole load
     Map<String, String> definitions = new LinkedHashMap<>();
     gates
@@ -359,8 +273,29 @@ final class RunEnd {
                     g.limit().relative()
                         ? String.format(Locale.ROOT, "%+f%%", g.limit().value())
                         : Double.toString(g.limit().value())));
-    meta.put("gate_definitions", definitions);
-    return meta;
+    return new RunInfo(
+        RunInfo.date(LocalDateTime.now()),
+        target.embedded() ? RunInfo.SIMULATOR_BACKEND : "openai-" + settings.api().id(),
+        target.model(),
+        settings.injector().sharded() ? settings.injector().toString() : null,
+        target.baseUrl().toString(),
+        settings.api().path(),
+        w.describe(),
+        w.seed(),
+        settings.inputLen(),
+        settings.outputLen(),
+        w.rangeRatio(),
+        w.prefixLen(),
+        all.size() - measured.size(),
+        profiles.isEmpty() ? null : profiles,
+        settings.describe(gates.describe()),
+        // what was found before the load: the tokenizer, how exact the prompts are, the chat
+        // template, the context
+        serverChecks.get(),
+        definitions,
+        null,
+        null,
+        goodput.map(GoodputSpec::toString).orElse(null));
   }
 
   private static List<RequestRecord> ofLevel(List<RequestRecord> records, String level) {

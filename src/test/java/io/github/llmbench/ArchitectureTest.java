@@ -37,9 +37,12 @@ class ArchitectureTest {
           Map.entry("telemetry", Set.of("core", "records")),
           Map.entry("records", Set.of("core")),
           Map.entry("analysis", Set.of("core", "catalog", "records")),
-          Map.entry("gates", Set.of("core", "catalog", "settings", "records", "analysis")),
+          Map.entry("summary", Set.of("core", "catalog", "records", "analysis")),
           Map.entry(
-              "report", Set.of("core", "catalog", "settings", "records", "analysis", "gates")),
+              "gates", Set.of("core", "catalog", "settings", "records", "analysis", "summary")),
+          Map.entry(
+              "report",
+              Set.of("core", "catalog", "settings", "records", "analysis", "summary", "gates")),
           Map.entry("deploy", Set.of()),
           Map.entry("simulator", Set.of("catalog")));
 

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.settings.SettingsException;
+import io.github.llmbench.summary.CapacityFigures;
+import io.github.llmbench.summary.Summary;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -65,26 +67,21 @@ final class GatesFile {
               + baseline
               + ": expected a run folder with llm/summary.json, or a summary.json");
     }
-    JsonNode root;
+    Summary root;
     try {
-      root = JSON.readTree(summary.toFile());
-    } catch (IOException e) {
+      root = Summary.read(summary);
+    } catch (IOException | Summary.NotASummary e) {
       throw new SettingsException(
-          "Invalid -Dbaseline=" + baseline + ": " + summary + " is not JSON");
+          "Invalid -Dbaseline=" + baseline + ": " + summary + " is not a run's summary.json");
     }
     Map<String, LevelFigures> levels = new LinkedHashMap<>();
-    root.path("levels")
-        .fields()
-        .forEachRemaining(e -> levels.put(e.getKey(), LevelFigures.ofSummary(e.getValue())));
+    root.levels().forEach((name, l) -> levels.put(name, LevelFigures.ofSummary(l)));
     // a capacity search's answer, and whether it is a request rate or a concurrency
-    JsonNode capacity = root.path("capacity").path("capacity");
+    CapacityFigures capacity = root.run().capacity();
     Optional<RunFigures.Capacity> answer =
-        capacity.isNumber()
-            ? Optional.of(
-                new RunFigures.Capacity(
-                    capacity.asDouble(),
-                    root.path("capacity").path("search").asText("conc").equals("rate")))
-            : Optional.empty();
+        capacity == null || capacity.capacity() == null
+            ? Optional.empty()
+            : Optional.of(new RunFigures.Capacity(capacity.capacity(), capacity.overRates()));
     if (levels.isEmpty() && answer.isEmpty()) {
       throw new SettingsException(
           "Invalid -Dbaseline=" + baseline + ": " + summary + " has no levels");

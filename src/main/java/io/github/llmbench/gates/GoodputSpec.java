@@ -25,9 +25,6 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs) {
   /** The gate setting that holds the objectives: {@code -Dgate.goodput}. */
   public static final String KEY = "goodput";
 
-  /** {@code summary.json}'s field of the objectives a run's goodput was measured against. */
-  public static final String SUMMARY_FIELD = "goodput_objectives";
-
   /**
    * The metrics an objective may name, as in vLLM's {@code --goodput}: ITL has none per request.
    */
@@ -43,6 +40,14 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs) {
           "goodput objectives are on " + METRICS + " only: " + objectivesMs.keySet());
     }
     objectivesMs = Collections.unmodifiableMap(new LinkedHashMap<>(objectivesMs));
+  }
+
+  /**
+   * The objectives as {@link #toString()} writes them ({@code ttft:500 tpot:50}), e.g. from a
+   * summary's {@code goodput_objectives}.
+   */
+  public static GoodputSpec parse(String value) {
+    return parse(value, KEY);
   }
 
   static GoodputSpec parse(String value, String name) {

@@ -1,6 +1,5 @@
 package io.github.llmbench.gates;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServerFigures;
@@ -9,9 +8,12 @@ import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.ServingFigures;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -23,13 +25,6 @@ import java.util.OptionalLong;
  * @param values each figure under its metric, in the order they were put
  */
 public record LevelFigures(Map<GateMetric, Double> values) {
-  /**
-   * {@code summary.json}'s fields of a level's goodput, written when goodput objectives are set.
-   */
-  public static final String GOODPUT_FIELD = "request_goodput";
-
-  public static final String GOODPUT_PCT_FIELD = "goodput_pct";
-
   public static final LevelFigures NONE = new LevelFigures(Map.of());
 
   public LevelFigures {
@@ -114,47 +109,38 @@ public record LevelFigures(Map<GateMetric, Double> values) {
   }
 
   /**
-   * A level's figures from its object in a {@code summary.json} ({@code levels.c8}: vLLM's field
-   * names, {@code steady_state}, {@code server}), for a baseline run. A latency over no requests
-   * reads 0 there, as vLLM writes it.
+   * A level's figures from a {@code summary.json} ({@code levels.c8}), for a baseline run. A
+   * latency over no requests reads 0 there, as vLLM writes it.
    */
-  public static LevelFigures ofSummary(JsonNode level) {
+  public static LevelFigures ofSummary(LevelSummary level) {
     Map<GateMetric, Double> f = new LinkedHashMap<>();
+    ServingFigures m = level.figures();
     for (LatencyFigure figure : LatencyFigure.ALL) {
-      f.put(new GateMetric.Latency(figure), number(level, figure.summaryField()));
+      f.put(new GateMetric.Latency(figure), m.latency(figure));
     }
-    double completed = number(level, "completed");
-    double failed = number(level, "failed");
-    f.put(GateMetric.FAILED_PCT, 100.0 * failed / (completed + failed));
-    f.put(GateMetric.OUTPUT_THROUGHPUT, number(level, "output_throughput"));
+    f.put(GateMetric.FAILED_PCT, m.failedPct());
+    f.put(GateMetric.OUTPUT_THROUGHPUT, m.outputThroughput());
     // as for this run: no steady figure for a level that never reached its steady window
-    JsonNode steady = level.path("steady_state");
-    f.put(
-        GateMetric.STEADY_OUTPUT_THROUGHPUT,
-        steady.path("reached").asBoolean(true) ? number(steady, "output_throughput") : Double.NaN);
-    f.put(GateMetric.GOODPUT, number(level, GOODPUT_FIELD));
-    f.put(GateMetric.GOODPUT_PCT, number(level, GOODPUT_PCT_FIELD));
+    f.put(GateMetric.STEADY_OUTPUT_THROUGHPUT, level.steadyOutputThroughput());
+    f.put(GateMetric.GOODPUT, orNaN(level.requestGoodput()));
+    f.put(GateMetric.GOODPUT_PCT, orNaN(level.goodputPct()));
     for (String n : ServerFigures.NAMES) {
-      f.put(new GateMetric.Server(n), number(level.path("server").path("level"), n));
+      f.put(
+          new GateMetric.Server(n),
+          level.server() == null ? Double.NaN : level.server().levelFigure(n));
     }
     return new LevelFigures(f);
   }
 
-  /**
-   * The goodput under {@code summary.json}'s fields, empty when it was not measured (no
-   * objectives).
-   */
-  public Map<String, Object> goodputFields() {
-    Map<String, Object> m = new LinkedHashMap<>();
-    if (values.containsKey(GateMetric.GOODPUT)) {
-      m.put(GOODPUT_FIELD, get(GateMetric.GOODPUT));
-      m.put(GOODPUT_PCT_FIELD, get(GateMetric.GOODPUT_PCT));
-    }
-    return m;
+  /** The goodput, when it was measured (objectives were set). */
+  public Optional<LevelSummary.Goodput> goodput() {
+    return values.containsKey(GateMetric.GOODPUT)
+        ? Optional.of(
+            new LevelSummary.Goodput(get(GateMetric.GOODPUT), get(GateMetric.GOODPUT_PCT)))
+        : Optional.empty();
   }
 
-  private static double number(JsonNode node, String field) {
-    JsonNode v = node.path(field);
-    return v.isNumber() ? v.asDouble() : Double.NaN;
+  private static double orNaN(Double v) {
+    return v == null ? Double.NaN : v;
   }
 }

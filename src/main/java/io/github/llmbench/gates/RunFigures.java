@@ -2,6 +2,7 @@ package io.github.llmbench.gates;
 
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.summary.LevelSummary;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,18 +80,10 @@ public record RunFigures(Map<String, LevelFigures> levels, Optional<Capacity> ca
     return level(where).get(metric);
   }
 
-  /**
-   * Each level's goodput under {@code summary.json}'s fields, for the levels where it was measured.
-   */
-  public Map<String, Map<String, Object>> goodputFields() {
-    Map<String, Map<String, Object>> out = new LinkedHashMap<>();
-    levels.forEach(
-        (name, f) -> {
-          Map<String, Object> fields = f.goodputFields();
-          if (!fields.isEmpty()) {
-            out.put(name, fields);
-          }
-        });
+  /** Each level's goodput, for the levels where it was measured. */
+  public Map<String, LevelSummary.Goodput> goodput() {
+    Map<String, LevelSummary.Goodput> out = new LinkedHashMap<>();
+    levels.forEach((name, f) -> f.goodput().ifPresent(g -> out.put(name, g)));
     return out;
   }
 }

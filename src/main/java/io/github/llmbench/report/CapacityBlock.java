@@ -9,6 +9,7 @@ import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.summary.CapacityFigures;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -156,50 +157,41 @@ public final class CapacityBlock {
     };
   }
 
-  public static Map<String, Object> json(
+  /** The answer for {@code summary.json} ({@code capacity}) and the page. */
+  public static CapacityFigures figures(
       CapacitySearch.Verdict v,
       BenchSettings.Search search,
       Optional<GoodputSpec> gateGoodput,
       RunAnalysis a) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("search", search.kind());
-    m.put("status", v.status());
-    m.put("capacity", v.capacity());
-    m.put("lowest_broken", v.lowestBroken());
-    m.put("answer", sentence(v, search.rate()));
     Map<String, Double> objectives = new LinkedHashMap<>();
     search.objectives().forEach((f, l) -> objectives.put(f.key(), l));
-    m.put("objectives", objectives);
-    m.put("precision", search.precision());
-    List<Map<String, Object>> probes = new ArrayList<>();
+    List<CapacityFigures.Probe> probes = new ArrayList<>();
     for (CapacitySearch.Probe p : v.probes()) {
-      Map<String, Object> q = new LinkedHashMap<>();
       String level = level(p.load(), search.rate());
-      q.put("level", level);
-      q.put("load", p.load());
-      q.put("met", p.met());
-      q.put("requests", requests(a, level));
-      q.put("broken", p.broken());
       Map<String, Double> figures = new LinkedHashMap<>();
       search.objectives().keySet().forEach(f -> figures.put(f.key(), p.figures().get(f)));
-      q.put("figures", figures);
-      probes.add(q);
+      probes.add(
+          new CapacityFigures.Probe(
+              level, p.load(), p.met(), requests(a, level), p.broken(), figures));
     }
-    m.put("probes", probes);
     RunAnalysis.Level at =
         v.capacity() == null ? null : a.levels().get(level(v.capacity(), search.rate()));
-    if (at != null) {
-      m.put("request_throughput_at_capacity", at.serving().requestThroughput());
-      m.put("output_throughput_at_capacity", at.serving().outputThroughput());
-    }
     Goodput g = goodput(v, search, gateGoodput, a);
-    if (g != null) {
-      m.put("request_goodput_at_capacity", g.goodput());
-      m.put("goodput_pct_at_capacity", g.pct());
-      m.put(GoodputSpec.SUMMARY_FIELD, g.spec().toString());
-      m.put("goodput_objectives_from", g.from());
-    }
-    return m;
+    return new CapacityFigures(
+        search.rate() ? CapacityFigures.RATE : CapacityFigures.CONC,
+        v.status(),
+        v.capacity(),
+        v.lowestBroken(),
+        sentence(v, search.rate()),
+        objectives,
+        search.precision(),
+        probes,
+        at == null ? null : at.serving().requestThroughput(),
+        at == null ? null : at.serving().outputThroughput(),
+        g == null ? null : g.goodput(),
+        g == null ? null : g.pct(),
+        g == null ? null : g.spec().toString(),
+        g == null ? null : g.from());
   }
 
   /** The requests a probe's level completed. */

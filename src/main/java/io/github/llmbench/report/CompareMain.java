@@ -2,10 +2,10 @@ package io.github.llmbench.report;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.github.llmbench.records.RunFiles;
+import io.github.llmbench.summary.Summary;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -61,7 +61,7 @@ public final class CompareMain {
   }
 
   /** A run as read: where from, its label, its summary, its folder (null when unknown). */
-  record LoadedRun(String arg, String label, JsonNode summary, Path runDir) {}
+  record LoadedRun(String arg, String label, Summary summary, Path runDir) {}
 
   /** Runs the command; returns the exit status. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
@@ -190,9 +190,16 @@ public final class CompareMain {
     } else {
       throw new BadArgument("run dir", arg, RUN_ACCEPTED + " (no such file or folder)");
     }
-    JsonNode summary;
+    Summary summary;
     try {
-      summary = JSON.readTree(file.toFile());
+      summary = Summary.read(file);
+    } catch (Summary.NotASummary e) {
+      throw new BadArgument(
+          "run dir",
+          arg,
+          "a summary.json written by gatling-llm-bench (a JSON"
+              + " object with levels or vLLM's metric fields) in "
+              + file);
     } catch (JsonProcessingException e) {
       String where =
           e.getLocation() == null
@@ -215,16 +222,6 @@ public final class CompareMain {
           "run dir",
           arg,
           "a readable summary.json (" + file + ": " + oneLine(e.getMessage()) + ")");
-    }
-    if (summary == null
-        || !summary.isObject()
-        || !(summary.path("levels").isObject() || summary.has("output_throughput"))) {
-      throw new BadArgument(
-          "run dir",
-          arg,
-          "a summary.json written by gatling-llm-bench (a JSON"
-              + " object with levels or vLLM's metric fields) in "
-              + file);
     }
     String label =
         runDir != null && runDir.getFileName() != null
@@ -284,7 +281,7 @@ public final class CompareMain {
    * or worse).
    */
   public static String consoleText(RunComparison c) {
-    List<RunComparison.RunInfo> runs = c.runs();
+    List<RunComparison.ComparedRun> runs = c.runs();
     StringBuilder sb = new StringBuilder();
     sb.append("Comparing ")
         .append(runs.size())
@@ -292,7 +289,7 @@ public final class CompareMain {
         .append(runs.get(0).label())
         .append(")\n");
     for (int i = 0; i < runs.size(); i++) {
-      RunComparison.RunInfo r = runs.get(i);
+      RunComparison.ComparedRun r = runs.get(i);
       sb.append("  [")
           .append(i + 1)
           .append("] ")
@@ -315,7 +312,7 @@ public final class CompareMain {
       headers.add("[" + (i + 1) + "]/[1]");
     }
     int labelWidth = 0;
-    for (RunComparison.Metric m : RunComparison.METRICS) {
+    for (RunComparison.Figure m : RunComparison.METRICS) {
       labelWidth = Math.max(labelWidth, metricLabel(m).length());
     }
     int[] widths = new int[headers.size()];
@@ -348,9 +345,9 @@ public final class CompareMain {
       }
       sb.append('\n');
       for (RunComparison.Row r : l.rows()) {
-        sb.append(pad(metricLabel(r.metric()), labelWidth, false));
+        sb.append(pad(metricLabel(r.figure()), labelWidth, false));
         for (int i = 0; i < runs.size(); i++) {
-          sb.append("  ").append(pad(value(r.metric(), r.cells().get(i).value()), widths[i], true));
+          sb.append("  ").append(pad(value(r.figure(), r.cells().get(i).value()), widths[i], true));
         }
         for (int i = 1; i < runs.size(); i++) {
           RunComparison.Cell cell = r.cells().get(i);
@@ -374,16 +371,16 @@ public final class CompareMain {
     return sb.toString();
   }
 
-  private static String metricLabel(RunComparison.Metric m) {
+  private static String metricLabel(RunComparison.Figure m) {
     return m.label() + (m.unit().isEmpty() ? "" : " (" + m.unit() + ")");
   }
 
   /** A value as shown: 2 decimals, a count as a whole number, missing as "-". */
-  static String value(RunComparison.Metric m, Double v) {
+  static String value(RunComparison.Figure m, Double v) {
     if (v == null) {
       return "-";
     }
-    if (m.key().equals("failed") && v == Math.rint(v)) {
+    if (m.unit().isEmpty() && v == Math.rint(v)) { // a count
       return Long.toString(v.longValue());
     }
     return ServingResultBlock.f2(v);

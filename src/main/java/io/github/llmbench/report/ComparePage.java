@@ -38,7 +38,7 @@ public final class ComparePage {
           new String[] {
             "llm-chart-throughput",
             "Output throughput against concurrency",
-            "output_throughput",
+            RunComparison.OUTPUT_THROUGHPUT.key(),
             "tok/s"
           },
           new String[] {
@@ -78,7 +78,7 @@ public final class ComparePage {
   }
 
   static String html(RunComparison c, List<String> sources, List<String> runPages) {
-    List<String> labels = c.runs().stream().map(RunComparison.RunInfo::label).toList();
+    List<String> labels = c.runs().stream().map(RunComparison.ComparedRun::label).toList();
     StringBuilder sb = new StringBuilder(32 * 1024);
     PageParts.pageStart(sb, "Gatling Stats - LLM run comparison", CSS, FILE);
     navItem(sb, "llm-runs", "Runs");
@@ -122,7 +122,7 @@ public final class ComparePage {
         "Levels",
         "Read from");
     for (int i = 0; i < c.runs().size(); i++) {
-      RunComparison.RunInfo r = c.runs().get(i);
+      RunComparison.ComparedRun r = c.runs().get(i);
       row(
           sb,
           r.label() + (i == 0 ? " (baseline)" : ""),
@@ -139,7 +139,7 @@ public final class ComparePage {
   }
 
   private static void levelTables(StringBuilder sb, RunComparison c) {
-    List<RunComparison.RunInfo> runs = c.runs();
+    List<RunComparison.ComparedRun> runs = c.runs();
     String base = runs.get(0).label();
     sb.append("<div id=\"llm-levels\" class=\"llm-section\">\n");
     List<String> headers = new ArrayList<>();
@@ -164,7 +164,7 @@ public final class ComparePage {
       }
       tableStart(sb, title.toString(), headers);
       for (RunComparison.Row r : l.rows()) {
-        RunComparison.Metric m = r.metric();
+        RunComparison.Figure m = r.figure();
         sb.append("<tr><td class=\"total\">")
             .append(esc(m.label()))
             .append(m.unit().isEmpty() ? "" : " (" + esc(m.unit()) + ")")

@@ -17,6 +17,9 @@ import io.github.llmbench.analysis.TokenArrivals;
 import io.github.llmbench.analysis.TurnLatency;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunFiles;
+import io.github.llmbench.summary.CapacityFigures;
+import io.github.llmbench.summary.RunInfo;
+import io.github.llmbench.summary.Summary;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -67,7 +70,7 @@ public final class LlmPage {
    *
    * @return the page's path
    */
-  public static Path write(Path runDir, RunAnalysis a, Map<String, ?> metadata) {
+  public static Path write(Path runDir, RunAnalysis a, RunInfo info) {
     try {
       Files.createDirectories(runDir);
       PageParts.copyMissingAssets(runDir);
@@ -77,7 +80,7 @@ public final class LlmPage {
           page,
           html(
               a,
-              metadata,
+              info,
               details,
               runDir.getFileName() == null ? "" : runDir.getFileName().toString()),
           StandardCharsets.UTF_8);
@@ -150,7 +153,7 @@ public final class LlmPage {
 
   // ---------------------------------------------------------------- page
 
-  static String html(RunAnalysis a, Map<String, ?> metadata, String detailsHref, String runName) {
+  static String html(RunAnalysis a, RunInfo info, String detailsHref, String runName) {
     boolean roofline = a.levels().values().stream().anyMatch(l -> l.roofline() != null);
     StringBuilder sb = new StringBuilder(64 * 1024);
     PageParts.pageStart(sb, "Gatling Stats - LLM serving", CSS, "index.html");
@@ -182,7 +185,7 @@ public final class LlmPage {
         sb, "LLM serving" + (runName.isEmpty() ? "" : " &mdash; " + esc(runName)), menu.toString());
 
     guards(sb, a);
-    capacity(sb, metadata);
+    capacity(sb, info.capacity());
     levelTables(sb, a);
     verdicts(sb, a);
     sb.append("<div id=\"llm-ladder\" class=\"llm-section\">\n");
@@ -214,11 +217,11 @@ public final class LlmPage {
       workload(sb, a);
     }
     errors(sb, a);
-    injectors(sb, metadata);
-    runInfo(sb, metadata);
+    injectors(sb, info.injectors());
+    runInfo(sb, info);
     Map<String, Object> data = chartData(a);
-    if (metadata != null && metadata.get("capacity") instanceof Map<?, ?> capacity) {
-      data.put("capacity", capacity);
+    if (info.capacity() != null) {
+      data.put("capacity", Summary.asMap(info.capacity()));
     }
     PageParts.pageEnd(sb, data, CHART_SCRIPT);
     return sb.toString();
@@ -455,32 +458,31 @@ public final class LlmPage {
    * objective its figure against the probed concurrency or rate (met and broken probes apart), the
    * objective's line and the capacity shaded.
    */
-  private static void capacity(StringBuilder sb, Map<String, ?> metadata) {
-    if (metadata == null || !(metadata.get("capacity") instanceof Map<?, ?> c)) {
+  private static void capacity(StringBuilder sb, CapacityFigures c) {
+    if (c == null) {
       return;
     }
     sb.append(
             "<div id=\"llm-capacity\" class=\"llm-section\">\n<div class=\"title\"><div class=\"title_base\">")
         .append("<span class=\"title_base_stats\">Capacity at SLO: ")
-        .append(esc(c.get("answer")))
+        .append(esc(c.answer()))
         .append("</span></div></div>\n");
-    if (c.get("request_goodput_at_capacity") instanceof Number goodput) {
+    if (c.requestGoodputAtCapacity() != null) {
       sb.append("<p class=\"llm-note\">Goodput at the capacity: ")
-          .append(String.format(Locale.ROOT, "%.2f", goodput.doubleValue()))
+          .append(String.format(Locale.ROOT, "%.2f", c.requestGoodputAtCapacity()))
           .append(" req/s meeting ")
-          .append(esc(c.get("goodput_objectives")))
+          .append(esc(c.goodputObjectives()))
           .append(" per request (from ")
-          .append(esc(c.get("goodput_objectives_from")))
+          .append(esc(c.goodputObjectivesFrom()))
           .append(")");
-      if (c.get("goodput_pct_at_capacity") instanceof Number pct) {
-        sb.append(String.format(Locale.ROOT, ", %.1f%% of its requests", pct.doubleValue()));
+      if (c.goodputPctAtCapacity() != null) {
+        sb.append(String.format(Locale.ROOT, ", %.1f%% of its requests", c.goodputPctAtCapacity()));
       }
       sb.append(".</p>\n");
     }
-    if (c.get("objectives") instanceof Map<?, ?> objectives) {
-      int i = 0;
-      for (Object ignored : objectives.keySet()) {
-        chartBox(sb, "llm-chart-capacity-" + i++);
+    if (c.objectives() != null) {
+      for (int i = 0; i < c.objectives().size(); i++) {
+        chartBox(sb, "llm-chart-capacity-" + i);
       }
     }
     sb.append("</div>\n");
@@ -620,10 +622,8 @@ public final class LlmPage {
   }
 
   /** A merged run's injectors, each with a link to its own Gatling report. */
-  private static void injectors(StringBuilder sb, Map<String, ?> metadata) {
-    if (metadata == null
-        || !(metadata.get("injectors") instanceof List<?> list)
-        || list.isEmpty()) {
+  private static void injectors(StringBuilder sb, List<RunInfo.InjectorRun> injectors) {
+    if (injectors == null || injectors.isEmpty()) {
       return;
     }
     sb.append("<div id=\"llm-injectors\" class=\"llm-section\">\n");
@@ -634,39 +634,31 @@ public final class LlmPage {
         "Requests",
         "First sends after injector 0's (ms)",
         "Gatling report");
-    for (Object o : list) {
-      if (o instanceof Map<?, ?> m) {
-        Object offset = m.get("clock_offset_ms");
-        String report = String.valueOf(m.get("gatling_report"));
-        sb.append("<tr><td class=\"total\">")
-            .append(esc(m.get("injector")))
-            .append("</td><td class=\"value total\">")
-            .append(esc(m.get("requests")))
-            .append("</td><td class=\"value total\">")
-            .append(
-                offset instanceof Number n
-                    ? esc(String.format(Locale.ROOT, "%+.0f", n.doubleValue()))
-                    : "")
-            .append("</td><td class=\"value total\"><a href=\"")
-            .append(esc(report))
-            .append("\">")
-            .append(esc(report))
-            .append("</a></td></tr>\n");
-      }
+    for (RunInfo.InjectorRun i : injectors) {
+      sb.append("<tr><td class=\"total\">")
+          .append(esc(i.injector()))
+          .append("</td><td class=\"value total\">")
+          .append(i.requests())
+          .append("</td><td class=\"value total\">")
+          .append(
+              i.clockOffsetMs() == null
+                  ? ""
+                  : esc(String.format(Locale.ROOT, "%+.0f", i.clockOffsetMs())))
+          .append("</td><td class=\"value total\"><a href=\"")
+          .append(esc(i.gatlingReport()))
+          .append("\">")
+          .append(esc(i.gatlingReport()))
+          .append("</a></td></tr>\n");
     }
     tableEnd(sb);
     sb.append("</div>\n");
   }
 
-  private static void runInfo(StringBuilder sb, Map<String, ?> metadata) {
+  /** Everything the run was, one row per setting (the capacity has its own section). */
+  private static void runInfo(StringBuilder sb, RunInfo info) {
     sb.append("<div id=\"llm-run\" class=\"llm-section\">\n");
     Map<String, Object> flat = new LinkedHashMap<>();
-    Map<String, Object> shown =
-        metadata == null
-            ? new LinkedHashMap<>()
-            : new LinkedHashMap<>(SummaryJson.sanitize(metadata));
-    shown.remove("capacity"); // its own section
-    flatten("", shown, flat);
+    flatten("", Summary.asMap(info.withCapacity(null)), flat);
     tableStart(sb, "Run", "Setting", "Value");
     flat.forEach((k, v) -> row(sb, k, v));
     tableEnd(sb);

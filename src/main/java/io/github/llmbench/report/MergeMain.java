@@ -1,6 +1,5 @@
 package io.github.llmbench.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.analysis.Percentiles;
 import io.github.llmbench.analysis.RunAnalysis;
@@ -9,12 +8,14 @@ import io.github.llmbench.catalog.ModelSpec;
 import io.github.llmbench.gates.GateCheck;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.GateSet;
-import io.github.llmbench.gates.GatesXml;
 import io.github.llmbench.gates.RunFigures;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.records.ServerMetricsFile;
+import io.github.llmbench.settings.SettingsTable;
+import io.github.llmbench.summary.RunInfo;
+import io.github.llmbench.summary.Summary;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -55,11 +56,9 @@ public final class MergeMain {
   public static final String PREFIX = "gatling-llm-bench merge: ";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /**
-   * Settings every injector of one run shares; the others (its index, the simulator's port) may
-   * differ.
-   */
-  private static final Set<String> OWN_SETTINGS = Set.of("injector");
+  /** Settings that are not compared: its index, and the seed (compared on its own, first). */
+  private static final Set<String> OWN_SETTINGS =
+      Set.of(SettingsTable.INJECTOR.name(), SettingsTable.SEED.name());
 
   private MergeMain() {}
 
@@ -72,7 +71,7 @@ public final class MergeMain {
 
   /** One injector's run folder, read. */
   private record Injector(
-      Path dir, int index, int count, JsonNode summary, List<RequestRecord> records) {}
+      Path dir, int index, int count, Summary summary, List<RequestRecord> records) {}
 
   /** Runs the command; returns the exit status. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
@@ -109,8 +108,8 @@ public final class MergeMain {
         continue;
       }
       try {
-        JsonNode s = JSON.readTree(summary.toFile());
-        String[] injector = s.path("injector").asText("0/1").split("/");
+        Summary s = Summary.read(summary);
+        String[] injector = (s.run().injector() == null ? "0/1" : s.run().injector()).split("/");
         injectors.add(
             new Injector(
                 d,
@@ -168,28 +167,24 @@ public final class MergeMain {
         problems.add(
             "Injector " + i.index() + "/" + n + " is given twice (" + byIndex.get(i.index()) + ")");
       }
-      if (!Objects.equals(
-          i.summary().path("seed").asText(), first.summary().path("seed").asText())) {
+      if (!Objects.equals(i.summary().run().seed(), first.summary().run().seed())) {
         problems.add(
             "Run "
                 + i.dir()
                 + " has -Dseed="
-                + i.summary().path("seed").asText()
+                + i.summary().run().seed()
                 + ", run "
                 + first.dir()
                 + " -Dseed="
-                + first.summary().path("seed").asText()
+                + first.summary().run().seed()
                 + ": expected the injectors of one run (one seed)");
       }
-      JsonNode a = first.summary().path("settings");
-      JsonNode b = i.summary().path("settings");
-      Set<String> keys = new TreeSet<>();
-      a.fieldNames().forEachRemaining(keys::add);
-      b.fieldNames().forEachRemaining(keys::add);
+      Map<String, String> a = settings(first);
+      Map<String, String> b = settings(i);
+      Set<String> keys = new TreeSet<>(a.keySet());
+      keys.addAll(b.keySet());
       for (String k : keys) {
-        if (!OWN_SETTINGS.contains(k)
-            && !k.equals("seed")
-            && !Objects.equals(a.path(k).asText(null), b.path(k).asText(null))) {
+        if (!OWN_SETTINGS.contains(k) && !Objects.equals(a.get(k), b.get(k))) {
           problems.add(
               "Run "
                   + i.dir()
@@ -198,9 +193,9 @@ public final class MergeMain {
                   + " in -D"
                   + k
                   + ": "
-                  + b.path(k).asText("(unset)")
+                  + b.getOrDefault(k, "(unset)")
                   + " vs "
-                  + a.path(k).asText("(unset)"));
+                  + a.getOrDefault(k, "(unset)"));
         }
       }
     }
@@ -217,6 +212,10 @@ public final class MergeMain {
       }
     }
     return problems;
+  }
+
+  private static Map<String, String> settings(Injector i) {
+    return i.summary().run().settings() == null ? Map.of() : i.summary().run().settings();
   }
 
   private static void merge(List<Injector> injectors, Path outDir, PrintStream out)
@@ -238,86 +237,73 @@ public final class MergeMain {
     if (Files.isRegularFile(firstLlm.resolve(RunFiles.SERVER_METRICS))) {
       Files.copy(firstLlm.resolve(RunFiles.SERVER_METRICS), llm.resolve(RunFiles.SERVER_METRICS));
     }
-    Map<String, Object> metadata = ReportMain.metadata(first.summary());
-    metadata.put("injector", "merged: " + injectors.size() + " injectors");
-    List<Map<String, Object>> list = new ArrayList<>();
+    List<RunInfo.InjectorRun> list = new ArrayList<>();
     for (Injector i : injectors) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("injector", i.index() + "/" + i.count());
-      m.put("run", i.dir().toString());
-      m.put("requests", i.records().size());
-      m.put("clock_offset_ms", clockOffsetMs(first.records(), i.records()));
-      // relative to the merged folder, so llm.html links it wherever the folders are copied
-      // together
-      m.put(
-          "gatling_report",
-          outDir
-              .toAbsolutePath()
-              .normalize()
-              .relativize(i.dir().toAbsolutePath().normalize().resolve("index.html"))
-              .toString());
-      list.add(m);
+      list.add(
+          new RunInfo.InjectorRun(
+              i.index() + "/" + i.count(),
+              i.dir().toString(),
+              i.records().size(),
+              clockOffsetMs(first.records(), i.records()),
+              // relative to the merged folder, so llm.html links it wherever the folders are
+              // copied together
+              outDir
+                  .toAbsolutePath()
+                  .normalize()
+                  .relativize(i.dir().toAbsolutePath().normalize().resolve("index.html"))
+                  .toString()));
     }
-    metadata.put("injectors", list);
-    JsonNode inputs = first.summary().path("report_inputs");
+    RunInfo info = first.summary().run().asMerge(list);
+    Summary.ReportInputs inputs = first.summary().reportInputs();
     ModelSpec model =
-        inputs.hasNonNull("model") ? ReportMain.model(inputs.get("model").asText()) : null;
-    GpuSpec gpu = inputs.hasNonNull("gpu") ? ReportMain.gpu(inputs.get("gpu").asText()) : null;
-    int tp = inputs.hasNonNull("tp") ? inputs.get("tp").asInt() : 1;
+        inputs != null && inputs.model() != null ? ReportMain.model(inputs.model()) : null;
+    GpuSpec gpu = inputs != null && inputs.gpu() != null ? ReportMain.gpu(inputs.gpu()) : null;
+    int tp = inputs != null && inputs.tp() != null ? inputs.tp() : 1;
     RunAnalysis.Telemetry telemetry =
-        new RunAnalysis.Telemetry(
-            ServerMetricsFile.read(llm), first.summary().path("model_id").asText(null));
+        new RunAnalysis.Telemetry(ServerMetricsFile.read(llm), info.modelId());
     out.println(
         PREFIX + all.size() + " requests of " + injectors.size() + " injectors into " + outDir);
-    for (Map<String, Object> m : list) {
+    for (RunInfo.InjectorRun i : list) {
       out.println(
           "  injector "
-              + m.get("injector")
+              + i.injector()
               + ": "
-              + m.get("requests")
+              + i.requests()
               + " requests from "
-              + m.get("run")
-              + (m.get("clock_offset_ms") == null
+              + i.run()
+              + (i.clockOffsetMs() == null
                   ? ""
                   : String.format(
                       Locale.ROOT,
                       ", first sends %+.0f ms from injector 0's (clock offset and start jitter)",
-                      (Double) m.get("clock_offset_ms"))));
+                      i.clockOffsetMs())));
     }
     // each level's whole concurrency comes from its name (c128): the injectors' own summaries hold
     // their shares
     RunAnalysis a =
-        RunReport.write(outDir, all, telemetry, Map.of(), model, gpu, tp, metadata, out);
-    checkGates(first.summary().path("gate_definitions"), a, llm, out);
+        RunAnalysis.of(all, telemetry, Map.of(), model, gpu, tp, RunReport.ROOFLINE_HINT);
+    RunReport.of(a, info).withGates(gates(info.gateDefinitions(), a)).write(outDir, Set.of(), out);
   }
 
   /**
-   * The injectors' gates over the merged levels (each injector checked them on its own share):
-   * printed and written to {@code llm/gates.xml}. Gates relative to a baseline are left to the
-   * injectors (the merge has no baseline).
+   * The injectors' gates over the merged levels (each injector checked them on its own share).
+   * Gates relative to a baseline are left to the injectors (the merge has no baseline).
    */
-  private static void checkGates(JsonNode definitions, RunAnalysis a, Path llm, PrintStream out)
-      throws IOException {
+  private static List<GateResult> gates(Map<String, String> definitions, RunAnalysis a) {
     Map<String, String> absolute = new LinkedHashMap<>();
-    definitions
-        .fields()
-        .forEachRemaining(
-            e -> {
-              if (!e.getValue().asText().endsWith("%")) {
-                absolute.put(e.getKey(), e.getValue().asText());
-              }
-            });
+    if (definitions != null) {
+      definitions.forEach(
+          (name, limit) -> {
+            if (!limit.endsWith("%")) {
+              absolute.put(name, limit);
+            }
+          });
+    }
     if (absolute.isEmpty()) {
-      return;
+      return List.of();
     }
     GateSet set = GateSet.parse(absolute, "summary.json gate ");
-    List<GateResult> results =
-        GateCheck.check(set, RunFigures.of(a, Optional.empty()), RunFigures.NONE);
-    out.println();
-    out.println("=================== Gates (merged) ===========");
-    results.forEach(r -> out.println(r.line()));
-    Files.writeString(
-        llm.resolve(RunFiles.GATES_XML), GatesXml.of(results, "gatling-llm-bench gates (merged)"));
+    return GateCheck.check(set, RunFigures.of(a, Optional.empty()), RunFigures.NONE);
   }
 
   /**

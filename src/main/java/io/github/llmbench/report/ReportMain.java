@@ -1,27 +1,28 @@
 package io.github.llmbench.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.catalog.ModelSpec;
-import io.github.llmbench.core.Metric;
+import io.github.llmbench.gates.GoodputSpec;
+import io.github.llmbench.gates.RunFigures;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.records.ServerMetricsFile;
+import io.github.llmbench.summary.RunInfo;
+import io.github.llmbench.summary.Summary;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -49,9 +50,6 @@ import java.util.Set;
 public final class ReportMain {
 
   public static final String PREFIX = "gatling-llm-bench report: ";
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Set<String> GENERATED =
-      Set.of("levels", "knee", "steady_state", "roofline", "report_inputs");
 
   private ReportMain() {}
 
@@ -107,31 +105,35 @@ public final class ReportMain {
         throw new BadArgument(
             "run dir", runDir.toString(), "a Gatling run folder holding llm/requests.jsonl");
       }
-      JsonNode previous = readSummary(runDir);
-      JsonNode inputs = previous.path("report_inputs");
-      Map<String, Object> metadata = metadata(previous);
-
+      Summary previous = readSummary(runDir);
+      Summary.ReportInputs inputs =
+          previous.reportInputs() == null
+              ? new Summary.ReportInputs(null, null, null, null)
+              : previous.reportInputs();
       ModelSpec model =
           model(
               modelArg != null
                   ? modelArg
-                  : textOrNull(inputs.get("model"), simSetting(previous, "sim.model")));
+                  : orElse(inputs.model(), simSetting(previous, "sim.model")));
       GpuSpec gpu =
-          gpu(
-              gpuArg != null
-                  ? gpuArg
-                  : textOrNull(inputs.get("gpu"), simSetting(previous, "sim.gpu")));
-      int tp =
-          tp(tpArg != null ? tpArg : inputs.hasNonNull("tp") ? inputs.get("tp").asText() : "1");
+          gpu(gpuArg != null ? gpuArg : orElse(inputs.gpu(), simSetting(previous, "sim.gpu")));
+      int tp = tp(tpArg != null ? tpArg : inputs.tp() != null ? inputs.tp().toString() : "1");
 
       List<RequestRecord> records = RequestsJsonl.read(jsonl);
       // the server's metrics, when the run scraped some, are read back with the model it sent to
       RunAnalysis.Telemetry telemetry =
           new RunAnalysis.Telemetry(
               ServerMetricsFile.read(runDir.resolve(RunFiles.LLM_FOLDER)),
-              textOrNull(previous.get("model_id"), null));
-      RunReport.write(
-          runDir, records, telemetry, concurrencies(previous), model, gpu, tp, metadata, out);
+              orElse(previous.run().modelId(), null));
+      RunAnalysis a =
+          RunAnalysis.of(
+              records, telemetry, concurrencies(previous), model, gpu, tp, RunReport.ROOFLINE_HINT);
+      // the goodput against the run's own objectives, as the run's end measured it
+      Optional<GoodputSpec> goodput =
+          Optional.ofNullable(previous.run().goodputObjectives()).map(GoodputSpec::parse);
+      RunReport.of(a, previous.run())
+          .withGoodput(RunFigures.of(a, goodput).goodput())
+          .write(runDir, Set.of(), out);
       return 0;
     } catch (BadArgument e) {
       err.println(PREFIX + e.getMessage());
@@ -194,59 +196,40 @@ public final class ReportMain {
     throw new BadArgument("--tp", value, valueHelp("--tp"));
   }
 
-  private static JsonNode readSummary(Path runDir) {
+  /** The run's summary, if it has one: what the run was, and the inputs of its last report. */
+  private static Summary readSummary(Path runDir) {
     Path file = RunFiles.ofRun(runDir).summary();
     if (!Files.isRegularFile(file)) {
-      return JSON.createObjectNode();
+      return new Summary(RunInfo.NONE, null, Map.of(), null, null, null, null);
     }
     try {
-      JsonNode n = JSON.readTree(file.toFile());
-      return n != null && n.isObject() ? n : JSON.createObjectNode();
-    } catch (IOException e) {
+      return Summary.read(file);
+    } catch (IOException | Summary.NotASummary e) {
       throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
     }
   }
 
-  /** The previous summary's metadata: its top-level entries that are not computed figures. */
-  static Map<String, Object> metadata(JsonNode summary) {
-    Set<String> metric = SummaryJson.metricFieldNames();
-    Map<String, Object> out = new LinkedHashMap<>();
-    Iterator<Map.Entry<String, JsonNode>> it = summary.fields();
-    while (it.hasNext()) {
-      Map.Entry<String, JsonNode> e = it.next();
-      String k = e.getKey();
-      if (metric.contains(k) || GENERATED.contains(k) || Metric.isSummaryField(k)) {
-        continue;
-      }
-      out.put(k, JSON.convertValue(e.getValue(), Object.class));
-    }
-    return out;
-  }
-
-  /** Configured concurrency per level from the previous summary's levels.*.max_concurrency. */
-  static Map<String, Integer> concurrencies(JsonNode summary) {
+  /** Configured concurrency per level from the previous summary's levels. */
+  static Map<String, Integer> concurrencies(Summary summary) {
     Map<String, Integer> out = new LinkedHashMap<>();
     summary
-        .path("levels")
-        .fields()
-        .forEachRemaining(
-            e -> {
-              JsonNode c = e.getValue().get("max_concurrency");
-              if (c != null && c.canConvertToInt() && c.asInt() > 0) {
-                out.put(e.getKey(), c.asInt());
+        .levels()
+        .forEach(
+            (name, l) -> {
+              Integer c = l.figures().maxConcurrency();
+              if (c != null && c > 0) {
+                out.put(name, c);
               }
             });
     return out;
   }
 
-  private static String simSetting(JsonNode summary, String key) {
-    if (!"vllm-simulator".equals(summary.path("backend").asText())) {
-      return null;
-    }
-    return textOrNull(summary.path("settings").get(key), null);
+  private static String simSetting(Summary summary, String key) {
+    RunInfo run = summary.run();
+    return run.simulated() && run.settings() != null ? orElse(run.settings().get(key), null) : null;
   }
 
-  private static String textOrNull(JsonNode n, String fallback) {
-    return n != null && !n.isNull() && !n.asText().isBlank() ? n.asText() : fallback;
+  private static String orElse(String value, String fallback) {
+    return value != null && !value.isBlank() ? value : fallback;
   }
 }

@@ -1,18 +1,24 @@
 package io.github.llmbench.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Level;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
+import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.RunInfo;
+import io.github.llmbench.summary.Summary;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * Several runs side by side, level by level: pure (no I/O), over parsed {@code summary.json} trees.
- * The first run is the baseline; each other run's value of each metric is given with its ratio to
- * the baseline's and whether it is better or worse (higher throughput, lower latency, fewer
- * failures is better).
+ * Several runs side by side, level by level: pure (no I/O), over read {@code summary.json}s. The
+ * first run is the baseline; each other run's value of each metric is given with its ratio to the
+ * baseline's and whether it is better or worse (higher throughput, lower latency, fewer failures is
+ * better).
  *
  * <p>Levels: the union of every run's {@code levels} (a summary without {@code levels}, as older
  * single-level ones, is one level from its top-level fields, named {@code c<max_concurrency>} or
@@ -25,7 +31,7 @@ import java.util.Map;
  * A ratio is missing when either value is, or the baseline is 0 and the value is not (two zeros:
  * 1).
  */
-public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
+public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) {
 
   /** A run's relative change within this of the baseline counts as the same, not coloured. */
   public static final double SAME_WITHIN = 0.01;
@@ -46,45 +52,88 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
   /**
    * A compared figure.
    *
-   * @param key the field in a level of {@code summary.json} (steady state: {@code
-   *     steady_state.output_throughput})
+   * @param key its name in the comparison ({@code p99_tpot_ms}: vLLM's field where it has one)
    * @param label as shown
    * @param unit as shown ({@code ms}, {@code tok/s}, ...)
+   * @param read its value in a level; null or not finite when the level does not have it
    */
-  public record Metric(String key, String label, String unit, Direction direction) {}
+  public record Figure(
+      String key,
+      String label,
+      String unit,
+      Direction direction,
+      Function<LevelSummary, Double> read) {
+
+    static Figure latency(Metric metric, Statistic stat) {
+      LatencyFigure f = new LatencyFigure(metric, stat);
+      return new Figure(
+          f.summaryField(),
+          stat.label() + " " + metric.label(),
+          "ms",
+          Direction.LOWER_IS_BETTER,
+          l -> l.figures().latency(f));
+    }
+  }
+
+  public static final Figure REQUEST_THROUGHPUT =
+      new Figure(
+          "request_throughput",
+          "Request throughput",
+          "req/s",
+          Direction.HIGHER_IS_BETTER,
+          l -> l.figures().requestThroughput());
+
+  public static final Figure OUTPUT_THROUGHPUT =
+      new Figure(
+          "output_throughput",
+          "Output token throughput",
+          "tok/s",
+          Direction.HIGHER_IS_BETTER,
+          l -> l.figures().outputThroughput());
+
+  /** Shown as a whole number (its unit is empty: a count). */
+  public static final Figure FAILED =
+      new Figure(
+          "failed",
+          "Failed requests",
+          "",
+          Direction.LOWER_IS_BETTER,
+          l -> (double) l.figures().failed());
+
+  public static final Figure STEADY_OUTPUT_THROUGHPUT =
+      new Figure(
+          "steady_output_throughput",
+          "Steady-state output throughput",
+          "tok/s",
+          Direction.HIGHER_IS_BETTER,
+          LevelSummary::steadyOutputThroughput);
 
   /** The compared figures, in the order shown. */
-  public static final List<Metric> METRICS =
+  public static final List<Figure> METRICS =
       List.of(
-          new Metric(
-              "request_throughput", "Request throughput", "req/s", Direction.HIGHER_IS_BETTER),
-          new Metric(
-              "output_throughput", "Output token throughput", "tok/s", Direction.HIGHER_IS_BETTER),
-          new Metric("mean_ttft_ms", "Mean TTFT", "ms", Direction.LOWER_IS_BETTER),
-          new Metric("median_ttft_ms", "Median TTFT", "ms", Direction.LOWER_IS_BETTER),
-          new Metric("p99_ttft_ms", "P99 TTFT", "ms", Direction.LOWER_IS_BETTER),
-          new Metric("mean_tpot_ms", "Mean TPOT", "ms", Direction.LOWER_IS_BETTER),
-          new Metric("p99_tpot_ms", "P99 TPOT", "ms", Direction.LOWER_IS_BETTER),
-          new Metric("mean_itl_ms", "Mean ITL", "ms", Direction.LOWER_IS_BETTER),
-          new Metric("p99_itl_ms", "P99 ITL", "ms", Direction.LOWER_IS_BETTER),
-          new Metric("mean_e2el_ms", "Mean E2EL", "ms", Direction.LOWER_IS_BETTER),
-          new Metric("p99_e2el_ms", "P99 E2EL", "ms", Direction.LOWER_IS_BETTER),
-          new Metric("failed", "Failed requests", "", Direction.LOWER_IS_BETTER),
-          new Metric(
-              "steady_state.output_throughput",
-              "Steady-state output throughput",
-              "tok/s",
-              Direction.HIGHER_IS_BETTER));
+          REQUEST_THROUGHPUT,
+          OUTPUT_THROUGHPUT,
+          Figure.latency(Metric.TTFT, Statistic.MEAN),
+          Figure.latency(Metric.TTFT, Statistic.MEDIAN),
+          Figure.latency(Metric.TTFT, Statistic.P99),
+          Figure.latency(Metric.TPOT, Statistic.MEAN),
+          Figure.latency(Metric.TPOT, Statistic.P99),
+          Figure.latency(Metric.ITL, Statistic.MEAN),
+          Figure.latency(Metric.ITL, Statistic.P99),
+          Figure.latency(Metric.E2EL, Statistic.MEAN),
+          Figure.latency(Metric.E2EL, Statistic.P99),
+          FAILED,
+          STEADY_OUTPUT_THROUGHPUT);
 
-  /** One run to compare: its label and its parsed {@code summary.json}. */
-  public record Input(String label, JsonNode summary) {}
+  /** One run to compare: its label and its {@code summary.json}. */
+  public record Input(String label, Summary summary) {}
 
   /**
    * A run's label and metadata (null where the summary has none).
    *
    * @param levels the run's own levels, in its order
    */
-  public record RunInfo(
+  public record ComparedRun(
       String label,
       String model,
       String baseUrl,
@@ -103,7 +152,7 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
   public record Cell(Double value, Double ratio, Verdict verdict) {}
 
   /** One metric at one level: a cell per run, the baseline's first. */
-  public record Row(Metric metric, List<Cell> cells) {}
+  public record Row(Figure figure, List<Cell> cells) {}
 
   /**
    * One level across the runs.
@@ -125,7 +174,7 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
     /** The row of a metric key. */
     public Row row(String key) {
       for (Row r : rows) {
-        if (r.metric().key().equals(key)) {
+        if (r.figure().key().equals(key)) {
           return r;
         }
       }
@@ -153,28 +202,29 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
     if (inputs.isEmpty()) {
       throw new IllegalArgumentException("no runs to compare");
     }
-    List<RunInfo> infos = new ArrayList<>();
-    List<Map<String, JsonNode>> levelsByRun = new ArrayList<>();
+    List<ComparedRun> infos = new ArrayList<>();
+    List<Map<String, LevelSummary>> levelsByRun = new ArrayList<>();
     // union of levels, first met first; concurrency from the first run that tells it
     Map<String, Integer> order = new LinkedHashMap<>();
     Map<String, Integer> concurrency = new LinkedHashMap<>();
     for (Input in : inputs) {
-      Map<String, JsonNode> levels = levelsOf(in.summary());
+      Map<String, LevelSummary> levels = in.summary().measuredLevels();
       levelsByRun.add(levels);
+      RunInfo run = in.summary().run();
       infos.add(
-          new RunInfo(
+          new ComparedRun(
               in.label(),
-              text(in.summary(), "model_id"),
-              text(in.summary(), "base_url"),
-              text(in.summary(), "dataset"),
-              text(in.summary(), "date"),
-              text(in.summary(), "seed"),
+              run.modelId(),
+              run.baseUrl(),
+              run.dataset(),
+              run.date(),
+              run.seed() == null ? null : run.seed().toString(),
               List.copyOf(levels.keySet())));
       levels.forEach(
-          (name, node) -> {
+          (name, level) -> {
             order.putIfAbsent(name, order.size());
             if (!concurrency.containsKey(name) || concurrency.get(name) == null) {
-              concurrency.put(name, concurrencyOf(name, node));
+              concurrency.put(name, concurrencyOf(name, level));
             }
           });
     }
@@ -187,14 +237,14 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
     List<ComparedLevel> levels = new ArrayList<>();
     for (String name : names) {
       List<Boolean> present = new ArrayList<>();
-      for (Map<String, JsonNode> l : levelsByRun) {
+      for (Map<String, LevelSummary> l : levelsByRun) {
         present.add(l.containsKey(name));
       }
       List<Row> rows = new ArrayList<>();
-      for (Metric m : METRICS) {
+      for (Figure m : METRICS) {
         List<Cell> cells = new ArrayList<>();
         Double base = value(levelsByRun.get(0).get(name), m);
-        for (Map<String, JsonNode> l : levelsByRun) {
+        for (Map<String, LevelSummary> l : levelsByRun) {
           Double v = value(l.get(name), m);
           cells.add(new Cell(v, ratio(v, base), verdict(v, base, m.direction())));
         }
@@ -206,30 +256,9 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
     return new RunComparison(infos, levels);
   }
 
-  /** The run's levels by name: its {@code levels} object, or its top level as one level. */
-  static Map<String, JsonNode> levelsOf(JsonNode summary) {
-    Map<String, JsonNode> out = new LinkedHashMap<>();
-    JsonNode levels = summary.get("levels");
-    if (levels != null && levels.isObject() && levels.size() > 0) {
-      levels
-          .fields()
-          .forEachRemaining(
-              e -> {
-                if (Level.parse(e.getKey()).map(Level::measured).orElse(true)
-                    && e.getValue().isObject()) {
-                  out.put(e.getKey(), e.getValue());
-                }
-              });
-      return out;
-    }
-    Integer c = positiveInt(summary.get("max_concurrency"));
-    out.put(c != null ? Level.closed(c).tag() : "all", summary);
-    return out;
-  }
-
-  private static Integer concurrencyOf(String name, JsonNode level) {
-    Integer c = positiveInt(level.get("max_concurrency"));
-    if (c != null) {
+  private static Integer concurrencyOf(String name, LevelSummary level) {
+    Integer c = level.figures().maxConcurrency();
+    if (c != null && c > 0) {
       return c;
     }
     return Level.parse(name).orElse(null) instanceof Level.Closed closed
@@ -237,36 +266,13 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
         : null;
   }
 
-  private static Integer positiveInt(JsonNode n) {
-    return n != null && n.isIntegralNumber() && n.canConvertToInt() && n.asInt() > 0
-        ? n.asInt()
-        : null;
-  }
-
-  /** The metric's value in a level object; null when missing (see the class comment). */
-  static Double value(JsonNode level, Metric m) {
+  /** The figure's value in a level; null when missing (see the class comment). */
+  static Double value(LevelSummary level, Figure m) {
     if (level == null) {
       return null;
     }
-    JsonNode node = level;
-    String[] path = m.key().split("\\.");
-    for (int i = 0; i < path.length; i++) {
-      if (i == path.length - 1
-          && i > 0
-          && node.path("reached").isBoolean()
-          && !node.path("reached").asBoolean()) {
-        return null; // a steady state never reached has no figures
-      }
-      node = node.get(path[i]);
-      if (node == null) {
-        return null;
-      }
-    }
-    if (!node.isNumber()) {
-      return null;
-    }
-    double v = node.asDouble();
-    return Double.isFinite(v) ? v : null;
+    Double v = m.read().apply(level);
+    return v != null && Double.isFinite(v) ? v : null;
   }
 
   static Double ratio(Double value, Double base) {
@@ -292,13 +298,5 @@ public record RunComparison(List<RunInfo> runs, List<ComparedLevel> levels) {
     }
     boolean higher = diff > 0;
     return higher == (d == Direction.HIGHER_IS_BETTER) ? Verdict.BETTER : Verdict.WORSE;
-  }
-
-  private static String text(JsonNode summary, String field) {
-    JsonNode n = summary.get(field);
-    if (n == null || n.isNull() || n.isContainerNode()) {
-      return null;
-    }
-    return n.asText();
   }
 }

@@ -2,24 +2,43 @@ package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
-import io.github.llmbench.catalog.GpuSpec;
-import io.github.llmbench.catalog.ModelSpec;
-import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.gates.GateResult;
+import io.github.llmbench.gates.GatesXml;
 import io.github.llmbench.records.RunFiles;
+import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.RunInfo;
+import io.github.llmbench.summary.Summary;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The end-of-run report, one entry point for a live run (the shutdown hook) and for a re-do ({@link
- * ReportMain}): analyses the records ({@link RunAnalysis}), prints per level vLLM's {@code Serving
- * Benchmark Result} block, the {@code Steady-State Metrics} block and the roofline rows and the
- * reasons of its failures, then the ladder verdicts; writes {@code llm/summary.json} and {@code
- * llm.html} (linked from Gatling's pages).
+ * The end of a run, of a re-done report ({@link ReportMain}) and of a merge ({@link MergeMain}):
+ * one pipeline. It prints per level vLLM's {@code Serving Benchmark Result} block, the {@code
+ * Steady-State Metrics} block, the roofline rows and the reasons of its failures (the levels not
+ * printed yet), then the ladder verdicts, a line per level, a search's answer and the gates; and
+ * writes {@code llm/summary.json}, {@code llm/gates.xml} (when there are gates) and {@code
+ * llm.html}.
+ *
+ * @param analysis the run's analysis
+ * @param info what the run was
+ * @param goodput each level's goodput, where objectives were set
+ * @param answer a capacity search's console block, empty for other runs
+ * @param gates the gates' results, empty without gates
  */
-public final class RunReport {
+public record RunReport(
+    RunAnalysis analysis,
+    RunInfo info,
+    Map<String, LevelSummary.Goodput> goodput,
+    String answer,
+    List<GateResult> gates) {
 
   /** How to give the roofline its inputs, printed when one is missing. */
   public static final String ROOFLINE_HINT =
@@ -27,67 +46,89 @@ public final class RunReport {
           + " -Dexec.args=\"<run dir> --model <catalog id or config.json> --gpu <catalog id>"
           + " [--tp N]\".";
 
-  private RunReport() {}
+  public RunReport {
+    goodput = Map.copyOf(goodput);
+    gates = List.copyOf(gates);
+  }
+
+  /** The report of an analysis: no goodput, no search, no gates. */
+  public static RunReport of(RunAnalysis a, RunInfo info) {
+    return new RunReport(a, info, Map.of(), "", List.of());
+  }
+
+  public RunReport withGoodput(Map<String, LevelSummary.Goodput> g) {
+    return new RunReport(analysis, info, g, answer, gates);
+  }
+
+  public RunReport withAnswer(String block) {
+    return new RunReport(analysis, info, goodput, block, gates);
+  }
+
+  public RunReport withGates(List<GateResult> results) {
+    return new RunReport(analysis, info, goodput, answer, results);
+  }
+
+  /** The summary.json content. */
+  public Summary summary() {
+    return Summary.of(analysis, info).withGoodput(goodput);
+  }
 
   /**
-   * Computes everything, prints it, writes {@code llm/summary.json} and {@code llm.html}.
+   * Prints what was not printed yet and the run's end, writes the run folder's files.
    *
    * @param runDir Gatling's run folder (holding {@code index.html} and {@code llm/})
-   * @param records the run's records ({@code warmup} level included or not: it is left out)
-   * @param telemetry the server's metrics of the run ({@link RunAnalysis.Telemetry#NONE} without)
-   * @param concurrencyByLevel configured concurrency per level; missing levels named {@code cN} get
-   *     N
-   * @param model the served model, null to skip the roofline
-   * @param gpu the server's GPU, null to skip the roofline
-   * @param tp tensor-parallel GPUs (at least 1)
-   * @param metadata run metadata for summary.json and the page (secrets are dropped)
-   * @param console where the blocks and verdicts go
-   * @return the analysis
+   * @param printed the levels whose blocks were printed as they drained
+   * @return the summary written
    */
-  public static RunAnalysis write(
-      Path runDir,
-      List<RequestRecord> records,
-      RunAnalysis.Telemetry telemetry,
-      Map<String, Integer> concurrencyByLevel,
-      ModelSpec model,
-      GpuSpec gpu,
-      int tp,
-      Map<String, Object> metadata,
-      PrintStream console) {
-    RunAnalysis a =
-        RunAnalysis.of(records, telemetry, concurrencyByLevel, model, gpu, tp, ROOFLINE_HINT);
-    console.print(consoleText(a));
-    Path summary = RunFiles.ofRun(runDir).summary();
-    SummaryJson.write(summary, summary(a, metadata));
-    Path page = LlmPage.write(runDir, a, metadata);
-    console.println("Summary:             " + summary);
+  public Summary write(Path runDir, Set<String> printed, PrintStream console) {
+    Map<String, RunAnalysis.Level> unprinted = new LinkedHashMap<>(analysis.levels());
+    unprinted.keySet().removeAll(printed);
+    if (!unprinted.isEmpty()) {
+      console.println();
+      console.print(
+          levelsText(unprinted, analysis, analysis.levels().size() > 1 || !answer.isEmpty()));
+    }
+    console.print(kneeText(analysis));
+    console.print(levelLines(analysis));
+    if (!answer.isEmpty()) {
+      console.println();
+      console.print(answer);
+    }
+    RunFiles files = RunFiles.ofRun(runDir);
+    if (!gates.isEmpty()) {
+      boolean merged = info.injectors() != null;
+      console.println();
+      console.println(
+          merged
+              ? "=================== Gates (merged) ==========="
+              : "=================== Gates ====================");
+      gates.forEach(r -> console.println(r.line()));
+      write(
+          files.gatesXml(),
+          GatesXml.of(gates, "gatling-llm-bench gates" + (merged ? " (merged)" : "")));
+      console.println("Gates (JUnit XML):   " + files.gatesXml());
+    }
+    Summary summary = summary();
+    summary.write(files.summary());
+    Path page = LlmPage.write(runDir, analysis, info);
+    console.println("Per-request records: " + files.requests());
+    console.println("Summary:             " + files.summary());
     console.println("LLM report page:     " + page);
-    return a;
+    return summary;
   }
 
-  /** The summary.json content: metadata, vLLM's fields, levels with their blocks, the knee. */
-  public static Map<String, Object> summary(RunAnalysis a, Map<String, ?> metadata) {
-    return summary(a, metadata, Map.of(), Map.of());
+  /** Whether a gate failed. */
+  public boolean gatesFailed() {
+    return gates.stream().anyMatch(r -> !r.pass());
   }
 
-  /**
-   * The summary.json content with figures measured beyond the analysis (a level's goodput): each
-   * level's {@code levelFields} after its blocks, {@code topFields} at the end.
-   */
-  public static Map<String, Object> summary(
-      RunAnalysis a,
-      Map<String, ?> metadata,
-      Map<String, ? extends Map<String, ?>> levelFields,
-      Map<String, ?> topFields) {
-    Map<String, ServingMetrics> levels = new LinkedHashMap<>();
-    a.levels().forEach((n, l) -> levels.put(n, l.serving()));
-    Map<String, Map<String, Object>> extras = AnalysisJson.levelExtras(a);
-    levelFields.forEach(
-        (level, fields) ->
-            extras.computeIfAbsent(level, k -> new LinkedHashMap<>()).putAll(fields));
-    Map<String, Object> top = new LinkedHashMap<>(AnalysisJson.topExtras(a));
-    top.putAll(topFields);
-    return SummaryJson.build(metadata, a.overall(), levels, extras, top);
+  private static void write(Path file, String text) {
+    try {
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+    }
   }
 
   /** Everything printed: per level the serving block, the steady-state block and the roofline. */
@@ -102,30 +143,32 @@ public final class RunReport {
    * @param several whether the run has several levels: titles then name the level
    */
   public static String levelsText(RunAnalysis a, boolean several) {
+    return levelsText(a.levels(), a, several);
+  }
+
+  private static String levelsText(
+      Map<String, RunAnalysis.Level> levels, RunAnalysis a, boolean several) {
     StringBuilder sb = new StringBuilder();
-    a.levels()
-        .forEach(
-            (name, l) -> {
-              sb.append(
-                  ServingResultBlock.format(
-                      l.serving(),
-                      several
-                          ? ServingResultBlock.titleFor(name)
-                          : ServingResultBlock.DEFAULT_TITLE));
-              sb.append(SteadyStateBlock.format(l.steady(), several ? name : null));
-              sb.append(
-                  SteadyStateBlock.roofline(
-                      l.roofline(),
-                      a.model() == null ? null : a.model().hfId(),
-                      a.gpu() == null ? null : a.gpu().name(),
-                      a.tp(),
-                      l.rooflineNote()));
-              sb.append(WorkloadBlocks.turns(l.turns(), several ? name : null));
-              sb.append(WorkloadBlocks.lateness(l.lateness(), name));
-              sb.append(ServerBlock.format(l, several ? name : null));
-              sb.append(FailureBlock.format(l.failures(), several ? name : null));
-              sb.append('\n');
-            });
+    levels.forEach(
+        (name, l) -> {
+          sb.append(
+              ServingResultBlock.format(
+                  l.serving(),
+                  several ? ServingResultBlock.titleFor(name) : ServingResultBlock.DEFAULT_TITLE));
+          sb.append(SteadyStateBlock.format(l.steady(), several ? name : null));
+          sb.append(
+              SteadyStateBlock.roofline(
+                  l.roofline(),
+                  a.model() == null ? null : a.model().hfId(),
+                  a.gpu() == null ? null : a.gpu().name(),
+                  a.tp(),
+                  l.rooflineNote()));
+          sb.append(WorkloadBlocks.turns(l.turns(), several ? name : null));
+          sb.append(WorkloadBlocks.lateness(l.lateness(), name));
+          sb.append(ServerBlock.format(l, several ? name : null));
+          sb.append(FailureBlock.format(l.failures(), several ? name : null));
+          sb.append('\n');
+        });
     return sb.toString();
   }
 
@@ -138,6 +181,32 @@ public final class RunReport {
     for (String v : a.knee().verdicts()) {
       sb.append("  ").append(v).append('\n');
     }
+    return sb.toString();
+  }
+
+  /** A line per level: its counts, throughputs, mean TPOT and P99 TTFT. */
+  static String levelLines(RunAnalysis a) {
+    StringBuilder sb = new StringBuilder("\n=================== Levels ===================\n");
+    sb.append(
+        String.format(
+            "%-8s %9s %7s %10s %12s %14s %13s%n",
+            "level", "completed", "failed", "req/s", "out tok/s", "mean TPOT ms", "P99 TTFT ms"));
+    a.levels()
+        .forEach(
+            (level, l) -> {
+              ServingMetrics m = l.serving();
+              sb.append(
+                  String.format(
+                      Locale.ROOT,
+                      "%-8s %9d %7d %10.2f %12.2f %14.2f %13.2f%n",
+                      level,
+                      m.completed(),
+                      m.failed(),
+                      m.requestThroughput(),
+                      m.outputThroughput(),
+                      m.tpot().mean(),
+                      m.ttft().p99()));
+            });
     return sb.toString();
   }
 }

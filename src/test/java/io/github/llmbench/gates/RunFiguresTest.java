@@ -1,7 +1,7 @@
 package io.github.llmbench.gates;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -16,7 +16,10 @@ import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.report.RunReport;
-import io.github.llmbench.report.SummaryJson;
+import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.RunInfo;
+import io.github.llmbench.summary.Summary;
+import io.github.llmbench.testing.TestReports;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -109,13 +112,13 @@ class RunFiguresTest {
     assertTrue(Double.isNaN(c4.get(GateMetric.STEADY_OUTPUT_THROUGHPUT)));
     assertTrue(
         Double.isNaN(c4.get(new GateMetric.Server("preemptions"))), "no server metrics read");
-    assertTrue(run.goodputFields().isEmpty());
+    assertTrue(run.goodput().isEmpty());
     assertTrue(
         Double.isNaN(run.level("c64").get(GateMetric.FAILED_PCT)), "a level the run does not have");
   }
 
   @Test
-  void goodputIsCountedPerLevelBeforeTheSummaryIsBuilt() {
+  void goodputIsCountedPerLevelBeforeTheSummaryIsBuilt() throws Exception {
     RunAnalysis a = analysis();
     // c4's ok requests: r1 (TTFT 400, TPOT 500), r2 (300, 80), r3 (250, one token: no TPOT), r5
     // (500, 225); r4 failed
@@ -129,41 +132,38 @@ class RunFiguresTest {
     assertEquals(
         40.0, both.level("c4").get(GateMetric.GOODPUT_PCT), EPS, "r2, and r3 with no TPOT");
 
-    Map<String, Object> summary =
-        RunReport.summary(
-            a,
-            Map.of("model_id", "m"),
-            both.goodputFields(),
-            Map.of(GoodputSpec.SUMMARY_FIELD, "ttft:400 tpot:100"));
-    @SuppressWarnings("unchecked")
-    Map<String, Map<String, Object>> levels =
-        (Map<String, Map<String, Object>>) summary.get("levels");
-    List<String> c4Fields = List.copyOf(levels.get("c4").keySet());
+    Summary summary =
+        RunReport.of(
+                a,
+                TestReports.info(
+                    Map.of("model_id", "m", "goodput_objectives", "ttft:400 tpot:100")))
+            .withGoodput(both.goodput())
+            .summary();
+    JsonNode c4 = new ObjectMapper().readTree(summary.toJson()).path("levels").path("c4");
+    List<String> c4Fields = new ArrayList<>();
+    c4.fieldNames().forEachRemaining(c4Fields::add);
     assertEquals(
-        List.of(LevelFigures.GOODPUT_FIELD, LevelFigures.GOODPUT_PCT_FIELD),
+        List.of("request_goodput", "goodput_pct"),
         c4Fields.subList(c4Fields.size() - 2, c4Fields.size()),
         "after the level's own blocks: " + c4Fields);
     assertTrue(
         c4Fields.contains("steady_state")
-            && c4Fields.indexOf("steady_state") < c4Fields.indexOf(LevelFigures.GOODPUT_FIELD));
+            && c4Fields.indexOf("steady_state") < c4Fields.indexOf("request_goodput"));
     assertEquals(
-        both.level("c4").get(GateMetric.GOODPUT),
-        (Double) levels.get("c4").get("request_goodput"),
-        EPS);
-    List<String> top = List.copyOf(summary.keySet());
-    assertEquals("goodput_objectives", top.get(top.size() - 1), "last, after the knee: " + top);
-    assertTrue(top.indexOf("knee") < top.indexOf("goodput_objectives"));
-    assertFalse(RunReport.summary(a, Map.of()).containsKey("goodput_objectives"));
+        both.level("c4").get(GateMetric.GOODPUT), summary.levels().get("c4").requestGoodput(), EPS);
+    assertEquals("ttft:400 tpot:100", summary.run().goodputObjectives());
+    assertNull(RunReport.of(a, RunInfo.NONE).summary().run().goodputObjectives());
+    assertNull(RunReport.of(a, RunInfo.NONE).summary().levels().get("c4").requestGoodput());
   }
 
   @Test
   void aBaselineReadFromTheSummaryHasTheRunsOwnFigures() throws Exception {
     RunAnalysis a = analysis();
     RunFigures run = RunFigures.of(a, Optional.of(goodput("ttft:400")));
-    String json = SummaryJson.toJson(RunReport.summary(a, Map.of(), run.goodputFields(), Map.of()));
-    JsonNode levels = new ObjectMapper().readTree(json).path("levels");
+    Summary written = RunReport.of(a, RunInfo.NONE).withGoodput(run.goodput()).summary();
+    Map<String, LevelSummary> levels = Summary.parse(written.toJson()).levels();
     for (String level : run.levels().keySet()) {
-      LevelFigures read = LevelFigures.ofSummary(levels.path(level));
+      LevelFigures read = LevelFigures.ofSummary(levels.get(level));
       for (GateMetric m : GateMetric.all()) {
         if (m == GateMetric.CAPACITY) {
           continue; // a search's figure, not a level's
@@ -177,7 +177,7 @@ class RunFiguresTest {
     }
     assertTrue(
         Double.isNaN(
-            LevelFigures.ofSummary(levels.path("c4")).get(GateMetric.STEADY_OUTPUT_THROUGHPUT)),
+            LevelFigures.ofSummary(levels.get("c4")).get(GateMetric.STEADY_OUTPUT_THROUGHPUT)),
         "no steady window reached: none read, not its 0");
   }
 

@@ -7,8 +7,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.summary.CapacityFigures;
+import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -169,12 +173,12 @@ class CapacitySearchIT {
     assertTrue(
         run.console().contains("warmup done: 16 requests"),
         "the warmup before the probes: " + run.console());
-    JsonNode capacity =
-        new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("capacity");
-    assertEquals("rate", capacity.path("search").asText());
-    assertEquals("bracketed", capacity.path("status").asText(), capacity.toString());
-    double met = capacity.path("capacity").asDouble();
-    double broke = capacity.path("lowest_broken").asDouble();
+    Summary summary = TestReports.summary(run.runDir());
+    CapacityFigures capacity = summary.run().capacity();
+    assertTrue(capacity.overRates());
+    assertEquals("bracketed", capacity.status(), capacity.toString());
+    double met = capacity.capacity();
+    double broke = capacity.lowestBroken();
     assertTrue(
         broke > met && broke - met <= 0.25 * met + 1e-9, "within the precision: " + capacity);
     String metLevel = Level.open(met).tag();
@@ -193,24 +197,21 @@ class CapacitySearchIT {
     // each probe sent about its rate's requests in the duration (Poisson: within 4 standard
     // deviations),
     // each at its drawn arrival time: how late, per probe, as a trace replay's
-    JsonNode levels = new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels");
-    for (JsonNode p : capacity.path("probes")) {
-      double expected = p.path("load").asDouble() * 4;
-      assertTrue(
-          Math.abs(p.path("requests").asInt() - expected) <= 4 * Math.sqrt(expected) + 2,
-          p.toString());
-      JsonNode late = levels.path(p.path("level").asText()).path("trace_lateness");
-      System.out.println("rate probe " + p.path("level").asText() + " sent late by " + late);
-      assertEquals(p.path("requests").asInt(), late.path("requests").asInt(), late.toString());
-      assertTrue(late.path("p99_ms").asDouble() < 100, "sent at its times: " + late);
+    for (CapacityFigures.Probe p : capacity.probes()) {
+      double expected = p.load() * 4;
+      assertTrue(Math.abs(p.requests() - expected) <= 4 * Math.sqrt(expected) + 2, p.toString());
+      LevelSummary.Lateness late = summary.levels().get(p.level()).traceLateness();
+      System.out.println("rate probe " + p.level() + " sent late by " + late);
+      assertEquals(p.requests(), late.requests(), late.toString());
+      assertTrue(late.p99Ms() < 100, "sent at its times: " + late);
     }
     assertTrue(run.console().contains("Arrivals (" + metLevel + "): "), run.console());
     // goodput at the capacity, by vLLM's definition: requests within 400 ms TTFT each, per second
-    double goodput = capacity.path("request_goodput_at_capacity").asDouble();
+    double goodput = capacity.requestGoodputAtCapacity();
     assertTrue(
-        goodput > 0 && goodput <= capacity.path("request_throughput_at_capacity").asDouble() + 1e-9,
+        goodput > 0 && goodput <= capacity.requestThroughputAtCapacity() + 1e-9,
         capacity.toString());
-    assertEquals("ttft:400", capacity.path("goodput_objectives").asText());
+    assertEquals("ttft:400", capacity.goodputObjectives());
     assertTrue(run.console().contains("Goodput:   at " + metLevel + ", "), run.console());
     String page = Files.readString(run.runDir().resolve("llm.html"));
     assertTrue(page.contains("Goodput at the capacity: "), "the goodput on the page");

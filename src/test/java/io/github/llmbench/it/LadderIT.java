@@ -4,18 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,7 +33,7 @@ class LadderIT {
 
   private static GatlingRun.Result run;
   private static List<RequestRecord> records;
-  private static JsonNode summary;
+  private static Summary summary;
 
   @BeforeAll
   static void runLadder() throws Exception {
@@ -53,7 +53,7 @@ class LadderIT {
                 "sim.gpu", "rtx4090"));
     assertEquals(0, run.exitCode(), run.console());
     records = RequestsJsonl.read(RunFiles.ofRun(run.runDir()).requests());
-    summary = new ObjectMapper().readTree(RunFiles.ofRun(run.runDir()).summary().toFile());
+    summary = TestReports.summary(run.runDir());
   }
 
   @Test
@@ -81,25 +81,25 @@ class LadderIT {
 
   @Test
   void summaryLeavesTheWarmupOut() {
-    assertEquals(24, summary.get("completed").asInt(), "warmup requests are not in the summary");
-    assertEquals(3, summary.get("warmup_requests").asInt());
-    assertEquals(11, summary.get("seed").asLong());
-    assertEquals("random", summary.get("dataset").asText());
-    assertEquals(List.of("c2", "c3", "c4"), iterable(summary.get("levels")));
-    assertEquals(6, summary.get("levels").get("c2").get("completed").asInt());
-    assertEquals(2, summary.get("levels").get("c2").get("max_concurrency").asInt());
-    assertFalse(summary.get("levels").has(Level.WARMUP.tag()));
+    assertEquals(24, summary.overall().completed(), "warmup requests are not in the summary");
+    assertEquals(3, summary.run().warmupRequests());
+    assertEquals(11, summary.run().seed());
+    assertEquals("random", summary.run().dataset());
+    assertEquals(List.of("c2", "c3", "c4"), List.copyOf(summary.levels().keySet()));
+    assertEquals(6, summary.levels().get("c2").figures().completed());
+    assertEquals(2, summary.levels().get("c2").figures().maxConcurrency());
+    assertFalse(summary.levels().containsKey(Level.WARMUP.tag()));
   }
 
   @Test
   void steadyStateRooflineAndKneeInTheConsoleAndSummary() {
     for (String level : List.of("c2", "c3", "c4")) {
-      JsonNode l = summary.get("levels").get(level);
-      assertTrue(l.has("steady_state") && l.has("roofline"), level + ": " + l);
+      LevelSummary l = summary.levels().get(level);
+      assertTrue(l.steadyState() != null && l.roofline().peakFlops() != null, level + ": " + l);
       assertTrue(
           run.console().contains("Serving Benchmark Result (" + level + ")"), "block of " + level);
     }
-    assertTrue(summary.has("knee"));
+    assertEquals(3, summary.knee().levels().size());
     assertTrue(run.console().contains("Steady-State Metrics"), "steady-state block in the console");
     assertTrue(
         run.console().contains("Ladder (output throughput basis"),
@@ -108,8 +108,7 @@ class LadderIT {
 
   @Test
   void pageIsLinkedAndAgreesWithTheSummary() throws Exception {
-    double steadyC4 =
-        summary.get("levels").get("c4").get("steady_state").get("output_throughput").asDouble();
+    double steadyC4 = summary.levels().get("c4").steadyState().outputThroughput();
     Path page = RunFiles.ofRun(run.runDir()).page();
     String html = Files.readString(page);
     assertTrue(
@@ -153,11 +152,5 @@ class LadderIT {
       peak = Math.max(peak, n);
     }
     return peak;
-  }
-
-  private static List<String> iterable(JsonNode object) {
-    List<String> names = new ArrayList<>();
-    object.fieldNames().forEachRemaining(names::add);
-    return names;
   }
 }

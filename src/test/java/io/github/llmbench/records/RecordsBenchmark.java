@@ -4,6 +4,7 @@ import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.report.RunReport;
 import io.github.llmbench.testing.TestRecords;
+import io.github.llmbench.testing.TestReports;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -277,7 +278,7 @@ public final class RecordsBenchmark {
             Files.newOutputStream(runDir.resolve("live-console.txt")),
             true,
             StandardCharsets.UTF_8)) {
-      RunReport.write(
+      TestReports.write(
           runDir,
           all,
           RunAnalysis.Telemetry.NONE,

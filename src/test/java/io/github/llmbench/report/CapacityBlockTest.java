@@ -12,6 +12,7 @@ import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.summary.CapacityFigures;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,10 +98,10 @@ class CapacityBlockTest {
                 throughput / 2,
                 throughput)),
         block);
-    Map<String, Object> json = CapacityBlock.json(v, search(true), Optional.empty(), a);
-    assertEquals("rate", json.get("search"));
-    assertEquals(throughput / 2, (Double) json.get("request_goodput_at_capacity"), 1e-9);
-    assertEquals(2.75, ((List<Map<String, Object>>) json.get("probes")).get(1).get("load"));
+    CapacityFigures json = CapacityBlock.figures(v, search(true), Optional.empty(), a);
+    assertTrue(json.overRates());
+    assertEquals(throughput / 2, json.requestGoodputAtCapacity(), 1e-9);
+    assertEquals(2.75, json.probes().get(1).load());
     // -Dgate.goodput's objectives, when set, are the run's goodput: the capacity's too
     GoodputSpec gate =
         GoodputSpec.perRequest(Map.of(new LatencyFigure(Metric.TTFT, Statistic.MEAN), 2200.0));

@@ -11,6 +11,7 @@ import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.TestRecords;
+import io.github.llmbench.testing.TestReports;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -67,7 +68,7 @@ class CompareMainTest {
   /** The baseline: LlmPageTest's 3-level run (c2, c4, c8). */
   static Path baselineRun(Path dir) throws Exception {
     Path run = LlmPageTest.runFolder(Files.createDirectories(dir.resolve("tp1")));
-    RunReport.write(
+    TestReports.write(
         run,
         LlmPageTest.threeLevelRun(),
         RunAnalysis.Telemetry.NONE,
@@ -91,7 +92,7 @@ class CompareMainTest {
     Map<String, Object> meta = new LinkedHashMap<>(LlmPageTest.metadata());
     meta.put("model_id", MODEL_XSS);
     meta.put("seed", 1234);
-    RunReport.write(run, rs, RunAnalysis.Telemetry.NONE, Map.of(), null, null, 1, meta, quiet());
+    TestReports.write(run, rs, RunAnalysis.Telemetry.NONE, Map.of(), null, null, 1, meta, quiet());
     return run;
   }
 

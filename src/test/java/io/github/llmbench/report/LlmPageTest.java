@@ -11,8 +11,10 @@ import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.TestRecords;
+import io.github.llmbench.testing.TestReports;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -113,7 +115,7 @@ class LlmPageTest {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("backend", "openai-chat");
     m.put("model_id", "Qwen/<b>Qwen2.5</b>-7B");
-    m.put("dataset_prompt", PROMPT_XSS);
+    m.put("dataset", PROMPT_XSS);
     m.put("api_key", "sk-secret-not-shown");
     return m;
   }
@@ -132,7 +134,7 @@ class LlmPageTest {
     Path run = runFolder(dir);
     ByteArrayOutputStream console = new ByteArrayOutputStream();
     RunAnalysis a =
-        RunReport.write(
+        TestReports.write(
             run,
             threeLevelRun(),
             RunAnalysis.Telemetry.NONE,
@@ -177,7 +179,7 @@ class LlmPageTest {
     assertTrue(out.contains("- Failures (c4) -"), out);
 
     // the link: in both Gatling pages, once, and a second report leaves it once
-    RunReport.write(
+    TestReports.write(
         run,
         threeLevelRun(),
         RunAnalysis.Telemetry.NONE,
@@ -207,7 +209,7 @@ class LlmPageTest {
 
     // the page without a roofline: 5 charts; with one: 6
     assertChromium(run, 5);
-    RunReport.write(
+    TestReports.write(
         run,
         threeLevelRun(),
         RunAnalysis.Telemetry.NONE,
@@ -246,7 +248,8 @@ class LlmPageTest {
     }
     rs.add(TestRecords.ok("c4").id("ok").start(t + 1_000).end(t + 1_100).build());
     String html =
-        LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), Map.of(), null, "run");
+        LlmPage.html(
+            RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), RunInfo.NONE, null, "run");
 
     String errors =
         html.substring(html.indexOf("<div id=\"llm-errors\""), html.indexOf("<div id=\"llm-run\""));
@@ -273,7 +276,7 @@ class LlmPageTest {
     String clean =
         LlmPage.html(
             RunAnalysis.of(rs.subList(rs.size() - 1, rs.size()), Map.of(), null, null, 1, "hint"),
-            Map.of(),
+            RunInfo.NONE,
             null,
             "run");
     assertTrue(
@@ -312,7 +315,8 @@ class LlmPageTest {
             .origin(RequestOrigin.trace(500_000, 510_500))
             .build());
     String html =
-        LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), Map.of(), null, "run");
+        LlmPage.html(
+            RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), RunInfo.NONE, null, "run");
     String section =
         html.substring(
             html.indexOf("<div id=\"llm-workload\""), html.indexOf("<div id=\"llm-errors\""));
@@ -330,13 +334,13 @@ class LlmPageTest {
     String plain =
         LlmPage.html(
             RunAnalysis.of(rs.subList(3, 4), Map.of(), null, null, 1, "hint"),
-            Map.of(),
+            RunInfo.NONE,
             null,
             "run");
     assertTrue(plain.contains("llm-workload"), "one trace record still has a lateness row");
     rs.replaceAll(r -> r.withOrigin(null));
     assertFalse(
-        LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), Map.of(), null, "run")
+        LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), RunInfo.NONE, null, "run")
             .contains("llm-workload"));
   }
 

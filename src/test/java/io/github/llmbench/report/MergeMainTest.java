@@ -28,7 +28,7 @@ class MergeMainTest {
             + conc
             + "\",\"injector\":\""
             + injector
-            + "\"}}");
+            + "\"},\"levels\":{\"c8\":{}}}");
     Files.writeString(
         llm.resolve("requests.jsonl"),
         "{\"id\":\"req-1\",\"level\":\"c8\",\"start_ms\":1000,\"end_ms\":1100,"

@@ -1,14 +1,19 @@
 package io.github.llmbench.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.HfConfigTest;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.Summary;
+import io.github.llmbench.testing.TestReports;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -58,7 +63,7 @@ class ReportMainTest {
                     })
                 .collect(Collectors.joining("\n"))
             + "\n");
-    RunReport.write(
+    TestReports.write(
         run,
         rs,
         RunAnalysis.Telemetry.NONE,
@@ -77,7 +82,7 @@ class ReportMainTest {
     assertEquals(0, run(run.toString()), err());
     JsonNode s = JSON.readTree(run.resolve("llm/summary.json").toFile());
     assertEquals("rtx4080-32gb", s.get("report_inputs").get("gpu").asText());
-    assertEquals(LlmPageTest.PROMPT_XSS, s.get("dataset_prompt").asText());
+    assertEquals(LlmPageTest.PROMPT_XSS, s.get("dataset").asText());
     assertEquals("openai-chat", s.get("backend").asText());
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("Steady-State Metrics (c8)"));
     double before = s.get("levels").get("c4").get("roofline").get("ridge_flop_per_byte").asDouble();
@@ -112,6 +117,25 @@ class ReportMainTest {
             .get("c4")
             .get("roofline")
             .has("skipped"));
+  }
+
+  @Test
+  void redoMeasuresTheGoodputAgainstTheRunsOwnObjectives(@TempDir Path dir) throws Exception {
+    Path run = existingRun(dir);
+    Path file = run.resolve("llm/summary.json");
+    ObjectNode written = (ObjectNode) JSON.readTree(file.toFile());
+    assertFalse(written.get("levels").get("c4").has("request_goodput"), "none without objectives");
+    written.put("goodput_objectives", "ttft:100000");
+    Files.writeString(file, written.toString());
+
+    assertEquals(0, run(run.toString()), err());
+    Summary redone = TestReports.summary(run);
+    assertEquals("ttft:100000", redone.run().goodputObjectives());
+    for (LevelSummary l : redone.levels().values()) {
+      int sent = l.figures().completed() + l.figures().failed();
+      assertEquals(100.0 * l.figures().completed() / sent, l.goodputPct(), 1e-9, "every ok one");
+      assertEquals(l.figures().completed() / l.figures().duration(), l.requestGoodput(), 1e-9);
+    }
   }
 
   @Test

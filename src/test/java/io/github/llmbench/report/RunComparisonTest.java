@@ -5,18 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.report.RunComparison.Cell;
 import io.github.llmbench.report.RunComparison.ComparedLevel;
 import io.github.llmbench.report.RunComparison.Verdict;
+import io.github.llmbench.summary.Summary;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Two hand-written summaries compared; every expected figure worked out by hand. */
 class RunComparisonTest {
-
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** The baseline: c8 and c16 (and a warmup, left out). */
   static final String TP1 =
@@ -62,8 +59,8 @@ class RunComparisonTest {
   static RunComparison compare() throws Exception {
     return RunComparison.of(
         List.of(
-            new RunComparison.Input("tp1", JSON.readTree(TP1)),
-            new RunComparison.Input("tp2", JSON.readTree(TP2))));
+            new RunComparison.Input("tp1", Summary.parse(TP1)),
+            new RunComparison.Input("tp2", Summary.parse(TP2))));
   }
 
   @Test
@@ -100,7 +97,7 @@ class RunComparisonTest {
     // missing, never zero: a null field, a NaN, a steady state never reached
     assertCells(c16, "p99_itl_ms", 50.0, null, null, null);
     assertCells(c16, "mean_e2el_ms", 3375.0, null, null, null);
-    assertCells(c16, "steady_state.output_throughput", 410.0, null, null, null);
+    assertCells(c16, "steady_output_throughput", 410.0, null, null, null);
     // the baseline's own ratio is 1
     assertEquals(1.0, c16.row("output_throughput").cells().get(0).ratio());
     assertEquals(Verdict.SAME, c16.row("output_throughput").cells().get(0).verdict());
@@ -112,7 +109,7 @@ class RunComparisonTest {
     ComparedLevel c8 = c.level("c8");
     assertCells(c8, "output_throughput", 256.0, null, null, null);
     assertCells(c8, "failed", 0.0, null, null, null);
-    assertCells(c8, "steady_state.output_throughput", 250.0, null, null, null);
+    assertCells(c8, "steady_output_throughput", 250.0, null, null, null);
     ComparedLevel c32 = c.level("c32");
     assertCells(c32, "output_throughput", null, 700.0, null, null);
     assertNull(c32.row("failed").cells().get(0).value());
@@ -122,7 +119,7 @@ class RunComparisonTest {
   @Test
   void runMetadata() throws Exception {
     RunComparison c = compare();
-    RunComparison.RunInfo tp1 = c.runs().get(0);
+    RunComparison.ComparedRun tp1 = c.runs().get(0);
     assertEquals("tp1", tp1.label());
     assertEquals("Qwen/Qwen2.5-7B-Instruct", tp1.model());
     assertEquals("http://gpu1:8000", tp1.baseUrl());
@@ -130,15 +127,15 @@ class RunComparisonTest {
     assertEquals("20250101-120000", tp1.date());
     assertEquals("42", tp1.seed());
     assertEquals(List.of("c16", "c8"), tp1.levels());
-    RunComparison.RunInfo tp2 = c.runs().get(1);
+    RunComparison.ComparedRun tp2 = c.runs().get(1);
     assertNull(tp2.dataset());
     assertEquals("7", tp2.seed());
   }
 
   @Test
   void aSummaryWithoutLevelsIsOneLevel() throws Exception {
-    JsonNode old =
-        JSON.readTree(
+    Summary old =
+        Summary.parse(
             """
         {"max_concurrency": 16, "output_throughput": 500.0, "mean_tpot_ms": 20.0}
         """);
@@ -146,7 +143,7 @@ class RunComparisonTest {
         RunComparison.of(
             List.of(
                 new RunComparison.Input("old", old),
-                new RunComparison.Input("tp1", JSON.readTree(TP1))));
+                new RunComparison.Input("tp1", Summary.parse(TP1))));
     assertEquals(List.of("c8", "c16"), c.levels().stream().map(ComparedLevel::name).toList());
     assertCells(c.level("c16"), "output_throughput", 500.0, 400.0, 0.8, Verdict.WORSE);
     assertCells(c.level("c16"), "mean_tpot_ms", 20.0, 25.0, 1.25, Verdict.WORSE);
@@ -154,8 +151,8 @@ class RunComparisonTest {
 
   @Test
   void levelsWithoutConcurrencyComeLastInTheOrderMet() throws Exception {
-    JsonNode open =
-        JSON.readTree(
+    Summary open =
+        Summary.parse(
             """
         {"levels": {"r8": {"output_throughput": 1.0}, "r2": {"output_throughput": 2.0},
                     "c4": {"output_throughput": 3.0}}}
@@ -164,7 +161,7 @@ class RunComparisonTest {
         RunComparison.of(
             List.of(
                 new RunComparison.Input("a", open),
-                new RunComparison.Input("b", JSON.readTree(TP1))));
+                new RunComparison.Input("b", Summary.parse(TP1))));
     assertEquals(
         List.of("c4", "c8", "c16", "r8", "r2"),
         c.levels().stream().map(ComparedLevel::name).toList());
@@ -174,8 +171,8 @@ class RunComparisonTest {
 
   @Test
   void aTitleStatesTheConcurrencyOnlyWhereTheNameDoesNot() throws Exception {
-    JsonNode capped =
-        JSON.readTree(
+    Summary capped =
+        Summary.parse(
             """
         {"levels": {"r8": {"max_concurrency": 4, "output_throughput": 1.0}, "c4": {"max_concurrency": 4, "output_throughput": 3.0},
                     "feeder": {"output_throughput": 2.0}}}

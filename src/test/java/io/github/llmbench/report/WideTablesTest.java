@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.testing.Chromium;
+import io.github.llmbench.testing.TestReports;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +33,7 @@ class WideTablesTest {
   @Test
   void everyHeaderOfLlmPageShownOrScrolledTo(@TempDir Path dir) throws Exception {
     Path run = LlmPageTest.runFolder(dir);
-    RunReport.write(
+    TestReports.write(
         run,
         LlmPageTest.threeLevelRun(),
         RunAnalysis.Telemetry.NONE,

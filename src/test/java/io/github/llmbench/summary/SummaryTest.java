@@ -1,30 +1,34 @@
-package io.github.llmbench.report;
+package io.github.llmbench.summary;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.ServingMetricsCalculator;
 import io.github.llmbench.analysis.ServingMetricsCalculatorTest;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.testing.TestRecords;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class SummaryJsonTest {
+class SummaryTest {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final double EPS = 1e-9;
@@ -67,68 +71,63 @@ class SummaryJsonTest {
 
   private static List<String> names(JsonNode node) {
     List<String> out = new ArrayList<>();
-    Iterator<String> it = node.fieldNames();
-    it.forEachRemaining(out::add);
+    node.fieldNames().forEachRemaining(out::add);
     return out;
   }
 
+  private static RunInfo info() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("date", RunInfo.date(LocalDateTime.of(2025, 1, 2, 3, 4, 5)));
+    m.put("backend", "openai-chat");
+    m.put("model_id", "Qwen/Qwen3-8B");
+    m.put("base_url", "http://localhost:8000");
+    m.put("input_len", 1024);
+    return TestReports.info(m);
+  }
+
   @Test
-  void singleLevelFieldNamesValuesAndRoundTrip(@TempDir Path dir) throws Exception {
+  void topLevelFieldsAreVllmsNamesValuesAndOrderAndReadBackTyped(@TempDir Path dir)
+      throws Exception {
     ServingMetrics m =
         ServingMetricsCalculator.compute(ServingMetricsCalculatorTest.handMadeRun(), 4);
-    Map<String, Object> meta = new LinkedHashMap<>();
-    meta.put("date", SummaryJson.date(LocalDateTime.of(2025, 1, 2, 3, 4, 5)));
-    meta.put("backend", "openai-chat");
-    meta.put("model_id", "Qwen/Qwen3-8B");
-    meta.put("base_url", "http://localhost:8000");
-    meta.put("input_len", 1024);
-    meta.put("completed", 999); // a metric field: the measured value wins
+    Summary s = new Summary(info(), ServingFigures.of(m), Map.of(), null, null, null, null);
     Path file = dir.resolve("out/summary.json");
-    SummaryJson.write(file, SummaryJson.build(meta, m));
+    s.write(file);
 
     JsonNode root = JSON.readTree(Files.readString(file));
-    List<String> expectedNames =
-        new ArrayList<>(
-            List.of("date", "backend", "model_id", "base_url", "input_len", "completed"));
-    for (String f : METRIC_FIELDS) {
-      if (!expectedNames.contains(f)) {
-        expectedNames.add(f);
-      }
-    }
-    assertEquals(expectedNames, names(root));
+    List<String> expected =
+        new ArrayList<>(List.of("date", "backend", "model_id", "base_url", "input_len"));
+    expected.addAll(METRIC_FIELDS);
+    assertEquals(expected, names(root));
     assertEquals("20250102-030405", root.get("date").asText());
-    assertEquals("Qwen/Qwen3-8B", root.get("model_id").asText());
-    assertEquals(1024, root.get("input_len").asInt());
     assertEquals(4, root.get("completed").asInt());
     assertEquals(1, root.get("failed").asInt());
     assertEquals(3.5, root.get("duration").asDouble(), EPS);
     assertEquals(60, root.get("total_input_tokens").asLong());
     assertEquals(14, root.get("total_output_tokens").asLong());
     assertEquals(4 / 3.5, root.get("request_throughput").asDouble(), EPS);
-    assertEquals(4.0, root.get("output_throughput").asDouble(), EPS);
     assertEquals(74 / 3.5, root.get("total_token_throughput").asDouble(), EPS);
     assertEquals(7.0, root.get("max_output_tokens_per_s").asDouble(), EPS);
-    assertEquals(3, root.get("max_concurrent_requests").asInt());
     assertTrue(root.get("max_concurrent_requests").isIntegralNumber());
     assertEquals(4, root.get("max_concurrency").asInt());
-    assertEquals(1, root.get("output_tokens_estimated_count").asInt());
     assertEquals(362.5, root.get("mean_ttft_ms").asDouble(), EPS);
-    assertEquals(350.0, root.get("median_ttft_ms").asDouble(), EPS);
     assertEquals(Math.sqrt(9218.75), root.get("std_ttft_ms").asDouble(), EPS);
-    assertEquals(470.0, root.get("p90_ttft_ms").asDouble(), EPS);
     assertEquals(497.0, root.get("p99_ttft_ms").asDouble(), EPS);
-    assertEquals(225.0, root.get("median_tpot_ms").asDouble(), EPS);
     assertEquals(540.0, root.get("p90_itl_ms").asDouble(), EPS);
-    assertEquals(1871.5, root.get("p99_e2el_ms").asDouble(), EPS);
-    assertEquals(950.0, root.get("mean_e2el_ms").asDouble(), EPS);
-    // doubles survive the text exactly
-    assertEquals(m.itl().mean(), root.get("mean_itl_ms").asDouble(), 0.0);
-    assertEquals(m.tpot().std(), root.get("std_tpot_ms").asDouble(), 0.0);
-    assertFalse(root.has("levels"));
+    assertFalse(root.has("levels"), "no levels: none given");
+
+    Summary read = Summary.read(file);
+    assertEquals(s, read, "every field read back as written");
+    assertEquals("Qwen/Qwen3-8B", read.run().modelId());
+    assertEquals(1024, read.run().inputLen());
+    assertEquals(m.tpot().std(), read.overall().latency().get("std_tpot_ms"), 0.0);
+    assertEquals(
+        1871.5, read.overall().latency(new LatencyFigure(Metric.E2EL, Statistic.P99)), EPS);
+    assertEquals(List.of("c4"), List.copyOf(read.measuredLevels().keySet()), "c<max_concurrency>");
   }
 
   @Test
-  void severalLevelsNestUnderLevelsAndOverallStaysOnTop() throws Exception {
+  void severalLevelsNestUnderLevelsWithTheirBlocksAndTheOverallStaysOnTop() throws Exception {
     List<RequestRecord> all = new ArrayList<>(ServingMetricsCalculatorTest.handMadeRun());
     long t = 1_700_000_000_000L + 10_000;
     all.add(
@@ -143,29 +142,36 @@ class SummaryJsonTest {
             .inputTokens(5)
             .outputTokens(2)
             .build());
-    Map<String, ServingMetrics> levels =
-        ServingMetricsCalculator.computeByLevel(
-            all, Map.of("c4", 4, "c8", 8), LatencyStats.DEFAULT_PERCENTILES);
-    ServingMetrics overall =
-        ServingMetricsCalculator.compute(all, null, LatencyStats.DEFAULT_PERCENTILES);
-    JsonNode root =
-        JSON.readTree(
-            SummaryJson.toJson(SummaryJson.build(Map.of("model_id", "m"), overall, levels)));
+    RunAnalysis a = RunAnalysis.of(all, Map.of("c4", 4, "c8", 8), null, null, 1, "hint");
+    Summary s = Summary.of(a, TestReports.info(Map.of("model_id", "m")));
+    JsonNode root = JSON.readTree(s.toJson());
 
-    assertEquals("levels", names(root).get(names(root).size() - 1));
+    List<String> top = names(root);
+    assertEquals(METRIC_FIELDS, top.subList(1, 1 + METRIC_FIELDS.size()), "after model_id");
+    assertEquals(
+        List.of("levels", "knee", "report_inputs"),
+        top.subList(1 + METRIC_FIELDS.size(), top.size()));
     assertEquals(5, root.get("completed").asInt()); // overall: 4 + 1
     assertTrue(root.get("max_concurrency").isNull());
     assertEquals(11.0, root.get("duration").asDouble(), EPS); // 0 .. 11000 ms
     JsonNode lv = root.get("levels");
     assertEquals(List.of("c4", "c8"), names(lv));
-    assertEquals(METRIC_FIELDS, names(lv.get("c4")));
-    assertEquals(4, lv.get("c4").get("completed").asInt());
-    assertEquals(4, lv.get("c4").get("max_concurrency").asInt());
-    assertEquals(3.5, lv.get("c4").get("duration").asDouble(), EPS);
-    assertEquals(1, lv.get("c8").get("completed").asInt());
+    List<String> c4 = names(lv.get("c4"));
+    assertEquals(METRIC_FIELDS, c4.subList(0, METRIC_FIELDS.size()));
+    assertEquals(
+        List.of("steady_state", "roofline", "failures"),
+        c4.subList(METRIC_FIELDS.size(), c4.size()));
     assertEquals(8, lv.get("c8").get("max_concurrency").asInt());
     assertEquals(2.0, lv.get("c8").get("output_throughput").asDouble(), EPS); // 2 tokens / 1 s
-    assertEquals(900.0, lv.get("c8").get("p99_itl_ms").asDouble(), EPS);
+    assertTrue(lv.get("c8").get("roofline").get("skipped").asText().contains("hint"));
+
+    Summary read = Summary.parse(s.toJson());
+    assertEquals(s, read);
+    assertEquals(
+        900.0,
+        read.levels().get("c8").figures().latency(new LatencyFigure(Metric.ITL, Statistic.P99)),
+        EPS);
+    assertEquals(a.knee().basis(), read.knee().throughputBasis());
   }
 
   /** c2 fails for 12 reasons (reason i i times), c4 never: c2 lists its 10 most frequent. */
@@ -186,12 +192,8 @@ class SummaryJsonTest {
       }
     }
     all.add(TestRecords.ok("c4").id("ok").start(t + 1000).end(t + 2000).build());
-    JsonNode lv =
-        JSON.readTree(
-                SummaryJson.toJson(
-                    RunReport.summary(
-                        RunAnalysis.of(all, Map.of(), null, null, 1, "hint"), Map.of())))
-            .get("levels");
+    Summary s = Summary.of(RunAnalysis.of(all, Map.of(), null, null, 1, "hint"), RunInfo.NONE);
+    JsonNode lv = JSON.readTree(s.toJson()).get("levels");
 
     JsonNode c2 = lv.get("c2").get("failures");
     assertEquals(10, c2.size());
@@ -202,6 +204,11 @@ class SummaryJsonTest {
     }
     assertTrue(lv.get("c4").get("failures").isArray());
     assertEquals(0, lv.get("c4").get("failures").size());
+    // c2 has no completed request: its latencies read 0, as vLLM writes them
+    Summary read = Summary.parse(s.toJson());
+    LatencyFigure p99 = new LatencyFigure(Metric.TTFT, Statistic.P99);
+    assertEquals(0.0, read.levels().get("c2").figures().latency(p99));
+    assertEquals(12, read.levels().get("c2").failures().get(0).count());
   }
 
   @Test
@@ -209,29 +216,62 @@ class SummaryJsonTest {
     ServingMetrics m =
         ServingMetricsCalculator.compute(
             ServingMetricsCalculatorTest.handMadeRun(), 4, List.of(50.0, 99.9));
-    JsonNode root = JSON.readTree(SummaryJson.toJson(SummaryJson.metricFields(m)));
+    JsonNode root = JSON.readTree(JSON.writeValueAsString(ServingFigures.of(m)));
     assertEquals(350.0, root.get("p50_ttft_ms").asDouble(), EPS);
     assertEquals(499.7, root.get("p99.9_ttft_ms").asDouble(), 1e-6); // h = 2.997
     assertTrue(root.has("p90_ttft_ms"));
     assertTrue(root.has("p99_ttft_ms"));
+    assertEquals(
+        499.7,
+        JSON.readValue(root.toString(), ServingFigures.class).latency().get("p99.9_ttft_ms"),
+        1e-6);
   }
 
   @Test
   void secretsNeverReachTheSummary() throws Exception {
     Map<String, Object> settings = new LinkedHashMap<>();
-    settings.put("temperature", 0.0);
+    settings.put("temperature", "0.0");
     settings.put("OPENAI_API_KEY", "sk-nested");
+    settings.put("metrics.url", "https://u:sk-metrics@gpu.example.com/metrics");
     Map<String, Object> meta = new LinkedHashMap<>();
     meta.put("api_key", "sk-top");
-    meta.put("Authorization", "Bearer sk-top");
     meta.put("base_url", "https://user:sk-url@api.example.com/v1");
     meta.put("settings", settings);
+    meta.put("server_checks", Map.of("authorization", "Bearer sk-check"));
     ServingMetrics m = ServingMetricsCalculator.compute(List.of(), null, List.of(99.0));
-    String text = SummaryJson.toJson(SummaryJson.build(meta, m));
+    String text =
+        new Summary(TestReports.info(meta), ServingFigures.of(m), Map.of(), null, null, null, null)
+            .toJson();
     assertFalse(text.contains("sk-"), text);
     JsonNode root = JSON.readTree(text);
     assertEquals("https://api.example.com/v1", root.get("base_url").asText());
-    assertEquals(0.0, root.get("settings").get("temperature").asDouble(), 0.0);
-    assertFalse(root.has("api_key"));
+    assertEquals("0.0", root.get("settings").get("temperature").asText());
+    assertEquals(
+        "https://gpu.example.com/metrics", root.get("settings").get("metrics.url").asText());
+  }
+
+  @Test
+  void readsVllmsOwnResultFileAndRefusesOtherJson() throws Exception {
+    String vllm =
+        """
+        {"date": "20250101-120000", "backend": "vllm", "model_id": "Qwen/Qwen3-8B",
+         "tokenizer_id": "Qwen/Qwen3-8B", "num_prompts": 100, "request_rate": "inf",
+         "burstiness": 1.0, "max_concurrency": null, "duration": 12.5, "completed": 100,
+         "total_input_tokens": 102400, "total_output_tokens": 12800, "request_throughput": 8.0,
+         "output_throughput": 1024.0, "total_token_throughput": 9216.0, "mean_ttft_ms": 120.5,
+         "p99_tpot_ms": 31.0, "input_lens": [1024, 1024], "ttfts": [0.1, 0.2], "itls": [[0.03]],
+         "generated_texts": ["a", "b"], "errors": ["", ""]}
+        """;
+    Summary s = Summary.parse(vllm);
+    assertEquals("Qwen/Qwen3-8B", s.run().modelId());
+    assertNull(s.overall().maxConcurrency());
+    assertEquals(List.of("all"), List.copyOf(s.measuredLevels().keySet()));
+    LevelSummary all = s.measuredLevels().get("all");
+    assertEquals(1024.0, all.figures().outputThroughput(), 0.0);
+    assertEquals(31.0, all.figures().latency(new LatencyFigure(Metric.TPOT, Statistic.P99)), 0.0);
+    assertTrue(Double.isNaN(all.steadyOutputThroughput()), "vLLM has no steady window");
+
+    assertThrows(Summary.NotASummary.class, () -> Summary.parse("{\"gates\": {\"tpot.p99\": 3}}"));
+    assertThrows(Summary.NotASummary.class, () -> Summary.parse("[1, 2]"));
   }
 }

@@ -1,0 +1,142 @@
+package io.github.llmbench.summary;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.github.llmbench.analysis.FailureReasons;
+import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.ServerFigures;
+import io.github.llmbench.analysis.TraceLateness;
+import io.github.llmbench.analysis.TurnLatency;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One level of {@code summary.json} ({@code levels.c8}): vLLM's serving fields, then the kit's
+ * blocks.
+ *
+ * @param figures vLLM's fields, at the level's top
+ * @param failures the failures' most frequent reasons ({@code []} when none failed)
+ * @param turns TTFT by turn, in multi-turn runs (else null)
+ * @param server the server's figures and guards, when its metrics were read (else null)
+ * @param traceLateness how late a trace's requests were sent, in trace replays (else null)
+ * @param requestGoodput requests/s meeting the goodput objectives, when set (else null)
+ * @param goodputPct the share of requests meeting them, in percent, when set (else null)
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record LevelSummary(
+    @JsonUnwrapped ServingFigures figures,
+    SteadyStateFigures steadyState,
+    RooflineFigures roofline,
+    List<Failure> failures,
+    List<Turn> turns,
+    Server server,
+    Lateness traceLateness,
+    Double requestGoodput,
+    Double goodputPct) {
+
+  public LevelSummary {
+    failures = failures == null ? List.of() : List.copyOf(failures);
+  }
+
+  /** A failure reason and how many requests it ended. */
+  public record Failure(String error, int count) {}
+
+  /** One turn of a conversation: its requests and their TTFT. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Turn(
+      int turn,
+      int completed,
+      int failed,
+      Double meanInputTokens,
+      Double meanTtftMs,
+      Double medianTtftMs,
+      Double p99TtftMs) {}
+
+  /**
+   * The server's figures ({@link ServerFigures#NAMES}) over the level and its steady window, and
+   * the confounds found.
+   */
+  public record Server(Map<String, Double> level, Map<String, Double> steady, List<String> guards) {
+
+    /** A figure over the level, NaN when the server did not report it. */
+    public double levelFigure(String name) {
+      Double v = level == null ? null : level.get(name);
+      return v == null ? Double.NaN : v;
+    }
+  }
+
+  /** How late a trace's requests were sent against their times. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Lateness(int requests, Double medianMs, Double p99Ms, Double maxMs) {}
+
+  /** A level's goodput: requests/s meeting the objectives and their share in percent. */
+  public record Goodput(double perSecond, double pct) {}
+
+  /** A level's summary from its analysis; the goodput is added by {@link #withGoodput}. */
+  public static LevelSummary of(RunAnalysis.Level l, RunAnalysis a) {
+    return new LevelSummary(
+        ServingFigures.of(l.serving()),
+        SteadyStateFigures.of(l.steady()),
+        RooflineFigures.of(l, a),
+        failures(l.failures()),
+        l.turns().isEmpty() ? null : turns(l.turns()),
+        l.server().isEmpty()
+            ? null
+            : new Server(l.server().level(), l.server().steady(), l.server().guards()),
+        l.lateness().isEmpty() ? null : lateness(l.lateness()),
+        null,
+        null);
+  }
+
+  /** This level with its goodput. */
+  public LevelSummary withGoodput(Goodput g) {
+    return new LevelSummary(
+        figures,
+        steadyState,
+        roofline,
+        failures,
+        turns,
+        server,
+        traceLateness,
+        g.perSecond(),
+        g.pct());
+  }
+
+  /** The steady window's output tok/s; NaN when the level never reached its steady state. */
+  public double steadyOutputThroughput() {
+    return steadyState == null || !steadyState.reached()
+        ? Double.NaN
+        : steadyState.outputThroughput();
+  }
+
+  private static List<Failure> failures(FailureReasons f) {
+    return f.top().stream().map(r -> new Failure(r.error(), r.count())).toList();
+  }
+
+  private static List<Turn> turns(TurnLatency t) {
+    return t.rows().stream()
+        .map(
+            r ->
+                new Turn(
+                    r.turn(),
+                    r.completed(),
+                    r.failed(),
+                    finite(r.meanInputTokens()),
+                    finite(r.ttftMeanMs()),
+                    finite(r.ttftMedianMs()),
+                    finite(r.ttftP99Ms())))
+        .toList();
+  }
+
+  private static Lateness lateness(TraceLateness t) {
+    return new Lateness(t.requests(), finite(t.medianMs()), finite(t.p99Ms()), finite(t.maxMs()));
+  }
+
+  /** A figure, or null where there is none (JSON has no NaN). */
+  static Double finite(double v) {
+    return Double.isFinite(v) ? v : null;
+  }
+}

@@ -1,0 +1,119 @@
+package io.github.llmbench.summary;
+
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.github.llmbench.analysis.SteadyState;
+import io.github.llmbench.analysis.TtftTrend;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A level's steady window ({@link SteadyState}): where it lies, what it held, its throughputs and
+ * latencies ({@code mean_ttft_ms}, every TPOT statistic), and whether TTFT grew inside it.
+ *
+ * @param reached whether in flight stayed at the threshold long enough; without, the window's
+ *     figures are not the level's steady ones
+ * @param latency the window's latency fields; read with {@link #latency(LatencyFigure)}
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record SteadyStateFigures(
+    int concurrency,
+    boolean concurrencyObserved,
+    int threshold,
+    boolean reached,
+    double windowStartS,
+    double windowEndS,
+    double windowS,
+    int observedPeakConcurrency,
+    int requests,
+    int startedInWindow,
+    int completedInWindow,
+    double requestThroughput,
+    double outputThroughput,
+    double inputThroughput,
+    double totalTokenThroughput,
+    double meanInFlight,
+    double meanContextTokens,
+    double meanPromptTokens,
+    Trend ttftTrend,
+    @JsonIgnore Map<String, Double> latency) {
+
+  public SteadyStateFigures {
+    latency = LatencyFields.copy(latency);
+  }
+
+  /**
+   * Whether TTFT grew inside the window (a queue building up).
+   *
+   * @param evaluated whether the window held enough points to tell
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Trend(
+      boolean evaluated,
+      int points,
+      double slopeMsPerS,
+      double slopeStdErr,
+      double riseMs,
+      boolean growing) {
+
+    static Trend of(TtftTrend t) {
+      return new Trend(
+          t.evaluated(), t.points(), t.slopeMsPerS(), t.slopeStdErr(), t.riseMs(), t.growing());
+    }
+  }
+
+  public static SteadyStateFigures of(SteadyState s) {
+    Map<String, Double> latency = new LinkedHashMap<>();
+    LatencyFields.put(
+        latency,
+        Metric.TTFT,
+        s.ttft(),
+        Statistic.MEAN,
+        Statistic.MEDIAN,
+        Statistic.P99,
+        Statistic.P90);
+    LatencyFields.put(latency, Metric.TPOT, s.tpot(), Statistic.values());
+    return new SteadyStateFigures(
+        s.concurrency(),
+        s.concurrencyObserved(),
+        s.threshold(),
+        s.reached(),
+        s.windowStartS(),
+        s.windowEndS(),
+        s.windowS(),
+        s.observedPeak(),
+        s.requests(),
+        s.startedInWindow(),
+        s.completedInWindow(),
+        s.requestThroughput(),
+        s.outputThroughput(),
+        s.inputThroughput(),
+        s.totalThroughput(),
+        s.meanInFlight(),
+        s.meanContextTokens(),
+        s.meanPromptTokens(),
+        Trend.of(s.ttftTrend()),
+        latency);
+  }
+
+  /** A latency figure of the window; NaN when it does not have it. */
+  public double latency(LatencyFigure figure) {
+    return LatencyFields.get(latency, figure);
+  }
+
+  @JsonAnyGetter
+  Map<String, Double> latencyFields() {
+    return LatencyFields.view(latency);
+  }
+
+  @JsonAnySetter
+  void latencyField(String field, Object value) {
+    LatencyFields.accept(latency, field, value);
+  }
+}
