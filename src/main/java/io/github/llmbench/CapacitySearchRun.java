@@ -53,6 +53,16 @@ final class CapacitySearchRun {
     this.clockMs = clockMs;
   }
 
+  /** The search {@code -Dsearch} asks for, each probe {@code -Dduration} long; empty for none. */
+  static Optional<CapacitySearchRun> forRun(BenchSettings settings) {
+    return settings
+        .search()
+        .map(
+            s ->
+                new CapacitySearchRun(
+                    s, settings.load().durationSeconds(), System::currentTimeMillis));
+  }
+
   /**
    * The next probe's load, or 0 when the search is over or the next probe would not end within the
    * budget.

@@ -8,9 +8,7 @@ import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
-import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.core.Level;
-import io.github.llmbench.core.Metric;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.GatlingAssertions;
 import io.github.llmbench.gates.RunGates;
@@ -19,31 +17,19 @@ import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Populations;
 import io.github.llmbench.injection.RequestChains;
 import io.github.llmbench.injection.Target;
-import io.github.llmbench.injection.TargetException;
 import io.github.llmbench.records.RunDirectory;
 import io.github.llmbench.records.RunRecorder;
 import io.github.llmbench.settings.BenchSettings;
-import io.github.llmbench.settings.BenchSettings.DatasetKind;
-import io.github.llmbench.settings.SettingsException;
-import io.github.llmbench.settings.SettingsTable;
-import io.github.llmbench.telemetry.MetricsScraper;
-import io.github.llmbench.telemetry.MetricsSetup;
-import io.github.llmbench.workload.DatasetException;
 import io.github.llmbench.workload.FeederRecords;
 import io.github.llmbench.workload.PreparedWorkload;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.EnumMap;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.OptionalLong;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * What a simulation needs to load an LLM server: the settings, the server (the embedded simulator
@@ -61,18 +47,13 @@ public final class LlmBench {
   private final RunGates gates;
   private final Target target;
 
-  /**
-   * The dataset and the warmup's; makes the prompts made before the load, once, by {@link
-   * #prepared()}.
-   */
+  /** The dataset and the warmup's; its prompts are made before the load by {@link #prepared()}. */
   private final PreparedWorkload workload;
 
-  /**
-   * Start lines known before the load is prepared: the tokenizer, the chat template, the metrics.
-   */
-  private final Map<String, String> startNotes;
+  /** What was found about the server before the load, and the metrics scraper it set up. */
+  private final ServerChecks serverChecks;
 
-  private final boolean exitOnProblem;
+  private final boolean exitOnBadInput;
   private final List<Phase> phases;
   private final RequestChains chains;
 
@@ -83,47 +64,22 @@ public final class LlmBench {
   private final long createdMs = System.currentTimeMillis();
   private final PrintStream out = System.out;
 
-  private LlmBench(BenchSettings settings, boolean exitOnProblem) {
+  private LlmBench(BenchSettings settings, boolean exitOnBadInput) {
     this.settings = settings;
-    // the gates file and the baseline are read first: a bad one costs nothing
+    this.exitOnBadInput = exitOnBadInput;
+    // the gates, the dataset's file and a local tokenizer are read before the server is asked
+    // anything: a bad one costs nothing
     this.gates = RunGates.of(settings);
-    this.exitOnProblem = exitOnProblem;
     RunRecorder recorder = new RunRecorder(() -> RunDirectory.llmFolder(createdMs, out));
-    // the dataset's file and a local tokenizer are read before the server is asked anything: a bad
-    // path costs nothing
     PreparedWorkload.Sources sources = PreparedWorkload.Sources.read(settings);
     this.target = Target.resolve(settings);
-    MetricsScraper scraper;
     try {
       this.workload = PreparedWorkload.forServer(settings, sources, target.workloadServer(), out);
       this.phases =
-          workload.traceSendTimes().isPresent()
-              ? LoadPlan.trace(settings.load(), workload.traceSendTimes().get())
-              : settings.search().isPresent()
-                  ? LoadPlan.search(settings.load())
-                  : LoadPlan.of(
-                      settings.load(), workload.sequentialProfiles(), settings.injector());
+          LoadPlan.forRun(settings, workload.traceSendTimes(), workload.sequentialProfiles());
       RooflineInputs roofline = RooflineInputs.of(settings, target);
-      MetricsSetup metrics =
-          MetricsSetup.of(
-              target.baseUrl(),
-              settings.requestOptions().headers(),
-              settings.apiKey(),
-              settings.metrics().urls(),
-              settings.metrics().intervalSeconds(),
-              recorder::directory,
-              out);
-      scraper = metrics.scraper();
-      Map<String, String> notes = new LinkedHashMap<>(workload.startNotes());
-      notes.put("metrics", metrics.note());
-      this.startNotes = Collections.unmodifiableMap(notes);
-      this.search =
-          settings
-              .search()
-              .map(
-                  s ->
-                      new CapacitySearchRun(
-                          s, settings.load().durationSeconds(), System::currentTimeMillis));
+      this.serverChecks = ServerChecks.of(settings, target, workload, recorder::directory, out);
+      this.search = CapacitySearchRun.forRun(settings);
       this.runEnd =
           new RunEnd(
               settings,
@@ -132,8 +88,8 @@ public final class LlmBench {
               phases,
               recorder,
               roofline,
-              this::serverChecks,
-              scraper,
+              serverChecks,
+              serverChecks.scraper(),
               () -> search.flatMap(CapacitySearchRun::verdict),
               out);
       this.chains = RequestChains.forRun(settings, target, workload, recorder);
@@ -141,20 +97,10 @@ public final class LlmBench {
       target.close();
       throw e;
     }
-    printSettings();
-    if (scraper != null) {
-      scraper.start();
+    StartLines.print(out, settings, gates, target, serverChecks.startNotes());
+    if (serverChecks.scraper() != null) {
+      serverChecks.scraper().start();
     }
-  }
-
-  /**
-   * What was found before the load, for summary.json: the start lines, then the preparation's once
-   * it has run.
-   */
-  private Map<String, String> serverChecks() {
-    Map<String, String> checks = new LinkedHashMap<>(startNotes);
-    checks.putAll(workload.preparedNotes());
-    return Collections.unmodifiableMap(checks);
   }
 
   /**
@@ -172,49 +118,28 @@ public final class LlmBench {
    * LlmBench.start("users", "think")}): those are not refused as unknown or misspelled settings.
    */
   public static LlmBench start(String... simulationOwnProperties) {
-    if (System.getProperty("help") != null) { // -Dhelp: the settings, and nothing loaded
-      System.out.print(SettingsTable.help());
-      System.out.flush();
-      Runtime.getRuntime().halt(0);
-    }
+    EarlyExit.ifHelpAsked();
     Set<String> own = Set.of(simulationOwnProperties);
-    return orExit(() -> new LlmBench(BenchSettings.fromSystem(own), true));
-  }
-
-  /** The value, or on a bad setting, dataset or unusable server one line and the end of the JVM. */
-  private static <T> T orExit(Supplier<T> step) {
-    try {
-      return step.get();
-    } catch (SettingsException | TargetException | DatasetException e) {
-      System.out.flush();
-      System.err.println("gatling-llm-bench: " + e.getMessage());
-      System.err.flush();
-      Runtime.getRuntime().halt(EXIT_BAD_INPUT);
-      throw e;
-    }
-  }
-
-  /**
-   * Makes the dataset's prompts that are made before the load and checks the longest request
-   * against the server's context, once, and prints what was found; the first simulation call that
-   * sends the dataset's requests does it, before any load. On a problem the JVM ends as in {@link
-   * #start()} (tests that {@link #create} keep the exception).
-   */
-  private synchronized void prepared() {
-    PreparedWorkload.PlannedRequests planned =
-        LoadPlan.planned(
-            phases,
-            settings.search(),
-            settings.load().durationSeconds(),
-            settings.workload().turns());
-    Map<String, String> added =
-        exitOnProblem ? orExit(() -> workload.prepare(planned)) : workload.prepare(planned);
-    added.forEach((k, v) -> out.printf("  %-12s %s%n", k, v));
+    return EarlyExit.onBadInput(() -> new LlmBench(BenchSettings.fromSystem(own), true));
   }
 
   /** Like {@link #start()}, but throws instead of ending the JVM (for tests and embedding). */
   public static LlmBench create(BenchSettings settings) {
     return new LlmBench(settings, false);
+  }
+
+  /**
+   * Makes the prompts made before the load and checks the longest request against the server's
+   * context, once (the first call that sends the dataset's requests), and prints what was found. On
+   * a problem the JVM ends as in {@link #start()}; {@link #create} keeps the exception.
+   */
+  private synchronized void prepared() {
+    PreparedWorkload.PlannedRequests planned = LoadPlan.planned(phases, settings);
+    Map<String, String> added =
+        exitOnBadInput
+            ? EarlyExit.onBadInput(() -> workload.prepare(planned))
+            : workload.prepare(planned);
+    StartLines.print(out, added);
   }
 
   public BenchSettings settings() {
@@ -245,11 +170,9 @@ public final class LlmBench {
           .get()
           .load(settings.load(), settings.workload().seed(), chains, phases, runEnd::levelDrained);
     }
-    List<OptionalLong> starts =
-        LoadPlan.starts(phases, settings.injector(), settings.load().durationSeconds());
     return Populations.chain(
         phases,
-        starts,
+        LoadPlan.starts(phases, settings.injector(), settings.load().durationSeconds()),
         chains::oneRequest,
         chains::ready,
         runEnd::levelDrained,
@@ -290,61 +213,18 @@ public final class LlmBench {
     return chains.stream();
   }
 
-  /**
-   * The run's hard stop ({@link LoadPlan#maxDuration}): every phase's own limit, and a search's
-   * budget.
-   */
+  /** The run's hard stop ({@link LoadPlan#maxDuration}): every phase's limit, a search's budget. */
   public Duration maxDuration() {
-    return LoadPlan.maxDuration(
-        phases,
-        settings.timeoutSeconds(),
-        settings.search().map(x -> x.budgetMinutes() * 60L).orElse(0L));
+    return LoadPlan.maxDuration(phases, settings);
   }
 
   /**
    * The gates Gatling can check, as Gatling assertions on the kit's records ({@link
-   * GatlingAssertions}: {@code failed.pct} and the latencies Gatling's stats hold, by default E2EL
-   * as the request record's response time), so Gatling's report and exit status show them too. Give
-   * them to {@code setUp(...).assertions(...)}. Profile runs nest records one group deeper: there
-   * only the kit checks them. A capacity search plans no level (its probes are chosen as it runs):
-   * it gets none.
+   * GatlingAssertions}), for {@code setUp(...).assertions(...)}: Gatling's report and exit status
+   * show them too. None for a profile run or a capacity search (see {@link RunAssertions#of}).
    */
   public List<Assertion> assertions() {
-    if (settings.workload().dataset() == DatasetKind.PROFILES) {
-      return List.of();
-    }
-    List<String> levels =
-        phases.stream()
-            .map(Phase::level)
-            .filter(Level::measured)
-            .map(Level::tag)
-            .distinct()
-            .toList();
-    Map<Metric, String> records = new EnumMap<>(Metric.class);
-    settings.gatlingRecords().metrics().forEach(m -> records.put(m, StreamCapture.recordName(m)));
-    return GatlingAssertions.of(
-        gates.set().gates(),
-        levels,
-        gates.baselineFigures(),
-        StreamCapture.REQUEST_RECORD,
-        records);
-  }
-
-  private void printSettings() {
-    out.println("gatling-llm-bench settings:");
-    Map<String, String> shown = new LinkedHashMap<>(settings.describe(gates.describe()));
-    shown.put(
-        "base.url", target.baseUrl() + (target.embedded() ? " (embedded vLLM simulator)" : ""));
-    shown.put("model", target.model());
-    shown.putAll(startNotes);
-    if (target.api().closesConnectionAfterStream()) {
-      shown.put(
-          "connections",
-          "a new one per request ("
-              + target.api().serverHeader().orElse("")
-              + " closes the connection after each stream)");
-    }
-    shown.forEach((k, v) -> out.printf("  %-12s %s%n", k, v));
+    return RunAssertions.of(settings, gates, phases);
   }
 
   /** Ends the run: summaries, gates, files (see {@link RunEnd#finish()}); stops the simulator. */

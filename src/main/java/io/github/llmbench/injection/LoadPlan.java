@@ -20,6 +20,28 @@ public final class LoadPlan {
   private LoadPlan() {}
 
   /**
+   * The phases the settings and the prepared workload describe: a trace's replay when the dataset
+   * is a trace, else a capacity search's warmup when one is asked for (its probes are chosen as it
+   * runs), else this injector's ladder or open-model phases.
+   *
+   * @param traceSendTimes the trace's send times ({@link PreparedWorkload#traceSendTimes()})
+   * @param sequentialProfiles the profiles sent one after another within each level ({@link
+   *     PreparedWorkload#sequentialProfiles()})
+   */
+  public static List<Phase> forRun(
+      BenchSettings settings,
+      Optional<List<Double>> traceSendTimes,
+      List<String> sequentialProfiles) {
+    if (traceSendTimes.isPresent()) {
+      return trace(settings.load(), traceSendTimes.get());
+    }
+    if (settings.search().isPresent()) {
+      return search(settings.load());
+    }
+    return of(settings.load(), sequentialProfiles, settings.injector());
+  }
+
+  /**
    * A trace replay: the warmup, then one phase sending each request at its time.
    *
    * @param sendTimes each request's send time, in s from the replay's start, in order
@@ -36,6 +58,17 @@ public final class LoadPlan {
    */
   public static List<Phase> search(BenchSettings.Load load) {
     return warmup(load, BenchSettings.Injector.ALONE);
+  }
+
+  /**
+   * The run's hard stop ({@link #maxDuration(List, int, long)}) under the settings' timeout and
+   * search budget.
+   */
+  public static Duration maxDuration(List<Phase> phases, BenchSettings settings) {
+    return maxDuration(
+        phases,
+        settings.timeoutSeconds(),
+        settings.search().map(s -> s.budgetMinutes() * 60L).orElse(0L));
   }
 
   /**
@@ -239,6 +272,16 @@ public final class LoadPlan {
               warmupPhase -> (long) warmupPhase.promptCount());
     }
     return (int) Math.min(n * turns, MAX_PREPARED);
+  }
+
+  /**
+   * The requests to make prompts for before the load ({@link #planned(List, Optional, int, int)})
+   * under the settings.
+   */
+  public static PreparedWorkload.PlannedRequests planned(
+      List<Phase> phases, BenchSettings settings) {
+    return planned(
+        phases, settings.search(), settings.load().durationSeconds(), settings.workload().turns());
   }
 
   /**

@@ -132,6 +132,36 @@ class LoadPlanTest {
   }
 
   @Test
+  void theRunsPhasesAreATraceElseASearchElseTheLadder() {
+    BenchSettings search =
+        settings(Map.of("search", "conc", "slo", "ttft.p99:2000", "warmup.prompts", "4"));
+    assertEquals(
+        List.of(Level.WARMUP, Level.TRACE),
+        LoadPlan.forRun(search, Optional.of(List.of(0.0, 1.0)), List.of()).stream()
+            .map(Phase::level)
+            .toList(),
+        "a trace is replayed as it is");
+    assertEquals(
+        List.of("warmup"),
+        LoadPlan.forRun(search, Optional.empty(), List.of()).stream()
+            .map(Phase::scenarioName)
+            .toList(),
+        "a search plans its warmup only");
+    BenchSettings ladder = settings(Map.of("ladder", "8,16", "injector", "1/2"));
+    assertEquals(
+        List.of("c8 SS", "c8 LL", "c16 SS", "c16 LL"),
+        LoadPlan.forRun(ladder, Optional.empty(), List.of("SS", "LL")).stream()
+            .map(Phase::scenarioName)
+            .toList());
+    assertEquals(
+        List.of(4, 4, 8, 8),
+        LoadPlan.forRun(ladder, Optional.empty(), List.of("SS", "LL")).stream()
+            .map(p -> ((Phase.Closed) p).conc())
+            .toList(),
+        "this injector's share");
+  }
+
+  @Test
   void eachKindOfPhaseIsMatchedByItsOwnFunction() {
     List<Phase> phases =
         List.of(

@@ -1,0 +1,41 @@
+package io.github.llmbench;
+
+import io.github.llmbench.injection.TargetException;
+import io.github.llmbench.settings.SettingsException;
+import io.github.llmbench.settings.SettingsTable;
+import io.github.llmbench.workload.DatasetException;
+import java.util.function.Supplier;
+
+/**
+ * Ends the JVM before any load is sent: after {@code -Dhelp}, or on a bad setting, dataset or an
+ * unusable server. It halts rather than throws because Gatling would print a stack trace and exit
+ * with its own status.
+ */
+final class EarlyExit {
+  private EarlyExit() {}
+
+  /** With {@code -Dhelp}: prints every setting and ends the JVM (status 0). */
+  static void ifHelpAsked() {
+    if (System.getProperty("help") != null) {
+      System.out.print(SettingsTable.help());
+      System.out.flush();
+      Runtime.getRuntime().halt(0);
+    }
+  }
+
+  /**
+   * The value, or on bad input one line and the end of the JVM (status {@value
+   * LlmBench#EXIT_BAD_INPUT}).
+   */
+  static <T> T onBadInput(Supplier<T> step) {
+    try {
+      return step.get();
+    } catch (SettingsException | TargetException | DatasetException e) {
+      System.out.flush();
+      System.err.println("gatling-llm-bench: " + e.getMessage());
+      System.err.flush();
+      Runtime.getRuntime().halt(LlmBench.EXIT_BAD_INPUT);
+      throw e;
+    }
+  }
+}

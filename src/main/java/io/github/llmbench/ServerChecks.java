@@ -1,0 +1,71 @@
+package io.github.llmbench;
+
+import io.github.llmbench.injection.Target;
+import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.telemetry.MetricsScraper;
+import io.github.llmbench.telemetry.MetricsSetup;
+import io.github.llmbench.workload.PreparedWorkload;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * What was found about the server before the load: the workload's notes (the tokenizer, the chat
+ * template) and the metrics to scrape (the server's {@code /metrics} is asked once, here). Printed
+ * at the start; for summary.json's {@code server_checks} with the preparation's notes, which exist
+ * only once it has run.
+ */
+final class ServerChecks implements Supplier<Map<String, String>> {
+  private final PreparedWorkload workload;
+  private final MetricsScraper scraper;
+  private final Map<String, String> startNotes;
+
+  private ServerChecks(PreparedWorkload workload, MetricsSetup metrics) {
+    this.workload = workload;
+    this.scraper = metrics.scraper();
+    Map<String, String> notes = new LinkedHashMap<>(workload.startNotes());
+    notes.put("metrics", metrics.note());
+    this.startNotes = Collections.unmodifiableMap(notes);
+  }
+
+  /**
+   * @param folder the run's {@code llm/} folder once it is known, for the scraped metrics
+   */
+  static ServerChecks of(
+      BenchSettings settings,
+      Target target,
+      PreparedWorkload workload,
+      Supplier<Path> folder,
+      PrintStream out) {
+    return new ServerChecks(
+        workload,
+        MetricsSetup.of(
+            target.baseUrl(),
+            settings.requestOptions().headers(),
+            settings.apiKey(),
+            settings.metrics().urls(),
+            settings.metrics().intervalSeconds(),
+            folder,
+            out));
+  }
+
+  /** The scraper of the metrics found, not started; null when there is nothing to scrape. */
+  MetricsScraper scraper() {
+    return scraper;
+  }
+
+  /** Known before the load is prepared: the tokenizer, the chat template, the metrics. */
+  Map<String, String> startNotes() {
+    return startNotes;
+  }
+
+  @Override
+  public Map<String, String> get() {
+    Map<String, String> checks = new LinkedHashMap<>(startNotes);
+    checks.putAll(workload.preparedNotes());
+    return Collections.unmodifiableMap(checks);
+  }
+}

@@ -1,0 +1,44 @@
+package io.github.llmbench;
+
+import io.github.llmbench.gates.RunGates;
+import io.github.llmbench.injection.Target;
+import io.github.llmbench.settings.BenchSettings;
+import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The lines a run prints as it starts, one aligned {@code name value} line each. */
+final class StartLines {
+  private StartLines() {}
+
+  /**
+   * The settings, the server and its model, then what was found before the load ({@code notes}: the
+   * tokenizer, the chat template, the metrics).
+   */
+  static void print(
+      PrintStream out,
+      BenchSettings settings,
+      RunGates gates,
+      Target target,
+      Map<String, String> notes) {
+    out.println("gatling-llm-bench settings:");
+    Map<String, String> shown = new LinkedHashMap<>(settings.describe(gates.describe()));
+    shown.put(
+        "base.url", target.baseUrl() + (target.embedded() ? " (embedded vLLM simulator)" : ""));
+    shown.put("model", target.model());
+    shown.putAll(notes);
+    if (target.api().closesConnectionAfterStream()) {
+      shown.put(
+          "connections",
+          "a new one per request ("
+              + target.api().serverHeader().orElse("")
+              + " closes the connection after each stream)");
+    }
+    print(out, shown);
+  }
+
+  /** Lines below the start lines, in their layout (what the workload's preparation found). */
+  static void print(PrintStream out, Map<String, String> lines) {
+    lines.forEach((k, v) -> out.printf("  %-12s %s%n", k, v));
+  }
+}
