@@ -5,7 +5,10 @@ import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.ServingMetricsCalculator;
+import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Level;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GateCheck;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.GoodputSpec;
@@ -154,9 +157,9 @@ final class RunEnd {
         "profile",
         "completed",
         "failed",
-        "mean TTFT ms",
-        "mean TPOT ms",
-        "mean E2EL ms",
+        LatencyFigure.of(Metric.TTFT, Statistic.MEAN).label() + " ms",
+        LatencyFigure.of(Metric.TPOT, Statistic.MEAN).label() + " ms",
+        LatencyFigure.of(Metric.E2EL, Statistic.MEAN).label() + " ms",
         "out tok/s");
     byProfile.forEach(
         (profile, rs) -> {

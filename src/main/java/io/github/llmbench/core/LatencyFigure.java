@@ -20,6 +20,16 @@ public record LatencyFigure(Metric metric, Statistic statistic)
     return metric.key() + "." + statistic.key();
   }
 
+  /** As reports head it: {@code P99 TPOT}. */
+  public String label() {
+    return statistic.label() + " " + metric.label();
+  }
+
+  /** The figure of a metric's statistic. */
+  public static LatencyFigure of(Metric metric, Statistic statistic) {
+    return new LatencyFigure(metric, statistic);
+  }
+
   /**
    * The field of {@code summary.json} that holds it, as vLLM's result JSON: {@code p99_tpot_ms}.
    */

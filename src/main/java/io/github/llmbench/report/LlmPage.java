@@ -8,6 +8,7 @@ import static io.github.llmbench.report.PageParts.tableEnd;
 import static io.github.llmbench.report.PageParts.tableStart;
 
 import io.github.llmbench.analysis.FailureReasons;
+import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.Roofline;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServerFigures;
@@ -15,6 +16,9 @@ import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.SteadyState;
 import io.github.llmbench.analysis.TokenArrivals;
 import io.github.llmbench.analysis.TurnLatency;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.summary.CapacityFigures;
@@ -62,7 +66,43 @@ public final class LlmPage {
   private static final String SPACER = "<div class=\"sous-menu-spacer\">";
   private static final int MAX_TIMELINE_POINTS = 3000;
 
+  /** The serving table's latency columns, in vLLM's block's order. */
+  private static final List<LatencyFigure> SERVING_LATENCIES =
+      List.of(
+          LatencyFigure.of(Metric.TTFT, Statistic.MEAN),
+          LatencyFigure.of(Metric.TTFT, Statistic.MEDIAN),
+          LatencyFigure.of(Metric.TTFT, Statistic.P99),
+          LatencyFigure.of(Metric.TTFT, Statistic.P90),
+          LatencyFigure.of(Metric.TPOT, Statistic.MEAN),
+          LatencyFigure.of(Metric.TPOT, Statistic.MEDIAN),
+          LatencyFigure.of(Metric.TPOT, Statistic.P99),
+          LatencyFigure.of(Metric.ITL, Statistic.MEAN),
+          LatencyFigure.of(Metric.ITL, Statistic.P99),
+          LatencyFigure.of(Metric.E2EL, Statistic.MEAN),
+          LatencyFigure.of(Metric.E2EL, Statistic.P99));
+
+  /** The steady-state table's latency columns (the window holds TTFT and TPOT). */
+  private static final List<LatencyFigure> STEADY_LATENCIES =
+      List.of(
+          LatencyFigure.of(Metric.TTFT, Statistic.MEAN),
+          LatencyFigure.of(Metric.TTFT, Statistic.MEDIAN),
+          LatencyFigure.of(Metric.TTFT, Statistic.P99),
+          LatencyFigure.of(Metric.TTFT, Statistic.P90),
+          LatencyFigure.of(Metric.TPOT, Statistic.MEAN),
+          LatencyFigure.of(Metric.TPOT, Statistic.MEDIAN),
+          LatencyFigure.of(Metric.TPOT, Statistic.P90),
+          LatencyFigure.of(Metric.TPOT, Statistic.P99));
+
   private LlmPage() {}
+
+  /** A table's headers: the first, a column per figure (its label), then the others. */
+  private static List<String> headed(
+      String first, List<LatencyFigure> figures, List<String> after) {
+    List<String> h = new ArrayList<>(List.of(first));
+    figures.forEach(f -> h.add(f.label()));
+    h.addAll(after);
+    return h;
+  }
 
   /**
    * Writes {@code llm.html} into the run folder, copies Gatling's chart and style assets there when
@@ -265,36 +305,15 @@ public final class LlmPage {
     tableStart(
         sb,
         "Serving Benchmark Result: latencies (ms)",
-        "Level",
-        "Mean TTFT",
-        "Median TTFT",
-        "P99 TTFT",
-        "P90 TTFT",
-        "Mean TPOT",
-        "Median TPOT",
-        "P99 TPOT",
-        "Mean ITL",
-        "P99 ITL",
-        "Mean E2EL",
-        "P99 E2EL");
+        headed("Level", SERVING_LATENCIES, List.of()));
     a.levels()
         .forEach(
             (name, l) -> {
-              ServingMetrics m = l.serving();
-              row(
-                  sb,
-                  name,
-                  f2(m.ttft().mean()),
-                  f2(m.ttft().median()),
-                  f2(m.ttft().p99()),
-                  f2(m.ttft().p90()),
-                  f2(m.tpot().mean()),
-                  f2(m.tpot().median()),
-                  f2(m.tpot().p99()),
-                  f2(m.itl().mean()),
-                  f2(m.itl().p99()),
-                  f2(m.e2el().mean()),
-                  f2(m.e2el().p99()));
+              List<Object> cells = new ArrayList<>(List.of(name));
+              for (LatencyFigure f : SERVING_LATENCIES) {
+                cells.add(f2(l.serving().latency(f.metric()).value(f.statistic())));
+              }
+              row(sb, cells.toArray());
             });
     tableEnd(sb);
     sb.append(
@@ -352,16 +371,7 @@ public final class LlmPage {
     tableStart(
         sb,
         "Steady-State Metrics: latencies (ms)",
-        "Level",
-        "Mean TTFT",
-        "Median TTFT",
-        "P99 TTFT",
-        "P90 TTFT",
-        "Mean TPOT",
-        "Median TPOT",
-        "P90 TPOT",
-        "P99 TPOT",
-        "TTFT growing");
+        headed("Level", STEADY_LATENCIES, List.of(Metric.TTFT.label() + " growing")));
     a.levels()
         .forEach(
             (name, l) -> {
@@ -370,22 +380,18 @@ public final class LlmPage {
                 row(sb, name, "not reached", "", "", "", "", "", "", "", "");
                 return;
               }
-              row(
-                  sb,
-                  name,
-                  f2(s.ttft().mean()),
-                  f2(s.ttft().median()),
-                  f2(s.ttft().p99()),
-                  f2(s.ttft().p90()),
-                  f2(s.tpot().mean()),
-                  f2(s.tpot().median()),
-                  f2(s.tpot().p90()),
-                  f2(s.tpot().p99()),
+              List<Object> cells = new ArrayList<>(List.of(name));
+              for (LatencyFigure f : STEADY_LATENCIES) {
+                LatencyStats stats = f.metric() == Metric.TTFT ? s.ttft() : s.tpot();
+                cells.add(f2(stats.value(f.statistic())));
+              }
+              cells.add(
                   !s.ttftTrend().evaluated()
                       ? "too few requests"
                       : s.ttftTrend().growing()
                           ? "yes (+" + f1(s.ttftTrend().riseMs()) + " ms)"
                           : "no");
+              row(sb, cells.toArray());
             });
     tableEnd(sb);
     boolean anyRoof = a.levels().values().stream().anyMatch(l -> l.roofline() != null);
@@ -549,9 +555,9 @@ public final class LlmPage {
             "Completed",
             "Failed",
             "Mean input tokens",
-            "Mean TTFT (ms)",
-            "Median TTFT (ms)",
-            "P99 TTFT (ms)");
+            LatencyFigure.of(Metric.TTFT, Statistic.MEAN).label() + " (ms)",
+            LatencyFigure.of(Metric.TTFT, Statistic.MEDIAN).label() + " (ms)",
+            LatencyFigure.of(Metric.TTFT, Statistic.P99).label() + " (ms)");
         for (TurnLatency.Row r : l.turns().rows()) {
           row(
               sb,

@@ -2,6 +2,9 @@ package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.GatesXml;
 import io.github.llmbench.records.RunFiles;
@@ -190,7 +193,13 @@ public record RunReport(
     sb.append(
         String.format(
             "%-8s %9s %7s %10s %12s %14s %13s%n",
-            "level", "completed", "failed", "req/s", "out tok/s", "mean TPOT ms", "P99 TTFT ms"));
+            "level",
+            "completed",
+            "failed",
+            "req/s",
+            "out tok/s",
+            LatencyFigure.of(Metric.TPOT, Statistic.MEAN).label() + " ms",
+            LatencyFigure.of(Metric.TTFT, Statistic.P99).label() + " ms"));
     a.levels()
         .forEach(
             (level, l) -> {
