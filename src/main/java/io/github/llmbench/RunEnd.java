@@ -22,6 +22,7 @@ import io.github.llmbench.records.ServerSample;
 import io.github.llmbench.report.CapacityBlock;
 import io.github.llmbench.report.LlmPage;
 import io.github.llmbench.report.RunReport;
+import io.github.llmbench.report.SettingsDescription;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.ServingFigures;
@@ -291,7 +292,7 @@ final class RunEnd {
         w.prefixLen(),
         all.size() - measured.size(),
         profiles.isEmpty() ? null : profiles,
-        settings.describe(gates.describe()),
+        SettingsDescription.of(settings, gates.describe()),
         // what was found before the load: the tokenizer, how exact the prompts are, the chat
         // template, the context
         serverChecks.get(),

@@ -2,6 +2,7 @@ package io.github.llmbench;
 
 import io.github.llmbench.gates.RunGates;
 import io.github.llmbench.injection.Target;
+import io.github.llmbench.report.SettingsDescription;
 import io.github.llmbench.settings.BenchSettings;
 import java.io.PrintStream;
 import java.util.LinkedHashMap;
@@ -22,7 +23,8 @@ final class StartLines {
       Target target,
       Map<String, String> notes) {
     out.println("gatling-llm-bench settings:");
-    Map<String, String> shown = new LinkedHashMap<>(settings.describe(gates.describe()));
+    Map<String, String> shown =
+        new LinkedHashMap<>(SettingsDescription.of(settings, gates.describe()));
     shown.put(
         "base.url", target.baseUrl() + (target.embedded() ? " (embedded vLLM simulator)" : ""));
     shown.put("model", target.model());

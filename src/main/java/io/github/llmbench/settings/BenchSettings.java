@@ -41,7 +41,8 @@ import java.util.function.Function;
  * <p>Validation happens when the settings are read, before any server is contacted, so a bad value
  * stops the run with one line ({@link SettingsException}) and no load is sent. The API key is read
  * from the environment ({@code OPENAI_API_KEY}), never from a property (properties end up in build
- * logs), and is kept out of {@link #describe()} and {@link #toString()}.
+ * logs), and is kept out of {@link #toString()} and of the settings' lines ({@code
+ * report.SettingsDescription}).
  */
 public final class BenchSettings {
 
@@ -1087,174 +1088,22 @@ public final class BenchSettings {
   }
 
   /**
-   * The effective settings, for the console and summary.json; the API key only as set / not set.
+   * A short form for debugging: the server, the load and the dataset. The lines shown to people are
+   * {@code report.SettingsDescription}'s; neither shows the API key or a header's value.
    */
-  public Map<String, String> describe() {
-    return describe(Optional.empty());
-  }
-
-  /** As {@link #describe()}, with the parsed gates' line ({@code gates.RunGates}) in its place. */
-  public Map<String, String> describe(Optional<String> gatesLine) {
-    Map<String, String> m = new LinkedHashMap<>();
-    m.put("base.url", baseUrl.map(URI::toString).orElse("(none: embedded vLLM simulator)"));
-    m.put("api", api.id());
-    m.put("model", model.orElse("(first of GET /v1/models)"));
-    boolean trace = workload.dataset() == DatasetKind.TRACE;
-    if (trace) {
-      // the trace sets the load and the lengths: conc, duration, input.len and output.len do not
-      // apply
-      load.prompts().stream()
-          .findFirst()
-          .ifPresent(n -> m.put("prompts", "the trace's first " + n));
-    } else if (search.isPresent()) { // its levels are the probes: no -Dconc level runs
-      Search x = search.get();
-      m.put(
-          "search",
-          String.format(
-                  Locale.ROOT,
-                  "%s from %s to %s, objectives %s, precision %s, budget %d min",
-                  x.rate() ? "request rate" : "concurrency",
-                  Level.plainNumber(x.min()),
-                  Level.plainNumber(x.max()),
-                  x.objectives(),
-                  Level.plainNumber(x.precision()),
-                  x.budgetMinutes())
-              + (x.rate()
-                  ? " (burstiness "
-                      + load.burstiness()
-                      + load.maxConc().stream()
-                          .mapToObj(c -> ", max.conc " + c)
-                          .findFirst()
-                          .orElse("")
-                      + ")"
-                  : ""));
-    } else if (load.open()) {
-      m.put(
-          "rate", load.rate().getAsDouble() + " requests/s (burstiness " + load.burstiness() + ")");
-      load.maxConc().ifPresent(c -> m.put("max.conc", Integer.toString(c)));
-    } else if (load.ladder()) {
-      m.put("ladder", load.levels().toString());
-    } else {
-      m.put("conc", Integer.toString(conc()));
-    }
-    if (!trace) {
-      m.put(
-          load.prompts().isEmpty() ? "duration" : "prompts",
-          load.prompts().isEmpty()
-              ? durationSeconds() + (search.isPresent() ? " s per probe" : " s per level")
-              : load.prompts().toString() + (workload.multiTurn() ? " conversations" : ""));
-    }
-    if (load.warmupPrompts() > 0) {
-      m.put("warmup", load.warmupPrompts() + " prompts at concurrency " + load.warmupConc());
-    }
-    m.put(
-        "dataset",
-        workload.describe()
-            + (workload.dataset() == DatasetKind.PROFILES
-                ? (workload.profilesMixed() ? " (mixed)" : " (in order)")
-                : ""));
-    if (workload.multiTurn()) {
-      m.put(
-          "turns",
-          workload.turns()
-              + " per conversation"
-              + (workload.thinkSeconds() > 0
-                  ? ", " + workload.thinkSeconds() + " s think time between turns"
-                  : "")
-              + " (each turn sends the earlier turns and their streamed answers)");
-    }
-    if (workload.dataset() == DatasetKind.TRACE) {
-      m.put(
-          "trace.speed",
-          workload.traceSpeed()
-              + (workload.traceSpeed() == 1.0
-                  ? " (the trace's own times)"
-                  : " x the trace's pace"));
-    }
-    if (!trace) {
-      m.put("input.len", Integer.toString(inputLen()));
-      m.put("output.len", Integer.toString(outputLen()));
-    }
-    if (workload.rangeRatio() > 0) {
-      m.put("range.ratio", Double.toString(workload.rangeRatio()));
-    }
-    if (workload.prefixLen() > 0) {
-      m.put("prefix.len", Integer.toString(workload.prefixLen()));
-    }
-    m.put(
-        "seed",
-        workload.seed() + (workload.seedPinned() ? " (pinned)" : " (fresh; pin with -Dseed)"));
-    m.put("timeout", timeoutSeconds + " s");
-    requestOptions
-        .extraBodyJson()
-        .ifPresent(
-            json ->
-                m.put(
-                    "extra.body",
-                    json
-                        + (requestOptions.overriddenKitKeys().isEmpty()
-                            ? ""
-                            : " (replaces the kit's "
-                                + String.join(", ", requestOptions.overriddenKitKeys())
-                                + ")")));
-    requestOptions.headers().keySet().forEach(name -> m.put("header." + name, "<set>"));
-    if (gatlingRecords != GatlingRecords.REQUEST) {
-      m.put(
-          "stats.records",
-          gatlingRecords.id()
-              + " (besides each request, Gatling's stats get "
-              + (gatlingRecords == GatlingRecords.ALL
-                  ? "its TTFT, TPOT and one ITL record per chunk gap)"
-                  : "its TTFT and TPOT)"));
-    }
-    gatesLine.ifPresent(line -> m.put("gates", line));
-    if (baseUrl.isEmpty()) {
-      m.put("sim.model", simModel);
-      m.put("sim.gpu", simGpu);
-      if (!simDialect.equals(DEFAULT_SIM_DIALECT)) {
-        m.put("sim.dialect", simDialect);
-      }
-      m.put(
-          "sim.engine",
-          "tp "
-              + simEngine.tp()
-              + ", max_num_seqs "
-              + simEngine.maxNumSeqs()
-              + ", max_num_batched_tokens "
-              + simEngine.maxNumBatchedTokens()
-              + ", gpu_memory_utilization "
-              + simEngine.gpuMemoryUtilization());
-      if (simEngine.anyFaults()) {
-        m.put("sim.faults", simEngine.faults());
-      }
-    }
-    if (injector.sharded() || injector.startAtMs().isPresent()) {
-      m.put(
-          "injector",
-          injector
-              + (injector.sharded() ? " (this process runs its share of each level)" : "")
-              + injector.startAtMs().stream()
-                  .mapToObj(
-                      t ->
-                          ", first phase at "
-                              + Instant.ofEpochMilli(t)
-                              + (load.levels().size() > 1 || load.warmupPrompts() > 0
-                                  ? ", then every "
-                                      + durationSeconds()
-                                      + " s + "
-                                      + injector.drainSeconds()
-                                      + " s drain"
-                                  : ""))
-                  .findFirst()
-                  .orElse(""));
-    }
-    m.put(API_KEY_ENV, apiKey.isPresent() ? "set (not shown)" : "not set");
-    return m;
-  }
-
   @Override
   public String toString() {
-    return "BenchSettings" + describe();
+    return "BenchSettings[base.url="
+        + baseUrl.map(URI::toString).orElse("none")
+        + ", api="
+        + api.id()
+        + ", model="
+        + model.orElse("none")
+        + ", "
+        + load
+        + ", dataset="
+        + workload.describe()
+        + "]";
   }
 
   /**

@@ -1,0 +1,213 @@
+package io.github.llmbench.report;
+
+import io.github.llmbench.core.Level;
+import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.BenchSettings.DatasetKind;
+import io.github.llmbench.settings.BenchSettings.GatlingRecords;
+import io.github.llmbench.settings.BenchSettings.Injector;
+import io.github.llmbench.settings.BenchSettings.Load;
+import io.github.llmbench.settings.BenchSettings.RequestOptions;
+import io.github.llmbench.settings.BenchSettings.Search;
+import io.github.llmbench.settings.BenchSettings.SimEngine;
+import io.github.llmbench.settings.BenchSettings.Workload;
+import io.github.llmbench.settings.SettingsTable;
+import java.net.URI;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The effective settings for people, one {@code name -> value} line each: the lines a run prints as
+ * it starts and {@code summary.json}'s {@code settings} (which the merge command compares). Only
+ * what applies is shown: a trace's run has no {@code conc}, a default {@code stats.records} no
+ * line. Secrets never appear: the API key is only set / not set, a header only {@code <set>}.
+ *
+ * <p>Each line is named by its setting's table entry ({@link SettingsTable}); {@code warmup} and
+ * {@code sim.engine} gather several settings and have no entry of their own.
+ */
+public final class SettingsDescription {
+  private SettingsDescription() {}
+
+  /** The settings' lines, without the gates'. */
+  public static Map<String, String> of(BenchSettings s) {
+    return of(s, Optional.empty());
+  }
+
+  /**
+   * The settings' lines, with the parsed gates' line ({@code gates.RunGates#describe}) in its
+   * place.
+   */
+  public static Map<String, String> of(BenchSettings s, Optional<String> gatesLine) {
+    Load load = s.load();
+    Workload workload = s.workload();
+    Optional<Search> search = s.search();
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put(
+        SettingsTable.BASE_URL.name(),
+        s.baseUrl().map(URI::toString).orElse("(none: embedded vLLM simulator)"));
+    m.put(SettingsTable.API.name(), s.api().id());
+    m.put(SettingsTable.MODEL.name(), s.model().orElse("(first of GET /v1/models)"));
+    boolean trace = workload.dataset() == DatasetKind.TRACE;
+    if (trace) {
+      // the trace sets the load and the lengths: conc, duration, input.len and output.len do not
+      // apply
+      load.prompts().stream()
+          .findFirst()
+          .ifPresent(n -> m.put(SettingsTable.PROMPTS.name(), "the trace's first " + n));
+    } else if (search.isPresent()) { // its levels are the probes: no -Dconc level runs
+      Search x = search.get();
+      m.put(
+          SettingsTable.SEARCH.name(),
+          String.format(
+                  Locale.ROOT,
+                  "%s from %s to %s, objectives %s, precision %s, budget %d min",
+                  x.rate() ? "request rate" : "concurrency",
+                  Level.plainNumber(x.min()),
+                  Level.plainNumber(x.max()),
+                  x.objectives(),
+                  Level.plainNumber(x.precision()),
+                  x.budgetMinutes())
+              + (x.rate()
+                  ? " (burstiness "
+                      + load.burstiness()
+                      + load.maxConc().stream()
+                          .mapToObj(c -> ", max.conc " + c)
+                          .findFirst()
+                          .orElse("")
+                      + ")"
+                  : ""));
+    } else if (load.open()) {
+      m.put(
+          SettingsTable.RATE.name(),
+          load.rate().getAsDouble() + " requests/s (burstiness " + load.burstiness() + ")");
+      load.maxConc().ifPresent(c -> m.put(SettingsTable.MAX_CONC.name(), Integer.toString(c)));
+    } else if (load.ladder()) {
+      m.put(SettingsTable.LADDER.name(), load.levels().toString());
+    } else {
+      m.put(SettingsTable.CONC.name(), Integer.toString(s.conc()));
+    }
+    if (!trace) {
+      m.put(
+          (load.prompts().isEmpty() ? SettingsTable.DURATION : SettingsTable.PROMPTS).name(),
+          load.prompts().isEmpty()
+              ? s.durationSeconds() + (search.isPresent() ? " s per probe" : " s per level")
+              : load.prompts().toString() + (workload.multiTurn() ? " conversations" : ""));
+    }
+    if (load.warmupPrompts() > 0) {
+      m.put("warmup", load.warmupPrompts() + " prompts at concurrency " + load.warmupConc());
+    }
+    m.put(
+        SettingsTable.DATASET.name(),
+        workload.describe()
+            + (workload.dataset() == DatasetKind.PROFILES
+                ? (workload.profilesMixed() ? " (mixed)" : " (in order)")
+                : ""));
+    if (workload.multiTurn()) {
+      m.put(
+          SettingsTable.TURNS.name(),
+          workload.turns()
+              + " per conversation"
+              + (workload.thinkSeconds() > 0
+                  ? ", " + workload.thinkSeconds() + " s think time between turns"
+                  : "")
+              + " (each turn sends the earlier turns and their streamed answers)");
+    }
+    if (trace) {
+      m.put(
+          SettingsTable.TRACE_SPEED.name(),
+          workload.traceSpeed()
+              + (workload.traceSpeed() == 1.0
+                  ? " (the trace's own times)"
+                  : " x the trace's pace"));
+    }
+    if (!trace) {
+      m.put(SettingsTable.INPUT_LEN.name(), Integer.toString(s.inputLen()));
+      m.put(SettingsTable.OUTPUT_LEN.name(), Integer.toString(s.outputLen()));
+    }
+    if (workload.rangeRatio() > 0) {
+      m.put(SettingsTable.RANGE_RATIO.name(), Double.toString(workload.rangeRatio()));
+    }
+    if (workload.prefixLen() > 0) {
+      m.put(SettingsTable.PREFIX_LEN.name(), Integer.toString(workload.prefixLen()));
+    }
+    m.put(
+        SettingsTable.SEED.name(),
+        workload.seed() + (workload.seedPinned() ? " (pinned)" : " (fresh; pin with -Dseed)"));
+    m.put(SettingsTable.TIMEOUT.name(), s.timeoutSeconds() + " s");
+    RequestOptions requestOptions = s.requestOptions();
+    requestOptions
+        .extraBodyJson()
+        .ifPresent(
+            json ->
+                m.put(
+                    SettingsTable.EXTRA_BODY.name(),
+                    json
+                        + (requestOptions.overriddenKitKeys().isEmpty()
+                            ? ""
+                            : " (replaces the kit's "
+                                + String.join(", ", requestOptions.overriddenKitKeys())
+                                + ")")));
+    // the family's name ends with its dot: header.X-Route
+    requestOptions
+        .headers()
+        .keySet()
+        .forEach(name -> m.put(SettingsTable.HEADER.name() + name, "<set>"));
+    GatlingRecords gatlingRecords = s.gatlingRecords();
+    if (gatlingRecords != GatlingRecords.REQUEST) {
+      m.put(
+          SettingsTable.STATS_RECORDS.name(),
+          gatlingRecords.id()
+              + " (besides each request, Gatling's stats get "
+              + (gatlingRecords == GatlingRecords.ALL
+                  ? "its TTFT, TPOT and one ITL record per chunk gap)"
+                  : "its TTFT and TPOT)"));
+    }
+    gatesLine.ifPresent(line -> m.put(SettingsTable.GATES.name(), line));
+    if (s.baseUrl().isEmpty()) {
+      m.put(SettingsTable.SIM_MODEL.name(), s.simModel());
+      m.put(SettingsTable.SIM_GPU.name(), s.simGpu());
+      if (!s.simDialect().equals(BenchSettings.DEFAULT_SIM_DIALECT)) {
+        m.put(SettingsTable.SIM_DIALECT.name(), s.simDialect());
+      }
+      SimEngine simEngine = s.simEngine();
+      m.put(
+          "sim.engine",
+          "tp "
+              + simEngine.tp()
+              + ", max_num_seqs "
+              + simEngine.maxNumSeqs()
+              + ", max_num_batched_tokens "
+              + simEngine.maxNumBatchedTokens()
+              + ", gpu_memory_utilization "
+              + simEngine.gpuMemoryUtilization());
+      if (simEngine.anyFaults()) {
+        m.put(SettingsTable.SIM_FAULTS.name(), simEngine.faults());
+      }
+    }
+    Injector injector = s.injector();
+    if (injector.sharded() || injector.startAtMs().isPresent()) {
+      m.put(
+          SettingsTable.INJECTOR.name(),
+          injector
+              + (injector.sharded() ? " (this process runs its share of each level)" : "")
+              + injector.startAtMs().stream()
+                  .mapToObj(
+                      t ->
+                          ", first phase at "
+                              + Instant.ofEpochMilli(t)
+                              + (load.levels().size() > 1 || load.warmupPrompts() > 0
+                                  ? ", then every "
+                                      + s.durationSeconds()
+                                      + " s + "
+                                      + injector.drainSeconds()
+                                      + " s drain"
+                                  : ""))
+                  .findFirst()
+                  .orElse(""));
+    }
+    m.put(BenchSettings.API_KEY_ENV, s.apiKey().isPresent() ? "set (not shown)" : "not set");
+    return m;
+  }
+}
