@@ -53,6 +53,8 @@ public record RunAnalysis(
    * @param turns TTFT by turn of a multi-turn run (empty otherwise)
    * @param lateness how late a trace replay sent its requests (empty otherwise)
    * @param server what the server's metrics said of the level ({@link ServerFigures#NONE} without)
+   * @param trials each trial's figures when the level ran several times ({@link Trials#NONE} when
+   *     once)
    */
   public record Level(
       String name,
@@ -64,7 +66,8 @@ public record RunAnalysis(
       FailureReasons failures,
       TurnLatency turns,
       TraceLateness lateness,
-      ServerFigures server) {}
+      ServerFigures server,
+      Trials trials) {}
 
   /**
    * The server's metrics of the run.
@@ -146,9 +149,12 @@ public record RunAnalysis(
         .forEach(
             (name, recs) -> {
               Integer c = concurrencyOf(name, recs.get(0), concurrencyByLevel);
+              Trials trials = Trials.of(recs, c);
               ServingMetrics serving =
-                  ServingMetricsCalculator.compute(recs, c, LatencyStats.DEFAULT_PERCENTILES);
-              SteadyState steady = SteadyState.compute(recs, c);
+                  trials.level(
+                      ServingMetricsCalculator.compute(recs, c, LatencyStats.DEFAULT_PERCENTILES));
+              SteadyState steady =
+                  trials.isEmpty() ? SteadyState.compute(recs, c) : trials.steady(null);
               ServerFigures server = serverFigures(series, name, recs, serving, steady);
               Double hitRate =
                   server.steady().get("prefix_cache_hit_rate") != null
@@ -195,7 +201,8 @@ public record RunAnalysis(
                       FailureReasons.of(recs, FailureReasons.TOP),
                       TurnLatency.of(recs),
                       TraceLateness.of(recs),
-                      server));
+                      server,
+                      trials));
             });
     Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
     ServingMetrics overall =

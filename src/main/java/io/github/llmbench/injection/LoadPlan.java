@@ -97,7 +97,7 @@ public final class LoadPlan {
                       : open.durationSeconds(),
               trace -> (long) trace.durationSeconds(),
               warmup -> byCountSeconds(warmup.promptCount(), warmup.conc(), timeoutSeconds));
-      seconds += timeoutSeconds + 10L;
+      seconds += timeoutSeconds + 10L + p.trial().pauseBeforeSeconds();
     }
     if (searchBudgetSeconds > 0) {
       seconds += searchBudgetSeconds + timeoutSeconds + 10L;
@@ -195,34 +195,49 @@ public final class LoadPlan {
           load.maxConc().isPresent()
               ? OptionalInt.of(Math.max(1, injector.share(load.maxConc().getAsInt())))
               : OptionalInt.empty();
-      for (int p = 0; p < split.size(); p++) {
-        phases.add(
-            new Phase.Open(
-                level,
-                split.get(p),
-                level.rate() / injector.count(),
-                load.burstiness(),
-                maxConc,
-                sharePrompts.apply(load.promptsOf(0)),
-                load.durationSeconds(),
-                p == split.size() - 1));
+      for (Phase.Trial trial : trials(load)) {
+        for (int p = 0; p < split.size(); p++) {
+          phases.add(
+              new Phase.Open(
+                  level,
+                  split.get(p),
+                  level.rate() / injector.count(),
+                  load.burstiness(),
+                  maxConc,
+                  sharePrompts.apply(load.promptsOf(0)),
+                  load.durationSeconds(),
+                  p == split.size() - 1 && trial.number() == trial.count(),
+                  trial));
+        }
       }
       return phases;
     }
     for (int i = 0; i < load.levels().size(); i++) {
       Level.Closed level = Level.closed(load.levels().get(i));
-      for (int p = 0; p < split.size(); p++) {
-        phases.add(
-            new Phase.Closed(
-                level,
-                split.get(p),
-                injector.share(level.conc()),
-                sharePrompts.apply(load.promptsOf(i)),
-                load.durationSeconds(),
-                p == split.size() - 1));
+      for (Phase.Trial trial : trials(load)) {
+        for (int p = 0; p < split.size(); p++) {
+          phases.add(
+              new Phase.Closed(
+                  level,
+                  split.get(p),
+                  injector.share(level.conc()),
+                  sharePrompts.apply(load.promptsOf(i)),
+                  load.durationSeconds(),
+                  p == split.size() - 1 && trial.number() == trial.count(),
+                  trial));
+        }
       }
     }
     return phases;
+  }
+
+  /** A level's trials, back to back ({@code -Dtrials}); one for a level that runs once. */
+  static List<Phase.Trial> trials(BenchSettings.Load load) {
+    List<Phase.Trial> out = new ArrayList<>();
+    for (int t = 1; t <= load.trials(); t++) {
+      out.add(new Phase.Trial(t, load.trials(), load.trialsCooldownSeconds()));
+    }
+    return out;
   }
 
   /**

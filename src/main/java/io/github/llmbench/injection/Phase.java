@@ -25,6 +25,41 @@ public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Pha
   /** Whether the level's summary can be printed once this phase has drained. */
   boolean lastOfLevel();
 
+  /** Which run of its level this phase is ({@code -Dtrials}). */
+  default Trial trial() {
+    return Trial.ONLY;
+  }
+
+  /**
+   * One of the back-to-back runs of a level ({@code -Dtrials}), each with its own records and
+   * figures, so the level's figures get an interval across them.
+   *
+   * @param number from 1
+   * @param count the level's trials
+   * @param cooldownSeconds idle time before this trial when it is not the first
+   */
+  record Trial(int number, int count, int cooldownSeconds) {
+    /** A level that runs once. */
+    public static final Trial ONLY = new Trial(1, 1, 0);
+
+    public Trial {
+      if (number < 1 || number > count || cooldownSeconds < 0) {
+        throw new IllegalArgumentException(
+            "trial " + number + " of " + count + ", cool-down " + cooldownSeconds + " s");
+      }
+    }
+
+    /** Whether its level runs more than once. */
+    public boolean repeated() {
+      return count > 1;
+    }
+
+    /** The idle time before it: a cool-down between two trials, none before the first. */
+    public int pauseBeforeSeconds() {
+      return number > 1 ? cooldownSeconds : 0;
+    }
+  }
+
   /**
    * The value for this phase's kind, from the function of that kind: Java 17 has no switch over a
    * sealed type's cases, and this one makes each caller handle every kind.
@@ -37,7 +72,9 @@ public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Pha
 
   /** A name unique within the run, for Gatling's scenario. */
   default String scenarioName() {
-    return profile() == null ? level().tag() : level().tag() + " " + profile();
+    return level().tag()
+        + (profile() == null ? "" : " " + profile())
+        + (trial().repeated() ? " trial " + trial().number() : "");
   }
 
   /**
@@ -52,13 +89,25 @@ public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Pha
       int conc,
       OptionalInt prompts,
       int durationSeconds,
-      boolean lastOfLevel)
+      boolean lastOfLevel,
+      Trial trial)
       implements Phase {
     public Closed {
       if (conc < 1) {
         throw new IllegalArgumentException(
             "a closed-model phase needs at least 1 request in flight, not " + conc);
       }
+    }
+
+    /** A level that runs once. */
+    public Closed(
+        Level.Closed level,
+        String profile,
+        int conc,
+        OptionalInt prompts,
+        int durationSeconds,
+        boolean lastOfLevel) {
+      this(level, profile, conc, prompts, durationSeconds, lastOfLevel, Trial.ONLY);
     }
 
     @Override
@@ -88,8 +137,31 @@ public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Pha
       OptionalInt maxConc,
       OptionalInt prompts,
       int durationSeconds,
-      boolean lastOfLevel)
+      boolean lastOfLevel,
+      Trial trial)
       implements Phase {
+    /** A level that runs once. */
+    public Open(
+        Level.Open level,
+        String profile,
+        double rate,
+        double burstiness,
+        OptionalInt maxConc,
+        OptionalInt prompts,
+        int durationSeconds,
+        boolean lastOfLevel) {
+      this(
+          level,
+          profile,
+          rate,
+          burstiness,
+          maxConc,
+          prompts,
+          durationSeconds,
+          lastOfLevel,
+          Trial.ONLY);
+    }
+
     public Open {
       if (!(rate > 0) || !(burstiness > 0)) {
         throw new IllegalArgumentException(

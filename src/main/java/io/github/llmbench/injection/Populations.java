@@ -107,6 +107,12 @@ public final class Populations {
                             Duration.ofMillis(Math.max(0, startMs - System.currentTimeMillis()))))
                 .injectOpen(atOnceUsers(1)));
       }
+      if (phase.trial().pauseBeforeSeconds() > 0) {
+        ordered.add(
+            scenario("cool-down " + phase.scenarioName())
+                .exec(pause(Duration.ofSeconds(phase.trial().pauseBeforeSeconds())))
+                .injectOpen(atOnceUsers(1)));
+      }
       ordered.add(population(phase, oneRequest.apply(phase), seed));
       if (phase.lastOfLevel()) {
         ordered.add(

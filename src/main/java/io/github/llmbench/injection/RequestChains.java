@@ -121,12 +121,15 @@ public final class RequestChains {
    */
   public ChainBuilder oneRequest(Phase phase) {
     String level = phase.level().tag();
+    Phase.Trial trial = phase.trial();
     ChainBuilder request =
         capture.request(
             s -> level,
             RequestChains::profileOf,
             this::bodyOf,
-            this::originOf,
+            trial.repeated()
+                ? s -> RequestOrigin.inTrial(originOf(s), trial.number())
+                : this::originOf,
             RequestChains::sendAt);
     boolean profiles = shape.dataset() == DatasetKind.PROFILES;
     ChainBuilder inner =

@@ -4,8 +4,9 @@ package io.github.llmbench.records;
  * Where a request sits in its workload, when that is more than a level: the conversation and turn
  * of a multi-turn run, the trace's send time of a trace replay and when it was sent. Written to
  * {@code requests.jsonl} as {@code "conversation"}, {@code "turn"}, {@code "trace_ms"}, {@code
- * "sent_ms"} and {@code "injector"} (the injector that sent it, when several share the load), each
- * only when present.
+ * "sent_ms"}, {@code "injector"} (the injector that sent it, when several share the load) and
+ * {@code "trial"} (which run of a level that runs several times, {@code -Dtrials}), each only when
+ * present.
  *
  * @param conversation the conversation's id within the run, or null
  * @param turn the turn within the conversation (1 for the first), or 0 outside conversations
@@ -16,28 +17,46 @@ package io.github.llmbench.records;
  *     the moment the replay (or probe) started, in µs; {@link RequestRecord#ABSENT} for other
  *     levels
  * @param injector the injector that sent it (from 0) when several share the load, else -1
+ * @param trial the trial of its level (from 1) when the level runs several times, else 0
  */
 public record RequestOrigin(
-    String conversation, int turn, long traceMicros, long sentMicros, int injector) {
+    String conversation, int turn, long traceMicros, long sentMicros, int injector, int trial) {
+
+  /** None of it: a record's origin when nothing is known beyond its level. */
+  private static final RequestOrigin NONE =
+      new RequestOrigin(null, 0, RequestRecord.ABSENT, RequestRecord.ABSENT, -1, 0);
+
   public static RequestOrigin turn(String conversation, int turn) {
-    return new RequestOrigin(conversation, turn, RequestRecord.ABSENT, RequestRecord.ABSENT, -1);
+    return new RequestOrigin(conversation, turn, RequestRecord.ABSENT, RequestRecord.ABSENT, -1, 0);
   }
 
   public static RequestOrigin trace(long traceMicros, long sentMicros) {
-    return new RequestOrigin(null, 0, traceMicros, sentMicros, -1);
+    return new RequestOrigin(null, 0, traceMicros, sentMicros, -1, 0);
   }
 
   /** This origin (or none) as sent by injector {@code i}. */
   public static RequestOrigin fromInjector(RequestOrigin origin, int i) {
-    return origin == null
-        ? new RequestOrigin(null, 0, RequestRecord.ABSENT, RequestRecord.ABSENT, i)
-        : new RequestOrigin(
-            origin.conversation(), origin.turn(), origin.traceMicros(), origin.sentMicros(), i);
+    RequestOrigin o = origin == null ? NONE : origin;
+    return new RequestOrigin(
+        o.conversation(), o.turn(), o.traceMicros(), o.sentMicros(), i, o.trial());
+  }
+
+  /** This origin (or none) in trial {@code n} of its level. */
+  public static RequestOrigin inTrial(RequestOrigin origin, int n) {
+    RequestOrigin o = origin == null ? NONE : origin;
+    return new RequestOrigin(
+        o.conversation(), o.turn(), o.traceMicros(), o.sentMicros(), o.injector(), n);
+  }
+
+  /** The trial of a record's level (from 1), 0 when its level ran once or it has no origin. */
+  public static int trialOf(RequestOrigin origin) {
+    return origin == null ? 0 : origin.trial();
   }
 
   public RequestOrigin {
-    if (turn < 0) {
-      throw new IllegalArgumentException("turn cannot be negative: " + turn);
+    if (turn < 0 || trial < 0) {
+      throw new IllegalArgumentException(
+          "turn and trial cannot be negative: " + turn + ", " + trial);
     }
   }
 

@@ -98,6 +98,9 @@ public final class RequestRecordJson {
           g.writeFieldName("sent_ms");
           writeMillis(g, origin.sentMicros(), buf);
         }
+        if (origin.trial() > 0) {
+          g.writeNumberField("trial", origin.trial());
+        }
         if (origin.injector() >= 0) {
           g.writeNumberField("injector", origin.injector());
         }
@@ -224,6 +227,7 @@ public final class RequestRecordJson {
     long traceMicros = RequestRecord.ABSENT;
     long sentMicros = RequestRecord.ABSENT;
     int injector = -1;
+    int trial = 0;
     String inputFrom = null;
     String outputFrom = null;
     JsonToken t;
@@ -270,6 +274,10 @@ public final class RequestRecordJson {
           int v = intOrAbsent(p, t, name);
           injector = v == Integer.MIN_VALUE ? -1 : v;
         }
+        case "trial" -> {
+          int v = intOrAbsent(p, t, name);
+          trial = v == Integer.MIN_VALUE ? 0 : v;
+        }
         default -> p.skipChildren(); // a field of a newer writer
       }
     }
@@ -291,7 +299,8 @@ public final class RequestRecordJson {
                 || traceMicros != RequestRecord.ABSENT
                 || sentMicros != RequestRecord.ABSENT
                 || injector >= 0
-            ? new RequestOrigin(conversation, turn, traceMicros, sentMicros, injector)
+                || trial > 0
+            ? new RequestOrigin(conversation, turn, traceMicros, sentMicros, injector, trial)
             : null;
     return new RequestRecord(
         id,

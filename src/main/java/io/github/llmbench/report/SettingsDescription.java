@@ -95,6 +95,15 @@ public final class SettingsDescription {
               ? s.durationSeconds() + (search.isPresent() ? " s per probe" : " s per level")
               : load.prompts().toString() + (workload.multiTurn() ? " conversations" : ""));
     }
+    if (load.trials() > 1) {
+      m.put(
+          SettingsTable.TRIALS.name(),
+          load.trials()
+              + " per level, back to back"
+              + (load.trialsCooldownSeconds() > 0
+                  ? ", " + load.trialsCooldownSeconds() + " s apart"
+                  : ""));
+    }
     if (load.warmupPrompts() > 0) {
       m.put("warmup", load.warmupPrompts() + " prompts at concurrency " + load.warmupConc());
     }

@@ -155,7 +155,9 @@ public final class BenchSettings {
       int warmupConc,
       OptionalDouble rate,
       double burstiness,
-      OptionalInt maxConc) {
+      OptionalInt maxConc,
+      int trials,
+      int trialsCooldownSeconds) {
     public Load {
       levels = List.copyOf(levels);
       prompts = List.copyOf(prompts);
@@ -170,6 +172,9 @@ public final class BenchSettings {
       return prompts.isEmpty() ? OptionalInt.empty() : OptionalInt.of(prompts.get(i));
     }
   }
+
+  /** The most trials of a level ({@code -Dtrials}). */
+  static final int MAX_TRIALS = 100;
 
   /** The prompts and lengths. */
   public record Workload(
@@ -438,6 +443,9 @@ public final class BenchSettings {
     if (workload.dataset() == DatasetKind.TRACE && (load.open() || load.ladder())) {
       throw new SettingsException(
           "-Drate and -Dladder do not apply to -Ddataset=trace:PATH: the trace says when each request is sent");
+    }
+    if (load.trials() > 1) {
+      checkTrials(r, workload);
     }
     // the roofline's tensor parallelism follows the simulator's; a real server's is not known
     Roofline roofline =
@@ -884,6 +892,11 @@ public final class BenchSettings {
       throw new SettingsException(
           "-Dburstiness and -Dmax.conc apply to an open-model run: add -Drate=<requests per second> (or -Dsearch=rate)");
     }
+    int trials = r.get(SettingsTable.TRIALS);
+    if (r.isSet(SettingsTable.TRIALS_COOLDOWN) && trials == 1) {
+      throw new SettingsException(
+          "-Dtrials.cooldown applies between trials: add -Dtrials=N (2 or more)");
+    }
     return new Load(
         levels,
         ladder.isPresent(),
@@ -893,7 +906,25 @@ public final class BenchSettings {
         warmupConc,
         rate,
         burstiness,
-        maxConc);
+        maxConc,
+        trials,
+        r.get(SettingsTable.TRIALS_COOLDOWN));
+  }
+
+  /** What trials cannot repeat yet: a trace, a search's probes, a load shared by injectors. */
+  private static void checkTrials(Reader r, Workload workload) {
+    String why =
+        workload.dataset() == DatasetKind.TRACE
+            ? "a trace replay runs once (its times set the load)"
+            : r.isSet(SettingsTable.SEARCH)
+                ? "a capacity search chooses its probes as it runs"
+                : r.isSet(SettingsTable.INJECTOR)
+                    ? "injectors that share a load keep one timeline (run the trials as runs)"
+                    : null;
+    if (why != null) {
+      throw SettingsException.invalid(
+          SettingsTable.TRIALS.name(), r.raw(SettingsTable.TRIALS).orElse(""), "1 here: " + why);
+    }
   }
 
   private static Workload readWorkload(Reader r, int inputLen, int outputLen) {

@@ -212,6 +212,23 @@ public final class SettingsTable {
           "a whole number from 0",
           "requests sent before the measured levels, left out of every summary",
           Parser.nonNegativeInt(Integer.MAX_VALUE));
+  public static final Setting<Integer> TRIALS =
+      Setting.of(
+          LOAD,
+          "trials",
+          1,
+          "a whole number from 1 to " + BenchSettings.MAX_TRIALS,
+          "times each measured level runs, back to back: its figures get confidence intervals"
+              + " across the trials",
+          Parser.positiveInt(BenchSettings.MAX_TRIALS));
+  public static final Setting<Integer> TRIALS_COOLDOWN =
+      Setting.of(
+          LOAD,
+          "trials.cooldown",
+          0,
+          "a whole number of seconds from 0",
+          "idle time between two trials of a level (a server's queues and clocks settle)",
+          Parser.nonNegativeInt(BenchSettings.MAX_SECONDS));
   public static final Setting<Integer> WARMUP_CONC =
       Setting.without(
           LOAD,
@@ -585,6 +602,8 @@ public final class SettingsTable {
           PROMPTS,
           WARMUP_PROMPTS,
           WARMUP_CONC,
+          TRIALS,
+          TRIALS_COOLDOWN,
           RATE,
           BURSTINESS,
           MAX_CONC,

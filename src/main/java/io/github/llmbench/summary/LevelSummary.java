@@ -8,6 +8,7 @@ import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServerFigures;
 import io.github.llmbench.analysis.TraceLateness;
+import io.github.llmbench.analysis.Trials;
 import io.github.llmbench.analysis.TurnLatency;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,7 @@ import java.util.Map;
  * @param traceLateness how late a trace's requests were sent, in trace replays (else null)
  * @param requestGoodput requests/s meeting the goodput objectives, when set (else null)
  * @param goodputPct the share of requests meeting them, in percent, when set (else null)
+ * @param trials each trial's figures when the level ran several times ({@code -Dtrials}; else null)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -35,7 +37,8 @@ public record LevelSummary(
     Server server,
     Lateness traceLateness,
     Double requestGoodput,
-    Double goodputPct) {
+    Double goodputPct,
+    List<TrialFigures> trials) {
 
   public LevelSummary {
     failures = failures == null ? List.of() : List.copyOf(failures);
@@ -72,6 +75,23 @@ public record LevelSummary(
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Lateness(int requests, Double medianMs, Double p99Ms, Double maxMs) {}
 
+  /**
+   * One trial of a level: vLLM's fields over its own requests, and its steady window's output
+   * throughput (null when it had none).
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record TrialFigures(
+      int trial, @JsonUnwrapped ServingFigures figures, Double steadyOutputThroughput) {
+
+    static TrialFigures of(Trials.Trial t) {
+      return new TrialFigures(
+          t.number(),
+          ServingFigures.of(t.serving()),
+          t.steady().reached() ? t.steady().outputThroughput() : null);
+    }
+  }
+
   /** A level's goodput: requests/s meeting the objectives and their share in percent. */
   public record Goodput(double perSecond, double pct) {}
 
@@ -88,7 +108,8 @@ public record LevelSummary(
             : new Server(l.server().level(), l.server().steady(), l.server().guards()),
         l.lateness().isEmpty() ? null : lateness(l.lateness()),
         null,
-        null);
+        null,
+        l.trials().isEmpty() ? null : l.trials().trials().stream().map(TrialFigures::of).toList());
   }
 
   /** This level with its goodput. */
@@ -102,7 +123,8 @@ public record LevelSummary(
         server,
         traceLateness,
         g.perSecond(),
-        g.pct());
+        g.pct(),
+        trials);
   }
 
   /** The steady window's output tok/s; NaN when the level never reached its steady state. */

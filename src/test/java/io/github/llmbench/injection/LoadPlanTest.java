@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.workload.PreparedWorkload;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,6 +53,51 @@ class LoadPlanTest {
     assertEquals(OptionalInt.of(50), c16.prompts());
     assertFalse(phases.get(1).lastOfLevel());
     assertTrue(phases.get(2).lastOfLevel());
+  }
+
+  @Test
+  void trialsRunEachLevelBackToBackAndOnlyTheLastEndsTheLevel() {
+    BenchSettings.Load load =
+        load(
+            Map.of(
+                "ladder",
+                "2,4",
+                "duration",
+                "10",
+                "trials",
+                "3",
+                "trials.cooldown",
+                "5",
+                "warmup.prompts",
+                "4"));
+    List<Phase> phases = LoadPlan.of(load, List.of());
+    assertEquals(
+        List.of(
+            "warmup",
+            "c2 trial 1",
+            "c2 trial 2",
+            "c2 trial 3",
+            "c4 trial 1",
+            "c4 trial 2",
+            "c4 trial 3"),
+        phases.stream().map(Phase::scenarioName).toList());
+    assertEquals(
+        List.of(true, false, false, true, false, false, true),
+        phases.stream().map(Phase::lastOfLevel).toList());
+    assertEquals(
+        List.of(0, 0, 5, 5, 0, 5, 5),
+        phases.stream().map(p -> p.trial().pauseBeforeSeconds()).toList(),
+        "a cool-down before every trial but a level's first");
+    assertEquals(Phase.Trial.ONLY, phases.get(0).trial(), "the warmup runs once");
+    // the hard stop holds every trial and its cool-down
+    Duration once =
+        LoadPlan.maxDuration(
+            LoadPlan.of(
+                load(Map.of("ladder", "2,4", "duration", "10", "warmup.prompts", "4")), List.of()),
+            300,
+            0);
+    assertEquals(
+        once.plusSeconds(4 * (10 + 300 + 10) + 4 * 5L), LoadPlan.maxDuration(phases, 300, 0));
   }
 
   @Test

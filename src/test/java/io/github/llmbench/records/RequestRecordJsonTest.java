@@ -85,6 +85,15 @@ class RequestRecordJsonTest {
     assertTrue(line.endsWith("\"profile\":null,\"trace_ms\":1250.5,\"sent_ms\":1.234}"), line);
     assertEquals(traced, JSON.readValue(line, RequestRecord.class));
     assertEquals(1250.5, JSON.readValue(line, RequestRecord.class).origin().traceMs());
+    RequestRecord trial =
+        RequestRecord.failed("t", "c4", null, 5, 9, "HTTP 500", 500, null)
+            .withOrigin(RequestOrigin.inTrial(RequestOrigin.turn("conv-1", 1), 3));
+    line = write(trial);
+    assertTrue(
+        line.endsWith("\"profile\":null,\"conversation\":\"conv-1\",\"turn\":1,\"trial\":3}"),
+        line);
+    assertEquals(trial, JSON.readValue(line, RequestRecord.class));
+    assertEquals(3, RequestOrigin.trialOf(JSON.readValue(line, RequestRecord.class).origin()));
     assertNull(
         JSON.readValue(
                 write(RequestRecord.failed("z", "c1", null, 1, 2, "e", null, null)),

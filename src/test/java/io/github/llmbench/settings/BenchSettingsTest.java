@@ -29,6 +29,28 @@ class BenchSettingsTest {
   }
 
   @Test
+  void trialsRepeatLevelsButNotATraceASearchOrASharedLoad() {
+    assertEquals(3, read(Map.of("trials", "3")).load().trials());
+    assertEquals(1, read(Map.of()).load().trials());
+    SettingsException search =
+        assertThrows(
+            SettingsException.class,
+            () -> read(Map.of("trials", "3", "search", "conc", "slo", "ttft.p99:500")));
+    assertEquals(
+        "Invalid -Dtrials=3: expected 1 here: a capacity search chooses its probes as it runs",
+        search.getMessage());
+    assertThrows(SettingsException.class, () -> read(Map.of("trials", "2", "injector", "0/2")));
+    assertEquals(
+        "-Dtrials.cooldown applies between trials: add -Dtrials=N (2 or more)",
+        assertThrows(SettingsException.class, () -> read(Map.of("trials.cooldown", "5")))
+            .getMessage());
+    assertTrue(
+        assertThrows(SettingsException.class, () -> read(Map.of("trials", "0")))
+            .getMessage()
+            .startsWith("Invalid -Dtrials=0: expected a whole number from 1 to 100"));
+  }
+
+  @Test
   void defaults() {
     BenchSettings s = read(Map.of());
     assertTrue(s.baseUrl().isEmpty());
