@@ -30,9 +30,9 @@ public final class Intervals {
    */
   public static final int STABLE_P99_REQUESTS = 100;
 
-  /** {@link #acrossTrials(Trials, double)} of trials without a within-run interval. */
+  /** {@link #acrossTrials(TrialValues, double)} of trials without a within-run interval. */
   public static Interval acrossTrials(double[] figures, double confidence) {
-    return acrossTrials(Trials.of(figures), confidence);
+    return acrossTrials(TrialValues.of(figures), confidence);
   }
 
   /**

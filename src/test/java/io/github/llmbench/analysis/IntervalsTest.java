@@ -58,7 +58,7 @@ class IntervalsTest {
     assertTrue(Double.isNaN(none.relativeHalfWidth()));
 
     Interval within = new Interval(42.0, 40.0, 45.0, 0.95, Interval.Basis.WITHIN_RUN);
-    assertSame(within, Intervals.acrossTrials(Trials.single(42.0, within), 0.95));
+    assertSame(within, Intervals.acrossTrials(TrialValues.single(42.0, within), 0.95));
   }
 
   @Test
@@ -74,14 +74,14 @@ class IntervalsTest {
   @Test
   void nonPositiveFiguresAreRefusedByValue() {
     IllegalArgumentException zero =
-        assertThrows(IllegalArgumentException.class, () -> Trials.of(1.0, 0.0, 2.0));
+        assertThrows(IllegalArgumentException.class, () -> TrialValues.of(1.0, 0.0, 2.0));
     assertTrue(zero.getMessage().contains("0.0") && zero.getMessage().contains("trial 2"));
     IllegalArgumentException negative =
-        assertThrows(IllegalArgumentException.class, () -> Trials.of(-3.5));
+        assertThrows(IllegalArgumentException.class, () -> TrialValues.of(-3.5));
     assertTrue(negative.getMessage().contains("-3.5"), negative.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> Trials.of(Double.NaN, 1.0));
-    assertThrows(IllegalArgumentException.class, () -> Trials.of(Double.POSITIVE_INFINITY));
-    assertThrows(IllegalArgumentException.class, () -> Trials.of());
+    assertThrows(IllegalArgumentException.class, () -> TrialValues.of(Double.NaN, 1.0));
+    assertThrows(IllegalArgumentException.class, () -> TrialValues.of(Double.POSITIVE_INFINITY));
+    assertThrows(IllegalArgumentException.class, () -> TrialValues.of());
     assertThrows(
         IllegalArgumentException.class, () -> Intervals.acrossTrials(new double[] {1, 2}, 1.0));
   }

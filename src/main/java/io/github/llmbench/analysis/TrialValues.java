@@ -15,9 +15,9 @@ import java.util.Objects;
  * @param values the trials' figures, at least one, each positive and finite
  * @param withinRun the within-run interval of the figure, or null; used only with one trial
  */
-public record Trials(double[] values, Interval withinRun) {
+public record TrialValues(double[] values, Interval withinRun) {
 
-  public Trials {
+  public TrialValues {
     Objects.requireNonNull(values, "values");
     if (values.length == 0) {
       throw new IllegalArgumentException("at least one trial figure is needed");
@@ -39,12 +39,12 @@ public record Trials(double[] values, Interval withinRun) {
 
   /** Trials without a within-run interval. */
   public static Trials of(double... values) {
-    return new Trials(values, null);
+    return new TrialValues(values, null);
   }
 
   /** One trial with the run's within-run interval of the same figure (null for none). */
   public static Trials single(double value, Interval withinRun) {
-    return new Trials(new double[] {value}, withinRun);
+    return new TrialValues(new double[] {value}, withinRun);
   }
 
   /** A copy of the trials' figures. */
@@ -72,7 +72,7 @@ public record Trials(double[] values, Interval withinRun) {
 
   @Override
   public String toString() {
-    return "Trials"
+    return "TrialValues"
         + Arrays.toString(values)
         + (withinRun == null ? "" : " within-run " + withinRun);
   }
