@@ -40,7 +40,7 @@ public final class Intervals {
    * trials or more. One trial gives its within-run interval as it is (its own confidence and
    * basis), or without one {@link Interval.Basis#NONE} with the trial's figure as the estimate.
    */
-  public static Interval acrossTrials(Trials trials, double confidence) {
+  public static Interval acrossTrials(TrialValues trials, double confidence) {
     checkConfidence(confidence);
     if (trials.n() == 1) {
       Interval w = trials.withinRun();

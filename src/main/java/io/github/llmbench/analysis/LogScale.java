@@ -28,7 +28,7 @@ record LogScale(
   /**
    * The trials on the log scale; null when one trial comes without a usable within-run interval.
    */
-  static LogScale of(Trials trials) {
+  static LogScale of(TrialValues trials) {
     double[] x = trials.values();
     int n = x.length;
     if (n >= 2) {

@@ -37,13 +37,13 @@ public record TrialValues(double[] values, Interval withinRun) {
     }
   }
 
-  /** Trials without a within-run interval. */
-  public static Trials of(double... values) {
+  /** TrialValues without a within-run interval. */
+  public static TrialValues of(double... values) {
     return new TrialValues(values, null);
   }
 
   /** One trial with the run's within-run interval of the same figure (null for none). */
-  public static Trials single(double value, Interval withinRun) {
+  public static TrialValues single(double value, Interval withinRun) {
     return new TrialValues(new double[] {value}, withinRun);
   }
 
@@ -60,7 +60,7 @@ public record TrialValues(double[] values, Interval withinRun) {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof Trials t
+    return o instanceof TrialValues t
         && Arrays.equals(values, t.values)
         && Objects.equals(withinRun, t.withinRun);
   }

@@ -34,7 +34,7 @@ public final class Verdicts {
    * confidence}; {@link Interval.Basis#NONE} (estimate still the ratio) when a one-trial side has
    * no within-run interval.
    */
-  public static Interval ratio(Trials a, Trials b, double confidence) {
+  public static Interval ratio(TrialValues a, TrialValues b, double confidence) {
     Intervals.checkConfidence(confidence);
     LogScale d = difference(a, b);
     return d == null ? Interval.none(pointRatio(a, b), confidence) : d.interval(confidence);
@@ -47,7 +47,8 @@ public final class Verdicts {
    * exp((t_{(1+c)/2, df} + t_{0.8, df}) * se)} with the log ratio's standard error (the wider side
    * for an asymmetric within-run error).
    */
-  public static Comparison compare(Trials a, Trials b, boolean higherIsBetter, double confidence) {
+  public static Comparison compare(
+      TrialValues a, TrialValues b, boolean higherIsBetter, double confidence) {
     Intervals.checkConfidence(confidence);
     LogScale d = difference(a, b);
     if (d == null) {
@@ -87,7 +88,7 @@ public final class Verdicts {
    * @param confidence the gate's confidence in (0.5, 1), e.g. 0.95
    */
   public static GateJudgement relativeGate(
-      Trials a, Trials b, double threshold, boolean higherIsBetter, double confidence) {
+      TrialValues a, TrialValues b, double threshold, boolean higherIsBetter, double confidence) {
     checkGateConfidence(confidence);
     if (!(threshold > -1.0) || Double.isInfinite(threshold)) {
       throw new IllegalArgumentException("a relative threshold must be above -100%: " + threshold);
@@ -123,7 +124,7 @@ public final class Verdicts {
    * @param confidence the gate's confidence in (0.5, 1), e.g. 0.95
    */
   public static GateJudgement absoluteGate(
-      Trials figure, double limit, boolean higherIsBetter, double confidence) {
+      TrialValues figure, double limit, boolean higherIsBetter, double confidence) {
     checkGateConfidence(confidence);
     if (!Double.isFinite(limit)) {
       throw new IllegalArgumentException("a gate's limit must be finite: " + limit);
@@ -212,18 +213,18 @@ public final class Verdicts {
     return MAX_TRIALS_NEEDED;
   }
 
-  private static LogScale difference(Trials a, Trials b) {
+  private static LogScale difference(TrialValues a, TrialValues b) {
     LogScale la = LogScale.of(a);
     LogScale lb = LogScale.of(b);
     return la == null || lb == null ? null : LogScale.difference(la, lb);
   }
 
   /** The ratio of the geometric means, whatever the number of trials. */
-  private static double pointRatio(Trials a, Trials b) {
+  private static double pointRatio(TrialValues a, TrialValues b) {
     return Math.exp(meanLog(b) - meanLog(a));
   }
 
-  private static double meanLog(Trials t) {
+  private static double meanLog(TrialValues t) {
     double sum = 0.0;
     for (double v : t.values()) {
       sum += Math.log(v);

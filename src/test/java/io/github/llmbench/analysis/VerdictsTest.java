@@ -12,7 +12,7 @@ class VerdictsTest {
   private static final int PAIRS = 2000;
 
   /** n log-normal trial figures around {@code median} with coefficient of variation cv. */
-  private static Trials trials(Random random, int n, double median, double cv) {
+  private static TrialValues trials(Random random, int n, double median, double cv) {
     double sigma = Math.sqrt(Math.log1p(cv * cv));
     double[] x = new double[n];
     for (int i = 0; i < n; i++) {
@@ -29,8 +29,8 @@ class VerdictsTest {
     int better = 0;
     int throughputFailed = 0;
     for (int i = 0; i < PAIRS; i++) {
-      Trials a = trials(random, 5, 1.3, 0.10);
-      Trials b = trials(random, 5, 1.3, 0.10);
+      TrialValues a = trials(random, 5, 1.3, 0.10);
+      TrialValues b = trials(random, 5, 1.3, 0.10);
       if (Verdicts.relativeGate(a, b, 0.10, false, 0.95).verdict() == GateVerdict.FAIL) {
         failed++;
       }
@@ -68,8 +68,8 @@ class VerdictsTest {
     Random random = new Random(110);
     int failed = 0;
     for (int i = 0; i < PAIRS; i++) {
-      Trials a = trials(random, 5, 1.0, cv);
-      Trials b = trials(random, 5, 1.10, cv);
+      TrialValues a = trials(random, 5, 1.0, cv);
+      TrialValues b = trials(random, 5, 1.10, cv);
       if (Verdicts.relativeGate(a, b, 0.05, false, 0.95).verdict() == GateVerdict.FAIL) {
         failed++;
       }
@@ -80,8 +80,8 @@ class VerdictsTest {
   @Test
   void twoNoisyTrialsNearTheThresholdAreInconclusive() {
     // CV ~10%, true ratio 1.08 against a +10% gate
-    Trials a = TrialValues.of(95, 105);
-    Trials b = TrialValues.of(95 * 1.08, 105 * 1.08);
+    TrialValues a = TrialValues.of(95, 105);
+    TrialValues b = TrialValues.of(95 * 1.08, 105 * 1.08);
     GateJudgement g = Verdicts.relativeGate(a, b, 0.10, false, 0.95);
     assertEquals(GateVerdict.INCONCLUSIVE, g.verdict());
     assertEquals(1.08, g.bounds().estimate(), 1e-9);
@@ -111,8 +111,8 @@ class VerdictsTest {
 
   @Test
   void ratioIsTheRatioOfGeometricMeansWithAWelchInterval() {
-    Trials a = TrialValues.of(100, 110, 121);
-    Trials b = TrialValues.of(200, 220, 242, 200 * 1.1 * 1.1 * 1.1);
+    TrialValues a = TrialValues.of(100, 110, 121);
+    TrialValues b = TrialValues.of(200, 220, 242, 200 * 1.1 * 1.1 * 1.1);
     Interval r = Verdicts.ratio(a, b, 0.95);
     double gb = Math.exp((Math.log(200) * 4 + Math.log(1.1) * 6) / 4);
     assertEquals(gb / 110.0, r.estimate(), 1e-9);
@@ -127,13 +127,13 @@ class VerdictsTest {
 
   @Test
   void identicalTrialsGiveSaneVerdicts() {
-    Trials a = TrialValues.of(100, 100, 100);
+    TrialValues a = TrialValues.of(100, 100, 100);
     Comparison same = Verdicts.compare(a, TrialValues.of(100, 100, 100), false, 0.95);
     assertEquals(1.0, same.ratio().low(), 1e-12);
     assertEquals(1.0, same.ratio().high(), 1e-12);
     assertEquals(Change.NO_DETECTABLE_DIFFERENCE, same.change());
     assertEquals(1.0, same.minimumDetectableRatio(), 1e-12);
-    Trials slower = TrialValues.of(120, 120, 120);
+    TrialValues slower = TrialValues.of(120, 120, 120);
     assertEquals(Change.WORSE, Verdicts.compare(a, slower, false, 0.95).change());
     GateJudgement fail = Verdicts.relativeGate(a, slower, 0.10, false, 0.95);
     assertEquals(GateVerdict.FAIL, fail.verdict());
@@ -150,8 +150,8 @@ class VerdictsTest {
 
   @Test
   void oneTrialWithoutWithinRunDataIsNotJudged() {
-    Trials one = TrialValues.of(100);
-    Trials five = TrialValues.of(100, 101, 99, 100, 102);
+    TrialValues one = TrialValues.of(100);
+    TrialValues five = TrialValues.of(100, 101, 99, 100, 102);
     Interval r = Verdicts.ratio(one, five, 0.95);
     assertEquals(Interval.Basis.NONE, r.basis());
     assertTrue(r.estimate() > 1.0 && r.estimate() < 1.01);
@@ -176,8 +176,8 @@ class VerdictsTest {
     }
     Interval pa = Intervals.percentile(runA, 0.99, 0.95);
     Interval pb = Intervals.percentile(runB, 0.99, 0.95);
-    Trials a = TrialValues.single(pa.estimate(), pa);
-    Trials b = TrialValues.single(pb.estimate(), pb);
+    TrialValues a = TrialValues.single(pa.estimate(), pa);
+    TrialValues b = TrialValues.single(pb.estimate(), pb);
     Comparison c = Verdicts.compare(a, b, false, 0.95);
     assertEquals(Interval.Basis.WITHIN_RUN, c.ratio().basis());
     assertEquals(Change.WORSE, c.change(), c.toString());
@@ -195,7 +195,7 @@ class VerdictsTest {
       few[i] = 300 + i;
     }
     Interval open = Intervals.percentile(few, 0.99, 0.95);
-    Trials thin = TrialValues.single(open.estimate(), open);
+    TrialValues thin = TrialValues.single(open.estimate(), open);
     assertEquals(GateVerdict.FAIL, Verdicts.absoluteGate(thin, 250, false, 0.95).verdict());
     assertEquals(
         GateVerdict.INCONCLUSIVE, Verdicts.absoluteGate(thin, 10_000, false, 0.95).verdict());
@@ -206,7 +206,7 @@ class VerdictsTest {
 
   @Test
   void absoluteGateJudgesTheIntervalAndEstimatesTrials() {
-    Trials tpot = TrialValues.of(290, 295, 300, 305, 310);
+    TrialValues tpot = TrialValues.of(290, 295, 300, 305, 310);
     assertEquals(GateVerdict.PASS, Verdicts.absoluteGate(tpot, 400, false, 0.95).verdict());
     assertEquals(GateVerdict.FAIL, Verdicts.absoluteGate(tpot, 250, false, 0.95).verdict());
     GateJudgement close = Verdicts.absoluteGate(tpot, 305, false, 0.95);
@@ -215,7 +215,7 @@ class VerdictsTest {
     GateJudgement atLimit = Verdicts.absoluteGate(TrialValues.of(290, 310), 300, false, 0.95);
     assertEquals(Verdicts.MAX_TRIALS_NEEDED, atLimit.trialsNeeded()); // the estimate sits on it
     // throughput: higher is better, the limit is a minimum
-    Trials tokS = TrialValues.of(4095, 4288, 4107, 4652, 4545, 4768);
+    TrialValues tokS = TrialValues.of(4095, 4288, 4107, 4652, 4545, 4768);
     assertEquals(GateVerdict.PASS, Verdicts.absoluteGate(tokS, 3500, true, 0.95).verdict());
     assertEquals(GateVerdict.FAIL, Verdicts.absoluteGate(tokS, 5500, true, 0.95).verdict());
     assertEquals(GateVerdict.INCONCLUSIVE, Verdicts.absoluteGate(tokS, 4400, true, 0.95).verdict());
