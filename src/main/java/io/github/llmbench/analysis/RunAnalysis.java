@@ -55,6 +55,8 @@ public record RunAnalysis(
    * @param server what the server's metrics said of the level ({@link ServerFigures#NONE} without)
    * @param trials each trial's figures when the level ran several times ({@link Trials#NONE} when
    *     once)
+   * @param samples what its figures are judged on: the trials' values, or one value with its
+   *     interval over the level's requests
    */
   public record Level(
       String name,
@@ -67,7 +69,8 @@ public record RunAnalysis(
       TurnLatency turns,
       TraceLateness lateness,
       ServerFigures server,
-      Trials trials) {}
+      Trials trials,
+      LevelSamples samples) {}
 
   /**
    * The server's metrics of the run.
@@ -202,7 +205,10 @@ public record RunAnalysis(
                       TurnLatency.of(recs),
                       TraceLateness.of(recs),
                       server,
-                      trials));
+                      trials,
+                      trials.isEmpty()
+                          ? LevelSamples.ofOneRun(recs, serving, steady)
+                          : LevelSamples.ofTrials(trials)));
             });
     Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
     ServingMetrics overall =

@@ -1,5 +1,10 @@
 package io.github.llmbench.gates;
 
+import io.github.llmbench.analysis.GateJudgement;
+import io.github.llmbench.analysis.GateVerdict;
+import io.github.llmbench.analysis.Interval;
+import io.github.llmbench.analysis.TrialValues;
+import io.github.llmbench.analysis.Verdicts;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,9 +41,42 @@ public final class GateCheck {
             !Double.isNaN(figure)
                 && !Double.isNaN(limit)
                 && (g.upperBound() ? figure <= limit : figure >= limit);
-        results.add(new GateResult(g, where, limit, figure, pass));
+        GateJudgement j = judge(g, run.level(where), baseline.level(where), gates.judging());
+        if (j != null) {
+          pass =
+              j.verdict() == GateVerdict.PASS
+                  || (j.verdict() == GateVerdict.INCONCLUSIVE
+                      && gates.judging().inconclusivePasses());
+        }
+        results.add(new GateResult(g, where, limit, figure, pass, j));
       }
     }
     return results;
+  }
+
+  /**
+   * The verdict on the figure's interval: a relative gate on the ratio to the baseline's, an
+   * absolute one on the figure's; null where either side has no spread to judge (a figure without
+   * samples, one value without a within-run interval), which is then judged on its value.
+   */
+  static GateJudgement judge(
+      Gate g, LevelFigures run, LevelFigures baseline, GateSet.Judging judging) {
+    TrialValues mine = run.samples().get(g.metric());
+    if (mine == null || g.level() == null && g.metric() == GateMetric.CAPACITY) {
+      return null;
+    }
+    GateJudgement j;
+    if (g.limit().relative()) {
+      TrialValues theirs = baseline.samples().get(g.metric());
+      if (theirs == null || !(g.limit().value() > -100)) {
+        return null;
+      }
+      j =
+          Verdicts.relativeGate(
+              theirs, mine, g.limit().value() / 100, !g.upperBound(), judging.confidence());
+    } else {
+      j = Verdicts.absoluteGate(mine, g.limit().value(), !g.upperBound(), judging.confidence());
+    }
+    return j.bounds().basis() == Interval.Basis.NONE ? null : j;
   }
 }

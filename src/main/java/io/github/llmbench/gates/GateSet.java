@@ -13,10 +13,31 @@ import java.util.Optional;
  * without the {@code gate.} prefix), with the goodput objectives ({@code gate.goodput=ttft:500
  * tpot:50}). Pure: the caller reads files and properties.
  */
-public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
+public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput, Judging judging) {
+
+  /** {@code gate.confidence}: how sure a verdict on a figure with an interval must be. */
+  public static final String CONFIDENCE_KEY = "confidence";
+
+  /** {@code gate.inconclusive}: what a verdict the data cannot resolve does to the exit status. */
+  public static final String INCONCLUSIVE_KEY = "inconclusive";
+
+  /**
+   * How gates judge a figure that has an interval (across trials, or within the run).
+   *
+   * @param confidence one-sided: a gate fails when the figure is beyond its limit with this
+   *     confidence, passes when within it with this confidence, else is inconclusive
+   * @param inconclusivePasses whether an inconclusive gate passes ({@code -Dgate.inconclusive})
+   */
+  public record Judging(double confidence, boolean inconclusivePasses) {
+    public static final Judging DEFAULT = new Judging(0.95, true);
+  }
 
   public GateSet {
     gates = List.copyOf(gates);
+  }
+
+  public GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
+    this(gates, goodput, Judging.DEFAULT);
   }
 
   public static GateSet none() {
@@ -38,11 +59,25 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
   public static GateSet parse(Map<String, String> entries, String source) {
     List<Gate> gates = new ArrayList<>();
     Optional<GoodputSpec> goodput = Optional.empty();
+    double confidence = Judging.DEFAULT.confidence();
+    boolean inconclusivePasses = Judging.DEFAULT.inconclusivePasses();
     for (Map.Entry<String, String> e : entries.entrySet()) {
       String key = e.getKey().trim();
       String value = e.getValue() == null ? "" : e.getValue().trim();
       if (key.equals(GoodputSpec.KEY)) {
         goodput = Optional.of(GoodputSpec.parse(value, source + GoodputSpec.KEY));
+        continue;
+      }
+      if (key.equals(CONFIDENCE_KEY)) {
+        confidence = confidence(value, source + key);
+        continue;
+      }
+      if (key.equals(INCONCLUSIVE_KEY)) {
+        if (!value.equals("pass") && !value.equals("fail")) {
+          throw new IllegalArgumentException(
+              "Invalid gate " + source + key + "=" + value + ": expected pass or fail");
+        }
+        inconclusivePasses = value.equals("pass");
         continue;
       }
       Key named = key(key, source + key + "=" + value);
@@ -70,7 +105,20 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
               + GoodputSpec.PLACEHOLDER);
     }
     gates.sort(Comparator.comparing(Gate::name));
-    return new GateSet(gates, goodput);
+    return new GateSet(gates, goodput, new Judging(confidence, inconclusivePasses));
+  }
+
+  private static double confidence(String value, String name) {
+    try {
+      double c = Double.parseDouble(value);
+      if (c > 0.5 && c < 1) {
+        return c;
+      }
+    } catch (NumberFormatException e) {
+      // the message below
+    }
+    throw new IllegalArgumentException(
+        "Invalid gate " + name + "=" + value + ": expected a number between 0.5 and 1, e.g. 0.95");
   }
 
   /** What a gate's key names: its level (null for every level) and metric. */
@@ -134,7 +182,7 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput) {
     List<Gate> all = new ArrayList<>(gates);
     all.add(new Gate(null, GateMetric.FAILED_PCT, new Gate.Limit(DEFAULT_FAILED_PCT, false), true));
     all.sort(Comparator.comparing(Gate::name));
-    return new GateSet(all, goodput);
+    return new GateSet(all, goodput, judging);
   }
 
   /** Whether a gate needs a baseline run to be measured against. */

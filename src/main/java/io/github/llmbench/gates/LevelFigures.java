@@ -1,9 +1,11 @@
 package io.github.llmbench.gates;
 
 import io.github.llmbench.analysis.LatencyStats;
+import io.github.llmbench.analysis.LevelSamples;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServerFigures;
 import io.github.llmbench.analysis.ServingMetrics;
+import io.github.llmbench.analysis.TrialValues;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
@@ -23,12 +25,38 @@ import java.util.OptionalLong;
  * is NaN, so its gate fails as not measured rather than passes on 0.
  *
  * @param values each figure under its metric, in the order they were put
+ * @param samples what the figures with an interval are judged on (the trials' values, or one value
+ *     with its within-run interval), by metric; empty for figures judged on their value alone
  */
-public record LevelFigures(Map<GateMetric, Double> values) {
+public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, TrialValues> samples) {
   public static final LevelFigures NONE = new LevelFigures(Map.of());
 
   public LevelFigures {
     values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
+    samples = Collections.unmodifiableMap(new LinkedHashMap<>(samples));
+  }
+
+  /** Figures judged on their values alone. */
+  public LevelFigures(Map<GateMetric, Double> values) {
+    this(values, Map.of());
+  }
+
+  /** These figures with what they are judged on. */
+  LevelFigures withSamples(LevelSamples s) {
+    Map<GateMetric, TrialValues> out = new LinkedHashMap<>();
+    for (LatencyFigure f : LatencyFigure.ALL) {
+      putSample(out, new GateMetric.Latency(f), s.get(f));
+    }
+    putSample(out, GateMetric.OUTPUT_THROUGHPUT, s.get(LevelSamples.OUTPUT_THROUGHPUT));
+    putSample(
+        out, GateMetric.STEADY_OUTPUT_THROUGHPUT, s.get(LevelSamples.STEADY_OUTPUT_THROUGHPUT));
+    return new LevelFigures(values, out);
+  }
+
+  private static void putSample(Map<GateMetric, TrialValues> out, GateMetric m, TrialValues v) {
+    if (v != null) {
+      out.put(m, v);
+    }
   }
 
   /** The figure, NaN when the level does not have it. */
@@ -84,7 +112,7 @@ public record LevelFigures(Map<GateMetric, Double> values) {
       Double v = l.server().level().get(n);
       f.put(new GateMetric.Server(n), v == null ? Double.NaN : v);
     }
-    return new LevelFigures(f);
+    return new LevelFigures(f).withSamples(l.samples());
   }
 
   /**
@@ -97,7 +125,10 @@ public record LevelFigures(Map<GateMetric, Double> values) {
     }
     Map<GateMetric, Double> f = new LinkedHashMap<>(values);
     putLatency(f, metric, stats);
-    return new LevelFigures(f);
+    // the level's samples are not the window's: its figures are judged on their values
+    Map<GateMetric, TrialValues> kept = new LinkedHashMap<>(samples);
+    kept.keySet().removeIf(m -> m instanceof GateMetric.Latency l && l.figure().metric() == metric);
+    return new LevelFigures(f, kept);
   }
 
   private static void putLatency(Map<GateMetric, Double> f, Metric metric, LatencyStats s) {
@@ -129,7 +160,7 @@ public record LevelFigures(Map<GateMetric, Double> values) {
           new GateMetric.Server(n),
           level.server() == null ? Double.NaN : level.server().levelFigure(n));
     }
-    return new LevelFigures(f);
+    return new LevelFigures(f).withSamples(level.samples());
   }
 
   /** The goodput, when it was measured (objectives were set). */

@@ -5,13 +5,22 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.github.llmbench.analysis.FailureReasons;
+import io.github.llmbench.analysis.Interval;
+import io.github.llmbench.analysis.Intervals;
+import io.github.llmbench.analysis.LevelSamples;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServerFigures;
 import io.github.llmbench.analysis.TraceLateness;
+import io.github.llmbench.analysis.TrialValues;
 import io.github.llmbench.analysis.Trials;
 import io.github.llmbench.analysis.TurnLatency;
+import io.github.llmbench.core.LatencyFigure;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
 
 /**
  * One level of {@code summary.json} ({@code levels.c8}): vLLM's serving fields, then the kit's
@@ -38,7 +47,8 @@ public record LevelSummary(
     Lateness traceLateness,
     Double requestGoodput,
     Double goodputPct,
-    List<TrialFigures> trials) {
+    List<TrialFigures> trials,
+    Map<String, FigureInterval> intervals) {
 
   public LevelSummary {
     failures = failures == null ? List.of() : List.copyOf(failures);
@@ -92,6 +102,37 @@ public record LevelSummary(
     }
   }
 
+  /**
+   * A figure's interval.
+   *
+   * @param ciLow null when open (too few requests for a P99's lower rank)
+   * @param ciHigh null when open (a P99 needs 368 requests for an upper bound at 95%)
+   * @param basis {@code trials} or {@code within_run}
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record FigureInterval(
+      double estimate, Double ciLow, Double ciHigh, double confidence, String basis) {
+
+    static FigureInterval of(Interval i) {
+      return new FigureInterval(
+          i.estimate(),
+          Double.isFinite(i.low()) ? i.low() : null,
+          Double.isFinite(i.high()) ? i.high() : null,
+          i.confidence(),
+          i.basis().name().toLowerCase(Locale.ROOT));
+    }
+
+    /** The interval again. */
+    public Interval interval() {
+      return new Interval(
+          estimate,
+          ciLow == null ? Double.NEGATIVE_INFINITY : ciLow,
+          ciHigh == null ? Double.POSITIVE_INFINITY : ciHigh,
+          confidence,
+          Interval.Basis.valueOf(basis.toUpperCase(Locale.ROOT)));
+    }
+  }
+
   /** A level's goodput: requests/s meeting the objectives and their share in percent. */
   public record Goodput(double perSecond, double pct) {}
 
@@ -109,7 +150,8 @@ public record LevelSummary(
         l.lateness().isEmpty() ? null : lateness(l.lateness()),
         null,
         null,
-        l.trials().isEmpty() ? null : l.trials().trials().stream().map(TrialFigures::of).toList());
+        l.trials().isEmpty() ? null : l.trials().trials().stream().map(TrialFigures::of).toList(),
+        intervals(l.samples()));
   }
 
   /** This level with its goodput. */
@@ -124,7 +166,78 @@ public record LevelSummary(
         traceLateness,
         g.perSecond(),
         g.pct(),
-        trials);
+        trials,
+        intervals);
+  }
+
+  private static Map<String, FigureInterval> intervals(LevelSamples samples) {
+    Map<String, FigureInterval> out = new LinkedHashMap<>();
+    samples
+        .figures()
+        .forEach(
+            (field, values) -> {
+              Interval i = Intervals.acrossTrials(values, LevelSamples.CONFIDENCE);
+              if (i.isKnown()) {
+                out.put(field, FigureInterval.of(i));
+              }
+            });
+    return out.isEmpty() ? null : out;
+  }
+
+  /**
+   * What this level's figures are judged on, as the run that wrote it had them ({@link
+   * LevelSamples}): each trial's figures, or for a level that ran once its figures with their
+   * within-run intervals.
+   */
+  public LevelSamples samples() {
+    Map<String, ToDoubleFunction<ServingFigures>> read = new LinkedHashMap<>();
+    for (LatencyFigure f : LatencyFigure.ALL) {
+      read.put(f.summaryField(), s -> s.latency(f));
+    }
+    read.put(LevelSamples.OUTPUT_THROUGHPUT, ServingFigures::outputThroughput);
+    Map<String, TrialValues> out = new LinkedHashMap<>();
+    if (trials != null && trials.size() > 1) {
+      read.forEach(
+          (field, f) ->
+              positive(trials.stream().mapToDouble(t -> f.applyAsDouble(t.figures())).toArray())
+                  .ifPresent(v -> out.put(field, TrialValues.of(v))));
+      positive(
+              trials.stream()
+                  .mapToDouble(
+                      t ->
+                          t.steadyOutputThroughput() == null
+                              ? Double.NaN
+                              : t.steadyOutputThroughput())
+                  .toArray())
+          .ifPresent(v -> out.put(LevelSamples.STEADY_OUTPUT_THROUGHPUT, TrialValues.of(v)));
+      return new LevelSamples(out);
+    }
+    read.forEach((field, f) -> single(out, field, f.applyAsDouble(figures)));
+    single(out, LevelSamples.STEADY_OUTPUT_THROUGHPUT, steadyOutputThroughput());
+    return new LevelSamples(out);
+  }
+
+  private void single(Map<String, TrialValues> out, String field, double value) {
+    if (value > 0 && Double.isFinite(value)) {
+      FigureInterval within = intervals == null ? null : intervals.get(field);
+      out.put(
+          field,
+          TrialValues.single(
+              value,
+              within != null && within.basis().equals(WITHIN_RUN) ? within.interval() : null));
+    }
+  }
+
+  private static final String WITHIN_RUN =
+      Interval.Basis.WITHIN_RUN.name().toLowerCase(Locale.ROOT);
+
+  private static Optional<double[]> positive(double[] values) {
+    for (double v : values) {
+      if (!(v > 0) || Double.isInfinite(v)) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(values);
   }
 
   /** The steady window's output tok/s; NaN when the level never reached its steady state. */

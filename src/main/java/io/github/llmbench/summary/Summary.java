@@ -108,7 +108,8 @@ public record Summary(
     Integer c = overall == null ? null : overall.maxConcurrency();
     out.put(
         c != null && c > 0 ? Level.closed(c).tag() : "all",
-        new LevelSummary(overall, steadyState, roofline, null, null, null, null, null, null, null));
+        new LevelSummary(
+            overall, steadyState, roofline, null, null, null, null, null, null, null, null));
     return out;
   }
 
