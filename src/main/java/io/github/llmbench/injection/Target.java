@@ -4,6 +4,7 @@ import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SettingsException;
 import io.github.llmbench.simulator.Dialect;
 import io.github.llmbench.simulator.SimFaults;
+import io.github.llmbench.simulator.SimNoise;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
 import io.github.llmbench.workload.PreparedWorkload;
@@ -53,7 +54,12 @@ public final class Target implements AutoCloseable {
                   .withMaxNumSeqs(settings.simEngine().maxNumSeqs())
                   .withMaxNumBatchedTokens(settings.simEngine().maxNumBatchedTokens())
                   .withGpuMemoryUtilization(settings.simEngine().gpuMemoryUtilization())
-                  .withFaults(faults));
+                  .withFaults(faults)
+                  .withNoise(
+                      new SimNoise(
+                          settings.simEngine().noise(),
+                          settings.simEngine().slowdown(),
+                          settings.workload().seed())));
       baseUrl = URI.create(simulator.baseUrl());
     }
     try {

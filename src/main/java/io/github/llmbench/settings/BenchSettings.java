@@ -224,14 +224,27 @@ public final class BenchSettings {
 
   /**
    * The embedded simulator's engine: {@code sim.tp}, {@code sim.max_num_seqs}, {@code
-   * sim.max_num_batched_tokens}, {@code sim.gpu_memory_utilization} (vLLM's flags) and {@code
-   * sim.faults} as typed ({@code none} when not set), which the simulator parses when it starts.
+   * sim.max_num_batched_tokens}, {@code sim.gpu_memory_utilization} (vLLM's flags), {@code
+   * sim.faults} as typed ({@code none} when not set), which the simulator parses when it starts,
+   * and its step-time {@code sim.noise} (a coefficient of variation; 0: none) and {@code
+   * sim.slowdown} (1: none), drawn from the run's seed.
    */
   public record SimEngine(
-      int tp, int maxNumSeqs, int maxNumBatchedTokens, double gpuMemoryUtilization, String faults) {
+      int tp,
+      int maxNumSeqs,
+      int maxNumBatchedTokens,
+      double gpuMemoryUtilization,
+      String faults,
+      double noise,
+      double slowdown) {
     /** Whether {@code sim.faults} asks for any fault ({@code none} and empty do not). */
     public boolean anyFaults() {
       return !faults.isBlank() && !faults.trim().equalsIgnoreCase("none");
+    }
+
+    /** Whether {@code sim.noise} or {@code sim.slowdown} changes the step times. */
+    public boolean anyNoise() {
+      return noise != 0 || slowdown != 1;
     }
   }
 
@@ -437,7 +450,13 @@ public final class BenchSettings {
     double gpuMemUtil = r.get(SettingsTable.SIM_GPU_MEMORY_UTILIZATION);
     SimEngine simEngine =
         new SimEngine(
-            simTp, maxNumSeqs, maxNumBatchedTokens, gpuMemUtil, r.get(SettingsTable.SIM_FAULTS));
+            simTp,
+            maxNumSeqs,
+            maxNumBatchedTokens,
+            gpuMemUtil,
+            r.get(SettingsTable.SIM_FAULTS),
+            r.get(SettingsTable.SIM_NOISE),
+            r.get(SettingsTable.SIM_SLOWDOWN));
     Load load = readLoad(r, conc, duration);
     Workload workload = readWorkload(r, inputLen, outputLen);
     if (workload.dataset() == DatasetKind.TRACE && (load.open() || load.ladder())) {

@@ -410,6 +410,34 @@ public final class SettingsTable {
           "faults on demand",
           TEXT);
 
+  /**
+   * The simulator's step-time noise (its {@code SimNoise}): a coefficient of variation, the same
+   * limits as the simulator's {@code --noise}.
+   */
+  public static final Setting<Double> SIM_NOISE =
+      Setting.of(
+          SIMULATOR,
+          "sim.noise",
+          0.0,
+          "a number from 0 to 1 (0.1: 10%)",
+          "each engine step's time x a random factor of mean 1: step-to-step CV this, plus a drift"
+              + " of CV half this over ~5 s; drawn from the run's seed",
+          Parser.number(
+              v -> v >= 0 && v <= 1,
+              "a number from 0 to 1 (a coefficient of variation: 0.1 is 10%)"));
+
+  /** Every simulated step this many times as long: a known regression to detect. */
+  public static final Setting<Double> SIM_SLOWDOWN =
+      Setting.of(
+          SIMULATOR,
+          "sim.slowdown",
+          1.0,
+          "a number above 0, at most 100 (1.1: 10% slower)",
+          "every engine step takes this many times as long",
+          Parser.number(
+              v -> v > 0 && v <= 100,
+              "a number above 0 and at most 100 (1.1: every step 10% slower)"));
+
   public static final Setting<String> SIM_DIALECT =
       Setting.of(
           SIMULATOR,
@@ -625,6 +653,8 @@ public final class SettingsTable {
           SIM_MAX_NUM_BATCHED_TOKENS,
           SIM_GPU_MEMORY_UTILIZATION,
           SIM_FAULTS,
+          SIM_NOISE,
+          SIM_SLOWDOWN,
           SIM_DIALECT,
           MODEL_SPEC,
           GPU,

@@ -14,10 +14,11 @@ import java.util.concurrent.locks.LockSupport;
  * <p>Each step: (1) take new and drop cancelled requests; (2) plan the step with the {@link
  * Scheduler} (vLLM V1's policy: decodes first, chunked prefill within {@code
  * max_num_batched_tokens}, at most {@code max_num_seqs} running, KV blocks, preemption, prefix
- * caching) and price it with the {@link CostModel}; (3) apply it as of its end: the tokens it
- * samples are handed to the connections' event loops (one task per event loop per step, scheduled
- * there for the step's scheduled end on the monotonic clock), never blocking on I/O; (4) sleep
- * until the step's end. {@link EngineModel} runs the same scheduler in virtual time.
+ * caching) and price it with the {@link CostModel}; (3) apply it as of its end (its duration times
+ * the {@link SimNoise} factor, when noise or a slowdown is asked for): the tokens it samples are
+ * handed to the connections' event loops (one task per event loop per step, scheduled there for the
+ * step's scheduled end on the monotonic clock), never blocking on I/O; (4) sleep until the step's
+ * end. {@link EngineModel} runs the same scheduler in virtual time.
  */
 final class Engine implements Runnable {
   /**
@@ -38,6 +39,9 @@ final class Engine implements Runnable {
   private final Scheduler scheduler;
   private final SimMetrics metrics;
   private final LatenessHistogram lateness;
+
+  /** Noise and slowdown of the step times ({@link SimNoise}); none leaves them as they are. */
+  private final SimNoise.Steps noise;
 
   private final ConcurrentLinkedQueue<SimRequest> incoming = new ConcurrentLinkedQueue<>();
 
@@ -62,9 +66,20 @@ final class Engine implements Runnable {
       int maxNumBatchedTokens,
       LatenessHistogram lateness,
       SimMetrics metrics) {
+    this(cost, maxNumSeqs, maxNumBatchedTokens, lateness, metrics, SimNoise.NONE);
+  }
+
+  Engine(
+      CostModel cost,
+      int maxNumSeqs,
+      int maxNumBatchedTokens,
+      LatenessHistogram lateness,
+      SimMetrics metrics,
+      SimNoise noise) {
     this.metrics = metrics;
     this.scheduler = new Scheduler(cost, maxNumSeqs, maxNumBatchedTokens, metrics);
     this.lateness = lateness;
+    this.noise = noise.steps();
   }
 
   SimMetrics metrics() {
@@ -143,7 +158,8 @@ final class Engine implements Runnable {
               ? prevEnd
               : now - prevEnd < CONTIGUOUS_NANOS ? Math.max(prevEnd, now - CONTIGUOUS_NANOS) : now;
       busy = true;
-      long duration = scheduler.durationNanos();
+      // the cost model's step time, times the dialled-in noise and slowdown (none: as it is)
+      long duration = noise.apply(scheduler.durationNanos(), start);
       long end = start + duration;
       // Tokens are sampled now and written at `end` by the event loops. This thread schedules the
       // next step a little before `end` (as vLLM's async scheduling does while the GPU runs a

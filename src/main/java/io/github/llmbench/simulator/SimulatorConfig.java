@@ -22,6 +22,8 @@ import java.nio.file.Path;
  *     capacity in a later version
  * @param dialect whose stream and endpoint shapes to speak ({@link Dialect}; vLLM's by default)
  * @param faults faults to inject ({@link SimFaults}; none by default)
+ * @param noise noise and slowdown of the step times, with their seed ({@link SimNoise}; none by
+ *     default)
  */
 public record SimulatorConfig(
     int port,
@@ -33,11 +35,39 @@ public record SimulatorConfig(
     int maxNumBatchedTokens,
     double gpuMemoryUtilization,
     Dialect dialect,
-    SimFaults faults) {
+    SimFaults faults,
+    SimNoise noise) {
 
   public SimulatorConfig {
     dialect = dialect == null ? Dialect.VLLM : dialect;
     faults = faults == null ? SimFaults.NONE : faults;
+    noise = noise == null ? SimNoise.NONE : noise;
+  }
+
+  /** A config without noise. */
+  public SimulatorConfig(
+      int port,
+      String model,
+      String servedModelName,
+      String gpu,
+      int tp,
+      int maxNumSeqs,
+      int maxNumBatchedTokens,
+      double gpuMemoryUtilization,
+      Dialect dialect,
+      SimFaults faults) {
+    this(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults,
+        SimNoise.NONE);
   }
 
   public SimulatorConfig(
@@ -106,7 +136,8 @@ public record SimulatorConfig(
         maxNumBatchedTokens,
         gpuMemoryUtilization,
         dialect,
-        faults);
+        faults,
+        noise);
   }
 
   public SimulatorConfig withModel(String model) {
@@ -120,7 +151,8 @@ public record SimulatorConfig(
         maxNumBatchedTokens,
         gpuMemoryUtilization,
         dialect,
-        faults);
+        faults,
+        noise);
   }
 
   public SimulatorConfig withServedModelName(String servedModelName) {
@@ -134,7 +166,8 @@ public record SimulatorConfig(
         maxNumBatchedTokens,
         gpuMemoryUtilization,
         dialect,
-        faults);
+        faults,
+        noise);
   }
 
   public SimulatorConfig withGpu(String gpu) {
@@ -148,7 +181,8 @@ public record SimulatorConfig(
         maxNumBatchedTokens,
         gpuMemoryUtilization,
         dialect,
-        faults);
+        faults,
+        noise);
   }
 
   public SimulatorConfig withTp(int tp) {
@@ -162,7 +196,8 @@ public record SimulatorConfig(
         maxNumBatchedTokens,
         gpuMemoryUtilization,
         dialect,
-        faults);
+        faults,
+        noise);
   }
 
   public SimulatorConfig withMaxNumSeqs(int maxNumSeqs) {
@@ -176,7 +211,8 @@ public record SimulatorConfig(
         maxNumBatchedTokens,
         gpuMemoryUtilization,
         dialect,
-        faults);
+        faults,
+        noise);
   }
 
   public SimulatorConfig withMaxNumBatchedTokens(int maxNumBatchedTokens) {
@@ -190,7 +226,8 @@ public record SimulatorConfig(
         maxNumBatchedTokens,
         gpuMemoryUtilization,
         dialect,
-        faults);
+        faults,
+        noise);
   }
 
   public SimulatorConfig withGpuMemoryUtilization(double gpuMemoryUtilization) {
@@ -204,7 +241,8 @@ public record SimulatorConfig(
         maxNumBatchedTokens,
         gpuMemoryUtilization,
         dialect,
-        faults);
+        faults,
+        noise);
   }
 
   public SimulatorConfig withDialect(Dialect dialect) {
@@ -218,7 +256,8 @@ public record SimulatorConfig(
         maxNumBatchedTokens,
         gpuMemoryUtilization,
         dialect,
-        faults);
+        faults,
+        noise);
   }
 
   public SimulatorConfig withFaults(SimFaults faults) {
@@ -232,7 +271,23 @@ public record SimulatorConfig(
         maxNumBatchedTokens,
         gpuMemoryUtilization,
         dialect,
-        faults);
+        faults,
+        noise);
+  }
+
+  public SimulatorConfig withNoise(SimNoise noise) {
+    return new SimulatorConfig(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults,
+        noise);
   }
 
   /**

@@ -73,7 +73,9 @@ public final class VllmSimulator implements AutoCloseable {
                 EngineCalibration.DEFAULT),
             config.maxNumSeqs(),
             config.maxNumBatchedTokens(),
-            lateness);
+            lateness,
+            new SimMetrics(),
+            config.noise());
     // Native epoll when present (Linux; the jars come with Gatling), else io_uring, else NIO:
     // epoll's writes are cheaper than NIO's, which matters with hundreds of one-token flushes per
     // step; io_uring (one system call for a loop iteration's writes) measured no better

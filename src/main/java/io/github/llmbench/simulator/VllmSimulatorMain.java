@@ -4,12 +4,16 @@ import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.HfConfig;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
+import java.security.SecureRandom;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.DoublePredicate;
 
 /**
  * Runs the simulator alone until Ctrl-C. Flags follow vLLM's {@code vllm serve}: {@code --port
  * --model --served-model-name --gpu --tp (--tensor-parallel-size) --max-num-seqs
- * --max-num-batched-tokens --gpu-memory-utilization --dialect}.
+ * --max-num-batched-tokens --gpu-memory-utilization --dialect}; the simulator's own: {@code
+ * --faults}, {@code --noise}, {@code --slowdown} and {@code --seed} (the noise's; fresh per start
+ * unless given).
  */
 public final class VllmSimulatorMain {
 
@@ -57,6 +61,7 @@ public final class VllmSimulatorMain {
             + c.gpu()
             + (c.tp() > 1 ? " x" + c.tp() : "")
             + (c.dialect() != Dialect.VLLM ? ", dialect " + c.dialect().id() : "")
+            + noiseWords(c.noise())
             + ")");
     stopped.await();
   }
@@ -68,7 +73,13 @@ public final class VllmSimulatorMain {
         + String.join("|", Catalog.gpus().keySet())
         + "] [--tp 1] [--max-num-seqs 256] [--max-num-batched-tokens 2048] [--gpu-memory-utilization 0.9] [--dialect "
         + String.join("|", Dialect.ids().split(", "))
-        + "] [--faults 429:0.05,cut:0.02,...]";
+        + "] [--faults 429:0.05,cut:0.02,...] [--noise 0] [--slowdown 1] [--seed N]";
+  }
+
+  /** {@code , noise 0.1 (seed 42), slowdown 1.1} when set, else nothing. */
+  static String noiseWords(SimNoise n) {
+    return (n.cv() > 0 ? ", noise " + n.cv() + " (seed " + n.seed() + ")" : "")
+        + (n.slowdown() != 1 ? ", slowdown " + n.slowdown() : "");
   }
 
   /**
@@ -76,6 +87,9 @@ public final class VllmSimulatorMain {
    */
   static SimulatorConfig parse(String[] args) {
     SimulatorConfig c = SimulatorConfig.defaults().withPort(8000);
+    double noise = 0;
+    double slowdown = 1;
+    Long seed = null;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       String v = null;
@@ -144,6 +158,20 @@ public final class VllmSimulatorMain {
           }
           c = c.withGpuMemoryUtilization(d);
         }
+        case "--noise" ->
+            noise = doubleArg(a, v, x -> x >= 0 && x <= SimNoise.MAX_CV, SimNoise.CV_ACCEPTED);
+        case "--slowdown" ->
+            slowdown =
+                doubleArg(
+                    a, v, x -> x > 0 && x <= SimNoise.MAX_SLOWDOWN, SimNoise.SLOWDOWN_ACCEPTED);
+        case "--seed" -> {
+          try {
+            seed = Long.parseLong(v);
+          } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                a + ": '" + v + "' is invalid (accepted: a whole number)");
+          }
+        }
         case "--dialect" -> {
           try {
             c = c.withDialect(Dialect.fromId(v));
@@ -156,10 +184,28 @@ public final class VllmSimulatorMain {
                 a
                     + ": unknown argument (accepted: --port, --model, "
                     + "--served-model-name, --gpu, --tp, --max-num-seqs, --max-num-batched-tokens, --gpu-memory-utilization, "
-                    + "--dialect, --faults)");
+                    + "--dialect, --faults, --noise, --slowdown, --seed)");
       }
     }
+    if (noise > 0 || slowdown != 1) {
+      // a fresh seed per start unless given, as the kit's runs have
+      long s = seed != null ? seed : new SecureRandom().nextLong() & 0xFFFF_FFFFL;
+      c = c.withNoise(new SimNoise(noise, slowdown, s));
+    }
     return c;
+  }
+
+  private static double doubleArg(String name, String v, DoublePredicate accepts, String accepted) {
+    try {
+      double d = Double.parseDouble(v);
+      if (Double.isFinite(d) && accepts.test(d)) {
+        return d;
+      }
+    } catch (NumberFormatException e) {
+      // fall through
+    }
+    throw new IllegalArgumentException(
+        name + ": '" + v + "' is invalid (accepted: " + accepted + ")");
   }
 
   private static int intArg(String name, String v, int min, int max) {

@@ -467,6 +467,9 @@ class BenchSettingsTest {
     assertEquals(2048, d.simEngine().maxNumBatchedTokens());
     assertEquals(0.9, d.simEngine().gpuMemoryUtilization());
     assertFalse(d.simEngine().anyFaults());
+    assertEquals(0.0, d.simEngine().noise());
+    assertEquals(1.0, d.simEngine().slowdown());
+    assertFalse(d.simEngine().anyNoise());
     assertEquals(1, d.roofline().tp());
 
     BenchSettings s =
@@ -504,6 +507,31 @@ class BenchSettingsTest {
         util.contains("-Dsim.gpu_memory_utilization=1.5") && util.contains("at most 1"), util);
     String model = error(Map.of("sim.model", "nope"));
     assertTrue(model.contains("-Dsim.model=nope") && model.contains("config.json"), model);
+  }
+
+  @Test
+  void simulatorNoiseAndSlowdown() {
+    BenchSettings s = read(Map.of("sim.noise", "0.1", "sim.slowdown", "1.10"));
+    assertEquals(0.1, s.simEngine().noise());
+    assertEquals(1.10, s.simEngine().slowdown());
+    assertTrue(s.simEngine().anyNoise());
+    assertTrue(read(Map.of("sim.slowdown", "0.9")).simEngine().anyNoise());
+    assertTrue(read(Map.of("sim.noise", "0.05")).simEngine().anyNoise());
+    assertFalse(read(Map.of("sim.noise", "0", "sim.slowdown", "1")).simEngine().anyNoise());
+
+    assertEquals(
+        "Invalid -Dsim.noise=abc: expected a number from 0 to 1 (a coefficient of variation: 0.1"
+            + " is 10%)",
+        error(Map.of("sim.noise", "abc")));
+    assertTrue(error(Map.of("sim.noise", "-0.1")).startsWith("Invalid -Dsim.noise=-0.1: expected"));
+    assertTrue(error(Map.of("sim.noise", "2")).startsWith("Invalid -Dsim.noise=2: expected"));
+    assertEquals(
+        "Invalid -Dsim.slowdown=0: expected a number above 0 and at most 100 (1.1: every step 10%"
+            + " slower)",
+        error(Map.of("sim.slowdown", "0")));
+    assertTrue(
+        error(Map.of("sim.slowdown", "fast")).startsWith("Invalid -Dsim.slowdown=fast: expected"));
+    assertEquals(1, error(Map.of("sim.slowdown", "-1")).lines().count());
   }
 
   @Test

@@ -92,4 +92,39 @@ class CliAndConfigTest {
             () -> VllmSimulatorMain.parse(new String[] {"--dialect", "tgi"}));
     assertEquals("--dialect: unknown dialect 'tgi' (accepted: vllm, llamacpp)", e.getMessage());
   }
+
+  @Test
+  void noiseSlowdownAndSeedFlags() {
+    assertSame(SimNoise.NONE, VllmSimulatorMain.parse(new String[0]).noise(), "none by default");
+    SimNoise n =
+        VllmSimulatorMain.parse(new String[] {"--seed", "42", "--noise", "0.1", "--slowdown=1.1"})
+            .noise();
+    assertEquals(new SimNoise(0.1, 1.1, 42), n);
+    assertEquals(", noise 0.1 (seed 42), slowdown 1.1", VllmSimulatorMain.noiseWords(n));
+    assertEquals("", VllmSimulatorMain.noiseWords(SimNoise.NONE));
+    assertEquals(
+        new SimNoise(0, 1.25, 7),
+        VllmSimulatorMain.parse(new String[] {"--slowdown", "1.25", "--seed", "7"}).noise());
+    assertTrue(VllmSimulatorMain.parse(new String[] {"--seed", "7"}).noise().off());
+    assertEquals(
+        "--noise: 'abc' is invalid (accepted: a number from 0 to 1 (a coefficient of variation: 0.1"
+            + " is 10%))",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> VllmSimulatorMain.parse(new String[] {"--noise", "abc"}))
+            .getMessage());
+    assertTrue(
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> VllmSimulatorMain.parse(new String[] {"--slowdown", "0"}))
+            .getMessage()
+            .startsWith("--slowdown: '0' is invalid (accepted: a number above 0 and at most 100"));
+    assertEquals(
+        "--seed: 'x' is invalid (accepted: a whole number)",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> VllmSimulatorMain.parse(new String[] {"--seed", "x"}))
+            .getMessage());
+    assertTrue(VllmSimulatorMain.usage().contains("[--noise 0] [--slowdown 1] [--seed N]"));
+  }
 }
