@@ -37,13 +37,16 @@ public record GateResult(
     Interval b = judgement.bounds();
     boolean ratio = gate.limit().relative();
     String scope = b.basis() == Interval.Basis.TRIALS ? "across trials" : "within this run only";
+    String unit = ratio ? "" : " " + gate.unit();
+    String number = ratio ? "%.3f" : "%.2f";
     StringBuilder sb =
         new StringBuilder(
             String.format(
                 Locale.ROOT,
-                "%s %.3g, %.0f%% bounds [%.3g, %.3g] %s",
+                "%s " + number + "%s, one-sided %.0f%% bounds [" + number + ", " + number + "] %s",
                 ratio ? "ratio to baseline" : "estimate",
                 b.estimate(),
+                unit.stripTrailing(),
                 100 * judgement.confidence(),
                 b.low(),
                 b.high(),

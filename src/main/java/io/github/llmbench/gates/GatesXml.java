@@ -1,16 +1,21 @@
 package io.github.llmbench.gates;
 
+import io.github.llmbench.analysis.GateVerdict;
 import java.util.List;
 
 /**
  * Gate results as JUnit XML ({@code llm/gates.xml}), the format CI systems show as test results:
- * one test case per gate and level, a {@code <failure>} for each broken one.
+ * one test case per gate and level, a {@code <failure>} for each broken one, a {@code <skipped>}
+ * for an inconclusive one that passed ({@code -Dgate.inconclusive=pass}); a gate judged on an
+ * interval says it in {@code <system-out>}.
  */
 public final class GatesXml {
   private GatesXml() {}
 
   public static String of(List<GateResult> results, String suiteName) {
     long failures = results.stream().filter(r -> !r.pass()).count();
+    long skipped =
+        results.stream().filter(r -> r.pass() && r.verdict() == GateVerdict.INCONCLUSIVE).count();
     StringBuilder sb = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     sb.append("<testsuite name=\"")
         .append(escape(suiteName))
@@ -18,20 +23,29 @@ public final class GatesXml {
         .append(results.size())
         .append("\" failures=\"")
         .append(failures)
-        .append("\" errors=\"0\" skipped=\"0\">\n");
+        .append("\" errors=\"0\" skipped=\"")
+        .append(skipped)
+        .append("\">\n");
     for (GateResult r : results) {
       sb.append("  <testcase classname=\"gates.")
           .append(escape(r.level()))
           .append("\" name=\"")
           .append(escape(r.name()))
           .append("\"");
-      if (r.pass()) {
+      if (r.pass() && r.judgement() == null) {
         sb.append("/>\n");
-      } else {
-        sb.append(">\n    <failure message=\"")
-            .append(escape(r.line().trim()))
-            .append("\"/>\n  </testcase>\n");
+        continue;
       }
+      sb.append(">\n");
+      if (!r.pass()) {
+        sb.append("    <failure message=\"").append(escape(r.line().trim())).append("\"/>\n");
+      } else if (r.verdict() == GateVerdict.INCONCLUSIVE) {
+        sb.append("    <skipped message=\"").append(escape(r.line().trim())).append("\"/>\n");
+      }
+      if (r.judgement() != null) {
+        sb.append("    <system-out>").append(escape(r.judgementText())).append("</system-out>\n");
+      }
+      sb.append("  </testcase>\n");
     }
     return sb.append("</testsuite>\n").toString();
   }

@@ -194,6 +194,22 @@ public final class SettingsDescription {
       if (simEngine.anyFaults()) {
         m.put(SettingsTable.SIM_FAULTS.name(), simEngine.faults());
       }
+      if (simEngine.noise() > 0) {
+        m.put(
+            SettingsTable.SIM_NOISE.name(),
+            Level.plainNumber(simEngine.noise())
+                + " (each step x a lognormal jitter of this CV x a drift of CV "
+                + Level.plainNumber(simEngine.noise() / 2)
+                + " over ~5 s; from seed "
+                + s.workload().seed()
+                + ")");
+      }
+      if (simEngine.slowdown() != 1) {
+        m.put(
+            SettingsTable.SIM_SLOWDOWN.name(),
+            Level.plainNumber(simEngine.slowdown())
+                + " (every engine step this many times as long)");
+      }
     }
     Injector injector = s.injector();
     if (injector.sharded() || injector.startAtMs().isPresent()) {

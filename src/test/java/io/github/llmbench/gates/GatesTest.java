@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.GateVerdict;
+import io.github.llmbench.analysis.TrialValues;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
@@ -13,6 +15,7 @@ import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.testing.TestRecords;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +42,94 @@ class GatesTest {
 
   private static RunFigures run(Map<String, LevelFigures> levels) {
     return new RunFigures(levels, Optional.empty());
+  }
+
+  /** A level whose P99 TPOT was measured in each of these trials. */
+  private static LevelFigures trials(double... tpotP99) {
+    double geo = Math.exp(Arrays.stream(tpotP99).map(Math::log).average().orElseThrow());
+    return new LevelFigures(
+        Map.of(TPOT_P99, geo, GateMetric.FAILED_PCT, 0.0),
+        Map.of(TPOT_P99, TrialValues.of(tpotP99)));
+  }
+
+  private static GateResult checkOne(
+      Map<String, String> gates, LevelFigures now, LevelFigures baseline) {
+    List<GateResult> results =
+        GateCheck.check(
+            GateSet.parse(gates, "-Dgate."), run(Map.of("c8", now)), run(Map.of("c8", baseline)));
+    assertEquals(1, results.size(), results.toString());
+    return results.get(0);
+  }
+
+  @Test
+  void aRelativeGateOnTrialsFailsOnlyWhenTheDataSaysWorseThanTheThreshold() {
+    LevelFigures base = trials(10.0, 10.4, 9.7, 10.1, 9.9);
+    Map<String, String> tenPct = Map.of("tpot.p99", "+10%");
+    GateResult slower = checkOne(tenPct, trials(12.9, 13.3, 12.6, 13.1, 12.8), base);
+    assertEquals(GateVerdict.FAIL, slower.verdict(), slower.line());
+    assertFalse(slower.pass());
+    assertTrue(slower.line().contains("ratio to baseline 1.29"), slower.line());
+    assertTrue(slower.line().contains("across trials"), slower.line());
+
+    GateResult same = checkOne(tenPct, trials(10.2, 9.8, 10.0, 10.3, 9.9), base);
+    assertEquals(GateVerdict.PASS, same.verdict(), same.line());
+
+    // two noisy trials a side, 8% slower: neither within 10% nor beyond it with 95% confidence
+    GateResult unsure = checkOne(tenPct, trials(10.0, 11.6), trials(9.5, 10.5));
+    assertEquals(GateVerdict.INCONCLUSIVE, unsure.verdict(), unsure.line());
+    assertTrue(unsure.pass(), "inconclusive passes by default");
+    assertTrue(unsure.line().startsWith("INCONCLUSIVE c8"), unsure.line());
+    assertTrue(unsure.line().contains("trials a side would resolve it"), unsure.line());
+    GateResult strict =
+        checkOne(
+            Map.of("tpot.p99", "+10%", "inconclusive", "fail"),
+            trials(10.0, 11.6),
+            trials(9.5, 10.5));
+    assertEquals(GateVerdict.INCONCLUSIVE, strict.verdict());
+    assertFalse(strict.pass(), "-Dgate.inconclusive=fail");
+
+    String xml = GatesXml.of(List.of(slower, same, unsure), "gates");
+    assertTrue(xml.contains("tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\""), xml);
+    assertTrue(xml.contains("<system-out>ratio to baseline 1.29"), xml);
+  }
+
+  @Test
+  void anAbsoluteGateJudgesTheIntervalAndAFigureWithoutOneItsValue() {
+    GateResult within = checkOne(Map.of("tpot.p99", "12"), trials(10.0, 10.2, 9.9), trials(1, 1));
+    assertEquals(GateVerdict.PASS, within.verdict(), within.line());
+    GateResult over = checkOne(Map.of("tpot.p99", "9"), trials(10.0, 10.2, 9.9), trials(1, 1));
+    assertEquals(GateVerdict.FAIL, over.verdict(), over.line());
+    // one value and no interval: judged on the value, as before trials
+    GateResult plain = checkOne(Map.of("tpot.p99", "9"), figures(10, 0, 100), figures(1, 0, 1));
+    assertEquals(GateVerdict.FAIL, plain.verdict());
+    assertEquals(null, plain.judgement());
+    // a higher confidence needs more data to say either
+    GateResult sure =
+        checkOne(
+            Map.of("tpot.p99", "10.3", "confidence", "0.999"),
+            trials(10.0, 10.2, 9.9),
+            trials(1, 1));
+    assertEquals(GateVerdict.INCONCLUSIVE, sure.verdict(), sure.line());
+  }
+
+  @Test
+  void theJudgingSettingsAreCheckedLikeAnyGate() {
+    assertEquals(
+        "Invalid gate -Dgate.confidence=2: expected a number between 0.5 and 1, e.g. 0.95",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> GateSet.parse(Map.of("confidence", "2"), "-Dgate."))
+            .getMessage());
+    assertEquals(
+        "Invalid gate -Dgate.inconclusive=maybe: expected pass or fail",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> GateSet.parse(Map.of("inconclusive", "maybe"), "-Dgate."))
+            .getMessage());
+    GateSet set = GateSet.parse(Map.of("confidence", "0.9", "tpot.p99", "3"), "-Dgate.");
+    assertEquals(new GateSet.Judging(0.9, true), set.judging());
+    assertEquals(1, set.gates().size(), "no gate named confidence");
+    assertEquals(set.judging(), set.withDefaultFailedPct().judging());
   }
 
   @Test
