@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.github.llmbench.analysis.Comparison;
+import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.summary.Summary;
 import java.io.IOException;
@@ -361,13 +363,61 @@ public final class CompareMain {
         }
         sb.append('\n');
       }
+      sb.append(verdictLines(l, runs));
     }
     sb.append('\n')
         .append(
             "Ratios: each run over the baseline; better/worse: higher throughput,"
-                + " lower latency, fewer failures (within ")
+                + " lower latency, fewer failures: where the verdicts list a figure, as the data"
+                + " shows it, else beyond ")
         .append(Math.round(RunComparison.SAME_WITHIN * 100))
-        .append("%: neither); -: missing.\n");
+        .append("%; -: missing.\n");
+    return sb.toString();
+  }
+
+  /**
+   * Per other run, each figure with an interval: the ratio to the baseline, its interval, the
+   * verdict and, without a difference, the smallest one the data could have shown.
+   */
+  static String verdictLines(RunComparison.ComparedLevel l, List<RunComparison.ComparedRun> runs) {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 1; i < runs.size(); i++) {
+      for (RunComparison.Row r : l.rows()) {
+        Comparison t = r.cells().get(i).test();
+        if (t == null) {
+          continue;
+        }
+        if (sb.isEmpty()) {
+          sb.append(
+              String.format(
+                  Locale.ROOT,
+                  "Verdicts (%.0f%% intervals of the ratio to [1]):%n",
+                  100 * RunComparison.CONFIDENCE));
+        }
+        Interval ratio = t.ratio();
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "  [%d] %-34s %.3f [%.3f, %.3f] %s: %s%n",
+                i + 1,
+                r.figure().label(),
+                ratio.estimate(),
+                ratio.low(),
+                ratio.high(),
+                ratio.basis() == Interval.Basis.TRIALS ? "across trials" : "within each run only",
+                switch (t.change()) {
+                  case WORSE -> "worse";
+                  case BETTER -> "better";
+                  case NO_DETECTABLE_DIFFERENCE ->
+                      Double.isFinite(t.minimumDetectableRatio())
+                          ? String.format(
+                              Locale.ROOT,
+                              "no detectable difference (the data could show +/-%.0f%% or more)",
+                              100 * Math.abs(t.minimumDetectableRatio() - 1))
+                          : "no detectable difference";
+                }));
+      }
+    }
     return sb.toString();
   }
 

@@ -7,6 +7,8 @@ import static io.github.llmbench.report.PageParts.row;
 import static io.github.llmbench.report.PageParts.tableEnd;
 import static io.github.llmbench.report.PageParts.tableStart;
 
+import io.github.llmbench.analysis.Comparison;
+import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
@@ -18,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -175,7 +178,7 @@ public final class ComparePage {
         }
         for (int i = 1; i < r.cells().size(); i++) {
           RunComparison.Cell cell = r.cells().get(i);
-          cell(sb, cell.verdict(), CompareMain.ratio(cell.ratio()));
+          cell(sb, cell.verdict(), CompareMain.ratio(cell.ratio()) + interval(cell));
         }
         sb.append("</tr>\n");
       }
@@ -188,8 +191,25 @@ public final class ComparePage {
                 + "</span>: worse; within ")
         .append(Math.round(RunComparison.SAME_WITHIN * 100))
         .append(
-            "% of it: not coloured. -: missing (no such level or figure in that run;"
+            "% of it: not coloured. Where both runs give a spread (several trials, or a"
+                + " percentile's interval over one run's requests), the ratio's 95% interval"
+                + " follows it and the colour says whether the data shows a difference at all."
+                + " -: missing (no such level or figure in that run;"
                 + " steady-state figures need a reached steady state).</p>\n</div>\n");
+  }
+
+  /** A cell's ratio interval, {@code [0.95, 1.09]}, and {@code (within run)} when so based. */
+  private static String interval(RunComparison.Cell cell) {
+    Comparison t = cell.test();
+    if (t == null) {
+      return "";
+    }
+    return String.format(
+        Locale.ROOT,
+        " [%.2f, %.2f]%s",
+        t.ratio().low(),
+        t.ratio().high(),
+        t.ratio().basis() == Interval.Basis.TRIALS ? "" : " (within run)");
   }
 
   private static void cell(StringBuilder sb, RunComparison.Verdict v, String text) {

@@ -1,5 +1,10 @@
 package io.github.llmbench.report;
 
+import io.github.llmbench.analysis.Comparison;
+import io.github.llmbench.analysis.Interval;
+import io.github.llmbench.analysis.LevelSamples;
+import io.github.llmbench.analysis.TrialValues;
+import io.github.llmbench.analysis.Verdicts;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
@@ -56,22 +61,26 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
    * @param label as shown
    * @param unit as shown ({@code ms}, {@code tok/s}, ...)
    * @param read its value in a level; null or not finite when the level does not have it
+   * @param samples its field in a level's {@link LevelSamples}, null for a figure without an
+   *     interval (the failed count)
    */
   public record Figure(
       String key,
       String label,
       String unit,
       Direction direction,
-      Function<LevelSummary, Double> read) {
+      Function<LevelSummary, Double> read,
+      String samples) {
 
     static Figure latency(Metric metric, Statistic stat) {
       LatencyFigure f = new LatencyFigure(metric, stat);
       return new Figure(
           f.summaryField(),
-          stat.label() + " " + metric.label(),
+          f.label(),
           "ms",
           Direction.LOWER_IS_BETTER,
-          l -> l.figures().latency(f));
+          l -> l.figures().latency(f),
+          f.summaryField());
     }
   }
 
@@ -81,7 +90,8 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
           "Request throughput",
           "req/s",
           Direction.HIGHER_IS_BETTER,
-          l -> l.figures().requestThroughput());
+          l -> l.figures().requestThroughput(),
+          null);
 
   public static final Figure OUTPUT_THROUGHPUT =
       new Figure(
@@ -89,7 +99,8 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
           "Output token throughput",
           "tok/s",
           Direction.HIGHER_IS_BETTER,
-          l -> l.figures().outputThroughput());
+          l -> l.figures().outputThroughput(),
+          LevelSamples.OUTPUT_THROUGHPUT);
 
   /** Shown as a whole number (its unit is empty: a count). */
   public static final Figure FAILED =
@@ -98,7 +109,8 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
           "Failed requests",
           "",
           Direction.LOWER_IS_BETTER,
-          l -> (double) l.figures().failed());
+          l -> (double) l.figures().failed(),
+          null);
 
   public static final Figure STEADY_OUTPUT_THROUGHPUT =
       new Figure(
@@ -106,7 +118,8 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
           "Steady-state output throughput",
           "tok/s",
           Direction.HIGHER_IS_BETTER,
-          LevelSummary::steadyOutputThroughput);
+          LevelSummary::steadyOutputThroughput,
+          LevelSamples.STEADY_OUTPUT_THROUGHPUT);
 
   /** The compared figures, in the order shown. */
   public static final List<Figure> METRICS =
@@ -142,14 +155,26 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
       String seed,
       List<String> levels) {}
 
+  /** The confidence of a comparison's interval. */
+  public static final double CONFIDENCE = 0.95;
+
   /**
    * One run's value of one metric at one level.
    *
    * @param value null when missing
    * @param ratio value / the baseline's value; null when it cannot be computed
-   * @param verdict against the baseline; null when either value is missing
+   * @param verdict against the baseline; null when either value is missing: from {@code test} when
+   *     there is one ({@link Verdict#SAME} for no detectable difference), else within {@link
+   *     #SAME_WITHIN}
+   * @param test the ratio of the two runs' figures (geometric means across trials, or one value
+   *     each with its within-run interval) with its interval and what it could detect; null where a
+   *     side has no interval, and for the baseline's own cell
    */
-  public record Cell(Double value, Double ratio, Verdict verdict) {}
+  public record Cell(Double value, Double ratio, Verdict verdict, Comparison test) {
+    public Cell(Double value, Double ratio, Verdict verdict) {
+      this(value, ratio, verdict, null);
+    }
+  }
 
   /** One metric at one level: a cell per run, the baseline's first. */
   public record Row(Figure figure, List<Cell> cells) {}
@@ -244,9 +269,28 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
       for (Figure m : METRICS) {
         List<Cell> cells = new ArrayList<>();
         Double base = value(levelsByRun.get(0).get(name), m);
-        for (Map<String, LevelSummary> l : levelsByRun) {
-          Double v = value(l.get(name), m);
-          cells.add(new Cell(v, ratio(v, base), verdict(v, base, m.direction())));
+        TrialValues baseSamples = samples(levelsByRun.get(0).get(name), m);
+        for (int i = 0; i < levelsByRun.size(); i++) {
+          LevelSummary l = levelsByRun.get(i).get(name);
+          Double v = value(l, m);
+          TrialValues mine = samples(l, m);
+          Comparison test =
+              i == 0 || v == null || base == null || mine == null || baseSamples == null
+                  ? null
+                  : Verdicts.compare(
+                      baseSamples, mine, m.direction() == Direction.HIGHER_IS_BETTER, CONFIDENCE);
+          if (test != null && test.ratio().basis() == Interval.Basis.NONE) {
+            test = null;
+          }
+          Verdict verdict =
+              test == null
+                  ? verdict(v, base, m.direction())
+                  : switch (test.change()) {
+                    case WORSE -> Verdict.WORSE;
+                    case BETTER -> Verdict.BETTER;
+                    case NO_DETECTABLE_DIFFERENCE -> Verdict.SAME;
+                  };
+          cells.add(new Cell(v, ratio(v, base), verdict, test));
         }
         rows.add(new Row(m, List.copyOf(cells)));
       }
@@ -264,6 +308,10 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
     return Level.parse(name).orElse(null) instanceof Level.Closed closed
         ? Integer.valueOf(closed.conc())
         : null;
+  }
+
+  private static TrialValues samples(LevelSummary level, Figure m) {
+    return level == null || m.samples() == null ? null : level.samples().get(m.samples());
   }
 
   /** The figure's value in a level; null when missing (see the class comment). */

@@ -176,8 +176,12 @@ class CompareMainTest {
     assertTrue(
         dom.contains("href=\"../tp1/servingbenchmarksimulation-20250101000000000/llm.html\""),
         "link to the run's page");
-    // the ratio of c4's mean TTFT, coloured better
-    assertTrue(dom.contains("<td class=\"value total llm-better\">0.50x</td>"), "ratio cell");
+    // the ratio of c4's mean TTFT, coloured better, with its interval over each run's requests
+    assertTrue(
+        dom.matches(
+            "(?s).*<td class=\"value total llm-better\">0\\.50x \\[0\\.\\d\\d, 0\\.\\d\\d\\]"
+                + " \\(within run\\)</td>.*"),
+        "ratio cell");
     // the legend names both runs
     assertEquals(3, Chromium.count(dom, ">tp1</text>"), "a tp1 series per chart");
   }

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.Change;
+import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.report.RunComparison.Cell;
 import io.github.llmbench.report.RunComparison.ComparedLevel;
+import io.github.llmbench.report.RunComparison.Row;
 import io.github.llmbench.report.RunComparison.Verdict;
 import io.github.llmbench.summary.Summary;
 import java.util.List;
@@ -61,6 +64,57 @@ class RunComparisonTest {
         List.of(
             new RunComparison.Input("tp1", Summary.parse(TP1)),
             new RunComparison.Input("tp2", Summary.parse(TP2))));
+  }
+
+  /** A c8 level with one trial per P99 TPOT given (and a fixed throughput). */
+  private static Summary withTrials(double... p99Tpot) throws Exception {
+    StringBuilder trials = new StringBuilder();
+    for (int t = 0; t < p99Tpot.length; t++) {
+      trials
+          .append(t == 0 ? "" : ",")
+          .append("{\"trial\": ")
+          .append(t + 1)
+          .append(", \"completed\": 50, \"output_throughput\": 400.0, \"p99_tpot_ms\": ")
+          .append(p99Tpot[t])
+          .append("}");
+    }
+    return Summary.parse(
+        "{\"levels\": {\"c8\": {\"max_concurrency\": 8, \"completed\": 150,"
+            + " \"output_throughput\": 400.0, \"p99_tpot_ms\": "
+            + p99Tpot[0]
+            + ", \"trials\": ["
+            + trials
+            + "]}}}");
+  }
+
+  @Test
+  void withTrialsAVerdictRestsOnTheDataNotOnOnePercent() throws Exception {
+    Summary base = withTrials(20.0, 20.6, 19.5, 20.2, 19.8);
+    RunComparison c =
+        RunComparison.of(
+            List.of(
+                new RunComparison.Input("a", base),
+                new RunComparison.Input("slower", withTrials(23.0, 23.5, 22.4, 23.1, 22.8)),
+                new RunComparison.Input("noisy", withTrials(18.0, 24.0, 21.0, 17.5, 25.0))));
+    Row p99 = c.level("c8").row("p99_tpot_ms");
+    assertNull(p99.cells().get(0).test(), "the baseline is not compared with itself");
+    Cell slower = p99.cells().get(1);
+    assertEquals(Verdict.WORSE, slower.verdict());
+    assertEquals(Interval.Basis.TRIALS, slower.test().ratio().basis());
+    assertTrue(slower.test().ratio().low() > 1.05, slower.test().toString());
+    Cell noisy = p99.cells().get(2);
+    assertEquals(Change.NO_DETECTABLE_DIFFERENCE, noisy.test().change(), noisy.test().toString());
+    assertEquals(Verdict.SAME, noisy.verdict(), "no detectable difference is not coloured");
+    assertTrue(noisy.test().minimumDetectableRatio() > 1.1, noisy.test().toString());
+    String text = CompareMain.consoleText(c);
+    assertTrue(text.contains("[2] P99 TPOT"), text);
+    assertTrue(
+        text.matches("(?s).*\\[3] P99 TPOT +1\\.0\\d\\d \\[.*no detectable difference.*"), text);
+    // a figure given in every trial but equal everywhere: no spread, an exact ratio
+    assertEquals(
+        1.0,
+        c.level("c8").row("output_throughput").cells().get(1).test().ratio().estimate(),
+        1e-12);
   }
 
   @Test
