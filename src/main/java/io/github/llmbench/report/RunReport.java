@@ -169,7 +169,7 @@ public record RunReport(
           sb.append(WorkloadBlocks.turns(l.turns(), several ? name : null));
           sb.append(WorkloadBlocks.lateness(l.lateness(), name));
           sb.append(ServerBlock.format(l, several ? name : null));
-          sb.append(TrialsBlock.format(l.trials(), several ? name : null));
+          sb.append(TrialsBlock.format(l.trials(), l.samples(), several ? name : null));
           sb.append(FailureBlock.format(l.failures(), several ? name : null));
           sb.append('\n');
         });

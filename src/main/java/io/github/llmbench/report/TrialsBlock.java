@@ -1,10 +1,15 @@
 package io.github.llmbench.report;
 
+import io.github.llmbench.analysis.Interval;
+import io.github.llmbench.analysis.Intervals;
+import io.github.llmbench.analysis.LevelSamples;
 import io.github.llmbench.analysis.ServingMetrics;
+import io.github.llmbench.analysis.TrialValues;
 import io.github.llmbench.analysis.Trials;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -16,6 +21,8 @@ import java.util.Locale;
  * ----------------------- Trials (c8) ------------------------
  * trial completed failed  out tok/s  Mean TPOT ms  P99 TPOT ms  P99 TTFT ms  steady tok/s
  *     1       120      0     912.40         27.31        29.02       310.55        930.12
+ * ...
+ * 95% across trials: out tok/s 905.2 [880.1, 931.0]; Mean TPOT 27.4 [26.9, 27.9] ms; ...
  * </pre>
  */
 public final class TrialsBlock {
@@ -34,7 +41,7 @@ public final class TrialsBlock {
    *
    * @param level the level's name for the title, null or blank for a single-level run
    */
-  public static String format(Trials trials, String level) {
+  public static String format(Trials trials, LevelSamples samples, String level) {
     if (trials.isEmpty()) {
       return "";
     }
@@ -67,6 +74,28 @@ public final class TrialsBlock {
               ? String.format(Locale.ROOT, " %13.2f%n", t.steady().outputThroughput())
               : String.format(Locale.ROOT, " %13s%n", "not reached"));
     }
+    List<String> intervals = new ArrayList<>();
+    interval(intervals, "out tok/s", "", samples.get(LevelSamples.OUTPUT_THROUGHPUT));
+    for (LatencyFigure f : COLUMNS) {
+      interval(intervals, f.label(), " ms", samples.get(f));
+    }
+    if (!intervals.isEmpty()) {
+      sb.append(String.format(Locale.ROOT, "%.0f%% across trials: ", 100 * LevelSamples.CONFIDENCE))
+          .append(String.join("; ", intervals))
+          .append('\n');
+    }
     return sb.toString();
+  }
+
+  private static void interval(List<String> out, String name, String unit, TrialValues values) {
+    if (values == null) {
+      return;
+    }
+    Interval i = Intervals.acrossTrials(values, LevelSamples.CONFIDENCE);
+    if (i.basis() == Interval.Basis.TRIALS) {
+      out.add(
+          String.format(
+              Locale.ROOT, "%s %.2f [%.2f, %.2f]%s", name, i.estimate(), i.low(), i.high(), unit));
+    }
   }
 }
