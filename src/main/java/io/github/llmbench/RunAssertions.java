@@ -3,15 +3,12 @@ package io.github.llmbench;
 import io.gatling.javaapi.core.Assertion;
 import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.core.Level;
-import io.github.llmbench.core.Metric;
 import io.github.llmbench.gates.GatlingAssertions;
 import io.github.llmbench.gates.RunGates;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The run's gates as Gatling assertions ({@link GatlingAssertions}) on the records the capture
@@ -35,13 +32,7 @@ final class RunAssertions {
             .map(Level::tag)
             .distinct()
             .toList();
-    Map<Metric, String> records = new EnumMap<>(Metric.class);
-    settings.gatlingRecords().metrics().forEach(m -> records.put(m, StreamCapture.recordName(m)));
     return GatlingAssertions.of(
-        gates.set().gates(),
-        levels,
-        gates.baselineFigures(),
-        StreamCapture.REQUEST_RECORD,
-        records);
+        gates.set().gates(), levels, gates.baselineFigures(), StreamCapture.REQUEST_RECORD);
   }
 }

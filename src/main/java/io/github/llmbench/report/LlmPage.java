@@ -8,13 +8,18 @@ import static io.github.llmbench.report.PageParts.tableEnd;
 import static io.github.llmbench.report.PageParts.tableStart;
 
 import io.github.llmbench.analysis.FailureReasons;
+import io.github.llmbench.analysis.Interval;
+import io.github.llmbench.analysis.Intervals;
 import io.github.llmbench.analysis.LatencyStats;
+import io.github.llmbench.analysis.LevelSamples;
 import io.github.llmbench.analysis.Roofline;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServerFigures;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.SteadyState;
 import io.github.llmbench.analysis.TokenArrivals;
+import io.github.llmbench.analysis.TrialValues;
+import io.github.llmbench.analysis.Trials;
 import io.github.llmbench.analysis.TurnLatency;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
@@ -213,6 +218,10 @@ public final class LlmPage {
     if (workload) {
       navItem(sb, "llm-workload", "Turns and trace");
     }
+    boolean trials = a.levels().values().stream().anyMatch(l -> !l.trials().isEmpty());
+    if (trials) {
+      navItem(sb, "llm-trials", "Trials");
+    }
     navItem(sb, "llm-errors", "Failures");
     navItem(sb, "llm-run", "Run");
     StringBuilder menu = new StringBuilder();
@@ -255,6 +264,9 @@ public final class LlmPage {
     }
     if (workload) {
       workload(sb, a);
+    }
+    if (trials) {
+      trials(sb, a);
     }
     errors(sb, a);
     injectors(sb, info.injectors());
@@ -544,6 +556,61 @@ public final class LlmPage {
   /**
    * Per level, TTFT by turn (multi-turn runs) and the send lateness (trace replays, rate probes).
    */
+  /**
+   * Each level that ran several times: a row per trial, then each figure's 95% interval across the
+   * trials (the geometric mean and its log-t bounds).
+   */
+  private static void trials(StringBuilder sb, RunAnalysis a) {
+    sb.append("<div id=\"llm-trials\" class=\"llm-section\">\n");
+    for (RunAnalysis.Level l : a.levels().values()) {
+      if (l.trials().isEmpty()) {
+        continue;
+      }
+      List<String> headers =
+          new ArrayList<>(List.of("Trial", "Completed", "Failed", "Output tok/s"));
+      TrialsBlock.COLUMNS.forEach(f -> headers.add(f.label() + " (ms)"));
+      headers.add("Steady output tok/s");
+      tableStart(sb, "Trials (" + l.name() + ")", headers);
+      for (Trials.Trial t : l.trials().trials()) {
+        List<Object> cells =
+            new ArrayList<>(
+                List.of(
+                    t.number(),
+                    t.serving().completed(),
+                    t.serving().failed(),
+                    f2(t.serving().outputThroughput())));
+        TrialsBlock.COLUMNS.forEach(
+            f -> cells.add(f2(t.serving().latency(f.metric()).value(f.statistic()))));
+        cells.add(t.steady().reached() ? f2(t.steady().outputThroughput()) : "not reached");
+        row(sb, cells.toArray());
+      }
+      List<Object> ci =
+          new ArrayList<>(
+              List.of(
+                  String.format(Locale.ROOT, "%.0f%% interval", 100 * LevelSamples.CONFIDENCE),
+                  "",
+                  "",
+                  interval(l.samples().get(LevelSamples.OUTPUT_THROUGHPUT))));
+      TrialsBlock.COLUMNS.forEach(f -> ci.add(interval(l.samples().get(f))));
+      ci.add(interval(l.samples().get(LevelSamples.STEADY_OUTPUT_THROUGHPUT)));
+      row(sb, ci.toArray());
+      tableEnd(sb);
+    }
+    sb.append(
+        "<p class=\"llm-note\">Intervals: the trials' geometric mean with its 95% log-t bounds"
+            + " (docs/gates.md, How intervals are made).</p>\n</div>\n");
+  }
+
+  private static String interval(TrialValues v) {
+    if (v == null) {
+      return "";
+    }
+    Interval i = Intervals.acrossTrials(v, LevelSamples.CONFIDENCE);
+    return i.basis() == Interval.Basis.TRIALS
+        ? f2(i.estimate()) + " [" + f2(i.low()) + ", " + f2(i.high()) + "]"
+        : "";
+  }
+
   private static void workload(StringBuilder sb, RunAnalysis a) {
     sb.append("<div id=\"llm-workload\" class=\"llm-section\">\n");
     for (RunAnalysis.Level l : a.levels().values()) {

@@ -79,6 +79,14 @@ public final class TrialsBlock {
     for (LatencyFigure f : COLUMNS) {
       interval(intervals, f.label(), " ms", samples.get(f));
     }
+    int fewest = trials.trials().stream().mapToInt(t -> t.serving().completed()).min().orElse(0);
+    if (fewest < Intervals.STABLE_P99_REQUESTS) {
+      sb.append("! P99 figures of trials with fewer than ")
+          .append(Intervals.STABLE_P99_REQUESTS)
+          .append(" requests (the fewest: ")
+          .append(fewest)
+          .append("): one request decides such a P99; a longer -Dduration gives trials more\n");
+    }
     if (!intervals.isEmpty()) {
       sb.append(String.format(Locale.ROOT, "%.0f%% across trials: ", 100 * LevelSamples.CONFIDENCE))
           .append(String.join("; ", intervals))

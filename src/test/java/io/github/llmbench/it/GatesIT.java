@@ -73,18 +73,14 @@ class GatesIT {
     assertTrue(o.stdout().contains("PASS c2       tpot.p99"), o.stdout());
     assertTrue(o.stdout().contains("PASS c2       failed.pct"), "the default gate: " + o.stdout());
     assertTrue(gatesXml(results).contains("tests=\"4\" failures=\"2\""));
-    // Gatling checks the gates it has records for: E2EL is the request record's response time;
-    // TTFT and TPOT have no Gatling record by default, so only the kit checks them
-    assertTrue(
-        o.stdout()
-            .contains(
-                "c2 / request: 99th percentile of response time is less than or equal to 1.0 : false"),
-        o.stdout());
+    // Gatling checks the failure gate on the request record; latency gates are the kit's alone
+    // (judged on their intervals), so no Gatling assertion of a latency can overrule the verdict
     assertTrue(
         o.stdout()
             .contains(
                 "c2 / request: percentage of failed events is less than or equal to 1.0 : true"),
         o.stdout());
+    assertFalse(o.stdout().contains("of response time is less than"), o.stdout());
     assertFalse(o.stdout().contains("c2 / TTFT") || o.stdout().contains("c2 / TPOT"), o.stdout());
   }
 

@@ -12,6 +12,7 @@ import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -95,7 +96,21 @@ class TrialsIT {
         duration += f.figures().duration();
       }
       assertEquals(duration, l.figures().duration(), 1e-9, "the gaps between trials are no load");
+      LevelSummary.FigureInterval out = l.intervals().get("output_throughput");
+      assertEquals("trials", out.basis(), l.intervals().toString());
+      assertTrue(out.ciLow() <= out.estimate() && out.estimate() <= out.ciHigh(), out.toString());
+      assertEquals(3, l.samples().get("output_throughput").n());
     }
+  }
+
+  @Test
+  void thePageHasATrialsTablePerLevelWithItsIntervals() throws Exception {
+    String html = Files.readString(RunFiles.ofRun(run.runDir()).page());
+    int section = html.indexOf("<div id=\"llm-trials\"");
+    assertTrue(section > 0, "a Trials section");
+    String trials = html.substring(section, html.indexOf("<div id=\"llm-errors\"", section));
+    assertTrue(trials.contains("Trials (c2)") && trials.contains("Trials (c4)"), trials);
+    assertTrue(trials.contains("95% interval"), trials);
   }
 
   @Test
@@ -104,5 +119,10 @@ class TrialsIT {
       assertTrue(run.console().contains(" Trials (" + level + ") "), run.console());
     }
     assertTrue(run.console().contains("trials       3 per level, back to back, 1 s apart"));
+    assertTrue(run.console().contains("95% across trials: out tok/s "), run.console());
+    assertTrue(
+        run.console()
+            .contains("! P99 figures of trials with fewer than 100 requests (the fewest: 6)"),
+        run.console());
   }
 }
