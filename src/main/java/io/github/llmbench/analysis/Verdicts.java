@@ -78,12 +78,13 @@ public final class Verdicts {
    * ({@code +0.10} with {@code higherIsBetter = false}: fail when b is more than 10% above a;
    * {@code -0.10} with {@code higherIsBetter = true}: fail when b is more than 10% below a).
    *
-   * <p>FAIL when the one-sided bound at {@code confidence} on the better side is still beyond the
-   * limit (worse than the threshold with that confidence), PASS when the bound on the worse side is
-   * within it, else INCONCLUSIVE with the trials per side that would resolve it: the n at which the
-   * one-sided half-width {@code t_{c, df(n)} * sqrt((sd_a^2 + sd_b^2) / n)} falls below {@code
-   * |log(ratio) - log(1 + threshold)|}, from the observed log spreads (one side's for both when the
-   * other has a single trial).
+   * <p>FAIL when b is worse than a with that confidence (the one-sided bound on the better side is
+   * past no change) and the ratio's estimate is beyond the limit, or when even that bound is beyond
+   * the limit; PASS when the bound on the worse side is within the limit (within the threshold with
+   * that confidence); else INCONCLUSIVE with the trials per side that would resolve it: the n at
+   * which the one-sided half-width {@code t_{c, df(n)} * sqrt((sd_a^2 + sd_b^2) / n)} falls below
+   * {@code |log(ratio) - log(1 + threshold)|}, from the observed log spreads (one side's for both
+   * when the other has a single trial).
    *
    * @param confidence the gate's confidence in (0.5, 1), e.g. 0.95
    */
@@ -100,6 +101,10 @@ public final class Verdicts {
     }
     double[] bounds = d.bounds(confidence);
     GateVerdict verdict = judge(bounds, limit, higherIsBetter);
+    if (verdict == GateVerdict.INCONCLUSIVE
+        && worseBeyond(d.center(), bounds, limit, higherIsBetter)) {
+      verdict = GateVerdict.FAIL;
+    }
     int needed = 0;
     if (verdict == GateVerdict.INCONCLUSIVE) {
       LogScale la = LogScale.of(a);
@@ -169,6 +174,22 @@ public final class Verdicts {
       return GateVerdict.FAIL;
     }
     return high <= logLimit + TIE ? GateVerdict.PASS : GateVerdict.INCONCLUSIVE;
+  }
+
+  /**
+   * Whether b is worse than a with the gate's confidence (the bound on the better side is still
+   * past no change) and its estimate is beyond the limit: a regression the data shows, by more than
+   * the threshold as far as it can tell.
+   */
+  private static boolean worseBeyond(
+      double center, double[] b, double limit, boolean higherIsBetter) {
+    if (!(limit > 0.0)) {
+      return false;
+    }
+    double logLimit = Math.log(limit);
+    return higherIsBetter
+        ? center < logLimit - TIE && b[1] < -TIE
+        : center > logLimit + TIE && b[0] > TIE;
   }
 
   /** The one-sided bounds at c as one interval at 2c - 1. */

@@ -56,12 +56,15 @@ class VerdictsTest {
 
   @Test
   void aTenPercentSlowdownFailsAFivePercentGate() {
-    // The log difference's standard error is sigma * sqrt(2/5); the gate fails when the estimate
-    // exceeds log(1.05) by t_{0.95, ~8} standard errors, so the power at a true 1.10 is about
-    // P(Z > 1.86 - log(1.10 / 1.05) / se): 94% at a per-trial CV of 2%, 72% at 3%.
-    assertTrue(detection(0.02) >= 0.90, "detection at CV 2%: " + detection(0.02));
-    double atThree = detection(0.03);
-    assertTrue(atThree >= 0.62 && atThree <= 0.82, "detection at CV 3%: " + atThree);
+    // The log difference's standard error is sigma * sqrt(2/5); the gate fails when b is worse
+    // than a with 95% confidence (the log difference above t_{0.95, ~8} standard errors) and the
+    // estimate is above 1.05: at a true 1.10 both hold nearly always at a per-trial CV of 3%
+    // (se 0.019: 5 se above 0, 2.4 above log 1.05); at 6% (se 0.038) the estimate still is, the
+    // significance about 2.5 se: ~75%.
+    assertTrue(detection(0.02) >= 0.95, "detection at CV 2%: " + detection(0.02));
+    assertTrue(detection(0.03) >= 0.95, "detection at CV 3%: " + detection(0.03));
+    double atSix = detection(0.06);
+    assertTrue(atSix >= 0.55 && atSix <= 0.90, "detection at CV 6%: " + atSix);
   }
 
   private static double detection(double cv) {
@@ -185,8 +188,10 @@ class VerdictsTest {
     assertTrue(c.minimumDetectableRatio() > 1.0 && c.minimumDetectableRatio() < 1.3, c.toString());
     assertEquals(
         GateVerdict.FAIL, Verdicts.relativeGate(a, b, 0.10, false, 0.95).verdict(), c.toString());
-    GateJudgement within = Verdicts.relativeGate(a, b, 0.30, false, 0.95);
-    assertEquals(GateVerdict.INCONCLUSIVE, within.verdict());
+    // a limit just above the estimate: within it, but not with 95% confidence
+    double justAbove = c.ratio().estimate() * 1.005 - 1;
+    GateJudgement within = Verdicts.relativeGate(a, b, justAbove, false, 0.95);
+    assertEquals(GateVerdict.INCONCLUSIVE, within.verdict(), within.toString());
     assertEquals(0, within.trialsNeeded()); // no trial spread to estimate from
 
     // a P99 of too few requests: no upper bound, so it can fail a gate but never pass one

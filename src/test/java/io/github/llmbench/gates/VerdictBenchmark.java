@@ -42,8 +42,10 @@ import java.util.stream.Stream;
  * <p>A/A: consecutive pairs of the plain runs (run i is the baseline of run i+1). Detection: plain
  * run i as the baseline of regressed run i. For each, today's single-run rule (trial 1 of each:
  * fail when the figure is beyond baseline x (1 + threshold)) and the trials' verdict ({@link
- * Verdicts}, as gates judge: FAIL only when beyond the threshold with 95% confidence) on all trials
- * and on the first 3. {@code --reuse DIR} re-reads the run folders of an earlier invocation.
+ * Verdicts}, as gates judge: FAIL when worse than the baseline with 95% confidence and beyond the
+ * threshold) on all trials and on the first 3. Run folders already under {@code --out} (from an
+ * earlier invocation) are read again instead of run, so a later invocation can add a slowdown or
+ * more runs.
  */
 public final class VerdictBenchmark {
 
@@ -90,8 +92,7 @@ public final class VerdictBenchmark {
     String conc = a.getOrDefault("conc", "8");
     String noise = a.getOrDefault("noise", "0.1");
     List<String> slowdowns = List.of(a.getOrDefault("slowdowns", "1.10,1.05").split(","));
-    Path out = Path.of(a.getOrDefault("reuse", a.getOrDefault("out", "target/verdicts")));
-    boolean reuse = a.containsKey("reuse");
+    Path out = Path.of(a.getOrDefault("out", "target/verdicts"));
     List<String> common =
         List.of(
             "conc=" + conc,
@@ -112,16 +113,43 @@ public final class VerdictBenchmark {
         duration,
         conc,
         noise);
-    Arm plain = arm(out.resolve("plain"), runs, common, reuse);
+    Arm plain = arm(out.resolve("plain"), runs, common);
     Map<String, Arm> regressed = new LinkedHashMap<>();
     for (String f : slowdowns) {
       List<String> props = new ArrayList<>(common);
       props.add("sim.slowdown=" + f);
-      regressed.put(f, arm(out.resolve("slowdown-" + f), regressedRuns, props, reuse));
+      regressed.put(f, arm(out.resolve("slowdown-" + f), regressedRuns, props));
     }
 
     System.out.println();
     System.out.println("False alarms: A/A pairs a gate fails (nothing changed)");
+    header(trials);
+    for (Gate g : FALSE_ALARM_GATES) {
+      row(g, pairs(plain, plain, true), trials);
+    }
+    for (Map.Entry<String, Arm> e : regressed.entrySet()) {
+      System.out.println();
+      System.out.println("Detection: slowdown " + e.getKey() + " against a plain baseline");
+      header(trials);
+      for (Gate g : DETECTION_GATES) {
+        row(g, pairs(plain, e.getValue(), false), trials);
+      }
+    }
+    if (!plain.millis().isEmpty()) {
+      System.out.println();
+      System.out.printf(
+          Locale.ROOT,
+          "Price: %.0f s per run of %d trials x %d s (JVM, warmup and drains included); a verdict"
+              + " needs two: %.0f s (3 trials: about %.0f s)%n",
+          plain.meanSeconds(),
+          trials,
+          duration,
+          2 * plain.meanSeconds(),
+          2 * plain.meanSeconds() * (3 + 1.0) / (trials + 1.0));
+    }
+  }
+
+  private static void header(int trials) {
     System.out.printf(
         Locale.ROOT,
         "%-24s %7s %18s %22s %22s%n",
@@ -130,34 +158,6 @@ public final class VerdictBenchmark {
         "single-run rule",
         trials + " trials: FAIL / inc.",
         "3 trials: FAIL / inc.");
-    for (Gate g : FALSE_ALARM_GATES) {
-      row(g, pairs(plain, plain, true), trials);
-    }
-    for (Map.Entry<String, Arm> e : regressed.entrySet()) {
-      System.out.println();
-      System.out.println("Detection: slowdown " + e.getKey() + " against a plain baseline");
-      System.out.printf(
-          Locale.ROOT,
-          "%-24s %7s %18s %22s %22s%n",
-          "gate",
-          "pairs",
-          "single-run rule",
-          trials + " trials: FAIL / inc.",
-          "3 trials: FAIL / inc.");
-      for (Gate g : DETECTION_GATES) {
-        row(g, pairs(plain, e.getValue(), false), trials);
-      }
-    }
-    System.out.println();
-    System.out.printf(
-        Locale.ROOT,
-        "Price: %.0f s per run of %d trials x %d s (JVM, warmup and drains included); a verdict"
-            + " needs two: %.0f s (3 trials: about %.0f s)%n",
-        plain.meanSeconds(),
-        trials,
-        duration,
-        2 * plain.meanSeconds(),
-        2 * plain.meanSeconds() * (3 + 1.0) / (trials + 1.0));
   }
 
   /** A set of runs with the same settings, run (or re-read) one after another. */
@@ -169,12 +169,12 @@ public final class VerdictBenchmark {
     }
   }
 
-  private static Arm arm(Path dir, int n, List<String> props, boolean reuse) throws Exception {
+  private static Arm arm(Path dir, int n, List<String> props) throws Exception {
     List<LevelSummary> levels = new ArrayList<>();
     List<Long> millis = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       Path results = dir.resolve("run-" + i);
-      if (!reuse) {
+      if (!hasRun(results)) {
         Files.createDirectories(results);
         GatlingProcess.Outcome o =
             GatlingProcess.run(
@@ -189,6 +189,15 @@ public final class VerdictBenchmark {
       levels.add(onlyLevel(results));
     }
     return new Arm(levels, millis);
+  }
+
+  private static boolean hasRun(Path results) throws IOException {
+    if (!Files.isDirectory(results)) {
+      return false;
+    }
+    try (Stream<Path> runs = Files.list(results)) {
+      return runs.anyMatch(p -> Files.isRegularFile(RunFiles.ofRun(p).summary()));
+    }
   }
 
   private static LevelSummary onlyLevel(Path results) throws IOException {
