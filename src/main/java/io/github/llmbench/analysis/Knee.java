@@ -30,6 +30,13 @@ import java.util.Locale;
 public final class Knee {
 
   public static final int MIN_KNEE_LEVELS = 4;
+
+  /** The throughput basis of a ladder whose every level has a steady window: its output tok/s. */
+  public static final String STEADY_BASIS = "steady_state";
+
+  /** The throughput basis otherwise: each level's whole output tok/s. */
+  public static final String WHOLE_LEVEL_BASIS = "whole_level";
+
   public static final double MAX_TAIL_SLOPE_RATIO = 0.25;
   public static final double MIN_FIT_IMPROVEMENT = 0.5;
   public static final double MIN_THROUGHPUT_FRACTION = 0.85;

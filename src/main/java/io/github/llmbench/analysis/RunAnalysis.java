@@ -260,6 +260,6 @@ public record RunAnalysis(
               l.serving().e2el().mean(),
               l.steady().ttftTrend()));
     }
-    return Knee.analyse(points, steady ? "steady_state" : "whole_level");
+    return Knee.analyse(points, steady ? Knee.STEADY_BASIS : Knee.WHOLE_LEVEL_BASIS);
   }
 }

@@ -10,6 +10,7 @@ import static io.github.llmbench.report.PageParts.tableStart;
 import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.analysis.Intervals;
+import io.github.llmbench.analysis.Knee;
 import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.LevelSamples;
 import io.github.llmbench.analysis.Roofline;
@@ -752,6 +753,18 @@ public final class LlmPage {
 
   // ---------------------------------------------------------------- chart data
 
+  /** A ladder point's 95% interval across its level's trials, as {@code <key>Low}/{@code High}. */
+  private static void putInterval(Map<String, Object> point, String key, TrialValues values) {
+    if (values == null) {
+      return;
+    }
+    Interval i = Intervals.acrossTrials(values, LevelSamples.CONFIDENCE);
+    if (i.basis() == Interval.Basis.TRIALS) {
+      point.put(key + "Low", i.low());
+      point.put(key + "High", i.high());
+    }
+  }
+
   static Map<String, Object> chartData(RunAnalysis a) {
     Map<String, Object> d = new LinkedHashMap<>();
     List<Map<String, Object>> ladder = new ArrayList<>();
@@ -765,6 +778,18 @@ public final class LlmPage {
               m.put("out", p.outputThroughput());
               m.put("tpot", p.meanTpotMs());
               m.put("ttftP99", p.p99TtftMs());
+              RunAnalysis.Level l = a.levels().get(p.level());
+              if (l != null && !l.trials().isEmpty()) {
+                String out =
+                    a.knee().basis().equals(Knee.STEADY_BASIS)
+                        ? LevelSamples.STEADY_OUTPUT_THROUGHPUT
+                        : LevelSamples.OUTPUT_THROUGHPUT;
+                putInterval(m, "out", l.samples().get(out));
+                putInterval(
+                    m, "tpot", l.samples().get(LatencyFigure.of(Metric.TPOT, Statistic.MEAN)));
+                putInterval(
+                    m, "ttftP99", l.samples().get(LatencyFigure.of(Metric.TTFT, Statistic.P99)));
+              }
               ladder.add(m);
             });
     d.put("ladder", ladder);
@@ -947,7 +972,12 @@ public final class LlmPage {
               yAxis: {min: 0, title: {text: unit}},
               tooltip: {pointFormat: '{point.name}: <b>{point.y:.2f}</b> ' + esc(unit)},
               series: [{name: esc(t), color: color, marker: {enabled: true},
-                data: D.ladder.map(function (p) { return {x: p.c, y: p[key], name: esc(p.level)}; })}]
+                data: D.ladder.map(function (p) { return {x: p.c, y: p[key], name: esc(p.level)}; })},
+                {name: '95% interval across trials', color: color, lineWidth: 1, dashStyle: 'ShortDash',
+                  marker: {enabled: true, symbol: 'diamond', radius: 3}, enableMouseTracking: false,
+                  data: [].concat.apply([], D.ladder.filter(function (p) { return p[key + 'Low'] !== undefined; })
+                    .map(function (p) { return [{x: p.c, y: p[key + 'Low']}, {x: p.c, y: p[key + 'High']},
+                      {x: p.c, y: null}]; }))}]
             });
           }
           ladder('llm-chart-throughput', 'Output throughput against concurrency (' + D.basis.replace('_', ' ') + ')',

@@ -10,6 +10,7 @@ import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.summary.Summary;
+import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.ToLongFunction;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -111,6 +113,16 @@ class TrialsIT {
     String trials = html.substring(section, html.indexOf("<div id=\"llm-errors\"", section));
     assertTrue(trials.contains("Trials (c2)") && trials.contains("Trials (c4)"), trials);
     assertTrue(trials.contains("95% interval"), trials);
+  }
+
+  @Test
+  @Tag("chromium")
+  void theLadderChartsDrawTheTrialsIntervals() throws Exception {
+    Chromium.Dump dump = Chromium.open(RunFiles.ofRun(run.runDir()).page());
+    // 3 against concurrency, in flight, tokens, the roofline, and the simulator's
+    // running/waiting/KV
+    Chromium.assertChartsDrawn(dump, 7);
+    assertTrue(dump.dom().contains("95% interval across trials"), "the interval series");
   }
 
   @Test

@@ -287,6 +287,39 @@ class LlmPageTest {
   }
 
   @Test
+  void aLadderPointOfALevelWithTrialsCarriesItsIntervals() {
+    List<RequestRecord> rs = new ArrayList<>();
+    for (int k = 1; k <= 3; k++) {
+      for (int i = 0; i < 10; i++) {
+        long start = T + 100_000L * k + i * 1000L;
+        rs.add(
+            TestRecords.ok("c2")
+                .id("t" + k + "-" + i)
+                .start(start)
+                .end(start + 1000)
+                .ttft(100 + k)
+                .tpot(10.0 + k)
+                .e2el(1000)
+                .inputTokens(50)
+                .outputTokens(10)
+                .origin(RequestOrigin.inTrial(null, k))
+                .build());
+      }
+    }
+    rs.add(TestRecords.ok("c4").id("once").start(T + 900_000).end(T + 901_000).build());
+    @SuppressWarnings("unchecked")
+    List<Map<String, Object>> ladder =
+        (List<Map<String, Object>>)
+            LlmPage.chartData(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint")).get("ladder");
+    Map<String, Object> c2 = ladder.get(0);
+    double low = (Double) c2.get("tpotLow");
+    double high = (Double) c2.get("tpotHigh");
+    assertTrue(low < 12 && 12 < high, "the trials' 11, 12, 13 ms: " + c2);
+    assertTrue(c2.containsKey("outLow") && c2.containsKey("ttftP99High"), c2.toString());
+    assertFalse(ladder.get(1).containsKey("tpotLow"), "c4 ran once: " + ladder.get(1));
+  }
+
+  @Test
   void ttftByTurnAndTraceLatenessTablesOnlyWhereTheRunHasThem() {
     List<RequestRecord> rs = new ArrayList<>();
     for (int k = 1; k <= 3; k++) {
