@@ -103,10 +103,26 @@ public record LevelSamples(Map<String, TrialValues> figures) {
     return new LevelSamples(out);
   }
 
-  private static void single(Map<String, TrialValues> out, String field, double value) {
+  /** Puts the one value with its interval (or null), where the value can be judged. */
+  public static void putSingle(
+      Map<String, TrialValues> out, String field, double value, Interval within) {
     if (value > 0 && Double.isFinite(value)) {
-      out.put(field, TrialValues.single(value, null));
+      out.put(field, TrialValues.single(value, within));
     }
+  }
+
+  /** Puts the trials' values, where every one of them can be judged. */
+  public static void putTrials(Map<String, TrialValues> out, String field, double[] values) {
+    for (double v : values) {
+      if (!(v > 0) || Double.isInfinite(v)) {
+        return;
+      }
+    }
+    out.put(field, TrialValues.of(values));
+  }
+
+  private static void single(Map<String, TrialValues> out, String field, double value) {
+    putSingle(out, field, value, null);
   }
 
   private static void put(
@@ -114,12 +130,6 @@ public record LevelSamples(Map<String, TrialValues> figures) {
       String field,
       Trials trials,
       ToDoubleFunction<Trials.Trial> figure) {
-    double[] values = trials.trials().stream().mapToDouble(figure).toArray();
-    for (double v : values) {
-      if (!(v > 0) || Double.isInfinite(v)) {
-        return;
-      }
-    }
-    out.put(field, TrialValues.of(values));
+    putTrials(out, field, trials.trials().stream().mapToDouble(figure).toArray());
   }
 }

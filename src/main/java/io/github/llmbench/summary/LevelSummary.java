@@ -19,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -199,17 +198,17 @@ public record LevelSummary(
     if (trials != null && trials.size() > 1) {
       read.forEach(
           (field, f) ->
-              positive(trials.stream().mapToDouble(t -> f.applyAsDouble(t.figures())).toArray())
-                  .ifPresent(v -> out.put(field, TrialValues.of(v))));
-      positive(
-              trials.stream()
-                  .mapToDouble(
-                      t ->
-                          t.steadyOutputThroughput() == null
-                              ? Double.NaN
-                              : t.steadyOutputThroughput())
-                  .toArray())
-          .ifPresent(v -> out.put(LevelSamples.STEADY_OUTPUT_THROUGHPUT, TrialValues.of(v)));
+              LevelSamples.putTrials(
+                  out,
+                  field,
+                  trials.stream().mapToDouble(t -> f.applyAsDouble(t.figures())).toArray()));
+      LevelSamples.putTrials(
+          out,
+          LevelSamples.STEADY_OUTPUT_THROUGHPUT,
+          trials.stream()
+              .mapToDouble(
+                  t -> t.steadyOutputThroughput() == null ? Double.NaN : t.steadyOutputThroughput())
+              .toArray());
       return new LevelSamples(out);
     }
     read.forEach((field, f) -> single(out, field, f.applyAsDouble(figures)));
@@ -218,27 +217,16 @@ public record LevelSummary(
   }
 
   private void single(Map<String, TrialValues> out, String field, double value) {
-    if (value > 0 && Double.isFinite(value)) {
-      FigureInterval within = intervals == null ? null : intervals.get(field);
-      out.put(
-          field,
-          TrialValues.single(
-              value,
-              within != null && within.basis().equals(WITHIN_RUN) ? within.interval() : null));
-    }
+    FigureInterval within = intervals == null ? null : intervals.get(field);
+    LevelSamples.putSingle(
+        out,
+        field,
+        value,
+        within != null && within.basis().equals(WITHIN_RUN) ? within.interval() : null);
   }
 
   private static final String WITHIN_RUN =
       Interval.Basis.WITHIN_RUN.name().toLowerCase(Locale.ROOT);
-
-  private static Optional<double[]> positive(double[] values) {
-    for (double v : values) {
-      if (!(v > 0) || Double.isInfinite(v)) {
-        return Optional.empty();
-      }
-    }
-    return Optional.of(values);
-  }
 
   /** The steady window's output tok/s; NaN when the level never reached its steady state. */
   public double steadyOutputThroughput() {
