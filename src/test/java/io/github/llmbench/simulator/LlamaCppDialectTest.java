@@ -33,7 +33,7 @@ class LlamaCppDialectTest {
                 .withModel("sim-tiny")
                 .withGpu("rtx4090")
                 .withDialect(Dialect.LLAMACPP));
-    client = new SimClient(sim);
+    client = new SimClient(sim, true);
   }
 
   @AfterAll

@@ -24,39 +24,60 @@ final class SimClient {
     InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
   }
 
-  final HttpClient http =
-      HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofSeconds(5))
-          .build();
+  private final HttpClient pooled = newHttp();
+  private final boolean freshConnections;
   final String base;
 
   SimClient(VllmSimulator sim) {
+    this(sim, false);
+  }
+
+  /**
+   * With {@code freshConnections}, each request opens its own connection: llama-server announces
+   * keep-alive yet closes after a stream, and the JDK's client does not resend a POST that met a
+   * pooled connection closed under it.
+   */
+  SimClient(VllmSimulator sim, boolean freshConnections) {
     this.base = sim.baseUrl();
+    this.freshConnections = freshConnections;
+  }
+
+  private static HttpClient newHttp() {
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(Duration.ofSeconds(5))
+        .build();
+  }
+
+  HttpClient http() {
+    return freshConnections ? newHttp() : pooled;
   }
 
   HttpResponse<String> get(String path) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
-        HttpResponse.BodyHandlers.ofString());
+    return http()
+        .send(
+            HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   HttpResponse<String> post(String path, String body) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create(base + path))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+    return http()
+        .send(
+            HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   HttpResponse<InputStream> postStream(String path, String body) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create(base + path))
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build(),
-        HttpResponse.BodyHandlers.ofInputStream());
+    return http()
+        .send(
+            HttpRequest.newBuilder(URI.create(base + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build(),
+            HttpResponse.BodyHandlers.ofInputStream());
   }
 
   /** One SSE event with the nanoTime its line arrived. */

@@ -136,14 +136,15 @@ class TimingTest {
       var futures = new ArrayList<CompletableFuture<HttpResponse<String>>>();
       for (int i = 0; i < 8; i++) {
         futures.add(
-            c.http.sendAsync(
-                HttpRequest.newBuilder(URI.create(sim.baseUrl() + "/v1/completions"))
-                    .header("Content-Type", "application/json")
-                    .POST(
-                        HttpRequest.BodyPublishers.ofString(
-                            "{\"prompt\":\"a b c\",\"max_tokens\":100,\"stream\":true}"))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString()));
+            c.http()
+                .sendAsync(
+                    HttpRequest.newBuilder(URI.create(sim.baseUrl() + "/v1/completions"))
+                        .header("Content-Type", "application/json")
+                        .POST(
+                            HttpRequest.BodyPublishers.ofString(
+                                "{\"prompt\":\"a b c\",\"max_tokens\":100,\"stream\":true}"))
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString()));
       }
       for (var f : futures) {
         assertTrue(f.get().body().endsWith("data: [DONE]\n\n"));
