@@ -13,6 +13,7 @@ import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.GatlingProcess;
+import io.github.llmbench.testing.LlamaServer;
 import java.io.File;
 import java.io.IOException;
 import java.net.URL;
@@ -31,12 +32,17 @@ import java.util.stream.Stream;
  * How often gates raise false alarms and how often they catch a known regression, against the
  * embedded simulator with noise ({@code -Dsim.noise}) and a slowdown ({@code -Dsim.slowdown}): each
  * run a separate JVM as {@code mvn gatling:test} forks one, each with {@code -Dtrials=T} and a
- * fresh seed.
+ * fresh seed. With {@code --server llama}, false alarms only, against llama-server with the tests'
+ * tiny model (one server for all runs, {@code -Dapi=completions -Dseed=7}, as the issue's six
+ * runs).
  *
  * <pre>
  * mvn -q test-compile exec:java -Dexec.classpathScope=test \
  *   -Dexec.mainClass=io.github.llmbench.gates.VerdictBenchmark \
  *   -Dexec.args="--runs 21 --regressed-runs 20 --trials 5 --duration 5 --out target/verdicts"
+ * mvn -q test-compile exec:java -Dexec.classpathScope=test \
+ *   -Dexec.mainClass=io.github.llmbench.gates.VerdictBenchmark \
+ *   -Dexec.args="--server llama --runs 21 --trials 5 --duration 8 --out target/verdicts-llama"
  * </pre>
  *
  * <p>A/A: consecutive pairs of the plain runs (run i is the baseline of run i+1). Detection: plain
@@ -89,36 +95,54 @@ public final class VerdictBenchmark {
     int regressedRuns = Integer.parseInt(a.getOrDefault("regressed-runs", "20"));
     int trials = Integer.parseInt(a.getOrDefault("trials", "5"));
     int duration = Integer.parseInt(a.getOrDefault("duration", "5"));
-    String conc = a.getOrDefault("conc", "8");
+    boolean llama = a.getOrDefault("server", "simulator").equals("llama");
+    String conc = a.getOrDefault("conc", llama ? "4" : "8");
     String noise = a.getOrDefault("noise", "0.1");
-    List<String> slowdowns = List.of(a.getOrDefault("slowdowns", "1.10,1.05").split(","));
+    List<String> slowdowns =
+        llama ? List.of() : List.of(a.getOrDefault("slowdowns", "1.10,1.05").split(","));
     Path out = Path.of(a.getOrDefault("out", "target/verdicts"));
     List<String> common =
-        List.of(
-            "conc=" + conc,
-            "duration=" + duration,
-            "trials=" + trials,
-            "warmup.prompts=" + conc,
-            "input.len=128",
-            "output.len=32",
-            "sim.noise=" + noise);
+        new ArrayList<>(
+            List.of(
+                "conc=" + conc,
+                "duration=" + duration,
+                "trials=" + trials,
+                "warmup.prompts=" + conc,
+                "input.len=128",
+                "output.len=32"));
     System.out.printf(
         Locale.ROOT,
-        "verdict benchmark: %d plain runs, %d regressed per slowdown %s, -Dtrials=%d, %d s per"
-            + " trial, -Dconc=%s, -Dsim.noise=%s%n",
+        "verdict benchmark on %s: %d plain runs, %d regressed per slowdown %s, -Dtrials=%d, %d s"
+            + " per trial, -Dconc=%s%s%n",
+        llama ? "llama-server (the tests' tiny model)" : "the simulator",
         runs,
-        regressedRuns,
+        llama ? 0 : regressedRuns,
         slowdowns,
         trials,
         duration,
         conc,
-        noise);
-    Arm plain = arm(out.resolve("plain"), runs, common);
+        llama ? ", -Dapi=completions -Dseed=7" : ", -Dsim.noise=" + noise);
+    LlamaServer server = null;
+    Arm plain;
     Map<String, Arm> regressed = new LinkedHashMap<>();
-    for (String f : slowdowns) {
-      List<String> props = new ArrayList<>(common);
-      props.add("sim.slowdown=" + f);
-      regressed.put(f, arm(out.resolve("slowdown-" + f), regressedRuns, props));
+    try {
+      if (llama) {
+        // the A/A command: the same seed each run, so only the server's noise differs
+        server = LlamaServer.start("verdicts");
+        common.addAll(List.of("base.url=" + server.baseUrl(), "api=completions", "seed=7"));
+      } else {
+        common.add("sim.noise=" + noise);
+      }
+      plain = arm(out.resolve("plain"), runs, common);
+      for (String f : slowdowns) {
+        List<String> props = new ArrayList<>(common);
+        props.add("sim.slowdown=" + f);
+        regressed.put(f, arm(out.resolve("slowdown-" + f), regressedRuns, props));
+      }
+    } finally {
+      if (server != null) {
+        server.close();
+      }
     }
 
     System.out.println();
