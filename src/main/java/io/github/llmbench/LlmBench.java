@@ -8,6 +8,7 @@ import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
+import io.github.llmbench.capture.ClientProbe;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.GatlingAssertions;
@@ -71,6 +72,7 @@ public final class LlmBench {
     // anything: a bad one costs nothing
     this.gates = RunGates.of(settings);
     RunRecorder recorder = new RunRecorder(() -> RunDirectory.llmFolder(createdMs, out));
+    ClientProbe clientProbe = new ClientProbe(recorder::directory);
     PreparedWorkload.Sources sources = PreparedWorkload.Sources.read(settings);
     this.target = Target.resolve(settings);
     try {
@@ -90,9 +92,10 @@ public final class LlmBench {
               roofline,
               serverChecks,
               serverChecks.scraper(),
+              clientProbe,
               () -> search.flatMap(CapacitySearchRun::verdict),
               out);
-      this.chains = RequestChains.forRun(settings, target, workload, recorder);
+      this.chains = RequestChains.forRun(settings, target, workload, recorder, clientProbe);
     } catch (RuntimeException e) {
       target.close();
       throw e;

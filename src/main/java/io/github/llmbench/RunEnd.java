@@ -5,6 +5,7 @@ import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.ServingMetricsCalculator;
+import io.github.llmbench.capture.ClientProbe;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
@@ -16,6 +17,7 @@ import io.github.llmbench.gates.RunFigures;
 import io.github.llmbench.gates.RunGates;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Target;
+import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunRecorder;
 import io.github.llmbench.records.ServerSample;
@@ -64,6 +66,9 @@ final class RunEnd {
   /** The server's (and GPUs') metrics during the run; null when none are read. */
   private final MetricsScraper scraper;
 
+  /** The load generator's own health during the run. */
+  private final ClientProbe clientProbe;
+
   /**
    * A capacity search's answer so far: empty for runs without a search; printed, summed up and
    * gated at the end.
@@ -82,9 +87,11 @@ final class RunEnd {
       RooflineInputs roofline,
       Supplier<Map<String, String>> serverChecks,
       MetricsScraper scraper,
+      ClientProbe clientProbe,
       Supplier<Optional<CapacitySearch.Verdict>> capacity,
       PrintStream out) {
     this.scraper = scraper;
+    this.clientProbe = clientProbe;
     this.settings = settings;
     this.gates = gates;
     this.target = target;
@@ -104,12 +111,13 @@ final class RunEnd {
     if (scraper != null) {
       scraper.scrapeNow(); // the level's counters end here, before the next level starts
     }
+    clientProbe.sampleNow();
     List<RequestRecord> records = ofLevel(recorder.finishedSoFar(), level.tag());
     if (!level.measured()) {
       out.println("warmup done: " + records.size() + " requests (left out of every summary)");
       return null;
     }
-    RunAnalysis a = analysis(records, liveSamples());
+    RunAnalysis a = analysis(records, liveSamples(), clientProbe.samples());
     out.println();
     out.print(RunReport.levelsText(a, measuredLevels() > 1 || settings.search().isPresent()));
     printProfiles(records);
@@ -126,7 +134,8 @@ final class RunEnd {
     return scraper == null ? List.of() : scraper.samples();
   }
 
-  private RunAnalysis analysis(List<RequestRecord> records, List<ServerSample> samples) {
+  private RunAnalysis analysis(
+      List<RequestRecord> records, List<ServerSample> samples, List<ClientSample> client) {
     Map<String, Integer> conc = new LinkedHashMap<>();
     for (Phase p : phases) {
       if (p
@@ -135,9 +144,7 @@ final class RunEnd {
       }
     }
     RunAnalysis.Telemetry telemetry =
-        scraper == null
-            ? RunAnalysis.Telemetry.NONE
-            : new RunAnalysis.Telemetry(samples, target.model());
+        new RunAnalysis.Telemetry(samples, scraper == null ? null : target.model(), client);
     return RunAnalysis.of(
         records,
         telemetry,
@@ -191,7 +198,7 @@ final class RunEnd {
         recorder.close(System.currentTimeMillis(), "unfinished when the run ended");
     Path dir = recorder.directory();
     List<ServerSample> samples = scraper == null ? List.of() : scraper.close(dir);
-    RunAnalysis a = analysis(all, samples);
+    RunAnalysis a = analysis(all, samples, clientProbe.close());
     Optional<GoodputSpec> goodput = gates.set().goodput();
     Optional<CapacitySearch.Verdict> verdict = capacity.get();
     RunInfo info = runInfo(all, goodput);

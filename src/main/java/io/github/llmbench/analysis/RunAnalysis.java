@@ -3,6 +3,7 @@ package io.github.llmbench.analysis;
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.ModelSpec;
 import io.github.llmbench.core.Level.Closed;
+import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.ServerSample;
 import java.util.ArrayList;
@@ -57,6 +58,8 @@ public record RunAnalysis(
    *     once)
    * @param samples what its figures are judged on: the trials' values, or one value with its
    *     interval over the level's requests
+   * @param client the load generator's own health over the level ({@link ClientHealth#NONE} without
+   *     its probe's samples)
    */
   public record Level(
       String name,
@@ -70,15 +73,24 @@ public record RunAnalysis(
       TraceLateness lateness,
       ServerFigures server,
       Trials trials,
-      LevelSamples samples) {}
+      LevelSamples samples,
+      ClientHealth client,
+      ChunkTokens chunks) {}
 
   /**
-   * The server's metrics of the run.
+   * The server's metrics of the run, and the load generator's own.
    *
    * @param servedModel the model the run sent to (other models behind the same URL are left out)
+   * @param client the client probe's samples (empty without them)
    */
-  public record Telemetry(List<ServerSample> samples, String servedModel) {
-    public static final Telemetry NONE = new Telemetry(List.of(), null);
+  public record Telemetry(
+      List<ServerSample> samples, String servedModel, List<ClientSample> client) {
+    public static final Telemetry NONE = new Telemetry(List.of(), null, List.of());
+
+    /** The server's metrics alone. */
+    public Telemetry(List<ServerSample> samples, String servedModel) {
+      this(samples, servedModel, List.of());
+    }
   }
 
   public RunAnalysis {
@@ -208,12 +220,26 @@ public record RunAnalysis(
                       trials,
                       trials.isEmpty()
                           ? LevelSamples.ofOneRun(recs, serving, steady)
-                          : LevelSamples.ofTrials(trials)));
+                          : LevelSamples.ofTrials(trials),
+                      clientHealth(telemetry.client(), recs, steady),
+                      ChunkTokens.of(recs)));
             });
     Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
     ServingMetrics overall =
         ServingMetricsCalculator.compute(records, overallC, LatencyStats.DEFAULT_PERCENTILES);
     return new RunAnalysis(records, levels, overall, knee(levels.values()), model, gpu, tp, series);
+  }
+
+  private static ClientHealth clientHealth(
+      List<ClientSample> samples, List<RequestRecord> recs, SteadyState steady) {
+    if (samples.isEmpty() || recs.isEmpty()) {
+      return ClientHealth.NONE;
+    }
+    long start = recs.stream().mapToLong(RequestRecord::startMs).min().orElse(0);
+    long end = recs.stream().mapToLong(RequestRecord::endMs).max().orElse(0);
+    return steady.reached()
+        ? ClientHealth.of(samples, start, end, steady.windowStartMs(), steady.windowEndMs())
+        : ClientHealth.of(samples, start, end, 0, 0);
   }
 
   private static ServerFigures serverFigures(

@@ -69,6 +69,7 @@ final class StreamAction extends KitAction {
   public void execute(io.gatling.core.session.Session session) {
     // A virtual user may send several requests (count-stopped phases): each starts clean.
     io.gatling.core.session.Session clean = session.markAsSucceeded();
+    capture.watch(clean.eventLoop());
     Session javaSession = new Session(clean);
     String id;
     String profile;

@@ -10,6 +10,7 @@ import io.github.llmbench.core.Metric;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunRecorder;
+import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.net.URI;
@@ -54,6 +55,7 @@ public final class StreamCapture {
   private static final AtomicLong REQUEST_IDS = new AtomicLong();
 
   private final RunRecorder recorder;
+  private final ClientProbe clientProbe;
   private final int timeoutSeconds;
   private final Uri uri;
   private final Uri modelsUri;
@@ -83,9 +85,11 @@ public final class StreamCapture {
    *     is then kept), or null
    * @param countedInputTokens the request's prompt tokens by the local tokenizer, from its session,
    *     or null (used when the stream has no usage)
+   * @param clientProbe watches the event loops of the requests from the first one on, or null
    */
   public StreamCapture(
       RunRecorder recorder,
+      ClientProbe clientProbe,
       Duration timeout,
       URI baseUrl,
       String path,
@@ -100,6 +104,7 @@ public final class StreamCapture {
     this.outputCounter = outputCounter;
     this.countedInputTokens = countedInputTokens;
     this.recorder = recorder;
+    this.clientProbe = clientProbe;
     this.timeoutSeconds = (int) Math.max(1, timeout.toSeconds());
     this.uri =
         Uri.create(baseUrl + path); // the settings leave no trailing '/' (as ServerApi relies on)
@@ -223,6 +228,13 @@ public final class StreamCapture {
 
   RunRecorder recorder() {
     return recorder;
+  }
+
+  /** Starts the client probe on the loops of a request's event loop (once). */
+  void watch(EventLoop loop) {
+    if (clientProbe != null && !clientProbe.started()) {
+      clientProbe.watch(loop);
+    }
   }
 
   int timeoutSeconds() {

@@ -23,6 +23,8 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
   GateMetric GOODPUT = Fixed.GOODPUT;
   GateMetric GOODPUT_PCT = Fixed.GOODPUT_PCT;
   GateMetric CAPACITY = Fixed.CAPACITY;
+  GateMetric CLIENT_LAG_P99 = Fixed.CLIENT_LAG_P99;
+  GateMetric CLIENT_CPU_MAX = Fixed.CLIENT_CPU_MAX;
 
   /** Gates on the server's figures: {@code server.preemptions}, {@code server.waiting_mean}, ... */
   String SERVER_PREFIX = "server.";
@@ -116,7 +118,14 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
     /** The share of the level's requests meeting the goodput objectives. */
     GOODPUT_PCT("goodput.pct", "%", false),
     /** A capacity search's answer ({@code -Dsearch}): the highest load that met the objectives. */
-    CAPACITY("capacity.min", "", false);
+    CAPACITY("capacity.min", "", false),
+    /**
+     * How late the client's event loops ran their tasks, p99, over the level's steady window (else
+     * the level): bounds the error of the TTFT and ITL it measured.
+     */
+    CLIENT_LAG_P99("client.lag.p99", "ms", true),
+    /** The busiest event loop's thread, in % of a core, over the same window. */
+    CLIENT_CPU_MAX("client.cpu.max", "%", true);
 
     private final String key;
     private final String unit;

@@ -1,5 +1,6 @@
 package io.github.llmbench.gates;
 
+import io.github.llmbench.analysis.ClientHealth;
 import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.LevelSamples;
 import io.github.llmbench.analysis.RunAnalysis;
@@ -112,6 +113,7 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
       Double v = l.server().level().get(n);
       f.put(new GateMetric.Server(n), v == null ? Double.NaN : v);
     }
+    putClient(f, l.client());
     return new LevelFigures(f).withSamples(l.samples());
   }
 
@@ -160,7 +162,14 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
           new GateMetric.Server(n),
           level.server() == null ? Double.NaN : level.server().levelFigure(n));
     }
+    putClient(f, level.client() == null ? ClientHealth.NONE : level.client().health());
     return new LevelFigures(f).withSamples(level.samples());
+  }
+
+  private static void putClient(Map<GateMetric, Double> f, ClientHealth client) {
+    ClientHealth.Window w = client.judged();
+    f.put(GateMetric.CLIENT_LAG_P99, w.measured() ? w.lagP99Ms() : Double.NaN);
+    f.put(GateMetric.CLIENT_CPU_MAX, w.measured() ? w.busiestLoopPct() : Double.NaN);
   }
 
   /** The goodput, when it was measured (objectives were set). */

@@ -5,6 +5,7 @@ import static io.gatling.javaapi.core.CoreDsl.group;
 
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.Session;
+import io.github.llmbench.capture.ClientProbe;
 import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RunRecorder;
@@ -90,11 +91,16 @@ public final class RequestChains {
    * counts) made here.
    */
   public static RequestChains forRun(
-      BenchSettings settings, Target target, PreparedWorkload workload, RunRecorder recorder) {
+      BenchSettings settings,
+      Target target,
+      PreparedWorkload workload,
+      RunRecorder recorder,
+      ClientProbe clientProbe) {
     LocalTokenizer localTokenizer = workload.localTokenizer().orElse(null);
     StreamCapture capture =
         new StreamCapture(
             recorder,
+            clientProbe,
             Duration.ofSeconds(settings.timeoutSeconds()),
             target.baseUrl(),
             settings.api().path(),

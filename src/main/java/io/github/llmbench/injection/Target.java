@@ -55,6 +55,7 @@ public final class Target implements AutoCloseable {
                   .withMaxNumBatchedTokens(settings.simEngine().maxNumBatchedTokens())
                   .withGpuMemoryUtilization(settings.simEngine().gpuMemoryUtilization())
                   .withFaults(faults)
+                  .withTokensPerChunk(settings.simEngine().tokensPerChunk())
                   .withNoise(
                       new SimNoise(
                           settings.simEngine().noise(),

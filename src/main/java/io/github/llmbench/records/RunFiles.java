@@ -15,6 +15,7 @@ public record RunFiles(Path folder) {
   public static final String LLM_FOLDER = "llm";
   public static final String REQUESTS = "requests.jsonl";
   public static final String SERVER_METRICS = "server-metrics.jsonl";
+  public static final String CLIENT = "client.jsonl";
   public static final String SUMMARY = "summary.json";
   public static final String GATES_XML = "gates.xml";
   public static final String PAGE = "llm.html";
@@ -41,6 +42,11 @@ public record RunFiles(Path folder) {
   /** {@code llm/server-metrics.jsonl}: the scraped Prometheus samples. */
   public Path serverMetrics() {
     return folder.resolve(SERVER_METRICS);
+  }
+
+  /** {@code llm/client.jsonl}: the load generator's own health, a line per second. */
+  public Path client() {
+    return folder.resolve(CLIENT);
   }
 
   /** {@code llm/summary.json}: the run's figures, levels, gates. */

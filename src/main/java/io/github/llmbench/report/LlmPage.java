@@ -7,6 +7,7 @@ import static io.github.llmbench.report.PageParts.row;
 import static io.github.llmbench.report.PageParts.tableEnd;
 import static io.github.llmbench.report.PageParts.tableStart;
 
+import io.github.llmbench.analysis.ClientHealth;
 import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.analysis.Intervals;
@@ -25,6 +26,7 @@ import io.github.llmbench.analysis.TurnLatency;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.summary.CapacityFigures;
@@ -223,6 +225,10 @@ public final class LlmPage {
     if (trials) {
       navItem(sb, "llm-trials", "Trials");
     }
+    boolean client = a.levels().values().stream().anyMatch(l -> l.client().level().measured());
+    if (client) {
+      navItem(sb, "llm-client", "Client");
+    }
     navItem(sb, "llm-errors", "Failures");
     navItem(sb, "llm-run", "Run");
     StringBuilder menu = new StringBuilder();
@@ -268,6 +274,9 @@ public final class LlmPage {
     }
     if (trials) {
       trials(sb, a);
+    }
+    if (client) {
+      client(sb, a);
     }
     errors(sb, a);
     injectors(sb, info.injectors());
@@ -512,7 +521,16 @@ public final class LlmPage {
    */
   private static void guards(StringBuilder sb, RunAnalysis a) {
     List<String> lines = new ArrayList<>();
-    a.levels().values().forEach(l -> lines.addAll(l.server().guards()));
+    a.levels()
+        .values()
+        .forEach(
+            l -> {
+              lines.addAll(l.server().guards());
+              String client = l.client().guard(l.name());
+              if (client != null) {
+                lines.add(client);
+              }
+            });
     if (lines.isEmpty()) {
       return;
     }
@@ -555,8 +573,54 @@ public final class LlmPage {
   }
 
   /**
-   * Per level, TTFT by turn (multi-turn runs) and the send lateness (trace replays, rate probes).
+   * Per level, the load generator's own health over its steady window (else the whole level): what
+   * bounds the error of the TTFT and ITL it measured.
    */
+  private static void client(StringBuilder sb, RunAnalysis a) {
+    sb.append("<div id=\"llm-client\" class=\"llm-section\">\n");
+    tableStart(
+        sb,
+        "Client: the load generator's own health (steady window, else the level)",
+        "Level",
+        "Verdict",
+        "JVM CPU (cores)",
+        "Busiest event loop (% core)",
+        "Loop lag p50 (ms)",
+        "Loop lag p99 (ms)",
+        "Loop lag max (ms)",
+        "GC pauses (ms)",
+        "Heap max (MB)");
+    for (RunAnalysis.Level l : a.levels().values()) {
+      ClientHealth.Window w = l.client().judged();
+      if (!w.measured()) {
+        continue;
+      }
+      row(
+          sb,
+          l.name(),
+          l.client().verdict().toString(),
+          f2(w.cpuCores()),
+          f1(w.busiestLoopPct()),
+          String.format(Locale.ROOT, "%.3f", w.lagP50Ms()),
+          String.format(Locale.ROOT, "%.3f", w.lagP99Ms()),
+          f1(w.lagMaxMs()),
+          String.format(Locale.ROOT, "%.0f", w.gcPauseMs()),
+          String.format(Locale.ROOT, "%.0f", w.heapMaxMb()));
+    }
+    tableEnd(sb);
+    sb.append(
+            String.format(
+                Locale.ROOT,
+                "<p class=\"llm-note\">A task on each of Gatling's event loops every %d ms notes how"
+                    + " late it ran: a loop that late stamps each read as late. Healthy: lag p99"
+                    + " within %.0f ms and the busiest loop under %.0f%% of a core"
+                    + " (docs/capture.md).</p>%n",
+                ClientSample.PROBE_PERIOD_MS,
+                ClientHealth.LAG_P99_LIMIT_MS,
+                ClientHealth.BUSY_LIMIT_PCT))
+        .append("</div>\n");
+  }
+
   /**
    * Each level that ran several times: a row per trial, then each figure's 95% interval across the
    * trials (the geometric mean and its log-t bounds).

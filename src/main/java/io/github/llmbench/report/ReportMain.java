@@ -7,6 +7,7 @@ import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.catalog.ModelSpec;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.gates.RunFigures;
+import io.github.llmbench.records.ClientSamplesFile;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
@@ -124,7 +125,8 @@ public final class ReportMain {
       RunAnalysis.Telemetry telemetry =
           new RunAnalysis.Telemetry(
               ServerMetricsFile.read(runDir.resolve(RunFiles.LLM_FOLDER)),
-              orElse(previous.run().modelId(), null));
+              orElse(previous.run().modelId(), null),
+              ClientSamplesFile.read(runDir.resolve(RunFiles.LLM_FOLDER)));
       RunAnalysis a =
           RunAnalysis.of(
               records, telemetry, concurrencies(previous), model, gpu, tp, RunReport.ROOFLINE_HINT);

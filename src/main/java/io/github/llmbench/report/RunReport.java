@@ -169,6 +169,8 @@ public record RunReport(
           sb.append(WorkloadBlocks.turns(l.turns(), several ? name : null));
           sb.append(WorkloadBlocks.lateness(l.lateness(), name));
           sb.append(ServerBlock.format(l, several ? name : null));
+          sb.append(ChunkBlock.format(l.chunks(), several ? name : null));
+          sb.append(ClientBlock.format(l.client(), name, several));
           sb.append(TrialsBlock.format(l.trials(), l.samples(), several ? name : null));
           sb.append(FailureBlock.format(l.failures(), several ? name : null));
           sb.append('\n');

@@ -210,6 +210,11 @@ public final class SettingsDescription {
             Level.plainNumber(simEngine.slowdown())
                 + " (every engine step this many times as long)");
       }
+      if (simEngine.tokensPerChunk() != 1) {
+        m.put(
+            SettingsTable.SIM_TOKENS_PER_CHUNK.name(),
+            simEngine.tokensPerChunk() + " (tokens in each stream chunk)");
+      }
     }
     Injector injector = s.injector();
     if (injector.sharded() || injector.startAtMs().isPresent()) {

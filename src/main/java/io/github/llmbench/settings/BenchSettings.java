@@ -236,7 +236,8 @@ public final class BenchSettings {
       double gpuMemoryUtilization,
       String faults,
       double noise,
-      double slowdown) {
+      double slowdown,
+      int tokensPerChunk) {
     /** Whether {@code sim.faults} asks for any fault ({@code none} and empty do not). */
     public boolean anyFaults() {
       return !faults.isBlank() && !faults.trim().equalsIgnoreCase("none");
@@ -456,7 +457,8 @@ public final class BenchSettings {
             gpuMemUtil,
             r.get(SettingsTable.SIM_FAULTS),
             r.get(SettingsTable.SIM_NOISE),
-            r.get(SettingsTable.SIM_SLOWDOWN));
+            r.get(SettingsTable.SIM_SLOWDOWN),
+            r.get(SettingsTable.SIM_TOKENS_PER_CHUNK));
     Load load = readLoad(r, conc, duration);
     Workload workload = readWorkload(r, inputLen, outputLen);
     if (workload.dataset() == DatasetKind.TRACE && (load.open() || load.ladder())) {

@@ -438,6 +438,16 @@ public final class SettingsTable {
               v -> v > 0 && v <= 100,
               "a number above 0 and at most 100 (1.1: every step 10% slower)"));
 
+  /** Tokens per stream chunk: a server that batches its output or decodes speculatively. */
+  public static final Setting<Integer> SIM_TOKENS_PER_CHUNK =
+      Setting.of(
+          SIMULATOR,
+          "sim.tokens.per.chunk",
+          1,
+          "a whole number from 1 to 64",
+          "each stream chunk carries this many tokens (vLLM's dialect)",
+          Parser.positiveInt(64));
+
   public static final Setting<String> SIM_DIALECT =
       Setting.of(
           SIMULATOR,
@@ -655,6 +665,7 @@ public final class SettingsTable {
           SIM_FAULTS,
           SIM_NOISE,
           SIM_SLOWDOWN,
+          SIM_TOKENS_PER_CHUNK,
           SIM_DIALECT,
           MODEL_SPEC,
           GPU,

@@ -270,7 +270,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       w = lw;
     } else {
       StreamWriter sw =
-          new StreamWriter(ctx.channel(), p, sim.servedModelName(), keepAlive, onDone);
+          new StreamWriter(
+              ctx.channel(),
+              p,
+              sim.servedModelName(),
+              keepAlive,
+              onDone,
+              sim.config().tokensPerChunk());
       if (p.stream) {
         sw.writeStreamHead();
       }

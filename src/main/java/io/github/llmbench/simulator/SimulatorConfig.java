@@ -24,6 +24,8 @@ import java.nio.file.Path;
  * @param faults faults to inject ({@link SimFaults}; none by default)
  * @param noise noise and slowdown of the step times, with their seed ({@link SimNoise}; none by
  *     default)
+ * @param tokensPerChunk tokens each stream chunk carries (vLLM's dialect; 1 by default), as a
+ *     server that batches its stream output or decodes speculatively sends them
  */
 public record SimulatorConfig(
     int port,
@@ -36,12 +38,52 @@ public record SimulatorConfig(
     double gpuMemoryUtilization,
     Dialect dialect,
     SimFaults faults,
-    SimNoise noise) {
+    SimNoise noise,
+    int tokensPerChunk) {
+
+  /** The most tokens a chunk may carry. */
+  public static final int MAX_TOKENS_PER_CHUNK = 64;
 
   public SimulatorConfig {
     dialect = dialect == null ? Dialect.VLLM : dialect;
     faults = faults == null ? SimFaults.NONE : faults;
     noise = noise == null ? SimNoise.NONE : noise;
+    if (tokensPerChunk < 1 || tokensPerChunk > MAX_TOKENS_PER_CHUNK) {
+      throw new IllegalArgumentException(
+          "tokens per chunk "
+              + tokensPerChunk
+              + " is invalid (accepted: a whole number from 1 to "
+              + MAX_TOKENS_PER_CHUNK
+              + ")");
+    }
+  }
+
+  /** A config of one token per chunk. */
+  public SimulatorConfig(
+      int port,
+      String model,
+      String servedModelName,
+      String gpu,
+      int tp,
+      int maxNumSeqs,
+      int maxNumBatchedTokens,
+      double gpuMemoryUtilization,
+      Dialect dialect,
+      SimFaults faults,
+      SimNoise noise) {
+    this(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults,
+        noise,
+        1);
   }
 
   /** A config without noise. */
@@ -137,7 +179,8 @@ public record SimulatorConfig(
         gpuMemoryUtilization,
         dialect,
         faults,
-        noise);
+        noise,
+        tokensPerChunk);
   }
 
   public SimulatorConfig withModel(String model) {
@@ -152,7 +195,8 @@ public record SimulatorConfig(
         gpuMemoryUtilization,
         dialect,
         faults,
-        noise);
+        noise,
+        tokensPerChunk);
   }
 
   public SimulatorConfig withServedModelName(String servedModelName) {
@@ -167,7 +211,8 @@ public record SimulatorConfig(
         gpuMemoryUtilization,
         dialect,
         faults,
-        noise);
+        noise,
+        tokensPerChunk);
   }
 
   public SimulatorConfig withGpu(String gpu) {
@@ -182,7 +227,8 @@ public record SimulatorConfig(
         gpuMemoryUtilization,
         dialect,
         faults,
-        noise);
+        noise,
+        tokensPerChunk);
   }
 
   public SimulatorConfig withTp(int tp) {
@@ -197,7 +243,8 @@ public record SimulatorConfig(
         gpuMemoryUtilization,
         dialect,
         faults,
-        noise);
+        noise,
+        tokensPerChunk);
   }
 
   public SimulatorConfig withMaxNumSeqs(int maxNumSeqs) {
@@ -212,7 +259,8 @@ public record SimulatorConfig(
         gpuMemoryUtilization,
         dialect,
         faults,
-        noise);
+        noise,
+        tokensPerChunk);
   }
 
   public SimulatorConfig withMaxNumBatchedTokens(int maxNumBatchedTokens) {
@@ -227,7 +275,8 @@ public record SimulatorConfig(
         gpuMemoryUtilization,
         dialect,
         faults,
-        noise);
+        noise,
+        tokensPerChunk);
   }
 
   public SimulatorConfig withGpuMemoryUtilization(double gpuMemoryUtilization) {
@@ -242,7 +291,8 @@ public record SimulatorConfig(
         gpuMemoryUtilization,
         dialect,
         faults,
-        noise);
+        noise,
+        tokensPerChunk);
   }
 
   public SimulatorConfig withDialect(Dialect dialect) {
@@ -257,7 +307,8 @@ public record SimulatorConfig(
         gpuMemoryUtilization,
         dialect,
         faults,
-        noise);
+        noise,
+        tokensPerChunk);
   }
 
   public SimulatorConfig withFaults(SimFaults faults) {
@@ -272,7 +323,8 @@ public record SimulatorConfig(
         gpuMemoryUtilization,
         dialect,
         faults,
-        noise);
+        noise,
+        tokensPerChunk);
   }
 
   public SimulatorConfig withNoise(SimNoise noise) {
@@ -287,7 +339,8 @@ public record SimulatorConfig(
         gpuMemoryUtilization,
         dialect,
         faults,
-        noise);
+        noise,
+        tokensPerChunk);
   }
 
   /**
@@ -370,5 +423,21 @@ public record SimulatorConfig(
                   + " gpuMemoryUtilization or tp)",
               m.id(), g.id(), tp, gpuMemoryUtilization));
     }
+  }
+
+  public SimulatorConfig withTokensPerChunk(int tokensPerChunk) {
+    return new SimulatorConfig(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults,
+        noise,
+        tokensPerChunk);
   }
 }

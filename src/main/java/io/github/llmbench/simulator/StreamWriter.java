@@ -77,8 +77,25 @@ final class StreamWriter implements ResponseWriter {
   /** The last token's write, for {@link #recordSent}. */
   private ChannelFuture sent;
 
+  /** Tokens a chunk carries (the last one of a stream may carry fewer). */
+  private final int tokensPerChunk;
+
+  /** The first token not written yet. */
+  private int unwritten;
+
   StreamWriter(
       Channel channel, ParsedRequest req, String model, boolean keepAlive, Runnable onDone) {
+    this(channel, req, model, keepAlive, onDone, 1);
+  }
+
+  StreamWriter(
+      Channel channel,
+      ParsedRequest req,
+      String model,
+      boolean keepAlive,
+      Runnable onDone,
+      int tokensPerChunk) {
+    this.tokensPerChunk = tokensPerChunk;
     this.channel = channel;
     this.req = req;
     this.model = model;
@@ -128,10 +145,17 @@ final class StreamWriter implements ResponseWriter {
       }
       return false;
     }
-    byte[] word = StubTokenizer.OUTPUT_WORDS_JSON[StubTokenizer.outputWord(seed, k)];
+    if (tokensPerChunk > 1 && !last && k + 1 - unwritten < tokensPerChunk) {
+      return false; // this token goes out with the chunk's last
+    }
+    byte[] word =
+        tokensPerChunk == 1
+            ? StubTokenizer.OUTPUT_WORDS_JSON[StubTokenizer.outputWord(seed, k)]
+            : words(unwritten, k);
+    boolean role = unwritten == 0 && req.chat;
+    unwritten = k + 1;
     byte[] tail =
         req.chat ? (last ? CHAT_TAIL_LAST : CHAT_TAIL) : (last ? CMPL_TAIL_LAST : CMPL_TAIL);
-    boolean role = k == 0 && req.chat;
     int data = prefix.length + word.length + tail.length;
     if (role) {
       // vLLM sends the role chunk when the first output arrives, i.e. with the first token
@@ -185,6 +209,15 @@ final class StreamWriter implements ResponseWriter {
   @Override
   public void recordSent(LatenessHistogram lateness, long scheduledEnd) {
     ResponseWriter.recordWhenWritten(sent, lateness, scheduledEnd);
+  }
+
+  /** Tokens {@code from} to {@code to} as one JSON string. */
+  private byte[] words(int from, int to) {
+    StringBuilder sb = new StringBuilder();
+    for (int j = from; j <= to; j++) {
+      sb.append(StubTokenizer.OUTPUT_WORDS[StubTokenizer.outputWord(seed, j)]);
+    }
+    return b(Json.quote(sb.toString()));
   }
 
   private void writeEvent(ByteBuf buf, boolean role, byte[] word, byte[] tail) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.github.llmbench.analysis.ChunkTokens;
 import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.analysis.Intervals;
@@ -15,6 +16,7 @@ import io.github.llmbench.analysis.TrialValues;
 import io.github.llmbench.analysis.Trials;
 import io.github.llmbench.analysis.TurnLatency;
 import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Statistic;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -33,6 +35,10 @@ import java.util.function.ToDoubleFunction;
  * @param requestGoodput requests/s meeting the goodput objectives, when set (else null)
  * @param goodputPct the share of requests meeting them, in percent, when set (else null)
  * @param trials each trial's figures when the level ran several times ({@code -Dtrials}; else null)
+ * @param intervals each figure's interval, when it has one
+ * @param client the load generator's own health over the level (null without the probe)
+ * @param chunks tokens per chunk and the ITL per token, when chunks carried several tokens (else
+ *     null)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -47,7 +53,9 @@ public record LevelSummary(
     Double requestGoodput,
     Double goodputPct,
     List<TrialFigures> trials,
-    Map<String, FigureInterval> intervals) {
+    Map<String, FigureInterval> intervals,
+    ClientFigures client,
+    Chunks chunks) {
 
   public LevelSummary {
     failures = failures == null ? List.of() : List.copyOf(failures);
@@ -132,6 +140,35 @@ public record LevelSummary(
     }
   }
 
+  /** Tokens per chunk over the level's completed requests, and the ITL per token. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Chunks(
+      long chunks,
+      long tokens,
+      double tokensPerChunkMean,
+      double tokensPerChunkMedian,
+      double tokensPerChunkP99,
+      double tokensPerChunkMax,
+      double meanItlPerTokenMs,
+      double medianItlPerTokenMs,
+      double p99ItlPerTokenMs) {
+
+    static Chunks of(ChunkTokens c) {
+      return c.severalPerChunk()
+          ? new Chunks(
+              c.chunks(),
+              c.tokens(),
+              c.perChunkMean(),
+              c.perChunkMedian(),
+              c.perChunkP99(),
+              c.perChunkMax(),
+              c.itlPerToken().mean(),
+              c.itlPerToken().median(),
+              c.itlPerToken().value(Statistic.P99))
+          : null;
+    }
+  }
+
   /** A level's goodput: requests/s meeting the objectives and their share in percent. */
   public record Goodput(double perSecond, double pct) {}
 
@@ -150,7 +187,9 @@ public record LevelSummary(
         null,
         null,
         l.trials().isEmpty() ? null : l.trials().trials().stream().map(TrialFigures::of).toList(),
-        intervals(l.samples()));
+        intervals(l.samples()),
+        ClientFigures.of(l.client(), l.name()),
+        Chunks.of(l.chunks()));
   }
 
   /** This level with its goodput. */
@@ -166,7 +205,9 @@ public record LevelSummary(
         g.perSecond(),
         g.pct(),
         trials,
-        intervals);
+        intervals,
+        client,
+        chunks);
   }
 
   private static Map<String, FigureInterval> intervals(LevelSamples samples) {

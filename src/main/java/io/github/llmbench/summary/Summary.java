@@ -109,7 +109,19 @@ public record Summary(
     out.put(
         c != null && c > 0 ? Level.closed(c).tag() : "all",
         new LevelSummary(
-            overall, steadyState, roofline, null, null, null, null, null, null, null, null));
+            overall,
+            steadyState,
+            roofline,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null));
     return out;
   }
 

@@ -2,7 +2,11 @@ package io.github.llmbench.capture;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.analysis.ClientHealth;
 import io.github.llmbench.analysis.Percentiles;
+import io.github.llmbench.records.RunFiles;
+import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.PacedServer;
 import io.github.llmbench.testing.PacedServer.StreamRecord;
 import io.netty.bootstrap.Bootstrap;
@@ -473,9 +477,10 @@ public final class CaptureBenchmark {
     String head =
         "| C | load avg before | chunks/s received | ideal | % of ideal | client CPU % | client µs/chunk "
             + "| server CPU % | server µs/chunk | cores busy % (0/1) | ITL err p50 ms | ITL err p99 ms | ITL err p99.9 ms | TTFT err p50 ms "
-            + "| TTFT err p99 ms | server late p99 ms | failed | matched | unmatched | bound by |";
+            + "| TTFT err p99 ms | server late p99 ms | failed | matched | unmatched | bound by "
+            + "| kit's client verdict | kit's loop lag p99 ms |";
     String rule =
-        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|";
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|";
     out.println(head);
     out.println(rule);
     out.flush();
@@ -509,7 +514,8 @@ public final class CaptureBenchmark {
             + " without a client record; cores busy = each core's busy time over the window, whatever ran there (client"
             + " on core 0, server on core 1 when pinned, other processes, the kernel's softirq threads); bound by: server"
             + " late when its lateness p99 exceeds an ITL (its schedule slipped: the row then measures the server as much"
-            + " as the client), client CPU at 90% of its core or more.";
+            + " as the client), client CPU at 90% of its core or more; kit's client verdict and loop lag: what the kit's"
+            + " own probe said of the level (llm/summary.json, levels.<c>.client, over its steady window).";
     out.println(legend);
     markdown.append('\n').append(legend).append('\n');
     writeMarkdown();
@@ -828,6 +834,8 @@ public final class CaptureBenchmark {
     Analysis a = new Analysis(fromNanos, toNanos);
     a.server(streams);
     List<ClientRecord> records = List.of();
+    String verdict = "n/a";
+    String loopLag = "n/a";
     if (!o.raw()) {
       Path jsonl = findRequestsJsonl(dir);
       if (jsonl == null) {
@@ -837,6 +845,16 @@ public final class CaptureBenchmark {
       }
       records = readClientRecords(jsonl);
       a.client(records, streams, epochMinusNanosMs);
+      // what the kit itself said of its health at this level (its steady window, else the level)
+      Path summary = jsonl.resolveSibling(RunFiles.SUMMARY);
+      if (Files.isRegularFile(summary)) {
+        LevelSummary level = Summary.read(summary).levels().get("c" + conc);
+        if (level != null && level.client() != null) {
+          ClientHealth.Window w = level.client().health().judged();
+          verdict = level.client().verdict();
+          loopLag = String.format(Locale.ROOT, "%.2f", w.lagP99Ms());
+        }
+      }
     }
 
     double windowS = (end.nanos() - start.nanos()) / 1e9;
@@ -873,7 +891,7 @@ public final class CaptureBenchmark {
     String row =
         String.format(
             Locale.ROOT,
-            "| %d | %s | %.0f%s | %.0f | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
+            "| %d | %s | %.0f%s | %.0f | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
             conc,
             load,
             perSecond,
@@ -894,7 +912,9 @@ public final class CaptureBenchmark {
             haveClient ? a.failed + " / " + records.size() : "n/a",
             haveClient ? String.valueOf(a.matched) : "n/a",
             haveClient ? String.valueOf(a.clientOnly + a.serverOnly + a.countMismatch) : "n/a",
-            bounds.isEmpty() ? "-" : String.join(", ", bounds));
+            bounds.isEmpty() ? "-" : String.join(", ", bounds),
+            verdict,
+            loopLag);
     levelNotes.add(
         String.format(
             Locale.ROOT,

@@ -93,6 +93,7 @@ class GatlingStatsTest {
   private static StreamCapture capture(GatlingRecords records) {
     return new StreamCapture(
         null,
+        null,
         Duration.ofSeconds(5),
         URI.create("http://127.0.0.1:1"),
         "/v1/completions",

@@ -1,0 +1,76 @@
+package io.github.llmbench.report;
+
+import io.github.llmbench.analysis.ClientHealth;
+import java.util.Locale;
+
+/**
+ * The console block of the load generator's own health over a level and its steady window, then the
+ * guard line when the client limited what it measured:
+ *
+ * <pre>
+ * ----------------------- Client (c64) ------------------------
+ * figure                          level     steady
+ * JVM CPU (cores)                  0.41       0.43
+ * busiest event loop (% core)      38.2       40.1
+ * event-loop lag p50 (ms)         0.060      0.060
+ * event-loop lag p99 (ms)          0.30       0.28
+ * event-loop lag max (ms)           3.1        1.2
+ * GC pauses (ms)                     12          4
+ * heap in use max (MB)              210        190
+ * verdict: healthy (2 event loops, lag p99 within 1 ms, busiest loop under 90%)
+ * </pre>
+ */
+public final class ClientBlock {
+  private ClientBlock() {}
+
+  /**
+   * @param level the level's name, for the guard line
+   * @param titled whether the title names the level (a run of several levels)
+   */
+  public static String format(ClientHealth h, String level, boolean titled) {
+    if (!h.level().measured()) {
+      return "";
+    }
+    String title = titled ? " Client (" + level + ") " : " Client ";
+    StringBuilder sb = new StringBuilder();
+    sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
+    sb.append(String.format(Locale.ROOT, "%-28s %10s %10s%n", "figure", "level", "steady"));
+    ClientHealth.Window l = h.level();
+    ClientHealth.Window s = h.steady();
+    row(sb, "JVM CPU (cores of " + h.judged().cores() + ")", l.cpuCores(), s.cpuCores(), "%.2f");
+    row(sb, "busiest event loop (% core)", l.busiestLoopPct(), s.busiestLoopPct(), "%.1f");
+    row(sb, "event-loop lag p50 (ms)", l.lagP50Ms(), s.lagP50Ms(), "%.3f");
+    row(sb, "event-loop lag p99 (ms)", l.lagP99Ms(), s.lagP99Ms(), "%.3f");
+    row(sb, "event-loop lag max (ms)", l.lagMaxMs(), s.lagMaxMs(), "%.1f");
+    row(sb, "late loops running (%)", l.lateOwnPct(), s.lateOwnPct(), "%.0f");
+    row(sb, "GC pauses (ms)", l.gcPauseMs(), s.measured() ? s.gcPauseMs() : Double.NaN, "%.0f");
+    row(
+        sb,
+        "heap in use max (MB)",
+        l.heapMaxMb(),
+        s.measured() ? s.heapMaxMb() : Double.NaN,
+        "%.0f");
+    String guard = h.guard(level);
+    if (guard != null) {
+      sb.append("! ").append(guard).append('\n');
+    } else {
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "verdict: %s (%d event loops, lag p99 within %.0f ms, busiest loop under %.0f%%)%n",
+              h.verdict(),
+              h.judged().loops(),
+              ClientHealth.LAG_P99_LIMIT_MS,
+              ClientHealth.BUSY_LIMIT_PCT));
+    }
+    return sb.toString();
+  }
+
+  private static void row(StringBuilder sb, String name, double level, double steady, String f) {
+    sb.append(String.format(Locale.ROOT, "%-28s %10s %10s%n", name, fmt(level, f), fmt(steady, f)));
+  }
+
+  private static String fmt(double v, String f) {
+    return Double.isFinite(v) ? String.format(Locale.ROOT, f, v) : "";
+  }
+}
