@@ -16,6 +16,7 @@ import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.gates.RunFigures;
 import io.github.llmbench.gates.RunGates;
 import io.github.llmbench.injection.Phase;
+import io.github.llmbench.injection.Populations;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.RequestRecord;
@@ -76,6 +77,12 @@ final class RunEnd {
   private final Supplier<Optional<CapacitySearch.Verdict>> capacity;
 
   private final Set<String> printedLevels = ConcurrentHashMap.newKeySet();
+
+  /**
+   * Each open level's arrival schedule, drawn as its population draws it, for the delivered load.
+   */
+  private final Map<String, double[]> arrivals;
+
   private List<GateResult> gateResults = List.of();
 
   RunEnd(
@@ -101,6 +108,7 @@ final class RunEnd {
     this.capacity = capacity;
     this.out = out;
     this.serverChecks = serverChecks;
+    this.arrivals = Populations.arrivalTimes(phases, settings.workload().seed());
   }
 
   /**
@@ -149,6 +157,7 @@ final class RunEnd {
         records,
         telemetry,
         conc,
+        arrivals,
         roofline.model(),
         roofline.gpu(),
         settings.roofline().tp(),

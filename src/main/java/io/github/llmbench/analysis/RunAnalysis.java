@@ -75,7 +75,8 @@ public record RunAnalysis(
       Trials trials,
       LevelSamples samples,
       ClientHealth client,
-      ChunkTokens chunks) {}
+      ChunkTokens chunks,
+      DeliveredLoad delivered) {}
 
   /**
    * The server's metrics of the run, and the load generator's own.
@@ -143,6 +144,23 @@ public record RunAnalysis(
       List<RequestRecord> allRecords,
       Telemetry telemetry,
       Map<String, Integer> concurrencyByLevel,
+      ModelSpec model,
+      GpuSpec gpu,
+      int tp,
+      String rooflineHint) {
+    return of(allRecords, telemetry, concurrencyByLevel, Map.of(), model, gpu, tp, rooflineHint);
+  }
+
+  /**
+   * As {@link #of(List, Telemetry, Map, ModelSpec, GpuSpec, int, String)}, with the arrival
+   * schedule of each open level that ran once ({@code arrivalsByLevel}: each arrival's time from
+   * the level's start, in s), for its delivered load.
+   */
+  public static RunAnalysis of(
+      List<RequestRecord> allRecords,
+      Telemetry telemetry,
+      Map<String, Integer> concurrencyByLevel,
+      Map<String, double[]> arrivalsByLevel,
       ModelSpec model,
       GpuSpec gpu,
       int tp,
@@ -222,12 +240,30 @@ public record RunAnalysis(
                           ? LevelSamples.ofOneRun(recs, serving, steady)
                           : LevelSamples.ofTrials(trials),
                       clientHealth(telemetry.client(), recs, steady),
-                      ChunkTokens.of(recs)));
+                      ChunkTokens.of(recs),
+                      delivered(name, recs, c, steady, arrivalsByLevel, trials)));
             });
     Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
     ServingMetrics overall =
         ServingMetricsCalculator.compute(records, overallC, LatencyStats.DEFAULT_PERCENTILES);
     return new RunAnalysis(records, levels, overall, knee(levels.values()), model, gpu, tp, series);
+  }
+
+  private static DeliveredLoad delivered(
+      String name,
+      List<RequestRecord> recs,
+      Integer conc,
+      SteadyState steady,
+      Map<String, double[]> arrivalsByLevel,
+      Trials trials) {
+    double[] arrivals = arrivalsByLevel.get(name);
+    if (arrivals != null && trials.isEmpty()) {
+      return DeliveredLoad.open(arrivals, recs);
+    }
+    if (conc != null && recs.get(0).loadLevel().orElse(null) instanceof Closed) {
+      return DeliveredLoad.closed(conc, steady, recs);
+    }
+    return DeliveredLoad.NONE;
   }
 
   private static ClientHealth clientHealth(

@@ -14,8 +14,12 @@ import io.github.llmbench.core.Level;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
@@ -178,14 +182,41 @@ public final class Populations {
             arrivals(
                 open,
                 open.maxConc().isPresent() ? capped(request, open.maxConc().getAsInt()) : request,
-                Arrivals.gaps(
-                    open.rate(),
-                    open.burstiness(),
-                    open.prompts().orElse(0),
-                    open.durationSeconds(),
-                    seed)),
+                gaps(open, seed)),
         trace -> arrivals(trace, request, gapsOf(trace.sendTimes())),
         warmup -> byCount(warmup, request, warmup.conc(), warmup.promptCount()));
+  }
+
+  /** An open phase's arrival gaps, in s, as its population draws them. */
+  private static List<Double> gaps(Phase.Open open, long seed) {
+    return Arrivals.gaps(
+        open.rate(), open.burstiness(), open.prompts().orElse(0), open.durationSeconds(), seed);
+  }
+
+  /**
+   * Each open level's arrival schedule (each arrival's time from the level's start, in s), drawn as
+   * its population draws it, for levels of one phase that run once; the others have none.
+   */
+  public static Map<String, double[]> arrivalTimes(List<Phase> phases, long seed) {
+    Map<String, double[]> out = new LinkedHashMap<>();
+    Set<String> several = new HashSet<>();
+    for (Phase p : phases) {
+      if (p instanceof Phase.Open open && !open.trial().repeated()) {
+        String tag = open.level().tag();
+        List<Double> gaps = gaps(open, seed);
+        double[] times = new double[gaps.size()];
+        double t = 0;
+        for (int i = 0; i < times.length; i++) {
+          t += gaps.get(i);
+          times[i] = t;
+        }
+        if (out.put(tag, times) != null) {
+          several.add(tag);
+        }
+      }
+    }
+    several.forEach(out::remove);
+    return out;
   }
 
   /** One user per arrival, each after its gap from the one before. */

@@ -1,6 +1,8 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.ClientHealth;
+import io.github.llmbench.analysis.DeliveredLoad;
+import io.github.llmbench.core.Statistic;
 import java.util.Locale;
 
 /**
@@ -9,6 +11,7 @@ import java.util.Locale;
  *
  * <pre>
  * ----------------------- Client (c64) ------------------------
+ * delivered load: 63.8 of 64 requests in flight (99.7%), users waited 0.41 ms between requests
  * figure                          level     steady
  * JVM CPU (cores)                  0.41       0.43
  * busiest event loop (% core)      38.2       40.1
@@ -27,13 +30,22 @@ public final class ClientBlock {
    * @param level the level's name, for the guard line
    * @param titled whether the title names the level (a run of several levels)
    */
-  public static String format(ClientHealth h, String level, boolean titled) {
-    if (!h.level().measured()) {
+  public static String format(
+      ClientHealth h, DeliveredLoad delivered, String level, boolean titled) {
+    if (!h.level().measured() && delivered.kind() == DeliveredLoad.Kind.NONE) {
       return "";
     }
     String title = titled ? " Client (" + level + ") " : " Client ";
     StringBuilder sb = new StringBuilder();
     sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
+    deliveredLines(sb, delivered);
+    String load = delivered.guard(level);
+    if (load != null) {
+      sb.append("! ").append(load).append('\n');
+    }
+    if (!h.level().measured()) {
+      return sb.toString();
+    }
     sb.append(String.format(Locale.ROOT, "%-28s %10s %10s%n", "figure", "level", "steady"));
     ClientHealth.Window l = h.level();
     ClientHealth.Window s = h.steady();
@@ -64,6 +76,37 @@ public final class ClientBlock {
               ClientHealth.BUSY_LIMIT_PCT));
     }
     return sb.toString();
+  }
+
+  private static void deliveredLines(StringBuilder sb, DeliveredLoad d) {
+    switch (d.kind()) {
+      case CLOSED ->
+          sb.append(
+              String.format(
+                  Locale.ROOT,
+                  "delivered load: %.1f of %.0f requests in flight (%.1f%%)%s%n",
+                  d.delivered(),
+                  d.asked(),
+                  d.pct(),
+                  Double.isNaN(d.userWaitMs())
+                      ? ""
+                      : String.format(
+                          Locale.ROOT, ", users waited %.2f ms between requests", d.userWaitMs())));
+      case OPEN ->
+          sb.append(
+              String.format(
+                  Locale.ROOT,
+                  "delivered load: %.3f of %.3f requests/s (%.1f%%), sends late by %.1f ms"
+                      + " (median) / %.1f ms (p99); E2EL with that wait: mean %.2f, p99 %.2f ms%n",
+                  d.delivered(),
+                  d.asked(),
+                  d.pct(),
+                  d.sendLateness().median(),
+                  d.sendLateness().value(Statistic.P99),
+                  d.e2elWithWait().mean(),
+                  d.e2elWithWait().value(Statistic.P99)));
+      default -> {}
+    }
   }
 
   private static void row(StringBuilder sb, String name, double level, double steady, String f) {

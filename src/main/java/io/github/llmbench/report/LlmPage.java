@@ -8,6 +8,7 @@ import static io.github.llmbench.report.PageParts.tableEnd;
 import static io.github.llmbench.report.PageParts.tableStart;
 
 import io.github.llmbench.analysis.ClientHealth;
+import io.github.llmbench.analysis.DeliveredLoad;
 import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.analysis.Intervals;
@@ -530,6 +531,10 @@ public final class LlmPage {
               if (client != null) {
                 lines.add(client);
               }
+              String load = l.delivered().guard(l.name());
+              if (load != null) {
+                lines.add(load);
+              }
             });
     if (lines.isEmpty()) {
       return;
@@ -589,7 +594,8 @@ public final class LlmPage {
         "Loop lag p99 (ms)",
         "Loop lag max (ms)",
         "GC pauses (ms)",
-        "Heap max (MB)");
+        "Heap max (MB)",
+        "Delivered load");
     for (RunAnalysis.Level l : a.levels().values()) {
       ClientHealth.Window w = l.client().judged();
       if (!w.measured()) {
@@ -605,7 +611,8 @@ public final class LlmPage {
           String.format(Locale.ROOT, "%.3f", w.lagP99Ms()),
           f1(w.lagMaxMs()),
           String.format(Locale.ROOT, "%.0f", w.gcPauseMs()),
-          String.format(Locale.ROOT, "%.0f", w.heapMaxMb()));
+          String.format(Locale.ROOT, "%.0f", w.heapMaxMb()),
+          delivered(l.delivered()));
     }
     tableEnd(sb);
     sb.append(
@@ -619,6 +626,23 @@ public final class LlmPage {
                 ClientHealth.LAG_P99_LIMIT_MS,
                 ClientHealth.BUSY_LIMIT_PCT))
         .append("</div>\n");
+  }
+
+  private static String delivered(DeliveredLoad d) {
+    return switch (d.kind()) {
+      case CLOSED ->
+          String.format(
+              Locale.ROOT, "%.1f of %.0f in flight (%.1f%%)", d.delivered(), d.asked(), d.pct());
+      case OPEN ->
+          String.format(
+              Locale.ROOT,
+              "%.3f of %.3f req/s (%.1f%%), sends p99 %.1f ms late",
+              d.delivered(),
+              d.asked(),
+              d.pct(),
+              d.sendLateness().value(Statistic.P99));
+      default -> "";
+    };
   }
 
   /**

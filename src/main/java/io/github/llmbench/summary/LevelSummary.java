@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.github.llmbench.analysis.ChunkTokens;
+import io.github.llmbench.analysis.DeliveredLoad;
 import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.analysis.Intervals;
@@ -39,6 +40,7 @@ import java.util.function.ToDoubleFunction;
  * @param client the load generator's own health over the level (null without the probe)
  * @param chunks tokens per chunk and the ITL per token, when chunks carried several tokens (else
  *     null)
+ * @param deliveredLoad the load delivered against the asked one (closed and open levels; else null)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -55,7 +57,8 @@ public record LevelSummary(
     List<TrialFigures> trials,
     Map<String, FigureInterval> intervals,
     ClientFigures client,
-    Chunks chunks) {
+    Chunks chunks,
+    Delivered deliveredLoad) {
 
   public LevelSummary {
     failures = failures == null ? List.of() : List.copyOf(failures);
@@ -169,6 +172,47 @@ public record LevelSummary(
     }
   }
 
+  /**
+   * The load delivered against the asked one.
+   *
+   * @param model {@code closed} (requests in flight against C) or {@code open} (requests/s against
+   *     the arrival schedule's)
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Delivered(
+      String model,
+      double asked,
+      Double delivered,
+      Double deliveredPct,
+      Double userWaitMs,
+      Double sendLatenessMedianMs,
+      Double sendLatenessP99Ms,
+      Double e2elWithWaitMeanMs,
+      Double e2elWithWaitP99Ms,
+      String guard) {
+
+    static Delivered of(DeliveredLoad d, String level) {
+      if (d.kind() == DeliveredLoad.Kind.NONE) {
+        return null;
+      }
+      boolean open = d.kind() == DeliveredLoad.Kind.OPEN;
+      return new Delivered(
+          d.kind().name().toLowerCase(Locale.ROOT),
+          d.asked(),
+          finite(d.delivered()),
+          finite(d.pct()),
+          finite(d.userWaitMs()),
+          open ? finite(d.sendLateness().median()) : null,
+          open ? finite(d.sendLateness().value(Statistic.P99)) : null,
+          open && d.e2elWithWait().count() > 0 ? finite(d.e2elWithWait().mean()) : null,
+          open && d.e2elWithWait().count() > 0
+              ? finite(d.e2elWithWait().value(Statistic.P99))
+              : null,
+          d.guard(level));
+    }
+  }
+
   /** A level's goodput: requests/s meeting the objectives and their share in percent. */
   public record Goodput(double perSecond, double pct) {}
 
@@ -189,7 +233,8 @@ public record LevelSummary(
         l.trials().isEmpty() ? null : l.trials().trials().stream().map(TrialFigures::of).toList(),
         intervals(l.samples()),
         ClientFigures.of(l.client(), l.name()),
-        Chunks.of(l.chunks()));
+        Chunks.of(l.chunks()),
+        Delivered.of(l.delivered(), l.name()));
   }
 
   /** This level with its goodput. */
@@ -207,7 +252,8 @@ public record LevelSummary(
         trials,
         intervals,
         client,
-        chunks);
+        chunks,
+        deliveredLoad);
   }
 
   private static Map<String, FigureInterval> intervals(LevelSamples samples) {

@@ -121,6 +121,7 @@ public record Summary(
             null,
             null,
             null,
+            null,
             null));
     return out;
   }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.records.ClientSamplesFile;
 import io.github.llmbench.summary.ClientFigures;
+import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
@@ -29,9 +30,9 @@ class ClientHealthIT {
             Map.of(
                 "conc", "4",
                 "duration", "6",
-                "it.spin.ms", "20",
+                "it.spin.ms", "60",
                 "input.len", "32",
-                "output.len", "32",
+                "output.len", "8",
                 "gate.client.lag.p99", "5"));
     String console = run.console();
     assertTrue(console.contains("event-loop lag p99 (ms)"), "the Client block: " + console);
@@ -41,6 +42,11 @@ class ClientHealthIT {
     assertEquals("client bottleneck", client.verdict());
     assertTrue(client.level().loopLagP99Ms() > 5, client.toString());
     assertTrue(client.level().probes() > 50, client.toString());
+    // the busy work sits between a user's requests: fewer than 4 in flight on average
+    LevelSummary.Delivered d = TestReports.summary(run.runDir()).levels().get("c4").deliveredLoad();
+    assertEquals("closed", d.model());
+    assertEquals(4.0, d.asked(), 0.0);
+    assertTrue(d.delivered() < 3.9 && d.delivered() > 1, d.toString());
     assertTrue(Files.isRegularFile(run.llm("client.jsonl")));
     assertTrue(ClientSamplesFile.read(run.llm("client.jsonl").getParent()).size() >= 4);
     assertTrue(

@@ -3,10 +3,15 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -47,5 +52,56 @@ class OpenModelIT {
               .count();
       assertTrue(inFlight <= 3, "max.conc exceeded: " + inFlight);
     }
+  }
+
+  @Test
+  void aCappedClientFallsBehindItsArrivalsAndSaysSo(@TempDir Path results) throws Exception {
+    // 40 arrivals in about a second, one request in flight at a time, each ~64 tokens long: the
+    // sends fall seconds behind their arrivals
+    GatlingRun.Result run =
+        GatlingRun.run(
+            ServingBenchmarkSimulation.class,
+            results,
+            Map.of(
+                "rate", "40",
+                "prompts", "40",
+                "max.conc", "1",
+                "input.len", "16",
+                "output.len", "64",
+                "seed", "3",
+                "sim.model", "sim-tiny",
+                "sim.gpu", "rtx4090"));
+    assertEquals(0, run.exitCode());
+    LevelSummary.Delivered d =
+        TestReports.summary(run.runDir()).levels().get("r40").deliveredLoad();
+    assertEquals("open", d.model());
+    assertTrue(d.deliveredPct() < 50, d.toString());
+    assertTrue(d.sendLatenessP99Ms() > 1000, d.toString());
+    double e2elP99 =
+        TestReports.summary(run.runDir())
+            .levels()
+            .get("r40")
+            .figures()
+            .latency(LatencyFigure.of(Metric.E2EL, Statistic.P99));
+    assertTrue(d.e2elWithWaitP99Ms() > e2elP99 + 1000, d + " against E2EL p99 " + e2elP99);
+    assertTrue(run.console().contains("(coordinated omission)"), run.console());
+
+    // uncapped, the same arrivals are sent on time
+    GatlingRun.Result free =
+        GatlingRun.run(
+            ServingBenchmarkSimulation.class,
+            results.resolve("free"),
+            Map.of(
+                "rate", "40",
+                "prompts", "40",
+                "input.len", "16",
+                "output.len", "64",
+                "seed", "3",
+                "sim.model", "sim-tiny",
+                "sim.gpu", "rtx4090"));
+    LevelSummary.Delivered f =
+        TestReports.summary(free.runDir()).levels().get("r40").deliveredLoad();
+    assertTrue(f.deliveredPct() > 90, f.toString());
+    assertTrue(f.sendLatenessP99Ms() < 100, f.toString());
   }
 }

@@ -160,7 +160,7 @@ class SummaryTest {
     assertEquals(METRIC_FIELDS, c4.subList(0, METRIC_FIELDS.size()));
     assertEquals(
         // the hand-made records carry more tokens than chunks: their tokens per chunk are there
-        List.of("steady_state", "roofline", "failures", "intervals", "chunks"),
+        List.of("steady_state", "roofline", "failures", "intervals", "chunks", "delivered_load"),
         c4.subList(METRIC_FIELDS.size(), c4.size()));
     assertEquals(8, lv.get("c8").get("max_concurrency").asInt());
     assertEquals(2.0, lv.get("c8").get("output_throughput").asDouble(), EPS); // 2 tokens / 1 s
