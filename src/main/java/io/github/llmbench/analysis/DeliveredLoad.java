@@ -31,7 +31,8 @@ public record DeliveredLoad(
     double delivered,
     double userWaitMs,
     LatencyStats sendLateness,
-    LatencyStats e2elWithWait) {
+    LatencyStats e2elWithWait,
+    LatencyStats clientQueue) {
 
   /** A delivered load this far below the asked one (in %) gets a guard line. */
   public static final double SHORTFALL_PCT = 2.0;
@@ -44,7 +45,13 @@ public record DeliveredLoad(
 
   public static final DeliveredLoad NONE =
       new DeliveredLoad(
-          Kind.NONE, Double.NaN, Double.NaN, Double.NaN, LatencyStats.EMPTY, LatencyStats.EMPTY);
+          Kind.NONE,
+          Double.NaN,
+          Double.NaN,
+          Double.NaN,
+          LatencyStats.EMPTY,
+          LatencyStats.EMPTY,
+          LatencyStats.EMPTY);
 
   /** Delivered as a share of asked, in %. */
   public double pct() {
@@ -63,7 +70,13 @@ public record DeliveredLoad(
               ? Math.max(0, conc - steady.meanInFlight()) * windowMs / steady.completedInWindow()
               : Double.NaN;
       return new DeliveredLoad(
-          Kind.CLOSED, conc, steady.meanInFlight(), wait, LatencyStats.EMPTY, LatencyStats.EMPTY);
+          Kind.CLOSED,
+          conc,
+          steady.meanInFlight(),
+          wait,
+          LatencyStats.EMPTY,
+          LatencyStats.EMPTY,
+          LatencyStats.EMPTY);
     }
     long first = records.stream().mapToLong(RequestRecord::startMs).min().orElse(0);
     long last = records.stream().mapToLong(RequestRecord::endMs).max().orElse(0);
@@ -76,6 +89,7 @@ public record DeliveredLoad(
         conc,
         last > first ? busy / (last - first) : Double.NaN,
         Double.NaN,
+        LatencyStats.EMPTY,
         LatencyStats.EMPTY,
         LatencyStats.EMPTY);
   }
@@ -97,6 +111,13 @@ public record DeliveredLoad(
     double spanAsked = arrivalsS[n - 1] - arrivalsS[0];
     List<Double> late = new ArrayList<>(n);
     List<Double> withWait = new ArrayList<>(n);
+    List<Double> queued = new ArrayList<>();
+    for (RequestRecord r : records) {
+      Double q = r.origin() == null ? null : r.origin().clientQueueMs();
+      if (q != null) {
+        queued.add(q);
+      }
+    }
     for (int i = 0; i < n; i++) {
       RequestRecord r = sent.get(i);
       double lateMs = Math.max(0, (r.startMs() - s0) - (arrivalsS[i] - arrivalsS[0]) * 1000);
@@ -111,7 +132,8 @@ public record DeliveredLoad(
         spanSent > 0 ? (n - 1) / spanSent : Double.NaN,
         Double.NaN,
         LatencyStats.of(late),
-        LatencyStats.of(withWait));
+        LatencyStats.of(withWait),
+        LatencyStats.of(queued));
   }
 
   /** The guard line when the delivered load fell short of the asked one, else null. */

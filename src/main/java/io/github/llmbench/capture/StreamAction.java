@@ -116,6 +116,10 @@ final class StreamAction extends KitAction {
       RequestOrigin origin =
           originOf.apply(javaSession); // a trace request's send time is taken here
       long t0 = System.nanoTime();
+      if (javaSession.contains(StreamCapture.ARRIVED_NANOS)) {
+        long waited = t0 - javaSession.getLong(StreamCapture.ARRIVED_NANOS);
+        origin = RequestOrigin.queued(origin, Math.max(0, waited) / 1000);
+      }
       capture.recorder().started(id, level, profile, origin, ClockAnchor.epochMs(t0));
       exchange =
           new StreamExchange(

@@ -49,6 +49,12 @@ public final class StreamCapture {
    */
   public static final String ANSWER = "answer";
 
+  /**
+   * The session attribute that holds a request's arrival ({@code System.nanoTime()}) when it may
+   * wait for a free slot before it is sent ({@code -Dmax.conc}): its record then has the wait.
+   */
+  public static final String ARRIVED_NANOS = "llm.arrivedNanos";
+
   /** What a {@code sendAt} function gives for a request sent as soon as it is built. */
   public static final long SEND_NOW = Long.MIN_VALUE;
 

@@ -10,6 +10,7 @@ import static io.gatling.javaapi.core.CoreDsl.scenario;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.PopulationBuilder;
+import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.core.Level;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -154,11 +155,11 @@ public final class Populations {
 
   /**
    * An open model's request capped at {@code conc} in flight: an arrival waits for a free slot, as
-   * vLLM's semaphore makes it.
+   * vLLM's semaphore makes it; its arrival is noted, so its record has the wait.
    */
   static ChainBuilder capped(ChainBuilder request, int conc) {
     Semaphore slots = new Semaphore(conc);
-    return exec(session -> session)
+    return exec(session -> session.set(StreamCapture.ARRIVED_NANOS, System.nanoTime()))
         .asLongAs(session -> !slots.tryAcquire())
         .on(pause(Duration.ofMillis(1)))
         .exec(request)

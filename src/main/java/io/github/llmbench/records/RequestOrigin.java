@@ -18,9 +18,23 @@ package io.github.llmbench.records;
  *     levels
  * @param injector the injector that sent it (from 0) when several share the load, else -1
  * @param trial the trial of its level (from 1) when the level runs several times, else 0
+ * @param queueMicros how long it waited for a free slot after its arrival ({@code -Dmax.conc}, as
+ *     vLLM's {@code client_queue_time}), in µs, written as {@code "client_queue_ms"}; {@link
+ *     RequestRecord#ABSENT} for requests that queue for nothing
  */
 public record RequestOrigin(
-    String conversation, int turn, long traceMicros, long sentMicros, int injector, int trial) {
+    String conversation,
+    int turn,
+    long traceMicros,
+    long sentMicros,
+    int injector,
+    int trial,
+    long queueMicros) {
+
+  public RequestOrigin(
+      String conversation, int turn, long traceMicros, long sentMicros, int injector, int trial) {
+    this(conversation, turn, traceMicros, sentMicros, injector, trial, RequestRecord.ABSENT);
+  }
 
   /** None of it: a record's origin when nothing is known beyond its level. */
   private static final RequestOrigin NONE =
@@ -38,14 +52,38 @@ public record RequestOrigin(
   public static RequestOrigin fromInjector(RequestOrigin origin, int i) {
     RequestOrigin o = origin == null ? NONE : origin;
     return new RequestOrigin(
-        o.conversation(), o.turn(), o.traceMicros(), o.sentMicros(), i, o.trial());
+        o.conversation(), o.turn(), o.traceMicros(), o.sentMicros(), i, o.trial(), o.queueMicros());
   }
 
   /** This origin (or none) in trial {@code n} of its level. */
   public static RequestOrigin inTrial(RequestOrigin origin, int n) {
     RequestOrigin o = origin == null ? NONE : origin;
     return new RequestOrigin(
-        o.conversation(), o.turn(), o.traceMicros(), o.sentMicros(), o.injector(), n);
+        o.conversation(),
+        o.turn(),
+        o.traceMicros(),
+        o.sentMicros(),
+        o.injector(),
+        n,
+        o.queueMicros());
+  }
+
+  /** This origin (or none) having waited {@code micros} for a free slot. */
+  public static RequestOrigin queued(RequestOrigin origin, long micros) {
+    RequestOrigin o = origin == null ? NONE : origin;
+    return new RequestOrigin(
+        o.conversation(),
+        o.turn(),
+        o.traceMicros(),
+        o.sentMicros(),
+        o.injector(),
+        o.trial(),
+        micros);
+  }
+
+  /** The wait for a free slot in ms, or null. */
+  public Double clientQueueMs() {
+    return queueMicros == RequestRecord.ABSENT ? null : queueMicros / 1000.0;
   }
 
   /** The trial of a record's level (from 1), 0 when its level ran once or it has no origin. */

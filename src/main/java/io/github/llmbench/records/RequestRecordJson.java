@@ -23,10 +23,11 @@ import java.util.Arrays;
  *
  * (on one line), plus {@code "server_timings":{...}} when the server sent some, and {@code
  * "conversation"}, {@code "turn"} (multi-turn runs) or {@code "trace_ms"}, {@code "sent_ms"} (trace
- * replays) where the request has them ({@link RequestOrigin}). Every other field is written, null
- * or not. Latencies are whole µs written as ms with at most 3 decimals and at least one ({@code
- * 10.0}, {@code 10.03}, {@code 10.003}): the decimal text of the integer, so no double formatting
- * noise such as {@code 10.003000000000002}.
+ * replays), {@code "client_queue_ms"} (a {@code -Dmax.conc} wait) where the request has them
+ * ({@link RequestOrigin}). Every other field is written, null or not. Latencies are whole µs
+ * written as ms with at most 3 decimals and at least one ({@code 10.0}, {@code 10.03}, {@code
+ * 10.003}): the decimal text of the integer, so no double formatting noise such as {@code
+ * 10.003000000000002}.
  *
  * <p>Reading is streaming (no tree per line) and strict about types: integers for {@code start_ms},
  * {@code end_ms}, the token counts and the status; numbers or null for latencies; strings or null
@@ -103,6 +104,10 @@ public final class RequestRecordJson {
         }
         if (origin.injector() >= 0) {
           g.writeNumberField("injector", origin.injector());
+        }
+        if (origin.queueMicros() != RequestRecord.ABSENT) {
+          g.writeFieldName("client_queue_ms");
+          writeMillis(g, origin.queueMicros(), buf);
         }
       }
       if (r.inputTokensFrom() != null) {
@@ -228,6 +233,7 @@ public final class RequestRecordJson {
     long sentMicros = RequestRecord.ABSENT;
     int injector = -1;
     int trial = 0;
+    long queueMicros = RequestRecord.ABSENT;
     String inputFrom = null;
     String outputFrom = null;
     JsonToken t;
@@ -268,6 +274,7 @@ public final class RequestRecordJson {
         }
         case "trace_ms" -> traceMicros = micros(p, t, name);
         case "sent_ms" -> sentMicros = micros(p, t, name);
+        case "client_queue_ms" -> queueMicros = micros(p, t, name);
         case "input_tokens_from" -> inputFrom = text(p, t, name);
         case "output_tokens_from" -> outputFrom = text(p, t, name);
         case "injector" -> {
@@ -300,7 +307,9 @@ public final class RequestRecordJson {
                 || sentMicros != RequestRecord.ABSENT
                 || injector >= 0
                 || trial > 0
-            ? new RequestOrigin(conversation, turn, traceMicros, sentMicros, injector, trial)
+                || queueMicros != RequestRecord.ABSENT
+            ? new RequestOrigin(
+                conversation, turn, traceMicros, sentMicros, injector, trial, queueMicros)
             : null;
     return new RequestRecord(
         id,

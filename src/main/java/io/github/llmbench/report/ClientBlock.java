@@ -92,19 +92,29 @@ public final class ClientBlock {
                       ? ""
                       : String.format(
                           Locale.ROOT, ", users waited %.2f ms between requests", d.userWaitMs())));
-      case OPEN ->
+      case OPEN -> {
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "delivered load: %.3f of %.3f requests/s (%.1f%%), sends late by %.1f ms"
+                    + " (median) / %.1f ms (p99); E2EL with that wait: mean %.2f, p99 %.2f ms%n",
+                d.delivered(),
+                d.asked(),
+                d.pct(),
+                d.sendLateness().median(),
+                d.sendLateness().value(Statistic.P99),
+                d.e2elWithWait().mean(),
+                d.e2elWithWait().value(Statistic.P99)));
+        if (d.clientQueue().count() > 0) {
           sb.append(
               String.format(
                   Locale.ROOT,
-                  "delivered load: %.3f of %.3f requests/s (%.1f%%), sends late by %.1f ms"
-                      + " (median) / %.1f ms (p99); E2EL with that wait: mean %.2f, p99 %.2f ms%n",
-                  d.delivered(),
-                  d.asked(),
-                  d.pct(),
-                  d.sendLateness().median(),
-                  d.sendLateness().value(Statistic.P99),
-                  d.e2elWithWait().mean(),
-                  d.e2elWithWait().value(Statistic.P99)));
+                  "client queue (-Dmax.conc, each request's wait for a slot): median %.1f ms, p99"
+                      + " %.1f ms%n",
+                  d.clientQueue().median(),
+                  d.clientQueue().value(Statistic.P99)));
+        }
+      }
       default -> {}
     }
   }

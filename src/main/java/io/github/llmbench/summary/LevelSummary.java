@@ -190,6 +190,8 @@ public record LevelSummary(
       Double sendLatenessP99Ms,
       Double e2elWithWaitMeanMs,
       Double e2elWithWaitP99Ms,
+      Double clientQueueMedianMs,
+      Double clientQueueP99Ms,
       String guard) {
 
     static Delivered of(DeliveredLoad d, String level) {
@@ -209,6 +211,8 @@ public record LevelSummary(
           open && d.e2elWithWait().count() > 0
               ? finite(d.e2elWithWait().value(Statistic.P99))
               : null,
+          d.clientQueue().count() > 0 ? finite(d.clientQueue().median()) : null,
+          d.clientQueue().count() > 0 ? finite(d.clientQueue().value(Statistic.P99)) : null,
           d.guard(level));
     }
   }

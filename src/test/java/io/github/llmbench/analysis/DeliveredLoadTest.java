@@ -105,6 +105,8 @@ class DeliveredLoadTest {
     assertTrue(guard.startsWith("the client delivered 90.9% of the asked arrivals at r10"), guard);
     assertTrue(guard.contains("(coordinated omission)"), guard);
 
+    assertEquals(0, behind.clientQueue().count(), "no record says it queued");
+
     // fewer sends than arrivals (the run ended): judged on those sent
     assertEquals(10.0, DeliveredLoad.open(every100Ms(200), sends(50, 0)).delivered(), 1e-9);
     assertEquals(DeliveredLoad.NONE, DeliveredLoad.open(every100Ms(10), sends(1, 0)));

@@ -85,6 +85,11 @@ class OpenModelIT {
             .latency(LatencyFigure.of(Metric.E2EL, Statistic.P99));
     assertTrue(d.e2elWithWaitP99Ms() > e2elP99 + 1000, d + " against E2EL p99 " + e2elP99);
     assertTrue(run.console().contains("(coordinated omission)"), run.console());
+    // each request's own wait for the slot, as vLLM's client_queue_time
+    List<RequestRecord> capped = RequestsJsonl.read(run.llm("requests.jsonl"));
+    assertTrue(capped.stream().allMatch(r -> r.origin().clientQueueMs() != null), "every one");
+    assertTrue(d.clientQueueP99Ms() > 1000, d.toString());
+    assertTrue(run.console().contains("client queue (-Dmax.conc"), run.console());
 
     // uncapped, the same arrivals are sent on time
     GatlingRun.Result free =
@@ -103,5 +108,6 @@ class OpenModelIT {
         TestReports.summary(free.runDir()).levels().get("r40").deliveredLoad();
     assertTrue(f.deliveredPct() > 90, f.toString());
     assertTrue(f.sendLatenessP99Ms() < 100, f.toString());
+    assertEquals(null, f.clientQueueP99Ms(), "no slot to wait for");
   }
 }

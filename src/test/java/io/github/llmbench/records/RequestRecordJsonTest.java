@@ -94,6 +94,13 @@ class RequestRecordJsonTest {
         line);
     assertEquals(trial, JSON.readValue(line, RequestRecord.class));
     assertEquals(3, RequestOrigin.trialOf(JSON.readValue(line, RequestRecord.class).origin()));
+    RequestRecord queued =
+        RequestRecord.failed("q", "r40", null, 5, 9, "HTTP 500", 500, null)
+            .withOrigin(RequestOrigin.queued(null, 1_234_567));
+    line = write(queued);
+    assertTrue(line.endsWith("\"profile\":null,\"client_queue_ms\":1234.567}"), line);
+    assertEquals(queued, JSON.readValue(line, RequestRecord.class));
+    assertEquals(1234.567, JSON.readValue(line, RequestRecord.class).origin().clientQueueMs());
     assertNull(
         JSON.readValue(
                 write(RequestRecord.failed("z", "c1", null, 1, 2, "e", null, null)),
