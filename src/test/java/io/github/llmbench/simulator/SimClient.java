@@ -61,23 +61,18 @@ final class SimClient {
   }
 
   HttpResponse<String> post(String path, String body) throws Exception {
-    return http()
-        .send(
-            HttpRequest.newBuilder(URI.create(base + path))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
+    return http().send(jsonPost(path, body), HttpResponse.BodyHandlers.ofString());
   }
 
   HttpResponse<InputStream> postStream(String path, String body) throws Exception {
-    return http()
-        .send(
-            HttpRequest.newBuilder(URI.create(base + path))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofInputStream());
+    return http().send(jsonPost(path, body), HttpResponse.BodyHandlers.ofInputStream());
+  }
+
+  private HttpRequest jsonPost(String path, String body) {
+    return HttpRequest.newBuilder(URI.create(base + path))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body))
+        .build();
   }
 
   /** One SSE event with the nanoTime its line arrived. */
