@@ -29,7 +29,7 @@ class ClientHealthIT {
             results,
             Map.of(
                 "conc", "4",
-                "duration", "6",
+                "duration", "4",
                 "it.spin.ms", "60",
                 "input.len", "32",
                 "output.len", "8",
