@@ -48,7 +48,7 @@ class ClientHealthIT {
     assertEquals(4.0, d.asked(), 0.0);
     assertTrue(d.delivered() < 3.9 && d.delivered() > 1, d.toString());
     assertTrue(Files.isRegularFile(run.llm("client.jsonl")));
-    assertTrue(ClientSamplesFile.read(run.llm("client.jsonl").getParent()).size() >= 4);
+    assertTrue(ClientSamplesFile.read(run.llm("client.jsonl").getParent()).size() >= 3);
     assertTrue(
         console.matches("(?s).*FAIL c4\\s+client\\.lag\\.p99\\s+limit <= 5\\.00 ms.*"), console);
     assertTrue(
