@@ -38,7 +38,12 @@ final class ChunkInspector {
   static final class Facts {
     boolean done;
     boolean text;
+
+    /** Whether its text was answer ({@code content}, {@code text}), not only reasoning. */
+    boolean outputText;
+
     boolean hasUsage;
+    Integer reasoningTokens;
     Integer promptTokens;
     Integer completionTokens;
     ServerTimings timings;
@@ -50,7 +55,9 @@ final class ChunkInspector {
     void reset() {
       done = false;
       text = false;
+      outputText = false;
       hasUsage = false;
+      reasoningTokens = null;
       promptTokens = null;
       completionTokens = null;
       timings = null;
@@ -102,7 +109,7 @@ final class ChunkInspector {
               JsonToken first = p.nextToken();
               if (first != JsonToken.END_ARRAY) {
                 if (first == JsonToken.START_OBJECT) {
-                  facts.text = firstChoiceCarriesText(p, facts.answer);
+                  facts.text = firstChoiceCarriesText(p, facts);
                 } else {
                   p.skipChildren();
                 }
@@ -146,10 +153,11 @@ final class ChunkInspector {
    * appending its generated text ({@code delta.content} or {@code text}; not the reasoning, which a
    * chat's history leaves out) to {@code answer} when that is not null.
    */
-  private static boolean firstChoiceCarriesText(JsonParser p, StringBuilder answer)
-      throws IOException {
+  private static boolean firstChoiceCarriesText(JsonParser p, Facts facts) throws IOException {
+    StringBuilder answer = facts.answer;
     boolean deltaObject = false;
     boolean deltaText = false;
+    boolean deltaContent = false;
     boolean plainText = false;
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String name = p.currentName();
@@ -164,6 +172,7 @@ final class ChunkInspector {
                   || field.equals("reasoning_content")
                   || field.equals("reasoning"))) {
             deltaText |= p.getTextLength() > 0;
+            deltaContent |= field.equals("content") && p.getTextLength() > 0;
             if (answer != null && field.equals("content")) {
               answer.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
             }
@@ -180,6 +189,7 @@ final class ChunkInspector {
         p.skipChildren();
       }
     }
+    facts.outputText = deltaObject ? deltaContent : plainText;
     return deltaObject ? deltaText : plainText;
   }
 
@@ -201,6 +211,16 @@ final class ChunkInspector {
         facts.promptTokens = intOrNull(p, v);
       } else if (field.equals("completion_tokens")) {
         facts.completionTokens = intOrNull(p, v);
+      } else if (field.equals("completion_tokens_details") && v == JsonToken.START_OBJECT) {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String detail = p.currentName();
+          JsonToken dv = p.nextToken();
+          if (detail.equals("reasoning_tokens")) {
+            facts.reasoningTokens = intOrNull(p, dv);
+          } else {
+            p.skipChildren();
+          }
+        }
       } else {
         p.skipChildren();
       }

@@ -14,6 +14,10 @@ import io.github.llmbench.records.ServerTimings;
  * @param error why the stream is unusable (error event, invalid JSON chunk), null when fine
  * @param serverTimings llama.cpp's {@code timings} object of the final chunk, null without one
  * @param answer the generated text, when it was kept (multi-turn runs), else null
+ * @param firstOutput the index of the first chunk with answer text ({@code content} or {@code
+ *     text}, not reasoning), -1 when none had any
+ * @param reasoningChunks how many text chunks carried only reasoning
+ * @param reasoningTokens {@code usage.completion_tokens_details.reasoning_tokens}, null without
  */
 public record ParsedStream(
     long[] textArrivalNanos,
@@ -23,11 +27,38 @@ public record ParsedStream(
     boolean sawDone,
     String error,
     ServerTimings serverTimings,
-    String answer) {
+    String answer,
+    int firstOutput,
+    int reasoningChunks,
+    Integer reasoningTokens) {
 
   /** Nothing read (the request failed before its body). */
   static final ParsedStream EMPTY =
-      new ParsedStream(new long[0], 0, null, null, false, null, null, null);
+      new ParsedStream(new long[0], 0, null, null, false, null, null, null, -1, 0, null);
+
+  /** A stream without reasoning. */
+  public ParsedStream(
+      long[] textArrivalNanos,
+      int textCount,
+      Integer promptTokens,
+      Integer completionTokens,
+      boolean sawDone,
+      String error,
+      ServerTimings serverTimings,
+      String answer) {
+    this(
+        textArrivalNanos,
+        textCount,
+        promptTokens,
+        completionTokens,
+        sawDone,
+        error,
+        serverTimings,
+        answer,
+        textCount > 0 ? 0 : -1,
+        0,
+        null);
+  }
 
   /** A stream without server timings, e.g. for tests. */
   public ParsedStream(

@@ -1,6 +1,7 @@
 package io.github.llmbench.capture;
 
 import io.github.llmbench.records.ItlSeries;
+import io.github.llmbench.records.Reasoning;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
 import java.util.function.ToIntFunction;
@@ -106,22 +107,41 @@ public final class RequestRecords {
             ? Math.round((e2elMicros - ttftMicros) / (double) (outputTokens - 1))
             : RequestRecord.ABSENT;
     return RequestRecord.completed(
-        id,
-        level,
-        profile,
-        startMs,
-        ClockAnchor.epochMs(Math.max(endNanos, last)),
-        ttftMicros,
-        tpotMicros,
-        e2elMicros,
-        ItlSeries.fromArrivalNanos(arrivals, n),
-        inputCounted ? countedInputTokens : stream.promptTokens(),
-        outputTokens,
-        !usage && !counted,
-        httpStatus == null ? 200 : httpStatus,
-        stream.serverTimings(),
-        sent.origin(),
-        inputCounted ? RequestRecord.TOKENIZER : null,
-        usage ? null : counted ? RequestRecord.TOKENIZER : RequestRecord.CHUNKS);
+            id,
+            level,
+            profile,
+            startMs,
+            ClockAnchor.epochMs(Math.max(endNanos, last)),
+            ttftMicros,
+            tpotMicros,
+            e2elMicros,
+            ItlSeries.fromArrivalNanos(arrivals, n),
+            inputCounted ? countedInputTokens : stream.promptTokens(),
+            outputTokens,
+            !usage && !counted,
+            httpStatus == null ? 200 : httpStatus,
+            stream.serverTimings(),
+            sent.origin(),
+            inputCounted ? RequestRecord.TOKENIZER : null,
+            usage ? null : counted ? RequestRecord.TOKENIZER : RequestRecord.CHUNKS)
+        .withReasoning(reasoning(stream, t0Nanos));
+  }
+
+  /**
+   * What a stream said before its answer, null when no chunk carried reasoning: the first answer
+   * chunk's arrival (TTFO), and the reasoning tokens from the usage, else the reasoning chunks.
+   */
+  private static Reasoning reasoning(ParsedStream stream, long t0Nanos) {
+    if (stream.reasoningChunks() == 0 && stream.reasoningTokens() == null) {
+      return null;
+    }
+    int at = stream.firstOutput();
+    long ttfo =
+        at < 0
+            ? RequestRecord.ABSENT
+            : ItlSeries.nanosToMicros(stream.textArrivalNanos()[at] - t0Nanos);
+    return stream.reasoningTokens() != null
+        ? new Reasoning(ttfo, stream.reasoningTokens(), Reasoning.USAGE)
+        : new Reasoning(ttfo, stream.reasoningChunks(), Reasoning.CHUNKS);
   }
 }

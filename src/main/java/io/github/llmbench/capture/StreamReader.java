@@ -23,6 +23,9 @@ final class StreamReader implements SseFraming.Sink {
   private int events;
   private Integer promptTokens;
   private Integer completionTokens;
+  private Integer reasoningTokens;
+  private int firstOutput = -1;
+  private int reasoningChunks;
   private ServerTimings timings;
   private boolean done;
   private String error;
@@ -90,6 +93,7 @@ final class StreamReader implements SseFraming.Sink {
     if (facts.hasUsage) {
       promptTokens = facts.promptTokens;
       completionTokens = facts.completionTokens;
+      reasoningTokens = facts.reasoningTokens;
     }
     if (facts.timings != null) {
       timings = facts.timings;
@@ -97,6 +101,13 @@ final class StreamReader implements SseFraming.Sink {
     if (facts.text) {
       if (textCount == textNanos.length) {
         textNanos = Arrays.copyOf(textNanos, textCount * 2);
+      }
+      if (facts.outputText) {
+        if (firstOutput < 0) {
+          firstOutput = textCount;
+        }
+      } else {
+        reasoningChunks++;
       }
       textNanos[textCount++] = readNanos;
     }
@@ -128,6 +139,9 @@ final class StreamReader implements SseFraming.Sink {
         done,
         error,
         timings,
-        facts.answer == null ? null : facts.answer.toString());
+        facts.answer == null ? null : facts.answer.toString(),
+        firstOutput,
+        reasoningChunks,
+        reasoningTokens);
   }
 }

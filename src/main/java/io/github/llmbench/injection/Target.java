@@ -56,6 +56,7 @@ public final class Target implements AutoCloseable {
                   .withGpuMemoryUtilization(settings.simEngine().gpuMemoryUtilization())
                   .withFaults(faults)
                   .withTokensPerChunk(settings.simEngine().tokensPerChunk())
+                  .withReasoningTokens(settings.simEngine().reasoningTokens())
                   .withNoise(
                       new SimNoise(
                           settings.simEngine().noise(),

@@ -87,6 +87,9 @@ public final class RequestRecord {
   /** The conversation and turn, or the trace time; null for most records. */
   private final RequestOrigin origin;
 
+  /** What a reasoning stream said before its answer; null for most. */
+  private final Reasoning reasoning;
+
   /**
    * Where the token counts came from when not the server's usage ({@link #TOKENIZER}, {@link
    * #CHUNKS}); null: usage.
@@ -258,6 +261,51 @@ public final class RequestRecord {
       RequestOrigin origin,
       String inputTokensFrom,
       String outputTokensFrom) {
+    this(
+        id,
+        level,
+        startMs,
+        endMs,
+        ttftMicros,
+        tpotMicros,
+        e2elMicros,
+        itl,
+        inputTokens,
+        outputTokens,
+        outputTokensEstimated,
+        ok,
+        error,
+        httpStatus,
+        profile,
+        serverTimings,
+        origin,
+        inputTokensFrom,
+        outputTokensFrom,
+        null);
+  }
+
+  private RequestRecord(
+      String id,
+      String level,
+      long startMs,
+      long endMs,
+      long ttftMicros,
+      long tpotMicros,
+      long e2elMicros,
+      ItlSeries itl,
+      int inputTokens,
+      int outputTokens,
+      boolean outputTokensEstimated,
+      boolean ok,
+      String error,
+      int httpStatus,
+      String profile,
+      ServerTimings serverTimings,
+      RequestOrigin origin,
+      String inputTokensFrom,
+      String outputTokensFrom,
+      Reasoning reasoning) {
+    this.reasoning = reasoning;
     int cut = numberStart(id);
     String prefix = cut < 0 ? null : sharedPrefix(id.substring(0, cut));
     if (prefix != null) {
@@ -386,7 +434,8 @@ public final class RequestRecord {
         serverTimings,
         origin,
         inputTokensFrom,
-        outputTokensFrom);
+        outputTokensFrom,
+        reasoning);
   }
 
   /**
@@ -416,7 +465,41 @@ public final class RequestRecord {
         serverTimings,
         newOrigin,
         inputTokensFrom,
-        outputTokensFrom);
+        outputTokensFrom,
+        reasoning);
+  }
+
+  /** This record with what its stream said before the answer (null: it did not reason). */
+  public RequestRecord withReasoning(Reasoning newReasoning) {
+    if (Objects.equals(newReasoning, reasoning)) {
+      return this;
+    }
+    return new RequestRecord(
+        id(),
+        level(),
+        startMs,
+        endMs,
+        ttftMicros,
+        tpotMicros,
+        e2elMicros,
+        itl,
+        inputTokens,
+        outputTokens,
+        outputTokensEstimated,
+        ok,
+        error,
+        httpStatus,
+        profile,
+        serverTimings,
+        origin,
+        inputTokensFrom,
+        outputTokensFrom,
+        newReasoning);
+  }
+
+  /** What the stream said before its answer, null when it did not reason. */
+  public Reasoning reasoning() {
+    return reasoning;
   }
 
   /** Where the input tokens came from: null for the server's usage, else {@link #TOKENIZER}. */
@@ -549,6 +632,7 @@ public final class RequestRecord {
         && Objects.equals(profile, r.profile)
         && Objects.equals(serverTimings, r.serverTimings)
         && Objects.equals(origin, r.origin)
+        && Objects.equals(reasoning, r.reasoning)
         && Objects.equals(inputTokensFrom, r.inputTokensFrom)
         && Objects.equals(outputTokensFrom, r.outputTokensFrom)
         && itl.equals(r.itl);

@@ -113,6 +113,17 @@ public final class RequestRecordJson {
       if (r.inputTokensFrom() != null) {
         g.writeStringField("input_tokens_from", r.inputTokensFrom());
       }
+      Reasoning reasoning = r.reasoning();
+      if (reasoning != null) {
+        g.writeFieldName("ttfo_ms");
+        if (reasoning.ttfoMicros() == RequestRecord.ABSENT) {
+          g.writeNull();
+        } else {
+          writeMillis(g, reasoning.ttfoMicros(), buf);
+        }
+        g.writeNumberField("reasoning_tokens", reasoning.tokens());
+        g.writeStringField("reasoning_tokens_from", reasoning.tokensFrom());
+      }
       if (r.outputTokensFrom() != null) {
         g.writeStringField("output_tokens_from", r.outputTokensFrom());
       }
@@ -234,6 +245,10 @@ public final class RequestRecordJson {
     int injector = -1;
     int trial = 0;
     long queueMicros = RequestRecord.ABSENT;
+    boolean reasoned = false;
+    long ttfoMicros = RequestRecord.ABSENT;
+    int reasoningTokens = 0;
+    String reasoningFrom = null;
     String inputFrom = null;
     String outputFrom = null;
     JsonToken t;
@@ -275,6 +290,16 @@ public final class RequestRecordJson {
         case "trace_ms" -> traceMicros = micros(p, t, name);
         case "sent_ms" -> sentMicros = micros(p, t, name);
         case "client_queue_ms" -> queueMicros = micros(p, t, name);
+        case "ttfo_ms" -> {
+          ttfoMicros = micros(p, t, name);
+          reasoned = true;
+        }
+        case "reasoning_tokens" -> {
+          int v = intOrAbsent(p, t, name);
+          reasoningTokens = v == Integer.MIN_VALUE ? 0 : v;
+          reasoned = true;
+        }
+        case "reasoning_tokens_from" -> reasoningFrom = text(p, t, name);
         case "input_tokens_from" -> inputFrom = text(p, t, name);
         case "output_tokens_from" -> outputFrom = text(p, t, name);
         case "injector" -> {
@@ -312,25 +337,32 @@ public final class RequestRecordJson {
                 conversation, turn, traceMicros, sentMicros, injector, trial, queueMicros)
             : null;
     return new RequestRecord(
-        id,
-        level,
-        startMs,
-        endMs,
-        ttft,
-        tpot,
-        e2el,
-        itl,
-        input,
-        output,
-        estimated,
-        ok,
-        error,
-        status,
-        profile,
-        timings,
-        origin,
-        inputFrom,
-        outputFrom);
+            id,
+            level,
+            startMs,
+            endMs,
+            ttft,
+            tpot,
+            e2el,
+            itl,
+            input,
+            output,
+            estimated,
+            ok,
+            error,
+            status,
+            profile,
+            timings,
+            origin,
+            inputFrom,
+            outputFrom)
+        .withReasoning(
+            reasoned
+                ? new Reasoning(
+                    ttfoMicros,
+                    reasoningTokens,
+                    reasoningFrom == null ? Reasoning.CHUNKS : reasoningFrom)
+                : null);
   }
 
   private ItlSeries itl(JsonParser p, JsonToken t) throws IOException {

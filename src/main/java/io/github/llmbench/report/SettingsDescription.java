@@ -215,6 +215,11 @@ public final class SettingsDescription {
             SettingsTable.SIM_TOKENS_PER_CHUNK.name(),
             simEngine.tokensPerChunk() + " (tokens in each stream chunk)");
       }
+      if (simEngine.reasoningTokens() > 0) {
+        m.put(
+            SettingsTable.SIM_REASONING.name(),
+            simEngine.reasoningTokens() + " (thinking tokens before each chat answer)");
+      }
     }
     Injector injector = s.injector();
     if (injector.sharded() || injector.startAtMs().isPresent()) {

@@ -237,7 +237,8 @@ public final class BenchSettings {
       String faults,
       double noise,
       double slowdown,
-      int tokensPerChunk) {
+      int tokensPerChunk,
+      int reasoningTokens) {
     /** Whether {@code sim.faults} asks for any fault ({@code none} and empty do not). */
     public boolean anyFaults() {
       return !faults.isBlank() && !faults.trim().equalsIgnoreCase("none");
@@ -458,7 +459,8 @@ public final class BenchSettings {
             r.get(SettingsTable.SIM_FAULTS),
             r.get(SettingsTable.SIM_NOISE),
             r.get(SettingsTable.SIM_SLOWDOWN),
-            r.get(SettingsTable.SIM_TOKENS_PER_CHUNK));
+            r.get(SettingsTable.SIM_TOKENS_PER_CHUNK),
+            r.get(SettingsTable.SIM_REASONING));
     Load load = readLoad(r, conc, duration);
     Workload workload = readWorkload(r, inputLen, outputLen);
     if (workload.dataset() == DatasetKind.TRACE && (load.open() || load.ladder())) {

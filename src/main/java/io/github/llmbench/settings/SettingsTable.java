@@ -448,6 +448,16 @@ public final class SettingsTable {
           "each stream chunk carries this many tokens (vLLM's dialect)",
           Parser.positiveInt(64));
 
+  /** A chat answer's first tokens that are thinking: a reasoning model. */
+  public static final Setting<Integer> SIM_REASONING =
+      Setting.of(
+          SIMULATOR,
+          "sim.reasoning",
+          0,
+          "a whole number from 0",
+          "a chat answer's first N tokens are thinking, streamed as delta.reasoning (vLLM's)",
+          Parser.nonNegativeInt(1 << 20));
+
   public static final Setting<String> SIM_DIALECT =
       Setting.of(
           SIMULATOR,
@@ -666,6 +676,7 @@ public final class SettingsTable {
           SIM_NOISE,
           SIM_SLOWDOWN,
           SIM_TOKENS_PER_CHUNK,
+          SIM_REASONING,
           SIM_DIALECT,
           MODEL_SPEC,
           GPU,

@@ -276,7 +276,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
               sim.servedModelName(),
               keepAlive,
               onDone,
-              sim.config().tokensPerChunk());
+              sim.config().tokensPerChunk(),
+              sim.config().reasoningTokens());
       if (p.stream) {
         sw.writeStreamHead();
       }

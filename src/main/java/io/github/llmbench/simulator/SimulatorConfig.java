@@ -26,6 +26,8 @@ import java.nio.file.Path;
  *     default)
  * @param tokensPerChunk tokens each stream chunk carries (vLLM's dialect; 1 by default), as a
  *     server that batches its stream output or decodes speculatively sends them
+ * @param reasoningTokens a chat answer's first tokens that are thinking, streamed as {@code
+ *     delta.reasoning} (vLLM's) or {@code delta.reasoning_content} (llama.cpp's); 0 by default
  */
 public record SimulatorConfig(
     int port,
@@ -39,7 +41,8 @@ public record SimulatorConfig(
     Dialect dialect,
     SimFaults faults,
     SimNoise noise,
-    int tokensPerChunk) {
+    int tokensPerChunk,
+    int reasoningTokens) {
 
   /** The most tokens a chunk may carry. */
   public static final int MAX_TOKENS_PER_CHUNK = 64;
@@ -56,6 +59,40 @@ public record SimulatorConfig(
               + MAX_TOKENS_PER_CHUNK
               + ")");
     }
+    if (reasoningTokens < 0) {
+      throw new IllegalArgumentException(
+          "reasoning tokens " + reasoningTokens + " is invalid (accepted: a whole number from 0)");
+    }
+  }
+
+  /** A config without reasoning. */
+  public SimulatorConfig(
+      int port,
+      String model,
+      String servedModelName,
+      String gpu,
+      int tp,
+      int maxNumSeqs,
+      int maxNumBatchedTokens,
+      double gpuMemoryUtilization,
+      Dialect dialect,
+      SimFaults faults,
+      SimNoise noise,
+      int tokensPerChunk) {
+    this(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults,
+        noise,
+        tokensPerChunk,
+        0);
   }
 
   /** A config of one token per chunk. */
@@ -180,7 +217,8 @@ public record SimulatorConfig(
         dialect,
         faults,
         noise,
-        tokensPerChunk);
+        tokensPerChunk,
+        reasoningTokens);
   }
 
   public SimulatorConfig withModel(String model) {
@@ -196,7 +234,8 @@ public record SimulatorConfig(
         dialect,
         faults,
         noise,
-        tokensPerChunk);
+        tokensPerChunk,
+        reasoningTokens);
   }
 
   public SimulatorConfig withServedModelName(String servedModelName) {
@@ -212,7 +251,8 @@ public record SimulatorConfig(
         dialect,
         faults,
         noise,
-        tokensPerChunk);
+        tokensPerChunk,
+        reasoningTokens);
   }
 
   public SimulatorConfig withGpu(String gpu) {
@@ -228,7 +268,8 @@ public record SimulatorConfig(
         dialect,
         faults,
         noise,
-        tokensPerChunk);
+        tokensPerChunk,
+        reasoningTokens);
   }
 
   public SimulatorConfig withTp(int tp) {
@@ -244,7 +285,8 @@ public record SimulatorConfig(
         dialect,
         faults,
         noise,
-        tokensPerChunk);
+        tokensPerChunk,
+        reasoningTokens);
   }
 
   public SimulatorConfig withMaxNumSeqs(int maxNumSeqs) {
@@ -260,7 +302,8 @@ public record SimulatorConfig(
         dialect,
         faults,
         noise,
-        tokensPerChunk);
+        tokensPerChunk,
+        reasoningTokens);
   }
 
   public SimulatorConfig withMaxNumBatchedTokens(int maxNumBatchedTokens) {
@@ -276,7 +319,8 @@ public record SimulatorConfig(
         dialect,
         faults,
         noise,
-        tokensPerChunk);
+        tokensPerChunk,
+        reasoningTokens);
   }
 
   public SimulatorConfig withGpuMemoryUtilization(double gpuMemoryUtilization) {
@@ -292,7 +336,8 @@ public record SimulatorConfig(
         dialect,
         faults,
         noise,
-        tokensPerChunk);
+        tokensPerChunk,
+        reasoningTokens);
   }
 
   public SimulatorConfig withDialect(Dialect dialect) {
@@ -308,7 +353,8 @@ public record SimulatorConfig(
         dialect,
         faults,
         noise,
-        tokensPerChunk);
+        tokensPerChunk,
+        reasoningTokens);
   }
 
   public SimulatorConfig withFaults(SimFaults faults) {
@@ -324,7 +370,8 @@ public record SimulatorConfig(
         dialect,
         faults,
         noise,
-        tokensPerChunk);
+        tokensPerChunk,
+        reasoningTokens);
   }
 
   public SimulatorConfig withNoise(SimNoise noise) {
@@ -340,7 +387,8 @@ public record SimulatorConfig(
         dialect,
         faults,
         noise,
-        tokensPerChunk);
+        tokensPerChunk,
+        reasoningTokens);
   }
 
   /**
@@ -438,6 +486,24 @@ public record SimulatorConfig(
         dialect,
         faults,
         noise,
-        tokensPerChunk);
+        tokensPerChunk,
+        reasoningTokens);
+  }
+
+  public SimulatorConfig withReasoningTokens(int reasoningTokens) {
+    return new SimulatorConfig(
+        port,
+        model,
+        servedModelName,
+        gpu,
+        tp,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        gpuMemoryUtilization,
+        dialect,
+        faults,
+        noise,
+        tokensPerChunk,
+        reasoningTokens);
   }
 }

@@ -47,6 +47,10 @@ final class StreamWriter implements ResponseWriter {
       b(
           "{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
   private static final byte[] CHAT_MID = b("{\"index\":0,\"delta\":{\"content\":");
+
+  /** vLLM's reasoning delta (since late 2025; {@code reasoning_content} before). */
+  private static final byte[] CHAT_REASONING_MID = b("{\"index\":0,\"delta\":{\"reasoning\":");
+
   private static final byte[] CHAT_TAIL = b("},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
   private static final byte[] CHAT_TAIL_LAST =
       b("},\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n");
@@ -83,9 +87,14 @@ final class StreamWriter implements ResponseWriter {
   /** The first token not written yet. */
   private int unwritten;
 
+  /** A chat answer's first tokens that are thinking, and the prefix of their chunks. */
+  private final int reasoningTokens;
+
+  private final byte[] reasoningPrefix;
+
   StreamWriter(
       Channel channel, ParsedRequest req, String model, boolean keepAlive, Runnable onDone) {
-    this(channel, req, model, keepAlive, onDone, 1);
+    this(channel, req, model, keepAlive, onDone, 1, 0);
   }
 
   StreamWriter(
@@ -94,8 +103,10 @@ final class StreamWriter implements ResponseWriter {
       String model,
       boolean keepAlive,
       Runnable onDone,
-      int tokensPerChunk) {
+      int tokensPerChunk,
+      int reasoningTokens) {
     this.tokensPerChunk = tokensPerChunk;
+    this.reasoningTokens = req.chat ? reasoningTokens : 0;
     this.channel = channel;
     this.req = req;
     this.model = model;
@@ -123,6 +134,14 @@ final class StreamWriter implements ResponseWriter {
     System.arraycopy(DATA, 0, prefix, 0, DATA.length);
     System.arraycopy(head, 0, prefix, DATA.length, head.length);
     System.arraycopy(mid, 0, prefix, DATA.length + head.length, mid.length);
+    this.reasoningPrefix = new byte[DATA.length + head.length + CHAT_REASONING_MID.length];
+    System.arraycopy(prefix, 0, reasoningPrefix, 0, DATA.length + head.length);
+    System.arraycopy(
+        CHAT_REASONING_MID,
+        0,
+        reasoningPrefix,
+        DATA.length + head.length,
+        CHAT_REASONING_MID.length);
     this.raw = channel.pipeline().context(HttpServerCodec.class);
   }
 
@@ -153,10 +172,11 @@ final class StreamWriter implements ResponseWriter {
             ? StubTokenizer.OUTPUT_WORDS_JSON[StubTokenizer.outputWord(seed, k)]
             : words(unwritten, k);
     boolean role = unwritten == 0 && req.chat;
+    byte[] pre = unwritten < reasoningTokens ? reasoningPrefix : prefix;
     unwritten = k + 1;
     byte[] tail =
         req.chat ? (last ? CHAT_TAIL_LAST : CHAT_TAIL) : (last ? CMPL_TAIL_LAST : CMPL_TAIL);
-    int data = prefix.length + word.length + tail.length;
+    int data = pre.length + word.length + tail.length;
     if (role) {
       // vLLM sends the role chunk when the first output arrives, i.e. with the first token
       data += DATA.length + head.length + CHAT_ROLE.length;
@@ -181,7 +201,7 @@ final class StreamWriter implements ResponseWriter {
       // Once per request, through the HTTP encoder: it frames the chunk, adds "0\r\n\r\n" and
       // resets its state for the next response on this connection.
       ByteBuf buf = channel.alloc().buffer(data);
-      writeEvent(buf, role, word, tail);
+      writeEvent(buf, role, pre, word, tail);
       if (usage != null) {
         buf.writeBytes(usage);
       }
@@ -200,7 +220,7 @@ final class StreamWriter implements ResponseWriter {
       buf.writeByte(HEX[(data >>> shift) & 0xf]);
     }
     buf.writeShort(CRLF);
-    writeEvent(buf, role, word, tail);
+    writeEvent(buf, role, pre, word, tail);
     buf.writeShort(CRLF);
     sent = raw.writeAndFlush(buf);
     return true;
@@ -220,11 +240,11 @@ final class StreamWriter implements ResponseWriter {
     return b(Json.quote(sb.toString()));
   }
 
-  private void writeEvent(ByteBuf buf, boolean role, byte[] word, byte[] tail) {
+  private void writeEvent(ByteBuf buf, boolean role, byte[] pre, byte[] word, byte[] tail) {
     if (role) {
       buf.writeBytes(DATA).writeBytes(head).writeBytes(CHAT_ROLE);
     }
-    buf.writeBytes(prefix).writeBytes(word).writeBytes(tail);
+    buf.writeBytes(pre).writeBytes(word).writeBytes(tail);
   }
 
   private static int hexDigits(int v) {

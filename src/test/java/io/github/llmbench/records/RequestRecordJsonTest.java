@@ -101,6 +101,19 @@ class RequestRecordJsonTest {
     assertTrue(line.endsWith("\"profile\":null,\"client_queue_ms\":1234.567}"), line);
     assertEquals(queued, JSON.readValue(line, RequestRecord.class));
     assertEquals(1234.567, JSON.readValue(line, RequestRecord.class).origin().clientQueueMs());
+    RequestRecord thought =
+        RequestRecord.failed("p", "c1", null, 5, 9, "HTTP 500", 500, null)
+            .withReasoning(new Reasoning(412_500, 31, Reasoning.USAGE));
+    line = write(thought);
+    assertTrue(
+        line.endsWith(
+            "\"profile\":null,\"ttfo_ms\":412.5,\"reasoning_tokens\":31,"
+                + "\"reasoning_tokens_from\":\"usage\"}"),
+        line);
+    assertEquals(thought, JSON.readValue(line, RequestRecord.class));
+    RequestRecord unanswered =
+        thought.withReasoning(new Reasoning(RequestRecord.ABSENT, 7, Reasoning.CHUNKS));
+    assertEquals(unanswered, JSON.readValue(write(unanswered), RequestRecord.class));
     assertNull(
         JSON.readValue(
                 write(RequestRecord.failed("z", "c1", null, 1, 2, "e", null, null)),

@@ -1,0 +1,92 @@
+package io.github.llmbench.capture;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.github.llmbench.records.Reasoning;
+import io.github.llmbench.records.RequestRecord;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A reasoning model's stream: thinking first ({@code delta.reasoning}, vLLM's; {@code
+ * delta.reasoning_content}, SGLang's and llama.cpp's), then the answer. TTFT stays at the first
+ * token of either kind, as vLLM's; TTFO is the first answer token's; the reasoning tokens come from
+ * the usage where it says, else from the reasoning chunks.
+ */
+class ReasoningCaptureTest {
+
+  static String delta(String field, String text) {
+    return "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\""
+        + field
+        + "\":\""
+        + text
+        + "\"},\"finish_reason\":null}]}";
+  }
+
+  static RequestRecord record(ParsedStream p) {
+    // sent at -1 ms: the role chunk arrives at 0 ms, the i-th event at i ms
+    return RequestRecords.of(
+        new RequestRecords.Sent("r1", "c1", null, null, -1_000_000L, null),
+        20_000_000L,
+        p,
+        null,
+        200,
+        null);
+  }
+
+  @Test
+  void thinkingThenAnswerGivesTtftTtfoAndReasoningTokens() {
+    for (String field : List.of("reasoning", "reasoning_content")) {
+      ParsedStream p =
+          SseText.parse(
+              List.of(
+                  SseText.ROLE,
+                  delta(field, "Let"),
+                  delta(field, " me"),
+                  delta(field, " think"),
+                  SseText.content("Paris"),
+                  SseText.content("."),
+                  SseText.usage(10, 5),
+                  SseText.DONE));
+      assertEquals(5, p.textCount());
+      assertEquals(3, p.reasoningChunks());
+      assertEquals(3, p.firstOutput());
+      RequestRecord r = record(p);
+      assertEquals(2.0, r.ttftMs(), 1e-9, "the first thinking token, as vLLM's TTFT");
+      Reasoning reasoning = r.reasoning();
+      assertEquals(5.0, reasoning.ttfoMs(), 1e-9, "the first answer token");
+      assertEquals(3, reasoning.tokens());
+      assertEquals(Reasoning.CHUNKS, reasoning.tokensFrom());
+      assertEquals(5, r.outputTokens(), "usage counts thinking and answer");
+    }
+  }
+
+  @Test
+  void theUsageCountOfReasoningTokensWinsWhereTheServerGivesIt() {
+    String usage =
+        "{\"id\":\"x\",\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":40,"
+            + "\"completion_tokens_details\":{\"reasoning_tokens\":31}}}";
+    ParsedStream p =
+        SseText.parse(
+            List.of(delta("reasoning", "hmm"), SseText.content("yes"), usage, SseText.DONE));
+    assertEquals(31, p.reasoningTokens());
+    Reasoning reasoning = record(p).reasoning();
+    assertEquals(31, reasoning.tokens());
+    assertEquals(Reasoning.USAGE, reasoning.tokensFrom());
+  }
+
+  @Test
+  void anAnswerWithoutThinkingHasNoReasoningAndThinkingWithoutAnswerNoTtfo() {
+    ParsedStream plain =
+        SseText.parse(
+            List.of(SseText.ROLE, SseText.content("a"), SseText.content("b"), SseText.DONE));
+    assertEquals(0, plain.firstOutput());
+    assertNull(record(plain).reasoning());
+    ParsedStream onlyThinking =
+        SseText.parse(List.of(delta("reasoning", "a"), delta("reasoning", "b"), SseText.DONE));
+    Reasoning r = record(onlyThinking).reasoning();
+    assertNull(r.ttfoMs(), "it never answered");
+    assertEquals(2, r.tokens());
+  }
+}

@@ -1,0 +1,53 @@
+package io.github.llmbench.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.llmbench.records.Reasoning;
+import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.testing.GatlingRun;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The simulator as a reasoning model ({@code -Dsim.reasoning=8}): each chat answer thinks for 8
+ * tokens first. TTFT stays at the first token (vLLM's), TTFO comes 8 tokens later, the reasoning
+ * tokens are the 8 sent.
+ */
+class ReasoningIT {
+
+  @Test
+  void ttfoFollowsTheThinkingTokens(@TempDir Path results) throws Exception {
+    GatlingRun.Result run =
+        GatlingRun.run(
+            FixedRequestsSimulation.class,
+            results,
+            Map.of(
+                "conc", "2",
+                "it.requests", "4",
+                "input.len", "16",
+                "output.len", "32",
+                "sim.reasoning", "8"));
+    assertEquals(0, run.exitCode(), run.console());
+    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    assertEquals(4, records.size());
+    for (RequestRecord r : records) {
+      assertTrue(r.ok(), r.toString());
+      assertEquals(32, r.outputTokens(), "thinking counts in the completion tokens");
+      Reasoning reasoning = r.reasoning();
+      assertEquals(8, reasoning.tokens(), r.toString());
+      assertEquals(Reasoning.CHUNKS, reasoning.tokensFrom());
+      double thinking = reasoning.ttfoMs() - r.ttftMs();
+      double perToken = r.itlMs().size() > 0 ? (r.e2elMs() - r.ttftMs()) / r.itlMs().size() : 0;
+      assertEquals(8 * perToken, thinking, 0.35 * 8 * perToken, "8 token times: " + r);
+    }
+    assertTrue(
+        Files.readString(run.llm("requests.jsonl"))
+            .contains("\"reasoning_tokens_from\":\"chunks\""));
+  }
+}
