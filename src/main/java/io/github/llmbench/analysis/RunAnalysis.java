@@ -76,7 +76,8 @@ public record RunAnalysis(
       LevelSamples samples,
       ClientHealth client,
       ChunkTokens chunks,
-      DeliveredLoad delivered) {}
+      DeliveredLoad delivered,
+      ReasoningStats reasoning) {}
 
   /**
    * The server's metrics of the run, and the load generator's own.
@@ -241,7 +242,8 @@ public record RunAnalysis(
                           : LevelSamples.ofTrials(trials),
                       clientHealth(telemetry.client(), recs, steady),
                       ChunkTokens.of(recs),
-                      delivered(name, recs, c, steady, arrivalsByLevel, trials)));
+                      delivered(name, recs, c, steady, arrivalsByLevel, trials),
+                      ReasoningStats.of(recs)));
             });
     Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
     ServingMetrics overall =

@@ -169,6 +169,7 @@ public record RunReport(
           sb.append(WorkloadBlocks.turns(l.turns(), several ? name : null));
           sb.append(WorkloadBlocks.lateness(l.lateness(), name));
           sb.append(ServerBlock.format(l, several ? name : null));
+          sb.append(ReasoningBlock.format(l.reasoning(), several ? name : null));
           sb.append(ChunkBlock.format(l.chunks(), several ? name : null));
           sb.append(ClientBlock.format(l.client(), l.delivered(), name, several));
           sb.append(TrialsBlock.format(l.trials(), l.samples(), several ? name : null));

@@ -10,6 +10,7 @@ import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.analysis.Intervals;
 import io.github.llmbench.analysis.LevelSamples;
+import io.github.llmbench.analysis.ReasoningStats;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServerFigures;
 import io.github.llmbench.analysis.TraceLateness;
@@ -41,6 +42,7 @@ import java.util.function.ToDoubleFunction;
  * @param chunks tokens per chunk and the ITL per token, when chunks carried several tokens (else
  *     null)
  * @param deliveredLoad the load delivered against the asked one (closed and open levels; else null)
+ * @param reasoning TTFO and reasoning tokens, when some requests thought first (else null)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -58,7 +60,8 @@ public record LevelSummary(
     Map<String, FigureInterval> intervals,
     ClientFigures client,
     Chunks chunks,
-    Delivered deliveredLoad) {
+    Delivered deliveredLoad,
+    ReasoningFigures reasoning) {
 
   public LevelSummary {
     failures = failures == null ? List.of() : List.copyOf(failures);
@@ -217,6 +220,43 @@ public record LevelSummary(
     }
   }
 
+  /**
+   * A level's reasoning: TTFO statistics over the requests that answered after thinking, and the
+   * reasoning tokens.
+   *
+   * @param reasoningTokensFrom {@code usage} when every count was the server's, else {@code chunks}
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record ReasoningFigures(
+      int requests,
+      int answered,
+      Double meanTtfoMs,
+      Double medianTtfoMs,
+      Double p90TtfoMs,
+      Double p99TtfoMs,
+      Double meanThinkingMs,
+      Double meanReasoningTokens,
+      String reasoningTokensFrom) {
+
+    static ReasoningFigures of(ReasoningStats r) {
+      if (r.isEmpty()) {
+        return null;
+      }
+      boolean any = r.answered() > 0;
+      return new ReasoningFigures(
+          r.requests(),
+          r.answered(),
+          any ? finite(r.ttfo().mean()) : null,
+          any ? finite(r.ttfo().median()) : null,
+          any ? finite(r.ttfo().value(Statistic.P90)) : null,
+          any ? finite(r.ttfo().value(Statistic.P99)) : null,
+          any ? finite(r.thinkingMs().mean()) : null,
+          finite(r.reasoningTokens()),
+          r.fromUsage() ? "usage" : "chunks");
+    }
+  }
+
   /** A level's goodput: requests/s meeting the objectives and their share in percent. */
   public record Goodput(double perSecond, double pct) {}
 
@@ -238,7 +278,31 @@ public record LevelSummary(
         intervals(l.samples()),
         ClientFigures.of(l.client(), l.name()),
         Chunks.of(l.chunks()),
-        Delivered.of(l.delivered(), l.name()));
+        Delivered.of(l.delivered(), l.name()),
+        ReasoningFigures.of(l.reasoning()));
+  }
+
+  /**
+   * A level of vLLM's figures and the kit's steady state and roofline alone (a file's top level).
+   */
+  static LevelSummary ofFigures(
+      ServingFigures figures, SteadyStateFigures steadyState, RooflineFigures roofline) {
+    return new LevelSummary(
+        figures,
+        steadyState,
+        roofline,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   /** This level with its goodput. */
@@ -257,7 +321,8 @@ public record LevelSummary(
         intervals,
         client,
         chunks,
-        deliveredLoad);
+        deliveredLoad,
+        reasoning);
   }
 
   private static Map<String, FigureInterval> intervals(LevelSamples samples) {

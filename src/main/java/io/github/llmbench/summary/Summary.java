@@ -108,21 +108,7 @@ public record Summary(
     Integer c = overall == null ? null : overall.maxConcurrency();
     out.put(
         c != null && c > 0 ? Level.closed(c).tag() : "all",
-        new LevelSummary(
-            overall,
-            steadyState,
-            roofline,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null));
+        LevelSummary.ofFigures(overall, steadyState, roofline));
     return out;
   }
 
