@@ -23,6 +23,10 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
   GateMetric GOODPUT = Fixed.GOODPUT;
   GateMetric GOODPUT_PCT = Fixed.GOODPUT_PCT;
   GateMetric CAPACITY = Fixed.CAPACITY;
+  GateMetric TTFO_MEAN = Fixed.TTFO_MEAN;
+  GateMetric TTFO_MEDIAN = Fixed.TTFO_MEDIAN;
+  GateMetric TTFO_P90 = Fixed.TTFO_P90;
+  GateMetric TTFO_P99 = Fixed.TTFO_P99;
   GateMetric CLIENT_LAG_P99 = Fixed.CLIENT_LAG_P99;
   GateMetric CLIENT_CPU_MAX = Fixed.CLIENT_CPU_MAX;
 
@@ -125,7 +129,15 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
      */
     CLIENT_LAG_P99("client.lag.p99", "ms", true),
     /** The busiest event loop's thread, in % of a core, over the same window. */
-    CLIENT_CPU_MAX("client.cpu.max", "%", true);
+    CLIENT_CPU_MAX("client.cpu.max", "%", true),
+    /**
+     * A reasoning model's time to the first output token (after the thinking), over the requests
+     * that reasoned: none measured is NaN.
+     */
+    TTFO_MEAN("ttfo.mean", "ms", true),
+    TTFO_MEDIAN("ttfo.median", "ms", true),
+    TTFO_P90("ttfo.p90", "ms", true),
+    TTFO_P99("ttfo.p99", "ms", true);
 
     private final String key;
     private final String unit;

@@ -114,6 +114,7 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
       f.put(new GateMetric.Server(n), v == null ? Double.NaN : v);
     }
     putClient(f, l.client());
+    putTtfo(f, LevelSummary.ReasoningFigures.of(l.reasoning()));
     return new LevelFigures(f).withSamples(l.samples());
   }
 
@@ -163,6 +164,7 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
           level.server() == null ? Double.NaN : level.server().levelFigure(n));
     }
     putClient(f, level.client() == null ? ClientHealth.NONE : level.client().health());
+    putTtfo(f, level.reasoning());
     return new LevelFigures(f).withSamples(level.samples());
   }
 
@@ -170,6 +172,13 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
     ClientHealth.Window w = client.judged();
     f.put(GateMetric.CLIENT_LAG_P99, w.measured() ? w.lagP99Ms() : Double.NaN);
     f.put(GateMetric.CLIENT_CPU_MAX, w.measured() ? w.busiestLoopPct() : Double.NaN);
+  }
+
+  private static void putTtfo(Map<GateMetric, Double> f, LevelSummary.ReasoningFigures r) {
+    f.put(GateMetric.TTFO_MEAN, r == null ? Double.NaN : orNaN(r.meanTtfoMs()));
+    f.put(GateMetric.TTFO_MEDIAN, r == null ? Double.NaN : orNaN(r.medianTtfoMs()));
+    f.put(GateMetric.TTFO_P90, r == null ? Double.NaN : orNaN(r.p90TtfoMs()));
+    f.put(GateMetric.TTFO_P99, r == null ? Double.NaN : orNaN(r.p99TtfoMs()));
   }
 
   /** The goodput, when it was measured (objectives were set). */

@@ -15,6 +15,7 @@ import io.github.llmbench.analysis.Intervals;
 import io.github.llmbench.analysis.Knee;
 import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.LevelSamples;
+import io.github.llmbench.analysis.ReasoningStats;
 import io.github.llmbench.analysis.Roofline;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServerFigures;
@@ -226,6 +227,10 @@ public final class LlmPage {
     if (trials) {
       navItem(sb, "llm-trials", "Trials");
     }
+    boolean reasoning = a.levels().values().stream().anyMatch(l -> !l.reasoning().isEmpty());
+    if (reasoning) {
+      navItem(sb, "llm-reasoning", "Reasoning");
+    }
     boolean client = a.levels().values().stream().anyMatch(l -> l.client().level().measured());
     if (client) {
       navItem(sb, "llm-client", "Client");
@@ -275,6 +280,9 @@ public final class LlmPage {
     }
     if (trials) {
       trials(sb, a);
+    }
+    if (reasoning) {
+      reasoning(sb, a);
     }
     if (client) {
       client(sb, a);
@@ -626,6 +634,44 @@ public final class LlmPage {
                 ClientHealth.LAG_P99_LIMIT_MS,
                 ClientHealth.BUSY_LIMIT_PCT))
         .append("</div>\n");
+  }
+
+  /** Per level, TTFO and reasoning tokens of the requests that thought before answering. */
+  private static void reasoning(StringBuilder sb, RunAnalysis a) {
+    sb.append("<div id=\"llm-reasoning\" class=\"llm-section\">\n");
+    tableStart(
+        sb,
+        "Reasoning: time to the first output token (TTFO) after the thinking",
+        "Level",
+        "Reasoned",
+        "Answered",
+        "Mean TTFO (ms)",
+        "Median TTFO (ms)",
+        "P90 TTFO (ms)",
+        "P99 TTFO (ms)",
+        "Mean thinking (ms)",
+        "Mean reasoning tokens");
+    for (RunAnalysis.Level l : a.levels().values()) {
+      ReasoningStats r = l.reasoning();
+      if (r.isEmpty()) {
+        continue;
+      }
+      row(
+          sb,
+          l.name(),
+          r.requests(),
+          r.answered(),
+          f2(r.ttfo().mean()),
+          f2(r.ttfo().median()),
+          f2(r.ttfo().value(Statistic.P90)),
+          f2(r.ttfo().value(Statistic.P99)),
+          f2(r.thinkingMs().mean()),
+          f2(r.reasoningTokens()) + (r.fromUsage() ? " (usage)" : " (chunks)"));
+    }
+    tableEnd(sb);
+    sb.append(
+        "<p class=\"llm-note\">TTFT (the tables above) is the first token of either kind, as"
+            + " vLLM's; TTFO the first answer token (docs/metrics.md).</p>\n</div>\n");
   }
 
   private static String delivered(DeliveredLoad d) {

@@ -6,6 +6,7 @@ import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.catalog.ModelSpec;
 import java.nio.file.Path;
+import java.util.function.Consumer;
 
 /**
  * Settings of one simulated vLLM server; names follow vLLM's CLI flags.
@@ -65,135 +66,6 @@ public record SimulatorConfig(
     }
   }
 
-  /** A config without reasoning. */
-  public SimulatorConfig(
-      int port,
-      String model,
-      String servedModelName,
-      String gpu,
-      int tp,
-      int maxNumSeqs,
-      int maxNumBatchedTokens,
-      double gpuMemoryUtilization,
-      Dialect dialect,
-      SimFaults faults,
-      SimNoise noise,
-      int tokensPerChunk) {
-    this(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        noise,
-        tokensPerChunk,
-        0);
-  }
-
-  /** A config of one token per chunk. */
-  public SimulatorConfig(
-      int port,
-      String model,
-      String servedModelName,
-      String gpu,
-      int tp,
-      int maxNumSeqs,
-      int maxNumBatchedTokens,
-      double gpuMemoryUtilization,
-      Dialect dialect,
-      SimFaults faults,
-      SimNoise noise) {
-    this(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        noise,
-        1);
-  }
-
-  /** A config without noise. */
-  public SimulatorConfig(
-      int port,
-      String model,
-      String servedModelName,
-      String gpu,
-      int tp,
-      int maxNumSeqs,
-      int maxNumBatchedTokens,
-      double gpuMemoryUtilization,
-      Dialect dialect,
-      SimFaults faults) {
-    this(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        SimNoise.NONE);
-  }
-
-  public SimulatorConfig(
-      int port,
-      String model,
-      String servedModelName,
-      String gpu,
-      int tp,
-      int maxNumSeqs,
-      int maxNumBatchedTokens,
-      double gpuMemoryUtilization,
-      Dialect dialect) {
-    this(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        SimFaults.NONE);
-  }
-
-  /** A config in vLLM's dialect. */
-  public SimulatorConfig(
-      int port,
-      String model,
-      String servedModelName,
-      String gpu,
-      int tp,
-      int maxNumSeqs,
-      int maxNumBatchedTokens,
-      double gpuMemoryUtilization) {
-    this(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        Dialect.VLLM);
-  }
-
   /**
    * Qwen2.5-7B-Instruct on one RTX 4080 32 GB with vLLM V1's online-serving defaults for a GPU
    * under 70 GiB: max_num_seqs 256 and max_num_batched_tokens 2048 (vllm/engine/arg_utils.py,
@@ -201,194 +73,129 @@ public record SimulatorConfig(
    * the offline LLM class), gpu_memory_utilization 0.9, a free port.
    */
   public static SimulatorConfig defaults() {
-    return new SimulatorConfig(0, "qwen2.5-7b-instruct", null, "rtx4080-32gb", 1, 256, 2048, 0.9);
+    return new SimulatorConfig(
+        0,
+        "qwen2.5-7b-instruct",
+        null,
+        "rtx4080-32gb",
+        1,
+        256,
+        2048,
+        0.9,
+        Dialect.VLLM,
+        SimFaults.NONE,
+        SimNoise.NONE,
+        1,
+        0);
   }
 
   public SimulatorConfig withPort(int port) {
-    return new SimulatorConfig(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        noise,
-        tokensPerChunk,
-        reasoningTokens);
+    return with(b -> b.port = port);
   }
 
   public SimulatorConfig withModel(String model) {
-    return new SimulatorConfig(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        noise,
-        tokensPerChunk,
-        reasoningTokens);
+    return with(b -> b.model = model);
   }
 
   public SimulatorConfig withServedModelName(String servedModelName) {
-    return new SimulatorConfig(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        noise,
-        tokensPerChunk,
-        reasoningTokens);
+    return with(b -> b.servedModelName = servedModelName);
   }
 
   public SimulatorConfig withGpu(String gpu) {
-    return new SimulatorConfig(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        noise,
-        tokensPerChunk,
-        reasoningTokens);
+    return with(b -> b.gpu = gpu);
   }
 
   public SimulatorConfig withTp(int tp) {
-    return new SimulatorConfig(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        noise,
-        tokensPerChunk,
-        reasoningTokens);
+    return with(b -> b.tp = tp);
   }
 
   public SimulatorConfig withMaxNumSeqs(int maxNumSeqs) {
-    return new SimulatorConfig(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        noise,
-        tokensPerChunk,
-        reasoningTokens);
+    return with(b -> b.maxNumSeqs = maxNumSeqs);
   }
 
   public SimulatorConfig withMaxNumBatchedTokens(int maxNumBatchedTokens) {
-    return new SimulatorConfig(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        noise,
-        tokensPerChunk,
-        reasoningTokens);
+    return with(b -> b.maxNumBatchedTokens = maxNumBatchedTokens);
   }
 
   public SimulatorConfig withGpuMemoryUtilization(double gpuMemoryUtilization) {
-    return new SimulatorConfig(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        noise,
-        tokensPerChunk,
-        reasoningTokens);
+    return with(b -> b.gpuMemoryUtilization = gpuMemoryUtilization);
   }
 
   public SimulatorConfig withDialect(Dialect dialect) {
-    return new SimulatorConfig(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        noise,
-        tokensPerChunk,
-        reasoningTokens);
+    return with(b -> b.dialect = dialect);
   }
 
   public SimulatorConfig withFaults(SimFaults faults) {
-    return new SimulatorConfig(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        noise,
-        tokensPerChunk,
-        reasoningTokens);
+    return with(b -> b.faults = faults);
   }
 
   public SimulatorConfig withNoise(SimNoise noise) {
-    return new SimulatorConfig(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        noise,
-        tokensPerChunk,
-        reasoningTokens);
+    return with(b -> b.noise = noise);
+  }
+
+  public SimulatorConfig withTokensPerChunk(int tokensPerChunk) {
+    return with(b -> b.tokensPerChunk = tokensPerChunk);
+  }
+
+  public SimulatorConfig withReasoningTokens(int reasoningTokens) {
+    return with(b -> b.reasoningTokens = reasoningTokens);
+  }
+
+  /** This config with the changes {@code change} makes to a copy of its values. */
+  private SimulatorConfig with(Consumer<Values> change) {
+    Values v = new Values(this);
+    change.accept(v);
+    return v.config();
+  }
+
+  /** A config's values, to change one before making the next config. */
+  private static final class Values {
+    int port;
+    String model;
+    String servedModelName;
+    String gpu;
+    int tp;
+    int maxNumSeqs;
+    int maxNumBatchedTokens;
+    double gpuMemoryUtilization;
+    Dialect dialect;
+    SimFaults faults;
+    SimNoise noise;
+    int tokensPerChunk;
+    int reasoningTokens;
+
+    Values(SimulatorConfig c) {
+      port = c.port;
+      model = c.model;
+      servedModelName = c.servedModelName;
+      gpu = c.gpu;
+      tp = c.tp;
+      maxNumSeqs = c.maxNumSeqs;
+      maxNumBatchedTokens = c.maxNumBatchedTokens;
+      gpuMemoryUtilization = c.gpuMemoryUtilization;
+      dialect = c.dialect;
+      faults = c.faults;
+      noise = c.noise;
+      tokensPerChunk = c.tokensPerChunk;
+      reasoningTokens = c.reasoningTokens;
+    }
+
+    SimulatorConfig config() {
+      return new SimulatorConfig(
+          port,
+          model,
+          servedModelName,
+          gpu,
+          tp,
+          maxNumSeqs,
+          maxNumBatchedTokens,
+          gpuMemoryUtilization,
+          dialect,
+          faults,
+          noise,
+          tokensPerChunk,
+          reasoningTokens);
+    }
   }
 
   /**
@@ -471,39 +278,5 @@ public record SimulatorConfig(
                   + " gpuMemoryUtilization or tp)",
               m.id(), g.id(), tp, gpuMemoryUtilization));
     }
-  }
-
-  public SimulatorConfig withTokensPerChunk(int tokensPerChunk) {
-    return new SimulatorConfig(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        noise,
-        tokensPerChunk,
-        reasoningTokens);
-  }
-
-  public SimulatorConfig withReasoningTokens(int reasoningTokens) {
-    return new SimulatorConfig(
-        port,
-        model,
-        servedModelName,
-        gpu,
-        tp,
-        maxNumSeqs,
-        maxNumBatchedTokens,
-        gpuMemoryUtilization,
-        dialect,
-        faults,
-        noise,
-        tokensPerChunk,
-        reasoningTokens);
   }
 }

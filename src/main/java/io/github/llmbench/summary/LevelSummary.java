@@ -239,7 +239,8 @@ public record LevelSummary(
       Double meanReasoningTokens,
       String reasoningTokensFrom) {
 
-    static ReasoningFigures of(ReasoningStats r) {
+    /** The figures of a level's reasoning, null when no request reasoned. */
+    public static ReasoningFigures of(ReasoningStats r) {
       if (r.isEmpty()) {
         return null;
       }

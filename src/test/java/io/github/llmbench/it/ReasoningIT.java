@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.records.Reasoning;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,7 +34,8 @@ class ReasoningIT {
                 "it.requests", "4",
                 "input.len", "16",
                 "output.len", "32",
-                "sim.reasoning", "8"));
+                "sim.reasoning", "8",
+                "gate.ttfo.p99", "1"));
     assertEquals(0, run.exitCode(), run.console());
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
     assertEquals(4, records.size());
@@ -49,5 +52,18 @@ class ReasoningIT {
     assertTrue(
         Files.readString(run.llm("requests.jsonl"))
             .contains("\"reasoning_tokens_from\":\"chunks\""));
+    LevelSummary.ReasoningFigures summary =
+        TestReports.summary(run.runDir()).levels().get("c2").reasoning();
+    assertEquals(4, summary.requests());
+    assertEquals(4, summary.answered());
+    assertEquals(8.0, summary.meanReasoningTokens(), 1e-9);
+    assertEquals("chunks", summary.reasoningTokensFrom());
+    double meanTtfo = records.stream().mapToDouble(r -> r.reasoning().ttfoMs()).average().orElse(0);
+    assertEquals(meanTtfo, summary.meanTtfoMs(), 1e-6);
+    assertTrue(run.console().contains("Mean TTFO (ms):"), run.console());
+    assertTrue(
+        run.console().matches("(?s).*FAIL c2\\s+ttfo\\.p99\\s+limit <= 1\\.00 ms, measured .*"),
+        run.console());
+    assertTrue(Files.readString(run.runDir().resolve("llm.html")).contains("llm-reasoning"));
   }
 }
