@@ -415,6 +415,29 @@ public final class RequestRecord {
 
   /** This record tagged with a profile. */
   public RequestRecord withProfile(String newProfile) {
+    return copy(newProfile, origin, reasoning);
+  }
+
+  /**
+   * This record with its place in a conversation or a trace (null: none); itself when that is
+   * unchanged.
+   */
+  public RequestRecord withOrigin(RequestOrigin newOrigin) {
+    if (Objects.equals(newOrigin, origin)) {
+      return this; // most requests have none: no copy of the record
+    }
+    return copy(profile, newOrigin, reasoning);
+  }
+
+  /** This record with what its stream said before the answer (null: it did not reason). */
+  public RequestRecord withReasoning(Reasoning newReasoning) {
+    if (Objects.equals(newReasoning, reasoning)) {
+      return this;
+    }
+    return copy(profile, origin, newReasoning);
+  }
+
+  private RequestRecord copy(String newProfile, RequestOrigin newOrigin, Reasoning newReasoning) {
     return new RequestRecord(
         id(),
         level(),
@@ -432,66 +455,7 @@ public final class RequestRecord {
         httpStatus,
         newProfile,
         serverTimings,
-        origin,
-        inputTokensFrom,
-        outputTokensFrom,
-        reasoning);
-  }
-
-  /**
-   * This record with its place in a conversation or a trace (null: none); itself when that is
-   * unchanged.
-   */
-  public RequestRecord withOrigin(RequestOrigin newOrigin) {
-    if (Objects.equals(newOrigin, origin)) {
-      return this; // most requests have none: no copy of the record
-    }
-    return new RequestRecord(
-        id(),
-        level(),
-        startMs,
-        endMs,
-        ttftMicros,
-        tpotMicros,
-        e2elMicros,
-        itl,
-        inputTokens,
-        outputTokens,
-        outputTokensEstimated,
-        ok,
-        error,
-        httpStatus,
-        profile,
-        serverTimings,
         newOrigin,
-        inputTokensFrom,
-        outputTokensFrom,
-        reasoning);
-  }
-
-  /** This record with what its stream said before the answer (null: it did not reason). */
-  public RequestRecord withReasoning(Reasoning newReasoning) {
-    if (Objects.equals(newReasoning, reasoning)) {
-      return this;
-    }
-    return new RequestRecord(
-        id(),
-        level(),
-        startMs,
-        endMs,
-        ttftMicros,
-        tpotMicros,
-        e2elMicros,
-        itl,
-        inputTokens,
-        outputTokens,
-        outputTokensEstimated,
-        ok,
-        error,
-        httpStatus,
-        profile,
-        serverTimings,
-        origin,
         inputTokensFrom,
         outputTokensFrom,
         newReasoning);
