@@ -189,7 +189,8 @@ public record RunAnalysis(
                       ServingMetricsCalculator.compute(recs, c, LatencyStats.DEFAULT_PERCENTILES));
               SteadyState steady =
                   trials.isEmpty() ? SteadyState.compute(recs, c) : trials.steady(null);
-              ServerFigures server = serverFigures(series, name, recs, serving, steady);
+              Span span = Span.of(recs); // byLevel gives no level without records
+              ServerFigures server = serverFigures(series, name, span, serving, steady);
               Double hitRate =
                   server.steady().get("prefix_cache_hit_rate") != null
                       ? server.steady().get("prefix_cache_hit_rate")
@@ -240,7 +241,7 @@ public record RunAnalysis(
                       trials.isEmpty()
                           ? LevelSamples.ofOneRun(recs, serving, steady)
                           : LevelSamples.ofTrials(trials),
-                      clientHealth(telemetry.client(), recs, steady),
+                      clientHealth(telemetry.client(), span, steady),
                       ChunkTokens.of(recs),
                       delivered(name, recs, c, steady, arrivalsByLevel, trials),
                       ReasoningStats.of(recs)));
@@ -268,34 +269,40 @@ public record RunAnalysis(
     return DeliveredLoad.NONE;
   }
 
+  /** A level's time: its first send to its last end (epoch ms). */
+  private record Span(long startMs, long endMs) {
+    static Span of(List<RequestRecord> recs) {
+      return new Span(
+          recs.stream().mapToLong(RequestRecord::startMs).min().orElse(0),
+          recs.stream().mapToLong(RequestRecord::endMs).max().orElse(0));
+    }
+  }
+
   private static ClientHealth clientHealth(
-      List<ClientSample> samples, List<RequestRecord> recs, SteadyState steady) {
-    if (samples.isEmpty() || recs.isEmpty()) {
+      List<ClientSample> samples, Span span, SteadyState steady) {
+    if (samples.isEmpty()) {
       return ClientHealth.NONE;
     }
-    long start = recs.stream().mapToLong(RequestRecord::startMs).min().orElse(0);
-    long end = recs.stream().mapToLong(RequestRecord::endMs).max().orElse(0);
     return steady.reached()
-        ? ClientHealth.of(samples, start, end, steady.windowStartMs(), steady.windowEndMs())
-        : ClientHealth.of(samples, start, end, 0, 0);
+        ? ClientHealth.of(
+            samples, span.startMs(), span.endMs(), steady.windowStartMs(), steady.windowEndMs())
+        : ClientHealth.of(samples, span.startMs(), span.endMs(), 0, 0);
   }
 
   private static ServerFigures serverFigures(
       ServerFigures.Series series,
       String level,
-      List<RequestRecord> recs,
+      Span span,
       ServingMetrics serving,
       SteadyState steady) {
-    if (series.isEmpty() || recs.isEmpty()) {
+    if (series.isEmpty()) {
       return ServerFigures.NONE;
     }
-    long start = recs.stream().mapToLong(RequestRecord::startMs).min().orElse(0);
-    long end = recs.stream().mapToLong(RequestRecord::endMs).max().orElse(0);
     return ServerFigures.of(
         series,
         level,
-        start,
-        end,
+        span.startMs(),
+        span.endMs(),
         steady.reached() ? steady.windowStartMs() : 0,
         steady.reached() ? steady.windowEndMs() : 0,
         serving.totalOutputTokens());

@@ -51,34 +51,25 @@ public record RequestOrigin(
   /** This origin (or none) as sent by injector {@code i}. */
   public static RequestOrigin fromInjector(RequestOrigin origin, int i) {
     RequestOrigin o = origin == null ? NONE : origin;
-    return new RequestOrigin(
-        o.conversation(), o.turn(), o.traceMicros(), o.sentMicros(), i, o.trial(), o.queueMicros());
+    return o.with(i, o.trial, o.queueMicros);
   }
 
   /** This origin (or none) in trial {@code n} of its level. */
   public static RequestOrigin inTrial(RequestOrigin origin, int n) {
     RequestOrigin o = origin == null ? NONE : origin;
-    return new RequestOrigin(
-        o.conversation(),
-        o.turn(),
-        o.traceMicros(),
-        o.sentMicros(),
-        o.injector(),
-        n,
-        o.queueMicros());
+    return o.with(o.injector, n, o.queueMicros);
   }
 
   /** This origin (or none) having waited {@code micros} for a free slot. */
   public static RequestOrigin queued(RequestOrigin origin, long micros) {
     RequestOrigin o = origin == null ? NONE : origin;
+    return o.with(o.injector, o.trial, micros);
+  }
+
+  /** This origin with what the run adds to it: its injector, trial and slot wait. */
+  private RequestOrigin with(int newInjector, int newTrial, long newQueueMicros) {
     return new RequestOrigin(
-        o.conversation(),
-        o.turn(),
-        o.traceMicros(),
-        o.sentMicros(),
-        o.injector(),
-        o.trial(),
-        micros);
+        conversation, turn, traceMicros, sentMicros, newInjector, newTrial, newQueueMicros);
   }
 
   /** The wait for a free slot in ms, or null. */

@@ -30,8 +30,9 @@ public final class ChunkBlock {
             : " Tokens per chunk (" + level + ") ";
     StringBuilder sb = new StringBuilder();
     sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
-    line(sb, "Tokens per chunk (mean):", ServingResultBlock.f2(c.perChunkMean()));
-    line(
+    ServingResultBlock.labelled(
+        sb, "Tokens per chunk (mean):", ServingResultBlock.f2(c.perChunkMean()));
+    ServingResultBlock.labelled(
         sb,
         "Tokens per chunk (median/P99/max):",
         ServingResultBlock.f2(c.perChunkMedian())
@@ -39,17 +40,15 @@ public final class ChunkBlock {
             + ServingResultBlock.f2(c.perChunkP99())
             + " / "
             + ServingResultBlock.f2(c.perChunkMax()));
-    line(sb, "Mean ITL per token (ms):", ServingResultBlock.f2(c.itlPerToken().mean()));
-    line(sb, "Median ITL per token (ms):", ServingResultBlock.f2(c.itlPerToken().median()));
-    line(
+    ServingResultBlock.labelled(
+        sb, "Mean ITL per token (ms):", ServingResultBlock.f2(c.itlPerToken().mean()));
+    ServingResultBlock.labelled(
+        sb, "Median ITL per token (ms):", ServingResultBlock.f2(c.itlPerToken().median()));
+    ServingResultBlock.labelled(
         sb, "P99 ITL per token (ms):", ServingResultBlock.f2(c.itlPerToken().value(Statistic.P99)));
     sb.append(
         "(the result block's ITL is per chunk, as vLLM's; here a chunk of n tokens counts as n gaps"
             + " of its ITL / n)\n");
     return sb.toString();
-  }
-
-  private static void line(StringBuilder sb, String label, String value) {
-    sb.append(ServingResultBlock.rowText(label, value).stripTrailing()).append('\n');
   }
 }

@@ -29,23 +29,24 @@ public final class ReasoningBlock {
     String title = level == null || level.isBlank() ? " Reasoning " : " Reasoning (" + level + ") ";
     StringBuilder sb = new StringBuilder();
     sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
-    line(sb, "Requests that reasoned:", r.requests() + " (" + r.answered() + " answered)");
-    line(
+    ServingResultBlock.labelled(
+        sb, "Requests that reasoned:", r.requests() + " (" + r.answered() + " answered)");
+    ServingResultBlock.labelled(
         sb,
         "Mean reasoning tokens:",
         ServingResultBlock.f2(r.reasoningTokens())
             + (r.fromUsage() ? " (the server's usage)" : " (counted from chunks)"));
     if (r.answered() > 0) {
-      line(sb, "Mean TTFO (ms):", ServingResultBlock.f2(r.ttfo().mean()));
-      line(sb, "Median TTFO (ms):", ServingResultBlock.f2(r.ttfo().median()));
-      line(sb, "P90 TTFO (ms):", ServingResultBlock.f2(r.ttfo().value(Statistic.P90)));
-      line(sb, "P99 TTFO (ms):", ServingResultBlock.f2(r.ttfo().value(Statistic.P99)));
-      line(sb, "Mean thinking time (ms):", ServingResultBlock.f2(r.thinkingMs().mean()));
+      ServingResultBlock.labelled(sb, "Mean TTFO (ms):", ServingResultBlock.f2(r.ttfo().mean()));
+      ServingResultBlock.labelled(
+          sb, "Median TTFO (ms):", ServingResultBlock.f2(r.ttfo().median()));
+      ServingResultBlock.labelled(
+          sb, "P90 TTFO (ms):", ServingResultBlock.f2(r.ttfo().value(Statistic.P90)));
+      ServingResultBlock.labelled(
+          sb, "P99 TTFO (ms):", ServingResultBlock.f2(r.ttfo().value(Statistic.P99)));
+      ServingResultBlock.labelled(
+          sb, "Mean thinking time (ms):", ServingResultBlock.f2(r.thinkingMs().mean()));
     }
     return sb.toString();
-  }
-
-  private static void line(StringBuilder sb, String label, String value) {
-    sb.append(ServingResultBlock.rowText(label, value).stripTrailing()).append('\n');
   }
 }

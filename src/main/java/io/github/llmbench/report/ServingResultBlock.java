@@ -124,6 +124,11 @@ public final class ServingResultBlock {
     return (v < 0 || (v == 0.0 && 1.0 / v < 0)) && !s.startsWith("-") ? "-" + s : s;
   }
 
+  /** A label-value row of the kit's own blocks, as vLLM's rows, without trailing spaces. */
+  static void labelled(StringBuilder sb, String label, String value) {
+    sb.append(rowText(label, value).stripTrailing()).append('\n');
+  }
+
   private static void row(StringBuilder sb, String label, String value) {
     line(sb, rowText(label, value));
   }
