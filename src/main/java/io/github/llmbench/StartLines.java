@@ -1,6 +1,7 @@
 package io.github.llmbench;
 
 import io.github.llmbench.gates.RunGates;
+import io.github.llmbench.injection.ServerKind;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.report.SettingsDescription;
 import io.github.llmbench.settings.BenchSettings;
@@ -28,6 +29,7 @@ final class StartLines {
     shown.put(
         "base.url", target.baseUrl() + (target.embedded() ? " (embedded vLLM simulator)" : ""));
     shown.put("model", target.model());
+    shown.put("server", serverLine(target, settings));
     shown.putAll(notes);
     if (target.api().closesConnectionAfterStream()) {
       shown.put(
@@ -37,6 +39,19 @@ final class StartLines {
               + " closes the connection after each stream)");
     }
     print(out, shown);
+  }
+
+  /** Which server answers, and what the kit does differently for it. */
+  static String serverLine(Target target, BenchSettings settings) {
+    ServerKind kind = target.api().kind();
+    boolean chat = settings.api() == BenchSettings.Api.CHAT;
+    String line = kind.label() + ": the output length goes in " + kind.maxTokensKey(chat);
+    if (!kind.honoursIgnoreEos()) {
+      line +=
+          "; it ignores ignore_eos, so answers end where the model ends them, shorter than asked"
+              + " (output tokens are the server's; compare servers on the same lengths with care)";
+    }
+    return line;
   }
 
   /** Lines below the start lines, in their layout (what the workload's preparation found). */

@@ -14,15 +14,19 @@ import java.util.TreeMap;
  * What the server (and its GPUs) said about one level, from the samples of its Prometheus
  * endpoints: over the whole level and over its steady window, with the confound guards. Pure.
  *
- * <p>Names are mapped from vLLM's ({@code vllm:num_requests_running}, ...) and llama.cpp's ({@code
- * llamacpp:requests_processing}, ...) families; GPU figures come from NVIDIA's DCGM exporter
- * ({@code DCGM_FI_DEV_POWER_USAGE}, ...), averaged over the GPUs. A figure the server does not
- * report is null, never 0. Gauges are averaged (or their maximum taken) over the scrapes inside the
- * window; counters are the difference between the last scrape at or before the window's start and
- * the first at or after its end (the kit scrapes between levels, so a level's counters hold its own
- * traffic). Where several models are served behind one URL, only the samples labelled with the
- * run's {@code model_name} are read; several engines (data-parallel ranks) of one model are added
- * up.
+ * <p>Names are mapped from vLLM's ({@code vllm:num_requests_running}, ...), SGLang's ({@code
+ * sglang:num_running_reqs}, ...), trtllm-serve's ({@code trtllm_*}), llama.cpp's ({@code
+ * llamacpp:requests_processing}, ...) and TGI's ({@code tgi_queue_size}, its token counts from the
+ * sums of per-request histograms) families; GPU figures come from NVIDIA's DCGM exporter ({@code
+ * DCGM_FI_DEV_POWER_USAGE}, ...), averaged over the GPUs. A figure the server does not report is
+ * null, never 0. Gauges are averaged (or their maximum taken) over the scrapes inside the window;
+ * counters are the difference between the last scrape at or before the window's start and the first
+ * at or after its end (the kit scrapes between levels, so a level's counters hold its own traffic).
+ * Where several models are served behind one URL, only the samples labelled with the run's {@code
+ * model_name} are read; several engines (data-parallel ranks) of one model are added up, except
+ * ratios (KV usage), which are averaged. The prefix-cache hit rate is the cached share of the
+ * prompt tokens where the server counts cached tokens once per prompt ({@code
+ * vllm:prompt_tokens_cached_total}, SGLang's, trtllm-serve's), else vLLM's query and hit counters.
  *
  * @param level the figures over the level (first request's start to last request's end)
  * @param steady the figures over its steady window (empty when the level has none)
@@ -61,26 +65,73 @@ public record ServerFigures(
   static final double CLOCK_DROP_GUARD = 0.10;
 
   private static final List<String> RUNNING =
-      List.of("vllm:num_requests_running", "llamacpp:requests_processing");
+      List.of(
+          "vllm:num_requests_running",
+          "sglang:num_running_reqs",
+          "trtllm_num_requests_running",
+          "llamacpp:requests_processing",
+          "tgi_batch_current_size");
   private static final List<String> WAITING =
-      List.of("vllm:num_requests_waiting", "llamacpp:requests_deferred");
+      List.of(
+          "vllm:num_requests_waiting",
+          "sglang:num_queue_reqs",
+          "trtllm_num_requests_waiting",
+          "llamacpp:requests_deferred",
+          "tgi_queue_size");
+
+  /** Ratios (0..1): averaged over the engines that report them, never added. */
   private static final List<String> KV_USAGE =
       List.of(
-          "vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc", "llamacpp:kv_cache_usage_ratio");
-  private static final List<String> PREEMPTIONS = List.of("vllm:num_preemptions_total");
+          "vllm:kv_cache_usage_perc",
+          "vllm:gpu_cache_usage_perc",
+          "sglang:token_usage",
+          "trtllm_kv_cache_utilization",
+          "llamacpp:kv_cache_usage_ratio");
+
+  private static final List<String> PREEMPTIONS =
+      List.of("vllm:num_preemptions_total", "sglang:num_retracted_requests_total");
   private static final List<String> PREFIX_QUERIES =
       List.of("vllm:prefix_cache_queries_total", "vllm:gpu_prefix_cache_queries_total");
   private static final List<String> PREFIX_HITS =
       List.of("vllm:prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits_total");
   private static final List<String> PROMPT_TOKENS =
-      List.of("vllm:prompt_tokens_total", "llamacpp:prompt_tokens_total");
-  private static final List<String> CACHED_PROMPT_TOKENS =
+      List.of(
+          "vllm:prompt_tokens_total",
+          "sglang:prompt_tokens_total",
+          "trtllm_prompt_tokens_total",
+          "llamacpp:prompt_tokens_total",
+          "tgi_request_input_length_sum");
+
+  /** Cached prompt tokens counted once, at prefill, and inside the prompt tokens' counter. */
+  private static final List<String> CACHED_OF_PROMPT_TOKENS =
+      List.of(
+          "vllm:prompt_tokens_cached_total",
+          "sglang:cached_tokens_total",
+          "trtllm_prompt_cached_tokens_total");
+
+  /** llama.cpp counts cached prompt tokens apart from the ones it processed. */
+  private static final List<String> CACHED_APART_PROMPT_TOKENS =
       List.of("llamacpp:prompt_tokens_cached_total");
+
   private static final List<String> GENERATION_TOKENS =
-      List.of("vllm:generation_tokens_total", "llamacpp:tokens_predicted_total");
-  private static final List<String> TTFT = List.of("vllm:time_to_first_token_seconds");
+      List.of(
+          "vllm:generation_tokens_total",
+          "sglang:generation_tokens_total",
+          "trtllm_generation_tokens_total",
+          "llamacpp:tokens_predicted_total",
+          "tgi_request_generated_tokens_sum");
+  private static final List<String> TTFT =
+      List.of(
+          "vllm:time_to_first_token_seconds",
+          "sglang:time_to_first_token_seconds",
+          "trtllm_time_to_first_token_seconds");
   private static final List<String> ITL =
-      List.of("vllm:inter_token_latency_seconds", "vllm:time_per_output_token_seconds");
+      List.of(
+          "vllm:inter_token_latency_seconds",
+          "vllm:time_per_output_token_seconds",
+          "sglang:inter_token_latency_seconds",
+          "trtllm_time_per_output_token_seconds",
+          "tgi_request_mean_time_per_token_duration");
   private static final String POWER = "DCGM_FI_DEV_POWER_USAGE";
   private static final String SM_CLOCK = "DCGM_FI_DEV_SM_CLOCK";
   private static final String GPU_UTIL = "DCGM_FI_DEV_GPU_UTIL";
@@ -123,12 +174,19 @@ public record ServerFigures(
     List<String> guards = new ArrayList<>();
     Double hit = level.get("prefix_cache_hit_rate");
     if (hit != null && hit > HIT_RATE_GUARD) {
+      boolean fromQueries =
+          series.gauge(CACHED_OF_PROMPT_TOKENS).isEmpty() && !series.gauge(PREFIX_HITS).isEmpty();
       guards.add(
           String.format(
               Locale.ROOT,
-              "prefix cache served %.0f%% of prompt tokens at %s: prefill was not measured",
+              "prefix cache served %.0f%% of prompt tokens at %s: prefill was not measured%s",
               100 * hit,
-              levelName));
+              levelName,
+              fromQueries
+                  ? " (from vllm:prefix_cache_hits/queries, which count a request again each time"
+                      + " it waits for KV blocks: with a full KV cache the rate reads high; vLLM's"
+                      + " prompt_tokens_cached counts each prompt once)"
+                  : ""));
     }
     Double generated = level.get("generation_tokens");
     if (generated != null
@@ -184,14 +242,17 @@ public record ServerFigures(
     double seconds = (to - from) / 1000.0;
     putGauge(f, "running", s.gauge(RUNNING), from, to);
     putGauge(f, "waiting", s.gauge(WAITING), from, to);
-    putGauge(f, "kv_cache_usage", s.gauge(KV_USAGE), from, to);
+    putGauge(f, "kv_cache_usage", s.ratio(KV_USAGE), from, to);
     f.put("preemptions", delta(s.gauge(PREEMPTIONS), from, to));
     Double queries = delta(s.gauge(PREFIX_QUERIES), from, to);
     Double hits = delta(s.gauge(PREFIX_HITS), from, to);
     Double prompt = delta(s.gauge(PROMPT_TOKENS), from, to);
-    Double cached = delta(s.gauge(CACHED_PROMPT_TOKENS), from, to);
+    Double cachedOfPrompt = delta(s.gauge(CACHED_OF_PROMPT_TOKENS), from, to);
+    Double cached = delta(s.gauge(CACHED_APART_PROMPT_TOKENS), from, to);
     Double hitRate = null;
-    if (queries != null && hits != null && queries > 0) {
+    if (cachedOfPrompt != null && prompt != null && prompt > 0) {
+      hitRate = cachedOfPrompt / prompt;
+    } else if (queries != null && hits != null && queries > 0) {
       hitRate = hits / queries;
     } else if (cached != null && prompt != null && prompt + cached > 0) {
       hitRate =
@@ -281,7 +342,7 @@ public record ServerFigures(
     Map<String, List<double[]>> out = new LinkedHashMap<>();
     putSeries(out, "running", s.gauge(RUNNING));
     putSeries(out, "waiting", s.gauge(WAITING));
-    putSeries(out, "kv_cache_usage", s.gauge(KV_USAGE));
+    putSeries(out, "kv_cache_usage", s.ratio(KV_USAGE));
     putSeries(out, "gpu_power_w", s.gpu(POWER));
     putSeries(out, "gpu_sm_clock_mhz", s.gpu(SM_CLOCK));
     return out;
@@ -339,6 +400,19 @@ public record ServerFigures(
             out.merge(x.timeMs(), x.value(), Double::sum);
           }
           return out;
+        }
+      }
+      return new TreeMap<>();
+    }
+
+    /**
+     * The first of {@code names} the server reports, each scrape's values averaged (a ratio per
+     * engine: data-parallel ranks each report their own KV usage, whose sum can read above 1).
+     */
+    NavigableMap<Long, Double> ratio(List<String> names) {
+      for (String n : names) {
+        if (byName.containsKey(n)) {
+          return gpu(n);
         }
       }
       return new TreeMap<>();

@@ -20,14 +20,15 @@ import java.util.Locale;
  * are skipped unread.
  *
  * <p>A chunk "carries text" when its first choice has non-empty {@code delta.content} (chat),
- * {@code delta.reasoning_content} / {@code delta.reasoning} (reasoning models), or, when it has no
- * {@code delta} object, non-empty {@code text} (completions). vLLM's role chunk ({@code
- * "content":""}) and llama.cpp's {@code "content":null} or empty {@code delta:{}} carry none. Usage
- * is taken from any chunk with a {@code usage} object (vLLM and llama.cpp's chat: a final chunk
- * with {@code "choices":[]}; llama.cpp's completions: the finish chunk). llama.cpp's {@code
- * timings} object (final chunk) is kept as {@link ServerTimings}. An {@code error} member that is
- * not null makes the chunk an error event (vLLM's errors after the stream started come that way,
- * with HTTP 200).
+ * {@code delta.reasoning_content} / {@code delta.reasoning} (reasoning models), a piece of a tool
+ * call ({@code delta.tool_calls[].function.name} or {@code .arguments}: answer, not reasoning), or,
+ * when it has no {@code delta} object, non-empty {@code text} (completions). vLLM's role chunk
+ * ({@code "content":""}) and llama.cpp's {@code "content":null} or empty {@code delta:{}} carry
+ * none. Usage is taken from any chunk with a {@code usage} object (vLLM and llama.cpp's chat: a
+ * final chunk with {@code "choices":[]}; llama.cpp's completions: the finish chunk). llama.cpp's
+ * {@code timings} object (final chunk) is kept as {@link ServerTimings}. An {@code error} member
+ * that is not null makes the chunk an error event (vLLM's errors after the stream started come that
+ * way, with HTTP 200).
  */
 final class ChunkInspector {
 
@@ -176,6 +177,10 @@ final class ChunkInspector {
             if (answer != null && field.equals("content")) {
               answer.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
             }
+          } else if (field.equals("tool_calls") && v == JsonToken.START_ARRAY) {
+            boolean called = toolCallsCarryText(p, answer);
+            deltaText |= called;
+            deltaContent |= called;
           } else {
             p.skipChildren();
           }
@@ -191,6 +196,44 @@ final class ChunkInspector {
     }
     facts.outputText = deltaObject ? deltaContent : plainText;
     return deltaObject ? deltaText : plainText;
+  }
+
+  /**
+   * Reads {@code delta.tool_calls} (the parser is on its START_ARRAY) to its END_ARRAY: whether any
+   * call carries a piece of its {@code function.name} or {@code function.arguments}, which the
+   * model generated as it would an answer's text. Those pieces go to {@code answer} too, so a
+   * stream without usage counts their tokens.
+   */
+  private static boolean toolCallsCarryText(JsonParser p, StringBuilder answer) throws IOException {
+    boolean text = false;
+    JsonToken t;
+    while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+      if (t != JsonToken.START_OBJECT) {
+        p.skipChildren();
+        continue;
+      }
+      while (p.nextToken() == JsonToken.FIELD_NAME) {
+        String field = p.currentName();
+        JsonToken v = p.nextToken();
+        if (field.equals("function") && v == JsonToken.START_OBJECT) {
+          while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String part = p.currentName();
+            JsonToken pv = p.nextToken();
+            if (pv == JsonToken.VALUE_STRING && (part.equals("arguments") || part.equals("name"))) {
+              text |= p.getTextLength() > 0;
+              if (answer != null) {
+                answer.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+              }
+            } else {
+              p.skipChildren();
+            }
+          }
+        } else {
+          p.skipChildren();
+        }
+      }
+    }
+    return text;
   }
 
   private static void skipRestOfArray(JsonParser p) throws IOException {

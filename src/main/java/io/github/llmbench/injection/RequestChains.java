@@ -116,7 +116,11 @@ public final class RequestChains {
                 ? s -> null
                 : RequestChains::countedInputTokens); // a count labelled "tokenizer" must be one
     RequestBodies bodies =
-        new RequestBodies(settings.api(), target.model(), settings.requestOptions().extraBody());
+        new RequestBodies(
+            settings.api(),
+            target.model(),
+            settings.requestOptions().extraBody(),
+            target.api().kind().maxTokensKey(settings.api() == BenchSettings.Api.CHAT));
     return new RequestChains(
         capture, workload, bodies, settings.workload(), settings.injector(), settings.outputLen());
   }

@@ -37,6 +37,8 @@ public final class ServerApi {
   private final Map<String, String> headers;
   private volatile String serverHeader;
   private volatile JsonNode modelList;
+  private volatile ServerKind kind;
+  private volatile Optional<JsonNode> tgiInfo;
 
   public ServerApi(URI baseUrl, Optional<String> apiKey) {
     this(baseUrl, apiKey, Map.of());
@@ -97,6 +99,46 @@ public final class ServerApi {
   }
 
   /**
+   * Which server this is (after {@link #models}): llama.cpp by its {@code Server} header, vLLM,
+   * SGLang and trtllm-serve by the {@code owned_by} of their model cards, TGI by its {@code GET
+   * /info}; asked once.
+   */
+  public ServerKind kind() {
+    ServerKind k = kind;
+    if (k == null) {
+      k = detectKind();
+      kind = k;
+    }
+    return k;
+  }
+
+  private ServerKind detectKind() {
+    if (closesConnectionAfterStream()) {
+      return ServerKind.LLAMACPP;
+    }
+    JsonNode list = modelList;
+    if (list != null) {
+      for (JsonNode m : list.path("data")) {
+        ServerKind owner = ServerKind.ofOwner(m.path("owned_by").asText(null));
+        if (owner != ServerKind.OTHER) {
+          return owner;
+        }
+      }
+    }
+    return tgiInfo().isPresent() ? ServerKind.TGI : ServerKind.OTHER;
+  }
+
+  /** TGI's {@code GET /info} when the server answers it with {@code max_total_tokens}. */
+  private Optional<JsonNode> tgiInfo() {
+    Optional<JsonNode> info = tgiInfo;
+    if (info == null) {
+      info = get("/info").filter(i -> i.path("max_total_tokens").canConvertToInt());
+      tgiInfo = info;
+    }
+    return info;
+  }
+
+  /**
    * Whether the server closes the connection after each streamed response although it announces
    * keep-alive: llama.cpp's {@code llama-server} ({@code Server: llama.cpp}) does. A client that
    * reuses such a connection races the server's close and its next request fails at once, so the
@@ -110,10 +152,12 @@ public final class ServerApi {
 
   /**
    * The server's tokenizer: {@code POST /tokenize} in vLLM's form ({@code {"model","prompt"}} ->
-   * {@code {"count","tokens"}}) or llama.cpp's ({@code {"content"}} -> {@code {"tokens":[...]}}),
-   * whichever the server answers, and {@code POST /detokenize} in the same form ({@code
-   * {"model","tokens"}} -> {@code {"prompt"}}, or {@code {"tokens"}} -> {@code {"content"}}) when
-   * it has one; {@link ServerTokenizer#NONE} when neither form counts.
+   * {@code {"count","tokens"}}; SGLang's too), llama.cpp's ({@code {"content"}} -> {@code
+   * {"tokens":[...]}}) or TGI's ({@code {"inputs"}} -> {@code [{"id",...}]}), whichever the server
+   * answers, and {@code POST /detokenize} in the same form ({@code {"model","tokens"}} -> {@code
+   * {"prompt"}}, SGLang's {@code {"text"}}, or {@code {"tokens"}} -> {@code {"content"}}) when it
+   * has one; {@link ServerTokenizer#NONE} when no form counts (trtllm-serve has no public tokenizer
+   * endpoint).
    */
   public ServerTokenizer tokenizer(String model) {
     for (Form form : Form.values()) {
@@ -127,10 +171,15 @@ public final class ServerApi {
     return ServerTokenizer.NONE;
   }
 
-  /** The two shapes of the tokenizer endpoints. */
+  /**
+   * The shapes of the tokenizer endpoints: vLLM's (SGLang's too, whose {@code /detokenize} answers
+   * {@code text} where vLLM's says {@code prompt}), llama.cpp's, and TGI's ({@code {"inputs"}} -> a
+   * list of tokens, no {@code /detokenize}).
+   */
   enum Form {
     VLLM("vLLM"),
-    LLAMA_CPP("llama.cpp");
+    LLAMA_CPP("llama.cpp"),
+    TGI("TGI");
 
     final String label;
 
@@ -161,6 +210,12 @@ public final class ServerApi {
       if (json.isEmpty()) {
         return OptionalInt.empty();
       }
+      if (form == Form.TGI) {
+        JsonNode list = json.get();
+        return list.isArray() && (list.isEmpty() || list.get(0).has("id"))
+            ? OptionalInt.of(json.get().size())
+            : OptionalInt.empty();
+      }
       JsonNode count = json.get().path("count");
       if (form == Form.VLLM && count.canConvertToInt()) {
         return OptionalInt.of(count.asInt());
@@ -176,13 +231,14 @@ public final class ServerApi {
     @Override
     public Optional<int[]> encode(String text) {
       return post("/tokenize", textBody(text, false))
-          .map(j -> j.path("tokens"))
+          .map(j -> form == Form.TGI ? j : j.path("tokens"))
           .filter(JsonNode::isArray)
           .map(
               t -> {
                 int[] ids = new int[t.size()];
                 for (int i = 0; i < ids.length; i++) {
-                  ids[i] = t.get(i).asInt();
+                  JsonNode id = t.get(i);
+                  ids[i] = (form == Form.TGI ? id.path("id") : id).asInt();
                 }
                 return ids;
               });
@@ -194,13 +250,19 @@ public final class ServerApi {
       if (form == Form.VLLM) {
         body.put("model", model);
       }
+      if (form == Form.TGI) {
+        return Optional.empty();
+      }
       var tokens = body.putArray("tokens");
       for (int id : ids) {
         tokens.add(id);
       }
-      String field = form == Form.VLLM ? "prompt" : "content";
       return post("/detokenize", body)
-          .map(j -> j.get(field))
+          .map(
+              j ->
+                  form == Form.VLLM
+                      ? j.has("prompt") ? j.get("prompt") : j.get("text")
+                      : j.get("content"))
           .filter(JsonNode::isTextual)
           .map(JsonNode::asText);
     }
@@ -216,6 +278,8 @@ public final class ServerApi {
         if (!forCount) {
           body.put("add_special_tokens", false);
         }
+      } else if (form == Form.TGI) {
+        body.put("inputs", text);
       } else {
         body.put("content", text);
       }
@@ -256,16 +320,23 @@ public final class ServerApi {
   }
 
   /**
-   * How many tokens (prompt + output) one request may have: vLLM's {@code max_model_len} of {@code
-   * GET /v1/models}; llama.cpp's per-slot {@code n_ctx} of {@code GET /props} (the server's {@code
-   * -c} divided among its {@code -np} slots), else its models' {@code meta.n_ctx} or {@code
-   * meta.n_ctx_train}. Empty when the server tells none of them.
+   * How many tokens (prompt + output) one request may have: vLLM's (and SGLang's) {@code
+   * max_model_len} of {@code GET /v1/models}; TGI's {@code max_total_tokens} of {@code GET /info};
+   * llama.cpp's per-slot {@code n_ctx} of {@code GET /props} (the server's {@code -c} divided among
+   * its {@code -np} slots), else its models' {@code meta.n_ctx} or {@code meta.n_ctx_train}. Empty
+   * when the server tells none of them.
    */
   public Optional<ContextLength> contextLength(String model) {
     JsonNode card = modelCard(model);
     if (card != null && card.path("max_model_len").canConvertToInt()) {
       return Optional.of(
           new ContextLength(card.get("max_model_len").asInt(), "max_model_len of GET /v1/models"));
+    }
+    Optional<JsonNode> tgi = kind() == ServerKind.TGI ? tgiInfo() : Optional.empty();
+    if (tgi.isPresent()) {
+      return Optional.of(
+          new ContextLength(
+              tgi.get().get("max_total_tokens").asInt(), "max_total_tokens of GET /info"));
     }
     Optional<JsonNode> props = get("/props");
     JsonNode slot =

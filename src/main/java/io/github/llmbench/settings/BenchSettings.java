@@ -261,7 +261,14 @@ public final class BenchSettings {
     /** The keys of every streaming body the kit writes itself. */
     public static final List<String> KIT_KEYS =
         List.of(
-            "model", "messages", "prompt", "max_tokens", "stream", "stream_options", "ignore_eos");
+            "model",
+            "messages",
+            "prompt",
+            "max_tokens",
+            "max_completion_tokens",
+            "stream",
+            "stream_options",
+            "ignore_eos");
 
     public RequestOptions {
       headers = Collections.unmodifiableMap(new TreeMap<>(headers));
@@ -283,11 +290,13 @@ public final class BenchSettings {
     }
 
     /**
-     * The extra body's {@code max_tokens} when it sets a whole number, which every request then
-     * asks for.
+     * The extra body's {@code max_tokens} (or {@code max_completion_tokens}) when it sets a whole
+     * number, which every request then asks for.
      */
     public OptionalInt maxTokens() {
-      JsonNode v = extraBody().get("max_tokens");
+      ObjectNode body = extraBody();
+      JsonNode v =
+          body.has("max_tokens") ? body.get("max_tokens") : body.get("max_completion_tokens");
       return v != null && v.canConvertToInt() && v.isIntegralNumber()
           ? OptionalInt.of(v.asInt())
           : OptionalInt.empty();
@@ -1121,8 +1130,9 @@ public final class BenchSettings {
   }
 
   /**
-   * The embedded simulator's dialect, {@code vllm} or {@code llamacpp} (llama.cpp's llama-server
-   * stream and endpoint shapes); used only without {@code base.url}.
+   * The embedded simulator's dialect: {@code vllm}, {@code llamacpp} (llama.cpp's llama-server
+   * stream and endpoint shapes), {@code sglang}, {@code tgi} or {@code trtllm}; used only without
+   * {@code base.url}.
    */
   public String simDialect() {
     return simDialect;

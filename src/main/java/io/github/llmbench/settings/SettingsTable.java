@@ -463,9 +463,9 @@ public final class SettingsTable {
           SIMULATOR,
           "sim.dialect",
           BenchSettings.DEFAULT_SIM_DIALECT,
-          "vllm or llamacpp",
+          "vllm, llamacpp, sglang, tgi or trtllm",
           "the simulated server's stream and endpoint shapes",
-          Parser.oneOf(() -> List.of("vllm", "llamacpp")));
+          Parser.oneOf(() -> List.of("vllm", "llamacpp", "sglang", "tgi", "trtllm")));
 
   public static final Setting<String> MODEL_SPEC =
       Setting.without(

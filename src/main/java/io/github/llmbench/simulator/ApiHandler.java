@@ -17,6 +17,7 @@ import io.netty.handler.codec.http.HttpUtil;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
 
 /** Routes the OpenAI-compatible endpoints; one instance per connection. */
 final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -62,7 +63,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
           FullHttpResponse list =
               Http.json(
                   HttpResponseStatus.OK,
-                  llamaCpp() ? LlamaCppEndpoints.models(sim) : models(),
+                  switch (dialect()) {
+                    case VLLM -> models();
+                    case LLAMACPP -> LlamaCppEndpoints.models(sim);
+                    default -> OtherServerEndpoints.models(sim, dialect());
+                  },
                   keepAlive);
           if (llamaCpp()) {
             list.headers().set("Server", LlamaCppEndpoints.SERVER);
@@ -71,27 +76,56 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         case "/tokenize" -> {
           requireMethod(method, HttpMethod.POST);
+          if (dialect() == Dialect.TRTLLM) {
+            sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
+            return;
+          }
           JsonNode tokenizeBody = body(msg);
           send(
               ctx,
               Http.json(
                   HttpResponseStatus.OK,
-                  llamaCpp()
-                      ? LlamaCppEndpoints.tokenize(tokenizeBody, sim)
-                      : tokenize(tokenizeBody),
+                  switch (dialect()) {
+                    case LLAMACPP -> LlamaCppEndpoints.tokenize(tokenizeBody, sim);
+                    case TGI -> OtherServerEndpoints.tgiTokenize(tokenizeBody, sim);
+                    default -> tokenize(tokenizeBody);
+                  },
                   keepAlive),
+              keepAlive);
+        }
+        case "/info" -> {
+          requireMethod(method, HttpMethod.GET);
+          if (dialect() != Dialect.TGI) {
+            sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
+            return;
+          }
+          send(
+              ctx,
+              Http.json(HttpResponseStatus.OK, OtherServerEndpoints.tgiInfo(sim), keepAlive),
               keepAlive);
         }
         case "/metrics" -> {
           requireMethod(method, HttpMethod.GET);
-          send(
-              ctx,
-              Http.bytes(
-                  HttpResponseStatus.OK,
-                  sim.metrics().render(sim.servedModelName()).getBytes(StandardCharsets.UTF_8),
-                  "text/plain; version=0.0.4; charset=utf-8",
-                  keepAlive),
-              keepAlive);
+          if (dialect() == Dialect.TRTLLM) {
+            send(
+                ctx,
+                Http.bytes(
+                    HttpResponseStatus.OK,
+                    sim.metrics().trtllmIterationStats().getBytes(StandardCharsets.UTF_8),
+                    "application/json",
+                    keepAlive),
+                keepAlive);
+          } else {
+            sendPrometheus(ctx, keepAlive);
+          }
+        }
+        case "/prometheus/metrics" -> {
+          requireMethod(method, HttpMethod.GET);
+          if (dialect() != Dialect.TRTLLM) {
+            sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
+            return;
+          }
+          sendPrometheus(ctx, keepAlive);
         }
         case "/v1/chat/completions" -> {
           requireMethod(method, HttpMethod.POST);
@@ -108,6 +142,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     } catch (ApiError e) {
       sendError(ctx, e, keepAlive);
     }
+  }
+
+  private void sendPrometheus(ChannelHandlerContext ctx, boolean keepAlive) {
+    send(
+        ctx,
+        Http.bytes(
+            HttpResponseStatus.OK,
+            sim.metrics().render(sim.servedModelName(), dialect()).getBytes(StandardCharsets.UTF_8),
+            "text/plain; version=0.0.4; charset=utf-8",
+            keepAlive),
+        keepAlive);
   }
 
   /** vLLM's error JSON. */
@@ -187,7 +232,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   }
 
   private boolean llamaCpp() {
-    return sim.config().dialect() == Dialect.LLAMACPP;
+    return dialect() == Dialect.LLAMACPP;
+  }
+
+  private Dialect dialect() {
+    return sim.config().dialect();
   }
 
   private ObjectNode models() {
@@ -238,9 +287,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
   }
 
   private void generate(ChannelHandlerContext ctx, JsonNode body, boolean chat, boolean keepAlive) {
+    if (dialect() == Dialect.TRTLLM) {
+      OtherServerEndpoints.checkTrtllmBody(body, chat);
+    }
     ParsedRequest p =
         ParsedRequest.parse(
             body, chat, sim.servedModelName(), sim.tokenizer(), sim.modelSpec().maxModelLen());
+    if (dialect() == Dialect.TGI && p.maxTokens > 1) {
+      // TGI has no ignore_eos: the answer ends where the model's end-of-sequence token falls
+      int half = (p.maxTokens + 1) / 2;
+      p = p.endingAt(half + ThreadLocalRandom.current().nextInt(p.maxTokens - half + 1));
+    }
     SimFaults.Fault fault = sim.config().faults().draw();
     if (fault != null
         && (fault.mode() == SimFaults.Mode.HTTP_429 || fault.mode() == SimFaults.Mode.HTTP_500)) {
@@ -263,7 +320,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     ResponseWriter w;
     if (llamaCpp()) {
       LlamaCppStreamWriter lw =
-          new LlamaCppStreamWriter(ctx.channel(), p, sim.servedModelName(), keepAlive, onDone);
+          new LlamaCppStreamWriter(
+              ctx.channel(),
+              p,
+              sim.servedModelName(),
+              keepAlive,
+              onDone,
+              sim.config().reasoningTokens());
       if (p.stream) {
         lw.writeStreamHead();
       }
@@ -277,7 +340,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
               keepAlive,
               onDone,
               sim.config().tokensPerChunk(),
-              sim.config().reasoningTokens());
+              sim.config().reasoningTokens(),
+              dialect().reasoningField());
       if (p.stream) {
         sw.writeStreamHead();
       }

@@ -16,17 +16,37 @@ import java.util.stream.Collectors;
  *       Ollama-style {@code models} list, {@code /tokenize} answering {@code {"content"}} with
  *       {@code {"tokens":[...]}} (and vLLM's {@code {"prompt"}} form with an empty list), {@code
  *       /health} with {@code {"status":"ok"}}. Non-streaming responses keep vLLM's shape.
+ *   <li>{@link #SGLANG}: SGLang's: vLLM's stream with {@code delta.reasoning_content}, {@code
+ *       /v1/models} owned by {@code sglang} with {@code max_model_len}, {@code /tokenize} as
+ *       vLLM's, and its {@code sglang:*} metrics.
+ *   <li>{@link #TGI}: Hugging Face TGI's: {@code GET /info} ({@code max_total_tokens}), {@code
+ *       /tokenize} taking {@code {"inputs"}} and answering a list of {@code {id,text,start,stop}},
+ *       {@code /v1/models} without a context length, {@code tgi_*} metrics; it ignores {@code
+ *       ignore_eos}, so each answer ends at a drawn point between half and all of {@code
+ *       max_tokens}, as a model that meets its end-of-sequence token does.
+ *   <li>{@link #TRTLLM}: NVIDIA trtllm-serve's: request bodies with a key it does not know are
+ *       refused (400, {@code extra_forbidden}), {@code model} is required, no tokenizer endpoint,
+ *       {@code GET /metrics} answers JSON iteration stats and the Prometheus text ({@code
+ *       trtllm_*}) is at {@code /prometheus/metrics}.
  * </ul>
  */
 public enum Dialect {
   VLLM,
-  LLAMACPP;
+  LLAMACPP,
+  SGLANG,
+  TGI,
+  TRTLLM;
+
+  /** The field a reasoning model's thinking streams in: vLLM's current one, else the older. */
+  String reasoningField() {
+    return this == VLLM ? "reasoning" : "reasoning_content";
+  }
 
   public String id() {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** The dialect named {@code id} ({@code vllm}, {@code llamacpp}). */
+  /** The dialect named {@code id} ({@code vllm}, {@code llamacpp}, {@code sglang}, ...). */
   public static Dialect fromId(String id) {
     for (Dialect d : values()) {
       if (d.id().equals(id)) {

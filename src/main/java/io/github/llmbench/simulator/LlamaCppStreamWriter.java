@@ -53,8 +53,17 @@ final class LlamaCppStreamWriter implements ResponseWriter {
   private final long arrivalNanos = System.nanoTime();
   private long firstTokenNanos;
 
+  /** A chat answer's first tokens that are thinking, streamed as {@code reasoning_content}. */
+  private final int reasoningTokens;
+
   LlamaCppStreamWriter(
-      Channel channel, ParsedRequest req, String model, boolean keepAlive, Runnable onDone) {
+      Channel channel,
+      ParsedRequest req,
+      String model,
+      boolean keepAlive,
+      Runnable onDone,
+      int reasoningTokens) {
+    this.reasoningTokens = req.chat ? reasoningTokens : 0;
     this.channel = channel;
     this.req = req;
     this.model = model;
@@ -110,7 +119,13 @@ final class LlamaCppStreamWriter implements ResponseWriter {
             "");
       }
       chatChunk(
-          out, "{\"finish_reason\":null,\"index\":0,\"delta\":{\"content\":" + word + "}}", "");
+          out,
+          "{\"finish_reason\":null,\"index\":0,\"delta\":{\""
+              + (k < reasoningTokens ? "reasoning_content" : "content")
+              + "\":"
+              + word
+              + "}}",
+          "");
       if (last) {
         chatChunk(out, "{\"finish_reason\":\"length\",\"index\":0,\"delta\":{}}", "");
         if (req.includeUsage) {

@@ -16,8 +16,21 @@ final class ParsedRequest {
 
   final int maxTokens;
 
+  /**
+   * The function a chat answer calls instead of writing text, or null: the first of the request's
+   * {@code tools} unless {@code tool_choice} is {@code "none"} (the simulator always calls a tool
+   * when it may, as a model asked to use one does).
+   */
+  final String toolName;
+
   private ParsedRequest(
-      boolean chat, boolean stream, boolean includeUsage, int[] promptIds, int maxTokens) {
+      boolean chat,
+      boolean stream,
+      boolean includeUsage,
+      int[] promptIds,
+      int maxTokens,
+      String toolName) {
+    this.toolName = toolName;
     this.chat = chat;
     this.stream = stream;
     this.includeUsage = includeUsage;
@@ -108,7 +121,35 @@ final class ParsedRequest {
     for (int i = 0; i < promptIds.length; i++) {
       promptIds[i] = ids.get(i);
     }
-    return new ParsedRequest(chat, stream, includeUsage, promptIds, maxTokens);
+    return new ParsedRequest(
+        chat, stream, includeUsage, promptIds, maxTokens, chat ? toolName(body) : null);
+  }
+
+  /**
+   * The same request answered with {@code tokens} output tokens instead of {@code max_tokens}: a
+   * server that ignores {@code ignore_eos} stops where its model ends the answer.
+   */
+  ParsedRequest endingAt(int tokens) {
+    return new ParsedRequest(chat, stream, includeUsage, promptIds, tokens, toolName);
+  }
+
+  /** The first tool's function name, when the request offers tools and allows a call. */
+  private static String toolName(JsonNode body) {
+    JsonNode tools = body.get("tools");
+    if (tools == null || tools.isNull()) {
+      return null;
+    }
+    if (!tools.isArray()) {
+      throw ApiError.badRequest("tools: Input should be a valid list", "tools");
+    }
+    if (tools.isEmpty() || "none".equals(body.path("tool_choice").asText(""))) {
+      return null;
+    }
+    JsonNode name = tools.get(0).path("function").path("name");
+    if (!name.isTextual() || name.asText().isEmpty()) {
+      throw ApiError.badRequest("tools.0.function.name: Field required", "tools");
+    }
+    return name.asText();
   }
 
   /** {@code model} may be absent (vLLM then uses the served model); otherwise it must match. */

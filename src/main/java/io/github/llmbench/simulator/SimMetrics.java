@@ -5,10 +5,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * The engine's counters, gauges and histograms under vLLM's Prometheus names and types ({@code
- * vllm/v1/metrics/loggers.py}), served as {@code GET /metrics} in the Prometheus text format 0.0.4,
- * labelled {@code model_name} like vLLM. Written by the engine thread (one writer), read by any
- * thread.
+ * The engine's counters, gauges and histograms, served in the Prometheus text format 0.0.4 under
+ * the names, types and labels of the server the simulator speaks for ({@link Dialect}): vLLM's
+ * ({@code vllm/v1/metrics/loggers.py}; also for llama.cpp's dialect), SGLang's ({@code
+ * srt/metrics/collector.py}), TGI's ({@code router/src/server.rs}: counters without {@code _total},
+ * no model label) and trtllm-serve's ({@code serve/metrics/collector.py}, at {@code
+ * /prometheus/metrics}). Written by the engine thread (one writer), read by any thread.
  */
 final class SimMetrics {
 
@@ -35,14 +37,25 @@ final class SimMetrics {
   private final AtomicLong prefixQueries = new AtomicLong();
   private final AtomicLong prefixHits = new AtomicLong();
   private final AtomicLong requestSuccess = new AtomicLong();
+  private final AtomicLong cachedPromptTokens = new AtomicLong();
+  private final AtomicLong requests = new AtomicLong();
   final Histogram ttft = new Histogram(TTFT_BUCKETS);
   final Histogram itl = new Histogram(ITL_BUCKETS);
   final Histogram e2e = new Histogram(REQUEST_LATENCY_BUCKETS);
   final Histogram queue = new Histogram(REQUEST_LATENCY_BUCKETS);
 
+  // TGI's per-request histograms (its buckets: powers of two for lengths)
+  static final double[] LENGTH_BUCKETS = {
+    1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072
+  };
+  final Histogram inputLength = new Histogram(LENGTH_BUCKETS);
+  final Histogram generatedTokens = new Histogram(LENGTH_BUCKETS);
+  final Histogram meanTimePerToken = new Histogram(ITL_BUCKETS);
+
   // --- engine thread ---
   void admitted(SimRequest r, long nowNanos) {
     queue.observe((nowNanos - r.readyNanos) / 1e9);
+    requests.incrementAndGet();
     prefixQueries.addAndGet(r.promptTokens);
     prefixHits.addAndGet(r.cachedPromptTokens);
   }
@@ -52,6 +65,7 @@ final class SimMetrics {
       r.firstTokenNanos = endNanos;
       ttft.observe((endNanos - r.arrivalNanos) / 1e9);
       promptTokens.addAndGet(r.promptTokens);
+      cachedPromptTokens.addAndGet(r.cachedPromptTokens);
     } else {
       itl.observe((endNanos - r.lastTokenNanos) / 1e9);
     }
@@ -62,6 +76,11 @@ final class SimMetrics {
   void finished(SimRequest r, long endNanos) {
     e2e.observe((endNanos - r.arrivalNanos) / 1e9);
     requestSuccess.incrementAndGet();
+    inputLength.observe(r.promptTokens);
+    generatedTokens.observe(r.generated);
+    if (r.generated > 1) {
+      meanTimePerToken.observe((endNanos - r.firstTokenNanos) / 1e9 / (r.generated - 1));
+    }
   }
 
   void preempted() {
@@ -95,9 +114,32 @@ final class SimMetrics {
     return promptTokens.get();
   }
 
+  long cachedPromptTokens() {
+    return cachedPromptTokens.get();
+  }
+
   /** The Prometheus text exposition (format 0.0.4), as vLLM's {@code /metrics} serves it. */
   String render(String modelName) {
-    String l = "{model_name=\"" + modelName.replace("\\", "\\\\").replace("\"", "\\\"") + "\"}";
+    return render(modelName, Dialect.VLLM);
+  }
+
+  /** The Prometheus text exposition of the dialect's server. */
+  String render(String modelName, Dialect dialect) {
+    return switch (dialect) {
+      case VLLM, LLAMACPP -> renderVllm(modelName);
+      case SGLANG -> renderSglang(modelName);
+      case TGI -> renderTgi();
+      case TRTLLM -> renderTrtllm(modelName);
+    };
+  }
+
+  private static String quoted(String v) {
+    return "\"" + v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+  }
+
+  private String renderVllm(String modelName) {
+    String inner = "model_name=" + quoted(modelName);
+    String l = "{" + inner + "}";
     StringBuilder sb = new StringBuilder(8192);
     gauge(
         sb,
@@ -129,6 +171,12 @@ final class SimMetrics {
     counter(sb, "vllm:prompt_tokens", "Number of prefill tokens processed.", l, promptTokens.get());
     counter(
         sb,
+        "vllm:prompt_tokens_cached",
+        "Number of cached prompt tokens (local prefix cache).",
+        l,
+        cachedPromptTokens.get());
+    counter(
+        sb,
         "vllm:generation_tokens",
         "Number of generation tokens processed.",
         l,
@@ -143,23 +191,151 @@ final class SimMetrics {
         sb,
         "vllm:time_to_first_token_seconds",
         "Histogram of time to first token in seconds.",
-        modelName);
+        inner);
     itl.render(
         sb,
         "vllm:inter_token_latency_seconds",
         "Histogram of inter-token latency in seconds.",
-        modelName);
+        inner);
     e2e.render(
         sb,
         "vllm:e2e_request_latency_seconds",
         "Histogram of e2e request latency in seconds.",
-        modelName);
+        inner);
     queue.render(
         sb,
         "vllm:request_queue_time_seconds",
         "Histogram of time spent in WAITING phase for request.",
-        modelName);
+        inner);
     return sb.toString();
+  }
+
+  /** SGLang's names; its scheduler's gauges carry the engine's ranks too. */
+  private String renderSglang(String modelName) {
+    String tok = "model_name=" + quoted(modelName) + ",engine_type=\"unified\"";
+    String sched = tok + ",tp_rank=\"0\",pp_rank=\"0\"";
+    String l = "{" + sched + "}";
+    StringBuilder sb = new StringBuilder(8192);
+    gauge(sb, "sglang:num_running_reqs", "The number of running requests.", l, running);
+    gauge(sb, "sglang:num_queue_reqs", "The number of requests in the waiting queue.", l, waiting);
+    gauge(sb, "sglang:token_usage", "The token usage.", l, kvUsage);
+    long queried = prefixQueries.get();
+    gauge(
+        sb,
+        "sglang:cache_hit_rate",
+        "The prefix cache hit rate.",
+        l,
+        queried == 0 ? 0 : prefixHits.get() / (double) queried);
+    String t = "{" + tok + "}";
+    counter(
+        sb, "sglang:prompt_tokens", "Number of prefill tokens processed.", t, promptTokens.get());
+    counter(
+        sb,
+        "sglang:generation_tokens",
+        "Number of generation tokens processed.",
+        t,
+        generationTokens.get());
+    counter(
+        sb, "sglang:cached_tokens", "Number of cached prompt tokens.", t, cachedPromptTokens.get());
+    counter(sb, "sglang:num_requests", "The number of processed requests.", t, requests.get());
+    counter(
+        sb,
+        "sglang:num_retracted_requests",
+        "Total number of retracted requests due to kv cache pressure.",
+        l,
+        preemptions.get());
+    ttft.render(
+        sb,
+        "sglang:time_to_first_token_seconds",
+        "Histogram of time to first token in seconds.",
+        tok);
+    itl.render(
+        sb,
+        "sglang:inter_token_latency_seconds",
+        "Histogram of inter-token latency in seconds.",
+        tok);
+    e2e.render(
+        sb,
+        "sglang:e2e_request_latency_seconds",
+        "Histogram of End-to-end request latency in seconds",
+        tok);
+    return sb.toString();
+  }
+
+  /**
+   * TGI's names (metrics-exporter-prometheus: counters without {@code _total}, no model label, no
+   * TTFT histogram, no KV gauge; its token counts are the sums of per-request histograms).
+   */
+  private String renderTgi() {
+    StringBuilder sb = new StringBuilder(8192);
+    sb.append("# TYPE tgi_request_count counter\ntgi_request_count ")
+        .append(num(requests.get()))
+        .append('\n');
+    sb.append("# TYPE tgi_request_success counter\ntgi_request_success ")
+        .append(num(requestSuccess.get()))
+        .append('\n');
+    sb.append("# TYPE tgi_queue_size gauge\ntgi_queue_size ").append(num(waiting)).append('\n');
+    sb.append("# TYPE tgi_batch_current_size gauge\ntgi_batch_current_size ")
+        .append(num(running))
+        .append('\n');
+    inputLength.render(sb, "tgi_request_input_length", null, "");
+    generatedTokens.render(sb, "tgi_request_generated_tokens", null, "");
+    meanTimePerToken.render(sb, "tgi_request_mean_time_per_token_duration", null, "");
+    e2e.render(sb, "tgi_request_duration", null, "");
+    queue.render(sb, "tgi_request_queue_duration", null, "");
+    return sb.toString();
+  }
+
+  /** trtllm-serve's names ({@code /prometheus/metrics}). */
+  private String renderTrtllm(String modelName) {
+    String inner = "model_name=" + quoted(modelName) + ",engine_type=\"pytorch\"";
+    String l = "{" + inner + "}";
+    StringBuilder sb = new StringBuilder(8192);
+    gauge(sb, "trtllm_num_requests_running", "Number of requests running.", l, running);
+    gauge(sb, "trtllm_num_requests_waiting", "Number of requests waiting.", l, waiting);
+    gauge(sb, "trtllm_kv_cache_utilization", "KV cache utilization (0 to 1).", l, kvUsage);
+    long queried = prefixQueries.get();
+    gauge(
+        sb,
+        "trtllm_kv_cache_hit_rate",
+        "KV cache hit rate.",
+        l,
+        queried == 0 ? 0 : prefixHits.get() / (double) queried);
+    counter(sb, "trtllm_prompt_tokens", "Number of prompt tokens.", l, promptTokens.get());
+    counter(
+        sb, "trtllm_generation_tokens", "Number of generation tokens.", l, generationTokens.get());
+    counter(
+        sb,
+        "trtllm_prompt_cached_tokens",
+        "Number of cached prompt tokens.",
+        l,
+        cachedPromptTokens.get());
+    counter(
+        sb,
+        "trtllm_request_success",
+        "Count of successfully processed requests.",
+        l,
+        requestSuccess.get());
+    ttft.render(
+        sb, "trtllm_time_to_first_token_seconds", "Histogram of time to first token.", inner);
+    itl.render(
+        sb, "trtllm_time_per_output_token_seconds", "Histogram of time per output token.", inner);
+    e2e.render(
+        sb,
+        "trtllm_e2e_request_latency_seconds",
+        "Histogram of end to end request latency.",
+        inner);
+    return sb.toString();
+  }
+
+  /** trtllm-serve's {@code GET /metrics}: JSON iteration stats, not Prometheus text. */
+  String trtllmIterationStats() {
+    return String.format(
+        Locale.ROOT,
+        "[{\"iter\":%d,\"numActiveRequests\":%d,\"numQueuedRequests\":%d,\"kvCacheStats\":{\"usedNumBlocks\":0}}]",
+        generationTokens.get(),
+        running,
+        waiting);
   }
 
   private static void gauge(StringBuilder sb, String name, String help, String labels, double v) {
@@ -217,9 +393,15 @@ final class SimMetrics {
       return Double.longBitsToDouble(sumBits.get());
     }
 
-    void render(StringBuilder sb, String name, String help, String model) {
-      String m = "model_name=\"" + model.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
-      sb.append("# HELP ").append(name).append(' ').append(help).append('\n');
+    /**
+     * @param labels the labels inside the braces, e.g. {@code model_name="m"}; empty for none
+     * @param help null for none (TGI writes no HELP lines)
+     */
+    void render(StringBuilder sb, String name, String help, String labels) {
+      String m = labels.isEmpty() ? "" : labels + ",";
+      if (help != null) {
+        sb.append("# HELP ").append(name).append(' ').append(help).append('\n');
+      }
       sb.append("# TYPE ").append(name).append(" histogram\n");
       long cum = 0;
       long[] snap = new long[counts.length()];
@@ -232,7 +414,7 @@ final class SimMetrics {
         sb.append(name)
             .append("_bucket{")
             .append(m)
-            .append(",le=\"")
+            .append("le=\"")
             .append(Double.toString(bounds[i]))
             .append("\"} ")
             .append(num(cum))
@@ -242,11 +424,12 @@ final class SimMetrics {
       sb.append(name)
           .append("_bucket{")
           .append(m)
-          .append(",le=\"+Inf\"} ")
+          .append("le=\"+Inf\"} ")
           .append(num(cum))
           .append('\n');
-      sb.append(name).append("_count{").append(m).append("} ").append(num(cum)).append('\n');
-      sb.append(name).append("_sum{").append(m).append("} ").append(num(sum)).append('\n');
+      String own = labels.isEmpty() ? "" : "{" + labels + "}";
+      sb.append(name).append("_count").append(own).append(' ').append(num(cum)).append('\n');
+      sb.append(name).append("_sum").append(own).append(' ').append(num(sum)).append('\n');
     }
   }
 }

@@ -48,12 +48,17 @@ final class StreamWriter implements ResponseWriter {
           "{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
   private static final byte[] CHAT_MID = b("{\"index\":0,\"delta\":{\"content\":");
 
-  /** vLLM's reasoning delta (since late 2025; {@code reasoning_content} before). */
-  private static final byte[] CHAT_REASONING_MID = b("{\"index\":0,\"delta\":{\"reasoning\":");
-
   private static final byte[] CHAT_TAIL = b("},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
   private static final byte[] CHAT_TAIL_LAST =
       b("},\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n");
+
+  /** A tool call's pieces: vLLM's DeltaToolCall, the id, type and name on the first only. */
+  private static final byte[] TOOL_MID = b("{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,");
+
+  private static final byte[] TOOL_ARGUMENTS = b("\"function\":{\"arguments\":");
+  private static final byte[] TOOL_TAIL = b("}}]},\"logprobs\":null,\"finish_reason\":null}]}\n\n");
+  private static final byte[] TOOL_TAIL_LAST =
+      b("}}]},\"logprobs\":null,\"finish_reason\":\"tool_calls\",\"stop_reason\":null}]}\n\n");
   private static final byte[] CMPL_MID = b("{\"index\":0,\"text\":");
   private static final byte[] CMPL_TAIL =
       b(",\"logprobs\":null,\"finish_reason\":null,\"stop_reason\":null}]}\n\n");
@@ -92,9 +97,16 @@ final class StreamWriter implements ResponseWriter {
 
   private final byte[] reasoningPrefix;
 
+  /** The first and the later chunks' prefixes of a tool call, null when the answer is text. */
+  private final byte[] toolFirstPrefix;
+
+  private final byte[] toolPrefix;
+
+  private boolean toolCallStarted;
+
   StreamWriter(
       Channel channel, ParsedRequest req, String model, boolean keepAlive, Runnable onDone) {
-    this(channel, req, model, keepAlive, onDone, 1, 0);
+    this(channel, req, model, keepAlive, onDone, 1, 0, Dialect.VLLM.reasoningField());
   }
 
   StreamWriter(
@@ -104,7 +116,8 @@ final class StreamWriter implements ResponseWriter {
       boolean keepAlive,
       Runnable onDone,
       int tokensPerChunk,
-      int reasoningTokens) {
+      int reasoningTokens,
+      String reasoningField) {
     this.tokensPerChunk = tokensPerChunk;
     this.reasoningTokens = req.chat ? reasoningTokens : 0;
     this.channel = channel;
@@ -134,15 +147,64 @@ final class StreamWriter implements ResponseWriter {
     System.arraycopy(DATA, 0, prefix, 0, DATA.length);
     System.arraycopy(head, 0, prefix, DATA.length, head.length);
     System.arraycopy(mid, 0, prefix, DATA.length + head.length, mid.length);
-    this.reasoningPrefix = new byte[DATA.length + head.length + CHAT_REASONING_MID.length];
-    System.arraycopy(prefix, 0, reasoningPrefix, 0, DATA.length + head.length);
-    System.arraycopy(
-        CHAT_REASONING_MID,
-        0,
-        reasoningPrefix,
-        DATA.length + head.length,
-        CHAT_REASONING_MID.length);
+    // vLLM's reasoning delta is "reasoning" (since late 2025), the others' "reasoning_content"
+    this.reasoningPrefix =
+        concat(DATA, head, b("{\"index\":0,\"delta\":{" + Json.quote(reasoningField) + ":"));
+    if (req.toolName != null) {
+      byte[] first =
+          b(
+              "\"id\":"
+                  + Json.quote("chatcmpl-tool-" + hex(rnd.nextLong()))
+                  + ",\"type\":\"function\",\"function\":{\"name\":"
+                  + Json.quote(req.toolName)
+                  + ",\"arguments\":");
+      this.toolFirstPrefix = concat(DATA, head, TOOL_MID, first);
+      this.toolPrefix = concat(DATA, head, TOOL_MID, TOOL_ARGUMENTS);
+    } else {
+      this.toolFirstPrefix = null;
+      this.toolPrefix = null;
+    }
     this.raw = channel.pipeline().context(HttpServerCodec.class);
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    int n = 0;
+    for (byte[] p : parts) {
+      n += p.length;
+    }
+    byte[] out = new byte[n];
+    int at = 0;
+    for (byte[] p : parts) {
+      System.arraycopy(p, 0, out, at, p.length);
+      at += p.length;
+    }
+    return out;
+  }
+
+  /**
+   * Tokens {@code from} to {@code to} of a tool call's arguments, a JSON object in all: the call's
+   * first token is its name, the next opens {@code {"text": "}, the last closes it.
+   */
+  private String toolArguments(int from, int to) {
+    int first = reasoningTokens;
+    int n = req.maxTokens - first;
+    StringBuilder sb = new StringBuilder();
+    for (int j = Math.max(from, first); j <= to; j++) {
+      int i = j - first;
+      if (i == 0) {
+        continue;
+      }
+      if (n == 2) {
+        sb.append("{}");
+      } else if (i == 1) {
+        sb.append("{\"text\": \"");
+      } else if (i == n - 1) {
+        sb.append("\"}");
+      } else {
+        sb.append(StubTokenizer.OUTPUT_WORDS[StubTokenizer.outputWord(seed, j)]);
+      }
+    }
+    return sb.toString();
   }
 
   private static String hex(long v) {
@@ -167,15 +229,24 @@ final class StreamWriter implements ResponseWriter {
     if (tokensPerChunk > 1 && !last && k + 1 - unwritten < tokensPerChunk) {
       return false; // this token goes out with the chunk's last
     }
-    byte[] word =
-        tokensPerChunk == 1
-            ? StubTokenizer.OUTPUT_WORDS_JSON[StubTokenizer.outputWord(seed, k)]
-            : words(unwritten, k);
     boolean role = unwritten == 0 && req.chat;
-    byte[] pre = unwritten < reasoningTokens ? reasoningPrefix : prefix;
+    byte[] word;
+    byte[] pre;
+    byte[] tail;
+    if (toolPrefix != null && unwritten >= reasoningTokens) {
+      pre = toolCallStarted ? toolPrefix : toolFirstPrefix;
+      toolCallStarted = true;
+      word = b(Json.quote(toolArguments(unwritten, k)));
+      tail = last ? TOOL_TAIL_LAST : TOOL_TAIL;
+    } else {
+      word =
+          tokensPerChunk == 1
+              ? StubTokenizer.OUTPUT_WORDS_JSON[StubTokenizer.outputWord(seed, k)]
+              : words(unwritten, k);
+      pre = unwritten < reasoningTokens ? reasoningPrefix : prefix;
+      tail = req.chat ? (last ? CHAT_TAIL_LAST : CHAT_TAIL) : (last ? CMPL_TAIL_LAST : CMPL_TAIL);
+    }
     unwritten = k + 1;
-    byte[] tail =
-        req.chat ? (last ? CHAT_TAIL_LAST : CHAT_TAIL) : (last ? CMPL_TAIL_LAST : CMPL_TAIL);
     int data = pre.length + word.length + tail.length;
     if (role) {
       // vLLM sends the role chunk when the first output arrives, i.e. with the first token
@@ -279,15 +350,27 @@ final class StreamWriter implements ResponseWriter {
     if (req.chat) {
       ObjectNode msg = c.putObject("message");
       msg.put("role", "assistant");
-      msg.put("content", fullText());
+      if (req.toolName == null) {
+        msg.put("content", fullText());
+      } else {
+        msg.putNull("content");
+      }
       msg.putNull("refusal");
       msg.putNull("annotations");
       msg.putNull("audio");
       msg.putNull("function_call");
-      msg.putArray("tool_calls");
+      ArrayNode calls = msg.putArray("tool_calls");
+      if (req.toolName != null) {
+        ObjectNode call = calls.addObject();
+        call.put("id", "chatcmpl-tool-" + hex(ThreadLocalRandom.current().nextLong()));
+        call.put("type", "function");
+        call.putObject("function")
+            .put("name", req.toolName)
+            .put("arguments", toolArguments(0, req.maxTokens - 1));
+      }
       msg.putNull("reasoning_content");
       c.putNull("logprobs");
-      c.put("finish_reason", "length");
+      c.put("finish_reason", req.toolName == null ? "length" : "tool_calls");
       c.putNull("stop_reason");
     } else {
       c.put("text", fullText());

@@ -48,14 +48,20 @@ public final class MetricsScraper implements AutoCloseable {
    */
   public record Endpoint(URI uri, Map<String, String> headers) {}
 
+  /** The name prefixes of the families the analysis maps. */
+  static final List<String> FAMILIES =
+      List.of("vllm:", "sglang:", "llamacpp:", "tgi_", "trtllm_", "DCGM_FI_");
+
   /**
-   * The samples kept: the families the analysis maps (vLLM's, llama.cpp's, DCGM's), without
-   * histogram buckets and {@code _created} stamps, which would multiply the file by ten for figures
-   * the kit does not use.
+   * The samples kept: the families the analysis maps (vLLM's, SGLang's, llama.cpp's, TGI's,
+   * trtllm-serve's, DCGM's), without histogram buckets and {@code _created} stamps, which would
+   * multiply the file by ten for figures the kit does not use.
    */
   public static boolean kept(String name) {
-    boolean family =
-        name.startsWith("vllm:") || name.startsWith("llamacpp:") || name.startsWith("DCGM_FI_");
+    boolean family = false;
+    for (String prefix : FAMILIES) {
+      family |= name.startsWith(prefix);
+    }
     return family && !name.endsWith("_bucket") && !name.endsWith("_created");
   }
 
@@ -100,7 +106,7 @@ public final class MetricsScraper implements AutoCloseable {
     try {
       List<ServerSample> s = scrape(newClient(), e);
       return s.isEmpty()
-          ? Optional.of("no vLLM, llama.cpp or DCGM metric in it")
+          ? Optional.of("no vLLM, SGLang, llama.cpp, TGI, trtllm-serve or DCGM metric in it")
           : Optional.empty();
     } catch (IOException | RuntimeException ex) {
       return Optional.of(reason(ex));

@@ -15,8 +15,9 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * What a run scrapes: the server's {@code /metrics} when it answers with metrics the kit maps
- * (asked once, before the load), and the other endpoints given; with the start line that says so.
+ * What a run scrapes: the server's {@code /metrics} when it answers with metrics the kit maps, else
+ * its {@code /prometheus/metrics} (trtllm-serve's) when that does (asked once, before the load),
+ * and the other endpoints given; with the start line that says so.
  *
  * @param scraper the scraper, or null when there is nothing to scrape
  * @param note the start line: what is scraped, how often, to which file
@@ -49,6 +50,15 @@ public record MetricsSetup(MetricsScraper scraper, String note) {
     List<MetricsScraper.Endpoint> endpoints = new ArrayList<>();
     List<String> said = new ArrayList<>();
     Optional<String> problem = MetricsScraper.problem(server);
+    if (problem.isPresent()) {
+      // trtllm-serve answers /metrics with JSON iteration stats; its Prometheus text is here
+      MetricsScraper.Endpoint prometheus =
+          new MetricsScraper.Endpoint(URI.create(serverUrl + "/prometheus/metrics"), own);
+      if (MetricsScraper.problem(prometheus).isEmpty()) {
+        server = prometheus;
+        problem = Optional.empty();
+      }
+    }
     if (problem.isEmpty()) {
       endpoints.add(server);
       said.add("GET " + server.uri());

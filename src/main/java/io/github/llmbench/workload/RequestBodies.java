@@ -9,9 +9,10 @@ import java.io.UncheckedIOException;
 /**
  * The JSON bodies of streaming requests, as {@code vllm bench serve} sends them: {@code stream:
  * true}, {@code stream_options.include_usage: true} (so the server reports its own token counts),
- * {@code max_tokens}, and {@code ignore_eos: true}, vLLM's extension that makes the output length
- * exact (other servers ignore unknown fields or honour it too); then the user's extra body merged
- * over them ({@code -Dextra.body}, vLLM's {@code --extra-body}: its keys win, as there).
+ * {@code max_tokens} (or {@code max_completion_tokens}, which vLLM's chat API prefers), and {@code
+ * ignore_eos: true}, vLLM's extension that makes the output length exact (other servers ignore
+ * unknown fields or honour it too); then the user's extra body merged over them ({@code
+ * -Dextra.body}, vLLM's {@code --extra-body}: its keys win, as there).
  */
 public final class RequestBodies {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -19,14 +20,27 @@ public final class RequestBodies {
   private final Api api;
   private final String model;
   private final ObjectNode extraBody;
+  private final String maxTokensKey;
+
+  /** Bodies with the output length in {@code max_tokens}. */
+  public RequestBodies(Api api, String model, ObjectNode extraBody) {
+    this(api, model, extraBody, "max_tokens");
+  }
 
   /**
    * @param extraBody merged into every body (shared, never changed here); empty for none
+   * @param maxTokensKey where the output length goes ({@code max_tokens}, or {@code
+   *     max_completion_tokens} for a chat server that reads it); the extra body's own choice of
+   *     either key wins, so that a request never carries both with different values
    */
-  public RequestBodies(Api api, String model, ObjectNode extraBody) {
+  public RequestBodies(Api api, String model, ObjectNode extraBody, String maxTokensKey) {
     this.api = api;
     this.model = model;
     this.extraBody = extraBody.deepCopy();
+    this.maxTokensKey =
+        extraBody.has("max_tokens")
+            ? "max_tokens"
+            : extraBody.has("max_completion_tokens") ? "max_completion_tokens" : maxTokensKey;
   }
 
   public String streaming(RequestSpec request) {
@@ -44,7 +58,7 @@ public final class RequestBodies {
     } else {
       body.put("prompt", request.promptText());
     }
-    body.put("max_tokens", request.maxTokens());
+    body.put(maxTokensKey, request.maxTokens());
     body.put("stream", true);
     body.putObject("stream_options").put("include_usage", true);
     body.put("ignore_eos", true);

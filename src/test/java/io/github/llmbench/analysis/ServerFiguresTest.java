@@ -79,8 +79,12 @@ class ServerFiguresTest {
 
     List<String> g = f.guards();
     assertEquals(3, g.size(), g.toString());
-    assertEquals(
-        "prefix cache served 90% of prompt tokens at c8: prefill was not measured", g.get(0));
+    assertTrue(
+        g.get(0)
+            .startsWith(
+                "prefix cache served 90% of prompt tokens at c8: prefill was not measured (from"
+                    + " vllm:prefix_cache_hits/queries"),
+        g.get(0));
     assertTrue(
         g.get(1)
             .startsWith(
@@ -143,5 +147,110 @@ class ServerFiguresTest {
     assertEquals(80.0, f.level().get("generation_tokens"), 1e-9);
     assertNull(f.level().get("prefix_cache_hit_rate"));
     assertTrue(f.guards().isEmpty(), f.guards().toString());
+  }
+
+  /** One server's samples: its name's family over a level from 0 to 10 s, scraped every second. */
+  private static List<ServerSample> family(
+      Map<String, Double> perSecond, Map<String, Double> gauges) {
+    List<ServerSample> s = new ArrayList<>();
+    for (long sec = -1; sec <= 11; sec++) {
+      long done = Math.max(0, Math.min(sec, 10));
+      for (var e : perSecond.entrySet()) {
+        s.add(new ServerSample(sec * 1000, URL, e.getKey(), Map.of(), e.getValue() * done));
+      }
+      for (var e : gauges.entrySet()) {
+        s.add(new ServerSample(sec * 1000, URL, e.getKey(), Map.of(), e.getValue()));
+      }
+    }
+    return s;
+  }
+
+  private static Map<String, Double> level(List<ServerSample> samples) {
+    return ServerFigures.of(ServerFigures.Series.of(samples, MODEL), "c8", 0, 10_000, 0, 0, 1000)
+        .level();
+  }
+
+  @Test
+  void sglangTgiAndTrtllmFamiliesGiveTheSameFigures() {
+    Map<String, Double> sglang =
+        level(
+            family(
+                Map.of(
+                    "sglang:prompt_tokens_total", 1000.0,
+                    "sglang:generation_tokens_total", 100.0,
+                    "sglang:cached_tokens_total", 250.0,
+                    "sglang:time_to_first_token_seconds_sum", 0.05,
+                    "sglang:time_to_first_token_seconds_count", 1.0),
+                Map.of(
+                    "sglang:num_running_reqs", 8.0,
+                    "sglang:num_queue_reqs", 2.0,
+                    "sglang:token_usage", 0.4)));
+    assertEquals(8.0, sglang.get("running_mean"), 1e-9);
+    assertEquals(2.0, sglang.get("waiting_max"), 1e-9);
+    assertEquals(0.4, sglang.get("kv_cache_usage_mean"), 1e-9);
+    assertEquals(10_000.0, sglang.get("prompt_tokens"), 1e-9, "cached tokens are inside it");
+    assertEquals(0.25, sglang.get("prefix_cache_hit_rate"), 1e-9);
+    assertEquals(1000.0, sglang.get("generation_tokens"), 1e-9);
+    assertEquals(50.0, sglang.get("ttft_mean_ms"), 1e-9);
+
+    Map<String, Double> tgi =
+        level(
+            family(
+                Map.of(
+                    "tgi_request_input_length_sum", 1000.0,
+                    "tgi_request_generated_tokens_sum", 100.0,
+                    "tgi_request_mean_time_per_token_duration_sum", 0.02,
+                    "tgi_request_mean_time_per_token_duration_count", 1.0),
+                Map.of("tgi_batch_current_size", 6.0, "tgi_queue_size", 1.0)));
+    assertEquals(6.0, tgi.get("running_mean"), 1e-9);
+    assertEquals(1.0, tgi.get("waiting_mean"), 1e-9);
+    assertEquals(10_000.0, tgi.get("prompt_tokens"), 1e-9);
+    assertEquals(1000.0, tgi.get("generation_tokens"), 1e-9);
+    assertEquals(20.0, tgi.get("itl_mean_ms"), 1e-9);
+    assertNull(tgi.get("kv_cache_usage_mean"), "TGI has no KV gauge");
+
+    Map<String, Double> trtllm =
+        level(
+            family(
+                Map.of(
+                    "trtllm_prompt_tokens_total", 1000.0,
+                    "trtllm_generation_tokens_total", 100.0,
+                    "trtllm_prompt_cached_tokens_total", 100.0),
+                Map.of("trtllm_num_requests_running", 4.0, "trtllm_kv_cache_utilization", 0.5)));
+    assertEquals(4.0, trtllm.get("running_mean"), 1e-9);
+    assertEquals(0.5, trtllm.get("kv_cache_usage_max"), 1e-9);
+    assertEquals(0.1, trtllm.get("prefix_cache_hit_rate"), 1e-9);
+  }
+
+  @Test
+  void kvUsageIsAveragedOverEnginesAndCachedPromptTokensWinOverTheQueryCounters() {
+    List<ServerSample> s = new ArrayList<>();
+    for (long sec = -1; sec <= 11; sec++) {
+      long t = sec * 1000;
+      long done = Math.max(0, Math.min(sec, 10));
+      for (int engine = 0; engine < 2; engine++) {
+        Map<String, String> l = Map.of("engine", String.valueOf(engine), "model_name", MODEL);
+        s.add(new ServerSample(t, URL, "vllm:kv_cache_usage_perc", l, engine == 0 ? 0.8 : 0.6));
+        s.add(new ServerSample(t, URL, "vllm:num_requests_running", l, 4));
+        s.add(new ServerSample(t, URL, "vllm:prompt_tokens_total", l, 500.0 * done));
+        s.add(new ServerSample(t, URL, "vllm:prompt_tokens_cached_total", l, 50.0 * done));
+        // counted again for each retry while the KV cache is full
+        s.add(new ServerSample(t, URL, "vllm:prefix_cache_queries_total", l, 2000.0 * done));
+        s.add(new ServerSample(t, URL, "vllm:prefix_cache_hits_total", l, 1500.0 * done));
+      }
+    }
+    Map<String, Double> l = level(s);
+    assertEquals(0.7, l.get("kv_cache_usage_mean"), 1e-9, "a ratio per engine: averaged");
+    assertEquals(8.0, l.get("running_mean"), 1e-9, "counts per engine: added");
+    assertEquals(0.1, l.get("prefix_cache_hit_rate"), 1e-9, "prompt_tokens_cached / prompt_tokens");
+
+    List<ServerSample> countersOnly =
+        s.stream().filter(x -> !x.name().equals("vllm:prompt_tokens_cached_total")).toList();
+    ServerFigures f =
+        ServerFigures.of(ServerFigures.Series.of(countersOnly, MODEL), "c8", 0, 10_000, 0, 0, 1000);
+    assertEquals(0.75, f.level().get("prefix_cache_hit_rate"), 1e-9);
+    assertTrue(
+        f.guards().stream().anyMatch(g -> g.contains("with a full KV cache the rate reads high")),
+        f.guards().toString());
   }
 }

@@ -34,8 +34,14 @@ class TraceArrivalIT {
   private static final int GAP_MS = 400;
   private static final double SERVER_TTFT_MS = 20;
 
-  /** Lateness at the server. Seen over 9 runs: 5-11 ms for the first, 0-4 ms for the others. */
+  /**
+   * Lateness at the server. Seen over 9 runs: 5-11 ms for the first, 0-4 ms for the others; once 27
+   * ms for the first, in a full CI run on 2 cores. The first may be 40 ms late, well below the
+   * 62-119 ms it was without a connection ready.
+   */
   private static final double ALLOWED_MS = 20;
+
+  private static final double ALLOWED_FIRST_MS = 40;
 
   @Test
   void eachRequestReachesTheServerAtItsTime(@TempDir Path dir) throws Exception {
@@ -84,7 +90,7 @@ class TraceArrivalIT {
         assertEquals(GAP_MS * i, r.origin().traceMs(), 1e-9, r.toString());
         double late = arrived.get(r.id()) / 1e6 - r.origin().traceMs() - origin;
         assertTrue(
-            late <= ALLOWED_MS,
+            late <= (i == 0 ? ALLOWED_FIRST_MS : ALLOWED_MS),
             "request " + i + " reached the server " + late + " ms late: " + seen);
       }
     }

@@ -342,13 +342,15 @@ class BenchSettingsTest {
   }
 
   @Test
-  void simulatorDialectIsVllmOrLlamacpp() {
+  void simulatorDialectIsOneOfTheServersItSpeaksFor() {
     assertEquals("vllm", read(Map.of()).simDialect());
-    assertEquals("llamacpp", read(Map.of("sim.dialect", "llamacpp")).simDialect());
+    for (String d : List.of("llamacpp", "sglang", "tgi", "trtllm")) {
+      assertEquals(d, read(Map.of("sim.dialect", d)).simDialect());
+    }
     assertTrue(
-        error(Map.of("sim.dialect", "tgi"))
-            .startsWith("Invalid -Dsim.dialect=tgi: expected one of "),
-        error(Map.of("sim.dialect", "tgi")));
+        error(Map.of("sim.dialect", "ollama"))
+            .startsWith("Invalid -Dsim.dialect=ollama: expected one of "),
+        error(Map.of("sim.dialect", "ollama")));
   }
 
   @Test

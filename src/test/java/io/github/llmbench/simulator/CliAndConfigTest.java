@@ -89,8 +89,11 @@ class CliAndConfigTest {
     IllegalArgumentException e =
         Assertions.assertThrows(
             IllegalArgumentException.class,
-            () -> VllmSimulatorMain.parse(new String[] {"--dialect", "tgi"}));
-    assertEquals("--dialect: unknown dialect 'tgi' (accepted: vllm, llamacpp)", e.getMessage());
+            () -> VllmSimulatorMain.parse(new String[] {"--dialect", "ollama"}));
+    assertEquals(
+        "--dialect: unknown dialect 'ollama' (accepted: vllm, llamacpp, sglang, tgi, trtllm)",
+        e.getMessage());
+    assertEquals(Dialect.TGI, VllmSimulatorMain.parse(new String[] {"--dialect", "tgi"}).dialect());
   }
 
   @Test

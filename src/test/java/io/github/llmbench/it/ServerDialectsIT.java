@@ -1,0 +1,113 @@
+package io.github.llmbench.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.TestReports;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The kit end to end (4 requests sent at once) against the simulator speaking SGLang's, TGI's and
+ * trtllm-serve's dialects ({@code -Dsim.dialect}): the server told apart, its metrics read
+ * (non-empty server figures), prompts of exact lengths where the server has a tokenizer; and a
+ * tool-calling answer counted as output.
+ */
+class ServerDialectsIT {
+
+  static GatlingRun.Result run(Path results, Map<String, String> extra) throws Exception {
+    Map<String, String> props =
+        new java.util.HashMap<>(
+            Map.of(
+                "conc", "2",
+                "it.requests", "4",
+                "input.len", "40",
+                "output.len", "32",
+                "metrics.interval", "0.25"));
+    props.putAll(extra);
+    GatlingRun.Result run = GatlingRun.run(FixedRequestsSimulation.class, results, props);
+    assertEquals(0, run.exitCode(), run.console());
+    return run;
+  }
+
+  static LevelSummary.Server server(GatlingRun.Result run) {
+    LevelSummary.Server s = TestReports.summary(run.runDir()).levels().get("c2").server();
+    assertNotNull(s, run.console());
+    return s;
+  }
+
+  @Test
+  void sglangTgiAndTrtllmGiveServerFiguresAndExactLengthsWhereTheyCan(@TempDir Path results)
+      throws Exception {
+    for (String dialect : List.of("sglang", "tgi", "trtllm")) {
+      GatlingRun.Result run = run(results.resolve(dialect), Map.of("sim.dialect", dialect));
+      String console = run.console();
+      LevelSummary.Server s = server(run);
+      assertEquals(4.0, s.level().get("running_max"), dialect + ": " + s);
+      Double generated = s.level().get("generation_tokens");
+      assertNotNull(generated, dialect + ": " + s);
+      List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+      assertEquals(4, records.size());
+      long received = records.stream().mapToLong(RequestRecord::outputTokens).sum();
+      assertEquals(received, generated, 0.0, dialect + ": the server's count is the client's");
+      assertTrue(s.level().get("prompt_tokens") > 0, dialect);
+      for (RequestRecord r : records) {
+        assertTrue(r.ok(), dialect + ": " + r);
+      }
+      switch (dialect) {
+        case "sglang" -> {
+          assertTrue(
+              console.contains("SGLang: the output length goes in max_completion_tokens"), console);
+          assertTrue(console.contains("all exact"), console);
+          assertTrue(records.stream().allMatch(r -> r.outputTokens() == 32));
+        }
+        case "tgi" -> {
+          assertTrue(
+              console.contains(
+                  "TGI: the output length goes in max_completion_tokens; it ignores ignore_eos"),
+              console);
+          assertTrue(console.contains("max_total_tokens of GET /info"), console);
+          assertTrue(console.contains("all exact"), console);
+          assertTrue(
+              records.stream().allMatch(r -> r.outputTokens() >= 16 && r.outputTokens() <= 32));
+        }
+        default -> {
+          assertTrue(
+              console.contains("trtllm-serve: the output length goes in max_completion_tokens"),
+              console);
+          assertTrue(console.contains("/prometheus/metrics"), console);
+          assertTrue(
+              console.contains("the server counts no tokens"),
+              "no public tokenizer: lengths are an estimate, and said so: " + console);
+          assertTrue(records.stream().allMatch(r -> r.outputTokens() == 32));
+        }
+      }
+    }
+  }
+
+  @Test
+  void aToolCallingAnswerIsOkWithItsTokensCounted(@TempDir Path results) throws Exception {
+    GatlingRun.Result run =
+        run(
+            results,
+            Map.of(
+                "extra.body",
+                "{\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"lookup\","
+                    + "\"parameters\":{\"type\":\"object\"}}}],\"tool_choice\":\"required\"}"));
+    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    assertEquals(4, records.size());
+    for (RequestRecord r : records) {
+      assertTrue(r.ok(), r.toString());
+      assertEquals(32, r.outputTokens(), r.toString());
+      assertEquals(31, r.itlMs().size(), "one chunk per token: " + r);
+    }
+  }
+}
