@@ -77,7 +77,8 @@ public record RunAnalysis(
       ClientHealth client,
       ChunkTokens chunks,
       DeliveredLoad delivered,
-      ReasoningStats reasoning) {}
+      ReasoningStats reasoning,
+      AnswerEnds ends) {}
 
   /**
    * The server's metrics of the run, and the load generator's own.
@@ -244,7 +245,8 @@ public record RunAnalysis(
                       clientHealth(telemetry.client(), span, steady),
                       ChunkTokens.of(recs),
                       delivered(name, recs, c, steady, arrivalsByLevel, trials),
-                      ReasoningStats.of(recs)));
+                      ReasoningStats.of(recs),
+                      AnswerEnds.of(recs)));
             });
     Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
     ServingMetrics overall =

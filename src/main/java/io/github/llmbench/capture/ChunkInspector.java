@@ -50,6 +50,9 @@ final class ChunkInspector {
     ServerTimings timings;
     String error;
 
+    /** The first choice's {@code finish_reason}, when not null. */
+    String finishReason;
+
     /** Where the generated text goes (multi-turn runs send it back), or null: not kept. */
     StringBuilder answer;
 
@@ -63,6 +66,7 @@ final class ChunkInspector {
       completionTokens = null;
       timings = null;
       error = null;
+      finishReason = null;
     }
   }
 
@@ -185,6 +189,8 @@ final class ChunkInspector {
             p.skipChildren();
           }
         }
+      } else if (name.equals("finish_reason") && value == JsonToken.VALUE_STRING) {
+        facts.finishReason = p.getText();
       } else if (name.equals("text") && value == JsonToken.VALUE_STRING) {
         plainText = p.getTextLength() > 0;
         if (answer != null && !deltaObject) {

@@ -18,6 +18,8 @@ import io.github.llmbench.records.ServerTimings;
  *     text}, not reasoning), -1 when none had any
  * @param reasoningChunks how many text chunks carried only reasoning
  * @param reasoningTokens {@code usage.completion_tokens_details.reasoning_tokens}, null without
+ * @param finishReason the last {@code finish_reason} of the first choice that was not null ({@code
+ *     length}, {@code stop}, {@code tool_calls}, ...), null when none said
  */
 public record ParsedStream(
     long[] textArrivalNanos,
@@ -30,11 +32,12 @@ public record ParsedStream(
     String answer,
     int firstOutput,
     int reasoningChunks,
-    Integer reasoningTokens) {
+    Integer reasoningTokens,
+    String finishReason) {
 
   /** Nothing read (the request failed before its body). */
   static final ParsedStream EMPTY =
-      new ParsedStream(new long[0], 0, null, null, false, null, null, null, -1, 0, null);
+      new ParsedStream(new long[0], 0, null, null, false, null, null, null, -1, 0, null, null);
 
   /** A stream without reasoning. */
   public ParsedStream(
@@ -57,6 +60,7 @@ public record ParsedStream(
         answer,
         textCount > 0 ? 0 : -1,
         0,
+        null,
         null);
   }
 

@@ -124,7 +124,8 @@ public final class RequestRecords {
             sent.origin(),
             inputCounted ? RequestRecord.TOKENIZER : null,
             usage ? null : counted ? RequestRecord.TOKENIZER : RequestRecord.CHUNKS)
-        .withReasoning(reasoning(stream, t0Nanos));
+        .withReasoning(reasoning(stream, t0Nanos))
+        .withFinishReason(stream.finishReason());
   }
 
   /**

@@ -26,6 +26,7 @@ final class StreamReader implements SseFraming.Sink {
   private Integer reasoningTokens;
   private int firstOutput = -1;
   private int reasoningChunks;
+  private String finishReason;
   private ServerTimings timings;
   private boolean done;
   private String error;
@@ -98,6 +99,9 @@ final class StreamReader implements SseFraming.Sink {
     if (facts.timings != null) {
       timings = facts.timings;
     }
+    if (facts.finishReason != null) {
+      finishReason = facts.finishReason;
+    }
     if (facts.text) {
       if (textCount == textNanos.length) {
         textNanos = Arrays.copyOf(textNanos, textCount * 2);
@@ -142,6 +146,7 @@ final class StreamReader implements SseFraming.Sink {
         facts.answer == null ? null : facts.answer.toString(),
         firstOutput,
         reasoningChunks,
-        reasoningTokens);
+        reasoningTokens,
+        finishReason);
   }
 }

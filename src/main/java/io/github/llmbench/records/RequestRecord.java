@@ -90,6 +90,9 @@ public final class RequestRecord {
   /** What a reasoning stream said before its answer; null for most. */
   private final Reasoning reasoning;
 
+  /** The stream's last {@code finish_reason}, null when it said none (or the request failed). */
+  private final String finishReason;
+
   /**
    * Where the token counts came from when not the server's usage ({@link #TOKENIZER}, {@link
    * #CHUNKS}); null: usage.
@@ -281,6 +284,7 @@ public final class RequestRecord {
         origin,
         inputTokensFrom,
         outputTokensFrom,
+        null,
         null);
   }
 
@@ -304,8 +308,10 @@ public final class RequestRecord {
       RequestOrigin origin,
       String inputTokensFrom,
       String outputTokensFrom,
-      Reasoning reasoning) {
+      Reasoning reasoning,
+      String finishReason) {
     this.reasoning = reasoning;
+    this.finishReason = finishReason;
     int cut = numberStart(id);
     String prefix = cut < 0 ? null : sharedPrefix(id.substring(0, cut));
     if (prefix != null) {
@@ -415,7 +421,7 @@ public final class RequestRecord {
 
   /** This record tagged with a profile. */
   public RequestRecord withProfile(String newProfile) {
-    return copy(newProfile, origin, reasoning);
+    return copy(newProfile, origin, reasoning, finishReason);
   }
 
   /**
@@ -426,7 +432,7 @@ public final class RequestRecord {
     if (Objects.equals(newOrigin, origin)) {
       return this; // most requests have none: no copy of the record
     }
-    return copy(profile, newOrigin, reasoning);
+    return copy(profile, newOrigin, reasoning, finishReason);
   }
 
   /** This record with what its stream said before the answer (null: it did not reason). */
@@ -434,10 +440,22 @@ public final class RequestRecord {
     if (Objects.equals(newReasoning, reasoning)) {
       return this;
     }
-    return copy(profile, origin, newReasoning);
+    return copy(profile, origin, newReasoning, finishReason);
   }
 
-  private RequestRecord copy(String newProfile, RequestOrigin newOrigin, Reasoning newReasoning) {
+  /**
+   * This record with the stream's {@code finish_reason} ({@code length}, {@code stop}, {@code
+   * tool_calls}, ...; null: none said).
+   */
+  public RequestRecord withFinishReason(String reason) {
+    if (Objects.equals(reason, finishReason)) {
+      return this;
+    }
+    return copy(profile, origin, reasoning, FinishReasons.shared(reason));
+  }
+
+  private RequestRecord copy(
+      String newProfile, RequestOrigin newOrigin, Reasoning newReasoning, String newFinish) {
     return new RequestRecord(
         id(),
         level(),
@@ -458,7 +476,13 @@ public final class RequestRecord {
         newOrigin,
         inputTokensFrom,
         outputTokensFrom,
-        newReasoning);
+        newReasoning,
+        newFinish);
+  }
+
+  /** The stream's last {@code finish_reason}, null when it said none. */
+  public String finishReason() {
+    return finishReason;
   }
 
   /** What the stream said before its answer, null when it did not reason. */
@@ -597,6 +621,7 @@ public final class RequestRecord {
         && Objects.equals(serverTimings, r.serverTimings)
         && Objects.equals(origin, r.origin)
         && Objects.equals(reasoning, r.reasoning)
+        && Objects.equals(finishReason, r.finishReason)
         && Objects.equals(inputTokensFrom, r.inputTokensFrom)
         && Objects.equals(outputTokensFrom, r.outputTokensFrom)
         && itl.equals(r.itl);

@@ -127,6 +127,9 @@ public final class RequestRecordJson {
       if (r.outputTokensFrom() != null) {
         g.writeStringField("output_tokens_from", r.outputTokensFrom());
       }
+      if (r.finishReason() != null) {
+        g.writeStringField("finish_reason", r.finishReason());
+      }
       g.writeEndObject();
     }
 
@@ -249,6 +252,7 @@ public final class RequestRecordJson {
     long ttfoMicros = RequestRecord.ABSENT;
     int reasoningTokens = 0;
     String reasoningFrom = null;
+    String finishReason = null;
     String inputFrom = null;
     String outputFrom = null;
     JsonToken t;
@@ -300,6 +304,7 @@ public final class RequestRecordJson {
           reasoned = true;
         }
         case "reasoning_tokens_from" -> reasoningFrom = text(p, t, name);
+        case "finish_reason" -> finishReason = text(p, t, name);
         case "input_tokens_from" -> inputFrom = text(p, t, name);
         case "output_tokens_from" -> outputFrom = text(p, t, name);
         case "injector" -> {
@@ -362,7 +367,8 @@ public final class RequestRecordJson {
                     ttfoMicros,
                     reasoningTokens,
                     reasoningFrom == null ? Reasoning.CHUNKS : reasoningFrom)
-                : null);
+                : null)
+        .withFinishReason(finishReason);
   }
 
   private ItlSeries itl(JsonParser p, JsonToken t) throws IOException {

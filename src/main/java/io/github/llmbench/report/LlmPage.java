@@ -543,6 +543,10 @@ public final class LlmPage {
               if (load != null) {
                 lines.add(load);
               }
+              String ends = l.ends().guard(l.name());
+              if (ends != null) {
+                lines.add(ends);
+              }
             });
     if (lines.isEmpty()) {
       return;

@@ -158,6 +158,10 @@ public record RunReport(
               ServingResultBlock.format(
                   l.serving(),
                   several ? ServingResultBlock.titleFor(name) : ServingResultBlock.DEFAULT_TITLE));
+          String ends = l.ends().guard(name);
+          if (ends != null) {
+            sb.append("! ").append(ends).append('\n');
+          }
           sb.append(SteadyStateBlock.format(l.steady(), several ? name : null));
           sb.append(
               SteadyStateBlock.roofline(

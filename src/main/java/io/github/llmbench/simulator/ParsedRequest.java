@@ -23,14 +23,19 @@ final class ParsedRequest {
    */
   final String toolName;
 
+  /** Whether the answer ends before {@code max_tokens} as its model ends it ({@code stop}). */
+  final boolean endedByModel;
+
   private ParsedRequest(
       boolean chat,
       boolean stream,
       boolean includeUsage,
       int[] promptIds,
       int maxTokens,
-      String toolName) {
+      String toolName,
+      boolean endedByModel) {
     this.toolName = toolName;
+    this.endedByModel = endedByModel;
     this.chat = chat;
     this.stream = stream;
     this.includeUsage = includeUsage;
@@ -122,7 +127,7 @@ final class ParsedRequest {
       promptIds[i] = ids.get(i);
     }
     return new ParsedRequest(
-        chat, stream, includeUsage, promptIds, maxTokens, chat ? toolName(body) : null);
+        chat, stream, includeUsage, promptIds, maxTokens, chat ? toolName(body) : null, false);
   }
 
   /**
@@ -130,7 +135,8 @@ final class ParsedRequest {
    * server that ignores {@code ignore_eos} stops where its model ends the answer.
    */
   ParsedRequest endingAt(int tokens) {
-    return new ParsedRequest(chat, stream, includeUsage, promptIds, tokens, toolName);
+    return new ParsedRequest(
+        chat, stream, includeUsage, promptIds, tokens, toolName, tokens < maxTokens);
   }
 
   /** The first tool's function name, when the request offers tools and allows a call. */

@@ -64,6 +64,10 @@ final class StreamWriter implements ResponseWriter {
       b(",\"logprobs\":null,\"finish_reason\":null,\"stop_reason\":null}]}\n\n");
   private static final byte[] CMPL_TAIL_LAST =
       b(",\"logprobs\":null,\"finish_reason\":\"length\",\"stop_reason\":null}]}\n\n");
+  private static final byte[] CHAT_TAIL_STOP =
+      b("},\"logprobs\":null,\"finish_reason\":\"stop\",\"stop_reason\":null}]}\n\n");
+  private static final byte[] CMPL_TAIL_STOP =
+      b(",\"logprobs\":null,\"finish_reason\":\"stop\",\"stop_reason\":null}]}\n\n");
   private static final byte[] DONE = b("data: [DONE]\n\n");
   private static final byte[] HEX = b("0123456789abcdef");
   private static final short CRLF = ('\r' << 8) | '\n';
@@ -244,7 +248,12 @@ final class StreamWriter implements ResponseWriter {
               ? StubTokenizer.OUTPUT_WORDS_JSON[StubTokenizer.outputWord(seed, k)]
               : words(unwritten, k);
       pre = unwritten < reasoningTokens ? reasoningPrefix : prefix;
-      tail = req.chat ? (last ? CHAT_TAIL_LAST : CHAT_TAIL) : (last ? CMPL_TAIL_LAST : CMPL_TAIL);
+      tail =
+          !last
+              ? (req.chat ? CHAT_TAIL : CMPL_TAIL)
+              : req.endedByModel
+                  ? (req.chat ? CHAT_TAIL_STOP : CMPL_TAIL_STOP)
+                  : (req.chat ? CHAT_TAIL_LAST : CMPL_TAIL_LAST);
     }
     unwritten = k + 1;
     int data = pre.length + word.length + tail.length;
@@ -370,12 +379,14 @@ final class StreamWriter implements ResponseWriter {
       }
       msg.putNull("reasoning_content");
       c.putNull("logprobs");
-      c.put("finish_reason", req.toolName == null ? "length" : "tool_calls");
+      c.put(
+          "finish_reason",
+          req.toolName != null ? "tool_calls" : req.endedByModel ? "stop" : "length");
       c.putNull("stop_reason");
     } else {
       c.put("text", fullText());
       c.putNull("logprobs");
-      c.put("finish_reason", "length");
+      c.put("finish_reason", req.endedByModel ? "stop" : "length");
       c.putNull("stop_reason");
       c.putNull("prompt_logprobs");
     }

@@ -43,6 +43,8 @@ import java.util.function.ToDoubleFunction;
  *     null)
  * @param deliveredLoad the load delivered against the asked one (closed and open levels; else null)
  * @param reasoning TTFO and reasoning tokens, when some requests thought first (else null)
+ * @param finishReasons how many completed requests ended with each {@code finish_reason}, when
+ *     their streams said one (else null)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -61,7 +63,8 @@ public record LevelSummary(
     ClientFigures client,
     Chunks chunks,
     Delivered deliveredLoad,
-    ReasoningFigures reasoning) {
+    ReasoningFigures reasoning,
+    Map<String, Integer> finishReasons) {
 
   public LevelSummary {
     failures = failures == null ? List.of() : List.copyOf(failures);
@@ -280,7 +283,8 @@ public record LevelSummary(
         ClientFigures.of(l.client(), l.name()),
         Chunks.of(l.chunks()),
         Delivered.of(l.delivered(), l.name()),
-        ReasoningFigures.of(l.reasoning()));
+        ReasoningFigures.of(l.reasoning()),
+        l.ends().byReason().isEmpty() ? null : l.ends().byReason());
   }
 
   /**
@@ -292,6 +296,7 @@ public record LevelSummary(
         figures,
         steadyState,
         roofline,
+        null,
         null,
         null,
         null,
@@ -323,7 +328,8 @@ public record LevelSummary(
         client,
         chunks,
         deliveredLoad,
-        reasoning);
+        reasoning,
+        finishReasons);
   }
 
   private static Map<String, FigureInterval> intervals(LevelSamples samples) {

@@ -64,6 +64,7 @@ class ToolCallCaptureTest {
     assertEquals(5.0, r.e2elMs(), 1e-9);
     assertEquals(List.of(1.0, 1.0, 1.0), r.itlMs());
     assertEquals(7, r.outputTokens(), "usage.completion_tokens");
+    assertNull(r.finishReason(), "no chunk said one");
     assertNull(r.reasoning(), "a tool call is answer, not thinking");
   }
 
@@ -115,5 +116,6 @@ class ToolCallCaptureTest {
     ParsedStream p =
         SseText.parse(List.of(call("call_1", "f", "{}"), empty, SseText.usage(1, 2), SseText.DONE));
     assertEquals(1, p.textCount());
+    assertEquals("tool_calls", p.finishReason(), "the finish chunk's reason is kept");
   }
 }

@@ -68,6 +68,10 @@ class ServerDialectsIT {
               console.contains("SGLang: the output length goes in max_completion_tokens"), console);
           assertTrue(console.contains("all exact"), console);
           assertTrue(records.stream().allMatch(r -> r.outputTokens() == 32));
+          assertEquals(
+              Map.of("length", 4),
+              TestReports.summary(run.runDir()).levels().get("c2").finishReasons());
+          assertTrue(!console.contains("ended before max_tokens"), console);
         }
         case "tgi" -> {
           assertTrue(
@@ -78,6 +82,17 @@ class ServerDialectsIT {
           assertTrue(console.contains("all exact"), console);
           assertTrue(
               records.stream().allMatch(r -> r.outputTokens() >= 16 && r.outputTokens() <= 32));
+          long stopped = records.stream().filter(r -> "stop".equals(r.finishReason())).count();
+          assertEquals(
+              stopped,
+              records.stream().filter(r -> r.outputTokens() < 32).count(),
+              records.toString());
+          if (stopped > 0) {
+            assertTrue(
+                console.contains(
+                    stopped + " of 4 answers at c2 ended before max_tokens (finish_reason stop"),
+                console);
+          }
         }
         default -> {
           assertTrue(
