@@ -308,7 +308,27 @@ public final class LoadPlan {
     return new PreparedWorkload.PlannedRequests(
         plannedRequests(phases, search, durationSeconds, turns, false),
         plannedRequests(phases, search, durationSeconds, turns, true),
-        reusesPlannedRequests(phases, search));
+        reusesPlannedRequests(phases, search),
+        peakConcurrency(phases, search));
+  }
+
+  /**
+   * The most requests in flight at once: the highest closed level (or a concurrency search's
+   * maximum), an open level's {@code -Dmax.conc}; 0 when an open level has no cap.
+   */
+  static int peakConcurrency(List<Phase> phases, Optional<BenchSettings.Search> search) {
+    int peak = search.filter(s -> !s.rate()).map(s -> (int) Math.ceil(s.max())).orElse(0);
+    for (Phase p : phases) {
+      if (p instanceof Phase.Closed c) {
+        peak = Math.max(peak, c.conc());
+      } else if (p instanceof Phase.Open o) {
+        if (o.maxConc().isEmpty()) {
+          return 0;
+        }
+        peak = Math.max(peak, o.maxConc().getAsInt());
+      }
+    }
+    return search.filter(BenchSettings.Search::rate).isPresent() ? 0 : peak;
   }
 
   /**

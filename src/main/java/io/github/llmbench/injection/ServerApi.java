@@ -342,7 +342,19 @@ public final class ServerApi {
     JsonNode slot =
         props.map(p -> p.path("default_generation_settings").path("n_ctx")).orElse(null);
     if (slot != null && slot.canConvertToInt() && slot.asInt() > 0) {
-      return Optional.of(new ContextLength(slot.asInt(), "n_ctx per slot of GET /props"));
+      int slots = props.get().path("total_slots").asInt(0);
+      int trained = card == null ? 0 : card.path("meta").path("n_ctx_train").asInt(0);
+      // llama-server's HTTP answers do not say whether its KV cache is unified: every slot of a
+      // unified one reports the whole context, which without -c is the model's trained context,
+      // while separate contexts (-c split over -np) each hold a share of it
+      boolean shared = slots > 1 && slot.asInt() == trained;
+      return Optional.of(
+          new ContextLength(
+              slot.asInt(),
+              shared
+                  ? "n_ctx of GET /props, shared by its " + slots + " slots"
+                  : "n_ctx per slot of GET /props",
+              shared ? slots : 0));
     }
     for (String key : List.of("n_ctx", "n_ctx_train")) {
       JsonNode v = card == null ? null : card.path("meta").path(key);

@@ -93,6 +93,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
                   keepAlive),
               keepAlive);
         }
+        case "/props" -> {
+          requireMethod(method, HttpMethod.GET);
+          if (!llamaCpp()) {
+            sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
+            return;
+          }
+          send(
+              ctx,
+              Http.json(HttpResponseStatus.OK, LlamaCppEndpoints.props(sim), keepAlive),
+              keepAlive);
+        }
         case "/info" -> {
           requireMethod(method, HttpMethod.GET);
           if (dialect() != Dialect.TGI) {

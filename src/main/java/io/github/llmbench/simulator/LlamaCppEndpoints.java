@@ -34,7 +34,23 @@ final class LlamaCppEndpoints {
     card.put("owned_by", "llamacpp");
     ObjectNode meta = card.putObject("meta");
     meta.put("n_vocab", sim.tokenizer().vocabSize());
+    meta.put("n_ctx", sim.modelSpec().maxModelLen());
     meta.put("n_ctx_train", sim.modelSpec().maxModelLen());
+    return o;
+  }
+
+  /** Slots sharing one KV cache, as llama-server's default (no {@code -np}) has. */
+  static final int SLOTS = 4;
+
+  /**
+   * {@code GET /props} of llama-server started without {@code -np}: its {@value #SLOTS} slots in
+   * one unified KV cache, each reporting the whole context.
+   */
+  static ObjectNode props(VllmSimulator sim) {
+    ObjectNode o = Json.MAPPER.createObjectNode();
+    o.putObject("default_generation_settings").put("n_ctx", sim.modelSpec().maxModelLen());
+    o.put("total_slots", SLOTS);
+    o.put("model_alias", sim.servedModelName());
     return o;
   }
 

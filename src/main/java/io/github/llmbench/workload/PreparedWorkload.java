@@ -46,8 +46,14 @@ public final class PreparedWorkload {
    * The server's context per request.
    *
    * @param source where it was read, e.g. "max_model_len of GET /v1/models"
+   * @param sharedBySlots how many request slots share these tokens (llama.cpp's unified KV cache,
+   *     where every slot reports the whole context), or 0 when each request has its own
    */
-  public record ContextLength(int tokens, String source) {}
+  public record ContextLength(int tokens, String source, int sharedBySlots) {
+    public ContextLength(int tokens, String source) {
+      this(tokens, source, 0);
+    }
+  }
 
   /**
    * What the load plan sends, for the prompts made before the load.
@@ -56,8 +62,14 @@ public final class PreparedWorkload {
    * @param warmup requests of the warmup to make prompts for
    * @param reused whether the measured phases may send more requests than that, using the prompts
    *     in turn
+   * @param peakConcurrency the most requests the load keeps in flight at once, 0 when unbounded (an
+   *     open model without {@code -Dmax.conc})
    */
-  public record PlannedRequests(int measured, int warmup, boolean reused) {}
+  public record PlannedRequests(int measured, int warmup, boolean reused, int peakConcurrency) {
+    public PlannedRequests(int measured, int warmup, boolean reused) {
+      this(measured, warmup, reused, 0);
+    }
+  }
 
   /**
    * The dataset file, the trace and the local tokenizer the settings name, read before the server
@@ -286,7 +298,7 @@ public final class PreparedWorkload {
     prepared = true;
     Map<String, String> notes = new LinkedHashMap<>();
     notes.put("lengths", preparePrompts(planned));
-    notes.put("context", checkContext());
+    notes.put("context", checkContext(planned.peakConcurrency()));
     preparedNotes = Collections.unmodifiableMap(notes);
     return preparedNotes;
   }
@@ -386,7 +398,7 @@ public final class PreparedWorkload {
    * @return the start line about the context
    * @throws DatasetException naming both numbers when it does not fit
    */
-  private String checkContext() {
+  private String checkContext(int peakConcurrency) {
     Optional<ContextLength> context = server.contextLength();
     if (context.isEmpty()) {
       return "unknown (the server tells no context length): requests are not checked against it";
@@ -432,6 +444,36 @@ public final class PreparedWorkload {
         + c.source()
         + "); the longest request needs "
         + longest.get().total()
-        + (w.multiTurn() ? " (a turn; later turns also carry the conversation so far)" : "");
+        + (w.multiTurn() ? " (a turn; later turns also carry the conversation so far)" : "")
+        + sharedContextWarning(c, longest.get().total(), peakConcurrency);
+  }
+
+  /**
+   * Where the server's slots share one context (llama.cpp's unified KV cache), what the load's
+   * concurrent requests need of it, when that is more than there is: the server then aborts the
+   * requests it cannot hold. Empty otherwise.
+   */
+  static String sharedContextWarning(ContextLength c, int longest, int peakConcurrency) {
+    if (c.sharedBySlots() < 2 || peakConcurrency < 2) {
+      return "";
+    }
+    int inFlight = Math.min(peakConcurrency, c.sharedBySlots());
+    long need = (long) inFlight * longest;
+    if (need <= c.tokens()) {
+      return "";
+    }
+    return String.format(
+        Locale.ROOT,
+        "; ! its %d slots share these %d tokens (llama.cpp's unified KV cache, the default"
+            + " without -np): %d requests in flight of up to %d tokens need %d, and the server"
+            + " aborts requests when the cache runs out; start it with -np %d -c %d (each slot its"
+            + " own context) or lower the load",
+        c.sharedBySlots(),
+        c.tokens(),
+        inFlight,
+        longest,
+        need,
+        inFlight,
+        need);
   }
 }

@@ -387,7 +387,7 @@ class LoadPlanTest {
         10, LoadPlan.plannedRequests(phases, conc.search(), 60, 1, true), "the warmup's own");
     assertTrue(LoadPlan.reusesPlannedRequests(phases, conc.search()));
     assertEquals(
-        new PreparedWorkload.PlannedRequests(16 * LoadPlan.POOL_PER_SLOT, 10, true),
+        new PreparedWorkload.PlannedRequests(16 * LoadPlan.POOL_PER_SLOT, 10, true, 16),
         LoadPlan.planned(phases, conc.search(), 60, 1),
         "the preparation's: both counts and the reuse");
     BenchSettings rate =
@@ -395,5 +395,21 @@ class LoadPlanTest {
             Map.of("search", "rate", "slo", "ttft.p99:2000", "search.max", "10", "duration", "30"));
     assertEquals(
         360, LoadPlan.plannedRequests(LoadPlan.search(rate.load()), rate.search(), 30, 1, false));
+  }
+
+  @Test
+  void thePeakConcurrencyIsTheHighestLevelsOrUnknownForAnUncappedOpenLevel() {
+    assertEquals(
+        32,
+        LoadPlan.peakConcurrency(
+            LoadPlan.of(load(Map.of("ladder", "8,32,16")), List.of()), Optional.empty()));
+    assertEquals(
+        0,
+        LoadPlan.peakConcurrency(
+            LoadPlan.of(load(Map.of("rate", "4")), List.of()), Optional.empty()));
+    assertEquals(
+        6,
+        LoadPlan.peakConcurrency(
+            LoadPlan.of(load(Map.of("rate", "4", "max.conc", "6")), List.of()), Optional.empty()));
   }
 }

@@ -109,6 +109,28 @@ class ServerApiLlamaCppTest {
     PreparedWorkload.ContextLength c = api.contextLength("tiny-llama").orElseThrow();
     assertEquals(1024, c.tokens(), "-c 8192 over -np 8 slots");
     assertEquals("n_ctx per slot of GET /props", c.source());
+    assertEquals(0, c.sharedBySlots(), "1024 of the 4096 trained on: a share each");
+  }
+
+  /**
+   * As llama-server 0.7.0 answers without {@code -c} and {@code -np}, or with {@code -c 4096 -np 4
+   * --kv-unified} (checked by hand): each of its slots reports the model's whole context.
+   */
+  @Test
+  void aUnifiedKvCacheIsToldByItsSlotsReportingTheWholeContext() throws IOException {
+    server.removeContext("/props");
+    server.createContext(
+        "/props",
+        ex ->
+            reply(
+                ex,
+                200,
+                "{\"default_generation_settings\":{\"n_ctx\":4096},\"total_slots\":4,\"model_alias\":\"tiny-llama\"}"));
+    api.models();
+    PreparedWorkload.ContextLength c = api.contextLength("tiny-llama").orElseThrow();
+    assertEquals(4096, c.tokens());
+    assertEquals(4, c.sharedBySlots());
+    assertEquals("n_ctx of GET /props, shared by its 4 slots", c.source());
   }
 
   @Test

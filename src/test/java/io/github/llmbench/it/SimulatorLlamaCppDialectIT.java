@@ -20,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * The kit against the embedded simulator speaking llama.cpp's dialect ({@code
  * -Dsim.dialect=llamacpp}), so the llama-server paths stay tested without the binary: completions,
  * whose usage comes in the finish chunk with {@code "text":""}, the {@code timings} object kept per
- * request, and a server that closes the connection after each stream (6 requests, 2 at a time: each
- * slot's next request must not reuse the closed connection).
+ * request, a server that closes the connection after each stream (6 requests, 4 at a time: each
+ * slot's next request must not reuse the closed connection), and its 4 slots sharing one KV cache
+ * that 4 requests of 1,116 tokens overfill (said before the load).
  */
 class SimulatorLlamaCppDialectIT {
 
@@ -33,14 +34,21 @@ class SimulatorLlamaCppDialectIT {
             results,
             Map.of(
                 "prompts", "6",
-                "conc", "2",
+                "conc", "4",
                 "api", "completions",
-                "input.len", "64",
+                "input.len", "1100",
                 "output.len", "16",
                 "sim.model", "sim-tiny",
                 "sim.gpu", "rtx4090",
                 "sim.dialect", "llamacpp"));
-    assertEquals(0, run.exitCode());
+    assertEquals(0, run.exitCode(), run.console());
+    assertTrue(
+        run.console()
+            .contains(
+                "(n_ctx of GET /props, shared by its 4 slots); the longest request needs 1116; !"
+                    + " its 4 slots share these 4096 tokens (llama.cpp's unified KV cache, the"
+                    + " default without -np): 4 requests in flight of up to 1116 tokens need 4464"),
+        run.console());
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
     assertEquals(6, records.size());
     for (RequestRecord r : records) {
@@ -49,7 +57,7 @@ class SimulatorLlamaCppDialectIT {
       assertEquals(false, r.outputTokensEstimated());
       assertEquals(15, r.itlMs().size());
       assertEquals(
-          64, r.inputTokens(), "exact lengths through llama.cpp's /tokenize {\"content\"} form");
+          1100, r.inputTokens(), "exact lengths through llama.cpp's /tokenize {\"content\"} form");
       assertNotNull(r.serverTimings(), r.toString());
       assertEquals(16, r.serverTimings().predictedN());
       assertEquals(

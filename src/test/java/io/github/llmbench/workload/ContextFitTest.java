@@ -46,4 +46,23 @@ class ContextFitTest {
         ContextFit.longest(entries, ServerTokenizer.NONE, 0, OptionalInt.empty()).isEmpty(),
         "no tokenizer: not counted");
   }
+
+  @Test
+  void slotsSharingOneContextAreWarnedOfWhenTheLoadOverfillsIt() {
+    var shared =
+        new PreparedWorkload.ContextLength(4096, "n_ctx of GET /props, shared by its 4 slots", 4);
+    String w = PreparedWorkload.sharedContextWarning(shared, 1116, 8);
+    assertTrue(
+        w.contains("4 requests in flight of up to 1116 tokens need 4464")
+            && w.contains("-np 4 -c 4464"),
+        w);
+    assertEquals("", PreparedWorkload.sharedContextWarning(shared, 1000, 8), "4 x 1000 fits");
+    assertEquals("", PreparedWorkload.sharedContextWarning(shared, 3000, 1), "one at a time");
+    assertEquals("", PreparedWorkload.sharedContextWarning(shared, 3000, 0), "unbounded: unknown");
+    assertEquals(
+        "",
+        PreparedWorkload.sharedContextWarning(
+            new PreparedWorkload.ContextLength(1024, "n_ctx per slot of GET /props"), 1000, 8),
+        "each slot its own context");
+  }
 }

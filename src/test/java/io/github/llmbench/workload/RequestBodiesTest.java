@@ -40,6 +40,23 @@ class RequestBodiesTest {
         iterate(body.fieldNames()));
   }
 
+  @Test
+  void aChatServerThatReadsMaxCompletionTokensGetsItAndTheExtraBodysChoiceWins() throws Exception {
+    RequestSpec spec = RequestSpec.ofPrompt("hi", 128, null, 1);
+    JsonNode body =
+        JSON.readTree(
+            new RequestBodies(Api.CHAT, "m", JSON.createObjectNode(), "max_completion_tokens")
+                .streaming(spec));
+    assertEquals(128, body.get("max_completion_tokens").asInt());
+    assertEquals(false, body.has("max_tokens"), "never both");
+    ObjectNode extra = (ObjectNode) JSON.readTree("{\"max_tokens\":7}");
+    JsonNode mine =
+        JSON.readTree(
+            new RequestBodies(Api.CHAT, "m", extra, "max_completion_tokens").streaming(spec));
+    assertEquals(7, mine.get("max_tokens").asInt());
+    assertEquals(false, mine.has("max_completion_tokens"), "the user's key alone");
+  }
+
   private static List<String> iterate(Iterator<String> it) {
     List<String> out = new ArrayList<>();
     it.forEachRemaining(out::add);
