@@ -16,11 +16,22 @@ import java.util.stream.Collectors;
 /**
  * vLLM's goodput objectives ({@code --goodput ttft:500 tpot:50 e2el:2000}, in ms): a completed
  * request is good when each listed metric is at or below its objective; goodput = good requests per
- * second of the benchmark's duration.
+ * second of the benchmark's duration. Besides vLLM's three, {@code ttfo:MS} bounds the time to the
+ * first output token (a reasoning model's first answer token; a request that did not reason answers
+ * with its first token, so its TTFO is its TTFT).
  *
  * @param objectivesMs each metric's objective in ms, in the order given (for {@link #toString()})
+ * @param ttfoMs the objective on TTFO in ms, null for none
  */
-public record GoodputSpec(Map<Metric, Double> objectivesMs) {
+public record GoodputSpec(Map<Metric, Double> objectivesMs, Double ttfoMs) {
+
+  /** The key of the TTFO objective. */
+  public static final String TTFO = "ttfo";
+
+  /** vLLM's objectives alone. */
+  public GoodputSpec(Map<Metric, Double> objectivesMs) {
+    this(objectivesMs, null);
+  }
 
   /** The gate setting that holds the objectives: {@code -Dgate.goodput}. */
   public static final String KEY = "goodput";
@@ -30,9 +41,9 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs) {
    */
   public static final List<Metric> METRICS = List.of(Metric.TTFT, Metric.TPOT, Metric.E2EL);
 
-  /** The objectives' form, for messages: {@code ttft:MS tpot:MS e2el:MS}. */
+  /** The objectives' form, for messages: {@code ttft:MS tpot:MS e2el:MS ttfo:MS}. */
   public static final String PLACEHOLDER =
-      METRICS.stream().map(m -> m.key() + ":MS").collect(Collectors.joining(" "));
+      METRICS.stream().map(m -> m.key() + ":MS").collect(Collectors.joining(" ")) + " ttfo:MS";
 
   public GoodputSpec {
     if (!METRICS.containsAll(objectivesMs.keySet())) {
@@ -52,12 +63,15 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs) {
 
   static GoodputSpec parse(String value, String name) {
     Map<Metric, Double> objectives = new LinkedHashMap<>();
-    String accepted = "objectives like " + example() + " (ms), separated by spaces";
+    Double ttfo = null;
+    String accepted =
+        "objectives like " + example() + " (ms; also " + TTFO + ":MS), separated by spaces";
     for (String part : value.trim().split("\\s+")) {
       String[] kv = part.split(":", 2);
+      boolean isTtfo = kv.length == 2 && kv[0].equals(TTFO);
       Optional<Metric> metric =
           kv.length == 2 ? Metric.of(kv[0]).filter(METRICS::contains) : Optional.empty();
-      if (metric.isEmpty()) {
+      if (metric.isEmpty() && !isTtfo) {
         throw new IllegalArgumentException(
             "Invalid gate " + name + "=" + value + ": expected " + accepted);
       }
@@ -66,13 +80,17 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs) {
         if (ms <= 0 || !Double.isFinite(ms)) {
           throw new NumberFormatException();
         }
-        objectives.put(metric.get(), ms);
+        if (isTtfo) {
+          ttfo = ms;
+        } else {
+          objectives.put(metric.get(), ms);
+        }
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(
             "Invalid gate " + name + "=" + value + ": expected " + accepted);
       }
     }
-    return new GoodputSpec(objectives);
+    return new GoodputSpec(objectives, ttfo);
   }
 
   /** The objectives of the messages' example: {@code ttft:500 tpot:50 e2el:2000}. */
@@ -129,6 +147,13 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs) {
         return false;
       }
     }
+    if (ttfoMs != null) {
+      // no answer token after its thinking: no output in time
+      Double ttfo = r.reasoning() == null ? r.ttftMs() : r.reasoning().ttfoMs();
+      if (ttfo == null || ttfo > ttfoMs) {
+        return false;
+      }
+    }
     return true;
   }
 
@@ -146,6 +171,15 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs) {
                 .append(k.key())
                 .append(':')
                 .append(v == Math.rint(v) ? String.valueOf(v.longValue()) : String.valueOf(v)));
+    if (ttfoMs != null) {
+      sb.append(sb.length() == 0 ? "" : " ")
+          .append(TTFO)
+          .append(':')
+          .append(
+              ttfoMs == Math.rint(ttfoMs)
+                  ? String.valueOf(ttfoMs.longValue())
+                  : String.valueOf(ttfoMs));
+    }
     return sb.length() == 0 ? "completion (no latency objective)" : sb.toString();
   }
 }

@@ -99,7 +99,7 @@ public final class SettingsTable {
    * {@code -Dgate.goodput}'s form in the help; GoodputSpec's tests hold it to the objectives it
    * parses.
    */
-  static final String GOODPUT_PLACEHOLDER = "ttft:MS tpot:MS e2el:MS";
+  static final String GOODPUT_PLACEHOLDER = "ttft:MS tpot:MS e2el:MS ttfo:MS";
 
   /** {@code -Dsearch.max} without a value: the highest concurrency probed, and the highest rate. */
   static final int SEARCH_MAX_CONC = 1024;

@@ -12,6 +12,9 @@ import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.records.Reasoning;
+import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.testing.TestRecords;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -185,9 +188,32 @@ class GateParsingTest {
   }
 
   @Test
+  void aTtfoObjectiveJudgesTheFirstAnswerTokenOrTheFirstTokenWithoutThinking() {
+    GoodputSpec spec = GoodputSpec.parse("ttft:100 ttfo:500");
+    assertEquals(500.0, spec.ttfoMs());
+    assertEquals("ttft:100 ttfo:500", spec.toString());
+    RequestRecord quickAnswer = TestRecords.ok("c1").ttft(50).build();
+    RequestRecord thoughtLong =
+        TestRecords.ok("c1").ttft(50).build().withReasoning(new Reasoning(800_000, 30, "chunks"));
+    RequestRecord thoughtBriefly =
+        TestRecords.ok("c1").ttft(50).build().withReasoning(new Reasoning(300_000, 10, "chunks"));
+    RequestRecord neverAnswered =
+        TestRecords.ok("c1")
+            .ttft(50)
+            .build()
+            .withReasoning(new Reasoning(RequestRecord.ABSENT, 30, "chunks"));
+    assertTrue(spec.good(quickAnswer), "no thinking: its TTFO is its TTFT");
+    assertFalse(spec.good(thoughtLong));
+    assertTrue(spec.good(thoughtBriefly));
+    assertFalse(spec.good(neverAnswered), "no answer token at all");
+    assertFalse(GoodputSpec.parse("ttfo:10").good(quickAnswer));
+  }
+
+  @Test
   void badGoodputObjectivesNameTheInput() {
     String accepted =
-        ": expected objectives like ttft:500 tpot:50 e2el:2000 (ms), separated by spaces";
+        ": expected objectives like ttft:500 tpot:50 e2el:2000 (ms; also ttfo:MS), separated by"
+            + " spaces";
     for (String bad :
         new String[] {
           "ttft=5", "itl:5", "ttft:0", "ttft:-1", "ttft:fast", "ttft", "tpot:50 ttft:NaN", "p99:5"
@@ -196,10 +222,10 @@ class GateParsingTest {
           "Invalid gate -Dgate.goodput=" + bad + accepted, error(Map.of("goodput", bad)), bad);
     }
     assertEquals(
-        "Gate -Dgate.goodput.* needs the objectives: -Dgate.goodput=ttft:MS tpot:MS e2el:MS",
+        "Gate -Dgate.goodput.* needs the objectives: -Dgate.goodput=ttft:MS tpot:MS e2el:MS ttfo:MS",
         error(Map.of("goodput.min", "2")));
     assertEquals(
-        "Gate goodput.* needs the objectives: goodput=ttft:MS tpot:MS e2el:MS",
+        "Gate goodput.* needs the objectives: goodput=ttft:MS tpot:MS e2el:MS ttfo:MS",
         assertThrows(
                 IllegalArgumentException.class,
                 () -> GateSet.parse(Map.of("c8.goodput.pct", "90"), ""))

@@ -35,7 +35,8 @@ class ReasoningIT {
                 "input.len", "16",
                 "output.len", "32",
                 "sim.reasoning", "8",
-                "gate.ttfo.p99", "1"));
+                "gate.ttfo.p99", "1",
+                "gate.goodput", "ttfo:60000"));
     assertEquals(0, run.exitCode(), run.console());
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
     assertEquals(4, records.size());
@@ -61,6 +62,11 @@ class ReasoningIT {
     double meanTtfo = records.stream().mapToDouble(r -> r.reasoning().ttfoMs()).average().orElse(0);
     assertEquals(meanTtfo, summary.meanTtfoMs(), 1e-6);
     assertTrue(run.console().contains("Mean TTFO (ms):"), run.console());
+    assertEquals(
+        100.0,
+        TestReports.summary(run.runDir()).levels().get("c2").goodputPct(),
+        1e-9,
+        "every answer began within the TTFO objective");
     assertTrue(
         run.console().matches("(?s).*FAIL c2\\s+ttfo\\.p99\\s+limit <= 1\\.00 ms, measured .*"),
         run.console());
