@@ -40,7 +40,7 @@ class CapacitySearchIT {
             "output.len",
             "64",
             "duration",
-            "5",
+            "4",
             "seed",
             "5",
             "metrics.interval",
@@ -53,7 +53,7 @@ class CapacitySearchIT {
             "slo",
             "ttft.mean:" + TTFT_MEAN_MS,
             "search.min",
-            "8",
+            "16",
             "search.max",
             "64",
             "search.precision",
@@ -86,7 +86,7 @@ class CapacitySearchIT {
         run.console().contains("FAIL search   capacity.min"),
         "the capacity is below 64: " + run.console());
     assertTrue(
-        run.console().matches("(?s).*Probes: +c8 met \\(\\d+ requests\\), c16 met.*"),
+        run.console().matches("(?s).*Probes: +c16 met \\(\\d+ requests\\), c32 broke.*"),
         run.console());
     assertTrue(capacity.path("probes").get(0).path("requests").asInt() > 0, capacity.toString());
     assertTrue(Files.readString(run.llm("gates.xml")).contains("capacity.min"));

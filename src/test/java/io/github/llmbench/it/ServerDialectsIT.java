@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The kit end to end (4 requests sent at once) against the simulator speaking SGLang's, TGI's and
  * trtllm-serve's dialects ({@code -Dsim.dialect}): the server told apart, its metrics read
- * (non-empty server figures), prompts of exact lengths where the server has a tokenizer; and a
- * tool-calling answer counted as output.
+ * (non-empty server figures), prompts of exact lengths where the server has a tokenizer; and
+ * (SGLang's) tool-calling answers counted as output.
  */
 class ServerDialectsIT {
 
@@ -38,6 +38,10 @@ class ServerDialectsIT {
     return run;
   }
 
+  static final String TOOLS =
+      "{\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"lookup\","
+          + "\"parameters\":{\"type\":\"object\"}}}],\"tool_choice\":\"required\"}";
+
   static LevelSummary.Server server(GatlingRun.Result run) {
     LevelSummary.Server s = TestReports.summary(run.runDir()).levels().get("c2").server();
     assertNotNull(s, run.console());
@@ -48,7 +52,13 @@ class ServerDialectsIT {
   void sglangTgiAndTrtllmGiveServerFiguresAndExactLengthsWhereTheyCan(@TempDir Path results)
       throws Exception {
     for (String dialect : List.of("sglang", "tgi", "trtllm")) {
-      GatlingRun.Result run = run(results.resolve(dialect), Map.of("sim.dialect", dialect));
+      // SGLang's answers call a tool: OK, their tokens counted, one chunk per token
+      GatlingRun.Result run =
+          run(
+              results.resolve(dialect),
+              dialect.equals("sglang")
+                  ? Map.of("sim.dialect", dialect, "extra.body", TOOLS)
+                  : Map.of("sim.dialect", dialect));
       String console = run.console();
       LevelSummary.Server s = server(run);
       assertEquals(4.0, s.level().get("running_max"), dialect + ": " + s);
@@ -68,8 +78,9 @@ class ServerDialectsIT {
               console.contains("SGLang: the output length goes in max_completion_tokens"), console);
           assertTrue(console.contains("all exact"), console);
           assertTrue(records.stream().allMatch(r -> r.outputTokens() == 32));
+          assertTrue(records.stream().allMatch(r -> r.itlMs().size() == 31), records.toString());
           assertEquals(
-              Map.of("length", 4),
+              Map.of("tool_calls", 4),
               TestReports.summary(run.runDir()).levels().get("c2").finishReasons());
           assertTrue(!console.contains("ended before max_tokens"), console);
         }
@@ -105,24 +116,6 @@ class ServerDialectsIT {
           assertTrue(records.stream().allMatch(r -> r.outputTokens() == 32));
         }
       }
-    }
-  }
-
-  @Test
-  void aToolCallingAnswerIsOkWithItsTokensCounted(@TempDir Path results) throws Exception {
-    GatlingRun.Result run =
-        run(
-            results,
-            Map.of(
-                "extra.body",
-                "{\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"lookup\","
-                    + "\"parameters\":{\"type\":\"object\"}}}],\"tool_choice\":\"required\"}"));
-    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
-    assertEquals(4, records.size());
-    for (RequestRecord r : records) {
-      assertTrue(r.ok(), r.toString());
-      assertEquals(32, r.outputTokens(), r.toString());
-      assertEquals(31, r.itlMs().size(), "one chunk per token: " + r);
     }
   }
 }

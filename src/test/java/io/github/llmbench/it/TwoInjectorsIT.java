@@ -69,7 +69,7 @@ class TwoInjectorsIT {
       };
       // both JVMs started, their run folders made, before either sends (2 busy cores): the first
       // requests of both runs come when both folders exist, where a guess by time goes wrong
-      long startAt = System.currentTimeMillis() + 20_000;
+      long startAt = System.currentTimeMillis() + 15_000;
       Path results = dir.resolve("injectors");
       List<CompletableFuture<GatlingProcess.Outcome>> runs =
           Stream.of(0, 1)
