@@ -14,7 +14,8 @@ import java.util.List;
  * @param ttfo their TTFO, in ms
  * @param thinkingMs TTFO - TTFT of each: how long the thinking streamed
  * @param reasoningTokens mean reasoning tokens per request
- * @param fromUsage whether every count came from the server's usage (else some from chunks)
+ * @param tokensFrom where the counts came from, the least exact source of any ({@link
+ *     Reasoning#USAGE}, then {@link Reasoning#TOKENIZER}, then {@link Reasoning#CHUNKS})
  */
 public record ReasoningStats(
     int requests,
@@ -22,10 +23,11 @@ public record ReasoningStats(
     LatencyStats ttfo,
     LatencyStats thinkingMs,
     double reasoningTokens,
-    boolean fromUsage) {
+    String tokensFrom) {
 
   public static final ReasoningStats NONE =
-      new ReasoningStats(0, 0, LatencyStats.EMPTY, LatencyStats.EMPTY, Double.NaN, false);
+      new ReasoningStats(
+          0, 0, LatencyStats.EMPTY, LatencyStats.EMPTY, Double.NaN, Reasoning.CHUNKS);
 
   public boolean isEmpty() {
     return requests == 0;
@@ -36,7 +38,8 @@ public record ReasoningStats(
     List<Double> thinking = new ArrayList<>();
     long tokens = 0;
     int n = 0;
-    boolean usage = true;
+    List<String> exactFirst = List.of(Reasoning.USAGE, Reasoning.TOKENIZER, Reasoning.CHUNKS);
+    int weakest = 0;
     for (RequestRecord r : records) {
       Reasoning reasoning = r.reasoning();
       if (!r.ok() || reasoning == null) {
@@ -44,7 +47,7 @@ public record ReasoningStats(
       }
       n++;
       tokens += reasoning.tokens();
-      usage &= Reasoning.USAGE.equals(reasoning.tokensFrom());
+      weakest = Math.max(weakest, Math.max(0, exactFirst.indexOf(reasoning.tokensFrom())));
       Double t = reasoning.ttfoMs();
       if (t != null) {
         ttfo.add(t);
@@ -62,6 +65,6 @@ public record ReasoningStats(
         LatencyStats.of(ttfo),
         LatencyStats.of(thinking),
         tokens / (double) n,
-        usage);
+        exactFirst.get(weakest));
   }
 }

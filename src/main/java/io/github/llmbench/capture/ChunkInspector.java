@@ -56,6 +56,9 @@ final class ChunkInspector {
     /** Where the generated text goes (multi-turn runs send it back), or null: not kept. */
     StringBuilder answer;
 
+    /** Where the thinking text goes (counted where the usage does not), or null: not kept. */
+    StringBuilder reasoning;
+
     void reset() {
       done = false;
       text = false;
@@ -180,6 +183,8 @@ final class ChunkInspector {
             deltaContent |= field.equals("content") && p.getTextLength() > 0;
             if (answer != null && field.equals("content")) {
               answer.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+            } else if (facts.reasoning != null && !field.equals("content")) {
+              facts.reasoning.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
             }
           } else if (field.equals("tool_calls") && v == JsonToken.START_ARRAY) {
             boolean called = toolCallsCarryText(p, answer);

@@ -20,6 +20,7 @@ import io.github.llmbench.records.ServerTimings;
  * @param reasoningTokens {@code usage.completion_tokens_details.reasoning_tokens}, null without
  * @param finishReason the last {@code finish_reason} of the first choice that was not null ({@code
  *     length}, {@code stop}, {@code tool_calls}, ...), null when none said
+ * @param reasoningText the thinking text, when it was kept and there was some, else null
  */
 public record ParsedStream(
     long[] textArrivalNanos,
@@ -33,11 +34,13 @@ public record ParsedStream(
     int firstOutput,
     int reasoningChunks,
     Integer reasoningTokens,
-    String finishReason) {
+    String finishReason,
+    String reasoningText) {
 
   /** Nothing read (the request failed before its body). */
   static final ParsedStream EMPTY =
-      new ParsedStream(new long[0], 0, null, null, false, null, null, null, -1, 0, null, null);
+      new ParsedStream(
+          new long[0], 0, null, null, false, null, null, null, -1, 0, null, null, null);
 
   /** A stream without reasoning. */
   public ParsedStream(
@@ -60,6 +63,7 @@ public record ParsedStream(
         answer,
         textCount > 0 ? 0 : -1,
         0,
+        null,
         null,
         null);
   }

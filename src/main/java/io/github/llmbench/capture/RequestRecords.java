@@ -124,15 +124,17 @@ public final class RequestRecords {
             sent.origin(),
             inputCounted ? RequestRecord.TOKENIZER : null,
             usage ? null : counted ? RequestRecord.TOKENIZER : RequestRecord.CHUNKS)
-        .withReasoning(reasoning(stream, t0Nanos))
+        .withReasoning(reasoning(stream, t0Nanos, outputCounter))
         .withFinishReason(stream.finishReason());
   }
 
   /**
    * What a stream said before its answer, null when no chunk carried reasoning: the first answer
-   * chunk's arrival (TTFO), and the reasoning tokens from the usage, else the reasoning chunks.
+   * chunk's arrival (TTFO), and the reasoning tokens from the usage, else the thinking text counted
+   * with the local tokenizer ({@code -Dtokenizer}), else the reasoning chunks.
    */
-  private static Reasoning reasoning(ParsedStream stream, long t0Nanos) {
+  private static Reasoning reasoning(
+      ParsedStream stream, long t0Nanos, ToIntFunction<String> counter) {
     if (stream.reasoningChunks() == 0 && stream.reasoningTokens() == null) {
       return null;
     }
@@ -141,8 +143,12 @@ public final class RequestRecords {
         at < 0
             ? RequestRecord.ABSENT
             : ItlSeries.nanosToMicros(stream.textArrivalNanos()[at] - t0Nanos);
-    return stream.reasoningTokens() != null
-        ? new Reasoning(ttfo, stream.reasoningTokens(), Reasoning.USAGE)
-        : new Reasoning(ttfo, stream.reasoningChunks(), Reasoning.CHUNKS);
+    if (stream.reasoningTokens() != null) {
+      return new Reasoning(ttfo, stream.reasoningTokens(), Reasoning.USAGE);
+    }
+    if (counter != null && stream.reasoningText() != null) {
+      return new Reasoning(ttfo, counter.applyAsInt(stream.reasoningText()), Reasoning.TOKENIZER);
+    }
+    return new Reasoning(ttfo, stream.reasoningChunks(), Reasoning.CHUNKS);
   }
 }

@@ -40,11 +40,13 @@ final class StreamReader implements SseFraming.Sink {
   }
 
   /**
-   * @param keepAnswer whether to keep the generated text ({@link ParsedStream#answer()})
+   * @param keepAnswer whether to keep the generated text ({@link ParsedStream#answer()}) and the
+   *     thinking ({@link ParsedStream#reasoningText()})
    */
   StreamReader(int expectedTextChunks, boolean keepAnswer) {
     textNanos = new long[Math.max(8, Math.min(expectedTextChunks + 2, 1 << 16))];
     facts.answer = keepAnswer ? new StringBuilder() : null;
+    facts.reasoning = keepAnswer ? new StringBuilder() : null;
   }
 
   /**
@@ -147,6 +149,9 @@ final class StreamReader implements SseFraming.Sink {
         firstOutput,
         reasoningChunks,
         reasoningTokens,
-        finishReason);
+        finishReason,
+        facts.reasoning == null || facts.reasoning.length() == 0
+            ? null
+            : facts.reasoning.toString());
   }
 }

@@ -9,11 +9,13 @@ package io.github.llmbench.records;
  *     from t0, in µs; {@link RequestRecord#ABSENT} when the stream never answered
  * @param tokens the reasoning tokens
  * @param tokensFrom {@link #USAGE} ({@code usage.completion_tokens_details.reasoning_tokens}) or
- *     {@link #CHUNKS} (the reasoning chunks counted, a token each)
+ *     {@link #TOKENIZER} (the thinking text counted with the local tokenizer) or {@link #CHUNKS}
+ *     (the reasoning chunks counted, a token each)
  */
 public record Reasoning(long ttfoMicros, int tokens, String tokensFrom) {
   public static final String USAGE = "usage";
   public static final String CHUNKS = "chunks";
+  public static final String TOKENIZER = "tokenizer";
 
   /** The time to the first output token in ms, or null when it never answered. */
   public Double ttfoMs() {

@@ -670,7 +670,7 @@ public final class LlmPage {
           f2(r.ttfo().value(Statistic.P90)),
           f2(r.ttfo().value(Statistic.P99)),
           f2(r.thinkingMs().mean()),
-          f2(r.reasoningTokens()) + (r.fromUsage() ? " (usage)" : " (chunks)"));
+          f2(r.reasoningTokens()) + " (" + r.tokensFrom() + ")");
     }
     tableEnd(sb);
     sb.append(

@@ -2,6 +2,7 @@ package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.ReasoningStats;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.records.Reasoning;
 
 /**
  * The console block of a level whose answers thought first: the time to the first output token
@@ -35,7 +36,11 @@ public final class ReasoningBlock {
         sb,
         "Mean reasoning tokens:",
         ServingResultBlock.f2(r.reasoningTokens())
-            + (r.fromUsage() ? " (the server's usage)" : " (counted from chunks)"));
+            + switch (r.tokensFrom()) {
+              case Reasoning.USAGE -> " (the server's usage)";
+              case Reasoning.TOKENIZER -> " (counted with the local tokenizer)";
+              default -> " (counted from chunks)";
+            });
     if (r.answered() > 0) {
       ServingResultBlock.labelled(sb, "Mean TTFO (ms):", ServingResultBlock.f2(r.ttfo().mean()));
       ServingResultBlock.labelled(

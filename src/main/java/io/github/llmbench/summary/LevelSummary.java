@@ -257,7 +257,7 @@ public record LevelSummary(
           any ? finite(r.ttfo().value(Statistic.P99)) : null,
           any ? finite(r.thinkingMs().mean()) : null,
           finite(r.reasoningTokens()),
-          r.fromUsage() ? "usage" : "chunks");
+          r.tokensFrom());
     }
   }
 

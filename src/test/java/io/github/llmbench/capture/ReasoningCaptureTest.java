@@ -63,6 +63,36 @@ class ReasoningCaptureTest {
   }
 
   @Test
+  void withALocalTokenizerTheThinkingTextIsCountedWhereTheUsageDoesNotSay() {
+    StreamReader reader = new StreamReader(8, true);
+    List<String> events =
+        List.of(
+            delta("reasoning_content", "Let me"),
+            delta("reasoning_content", " think it over"),
+            SseText.content("Paris"),
+            SseText.usage(10, 6),
+            SseText.DONE);
+    for (int i = 0; i < events.size(); i++) {
+      byte[] b =
+          SseText.events(List.of(events.get(i))).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      reader.feed(b, 0, b.length, i * 1_000_000L);
+    }
+    ParsedStream p = reader.result();
+    assertEquals("Let me think it over", p.reasoningText());
+    assertEquals("Paris", p.answer(), "the thinking stays out of the answer");
+    RequestRecord r =
+        RequestRecords.of(
+            new RequestRecords.Sent("r1", "c1", null, null, -1_000_000L, null),
+            20_000_000L,
+            p,
+            null,
+            200,
+            text -> text.trim().split("\\s+").length);
+    assertEquals(5, r.reasoning().tokens(), "five words, five tokens of the test's tokenizer");
+    assertEquals(Reasoning.TOKENIZER, r.reasoning().tokensFrom());
+  }
+
+  @Test
   void theUsageCountOfReasoningTokensWinsWhereTheServerGivesIt() {
     String usage =
         "{\"id\":\"x\",\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":40,"
