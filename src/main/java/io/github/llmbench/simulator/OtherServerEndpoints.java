@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.llmbench.simulator.StreamWriter.Json;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
@@ -85,12 +86,10 @@ final class OtherServerEndpoints {
     return out;
   }
 
-  /** The body keys trtllm-serve's ChatCompletionRequest accepts (its models forbid any other). */
-  static final Set<String> TRTLLM_CHAT_KEYS =
-      Set.of(
+  /** The body keys both of trtllm-serve's request models accept (they forbid any other). */
+  private static final List<String> TRTLLM_COMMON_KEYS =
+      List.of(
           "model",
-          "messages",
-          "max_completion_tokens",
           "max_tokens",
           "stream",
           "stream_options",
@@ -108,59 +107,39 @@ final class OtherServerEndpoints {
           "presence_penalty",
           "repetition_penalty",
           "logprobs",
-          "top_logprobs",
           "logit_bias",
+          "user",
+          "best_of",
+          "use_beam_search",
+          "length_penalty",
+          "include_stop_str_in_output",
+          "skip_special_tokens",
+          "spaces_between_special_tokens",
+          "add_special_tokens",
+          "cache_salt");
+
+  /** The body keys trtllm-serve's ChatCompletionRequest accepts. */
+  static final Set<String> TRTLLM_CHAT_KEYS =
+      keys(
+          "messages",
+          "max_completion_tokens",
+          "top_logprobs",
           "tools",
           "tool_choice",
           "response_format",
-          "user",
-          "best_of",
-          "use_beam_search",
-          "length_penalty",
-          "include_stop_str_in_output",
-          "skip_special_tokens",
-          "spaces_between_special_tokens",
           "add_generation_prompt",
-          "add_special_tokens",
           "chat_template",
           "chat_template_kwargs",
-          "reasoning_effort",
-          "cache_salt");
+          "reasoning_effort");
 
   /** The body keys trtllm-serve's CompletionRequest accepts. */
-  static final Set<String> TRTLLM_COMPLETION_KEYS =
-      Set.of(
-          "model",
-          "prompt",
-          "max_tokens",
-          "stream",
-          "stream_options",
-          "ignore_eos",
-          "min_tokens",
-          "temperature",
-          "top_p",
-          "top_k",
-          "min_p",
-          "n",
-          "seed",
-          "stop",
-          "stop_token_ids",
-          "frequency_penalty",
-          "presence_penalty",
-          "repetition_penalty",
-          "logprobs",
-          "logit_bias",
-          "echo",
-          "suffix",
-          "user",
-          "best_of",
-          "use_beam_search",
-          "length_penalty",
-          "include_stop_str_in_output",
-          "skip_special_tokens",
-          "spaces_between_special_tokens",
-          "add_special_tokens",
-          "cache_salt");
+  static final Set<String> TRTLLM_COMPLETION_KEYS = keys("prompt", "echo", "suffix");
+
+  private static Set<String> keys(String... own) {
+    Set<String> all = new HashSet<>(TRTLLM_COMMON_KEYS);
+    all.addAll(List.of(own));
+    return Set.copyOf(all);
+  }
 
   /**
    * trtllm-serve's pydantic check ({@code extra="forbid"}, {@code model} required): 400 naming the
