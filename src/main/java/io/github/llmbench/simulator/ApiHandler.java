@@ -42,6 +42,10 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       path = path.substring(0, q);
     }
     HttpMethod method = msg.method();
+    if (!dialect().serves(path)) {
+      sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
+      return;
+    }
     try {
       switch (path) {
         case "/health" -> {
@@ -76,10 +80,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         case "/tokenize" -> {
           requireMethod(method, HttpMethod.POST);
-          if (dialect() == Dialect.TRTLLM) {
-            sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
-            return;
-          }
           JsonNode tokenizeBody = body(msg);
           send(
               ctx,
@@ -95,10 +95,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         case "/props" -> {
           requireMethod(method, HttpMethod.GET);
-          if (!llamaCpp()) {
-            sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
-            return;
-          }
           send(
               ctx,
               Http.json(HttpResponseStatus.OK, LlamaCppEndpoints.props(sim), keepAlive),
@@ -106,10 +102,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         case "/info" -> {
           requireMethod(method, HttpMethod.GET);
-          if (dialect() != Dialect.TGI) {
-            sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
-            return;
-          }
           send(
               ctx,
               Http.json(HttpResponseStatus.OK, OtherServerEndpoints.tgiInfo(sim), keepAlive),
@@ -132,10 +124,6 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         case "/prometheus/metrics" -> {
           requireMethod(method, HttpMethod.GET);
-          if (dialect() != Dialect.TRTLLM) {
-            sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
-            return;
-          }
           sendPrometheus(ctx, keepAlive);
         }
         case "/v1/chat/completions" -> {

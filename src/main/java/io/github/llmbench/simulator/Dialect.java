@@ -37,6 +37,21 @@ public enum Dialect {
   TGI,
   TRTLLM;
 
+  /**
+   * Whether this server has {@code path}: {@code /props} is llama.cpp's, {@code /info} TGI's,
+   * {@code /prometheus/metrics} trtllm-serve's, which has no {@code /tokenize}; the others all
+   * have.
+   */
+  boolean serves(String path) {
+    return switch (path) {
+      case "/props" -> this == LLAMACPP;
+      case "/info" -> this == TGI;
+      case "/prometheus/metrics" -> this == TRTLLM;
+      case "/tokenize" -> this != TRTLLM;
+      default -> true;
+    };
+  }
+
   /** The field a reasoning model's thinking streams in: vLLM's current one, else the older. */
   String reasoningField() {
     return this == VLLM ? "reasoning" : "reasoning_content";
