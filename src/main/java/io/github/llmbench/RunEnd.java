@@ -2,6 +2,7 @@ package io.github.llmbench;
 
 import io.github.llmbench.analysis.CapacitySearch;
 import io.github.llmbench.analysis.LatencyStats;
+import io.github.llmbench.analysis.PrefixSharing;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.ServingMetricsCalculator;
@@ -152,7 +153,14 @@ final class RunEnd {
       }
     }
     RunAnalysis.Telemetry telemetry =
-        new RunAnalysis.Telemetry(samples, scraper == null ? null : target.model(), client);
+        new RunAnalysis.Telemetry(
+            samples,
+            scraper == null ? null : target.model(),
+            client,
+            settings.workload().dataset() == BenchSettings.DatasetKind.RANDOM
+                ? new PrefixSharing(
+                    settings.workload().prefixLen(), settings.workload().prefixGroups())
+                : PrefixSharing.NONE);
     return RunAnalysis.of(
         records,
         telemetry,

@@ -87,8 +87,15 @@ public record RunAnalysis(
    * @param client the client probe's samples (empty without them)
    */
   public record Telemetry(
-      List<ServerSample> samples, String servedModel, List<ClientSample> client) {
+      List<ServerSample> samples,
+      String servedModel,
+      List<ClientSample> client,
+      PrefixSharing prefixes) {
     public static final Telemetry NONE = new Telemetry(List.of(), null, List.of());
+
+    public Telemetry(List<ServerSample> samples, String servedModel, List<ClientSample> client) {
+      this(samples, servedModel, client, PrefixSharing.NONE);
+    }
 
     /** The server's metrics alone. */
     public Telemetry(List<ServerSample> samples, String servedModel) {
@@ -191,7 +198,8 @@ public record RunAnalysis(
               SteadyState steady =
                   trials.isEmpty() ? SteadyState.compute(recs, c) : trials.steady(null);
               Span span = Span.of(recs); // byLevel gives no level without records
-              ServerFigures server = serverFigures(series, name, span, serving, steady);
+              Double ideal = telemetry.prefixes().idealHitRate(recs, levels.isEmpty());
+              ServerFigures server = serverFigures(series, name, span, serving, steady, ideal);
               Double hitRate =
                   server.steady().get("prefix_cache_hit_rate") != null
                       ? server.steady().get("prefix_cache_hit_rate")
@@ -296,7 +304,8 @@ public record RunAnalysis(
       String level,
       Span span,
       ServingMetrics serving,
-      SteadyState steady) {
+      SteadyState steady,
+      Double idealHitRate) {
     if (series.isEmpty()) {
       return ServerFigures.NONE;
     }
@@ -307,7 +316,8 @@ public record RunAnalysis(
         span.endMs(),
         steady.reached() ? steady.windowStartMs() : 0,
         steady.reached() ? steady.windowEndMs() : 0,
-        serving.totalOutputTokens());
+        serving.totalOutputTokens(),
+        idealHitRate);
   }
 
   /**

@@ -58,6 +58,13 @@ public record ServerFigures(
 
   public static final ServerFigures NONE = new ServerFigures(Map.of(), Map.of(), List.of());
 
+  /**
+   * The level's key for what a perfect prefix cache would serve of the prompts sent ({@link
+   * PrefixSharing}), beside the server's {@code prefix_cache_hit_rate}; not a server figure, so not
+   * in {@link #NAMES}.
+   */
+  public static final String IDEAL_HIT_RATE = "prefix_cache_hit_rate_ideal";
+
   /** Guard limits (the issue's): a hit rate above 10%, token counts 5% apart, a clock 10% down. */
   static final double HIT_RATE_GUARD = 0.10;
 
@@ -163,25 +170,62 @@ public record ServerFigures(
       long steadyStartMs,
       long steadyEndMs,
       long clientOutputTokens) {
+    return of(
+        series, levelName, startMs, endMs, steadyStartMs, steadyEndMs, clientOutputTokens, null);
+  }
+
+  /**
+   * As above, with what a perfect prefix cache would serve of the level's prompts ({@code
+   * idealHitRate}, null without prefixes shared on purpose): the hit-rate guards then judge the
+   * server's rate against it.
+   */
+  public static ServerFigures of(
+      Series series,
+      String levelName,
+      long startMs,
+      long endMs,
+      long steadyStartMs,
+      long steadyEndMs,
+      long clientOutputTokens,
+      Double idealHitRate) {
     if (series.isEmpty()) {
       return NONE;
     }
     Map<String, Double> level = window(series, startMs, endMs);
+    if (idealHitRate != null) {
+      level.put(IDEAL_HIT_RATE, idealHitRate);
+    }
     Map<String, Double> steady =
         steadyStartMs > 0 && steadyEndMs > steadyStartMs
             ? window(series, steadyStartMs, steadyEndMs)
             : Map.of();
     List<String> guards = new ArrayList<>();
     Double hit = level.get("prefix_cache_hit_rate");
-    if (hit != null && hit > HIT_RATE_GUARD) {
+    double intended = idealHitRate == null ? 0 : idealHitRate;
+    if (hit != null && intended > HIT_RATE_GUARD && hit < intended / 2) {
+      guards.add(
+          String.format(
+              Locale.ROOT,
+              "prefix cache served %.0f%% of prompt tokens at %s, a perfect one %.0f%% of these"
+                  + " prompts: prefix caching is off (vLLM: --enable-prefix-caching) or the cache"
+                  + " evicts the prefixes",
+              100 * hit,
+              levelName,
+              100 * intended));
+    }
+    if (hit != null && hit > intended + HIT_RATE_GUARD) {
       boolean fromQueries =
           series.gauge(CACHED_OF_PROMPT_TOKENS).isEmpty() && !series.gauge(PREFIX_HITS).isEmpty();
       guards.add(
           String.format(
               Locale.ROOT,
-              "prefix cache served %.0f%% of prompt tokens at %s: prefill was not measured%s",
+              "prefix cache served %.0f%% of prompt tokens at %s%s: prefill was not measured%s",
               100 * hit,
               levelName,
+              intended > 0
+                  ? String.format(
+                      Locale.ROOT, ", more than the %.0f%% the prefixes explain", 100 * intended)
+                  : "",
               fromQueries
                   ? " (from vllm:prefix_cache_hits/queries, which count a request again each time"
                       + " it waits for KV blocks: with a full KV cache the rate reads high; vLLM's"

@@ -583,6 +583,9 @@ public final class LlmPage {
         }
       }
       tableEnd(sb);
+      if (l.server().level().get(ServerFigures.IDEAL_HIT_RATE) != null) {
+        sb.append("<p class=\"llm-note\">").append(esc(ServerBlock.IDEAL_NOTE)).append("</p>\n");
+      }
     }
     chartBox(sb, "llm-chart-server");
     chartBox(sb, "llm-chart-gpu");

@@ -260,7 +260,8 @@ public final class MergeMain {
     GpuSpec gpu = inputs != null && inputs.gpu() != null ? ReportMain.gpu(inputs.gpu()) : null;
     int tp = inputs != null && inputs.tp() != null ? inputs.tp() : 1;
     RunAnalysis.Telemetry telemetry =
-        new RunAnalysis.Telemetry(ServerMetricsFile.read(llm), info.modelId());
+        new RunAnalysis.Telemetry(
+            ServerMetricsFile.read(llm), info.modelId(), List.of(), ReportMain.prefixSharing(info));
     out.println(
         PREFIX + all.size() + " requests of " + injectors.size() + " injectors into " + outDir);
     for (RunInfo.InjectorRun i : list) {

@@ -1,5 +1,6 @@
 package io.github.llmbench.report;
 
+import io.github.llmbench.analysis.PrefixSharing;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.GpuSpec;
@@ -12,6 +13,7 @@ import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.records.ServerMetricsFile;
+import io.github.llmbench.settings.SettingsTable;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.Summary;
 import java.io.IOException;
@@ -126,7 +128,8 @@ public final class ReportMain {
           new RunAnalysis.Telemetry(
               ServerMetricsFile.read(runDir.resolve(RunFiles.LLM_FOLDER)),
               orElse(previous.run().modelId(), null),
-              ClientSamplesFile.read(runDir.resolve(RunFiles.LLM_FOLDER)));
+              ClientSamplesFile.read(runDir.resolve(RunFiles.LLM_FOLDER)),
+              prefixSharing(previous.run()));
       RunAnalysis a =
           RunAnalysis.of(
               records, telemetry, concurrencies(previous), model, gpu, tp, RunReport.ROOFLINE_HINT);
@@ -233,5 +236,14 @@ public final class ReportMain {
 
   private static String orElse(String value, String fallback) {
     return value != null && !value.isBlank() ? value : fallback;
+  }
+
+  /** The prefixes a run's prompts shared on purpose, as its settings said. */
+  static PrefixSharing prefixSharing(RunInfo run) {
+    String groups =
+        run.settings() == null ? null : run.settings().get(SettingsTable.PREFIX_GROUPS.name());
+    return run.prefixLen() == null || run.prefixLen() == 0
+        ? PrefixSharing.NONE
+        : new PrefixSharing(run.prefixLen(), groups == null ? 1 : Integer.parseInt(groups));
   }
 }

@@ -2,6 +2,7 @@ package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServerFigures;
+import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -21,6 +22,11 @@ import java.util.Map;
  */
 public final class ServerBlock {
   private ServerBlock() {}
+
+  /** What the client column's hit rate is. */
+  static final String IDEAL_NOTE =
+      "client prefix_cache_hit_rate: what a perfect prefix cache would serve of the prompts sent"
+          + " (-Dprefix.len, -Dprefix.groups)";
 
   public static String format(RunAnalysis.Level l, String level) {
     ServerFigures s = l.server();
@@ -45,6 +51,9 @@ public final class ServerBlock {
           String.format(
               Locale.ROOT, "%-26s %10s %10s %10s%n", name, num(v), num(w), num(client.get(name))));
     }
+    if (s.level().get(ServerFigures.IDEAL_HIT_RATE) != null) {
+      sb.append(IDEAL_NOTE).append('\n');
+    }
     for (String g : s.guards()) {
       sb.append("! ").append(g).append('\n');
     }
@@ -55,19 +64,27 @@ public final class ServerBlock {
   static Map<String, Double> clientFigures(RunAnalysis.Level l) {
     var m = l.serving();
     double seconds = m.durationS();
-    return Map.of(
-        "generation_tokens",
-        (double) m.totalOutputTokens(),
-        "prompt_tokens",
-        (double) m.totalInputTokens(),
-        "prompt_tokens_per_s",
-        seconds > 0 ? m.totalInputTokens() / seconds : Double.NaN,
-        "generation_tokens_per_s",
-        m.outputThroughput(),
-        "ttft_mean_ms",
-        m.ttft().mean(),
-        "itl_mean_ms",
-        m.itl().mean());
+    Map<String, Double> f = new HashMap<>();
+    // what a perfect prefix cache would serve of the prompts the client sent
+    Double ideal = l.server().level().get(ServerFigures.IDEAL_HIT_RATE);
+    if (ideal != null) {
+      f.put("prefix_cache_hit_rate", ideal);
+    }
+    f.putAll(
+        Map.of(
+            "generation_tokens",
+            (double) m.totalOutputTokens(),
+            "prompt_tokens",
+            (double) m.totalInputTokens(),
+            "prompt_tokens_per_s",
+            seconds > 0 ? m.totalInputTokens() / seconds : Double.NaN,
+            "generation_tokens_per_s",
+            m.outputThroughput(),
+            "ttft_mean_ms",
+            m.ttft().mean(),
+            "itl_mean_ms",
+            m.itl().mean()));
+    return f;
   }
 
   static String num(Double v) {

@@ -138,8 +138,17 @@ public final class SettingsDescription {
     if (workload.rangeRatio() > 0) {
       m.put(SettingsTable.RANGE_RATIO.name(), Double.toString(workload.rangeRatio()));
     }
+    if (workload.rangeRatio() == 0 && !workload.inputLengths().isFixed()) {
+      m.put("input lengths", workload.inputLengths().describe());
+    }
+    if (workload.rangeRatio() == 0 && !workload.outputLengths().isFixed()) {
+      m.put("output lengths", workload.outputLengths().describe());
+    }
     if (workload.prefixLen() > 0) {
       m.put(SettingsTable.PREFIX_LEN.name(), Integer.toString(workload.prefixLen()));
+    }
+    if (workload.prefixGroups() > 1) {
+      m.put(SettingsTable.PREFIX_GROUPS.name(), Integer.toString(workload.prefixGroups()));
     }
     m.put(
         SettingsTable.SEED.name(),

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.LengthDistribution;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
@@ -91,6 +92,9 @@ public final class BenchSettings {
 
   /** The most tokens of a prompt, an answer or a shared prefix. */
   static final int MAX_LEN = 10_000_000;
+
+  /** The most distinct prefixes of {@code -Dprefix.groups}. */
+  static final int MAX_PREFIX_GROUPS = 100_000;
 
   /** The most tensor-parallel GPUs, simulated or of the roofline. */
   static final int MAX_TP = 64;
@@ -183,7 +187,10 @@ public final class BenchSettings {
       int inputLen,
       int outputLen,
       double rangeRatio,
+      LengthDistribution inputLengths,
+      LengthDistribution outputLengths,
       int prefixLen,
+      int prefixGroups,
       long seed,
       boolean seedPinned,
       ProfileSelection profiles,
@@ -992,6 +999,48 @@ public final class BenchSettings {
     }
     double rangeRatio = r.get(SettingsTable.RANGE_RATIO);
     int prefixLen = r.get(SettingsTable.PREFIX_LEN);
+    int prefixGroups = r.get(SettingsTable.PREFIX_GROUPS);
+    if (prefixGroups > 1 && prefixLen == 0) {
+      throw new SettingsException(
+          "-Dprefix.groups=" + prefixGroups + " needs -Dprefix.len=L (the tokens of each prefix)");
+    }
+    double inputStdev = r.get(SettingsTable.INPUT_STDEV);
+    double outputStdev = r.get(SettingsTable.OUTPUT_STDEV);
+    Optional<String> dist = r.optional(SettingsTable.LENGTH_DIST);
+    boolean spread = inputStdev > 0 || outputStdev > 0;
+    for (SettingsTable.Setting<?> s :
+        List.of(
+            SettingsTable.INPUT_STDEV,
+            SettingsTable.OUTPUT_STDEV,
+            SettingsTable.LENGTH_DIST,
+            SettingsTable.PREFIX_GROUPS)) {
+      if (dataset != DatasetKind.RANDOM && r.isSet(s)) {
+        throw new SettingsException("-D" + s.name() + " applies to -Ddataset=random");
+      }
+    }
+    if (spread && rangeRatio > 0) {
+      throw new SettingsException(
+          "-Drange.ratio and -Dinput.stdev/-Doutput.stdev both spread the lengths: give one"
+              + " (range.ratio is vLLM's uniform range, a stdev a distribution's)");
+    }
+    LengthDistribution.Shape shape = LengthDistribution.Shape.NORMAL;
+    if (dist.isPresent()) {
+      shape = LengthDistribution.Shape.valueOf(dist.get().toUpperCase(Locale.ROOT));
+      if (!spread && !(rangeRatio > 0 && shape == LengthDistribution.Shape.UNIFORM)) {
+        throw new SettingsException(
+            "-Dlength.dist="
+                + dist.get()
+                + " needs -Dinput.stdev=S or -Doutput.stdev=S (the spread of the lengths)");
+      }
+    }
+    LengthDistribution inputLengths =
+        spread
+            ? LengthDistribution.of(shape, inputLen, inputStdev)
+            : LengthDistribution.ofRangeRatio(inputLen, rangeRatio);
+    LengthDistribution outputLengths =
+        spread
+            ? LengthDistribution.of(shape, outputLen, outputStdev)
+            : LengthDistribution.ofRangeRatio(outputLen, rangeRatio);
     Optional<Long> pinnedSeed = r.optional(SettingsTable.SEED);
     // A fresh seed per run: a repeated seed repeats prompts, which a prefix cache then serves.
     long seed = pinnedSeed.orElseGet(() -> new SecureRandom().nextLong() & 0xFFFF_FFFFL);
@@ -1007,7 +1056,10 @@ public final class BenchSettings {
         inputLen,
         outputLen,
         rangeRatio,
+        inputLengths,
+        outputLengths,
         prefixLen,
+        prefixGroups,
         seed,
         pinnedSeed.isPresent(),
         profiles,

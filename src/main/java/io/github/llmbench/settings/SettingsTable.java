@@ -294,14 +294,49 @@ public final class SettingsTable {
           "a number from 0 up to 1",
           "random: lengths drawn from [len x (1 - r), len x (1 + r)]",
           Parser.fraction());
+  public static final Setting<Double> INPUT_STDEV =
+      Setting.of(
+          WORKLOAD,
+          "input.stdev",
+          0.0,
+          "a number from 0",
+          "random: standard deviation of the prompt lengths around input.len (normal unless"
+              + " length.dist says otherwise), clipped to at least 1 and to the context",
+          Parser.number(v -> v >= 0 && v <= BenchSettings.MAX_LEN, "a number from 0"));
+  public static final Setting<Double> OUTPUT_STDEV =
+      Setting.of(
+          WORKLOAD,
+          "output.stdev",
+          0.0,
+          "a number from 0",
+          "random: standard deviation of the output lengths (max_tokens) around output.len",
+          Parser.number(v -> v >= 0 && v <= BenchSettings.MAX_LEN, "a number from 0"));
+  public static final Setting<String> LENGTH_DIST =
+      Setting.without(
+          WORKLOAD,
+          "length.dist",
+          "normal with input.stdev or output.stdev, else vLLM's uniform range.ratio",
+          "normal, lognormal or uniform",
+          "random: the family the lengths are drawn from, with the stdevs (uniform: mean +-"
+              + " sqrt(3) x stdev)",
+          Parser.word(List.of("normal", "lognormal", "uniform"), "normal, lognormal or uniform"));
   public static final Setting<Integer> PREFIX_LEN =
       Setting.of(
           WORKLOAD,
           "prefix.len",
           0,
           "a whole number from 0",
-          "random: tokens of one prefix shared by every request",
+          "random: tokens of the prefix shared by the requests (of its group, with prefix.groups)",
           Parser.nonNegativeInt(BenchSettings.MAX_LEN));
+  public static final Setting<Integer> PREFIX_GROUPS =
+      Setting.of(
+          WORKLOAD,
+          "prefix.groups",
+          1,
+          "a whole number from 1 to " + BenchSettings.MAX_PREFIX_GROUPS,
+          "random: distinct prefixes of prefix.len tokens, the requests taking them in turn (a"
+              + " perfect prefix cache's hit rate is on the start line)",
+          Parser.positiveInt(BenchSettings.MAX_PREFIX_GROUPS));
   public static final Setting<Long> SEED =
       Setting.without(
           WORKLOAD,
@@ -659,7 +694,11 @@ public final class SettingsTable {
           INPUT_LEN,
           OUTPUT_LEN,
           RANGE_RATIO,
+          INPUT_STDEV,
+          OUTPUT_STDEV,
+          LENGTH_DIST,
           PREFIX_LEN,
+          PREFIX_GROUPS,
           SEED,
           PROFILES,
           PROFILE_ORDER,

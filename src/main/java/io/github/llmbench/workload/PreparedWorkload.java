@@ -160,13 +160,7 @@ public final class PreparedWorkload {
       case RANDOM -> {
         RandomDataset.Selection selection =
             RandomDataset.forServer(
-                tokenizer,
-                w.inputLen(),
-                w.outputLen(),
-                w.rangeRatio(),
-                w.prefixLen(),
-                w.seed(),
-                CHECKED_SAMPLES);
+                tokenizer, RandomDataset.Lengths.of(w), w.seed(), CHECKED_SAMPLES);
         this.dataset = selection.dataset();
         this.sequentialProfiles = List.of();
         why = selection.why();
@@ -297,8 +291,20 @@ public final class PreparedWorkload {
     }
     prepared = true;
     Map<String, String> notes = new LinkedHashMap<>();
+    Optional<ContextLength> context = server.contextLength();
+    if (dataset instanceof RandomDataset random && context.isPresent()) {
+      // distributions without a top are clipped to the context before any prompt is made
+      random.fitTo(context.get().tokens() - templateTokens);
+      ((RandomDataset) warmupDataset).fitTo(context.get().tokens() - templateTokens);
+    }
     notes.put("lengths", preparePrompts(planned));
-    notes.put("context", checkContext(planned.peakConcurrency()));
+    if (dataset instanceof RandomDataset random && random.lengths().spread()) {
+      notes.put("distribution", distributionLine(random, planned));
+    }
+    if (dataset instanceof RandomDataset random && w.prefixLen() > 0) {
+      notes.put("prefix", prefixLine(random));
+    }
+    notes.put("context", checkContext(context, planned.peakConcurrency()));
     preparedNotes = Collections.unmodifiableMap(notes);
     return preparedNotes;
   }
@@ -393,13 +399,53 @@ public final class PreparedWorkload {
   }
 
   /**
+   * The asked distributions against the lengths drawn for the first requests (the run's, when it
+   * sends a fixed number), e.g. {@code input normal, mean 512, stdev 128: drawn mean 511.2, stdev
+   * 127.0, 131..905 over 1000 requests}.
+   */
+  static String distributionLine(RandomDataset random, PlannedRequests planned) {
+    int n =
+        planned.measured() > 0 && !planned.reused()
+            ? Math.min(planned.measured(), RandomDataset.SAMPLED_REQUESTS)
+            : RandomDataset.SAMPLED_REQUESTS;
+    RandomDataset.Sample s = random.sample(n);
+    RandomDataset.Lengths asked = random.lengths();
+    return "input "
+        + asked.input().describe()
+        + (asked.input().isFixed() ? "" : ": drawn " + s.input().describe())
+        + "; output "
+        + asked.output().describe()
+        + (asked.output().isFixed() ? "" : ": drawn " + s.output().describe())
+        + " (the first "
+        + n
+        + " requests"
+        + (s.clipped() > 0 ? ", " + s.clipped() + " clipped to the context" : "")
+        + ")";
+  }
+
+  /** The prefix groups and the hit rate a perfect prefix cache would get. */
+  private String prefixLine(RandomDataset random) {
+    int groups = w.prefixGroups();
+    return String.format(
+        Locale.ROOT,
+        "%d prefix%s of %d tokens, taken in turn: a perfect prefix cache serves %.1f%% of the"
+            + " prompt tokens once each has been sent (the first %d request%s miss%s)",
+        groups,
+        groups == 1 ? "" : "es",
+        w.prefixLen(),
+        100 * random.steadyPrefixHitRate(templateTokens),
+        groups,
+        groups == 1 ? "" : "s",
+        groups == 1 ? "es" : "");
+  }
+
+  /**
    * Checks that the longest request fits the server's context before any load.
    *
    * @return the start line about the context
    * @throws DatasetException naming both numbers when it does not fit
    */
-  private String checkContext(int peakConcurrency) {
-    Optional<ContextLength> context = server.contextLength();
+  private String checkContext(Optional<ContextLength> context, int peakConcurrency) {
     if (context.isEmpty()) {
       return "unknown (the server tells no context length): requests are not checked against it";
     }

@@ -1,5 +1,7 @@
 package io.github.llmbench.workload;
 
+import io.github.llmbench.core.LengthDistribution;
+import io.github.llmbench.settings.BenchSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -71,14 +73,61 @@ public final class RandomDataset implements Dataset {
 
   private final int[] oneTokenFirst;
   private final ExactPrompts exact;
-  private final int inputLen;
-  private final int outputLen;
-  private final double rangeRatio;
+  private final Lengths lengths;
   private final int prefixLen;
   private final long seed;
   private int shardIndex;
   private int shardCount;
-  private final String prefix;
+
+  /** The shared prefixes, one per group ({@code -Dprefix.groups}); empty without a prefix. */
+  private final List<String> prefixes;
+
+  /**
+   * The tokens a request may have in all (the server's context less the chat template's), to which
+   * distributions without a top are clipped ({@link #fitTo}).
+   */
+  private volatile int budget = UNLIMITED;
+
+  private static final int UNLIMITED = Integer.MAX_VALUE / 4;
+
+  /** The draws {@link #longestRequests} and {@link #sample} look at when the run's size is open. */
+  static final int SAMPLED_REQUESTS = 10_000;
+
+  /**
+   * How long prompts and outputs are: their distributions, and the prefix in front of each prompt.
+   *
+   * @param prefixLen tokens of the prefix every prompt starts with (0: none)
+   * @param prefixGroups distinct prefixes, the requests taking them in turn
+   */
+  public record Lengths(
+      LengthDistribution input, LengthDistribution output, int prefixLen, int prefixGroups) {
+    public Lengths {
+      if (prefixGroups < 1 || prefixLen < 0) {
+        throw new IllegalArgumentException(
+            "prefix of " + prefixLen + " tokens in " + prefixGroups + " groups");
+      }
+    }
+
+    /** vLLM's random dataset: one range ratio for both lengths, one shared prefix. */
+    public static Lengths of(int inputLen, int outputLen, double rangeRatio, int prefixLen) {
+      return new Lengths(
+          LengthDistribution.ofRangeRatio(inputLen, rangeRatio),
+          LengthDistribution.ofRangeRatio(outputLen, rangeRatio),
+          prefixLen,
+          1);
+    }
+
+    /** The random dataset's lengths as the settings give them. */
+    public static Lengths of(BenchSettings.Workload w) {
+      return new Lengths(w.inputLengths(), w.outputLengths(), w.prefixLen(), w.prefixGroups());
+    }
+
+    /** Whether either length is drawn (not one fixed number). */
+    public boolean spread() {
+      return !input.isFixed() || !output.isFixed();
+    }
+  }
+
   private volatile List<ExactPrompts.Prompt> made = List.of();
   private volatile Exactness exactness = Exactness.ALL;
 
@@ -156,17 +205,15 @@ public final class RandomDataset implements Dataset {
       double rangeRatio,
       int prefixLen,
       long seed) {
-    this(calibration, null, inputLen, outputLen, rangeRatio, prefixLen, seed);
+    this(calibration, null, Lengths.of(inputLen, outputLen, rangeRatio, prefixLen), seed);
   }
 
-  private RandomDataset(
-      Calibration calibration,
-      ExactPrompts exact,
-      int inputLen,
-      int outputLen,
-      double rangeRatio,
-      int prefixLen,
-      long seed) {
+  /** The words method with lengths of any distribution and prefix groups. */
+  public RandomDataset(Calibration calibration, Lengths lengths, long seed) {
+    this(calibration, null, lengths, seed);
+  }
+
+  private RandomDataset(Calibration calibration, ExactPrompts exact, Lengths lengths, long seed) {
     if (exact == null && calibration.words().isEmpty()) { // token ids need no words
       throw new DatasetException("the prompt vocabulary is empty");
     }
@@ -180,21 +227,25 @@ public final class RandomDataset implements Dataset {
             .filter(i -> calibration.firstTokens()[i] == 1)
             .toArray();
     this.exact = exact;
-    this.inputLen = inputLen;
-    this.outputLen = outputLen;
-    this.rangeRatio = rangeRatio;
-    this.prefixLen = prefixLen;
+    this.lengths = lengths;
+    this.prefixLen = lengths.prefixLen();
     this.seed = seed;
     this.shardIndex = 0;
     this.shardCount = 1;
     Random prefixRandom = new Random(seed ^ PREFIX_SALT);
-    if (prefixLen == 0) {
-      this.prefix = "";
-    } else if (exact != null) {
-      this.prefix = exact.make("", 0, prefixLen, prefixRandom).text();
-    } else {
-      this.prefix = words(prefixLen, prefixRandom, true);
+    List<String> made = new ArrayList<>();
+    for (int g = 0; prefixLen > 0 && g < lengths.prefixGroups(); g++) {
+      made.add(
+          exact != null
+              ? exact.make("", 0, prefixLen, prefixRandom).text()
+              : words(prefixLen, prefixRandom, true));
     }
+    this.prefixes = List.copyOf(made);
+  }
+
+  /** The prefix request {@code index} starts with ("" without one): the groups in turn. */
+  private String prefixOf(long index) {
+    return prefixes.isEmpty() ? "" : prefixes.get((int) (index % prefixes.size()));
   }
 
   /** The token-ids method: prompts made by {@code exact}, no word needed. */
@@ -205,8 +256,12 @@ public final class RandomDataset implements Dataset {
       double rangeRatio,
       int prefixLen,
       long seed) {
-    return new RandomDataset(
-        Calibration.none(), exact, inputLen, outputLen, rangeRatio, prefixLen, seed);
+    return byTokenIds(exact, Lengths.of(inputLen, outputLen, rangeRatio, prefixLen), seed);
+  }
+
+  /** The token-ids method with lengths of any distribution and prefix groups. */
+  public static RandomDataset byTokenIds(ExactPrompts exact, Lengths lengths, long seed) {
+    return new RandomDataset(Calibration.none(), exact, lengths, seed);
   }
 
   /** The dataset and what was found on the way, for the console's start line. */
@@ -225,15 +280,16 @@ public final class RandomDataset implements Dataset {
       int prefixLen,
       long seed,
       int samples) {
+    return forServer(
+        tokenizer, Lengths.of(inputLen, outputLen, rangeRatio, prefixLen), seed, samples);
+  }
+
+  /** As above, with lengths of any distribution and prefix groups. */
+  public static Selection forServer(
+      ServerTokenizer tokenizer, Lengths lengths, long seed, int samples) {
     if (!tokenizer.present()) {
       return new Selection(
-          new RandomDataset(
-              Calibration.estimated(shippedVocabulary()),
-              inputLen,
-              outputLen,
-              rangeRatio,
-              prefixLen,
-              seed),
+          new RandomDataset(Calibration.estimated(shippedVocabulary()), lengths, seed),
           tokenizer.describe(),
           "the server counts no tokens");
     }
@@ -241,7 +297,7 @@ public final class RandomDataset implements Dataset {
     String why;
     RandomDataset byWords = null;
     if (words.exact()) {
-      byWords = new RandomDataset(words, inputLen, outputLen, rangeRatio, prefixLen, seed);
+      byWords = new RandomDataset(words, lengths, seed);
       WordCheck check = byWords.check(tokenizer, samples);
       if (check.worstTokens() == 0) {
         return new Selection(byWords, tokenizer.describe(), check.describe());
@@ -254,20 +310,14 @@ public final class RandomDataset implements Dataset {
     }
     Optional<ExactPrompts> exact = ExactPrompts.of(tokenizer, shippedCorpus());
     if (exact.isPresent()) {
-      return new Selection(
-          byTokenIds(exact.get(), inputLen, outputLen, rangeRatio, prefixLen, seed),
-          tokenizer.describe(),
-          why);
+      return new Selection(byTokenIds(exact.get(), lengths, seed), tokenizer.describe(), why);
     }
     RandomDataset fallback =
         byWords != null
             ? byWords
             : new RandomDataset(
                 words.words().isEmpty() ? Calibration.estimated(shippedVocabulary()) : words,
-                inputLen,
-                outputLen,
-                rangeRatio,
-                prefixLen,
+                lengths,
                 seed);
     return new Selection(
         fallback, tokenizer.describe(), why + "; the server has no /detokenize to make them exact");
@@ -334,9 +384,9 @@ public final class RandomDataset implements Dataset {
       int[] targets = new int[count];
       for (int i = 0; i < count; i++) {
         long index = shardIndex + (long) i * shardCount; // this injector's requests only
-        Random rnd = requestRandom(index);
-        targets[i] = prefixLen + draw(inputLen, rnd);
+        targets[i] = prefixLen + drawInput(requestRandom(index));
         int target = targets[i];
+        String prefix = prefixOf(index);
         Random text = new Random(seed ^ TEXT_SALT ^ (index * 0x9E3779B97F4A7C15L));
         futures.add(pool.submit(() -> exact.make(prefix, prefixLen, target, text)));
       }
@@ -404,8 +454,8 @@ public final class RandomDataset implements Dataset {
   @Override
   public RequestSpec request(long index, String profile) {
     Random rnd = requestRandom(index);
-    int in = draw(inputLen, rnd);
-    int out = draw(outputLen, rnd);
+    int in = drawInput(rnd);
+    int out = drawOutput(rnd, in);
     if (exact != null) {
       List<ExactPrompts.Prompt> prompts = made;
       if (prompts.isEmpty()) {
@@ -415,12 +465,20 @@ public final class RandomDataset implements Dataset {
       ExactPrompts.Prompt p = prompts.get((int) (index / shardCount % prompts.size()));
       return RequestSpec.ofPrompt(p.text(), out, profile, p.tokens());
     }
-    String prompt = prefixLen > 0 ? prefix + " " + words(in, rnd, false) : words(in, rnd, true);
+    String prompt =
+        prefixLen > 0 ? prefixOf(index) + " " + words(in, rnd, false) : words(in, rnd, true);
     return RequestSpec.ofPrompt(prompt, out, profile, prefixLen + in);
   }
 
+  /**
+   * Each request's own generator. Its seed is mixed first: java.util.Random's first draws from
+   * consecutive seeds are correlated (a normal length's first Gaussian would not be normal).
+   */
   private Random requestRandom(long index) {
-    return new Random(seed * 0x9E3779B97F4A7C15L + index);
+    long z = seed * 0x9E3779B97F4A7C15L + index;
+    z = (z ^ (z >>> 33)) * 0xFF51AFD7ED558CCDL;
+    z = (z ^ (z >>> 33)) * 0xC4CEB9FE1A85EC53L;
+    return new Random(z ^ (z >>> 33));
   }
 
   /**
@@ -429,10 +487,10 @@ public final class RandomDataset implements Dataset {
    */
   @Override
   public RandomDataset withSeed(long newSeed) {
-    RandomDataset d =
-        new RandomDataset(calibration, exact, inputLen, outputLen, rangeRatio, prefixLen, newSeed);
+    RandomDataset d = new RandomDataset(calibration, exact, lengths, newSeed);
     d.shardIndex = shardIndex;
     d.shardCount = shardCount;
+    d.budget = budget;
     return d;
   }
 
@@ -449,25 +507,112 @@ public final class RandomDataset implements Dataset {
 
   @Override
   public int maxTokens() {
-    return rangeRatio == 0 ? outputLen : Math.max(1, (int) Math.ceil(outputLen * (1 + rangeRatio)));
+    return lengths.output().unbounded()
+        ? sample(SAMPLED_REQUESTS).output().max()
+        : lengths.output().max(0);
   }
 
-  /** The longest request: the prefix, the top of the input range and of the output range. */
+  /**
+   * The longest request: the prefix, the top of the input range and of the output range; where a
+   * distribution has no top, the longest of the first {@value #SAMPLED_REQUESTS} requests.
+   */
   @Override
   public List<RequestSpec> longestRequests() {
-    int longestInput =
-        rangeRatio == 0 ? inputLen : Math.max(1, (int) Math.ceil(inputLen * (1 + rangeRatio)));
-    return List.of(RequestSpec.ofPrompt("", maxTokens(), null, prefixLen + longestInput));
+    if (!lengths.input().unbounded() && !lengths.output().unbounded()) {
+      return List.of(
+          RequestSpec.ofPrompt("", maxTokens(), null, prefixLen + lengths.input().max(0)));
+    }
+    Sample s = sample(SAMPLED_REQUESTS);
+    return List.of(RequestSpec.ofPrompt("", s.longestOutput(), null, prefixLen + s.longestInput()));
   }
 
-  /** A length drawn uniformly from [len x (1 - r), len x (1 + r)], at least 1 (vLLM's rule). */
-  int draw(int len, Random rnd) {
-    if (rangeRatio == 0) {
-      return len;
+  /**
+   * Clips the lengths of distributions without a top so that no request has more than {@code
+   * tokens} tokens (prefix, prompt and output); the lengths of the others are checked against the
+   * context instead.
+   */
+  public void fitTo(int tokens) {
+    this.budget = Math.max(prefixLen + 2, tokens);
+  }
+
+  /** The prompt's length after the prefix: at least one token is left for the output. */
+  private int drawInput(Random rnd) {
+    return lengths.input().draw(rnd, budget - prefixLen - 1);
+  }
+
+  private int drawOutput(Random rnd, int input) {
+    return lengths.output().draw(rnd, budget - prefixLen - input);
+  }
+
+  /** Summary statistics of drawn lengths. */
+  public record Stats(int count, double mean, double stdev, int min, int max) {
+    static Stats of(int[] v) {
+      double mean = Arrays.stream(v).average().orElse(0);
+      double ss = Arrays.stream(v).mapToDouble(x -> (x - mean) * (x - mean)).sum();
+      return new Stats(
+          v.length,
+          mean,
+          v.length > 1 ? Math.sqrt(ss / (v.length - 1)) : 0,
+          Arrays.stream(v).min().orElse(0),
+          Arrays.stream(v).max().orElse(0));
     }
-    int low = Math.max(1, (int) Math.floor(len * (1 - rangeRatio)));
-    int high = Math.max(low, (int) Math.ceil(len * (1 + rangeRatio)));
-    return low + rnd.nextInt(high - low + 1);
+
+    public String describe() {
+      return String.format(Locale.ROOT, "mean %.1f, stdev %.1f, %d..%d", mean, stdev, min, max);
+    }
+  }
+
+  /**
+   * The lengths of this injector's first {@code n} requests, as they are sent (after the prefix,
+   * clipped to {@link #fitTo}'s tokens), drawn without making a prompt.
+   *
+   * @param clipped how many were clipped to the context
+   */
+  public record Sample(Stats input, Stats output, int clipped) {
+    int longestInput() {
+      return input.max();
+    }
+
+    int longestOutput() {
+      return output.max();
+    }
+  }
+
+  /** Draws the lengths of the first {@code n} requests (see {@link Sample}). */
+  public Sample sample(int n) {
+    int[] in = new int[n];
+    int[] out = new int[n];
+    int clipped = 0;
+    int cap = budget;
+    for (int i = 0; i < n; i++) {
+      Random rnd = requestRandom(shardIndex + (long) i * shardCount);
+      in[i] = drawInput(rnd);
+      out[i] = drawOutput(rnd, in[i]);
+      boolean atCap =
+          lengths.input().unbounded() && in[i] == cap - prefixLen - 1
+              || lengths.output().unbounded() && prefixLen + in[i] + out[i] == cap;
+      clipped += cap < UNLIMITED && atCap ? 1 : 0;
+    }
+    return new Sample(Stats.of(in), Stats.of(out), clipped);
+  }
+
+  /** The lengths as the settings ask them. */
+  public Lengths lengths() {
+    return lengths;
+  }
+
+  /**
+   * The share of prompt tokens a perfect prefix cache serves once each group's prefix has been
+   * seen: the prefix over the mean prompt (its template's tokens too); 0 without a prefix.
+   *
+   * @param templateTokens tokens the chat template adds to each prompt
+   */
+  public double steadyPrefixHitRate(int templateTokens) {
+    if (prefixLen == 0) {
+      return 0;
+    }
+    double meanInput = sample(Math.min(SAMPLED_REQUESTS, 2000)).input().mean();
+    return prefixLen / (prefixLen + meanInput + templateTokens);
   }
 
   /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.LengthDistribution;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
@@ -422,6 +423,53 @@ class BenchSettingsTest {
     long a = read(Map.of()).workload().seed();
     long b = read(Map.of()).workload().seed();
     assertTrue(a != b || read(Map.of()).workload().seed() != a, "a fresh seed per run");
+  }
+
+  @Test
+  void lengthDistributionsAndPrefixGroups() {
+    BenchSettings.Workload w =
+        read(Map.of("input.len", "512", "input.stdev", "128", "output.stdev", "4")).workload();
+    assertEquals(
+        LengthDistribution.of(LengthDistribution.Shape.NORMAL, 512, 128), w.inputLengths());
+    assertEquals(LengthDistribution.Shape.NORMAL, w.outputLengths().shape());
+    assertEquals(
+        LengthDistribution.Shape.LOGNORMAL,
+        read(Map.of("input.stdev", "10", "length.dist", "lognormal"))
+            .workload()
+            .inputLengths()
+            .shape());
+    assertTrue(
+        read(Map.of("input.stdev", "10", "length.dist", "lognormal"))
+            .workload()
+            .outputLengths()
+            .isFixed(),
+        "no output.stdev: the output length stays fixed");
+    assertEquals(
+        LengthDistribution.ofRangeRatio(1024, 0.5),
+        read(Map.of("range.ratio", "0.5", "length.dist", "uniform")).workload().inputLengths());
+    assertEquals(
+        "Invalid -Dlength.dist=gamma: expected normal, lognormal or uniform",
+        error(Map.of("length.dist", "gamma", "input.stdev", "3")));
+    assertEquals(
+        "Invalid -Dinput.stdev=-1: expected a number from 0", error(Map.of("input.stdev", "-1")));
+    assertTrue(
+        error(Map.of("length.dist", "normal"))
+            .startsWith("-Dlength.dist=normal needs -Dinput.stdev=S or -Doutput.stdev=S"));
+    assertTrue(
+        error(Map.of("range.ratio", "0.2", "input.stdev", "3"))
+            .startsWith("-Drange.ratio and -Dinput.stdev/-Doutput.stdev both spread the lengths"));
+    assertEquals(
+        "-Dinput.stdev applies to -Ddataset=random",
+        error(Map.of("dataset", "profiles", "input.stdev", "3")));
+    BenchSettings.Workload groups =
+        read(Map.of("prefix.groups", "4", "prefix.len", "500")).workload();
+    assertEquals(4, groups.prefixGroups());
+    assertEquals(1, read(Map.of()).workload().prefixGroups());
+    assertTrue(
+        error(Map.of("prefix.groups", "4")).startsWith("-Dprefix.groups=4 needs -Dprefix.len=L"));
+    assertTrue(
+        error(Map.of("prefix.groups", "0", "prefix.len", "5"))
+            .startsWith("Invalid -Dprefix.groups=0: expected a whole number from 1"));
   }
 
   @Test

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.core.LengthDistribution;
 import io.github.llmbench.injection.ServerApi;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
@@ -69,5 +70,61 @@ class RandomDatasetTest {
     assertTrue(
         a.request(9, null).prompt().startsWith(prefix), "the prefix is shared by every request");
     assertEquals(80, a.request(0, null).promptTokens());
+  }
+
+  @Test
+  void prefixGroupsAreTakenInTurnAndLengthsStayExact() {
+    RandomDataset.Calibration cal =
+        RandomDataset.Calibration.estimated(List.of("alpha", "beta", "gamma", "delta", "eps"));
+    RandomDataset d =
+        new RandomDataset(
+            cal,
+            new RandomDataset.Lengths(
+                LengthDistribution.fixed(50), LengthDistribution.fixed(8), 40, 4),
+            5);
+    List<String> heads =
+        java.util.stream.IntStream.range(0, 8)
+            .mapToObj(i -> d.request(i, null).prompt().substring(0, 60))
+            .toList();
+    assertEquals(4, heads.stream().distinct().count(), heads.toString());
+    for (int i = 0; i < 4; i++) {
+      assertEquals(heads.get(i), heads.get(i + 4), "request " + (i + 4) + " takes group " + i);
+    }
+    assertEquals(90, d.request(6, null).promptTokens());
+    // 40 of each prompt's 40 + 50 + 10 tokens, once each group has been sent
+    assertEquals(0.4, d.steadyPrefixHitRate(10), 1e-9);
+  }
+
+  @Test
+  void aNormalDistributionIsDrawnPerRequestAndClippedToTheContext() {
+    RandomDataset.Calibration cal =
+        RandomDataset.Calibration.estimated(List.of("alpha", "beta", "gamma", "delta"));
+    RandomDataset d =
+        new RandomDataset(
+            cal,
+            new RandomDataset.Lengths(
+                LengthDistribution.of(LengthDistribution.Shape.NORMAL, 200, 50),
+                LengthDistribution.of(LengthDistribution.Shape.NORMAL, 20, 5),
+                0,
+                1),
+            9);
+    RandomDataset.Sample s = d.sample(5_000);
+    assertEquals(200, s.input().mean(), 4);
+    assertEquals(50, s.input().stdev(), 2);
+    assertEquals(20, s.output().mean(), 0.5);
+    assertEquals(0, s.clipped());
+    for (int i = 0; i < 20; i++) {
+      RequestSpec r = d.request(i, null);
+      assertEquals(r.promptTokens(), r.prompt().split(" ").length, "exact: one word a token");
+    }
+    d.fitTo(250);
+    RandomDataset.Sample clipped = d.sample(5_000);
+    assertTrue(clipped.clipped() > 0, "about 16% of prompts are longer than 250 - 20");
+    for (int i = 0; i < 200; i++) {
+      RequestSpec r = d.request(i, null);
+      assertTrue(r.promptTokens() + r.maxTokens() <= 250, r.promptTokens() + "+" + r.maxTokens());
+    }
+    RequestSpec longest = d.longestRequests().get(0);
+    assertTrue(longest.promptTokens() <= 249 && longest.maxTokens() <= 249, longest.toString());
   }
 }
