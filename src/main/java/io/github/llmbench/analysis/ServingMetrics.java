@@ -1,6 +1,8 @@
 package io.github.llmbench.analysis;
 
+import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -49,6 +51,15 @@ public record ServingMetrics(
 
   public ServingMetrics {
     percentiles = List.copyOf(percentiles);
+  }
+
+  /** Every latency figure it holds: metric by metric, each statistic its stats hold. */
+  public List<LatencyFigure> figures() {
+    List<LatencyFigure> out = new ArrayList<>();
+    for (Metric m : Metric.values()) {
+      latency(m).statistics().forEach(s -> out.add(LatencyFigure.of(m, s)));
+    }
+    return List.copyOf(out);
   }
 
   /** The statistics of one latency metric. */

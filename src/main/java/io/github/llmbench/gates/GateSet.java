@@ -158,7 +158,8 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput, Judging j
             + given
             + ": expected [LEVEL.]METRIC with METRIC one of "
             + String.join(", ", GateMetric.all().stream().map(GateMetric::key).toList())
-            + ", or "
+            + ", another percentile of a latency (METRIC.pN with N above 0 and below 100:"
+            + " ttft.p95, itl.p99.9), or "
             + GoodputSpec.KEY);
   }
 

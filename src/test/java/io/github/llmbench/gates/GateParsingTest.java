@@ -54,7 +54,16 @@ class GateParsingTest {
         "in key order");
     for (String bad :
         new String[] {
-          "tpot.p95", "tpot", "server.", "server.queue", "failed", "capacity", "goodput", ""
+          "tpot.p100",
+          "tpot.p0",
+          "tpot.p99.90",
+          "tpot",
+          "server.",
+          "server.queue",
+          "failed",
+          "capacity",
+          "goodput",
+          ""
         }) {
       assertEquals(Optional.empty(), GateMetric.parse(bad), bad);
     }
@@ -120,10 +129,10 @@ class GateParsingTest {
 
   @Test
   void anUnknownMetricNamesTheInputAndEveryMetric() {
-    String unknown = error(Map.of("c8.tpot.p95", "3"));
+    String unknown = error(Map.of("c8.tpot.p100", "3"));
     assertTrue(
         unknown.startsWith(
-            "Unknown gate -Dgate.c8.tpot.p95=3: expected [LEVEL.]METRIC with METRIC one of capacity.min, "
+            "Unknown gate -Dgate.c8.tpot.p100=3: expected [LEVEL.]METRIC with METRIC one of capacity.min, "
                 + "client.cpu.max, client.lag.p99, e2el.mean, e2el.median, e2el.p90, e2el.p99, failed.pct, "),
         "in key order: " + unknown);
     for (GateMetric m : GateMetric.all()) {

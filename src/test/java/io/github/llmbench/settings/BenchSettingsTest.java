@@ -170,10 +170,11 @@ class BenchSettingsTest {
     assertTrue(read(Map.of()).search().isEmpty());
     String accepted =
         "expected objectives as METRIC:LIMIT separated by commas, e.g. ttft.p99:2000,tpot.p99:100 (METRIC one of "
-            + "ttft|tpot|itl|e2el . mean|median|p90|p99, or failed.pct)";
+            + "ttft|tpot|itl|e2el . mean|median|pN (N a percentile above 0 and below 100: p90, p99,"
+            + " p99.9), or failed.pct)";
     assertEquals(
-        "Invalid -Dslo=ttft.p95:2000: " + accepted,
-        error(Map.of("search", "conc", "slo", "ttft.p95:2000")));
+        "Invalid -Dslo=ttft.p100:2000: " + accepted,
+        error(Map.of("search", "conc", "slo", "ttft.p100:2000")));
     assertEquals(
         "Invalid -Dslo=ttft.p99:fast: " + accepted,
         error(Map.of("search", "conc", "slo", "ttft.p99:fast")));
@@ -184,7 +185,7 @@ class BenchSettingsTest {
           "ttft.p99:Infinity",
           "goodput.pct:90",
           "capacity.min:8",
-          "ttft.p99:2000,itl.p95:5",
+          "ttft.p99:2000,itl.p0:5",
           "ttft.p99:1:2",
           "TTFT.P99:2000"
         }) {
