@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,6 +60,28 @@ class BenchSettingsTest {
     assertEquals(128, s.outputLen());
     assertEquals(16, s.conc());
     assertEquals("qwen2.5-7b-instruct", s.simModel());
+  }
+
+  @Test
+  void percentilesAreReadAsVllmsMetricPercentiles() {
+    assertEquals(
+        Optional.of(List.of(50.0, 90.0, 95.0, 99.0, 99.9)),
+        read(Map.of("percentiles", "50,90,95,99,99.9")).percentiles());
+    assertEquals(
+        Optional.of(List.of(99.9, 0.5, 50.0)),
+        read(Map.of("percentiles", " 99.9 , 0.5,50 ")).percentiles(),
+        "in the order given, spaces trimmed");
+    assertEquals(Optional.empty(), read(Map.of()).percentiles());
+    String accepted =
+        ": expected percentiles above 0 and below 100, each once, separated by commas"
+            + " (e.g. 50,90,95,99,99.9)";
+    for (String bad :
+        new String[] {
+          "abc", "0", "100", "150", "50,,99", "50,", ",99", "-5", "99,99", "1e1", "NaN", "99.9.9"
+        }) {
+      assertEquals(
+          "Invalid -Dpercentiles=" + bad + accepted, error(Map.of("percentiles", bad)), bad);
+    }
   }
 
   @Test
