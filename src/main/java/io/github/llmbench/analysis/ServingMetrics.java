@@ -28,7 +28,8 @@ import java.util.List;
  * @param outputTokensEstimatedCount completed requests whose output tokens are a chunk count (the
  *     server sent no usage)
  * @param percentiles the percentiles to print, in order (vLLM {@code --metric-percentiles}); every
- *     {@link LatencyStats} also holds p90 and p99
+ *     {@link LatencyStats} also holds p90, p99 and any other computed for gates ({@link
+ *     ReportedPercentiles})
  */
 public record ServingMetrics(
     int completed,
