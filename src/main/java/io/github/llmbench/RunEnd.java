@@ -3,6 +3,7 @@ package io.github.llmbench;
 import io.github.llmbench.analysis.CapacitySearch;
 import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.PrefixSharing;
+import io.github.llmbench.analysis.ReportedPercentiles;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.ServingMetricsCalculator;
@@ -37,6 +38,7 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -86,6 +88,8 @@ final class RunEnd {
 
   private List<GateResult> gateResults = List.of();
 
+  private final ReportedPercentiles percentiles;
+
   RunEnd(
       BenchSettings settings,
       RunGates gates,
@@ -110,6 +114,7 @@ final class RunEnd {
     this.out = out;
     this.serverChecks = serverChecks;
     this.arrivals = Populations.arrivalTimes(phases, settings.workload().seed());
+    this.percentiles = percentiles(settings, gates);
   }
 
   /**
@@ -169,7 +174,29 @@ final class RunEnd {
         roofline.model(),
         roofline.gpu(),
         settings.roofline().tp(),
-        RunReport.ROOFLINE_HINT);
+        RunReport.ROOFLINE_HINT,
+        percentiles);
+  }
+
+  /**
+   * {@code -Dpercentiles}, and the percentiles gates and objectives name besides: those are
+   * computed (and judged) even when not shown.
+   */
+  private static ReportedPercentiles percentiles(BenchSettings settings, RunGates gates) {
+    Set<Double> needed = new LinkedHashSet<>(gates.set().percentiles());
+    settings
+        .search()
+        .ifPresent(
+            s ->
+                s.objectives()
+                    .keySet()
+                    .forEach(
+                        f -> {
+                          if (f instanceof LatencyFigure l && l.statistic().isPercentile()) {
+                            needed.add(l.statistic().percentile());
+                          }
+                        }));
+    return ReportedPercentiles.of(settings.percentiles(), needed);
   }
 
   private void printProfiles(List<RequestRecord> records) {

@@ -1,6 +1,7 @@
 package io.github.llmbench.analysis;
 
 import io.github.llmbench.core.Statistic;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
@@ -102,11 +103,25 @@ public record LatencyStats(
 
   /** The statistic's value: the mean, or its percentile (the median the 50th). */
   public double value(Statistic s) {
-    return switch (s) {
-      case MEAN -> mean;
-      case MEDIAN -> median;
-      default -> percentile(s.percentile());
-    };
+    if (s.equals(Statistic.MEAN)) {
+      return mean;
+    }
+    return s.equals(Statistic.MEDIAN) ? median : percentile(s.percentile());
+  }
+
+  /**
+   * The statistics it holds: {@link Statistic#STANDARD}'s in their order (the figures' order before
+   * any other percentile), then each other computed percentile in order (those that can be a {@link
+   * Statistic}'s: above 0 and below 100).
+   */
+  public List<Statistic> statistics() {
+    List<Statistic> out = new ArrayList<>(Statistic.STANDARD);
+    for (double p : percentiles.keySet()) {
+      if (Statistic.isPercentile(p) && !out.contains(Statistic.percentile(p))) {
+        out.add(Statistic.percentile(p));
+      }
+    }
+    return List.copyOf(out);
   }
 
   public double p90() {

@@ -51,8 +51,12 @@ public record LevelSamples(Map<String, TrialValues> figures) {
 
   /** The trials' figures of a level that ran several times. */
   public static LevelSamples ofTrials(Trials trials) {
+    if (trials.isEmpty()) {
+      return NONE;
+    }
     Map<String, TrialValues> out = new LinkedHashMap<>();
-    for (LatencyFigure f : LatencyFigure.ALL) {
+    // every trial holds the same statistics: the first one's
+    for (LatencyFigure f : trials.trials().get(0).serving().figures()) {
       put(out, f.summaryField(), trials, t -> t.serving().latency(f.metric()).value(f.statistic()));
     }
     put(out, OUTPUT_THROUGHPUT, trials, t -> t.serving().outputThroughput());
@@ -78,7 +82,7 @@ public record LevelSamples(Map<String, TrialValues> figures) {
             Metric.TTFT, RequestRecord::ttftMs,
             Metric.TPOT, RequestRecord::tpotMs,
             Metric.E2EL, RequestRecord::e2elMs);
-    for (LatencyFigure f : LatencyFigure.ALL) {
+    for (LatencyFigure f : serving.figures()) {
       double value = serving.latency(f.metric()).value(f.statistic());
       if (!(value > 0) || Double.isInfinite(value)) {
         continue;
@@ -92,7 +96,7 @@ public record LevelSamples(Map<String, TrialValues> figures) {
                 .mapToDouble(v -> v)
                 .toArray();
         within =
-            f.statistic() == Statistic.MEAN
+            f.statistic().equals(Statistic.MEAN)
                 ? Intervals.mean(values, CONFIDENCE)
                 : Intervals.percentile(values, f.statistic().percentile() / 100, CONFIDENCE);
       }

@@ -1,9 +1,9 @@
 package io.github.llmbench.analysis;
 
+import io.github.llmbench.core.Statistic;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Percentiles computed exactly as numpy's default {@code np.percentile(x, p)} (method "linear"),
@@ -67,11 +67,7 @@ public final class Percentiles {
    * {@code "99.9"} for 99.9 (Python {@code str(int(p)) if int(p) == p else str(p)}).
    */
   public static String label(double p) {
-    if (p == Math.rint(p) && !Double.isInfinite(p)) {
-      return Long.toString((long) p);
-    }
-    String s = Double.toString(p);
-    return s.toLowerCase(Locale.ROOT);
+    return Statistic.number(p);
   }
 
   /** Parses a vLLM-style {@code --metric-percentiles} value such as {@code "99,90"}. */

@@ -29,6 +29,7 @@ import java.util.Map;
  * @param model the model spec, null when none was given
  * @param gpu the GPU spec, null when none was given
  * @param tp tensor-parallel GPUs
+ * @param percentiles the latency percentiles reported and computed ({@code -Dpercentiles})
  */
 public record RunAnalysis(
     List<RequestRecord> records,
@@ -38,7 +39,8 @@ public record RunAnalysis(
     ModelSpec model,
     GpuSpec gpu,
     int tp,
-    ServerFigures.Series serverSeries) {
+    ServerFigures.Series serverSeries,
+    ReportedPercentiles percentiles) {
 
   /**
    * One level.
@@ -174,6 +176,32 @@ public record RunAnalysis(
       GpuSpec gpu,
       int tp,
       String rooflineHint) {
+    return of(
+        allRecords,
+        telemetry,
+        concurrencyByLevel,
+        arrivalsByLevel,
+        model,
+        gpu,
+        tp,
+        rooflineHint,
+        ReportedPercentiles.DEFAULT);
+  }
+
+  /**
+   * As {@link #of(List, Telemetry, Map, Map, ModelSpec, GpuSpec, int, String)}, every latency with
+   * these percentiles.
+   */
+  public static RunAnalysis of(
+      List<RequestRecord> allRecords,
+      Telemetry telemetry,
+      Map<String, Integer> concurrencyByLevel,
+      Map<String, double[]> arrivalsByLevel,
+      ModelSpec model,
+      GpuSpec gpu,
+      int tp,
+      String rooflineHint,
+      ReportedPercentiles percentiles) {
     if (tp < 1) {
       throw new IllegalArgumentException("tp must be at least 1: " + tp);
     }
@@ -191,12 +219,13 @@ public record RunAnalysis(
         .forEach(
             (name, recs) -> {
               Integer c = concurrencyOf(name, recs.get(0), concurrencyByLevel);
-              Trials trials = Trials.of(recs, c);
+              Trials trials = Trials.of(recs, c, percentiles);
               ServingMetrics serving =
-                  trials.level(
-                      ServingMetricsCalculator.compute(recs, c, LatencyStats.DEFAULT_PERCENTILES));
+                  trials.level(ServingMetricsCalculator.compute(recs, c, percentiles));
               SteadyState steady =
-                  trials.isEmpty() ? SteadyState.compute(recs, c) : trials.steady(null);
+                  trials.isEmpty()
+                      ? SteadyState.compute(recs, c, percentiles.computed())
+                      : trials.steady(null);
               Span span = Span.of(recs); // byLevel gives no level without records
               Double ideal = telemetry.prefixes().idealHitRate(recs, levels.isEmpty());
               ServerFigures server = serverFigures(series, name, span, serving, steady, ideal);
@@ -257,9 +286,9 @@ public record RunAnalysis(
                       AnswerEnds.of(recs)));
             });
     Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
-    ServingMetrics overall =
-        ServingMetricsCalculator.compute(records, overallC, LatencyStats.DEFAULT_PERCENTILES);
-    return new RunAnalysis(records, levels, overall, knee(levels.values()), model, gpu, tp, series);
+    ServingMetrics overall = ServingMetricsCalculator.compute(records, overallC, percentiles);
+    return new RunAnalysis(
+        records, levels, overall, knee(levels.values()), model, gpu, tp, series, percentiles);
   }
 
   private static DeliveredLoad delivered(

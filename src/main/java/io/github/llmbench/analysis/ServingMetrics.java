@@ -1,6 +1,8 @@
 package io.github.llmbench.analysis;
 
+import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -26,7 +28,8 @@ import java.util.List;
  * @param outputTokensEstimatedCount completed requests whose output tokens are a chunk count (the
  *     server sent no usage)
  * @param percentiles the percentiles to print, in order (vLLM {@code --metric-percentiles}); every
- *     {@link LatencyStats} also holds p90 and p99
+ *     {@link LatencyStats} also holds p90, p99 and any other computed for gates ({@link
+ *     ReportedPercentiles})
  */
 public record ServingMetrics(
     int completed,
@@ -49,6 +52,15 @@ public record ServingMetrics(
 
   public ServingMetrics {
     percentiles = List.copyOf(percentiles);
+  }
+
+  /** Every latency figure it holds: metric by metric, each statistic its stats hold. */
+  public List<LatencyFigure> figures() {
+    List<LatencyFigure> out = new ArrayList<>();
+    for (Metric m : Metric.values()) {
+      latency(m).statistics().forEach(s -> out.add(LatencyFigure.of(m, s)));
+    }
+    return List.copyOf(out);
   }
 
   /** The statistics of one latency metric. */

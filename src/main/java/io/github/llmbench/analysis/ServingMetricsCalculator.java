@@ -75,6 +75,25 @@ public final class ServingMetricsCalculator {
    */
   public static ServingMetrics compute(
       Collection<RequestRecord> records, Integer maxConcurrency, List<Double> percentiles) {
+    return compute(records, maxConcurrency, percentiles, percentiles);
+  }
+
+  /**
+   * Metrics of the records that print the shown percentiles and hold the computed ones besides
+   * (those gates name).
+   */
+  public static ServingMetrics compute(
+      Collection<RequestRecord> records, Integer maxConcurrency, ReportedPercentiles percentiles) {
+    return compute(records, maxConcurrency, percentiles.shown(), percentiles.computed());
+  }
+
+  private static ServingMetrics compute(
+      Collection<RequestRecord> records,
+      Integer maxConcurrency,
+      List<Double> shown,
+      List<Double> computed) {
+    List<Double> percentiles = new ArrayList<>(shown);
+    computed.stream().filter(p -> !shown.contains(p)).forEach(percentiles::add);
     for (Double p : percentiles) {
       Percentiles.checkRange(p);
     }
@@ -139,7 +158,7 @@ public final class ServingMetricsCalculator {
         itls.stats(percentiles),
         LatencyStats.of(e2els, nE2el, percentiles),
         estimated,
-        percentiles);
+        shown);
   }
 
   /**

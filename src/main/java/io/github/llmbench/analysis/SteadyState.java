@@ -117,6 +117,12 @@ public record SteadyState(
    *     stands in (flagged by {@link #concurrencyObserved()})
    */
   public static SteadyState compute(Collection<RequestRecord> levelRecords, Integer concurrency) {
+    return compute(levelRecords, concurrency, LatencyStats.DEFAULT_PERCENTILES);
+  }
+
+  /** As {@link #compute(Collection, Integer)}, the latencies with these percentiles besides. */
+  public static SteadyState compute(
+      Collection<RequestRecord> levelRecords, Integer concurrency, List<Double> percentiles) {
     List<RequestRecord> records = new ArrayList<>(levelRecords);
     int peak = ServingMetricsCalculator.peakConcurrentRequests(records);
     boolean observed = concurrency == null || concurrency < 1;
@@ -219,8 +225,8 @@ public record SteadyState(
         ot,
         it,
         ot + it,
-        LatencyStats.of(ttfts, nTtft, LatencyStats.DEFAULT_PERCENTILES),
-        LatencyStats.of(tpots, nTpot, LatencyStats.DEFAULT_PERCENTILES),
+        LatencyStats.of(ttfts, nTtft, percentiles),
+        LatencyStats.of(tpots, nTpot, percentiles),
         meanInFlight(steps, ws, we),
         meanContext,
         meanPrompt,

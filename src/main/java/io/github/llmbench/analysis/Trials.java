@@ -47,6 +47,14 @@ public record Trials(List<Trial> trials) {
    * none or one.
    */
   public static Trials of(Collection<RequestRecord> levelRecords, Integer concurrency) {
+    return of(levelRecords, concurrency, ReportedPercentiles.DEFAULT);
+  }
+
+  /** As {@link #of(Collection, Integer)}, each trial's latencies with these percentiles. */
+  public static Trials of(
+      Collection<RequestRecord> levelRecords,
+      Integer concurrency,
+      ReportedPercentiles percentiles) {
     Map<Integer, List<RequestRecord>> byTrial = new TreeMap<>();
     for (RequestRecord r : levelRecords) {
       byTrial.computeIfAbsent(RequestOrigin.trialOf(r.origin()), k -> new ArrayList<>()).add(r);
@@ -60,9 +68,8 @@ public record Trials(List<Trial> trials) {
             out.add(
                 new Trial(
                     n,
-                    ServingMetricsCalculator.compute(
-                        recs, concurrency, LatencyStats.DEFAULT_PERCENTILES),
-                    SteadyState.compute(recs, concurrency))));
+                    ServingMetricsCalculator.compute(recs, concurrency, percentiles),
+                    SteadyState.compute(recs, concurrency, percentiles.computed()))));
     return new Trials(out);
   }
 

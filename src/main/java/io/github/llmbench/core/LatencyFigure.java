@@ -11,7 +11,10 @@ import java.util.Optional;
 public record LatencyFigure(Metric metric, Statistic statistic)
     implements SloFigure, Comparable<LatencyFigure> {
 
-  /** Every figure, metric by metric in vLLM's order, each with its statistics in order. */
+  /**
+   * Every standard figure ({@link Statistic#STANDARD}), metric by metric in vLLM's order, each with
+   * its statistics in order; any other percentile ({@code ttft.p99.9}) is a figure too.
+   */
   public static final List<LatencyFigure> ALL = all();
 
   /** As written in settings and {@code summary.json}'s gates: {@code tpot.p99}. */
@@ -37,7 +40,7 @@ public record LatencyFigure(Metric metric, Statistic statistic)
     return metric.summaryField(statistic.key());
   }
 
-  /** The figure named {@code key} ({@code ttft.p99}), or empty. */
+  /** The figure named {@code key} ({@code ttft.p99}, {@code itl.p99.9}), or empty. */
   public static Optional<LatencyFigure> parse(String key) {
     int dot = key.indexOf('.');
     if (dot < 0) {
@@ -50,7 +53,7 @@ public record LatencyFigure(Metric metric, Statistic statistic)
         : Optional.empty();
   }
 
-  /** The accepted names, for error messages: {@code ttft|tpot|itl|e2el . mean|median|p90|p99}. */
+  /** The accepted names, for error messages. */
   public static String accepted() {
     return "METRIC.STAT with METRIC one of "
         + Metric.accepted()
@@ -61,11 +64,27 @@ public record LatencyFigure(Metric metric, Statistic statistic)
   private static List<LatencyFigure> all() {
     List<LatencyFigure> all = new ArrayList<>();
     for (Metric m : Metric.values()) {
-      for (Statistic s : Statistic.values()) {
+      for (Statistic s : Statistic.STANDARD) {
         all.add(new LatencyFigure(m, s));
       }
     }
     return List.copyOf(all);
+  }
+
+  /**
+   * The figure whose {@code summary.json} field is {@code field} ({@code p99.9_ttft_ms}), or empty
+   * ({@code std_ttft_ms} is no figure).
+   */
+  public static Optional<LatencyFigure> ofSummaryField(String field) {
+    if (!field.endsWith("_ms")) {
+      return Optional.empty();
+    }
+    String rest = field.substring(0, field.length() - "_ms".length());
+    int us = rest.lastIndexOf('_');
+    return us < 0
+        ? Optional.empty()
+        : parse(rest.substring(us + 1) + "." + rest.substring(0, us))
+            .filter(f -> f.summaryField().equals(field));
   }
 
   @Override

@@ -29,14 +29,12 @@ public sealed interface SloFigure permits LatencyFigure, SloFigure.FailedPct {
   }
 
   /**
-   * The accepted names, for error messages: {@code ttft|tpot|itl|e2el . mean|median|p90|p99, or
+   * The accepted names, for error messages: {@code ttft|tpot|itl|e2el . mean|median|pN (...), or
    * failed.pct}.
    */
   static String accepted() {
     return String.join("|", Arrays.stream(Metric.values()).map(Metric::key).toList())
-        + " . "
-        + String.join("|", Arrays.stream(Statistic.values()).map(Statistic::key).toList())
-        + ", or "
+        + " . mean|median|pN (N a percentile above 0 and below 100: p90, p99, p99.9), or "
         + FAILED_PCT.key();
   }
 

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * The gates of a run, parsed from {@code gate.*} properties and an optional gates file (same keys
@@ -158,7 +159,8 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput, Judging j
             + given
             + ": expected [LEVEL.]METRIC with METRIC one of "
             + String.join(", ", GateMetric.all().stream().map(GateMetric::key).toList())
-            + ", or "
+            + ", another percentile of a latency (METRIC.pN with N above 0 and below 100:"
+            + " ttft.p95, itl.p99.9), or "
             + GoodputSpec.KEY);
   }
 
@@ -183,6 +185,22 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput, Judging j
     all.add(new Gate(null, GateMetric.FAILED_PCT, new Gate.Limit(DEFAULT_FAILED_PCT, false), true));
     all.sort(Comparator.comparing(Gate::name));
     return new GateSet(all, goodput, judging);
+  }
+
+  /**
+   * The percentiles its latency gates name ({@code itl.p99.9}: 99.9), which the run computes
+   * whether {@code -Dpercentiles} shows them or not.
+   */
+  public List<Double> percentiles() {
+    return gates.stream()
+        .map(Gate::metric)
+        .flatMap(
+            m ->
+                m instanceof GateMetric.Latency l && l.figure().statistic().isPercentile()
+                    ? Stream.of(l.figure().statistic().percentile())
+                    : Stream.empty())
+        .distinct()
+        .toList();
   }
 
   /** Whether a gate needs a baseline run to be measured against. */

@@ -103,30 +103,32 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs, Double ttfoMs) {
   }
 
   /**
-   * The statistics an objective over a load may bound, the highest first: its limit is taken per
-   * request.
-   */
-  private static final List<Statistic> HIGHEST_FIRST =
-      List.of(Statistic.P99, Statistic.P90, Statistic.MEDIAN, Statistic.MEAN);
-
-  /**
    * Per-request objectives from service-level objectives over a load ({@code ttft.p99 -> 2000}):
-   * for each of TTFT, TPOT and E2EL, the limit of its highest statistic named (P99, then P90,
-   * median, mean); an objective on P99 TTFT of 2000 ms asks each request for 2000 ms. ITL and
-   * failures have no per-request objective here, as in vLLM's {@code --goodput}.
+   * for each of TTFT, TPOT and E2EL, the limit of its highest statistic named (the highest
+   * percentile, the median, then the mean); an objective on P99 TTFT of 2000 ms asks each request
+   * for 2000 ms. ITL and failures have no per-request objective here, as in vLLM's {@code
+   * --goodput}.
    */
   public static GoodputSpec perRequest(Map<SloFigure, Double> slo) {
     Map<Metric, Double> objectives = new LinkedHashMap<>();
     for (Metric metric : METRICS) {
-      for (Statistic stat : HIGHEST_FIRST) {
-        Double limit = slo.get(new LatencyFigure(metric, stat));
-        if (limit != null) {
-          objectives.put(metric, limit);
-          break;
+      double highest = Double.NEGATIVE_INFINITY;
+      for (Map.Entry<SloFigure, Double> o : slo.entrySet()) {
+        if (o.getKey() instanceof LatencyFigure f && f.metric() == metric) {
+          double rank = rank(f.statistic());
+          if (rank > highest) {
+            highest = rank;
+            objectives.put(metric, o.getValue());
+          }
         }
       }
     }
     return new GoodputSpec(objectives);
+  }
+
+  /** A statistic's place among those of a load, the highest last: the mean, then by percentile. */
+  private static double rank(Statistic s) {
+    return s.equals(Statistic.MEAN) ? -1 : s.percentile();
   }
 
   /** Whether a request meets every objective (failed requests never do). */

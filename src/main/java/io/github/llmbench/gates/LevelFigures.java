@@ -45,8 +45,10 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
   /** These figures with what they are judged on. */
   LevelFigures withSamples(LevelSamples s) {
     Map<GateMetric, TrialValues> out = new LinkedHashMap<>();
-    for (LatencyFigure f : LatencyFigure.ALL) {
-      putSample(out, new GateMetric.Latency(f), s.get(f));
+    for (GateMetric m : values.keySet()) {
+      if (m instanceof GateMetric.Latency l) {
+        putSample(out, m, s.get(l.figure()));
+      }
     }
     putSample(out, GateMetric.OUTPUT_THROUGHPUT, s.get(LevelSamples.OUTPUT_THROUGHPUT));
     putSample(
@@ -66,10 +68,19 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
     return v == null ? Double.NaN : v;
   }
 
-  /** The figures an objective ({@code -Dslo}) may bound. */
+  /**
+   * The figures an objective ({@code -Dslo}) may bound: the standard ones, then any other
+   * percentile the level has ({@code ttft.p99.9}).
+   */
   public Map<SloFigure, Double> slo() {
     Map<SloFigure, Double> f = new LinkedHashMap<>();
     SloFigure.ALL.forEach(s -> f.put(s, get(GateMetric.of(s))));
+    values.forEach(
+        (m, v) -> {
+          if (m instanceof GateMetric.Latency l) {
+            f.putIfAbsent(l.figure(), v);
+          }
+        });
     return f;
   }
 
@@ -135,7 +146,7 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
   }
 
   private static void putLatency(Map<GateMetric, Double> f, Metric metric, LatencyStats s) {
-    for (Statistic stat : Statistic.values()) {
+    for (Statistic stat : s.statistics()) {
       f.put(
           new GateMetric.Latency(new LatencyFigure(metric, stat)),
           s.count() == 0 ? Double.NaN : s.value(stat));
@@ -149,8 +160,12 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
   public static LevelFigures ofSummary(LevelSummary level) {
     Map<GateMetric, Double> f = new LinkedHashMap<>();
     ServingFigures m = level.figures();
+    // the standard figures (NaN when absent), then any other percentile the run wrote
     for (LatencyFigure figure : LatencyFigure.ALL) {
       f.put(new GateMetric.Latency(figure), m.latency(figure));
+    }
+    for (LatencyFigure figure : m.latencyFigures()) {
+      f.putIfAbsent(new GateMetric.Latency(figure), m.latency(figure));
     }
     f.put(GateMetric.FAILED_PCT, m.failedPct());
     f.put(GateMetric.OUTPUT_THROUGHPUT, m.outputThroughput());

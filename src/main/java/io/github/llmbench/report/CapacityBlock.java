@@ -90,7 +90,7 @@ public final class CapacityBlock {
   }
 
   private static boolean onP99(SloFigure f) {
-    return f instanceof LatencyFigure l && l.statistic() == Statistic.P99;
+    return f instanceof LatencyFigure l && l.statistic().equals(Statistic.P99);
   }
 
   /**

@@ -45,6 +45,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -104,6 +105,51 @@ public final class LlmPage {
           LatencyFigure.of(Metric.TPOT, Statistic.P99));
 
   private LlmPage() {}
+
+  /**
+   * A latency table with {@code -Dpercentiles}: a row per level and metric, a column per statistic
+   * (mean, median, each percentile asked for), as vLLM's block lists them; a column per figure
+   * would be too wide for the page at five percentiles.
+   */
+  private static void latencyRowsTable(
+      StringBuilder sb,
+      String title,
+      RunAnalysis a,
+      List<Metric> metrics,
+      BiFunction<RunAnalysis.Level, Metric, LatencyStats> stats,
+      boolean steady) {
+    List<Statistic> columns = a.percentiles().rows(List.of());
+    List<String> headers = new ArrayList<>(List.of("Level", "Metric"));
+    columns.forEach(s -> headers.add(s.label()));
+    if (steady) {
+      headers.add(Metric.TTFT.label() + " growing");
+    }
+    tableStart(sb, title, headers);
+    a.levels()
+        .forEach(
+            (name, l) -> {
+              if (steady && !l.steady().reached()) {
+                row(sb, name, "not reached");
+                return;
+              }
+              for (Metric m : metrics) {
+                LatencyStats s = stats.apply(l, m);
+                List<Object> cells = new ArrayList<>(List.of(name, m.label()));
+                columns.forEach(st -> cells.add(f2(s.value(st))));
+                if (steady) {
+                  cells.add(m == Metric.TTFT ? ttftGrowing(l.steady()) : "");
+                }
+                row(sb, cells.toArray());
+              }
+            });
+    tableEnd(sb);
+  }
+
+  private static String ttftGrowing(SteadyState s) {
+    return !s.ttftTrend().evaluated()
+        ? "too few requests"
+        : s.ttftTrend().growing() ? "yes (+" + f1(s.ttftTrend().riseMs()) + " ms)" : "no";
+  }
 
   /** A table's headers: the first, a column per figure (its label), then the others. */
   private static List<String> headed(
@@ -333,20 +379,30 @@ public final class LlmPage {
                   f2(m.totalTokenThroughput()));
             });
     tableEnd(sb);
-    tableStart(
-        sb,
-        "Serving Benchmark Result: latencies (ms)",
-        headed("Level", SERVING_LATENCIES, List.of()));
-    a.levels()
-        .forEach(
-            (name, l) -> {
-              List<Object> cells = new ArrayList<>(List.of(name));
-              for (LatencyFigure f : SERVING_LATENCIES) {
-                cells.add(f2(l.serving().latency(f.metric()).value(f.statistic())));
-              }
-              row(sb, cells.toArray());
-            });
-    tableEnd(sb);
+    if (a.percentiles().asked()) {
+      latencyRowsTable(
+          sb,
+          "Serving Benchmark Result: latencies (ms)",
+          a,
+          List.of(Metric.values()),
+          (l, m) -> l.serving().latency(m),
+          false);
+    } else {
+      tableStart(
+          sb,
+          "Serving Benchmark Result: latencies (ms)",
+          headed("Level", SERVING_LATENCIES, List.of()));
+      a.levels()
+          .forEach(
+              (name, l) -> {
+                List<Object> cells = new ArrayList<>(List.of(name));
+                for (LatencyFigure f : SERVING_LATENCIES) {
+                  cells.add(f2(l.serving().latency(f.metric()).value(f.statistic())));
+                }
+                row(sb, cells.toArray());
+              });
+      tableEnd(sb);
+    }
     sb.append(
         "<p class=\"llm-note\">Latencies in ms. Definitions: vLLM's serving benchmark"
             + " (see docs/metrics.md in gatling-llm-bench).</p>\n");
@@ -399,32 +455,37 @@ public final class LlmPage {
                   f2(s.totalThroughput()));
             });
     tableEnd(sb);
-    tableStart(
-        sb,
-        "Steady-State Metrics: latencies (ms)",
-        headed("Level", STEADY_LATENCIES, List.of(Metric.TTFT.label() + " growing")));
-    a.levels()
-        .forEach(
-            (name, l) -> {
-              SteadyState s = l.steady();
-              if (!s.reached()) {
-                row(sb, name, "not reached", "", "", "", "", "", "", "", "");
-                return;
-              }
-              List<Object> cells = new ArrayList<>(List.of(name));
-              for (LatencyFigure f : STEADY_LATENCIES) {
-                LatencyStats stats = f.metric() == Metric.TTFT ? s.ttft() : s.tpot();
-                cells.add(f2(stats.value(f.statistic())));
-              }
-              cells.add(
-                  !s.ttftTrend().evaluated()
-                      ? "too few requests"
-                      : s.ttftTrend().growing()
-                          ? "yes (+" + f1(s.ttftTrend().riseMs()) + " ms)"
-                          : "no");
-              row(sb, cells.toArray());
-            });
-    tableEnd(sb);
+    if (a.percentiles().asked()) {
+      latencyRowsTable(
+          sb,
+          "Steady-State Metrics: latencies (ms)",
+          a,
+          List.of(Metric.TTFT, Metric.TPOT),
+          (l, m) -> m == Metric.TTFT ? l.steady().ttft() : l.steady().tpot(),
+          true);
+    } else {
+      tableStart(
+          sb,
+          "Steady-State Metrics: latencies (ms)",
+          headed("Level", STEADY_LATENCIES, List.of(Metric.TTFT.label() + " growing")));
+      a.levels()
+          .forEach(
+              (name, l) -> {
+                SteadyState s = l.steady();
+                if (!s.reached()) {
+                  row(sb, name, "not reached", "", "", "", "", "", "", "", "");
+                  return;
+                }
+                List<Object> cells = new ArrayList<>(List.of(name));
+                for (LatencyFigure f : STEADY_LATENCIES) {
+                  LatencyStats stats = f.metric() == Metric.TTFT ? s.ttft() : s.tpot();
+                  cells.add(f2(stats.value(f.statistic())));
+                }
+                cells.add(ttftGrowing(s));
+                row(sb, cells.toArray());
+              });
+      tableEnd(sb);
+    }
     boolean anyRoof = a.levels().values().stream().anyMatch(l -> l.roofline() != null);
     if (anyRoof) {
       tableStart(

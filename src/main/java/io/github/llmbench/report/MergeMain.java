@@ -282,7 +282,16 @@ public final class MergeMain {
     // each level's whole concurrency comes from its name (c128): the injectors' own summaries hold
     // their shares
     RunAnalysis a =
-        RunAnalysis.of(all, telemetry, Map.of(), model, gpu, tp, RunReport.ROOFLINE_HINT);
+        RunAnalysis.of(
+            all,
+            telemetry,
+            Map.of(),
+            Map.of(),
+            model,
+            gpu,
+            tp,
+            RunReport.ROOFLINE_HINT,
+            ReportMain.percentiles(first.summary()));
     RunReport.of(a, info).withGates(gates(info.gateDefinitions(), a)).write(outDir, Set.of(), out);
   }
 

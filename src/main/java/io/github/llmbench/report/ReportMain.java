@@ -1,11 +1,14 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.PrefixSharing;
+import io.github.llmbench.analysis.ReportedPercentiles;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.catalog.ModelSpec;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.gates.RunFigures;
 import io.github.llmbench.records.ClientSamplesFile;
@@ -13,6 +16,8 @@ import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.records.ServerMetricsFile;
+import io.github.llmbench.settings.Parser;
+import io.github.llmbench.settings.SettingsException;
 import io.github.llmbench.settings.SettingsTable;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.Summary;
@@ -23,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -132,7 +138,15 @@ public final class ReportMain {
               prefixSharing(previous.run()));
       RunAnalysis a =
           RunAnalysis.of(
-              records, telemetry, concurrencies(previous), model, gpu, tp, RunReport.ROOFLINE_HINT);
+              records,
+              telemetry,
+              concurrencies(previous),
+              Map.of(),
+              model,
+              gpu,
+              tp,
+              RunReport.ROOFLINE_HINT,
+              percentiles(previous));
       // the goodput against the run's own objectives, as the run's end measured it
       Optional<GoodputSpec> goodput =
           Optional.ofNullable(previous.run().goodputObjectives()).map(GoodputSpec::parse);
@@ -143,7 +157,7 @@ public final class ReportMain {
     } catch (BadArgument e) {
       err.println(PREFIX + e.getMessage());
       return 3;
-    } catch (IllegalArgumentException | UncheckedIOException e) {
+    } catch (IllegalArgumentException | UncheckedIOException | SettingsException e) {
       err.println(PREFIX + e.getMessage());
       return 1;
     }
@@ -212,6 +226,30 @@ public final class ReportMain {
     } catch (IOException | Summary.NotASummary e) {
       throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The run's {@code -Dpercentiles} (its settings' line) and every other percentile its levels hold
+   * (those its gates named), to compute them again.
+   */
+  static ReportedPercentiles percentiles(Summary summary) {
+    Map<String, String> settings = summary.run().settings();
+    String asked = settings == null ? null : settings.get(SettingsTable.PERCENTILES.name());
+    Optional<List<Double>> shown =
+        asked == null
+            ? Optional.empty()
+            : Optional.of(Parser.percentiles().parse(SettingsTable.PERCENTILES.name(), asked));
+    Set<Double> needed = new LinkedHashSet<>();
+    summary
+        .levels()
+        .values()
+        .forEach(
+            l ->
+                l.figures().latencyFigures().stream()
+                    .map(LatencyFigure::statistic)
+                    .filter(Statistic::isPercentile)
+                    .forEach(s -> needed.add(s.percentile())));
+    return ReportedPercentiles.of(shown, needed);
   }
 
   /** Configured concurrency per level from the previous summary's levels. */

@@ -162,7 +162,7 @@ public record RunReport(
           if (ends != null) {
             sb.append("! ").append(ends).append('\n');
           }
-          sb.append(SteadyStateBlock.format(l.steady(), several ? name : null));
+          sb.append(SteadyStateBlock.format(l.steady(), several ? name : null, a.percentiles()));
           sb.append(
               SteadyStateBlock.roofline(
                   l.roofline(),

@@ -1,6 +1,7 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.core.Level;
+import io.github.llmbench.core.Statistic;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
 import io.github.llmbench.settings.BenchSettings.GatlingRecords;
@@ -182,6 +183,13 @@ public final class SettingsDescription {
                   ? "its TTFT, TPOT and one ITL record per chunk gap)"
                   : "its TTFT and TPOT)"));
     }
+    // as typed, so that a re-done report reads it back (ReportMain)
+    s.percentiles()
+        .ifPresent(
+            ps ->
+                m.put(
+                    SettingsTable.PERCENTILES.name(),
+                    String.join(",", ps.stream().map(Statistic::number).toList())));
     gatesLine.ifPresent(line -> m.put(SettingsTable.GATES.name(), line));
     if (s.baseUrl().isEmpty()) {
       m.put(SettingsTable.SIM_MODEL.name(), s.simModel());

@@ -1,6 +1,7 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.LatencyStats;
+import io.github.llmbench.analysis.ReportedPercentiles;
 import io.github.llmbench.analysis.Roofline;
 import io.github.llmbench.analysis.SteadyState;
 import io.github.llmbench.core.Metric;
@@ -12,17 +13,27 @@ import java.util.Locale;
  * The console block of a level's steady state, in the layout of the seed's {@code Steady-State
  * Metrics}: a 47-column header, rows of a 36-column left-aligned label then the value, 47-dash
  * separators; TTFT rows Mean, Median, P99, P90 and TPOT rows Mean, Median, P90, P99, as the seed
- * prints them. The roofline rows follow as one more section, or one line saying why it was skipped.
+ * prints them, or with {@code -Dpercentiles} Mean, Median and each of them, as the result block.
+ * The roofline rows follow as one more section, or one line saying why it was skipped.
  */
 public final class SteadyStateBlock {
 
   public static final int WIDTH = 47;
   private static final String TITLE = "Steady-State Metrics";
 
+  /** The seed's TTFT rows (its TPOT rows are {@link Statistic#STANDARD}). */
+  static final List<Statistic> TTFT_ROWS =
+      List.of(Statistic.MEAN, Statistic.MEDIAN, Statistic.P99, Statistic.P90);
+
   private SteadyStateBlock() {}
 
   /** The block of a level (title {@code Steady-State Metrics (c64)} when a level is given). */
   public static String format(SteadyState s, String level) {
+    return format(s, level, ReportedPercentiles.DEFAULT);
+  }
+
+  /** The block of a level, its latency rows those of {@code percentiles}. */
+  public static String format(SteadyState s, String level, ReportedPercentiles percentiles) {
     StringBuilder sb = new StringBuilder();
     String title = level == null || level.isBlank() ? TITLE : TITLE + " (" + level + ")";
     line(sb, ServingResultBlock.center(" " + title + " ", '=', WIDTH));
@@ -63,13 +74,9 @@ public final class SteadyStateBlock {
     row(sb, "Input token throughput (tok/s):", f2(s.inputThroughput()));
     row(sb, "Total token throughput (tok/s):", f2(s.totalThroughput()));
     line(sb, "-".repeat(WIDTH));
-    latencyRows(
-        sb,
-        Metric.TTFT,
-        s.ttft(),
-        List.of(Statistic.MEAN, Statistic.MEDIAN, Statistic.P99, Statistic.P90));
+    latencyRows(sb, Metric.TTFT, s.ttft(), percentiles.rows(TTFT_ROWS));
     line(sb, "-".repeat(WIDTH));
-    latencyRows(sb, Metric.TPOT, s.tpot(), List.of(Statistic.values()));
+    latencyRows(sb, Metric.TPOT, s.tpot(), percentiles.rows(Statistic.STANDARD));
     return sb.toString();
   }
 

@@ -343,6 +343,7 @@ public final class BenchSettings {
   private final boolean exitOnGateFailure;
   private final GatlingRecords gatlingRecords;
   private final RequestOptions requestOptions;
+  private final Optional<List<Double>> percentiles;
 
   private BenchSettings(
       Optional<URI> baseUrl,
@@ -364,8 +365,10 @@ public final class BenchSettings {
       Metrics metrics,
       Injector injector,
       Optional<String> tokenizerPath,
-      Optional<Search> search) {
+      Optional<Search> search,
+      Optional<List<Double>> percentiles) {
     this.search = search;
+    this.percentiles = percentiles;
     this.metrics = metrics;
     this.injector = injector;
     this.tokenizerPath = tokenizerPath;
@@ -513,7 +516,8 @@ public final class BenchSettings {
         readMetrics(r),
         readInjector(r, load, workload),
         r.optional(SettingsTable.TOKENIZER),
-        readSearch(r, load, workload));
+        readSearch(r, load, workload),
+        r.optional(SettingsTable.PERCENTILES));
   }
 
   /**
@@ -1139,6 +1143,14 @@ public final class BenchSettings {
 
   public Roofline roofline() {
     return roofline;
+  }
+
+  /**
+   * {@code -Dpercentiles}: the latency percentiles the blocks, {@code summary.json} and {@code
+   * llm.html} show, in order; empty when not given (each block keeps its own rows).
+   */
+  public Optional<List<Double>> percentiles() {
+    return percentiles;
   }
 
   /** The gates as typed; {@code gates.RunGates} parses them. */

@@ -1,5 +1,6 @@
 package io.github.llmbench.settings;
 
+import io.github.llmbench.core.Statistic;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -100,6 +101,31 @@ public interface Parser<T> {
       return List.copyOf(out);
     };
   }
+
+  /**
+   * Latency percentiles as {@code vllm bench serve --metric-percentiles} takes them ({@code
+   * 50,90,95,99,99.9}): plain numbers above 0 and below 100 (0 and 100 are the min and max, which
+   * have no rows), each once, in the order given.
+   */
+  static Parser<List<Double>> percentiles() {
+    return (name, raw) -> {
+      List<Double> out = new ArrayList<>();
+      for (String part : raw.split(",", -1)) {
+        String p = part.trim();
+        // digits only: Double.parseDouble would take NaN, 1e1, 0x1p3 and 99d
+        double v = p.matches("[0-9]{1,3}(\\.[0-9]+)?") ? Double.parseDouble(p) : Double.NaN;
+        if (!Statistic.isPercentile(v) || out.contains(v)) {
+          throw SettingsException.invalid(name, raw, PERCENTILES_ACCEPTED);
+        }
+        out.add(v);
+      }
+      return List.copyOf(out);
+    };
+  }
+
+  /** What {@link #percentiles()} accepts, in its messages and the help. */
+  String PERCENTILES_ACCEPTED =
+      "percentiles above 0 and below 100, each once, separated by commas (e.g. 50,90,95,99,99.9)";
 
   /**
    * One of the values (read when parsing: the catalog's ids, say), named in order in the message.

@@ -526,6 +526,15 @@ public final class SettingsTable {
           "a whole number from 1 to 64",
           "the roofline's tensor-parallel GPUs",
           Parser.positiveInt(BenchSettings.MAX_TP));
+  public static final Setting<List<Double>> PERCENTILES =
+      Setting.without(
+          REPORT,
+          "percentiles",
+          "99,90 (and each block's own rows)",
+          Parser.PERCENTILES_ACCEPTED,
+          "the latency percentiles of every result block, summary.json and llm.html"
+              + " (vllm bench serve --metric-percentiles); gates take any percentile",
+          Parser.percentiles());
   public static final Setting<String> GATE =
       Setting.without(
           REPORT,
@@ -720,6 +729,7 @@ public final class SettingsTable {
           MODEL_SPEC,
           GPU,
           TP,
+          PERCENTILES,
           GATE,
           GATES,
           BASELINE,

@@ -7,6 +7,7 @@ import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -26,7 +27,7 @@ final class LatencyFields {
   }
 
   /** The named statistics of a metric. */
-  static void put(Map<String, Double> f, Metric metric, LatencyStats s, Statistic... stats) {
+  static void put(Map<String, Double> f, Metric metric, LatencyStats s, List<Statistic> stats) {
     for (Statistic stat : stats) {
       f.put(new LatencyFigure(metric, stat).summaryField(), s.value(stat));
     }
@@ -57,6 +58,11 @@ final class LatencyFields {
   static double get(Map<String, Double> f, LatencyFigure figure) {
     Double v = f.get(figure.summaryField());
     return v == null ? Double.NaN : v;
+  }
+
+  /** The latency figures among the fields, in their order ({@code std_*} is none). */
+  static List<LatencyFigure> figures(Map<String, Double> f) {
+    return f.keySet().stream().flatMap(k -> LatencyFigure.ofSummaryField(k).stream()).toList();
   }
 
   static Map<String, Double> view(Map<String, Double> f) {

@@ -268,7 +268,7 @@ public record LevelSummary(
   public static LevelSummary of(RunAnalysis.Level l, RunAnalysis a) {
     return new LevelSummary(
         ServingFigures.of(l.serving()),
-        SteadyStateFigures.of(l.steady()),
+        SteadyStateFigures.of(l.steady(), a.percentiles()),
         RooflineFigures.of(l, a),
         failures(l.failures()),
         l.turns().isEmpty() ? null : turns(l.turns()),
@@ -353,7 +353,7 @@ public record LevelSummary(
    */
   public LevelSamples samples() {
     Map<String, ToDoubleFunction<ServingFigures>> read = new LinkedHashMap<>();
-    for (LatencyFigure f : LatencyFigure.ALL) {
+    for (LatencyFigure f : figures.latencyFigures()) {
       read.put(f.summaryField(), s -> s.latency(f));
     }
     read.put(LevelSamples.OUTPUT_THROUGHPUT, ServingFigures::outputThroughput);

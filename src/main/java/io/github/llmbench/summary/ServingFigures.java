@@ -9,6 +9,7 @@ import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -64,6 +65,11 @@ public record ServingFigures(
   /** A latency figure; NaN when the summary does not have it. */
   public double latency(LatencyFigure figure) {
     return LatencyFields.get(latency, figure);
+  }
+
+  /** The latency figures it has, in the order of their fields. */
+  public List<LatencyFigure> latencyFigures() {
+    return LatencyFields.figures(latency);
   }
 
   /** The share of requests that failed, in percent; NaN when none were sent. */

@@ -5,12 +5,15 @@ import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.github.llmbench.analysis.ReportedPercentiles;
 import io.github.llmbench.analysis.SteadyState;
 import io.github.llmbench.analysis.TtftTrend;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -69,16 +72,23 @@ public record SteadyStateFigures(
   }
 
   public static SteadyStateFigures of(SteadyState s) {
+    return of(s, ReportedPercentiles.DEFAULT);
+  }
+
+  /**
+   * The window's figures: TTFT's mean, median, P99, P90 and TPOT's standard statistics, as always
+   * (baselines and comparisons read them), then each other percentile {@code -Dpercentiles} asked
+   * for.
+   */
+  public static SteadyStateFigures of(SteadyState s, ReportedPercentiles percentiles) {
     Map<String, Double> latency = new LinkedHashMap<>();
     LatencyFields.put(
         latency,
         Metric.TTFT,
         s.ttft(),
-        Statistic.MEAN,
-        Statistic.MEDIAN,
-        Statistic.P99,
-        Statistic.P90);
-    LatencyFields.put(latency, Metric.TPOT, s.tpot(), Statistic.values());
+        withShown(
+            List.of(Statistic.MEAN, Statistic.MEDIAN, Statistic.P99, Statistic.P90), percentiles));
+    LatencyFields.put(latency, Metric.TPOT, s.tpot(), withShown(Statistic.STANDARD, percentiles));
     return new SteadyStateFigures(
         s.concurrency(),
         s.concurrencyObserved(),
@@ -100,6 +110,12 @@ public record SteadyStateFigures(
         s.meanPromptTokens(),
         Trend.of(s.ttftTrend()),
         latency);
+  }
+
+  private static List<Statistic> withShown(List<Statistic> own, ReportedPercentiles percentiles) {
+    List<Statistic> out = new ArrayList<>(own);
+    percentiles.rows(own).stream().filter(st -> !out.contains(st)).forEach(out::add);
+    return out;
   }
 
   /** A latency figure of the window; NaN when it does not have it. */

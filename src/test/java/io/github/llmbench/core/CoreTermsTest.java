@@ -51,7 +51,7 @@ class CoreTermsTest {
     assertEquals("p99_tpot_ms", f.summaryField());
     assertEquals("median_itl_ms", new LatencyFigure(Metric.ITL, Statistic.MEDIAN).summaryField());
     for (String bad :
-        new String[] {"tpot", "tpot.p95", "tpt.p99", "tpot.p99.x", ".p99", "failed.pct"}) {
+        new String[] {"tpot", "tpot.p100", "tpt.p99", "tpot.p99.x", ".p99", "failed.pct"}) {
       assertEquals(Optional.empty(), LatencyFigure.parse(bad), bad);
     }
   }
@@ -68,11 +68,14 @@ class CoreTermsTest {
     assertEquals(Optional.of(SloFigure.FAILED_PCT), SloFigure.parse("failed.pct"));
     for (String bad :
         new String[] {
-          "failed", "failed.pct.x", "goodput.pct", "output_throughput.min", "ttft.p95", ""
+          "failed", "failed.pct.x", "goodput.pct", "output_throughput.min", "ttft.p0", ""
         }) {
       assertEquals(Optional.empty(), SloFigure.parse(bad), bad);
     }
-    assertEquals("ttft|tpot|itl|e2el . mean|median|p90|p99, or failed.pct", SloFigure.accepted());
+    assertEquals(
+        "ttft|tpot|itl|e2el . mean|median|pN (N a percentile above 0 and below 100: p90, p99,"
+            + " p99.9), or failed.pct",
+        SloFigure.accepted());
   }
 
   @Test

@@ -6,7 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.GateVerdict;
+import io.github.llmbench.analysis.ReportedPercentiles;
+import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServerFigures;
+import io.github.llmbench.analysis.ServingMetricsCalculatorTest;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
@@ -54,10 +58,70 @@ class GateParsingTest {
         "in key order");
     for (String bad :
         new String[] {
-          "tpot.p95", "tpot", "server.", "server.queue", "failed", "capacity", "goodput", ""
+          "tpot.p100",
+          "tpot.p0",
+          "tpot.p99.90",
+          "tpot",
+          "server.",
+          "server.queue",
+          "failed",
+          "capacity",
+          "goodput",
+          ""
         }) {
       assertEquals(Optional.empty(), GateMetric.parse(bad), bad);
     }
+  }
+
+  @Test
+  void aGateMayNameAnyPercentileOfALatency() {
+    Gate itl = only("itl.p99.9", "20");
+    assertEquals(
+        new GateMetric.Latency(LatencyFigure.of(Metric.ITL, Statistic.percentile(99.9))),
+        itl.metric());
+    assertNull(itl.level());
+    Gate c8 = only("c8.ttft.p95", "500");
+    assertEquals(Level.closed(8), c8.level());
+    assertEquals("ttft.p95", c8.metric().key());
+    Gate rate = only("r2.5.e2el.p99.9", "9000");
+    assertEquals(Level.open(2.5), rate.level(), "a rate's dot and the percentile's apart");
+    assertEquals("e2el.p99.9", rate.metric().key());
+    GateSet set =
+        GateSet.parse(Map.of("itl.p99.9", "20", "c8.ttft.p95", "1", "tpot.mean", "1"), "");
+    assertEquals(List.of(95.0, 99.9), set.percentiles().stream().sorted().toList());
+  }
+
+  @Test
+  void aPercentileGateIsJudgedWhenItsPercentileWasComputed() {
+    GateSet set = GateSet.parse(Map.of("itl.p99.9", "599"), "-Dgate.");
+    RunAnalysis a =
+        RunAnalysis.of(
+            ServingMetricsCalculatorTest.handMadeRun(),
+            RunAnalysis.Telemetry.NONE,
+            Map.of(),
+            Map.of(),
+            null,
+            null,
+            1,
+            "hint",
+            ReportedPercentiles.of(Optional.empty(), set.percentiles()));
+    GateResult r = GateCheck.check(set, RunFigures.of(a, Optional.empty()), RunFigures.NONE).get(0);
+    assertEquals(GateVerdict.FAIL, r.verdict(), r.line());
+    assertEquals(599.4, r.measured(), 1e-9, "numpy's P99.9 of the ITLs");
+    GateResult passes =
+        GateCheck.check(
+                GateSet.parse(Map.of("itl.p99.9", "600"), "-Dgate."),
+                RunFigures.of(a, Optional.empty()),
+                RunFigures.NONE)
+            .get(0);
+    assertEquals(GateVerdict.PASS, passes.verdict(), passes.line());
+    // not computed: not measured, so it fails rather than passes on nothing
+    RunAnalysis without =
+        RunAnalysis.of(ServingMetricsCalculatorTest.handMadeRun(), Map.of(), null, null, 1, "hint");
+    GateResult unmeasured =
+        GateCheck.check(set, RunFigures.of(without, Optional.empty()), RunFigures.NONE).get(0);
+    assertTrue(Double.isNaN(unmeasured.measured()), unmeasured.line());
+    assertEquals(GateVerdict.FAIL, unmeasured.verdict());
   }
 
   @Test
@@ -120,10 +184,10 @@ class GateParsingTest {
 
   @Test
   void anUnknownMetricNamesTheInputAndEveryMetric() {
-    String unknown = error(Map.of("c8.tpot.p95", "3"));
+    String unknown = error(Map.of("c8.tpot.p100", "3"));
     assertTrue(
         unknown.startsWith(
-            "Unknown gate -Dgate.c8.tpot.p95=3: expected [LEVEL.]METRIC with METRIC one of capacity.min, "
+            "Unknown gate -Dgate.c8.tpot.p100=3: expected [LEVEL.]METRIC with METRIC one of capacity.min, "
                 + "client.cpu.max, client.lag.p99, e2el.mean, e2el.median, e2el.p90, e2el.p99, failed.pct, "),
         "in key order: " + unknown);
     for (GateMetric m : GateMetric.all()) {

@@ -161,11 +161,11 @@ class GatesTest {
     String unknown =
         assertThrows(
                 IllegalArgumentException.class,
-                () -> GateSet.parse(Map.of("tpot.p95", "3"), "-Dgate."))
+                () -> GateSet.parse(Map.of("tpot.p100", "3"), "-Dgate."))
             .getMessage();
     assertTrue(
         unknown.startsWith(
-            "Unknown gate -Dgate.tpot.p95=3: expected [LEVEL.]METRIC with METRIC one of"),
+            "Unknown gate -Dgate.tpot.p100=3: expected [LEVEL.]METRIC with METRIC one of"),
         unknown);
     assertEquals(
         "Invalid gate -Dgate.ttft.p99=fast: expected a number, or a change from the baseline like +10%",

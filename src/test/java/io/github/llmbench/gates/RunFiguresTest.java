@@ -212,7 +212,7 @@ class RunFiguresTest {
     LevelFigures level = RunFigures.of(analysis(), Optional.empty()).level("c4");
     LatencyStats steady = LatencyStats.of(List.of(10.0, 20.0, 30.0));
     LevelFigures probe = level.withLatency(Metric.TTFT, steady);
-    for (Statistic s : Statistic.values()) {
+    for (Statistic s : Statistic.STANDARD) {
       assertEquals(steady.value(s), probe.get(latency(Metric.TTFT, s)), EPS, s.key());
       assertEquals(level.get(latency(Metric.TPOT, s)), probe.get(latency(Metric.TPOT, s)), s.key());
     }

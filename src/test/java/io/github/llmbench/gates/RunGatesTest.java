@@ -99,7 +99,7 @@ class RunGatesTest {
         "Invalid -Dgates=" + dir.resolve("x.json") + ": no such file",
         error(Map.of("gates", dir.resolve("x.json").toString())));
     assertTrue(
-        error(Map.of("gate.c8.tpot.p95", "1")).startsWith("Unknown gate -Dgate.c8.tpot.p95=1"));
+        error(Map.of("gate.c8.tpot.p100", "1")).startsWith("Unknown gate -Dgate.c8.tpot.p100=1"));
     assertEquals(
         "Unknown gate -Dgate.tpot.p999=50: expected [LEVEL.]METRIC with METRIC one of",
         error(Map.of("gate.tpot.p999", "50")).split(" [a-z_.]+,")[0]);

@@ -95,10 +95,10 @@ class GatesIT {
 
   @Test
   void anUnknownGateStopsTheRunBeforeAnyLoad(@TempDir Path results) throws Exception {
-    GatlingProcess.Outcome o = run(results, "gate.tpot.p95=300");
+    GatlingProcess.Outcome o = run(results, "gate.tpot.p100=300");
     assertEquals(3, o.exitCode());
     assertTrue(
-        o.stderr().strip().startsWith("gatling-llm-bench: Unknown gate -Dgate.tpot.p95=300"),
+        o.stderr().strip().startsWith("gatling-llm-bench: Unknown gate -Dgate.tpot.p100=300"),
         o.stderr());
   }
 }

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,6 +61,28 @@ class BenchSettingsTest {
     assertEquals(128, s.outputLen());
     assertEquals(16, s.conc());
     assertEquals("qwen2.5-7b-instruct", s.simModel());
+  }
+
+  @Test
+  void percentilesAreReadAsVllmsMetricPercentiles() {
+    assertEquals(
+        Optional.of(List.of(50.0, 90.0, 95.0, 99.0, 99.9)),
+        read(Map.of("percentiles", "50,90,95,99,99.9")).percentiles());
+    assertEquals(
+        Optional.of(List.of(99.9, 0.5, 50.0)),
+        read(Map.of("percentiles", " 99.9 , 0.5,50 ")).percentiles(),
+        "in the order given, spaces trimmed");
+    assertEquals(Optional.empty(), read(Map.of()).percentiles());
+    String accepted =
+        ": expected percentiles above 0 and below 100, each once, separated by commas"
+            + " (e.g. 50,90,95,99,99.9)";
+    for (String bad :
+        new String[] {
+          "abc", "0", "100", "150", "50,,99", "50,", ",99", "-5", "99,99", "1e1", "NaN", "99.9.9"
+        }) {
+      assertEquals(
+          "Invalid -Dpercentiles=" + bad + accepted, error(Map.of("percentiles", bad)), bad);
+    }
   }
 
   @Test
@@ -171,10 +194,11 @@ class BenchSettingsTest {
     assertTrue(read(Map.of()).search().isEmpty());
     String accepted =
         "expected objectives as METRIC:LIMIT separated by commas, e.g. ttft.p99:2000,tpot.p99:100 (METRIC one of "
-            + "ttft|tpot|itl|e2el . mean|median|p90|p99, or failed.pct)";
+            + "ttft|tpot|itl|e2el . mean|median|pN (N a percentile above 0 and below 100: p90, p99,"
+            + " p99.9), or failed.pct)";
     assertEquals(
-        "Invalid -Dslo=ttft.p95:2000: " + accepted,
-        error(Map.of("search", "conc", "slo", "ttft.p95:2000")));
+        "Invalid -Dslo=ttft.p100:2000: " + accepted,
+        error(Map.of("search", "conc", "slo", "ttft.p100:2000")));
     assertEquals(
         "Invalid -Dslo=ttft.p99:fast: " + accepted,
         error(Map.of("search", "conc", "slo", "ttft.p99:fast")));
@@ -185,7 +209,7 @@ class BenchSettingsTest {
           "ttft.p99:Infinity",
           "goodput.pct:90",
           "capacity.min:8",
-          "ttft.p99:2000,itl.p95:5",
+          "ttft.p99:2000,itl.p0:5",
           "ttft.p99:1:2",
           "TTFT.P99:2000"
         }) {
