@@ -88,6 +88,23 @@ public final class Populations {
       Function<Phase, ChainBuilder> ready,
       Consumer<Level> onLevelDrained,
       long seed) {
+    return chain(phases, startsMs, oneRequest, ready, null, onLevelDrained, seed);
+  }
+
+  /**
+   * As {@link #chain(List, List, Function, Function, Consumer, long)}, with {@code beforeLevel}
+   * (null for none) run by one user just before each measured level (each trial of it) starts, once
+   * the one before has drained: the kit's own calls to the server between levels ({@link
+   * ServerControl}).
+   */
+  public static PopulationBuilder chain(
+      List<Phase> phases,
+      List<OptionalLong> startsMs,
+      Function<Phase, ChainBuilder> oneRequest,
+      Function<Phase, ChainBuilder> ready,
+      Consumer<Level> beforeLevel,
+      Consumer<Level> onLevelDrained,
+      long seed) {
     List<PopulationBuilder> ordered = new ArrayList<>();
     for (int i = 0; i < phases.size(); i++) {
       Phase phase = phases.get(i);
@@ -118,6 +135,16 @@ public final class Populations {
                 .exec(pause(Duration.ofSeconds(phase.trial().pauseBeforeSeconds())))
                 .injectOpen(atOnceUsers(1)));
       }
+      if (beforeLevel != null && startsLevel(phases, i)) {
+        ordered.add(
+            scenario("before " + phase.scenarioName())
+                .exec(
+                    session -> {
+                      beforeLevel.accept(phase.level());
+                      return session;
+                    })
+                .injectOpen(atOnceUsers(1)));
+      }
       ordered.add(population(phase, oneRequest.apply(phase), seed));
       if (phase.lastOfLevel()) {
         ordered.add(
@@ -131,6 +158,19 @@ public final class Populations {
       }
     }
     return inOrder(ordered);
+  }
+
+  /**
+   * Whether phase {@code i} is the first of a measured level's trial (profiles sent in order are
+   * several phases of one level; the warmup is not measured).
+   */
+  static boolean startsLevel(List<Phase> phases, int i) {
+    Phase p = phases.get(i);
+    if (!p.level().measured()) {
+      return false;
+    }
+    Phase before = i == 0 ? null : phases.get(i - 1);
+    return before == null || !before.level().equals(p.level()) || !before.trial().equals(p.trial());
   }
 
   /** The populations chained with {@code andThen}: each starts once the one before has ended. */
