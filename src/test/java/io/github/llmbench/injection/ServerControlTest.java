@@ -187,8 +187,7 @@ class ServerControlTest {
   @Test
   void aServerStillLoadingIsWaitedForWithProgressLines() throws Exception {
     try (ScriptedServer server =
-        new ScriptedServer(List.of(ScriptedServer.Behaviour.OK))
-            .notReadyUntil(System.currentTimeMillis() + 1500)) {
+        new ScriptedServer(List.of(ScriptedServer.Behaviour.OK)).notReadyFor(1500)) {
       long start = System.nanoTime();
       api(server.baseUrl()).awaitReady(20, out, Duration.ofMillis(500));
       long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A tiny OpenAI-compatible server on loopback whose streaming answers follow a script, one {@link
@@ -63,7 +64,8 @@ public final class ScriptedServer implements AutoCloseable {
   private final Map<String, Behaviour> behaviourById = new ConcurrentHashMap<>();
   private final List<String> received = new CopyOnWriteArrayList<>();
   private final Map<String, Integer> answers = new ConcurrentHashMap<>();
-  private volatile long notReadyUntilMs;
+  private volatile long notReadyMs;
+  private final AtomicLong firstRequestMs = new AtomicLong();
 
   /**
    * One completion request and the text streamed back (of an {@link Behaviour#OK} answer: {@code "
@@ -154,10 +156,11 @@ public final class ScriptedServer implements AutoCloseable {
   }
 
   /**
-   * Until then (epoch ms), GET /health and GET /v1/models answer 503, as a server still loading.
+   * For this long from the first request it receives, GET /health and GET /v1/models answer 503, as
+   * a server still loading.
    */
-  public ScriptedServer notReadyUntil(long epochMs) {
-    notReadyUntilMs = epochMs;
+  public ScriptedServer notReadyFor(long ms) {
+    notReadyMs = ms;
     return this;
   }
 
@@ -226,8 +229,10 @@ public final class ScriptedServer implements AutoCloseable {
     byte[] body = in.readNBytes(length);
     String request = requestLine.replaceFirst(" HTTP/1\\.[01]$", "");
     received.add(request);
+    long now = System.currentTimeMillis();
+    firstRequestMs.compareAndSet(0, now);
     if ((request.equals("GET /health") || request.startsWith("GET /v1/models"))
-        && System.currentTimeMillis() < notReadyUntilMs) {
+        && now < firstRequestMs.get() + notReadyMs) {
       respond(out, 503, "application/json", "{\"detail\":\"loading\"}");
       return true;
     }
