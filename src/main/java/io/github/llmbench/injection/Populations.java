@@ -135,7 +135,7 @@ public final class Populations {
                 .exec(pause(Duration.ofSeconds(phase.trial().pauseBeforeSeconds())))
                 .injectOpen(atOnceUsers(1)));
       }
-      if (beforeLevel != null && startsLevel(phases, i)) {
+      if (beforeLevel != null && startsLevel(phases, i) && !followsDrained(phases, startsMs, i)) {
         ordered.add(
             scenario("before " + phase.scenarioName())
                 .exec(
@@ -147,17 +147,41 @@ public final class Populations {
       }
       ordered.add(population(phase, oneRequest.apply(phase), seed));
       if (phase.lastOfLevel()) {
+        // the next level's calls in the same marker: each population of a chain costs up to a
+        // second of Gatling's ticks
+        Phase next =
+            beforeLevel != null && i + 1 < phases.size() && followsDrained(phases, startsMs, i + 1)
+                ? phases.get(i + 1)
+                : null;
         ordered.add(
             scenario("drained " + phase.level().tag())
                 .exec(
                     session -> {
                       onLevelDrained.accept(phase.level());
+                      if (next != null) {
+                        beforeLevel.accept(next.level());
+                      }
                       return session;
                     })
                 .injectOpen(atOnceUsers(1)));
       }
     }
     return inOrder(ordered);
+  }
+
+  /**
+   * Whether phase {@code i} starts a measured level right after the previous level's drained
+   * marker, with nothing between (no start time, cool-down or trace readiness), so that marker can
+   * make the calls before it.
+   */
+  private static boolean followsDrained(List<Phase> phases, List<OptionalLong> startsMs, int i) {
+    Phase p = phases.get(i);
+    return i > 0
+        && startsLevel(phases, i)
+        && phases.get(i - 1).lastOfLevel()
+        && startsMs.get(i).isEmpty()
+        && p.trial().pauseBeforeSeconds() == 0
+        && !(p instanceof Phase.Trace);
   }
 
   /**

@@ -187,11 +187,11 @@ class ServerControlTest {
   @Test
   void aServerStillLoadingIsWaitedForWithProgressLines() throws Exception {
     try (ScriptedServer server =
-        new ScriptedServer(List.of(ScriptedServer.Behaviour.OK)).notReadyFor(1500)) {
+        new ScriptedServer(List.of(ScriptedServer.Behaviour.OK)).notReadyFor(800)) {
       long start = System.nanoTime();
-      api(server.baseUrl()).awaitReady(20, out, Duration.ofMillis(500));
+      api(server.baseUrl()).awaitReady(20, out, Duration.ofMillis(300));
       long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-      assertTrue(ms >= 1400 && ms < 4000, ms + " ms");
+      assertTrue(ms >= 750 && ms < 3000, ms + " ms");
       String printed = console();
       assertTrue(
           printed.contains(
@@ -214,14 +214,14 @@ class ServerControlTest {
         CompletableFuture.supplyAsync(
             () -> {
               try {
-                Thread.sleep(1200);
+                Thread.sleep(700);
                 return new ScriptedServer(List.of(ScriptedServer.Behaviour.OK), false, port);
               } catch (Exception e) {
                 throw new IllegalStateException(e);
               }
             });
     try {
-      api("http://127.0.0.1:" + port).awaitReady(20, out, Duration.ofMillis(500));
+      api("http://127.0.0.1:" + port).awaitReady(20, out, Duration.ofMillis(300));
       assertTrue(console().contains("to be ready (0 s of 20): connection refused"), console());
       assertTrue(console().contains("is ready after"), console());
     } finally {
