@@ -180,7 +180,7 @@ public final class SettingsTable {
           false,
           "true or false",
           "POST /start_profile before the first measured level, /stop_profile after the last (vLLM"
-              + " started with a profiler dir)",
+              + " run with a profiler dir)",
           // -Dprofile sits one letter from -Dprofiles (the profiles dataset): say which is which
           (name, raw) ->
               switch (raw.toLowerCase(Locale.ROOT)) {
