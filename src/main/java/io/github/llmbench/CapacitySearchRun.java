@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -93,6 +94,7 @@ final class CapacitySearchRun {
       long seed,
       RequestChains chains,
       List<Phase> phases,
+      Consumer<Level> beforeProbe,
       Function<Level, RunAnalysis.Level> levelDrained) {
     PopulationBuilder population =
         CapacitySearchLoad.of(
@@ -102,7 +104,13 @@ final class CapacitySearchRun {
             chains,
             phases,
             levelDrained::apply,
-            this::next,
+            () -> {
+              double next = next();
+              if (next > 0) { // the probe's step runs before it: the calls between levels
+                beforeProbe.accept(settings.rate() ? Level.open(next) : Level.closed((int) next));
+              }
+              return next;
+            },
             (level, probeLoad) ->
                 drained(
                     probeLoad,

@@ -17,6 +17,7 @@ import io.github.llmbench.injection.LoadPlan;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Populations;
 import io.github.llmbench.injection.RequestChains;
+import io.github.llmbench.injection.ServerControl;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.records.RunDirectory;
 import io.github.llmbench.records.RunRecorder;
@@ -26,6 +27,7 @@ import io.github.llmbench.workload.PreparedWorkload;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -58,6 +60,9 @@ public final class LlmBench {
   private final List<Phase> phases;
   private final RequestChains chains;
 
+  /** The kit's own calls to the server between levels: the profiler, the prefix cache's reset. */
+  private final ServerControl control;
+
   /** The capacity search (-Dsearch) that picks the probes of {@link #load()}, if any. */
   private final Optional<CapacitySearchRun> search;
 
@@ -74,7 +79,7 @@ public final class LlmBench {
     RunRecorder recorder = new RunRecorder(() -> RunDirectory.llmFolder(createdMs, out));
     ClientProbe clientProbe = new ClientProbe(recorder::directory);
     PreparedWorkload.Sources sources = PreparedWorkload.Sources.read(settings);
-    this.target = Target.resolve(settings);
+    this.target = Target.resolve(settings, out);
     try {
       this.workload = PreparedWorkload.forServer(settings, sources, target.workloadServer(), out);
       this.phases =
@@ -82,6 +87,7 @@ public final class LlmBench {
       RooflineInputs roofline = RooflineInputs.of(settings, target);
       this.serverChecks = ServerChecks.of(settings, target, workload, recorder::directory, out);
       this.search = CapacitySearchRun.forRun(settings);
+      this.control = ServerControl.of(target, settings, out);
       this.runEnd =
           new RunEnd(
               settings,
@@ -90,7 +96,11 @@ public final class LlmBench {
               phases,
               recorder,
               roofline,
-              serverChecks,
+              () -> {
+                Map<String, String> checks = new LinkedHashMap<>(serverChecks.get());
+                checks.putAll(control.notes());
+                return checks;
+              },
               serverChecks.scraper(),
               clientProbe,
               () -> search.flatMap(CapacitySearchRun::verdict),
@@ -171,13 +181,20 @@ public final class LlmBench {
     if (search.isPresent()) {
       return search
           .get()
-          .load(settings.load(), settings.workload().seed(), chains, phases, runEnd::levelDrained);
+          .load(
+              settings.load(),
+              settings.workload().seed(),
+              chains,
+              phases,
+              control::beforeLevel,
+              runEnd::levelDrained);
     }
     return Populations.chain(
         phases,
         LoadPlan.starts(phases, settings.injector(), settings.load().durationSeconds()),
         chains::oneRequest,
         chains::ready,
+        control.beforeLevels() ? control::beforeLevel : null,
         runEnd::levelDrained,
         settings.workload().seed());
   }
@@ -230,9 +247,13 @@ public final class LlmBench {
     return RunAssertions.of(settings, gates, phases);
   }
 
-  /** Ends the run: summaries, gates, files (see {@link RunEnd#finish()}); stops the simulator. */
+  /**
+   * Ends the run: stops the server's profiler ({@code -Dprofile}), then summaries, gates, files
+   * (see {@link RunEnd#finish()}); stops the simulator.
+   */
   public void finish() {
     try {
+      control.afterLoad();
       runEnd.finish();
     } finally {
       target.close();

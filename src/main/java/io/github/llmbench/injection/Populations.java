@@ -88,6 +88,23 @@ public final class Populations {
       Function<Phase, ChainBuilder> ready,
       Consumer<Level> onLevelDrained,
       long seed) {
+    return chain(phases, startsMs, oneRequest, ready, null, onLevelDrained, seed);
+  }
+
+  /**
+   * As {@link #chain(List, List, Function, Function, Consumer, long)}, with {@code beforeLevel}
+   * (null for none) run by one user just before each measured level (each trial of it) starts, once
+   * the one before has drained: the kit's own calls to the server between levels ({@link
+   * ServerControl}).
+   */
+  public static PopulationBuilder chain(
+      List<Phase> phases,
+      List<OptionalLong> startsMs,
+      Function<Phase, ChainBuilder> oneRequest,
+      Function<Phase, ChainBuilder> ready,
+      Consumer<Level> beforeLevel,
+      Consumer<Level> onLevelDrained,
+      long seed) {
     List<PopulationBuilder> ordered = new ArrayList<>();
     for (int i = 0; i < phases.size(); i++) {
       Phase phase = phases.get(i);
@@ -118,19 +135,66 @@ public final class Populations {
                 .exec(pause(Duration.ofSeconds(phase.trial().pauseBeforeSeconds())))
                 .injectOpen(atOnceUsers(1)));
       }
+      if (beforeLevel != null && startsLevel(phases, i) && !followsDrained(phases, startsMs, i)) {
+        ordered.add(
+            scenario("before " + phase.scenarioName())
+                .exec(
+                    session -> {
+                      beforeLevel.accept(phase.level());
+                      return session;
+                    })
+                .injectOpen(atOnceUsers(1)));
+      }
       ordered.add(population(phase, oneRequest.apply(phase), seed));
       if (phase.lastOfLevel()) {
+        // the next level's calls in the same marker: each population of a chain costs up to a
+        // second of Gatling's ticks
+        Phase next =
+            beforeLevel != null && i + 1 < phases.size() && followsDrained(phases, startsMs, i + 1)
+                ? phases.get(i + 1)
+                : null;
         ordered.add(
             scenario("drained " + phase.level().tag())
                 .exec(
                     session -> {
                       onLevelDrained.accept(phase.level());
+                      if (next != null) {
+                        beforeLevel.accept(next.level());
+                      }
                       return session;
                     })
                 .injectOpen(atOnceUsers(1)));
       }
     }
     return inOrder(ordered);
+  }
+
+  /**
+   * Whether phase {@code i} starts a measured level right after the previous level's drained
+   * marker, with nothing between (no start time, cool-down or trace readiness), so that marker can
+   * make the calls before it.
+   */
+  private static boolean followsDrained(List<Phase> phases, List<OptionalLong> startsMs, int i) {
+    Phase p = phases.get(i);
+    return i > 0
+        && startsLevel(phases, i)
+        && phases.get(i - 1).lastOfLevel()
+        && startsMs.get(i).isEmpty()
+        && p.trial().pauseBeforeSeconds() == 0
+        && !(p instanceof Phase.Trace);
+  }
+
+  /**
+   * Whether phase {@code i} is the first of a measured level's trial (profiles sent in order are
+   * several phases of one level; the warmup is not measured).
+   */
+  static boolean startsLevel(List<Phase> phases, int i) {
+    Phase p = phases.get(i);
+    if (!p.level().measured()) {
+      return false;
+    }
+    Phase before = i == 0 ? null : phases.get(i - 1);
+    return before == null || !before.level().equals(p.level()) || !before.trial().equals(p.trial());
   }
 
   /** The populations chained with {@code andThen}: each starts once the one before has ended. */

@@ -3,9 +3,11 @@ package io.github.llmbench.injection;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.llmbench.core.Level;
 import io.github.llmbench.workload.PreparedWorkload.ContextLength;
 import io.github.llmbench.workload.ServerTokenizer;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -20,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The few calls made to the server before the load starts, outside Gatling: its model list and its
@@ -445,18 +448,168 @@ public final class ServerApi {
   private HttpResponse<String> send(HttpRequest request, String what) {
     try {
       return client.send(request, HttpResponse.BodyHandlers.ofString());
-    } catch (HttpConnectTimeoutException e) {
-      throw unreachable(what, "no connection within " + CONNECT_TIMEOUT.toSeconds() + " s");
-    } catch (HttpTimeoutException e) {
-      throw unreachable(what, "no answer within " + REQUEST_TIMEOUT.toSeconds() + " s");
-    } catch (ConnectException e) {
-      throw unreachable(what, "connection refused");
     } catch (IOException e) {
-      throw unreachable(
-          what, e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+      throw unreachable(what, why(e, REQUEST_TIMEOUT));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw unreachable(what, "interrupted");
+    }
+  }
+
+  /** Why no answer came, in a few words. */
+  private static String why(IOException e, Duration timeout) {
+    if (e instanceof HttpConnectTimeoutException) {
+      return "no connection within " + CONNECT_TIMEOUT.toSeconds() + " s";
+    }
+    if (e instanceof HttpTimeoutException) {
+      return "no answer within " + Level.plainNumber(timeout.toMillis() / 1000.0) + " s";
+    }
+    if (e instanceof ConnectException) {
+      return "connection refused";
+    }
+    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+  }
+
+  /**
+   * What the server answered one of the kit's own calls (the profiler's, the prefix cache's reset):
+   * its HTTP status, or 0 and why no answer came.
+   */
+  public record Answer(int status, String failure) {
+    public boolean ok() {
+      return status >= 200 && status < 300;
+    }
+
+    /** {@code HTTP 404}, or why no answer came ({@code connection refused}). */
+    public String describe() {
+      return status > 0 ? "HTTP " + status : failure;
+    }
+  }
+
+  /**
+   * {@code POST path} without a body (vLLM's {@code /start_profile}, {@code /reset_prefix_cache},
+   * SGLang's {@code /flush_cache}), waited for up to {@code timeout}; never throws.
+   */
+  public Answer post(String path, Duration timeout) {
+    HttpRequest r =
+        request(path).timeout(timeout).POST(HttpRequest.BodyPublishers.noBody()).build();
+    try {
+      return new Answer(client.send(r, HttpResponse.BodyHandlers.discarding()).statusCode(), null);
+    } catch (IOException e) {
+      return new Answer(0, why(e, timeout));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Answer(0, "interrupted");
+    }
+  }
+
+  /** How often {@link #awaitReady} asks, and how often it says it is still waiting. */
+  static final Duration READY_POLL = Duration.ofMillis(500);
+
+  static final Duration READY_PROGRESS = Duration.ofSeconds(5);
+
+  /**
+   * Waits until the server is ready, as {@code vllm bench serve --ready-check-timeout-sec}: {@code
+   * GET /health} answers 200, or {@code GET /v1/models} answers 200 with a model (or refuses the
+   * API key: the server is up, and {@link #models} then says what is wrong). Asks every {@link
+   * #READY_POLL}, with a line on {@code out} every {@link #READY_PROGRESS} and once ready.
+   *
+   * @throws TargetException when it is not ready within {@code timeoutSeconds}
+   */
+  public void awaitReady(int timeoutSeconds, PrintStream out) {
+    awaitReady(timeoutSeconds, out, READY_PROGRESS);
+  }
+
+  /** As {@link #awaitReady(int, PrintStream)}, a line every {@code progress} while it waits. */
+  void awaitReady(int timeoutSeconds, PrintStream out, Duration progress) {
+    long start = System.nanoTime();
+    long deadline = start + TimeUnit.SECONDS.toNanos(timeoutSeconds);
+    long nextProgress = start + progress.toNanos();
+    while (true) {
+      long left = deadline - System.nanoTime();
+      // one probe never outlasts the wait: the last one ends at the deadline
+      Duration probe = Duration.ofNanos(Math.max(100_000_000L, Math.min(left, 2_000_000_000L)));
+      Optional<String> notReady = notReady(probe);
+      long now = System.nanoTime();
+      if (notReady.isEmpty()) {
+        if (now - start > READY_POLL.toNanos()) {
+          out.printf(
+              Locale.ROOT,
+              "gatling-llm-bench: %s is ready after %.1f s%n",
+              baseUrl,
+              (now - start) / 1e9);
+        }
+        return;
+      }
+      if (now >= deadline) {
+        throw new TargetException(
+            "The server at "
+                + baseUrl
+                + " was not ready within "
+                + timeoutSeconds
+                + " s (-Dready.timeout="
+                + timeoutSeconds
+                + "): "
+                + notReady.get());
+      }
+      if (now >= nextProgress) {
+        out.printf(
+            Locale.ROOT,
+            "gatling-llm-bench: waiting for %s to be ready (%d s of %d): %s%n",
+            baseUrl,
+            TimeUnit.NANOSECONDS.toSeconds(now - start),
+            timeoutSeconds,
+            notReady.get());
+        nextProgress += progress.toNanos();
+      }
+      try {
+        Thread.sleep(Math.max(1, Math.min(READY_POLL.toMillis(), (deadline - now) / 1_000_000)));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new TargetException("Interrupted while waiting for the server at " + baseUrl);
+      }
+    }
+  }
+
+  /** Empty when the server is ready, else what it answered (or why it did not). */
+  private Optional<String> notReady(Duration timeout) {
+    String health;
+    try {
+      HttpResponse<String> h =
+          client.send(
+              request("/health").timeout(timeout).GET().build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (h.statusCode() == 200) {
+        return Optional.empty();
+      }
+      health = "GET /health: HTTP " + h.statusCode();
+    } catch (IOException e) {
+      return Optional.of(why(e, timeout)); // nothing answers: /v1/models would not either
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.of("interrupted");
+    }
+    try {
+      HttpResponse<String> m =
+          client.send(
+              request("/v1/models").timeout(timeout).GET().build(),
+              HttpResponse.BodyHandlers.ofString());
+      int status = m.statusCode();
+      if (status == 401 || status == 403) {
+        return Optional.empty();
+      }
+      if (status == 200) {
+        JsonNode data = JSON.readTree(m.body()).path("data");
+        if (data.isArray() && !data.isEmpty()) {
+          return Optional.empty();
+        }
+        return Optional.of(health + ", GET /v1/models: no model yet");
+      }
+      return Optional.of(health + ", GET /v1/models: HTTP " + status);
+    } catch (IOException e) {
+      return Optional.of(health + ", GET /v1/models: " + why(e, timeout));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.of("interrupted");
     }
   }
 

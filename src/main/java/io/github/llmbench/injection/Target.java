@@ -9,6 +9,7 @@ import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
 import io.github.llmbench.workload.PreparedWorkload;
 import io.github.llmbench.workload.ServerTokenizer;
+import java.io.PrintStream;
 import java.net.URI;
 import java.util.List;
 import java.util.Optional;
@@ -37,6 +38,14 @@ public final class Target implements AutoCloseable {
    * @throws TargetException when the server cannot be used; the simulator is stopped again
    */
   public static Target resolve(BenchSettings settings) {
+    return resolve(settings, System.out);
+  }
+
+  /**
+   * As {@link #resolve(BenchSettings)}; with {@code -Dready.timeout}, first waits for the server to
+   * be ready, saying so on {@code out}.
+   */
+  public static Target resolve(BenchSettings settings, PrintStream out) {
     // checked with a real server too: a bad -Dsim.faults is refused as any other bad setting
     SimFaults faults = simFaults(settings.simEngine());
     VllmSimulator simulator = null;
@@ -67,6 +76,10 @@ public final class Target implements AutoCloseable {
     try {
       ServerApi api =
           new ServerApi(baseUrl, settings.apiKey(), settings.requestOptions().headers());
+      int readyTimeout = settings.serverCalls().readyTimeoutSeconds();
+      if (readyTimeout > 0) { // before the kit's first call: a server still loading is waited for
+        api.awaitReady(readyTimeout, out);
+      }
       String model = settings.model().orElse(null);
       if (model == null) {
         List<String> models = api.models();

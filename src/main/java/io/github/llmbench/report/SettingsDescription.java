@@ -155,6 +155,20 @@ public final class SettingsDescription {
         SettingsTable.SEED.name(),
         workload.seed() + (workload.seedPinned() ? " (pinned)" : " (fresh; pin with -Dseed)"));
     m.put(SettingsTable.TIMEOUT.name(), s.timeoutSeconds() + " s");
+    BenchSettings.ServerCalls calls = s.serverCalls();
+    if (calls.readyTimeoutSeconds() > 0) {
+      m.put(
+          SettingsTable.READY_TIMEOUT.name(),
+          calls.readyTimeoutSeconds() + " s (waited for GET /health or GET /v1/models first)");
+    }
+    if (calls.profile()) {
+      m.put(
+          SettingsTable.PROFILE.name(),
+          "POST /start_profile before the first measured level, /stop_profile after the last");
+    }
+    if (calls.cacheReset()) {
+      m.put(SettingsTable.CACHE_RESET.name(), "the server's prefix cache, before each level");
+    }
     RequestOptions requestOptions = s.requestOptions();
     requestOptions
         .extraBodyJson()

@@ -320,6 +320,21 @@ public final class BenchSettings {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /**
+   * The kit's own calls to the server around the load, as {@code vllm bench serve}'s switches:
+   * {@code -Dready.timeout} (seconds to wait for the server to be ready before anything else; 0:
+   * none), {@code -Dprofile} (its profiler around the measured levels), {@code -Dcache.reset} (its
+   * prefix cache emptied before each measured level).
+   */
+  public record ServerCalls(int readyTimeoutSeconds, boolean profile, boolean cacheReset) {
+    public static final ServerCalls NONE = new ServerCalls(0, false, false);
+
+    /** Whether a call is made before a measured level starts. */
+    public boolean beforeLevels() {
+      return profile || cacheReset;
+    }
+  }
+
   /** Model and GPU for the roofline; absent = taken from the simulator or the catalog. */
   public record Roofline(Optional<String> modelSpec, Optional<String> gpu, int tp) {}
 
@@ -344,6 +359,7 @@ public final class BenchSettings {
   private final GatlingRecords gatlingRecords;
   private final RequestOptions requestOptions;
   private final Optional<List<Double>> percentiles;
+  private final ServerCalls serverCalls;
 
   private BenchSettings(
       Optional<URI> baseUrl,
@@ -366,7 +382,9 @@ public final class BenchSettings {
       Injector injector,
       Optional<String> tokenizerPath,
       Optional<Search> search,
-      Optional<List<Double>> percentiles) {
+      Optional<List<Double>> percentiles,
+      ServerCalls serverCalls) {
+    this.serverCalls = serverCalls;
     this.search = search;
     this.percentiles = percentiles;
     this.metrics = metrics;
@@ -517,7 +535,11 @@ public final class BenchSettings {
         readInjector(r, load, workload),
         r.optional(SettingsTable.TOKENIZER),
         readSearch(r, load, workload),
-        r.optional(SettingsTable.PERCENTILES));
+        r.optional(SettingsTable.PERCENTILES),
+        new ServerCalls(
+            r.get(SettingsTable.READY_TIMEOUT),
+            r.get(SettingsTable.PROFILE),
+            r.get(SettingsTable.CACHE_RESET)));
   }
 
   /**
@@ -1181,6 +1203,11 @@ public final class BenchSettings {
    */
   public RequestOptions requestOptions() {
     return requestOptions;
+  }
+
+  /** {@code -Dready.timeout}, {@code -Dprofile} and {@code -Dcache.reset}. */
+  public ServerCalls serverCalls() {
+    return serverCalls;
   }
 
   /** The embedded simulator's model (catalog id); used only without {@code base.url}. */

@@ -172,6 +172,49 @@ public final class SettingsTable {
           "count tokens here (servers without /tokenize or usage)",
           TEXT);
 
+  /** {@code vllm bench serve --profile}: the server's torch profiler around the measured load. */
+  public static final Setting<Boolean> PROFILE =
+      Setting.of(
+          SERVER,
+          "profile",
+          false,
+          "true or false",
+          "POST /start_profile before the first measured level, /stop_profile after the last (vLLM"
+              + " run with a profiler dir)",
+          // -Dprofile sits one letter from -Dprofiles (the profiles dataset): say which is which
+          (name, raw) ->
+              switch (raw.toLowerCase(Locale.ROOT)) {
+                case "true" -> true;
+                case "false" -> false;
+                default ->
+                    throw SettingsException.invalid(
+                        name,
+                        raw,
+                        "true or false (the server's profiler; the profiles dataset's groups are"
+                            + " -Dprofiles="
+                            + raw
+                            + ")");
+              });
+
+  public static final Setting<Integer> READY_TIMEOUT =
+      Setting.of(
+          SERVER,
+          "ready.timeout",
+          0,
+          "a whole number of seconds from 0 (0: no wait)",
+          "before anything else, wait up to this long for GET /health or GET /v1/models to answer"
+              + " 200 (a server still loading), as vllm bench serve --ready-check-timeout-sec",
+          Parser.nonNegativeInt(BenchSettings.MAX_SECONDS));
+  public static final Setting<Boolean> CACHE_RESET =
+      Setting.of(
+          SERVER,
+          "cache.reset",
+          false,
+          "true or false",
+          "reset the server's prefix cache before each measured level: POST /reset_prefix_cache"
+              + " (vLLM, VLLM_SERVER_DEV_MODE=1), /flush_cache (SGLang)",
+          Parser.trueOrFalse());
+
   public static final Setting<Integer> CONC =
       Setting.of(
           LOAD,
@@ -352,7 +395,15 @@ public final class SettingsTable {
           ProfileSelection.parse("tiny"),
           "tiny, huge, or GROUP:P1,P2 (e.g. tiny:SS,LL)",
           "profiles: the seed study's SS/SL/LS/LL groups",
-          (name, raw) -> ProfileSelection.parse(raw));
+          (name, raw) -> {
+            if (raw.equalsIgnoreCase("true") || raw.equalsIgnoreCase("false")) {
+              throw SettingsException.invalid(
+                  name,
+                  raw,
+                  "tiny, huge, or GROUP:P1,P2 (the server's profiler is -Dprofile=" + raw + ")");
+            }
+            return ProfileSelection.parse(raw);
+          });
   public static final Setting<String> PROFILE_ORDER =
       Setting.of(
           WORKLOAD,
@@ -688,6 +739,9 @@ public final class SettingsTable {
           EXTRA_BODY,
           HEADER,
           TOKENIZER,
+          PROFILE,
+          READY_TIMEOUT,
+          CACHE_RESET,
           CONC,
           LADDER,
           DURATION,
@@ -867,7 +921,7 @@ public final class SettingsTable {
       }
       String first = key.split("[.]", 2)[0];
       String value = properties.get(key);
-      Optional<String> near = nearMiss(key);
+      Optional<String> near = nearMiss(key, value);
       if (NAMESPACES.contains(first) && key.contains(".")) {
         return Optional.of(
             "Unknown setting -D"
@@ -929,6 +983,14 @@ public final class SettingsTable {
 
   /** The setting this name probably meant, if it is close to exactly one kind of name. */
   static Optional<String> nearMiss(String key) {
+    return nearMiss(key, null);
+  }
+
+  /**
+   * As {@link #nearMiss(String)}; of two names as near ({@code -Dprofils}: {@code profile} and
+   * {@code profiles}), the one that takes the value ({@code tiny}, {@code true}) if only one does.
+   */
+  static Optional<String> nearMiss(String key, String value) {
     String n = normalized(key);
     if (ALIASES.containsKey(n)) {
       return Optional.of(ALIASES.get(n));
@@ -955,12 +1017,28 @@ public final class SettingsTable {
       }
       int d = distance(m, n);
       int allowed = Math.min(m.length(), n.length()) <= 4 ? 1 : 2;
-      if (d <= allowed && d < bestDistance) {
+      boolean better =
+          d < bestDistance
+              || (d == bestDistance && !takes(BY_NAME.get(best), value) && takes(s, value));
+      if (d <= allowed && better) {
         best = s.name();
         bestDistance = d;
       }
     }
     return Optional.ofNullable(best);
+  }
+
+  /** Whether the setting's parser takes the value (false without one). */
+  private static boolean takes(Setting<?> setting, String value) {
+    if (value == null || value.isBlank()) {
+      return false;
+    }
+    try {
+      setting.parser().parse(setting.name(), value.trim());
+      return true;
+    } catch (RuntimeException e) {
+      return false;
+    }
   }
 
   /** Lower case, with {@code _} and {@code -} read as the dot that separates words. */

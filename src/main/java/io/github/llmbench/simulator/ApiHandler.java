@@ -17,7 +17,10 @@ import io.netty.handler.codec.http.HttpUtil;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** Routes the OpenAI-compatible endpoints; one instance per connection. */
 final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -126,6 +129,24 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
           requireMethod(method, HttpMethod.GET);
           sendPrometheus(ctx, keepAlive);
         }
+        case "/start_profile", "/stop_profile" -> {
+          requireMethod(method, HttpMethod.POST);
+          if (dialect() == Dialect.VLLM && !sim.config().profiler()) {
+            // vLLM registers these routes only when started with a profiler dir
+            sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
+          } else {
+            sim.profiling(path.equals("/start_profile"));
+            send(ctx, Http.bytes(HttpResponseStatus.OK, new byte[0], null, keepAlive), keepAlive);
+          }
+        }
+        case "/reset_prefix_cache", "/flush_cache" -> {
+          if (path.equals("/reset_prefix_cache")) {
+            requireMethod(method, HttpMethod.POST);
+          } else if (!method.equals(HttpMethod.GET)) { // SGLang's takes both
+            requireMethod(method, HttpMethod.POST);
+          }
+          resetPrefixCache(ctx, path.equals("/flush_cache"), keepAlive);
+        }
         case "/v1/chat/completions" -> {
           requireMethod(method, HttpMethod.POST);
           admit(ctx, body(msg), true, keepAlive);
@@ -184,6 +205,46 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
               } catch (RuntimeException e) {
                 ctx.close();
               }
+            });
+  }
+
+  /**
+   * Empties the prefix cache on the engine's thread, waited for off this event loop. vLLM answers
+   * 200 whether or not its block pool could reset (it logs a warning when requests hold blocks);
+   * SGLang's {@code /flush_cache} answers 400 then.
+   */
+  private void resetPrefixCache(ChannelHandlerContext ctx, boolean sglang, boolean keepAlive) {
+    sim.admission()
+        .execute(
+            () -> {
+              boolean done;
+              try {
+                done = sim.resetPrefixCache().get(5, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                done = false;
+              } catch (ExecutionException | TimeoutException e) {
+                done = false;
+              }
+              if (!sglang) {
+                send(
+                    ctx,
+                    Http.bytes(HttpResponseStatus.OK, new byte[0], null, keepAlive),
+                    keepAlive);
+                return;
+              }
+              String text =
+                  done
+                      ? "Cache flushed.\n"
+                      : "Cache not flushed because there are pending requests.\n";
+              send(
+                  ctx,
+                  Http.bytes(
+                      done ? HttpResponseStatus.OK : HttpResponseStatus.BAD_REQUEST,
+                      text.getBytes(StandardCharsets.UTF_8),
+                      "text/plain; charset=utf-8",
+                      keepAlive),
+                  keepAlive);
             });
   }
 

@@ -39,8 +39,10 @@ public enum Dialect {
 
   /**
    * Whether this server has {@code path}: {@code /props} is llama.cpp's, {@code /info} TGI's,
-   * {@code /prometheus/metrics} trtllm-serve's, which has no {@code /tokenize}; the others all
-   * have.
+   * {@code /prometheus/metrics} trtllm-serve's, which has no {@code /tokenize}; the profiler's
+   * {@code /start_profile} and {@code /stop_profile} are vLLM's (with a profiler dir) and SGLang's;
+   * the prefix cache's reset is vLLM's {@code /reset_prefix_cache} (a dev-mode route of recent
+   * versions, always here) and SGLang's {@code /flush_cache}; the others all have.
    */
   boolean serves(String path) {
     return switch (path) {
@@ -48,6 +50,9 @@ public enum Dialect {
       case "/info" -> this == TGI;
       case "/prometheus/metrics" -> this == TRTLLM;
       case "/tokenize" -> this != TRTLLM;
+      case "/start_profile", "/stop_profile" -> this == VLLM || this == SGLANG;
+      case "/reset_prefix_cache" -> this == VLLM;
+      case "/flush_cache" -> this == SGLANG;
       default -> true;
     };
   }

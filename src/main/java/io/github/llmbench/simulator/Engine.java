@@ -2,10 +2,14 @@ package io.github.llmbench.simulator;
 
 import io.netty.channel.EventLoop;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -44,6 +48,15 @@ final class Engine implements Runnable {
   private final SimNoise.Steps noise;
 
   private final ConcurrentLinkedQueue<SimRequest> incoming = new ConcurrentLinkedQueue<>();
+
+  /** Prefix-cache resets asked for, done on the engine thread (which alone owns the KV cache). */
+  private final ConcurrentLinkedQueue<CompletableFuture<Boolean>> resets =
+      new ConcurrentLinkedQueue<>();
+
+  /** Requests submitted so far, and how many had been when each prefix-cache reset was done. */
+  private final AtomicLong submitted = new AtomicLong();
+
+  private final List<Long> resetsAfter = new CopyOnWriteArrayList<>();
 
   /**
    * Per event loop, its batches not yet written, in step order (engine thread adds, loop polls).
@@ -109,11 +122,34 @@ final class Engine implements Runnable {
 
   /** Thread-safe: queue a request; it joins the batch at the next step. */
   void submit(SimRequest r) {
+    submitted.incrementAndGet();
     incoming.add(r);
     Thread t = thread;
     if (t != null) {
       LockSupport.unpark(t);
     }
+  }
+
+  /**
+   * Thread-safe: empties the prefix cache at the engine's next turn (after the requests that ended
+   * have freed their blocks); completes with whether it was done (not while a request holds blocks,
+   * as vLLM's).
+   */
+  CompletableFuture<Boolean> resetPrefixCache() {
+    CompletableFuture<Boolean> done = new CompletableFuture<>();
+    resets.add(done);
+    Thread t = thread;
+    if (t != null) {
+      LockSupport.unpark(t);
+    } else {
+      done.complete(false);
+    }
+    return done;
+  }
+
+  /** For each prefix-cache reset done, how many requests had been submitted before it. */
+  List<Long> prefixCacheResets() {
+    return List.copyOf(resetsAfter);
   }
 
   int runningCount() {
@@ -178,6 +214,14 @@ final class Engine implements Runnable {
       scheduler.add(r);
     }
     scheduler.dropCancelled();
+    CompletableFuture<Boolean> reset;
+    while ((reset = resets.poll()) != null) {
+      boolean done = scheduler.kv().resetPrefixCache();
+      if (done) {
+        resetsAfter.add(submitted.get() - incoming.size());
+      }
+      reset.complete(done);
+    }
   }
 
   private void publishCounts() {

@@ -138,6 +138,20 @@ final class KvCache {
     r.numBlocks = 0;
   }
 
+  /**
+   * vLLM's {@code reset_prefix_cache}: forgets every cached block's hash, so no later request hits
+   * the cache until blocks are computed again. As vLLM's block pool, it does nothing and answers
+   * false while a request holds blocks.
+   */
+  boolean resetPrefixCache() {
+    if (free != numBlocks) {
+      return false;
+    }
+    cached.clear();
+    Arrays.fill(hash, 0);
+    return true;
+  }
+
   private int blocksFor(int tokens) {
     return (tokens + blockSize - 1) / blockSize;
   }

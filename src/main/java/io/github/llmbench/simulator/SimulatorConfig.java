@@ -29,6 +29,9 @@ import java.util.function.Consumer;
  *     server that batches its stream output or decodes speculatively sends them
  * @param reasoningTokens a chat answer's first tokens that are thinking, streamed as {@code
  *     delta.reasoning} (vLLM's) or {@code delta.reasoning_content} (llama.cpp's); 0 by default
+ * @param profiler whether vLLM's dialect serves {@code POST /start_profile} and {@code
+ *     /stop_profile}, as vLLM started with a profiler dir does; off by default (404, as vLLM
+ *     without one). SGLang's always serves them
  */
 public record SimulatorConfig(
     int port,
@@ -43,7 +46,8 @@ public record SimulatorConfig(
     SimFaults faults,
     SimNoise noise,
     int tokensPerChunk,
-    int reasoningTokens) {
+    int reasoningTokens,
+    boolean profiler) {
 
   /** The most tokens a chunk may carry. */
   public static final int MAX_TOKENS_PER_CHUNK = 64;
@@ -86,7 +90,8 @@ public record SimulatorConfig(
         SimFaults.NONE,
         SimNoise.NONE,
         1,
-        0);
+        0,
+        false);
   }
 
   public SimulatorConfig withPort(int port) {
@@ -141,6 +146,10 @@ public record SimulatorConfig(
     return with(b -> b.reasoningTokens = reasoningTokens);
   }
 
+  public SimulatorConfig withProfiler(boolean profiler) {
+    return with(b -> b.profiler = profiler);
+  }
+
   /** This config with the changes {@code change} makes to a copy of its values. */
   private SimulatorConfig with(Consumer<Values> change) {
     Values v = new Values(this);
@@ -163,6 +172,7 @@ public record SimulatorConfig(
     SimNoise noise;
     int tokensPerChunk;
     int reasoningTokens;
+    boolean profiler;
 
     Values(SimulatorConfig c) {
       port = c.port;
@@ -178,6 +188,7 @@ public record SimulatorConfig(
       noise = c.noise;
       tokensPerChunk = c.tokensPerChunk;
       reasoningTokens = c.reasoningTokens;
+      profiler = c.profiler;
     }
 
     SimulatorConfig config() {
@@ -194,7 +205,8 @@ public record SimulatorConfig(
           faults,
           noise,
           tokensPerChunk,
-          reasoningTokens);
+          reasoningTokens,
+          profiler);
     }
   }
 

@@ -13,6 +13,8 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -174,6 +176,30 @@ public final class VllmSimulator implements AutoCloseable {
 
   public void resetLateness() {
     lateness.reset();
+  }
+
+  /** Whether the profiler runs: between a {@code /start_profile} and a {@code /stop_profile}. */
+  private volatile boolean profiling;
+
+  public boolean profiling() {
+    return profiling;
+  }
+
+  void profiling(boolean on) {
+    profiling = on;
+  }
+
+  /**
+   * For each prefix-cache reset done ({@code /reset_prefix_cache}, SGLang's {@code /flush_cache}),
+   * how many completion requests had reached the engine before it.
+   */
+  public List<Long> prefixCacheResets() {
+    return engine.prefixCacheResets();
+  }
+
+  /** Empties the prefix cache; completes with whether it was done (not while requests run). */
+  CompletableFuture<Boolean> resetPrefixCache() {
+    return engine.resetPrefixCache();
   }
 
   /** Requests in the engine's running batch (prefilling or decoding), as of the last step. */

@@ -73,7 +73,7 @@ public final class VllmSimulatorMain {
         + String.join("|", Catalog.gpus().keySet())
         + "] [--tp 1] [--max-num-seqs 256] [--max-num-batched-tokens 2048] [--gpu-memory-utilization 0.9] [--dialect "
         + String.join("|", Dialect.ids().split(", "))
-        + "] [--faults 429:0.05,cut:0.02,...] [--noise 0] [--slowdown 1] [--seed N] [--tokens-per-chunk 1] [--reasoning 0]";
+        + "] [--faults 429:0.05,cut:0.02,...] [--noise 0] [--slowdown 1] [--seed N] [--tokens-per-chunk 1] [--reasoning 0] [--profiler false]";
   }
 
   /** {@code , noise 0.1 (seed 42), slowdown 1.1} when set, else nothing. */
@@ -165,6 +165,14 @@ public final class VllmSimulatorMain {
                 doubleArg(
                     a, v, x -> x > 0 && x <= SimNoise.MAX_SLOWDOWN, SimNoise.SLOWDOWN_ACCEPTED);
         case "--reasoning" -> c = c.withReasoningTokens(intArg(a, v, 0, 1 << 20));
+        // as vLLM started with VLLM_TORCH_PROFILER_DIR: /start_profile and /stop_profile answer
+        case "--profiler" -> {
+          if (!v.equals("true") && !v.equals("false")) {
+            throw new IllegalArgumentException(
+                a + ": '" + v + "' is invalid (accepted: true or false)");
+          }
+          c = c.withProfiler(v.equals("true"));
+        }
         case "--tokens-per-chunk" ->
             c = c.withTokensPerChunk(intArg(a, v, 1, SimulatorConfig.MAX_TOKENS_PER_CHUNK));
         case "--seed" -> {
@@ -187,7 +195,7 @@ public final class VllmSimulatorMain {
                 a
                     + ": unknown argument (accepted: --port, --model, "
                     + "--served-model-name, --gpu, --tp, --max-num-seqs, --max-num-batched-tokens, --gpu-memory-utilization, "
-                    + "--dialect, --faults, --noise, --slowdown, --seed, --tokens-per-chunk, --reasoning)");
+                    + "--dialect, --faults, --noise, --slowdown, --seed, --tokens-per-chunk, --reasoning, --profiler)");
       }
     }
     if (noise > 0 || slowdown != 1) {

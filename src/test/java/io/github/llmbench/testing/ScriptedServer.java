@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A tiny OpenAI-compatible server on loopback whose streaming answers follow a script, one {@link
@@ -61,6 +62,10 @@ public final class ScriptedServer implements AutoCloseable {
   private final List<Long> cutAtMs = new CopyOnWriteArrayList<>();
   private final List<Exchange> exchanges = new CopyOnWriteArrayList<>();
   private final Map<String, Behaviour> behaviourById = new ConcurrentHashMap<>();
+  private final List<String> received = new CopyOnWriteArrayList<>();
+  private final Map<String, Integer> answers = new ConcurrentHashMap<>();
+  private volatile long notReadyMs;
+  private final AtomicLong firstRequestMs = new AtomicLong();
 
   /**
    * One completion request and the text streamed back (of an {@link Behaviour#OK} answer: {@code "
@@ -83,9 +88,17 @@ public final class ScriptedServer implements AutoCloseable {
    *     cleanly (as uvicorn, vLLM's server, keeps them), so requests go out on reused connections
    */
   public ScriptedServer(List<Behaviour> script, boolean keepAlive) throws IOException {
+    this(script, keepAlive, 0);
+  }
+
+  /**
+   * @param port the loopback port to listen on (0: a free one), e.g. one that refused connections
+   *     until now
+   */
+  public ScriptedServer(List<Behaviour> script, boolean keepAlive, int port) throws IOException {
     this.keepAlive = keepAlive;
     this.script = List.copyOf(script);
-    this.socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    this.socket = new ServerSocket(port, 50, InetAddress.getLoopbackAddress());
     this.acceptor = new Thread(this::acceptLoop, "scripted-server");
     acceptor.setDaemon(true);
     acceptor.start();
@@ -123,6 +136,32 @@ public final class ScriptedServer implements AutoCloseable {
   /** The behaviour each request id was answered with (a resent id maps to its last answer). */
   public Map<String, Behaviour> behaviourById() {
     return Collections.unmodifiableMap(behaviourById);
+  }
+
+  /**
+   * Every request received, as its method and path ({@code POST /v1/chat/completions}), in arrival
+   * order.
+   */
+  public List<String> received() {
+    return received;
+  }
+
+  /**
+   * Answers {@code request} (a method and path, e.g. {@code POST /start_profile}) with {@code
+   * status} and an empty JSON body; requests of no known route answer 404 otherwise.
+   */
+  public ScriptedServer answer(String request, int status) {
+    answers.put(request, status);
+    return this;
+  }
+
+  /**
+   * For this long from the first request it receives, GET /health and GET /v1/models answer 503, as
+   * a server still loading.
+   */
+  public ScriptedServer notReadyFor(long ms) {
+    notReadyMs = ms;
+    return this;
   }
 
   /** How many connections were accepted. */
@@ -188,6 +227,20 @@ public final class ScriptedServer implements AutoCloseable {
       }
     }
     byte[] body = in.readNBytes(length);
+    String request = requestLine.replaceFirst(" HTTP/1\\.[01]$", "");
+    received.add(request);
+    long now = System.currentTimeMillis();
+    firstRequestMs.compareAndSet(0, now);
+    if ((request.equals("GET /health") || request.startsWith("GET /v1/models"))
+        && now < firstRequestMs.get() + notReadyMs) {
+      respond(out, 503, "application/json", "{\"detail\":\"loading\"}");
+      return true;
+    }
+    Integer scripted = answers.get(request);
+    if (scripted != null) {
+      respond(out, scripted, "application/json", "{}");
+      return true;
+    }
     if (requestLine.startsWith("GET /v1/models")) {
       respond(
           out,
