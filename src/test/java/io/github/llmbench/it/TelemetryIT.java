@@ -144,8 +144,10 @@ class TelemetryIT {
     String guard =
         String.format(
             Locale.ROOT,
-            "prefix cache served %.0f%% of prompt tokens at c4: prefill was not measured",
-            100 * hit);
+            "prefix cache served %.0f%% of prompt tokens at c4 (a perfect cache %.0f%% of these"
+                + " prompts, with their shared prefixes): prefill was not measured",
+            100 * hit,
+            100 * level.path("prefix_cache_hit_rate_ideal").asDouble());
     assertEquals(guard, server.path("guards").get(0).asText(), server.toString());
     assertTrue(run.console().contains("! " + guard), run.console());
     String page = Files.readString(run.runDir().resolve("llm.html"), StandardCharsets.UTF_8);
