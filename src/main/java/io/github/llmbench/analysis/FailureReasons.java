@@ -70,7 +70,7 @@ public record FailureReasons(List<Reason> top, int otherRequests, int otherReaso
     }
     Map<String, Integer> counts = new LinkedHashMap<>(); // insertion order = first appearance
     for (RequestRecord r : records) {
-      if (!r.ok()) {
+      if (!r.ok() && !r.cancelled()) {
         counts.merge(r.error() == null ? NO_REASON : r.error(), 1, Integer::sum);
       }
     }

@@ -345,7 +345,8 @@ public record RunAnalysis(
         span.endMs(),
         steady.reached() ? steady.windowStartMs() : 0,
         steady.reached() ? steady.windowEndMs() : 0,
-        serving.totalOutputTokens(),
+        // cancelled requests took tokens the client never counted: no mismatch to judge
+        serving.cancelled() > 0 ? 0 : serving.totalOutputTokens(),
         idealHitRate);
   }
 

@@ -11,7 +11,7 @@ import java.util.List;
  * definitions.
  *
  * @param completed requests that completed (ok)
- * @param failed requests that failed
+ * @param failed requests that failed (not those the client cancelled on purpose)
  * @param maxConcurrency the configured maximum request concurrency of the level; null when none
  * @param durationS (max end_ms - min start_ms) / 1000 over all records; 0 when there are none
  * @param totalInputTokens sum of input tokens over completed requests (null counts 0)
@@ -30,6 +30,8 @@ import java.util.List;
  * @param percentiles the percentiles to print, in order (vLLM {@code --metric-percentiles}); every
  *     {@link LatencyStats} also holds p90, p99 and any other computed for gates ({@link
  *     ReportedPercentiles})
+ * @param cancelled requests the client cancelled on purpose ({@code -Dcancel.pct}): neither
+ *     completed nor failed, in no other figure
  */
 public record ServingMetrics(
     int completed,
@@ -48,7 +50,8 @@ public record ServingMetrics(
     LatencyStats itl,
     LatencyStats e2el,
     int outputTokensEstimatedCount,
-    List<Double> percentiles) {
+    List<Double> percentiles,
+    int cancelled) {
 
   public ServingMetrics {
     percentiles = List.copyOf(percentiles);

@@ -99,6 +99,7 @@ public final class ServingMetricsCalculator {
     }
     int completed = 0;
     int failed = 0;
+    int cancelled = 0;
     long minStart = Long.MAX_VALUE;
     long maxEnd = Long.MIN_VALUE;
     long totalInput = 0;
@@ -117,6 +118,10 @@ public final class ServingMetricsCalculator {
     for (RequestRecord r : records) {
       minStart = Math.min(minStart, r.startMs());
       maxEnd = Math.max(maxEnd, r.endMs());
+      if (r.cancelled()) {
+        cancelled++;
+        continue;
+      }
       if (!r.ok()) {
         failed++;
         continue;
@@ -158,7 +163,8 @@ public final class ServingMetricsCalculator {
         itls.stats(percentiles),
         LatencyStats.of(e2els, nE2el, percentiles),
         estimated,
-        shown);
+        shown,
+        cancelled);
   }
 
   /**

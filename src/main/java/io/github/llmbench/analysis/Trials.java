@@ -108,7 +108,8 @@ public record Trials(List<Trial> trials) {
         pooled.itl(),
         pooled.e2el(),
         pooled.outputTokensEstimatedCount(),
-        pooled.percentiles());
+        pooled.percentiles(),
+        pooled.cancelled());
   }
 
   /**

@@ -133,6 +133,10 @@ final class StreamAction extends KitAction {
       failed(clean, e);
       return;
     }
+    long cancelAfter = capture.cancelling().afterNanos(id, level);
+    if (cancelAfter != Cancelling.NEVER) {
+      clean.eventLoop().schedule(exchange::cancel, cancelAfter, TimeUnit.NANOSECONDS);
+    }
     GatlingHttpInternals.send(engine, request, clean, exchange);
   }
 
@@ -171,6 +175,9 @@ final class StreamAction extends KitAction {
         if (capture.keepAnswers()) {
           after = after.set(StreamCapture.ANSWER, ex.stream().answer());
         }
+      } else if (record.cancelled()) {
+        // neither OK nor KO: Gatling's stats and assertions count neither (requests.jsonl does)
+        after = after.markAsFailed();
       } else {
         stats.ko(
             after, StreamCapture.REQUEST_RECORD, record.startMs(), record.endMs(), record.error());

@@ -73,6 +73,7 @@ public final class StreamCapture {
   private final boolean keepAnswers;
   private final ToIntFunction<String> outputCounter;
   private final Function<Session, Integer> countedInputTokens;
+  private volatile Cancelling cancelling = Cancelling.NONE;
 
   /**
    * @param baseUrl the server, e.g. {@code http://127.0.0.1:8000}
@@ -226,6 +227,15 @@ public final class StreamCapture {
   public static String enclosingGroup(Session session) {
     List<String> groups = session.asScala().groups();
     return groups.isEmpty() ? session.scenario() : groups.head();
+  }
+
+  /** Cancels requests on purpose from now on ({@code -Dcancel.pct}). */
+  public void cancelling(Cancelling c) {
+    this.cancelling = c;
+  }
+
+  Cancelling cancelling() {
+    return cancelling;
   }
 
   String nextRequestId() {

@@ -3,6 +3,7 @@ package io.github.llmbench.capture;
 import io.gatling.core.session.Session;
 import io.gatling.http.client.HttpListener;
 import io.gatling.http.client.Request;
+import io.github.llmbench.records.RequestRecord;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.handler.codec.PrematureChannelClosureException;
@@ -44,6 +45,7 @@ final class StreamExchange implements HttpListener {
   private String contentType;
   private ErrorBody errorBody;
   private boolean finished;
+  private boolean cancelled;
 
   /**
    * @param keepAnswer whether to keep the generated text (a conversation sends it back)
@@ -70,6 +72,9 @@ final class StreamExchange implements HttpListener {
   public void onWrite(Channel channel) {
     this.channel = channel;
     this.reusedConnection = GatlingHttpInternals.failOnClose(channel);
+    if (cancelled) {
+      channel.close(); // cancelled as it was written; the close fails it, never resends it
+    }
   }
 
   @Override
@@ -202,6 +207,23 @@ final class StreamExchange implements HttpListener {
 
   private static String lowerFirst(String s) {
     return s.isEmpty() ? s : Character.toLowerCase(s.charAt(0)) + s.substring(1);
+  }
+
+  /**
+   * Cancels the request on purpose, on its event loop, if it has not ended: its connection is
+   * closed, as a browser closes a tab's, and it ends as {@link RequestRecord#CANCELLED}.
+   */
+  void cancel() {
+    if (finished) {
+      return;
+    }
+    long now = System.nanoTime();
+    cancelled = true;
+    finish(
+        now,
+        String.format(
+            Locale.ROOT, "%s after %.3f s", RequestRecord.CANCELLED, (now - sent.t0Nanos()) / 1e9));
+    closeChannel();
   }
 
   private void closeChannel() {

@@ -5,6 +5,7 @@ import static io.gatling.javaapi.core.CoreDsl.group;
 
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.Session;
+import io.github.llmbench.capture.Cancelling;
 import io.github.llmbench.capture.ClientProbe;
 import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.records.RequestOrigin;
@@ -115,6 +116,14 @@ public final class RequestChains {
             localTokenizer == null
                 ? s -> null
                 : RequestChains::countedInputTokens); // a count labelled "tokenizer" must be one
+    BenchSettings.Cancellation cancellation = settings.cancellation();
+    if (cancellation.any()) {
+      capture.cancelling(
+          new Cancelling(
+              cancellation.pct() / 100,
+              (long) (cancellation.afterSeconds() * 1e9),
+              settings.workload().seed()));
+    }
     RequestBodies bodies =
         new RequestBodies(
             settings.api(),

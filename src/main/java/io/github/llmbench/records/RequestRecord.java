@@ -575,6 +575,17 @@ public final class RequestRecord {
     return ok;
   }
 
+  /**
+   * How a request the client cancelled on purpose ({@code -Dcancel.pct}) begins its error: it is
+   * neither OK nor failed, and every figure but its own count leaves it out.
+   */
+  public static final String CANCELLED = "cancelled by the client";
+
+  /** Whether the client cancelled it on purpose (its connection closed, as a browser tab's). */
+  public boolean cancelled() {
+    return !ok && error != null && error.startsWith(CANCELLED);
+  }
+
   public String error() {
     return error;
   }

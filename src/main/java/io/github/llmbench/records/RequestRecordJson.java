@@ -130,6 +130,9 @@ public final class RequestRecordJson {
       if (r.finishReason() != null) {
         g.writeStringField("finish_reason", r.finishReason());
       }
+      if (r.cancelled()) {
+        g.writeBooleanField("cancelled", true);
+      }
       g.writeEndObject();
     }
 

@@ -54,6 +54,9 @@ public final class ServingResultBlock {
     line(sb, center(" " + t + " ", '=', WIDTH));
     row(sb, "Successful requests:", Integer.toString(m.completed()));
     row(sb, "Failed requests:", Integer.toString(m.failed()));
+    if (m.cancelled() > 0) {
+      row(sb, "Cancelled requests:", Integer.toString(m.cancelled()));
+    }
     if (m.maxConcurrency() != null) {
       row(sb, "Maximum request concurrency:", Integer.toString(m.maxConcurrency()));
     }

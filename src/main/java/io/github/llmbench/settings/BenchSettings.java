@@ -326,6 +326,21 @@ public final class BenchSettings {
    * none), {@code -Dprofile} (its profiler around the measured levels), {@code -Dcache.reset} (its
    * prefix cache emptied before each measured level).
    */
+  /**
+   * Requests the client cancels on purpose, as users close a tab ({@code -Dcancel.pct}, {@code
+   * -Dcancel.after}, AIPerf's request cancellation): which ones follows from the run's seed.
+   *
+   * @param pct the share of measured requests cancelled, in percent (0: none)
+   * @param afterSeconds how long after its send a request is cancelled
+   */
+  public record Cancellation(double pct, double afterSeconds) {
+    public static final Cancellation NONE = new Cancellation(0, 0);
+
+    public boolean any() {
+      return pct > 0;
+    }
+  }
+
   public record ServerCalls(int readyTimeoutSeconds, boolean profile, boolean cacheReset) {
     public static final ServerCalls NONE = new ServerCalls(0, false, false);
 
@@ -360,6 +375,7 @@ public final class BenchSettings {
   private final RequestOptions requestOptions;
   private final Optional<List<Double>> percentiles;
   private final ServerCalls serverCalls;
+  private final Cancellation cancellation;
 
   private BenchSettings(
       Optional<URI> baseUrl,
@@ -383,8 +399,10 @@ public final class BenchSettings {
       Optional<String> tokenizerPath,
       Optional<Search> search,
       Optional<List<Double>> percentiles,
-      ServerCalls serverCalls) {
+      ServerCalls serverCalls,
+      Cancellation cancellation) {
     this.serverCalls = serverCalls;
+    this.cancellation = cancellation;
     this.search = search;
     this.percentiles = percentiles;
     this.metrics = metrics;
@@ -539,7 +557,8 @@ public final class BenchSettings {
         new ServerCalls(
             r.get(SettingsTable.READY_TIMEOUT),
             r.get(SettingsTable.PROFILE),
-            r.get(SettingsTable.CACHE_RESET)));
+            r.get(SettingsTable.CACHE_RESET)),
+        readCancellation(r));
   }
 
   /**
@@ -1206,6 +1225,20 @@ public final class BenchSettings {
   }
 
   /** {@code -Dready.timeout}, {@code -Dprofile} and {@code -Dcache.reset}. */
+  /** {@code -Dcancel.pct} and {@code -Dcancel.after}. */
+  public Cancellation cancellation() {
+    return cancellation;
+  }
+
+  private static Cancellation readCancellation(Reader r) {
+    double pct = r.get(SettingsTable.CANCEL_PCT);
+    if (pct == 0 && r.isSet(SettingsTable.CANCEL_AFTER)) {
+      throw new SettingsException(
+          "-Dcancel.after applies with -Dcancel.pct=P (the share of requests cancelled)");
+    }
+    return pct == 0 ? Cancellation.NONE : new Cancellation(pct, r.get(SettingsTable.CANCEL_AFTER));
+  }
+
   public ServerCalls serverCalls() {
     return serverCalls;
   }

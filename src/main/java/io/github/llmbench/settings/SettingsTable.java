@@ -147,6 +147,24 @@ public final class SettingsTable {
           "a whole number of seconds from 1",
           "how long a request may take from its send to the end of its response",
           Parser.positiveInt(BenchSettings.MAX_SECONDS));
+  public static final Setting<Double> CANCEL_PCT =
+      Setting.of(
+          SERVER,
+          "cancel.pct",
+          0.0,
+          "a number from 0 to 100",
+          "share of measured requests (picked by the seed) the client cancels cancel.after s after"
+              + " the send, closing the connection as a browser tab does: counted as cancelled,"
+              + " neither OK nor failed",
+          Parser.number(v -> v >= 0 && v <= 100, "a number from 0 to 100"));
+  public static final Setting<Double> CANCEL_AFTER =
+      Setting.of(
+          SERVER,
+          "cancel.after",
+          0.0,
+          "a number of seconds from 0",
+          "seconds after its send a cancelled request is cancelled (0: at once, AIPerf's default)",
+          Parser.nonNegativeSeconds());
   public static final Setting<String> EXTRA_BODY =
       Setting.without(
           SERVER,
@@ -736,6 +754,8 @@ public final class SettingsTable {
           API,
           MODEL,
           TIMEOUT,
+          CANCEL_PCT,
+          CANCEL_AFTER,
           EXTRA_BODY,
           HEADER,
           TOKENIZER,

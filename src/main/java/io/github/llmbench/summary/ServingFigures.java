@@ -3,6 +3,7 @@ package io.github.llmbench.summary;
 import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonAnySetter;
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.github.llmbench.analysis.ServingMetrics;
@@ -34,6 +35,7 @@ public record ServingFigures(
     int maxConcurrentRequests,
     Integer maxConcurrency,
     int outputTokensEstimatedCount,
+    @JsonInclude(JsonInclude.Include.NON_NULL) Integer cancelled,
     @JsonIgnore Map<String, Double> latency) {
 
   public ServingFigures {
@@ -59,6 +61,7 @@ public record ServingFigures(
         m.maxConcurrentRequests(),
         m.maxConcurrency(),
         m.outputTokensEstimatedCount(),
+        m.cancelled() > 0 ? m.cancelled() : null,
         latency);
   }
 

@@ -1,7 +1,9 @@
 package io.github.llmbench.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.testing.TestRecords;
@@ -89,6 +91,28 @@ public class ServingMetricsCalculatorTest {
             .outputTokens(3)
             .estimated(true)
             .build());
+  }
+
+  @Test
+  void cancelledRequestsAreNeitherCompletedNorFailedAndCountedApart() {
+    List<RequestRecord> run = new ArrayList<>(handMadeRun());
+    RequestRecord cancelled =
+        TestRecords.failed("c4", RequestRecord.CANCELLED + " after 0.300 s")
+            .id("r6")
+            .start(T + 100)
+            .end(T + 400)
+            .build();
+    assertTrue(cancelled.cancelled());
+    assertFalse(TestRecords.failed("c4", "HTTP 500").build().cancelled());
+    run.add(cancelled);
+    ServingMetrics m = ServingMetricsCalculator.compute(run, 4);
+    ServingMetrics without = ServingMetricsCalculator.compute(handMadeRun(), 4);
+    assertEquals(4, m.completed());
+    assertEquals(1, m.failed());
+    assertEquals(1, m.cancelled());
+    assertEquals(0, without.cancelled());
+    assertEquals(without.ttft(), m.ttft(), "left out of the latencies");
+    assertEquals(1, FailureReasons.of(run, 5).failed(), "not a failure reason");
   }
 
   @Test

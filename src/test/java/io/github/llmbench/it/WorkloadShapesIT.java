@@ -100,4 +100,54 @@ class WorkloadShapesIT {
     assertEquals(ideal, measured, 0.05, "the server's hit rate within 5 points: " + level);
     assertTrue(run.console().contains("client prefix_cache_hit_rate: what a perfect prefix cache"));
   }
+
+  @Test
+  void tenPercentCancelledAreCountedApartAndTheServerStopsTheirWork(@TempDir Path results)
+      throws Exception {
+    GatlingRun.Result run =
+        GatlingRun.run(
+            ServingBenchmarkSimulation.class,
+            results,
+            Map.of(
+                "conc", "10",
+                "prompts", "100",
+                "input.len", "32",
+                "output.len", "400",
+                "cancel.pct", "10",
+                "cancel.after", "0.3",
+                "sim.model", "sim-tiny",
+                "sim.gpu", "rtx4090",
+                "seed", "11",
+                "metrics.interval", "0.25"));
+    assertEquals(0, run.exitCode(), run.console());
+    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    assertEquals(100, records.size());
+    List<RequestRecord> cancelled = records.stream().filter(RequestRecord::cancelled).toList();
+    long completed = records.stream().filter(RequestRecord::ok).count();
+    assertTrue(
+        cancelled.size() >= 4 && cancelled.size() <= 18, "about 10 of 100: " + cancelled.size());
+    assertEquals(100, completed + cancelled.size(), "no other request failed");
+    for (RequestRecord r : cancelled) {
+      assertEquals(300, r.endMs() - r.startMs(), 60, r.toString());
+    }
+    JsonNode level =
+        new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels").path("c10");
+    assertEquals(cancelled.size(), level.path("cancelled").asInt(), level.toString());
+    assertEquals(0, level.path("failed").asInt());
+    assertTrue(
+        run.console().matches("(?s).*Cancelled requests:\\s+" + cancelled.size() + "\\s*\\n.*"),
+        run.console());
+    // the server's side: the cancelled requests stopped generating when their client went
+    double generated = level.path("server").path("level").path("generation_tokens").asDouble();
+    assertTrue(
+        generated < 400.0 * completed + 0.9 * 400 * cancelled.size(),
+        "the server generated " + generated + " tokens for " + completed + " answers of 400");
+    assertTrue(generated >= 400.0 * completed, "every completed answer: " + generated);
+    // each request reached the server once: a cancel closes its connection, never resends it
+    int promptTokens = records.stream().filter(RequestRecord::ok).findFirst().get().inputTokens();
+    assertEquals(
+        100.0 * promptTokens,
+        level.path("server").path("level").path("prompt_tokens").asDouble(),
+        level.toString());
+  }
 }

@@ -118,7 +118,8 @@ class ServingResultBlockTest {
         stats(255.23, 325.15, 335.78, 329.41),
         stats(36520.30, 37314.13, 62661.13, 47221.33),
         0,
-        List.of(99.0, 90.0));
+        List.of(99.0, 90.0),
+        0);
   }
 
   private static List<String> lines(String text) {
@@ -171,7 +172,8 @@ class ServingResultBlockTest {
             seed.itl(),
             seed.e2el(),
             0,
-            seed.percentiles());
+            seed.percentiles(),
+            0);
     List<String> out = lines(ServingResultBlock.format(noLevel));
     assertEquals(SEED_BLOCK.size() - 1, out.size());
     assertTrue(out.stream().noneMatch(l -> l.startsWith("Maximum request concurrency")));

@@ -450,6 +450,24 @@ class BenchSettingsTest {
   }
 
   @Test
+  void cancellationSettings() {
+    BenchSettings.Cancellation c =
+        read(Map.of("cancel.pct", "10", "cancel.after", "2.5")).cancellation();
+    assertEquals(10, c.pct(), 1e-12);
+    assertEquals(2.5, c.afterSeconds(), 1e-12);
+    assertFalse(read(Map.of()).cancellation().any());
+    assertEquals(0, read(Map.of("cancel.pct", "5")).cancellation().afterSeconds(), 1e-12);
+    assertEquals(
+        "Invalid -Dcancel.pct=150: expected a number from 0 to 100",
+        error(Map.of("cancel.pct", "150")));
+    assertEquals(
+        "Invalid -Dcancel.after=-1: expected a number of seconds from 0",
+        error(Map.of("cancel.pct", "5", "cancel.after", "-1")));
+    assertTrue(
+        error(Map.of("cancel.after", "3")).startsWith("-Dcancel.after applies with -Dcancel.pct"));
+  }
+
+  @Test
   void lengthDistributionsAndPrefixGroups() {
     BenchSettings.Workload w =
         read(Map.of("input.len", "512", "input.stdev", "128", "output.stdev", "4")).workload();
