@@ -1,6 +1,7 @@
 package io.github.llmbench.capture;
 
 import io.github.llmbench.core.Level;
+import io.github.llmbench.core.Seeds;
 
 /**
  * Which requests the client cancels on purpose, and when: a share of the measured ones, picked by
@@ -23,10 +24,7 @@ public record Cancelling(double share, long afterNanos, long seed) {
     if (share <= 0 || Level.WARMUP.tag().equals(level)) {
       return NEVER;
     }
-    long z = seed ^ (id.hashCode() * 0x9E3779B97F4A7C15L);
-    z = (z ^ (z >>> 33)) * 0xFF51AFD7ED558CCDL;
-    z = (z ^ (z >>> 33)) * 0xC4CEB9FE1A85EC53L;
-    z ^= z >>> 33;
+    long z = Seeds.mix(seed ^ (id.hashCode() * 0x9E3779B97F4A7C15L));
     double u = (z >>> 11) * 0x1.0p-53;
     return u < share ? afterNanos : NEVER;
   }

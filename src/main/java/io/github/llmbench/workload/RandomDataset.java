@@ -1,6 +1,7 @@
 package io.github.llmbench.workload;
 
 import io.github.llmbench.core.LengthDistribution;
+import io.github.llmbench.core.Seeds;
 import io.github.llmbench.settings.BenchSettings;
 import java.io.IOException;
 import java.io.InputStream;
@@ -475,10 +476,7 @@ public final class RandomDataset implements Dataset {
    * consecutive seeds are correlated (a normal length's first Gaussian would not be normal).
    */
   private Random requestRandom(long index) {
-    long z = seed * 0x9E3779B97F4A7C15L + index;
-    z = (z ^ (z >>> 33)) * 0xFF51AFD7ED558CCDL;
-    z = (z ^ (z >>> 33)) * 0xC4CEB9FE1A85EC53L;
-    return new Random(z ^ (z >>> 33));
+    return new Random(Seeds.mix(seed * 0x9E3779B97F4A7C15L + index));
   }
 
   /**
