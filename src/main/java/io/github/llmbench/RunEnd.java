@@ -3,6 +3,7 @@ package io.github.llmbench;
 import io.github.llmbench.analysis.CapacitySearch;
 import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.PrefixSharing;
+import io.github.llmbench.analysis.RampWindows;
 import io.github.llmbench.analysis.ReportedPercentiles;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
@@ -17,6 +18,7 @@ import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.gates.RunFigures;
 import io.github.llmbench.gates.RunGates;
+import io.github.llmbench.injection.LoadPlan;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Populations;
 import io.github.llmbench.injection.Target;
@@ -171,11 +173,20 @@ final class RunEnd {
         telemetry,
         conc,
         arrivals,
+        rampTimings(),
         roofline.model(),
         roofline.gpu(),
         settings.roofline().tp(),
         RunReport.ROOFLINE_HINT,
         percentiles);
+  }
+
+  /** Each ramp level's length; its first send's lead is the analysis's, from the schedule. */
+  private Map<String, RampWindows.Timing> rampTimings() {
+    Map<String, RampWindows.Timing> out = new LinkedHashMap<>();
+    LoadPlan.rampSeconds(phases)
+        .forEach((level, seconds) -> out.put(level, new RampWindows.Timing(seconds, Double.NaN)));
+    return out;
   }
 
   /**

@@ -62,6 +62,8 @@ public record RunAnalysis(
    *     interval over the level's requests
    * @param client the load generator's own health over the level ({@link ClientHealth#NONE} without
    *     its probe's samples)
+   * @param ramp a ramp level over time and where its latency broke ({@link RampWindows#NONE} for
+   *     other levels)
    */
   public record Level(
       String name,
@@ -80,7 +82,8 @@ public record RunAnalysis(
       ChunkTokens chunks,
       DeliveredLoad delivered,
       ReasoningStats reasoning,
-      AnswerEnds ends) {}
+      AnswerEnds ends,
+      RampWindows ramp) {}
 
   /**
    * The server's metrics of the run, and the load generator's own.
@@ -202,6 +205,35 @@ public record RunAnalysis(
       int tp,
       String rooflineHint,
       ReportedPercentiles percentiles) {
+    return of(
+        allRecords,
+        telemetry,
+        concurrencyByLevel,
+        arrivalsByLevel,
+        Map.of(),
+        model,
+        gpu,
+        tp,
+        rooflineHint,
+        percentiles);
+  }
+
+  /**
+   * As {@link #of(List, Telemetry, Map, Map, ModelSpec, GpuSpec, int, String,
+   * ReportedPercentiles)}, with how each ramp level was timed ({@code ramps}; a ramp without one is
+   * timed by its sends and its schedule).
+   */
+  public static RunAnalysis of(
+      List<RequestRecord> allRecords,
+      Telemetry telemetry,
+      Map<String, Integer> concurrencyByLevel,
+      Map<String, double[]> arrivalsByLevel,
+      Map<String, RampWindows.Timing> ramps,
+      ModelSpec model,
+      GpuSpec gpu,
+      int tp,
+      String rooflineHint,
+      ReportedPercentiles percentiles) {
     if (tp < 1) {
       throw new IllegalArgumentException("tp must be at least 1: " + tp);
     }
@@ -283,12 +315,26 @@ public record RunAnalysis(
                       ChunkTokens.of(recs),
                       delivered(name, recs, c, steady, arrivalsByLevel, trials),
                       ReasoningStats.of(recs),
-                      AnswerEnds.of(recs)));
+                      AnswerEnds.of(recs),
+                      ramp(recs, ramps.get(name), arrivalsByLevel.get(name), trials)));
             });
     Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
     ServingMetrics overall = ServingMetricsCalculator.compute(records, overallC, percentiles);
     return new RunAnalysis(
         records, levels, overall, knee(levels.values()), model, gpu, tp, series, percentiles);
+  }
+
+  /** A ramp level's windows (timed from its schedule's first arrival when it ran once). */
+  private static RampWindows ramp(
+      List<RequestRecord> recs, RampWindows.Timing timing, double[] arrivals, Trials trials) {
+    RampWindows.Timing t = timing == null ? RampWindows.Timing.UNKNOWN : timing;
+    if (Double.isNaN(t.leadSeconds())
+        && arrivals != null
+        && arrivals.length > 0
+        && trials.isEmpty()) {
+      t = new RampWindows.Timing(t.seconds(), arrivals[0]);
+    }
+    return RampWindows.of(recs, t);
   }
 
   private static DeliveredLoad delivered(

@@ -8,10 +8,11 @@ import java.util.regex.Pattern;
 /**
  * A stretch of load whose requests are measured together, named by its tag in records, Gatling's
  * stats and {@code summary.json}: {@code c128} (closed model, 128 in flight), {@code r2.5} (open
- * model, 2.5 requests/s), {@code trace} (a trace replayed at its times), {@code warmup}. A capacity
- * search's probes are closed or open levels.
+ * model, 2.5 requests/s), {@code r1-8} (a ramp, {@link Ramp}), {@code trace} (a trace replayed at
+ * its times), {@code warmup}. A capacity search's probes are closed or open levels.
  */
-public sealed interface Level permits Level.Closed, Level.Open, Level.Trace, Level.Warmup {
+public sealed interface Level
+    permits Level.Closed, Level.Open, Level.Ramped, Level.Trace, Level.Warmup {
 
   Level WARMUP = new Warmup();
   Level TRACE = new Trace();
@@ -47,6 +48,10 @@ public sealed interface Level permits Level.Closed, Level.Open, Level.Trace, Lev
     if (c.matches()) {
       return Optional.of(new Closed(Integer.parseInt(c.group(1))));
     }
+    Optional<Ramp> ramp = Ramp.parseTag(tag);
+    if (ramp.isPresent()) {
+      return Optional.of(new Ramped(ramp.get()));
+    }
     Matcher r = Open.TAG.matcher(tag);
     if (r.matches()) {
       double rate = Double.parseDouble(r.group(1));
@@ -57,7 +62,8 @@ public sealed interface Level permits Level.Closed, Level.Open, Level.Trace, Lev
 
   /** The accepted tags, for error messages. */
   static String accepted() {
-    return "cN (closed model at concurrency N), rR (open model at R requests/s), trace or warmup";
+    return "cN (closed model at concurrency N), rR (open model at R requests/s), rA-B or cA-B"
+        + " (a ramp from A to B, exp for an exponential one), trace or warmup";
   }
 
   /** A number as one would type it: {@code 16}, not {@code 16.0}; {@code 2.5} as is. */
@@ -100,6 +106,22 @@ public sealed interface Level permits Level.Closed, Level.Open, Level.Trace, Lev
     @Override
     public String tag() {
       return "r" + plainNumber(rate);
+    }
+
+    @Override
+    public String toString() {
+      return tag();
+    }
+  }
+
+  /**
+   * A ramp: the open model's rate or the closed model's concurrency going from one load to another
+   * over the level ({@code -Dramp}).
+   */
+  record Ramped(Ramp ramp) implements Level {
+    @Override
+    public String tag() {
+      return ramp.tag();
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.github.llmbench.injection;
 
+import io.github.llmbench.core.Ramp;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -28,6 +29,43 @@ public final class Arrivals {
       gaps.add(g);
     }
     return gaps;
+  }
+
+  /**
+   * A rate ramp's gaps in seconds: a renewal process of gamma gaps with shape {@code burstiness}
+   * and mean 1 in expected arrivals, each arrival's time the instant the ramp expects that many
+   * ({@link Ramp#timeOf}); a Poisson process so becomes one of the ramp's changing rate. {@code
+   * count} arrivals over the time the ramp expects them to take, or as many as fall within {@code
+   * durationSeconds}.
+   */
+  public static List<Double> ramped(
+      Ramp ramp, double burstiness, int count, double durationSeconds, long seed) {
+    double d = rampSeconds(ramp, count, durationSeconds);
+    Random rnd = new Random(seed);
+    List<Double> gaps = new ArrayList<>();
+    double expected = 0;
+    double previous = 0;
+    while (count <= 0 || gaps.size() < count) {
+      expected += gamma(burstiness, rnd) / burstiness;
+      double t = ramp.timeOf(expected, d);
+      if (count <= 0 && !(t < durationSeconds)) {
+        break;
+      }
+      if (!Double.isFinite(t)) { // a falling ramp that expects no more: the rest at its end
+        t = Math.max(previous, d);
+      }
+      gaps.add(t - previous);
+      previous = t;
+    }
+    return gaps;
+  }
+
+  /**
+   * How long a rate ramp lasts: {@code durationSeconds}, or with a {@code count} of arrivals, the
+   * time the ramp expects them to take.
+   */
+  public static double rampSeconds(Ramp ramp, int count, double durationSeconds) {
+    return count > 0 ? count / ramp.cumulative(1, 1) : durationSeconds;
   }
 
   /** A Gamma(shape, 1) draw: Marsaglia and Tsang's method, boosted for shape < 1. */

@@ -1,12 +1,15 @@
 package io.github.llmbench.injection;
 
 import io.github.llmbench.core.Level;
+import io.github.llmbench.core.Ramp;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.workload.PreparedWorkload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -95,6 +98,11 @@ public final class LoadPlan {
                       ? byCountSeconds(
                           open.prompts().getAsInt(), open.maxConc().orElse(1), timeoutSeconds)
                       : open.durationSeconds(),
+              ramped ->
+                  ramped.prompts().isPresent()
+                      ? byCountSeconds(
+                          ramped.prompts().getAsInt(), ramped.maxConc().orElse(1), timeoutSeconds)
+                      : ramped.durationSeconds(),
               trace -> (long) trace.durationSeconds(),
               warmup -> byCountSeconds(warmup.promptCount(), warmup.conc(), timeoutSeconds));
       seconds += timeoutSeconds + 10L + p.trial().pauseBeforeSeconds();
@@ -188,13 +196,35 @@ public final class LoadPlan {
     Function<OptionalInt, OptionalInt> sharePrompts =
         p -> p.isPresent() ? OptionalInt.of(injector.share(p.getAsInt())) : p;
     List<String> split = profiles.isEmpty() ? Collections.singletonList(null) : profiles;
+    // at least one in flight on each injector, however many share the cap
+    OptionalInt maxConc =
+        load.maxConc().isPresent()
+            ? OptionalInt.of(Math.max(1, injector.share(load.maxConc().getAsInt())))
+            : OptionalInt.empty();
+    if (load.ramp().isPresent()) {
+      Ramp whole = load.ramp().get();
+      Level.Ramped level = new Level.Ramped(whole);
+      Ramp share = shareOf(whole, injector);
+      boolean rate = whole.kind() == Ramp.Kind.RATE;
+      for (Phase.Trial trial : trials(load)) {
+        for (int p = 0; p < split.size(); p++) {
+          phases.add(
+              new Phase.Ramped(
+                  level,
+                  split.get(p),
+                  share,
+                  rate ? load.burstiness() : 1,
+                  rate ? maxConc : OptionalInt.empty(),
+                  rate ? sharePrompts.apply(load.promptsOf(0)) : OptionalInt.empty(),
+                  load.durationSeconds(),
+                  p == split.size() - 1 && trial.number() == trial.count(),
+                  trial));
+        }
+      }
+      return phases;
+    }
     if (load.open()) {
       Level.Open level = Level.open(load.rate().getAsDouble());
-      // at least one in flight on each injector, however many share the cap
-      OptionalInt maxConc =
-          load.maxConc().isPresent()
-              ? OptionalInt.of(Math.max(1, injector.share(load.maxConc().getAsInt())))
-              : OptionalInt.empty();
       for (Phase.Trial trial : trials(load)) {
         for (int p = 0; p < split.size(); p++) {
           phases.add(
@@ -229,6 +259,42 @@ public final class LoadPlan {
       }
     }
     return phases;
+  }
+
+  /**
+   * One injector's share of a ramp: a rate's both ends divided by the injectors, a concurrency's
+   * ends shared as a level's ({@link BenchSettings.Injector#share}).
+   */
+  static Ramp shareOf(Ramp ramp, BenchSettings.Injector injector) {
+    if (!injector.sharded()) {
+      return ramp;
+    }
+    return ramp.kind() == Ramp.Kind.RATE
+        ? new Ramp(
+            ramp.shape(), ramp.kind(), ramp.from() / injector.count(), ramp.to() / injector.count())
+        : new Ramp(
+            ramp.shape(),
+            ramp.kind(),
+            injector.share((int) ramp.from()),
+            injector.share((int) ramp.to()));
+  }
+
+  /**
+   * Each ramp level's length in s: its duration, or for a rate ramp of a count of requests, the
+   * time the ramp expects them to take.
+   */
+  public static Map<String, Double> rampSeconds(List<Phase> phases) {
+    Map<String, Double> out = new LinkedHashMap<>();
+    for (Phase p : phases) {
+      if (p instanceof Phase.Ramped r) {
+        out.put(
+            r.level().tag(),
+            r.rate()
+                ? Arrivals.rampSeconds(r.ramp(), r.prompts().orElse(0), r.durationSeconds())
+                : r.durationSeconds());
+      }
+    }
+    return out;
   }
 
   /** A level's trials, back to back ({@code -Dtrials}); one for a level that runs once. */
@@ -283,6 +349,18 @@ public final class LoadPlan {
                   open.prompts().isPresent()
                       ? open.prompts().getAsInt()
                       : (long) Math.ceil(open.rate() * open.durationSeconds() * 1.2),
+              ramped ->
+                  ramped.prompts().isPresent()
+                      ? ramped.prompts().getAsInt()
+                      : ramped.rate()
+                          ? (long)
+                              Math.ceil(
+                                  ramped
+                                          .ramp()
+                                          .cumulative(
+                                              ramped.durationSeconds(), ramped.durationSeconds())
+                                      * 1.2)
+                          : (long) ramped.ramp().peak() * POOL_PER_SLOT,
               trace -> (long) trace.sendTimes().size(),
               warmupPhase -> (long) warmupPhase.promptCount());
     }
@@ -326,6 +404,11 @@ public final class LoadPlan {
           return 0;
         }
         peak = Math.max(peak, o.maxConc().getAsInt());
+      } else if (p instanceof Phase.Ramped r) {
+        if (r.rate() && r.maxConc().isEmpty()) {
+          return 0;
+        }
+        peak = Math.max(peak, r.rate() ? r.maxConc().getAsInt() : (int) r.ramp().peak());
       }
     }
     return search.filter(BenchSettings.Search::rate).isPresent() ? 0 : peak;

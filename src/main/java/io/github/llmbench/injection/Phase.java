@@ -1,17 +1,19 @@
 package io.github.llmbench.injection;
 
 import io.github.llmbench.core.Level;
+import io.github.llmbench.core.Ramp;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.function.Function;
 
 /**
  * One stretch of load, drained fully before the next one starts: a closed-model level, an
- * open-model level, a trace replay or the warmup, each with only what it has. An injector of
- * several runs its share of a level (concurrency, rate, prompts) under the whole level's {@link
+ * open-model level, a ramp, a trace replay or the warmup, each with only what it has. An injector
+ * of several runs its share of a level (concurrency, rate, prompts) under the whole level's {@link
  * Level}, so the injectors' records merge into one level.
  */
-public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Phase.Warmup {
+public sealed interface Phase
+    permits Phase.Closed, Phase.Open, Phase.Ramped, Phase.Trace, Phase.Warmup {
 
   /** The level its records are tagged with. */
   Level level();
@@ -67,6 +69,7 @@ public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Pha
   <T> T match(
       Function<Closed, T> closed,
       Function<Open, T> open,
+      Function<Ramped, T> ramped,
       Function<Trace, T> trace,
       Function<Warmup, T> warmup);
 
@@ -114,6 +117,7 @@ public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Pha
     public <T> T match(
         Function<Closed, T> closed,
         Function<Open, T> open,
+        Function<Ramped, T> ramped,
         Function<Trace, T> trace,
         Function<Warmup, T> warmup) {
       return closed.apply(this);
@@ -180,9 +184,61 @@ public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Pha
     public <T> T match(
         Function<Closed, T> closed,
         Function<Open, T> open,
+        Function<Ramped, T> ramped,
         Function<Trace, T> trace,
         Function<Warmup, T> warmup) {
       return open.apply(this);
+    }
+  }
+
+  /**
+   * A ramp over the level's duration: the open model's arrival rate going from the ramp's start to
+   * its end (gamma gaps of {@code burstiness}, time-rescaled to the changing rate; with {@code
+   * prompts}, vLLM's ramp by request instead), or the closed model's requests in flight.
+   *
+   * @param ramp this injector's share of the level's ramp
+   * @param burstiness a rate ramp's gamma shape of the gaps (1 = Poisson); 1 for a concurrency ramp
+   * @param maxConc a rate ramp's cap on requests in flight, or empty for none
+   * @param prompts a rate ramp's exact number of requests, or empty to stop after {@code
+   *     durationSeconds}; always empty for a concurrency ramp
+   */
+  record Ramped(
+      Level.Ramped level,
+      String profile,
+      Ramp ramp,
+      double burstiness,
+      OptionalInt maxConc,
+      OptionalInt prompts,
+      int durationSeconds,
+      boolean lastOfLevel,
+      Trial trial)
+      implements Phase {
+    public Ramped {
+      if (!(burstiness > 0) || durationSeconds < 1) {
+        throw new IllegalArgumentException(
+            "a ramp needs a burstiness above 0 and a duration, not "
+                + burstiness
+                + " and "
+                + durationSeconds);
+      }
+      if (ramp.kind() == Ramp.Kind.CONCURRENCY && (prompts.isPresent() || maxConc.isPresent())) {
+        throw new IllegalArgumentException("a concurrency ramp runs for its duration, uncapped");
+      }
+    }
+
+    /** Whether it ramps the open model's rate (else the closed model's concurrency). */
+    public boolean rate() {
+      return ramp.kind() == Ramp.Kind.RATE;
+    }
+
+    @Override
+    public <T> T match(
+        Function<Closed, T> closed,
+        Function<Open, T> open,
+        Function<Ramped, T> ramped,
+        Function<Trace, T> trace,
+        Function<Warmup, T> warmup) {
+      return ramped.apply(this);
     }
   }
 
@@ -228,6 +284,7 @@ public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Pha
     public <T> T match(
         Function<Closed, T> closed,
         Function<Open, T> open,
+        Function<Ramped, T> ramped,
         Function<Trace, T> trace,
         Function<Warmup, T> warmup) {
       return trace.apply(this);
@@ -273,6 +330,7 @@ public sealed interface Phase permits Phase.Closed, Phase.Open, Phase.Trace, Pha
     public <T> T match(
         Function<Closed, T> closed,
         Function<Open, T> open,
+        Function<Ramped, T> ramped,
         Function<Trace, T> trace,
         Function<Warmup, T> warmup) {
       return warmup.apply(this);

@@ -5,13 +5,16 @@ import static io.gatling.javaapi.core.CoreDsl.constantConcurrentUsers;
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.nothingFor;
 import static io.gatling.javaapi.core.CoreDsl.pause;
+import static io.gatling.javaapi.core.CoreDsl.rampConcurrentUsers;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.ClosedInjectionStep;
 import io.gatling.javaapi.core.OpenInjectionStep;
 import io.gatling.javaapi.core.PopulationBuilder;
 import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.core.Level;
+import io.github.llmbench.core.Ramp;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -37,6 +40,8 @@ import java.util.function.Function;
  *       --max-concurrency}): N users at once, each sending requests while the phase's budget lasts;
  *   <li>open model: one user per arrival, gaps from {@link Arrivals}, optionally capped at {@code
  *       max.conc} in flight (an arrival waits for a free slot, as vLLM's semaphore makes it);
+ *   <li>a rate ramp likewise, its gaps following the ramp's rate; a concurrency ramp: Gatling's
+ *       {@code rampConcurrentUsers(C0).to(C1).during(duration)};
  *   <li>trace replay: one user per request of the trace, injected at its send time, after one user
  *       got the request chain ready (connections open, the code run once).
  * </ul>
@@ -248,14 +253,54 @@ public final class Populations {
                 open,
                 open.maxConc().isPresent() ? capped(request, open.maxConc().getAsInt()) : request,
                 gaps(open, seed)),
+        ramped ->
+            ramped.rate()
+                ? arrivals(
+                    ramped,
+                    ramped.maxConc().isPresent()
+                        ? capped(request, ramped.maxConc().getAsInt())
+                        : request,
+                    gaps(ramped, seed))
+                : scenario(ramped.scenarioName())
+                    .exec(request)
+                    .injectClosed(concurrencyRamp(ramped.ramp(), ramped.durationSeconds())),
         trace -> arrivals(trace, request, gapsOf(trace.sendTimes())),
         warmup -> byCount(warmup, request, warmup.conc(), warmup.promptCount()));
+  }
+
+  /**
+   * A concurrency ramp as Gatling's closed steps: one {@code rampConcurrentUsers} when linear, one
+   * per second when exponential (Gatling ramps concurrency only linearly).
+   */
+  static List<ClosedInjectionStep> concurrencyRamp(Ramp ramp, int durationSeconds) {
+    if (ramp.shape() == Ramp.Shape.LINEAR) {
+      return List.of(
+          rampConcurrentUsers((int) ramp.from()).to((int) ramp.to()).during(durationSeconds));
+    }
+    List<ClosedInjectionStep> steps = new ArrayList<>(durationSeconds);
+    for (int i = 0; i < durationSeconds; i++) {
+      int a = (int) Math.round(ramp.at((double) i / durationSeconds));
+      int b = (int) Math.round(ramp.at((double) (i + 1) / durationSeconds));
+      steps.add(
+          a == b ? constantConcurrentUsers(a).during(1) : rampConcurrentUsers(a).to(b).during(1));
+    }
+    return steps;
   }
 
   /** An open phase's arrival gaps, in s, as its population draws them. */
   private static List<Double> gaps(Phase.Open open, long seed) {
     return Arrivals.gaps(
         open.rate(), open.burstiness(), open.prompts().orElse(0), open.durationSeconds(), seed);
+  }
+
+  /** A rate ramp's arrival gaps, in s, as its population draws them. */
+  private static List<Double> gaps(Phase.Ramped ramped, long seed) {
+    return Arrivals.ramped(
+        ramped.ramp(),
+        ramped.burstiness(),
+        ramped.prompts().orElse(0),
+        ramped.durationSeconds(),
+        seed);
   }
 
   /**
@@ -266,9 +311,12 @@ public final class Populations {
     Map<String, double[]> out = new LinkedHashMap<>();
     Set<String> several = new HashSet<>();
     for (Phase p : phases) {
-      if (p instanceof Phase.Open open && !open.trial().repeated()) {
-        String tag = open.level().tag();
-        List<Double> gaps = gaps(open, seed);
+      List<Double> gaps =
+          p instanceof Phase.Open open
+              ? gaps(open, seed)
+              : p instanceof Phase.Ramped ramped && ramped.rate() ? gaps(ramped, seed) : null;
+      if (gaps != null && !p.trial().repeated()) {
+        String tag = p.level().tag();
         double[] times = new double[gaps.size()];
         double t = 0;
         for (int i = 0; i < times.length; i++) {

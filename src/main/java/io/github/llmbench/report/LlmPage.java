@@ -15,6 +15,7 @@ import io.github.llmbench.analysis.Intervals;
 import io.github.llmbench.analysis.Knee;
 import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.LevelSamples;
+import io.github.llmbench.analysis.RampWindows;
 import io.github.llmbench.analysis.ReasoningStats;
 import io.github.llmbench.analysis.Roofline;
 import io.github.llmbench.analysis.RunAnalysis;
@@ -27,6 +28,7 @@ import io.github.llmbench.analysis.Trials;
 import io.github.llmbench.analysis.TurnLatency;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Ramp;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.RequestRecord;
@@ -303,6 +305,13 @@ public final class LlmPage {
     sb.append("</div>\n<div id=\"llm-timeline\" class=\"llm-section\">\n");
     chartBox(sb, "llm-chart-inflight");
     chartBox(sb, "llm-chart-tokens");
+    int ramp = 0;
+    for (RunAnalysis.Level l : a.levels().values()) {
+      if (!l.ramp().isEmpty()) {
+        chartBox(sb, "llm-chart-ramp-" + ramp++);
+        sb.append("<p class=\"llm-note\">").append(esc(l.ramp().verdict())).append("</p>\n");
+      }
+    }
     sb.append("</div>\n");
     if (roofline) {
       sb.append("<div id=\"llm-roofline\" class=\"llm-section\">\n");
@@ -1013,6 +1022,7 @@ public final class LlmPage {
               }
             });
     d.put("windows", windows);
+    d.put("ramps", ramps(a));
     d.put("inflight", inFlight(a.records()));
     d.put("tokens", tokensPerSecond(a.records()));
     d.put("server", ServerFigures.timeline(a.serverSeries()));
@@ -1045,6 +1055,46 @@ public final class LlmPage {
       d.put("roofline", null);
     }
     return d;
+  }
+
+  /**
+   * Each ramp level over time, in the order of its chart: the load asked and sent, the median TTFT
+   * and TPOT per window (at the window's middle, s from the ramp's start), and where latency broke.
+   */
+  private static List<Map<String, Object>> ramps(RunAnalysis a) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (RunAnalysis.Level l : a.levels().values()) {
+      RampWindows r = l.ramp();
+      if (r.isEmpty()) {
+        continue;
+      }
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("level", l.name());
+      m.put("rate", r.ramp().kind() == Ramp.Kind.RATE);
+      List<double[]> asked = new ArrayList<>();
+      List<double[]> sent = new ArrayList<>();
+      List<Object[]> ttft = new ArrayList<>();
+      List<Object[]> tpot = new ArrayList<>();
+      for (RampWindows.Window w : r.windows()) {
+        double mid = (w.fromSeconds() + w.toSeconds()) / 2;
+        asked.add(new double[] {mid, w.asked()});
+        sent.add(new double[] {mid, w.sentPerSecond()});
+        ttft.add(new Object[] {mid, finiteOrNull(w.medianTtftMs())});
+        tpot.add(new Object[] {mid, finiteOrNull(w.medianTpotMs())});
+      }
+      m.put("asked", asked);
+      m.put("sent", sent);
+      m.put("ttft", ttft);
+      m.put("tpot", tpot);
+      m.put("brokeAt", r.broke() ? r.breakWindow().fromSeconds() : null);
+      m.put("brokeLoad", r.broke() ? r.brokeAtLoad() : null);
+      out.add(m);
+    }
+    return out;
+  }
+
+  private static Double finiteOrNull(double v) {
+    return Double.isFinite(v) ? v : null;
   }
 
   private static Map<String, Object> marker(RunAnalysis a, String level) {
@@ -1202,6 +1252,22 @@ public final class LlmPage {
             yAxis: {min: 0, title: {text: 'tok/s'}},
             series: [{name: 'Output tokens', type: 'column', color: '#68b65c', pointPadding: 0,
               groupPadding: 0, data: D.tokens}]
+          });
+          (D.ramps || []).forEach(function (r, i) {
+            var unit = r.rate ? 'req/s' : 'in flight';
+            var broke = r.brokeAt === null ? [] : [{value: r.brokeAt, color: '#f15b4f', width: 2, zIndex: 5,
+              label: {text: 'latency broke at ' + r.brokeLoad.toFixed(2) + ' ' + unit, style: {color: '#f15b4f'}}}];
+            var series = [{name: 'Asked (' + unit + ')', type: 'line', color: '#5E7BE2', data: r.asked}];
+            if (r.rate) series.push({name: 'Sent (req/s)', type: 'line', dashStyle: 'ShortDash', color: '#7cb5ec', data: r.sent});
+            series.push({name: 'Median TTFT (ms)', type: 'line', yAxis: 1, color: '#f15b4f', data: r.ttft},
+              {name: 'Median TPOT (ms)', type: 'line', yAxis: 1, color: '#68b65c', data: r.tpot});
+            draw('llm-chart-ramp-' + i, {
+              title: title('Ramp ' + esc(r.level) + ': the load asked and the latency of the requests sent, over time'),
+              xAxis: {title: {text: 'Seconds from the start of the ramp'}, min: 0, plotLines: broke},
+              yAxis: [{min: 0, title: {text: unit}}, {type: 'logarithmic', opposite: true, title: {text: 'ms'}}],
+              tooltip: {shared: true, valueDecimals: 2},
+              series: series
+            });
           });
           var SRV = D.server || {};
           if (document.getElementById('llm-chart-server') && (SRV.running || SRV.waiting || SRV.kv_cache_usage)) {

@@ -287,6 +287,7 @@ public final class MergeMain {
             telemetry,
             Map.of(),
             Map.of(),
+            ReportMain.rampTimings(first.summary()),
             model,
             gpu,
             tp,

@@ -1,6 +1,7 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.PrefixSharing;
+import io.github.llmbench.analysis.RampWindows;
 import io.github.llmbench.analysis.ReportedPercentiles;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
@@ -142,6 +143,7 @@ public final class ReportMain {
               telemetry,
               concurrencies(previous),
               Map.of(),
+              rampTimings(previous),
               model,
               gpu,
               tp,
@@ -262,6 +264,20 @@ public final class ReportMain {
               Integer c = l.figures().maxConcurrency();
               if (c != null && c > 0) {
                 out.put(name, c);
+              }
+            });
+    return out;
+  }
+
+  /** How the run that wrote the summary timed each ramp level. */
+  static Map<String, RampWindows.Timing> rampTimings(Summary summary) {
+    Map<String, RampWindows.Timing> out = new LinkedHashMap<>();
+    summary
+        .levels()
+        .forEach(
+            (name, l) -> {
+              if (l.ramp() != null) {
+                out.put(name, l.ramp().timing());
               }
             });
     return out;

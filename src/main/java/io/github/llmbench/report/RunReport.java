@@ -177,6 +177,7 @@ public record RunReport(
           sb.append(ChunkBlock.format(l.chunks(), several ? name : null));
           sb.append(ClientBlock.format(l.client(), l.delivered(), name, several));
           sb.append(TrialsBlock.format(l.trials(), l.samples(), several ? name : null));
+          sb.append(RampBlock.format(l.ramp(), several ? name : null));
           sb.append(FailureBlock.format(l.failures(), several ? name : null));
           sb.append('\n');
         });

@@ -1,6 +1,7 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.core.Level;
+import io.github.llmbench.core.Ramp;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
@@ -79,6 +80,16 @@ public final class SettingsDescription {
                           .orElse("")
                       + ")"
                   : ""));
+    } else if (load.ramp().isPresent()) {
+      Ramp ramp = load.ramp().get();
+      m.put(
+          SettingsTable.RAMP.name(),
+          ramp.describe()
+              + " over each level (level "
+              + ramp.tag()
+              + (load.open() ? ", burstiness " + load.burstiness() : "")
+              + ")");
+      load.maxConc().ifPresent(c -> m.put(SettingsTable.MAX_CONC.name(), Integer.toString(c)));
     } else if (load.open()) {
       m.put(
           SettingsTable.RATE.name(),

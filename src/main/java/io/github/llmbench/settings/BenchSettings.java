@@ -10,6 +10,7 @@ import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.LengthDistribution;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Ramp;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
 import java.io.IOException;
@@ -161,14 +162,44 @@ public final class BenchSettings {
       double burstiness,
       OptionalInt maxConc,
       int trials,
-      int trialsCooldownSeconds) {
+      int trialsCooldownSeconds,
+      Optional<Ramp> ramp) {
     public Load {
       levels = List.copyOf(levels);
       prompts = List.copyOf(prompts);
     }
 
+    /** A load that does not ramp. */
+    public Load(
+        List<Integer> levels,
+        boolean ladder,
+        List<Integer> prompts,
+        int durationSeconds,
+        int warmupPrompts,
+        int warmupConc,
+        OptionalDouble rate,
+        double burstiness,
+        OptionalInt maxConc,
+        int trials,
+        int trialsCooldownSeconds) {
+      this(
+          levels,
+          ladder,
+          prompts,
+          durationSeconds,
+          warmupPrompts,
+          warmupConc,
+          rate,
+          burstiness,
+          maxConc,
+          trials,
+          trialsCooldownSeconds,
+          Optional.empty());
+    }
+
+    /** Whether requests arrive whatever the server does: at a rate, or at a ramp's rate. */
     public boolean open() {
-      return rate.isPresent();
+      return rate.isPresent() || ramp.filter(r -> r.kind() == Ramp.Kind.RATE).isPresent();
     }
 
     /** Requests of phase {@code i}, or empty when the phase stops after the duration. */
@@ -518,9 +549,10 @@ public final class BenchSettings {
             r.get(SettingsTable.SIM_REASONING));
     Load load = readLoad(r, conc, duration);
     Workload workload = readWorkload(r, inputLen, outputLen);
-    if (workload.dataset() == DatasetKind.TRACE && (load.open() || load.ladder())) {
+    if (workload.dataset() == DatasetKind.TRACE
+        && (load.open() || load.ladder() || load.ramp().isPresent())) {
       throw new SettingsException(
-          "-Drate and -Dladder do not apply to -Ddataset=trace:PATH: the trace says when each request is sent");
+          "-Drate, -Dramp and -Dladder do not apply to -Ddataset=trace:PATH: the trace says when each request is sent");
     }
     if (load.trials() > 1) {
       checkTrials(r, workload);
@@ -626,13 +658,14 @@ public final class BenchSettings {
     String flag = "-Dsearch=" + kind.get();
     if (load.open()
         || load.ladder()
+        || load.ramp().isPresent()
         || !load.prompts().isEmpty()
         || workload.dataset() == DatasetKind.TRACE
         || workload.multiTurn()
         || r.isSet(SettingsTable.CONC)) {
       throw new SettingsException(
           flag
-              + " chooses the levels itself: drop -Dconc, -Dladder, -Drate, -Dprompts, -Dturns and trace datasets");
+              + " chooses the levels itself: drop -Dconc, -Dladder, -Drate, -Dramp, -Dprompts, -Dturns and trace datasets");
     }
     if (r.isSet(SettingsTable.INJECTOR)) {
       throw new SettingsException(
@@ -798,7 +831,22 @@ public final class BenchSettings {
           "A ladder shared by injectors stops its levels after -Dduration: the injectors keep one"
               + " timeline (-Dstart.at, then -Dduration + -Ddrain per level); drop -Dprompts");
     }
-    if (!load.open()) {
+    if (load.ramp().filter(x -> x.kind() == Ramp.Kind.CONCURRENCY).isPresent()) {
+      Ramp ramp = load.ramp().get();
+      if (Math.min(ramp.from(), ramp.to()) < count || Math.abs(ramp.to() - ramp.from()) < count) {
+        throw new SettingsException(
+            "-Dramp.conc="
+                + Level.plainNumber(ramp.from())
+                + ":"
+                + Level.plainNumber(ramp.to())
+                + " shared by -Dinjector's "
+                + count
+                + " injectors: each needs at least one request in flight at both ends and a ramp"
+                + " of its own (both ends and their difference at least "
+                + count
+                + ")");
+      }
+    } else if (!load.open()) {
       for (int c : load.levels()) {
         if (c < count) {
           throw new SettingsException(
@@ -952,9 +1000,20 @@ public final class BenchSettings {
               + (ladder.isPresent() ? "ladder" : "rate")
               + ": -Dconc=N is the one-level case of -Dladder=N; with -Drate use -Dmax.conc");
     }
-    List<Integer> levels = ladder.orElse(List.of(conc));
+    Optional<Ramp> ramp = readRamp(r, ladder.isPresent() || rate.isPresent());
+    List<Integer> levels =
+        ladder.orElse(
+            List.of(
+                ramp.filter(x -> x.kind() == Ramp.Kind.CONCURRENCY)
+                    .map(x -> (int) x.peak())
+                    .orElse(conc)));
     List<Integer> prompts = r.optional(SettingsTable.PROMPTS).orElse(List.of());
-    int phases = rate.isPresent() ? 1 : levels.size();
+    int phases = rate.isPresent() || ramp.isPresent() ? 1 : levels.size();
+    if (ramp.filter(x -> x.kind() == Ramp.Kind.CONCURRENCY).isPresent() && !prompts.isEmpty()) {
+      throw new SettingsException(
+          "-Dramp.conc ramps over -Dduration: drop -Dprompts (a count of requests has no time to"
+              + " ramp over)");
+    }
     if (prompts.size() > 1 && prompts.size() != phases) {
       throw SettingsException.invalid(
           "prompts",
@@ -970,8 +1029,10 @@ public final class BenchSettings {
     OptionalInt maxConc =
         r.optional(SettingsTable.MAX_CONC).stream().mapToInt(Integer::intValue).findFirst();
     boolean rateSearch = r.raw(SettingsTable.SEARCH).filter("rate"::equals).isPresent();
+    boolean rateRamp = ramp.filter(x -> x.kind() == Ramp.Kind.RATE).isPresent();
     if (rate.isEmpty()
         && !rateSearch
+        && !rateRamp
         && (r.isSet(SettingsTable.BURSTINESS) || maxConc.isPresent())) {
       throw new SettingsException(
           "-Dburstiness and -Dmax.conc apply to an open-model run: add -Drate=<requests per second> (or -Dsearch=rate)");
@@ -992,7 +1053,75 @@ public final class BenchSettings {
         burstiness,
         maxConc,
         trials,
-        r.get(SettingsTable.TRIALS_COOLDOWN));
+        r.get(SettingsTable.TRIALS_COOLDOWN),
+        ramp);
+  }
+
+  /**
+   * {@code -Dramp} with {@code -Dramp.start}/{@code -Dramp.end} (an open-model rate ramp) or with
+   * {@code -Dramp.conc} (a closed-model one, linear when {@code -Dramp} is not given).
+   *
+   * @param fixedLoad whether {@code -Dladder} or {@code -Drate} was given
+   */
+  private static Optional<Ramp> readRamp(Reader r, boolean fixedLoad) {
+    Optional<String> shapeName = r.optional(SettingsTable.RAMP);
+    Optional<Double> start = r.optional(SettingsTable.RAMP_START);
+    Optional<Double> end = r.optional(SettingsTable.RAMP_END);
+    Optional<String> conc = r.optional(SettingsTable.RAMP_CONC);
+    if (shapeName.isEmpty() && conc.isEmpty()) {
+      if (start.isPresent() || end.isPresent()) {
+        throw new SettingsException(
+            "-D"
+                + (start.isPresent() ? "ramp.start" : "ramp.end")
+                + " belongs to a rate ramp: add -Dramp=linear or -Dramp=exponential");
+      }
+      return Optional.empty();
+    }
+    if (fixedLoad || r.isSet(SettingsTable.CONC)) {
+      throw new SettingsException(
+          "-Dramp cannot be combined with -Dconc, -Dladder or -Drate: the ramp is the level's load"
+              + " (-Dramp.start/-Dramp.end for a rate, -Dramp.conc=C0:C1 for a concurrency)");
+    }
+    Ramp.Shape shape =
+        shapeName
+            .map(n -> n.equals("exponential") ? Ramp.Shape.EXPONENTIAL : Ramp.Shape.LINEAR)
+            .orElse(Ramp.Shape.LINEAR);
+    if (conc.isPresent()) {
+      if (start.isPresent() || end.isPresent()) {
+        throw new SettingsException(
+            "-Dramp.conc ramps a concurrency, -Dramp.start/-Dramp.end a rate: give one of them");
+      }
+      String accepted = "C0:C1, whole numbers from 1 to " + MAX_CONC + " that differ, e.g. 1:64";
+      String[] parts = conc.get().split(":", -1);
+      try {
+        int c0 = Integer.parseInt(parts[0].trim());
+        int c1 = Integer.parseInt(parts[1].trim());
+        if (parts.length != 2 || c0 < 1 || c1 < 1 || c0 > MAX_CONC || c1 > MAX_CONC || c0 == c1) {
+          throw new NumberFormatException();
+        }
+        return Optional.of(new Ramp(shape, Ramp.Kind.CONCURRENCY, c0, c1));
+      } catch (RuntimeException e) {
+        throw SettingsException.invalid("ramp.conc", conc.get(), accepted);
+      }
+    }
+    if (start.isEmpty() || end.isEmpty()) {
+      throw new SettingsException(
+          "-Dramp="
+              + shapeName.get()
+              + " needs -Dramp.start=R0 and -Dramp.end=R1 (requests/s), or -Dramp.conc=C0:C1");
+    }
+    if (shape == Ramp.Shape.EXPONENTIAL && start.get() == 0) {
+      throw SettingsException.invalid(
+          "ramp.start", "0", "a rate above 0: an exponential ramp grows by a factor");
+    }
+    if (start.get().equals(end.get())) {
+      throw new SettingsException(
+          "-Dramp.start and -Dramp.end are both "
+              + Level.plainNumber(start.get())
+              + ": a constant rate is -Drate="
+              + Level.plainNumber(start.get()));
+    }
+    return Optional.of(new Ramp(shape, Ramp.Kind.RATE, start.get(), end.get()));
   }
 
   /** What trials cannot repeat yet: a trace, a search's probes, a load shared by injectors. */

@@ -314,6 +314,42 @@ public final class SettingsTable {
           "a number above 0 (1 = Poisson)",
           "open model: gamma shape of the arrival gaps, as vLLM's",
           Parser.positiveDouble());
+  public static final Setting<String> RAMP =
+      Setting.without(
+          LOAD,
+          "ramp",
+          "none",
+          "linear or exponential",
+          "the load grows over the level's duration: from ramp.start to ramp.end requests/s (open"
+              + " model, vLLM's --ramp-up-strategy) or over ramp.conc (closed model)",
+          Parser.word(
+              List.of("linear", "exponential"),
+              "linear (the same step each second) or exponential (the same factor each second)"));
+  public static final Setting<Double> RAMP_START =
+      Setting.without(
+          LOAD,
+          "ramp.start",
+          "none",
+          "a number of requests per second from 0",
+          "open-model ramp: the rate at the level's start (level r<start>-<end>)",
+          Parser.number(v -> v >= 0, "a number of requests per second from 0"));
+  public static final Setting<Double> RAMP_END =
+      Setting.without(
+          LOAD,
+          "ramp.end",
+          "none",
+          "a number of requests per second above 0",
+          "open-model ramp: the rate at the level's end",
+          Parser.positiveDouble());
+  public static final Setting<String> RAMP_CONC =
+      Setting.without(
+          LOAD,
+          "ramp.conc",
+          "none",
+          "C0:C1, whole numbers from 1, e.g. 1:64",
+          "closed-model ramp: requests in flight from C0 at the level's start to C1 at its end"
+              + " (level c<C0>-<C1>), linear unless -Dramp=exponential",
+          TEXT);
   public static final Setting<Integer> MAX_CONC =
       Setting.without(
           LOAD,
@@ -773,6 +809,10 @@ public final class SettingsTable {
           RATE,
           BURSTINESS,
           MAX_CONC,
+          RAMP,
+          RAMP_START,
+          RAMP_END,
+          RAMP_CONC,
           DATASET,
           INPUT_LEN,
           OUTPUT_LEN,

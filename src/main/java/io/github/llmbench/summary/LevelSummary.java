@@ -45,6 +45,7 @@ import java.util.function.ToDoubleFunction;
  * @param reasoning TTFO and reasoning tokens, when some requests thought first (else null)
  * @param finishReasons how many completed requests ended with each {@code finish_reason}, when
  *     their streams said one (else null)
+ * @param ramp a ramp level over time and where its latency broke (else null)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -64,7 +65,8 @@ public record LevelSummary(
     Chunks chunks,
     Delivered deliveredLoad,
     ReasoningFigures reasoning,
-    Map<String, Integer> finishReasons) {
+    Map<String, Integer> finishReasons,
+    RampFigures ramp) {
 
   public LevelSummary {
     failures = failures == null ? List.of() : List.copyOf(failures);
@@ -284,7 +286,8 @@ public record LevelSummary(
         Chunks.of(l.chunks()),
         Delivered.of(l.delivered(), l.name()),
         ReasoningFigures.of(l.reasoning()),
-        l.ends().byReason().isEmpty() ? null : l.ends().byReason());
+        l.ends().byReason().isEmpty() ? null : l.ends().byReason(),
+        RampFigures.of(l.ramp()));
   }
 
   /**
@@ -296,6 +299,7 @@ public record LevelSummary(
         figures,
         steadyState,
         roofline,
+        null,
         null,
         null,
         null,
@@ -329,7 +333,8 @@ public record LevelSummary(
         chunks,
         deliveredLoad,
         reasoning,
-        finishReasons);
+        finishReasons,
+        ramp);
   }
 
   private static Map<String, FigureInterval> intervals(LevelSamples samples) {

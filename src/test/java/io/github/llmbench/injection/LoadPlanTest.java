@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.core.Level;
+import io.github.llmbench.core.Ramp;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.workload.PreparedWorkload;
 import java.time.Duration;
@@ -207,6 +208,52 @@ class LoadPlanTest {
         "this injector's share");
   }
 
+  private static final Ramp RATE_RAMP = new Ramp(Ramp.Shape.LINEAR, Ramp.Kind.RATE, 1, 8);
+
+  @Test
+  void aRampIsOneLevelOfItsOwnTagSharedByInjectors() {
+    List<Phase> rate =
+        LoadPlan.forRun(
+            settings(
+                Map.of("ramp", "linear", "ramp.start", "1", "ramp.end", "8", "duration", "20")),
+            Optional.empty(),
+            List.of());
+    assertEquals(1, rate.size());
+    Phase.Ramped r = assertInstanceOf(Phase.Ramped.class, rate.get(0));
+    assertEquals("r1-8", r.level().tag());
+    assertTrue(r.rate());
+    assertEquals(Map.of("r1-8", 20.0), LoadPlan.rampSeconds(rate));
+    // the expected arrivals, (1 + 8) / 2 x 20 s, and 20% more
+    assertEquals(
+        108, LoadPlan.plannedRequests(rate, Optional.empty(), 20, 1, false), "prompts made");
+
+    List<Phase> shared =
+        LoadPlan.forRun(
+            settings(
+                Map.of(
+                    "ramp", "exponential", "ramp.start", "2", "ramp.end", "16", "injector", "1/2")),
+            Optional.empty(),
+            List.of());
+    Phase.Ramped half = (Phase.Ramped) shared.get(0);
+    assertEquals("r2-16exp", half.level().tag(), "the whole ramp's tag on each injector");
+    assertEquals(1.0, half.ramp().from());
+    assertEquals(8.0, half.ramp().to());
+
+    List<Phase> conc =
+        LoadPlan.forRun(
+            settings(Map.of("ramp.conc", "4:64", "warmup.prompts", "4")),
+            Optional.empty(),
+            List.of());
+    Phase.Ramped c = (Phase.Ramped) conc.get(1);
+    assertEquals("c4-64", c.level().tag());
+    assertFalse(c.rate());
+    assertEquals(16, ((Phase.Warmup) conc.get(0)).conc(), "the warmup at a quarter of the peak");
+    assertEquals(
+        64,
+        LoadPlan.planned(conc, Optional.empty(), 10, 1).peakConcurrency(),
+        "the peak in flight");
+  }
+
   @Test
   void eachKindOfPhaseIsMatchedByItsOwnFunction() {
     List<Phase> phases =
@@ -221,6 +268,16 @@ class LoadPlanTest {
                 OptionalInt.empty(),
                 10,
                 true),
+            new Phase.Ramped(
+                new Level.Ramped(RATE_RAMP),
+                null,
+                RATE_RAMP,
+                1.0,
+                OptionalInt.empty(),
+                OptionalInt.empty(),
+                10,
+                true,
+                Phase.Trial.ONLY),
             new Phase.Trace(List.of(1.0)),
             new Phase.Warmup(1, 1));
     List<Class<?>> matched =
@@ -230,6 +287,7 @@ class LoadPlanTest {
                     p.<Class<?>>match(
                         closed -> Phase.Closed.class,
                         open -> Phase.Open.class,
+                        ramped -> Phase.Ramped.class,
                         trace -> Phase.Trace.class,
                         warmup -> Phase.Warmup.class))
             .toList();

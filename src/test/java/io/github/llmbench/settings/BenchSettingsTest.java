@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.LengthDistribution;
 import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Ramp;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.simulator.SimulatorConfig;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -127,7 +129,7 @@ class BenchSettingsTest {
             .startsWith("-Dturns does not apply to -Ddataset=trace:PATH"));
     assertTrue(
         error(Map.of("dataset", "trace:t.jsonl", "rate", "2"))
-            .startsWith("-Drate and -Dladder do not apply to -Ddataset=trace:PATH"));
+            .startsWith("-Drate, -Dramp and -Dladder do not apply to -Ddataset=trace:PATH"));
     assertEquals(
         "Invalid -Ddataset=trace:: expected random, profiles, file:PATH or trace:PATH",
         error(Map.of("dataset", "trace:")));
@@ -279,7 +281,7 @@ class BenchSettingsTest {
         error(Map.of("search", "rate", "slo", "ttft.p99:1", "rate", "4"))
             .startsWith("-Dsearch=rate chooses the levels itself"));
     assertEquals(
-        "-Dsearch=conc chooses the levels itself: drop -Dconc, -Dladder, -Drate, -Dprompts, -Dturns and trace datasets",
+        "-Dsearch=conc chooses the levels itself: drop -Dconc, -Dladder, -Drate, -Dramp, -Dprompts, -Dturns and trace datasets",
         error(Map.of("search", "conc", "slo", "ttft.p99:1", "conc", "8")));
     assertEquals(
         "Invalid -Dsearch.max=fast: expected a number above 0",
@@ -465,6 +467,69 @@ class BenchSettingsTest {
         error(Map.of("cancel.pct", "5", "cancel.after", "-1")));
     assertTrue(
         error(Map.of("cancel.after", "3")).startsWith("-Dcancel.after applies with -Dcancel.pct"));
+  }
+
+  @Test
+  void rampSettings() {
+    BenchSettings.Load rate =
+        read(Map.of("ramp", "linear", "ramp.start", "1", "ramp.end", "8", "max.conc", "32")).load();
+    assertEquals(Optional.of(new Ramp(Ramp.Shape.LINEAR, Ramp.Kind.RATE, 1, 8)), rate.ramp());
+    assertTrue(rate.open(), "a rate ramp is the open model");
+    assertEquals(OptionalInt.of(32), rate.maxConc());
+    assertEquals(
+        Optional.of(new Ramp(Ramp.Shape.EXPONENTIAL, Ramp.Kind.RATE, 0.5, 16)),
+        read(Map.of("ramp", "exponential", "ramp.start", "0.5", "ramp.end", "16")).load().ramp());
+    BenchSettings conc = read(Map.of("ramp.conc", "4:64"));
+    assertEquals(
+        Optional.of(new Ramp(Ramp.Shape.LINEAR, Ramp.Kind.CONCURRENCY, 4, 64)), conc.load().ramp());
+    assertFalse(conc.load().open());
+    assertEquals(64, conc.conc(), "the peak in flight");
+    assertEquals(
+        Ramp.Shape.EXPONENTIAL,
+        read(Map.of("ramp", "exponential", "ramp.conc", "1:32")).load().ramp().get().shape());
+    assertFalse(read(Map.of()).load().ramp().isPresent());
+
+    assertEquals(
+        "Invalid -Dramp=step: expected linear (the same step each second) or exponential (the"
+            + " same factor each second)",
+        error(Map.of("ramp", "step")));
+    assertEquals(
+        "-Dramp=linear needs -Dramp.start=R0 and -Dramp.end=R1 (requests/s), or -Dramp.conc=C0:C1",
+        error(Map.of("ramp", "linear", "ramp.start", "1")));
+    assertTrue(
+        error(Map.of("ramp.end", "8"))
+            .startsWith("-Dramp.end belongs to a rate ramp: add -Dramp="));
+    assertEquals(
+        "Invalid -Dramp.start=0: expected a rate above 0: an exponential ramp grows by a factor",
+        error(Map.of("ramp", "exponential", "ramp.start", "0", "ramp.end", "8")));
+    assertEquals(
+        "-Dramp.start and -Dramp.end are both 4: a constant rate is -Drate=4",
+        error(Map.of("ramp", "linear", "ramp.start", "4", "ramp.end", "4")));
+    assertEquals(
+        "Invalid -Dramp.conc=8: expected C0:C1, whole numbers from 1 to 100000 that differ, e.g."
+            + " 1:64",
+        error(Map.of("ramp.conc", "8")));
+    assertTrue(
+        error(Map.of("ramp.conc", "1:8", "conc", "4"))
+            .startsWith("-Dramp cannot be combined with -Dconc, -Dladder or -Drate"));
+    assertTrue(
+        error(Map.of("ramp", "linear", "ramp.start", "1", "ramp.end", "8", "rate", "4"))
+            .startsWith("-Dramp cannot be combined"));
+    assertTrue(
+        error(Map.of("ramp.conc", "1:8", "ramp.start", "1", "ramp.end", "2"))
+            .startsWith("-Dramp.conc ramps a concurrency"));
+    assertTrue(
+        error(Map.of("ramp.conc", "1:8", "prompts", "100"))
+            .startsWith("-Dramp.conc ramps over -Dduration: drop -Dprompts"));
+    assertTrue(
+        error(Map.of("ramp.conc", "1:8", "max.conc", "4"))
+            .startsWith("-Dburstiness and -Dmax.conc apply to an open-model run"));
+    assertTrue(
+        error(Map.of("ramp.conc", "1:8", "search", "conc", "slo", "ttft.p99:500"))
+            .contains("drop -Dconc, -Dladder, -Drate, -Dramp"));
+    assertTrue(
+        error(Map.of("ramp.conc", "2:3", "injector", "0/2"))
+            .startsWith("-Dramp.conc=2:3 shared by -Dinjector's 2 injectors"));
   }
 
   @Test
