@@ -1088,6 +1088,7 @@ public final class LlmPage {
       m.put("tpot", tpot);
       m.put("brokeAt", r.broke() ? r.breakWindow().fromSeconds() : null);
       m.put("brokeLoad", r.broke() ? r.brokeAtLoad() : null);
+      m.put("brokeTtft", r.broke() ? finiteOrNull(r.breakWindow().medianTtftMs()) : null);
       out.add(m);
     }
     return out;
@@ -1255,12 +1256,14 @@ public final class LlmPage {
           });
           (D.ramps || []).forEach(function (r, i) {
             var unit = r.rate ? 'req/s' : 'in flight';
-            var broke = r.brokeAt === null ? [] : [{value: r.brokeAt, color: '#f15b4f', width: 2, zIndex: 5,
-              label: {text: 'latency broke at ' + r.brokeLoad.toFixed(2) + ' ' + unit, style: {color: '#f15b4f'}}}];
+            var broke = r.brokeAt === null ? [] : [{value: r.brokeAt, color: '#f15b4f', width: 2, zIndex: 5}];
             var series = [{name: 'Asked (' + unit + ')', type: 'line', color: '#5E7BE2', data: r.asked}];
             if (r.rate) series.push({name: 'Sent (req/s)', type: 'line', dashStyle: 'ShortDash', color: '#7cb5ec', data: r.sent});
             series.push({name: 'Median TTFT (ms)', type: 'line', yAxis: 1, color: '#f15b4f', data: r.ttft},
               {name: 'Median TPOT (ms)', type: 'line', yAxis: 1, color: '#68b65c', data: r.tpot});
+            if (r.brokeAt !== null) series.push({name: 'Latency broke at ' + r.brokeLoad.toFixed(2) + ' ' + unit
+              + ' (the red line)', type: 'scatter', yAxis: 1, color: '#f15b4f', marker: {symbol: 'diamond', radius: 6},
+              data: [[r.brokeAt, r.brokeTtft]]});
             draw('llm-chart-ramp-' + i, {
               title: title('Ramp ' + esc(r.level) + ': the load asked and the latency of the requests sent, over time'),
               xAxis: {title: {text: 'Seconds from the start of the ramp'}, min: 0, plotLines: broke},

@@ -9,6 +9,7 @@ import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.testing.GatlingRun;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Workloads shaped as AIPerf, GuideLLM and inference-perf shape them, against the embedded
- * simulator, judged by what the server counted: a normal length distribution, and prefix groups
- * whose hit rate a perfect cache would get.
+ * simulator, judged by what the server counted: a normal length distribution, prefix groups whose
+ * hit rate a perfect cache would get, cancelled requests, and rate and concurrency ramps.
  */
 class WorkloadShapesIT {
 
@@ -149,5 +150,112 @@ class WorkloadShapesIT {
         100.0 * promptTokens,
         level.path("server").path("level").path("prompt_tokens").asDouble(),
         level.toString());
+  }
+
+  @Test
+  void aRateRampSendsMoreAsItGrowsAndSaysWhereLatencyBroke(@TempDir Path results) throws Exception {
+    GatlingRun.Result run =
+        GatlingRun.run(
+            ServingBenchmarkSimulation.class,
+            results,
+            Map.of(
+                "ramp", "linear",
+                "ramp.start", "2",
+                "ramp.end", "30",
+                "duration", "8",
+                "input.len", "64",
+                "output.len", "128",
+                "sim.model", "sim-tiny",
+                "sim.gpu", "rtx4090",
+                "sim.max_num_seqs", "2",
+                "seed", "5"));
+    assertEquals(0, run.exitCode(), run.console());
+    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    assertTrue(records.stream().allMatch(r -> r.level().equals("r2-30")), "one level, the ramp's");
+    // (2 + 30) / 2 x 8 = 128 expected, 36 of them in the first half: 2.6 times as many in the
+    // second (a constant rate: 1)
+    assertTrue(records.size() > 90 && records.size() < 170, "requests: " + records.size());
+    long first = records.stream().mapToLong(RequestRecord::startMs).min().getAsLong();
+    long firstHalf = records.stream().filter(r -> r.startMs() - first < 4000).count();
+    double ratio = (records.size() - firstHalf) / (double) firstHalf;
+    assertTrue(ratio > 1.6, "sent in the second half over the first: " + ratio);
+
+    JsonNode level =
+        new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels").path("r2-30");
+    JsonNode ramp = level.path("ramp");
+    assertEquals("linear", ramp.path("shape").asText(), ramp.toString());
+    assertEquals(8.0, ramp.path("duration_s").asDouble());
+    assertTrue(ramp.path("broke").asBoolean(), ramp.toString());
+    // two engine slots of about 190 ms each serve about 10 requests/s
+    double brokeAt = ramp.path("broke_at_load").asDouble();
+    assertTrue(brokeAt > 5 && brokeAt < 20, "broke at " + brokeAt + " req/s: " + ramp);
+    assertTrue(
+        run.console().contains("Ramp linear 2 to 30 req/s: latency broke at "), run.console());
+    assertTrue(
+        Files.readString(run.runDir().resolve("llm.html")).contains("llm-chart-ramp-0"),
+        "the ramp's chart");
+    // the server's side: each arrival reached it once
+    int promptTokens = records.get(0).inputTokens();
+    assertEquals(
+        (double) records.size() * promptTokens,
+        level.path("server").path("level").path("prompt_tokens").asDouble(),
+        level.path("server").toString());
+  }
+
+  @Test
+  void aConcurrencyRampGrowsTheRequestsTheServerRuns(@TempDir Path results) throws Exception {
+    GatlingRun.Result run =
+        GatlingRun.run(
+            ServingBenchmarkSimulation.class,
+            results,
+            Map.of(
+                "ramp", "exponential",
+                "ramp.conc", "1:16",
+                "duration", "6",
+                "input.len", "32",
+                "output.len", "64",
+                "sim.model", "sim-tiny",
+                "sim.gpu", "rtx4090",
+                "metrics.interval", "0.25"));
+    assertEquals(0, run.exitCode(), run.console());
+    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    assertTrue(records.stream().allMatch(r -> r.level().equals("c1-16exp")), "the ramp's level");
+    // in flight by the client's records: a couple at first, up to the 16 at the end
+    long first = records.stream().mapToLong(RequestRecord::startMs).min().getAsLong();
+    assertTrue(inFlightMax(records, first, first + 1500) <= 3, "the first 1.5 s: 1 to 2 asked");
+    int peak = inFlightMax(records, first, first + 6000);
+    assertTrue(peak >= 12 && peak <= 16, "peak in flight " + peak);
+    JsonNode level =
+        new ObjectMapper()
+            .readTree(run.llm("summary.json").toFile())
+            .path("levels")
+            .path("c1-16exp");
+    // the server's side: it ran as many at once as the ramp's end asked
+    double running = level.path("server").path("level").path("running_max").asDouble();
+    assertTrue(running >= 10 && running <= 16, "the server ran at most " + running);
+    JsonNode windows = level.path("ramp").path("windows");
+    assertTrue(
+        windows.get(0).path("asked").asDouble()
+            < windows.get(windows.size() - 1).path("asked").asDouble(),
+        windows.toString());
+  }
+
+  /** The most records of {@code records} in flight at once between two instants (epoch ms). */
+  private static int inFlightMax(List<RequestRecord> records, long fromMs, long toMs) {
+    int max = 0;
+    for (RequestRecord at : records) {
+      long t = at.startMs();
+      if (t < fromMs || t > toMs) {
+        continue;
+      }
+      int n = 0;
+      for (RequestRecord r : records) {
+        if (r.startMs() <= t && r.endMs() > t) {
+          n++;
+        }
+      }
+      max = Math.max(max, n);
+    }
+    return max;
   }
 }

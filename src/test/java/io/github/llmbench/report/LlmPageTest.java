@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.core.Ramp;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.summary.RunInfo;
@@ -222,6 +223,49 @@ class LlmPageTest {
     String dom = assertChromium(run, 6);
     assertTrue(dom.contains("Roofline (Qwen/Qwen2.5-7B-Instruct"), "roofline table");
     assertTrue(dom.contains("Failed requests (c8): 1, by reason"), "failure table");
+  }
+
+  @Test
+  @Tag("chromium")
+  void aRampGetsItsChartOverTimeWithTheLineWhereLatencyBroke(@TempDir Path dir) throws Exception {
+    Path run = runFolder(dir);
+    Ramp ramp = new Ramp(Ramp.Shape.LINEAR, Ramp.Kind.RATE, 2, 20);
+    List<RequestRecord> records = new ArrayList<>();
+    long t0 = 1_700_000_000_000L;
+    for (int i = 0; i < 200; i++) { // sent when the ramp expects them; TTFT grows after 12 s
+      double t = ramp.timeOf(i + 0.5, 20);
+      records.add(
+          TestRecords.ok(ramp.tag())
+              .start(t0 + Math.round(t * 1000))
+              .ttft(t < 12 ? 50 : 50 + 100 * (t - 11))
+              .build());
+    }
+    ByteArrayOutputStream console = new ByteArrayOutputStream();
+    TestReports.write(
+        run,
+        records,
+        RunAnalysis.Telemetry.NONE,
+        Map.of(),
+        null,
+        null,
+        1,
+        metadata(),
+        new PrintStream(console, true, StandardCharsets.UTF_8));
+    assertTrue(
+        console.toString(StandardCharsets.UTF_8).contains("- Ramp -"),
+        console.toString(StandardCharsets.UTF_8));
+    Chromium.Dump d = Chromium.open(run.resolve("llm.html"));
+    Chromium.assertChartsDrawn(d, 6);
+    Matcher verdict =
+        Pattern.compile("Ramp linear 2 to 20 req/s: latency broke at ([0-9.]+) req/s")
+            .matcher(d.dom());
+    assertTrue(verdict.find(), "the verdict under the chart");
+    // the chart's legend names the line, to two decimals, drawn by its script
+    Matcher line =
+        Pattern.compile("Latency broke at ([0-9]+\\.[0-9]{2}) req/s \\(the red line\\)")
+            .matcher(d.dom());
+    assertTrue(line.find(), "the chart's line where latency broke");
+    assertEquals(Double.parseDouble(verdict.group(1)), Double.parseDouble(line.group(1)), 0.006);
   }
 
   /**
