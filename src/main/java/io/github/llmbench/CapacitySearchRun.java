@@ -90,8 +90,7 @@ final class CapacitySearchRun {
    * search has an answer once this load is built.
    */
   PopulationBuilder load(
-      BenchSettings.Load load,
-      long seed,
+      BenchSettings run,
       RequestChains chains,
       List<Phase> phases,
       Consumer<Level> beforeProbe,
@@ -99,8 +98,8 @@ final class CapacitySearchRun {
     PopulationBuilder population =
         CapacitySearchLoad.of(
             settings,
-            load,
-            seed,
+            run.load(),
+            run.workload().seed(),
             chains,
             phases,
             levelDrained::apply,

@@ -23,6 +23,11 @@ final class EarlyExit {
     }
   }
 
+  /** As {@link #onBadInput(Supplier)} with {@code halt}, else the step's exception is thrown. */
+  static <T> T onBadInput(boolean halt, Supplier<T> step) {
+    return halt ? onBadInput(step) : step.get();
+  }
+
   /**
    * The value, or on bad input one line and the end of the JVM (status {@value
    * LlmBench#EXIT_BAD_INPUT}).

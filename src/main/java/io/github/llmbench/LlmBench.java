@@ -1,6 +1,5 @@
 package io.github.llmbench;
 
-import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.http.HttpDsl.http;
 
 import io.gatling.javaapi.core.Assertion;
@@ -27,11 +26,9 @@ import io.github.llmbench.workload.PreparedWorkload;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 
 /**
@@ -85,9 +82,10 @@ public final class LlmBench {
       this.phases =
           LoadPlan.forRun(settings, workload.traceSendTimes(), workload.sequentialProfiles());
       RooflineInputs roofline = RooflineInputs.of(settings, target);
-      this.serverChecks = ServerChecks.of(settings, target, workload, recorder::directory, out);
-      this.search = CapacitySearchRun.forRun(settings);
       this.control = ServerControl.of(target, settings, out);
+      this.serverChecks =
+          ServerChecks.of(settings, target, workload, control, recorder::directory, out);
+      this.search = CapacitySearchRun.forRun(settings);
       this.runEnd =
           new RunEnd(
               settings,
@@ -96,11 +94,7 @@ public final class LlmBench {
               phases,
               recorder,
               roofline,
-              () -> {
-                Map<String, String> checks = new LinkedHashMap<>(serverChecks.get());
-                checks.putAll(control.notes());
-                return checks;
-              },
+              serverChecks,
               serverChecks.scraper(),
               clientProbe,
               () -> search.flatMap(CapacitySearchRun::verdict),
@@ -111,9 +105,7 @@ public final class LlmBench {
       throw e;
     }
     StartLines.print(out, settings, gates, target, serverChecks.startNotes());
-    if (serverChecks.scraper() != null) {
-      serverChecks.scraper().start();
-    }
+    serverChecks.startScraper();
   }
 
   /**
@@ -148,11 +140,7 @@ public final class LlmBench {
    */
   private synchronized void prepared() {
     PreparedWorkload.PlannedRequests planned = LoadPlan.planned(phases, settings);
-    Map<String, String> added =
-        exitOnBadInput
-            ? EarlyExit.onBadInput(() -> workload.prepare(planned))
-            : workload.prepare(planned);
-    StartLines.print(out, added);
+    StartLines.print(out, EarlyExit.onBadInput(exitOnBadInput, () -> workload.prepare(planned)));
   }
 
   public BenchSettings settings() {
@@ -181,22 +169,9 @@ public final class LlmBench {
     if (search.isPresent()) {
       return search
           .get()
-          .load(
-              settings.load(),
-              settings.workload().seed(),
-              chains,
-              phases,
-              control::beforeLevel,
-              runEnd::levelDrained);
+          .load(settings, chains, phases, control::beforeLevel, runEnd::levelDrained);
     }
-    return Populations.chain(
-        phases,
-        LoadPlan.starts(phases, settings.injector(), settings.load().durationSeconds()),
-        chains::oneRequest,
-        chains::ready,
-        control.beforeLevels() ? control::beforeLevel : null,
-        runEnd::levelDrained,
-        settings.workload().seed());
+    return Populations.planned(phases, settings, chains, control, runEnd::levelDrained);
   }
 
   /**
@@ -206,9 +181,7 @@ public final class LlmBench {
    */
   public ScenarioBuilder closedLevel(int conc) {
     prepared();
-    // the simulation's own injection decides how long it runs: no count, no duration of the kit's
-    Phase phase = new Phase.Closed(Level.closed(conc), null, conc, OptionalInt.empty(), 0, true);
-    return scenario(phase.scenarioName()).exec(chains.oneRequest(phase));
+    return chains.closedLevel(conc);
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.github.llmbench;
 
+import io.github.llmbench.injection.ServerControl;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.telemetry.MetricsScraper;
@@ -15,16 +16,18 @@ import java.util.function.Supplier;
 /**
  * What was found about the server before the load: the workload's notes (the tokenizer, the chat
  * template) and the metrics to scrape (the server's {@code /metrics} is asked once, here). Printed
- * at the start; for summary.json's {@code server_checks} with the preparation's notes, which exist
- * only once it has run.
+ * at the start; for summary.json's {@code server_checks} with the preparation's notes and the kit's
+ * calls between levels ({@link ServerControl#notes}), which exist only once they have run.
  */
 final class ServerChecks implements Supplier<Map<String, String>> {
   private final PreparedWorkload workload;
+  private final ServerControl control;
   private final MetricsScraper scraper;
   private final Map<String, String> startNotes;
 
-  private ServerChecks(PreparedWorkload workload, MetricsSetup metrics) {
+  private ServerChecks(PreparedWorkload workload, ServerControl control, MetricsSetup metrics) {
     this.workload = workload;
+    this.control = control;
     this.scraper = metrics.scraper();
     Map<String, String> notes = new LinkedHashMap<>(workload.startNotes());
     notes.put("metrics", metrics.note());
@@ -38,10 +41,12 @@ final class ServerChecks implements Supplier<Map<String, String>> {
       BenchSettings settings,
       Target target,
       PreparedWorkload workload,
+      ServerControl control,
       Supplier<Path> folder,
       PrintStream out) {
     return new ServerChecks(
         workload,
+        control,
         MetricsSetup.of(
             target.baseUrl(),
             settings.requestOptions().headers(),
@@ -57,6 +62,13 @@ final class ServerChecks implements Supplier<Map<String, String>> {
     return scraper;
   }
 
+  /** Starts scraping the metrics found, if any: once the start lines are out. */
+  void startScraper() {
+    if (scraper != null) {
+      scraper.start();
+    }
+  }
+
   /** Known before the load is prepared: the tokenizer, the chat template, the metrics. */
   Map<String, String> startNotes() {
     return startNotes;
@@ -66,6 +78,7 @@ final class ServerChecks implements Supplier<Map<String, String>> {
   public Map<String, String> get() {
     Map<String, String> checks = new LinkedHashMap<>(startNotes);
     checks.putAll(workload.preparedNotes());
+    checks.putAll(control.notes());
     return Collections.unmodifiableMap(checks);
   }
 }

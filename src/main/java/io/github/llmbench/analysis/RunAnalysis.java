@@ -261,10 +261,7 @@ public record RunAnalysis(
               Span span = Span.of(recs); // byLevel gives no level without records
               Double ideal = telemetry.prefixes().idealHitRate(recs, levels.isEmpty());
               ServerFigures server = serverFigures(series, name, span, serving, steady, ideal);
-              Double hitRate =
-                  server.steady().get("prefix_cache_hit_rate") != null
-                      ? server.steady().get("prefix_cache_hit_rate")
-                      : server.level().get("prefix_cache_hit_rate");
+              Double hitRate = server.prefixCacheHitRate();
               Roofline roof = null;
               String note = null;
               if (model == null || gpu == null) {

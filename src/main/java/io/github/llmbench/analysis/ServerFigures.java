@@ -3,6 +3,7 @@ package io.github.llmbench.analysis;
 import io.github.llmbench.records.ServerSample;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -152,6 +153,40 @@ public record ServerFigures(
   /** Whether no endpoint reported anything the kit maps for the level. */
   public boolean isEmpty() {
     return level.values().stream().allMatch(v -> v == null);
+  }
+
+  /** The prefix cache's hit rate over the steady window where there is one, else over the level. */
+  public Double prefixCacheHitRate() {
+    Double inSteady = steady.get("prefix_cache_hit_rate");
+    return inSteady != null ? inSteady : level.get("prefix_cache_hit_rate");
+  }
+
+  /**
+   * The client's measure ({@code m}, over the whole level) of the figures both sides have, under
+   * the same names; for the hit rate, what a perfect prefix cache would serve of the prompts sent.
+   */
+  public Map<String, Double> clientSide(ServingMetrics m) {
+    double seconds = m.durationS();
+    Map<String, Double> f = new HashMap<>();
+    Double ideal = level.get(IDEAL_HIT_RATE);
+    if (ideal != null) {
+      f.put("prefix_cache_hit_rate", ideal);
+    }
+    f.putAll(
+        Map.of(
+            "generation_tokens",
+            (double) m.totalOutputTokens(),
+            "prompt_tokens",
+            (double) m.totalInputTokens(),
+            "prompt_tokens_per_s",
+            seconds > 0 ? m.totalInputTokens() / seconds : Double.NaN,
+            "generation_tokens_per_s",
+            m.outputThroughput(),
+            "ttft_mean_ms",
+            m.ttft().mean(),
+            "itl_mean_ms",
+            m.itl().mean()));
+    return f;
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.github.llmbench.core;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -11,6 +12,12 @@ public enum Metric {
   TPOT("Time per Output Token (excl. 1st token)"),
   ITL("Inter-token Latency"),
   E2EL("End-to-end Latency");
+
+  /**
+   * The metrics a request has one value of (ITL has one per chunk gap): those vLLM's {@code
+   * --goodput} sets objectives on.
+   */
+  public static final List<Metric> PER_REQUEST = List.of(TTFT, TPOT, E2EL);
 
   private final String title;
 

@@ -39,11 +39,14 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs, Double ttfoMs) {
   /**
    * The metrics an objective may name, as in vLLM's {@code --goodput}: ITL has none per request.
    */
-  public static final List<Metric> METRICS = List.of(Metric.TTFT, Metric.TPOT, Metric.E2EL);
+  public static final List<Metric> METRICS = Metric.PER_REQUEST;
 
   /** The objectives' form, for messages: {@code ttft:MS tpot:MS e2el:MS ttfo:MS}. */
   public static final String PLACEHOLDER =
-      METRICS.stream().map(m -> m.key() + ":MS").collect(Collectors.joining(" ")) + " ttfo:MS";
+      METRICS.stream().map(m -> m.key() + ":MS").collect(Collectors.joining(" "))
+          + " "
+          + TTFO
+          + ":MS";
 
   public GoodputSpec {
     if (!METRICS.containsAll(objectivesMs.keySet())) {

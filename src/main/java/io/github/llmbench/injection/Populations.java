@@ -15,6 +15,7 @@ import io.gatling.javaapi.core.PopulationBuilder;
 import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Ramp;
+import io.github.llmbench.settings.BenchSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -59,6 +60,27 @@ public final class Populations {
   public static final String SEND_AT_MICROS = "llm.traceMicros";
 
   public static final String SEND_CLOCK_START_NANOS = "llm.traceStartNanos";
+
+  /**
+   * The run's planned load: the phases with their start times ({@link LoadPlan#starts}: {@code
+   * -Dstart.at}, a sharded run's timeline), the run's request chains, and the kit's calls to the
+   * server before each measured level where the settings ask for any.
+   */
+  public static PopulationBuilder planned(
+      List<Phase> phases,
+      BenchSettings settings,
+      RequestChains chains,
+      ServerControl control,
+      Consumer<Level> onLevelDrained) {
+    return chain(
+        phases,
+        LoadPlan.starts(phases, settings.injector(), settings.load().durationSeconds()),
+        chains::oneRequest,
+        chains::ready,
+        control.beforeLevels() ? control::beforeLevel : null,
+        onLevelDrained,
+        settings.workload().seed());
+  }
 
   /**
    * @param oneRequest the chain of one request of a phase (already inside its groups)

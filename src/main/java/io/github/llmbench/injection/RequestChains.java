@@ -2,12 +2,15 @@ package io.github.llmbench.injection;
 
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.group;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Session;
 import io.github.llmbench.capture.Cancelling;
 import io.github.llmbench.capture.ClientProbe;
 import io.github.llmbench.capture.StreamCapture;
+import io.github.llmbench.core.Level;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RunRecorder;
 import io.github.llmbench.settings.BenchSettings;
@@ -22,6 +25,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
@@ -132,6 +136,15 @@ public final class RequestChains {
             target.api().kind().maxTokensKey(settings.api() == BenchSettings.Api.CHAT));
     return new RequestChains(
         capture, workload, bodies, settings.workload(), settings.injector(), settings.outputLen());
+  }
+
+  /**
+   * A closed-model level for a simulation's own injection: one user sends one request, in the group
+   * {@code c<conc>}. The injection decides how long it runs, so the phase has no count or duration.
+   */
+  public ScenarioBuilder closedLevel(int conc) {
+    Phase phase = new Phase.Closed(Level.closed(conc), null, conc, OptionalInt.empty(), 0, true);
+    return scenario(phase.scenarioName()).exec(oneRequest(phase));
   }
 
   /**

@@ -635,7 +635,7 @@ public final class LlmPage {
       if (l.server().isEmpty()) {
         continue;
       }
-      Map<String, Double> client = ServerBlock.clientFigures(l);
+      Map<String, Double> client = l.server().clientSide(l.serving());
       tableStart(
           sb,
           "Server metrics ("

@@ -2,7 +2,6 @@ package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServerFigures;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -40,7 +39,7 @@ public final class ServerBlock {
     sb.append(
         String.format(
             Locale.ROOT, "%-26s %10s %10s %10s%n", "figure", "level", "steady", "client"));
-    Map<String, Double> client = clientFigures(l);
+    Map<String, Double> client = s.clientSide(l.serving());
     for (String name : ServerFigures.NAMES) {
       Double v = s.level().get(name);
       Double w = s.steady().get(name);
@@ -58,33 +57,6 @@ public final class ServerBlock {
       sb.append("! ").append(g).append('\n');
     }
     return sb.toString();
-  }
-
-  /** The client's measure of the figures both sides have, over the whole level. */
-  static Map<String, Double> clientFigures(RunAnalysis.Level l) {
-    var m = l.serving();
-    double seconds = m.durationS();
-    Map<String, Double> f = new HashMap<>();
-    // what a perfect prefix cache would serve of the prompts the client sent
-    Double ideal = l.server().level().get(ServerFigures.IDEAL_HIT_RATE);
-    if (ideal != null) {
-      f.put("prefix_cache_hit_rate", ideal);
-    }
-    f.putAll(
-        Map.of(
-            "generation_tokens",
-            (double) m.totalOutputTokens(),
-            "prompt_tokens",
-            (double) m.totalInputTokens(),
-            "prompt_tokens_per_s",
-            seconds > 0 ? m.totalInputTokens() / seconds : Double.NaN,
-            "generation_tokens_per_s",
-            m.outputThroughput(),
-            "ttft_mean_ms",
-            m.ttft().mean(),
-            "itl_mean_ms",
-            m.itl().mean()));
-    return f;
   }
 
   static String num(Double v) {

@@ -117,7 +117,9 @@ public final class SettingsDescription {
                   : ""));
     }
     if (load.warmupPrompts() > 0) {
-      m.put("warmup", load.warmupPrompts() + " prompts at concurrency " + load.warmupConc());
+      m.put(
+          Level.WARMUP.tag(),
+          load.warmupPrompts() + " prompts at concurrency " + load.warmupConc());
     }
     m.put(
         SettingsTable.DATASET.name(),
