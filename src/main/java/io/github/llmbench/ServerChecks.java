@@ -48,7 +48,7 @@ final class ServerChecks implements Supplier<Map<String, String>> {
         workload,
         control,
         MetricsSetup.of(
-            target.baseUrl(),
+            target.baseUrls(),
             settings.requestOptions().headers(),
             settings.apiKey(),
             settings.metrics().urls(),

@@ -5,9 +5,12 @@ import io.github.llmbench.injection.ServerKind;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.report.SettingsDescription;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.SettingsTable;
 import java.io.PrintStream;
+import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** The lines a run prints as it starts, one aligned {@code name value} line each. */
 final class StartLines {
@@ -27,8 +30,20 @@ final class StartLines {
     Map<String, String> shown =
         new LinkedHashMap<>(SettingsDescription.of(settings, gates.describe()));
     shown.put(
-        "base.url", target.baseUrl() + (target.embedded() ? " (embedded vLLM simulator)" : ""));
-    shown.put("model", target.model());
+        SettingsTable.BASE_URL.name(),
+        target.baseUrls().size() > 1
+            ? target.baseUrls().stream().map(URI::toString).collect(Collectors.joining(", "))
+                + " (requests in turn; the kit's own calls go to the first, metrics are read from each)"
+            : target.baseUrl() + (target.embedded() ? " (embedded vLLM simulator)" : ""));
+    if (target.models().size() > 1) {
+      shown.put(
+          SettingsTable.MODEL.name(),
+          shown.get(SettingsTable.MODEL.name())
+              + "; tokenizer and context asked of "
+              + target.model());
+    } else {
+      shown.put(SettingsTable.MODEL.name(), target.model());
+    }
     shown.put("server", serverLine(target, settings));
     shown.putAll(notes);
     if (target.api().closesConnectionAfterStream()) {

@@ -64,6 +64,8 @@ public record RunAnalysis(
    *     its probe's samples)
    * @param ramp a ramp level over time and where its latency broke ({@link RampWindows#NONE} for
    *     other levels)
+   * @param routes its figures per server and per model, when the run spread its requests ({@link
+   *     Routes#NONE} else)
    */
   public record Level(
       String name,
@@ -83,7 +85,8 @@ public record RunAnalysis(
       DeliveredLoad delivered,
       ReasoningStats reasoning,
       AnswerEnds ends,
-      RampWindows ramp) {}
+      RampWindows ramp,
+      Routes routes) {}
 
   /**
    * The server's metrics of the run, and the load generator's own.
@@ -313,7 +316,8 @@ public record RunAnalysis(
                       delivered(name, recs, c, steady, arrivalsByLevel, trials),
                       ReasoningStats.of(recs),
                       AnswerEnds.of(recs),
-                      ramp(recs, ramps.get(name), arrivalsByLevel.get(name), trials)));
+                      ramp(recs, ramps.get(name), arrivalsByLevel.get(name), trials),
+                      Routes.of(recs, percentiles)));
             });
     Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
     ServingMetrics overall = ServingMetricsCalculator.compute(records, overallC, percentiles);

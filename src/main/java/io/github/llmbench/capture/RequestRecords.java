@@ -4,6 +4,7 @@ import io.github.llmbench.records.ItlSeries;
 import io.github.llmbench.records.Reasoning;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.Route;
 import java.util.function.ToIntFunction;
 
 /**
@@ -41,10 +42,22 @@ public final class RequestRecords {
       String profile,
       RequestOrigin origin,
       long t0Nanos,
-      Integer countedInputTokens) {
+      Integer countedInputTokens,
+      Route route) {
+    /** A request to the run's one server and model. */
+    public Sent(
+        String id,
+        String level,
+        String profile,
+        RequestOrigin origin,
+        long t0Nanos,
+        Integer countedInputTokens) {
+      this(id, level, profile, origin, t0Nanos, countedInputTokens, null);
+    }
+
     /** A request with no origin and no counted prompt (tests). */
     public Sent(String id, String level, String profile, long t0Nanos) {
-      this(id, level, profile, null, t0Nanos, null);
+      this(id, level, profile, null, t0Nanos, null, null);
     }
   }
 
@@ -84,7 +97,8 @@ public final class RequestRecords {
               error,
               httpStatus,
               stream.promptTokens())
-          .withOrigin(sent.origin());
+          .withOrigin(sent.origin())
+          .withRoute(sent.route());
     }
     long[] arrivals = stream.textArrivalNanos();
     int n = stream.textCount();
@@ -125,7 +139,8 @@ public final class RequestRecords {
             inputCounted ? RequestRecord.TOKENIZER : null,
             usage ? null : counted ? RequestRecord.TOKENIZER : RequestRecord.CHUNKS)
         .withReasoning(reasoning(stream, t0Nanos, outputCounter))
-        .withFinishReason(stream.finishReason());
+        .withFinishReason(stream.finishReason())
+        .withRoute(sent.route());
   }
 
   /**

@@ -5,10 +5,12 @@ import io.gatling.http.client.Request;
 import io.gatling.http.client.RequestBuilder;
 import io.gatling.http.client.body.bytearray.ByteArrayRequestBodyBuilder;
 import io.gatling.http.client.resolver.InetAddressNameResolver;
+import io.gatling.http.client.uri.Uri;
 import io.gatling.http.engine.HttpEngine;
 import io.gatling.javaapi.core.Session;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.Route;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
@@ -77,12 +79,20 @@ final class StreamAction extends KitAction {
     Request request;
     Integer countedInputTokens;
     long due;
+    Route route;
     try {
       String body = bodyOf.apply(javaSession);
       profile = profileOf.apply(javaSession);
       level = levelOf.apply(javaSession);
       id = capture.nextRequestId();
-      request = request(capture, id, body);
+      int endpoint = capture.nextEndpoint();
+      route =
+          Route.of(
+              capture.endpoint(endpoint),
+              javaSession.contains(StreamCapture.MODEL)
+                  ? javaSession.getString(StreamCapture.MODEL)
+                  : null);
+      request = request(capture, capture.uri(endpoint), id, body);
       countedInputTokens = capture.countedInputTokens(javaSession);
       due = sendAt.applyAsLong(javaSession);
     } catch (RuntimeException e) {
@@ -95,11 +105,12 @@ final class StreamAction extends KitAction {
       clean
           .eventLoop()
           .schedule(
-              () -> send(clean, javaSession, id, level, profile, request, countedInputTokens),
+              () ->
+                  send(clean, javaSession, id, level, profile, route, request, countedInputTokens),
               wait,
               TimeUnit.NANOSECONDS);
     } else {
-      send(clean, javaSession, id, level, profile, request, countedInputTokens);
+      send(clean, javaSession, id, level, profile, route, request, countedInputTokens);
     }
   }
 
@@ -109,6 +120,7 @@ final class StreamAction extends KitAction {
       String id,
       String level,
       String profile,
+      Route route,
       Request request,
       Integer countedInputTokens) {
     StreamExchange exchange;
@@ -124,7 +136,7 @@ final class StreamAction extends KitAction {
       exchange =
           new StreamExchange(
               clean,
-              new RequestRecords.Sent(id, level, profile, origin, t0, countedInputTokens),
+              new RequestRecords.Sent(id, level, profile, origin, t0, countedInputTokens, route),
               capture.maxOutputTokens(),
               capture.keepAnswers(),
               capture.timeoutSeconds(),
@@ -147,6 +159,10 @@ final class StreamAction extends KitAction {
   }
 
   static Request request(StreamCapture capture, String id, String body) {
+    return request(capture, capture.uri(), id, body);
+  }
+
+  static Request request(StreamCapture capture, Uri uri, String id, String body) {
     HttpHeaders headers = new DefaultHttpHeaders();
     headers.add(capture.headers());
     // as vllm bench serve: the server's logs and traces name the request as our records do
@@ -154,7 +170,7 @@ final class StreamAction extends KitAction {
     return new RequestBuilder(
             StreamCapture.REQUEST_RECORD,
             HttpMethod.POST,
-            capture.uri(),
+            uri,
             InetAddressNameResolver.JAVA_RESOLVER)
         .setHeaders(headers)
         .setBodyBuilder(

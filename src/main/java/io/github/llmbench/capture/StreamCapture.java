@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.HttpHeaders;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -23,7 +24,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
-import scala.collection.immutable.List;
 
 /**
  * One streaming request as a Gatling action on Gatling's HTTP client, with the kit's own reading of
@@ -55,6 +55,12 @@ public final class StreamCapture {
    */
   public static final String ARRIVED_NANOS = "llm.arrivedNanos";
 
+  /**
+   * Session attribute: the model a request names when the run mixes several ({@code -Dmodel=a,b});
+   * its record carries it.
+   */
+  public static final String MODEL = "llm.model";
+
   /** What a {@code sendAt} function gives for a request sent as soon as it is built. */
   public static final long SEND_NOW = Long.MIN_VALUE;
 
@@ -64,6 +70,7 @@ public final class StreamCapture {
   private final ClientProbe clientProbe;
   private final int timeoutSeconds;
   private final Uri uri;
+  private final String path;
   private final Uri modelsUri;
   private final int maxOutputTokens;
   private final HttpHeaders headers;
@@ -74,6 +81,12 @@ public final class StreamCapture {
   private final ToIntFunction<String> outputCounter;
   private final Function<Session, Integer> countedInputTokens;
   private volatile Cancelling cancelling = Cancelling.NONE;
+
+  /** The servers' request URIs, sent to in turn, and each one's name for the records. */
+  private volatile List<Uri> uris;
+
+  private volatile List<String> endpoints = List.of();
+  private final AtomicLong sent = new AtomicLong();
 
   /**
    * @param baseUrl the server, e.g. {@code http://127.0.0.1:8000}
@@ -113,6 +126,7 @@ public final class StreamCapture {
     this.recorder = recorder;
     this.clientProbe = clientProbe;
     this.timeoutSeconds = (int) Math.max(1, timeout.toSeconds());
+    this.path = path;
     this.uri =
         Uri.create(baseUrl + path); // the settings leave no trailing '/' (as ServerApi relies on)
     this.modelsUri = Uri.create(baseUrl + "/v1/models");
@@ -225,7 +239,7 @@ public final class StreamCapture {
    * the scenario's name: how a user's own simulation names the levels of its records.
    */
   public static String enclosingGroup(Session session) {
-    List<String> groups = session.asScala().groups();
+    var groups = session.asScala().groups(); // Scala's list
     return groups.isEmpty() ? session.scenario() : groups.head();
   }
 
@@ -271,6 +285,36 @@ public final class StreamCapture {
 
   Integer countedInputTokens(Session s) {
     return countedInputTokens.apply(s);
+  }
+
+  /**
+   * Sends the requests in turn to each of these servers (replicas behind no load balancer), each
+   * record naming its own; the first is the one given at construction.
+   */
+  public void spreadOver(List<URI> baseUrls) {
+    if (baseUrls.size() < 2) {
+      return;
+    }
+    this.uris = baseUrls.stream().map(u -> Uri.create(u + path)).toList();
+    this.endpoints = baseUrls.stream().map(URI::toString).toList();
+  }
+
+  /** The next request's server: its index in {@link #endpoints}, in turn; 0 with one. */
+  int nextEndpoint() {
+    List<Uri> all = uris;
+    return all == null ? 0 : (int) (sent.getAndIncrement() % all.size());
+  }
+
+  /** The request URI of server {@code i} ({@link #nextEndpoint()}). */
+  Uri uri(int i) {
+    List<Uri> all = uris;
+    return all == null ? uri : all.get(i);
+  }
+
+  /** Server {@code i}'s name for the records, or null when the run has one. */
+  String endpoint(int i) {
+    List<String> all = endpoints;
+    return all.isEmpty() ? null : all.get(i);
   }
 
   Uri uri() {

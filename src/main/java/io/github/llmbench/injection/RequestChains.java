@@ -18,8 +18,10 @@ import io.github.llmbench.settings.BenchSettings.DatasetKind;
 import io.github.llmbench.workload.Dataset;
 import io.github.llmbench.workload.FeederRecords;
 import io.github.llmbench.workload.LocalTokenizer;
+import io.github.llmbench.workload.ModelMix;
 import io.github.llmbench.workload.PreparedWorkload;
 import io.github.llmbench.workload.RequestBodies;
+import io.github.llmbench.workload.RequestSpec;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -58,7 +60,8 @@ public final class RequestChains {
     FeederRecords.MESSAGES,
     FeederRecords.MAX_TOKENS,
     FeederRecords.PROFILE,
-    FeederRecords.INPUT_TOKENS
+    FeederRecords.INPUT_TOKENS,
+    StreamCapture.MODEL
   };
 
   private final StreamCapture capture;
@@ -70,6 +73,7 @@ public final class RequestChains {
   private final AtomicLong measuredIndex = new AtomicLong();
   private final AtomicLong warmupIndex = new AtomicLong();
   private final AtomicLong conversationIds = new AtomicLong();
+  private ModelMix models;
 
   /**
    * @param shape the dataset kind, turns and think time
@@ -134,8 +138,20 @@ public final class RequestChains {
             target.model(),
             settings.requestOptions().extraBody(),
             target.api().kind().maxTokensKey(settings.api() == BenchSettings.Api.CHAT));
-    return new RequestChains(
-        capture, workload, bodies, settings.workload(), settings.injector(), settings.outputLen());
+    capture.spreadOver(target.baseUrls());
+    RequestChains chains =
+        new RequestChains(
+            capture,
+            workload,
+            bodies,
+            settings.workload(),
+            settings.injector(),
+            settings.outputLen());
+    if (target.models().size() > 1) {
+      chains.models =
+          new ModelMix(target.models(), settings.routing().weights(), settings.workload().seed());
+    }
+    return chains;
   }
 
   /**
@@ -176,7 +192,7 @@ public final class RequestChains {
                     long n = datasetIndex(index.getAndIncrement(), injector);
                     List<Map<String, Object>> turns =
                         d.conversation(n, phase.profile(), shape.turns()).stream()
-                            .map(workload::feederRecord)
+                            .map(r -> withModel(workload.feederRecord(r), n))
                             .toList();
                     return Conversations.record("conv-" + conversationIds.incrementAndGet(), turns);
                   })
@@ -188,7 +204,7 @@ public final class RequestChains {
     }
     Iterator<Map<String, Object>> records =
         phase instanceof Phase.Trace trace
-            ? traceRecords(d, index, trace.sendTimes(), System::nanoTime)
+            ? withModels(traceRecords(d, index, trace.sendTimes(), System::nanoTime), index)
             : feederOf(d, index, phase.profile());
     return fed(records, group(level).on(inner));
   }
@@ -263,10 +279,38 @@ public final class RequestChains {
    */
   private Iterator<Map<String, Object>> feederOf(Dataset d, AtomicLong index, String profile) {
     return Stream.generate(
-            () ->
-                workload.feederRecord(
-                    d.request(datasetIndex(index.getAndIncrement(), injector), profile)))
+            () -> {
+              long n = datasetIndex(index.getAndIncrement(), injector);
+              return withModel(workload.feederRecord(d.request(n, profile)), n);
+            })
         .iterator();
+  }
+
+  /**
+   * Records of {@code records}, each naming the model of its request number, {@code index} before
+   * it is taken (Gatling takes a feeder's records one at a time).
+   */
+  private Iterator<Map<String, Object>> withModels(
+      Iterator<Map<String, Object>> records, AtomicLong index) {
+    if (models == null) {
+      return records;
+    }
+    return Stream.generate(
+            () -> {
+              long n = index.get();
+              return withModel(records.next(), n);
+            })
+        .iterator();
+  }
+
+  /** A feeder record naming the model request {@code n} picks when the run mixes several. */
+  private Map<String, Object> withModel(Map<String, Object> record, long n) {
+    if (models == null) {
+      return record;
+    }
+    Map<String, Object> r = new LinkedHashMap<>(record);
+    r.put(StreamCapture.MODEL, models.pick(n));
+    return r;
   }
 
   /**
@@ -340,7 +384,9 @@ public final class RequestChains {
   }
 
   private String bodyOf(Session s) {
-    return bodies.streaming(
-        FeederRecords.read(name -> s.contains(name) ? s.get(name) : null, outputLen));
+    RequestSpec spec = FeederRecords.read(name -> s.contains(name) ? s.get(name) : null, outputLen);
+    return s.contains(StreamCapture.MODEL)
+        ? bodies.streaming(spec, s.getString(StreamCapture.MODEL))
+        : bodies.streaming(spec);
   }
 }

@@ -16,18 +16,19 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * The server under test: the one given by {@code -Dbase.url}, or the embedded vLLM simulator
- * started on a free loopback port. Checked before any load: reachable, and serving the model.
+ * The server under test: the one given by {@code -Dbase.url} (or several, sent to in turn), or the
+ * embedded vLLM simulator started on a free loopback port. Checked before any load: each reachable,
+ * and serving the models.
  */
 public final class Target implements AutoCloseable {
-  private final URI baseUrl;
-  private final String model;
+  private final List<URI> baseUrls;
+  private final List<String> models;
   private final ServerApi api;
   private final VllmSimulator simulator;
 
-  private Target(URI baseUrl, String model, ServerApi api, VllmSimulator simulator) {
-    this.baseUrl = baseUrl;
-    this.model = model;
+  private Target(List<URI> baseUrls, List<String> models, ServerApi api, VllmSimulator simulator) {
+    this.baseUrls = List.copyOf(baseUrls);
+    this.models = List.copyOf(models);
     this.api = api;
     this.simulator = simulator;
   }
@@ -49,10 +50,8 @@ public final class Target implements AutoCloseable {
     // checked with a real server too: a bad -Dsim.faults is refused as any other bad setting
     SimFaults faults = simFaults(settings.simEngine());
     VllmSimulator simulator = null;
-    URI baseUrl;
-    if (settings.baseUrl().isPresent()) {
-      baseUrl = settings.baseUrl().get();
-    } else {
+    List<URI> baseUrls = settings.routing().baseUrls();
+    if (baseUrls.isEmpty()) {
       simulator =
           VllmSimulator.start(
               SimulatorConfig.defaults()
@@ -66,50 +65,66 @@ public final class Target implements AutoCloseable {
                   .withFaults(faults)
                   .withTokensPerChunk(settings.simEngine().tokensPerChunk())
                   .withReasoningTokens(settings.simEngine().reasoningTokens())
+                  .withLoraModules(settings.simEngine().loraModules())
                   .withNoise(
                       new SimNoise(
                           settings.simEngine().noise(),
                           settings.simEngine().slowdown(),
                           settings.workload().seed())));
-      baseUrl = URI.create(simulator.baseUrl());
+      baseUrls = List.of(URI.create(simulator.baseUrl()));
     }
     try {
-      ServerApi api =
-          new ServerApi(baseUrl, settings.apiKey(), settings.requestOptions().headers());
-      int readyTimeout = settings.serverCalls().readyTimeoutSeconds();
-      if (readyTimeout > 0) { // before the kit's first call: a server still loading is waited for
-        api.awaitReady(readyTimeout, out);
-      }
-      String model = settings.model().orElse(null);
-      if (model == null) {
-        List<String> models = api.models();
-        if (models.isEmpty()) {
-          throw new TargetException(
-              "The server at "
-                  + baseUrl
-                  + " lists no model (GET /v1/models); name one with -Dmodel=...");
+      List<String> models = settings.routing().models();
+      ServerApi first = null;
+      for (URI baseUrl : baseUrls) {
+        ServerApi api =
+            new ServerApi(baseUrl, settings.apiKey(), settings.requestOptions().headers());
+        int readyTimeout = settings.serverCalls().readyTimeoutSeconds();
+        if (readyTimeout > 0) { // before the kit's first call: a server still loading is waited for
+          api.awaitReady(readyTimeout, out);
         }
-        model = models.get(0);
-      } else {
-        // Reachability is checked even with a model given, so a wrong URL fails now, not mid-run.
-        List<String> models = api.models();
-        if (!models.isEmpty() && !models.contains(model)) {
-          throw new TargetException(
-              "Invalid -Dmodel="
-                  + model
-                  + ": the server at "
-                  + baseUrl
-                  + " serves "
-                  + String.join(", ", models));
-        }
+        models = checkedModels(api, baseUrl, models, settings);
+        first = first == null ? api : first;
       }
-      return new Target(baseUrl, model, api, simulator);
+      return new Target(baseUrls, models, first, simulator);
     } catch (RuntimeException e) {
       if (simulator != null) {
         simulator.close();
       }
       throw e;
     }
+  }
+
+  /**
+   * The models the run names, checked against what the server at {@code baseUrl} lists: each must
+   * be served (reachability is checked even with models given, so a wrong URL fails now, not
+   * mid-run); none given, the server's first.
+   */
+  private static List<String> checkedModels(
+      ServerApi api, URI baseUrl, List<String> models, BenchSettings settings) {
+    List<String> served = api.models();
+    if (models.isEmpty()) {
+      if (served.isEmpty()) {
+        throw new TargetException(
+            "The server at "
+                + baseUrl
+                + " lists no model (GET /v1/models); name one with -Dmodel=...");
+      }
+      return List.of(served.get(0));
+    }
+    for (String model : models) {
+      if (!served.isEmpty() && !served.contains(model)) {
+        throw new TargetException(
+            "Invalid -Dmodel="
+                + String.join(",", settings.routing().models())
+                + ": the server at "
+                + baseUrl
+                + " serves "
+                + String.join(", ", served)
+                + (models.size() > 1 ? ", not " + model : ""));
+      }
+    }
+    return models;
   }
 
   /**
@@ -132,27 +147,39 @@ public final class Target implements AutoCloseable {
     return new PreparedWorkload.Server() {
       @Override
       public ServerTokenizer tokenizer() {
-        return api.tokenizer(model);
+        return api.tokenizer(model());
       }
 
       @Override
       public OptionalInt chatTemplateTokens(ServerTokenizer tokenizer, String content) {
-        return api.chatTemplateTokens(model, tokenizer, content);
+        return api.chatTemplateTokens(model(), tokenizer, content);
       }
 
       @Override
       public Optional<PreparedWorkload.ContextLength> contextLength() {
-        return api.contextLength(model);
+        return api.contextLength(model());
       }
     };
   }
 
+  /** The first server: the one the kit asks (tokenizer, context, metrics). */
   public URI baseUrl() {
-    return baseUrl;
+    return baseUrls.get(0);
   }
 
+  /** Every server the requests go to, in turn. */
+  public List<URI> baseUrls() {
+    return baseUrls;
+  }
+
+  /** The first model: the one the kit asks about (tokenizer, context, metrics). */
   public String model() {
-    return model;
+    return models.get(0);
+  }
+
+  /** Every model the requests name ({@code -Dmodel}), or the server's first. */
+  public List<String> models() {
+    return models;
   }
 
   public ServerApi api() {

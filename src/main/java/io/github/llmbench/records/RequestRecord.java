@@ -93,6 +93,9 @@ public final class RequestRecord {
   /** The stream's last {@code finish_reason}, null when it said none (or the request failed). */
   private final String finishReason;
 
+  /** The server and model of a run that spreads its requests; null for most. */
+  private final Route route;
+
   /**
    * Where the token counts came from when not the server's usage ({@link #TOKENIZER}, {@link
    * #CHUNKS}); null: usage.
@@ -285,6 +288,7 @@ public final class RequestRecord {
         inputTokensFrom,
         outputTokensFrom,
         null,
+        null,
         null);
   }
 
@@ -309,9 +313,11 @@ public final class RequestRecord {
       String inputTokensFrom,
       String outputTokensFrom,
       Reasoning reasoning,
-      String finishReason) {
+      String finishReason,
+      Route route) {
     this.reasoning = reasoning;
     this.finishReason = finishReason;
+    this.route = route;
     int cut = numberStart(id);
     String prefix = cut < 0 ? null : sharedPrefix(id.substring(0, cut));
     if (prefix != null) {
@@ -421,7 +427,7 @@ public final class RequestRecord {
 
   /** This record tagged with a profile. */
   public RequestRecord withProfile(String newProfile) {
-    return copy(newProfile, origin, reasoning, finishReason);
+    return copy(newProfile, origin, reasoning, finishReason, route);
   }
 
   /**
@@ -432,7 +438,7 @@ public final class RequestRecord {
     if (Objects.equals(newOrigin, origin)) {
       return this; // most requests have none: no copy of the record
     }
-    return copy(profile, newOrigin, reasoning, finishReason);
+    return copy(profile, newOrigin, reasoning, finishReason, route);
   }
 
   /** This record with what its stream said before the answer (null: it did not reason). */
@@ -440,7 +446,7 @@ public final class RequestRecord {
     if (Objects.equals(newReasoning, reasoning)) {
       return this;
     }
-    return copy(profile, origin, newReasoning, finishReason);
+    return copy(profile, origin, newReasoning, finishReason, route);
   }
 
   /**
@@ -451,11 +457,28 @@ public final class RequestRecord {
     if (Objects.equals(reason, finishReason)) {
       return this;
     }
-    return copy(profile, origin, reasoning, FinishReasons.shared(reason));
+    return copy(profile, origin, reasoning, FinishReasons.shared(reason), route);
+  }
+
+  /** This record with where it went ({@link Route#of}; null: the run's one server and model). */
+  public RequestRecord withRoute(Route newRoute) {
+    if (Objects.equals(newRoute, route)) {
+      return this;
+    }
+    return copy(profile, origin, reasoning, finishReason, newRoute);
+  }
+
+  /** The server and model of a run that spreads its requests, or null. */
+  public Route route() {
+    return route;
   }
 
   private RequestRecord copy(
-      String newProfile, RequestOrigin newOrigin, Reasoning newReasoning, String newFinish) {
+      String newProfile,
+      RequestOrigin newOrigin,
+      Reasoning newReasoning,
+      String newFinish,
+      Route newRoute) {
     return new RequestRecord(
         id(),
         level(),
@@ -477,7 +500,8 @@ public final class RequestRecord {
         inputTokensFrom,
         outputTokensFrom,
         newReasoning,
-        newFinish);
+        newFinish,
+        newRoute);
   }
 
   /** The stream's last {@code finish_reason}, null when it said none. */
@@ -633,6 +657,7 @@ public final class RequestRecord {
         && Objects.equals(origin, r.origin)
         && Objects.equals(reasoning, r.reasoning)
         && Objects.equals(finishReason, r.finishReason)
+        && Objects.equals(route, r.route)
         && Objects.equals(inputTokensFrom, r.inputTokensFrom)
         && Objects.equals(outputTokensFrom, r.outputTokensFrom)
         && itl.equals(r.itl);

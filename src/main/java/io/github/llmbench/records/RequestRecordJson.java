@@ -24,10 +24,10 @@ import java.util.Arrays;
  * (on one line), plus {@code "server_timings":{...}} when the server sent some, and {@code
  * "conversation"}, {@code "turn"} (multi-turn runs) or {@code "trace_ms"}, {@code "sent_ms"} (trace
  * replays), {@code "client_queue_ms"} (a {@code -Dmax.conc} wait) where the request has them
- * ({@link RequestOrigin}). Every other field is written, null or not. Latencies are whole µs
- * written as ms with at most 3 decimals and at least one ({@code 10.0}, {@code 10.03}, {@code
- * 10.003}): the decimal text of the integer, so no double formatting noise such as {@code
- * 10.003000000000002}.
+ * ({@link RequestOrigin}), and {@code "endpoint"}, {@code "model"} in a run over several servers or
+ * models ({@link Route}). Every other field is written, null or not. Latencies are whole µs written
+ * as ms with at most 3 decimals and at least one ({@code 10.0}, {@code 10.03}, {@code 10.003}): the
+ * decimal text of the integer, so no double formatting noise such as {@code 10.003000000000002}.
  *
  * <p>Reading is streaming (no tree per line) and strict about types: integers for {@code start_ms},
  * {@code end_ms}, the token counts and the status; numbers or null for latencies; strings or null
@@ -132,6 +132,14 @@ public final class RequestRecordJson {
       }
       if (r.cancelled()) {
         g.writeBooleanField("cancelled", true);
+      }
+      if (r.route() != null) {
+        if (r.route().endpoint() != null) {
+          g.writeStringField("endpoint", r.route().endpoint());
+        }
+        if (r.route().model() != null) {
+          g.writeStringField("model", r.route().model());
+        }
       }
       g.writeEndObject();
     }
@@ -256,6 +264,8 @@ public final class RequestRecordJson {
     int reasoningTokens = 0;
     String reasoningFrom = null;
     String finishReason = null;
+    String endpoint = null;
+    String model = null;
     String inputFrom = null;
     String outputFrom = null;
     JsonToken t;
@@ -308,6 +318,8 @@ public final class RequestRecordJson {
         }
         case "reasoning_tokens_from" -> reasoningFrom = text(p, t, name);
         case "finish_reason" -> finishReason = text(p, t, name);
+        case "endpoint" -> endpoint = text(p, t, name);
+        case "model" -> model = text(p, t, name);
         case "input_tokens_from" -> inputFrom = text(p, t, name);
         case "output_tokens_from" -> outputFrom = text(p, t, name);
         case "injector" -> {
@@ -371,7 +383,8 @@ public final class RequestRecordJson {
                     reasoningTokens,
                     reasoningFrom == null ? Reasoning.CHUNKS : reasoningFrom)
                 : null)
-        .withFinishReason(finishReason);
+        .withFinishReason(finishReason)
+        .withRoute(Route.of(endpoint, model));
   }
 
   private ItlSeries itl(JsonParser p, JsonToken t) throws IOException {

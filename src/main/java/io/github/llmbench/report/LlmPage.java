@@ -271,6 +271,10 @@ public final class LlmPage {
     if (workload) {
       navItem(sb, "llm-workload", "Turns and trace");
     }
+    boolean routes = a.levels().values().stream().anyMatch(l -> !l.routes().isEmpty());
+    if (routes) {
+      navItem(sb, "llm-routes", "Servers and models");
+    }
     boolean trials = a.levels().values().stream().anyMatch(l -> !l.trials().isEmpty());
     if (trials) {
       navItem(sb, "llm-trials", "Trials");
@@ -332,6 +336,9 @@ public final class LlmPage {
     }
     if (workload) {
       workload(sb, a);
+    }
+    if (routes) {
+      routes(sb, a);
     }
     if (trials) {
       trials(sb, a);
@@ -821,6 +828,42 @@ public final class LlmPage {
     return i.basis() == Interval.Basis.TRIALS
         ? f2(i.estimate()) + " [" + f2(i.low()) + ", " + f2(i.high()) + "]"
         : "";
+  }
+
+  /** Per level, its figures per server and per model, when the run spread its requests. */
+  private static void routes(StringBuilder sb, RunAnalysis a) {
+    sb.append("<div id=\"llm-routes\" class=\"llm-section\">\n");
+    for (RunAnalysis.Level l : a.levels().values()) {
+      routeTable(sb, "Per server (" + l.name() + ")", "Server", l.routes().byEndpoint());
+      routeTable(sb, "Per model (" + l.name() + ")", "Model", l.routes().byModel());
+    }
+    sb.append("</div>\n");
+  }
+
+  private static void routeTable(
+      StringBuilder sb, String title, String what, Map<String, ServingMetrics> by) {
+    if (by.isEmpty()) {
+      return;
+    }
+    List<String> headers =
+        new ArrayList<>(List.of(what, "Completed", "Failed", "Req/s", "Output tok/s"));
+    RouteBlock.COLUMNS.forEach(f -> headers.add(f.label() + " (ms)"));
+    tableStart(sb, title, headers);
+    by.forEach(
+        (name, m) -> {
+          List<Object> cells =
+              new ArrayList<>(
+                  List.of(
+                      name,
+                      m.completed(),
+                      m.failed(),
+                      f2(m.requestThroughput()),
+                      f2(m.outputThroughput())));
+          RouteBlock.COLUMNS.forEach(
+              f -> cells.add(f2(m.latency(f.metric()).value(f.statistic()))));
+          row(sb, cells.toArray());
+        });
+    tableEnd(sb);
   }
 
   private static void workload(StringBuilder sb, RunAnalysis a) {

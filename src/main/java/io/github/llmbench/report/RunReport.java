@@ -178,6 +178,7 @@ public record RunReport(
           sb.append(ClientBlock.format(l.client(), l.delivered(), name, several));
           sb.append(TrialsBlock.format(l.trials(), l.samples(), several ? name : null));
           sb.append(RampBlock.format(l.ramp(), several ? name : null));
+          sb.append(RouteBlock.format(l.routes(), several ? name : null));
           sb.append(FailureBlock.format(l.failures(), several ? name : null));
           sb.append('\n');
         });

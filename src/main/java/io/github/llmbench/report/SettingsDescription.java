@@ -15,10 +15,13 @@ import io.github.llmbench.settings.BenchSettings.Workload;
 import io.github.llmbench.settings.SettingsTable;
 import java.net.URI;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * The effective settings for people, one {@code name -> value} line each: the lines a run prints as
@@ -46,11 +49,15 @@ public final class SettingsDescription {
     Workload workload = s.workload();
     Optional<Search> search = s.search();
     Map<String, String> m = new LinkedHashMap<>();
+    BenchSettings.Routing routing = s.routing();
     m.put(
         SettingsTable.BASE_URL.name(),
-        s.baseUrl().map(URI::toString).orElse("(none: embedded vLLM simulator)"));
+        routing.baseUrls().isEmpty()
+            ? "(none: embedded vLLM simulator)"
+            : routing.baseUrls().stream().map(URI::toString).collect(Collectors.joining(", "))
+                + (routing.severalServers() ? " (requests in turn)" : ""));
     m.put(SettingsTable.API.name(), s.api().id());
-    m.put(SettingsTable.MODEL.name(), s.model().orElse("(first of GET /v1/models)"));
+    m.put(SettingsTable.MODEL.name(), models(routing));
     boolean trace = workload.dataset() == DatasetKind.TRACE;
     if (trace) {
       // the trace sets the load and the lengths: conc, duration, input.len and output.len do not
@@ -288,5 +295,25 @@ public final class SettingsDescription {
     }
     m.put(BenchSettings.API_KEY_ENV, s.apiKey().isPresent() ? "set (not shown)" : "not set");
     return m;
+  }
+
+  /** The models and, for a mix, each one's share: {@code a (70%), b (30%)}. */
+  private static String models(BenchSettings.Routing routing) {
+    if (routing.models().isEmpty()) {
+      return "(first of GET /v1/models)";
+    }
+    if (!routing.severalModels()) {
+      return routing.models().get(0);
+    }
+    List<String> out = new ArrayList<>();
+    for (int i = 0; i < routing.models().size(); i++) {
+      out.add(
+          String.format(
+              Locale.ROOT,
+              "%s (%s%%)",
+              routing.models().get(i),
+              Level.plainNumber(Math.round(routing.weights().get(i) * 1000) / 10.0)));
+    }
+    return String.join(", ", out) + ", picked by the seed";
   }
 }

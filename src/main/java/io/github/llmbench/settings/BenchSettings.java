@@ -208,6 +208,79 @@ public final class BenchSettings {
     }
   }
 
+  /**
+   * Where requests go: in turn to each server of {@code baseUrls} (none: the embedded simulator),
+   * each naming one of {@code models} (none: the server's first) picked by the seed with these
+   * shares.
+   *
+   * @param weights each model's share, summing to 1 (one per model; empty without models)
+   */
+  public record Routing(List<URI> baseUrls, List<String> models, List<Double> weights) {
+    public Routing {
+      baseUrls = List.copyOf(baseUrls);
+      models = List.copyOf(models);
+      weights = List.copyOf(weights);
+    }
+
+    /** Whether requests go to more than one server. */
+    public boolean severalServers() {
+      return baseUrls.size() > 1;
+    }
+
+    /** Whether requests name more than one model. */
+    public boolean severalModels() {
+      return models.size() > 1;
+    }
+  }
+
+  private static Routing readRouting(Reader r) {
+    List<URI> urls = r.optional(SettingsTable.BASE_URL).orElse(List.of());
+    List<String> models = new ArrayList<>();
+    Optional<String> rawModel = r.optional(SettingsTable.MODEL);
+    if (rawModel.isPresent()) {
+      for (String part : rawModel.get().split(",", -1)) {
+        String m = part.trim();
+        if (m.isEmpty() || models.contains(m)) {
+          throw SettingsException.invalid(
+              "model", rawModel.get(), "model ids separated by commas, each once");
+        }
+        models.add(m);
+      }
+    }
+    Optional<List<Double>> weights = r.optional(SettingsTable.MODEL_WEIGHTS);
+    if (weights.isPresent() && weights.get().size() != models.size()) {
+      throw new SettingsException(
+          "-Dmodel.weights="
+              + r.raw(SettingsTable.MODEL_WEIGHTS).get()
+              + " gives "
+              + weights.get().size()
+              + " shares for "
+              + models.size()
+              + " models of -Dmodel: one share per model (e.g. -Dmodel=a,b -Dmodel.weights=0.7,0.3)");
+    }
+    List<Double> shares = new ArrayList<>();
+    if (!models.isEmpty()) {
+      List<Double> w = weights.orElse(Collections.nCopies(models.size(), 1.0));
+      double sum = w.stream().mapToDouble(Double::doubleValue).sum();
+      w.forEach(x -> shares.add(x / sum));
+    }
+    return new Routing(urls, models, shares);
+  }
+
+  /** Names separated by commas ({@code -Dsim.lora=a,b}), each once and not empty. */
+  private static List<String> names(String raw) {
+    List<String> out = new ArrayList<>();
+    for (String part : raw.split(",", -1)) {
+      String n = part.trim();
+      if (n.isEmpty() || out.contains(n)) {
+        throw SettingsException.invalid(
+            "sim.lora", raw, "adapter names separated by commas, each once");
+      }
+      out.add(n);
+    }
+    return List.copyOf(out);
+  }
+
   /** The most trials of a level ({@code -Dtrials}). */
   static final int MAX_TRIALS = 100;
 
@@ -276,7 +349,12 @@ public final class BenchSettings {
       double noise,
       double slowdown,
       int tokensPerChunk,
-      int reasoningTokens) {
+      int reasoningTokens,
+      List<String> loraModules) {
+    public SimEngine {
+      loraModules = List.copyOf(loraModules);
+    }
+
     /** Whether {@code sim.faults} asks for any fault ({@code none} and empty do not). */
     public boolean anyFaults() {
       return !faults.isBlank() && !faults.trim().equalsIgnoreCase("none");
@@ -384,9 +462,8 @@ public final class BenchSettings {
   /** Model and GPU for the roofline; absent = taken from the simulator or the catalog. */
   public record Roofline(Optional<String> modelSpec, Optional<String> gpu, int tp) {}
 
-  private final Optional<URI> baseUrl;
+  private final Routing routing;
   private final Api api;
-  private final Optional<String> model;
   private final int timeoutSeconds;
   private final Optional<String> apiKey;
   private final String simModel;
@@ -409,9 +486,8 @@ public final class BenchSettings {
   private final Cancellation cancellation;
 
   private BenchSettings(
-      Optional<URI> baseUrl,
+      Routing routing,
       Api api,
-      Optional<String> model,
       int timeoutSeconds,
       Optional<String> apiKey,
       String simModel,
@@ -439,9 +515,8 @@ public final class BenchSettings {
     this.metrics = metrics;
     this.injector = injector;
     this.tokenizerPath = tokenizerPath;
-    this.baseUrl = baseUrl;
+    this.routing = routing;
     this.api = api;
-    this.model = model;
     this.timeoutSeconds = timeoutSeconds;
     this.apiKey = apiKey;
     this.simModel = simModel;
@@ -495,9 +570,9 @@ public final class BenchSettings {
       throw new SettingsException(unknown.get());
     }
     Reader r = new Reader(properties::get);
-    Optional<URI> baseUrl = r.optional(SettingsTable.BASE_URL);
+    Routing routing = readRouting(r);
+    Optional<URI> baseUrl = routing.baseUrls().stream().findFirst();
     Api api = r.get(SettingsTable.API);
-    Optional<String> model = r.optional(SettingsTable.MODEL);
     int conc = r.get(SettingsTable.CONC);
     int duration = r.get(SettingsTable.DURATION);
     int inputLen = r.get(SettingsTable.INPUT_LEN);
@@ -546,7 +621,8 @@ public final class BenchSettings {
             r.get(SettingsTable.SIM_NOISE),
             r.get(SettingsTable.SIM_SLOWDOWN),
             r.get(SettingsTable.SIM_TOKENS_PER_CHUNK),
-            r.get(SettingsTable.SIM_REASONING));
+            r.get(SettingsTable.SIM_REASONING),
+            r.optional(SettingsTable.SIM_LORA).map(BenchSettings::names).orElse(List.of()));
     Load load = readLoad(r, conc, duration);
     Workload workload = readWorkload(r, inputLen, outputLen);
     if (workload.dataset() == DatasetKind.TRACE
@@ -565,9 +641,8 @@ public final class BenchSettings {
             r.optional(SettingsTable.TP).orElse(baseUrl.isEmpty() ? simTp : 1));
     GateEntries gateEntries = readGateEntries(r, properties);
     return new BenchSettings(
-        baseUrl,
+        routing,
         api,
-        model,
         timeout,
         key,
         simModel,
@@ -1243,6 +1318,27 @@ public final class BenchSettings {
         traceSpeed);
   }
 
+  /** The most servers {@code -Dbase.url} may name. */
+  static final int MAX_BASE_URLS = 64;
+
+  /** {@code -Dbase.url}: one URL or several, separated by commas, each once. */
+  static List<URI> parseBaseUrls(String property, String value) {
+    List<URI> out = new ArrayList<>();
+    for (String part : value.split(",", -1)) {
+      URI uri = parseBaseUrl(property, part);
+      if (out.contains(uri)) {
+        throw SettingsException.invalid(
+            property, value, "URLs separated by commas, each once (" + uri + " is there twice)");
+      }
+      out.add(uri);
+    }
+    if (out.size() > MAX_BASE_URLS) {
+      throw SettingsException.invalid(
+          property, value, "at most " + MAX_BASE_URLS + " URLs separated by commas");
+    }
+    return List.copyOf(out);
+  }
+
   static URI parseBaseUrl(String property, String value) {
     String accepted = "an http:// or https:// URL with a host, e.g. http://127.0.0.1:8000";
     URI uri;
@@ -1270,16 +1366,23 @@ public final class BenchSettings {
     return URI.create(s);
   }
 
+  /** The first server of {@code -Dbase.url}: the one the kit asks (models, tokenizer, metrics). */
   public Optional<URI> baseUrl() {
-    return baseUrl;
+    return routing.baseUrls().stream().findFirst();
+  }
+
+  /** Where requests go: the servers and models, and each model's share. */
+  public Routing routing() {
+    return routing;
   }
 
   public Api api() {
     return api;
   }
 
+  /** The first model of {@code -Dmodel}: the one the kit asks about (tokenizer, context). */
   public Optional<String> model() {
-    return model;
+    return routing.models().stream().findFirst();
   }
 
   /** {@code -Dconc}: the closed-model level (a ladder's first level). */
@@ -1411,11 +1514,11 @@ public final class BenchSettings {
   @Override
   public String toString() {
     return "BenchSettings[base.url="
-        + baseUrl.map(URI::toString).orElse("none")
+        + (routing.baseUrls().isEmpty() ? "none" : routing.baseUrls().toString())
         + ", api="
         + api.id()
         + ", model="
-        + model.orElse("none")
+        + (routing.models().isEmpty() ? "none" : String.join(",", routing.models()))
         + ", "
         + load
         + ", dataset="

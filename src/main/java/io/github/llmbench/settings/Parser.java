@@ -102,6 +102,22 @@ public interface Parser<T> {
     };
   }
 
+  /** Numbers above 0, separated by commas. */
+  static Parser<List<Double>> positiveNumbers() {
+    return (name, raw) -> {
+      List<Double> out = new ArrayList<>();
+      for (String part : raw.split(",", -1)) {
+        String p = part.trim();
+        double v = p.matches("[0-9]+(\\.[0-9]+)?") ? Double.parseDouble(p) : Double.NaN;
+        if (!(v > 0)) {
+          throw SettingsException.invalid(name, raw, "numbers above 0, separated by commas");
+        }
+        out.add(v);
+      }
+      return List.copyOf(out);
+    };
+  }
+
   /**
    * Latency percentiles as {@code vllm bench serve --metric-percentiles} takes them ({@code
    * 50,90,95,99,99.9}): plain numbers above 0 and below 100 (0 and 100 are the min and max, which

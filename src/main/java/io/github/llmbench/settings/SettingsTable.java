@@ -118,14 +118,15 @@ public final class SettingsTable {
 
   private static final Parser<String> TEXT = Parser.text();
 
-  public static final Setting<URI> BASE_URL =
+  public static final Setting<List<URI>> BASE_URL =
       Setting.without(
           SERVER,
           "base.url",
           "none: the embedded simulator",
-          "an http(s) URL, e.g. http://127.0.0.1:8000",
-          "the server to load",
-          BenchSettings::parseBaseUrl);
+          "an http(s) URL, e.g. http://127.0.0.1:8000, or several separated by commas",
+          "the server to load; several (replicas behind no load balancer) get the requests in"
+              + " turn, and the page has figures per URL",
+          BenchSettings::parseBaseUrls);
   public static final Setting<BenchSettings.Api> API =
       Setting.of(
           SERVER,
@@ -139,9 +140,18 @@ public final class SettingsTable {
           SERVER,
           "model",
           "the first id of GET /v1/models",
-          "a model id the server serves",
-          "the model name sent in each request",
+          "a model id the server serves, or several separated by commas",
+          "the model name sent in each request; several (models or LoRA adapters) are mixed by"
+              + " model.weights, and the page has figures per model",
           TEXT);
+  public static final Setting<List<Double>> MODEL_WEIGHTS =
+      Setting.without(
+          SERVER,
+          "model.weights",
+          "equal",
+          "one number above 0 per -Dmodel, separated by commas, e.g. 0.7,0.3",
+          "the share of requests each model of -Dmodel gets (picked by the seed; normalised)",
+          Parser.positiveNumbers());
   public static final Setting<Integer> TIMEOUT =
       Setting.of(
           SERVER,
@@ -601,6 +611,15 @@ public final class SettingsTable {
           "a chat answer's first N tokens are thinking, streamed as delta.reasoning (vLLM's)",
           Parser.nonNegativeInt(1 << 20));
 
+  public static final Setting<String> SIM_LORA =
+      Setting.without(
+          SIMULATOR,
+          "sim.lora",
+          "none",
+          "adapter names separated by commas, e.g. sql,chat",
+          "LoRA adapters the simulator serves besides its model (vLLM's --lora-modules), to mix"
+              + " with -Dmodel",
+          TEXT);
   public static final Setting<String> SIM_DIALECT =
       Setting.of(
           SIMULATOR,
@@ -792,6 +811,7 @@ public final class SettingsTable {
           BASE_URL,
           API,
           MODEL,
+          MODEL_WEIGHTS,
           TIMEOUT,
           CANCEL_PCT,
           CANCEL_AFTER,
@@ -843,6 +863,7 @@ public final class SettingsTable {
           SIM_TOKENS_PER_CHUNK,
           SIM_REASONING,
           SIM_DIALECT,
+          SIM_LORA,
           MODEL_SPEC,
           GPU,
           TP,

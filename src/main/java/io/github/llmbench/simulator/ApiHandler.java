@@ -149,11 +149,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         case "/v1/chat/completions" -> {
           requireMethod(method, HttpMethod.POST);
-          admit(ctx, body(msg), true, keepAlive);
+          admit(ctx, body(msg), msg.headers().get("x-request-id"), true, keepAlive);
         }
         case "/v1/completions" -> {
           requireMethod(method, HttpMethod.POST);
-          admit(ctx, body(msg), false, keepAlive);
+          admit(ctx, body(msg), msg.headers().get("x-request-id"), false, keepAlive);
         }
         default -> sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
       }
@@ -194,12 +194,13 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
    * Tokenizes and admits a completion request on the simulator's admission thread, off this event
    * loop (whose job is to write tokens on time); the response is written back through the channel.
    */
-  private void admit(ChannelHandlerContext ctx, JsonNode body, boolean chat, boolean keepAlive) {
+  private void admit(
+      ChannelHandlerContext ctx, JsonNode body, String requestId, boolean chat, boolean keepAlive) {
     sim.admission()
         .execute(
             () -> {
               try {
-                generate(ctx, body, chat, keepAlive);
+                generate(ctx, body, requestId, chat, keepAlive);
               } catch (ApiError e) {
                 sendError(ctx, e, keepAlive);
               } catch (RuntimeException e) {
@@ -305,7 +306,18 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     ObjectNode o = Json.MAPPER.createObjectNode();
     o.put("object", "list");
     ArrayNode data = o.putArray("data");
-    ObjectNode card = data.addObject();
+    for (String lora : sim.config().loraModules()) {
+      // vLLM's LoRA card: its name, the base model as parent
+      ObjectNode c = data.addObject();
+      c.put("id", lora);
+      c.put("object", "model");
+      c.put("created", created);
+      c.put("owned_by", "vllm");
+      c.put("root", "/adapters/" + lora);
+      c.put("parent", sim.servedModelName());
+      c.put("max_model_len", sim.modelSpec().maxModelLen());
+    }
+    ObjectNode card = data.insertObject(0);
     card.put("id", sim.servedModelName());
     card.put("object", "model");
     card.put("created", created);
@@ -333,7 +345,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     if (!body.isObject()) {
       throw ApiError.badRequest("Request body must be a JSON object", null);
     }
-    ParsedRequest.checkModel(body, sim.servedModelName());
+    ParsedRequest.checkModel(body, sim.acceptedModels());
     List<Integer> ids = ParsedRequest.tokenize(body, sim.tokenizer());
     ObjectNode o = Json.MAPPER.createObjectNode();
     o.put("count", ids.size());
@@ -346,13 +358,16 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     return o;
   }
 
-  private void generate(ChannelHandlerContext ctx, JsonNode body, boolean chat, boolean keepAlive) {
+  private void generate(
+      ChannelHandlerContext ctx, JsonNode body, String requestId, boolean chat, boolean keepAlive) {
     if (dialect() == Dialect.TRTLLM) {
       OtherServerEndpoints.checkTrtllmBody(body, chat);
     }
     ParsedRequest p =
         ParsedRequest.parse(
-            body, chat, sim.servedModelName(), sim.tokenizer(), sim.modelSpec().maxModelLen());
+            body, chat, sim.acceptedModels(), sim.tokenizer(), sim.modelSpec().maxModelLen());
+    JsonNode named = body.get("model");
+    sim.received(requestId, named != null && named.isTextual() ? named.asText() : null);
     if (dialect() == Dialect.TGI && p.maxTokens > 1) {
       // TGI has no ignore_eos: the answer ends where the model's end-of-sequence token falls
       int half = (p.maxTokens + 1) / 2;

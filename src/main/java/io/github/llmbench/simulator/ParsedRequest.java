@@ -50,10 +50,16 @@ final class ParsedRequest {
    */
   static ParsedRequest parse(
       JsonNode body, boolean chat, String servedModel, StubTokenizer tok, int maxModelLen) {
+    return parse(body, chat, List.of(servedModel), tok, maxModelLen);
+  }
+
+  /** As {@link #parse(JsonNode, boolean, String, StubTokenizer, int)}, any of these models. */
+  static ParsedRequest parse(
+      JsonNode body, boolean chat, List<String> servedModels, StubTokenizer tok, int maxModelLen) {
     if (body == null || !body.isObject()) {
       throw ApiError.badRequest("Request body must be a JSON object", null);
     }
-    checkModel(body, servedModel);
+    checkModel(body, servedModels);
     List<Integer> ids = new ArrayList<>();
     int promptTokens =
         chat ? chatPromptTokens(body, tok, ids) : completionPromptTokens(body, tok, ids);
@@ -160,8 +166,13 @@ final class ParsedRequest {
 
   /** {@code model} may be absent (vLLM then uses the served model); otherwise it must match. */
   static void checkModel(JsonNode body, String servedModel) {
+    checkModel(body, List.of(servedModel));
+  }
+
+  /** As {@link #checkModel(JsonNode, String)}, any of the served model and its LoRA adapters. */
+  static void checkModel(JsonNode body, List<String> servedModels) {
     JsonNode m = body.get("model");
-    if (m != null && !m.isNull() && !(m.isTextual() && m.asText().equals(servedModel))) {
+    if (m != null && !m.isNull() && !(m.isTextual() && servedModels.contains(m.asText()))) {
       throw ApiError.modelNotFound(m.isTextual() ? m.asText() : m.toString());
     }
   }

@@ -6,6 +6,7 @@ import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.catalog.ModelSpec;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -32,6 +33,9 @@ import java.util.function.Consumer;
  * @param profiler whether vLLM's dialect serves {@code POST /start_profile} and {@code
  *     /stop_profile}, as vLLM started with a profiler dir does; off by default (404, as vLLM
  *     without one). SGLang's always serves them
+ * @param loraModules LoRA adapters served besides the model ({@code --lora-modules name=path}):
+ *     listed by {@code /v1/models} with the model as parent, and accepted as a request's {@code
+ *     model}; none by default
  */
 public record SimulatorConfig(
     int port,
@@ -47,7 +51,8 @@ public record SimulatorConfig(
     SimNoise noise,
     int tokensPerChunk,
     int reasoningTokens,
-    boolean profiler) {
+    boolean profiler,
+    List<String> loraModules) {
 
   /** The most tokens a chunk may carry. */
   public static final int MAX_TOKENS_PER_CHUNK = 64;
@@ -56,6 +61,7 @@ public record SimulatorConfig(
     dialect = dialect == null ? Dialect.VLLM : dialect;
     faults = faults == null ? SimFaults.NONE : faults;
     noise = noise == null ? SimNoise.NONE : noise;
+    loraModules = loraModules == null ? List.of() : List.copyOf(loraModules);
     if (tokensPerChunk < 1 || tokensPerChunk > MAX_TOKENS_PER_CHUNK) {
       throw new IllegalArgumentException(
           "tokens per chunk "
@@ -91,7 +97,8 @@ public record SimulatorConfig(
         SimNoise.NONE,
         1,
         0,
-        false);
+        false,
+        List.of());
   }
 
   public SimulatorConfig withPort(int port) {
@@ -104,6 +111,11 @@ public record SimulatorConfig(
 
   public SimulatorConfig withServedModelName(String servedModelName) {
     return with(b -> b.servedModelName = servedModelName);
+  }
+
+  /** Serves these LoRA adapters besides the model ({@code --lora-modules}). */
+  public SimulatorConfig withLoraModules(List<String> names) {
+    return with(b -> b.loraModules = names);
   }
 
   public SimulatorConfig withGpu(String gpu) {
@@ -173,6 +185,7 @@ public record SimulatorConfig(
     int tokensPerChunk;
     int reasoningTokens;
     boolean profiler;
+    List<String> loraModules;
 
     Values(SimulatorConfig c) {
       port = c.port;
@@ -189,6 +202,7 @@ public record SimulatorConfig(
       tokensPerChunk = c.tokensPerChunk;
       reasoningTokens = c.reasoningTokens;
       profiler = c.profiler;
+      loraModules = c.loraModules;
     }
 
     SimulatorConfig config() {
@@ -206,7 +220,8 @@ public record SimulatorConfig(
           noise,
           tokensPerChunk,
           reasoningTokens,
-          profiler);
+          profiler,
+          loraModules);
     }
   }
 

@@ -13,8 +13,11 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -151,6 +154,34 @@ public final class VllmSimulator implements AutoCloseable {
 
   public String servedModelName() {
     return servedModelName;
+  }
+
+  /** The names a request may give as its {@code model}: the served model's, then its adapters'. */
+  public List<String> acceptedModels() {
+    List<String> out = new ArrayList<>();
+    out.add(servedModelName);
+    out.addAll(config.loraModules());
+    return out;
+  }
+
+  /**
+   * A generation request the simulator admitted: its {@code x-request-id} header (null without one)
+   * and the {@code model} it named (null without one).
+   */
+  public record Received(String requestId, String model) {}
+
+  private final Queue<Received> received = new ConcurrentLinkedQueue<>();
+
+  /** Notes an admitted generation request, for tests to see what reached the server. */
+  void received(String requestId, String model) {
+    if (received.size() < 1_000_000) {
+      received.add(new Received(requestId, model));
+    }
+  }
+
+  /** Every generation request admitted so far, in order. */
+  public List<Received> received() {
+    return List.copyOf(received);
   }
 
   public SimulatorConfig config() {

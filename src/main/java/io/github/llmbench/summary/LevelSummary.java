@@ -13,6 +13,7 @@ import io.github.llmbench.analysis.LevelSamples;
 import io.github.llmbench.analysis.ReasoningStats;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServerFigures;
+import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.TraceLateness;
 import io.github.llmbench.analysis.TrialValues;
 import io.github.llmbench.analysis.Trials;
@@ -46,6 +47,8 @@ import java.util.function.ToDoubleFunction;
  * @param finishReasons how many completed requests ended with each {@code finish_reason}, when
  *     their streams said one (else null)
  * @param ramp a ramp level over time and where its latency broke (else null)
+ * @param endpoints vLLM's fields per server, when the run sent to several (else null)
+ * @param models vLLM's fields per model, when the run mixed several (else null)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -66,7 +69,9 @@ public record LevelSummary(
     Delivered deliveredLoad,
     ReasoningFigures reasoning,
     Map<String, Integer> finishReasons,
-    RampFigures ramp) {
+    RampFigures ramp,
+    Map<String, ServingFigures> endpoints,
+    Map<String, ServingFigures> models) {
 
   public LevelSummary {
     failures = failures == null ? List.of() : List.copyOf(failures);
@@ -287,7 +292,18 @@ public record LevelSummary(
         Delivered.of(l.delivered(), l.name()),
         ReasoningFigures.of(l.reasoning()),
         l.ends().byReason().isEmpty() ? null : l.ends().byReason(),
-        RampFigures.of(l.ramp()));
+        RampFigures.of(l.ramp()),
+        figures(l.routes().byEndpoint()),
+        figures(l.routes().byModel()));
+  }
+
+  private static Map<String, ServingFigures> figures(Map<String, ServingMetrics> by) {
+    if (by.isEmpty()) {
+      return null;
+    }
+    Map<String, ServingFigures> out = new LinkedHashMap<>();
+    by.forEach((k, m) -> out.put(k, ServingFigures.of(m)));
+    return out;
   }
 
   /**
@@ -299,6 +315,8 @@ public record LevelSummary(
         figures,
         steadyState,
         roofline,
+        null,
+        null,
         null,
         null,
         null,
@@ -334,7 +352,9 @@ public record LevelSummary(
         deliveredLoad,
         reasoning,
         finishReasons,
-        ramp);
+        ramp,
+        endpoints,
+        models);
   }
 
   private static Map<String, FigureInterval> intervals(LevelSamples samples) {

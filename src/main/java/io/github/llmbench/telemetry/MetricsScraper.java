@@ -104,7 +104,7 @@ public final class MetricsScraper implements AutoCloseable {
    */
   public static Optional<String> problem(Endpoint e) {
     try {
-      List<ServerSample> s = scrape(newClient(), e);
+      List<ServerSample> s = scrape(newClient(), e, System.currentTimeMillis());
       return s.isEmpty()
           ? Optional.of("no vLLM, SGLang, llama.cpp, TGI, trtllm-serve or DCGM metric in it")
           : Optional.empty();
@@ -138,9 +138,11 @@ public final class MetricsScraper implements AutoCloseable {
       return;
     }
     List<ServerSample> fresh = new ArrayList<>();
+    // one time for the round: replicas' samples of one scrape add up as one server's
+    long now = System.currentTimeMillis();
     for (Endpoint e : endpoints) {
       try {
-        fresh.addAll(scrape(client, e));
+        fresh.addAll(scrape(client, e, now));
       } catch (IOException | RuntimeException ex) {
         if (failedOnce.add(e.uri())) {
           err.println(
@@ -160,7 +162,7 @@ public final class MetricsScraper implements AutoCloseable {
     write(knownFolder.get());
   }
 
-  private static List<ServerSample> scrape(HttpClient client, Endpoint e)
+  private static List<ServerSample> scrape(HttpClient client, Endpoint e, long now)
       throws IOException, InterruptedException {
     HttpRequest.Builder b = HttpRequest.newBuilder(e.uri()).timeout(Duration.ofSeconds(5)).GET();
     e.headers().forEach(b::header);
@@ -169,7 +171,6 @@ public final class MetricsScraper implements AutoCloseable {
     if (r.statusCode() != 200) {
       throw new IOException("HTTP " + r.statusCode());
     }
-    long now = System.currentTimeMillis();
     List<ServerSample> out = new ArrayList<>();
     for (PrometheusText.Sample s : PrometheusText.parse(r.body()).samples()) {
       if (kept(s.name()) && Double.isFinite(s.value())) {

@@ -40,9 +40,26 @@ public record MetricsSetup(MetricsScraper scraper, String note) {
       double intervalSeconds,
       Supplier<Path> folder,
       PrintStream out) {
+    return of(List.of(serverUrl), headers, apiKey, others, intervalSeconds, folder, out);
+  }
+
+  /**
+   * As {@link #of(URI, Map, Optional, List, double, Supplier, PrintStream)} for several servers
+   * sent to in turn ({@code -Dbase.url=U1,U2}): each one's metrics at the path the first answers
+   * on, every round's scrapes at one time so that the replicas' counters add up.
+   */
+  public static MetricsSetup of(
+      List<URI> serverUrls,
+      Map<String, String> headers,
+      Optional<String> apiKey,
+      List<URI> others,
+      double intervalSeconds,
+      Supplier<Path> folder,
+      PrintStream out) {
     if (intervalSeconds <= 0) {
       return new MetricsSetup(null, "off (-Dmetrics.interval=0)");
     }
+    URI serverUrl = serverUrls.get(0);
     Map<String, String> own = new LinkedHashMap<>(headers);
     apiKey.ifPresent(k -> own.put("Authorization", "Bearer " + k));
     MetricsScraper.Endpoint server =
@@ -62,6 +79,12 @@ public record MetricsSetup(MetricsScraper scraper, String note) {
     if (problem.isEmpty()) {
       endpoints.add(server);
       said.add("GET " + server.uri());
+      String path = server.uri().getPath();
+      for (URI replica : serverUrls.subList(1, serverUrls.size())) {
+        MetricsScraper.Endpoint e = new MetricsScraper.Endpoint(URI.create(replica + path), own);
+        endpoints.add(e);
+        said.add("GET " + e.uri());
+      }
     } else {
       said.add("none from the server (GET " + server.uri() + ": " + problem.get() + ")");
     }

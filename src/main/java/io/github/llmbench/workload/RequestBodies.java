@@ -44,6 +44,11 @@ public final class RequestBodies {
   }
 
   public String streaming(RequestSpec request) {
+    return streaming(request, model);
+  }
+
+  /** The streamed request's body naming {@code model} (one of a mix, {@code -Dmodel=a,b}). */
+  public String streaming(RequestSpec request, String model) {
     ObjectNode body = JSON.createObjectNode();
     body.put("model", model);
     if (api == Api.CHAT) {

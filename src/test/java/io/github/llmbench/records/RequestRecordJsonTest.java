@@ -122,6 +122,22 @@ class RequestRecordJsonTest {
   }
 
   @Test
+  void aRecordOfARunOverSeveralServersOrModelsNamesItsOwnAndReadsBack() throws Exception {
+    RequestRecord routed =
+        RequestRecord.failed("r", "c2", null, 5, 9, "HTTP 500", 500, null)
+            .withRoute(Route.of("http://127.0.0.1:8001", "sql"));
+    String line = write(routed);
+    assertTrue(line.endsWith("\"endpoint\":\"http://127.0.0.1:8001\",\"model\":\"sql\"}"), line);
+    RequestRecord back = JSON.readValue(line, RequestRecord.class);
+    assertEquals(routed, back);
+    assertSame(routed.route(), back.route(), "one instance per route");
+    RequestRecord modelOnly = routed.withRoute(Route.of(null, "a"));
+    assertTrue(write(modelOnly).endsWith("\"profile\":null,\"model\":\"a\"}"));
+    assertNull(Route.of(null, null));
+    assertNull(JSON.readValue(write(routed.withRoute(null)), RequestRecord.class).route());
+  }
+
+  @Test
   void aLevelIsReadAsTheLevelItsTagNamesAndASimulationsOwnNameIsKept() throws Exception {
     for (Level level : List.of(Level.closed(64), Level.open(2.5), Level.TRACE, Level.WARMUP)) {
       RequestRecord r =

@@ -12,6 +12,7 @@ import io.github.llmbench.core.Ramp;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.simulator.SimulatorConfig;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -467,6 +468,41 @@ class BenchSettingsTest {
         error(Map.of("cancel.pct", "5", "cancel.after", "-1")));
     assertTrue(
         error(Map.of("cancel.after", "3")).startsWith("-Dcancel.after applies with -Dcancel.pct"));
+  }
+
+  @Test
+  void severalServersAndAMixOfModels() {
+    BenchSettings.Routing one = read(Map.of("base.url", "http://h:8000/v1/")).routing();
+    assertEquals(List.of(URI.create("http://h:8000")), one.baseUrls());
+    assertFalse(one.severalServers());
+    BenchSettings.Routing two =
+        read(Map.of(
+                "base.url", "http://a:8000, http://b:8000",
+                "model", "base,sql",
+                "model.weights", "3,1"))
+            .routing();
+    assertEquals(List.of(URI.create("http://a:8000"), URI.create("http://b:8000")), two.baseUrls());
+    assertEquals(List.of("base", "sql"), two.models());
+    assertEquals(List.of(0.75, 0.25), two.weights(), "normalised");
+    assertEquals(
+        List.of(0.5, 0.5), read(Map.of("model", "a,b")).routing().weights(), "equal by default");
+    assertEquals(Optional.of("base"), read(Map.of("model", "base,sql")).model(), "the first");
+    assertEquals(
+        "Invalid -Dbase.url=http://a:1,http://a:1: expected URLs separated by commas, each once"
+            + " (http://a:1 is there twice)",
+        error(Map.of("base.url", "http://a:1,http://a:1")));
+    assertTrue(
+        error(Map.of("base.url", "http://a:1,ftp://b"))
+            .startsWith("Invalid -Dbase.url=ftp://b: expected an http:// or https:// URL"));
+    assertEquals(
+        "Invalid -Dmodel=a,,b: expected model ids separated by commas, each once",
+        error(Map.of("model", "a,,b")));
+    assertTrue(
+        error(Map.of("model", "a,b", "model.weights", "1"))
+            .startsWith("-Dmodel.weights=1 gives 1 shares for 2 models of -Dmodel"));
+    assertEquals(
+        "Invalid -Dmodel.weights=0.7,-1: expected numbers above 0, separated by commas",
+        error(Map.of("model", "a,b", "model.weights", "0.7,-1")));
   }
 
   @Test
