@@ -7,11 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SettingsException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code -Dsim.faults}: typed in the settings, parsed by the simulator's grammar before it starts.
+ * {@code -Dsim.faults}: typed in the settings, parsed by the simulator's grammar before it starts;
+ * the models a run names, checked against what the server lists.
  */
 class TargetTest {
 
@@ -42,5 +46,33 @@ class TargetTest {
         faults);
     assertTrue(
         error("429:0.7,500:0.7").startsWith("Invalid -Dsim.faults=429:0.7,500:0.7: expected "));
+  }
+
+  private static BenchSettings settings(Map<String, String> props) {
+    return BenchSettings.from(props, Map.<String, String>of()::get);
+  }
+
+  @Test
+  void theEmbeddedSimulatorServesItsLoraAdaptersForAMixOfModels() {
+    Map<String, String> mix =
+        Map.of("sim.model", "sim-tiny", "sim.lora", "sql,chat", "model", "llmbench/sim-tiny,sql");
+    try (Target t =
+        Target.resolve(settings(mix), new PrintStream(OutputStream.nullOutputStream()))) {
+      assertEquals(List.of("llmbench/sim-tiny", "sql"), t.models());
+      assertEquals("llmbench/sim-tiny", t.model(), "the one the kit asks about");
+      assertEquals(List.of("llmbench/sim-tiny", "sql", "chat"), t.api().models(), "GET /v1/models");
+    }
+    TargetException unknown =
+        assertThrows(
+            TargetException.class,
+            () ->
+                Target.resolve(
+                    settings(Map.of("sim.model", "sim-tiny", "model", "llmbench/sim-tiny,sql")),
+                    new PrintStream(OutputStream.nullOutputStream())));
+    assertEquals(
+        "Invalid -Dmodel=llmbench/sim-tiny,sql: the server at "
+            + unknown.getMessage().replaceAll(".*the server at (\\S+) serves.*", "$1")
+            + " serves llmbench/sim-tiny, not sql",
+        unknown.getMessage());
   }
 }
