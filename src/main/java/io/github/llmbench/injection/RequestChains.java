@@ -73,12 +73,13 @@ public final class RequestChains {
   private final AtomicLong measuredIndex = new AtomicLong();
   private final AtomicLong warmupIndex = new AtomicLong();
   private final AtomicLong conversationIds = new AtomicLong();
-  private ModelMix models;
+  private final ModelMix models;
 
   /**
    * @param shape the dataset kind, turns and think time
    * @param injector this injector's share of the run's requests
    * @param outputLen the output length of a record that names none
+   * @param models the mix of models each request picks from, or null when it names the bodies' one
    */
   public RequestChains(
       StreamCapture capture,
@@ -86,13 +87,15 @@ public final class RequestChains {
       RequestBodies bodies,
       BenchSettings.Workload shape,
       BenchSettings.Injector injector,
-      int outputLen) {
+      int outputLen,
+      ModelMix models) {
     this.capture = capture;
     this.workload = workload;
     this.bodies = bodies;
     this.shape = shape;
     this.injector = injector;
     this.outputLen = outputLen;
+    this.models = models;
   }
 
   /**
@@ -139,19 +142,17 @@ public final class RequestChains {
             settings.requestOptions().extraBody(),
             target.api().kind().maxTokensKey(settings.api() == BenchSettings.Api.CHAT));
     capture.spreadOver(target.baseUrls());
-    RequestChains chains =
-        new RequestChains(
-            capture,
-            workload,
-            bodies,
-            settings.workload(),
-            settings.injector(),
-            settings.outputLen());
-    if (target.models().size() > 1) {
-      chains.models =
-          new ModelMix(target.models(), settings.routing().weights(), settings.workload().seed());
-    }
-    return chains;
+    return new RequestChains(
+        capture,
+        workload,
+        bodies,
+        settings.workload(),
+        settings.injector(),
+        settings.outputLen(),
+        target.models().size() > 1
+            ? new ModelMix(
+                target.models(), settings.routing().weights(), settings.workload().seed())
+            : null);
   }
 
   /**
