@@ -169,34 +169,6 @@ public final class BenchSettings {
       prompts = List.copyOf(prompts);
     }
 
-    /** A load that does not ramp. */
-    public Load(
-        List<Integer> levels,
-        boolean ladder,
-        List<Integer> prompts,
-        int durationSeconds,
-        int warmupPrompts,
-        int warmupConc,
-        OptionalDouble rate,
-        double burstiness,
-        OptionalInt maxConc,
-        int trials,
-        int trialsCooldownSeconds) {
-      this(
-          levels,
-          ladder,
-          prompts,
-          durationSeconds,
-          warmupPrompts,
-          warmupConc,
-          rate,
-          burstiness,
-          maxConc,
-          trials,
-          trialsCooldownSeconds,
-          Optional.empty());
-    }
-
     /** Whether requests arrive whatever the server does: at a rate, or at a ramp's rate. */
     public boolean open() {
       return rate.isPresent() || ramp.filter(r -> r.kind() == Ramp.Kind.RATE).isPresent();

@@ -25,28 +25,13 @@ import java.util.function.Supplier;
 public record MetricsSetup(MetricsScraper scraper, String note) {
 
   /**
-   * @param serverUrl the server's base URL: its {@code /metrics} is asked with its headers and API
-   *     key
+   * @param serverUrls the server's base URL, or several sent to in turn ({@code -Dbase.url=U1,U2}):
+   *     each one's metrics are asked at the path the first answers on, with its headers and API
+   *     key, every round's scrapes at one time so that the replicas' counters add up
    * @param others further endpoints ({@code -Dmetrics.urls}): other services, sent no key, no
    *     headers
    * @param intervalSeconds how often to scrape; 0 for never
    * @param folder the run's {@code llm/} folder once it is known, else null
-   */
-  public static MetricsSetup of(
-      URI serverUrl,
-      Map<String, String> headers,
-      Optional<String> apiKey,
-      List<URI> others,
-      double intervalSeconds,
-      Supplier<Path> folder,
-      PrintStream out) {
-    return of(List.of(serverUrl), headers, apiKey, others, intervalSeconds, folder, out);
-  }
-
-  /**
-   * As {@link #of(URI, Map, Optional, List, double, Supplier, PrintStream)} for several servers
-   * sent to in turn ({@code -Dbase.url=U1,U2}): each one's metrics at the path the first answers
-   * on, every round's scrapes at one time so that the replicas' counters add up.
    */
   public static MetricsSetup of(
       List<URI> serverUrls,

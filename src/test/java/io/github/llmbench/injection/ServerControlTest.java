@@ -172,7 +172,8 @@ class ServerControlTest {
             1,
             java.util.OptionalInt.empty(),
             2,
-            0);
+            0,
+            java.util.Optional.empty());
     List<Phase> phases = LoadPlan.of(load, List.of("SS", "LL"));
     // warmup, then per level: trial 1 (SS, LL), trial 2 (SS, LL)
     assertEquals(9, phases.size());

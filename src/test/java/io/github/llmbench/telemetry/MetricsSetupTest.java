@@ -22,7 +22,8 @@ class MetricsSetupTest {
   @Test
   void anIntervalOfZeroScrapesNothingAndSaysHowToTurnItOn() {
     MetricsSetup off =
-        MetricsSetup.of(NO_SERVER, Map.of(), Optional.of("key"), List.of(), 0, () -> null, err);
+        MetricsSetup.of(
+            List.of(NO_SERVER), Map.of(), Optional.of("key"), List.of(), 0, () -> null, err);
     assertNull(off.scraper());
     assertEquals("off (-Dmetrics.interval=0)", off.note());
   }
@@ -30,7 +31,8 @@ class MetricsSetupTest {
   @Test
   void aServerWithoutMetricsIsLeftOutAndTheOtherEndpointsAreScraped() {
     MetricsSetup none =
-        MetricsSetup.of(NO_SERVER, Map.of(), Optional.empty(), List.of(), 1, () -> null, err);
+        MetricsSetup.of(
+            List.of(NO_SERVER), Map.of(), Optional.empty(), List.of(), 1, () -> null, err);
     assertNull(none.scraper(), "nothing to scrape");
     assertTrue(
         none.note().startsWith("none from the server (GET http://127.0.0.1:1/metrics: "),
@@ -38,7 +40,8 @@ class MetricsSetupTest {
 
     URI dcgm = URI.create("http://127.0.0.1:2/metrics");
     MetricsSetup other =
-        MetricsSetup.of(NO_SERVER, Map.of(), Optional.empty(), List.of(dcgm), 2.5, () -> null, err);
+        MetricsSetup.of(
+            List.of(NO_SERVER), Map.of(), Optional.empty(), List.of(dcgm), 2.5, () -> null, err);
     assertNotNull(other.scraper());
     assertTrue(
         other.note().endsWith(" + GET " + dcgm + ", every 2.5 s, to llm/server-metrics.jsonl"),
