@@ -6,6 +6,7 @@ import io.github.llmbench.injection.Target;
 import io.github.llmbench.report.SettingsDescription;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SettingsTable;
+import io.github.llmbench.workload.RequestBodies;
 import java.io.PrintStream;
 import java.net.URI;
 import java.util.LinkedHashMap;
@@ -59,8 +60,12 @@ final class StartLines {
   /** Which server answers, and what the kit does differently for it. */
   static String serverLine(Target target, BenchSettings settings) {
     ServerKind kind = target.api().kind();
-    boolean chat = settings.api() == BenchSettings.Api.CHAT;
-    String line = kind.label() + ": the output length goes in " + kind.maxTokensKey(chat);
+    String line =
+        kind.label()
+            + ": the output length goes in "
+            + (settings.api() == BenchSettings.Api.RESPONSES
+                ? RequestBodies.RESPONSES_MAX_TOKENS
+                : kind.maxTokensKey(settings.api() == BenchSettings.Api.CHAT));
     if (!kind.honoursIgnoreEos()) {
       line +=
           "; it ignores ignore_eos, so answers end where the model ends them, shorter than asked"

@@ -28,7 +28,7 @@ import java.util.Locale;
  * final chunk with {@code "choices":[]}; llama.cpp's completions: the finish chunk). llama.cpp's
  * {@code timings} object (final chunk) is kept as {@link ServerTimings}. An {@code error} member
  * that is not null makes the chunk an error event (vLLM's errors after the stream started come that
- * way, with HTTP 200).
+ * way, with HTTP 200). The Responses API's typed events are read too ({@link #responsesEvent}).
  */
 final class ChunkInspector {
 
@@ -58,6 +58,9 @@ final class ChunkInspector {
 
     /** Where the thinking text goes (counted where the usage does not), or null: not kept. */
     StringBuilder reasoning;
+
+    /** A Responses event's {@code delta}, read before its {@code type} may say what it is. */
+    final StringBuilder delta = new StringBuilder();
 
     void reset() {
       done = false;
@@ -107,11 +110,46 @@ final class ChunkInspector {
         facts.error = invalid(data, length);
         return;
       }
+      // the Responses API's events: their type, in any order with what it qualifies
+      String type = null;
+      boolean delta = false;
+      JsonNode response = null;
+      String message = null;
       JsonToken t;
       while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
         String name = p.currentName();
         JsonToken value = p.nextToken();
         switch (name) {
+          case "type" -> {
+            if (value == JsonToken.VALUE_STRING) {
+              type = p.getText();
+            } else {
+              p.skipChildren();
+            }
+          }
+          case "delta" -> {
+            if (value == JsonToken.VALUE_STRING) {
+              delta = true;
+              facts.delta.setLength(0);
+              facts.delta.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+            } else {
+              p.skipChildren();
+            }
+          }
+          case "response" -> {
+            if (value == JsonToken.START_OBJECT) {
+              response = p.readValueAsTree();
+            } else {
+              p.skipChildren();
+            }
+          }
+          case "message" -> {
+            if (value == JsonToken.VALUE_STRING) {
+              message = p.getText();
+            } else {
+              p.skipChildren();
+            }
+          }
           case "choices" -> {
             if (value == JsonToken.START_ARRAY) {
               JsonToken first = p.nextToken();
@@ -150,9 +188,80 @@ final class ChunkInspector {
       }
       if (t != JsonToken.END_OBJECT) {
         facts.error = invalid(data, length);
+      } else if (type != null && facts.error == null) {
+        responsesEvent(type, delta, response, message, facts);
       }
     } catch (IOException | RuntimeException e) {
       facts.error = invalid(data, length);
+    }
+  }
+
+  /**
+   * One event of the Responses API ({@code /v1/responses}): an output text, function-call or
+   * reasoning delta carries text as a chat delta does; {@code response.completed} and {@code
+   * response.incomplete} end the stream (as {@code [DONE]}) with the usage ({@code input_tokens},
+   * {@code output_tokens}, {@code output_tokens_details.reasoning_tokens}) and a finish reason
+   * ({@code stop}, or {@code length} when it stopped at {@code max_output_tokens}); {@code
+   * response.failed} and {@code error} events are errors. Other events (created, in progress, item
+   * and part boundaries) carry nothing the metrics need.
+   */
+  private static void responsesEvent(
+      String type, boolean delta, JsonNode response, String message, Facts facts) {
+    switch (type) {
+      case "response.output_text.delta", "response.function_call_arguments.delta" -> {
+        if (delta && facts.delta.length() > 0) {
+          facts.text = true;
+          facts.outputText = true;
+          if (facts.answer != null) {
+            facts.answer.append(facts.delta);
+          }
+        }
+      }
+      case "response.reasoning_text.delta",
+          "response.reasoning_summary_text.delta",
+          "response.reasoning.delta" -> {
+        if (delta && facts.delta.length() > 0) {
+          facts.text = true;
+          if (facts.reasoning != null) {
+            facts.reasoning.append(facts.delta);
+          }
+        }
+      }
+      case "response.completed", "response.incomplete" -> {
+        facts.done = true;
+        if (response == null) {
+          return;
+        }
+        JsonNode usage = response.get("usage");
+        if (usage != null && usage.isObject()) {
+          facts.hasUsage = true;
+          facts.promptTokens = intOrNull(usage.get("input_tokens"));
+          facts.completionTokens = intOrNull(usage.get("output_tokens"));
+          JsonNode details = usage.get("output_tokens_details");
+          Integer thought = details == null ? null : intOrNull(details.get("reasoning_tokens"));
+          // every Responses usage says reasoning_tokens, 0 for a model that does not reason
+          facts.reasoningTokens = thought != null && thought == 0 ? null : thought;
+        }
+        JsonNode incomplete = response.get("incomplete_details");
+        String reason =
+            incomplete != null && incomplete.isObject() && incomplete.hasNonNull("reason")
+                ? incomplete.get("reason").asText()
+                : null;
+        facts.finishReason =
+            reason == null
+                ? (type.equals("response.completed") ? "stop" : null)
+                : reason.equals("max_output_tokens") ? "length" : reason;
+      }
+      case "response.failed" -> {
+        JsonNode error = response == null ? null : response.get("error");
+        facts.error =
+            "response failed: "
+                + (error == null || error.isNull() ? "no error given" : errorText(error));
+      }
+      case "error" -> facts.error = "error event: " + abbreviate(message == null ? type : message);
+      default -> {
+        // lifecycle and boundary events
+      }
     }
   }
 

@@ -89,10 +89,6 @@ final class StreamReader implements SseFraming.Sink {
       error = facts.error;
       return;
     }
-    if (facts.done) {
-      done = true;
-      return;
-    }
     if (facts.hasUsage) {
       promptTokens = facts.promptTokens;
       completionTokens = facts.completionTokens;
@@ -103,6 +99,10 @@ final class StreamReader implements SseFraming.Sink {
     }
     if (facts.finishReason != null) {
       finishReason = facts.finishReason;
+    }
+    if (facts.done) { // [DONE], or a Responses stream's last event with its usage
+      done = true;
+      return;
     }
     if (facts.text) {
       if (textCount == textNanos.length) {

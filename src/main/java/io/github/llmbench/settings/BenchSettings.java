@@ -51,7 +51,9 @@ public final class BenchSettings {
   /** Which OpenAI-compatible endpoint to stream from. */
   public enum Api {
     CHAT("/v1/chat/completions"),
-    COMPLETIONS("/v1/completions");
+    COMPLETIONS("/v1/completions"),
+    /** OpenAI's Responses API: chat messages in, an event stream of typed events out. */
+    RESPONSES("/v1/responses");
 
     private final String path;
 
@@ -67,14 +69,19 @@ public final class BenchSettings {
       return name().toLowerCase(Locale.ROOT);
     }
 
-    /** {@code -Dapi}'s value: {@code chat} or {@code completions}, in any case. */
+    /** Whether it sends chat messages, which the server wraps in the model's chat template. */
+    public boolean chatMessages() {
+      return this != COMPLETIONS;
+    }
+
+    /** {@code -Dapi}'s value: {@code chat}, {@code completions} or {@code responses}, any case. */
     static Api parse(String name, String raw) {
       for (Api a : values()) {
         if (a.id().equals(raw.toLowerCase(Locale.ROOT))) {
           return a;
         }
       }
-      throw SettingsException.invalid(name, raw, "chat or completions");
+      throw SettingsException.invalid(name, raw, "chat, completions or responses");
     }
   }
 

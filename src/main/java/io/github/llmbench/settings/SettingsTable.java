@@ -132,8 +132,8 @@ public final class SettingsTable {
           SERVER,
           "api",
           BenchSettings.Api.CHAT,
-          "chat or completions",
-          "the endpoint: /v1/chat/completions or /v1/completions",
+          "chat, completions or responses",
+          "the endpoint: /v1/chat/completions, /v1/completions or /v1/responses (streamed events)",
           BenchSettings.Api::parse);
   public static final Setting<String> MODEL =
       Setting.without(

@@ -155,6 +155,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
           requireMethod(method, HttpMethod.POST);
           admit(ctx, body(msg), msg.headers().get("x-request-id"), false, keepAlive);
         }
+        case "/v1/responses" -> {
+          requireMethod(method, HttpMethod.POST);
+          admit(
+              ctx,
+              ParsedRequest.responsesAsChat(body(msg)),
+              msg.headers().get("x-request-id"),
+              true,
+              keepAlive);
+        }
         default -> sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
       }
     } catch (MethodNotAllowed e) {
@@ -393,7 +402,19 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
           }
         };
     ResponseWriter w;
-    if (llamaCpp()) {
+    boolean responses = body.has(ParsedRequest.RESPONSES_MARK);
+    if (responses) {
+      ResponsesStreamWriter rw =
+          new ResponsesStreamWriter(
+              ctx.channel(),
+              p,
+              sim.servedModelName(),
+              keepAlive,
+              onDone,
+              sim.config().reasoningTokens());
+      rw.writeStreamHead();
+      w = rw;
+    } else if (llamaCpp()) {
       LlamaCppStreamWriter lw =
           new LlamaCppStreamWriter(
               ctx.channel(),
@@ -423,7 +444,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       w = sw;
     }
     if (fault != null && p.stream) {
-      w = new FaultyWriter(w, ctx.channel(), fault, p.maxTokens, onDone, holder);
+      w = new FaultyWriter(w, ctx.channel(), fault, p.maxTokens, onDone, holder, responses);
     }
     SimRequest r = new SimRequest(p.promptTokens, p.maxTokens, w, hashes, System.nanoTime());
     holder[0] = r;

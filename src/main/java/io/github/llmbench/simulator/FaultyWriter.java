@@ -21,6 +21,7 @@ final class FaultyWriter implements ResponseWriter {
   private final Runnable onDone;
   private final SimRequest[] request;
   private boolean over;
+  private final boolean responses;
   private int stalledUpTo = -1; // highest token index held back during a stall
   private boolean stalling;
 
@@ -30,7 +31,9 @@ final class FaultyWriter implements ResponseWriter {
       SimFaults.Fault fault,
       int maxTokens,
       Runnable onDone,
-      SimRequest[] request) {
+      SimRequest[] request,
+      boolean responses) {
+    this.responses = responses;
     this.inner = inner;
     this.channel = channel;
     this.fault = fault;
@@ -61,9 +64,14 @@ final class FaultyWriter implements ResponseWriter {
         over = true;
         cancel();
         // vLLM's streaming error: one data event with the error object, then [DONE]
+        // the Responses API's: an error event, and no [DONE]
         String ev =
-            "data: {\"error\":{\"message\":\"simulated fault: generation failed\",\"type\":\"InternalServerError\","
-                + "\"param\":null,\"code\":500}}\n\ndata: [DONE]\n\n";
+            responses
+                ? "event: error\ndata: {\"type\":\"error\",\"code\":\"server_error\","
+                    + "\"message\":\"simulated fault: generation failed\",\"param\":null}\n\n"
+                : "data: {\"error\":{\"message\":\"simulated fault: generation failed\","
+                    + "\"type\":\"InternalServerError\",\"param\":null,\"code\":500}}\n\n"
+                    + "data: [DONE]\n\n";
         channel.writeAndFlush(
             new DefaultLastHttpContent(Unpooled.copiedBuffer(ev, StandardCharsets.UTF_8)));
         onDone.run();

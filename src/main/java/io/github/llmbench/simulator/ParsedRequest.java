@@ -1,6 +1,7 @@
 package io.github.llmbench.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -162,6 +163,43 @@ final class ParsedRequest {
       throw ApiError.badRequest("tools.0.function.name: Field required", "tools");
     }
     return name.asText();
+  }
+
+  /**
+   * The field a Responses request turned into a chat one carries, so the answer is an event stream.
+   */
+  static final String RESPONSES_MARK = "__responses";
+
+  /**
+   * A Responses API body ({@code input}: a string or messages; {@code max_output_tokens}) as the
+   * chat body the simulator serves, marked ({@link #RESPONSES_MARK}) so that its answer is written
+   * as Responses events. Only streamed requests are served.
+   */
+  static JsonNode responsesAsChat(JsonNode body) {
+    if (body == null || !body.isObject()) {
+      throw ApiError.badRequest("Request body must be a JSON object", null);
+    }
+    ObjectNode chat = ((ObjectNode) body).deepCopy();
+    JsonNode input = chat.remove("input");
+    if (input == null || input.isNull()) {
+      throw ApiError.badRequest("input: Field required", "input");
+    }
+    if (input.isTextual()) {
+      ObjectNode m = chat.putArray("messages").addObject();
+      m.put("role", "user");
+      m.put("content", input.asText());
+    } else {
+      chat.set("messages", input);
+    }
+    JsonNode max = chat.remove("max_output_tokens");
+    if (max != null) {
+      chat.set("max_tokens", max);
+    }
+    if (!chat.path("stream").asBoolean(false)) {
+      throw ApiError.badRequest("the simulator serves /v1/responses streamed only", "stream");
+    }
+    chat.put(RESPONSES_MARK, true);
+    return chat;
   }
 
   /** {@code model} may be absent (vLLM then uses the served model); otherwise it must match. */

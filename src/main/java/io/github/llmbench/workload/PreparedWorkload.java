@@ -1,7 +1,6 @@
 package io.github.llmbench.workload;
 
 import io.github.llmbench.settings.BenchSettings;
-import io.github.llmbench.settings.BenchSettings.Api;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
 import java.io.PrintStream;
 import java.util.Collections;
@@ -204,7 +203,7 @@ public final class PreparedWorkload {
         }
       }
     }
-    boolean chat = settings.api() == Api.CHAT;
+    boolean chat = settings.api().chatMessages();
     OptionalInt template =
         chat && tokenizer.present()
             ? server.chatTemplateTokens(tokenizer, "How fast is the server?")

@@ -38,10 +38,15 @@ public final class RequestBodies {
     this.model = model;
     this.extraBody = extraBody.deepCopy();
     this.maxTokensKey =
-        extraBody.has("max_tokens")
-            ? "max_tokens"
-            : extraBody.has("max_completion_tokens") ? "max_completion_tokens" : maxTokensKey;
+        api == Api.RESPONSES
+            ? RESPONSES_MAX_TOKENS
+            : extraBody.has("max_tokens")
+                ? "max_tokens"
+                : extraBody.has("max_completion_tokens") ? "max_completion_tokens" : maxTokensKey;
   }
+
+  /** Where the Responses API takes the output length. */
+  public static final String RESPONSES_MAX_TOKENS = "max_output_tokens";
 
   public String streaming(RequestSpec request) {
     return streaming(request, model);
@@ -51,8 +56,9 @@ public final class RequestBodies {
   public String streaming(RequestSpec request, String model) {
     ObjectNode body = JSON.createObjectNode();
     body.put("model", model);
-    if (api == Api.CHAT) {
-      var messages = body.putArray("messages");
+    if (api.chatMessages()) {
+      // the Responses API takes the same messages as its input
+      var messages = body.putArray(api == Api.RESPONSES ? "input" : "messages");
       if (request.messages() != null) {
         request
             .messages()
@@ -65,7 +71,9 @@ public final class RequestBodies {
     }
     body.put(maxTokensKey, request.maxTokens());
     body.put("stream", true);
-    body.putObject("stream_options").put("include_usage", true);
+    if (api != Api.RESPONSES) { // its final event always carries the usage
+      body.putObject("stream_options").put("include_usage", true);
+    }
     body.put("ignore_eos", true);
     body.setAll(extraBody);
     try {

@@ -363,8 +363,10 @@ class BenchSettingsTest {
   @Test
   void apiAndSimulatorIdsAreChecked() {
     assertEquals(BenchSettings.Api.COMPLETIONS, read(Map.of("api", "completions")).api());
+    assertEquals(BenchSettings.Api.RESPONSES, read(Map.of("api", "Responses")).api());
     assertEquals(
-        "Invalid -Dapi=responses: expected chat or completions", error(Map.of("api", "responses")));
+        "Invalid -Dapi=embeddings: expected chat, completions or responses",
+        error(Map.of("api", "embeddings")));
     assertTrue(
         error(Map.of("sim.gpu", "tpu")).startsWith("Invalid -Dsim.gpu=tpu: expected one of "));
   }

@@ -30,6 +30,22 @@ class RequestBodiesTest {
   }
 
   @Test
+  void aResponsesBodyCarriesTheMessagesAsInputAndItsOwnLengthKey() throws Exception {
+    JsonNode body =
+        JSON.readTree(
+            new RequestBodies(Api.RESPONSES, "m", JSON.createObjectNode(), "max_completion_tokens")
+                .streaming(RequestSpec.ofPrompt("hi", 128, null, 1), "sql"));
+    assertEquals(
+        List.of("model", "input", "max_output_tokens", "stream", "ignore_eos"),
+        iterate(body.fieldNames()),
+        "no stream_options: the last event carries the usage");
+    assertEquals("sql", body.get("model").asText(), "the model of a mix");
+    assertEquals("user", body.get("input").get(0).get("role").asText());
+    assertEquals("hi", body.get("input").get(0).get("content").asText());
+    assertEquals(128, body.get("max_output_tokens").asInt());
+  }
+
+  @Test
   void withoutExtraBodyTheKitsBody() throws Exception {
     JsonNode body =
         JSON.readTree(

@@ -1,0 +1,109 @@
+package io.github.llmbench.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.simulator.SimFaults;
+import io.github.llmbench.simulator.SimulatorConfig;
+import io.github.llmbench.simulator.VllmSimulator;
+import io.github.llmbench.testing.GatlingRun;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code -Dapi=responses} ({@code /v1/responses}, OpenAI's Responses API, streamed) against a
+ * simulator that logs what it received: the result block as for chat, the usage's lengths, and each
+ * failure kind (an error event, a cut stream, an HTTP 500) as a failure with its text, every
+ * request reaching the server once.
+ */
+class ResponsesIT {
+
+  private static SimulatorConfig sim(String faults) {
+    return SimulatorConfig.defaults()
+        .withModel("sim-tiny")
+        .withGpu("rtx4090")
+        .withFaults(SimFaults.parse(faults));
+  }
+
+  @Test
+  void aResponsesRunReportsItsBlocksAndEachFailureKind(@TempDir Path results) throws Exception {
+    try (VllmSimulator clean = VllmSimulator.start(sim("none"))) {
+      GatlingRun.Result run =
+          GatlingRun.run(
+              ServingBenchmarkSimulation.class,
+              results.resolve("ok"),
+              Map.of(
+                  "base.url", clean.baseUrl(),
+                  "api", "responses",
+                  "conc", "4",
+                  "prompts", "40",
+                  "input.len", "64",
+                  "output.len", "16"));
+      assertEquals(0, run.exitCode(), run.console());
+      List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+      assertEquals(40, records.size());
+      assertTrue(records.stream().allMatch(RequestRecord::ok), "all OK");
+      assertTrue(records.stream().allMatch(r -> r.outputTokens() == 16), "the usage's lengths");
+      assertTrue(records.stream().allMatch(r -> "length".equals(r.finishReason())));
+      assertTrue(records.stream().allMatch(r -> r.itlMs().size() == 15), "one delta a token");
+      assertTrue(run.console().contains("Successful requests:                     40"));
+      assertTrue(run.console().contains("Mean TPOT (ms):"), run.console());
+      assertEquals(40, clean.received().size(), "the server's count");
+      JsonNode s = new ObjectMapper().readTree(run.llm("summary.json").toFile());
+      assertEquals("openai-responses", s.path("backend").asText(), s.toString());
+    }
+
+    try (VllmSimulator faulty = VllmSimulator.start(sim("error:0.2,cut:0.2,500:0.2"))) {
+      GatlingRun.Result run =
+          GatlingRun.run(
+              ServingBenchmarkSimulation.class,
+              results.resolve("faults"),
+              Map.of(
+                  "base.url", faulty.baseUrl(),
+                  "api", "responses",
+                  "conc", "4",
+                  "prompts", "60",
+                  "input.len", "32",
+                  "output.len", "16",
+                  "gate.failed.pct", "100"));
+      List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+      assertEquals(60, records.size());
+      Map<String, Long> reasons =
+          records.stream()
+              .filter(r -> !r.ok())
+              .collect(Collectors.groupingBy(r -> kind(r.error()), Collectors.counting()));
+      assertEquals(Set.of("error event", "cut", "HTTP 500"), reasons.keySet(), reasons.toString());
+      assertTrue(
+          records.stream()
+              .filter(r -> !r.ok())
+              .anyMatch(r -> r.error().equals("error event: simulated fault: generation failed")));
+      // each request reached the server once: a failure is never sent again
+      Map<String, Long> received =
+          faulty.received().stream()
+              .collect(
+                  Collectors.groupingBy(VllmSimulator.Received::requestId, Collectors.counting()));
+      assertEquals(
+          records.stream().map(RequestRecord::id).collect(Collectors.toSet()), received.keySet());
+      assertTrue(received.values().stream().allMatch(n -> n == 1), received.toString());
+      assertTrue(run.console().contains("- Failures -"), run.console());
+    }
+  }
+
+  private static String kind(String error) {
+    Function<String, Boolean> has = error::startsWith;
+    return has.apply("error event:")
+        ? "error event"
+        : has.apply("stream cut") ? "cut" : has.apply("HTTP 500") ? "HTTP 500" : error;
+  }
+}
