@@ -34,7 +34,7 @@ final class StartLines {
         SettingsTable.BASE_URL.name(),
         target.baseUrls().size() > 1
             ? target.baseUrls().stream().map(URI::toString).collect(Collectors.joining(", "))
-                + " (requests in turn; the kit's own calls go to the first, metrics are read from each)"
+                + " (requests in turn; tokenizer and context asked of the first, metrics read from each)"
             : target.baseUrl() + (target.embedded() ? " (embedded vLLM simulator)" : ""));
     if (target.models().size() > 1) {
       shown.put(

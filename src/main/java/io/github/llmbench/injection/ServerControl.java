@@ -5,8 +5,10 @@ import io.github.llmbench.settings.BenchSettings;
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -30,8 +32,14 @@ public final class ServerControl {
 
   private static final String PREFIX = "gatling-llm-bench: ";
 
-  private final ServerApi api;
-  private final URI baseUrl;
+  /** The servers, the first the one whose kind names the calls' paths. */
+  private final List<ServerApi> apis;
+
+  private final List<URI> baseUrls;
+
+  /** The servers whose profiler started, to stop after the load. */
+  private final List<Integer> profiled = new ArrayList<>();
+
   private final BenchSettings.ServerCalls calls;
   private final PrintStream out;
 
@@ -45,15 +53,28 @@ public final class ServerControl {
 
   public ServerControl(
       ServerApi api, URI baseUrl, BenchSettings.ServerCalls calls, PrintStream out) {
-    this.api = api;
-    this.baseUrl = baseUrl;
+    this(List.of(api), List.of(baseUrl), calls, out);
+  }
+
+  /** The calls to each of several servers sent to in turn ({@code -Dbase.url=U1,U2}). */
+  ServerControl(
+      List<ServerApi> apis, List<URI> baseUrls, BenchSettings.ServerCalls calls, PrintStream out) {
+    this.apis = List.copyOf(apis);
+    this.baseUrls = List.copyOf(baseUrls);
     this.calls = calls;
     this.out = out;
   }
 
-  /** The run's calls, to the run's server. */
+  /** The run's calls, to each of the run's servers. */
   public static ServerControl of(Target target, BenchSettings settings, PrintStream out) {
-    return new ServerControl(target.api(), target.baseUrl(), settings.serverCalls(), out);
+    return new ServerControl(target.apis(), target.baseUrls(), settings.serverCalls(), out);
+  }
+
+  /**
+   * How a call went to several servers: {@code ""} for one, else {@code " on each of 2 servers"}.
+   */
+  private String onEach() {
+    return apis.size() > 1 ? " on each of " + apis.size() + " servers" : "";
   }
 
   /** Whether anything is called before a level: the load then runs this before each. */
@@ -77,12 +98,18 @@ public final class ServerControl {
   }
 
   private void resetCache(Level level) {
-    String path = api.kind() == ServerKind.SGLANG ? "/flush_cache" : "/reset_prefix_cache";
+    String path = apis.get(0).kind() == ServerKind.SGLANG ? "/flush_cache" : "/reset_prefix_cache";
     resetsAsked++;
-    ServerApi.Answer a = api.post(path, CALL_TIMEOUT);
+    ServerApi.Answer a = null;
+    URI baseUrl = null;
+    for (int i = 0; i < apis.size() && (a == null || a.ok()); i++) {
+      a = apis.get(i).post(path, CALL_TIMEOUT);
+      baseUrl = baseUrls.get(i);
+    }
     if (a.ok()) {
       resets++;
-      out.println(PREFIX + "prefix cache reset before " + level.tag() + " (POST " + path + ")");
+      out.println(
+          PREFIX + "prefix cache reset before " + level.tag() + " (POST " + path + onEach() + ")");
     } else if (a.status() == 404 || a.status() == 405) {
       resetRefused = true; // the server has no such route: asking again before each level is noise
       out.println(
@@ -113,14 +140,27 @@ public final class ServerControl {
   }
 
   private void startProfile(Level level) {
-    ServerApi.Answer a = api.post("/start_profile", CALL_TIMEOUT);
+    ServerApi.Answer a = null;
+    URI baseUrl = null;
+    for (int i = 0; i < apis.size(); i++) {
+      ServerApi.Answer answer = apis.get(i).post("/start_profile", CALL_TIMEOUT);
+      if (answer.ok()) {
+        profiled.add(i);
+      }
+      if (a == null || a.ok()) { // the first refusal is the one said
+        a = answer;
+        baseUrl = baseUrls.get(i);
+      }
+    }
+    profiling = !profiled.isEmpty();
     if (a.ok()) {
-      profiling = true;
       out.println(
           PREFIX
               + "profiling started before "
               + level.tag()
-              + " (POST /start_profile); it stops after the last level");
+              + " (POST /start_profile"
+              + onEach()
+              + "); it stops after the last level");
       notes.put("profile", "started before " + level.tag());
     } else if (a.status() == 404) {
       out.println(
@@ -156,7 +196,11 @@ public final class ServerControl {
             + "stopping the profiler (POST /stop_profile; the server writes its traces, which can"
             + " take minutes)");
     long start = System.nanoTime();
-    ServerApi.Answer a = api.post("/stop_profile", STOP_TIMEOUT);
+    ServerApi.Answer a = null;
+    for (int i : profiled) {
+      ServerApi.Answer answer = apis.get(i).post("/stop_profile", STOP_TIMEOUT);
+      a = a == null || a.ok() ? answer : a;
+    }
     double seconds = (System.nanoTime() - start) / 1e9;
     if (a.ok()) {
       out.printf(

@@ -11,6 +11,7 @@ import io.github.llmbench.workload.PreparedWorkload;
 import io.github.llmbench.workload.ServerTokenizer;
 import java.io.PrintStream;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -23,13 +24,14 @@ import java.util.OptionalInt;
 public final class Target implements AutoCloseable {
   private final List<URI> baseUrls;
   private final List<String> models;
-  private final ServerApi api;
+  private final List<ServerApi> apis;
   private final VllmSimulator simulator;
 
-  private Target(List<URI> baseUrls, List<String> models, ServerApi api, VllmSimulator simulator) {
+  private Target(
+      List<URI> baseUrls, List<String> models, List<ServerApi> apis, VllmSimulator simulator) {
     this.baseUrls = List.copyOf(baseUrls);
     this.models = List.copyOf(models);
-    this.api = api;
+    this.apis = List.copyOf(apis);
     this.simulator = simulator;
   }
 
@@ -75,7 +77,7 @@ public final class Target implements AutoCloseable {
     }
     try {
       List<String> models = settings.routing().models();
-      ServerApi first = null;
+      List<ServerApi> apis = new ArrayList<>();
       for (URI baseUrl : baseUrls) {
         ServerApi api =
             new ServerApi(baseUrl, settings.apiKey(), settings.requestOptions().headers());
@@ -84,9 +86,9 @@ public final class Target implements AutoCloseable {
           api.awaitReady(readyTimeout, out);
         }
         models = checkedModels(api, baseUrl, models, settings);
-        first = first == null ? api : first;
+        apis.add(api);
       }
-      return new Target(baseUrls, models, first, simulator);
+      return new Target(baseUrls, models, apis, simulator);
     } catch (RuntimeException e) {
       if (simulator != null) {
         simulator.close();
@@ -147,17 +149,17 @@ public final class Target implements AutoCloseable {
     return new PreparedWorkload.Server() {
       @Override
       public ServerTokenizer tokenizer() {
-        return api.tokenizer(model());
+        return api().tokenizer(model());
       }
 
       @Override
       public OptionalInt chatTemplateTokens(ServerTokenizer tokenizer, String content) {
-        return api.chatTemplateTokens(model(), tokenizer, content);
+        return api().chatTemplateTokens(model(), tokenizer, content);
       }
 
       @Override
       public Optional<PreparedWorkload.ContextLength> contextLength() {
-        return api.contextLength(model());
+        return api().contextLength(model());
       }
     };
   }
@@ -182,8 +184,14 @@ public final class Target implements AutoCloseable {
     return models;
   }
 
+  /** The first server's API: the one the kit asks (tokenizer, context, its kind). */
   public ServerApi api() {
-    return api;
+    return apis.get(0);
+  }
+
+  /** Each server's API, in the order of {@link #baseUrls()}. */
+  public List<ServerApi> apis() {
+    return apis;
   }
 
   /** Whether the server is the embedded simulator. */

@@ -47,13 +47,7 @@ class ResponsesCaptureTest {
   }
 
   static RequestRecord record(ParsedStream p) {
-    return RequestRecords.of(
-        new RequestRecords.Sent("r1", "c1", null, null, -1_000_000L, null),
-        20_000_000L,
-        p,
-        null,
-        200,
-        null);
+    return ReasoningCaptureTest.record(p); // sent at -1 ms, the i-th event at i ms
   }
 
   @Test

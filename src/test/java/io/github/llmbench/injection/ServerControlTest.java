@@ -143,6 +143,27 @@ class ServerControlTest {
   }
 
   @Test
+  void severalServersEachGetTheCalls() {
+    SimulatorConfig config = SimulatorConfig.defaults().withModel("sim-tiny");
+    try (VllmSimulator a = VllmSimulator.start(config);
+        VllmSimulator b = VllmSimulator.start(config)) {
+      new ServerControl(
+              List.of(api(a.baseUrl()), api(b.baseUrl())),
+              List.of(URI.create(a.baseUrl()), URI.create(b.baseUrl())),
+              new BenchSettings.ServerCalls(0, false, true),
+              out)
+          .beforeLevel(Level.closed(1));
+      assertEquals(1, a.prefixCacheResets().size(), "the first server's cache");
+      assertEquals(1, b.prefixCacheResets().size(), "the second server's cache");
+      assertTrue(
+          console()
+              .contains(
+                  "prefix cache reset before c1 (POST /reset_prefix_cache on each of 2 servers)"),
+          console());
+    }
+  }
+
+  @Test
   void sglangsCacheIsFlushedWithItsOwnRoute() {
     try (VllmSimulator sim =
         VllmSimulator.start(
