@@ -187,6 +187,7 @@ public record RunAnalysis(
         telemetry,
         concurrencyByLevel,
         arrivalsByLevel,
+        Map.of(),
         model,
         gpu,
         tp,
@@ -196,34 +197,7 @@ public record RunAnalysis(
 
   /**
    * As {@link #of(List, Telemetry, Map, Map, ModelSpec, GpuSpec, int, String)}, every latency with
-   * these percentiles.
-   */
-  public static RunAnalysis of(
-      List<RequestRecord> allRecords,
-      Telemetry telemetry,
-      Map<String, Integer> concurrencyByLevel,
-      Map<String, double[]> arrivalsByLevel,
-      ModelSpec model,
-      GpuSpec gpu,
-      int tp,
-      String rooflineHint,
-      ReportedPercentiles percentiles) {
-    return of(
-        allRecords,
-        telemetry,
-        concurrencyByLevel,
-        arrivalsByLevel,
-        Map.of(),
-        model,
-        gpu,
-        tp,
-        rooflineHint,
-        percentiles);
-  }
-
-  /**
-   * As {@link #of(List, Telemetry, Map, Map, ModelSpec, GpuSpec, int, String,
-   * ReportedPercentiles)}, with how each ramp level was timed ({@code ramps}; a ramp without one is
+   * these percentiles, and how each ramp level was timed ({@code ramps}; a ramp without one is
    * timed by its sends and its schedule).
    */
   public static RunAnalysis of(

@@ -85,7 +85,7 @@ public final class Target implements AutoCloseable {
         if (readyTimeout > 0) { // before the kit's first call: a server still loading is waited for
           api.awaitReady(readyTimeout, out);
         }
-        models = checkedModels(api, baseUrl, models, settings);
+        models = checkedModels(api, baseUrl, models, !settings.routing().models().isEmpty());
         apis.add(api);
       }
       return new Target(baseUrls, models, apis, simulator);
@@ -101,9 +101,11 @@ public final class Target implements AutoCloseable {
    * The models the run names, checked against what the server at {@code baseUrl} lists: each must
    * be served (reachability is checked even with models given, so a wrong URL fails now, not
    * mid-run); none given, the server's first.
+   *
+   * @param asked whether {@code models} are {@code -Dmodel}'s, else the first server's
    */
   private static List<String> checkedModels(
-      ServerApi api, URI baseUrl, List<String> models, BenchSettings settings) {
+      ServerApi api, URI baseUrl, List<String> models, boolean asked) {
     List<String> served = api.models();
     if (models.isEmpty()) {
       if (served.isEmpty()) {
@@ -117,8 +119,9 @@ public final class Target implements AutoCloseable {
     for (String model : models) {
       if (!served.isEmpty() && !served.contains(model)) {
         throw new TargetException(
-            "Invalid -Dmodel="
-                + String.join(",", settings.routing().models())
+            (asked
+                    ? "Invalid -Dmodel=" + String.join(",", models)
+                    : "The first server's model " + model + " (no -Dmodel)")
                 + ": the server at "
                 + baseUrl
                 + " serves "

@@ -22,6 +22,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An in-process stand-in for a vLLM OpenAI-compatible server: same endpoints and wire format, token
@@ -45,6 +46,10 @@ public final class VllmSimulator implements AutoCloseable {
   private final SimulatorConfig config;
   private final ModelSpec model;
   private final String servedModelName;
+
+  /** The names a request may give as its {@code model}: the served model's, then its adapters'. */
+  private final List<String> acceptedModels;
+
   private final StubTokenizer tokenizer;
   private final LatenessHistogram lateness = new LatenessHistogram();
   private final Engine engine;
@@ -67,6 +72,10 @@ public final class VllmSimulator implements AutoCloseable {
     this.config = config;
     this.model = config.modelSpec();
     this.servedModelName = config.effectiveServedModelName();
+    List<String> accepted = new ArrayList<>();
+    accepted.add(servedModelName);
+    accepted.addAll(config.loraModules());
+    this.acceptedModels = List.copyOf(accepted);
     this.tokenizer = new StubTokenizer(model.vocabSize());
     this.engine =
         new Engine(
@@ -158,10 +167,7 @@ public final class VllmSimulator implements AutoCloseable {
 
   /** The names a request may give as its {@code model}: the served model's, then its adapters'. */
   public List<String> acceptedModels() {
-    List<String> out = new ArrayList<>();
-    out.add(servedModelName);
-    out.addAll(config.loraModules());
-    return out;
+    return acceptedModels;
   }
 
   /**
@@ -170,11 +176,17 @@ public final class VllmSimulator implements AutoCloseable {
    */
   public record Received(String requestId, String model) {}
 
+  /** The most admitted requests kept in {@link #received()}: a long run's log stays bounded. */
+  static final int MAX_RECEIVED = 1_000_000;
+
   private final Queue<Received> received = new ConcurrentLinkedQueue<>();
+
+  // a count of its own: the queue's size() walks it
+  private final AtomicInteger receivedCount = new AtomicInteger();
 
   /** Notes an admitted generation request, for tests to see what reached the server. */
   void received(String requestId, String model) {
-    if (received.size() < 1_000_000) {
+    if (receivedCount.getAndIncrement() < MAX_RECEIVED) {
       received.add(new Received(requestId, model));
     }
   }

@@ -100,6 +100,7 @@ class GateParsingTest {
             RunAnalysis.Telemetry.NONE,
             Map.of(),
             Map.of(),
+            Map.of(),
             null,
             null,
             1,

@@ -11,6 +11,7 @@ import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.testing.GatlingRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -30,17 +31,16 @@ class WorkloadShapesIT {
         GatlingRun.run(
             ServingBenchmarkSimulation.class,
             results,
-            Map.of(
-                "api", "completions",
-                "conc", "64",
-                "prompts", "500",
-                "input.len", "512",
-                "input.stdev", "128",
-                "output.len", "2",
-                "sim.model", "sim-tiny",
-                "sim.gpu", "rtx4090",
-                "seed", "3",
-                "metrics.interval", "0"));
+            onTinySim(
+                Map.of(
+                    "api", "completions",
+                    "conc", "64",
+                    "prompts", "500",
+                    "input.len", "512",
+                    "input.stdev", "128",
+                    "output.len", "2",
+                    "seed", "3",
+                    "metrics.interval", "0")));
     assertEquals(0, run.exitCode(), run.console());
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
     assertEquals(500, records.size());
@@ -69,17 +69,16 @@ class WorkloadShapesIT {
         GatlingRun.run(
             ServingBenchmarkSimulation.class,
             results,
-            Map.of(
-                "api", "completions",
-                "conc", "4",
-                "prompts", "80",
-                "prefix.len", "500",
-                "prefix.groups", "4",
-                "input.len", "100",
-                "output.len", "4",
-                "sim.model", "sim-tiny",
-                "sim.gpu", "rtx4090",
-                "metrics.interval", "0.25"));
+            onTinySim(
+                Map.of(
+                    "api", "completions",
+                    "conc", "4",
+                    "prompts", "80",
+                    "prefix.len", "500",
+                    "prefix.groups", "4",
+                    "input.len", "100",
+                    "output.len", "4",
+                    "metrics.interval", "0.25")));
     assertEquals(0, run.exitCode(), run.console());
     assertTrue(
         run.console()
@@ -109,17 +108,16 @@ class WorkloadShapesIT {
         GatlingRun.run(
             ServingBenchmarkSimulation.class,
             results,
-            Map.of(
-                "conc", "10",
-                "prompts", "100",
-                "input.len", "32",
-                "output.len", "400",
-                "cancel.pct", "10",
-                "cancel.after", "0.3",
-                "sim.model", "sim-tiny",
-                "sim.gpu", "rtx4090",
-                "seed", "11",
-                "metrics.interval", "0.25"));
+            onTinySim(
+                Map.of(
+                    "conc", "10",
+                    "prompts", "100",
+                    "input.len", "32",
+                    "output.len", "400",
+                    "cancel.pct", "10",
+                    "cancel.after", "0.3",
+                    "seed", "11",
+                    "metrics.interval", "0.25")));
     assertEquals(0, run.exitCode(), run.console());
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
     assertEquals(100, records.size());
@@ -158,17 +156,16 @@ class WorkloadShapesIT {
         GatlingRun.run(
             ServingBenchmarkSimulation.class,
             results,
-            Map.of(
-                "ramp", "linear",
-                "ramp.start", "2",
-                "ramp.end", "30",
-                "duration", "8",
-                "input.len", "64",
-                "output.len", "128",
-                "sim.model", "sim-tiny",
-                "sim.gpu", "rtx4090",
-                "sim.max_num_seqs", "2",
-                "seed", "5"));
+            onTinySim(
+                Map.of(
+                    "ramp", "linear",
+                    "ramp.start", "2",
+                    "ramp.end", "30",
+                    "duration", "8",
+                    "input.len", "64",
+                    "output.len", "128",
+                    "sim.max_num_seqs", "2",
+                    "seed", "5")));
     assertEquals(0, run.exitCode(), run.console());
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
     assertTrue(records.stream().allMatch(r -> r.level().equals("r2-30")), "one level, the ramp's");
@@ -208,15 +205,14 @@ class WorkloadShapesIT {
         GatlingRun.run(
             ServingBenchmarkSimulation.class,
             results,
-            Map.of(
-                "ramp", "exponential",
-                "ramp.conc", "1:16",
-                "duration", "6",
-                "input.len", "32",
-                "output.len", "64",
-                "sim.model", "sim-tiny",
-                "sim.gpu", "rtx4090",
-                "metrics.interval", "0.25"));
+            onTinySim(
+                Map.of(
+                    "ramp", "exponential",
+                    "ramp.conc", "1:16",
+                    "duration", "6",
+                    "input.len", "32",
+                    "output.len", "64",
+                    "metrics.interval", "0.25")));
     assertEquals(0, run.exitCode(), run.console());
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
     assertTrue(records.stream().allMatch(r -> r.level().equals("c1-16exp")), "the ramp's level");
@@ -257,5 +253,13 @@ class WorkloadShapesIT {
       max = Math.max(max, n);
     }
     return max;
+  }
+
+  /** A run's settings on the simulator's tiny model and an RTX 4090, as every run here. */
+  private static Map<String, String> onTinySim(Map<String, String> own) {
+    Map<String, String> all = new HashMap<>(own);
+    all.put("sim.model", "sim-tiny");
+    all.put("sim.gpu", "rtx4090");
+    return all;
   }
 }

@@ -111,7 +111,16 @@ class PercentilesReportTest {
 
   private static RunAnalysis analysis(ReportedPercentiles p) {
     return RunAnalysis.of(
-        steadyRun(), RunAnalysis.Telemetry.NONE, Map.of(), Map.of(), null, null, 1, "hint", p);
+        steadyRun(),
+        RunAnalysis.Telemetry.NONE,
+        Map.of(),
+        Map.of(),
+        Map.of(),
+        null,
+        null,
+        1,
+        "hint",
+        p);
   }
 
   @Test
