@@ -375,6 +375,12 @@ public record RunAnalysis(
    * The ladder's verdicts: the steady-state output throughput when every level has a steady window
    * (it leaves out the ramp-up and the drain), else every level's whole output throughput.
    */
+  private static boolean isImageStep(Level l) {
+    return io.github.llmbench.core.Level.parse(l.name())
+        .filter(x -> x.images().isPresent())
+        .isPresent();
+  }
+
   static Knee.Result knee(Collection<Level> levels) {
     boolean steady = !levels.isEmpty();
     for (Level l : levels) {
@@ -382,6 +388,9 @@ public record RunAnalysis(
     }
     List<Knee.Point> points = new ArrayList<>();
     for (Level l : levels) {
+      if (isImageStep(l)) {
+        continue; // a ladder over images, at one load: ImageLadder's
+      }
       int c = l.concurrency() != null ? l.concurrency() : l.steady().concurrency();
       double out = steady ? l.steady().outputThroughput() : l.serving().outputThroughput();
       points.add(

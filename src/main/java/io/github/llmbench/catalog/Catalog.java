@@ -53,6 +53,26 @@ public final class Catalog {
             true,
             2,
             32768));
+    // Qwen/Qwen2.5-VL-7B-Instruct config.json: the language model of Qwen2.5-7B (hidden 3584, 28
+    // layers, 28 heads, 4 KV heads, intermediate 18944, vocab 152064, untied, bf16) with
+    // max_position_embeddings 128000; vision_config patch_size 14, spatial_merge_size 2: one token
+    // per 28 x 28 pixels. The vision encoder's own time is not modelled.
+    add(
+        new ModelSpec(
+            "qwen2.5-vl-7b-instruct",
+            "Qwen/Qwen2.5-VL-7B-Instruct",
+            3584,
+            28,
+            28,
+            4,
+            128,
+            18944,
+            152064,
+            false,
+            true,
+            2,
+            128000,
+            28));
     // Qwen/Qwen2.5-0.5B-Instruct config.json: hidden 896, 24 layers, 14 heads, 2 KV heads,
     // intermediate 4864, vocab 151936, tied embeddings, bf16, max_position_embeddings 32768.
     add(

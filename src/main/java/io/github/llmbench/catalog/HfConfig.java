@@ -112,7 +112,18 @@ public final class HfConfig {
         tied,
         bias,
         dtypeBytes(dtype, id),
-        maxLen);
+        maxLen,
+        visionPatchPixels(root));
+  }
+
+  /**
+   * {@code vision_config.patch_size} x {@code spatial_merge_size} (the merge 1 where not given), or
+   * 0 for a config without a vision tower.
+   */
+  static int visionPatchPixels(JsonNode root) {
+    JsonNode vision = root.path("vision_config");
+    int patch = vision.path("patch_size").asInt(0);
+    return patch <= 0 ? 0 : patch * Math.max(1, vision.path("spatial_merge_size").asInt(1));
   }
 
   /** Bytes per element of a torch dtype name. */

@@ -19,6 +19,9 @@ package io.github.llmbench.catalog;
  * @param qkvBias whether the q, k, v projections carry a bias (Qwen2: yes; Llama: no)
  * @param dtypeBytes bytes per weight / KV element (2 for bf16/fp16)
  * @param maxModelLen context length vLLM serves by default ({@code max_position_embeddings})
+ * @param visionPatchPixels the side in pixels of the square of an image that becomes one of the
+ *     language model's tokens: {@code vision_config.patch_size} x {@code spatial_merge_size} (28
+ *     for Qwen2.5-VL); 0 for a model that takes no images
  */
 public record ModelSpec(
     String id,
@@ -33,7 +36,65 @@ public record ModelSpec(
     boolean tieWordEmbeddings,
     boolean qkvBias,
     int dtypeBytes,
-    int maxModelLen) {
+    int maxModelLen,
+    int visionPatchPixels) {
+
+  /** A text-only model. */
+  public ModelSpec(
+      String id,
+      String hfId,
+      int hiddenSize,
+      int numLayers,
+      int numHeads,
+      int numKvHeads,
+      int headDim,
+      int intermediateSize,
+      int vocabSize,
+      boolean tieWordEmbeddings,
+      boolean qkvBias,
+      int dtypeBytes,
+      int maxModelLen) {
+    this(
+        id,
+        hfId,
+        hiddenSize,
+        numLayers,
+        numHeads,
+        numKvHeads,
+        headDim,
+        intermediateSize,
+        vocabSize,
+        tieWordEmbeddings,
+        qkvBias,
+        dtypeBytes,
+        maxModelLen,
+        0);
+  }
+
+  /**
+   * The language model's tokens of an image of {@code width} x {@code height} pixels: its sides
+   * rounded to whole patches, as Qwen2-VL's processor resizes ({@code smart_resize}), at least one
+   * patch each and at most {@link #MAX_IMAGE_TOKENS} in all (the processor's {@code max_pixels}); 0
+   * for a text-only model.
+   */
+  public int imageTokens(int width, int height) {
+    if (visionPatchPixels == 0) {
+      return 0;
+    }
+    long across = Math.max(1, Math.round(width / (double) visionPatchPixels));
+    long down = Math.max(1, Math.round(height / (double) visionPatchPixels));
+    long tokens = across * down;
+    if (tokens > MAX_IMAGE_TOKENS) { // scaled down, keeping the aspect, to fit
+      double scale = Math.sqrt(MAX_IMAGE_TOKENS / (double) tokens);
+      tokens =
+          Math.max(1, (long) Math.floor(across * scale))
+              * Math.max(1, (long) Math.floor(down * scale));
+    }
+    return (int) tokens;
+  }
+
+  /** Qwen2-VL's default {@code max_pixels} (12845056 = 16384 x 28 x 28) in tokens. */
+  public static final int MAX_IMAGE_TOKENS = 16384;
 
   /**
    * Number of parameters: embeddings, attention (q, k, v, o + biases), SwiGLU MLP, RMSNorms,

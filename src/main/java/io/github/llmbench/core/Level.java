@@ -2,6 +2,7 @@ package io.github.llmbench.core;
 
 import java.util.Locale;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -9,7 +10,8 @@ import java.util.regex.Pattern;
  * A stretch of load whose requests are measured together, named by its tag in records, Gatling's
  * stats and {@code summary.json}: {@code c128} (closed model, 128 in flight), {@code r2.5} (open
  * model, 2.5 requests/s), {@code r1-8} (a ramp, {@link Ramp}), {@code trace} (a trace replayed at
- * its times), {@code warmup}. A capacity search's probes are closed or open levels.
+ * its times), {@code warmup}. A capacity search's probes are closed or open levels. A ladder over
+ * {@code -Dimages} makes one closed or open level per image count, tagged {@code c8-img2}.
  */
 public sealed interface Level
     permits Level.Closed, Level.Open, Level.Ramped, Level.Trace, Level.Warmup {
@@ -19,6 +21,14 @@ public sealed interface Level
 
   /** The tag: {@code c128}, {@code r2.5}, {@code trace}, {@code warmup}. */
   String tag();
+
+  /**
+   * The images each of its requests carries when the run is a ladder over {@code -Dimages}, else
+   * empty (the run's requests then carry the same images throughout, if any).
+   */
+  default OptionalInt images() {
+    return OptionalInt.empty();
+  }
 
   /** Whether its requests are measured (all but the warmup). */
   default boolean measured() {
@@ -31,6 +41,20 @@ public sealed interface Level
 
   static Open open(double rate) {
     return new Open(rate);
+  }
+
+  /**
+   * A level of a ladder over {@code -Dimages}: {@code level}'s load, {@code images} per request.
+   */
+  static Level withImages(Level level, int images) {
+    if (level instanceof Closed c) {
+      return new Closed(c.conc(), OptionalInt.of(images));
+    }
+    if (level instanceof Open o) {
+      return new Open(o.rate(), OptionalInt.of(images));
+    }
+    throw new IllegalArgumentException(
+        "only closed and open levels step over images, not " + level);
   }
 
   /** The level tagged {@code tag}, or empty when it is none of the four forms. */
@@ -46,7 +70,7 @@ public sealed interface Level
     }
     Matcher c = Closed.TAG.matcher(tag);
     if (c.matches()) {
-      return Optional.of(new Closed(Integer.parseInt(c.group(1))));
+      return Optional.of(new Closed(Integer.parseInt(c.group(1)), images(c.group(2))));
     }
     Optional<Ramp> ramp = Ramp.parseTag(tag);
     if (ramp.isPresent()) {
@@ -55,15 +79,36 @@ public sealed interface Level
     Matcher r = Open.TAG.matcher(tag);
     if (r.matches()) {
       double rate = Double.parseDouble(r.group(1));
-      return rate > 0 && Double.isFinite(rate) ? Optional.of(new Open(rate)) : Optional.empty();
+      return rate > 0 && Double.isFinite(rate)
+          ? Optional.of(new Open(rate, images(r.group(2))))
+          : Optional.empty();
     }
     return Optional.empty();
   }
 
   /** The accepted tags, for error messages. */
   static String accepted() {
-    return "cN (closed model at concurrency N), rR (open model at R requests/s), rA-B or cA-B"
-        + " (a ramp from A to B, exp for an exponential one), trace or warmup";
+    return "cN (closed model at concurrency N), rR (open model at R requests/s), either with"
+        + " -imgK (K images per request), rA-B or cA-B (a ramp from A to B, exp for an exponential"
+        + " one), trace or warmup";
+  }
+
+  /** The most images a request of an image ladder's level carries. */
+  int MAX_IMAGES = 999;
+
+  private static OptionalInt images(String group) {
+    return group == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(group));
+  }
+
+  private static String imagesSuffix(OptionalInt images) {
+    return images.isPresent() ? "-img" + images.getAsInt() : "";
+  }
+
+  private static void checkImages(OptionalInt images) {
+    if (images.isPresent() && (images.getAsInt() < 0 || images.getAsInt() > MAX_IMAGES)) {
+      throw new IllegalArgumentException(
+          "images per request must be 0 to " + MAX_IMAGES + ", not " + images.getAsInt());
+    }
   }
 
   /** A number as one would type it: {@code 16}, not {@code 16.0}; {@code 2.5} as is. */
@@ -71,19 +116,28 @@ public sealed interface Level
     return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
   }
 
-  /** The closed model: {@code conc} requests in flight, each user sending its next as one ends. */
-  record Closed(int conc) implements Level {
-    static final Pattern TAG = Pattern.compile("c([1-9][0-9]{0,8})");
+  /**
+   * The closed model: {@code conc} requests in flight, each user sending its next as one ends.
+   *
+   * @param images the images per request of an image ladder's level, else empty
+   */
+  record Closed(int conc, OptionalInt images) implements Level {
+    static final Pattern TAG = Pattern.compile("c([1-9][0-9]{0,8})(?:-img([0-9]{1,3}))?");
 
     public Closed {
       if (conc < 1) {
         throw new IllegalArgumentException("concurrency must be at least 1, not " + conc);
       }
+      checkImages(images);
+    }
+
+    public Closed(int conc) {
+      this(conc, OptionalInt.empty());
     }
 
     @Override
     public String tag() {
-      return "c" + conc;
+      return "c" + conc + imagesSuffix(images);
     }
 
     @Override
@@ -92,20 +146,30 @@ public sealed interface Level
     }
   }
 
-  /** The open model: requests arriving at {@code rate} per second whatever the server does. */
-  record Open(double rate) implements Level {
-    static final Pattern TAG = Pattern.compile("r([0-9]+(?:\\.[0-9]+)?(?:E-?[0-9]+)?)");
+  /**
+   * The open model: requests arriving at {@code rate} per second whatever the server does.
+   *
+   * @param images the images per request of an image ladder's level, else empty
+   */
+  record Open(double rate, OptionalInt images) implements Level {
+    static final Pattern TAG =
+        Pattern.compile("r([0-9]+(?:\\.[0-9]+)?(?:E-?[0-9]+)?)(?:-img([0-9]{1,3}))?");
 
     public Open {
       if (!(rate > 0) || !Double.isFinite(rate)) {
         throw new IllegalArgumentException(
             String.format(Locale.ROOT, "rate must be above 0, not %s", rate));
       }
+      checkImages(images);
+    }
+
+    public Open(double rate) {
+      this(rate, OptionalInt.empty());
     }
 
     @Override
     public String tag() {
-      return "r" + plainNumber(rate);
+      return "r" + plainNumber(rate) + imagesSuffix(images);
     }
 
     @Override

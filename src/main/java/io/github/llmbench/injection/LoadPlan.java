@@ -224,41 +224,58 @@ public final class LoadPlan {
       return phases;
     }
     if (load.open()) {
-      Level.Open level = Level.open(load.rate().getAsDouble());
-      for (Phase.Trial trial : trials(load)) {
-        for (int p = 0; p < split.size(); p++) {
-          phases.add(
-              new Phase.Open(
-                  level,
-                  split.get(p),
-                  level.rate() / injector.count(),
-                  load.burstiness(),
-                  maxConc,
-                  sharePrompts.apply(load.promptsOf(0)),
-                  load.durationSeconds(),
-                  p == split.size() - 1 && trial.number() == trial.count(),
-                  trial));
+      List<Level.Open> steps = imageSteps(Level.open(load.rate().getAsDouble()), load);
+      for (int i = 0; i < steps.size(); i++) {
+        Level.Open level = steps.get(i);
+        for (Phase.Trial trial : trials(load)) {
+          for (int p = 0; p < split.size(); p++) {
+            phases.add(
+                new Phase.Open(
+                    level,
+                    split.get(p),
+                    level.rate() / injector.count(),
+                    load.burstiness(),
+                    maxConc,
+                    sharePrompts.apply(load.promptsOf(i)),
+                    load.durationSeconds(),
+                    p == split.size() - 1 && trial.number() == trial.count(),
+                    trial));
+          }
         }
       }
       return phases;
     }
-    for (int i = 0; i < load.levels().size(); i++) {
-      Level.Closed level = Level.closed(load.levels().get(i));
-      for (Phase.Trial trial : trials(load)) {
-        for (int p = 0; p < split.size(); p++) {
-          phases.add(
-              new Phase.Closed(
-                  level,
-                  split.get(p),
-                  injector.share(level.conc()),
-                  sharePrompts.apply(load.promptsOf(i)),
-                  load.durationSeconds(),
-                  p == split.size() - 1 && trial.number() == trial.count(),
-                  trial));
+    int i = 0; // the level's place in the run, for its count of prompts
+    for (int conc : load.levels()) {
+      for (Level.Closed level : imageSteps(Level.closed(conc), load)) {
+        for (Phase.Trial trial : trials(load)) {
+          for (int p = 0; p < split.size(); p++) {
+            phases.add(
+                new Phase.Closed(
+                    level,
+                    split.get(p),
+                    injector.share(level.conc()),
+                    sharePrompts.apply(load.promptsOf(i)),
+                    load.durationSeconds(),
+                    p == split.size() - 1 && trial.number() == trial.count(),
+                    trial));
+          }
         }
+        i++;
       }
     }
     return phases;
+  }
+
+  /** A level of each image count of a ladder over {@code -Dimages}, or the level itself. */
+  @SuppressWarnings("unchecked")
+  static <L extends Level> List<L> imageSteps(L level, BenchSettings.Load load) {
+    if (load.imageLadder().isEmpty()) {
+      return List.of(level);
+    }
+    List<L> out = new ArrayList<>();
+    load.imageLadder().forEach(n -> out.add((L) Level.withImages(level, n)));
+    return out;
   }
 
   /**

@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import java.util.stream.Stream;
 
@@ -205,8 +206,17 @@ public final class RequestChains {
     }
     Iterator<Map<String, Object>> records =
         phase instanceof Phase.Trace trace
-            ? withModels(traceRecords(d, index, trace.sendTimes(), System::nanoTime), index)
-            : feederOf(d, index, phase.profile());
+            ? withModels(
+                traceRecords(
+                    n ->
+                        workload.feederRecord(
+                            d.request(n, null),
+                            workload.images(true, n, imagesOf(phase.level()), injector.count())),
+                    index,
+                    trace.sendTimes(),
+                    System::nanoTime),
+                index)
+            : feederOf(d, index, phase.profile(), measured, imagesOf(phase.level()));
     return fed(records, group(level).on(inner));
   }
 
@@ -217,7 +227,12 @@ public final class RequestChains {
   public ChainBuilder ready(Phase phase) {
     Dataset warmup = workload.warmupDataset();
     Iterator<Map<String, Object>> records =
-        Stream.generate(() -> FeederRecords.of(warmup.request(0, null))).iterator();
+        Stream.generate(
+                () ->
+                    workload.feederRecord(
+                        warmup.request(0, null),
+                        workload.images(false, 0, shape.images().perRequest(), 1)))
+            .iterator();
     return fed(records, capture.ready(this::bodyOf));
   }
 
@@ -234,13 +249,20 @@ public final class RequestChains {
             this::originOf,
             RequestChains::sendAt);
     return fed(
-        feederOf(workload.dataset(), measuredIndex, null),
+        feederOf(workload.dataset(), measuredIndex, null, true, shape.images().perRequest()),
         group(session -> CapacityProbes.levelOf(session).tag()).on(request));
   }
 
   /** The dataset's requests from the first, as feeder records ({@link FeederRecords}), endless. */
   public Iterator<Map<String, Object>> feeder() {
-    return feederOf(workload.dataset(), new AtomicLong(), null);
+    return feederOf(workload.dataset(), new AtomicLong(), null, true, shape.images().perRequest());
+  }
+
+  /**
+   * The images each request of {@code level} carries: its step of a ladder over them, or the run's.
+   */
+  private int imagesOf(Level level) {
+    return level.images().orElse(shape.images().perRequest());
   }
 
   /**
@@ -278,11 +300,13 @@ public final class RequestChains {
    * Requests {@code index}, {@code index + 1}, ... of a dataset (of one profile, or any) as feeder
    * records.
    */
-  private Iterator<Map<String, Object>> feederOf(Dataset d, AtomicLong index, String profile) {
+  private Iterator<Map<String, Object>> feederOf(
+      Dataset d, AtomicLong index, String profile, boolean measured, int images) {
     return Stream.generate(
             () -> {
               long n = datasetIndex(index.getAndIncrement(), injector);
-              return withModel(workload.feederRecord(d.request(n, profile)), n);
+              List<String> urls = workload.images(measured, n, images, injector.count());
+              return withModel(workload.feederRecord(d.request(n, profile), urls), n);
             })
         .iterator();
   }
@@ -320,14 +344,17 @@ public final class RequestChains {
    * #TRACE_LEAD_NANOS}; past the trace's end they start over.
    */
   static Iterator<Map<String, Object>> traceRecords(
-      Dataset d, AtomicLong index, List<Double> sendTimes, LongSupplier nanoClock) {
+      LongFunction<Map<String, Object>> recordOf,
+      AtomicLong index,
+      List<Double> sendTimes,
+      LongSupplier nanoClock) {
     AtomicLong startNanos = new AtomicLong(Long.MIN_VALUE);
     return Stream.generate(
             () -> {
               startNanos.compareAndSet(Long.MIN_VALUE, nanoClock.getAsLong() + TRACE_LEAD_NANOS);
               long n = index.getAndIncrement();
               double at = sendTimes.get((int) (n % sendTimes.size()));
-              Map<String, Object> r = new LinkedHashMap<>(FeederRecords.of(d.request(n, null)));
+              Map<String, Object> r = new LinkedHashMap<>(recordOf.apply(n));
               r.put(TRACE_MICROS, Math.round(at * 1e6));
               r.put(TRACE_START_NANOS, startNanos.get());
               return r;

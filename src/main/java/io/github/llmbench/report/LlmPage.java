@@ -10,6 +10,7 @@ import static io.github.llmbench.report.PageParts.tableStart;
 import io.github.llmbench.analysis.ClientHealth;
 import io.github.llmbench.analysis.DeliveredLoad;
 import io.github.llmbench.analysis.FailureReasons;
+import io.github.llmbench.analysis.ImageLadder;
 import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.analysis.Intervals;
 import io.github.llmbench.analysis.Knee;
@@ -47,6 +48,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -256,8 +258,9 @@ public final class LlmPage {
     StringBuilder sb = new StringBuilder(64 * 1024);
     PageParts.pageStart(sb, "Gatling Stats - LLM serving", CSS, "index.html");
     navItem(sb, "llm-levels", "Levels");
-    navItem(sb, "llm-verdicts", "Ladder verdicts");
-    navItem(sb, "llm-ladder", "Against concurrency");
+    Optional<ImageLadder> images = ImageLadder.of(a.levels().values());
+    navItem(sb, "llm-verdicts", images.isPresent() ? "Images ladder" : "Ladder verdicts");
+    navItem(sb, "llm-ladder", images.isPresent() ? "Against images" : "Against concurrency");
     navItem(sb, "llm-timeline", "Over time");
     if (roofline) {
       navItem(sb, "llm-roofline", "Roofline");
@@ -301,11 +304,16 @@ public final class LlmPage {
     guards(sb, a);
     capacity(sb, info.capacity());
     levelTables(sb, a);
-    verdicts(sb, a);
+    verdicts(sb, a, images);
     sb.append("<div id=\"llm-ladder\" class=\"llm-section\">\n");
-    chartBox(sb, "llm-chart-throughput");
-    chartBox(sb, "llm-chart-tpot");
-    chartBox(sb, "llm-chart-ttft");
+    if (images.isPresent()) {
+      chartBox(sb, "llm-chart-images-ttft");
+      chartBox(sb, "llm-chart-images-tokens");
+    } else {
+      chartBox(sb, "llm-chart-throughput");
+      chartBox(sb, "llm-chart-tpot");
+      chartBox(sb, "llm-chart-ttft");
+    }
     sb.append("</div>\n<div id=\"llm-timeline\" class=\"llm-section\">\n");
     chartBox(sb, "llm-chart-inflight");
     chartBox(sb, "llm-chart-tokens");
@@ -555,7 +563,15 @@ public final class LlmPage {
     sb.append("</div>\n");
   }
 
-  private static void verdicts(StringBuilder sb, RunAnalysis a) {
+  private static void verdicts(StringBuilder sb, RunAnalysis a, Optional<ImageLadder> images) {
+    if (images.isPresent()) {
+      sb.append("<div id=\"llm-verdicts\" class=\"llm-section\">\n<div class=\"title\">")
+          .append("<div class=\"title_base\"><span class=\"title_base_stats\">Images ladder")
+          .append("</span></div></div>\n<ul class=\"llm-verdicts\">\n<li>")
+          .append(esc(images.get().verdict()))
+          .append("</li>\n</ul>\n</div>\n");
+      return;
+    }
     sb.append("<div id=\"llm-verdicts\" class=\"llm-section\">\n<div class=\"title\">")
         .append("<div class=\"title_base\"><span class=\"title_base_stats\">Ladder verdicts")
         .append(" (throughput basis: ")
@@ -1047,6 +1063,23 @@ public final class LlmPage {
               ladder.add(m);
             });
     d.put("ladder", ladder);
+    ImageLadder.of(a.levels().values())
+        .ifPresent(
+            images ->
+                d.put(
+                    "images",
+                    images.points().stream()
+                        .map(
+                            p -> {
+                              Map<String, Object> m = new LinkedHashMap<>();
+                              m.put("level", p.level());
+                              m.put("n", p.images());
+                              m.put("ttft", p.meanTtftMs());
+                              m.put("ttftP99", p.p99TtftMs());
+                              m.put("input", p.meanInputTokens());
+                              return m;
+                            })
+                        .toList()));
     d.put("basis", a.knee().basis());
     d.put("knee", marker(a, a.knee().kneeLevel()));
     d.put("saturation", marker(a, a.knee().saturationLevel()));
@@ -1276,10 +1309,29 @@ public final class LlmPage {
                       {x: p.c, y: null}]; }))}]
             });
           }
-          ladder('llm-chart-throughput', 'Output throughput against concurrency (' + D.basis.replace('_', ' ') + ')',
-            'out', 'tok/s', '#5E7BE2');
-          ladder('llm-chart-tpot', 'Mean TPOT against concurrency', 'tpot', 'ms', '#68b65c');
-          ladder('llm-chart-ttft', 'P99 TTFT against concurrency', 'ttftP99', 'ms', '#f15b4f');
+          function images(id, t, unit, keys) {
+            draw(id, {
+              title: title(t), legend: {enabled: keys.length > 1},
+              xAxis: {title: {text: 'Images per request'}, allowDecimals: false},
+              yAxis: {min: 0, title: {text: unit}},
+              tooltip: {pointFormat: '{series.name} at {point.name}: <b>{point.y:.2f}</b> ' + esc(unit)},
+              series: keys.map(function (k) {
+                return {name: esc(k[1]), color: k[2], marker: {enabled: true},
+                  data: D.images.map(function (p) { return {x: p.n, y: p[k[0]], name: esc(p.level)}; })};
+              })
+            });
+          }
+          if (D.images) {
+            images('llm-chart-images-ttft', 'TTFT against images per request', 'ms',
+              [['ttft', 'Mean TTFT', '#5E7BE2'], ['ttftP99', 'P99 TTFT', '#f15b4f']]);
+            images('llm-chart-images-tokens', 'Input tokens against images per request (as the server counts them)',
+              'tokens', [['input', 'Mean input tokens', '#68b65c']]);
+          } else {
+            ladder('llm-chart-throughput', 'Output throughput against concurrency (' + D.basis.replace('_', ' ') + ')',
+              'out', 'tok/s', '#5E7BE2');
+            ladder('llm-chart-tpot', 'Mean TPOT against concurrency', 'tpot', 'ms', '#68b65c');
+            ladder('llm-chart-ttft', 'P99 TTFT against concurrency', 'ttftP99', 'ms', '#f15b4f');
+          }
           var bands = D.windows.map(function (w, i) {
             return {from: w.from, to: w.to, color: i % 2 ? 'rgba(94,123,226,0.12)' : 'rgba(104,182,92,0.15)',
               label: {text: 'steady ' + esc(w.level), style: {color: '#666'}}};

@@ -1,5 +1,6 @@
 package io.github.llmbench.report;
 
+import io.github.llmbench.analysis.ImageLadder;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.core.LatencyFigure;
@@ -20,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -185,9 +187,28 @@ public record RunReport(
     return sb.toString();
   }
 
-  /** The ladder verdicts: knee, highest power, saturation, over-saturation. */
+  /**
+   * The ladder verdicts: knee, highest power, saturation, over-saturation; for a ladder over
+   * images, TTFT and input tokens against the images per request.
+   */
   public static String kneeText(RunAnalysis a) {
     StringBuilder sb = new StringBuilder();
+    Optional<ImageLadder> images = ImageLadder.of(a.levels().values());
+    if (images.isPresent()) {
+      sb.append("Images per request (TTFT against the count):\n");
+      for (ImageLadder.Point p : images.get().points()) {
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "  %-12s %3d images  mean TTFT %9.2f ms  P99 TTFT %9.2f ms  mean input %8.1f tok%n",
+                p.level(),
+                p.images(),
+                p.meanTtftMs(),
+                p.p99TtftMs(),
+                p.meanInputTokens()));
+      }
+      return sb.append("  ").append(images.get().verdict()).append('\n').toString();
+    }
     sb.append("Ladder (output throughput basis: ")
         .append(a.knee().basis().replace('_', ' '))
         .append("):\n");

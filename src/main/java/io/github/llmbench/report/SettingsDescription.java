@@ -12,6 +12,7 @@ import io.github.llmbench.settings.BenchSettings.RequestOptions;
 import io.github.llmbench.settings.BenchSettings.Search;
 import io.github.llmbench.settings.BenchSettings.SimEngine;
 import io.github.llmbench.settings.BenchSettings.Workload;
+import io.github.llmbench.settings.Images;
 import io.github.llmbench.settings.SettingsTable;
 import java.net.URI;
 import java.time.Instant;
@@ -164,6 +165,19 @@ public final class SettingsDescription {
     }
     if (workload.rangeRatio() == 0 && !workload.outputLengths().isFixed()) {
       m.put("output lengths", workload.outputLengths().describe());
+    }
+    Images images = workload.images();
+    if (!images.counts().isEmpty()) {
+      m.put(
+          SettingsTable.IMAGES.name(),
+          (images.ladder()
+                  ? images.counts() + " per request, a level each"
+                  : images.perRequest() + " per request")
+              + ", "
+              + images.size()
+              + " "
+              + images.format().id()
+              + ", random pixels from the seed");
     }
     if (workload.prefixLen() > 0) {
       m.put(SettingsTable.PREFIX_LEN.name(), Integer.toString(workload.prefixLen()));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.HfConfig;
+import io.github.llmbench.catalog.ModelSpec;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.LengthDistribution;
 import io.github.llmbench.core.Level;
@@ -74,6 +75,11 @@ public final class BenchSettings {
       return this != COMPLETIONS;
     }
 
+    /** Whether its messages may carry images ({@code image_url} content parts). */
+    public boolean takesImages() {
+      return this == CHAT || this == RESPONSES;
+    }
+
     /** {@code -Dapi}'s value: {@code chat}, {@code completions} or {@code responses}, any case. */
     static Api parse(String name, String raw) {
       for (Api a : values()) {
@@ -89,6 +95,9 @@ public final class BenchSettings {
 
   /** The seed study's server: Qwen2.5-7B-Instruct on one RTX 4080 32 GB. */
   public static final String DEFAULT_SIM_MODEL = "qwen2.5-7b-instruct";
+
+  /** The embedded simulator's model for a run with images: the vision sibling of the default. */
+  public static final String DEFAULT_SIM_VISION_MODEL = "qwen2.5-vl-7b-instruct";
 
   public static final String DEFAULT_SIM_GPU = "rtx4080-32gb";
 
@@ -170,10 +179,42 @@ public final class BenchSettings {
       OptionalInt maxConc,
       int trials,
       int trialsCooldownSeconds,
-      Optional<Ramp> ramp) {
+      Optional<Ramp> ramp,
+      List<Integer> imageLadder) {
     public Load {
       levels = List.copyOf(levels);
       prompts = List.copyOf(prompts);
+      imageLadder = List.copyOf(imageLadder);
+    }
+
+    /** The load without a ladder over images (tests, and the runs that have none). */
+    public Load(
+        List<Integer> levels,
+        boolean ladder,
+        List<Integer> prompts,
+        int durationSeconds,
+        int warmupPrompts,
+        int warmupConc,
+        OptionalDouble rate,
+        double burstiness,
+        OptionalInt maxConc,
+        int trials,
+        int trialsCooldownSeconds,
+        Optional<Ramp> ramp) {
+      this(
+          levels,
+          ladder,
+          prompts,
+          durationSeconds,
+          warmupPrompts,
+          warmupConc,
+          rate,
+          burstiness,
+          maxConc,
+          trials,
+          trialsCooldownSeconds,
+          ramp,
+          List.of());
     }
 
     /** Whether requests arrive whatever the server does: at a rate, or at a ramp's rate. */
@@ -280,7 +321,8 @@ public final class BenchSettings {
       boolean profilesMixed,
       int turns,
       double thinkSeconds,
-      double traceSpeed) {
+      double traceSpeed,
+      Images images) {
 
     /** How the dataset is named in the output: random, profiles:tiny, file:PATH, trace:PATH. */
     public String describe() {
@@ -561,7 +603,12 @@ public final class BenchSettings {
         Optional.ofNullable(environment.apply(API_KEY_ENV))
             .map(String::trim)
             .filter(s -> !s.isEmpty());
-    String simModel = r.get(SettingsTable.SIM_MODEL);
+    boolean images =
+        r.optional(SettingsTable.IMAGES).filter(c -> c.stream().anyMatch(n -> n > 0)).isPresent();
+    // a run with images needs a model that sees them
+    String simModel =
+        r.optional(SettingsTable.SIM_MODEL)
+            .orElse(images ? DEFAULT_SIM_VISION_MODEL : DEFAULT_SIM_MODEL);
     if (!Catalog.models().containsKey(simModel)) {
       if (!HfConfig.isConfigPath(simModel)) {
         throw SettingsException.invalid(
@@ -576,6 +623,18 @@ public final class BenchSettings {
       } catch (RuntimeException e) {
         throw SettingsException.invalid(
             "sim.model", simModel, "a readable Hugging Face config.json (" + e.getMessage() + ")");
+      }
+    }
+    if (images && baseUrl.isEmpty()) {
+      ModelSpec spec =
+          Catalog.models().containsKey(simModel)
+              ? Catalog.model(simModel)
+              : HfConfig.read(Path.of(simModel));
+      if (spec.visionPatchPixels() == 0) {
+        throw SettingsException.invalid(
+            "sim.model",
+            simModel,
+            "a model that takes images with -Dimages (e.g. " + DEFAULT_SIM_VISION_MODEL + ")");
       }
     }
     String simGpu = r.get(SettingsTable.SIM_GPU);
@@ -609,6 +668,7 @@ public final class BenchSettings {
       throw new SettingsException(
           "-Drate, -Dramp and -Dladder do not apply to -Ddataset=trace:PATH: the trace says when each request is sent");
     }
+    checkImages(r, api, load, workload);
     if (load.trials() > 1) {
       checkTrials(r, workload);
     }
@@ -1062,7 +1122,8 @@ public final class BenchSettings {
                     .map(x -> (int) x.peak())
                     .orElse(conc)));
     List<Integer> prompts = r.optional(SettingsTable.PROMPTS).orElse(List.of());
-    int phases = rate.isPresent() || ramp.isPresent() ? 1 : levels.size();
+    int imageSteps = r.optional(SettingsTable.IMAGES).map(List::size).orElse(1);
+    int phases = rate.isPresent() || ramp.isPresent() ? imageSteps : levels.size() * imageSteps;
     if (ramp.filter(x -> x.kind() == Ramp.Kind.CONCURRENCY).isPresent() && !prompts.isEmpty()) {
       throw new SettingsException(
           "-Dramp.conc ramps over -Dduration: drop -Dprompts (a count of requests has no time to"
@@ -1108,7 +1169,8 @@ public final class BenchSettings {
         maxConc,
         trials,
         r.get(SettingsTable.TRIALS_COOLDOWN),
-        ramp);
+        ramp,
+        r.optional(SettingsTable.IMAGES).filter(c -> c.size() > 1).orElse(List.of()));
   }
 
   /**
@@ -1294,7 +1356,58 @@ public final class BenchSettings {
         order.equals("mixed"),
         turns,
         thinkSeconds,
-        traceSpeed);
+        traceSpeed,
+        readImages(r));
+  }
+
+  private static Images readImages(Reader r) {
+    Optional<List<Integer>> counts = r.optional(SettingsTable.IMAGES);
+    if (counts.isEmpty()) {
+      for (SettingsTable.Setting<?> s :
+          List.of(SettingsTable.IMAGE_SIZE, SettingsTable.IMAGE_FORMAT)) {
+        if (r.isSet(s)) {
+          throw new SettingsException("-D" + s.name() + " applies with -Dimages=N");
+        }
+      }
+      return Images.NONE;
+    }
+    Images.Size size =
+        r.optional(SettingsTable.IMAGE_SIZE)
+            .orElse(new Images.Size(Images.NONE.width(), Images.NONE.height()));
+    return new Images(counts.get(), size.width(), size.height(), r.get(SettingsTable.IMAGE_FORMAT));
+  }
+
+  /**
+   * The checks across settings of a run with images: an endpoint that takes them, single turns, a
+   * ladder over them at one load only.
+   */
+  private static void checkImages(Reader r, Api api, Load load, Workload workload) {
+    Images images = workload.images();
+    if (images.counts().isEmpty()) {
+      return;
+    }
+    if (!api.takesImages()) {
+      throw new SettingsException(
+          "-Dimages needs -Dapi=chat or -Dapi=responses (the /v1/"
+              + api.id()
+              + " endpoint takes no images)");
+    }
+    if (workload.multiTurn()) {
+      throw new SettingsException(
+          "-Dimages applies to single-turn requests: drop -Dturns (a conversation would send its"
+              + " images again with each turn)");
+    }
+    if (images.ladder()
+        && (load.ladder()
+            || load.ramp().isPresent()
+            || r.isSet(SettingsTable.SEARCH)
+            || workload.dataset() == DatasetKind.TRACE)) {
+      throw SettingsException.invalid(
+          "images",
+          r.raw(SettingsTable.IMAGES).get(),
+          "one count with -Dladder, -Dramp, -Dsearch or a trace; several counts step over them"
+              + " at one load (-Dconc or -Drate)");
+    }
   }
 
   /** The most servers {@code -Dbase.url} may name. */

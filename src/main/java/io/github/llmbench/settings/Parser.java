@@ -84,13 +84,18 @@ public interface Parser<T> {
 
   /** Whole numbers from 1 to {@code max}, separated by commas. */
   static Parser<List<Integer>> intList(int max) {
+    return intList(1, max);
+  }
+
+  /** Whole numbers from {@code min} to {@code max}, separated by commas. */
+  static Parser<List<Integer>> intList(int min, int max) {
     return (name, raw) -> {
-      String accepted = "whole numbers from 1 to " + max + ", separated by commas";
+      String accepted = "whole numbers from " + min + " to " + max + ", separated by commas";
       List<Integer> out = new ArrayList<>();
       for (String part : raw.split(",", -1)) {
         try {
           long v = Long.parseLong(part.trim());
-          if (v < 1 || v > max) {
+          if (v < min || v > max) {
             throw SettingsException.invalid(name, raw, accepted);
           }
           out.add((int) v);

@@ -86,6 +86,9 @@ public final class SettingsTable {
       if (value instanceof BenchSettings.GatlingRecords g) {
         return g.id();
       }
+      if (value instanceof Images.Format f) {
+        return f.id();
+      }
       return value instanceof BenchSettings.Api a ? a.id() : String.valueOf(value);
     }
   }
@@ -504,6 +507,32 @@ public final class SettingsTable {
           "trace replay: the trace's pace times this",
           Parser.positiveDouble());
 
+  public static final Setting<List<Integer>> IMAGES =
+      Setting.without(
+          WORKLOAD,
+          "images",
+          "none",
+          "whole numbers from 0 to " + Level.MAX_IMAGES + ", separated by commas",
+          "synthetic images in each chat request's user message, as image_url data URIs (vLLM's"
+              + " random-mm); several counts make a ladder over them at the one load",
+          Parser.intList(0, Level.MAX_IMAGES));
+  public static final Setting<Images.Size> IMAGE_SIZE =
+      Setting.without(
+          WORKLOAD,
+          "image.size",
+          "512x512",
+          "WIDTHxHEIGHT in pixels, e.g. 512x512",
+          "images: the synthetic images' size",
+          Images::parseSize);
+  public static final Setting<Images.Format> IMAGE_FORMAT =
+      Setting.of(
+          WORKLOAD,
+          "image.format",
+          Images.Format.JPEG,
+          "png or jpeg",
+          "images: how they are encoded",
+          Images.Format::parse);
+
   public static final Setting<String> SIM_MODEL =
       Setting.of(
           SIMULATOR,
@@ -851,6 +880,9 @@ public final class SettingsTable {
           TURNS,
           THINK_TIME,
           TRACE_SPEED,
+          IMAGES,
+          IMAGE_SIZE,
+          IMAGE_FORMAT,
           SIM_MODEL,
           SIM_GPU,
           SIM_TP,

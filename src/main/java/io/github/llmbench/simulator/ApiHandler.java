@@ -374,9 +374,14 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
     ParsedRequest p =
         ParsedRequest.parse(
-            body, chat, sim.acceptedModels(), sim.tokenizer(), sim.modelSpec().maxModelLen());
+            body,
+            chat,
+            sim.acceptedModels(),
+            sim.tokenizer(),
+            sim.modelSpec().maxModelLen(),
+            sim.modelSpec());
     JsonNode named = body.get("model");
-    sim.received(requestId, named != null && named.isTextual() ? named.asText() : null);
+    sim.received(requestId, named != null && named.isTextual() ? named.asText() : null, p.images);
     if (dialect() == Dialect.TGI && p.maxTokens > 1) {
       // TGI has no ignore_eos: the answer ends where the model's end-of-sequence token falls
       int half = (p.maxTokens + 1) / 2;

@@ -1,7 +1,10 @@
 package io.github.llmbench.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.llmbench.catalog.ModelSpec;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,6 +30,9 @@ final class ParsedRequest {
   /** Whether the answer ends before {@code max_tokens} as its model ends it ({@code stop}). */
   final boolean endedByModel;
 
+  /** The images of its messages, in order. */
+  final List<ReceivedImage> images;
+
   private ParsedRequest(
       boolean chat,
       boolean stream,
@@ -34,7 +40,9 @@ final class ParsedRequest {
       int[] promptIds,
       int maxTokens,
       String toolName,
-      boolean endedByModel) {
+      boolean endedByModel,
+      List<ReceivedImage> images) {
+    this.images = List.copyOf(images);
     this.toolName = toolName;
     this.endedByModel = endedByModel;
     this.chat = chat;
@@ -57,13 +65,30 @@ final class ParsedRequest {
   /** As {@link #parse(JsonNode, boolean, String, StubTokenizer, int)}, any of these models. */
   static ParsedRequest parse(
       JsonNode body, boolean chat, List<String> servedModels, StubTokenizer tok, int maxModelLen) {
+    return parse(body, chat, servedModels, tok, maxModelLen, null);
+  }
+
+  /**
+   * As {@link #parse(JsonNode, boolean, List, StubTokenizer, int)}, images charged as {@code
+   * model}'s vision tokens (null: a model that takes none).
+   */
+  static ParsedRequest parse(
+      JsonNode body,
+      boolean chat,
+      List<String> servedModels,
+      StubTokenizer tok,
+      int maxModelLen,
+      ModelSpec model) {
     if (body == null || !body.isObject()) {
       throw ApiError.badRequest("Request body must be a JSON object", null);
     }
     checkModel(body, servedModels);
     List<Integer> ids = new ArrayList<>();
+    List<ReceivedImage> images = new ArrayList<>();
     int promptTokens =
-        chat ? chatPromptTokens(body, tok, ids) : completionPromptTokens(body, tok, ids);
+        chat
+            ? chatPromptTokens(body, tok, ids, model, images)
+            : completionPromptTokens(body, tok, ids);
 
     boolean stream = optBoolean(body, "stream", false);
     boolean includeUsage = false;
@@ -134,7 +159,14 @@ final class ParsedRequest {
       promptIds[i] = ids.get(i);
     }
     return new ParsedRequest(
-        chat, stream, includeUsage, promptIds, maxTokens, chat ? toolName(body) : null, false);
+        chat,
+        stream,
+        includeUsage,
+        promptIds,
+        maxTokens,
+        chat ? toolName(body) : null,
+        false,
+        images);
   }
 
   /**
@@ -143,7 +175,7 @@ final class ParsedRequest {
    */
   ParsedRequest endingAt(int tokens) {
     return new ParsedRequest(
-        chat, stream, includeUsage, promptIds, tokens, toolName, tokens < maxTokens);
+        chat, stream, includeUsage, promptIds, tokens, toolName, tokens < maxTokens, images);
   }
 
   /** The first tool's function name, when the request offers tools and allows a call. */
@@ -189,7 +221,7 @@ final class ParsedRequest {
       m.put("role", "user");
       m.put("content", input.asText());
     } else {
-      chat.set("messages", input);
+      chat.set("messages", input.isArray() ? chatMessages(input) : input);
     }
     JsonNode max = chat.remove("max_output_tokens");
     if (max != null) {
@@ -200,6 +232,39 @@ final class ParsedRequest {
     }
     chat.put(RESPONSES_MARK, true);
     return chat;
+  }
+
+  /**
+   * The Responses API's input messages with their content parts as chat's: {@code input_text} and
+   * {@code output_text} as {@code text}, {@code input_image} as {@code image_url}.
+   */
+  private static JsonNode chatMessages(JsonNode input) {
+    ArrayNode out = JsonNodeFactory.instance.arrayNode();
+    for (JsonNode m : input) {
+      JsonNode content = m.path("content");
+      if (!m.isObject() || !content.isArray()) {
+        out.add(m);
+        continue;
+      }
+      ObjectNode message = ((ObjectNode) m).deepCopy();
+      ArrayNode parts = message.putArray("content");
+      for (JsonNode part : content) {
+        String type = part.path("type").asText();
+        if ((type.equals("input_text") || type.equals("output_text"))) {
+          parts.addObject().put("type", "text").set("text", part.get("text"));
+        } else if (type.equals("input_image")) {
+          parts
+              .addObject()
+              .put("type", "image_url")
+              .putObject("image_url")
+              .set("url", part.get("image_url"));
+        } else {
+          parts.add(part);
+        }
+      }
+      out.add(message);
+    }
+    return out;
   }
 
   /** {@code model} may be absent (vLLM then uses the served model); otherwise it must match. */
@@ -245,6 +310,19 @@ final class ParsedRequest {
    * content. Fills {@code ids} when not null.
    */
   static int chatPromptTokens(JsonNode body, StubTokenizer tok, List<Integer> ids) {
+    return chatPromptTokens(body, tok, ids, null, new ArrayList<>());
+  }
+
+  /**
+   * As {@link #chatPromptTokens(JsonNode, StubTokenizer, List)}, with {@code image_url} parts
+   * charged as {@code model}'s vision tokens ({@link ImageInput}).
+   */
+  static int chatPromptTokens(
+      JsonNode body,
+      StubTokenizer tok,
+      List<Integer> ids,
+      ModelSpec model,
+      List<ReceivedImage> images) {
     JsonNode messages = body.get("messages");
     if (messages == null || messages.isNull()) {
       throw ApiError.badRequest("messages: Field required", "messages");
@@ -272,12 +350,23 @@ final class ParsedRequest {
         n += countOrEncode(tok, content.asText(), ids);
       } else if (content.isArray()) {
         for (JsonNode part : content) {
-          if (!"text".equals(part.path("type").asText()) || !part.path("text").isTextual()) {
+          String type = part.path("type").asText();
+          if (type.equals("image_url") && part.path("image_url").path("url").isTextual()) {
+            ReceivedImage image = ImageInput.read(part.get("image_url").get("url").asText(), model);
+            images.add(image);
+            if (ids != null) {
+              image.addIds(ids, tok.vocabSize());
+            }
+            n += image.tokens();
+          } else if (type.equals("text") && part.path("text").isTextual()) {
+            n += countOrEncode(tok, part.get("text").asText(), ids);
+          } else {
             throw ApiError.badRequest(
-                "messages: only {\"type\":\"text\",\"text\":...} content parts are supported by the simulator",
+                "messages: only {\"type\":\"text\",\"text\":...} and"
+                    + " {\"type\":\"image_url\",\"image_url\":{\"url\":...}} content parts are"
+                    + " supported by the simulator",
                 "messages");
           }
-          n += countOrEncode(tok, part.get("text").asText(), ids);
         }
       } else {
         throw ApiError.badRequest(

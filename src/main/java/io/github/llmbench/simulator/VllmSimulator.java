@@ -171,10 +171,14 @@ public final class VllmSimulator implements AutoCloseable {
   }
 
   /**
-   * A generation request the simulator admitted: its {@code x-request-id} header (null without one)
-   * and the {@code model} it named (null without one).
+   * A generation request the simulator admitted: its {@code x-request-id} header (null without
+   * one), the {@code model} it named (null without one) and the images it carried.
    */
-  public record Received(String requestId, String model) {}
+  public record Received(String requestId, String model, List<ReceivedImage> images) {
+    public Received {
+      images = List.copyOf(images);
+    }
+  }
 
   /** The most admitted requests kept in {@link #received()}: a long run's log stays bounded. */
   static final int MAX_RECEIVED = 1_000_000;
@@ -186,8 +190,12 @@ public final class VllmSimulator implements AutoCloseable {
 
   /** Notes an admitted generation request, for tests to see what reached the server. */
   void received(String requestId, String model) {
+    received(requestId, model, List.of());
+  }
+
+  void received(String requestId, String model, List<ReceivedImage> images) {
     if (receivedCount.getAndIncrement() < MAX_RECEIVED) {
-      received.add(new Received(requestId, model));
+      received.add(new Received(requestId, model, images));
     }
   }
 

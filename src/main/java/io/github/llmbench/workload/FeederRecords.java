@@ -32,7 +32,8 @@ public final class FeederRecords {
     if (r.messages() != null) {
       List<Map<String, Object>> messages = new ArrayList<>();
       r.messages()
-          .forEach(msg -> messages.add(Map.of("role", msg.role(), "content", msg.content())));
+          .forEach(
+              msg -> messages.add(Map.of("role", msg.role(), "content", MessageContent.of(msg))));
       m.put(MESSAGES, messages);
     } else {
       m.put(PROMPT, r.prompt());
@@ -109,32 +110,29 @@ public final class FeederRecords {
 
   private static List<RequestSpec.ChatMessage> messages(Object raw) {
     List<RequestSpec.ChatMessage> out = new ArrayList<>();
-    if (raw instanceof List<?> list) { // as of() writes them, and jsonFile(...) feeders read them
-      for (Object o : list) {
-        if (o instanceof Map<?, ?> m
-            && m.get("role") instanceof String role
-            && m.get("content") instanceof String content) {
-          out.add(new RequestSpec.ChatMessage(role, content));
-        } else {
-          out.clear();
-          break;
-        }
-      }
-    }
-    JsonNode node = raw instanceof String text ? parse(text) : null; // a CSV column holds JSON text
+    // a list as of() writes them and jsonFile(...) feeders read them, or a CSV column's JSON text
+    JsonNode node =
+        raw instanceof String text
+            ? parse(text)
+            : raw instanceof List<?> ? JSON.valueToTree(raw) : null;
     if (node != null && node.isArray()) {
       for (JsonNode m : node) {
-        if (m.path("role").isTextual() && m.path("content").isTextual()) {
-          out.add(new RequestSpec.ChatMessage(m.get("role").asText(), m.get("content").asText()));
-        } else {
+        RequestSpec.ChatMessage message =
+            m.path("role").isTextual()
+                ? MessageContent.read(m.get("role").asText(), m.get("content"))
+                : null;
+        if (message == null) {
           out.clear();
           break;
         }
+        out.add(message);
       }
     }
     if (out.isEmpty()) {
       throw new DatasetException(
-          "a feeder record's messages are not a list of {\"role\",\"content\"} objects");
+          "a feeder record's messages are not a list of {\"role\",\"content\"} objects, the"
+              + " content "
+              + MessageContent.ACCEPTED);
     }
     return out;
   }

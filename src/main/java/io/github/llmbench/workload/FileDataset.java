@@ -106,14 +106,18 @@ public final class FileDataset implements Dataset {
       } else if (node.path("messages").isArray() && !node.get("messages").isEmpty()) {
         List<RequestSpec.ChatMessage> messages = new ArrayList<>();
         for (JsonNode m : node.get("messages")) {
-          if (!m.path("role").isTextual() || !m.path("content").isTextual()) {
+          RequestSpec.ChatMessage message =
+              m.path("role").isTextual()
+                  ? MessageContent.read(m.get("role").asText(), m.get("content"))
+                  : null;
+          if (message == null) {
             throw new DatasetException(
                 "Malformed dataset "
                     + where
-                    + ": each message needs a text \"role\" and \"content\"");
+                    + ": each message needs a text \"role\" and a \"content\" that is "
+                    + MessageContent.ACCEPTED);
           }
-          messages.add(
-              new RequestSpec.ChatMessage(m.get("role").asText(), m.get("content").asText()));
+          messages.add(message);
         }
         out.add(new RequestSpec(null, messages, maxTokens, null, -1));
       } else {

@@ -122,6 +122,8 @@ public final class PreparedWorkload {
   private final ServerTokenizer tokenizer;
   private final Dataset dataset;
   private final Dataset warmupDataset;
+  private final ImageSupply images;
+  private final ImageSupply warmupImages;
   private final List<String> sequentialProfiles;
   private final Map<String, String> startNotes;
 
@@ -196,6 +198,9 @@ public final class PreparedWorkload {
     }
     this.whyLengths = why;
     this.warmupDataset = dataset.withSeed(w.seed() ^ WARMUP_SEED_SALT);
+    this.images = new ImageSupply(new SyntheticImages(w.images(), w.seed()));
+    this.warmupImages =
+        new ImageSupply(new SyntheticImages(w.images(), w.seed() ^ WARMUP_SEED_SALT));
     if (settings.injector().sharded()) {
       for (Dataset d : List.of(dataset, warmupDataset)) {
         if (d instanceof RandomDataset random) {
@@ -230,6 +235,17 @@ public final class PreparedWorkload {
   public static PreparedWorkload forServer(
       BenchSettings settings, Sources sources, Server server, PrintStream out) {
     return new PreparedWorkload(settings, sources, server, out);
+  }
+
+  /**
+   * The {@code count} synthetic images of request {@code n} of the measured requests (or of the
+   * warmup's, from their own seed), made ahead of the requests {@code stride} apart that follow.
+   */
+  public List<String> images(boolean measured, long n, int count, long stride) {
+    if (count == 0) {
+      return List.of();
+    }
+    return (measured ? images : warmupImages).take(n, count, stride);
   }
 
   /** The measured requests. */
@@ -314,7 +330,15 @@ public final class PreparedWorkload {
    * is fed.
    */
   public Map<String, Object> feederRecord(RequestSpec spec) {
-    Map<String, Object> r = FeederRecords.of(spec);
+    return feederRecord(spec, List.of());
+  }
+
+  /**
+   * As {@link #feederRecord(RequestSpec)}, with {@code images} added to its last user message (a
+   * local tokenizer counts the text alone).
+   */
+  public Map<String, Object> feederRecord(RequestSpec spec, List<String> images) {
+    Map<String, Object> r = FeederRecords.of(spec.withImages(images));
     if (localTokenizer != null && spec.promptTokens() < 0) {
       r = new LinkedHashMap<>(r);
       r.put(

@@ -45,6 +45,31 @@ public final class RequestBodies {
                 : extraBody.has("max_completion_tokens") ? "max_completion_tokens" : maxTokensKey;
   }
 
+  /**
+   * A message with its images after its text: chat's {@code text} and {@code image_url} parts, or
+   * the Responses API's {@code input_text} and {@code input_image}.
+   */
+  private void message(ObjectNode out, RequestSpec.ChatMessage m) {
+    out.put("role", m.role());
+    if (m.images().isEmpty()) {
+      out.put("content", m.content());
+      return;
+    }
+    boolean responses = api == Api.RESPONSES;
+    var parts = out.putArray("content");
+    if (!m.content().isEmpty()) {
+      parts.addObject().put("type", responses ? "input_text" : "text").put("text", m.content());
+    }
+    for (String url : m.images()) {
+      ObjectNode part = parts.addObject();
+      if (responses) {
+        part.put("type", "input_image").put("image_url", url);
+      } else {
+        part.put("type", "image_url").putObject("image_url").put("url", url);
+      }
+    }
+  }
+
   /** Where the Responses API takes the output length. */
   public static final String RESPONSES_MAX_TOKENS = "max_output_tokens";
 
@@ -60,9 +85,7 @@ public final class RequestBodies {
       // the Responses API takes the same messages as its input
       var messages = body.putArray(api == Api.RESPONSES ? "input" : "messages");
       if (request.messages() != null) {
-        request
-            .messages()
-            .forEach(m -> messages.addObject().put("role", m.role()).put("content", m.content()));
+        request.messages().forEach(m -> message(messages.addObject(), m));
       } else {
         messages.addObject().put("role", "user").put("content", request.prompt());
       }

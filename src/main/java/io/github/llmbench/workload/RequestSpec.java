@@ -1,5 +1,6 @@
 package io.github.llmbench.workload;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -13,7 +14,46 @@ import java.util.List;
 public record RequestSpec(
     String prompt, List<ChatMessage> messages, int maxTokens, String profile, int promptTokens) {
 
-  public record ChatMessage(String role, String content) {}
+  /**
+   * A chat message: its text and the images it carries ({@code image_url} parts: data URIs or
+   * addresses), sent after the text.
+   */
+  public record ChatMessage(String role, String content, List<String> images) {
+    public ChatMessage {
+      images = List.copyOf(images);
+    }
+
+    /** A message of text only. */
+    public ChatMessage(String role, String content) {
+      this(role, content, List.of());
+    }
+  }
+
+  /**
+   * The request with {@code images} added to its last user message (a prompt becomes that message),
+   * or itself when there are none.
+   */
+  public RequestSpec withImages(List<String> images) {
+    if (images.isEmpty()) {
+      return this;
+    }
+    List<ChatMessage> out =
+        new ArrayList<>(messages == null ? List.of(new ChatMessage("user", prompt)) : messages);
+    int last = out.size() - 1;
+    while (last > 0 && !out.get(last).role().equals("user")) {
+      last--;
+    }
+    ChatMessage m = out.get(last);
+    List<String> all = new ArrayList<>(m.images());
+    all.addAll(images);
+    out.set(last, new ChatMessage(m.role(), m.content(), all));
+    return new RequestSpec(null, out, maxTokens, profile, promptTokens);
+  }
+
+  /** The images of all its messages. */
+  public int imageCount() {
+    return messages == null ? 0 : messages.stream().mapToInt(m -> m.images().size()).sum();
+  }
 
   public static RequestSpec ofPrompt(
       String prompt, int maxTokens, String profile, int promptTokens) {

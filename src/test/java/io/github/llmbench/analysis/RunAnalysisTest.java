@@ -77,4 +77,31 @@ class RunAnalysisTest {
     assertEquals(1, share.levels().get(closed).concurrency());
     assertEquals(2, share.levels().get("feeder").concurrency());
   }
+
+  @Test
+  void aLadderOverImagesFitsWhatAnImageAddsAndLeavesTheKneeAlone() {
+    List<RequestRecord> rs = new ArrayList<>();
+    int[] images = {0, 2, 4};
+    for (int k = 0; k < images.length; k++) {
+      for (int i = 0; i < 4; i++) {
+        rs.add(
+            TestRecords.ok("c2-img" + images[k])
+                .start(k * 10_000L + i * 100L)
+                .ttft(50 + 30.0 * images[k] + i) // 30 ms an image
+                .inputTokens(40 + 326 * images[k])
+                .build());
+      }
+    }
+    RunAnalysis a = analyse(rs, Map.of());
+    ImageLadder ladder = ImageLadder.of(a.levels().values()).orElseThrow();
+    assertEquals(
+        List.of(0, 2, 4), ladder.points().stream().map(ImageLadder.Point::images).toList());
+    assertEquals(30, ladder.msPerImage(), 1e-6);
+    assertEquals(326, ladder.tokensPerImage(), 1e-6);
+    assertTrue(
+        ladder.verdict().startsWith("Each image adds 30.0 ms to the mean TTFT and 326 input"),
+        ladder.verdict());
+    assertTrue(a.knee().points().isEmpty(), "one concurrency: no knee");
+    assertTrue(ImageLadder.of(analyse(level("c2", 0, 3), Map.of()).levels().values()).isEmpty());
+  }
 }

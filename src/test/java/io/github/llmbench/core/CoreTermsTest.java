@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Optional;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 class CoreTermsTest {
@@ -18,6 +19,8 @@ class CoreTermsTest {
           Level.open(2.5),
           Level.open(4),
           Level.open(0.125),
+          Level.withImages(Level.closed(8), 2),
+          Level.withImages(Level.open(1.5), 0),
           Level.TRACE,
           Level.WARMUP
         }) {
@@ -26,6 +29,10 @@ class CoreTermsTest {
     assertEquals("c128", Level.closed(128).tag());
     assertEquals("r4", Level.open(4.0).tag());
     assertEquals("r2.5", Level.open(2.5).tag());
+    assertEquals("c8-img2", Level.withImages(Level.closed(8), 2).tag());
+    assertEquals(OptionalInt.of(4), Level.parse("r2-img4").orElseThrow().images());
+    assertEquals(OptionalInt.empty(), Level.closed(8).images());
+    assertThrows(IllegalArgumentException.class, () -> Level.withImages(Level.TRACE, 1));
     assertFalse(Level.WARMUP.measured());
     assertTrue(Level.TRACE.measured());
   }
@@ -33,7 +40,23 @@ class CoreTermsTest {
   @Test
   void otherTagsAreNoLevel() {
     for (String tag :
-        new String[] {"c", "c-1", "c0", "r0", "r", "rx", "C8", "c8 ", "trace2", "", "128"}) {
+        new String[] {
+          "c",
+          "c-1",
+          "c0",
+          "r0",
+          "r",
+          "rx",
+          "C8",
+          "c8 ",
+          "trace2",
+          "",
+          "128",
+          "c8-img",
+          "c8-img1000",
+          "c8-imgx",
+          "trace-img1"
+        }) {
       assertEquals(Optional.empty(), Level.parse(tag), tag);
     }
     assertEquals(Optional.empty(), Level.parse(null));

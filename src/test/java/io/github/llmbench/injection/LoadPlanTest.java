@@ -470,4 +470,21 @@ class LoadPlanTest {
         LoadPlan.peakConcurrency(
             LoadPlan.of(load(Map.of("rate", "4", "max.conc", "6")), List.of()), Optional.empty()));
   }
+
+  @Test
+  void aLadderOverImagesIsALevelPerCountAtTheOneLoad() {
+    List<Phase> closed =
+        LoadPlan.of(load(Map.of("conc", "4", "images", "0,2", "prompts", "6,9")), List.of());
+    assertEquals(List.of("c4-img0", "c4-img2"), closed.stream().map(p -> p.level().tag()).toList());
+    assertEquals(OptionalInt.of(9), closed.get(1).prompts());
+    List<Phase> open =
+        LoadPlan.of(load(Map.of("rate", "2", "images", "1,3", "prompts", "5")), List.of());
+    assertEquals(List.of("r2-img1", "r2-img3"), open.stream().map(p -> p.level().tag()).toList());
+    assertEquals(
+        List.of("c4"),
+        LoadPlan.of(load(Map.of("conc", "4", "images", "2")), List.of()).stream()
+            .map(p -> p.level().tag())
+            .toList(),
+        "one count: the run's, no ladder");
+  }
 }

@@ -46,7 +46,11 @@ class RequestChainsTest {
   void traceRecordsCarryTheirSendTimeFromOneClockStartedAtTheFirstFeed() {
     AtomicLong now = new AtomicLong(1_000);
     Iterator<Map<String, Object>> records =
-        RequestChains.traceRecords(NUMBERED, new AtomicLong(), List.of(0.0, 0.5), now::get);
+        RequestChains.traceRecords(
+            n -> FeederRecords.of(NUMBERED.request(n, null)),
+            new AtomicLong(),
+            List.of(0.0, 0.5),
+            now::get);
     Map<String, Object> first = records.next();
     now.set(9_000_000_000L); // later feeds keep the first's clock
     Map<String, Object> second = records.next();

@@ -740,4 +740,50 @@ class BenchSettingsTest {
     assertEquals(cfg.toString(), s.simModel());
     assertEquals(896, SimulatorConfig.defaults().withModel(s.simModel()).modelSpec().hiddenSize());
   }
+
+  @Test
+  void imagesSettingsAndTheirConflicts() {
+    BenchSettings s = read(Map.of("images", "2", "image.size", "640x480", "image.format", "PNG"));
+    Images images = s.workload().images();
+    assertEquals(List.of(2), images.counts());
+    assertEquals("640x480", images.size());
+    assertEquals(Images.Format.PNG, images.format());
+    assertFalse(images.ladder());
+    assertEquals(List.of(), s.load().imageLadder());
+    assertEquals(BenchSettings.DEFAULT_SIM_VISION_MODEL, s.simModel(), "a model that sees them");
+    assertEquals(BenchSettings.DEFAULT_SIM_MODEL, read(Map.of("images", "0")).simModel());
+    assertEquals(Images.NONE, read(Map.of()).workload().images());
+
+    BenchSettings ladder = read(Map.of("images", "0,1,4", "conc", "4", "prompts", "10"));
+    assertEquals(List.of(0, 1, 4), ladder.load().imageLadder());
+    assertEquals(List.of(10, 10, 10), ladder.load().prompts(), "a count per level");
+
+    assertEquals(
+        "Invalid -Dimages=2,x: expected whole numbers from 0 to 999, separated by commas",
+        error(Map.of("images", "2,x")));
+    assertEquals(
+        "Invalid -Dimage.size=512: expected WIDTHxHEIGHT in pixels, each from 1 to 8192 (e.g."
+            + " 512x512)",
+        error(Map.of("images", "1", "image.size", "512")));
+    assertEquals(
+        "Invalid -Dimage.format=gif: expected png or jpeg",
+        error(Map.of("images", "1", "image.format", "gif")));
+    assertEquals("-Dimage.size applies with -Dimages=N", error(Map.of("image.size", "64x64")));
+    assertEquals(
+        "-Dimages needs -Dapi=chat or -Dapi=responses (the /v1/completions endpoint takes no"
+            + " images)",
+        error(Map.of("images", "1", "api", "completions")));
+    assertTrue(
+        error(Map.of("images", "1", "turns", "2")).startsWith("-Dimages applies to single-turn"));
+    assertEquals(
+        "Invalid -Dimages=1,2: expected one count with -Dladder, -Dramp, -Dsearch or a trace;"
+            + " several counts step over them at one load (-Dconc or -Drate)",
+        error(Map.of("images", "1,2", "ladder", "1,2")));
+    assertEquals(
+        "Invalid -Dsim.model=sim-tiny: expected a model that takes images with -Dimages (e.g."
+            + " qwen2.5-vl-7b-instruct)",
+        error(Map.of("images", "1", "sim.model", "sim-tiny")));
+    // a real server's model is its own business
+    read(Map.of("images", "1", "sim.model", "sim-tiny", "base.url", "http://127.0.0.1:9"));
+  }
 }

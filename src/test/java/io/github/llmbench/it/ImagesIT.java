@@ -1,0 +1,102 @@
+package io.github.llmbench.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.simulator.ReceivedImage;
+import io.github.llmbench.simulator.SimulatorConfig;
+import io.github.llmbench.simulator.VllmSimulator;
+import io.github.llmbench.testing.Chromium;
+import io.github.llmbench.testing.GatlingRun;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code -Dimages=0,2,4 -Dimage.size=512x512}: a ladder over images against a vision model's
+ * simulator, which logs the images it received. Each request of a level carries that many images,
+ * each a decodable 512x512 image, none sent twice in the run; the server charges them as tokens,
+ * and TTFT grows with the count on the console, in {@code summary.json} and in {@code llm.html}.
+ */
+class ImagesIT {
+
+  @Test
+  void aLadderOverImagesSendsDistinctImagesAndTtftGrowsWithTheirCount(@TempDir Path results)
+      throws Exception {
+    SimulatorConfig config =
+        SimulatorConfig.defaults().withModel("qwen2.5-vl-7b-instruct").withGpu("rtx4090");
+    try (VllmSimulator sim = VllmSimulator.start(config)) {
+      GatlingRun.Result run =
+          GatlingRun.run(
+              ServingBenchmarkSimulation.class,
+              results,
+              Map.of(
+                  "base.url", sim.baseUrl(),
+                  "conc", "2",
+                  "prompts", "6",
+                  "images", "0,2,4",
+                  "image.size", "512x512",
+                  "input.len", "32",
+                  "output.len", "8"));
+      assertEquals(0, run.exitCode(), run.console());
+      List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+      assertEquals(18, records.size());
+      assertTrue(records.stream().allMatch(RequestRecord::ok), "all OK");
+      Map<String, String> levelOf =
+          records.stream().collect(Collectors.toMap(RequestRecord::id, RequestRecord::level));
+
+      // the server's side: each request once, with its level's images, all 512x512 and distinct
+      List<VllmSimulator.Received> received = sim.received();
+      assertEquals(18, received.size());
+      Set<String> digests = new HashSet<>();
+      for (VllmSimulator.Received r : received) {
+        String level = levelOf.get(r.requestId());
+        int expected = Integer.parseInt(level.substring(level.indexOf("-img") + 4));
+        assertEquals(expected, r.images().size(), level + ": " + r);
+        for (ReceivedImage image : r.images()) {
+          assertEquals(512, image.width(), r.toString());
+          assertEquals(512, image.height(), r.toString());
+          assertTrue(digests.add(image.digest()), "an image sent twice: " + image);
+        }
+      }
+      assertEquals(6 * 2 + 6 * 4, digests.size());
+
+      // the server's input tokens count each image: 18 x 18 patches of 28 px, and 2 around it
+      Map<String, Double> meanInput =
+          records.stream()
+              .collect(
+                  Collectors.groupingBy(
+                      RequestRecord::level, Collectors.averagingInt(RequestRecord::inputTokens)));
+      assertEquals(2 * 326, meanInput.get("c2-img2") - meanInput.get("c2-img0"), 1e-9);
+      assertEquals(4 * 326, meanInput.get("c2-img4") - meanInput.get("c2-img0"), 1e-9);
+
+      JsonNode levels =
+          new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels");
+      double ttft0 = levels.path("c2-img0").path("mean_ttft_ms").asDouble();
+      double ttft2 = levels.path("c2-img2").path("mean_ttft_ms").asDouble();
+      double ttft4 = levels.path("c2-img4").path("mean_ttft_ms").asDouble();
+      assertTrue(ttft0 > 0 && ttft0 < ttft2 && ttft2 < ttft4, ttft0 + " " + ttft2 + " " + ttft4);
+      assertTrue(run.console().contains("Images per request (TTFT against the count):"));
+      assertTrue(run.console().contains("Each image adds"), run.console());
+      Path page = run.runDir().resolve("llm.html");
+      String html = Files.readString(page);
+      assertTrue(html.contains("llm-chart-images-ttft"), "the TTFT-against-images chart");
+      assertTrue(html.contains("\"images\":[{\"level\":\"c2-img0\",\"n\":0"), html);
+      assertFalse(html.contains("id=\"llm-chart-tpot\""), "no chart against concurrency");
+      // against images (TTFT, input tokens), in flight, tokens arriving, the roofline
+      Chromium.assertChartsDrawn(Chromium.open(page), 5);
+    }
+  }
+}
