@@ -17,6 +17,7 @@ import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
 import io.github.llmbench.workload.Dataset;
 import io.github.llmbench.workload.FeederRecords;
+import io.github.llmbench.workload.ImageSupply;
 import io.github.llmbench.workload.LocalTokenizer;
 import io.github.llmbench.workload.ModelMix;
 import io.github.llmbench.workload.PreparedWorkload;
@@ -28,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
@@ -74,6 +76,7 @@ public final class RequestChains {
   private final AtomicLong measuredIndex = new AtomicLong();
   private final AtomicLong warmupIndex = new AtomicLong();
   private final AtomicLong conversationIds = new AtomicLong();
+  private final AtomicLong imageStretches = new AtomicLong();
   private final ModelMix models;
 
   /**
@@ -204,19 +207,22 @@ public final class RequestChains {
           exec(group(level).on(inner)),
           Duration.ofMillis(Math.round(shape.thinkSeconds() * 1000)));
     }
+    ImageSupply images =
+        imagesFor(
+            phase.level(),
+            phase.prompts().isPresent()
+                ? OptionalLong.of(phase.prompts().getAsInt())
+                : OptionalLong.empty());
     Iterator<Map<String, Object>> records =
         phase instanceof Phase.Trace trace
             ? withModels(
                 traceRecords(
-                    n ->
-                        workload.feederRecord(
-                            d.request(n, null),
-                            workload.images(true, n, imagesOf(phase.level()), injector.count())),
+                    n -> workload.feederRecord(d.request(n, null), next(images)),
                     index,
                     trace.sendTimes(),
                     System::nanoTime),
                 index)
-            : feederOf(d, index, phase.profile(), measured, imagesOf(phase.level()));
+            : feederOf(d, index, phase.profile(), images);
     return fed(records, group(level).on(inner));
   }
 
@@ -226,12 +232,9 @@ public final class RequestChains {
    */
   public ChainBuilder ready(Phase phase) {
     Dataset warmup = workload.warmupDataset();
+    ImageSupply readyImages = imagesFor(Level.WARMUP, OptionalLong.empty());
     Iterator<Map<String, Object>> records =
-        Stream.generate(
-                () ->
-                    workload.feederRecord(
-                        warmup.request(0, null),
-                        workload.images(false, 0, shape.images().perRequest(), 1)))
+        Stream.generate(() -> workload.feederRecord(warmup.request(0, null), next(readyImages)))
             .iterator();
     return fed(records, capture.ready(this::bodyOf));
   }
@@ -249,20 +252,30 @@ public final class RequestChains {
             this::originOf,
             RequestChains::sendAt);
     return fed(
-        feederOf(workload.dataset(), measuredIndex, null, true, shape.images().perRequest()),
+        feederOf(
+            workload.dataset(), measuredIndex, null, imagesFor(Level.WARMUP, OptionalLong.empty())),
         group(session -> CapacityProbes.levelOf(session).tag()).on(request));
   }
 
   /** The dataset's requests from the first, as feeder records ({@link FeederRecords}), endless. */
   public Iterator<Map<String, Object>> feeder() {
-    return feederOf(workload.dataset(), new AtomicLong(), null, true, shape.images().perRequest());
+    return feederOf(
+        workload.dataset(), new AtomicLong(), null, imagesFor(Level.WARMUP, OptionalLong.empty()));
   }
 
   /**
-   * The images each request of {@code level} carries: its step of a ladder over them, or the run's.
+   * The images of a stretch of requests of {@code level}, each its step of a ladder over them or
+   * the run's count; null for none.
    */
-  private int imagesOf(Level level) {
-    return level.images().orElse(shape.images().perRequest());
+  private ImageSupply imagesFor(Level level, OptionalLong requests) {
+    return workload.images(
+        imageStretches.getAndIncrement(),
+        level.images().orElse(shape.images().perRequest()),
+        requests);
+  }
+
+  private static List<String> next(ImageSupply images) {
+    return images == null ? List.of() : images.next();
   }
 
   /**
@@ -301,12 +314,11 @@ public final class RequestChains {
    * records.
    */
   private Iterator<Map<String, Object>> feederOf(
-      Dataset d, AtomicLong index, String profile, boolean measured, int images) {
+      Dataset d, AtomicLong index, String profile, ImageSupply images) {
     return Stream.generate(
             () -> {
               long n = datasetIndex(index.getAndIncrement(), injector);
-              List<String> urls = workload.images(measured, n, images, injector.count());
-              return withModel(workload.feederRecord(d.request(n, profile), urls), n);
+              return withModel(workload.feederRecord(d.request(n, profile), next(images)), n);
             })
         .iterator();
   }

@@ -1,22 +1,27 @@
 package io.github.llmbench.workload;
 
+import io.github.llmbench.settings.Images;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Synthetic images made ahead of the requests that carry them, on threads of their own: encoding
- * one takes milliseconds, which on Gatling's event loop would delay the reads of every stream
- * sharing it, and so the inter-token latencies measured. Each take starts the images of the next
- * requests, so a request's are normally ready when it is fed; only a level's first requests wait
- * for theirs, while none of the level is in flight yet.
+ * The synthetic images of one stretch of requests (a phase), made ahead of the requests that carry
+ * them on threads of their own: encoding one takes milliseconds, which on Gatling's event loop
+ * would delay the reads of every stream sharing it, and so the latencies measured. The first
+ * requests' images are started when the supply is made, before the load; each request taken starts
+ * those of the requests after it, so a request's are normally ready when it is fed.
  */
 public final class ImageSupply {
-  /** How many requests ahead images are made. */
-  static final int AHEAD = 16;
+  /** The most requests made ahead. */
+  static final int MAX_AHEAD = 16;
+
+  /** The most bytes of images made ahead by one supply. */
+  static final long AHEAD_BYTES = 48L << 20;
 
   private static final ExecutorService MAKERS =
       Executors.newFixedThreadPool(
@@ -28,31 +33,50 @@ public final class ImageSupply {
           });
 
   private final SyntheticImages images;
-  private final Map<Key, CompletableFuture<List<String>>> made = new ConcurrentHashMap<>();
-
-  private record Key(long request, int count) {}
-
-  public ImageSupply(SyntheticImages images) {
-    this.images = images;
-  }
+  private final int count;
+  private final long first;
+  private final long stride;
+  private final int ahead;
+  private final long last;
+  private final AtomicLong taken = new AtomicLong();
+  private final Map<Long, CompletableFuture<List<String>>> made = new ConcurrentHashMap<>();
 
   /**
-   * Request {@code request}'s {@code count} images, and those of the {@link #AHEAD} requests that
-   * follow it {@code stride} apart (an injector of several sends every {@code stride}-th request)
-   * started. Requests are taken in increasing order: earlier ones' images are dropped.
+   * @param count the images of each request
+   * @param first the first request's number
+   * @param stride the gap between request numbers (an injector of N takes every N-th)
+   * @param requests how many requests it serves, when known (none are made past them), else {@link
+   *     Long#MAX_VALUE}
    */
-  public List<String> take(long request, int count, long stride) {
-    if (count == 0) {
-      return List.of();
-    }
-    for (int j = 1; j <= AHEAD; j++) {
-      Key next = new Key(request + j * stride, count);
-      made.computeIfAbsent(
-          next,
-          k -> CompletableFuture.supplyAsync(() -> images.of(k.request(), k.count()), MAKERS));
-    }
-    CompletableFuture<List<String>> mine = made.remove(new Key(request, count));
-    made.keySet().removeIf(k -> k.request() < request || k.count() != count);
+  ImageSupply(
+      SyntheticImages images, Images settings, int count, long first, long stride, long requests) {
+    this.images = images;
+    this.count = count;
+    this.first = first;
+    this.stride = stride;
+    this.last = requests == Long.MAX_VALUE ? Long.MAX_VALUE : first + (requests - 1) * stride;
+    // random pixels do not compress: about 3 bytes a pixel for PNG, 0.6 for JPEG, then base64
+    double bytesPerImage =
+        settings.width()
+            * (double) settings.height()
+            * (settings.format() == Images.Format.PNG ? 4 : 0.8);
+    this.ahead =
+        (int) Math.max(1, Math.min(MAX_AHEAD, AHEAD_BYTES / Math.max(1, count * bytesPerImage)));
+    startUpTo(first + (ahead - 1) * stride);
+  }
+
+  /** The next request's images. */
+  public List<String> next() {
+    long request = first + taken.getAndIncrement() * stride;
+    startUpTo(request + ahead * stride);
+    CompletableFuture<List<String>> mine = made.remove(request);
     return mine != null ? mine.join() : images.of(request, count);
+  }
+
+  private void startUpTo(long upTo) {
+    for (long n = first + taken.get() * stride; n <= Math.min(upTo, last); n += stride) {
+      made.computeIfAbsent(
+          n, k -> CompletableFuture.supplyAsync(() -> images.of(k, count), MAKERS));
+    }
   }
 }

@@ -1,5 +1,6 @@
 package io.github.llmbench.workload;
 
+import io.github.llmbench.core.Seeds;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
 import java.io.PrintStream;
@@ -10,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -122,8 +124,8 @@ public final class PreparedWorkload {
   private final ServerTokenizer tokenizer;
   private final Dataset dataset;
   private final Dataset warmupDataset;
-  private final ImageSupply images;
-  private final ImageSupply warmupImages;
+  private final long injectorIndex;
+  private final long injectorCount;
   private final List<String> sequentialProfiles;
   private final Map<String, String> startNotes;
 
@@ -198,9 +200,8 @@ public final class PreparedWorkload {
     }
     this.whyLengths = why;
     this.warmupDataset = dataset.withSeed(w.seed() ^ WARMUP_SEED_SALT);
-    this.images = new ImageSupply(new SyntheticImages(w.images(), w.seed()));
-    this.warmupImages =
-        new ImageSupply(new SyntheticImages(w.images(), w.seed() ^ WARMUP_SEED_SALT));
+    this.injectorIndex = settings.injector().index();
+    this.injectorCount = settings.injector().count();
     if (settings.injector().sharded()) {
       for (Dataset d : List.of(dataset, warmupDataset)) {
         if (d instanceof RandomDataset random) {
@@ -238,14 +239,23 @@ public final class PreparedWorkload {
   }
 
   /**
-   * The {@code count} synthetic images of request {@code n} of the measured requests (or of the
-   * warmup's, from their own seed), made ahead of the requests {@code stride} apart that follow.
+   * The synthetic images of stretch {@code stretch} of the run's requests (a phase, numbered in the
+   * run), {@code count} a request, this injector's share of them; null when {@code count} is 0.
+   * Every stretch's images differ from every other's.
+   *
+   * @param requests this injector's requests of the stretch, when known: none are made past them
    */
-  public List<String> images(boolean measured, long n, int count, long stride) {
+  public ImageSupply images(long stretch, int count, OptionalLong requests) {
     if (count == 0) {
-      return List.of();
+      return null;
     }
-    return (measured ? images : warmupImages).take(n, count, stride);
+    return new ImageSupply(
+        new SyntheticImages(w.images(), Seeds.mix(w.seed() ^ Seeds.mix(stretch))),
+        w.images(),
+        count,
+        injectorIndex,
+        injectorCount,
+        requests.orElse(Long.MAX_VALUE));
   }
 
   /** The measured requests. */
@@ -514,6 +524,7 @@ public final class PreparedWorkload {
         + "); the longest request needs "
         + longest.get().total()
         + (w.multiTurn() ? " (a turn; later turns also carry the conversation so far)" : "")
+        + (w.images().any() ? " and its images' tokens, which only the server counts" : "")
         + sharedContextWarning(c, longest.get().total(), peakConcurrency);
   }
 

@@ -53,15 +53,14 @@ class SyntheticImagesTest {
   }
 
   @Test
-  void theSupplyHandsOutWhatTheImagesMakeAheadOrNot() {
-    SyntheticImages images =
-        new SyntheticImages(new Images(List.of(1), 16, 16, Images.Format.PNG), 3);
-    ImageSupply supply = new ImageSupply(images);
-    for (long n = 0; n < 40; n += 2) { // an injector of two sends every other request
-      assertEquals(images.of(n, 1), supply.take(n, 1, 2), "request " + n);
+  void aSupplyHandsOutItsRequestsImagesInTurnMadeAheadOrNot() {
+    Images settings = new Images(List.of(1), 16, 16, Images.Format.PNG);
+    SyntheticImages images = new SyntheticImages(settings, 3);
+    ImageSupply supply = new ImageSupply(images, settings, 2, 1, 2, 30); // injector 1 of 2
+    for (long n = 1; n < 60; n += 2) {
+      assertEquals(images.of(n, 2), supply.next(), "request " + n);
     }
-    assertEquals(images.of(41, 3), supply.take(41, 3, 1), "another count, another level");
-    assertEquals(List.of(), supply.take(42, 0, 1));
+    assertEquals(images.of(61, 2), supply.next(), "past its count, made when asked");
   }
 
   @Test
