@@ -99,4 +99,41 @@ class ImagesIT {
       Chromium.assertChartsDrawn(Chromium.open(page), 5);
     }
   }
+
+  @Test
+  void twoImagesOfTheSetSizeGoWithEveryRequest(@TempDir Path results) throws Exception {
+    SimulatorConfig config =
+        SimulatorConfig.defaults().withModel("qwen2.5-vl-7b-instruct").withGpu("rtx4090");
+    try (VllmSimulator sim = VllmSimulator.start(config)) {
+      GatlingRun.Result run =
+          GatlingRun.run(
+              ServingBenchmarkSimulation.class,
+              results,
+              Map.of(
+                  "base.url", sim.baseUrl(),
+                  "conc", "2",
+                  "prompts", "4",
+                  "images", "2",
+                  "image.size", "320x200",
+                  "image.format", "png",
+                  "input.len", "16",
+                  "output.len", "4"));
+      assertEquals(0, run.exitCode(), run.console());
+      assertTrue(run.console().contains("2 per request, 320x200 png"), run.console());
+      Set<String> digests = new HashSet<>();
+      for (VllmSimulator.Received r : sim.received()) {
+        assertEquals(2, r.images().size(), r.toString());
+        for (ReceivedImage image : r.images()) {
+          assertEquals(320, image.width());
+          assertEquals(200, image.height());
+          assertTrue(digests.add(image.digest()), "an image sent twice: " + image);
+        }
+      }
+      assertEquals(8, digests.size());
+      assertTrue(
+          RequestsJsonl.read(run.llm("requests.jsonl")).stream()
+              .allMatch(r -> r.ok() && r.level().equals("c2")),
+          "one level, no ladder");
+    }
+  }
 }
