@@ -948,7 +948,10 @@ public final class SettingsTable {
           Map.entry("max.seconds", "duration"),
           Map.entry("goodput", "gate.goodput"),
           Map.entry("request.timeout", "timeout"),
-          Map.entry("itl.records", "stats.records"));
+          Map.entry("itl.records", "stats.records"),
+          Map.entry("random.mm.base.items.per.request", "images"),
+          Map.entry("image.width", "image.size"),
+          Map.entry("image.height", "image.size"));
 
   /** The first words of properties other programs own: never the kit's, never a near miss. */
   private static final Set<String> FOREIGN =

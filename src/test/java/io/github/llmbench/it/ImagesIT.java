@@ -16,6 +16,7 @@ import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -31,26 +32,32 @@ import org.junit.jupiter.api.io.TempDir;
  * and TTFT grows with the count on the console, in {@code summary.json} and in {@code llm.html}.
  */
 class ImagesIT {
+  private static final SimulatorConfig VISION =
+      SimulatorConfig.defaults().withModel("qwen2.5-vl-7b-instruct").withGpu("rtx4090");
+
+  private static GatlingRun.Result run(VllmSimulator sim, Path results, Map<String, String> props) {
+    Map<String, String> all = new HashMap<>(props);
+    all.put("base.url", sim.baseUrl());
+    GatlingRun.Result run = GatlingRun.run(ServingBenchmarkSimulation.class, results, all);
+    assertEquals(0, run.exitCode(), run.console());
+    return run;
+  }
 
   @Test
   void aLadderOverImagesSendsDistinctImagesAndTtftGrowsWithTheirCount(@TempDir Path results)
       throws Exception {
-    SimulatorConfig config =
-        SimulatorConfig.defaults().withModel("qwen2.5-vl-7b-instruct").withGpu("rtx4090");
-    try (VllmSimulator sim = VllmSimulator.start(config)) {
+    try (VllmSimulator sim = VllmSimulator.start(VISION)) {
       GatlingRun.Result run =
-          GatlingRun.run(
-              ServingBenchmarkSimulation.class,
+          run(
+              sim,
               results,
               Map.of(
-                  "base.url", sim.baseUrl(),
                   "conc", "2",
                   "prompts", "6",
                   "images", "0,2,4",
                   "image.size", "512x512",
                   "input.len", "32",
                   "output.len", "8"));
-      assertEquals(0, run.exitCode(), run.console());
       List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
       assertEquals(18, records.size());
       assertTrue(records.stream().allMatch(RequestRecord::ok), "all OK");
@@ -102,15 +109,12 @@ class ImagesIT {
 
   @Test
   void twoImagesOfTheSetSizeGoWithEveryRequest(@TempDir Path results) throws Exception {
-    SimulatorConfig config =
-        SimulatorConfig.defaults().withModel("qwen2.5-vl-7b-instruct").withGpu("rtx4090");
-    try (VllmSimulator sim = VllmSimulator.start(config)) {
+    try (VllmSimulator sim = VllmSimulator.start(VISION)) {
       GatlingRun.Result run =
-          GatlingRun.run(
-              ServingBenchmarkSimulation.class,
+          run(
+              sim,
               results,
               Map.of(
-                  "base.url", sim.baseUrl(),
                   "conc", "2",
                   "prompts", "4",
                   "images", "2",
@@ -118,7 +122,6 @@ class ImagesIT {
                   "image.format", "png",
                   "input.len", "16",
                   "output.len", "4"));
-      assertEquals(0, run.exitCode(), run.console());
       assertTrue(run.console().contains("2 per request, 320x200 png"), run.console());
       Set<String> digests = new HashSet<>();
       for (VllmSimulator.Received r : sim.received()) {

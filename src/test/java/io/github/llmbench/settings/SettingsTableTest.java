@@ -45,6 +45,10 @@ class SettingsTableTest {
         "Unknown setting -Dnum-prompts=100: did you mean -Dprompts? (-Dhelp lists every setting)",
         error(Map.of("num-prompts", "100")));
     assertEquals(
+        "Unknown setting -Drandom-mm-base-items-per-request=2: did you mean -Dimages? (-Dhelp lists"
+            + " every setting)",
+        error(Map.of("random-mm-base-items-per-request", "2")));
+    assertEquals(
         "Unknown setting -Dlen.input=256: did you mean -Dinput.len? (-Dhelp lists every setting)",
         error(Map.of("len.input", "256")));
     assertEquals(
