@@ -232,7 +232,7 @@ public final class RequestChains {
    */
   public ChainBuilder ready(Phase phase) {
     Dataset warmup = workload.warmupDataset();
-    ImageSupply readyImages = imagesFor(Level.WARMUP, OptionalLong.empty());
+    ImageSupply readyImages = imagesFor(Level.WARMUP, OptionalLong.of(1)); // built, not sent
     Iterator<Map<String, Object>> records =
         Stream.generate(() -> workload.feederRecord(warmup.request(0, null), next(readyImages)))
             .iterator();

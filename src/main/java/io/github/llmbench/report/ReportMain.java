@@ -221,7 +221,7 @@ public final class ReportMain {
   private static Summary readSummary(Path runDir) {
     Path file = RunFiles.ofRun(runDir).summary();
     if (!Files.isRegularFile(file)) {
-      return new Summary(RunInfo.NONE, null, Map.of(), null, null, null, null);
+      return new Summary(RunInfo.NONE, null, Map.of(), null, null, null, null, null);
     }
     try {
       return Summary.read(file);

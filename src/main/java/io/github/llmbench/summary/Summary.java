@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import io.github.llmbench.analysis.ImageLadder;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.core.Level;
 import java.io.IOException;
@@ -32,6 +33,8 @@ import java.util.Map;
  *
  * @param levels each measured level in run order; empty for a vLLM result file
  * @param knee null for a vLLM result file
+ * @param imageLadder TTFT against the images per request of a ladder over {@code -Dimages}, else
+ *     null
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -42,6 +45,7 @@ public record Summary(
     SteadyStateFigures steadyState,
     RooflineFigures roofline,
     KneeFigures knee,
+    ImageLadderFigures imageLadder,
     ReportInputs reportInputs) {
 
   private static final ObjectMapper MAPPER =
@@ -73,6 +77,7 @@ public record Summary(
         only == null ? null : only.steadyState(),
         only == null ? null : only.roofline(),
         KneeFigures.of(a.knee()),
+        ImageLadderFigures.of(ImageLadder.of(a.levels().values())),
         new ReportInputs(
             a.model() == null ? null : a.model().id(),
             a.model() == null ? null : a.model().hfId(),
@@ -86,7 +91,7 @@ public record Summary(
     levels.forEach(
         (name, l) ->
             out.put(name, goodput.containsKey(name) ? l.withGoodput(goodput.get(name)) : l));
-    return new Summary(run, overall, out, steadyState, roofline, knee, reportInputs);
+    return new Summary(run, overall, out, steadyState, roofline, knee, imageLadder, reportInputs);
   }
 
   /**

@@ -89,8 +89,12 @@ class ImagesIT {
       assertEquals(2 * 326, meanInput.get("c2-img2") - meanInput.get("c2-img0"), 1e-9);
       assertEquals(4 * 326, meanInput.get("c2-img4") - meanInput.get("c2-img0"), 1e-9);
 
-      JsonNode levels =
-          new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels");
+      JsonNode summary = new ObjectMapper().readTree(run.llm("summary.json").toFile());
+      JsonNode levels = summary.path("levels");
+      JsonNode ladder = summary.path("image_ladder");
+      assertEquals(326, ladder.path("input_tokens_per_image").asDouble(), 1e-9, ladder.toString());
+      assertTrue(ladder.path("ms_per_image").asDouble() > 0, ladder.toString());
+      assertEquals(4, ladder.path("levels").get(2).path("images").asInt(), ladder.toString());
       double ttft0 = levels.path("c2-img0").path("mean_ttft_ms").asDouble();
       double ttft2 = levels.path("c2-img2").path("mean_ttft_ms").asDouble();
       double ttft4 = levels.path("c2-img4").path("mean_ttft_ms").asDouble();

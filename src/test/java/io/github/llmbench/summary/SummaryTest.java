@@ -90,7 +90,7 @@ class SummaryTest {
       throws Exception {
     ServingMetrics m =
         ServingMetricsCalculator.compute(ServingMetricsCalculatorTest.handMadeRun(), 4);
-    Summary s = new Summary(info(), ServingFigures.of(m), Map.of(), null, null, null, null);
+    Summary s = new Summary(info(), ServingFigures.of(m), Map.of(), null, null, null, null, null);
     Path file = dir.resolve("out/summary.json");
     s.write(file);
 
@@ -241,7 +241,15 @@ class SummaryTest {
     meta.put("server_checks", Map.of("authorization", "Bearer sk-check"));
     ServingMetrics m = ServingMetricsCalculator.compute(List.of(), null, List.of(99.0));
     String text =
-        new Summary(TestReports.info(meta), ServingFigures.of(m), Map.of(), null, null, null, null)
+        new Summary(
+                TestReports.info(meta),
+                ServingFigures.of(m),
+                Map.of(),
+                null,
+                null,
+                null,
+                null,
+                null)
             .toJson();
     assertFalse(text.contains("sk-"), text);
     JsonNode root = JSON.readTree(text);
