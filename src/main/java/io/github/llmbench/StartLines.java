@@ -60,6 +60,10 @@ final class StartLines {
   /** Which server answers, and what the kit does differently for it. */
   static String serverLine(Target target, BenchSettings settings) {
     ServerKind kind = target.api().kind();
+    if (settings.api().pooling()) {
+      return kind.label()
+          + ": embeddings, one JSON body per request (not streamed): E2EL and input tokens only";
+    }
     String line =
         kind.label()
             + ": the output length goes in "

@@ -131,6 +131,14 @@ public record RunAnalysis(
         : null;
   }
 
+  /**
+   * Whether the run's requests went to a pooling endpoint (embeddings): its blocks, summary and
+   * page show E2EL, input tokens and request rates only, and its ladder is judged on input tok/s.
+   */
+  public boolean pooling() {
+    return overall.pooling();
+  }
+
   /** True for the warmup's records, which every figure leaves out. */
   public static boolean isWarmup(RequestRecord r) {
     return r.loadLevel().map(level -> !level.measured()).orElse(false);
@@ -241,7 +249,10 @@ public record RunAnalysis(
               Double hitRate = server.prefixCacheHitRate();
               Roofline roof = null;
               String note = null;
-              if (model == null || gpu == null) {
+              if (serving.pooling()) {
+                note =
+                    "Roofline skipped: it models decoding, and an embeddings level decodes nothing.";
+              } else if (model == null || gpu == null) {
                 note =
                     "Roofline skipped: no "
                         + (model == null && gpu == null
@@ -392,7 +403,11 @@ public record RunAnalysis(
         continue; // a ladder over images, at one load: ImageLadder's
       }
       int c = l.concurrency() != null ? l.concurrency() : l.steady().concurrency();
-      double out = steady ? l.steady().outputThroughput() : l.serving().outputThroughput();
+      // a pooling level's work is its input: its tokens per second are its throughput
+      double out =
+          l.serving().pooling()
+              ? (steady ? l.steady().inputThroughput() : l.serving().inputThroughput())
+              : steady ? l.steady().outputThroughput() : l.serving().outputThroughput();
       points.add(
           new Knee.Point(
               l.name(),

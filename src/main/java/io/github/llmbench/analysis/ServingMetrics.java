@@ -32,6 +32,9 @@ import java.util.List;
  *     ReportedPercentiles})
  * @param cancelled requests the client cancelled on purpose ({@code -Dcancel.pct}): neither
  *     completed nor failed, in no other figure
+ * @param pooling whether every request went to a pooling endpoint (embeddings): nothing was
+ *     generated, so only E2EL, the input tokens and the request rate mean anything (vLLM's pooling
+ *     block); its TTFT equals its E2EL and its TPOT and ITL are empty
  */
 public record ServingMetrics(
     int completed,
@@ -51,16 +54,72 @@ public record ServingMetrics(
     LatencyStats e2el,
     int outputTokensEstimatedCount,
     List<Double> percentiles,
-    int cancelled) {
+    int cancelled,
+    boolean pooling) {
 
   public ServingMetrics {
     percentiles = List.copyOf(percentiles);
   }
 
+  /** The figures of generating requests (not pooling ones). */
+  public ServingMetrics(
+      int completed,
+      int failed,
+      Integer maxConcurrency,
+      double durationS,
+      long totalInputTokens,
+      long totalOutputTokens,
+      double requestThroughput,
+      double outputThroughput,
+      double totalTokenThroughput,
+      double maxOutputTokensPerS,
+      int maxConcurrentRequests,
+      LatencyStats ttft,
+      LatencyStats tpot,
+      LatencyStats itl,
+      LatencyStats e2el,
+      int outputTokensEstimatedCount,
+      List<Double> percentiles,
+      int cancelled) {
+    this(
+        completed,
+        failed,
+        maxConcurrency,
+        durationS,
+        totalInputTokens,
+        totalOutputTokens,
+        requestThroughput,
+        outputThroughput,
+        totalTokenThroughput,
+        maxOutputTokensPerS,
+        maxConcurrentRequests,
+        ttft,
+        tpot,
+        itl,
+        e2el,
+        outputTokensEstimatedCount,
+        percentiles,
+        cancelled,
+        false);
+  }
+
+  /** Input tokens of completed requests per second of the duration; 0 when it is 0. */
+  public double inputThroughput() {
+    return durationS > 0 ? totalInputTokens / durationS : 0.0;
+  }
+
+  /**
+   * The latency metrics that mean something here: E2EL alone for pooling requests, all of them
+   * otherwise.
+   */
+  public List<Metric> metrics() {
+    return pooling ? List.of(Metric.E2EL) : List.of(Metric.values());
+  }
+
   /** Every latency figure it holds: metric by metric, each statistic its stats hold. */
   public List<LatencyFigure> figures() {
     List<LatencyFigure> out = new ArrayList<>();
-    for (Metric m : Metric.values()) {
+    for (Metric m : metrics()) {
       latency(m).statistics().forEach(s -> out.add(LatencyFigure.of(m, s)));
     }
     return List.copyOf(out);

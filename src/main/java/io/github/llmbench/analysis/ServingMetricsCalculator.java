@@ -48,6 +48,9 @@ import java.util.Map;
  *   <li><b>maximum request concurrency</b>: the configured level, given by the caller.
  *   <li><b>output_tokens_estimated_count</b>: completed requests whose output tokens were estimated
  *       (no usage chunk), so the report can flag the token figures.
+ *   <li><b>pooling</b>: every record went to a pooling endpoint (embeddings), as vLLM's {@code
+ *       calculate_metrics_for_embeddings}: the same counts, duration, input tokens and E2EL (the
+ *       output tokens are 0, so the total token throughput is the input's).
  * </ul>
  */
 public final class ServingMetricsCalculator {
@@ -105,6 +108,7 @@ public final class ServingMetricsCalculator {
     long totalInput = 0;
     long totalOutput = 0;
     int estimated = 0;
+    boolean pooling = !records.isEmpty();
     // per-request values in primitive arrays; the ITLs (one per chunk) in an exact histogram
     double[] ttfts = new double[Math.max(16, records.size())];
     double[] tpots = new double[ttfts.length];
@@ -118,6 +122,7 @@ public final class ServingMetricsCalculator {
     for (RequestRecord r : records) {
       minStart = Math.min(minStart, r.startMs());
       maxEnd = Math.max(maxEnd, r.endMs());
+      pooling &= r.pooling();
       if (r.cancelled()) {
         cancelled++;
         continue;
@@ -164,7 +169,8 @@ public final class ServingMetricsCalculator {
         LatencyStats.of(e2els, nE2el, percentiles),
         estimated,
         shown,
-        cancelled);
+        cancelled,
+        pooling);
   }
 
   /**

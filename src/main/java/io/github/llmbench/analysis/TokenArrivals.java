@@ -23,6 +23,9 @@ public final class TokenArrivals {
 
   /** Output tokens per text chunk of a request: output_tokens / chunks, 1 when unknown. */
   public static double chunkWeight(RequestRecord r) {
+    if (r.pooling()) {
+      return 0.0; // an embedding's one arrival is its answer's end, not a token
+    }
     int chunks = 1 + r.itlMs().size();
     Integer tokens = r.outputTokens();
     return tokens != null && tokens > 0 && tokens != chunks ? tokens / (double) chunks : 1.0;

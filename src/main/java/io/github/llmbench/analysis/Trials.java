@@ -109,7 +109,8 @@ public record Trials(List<Trial> trials) {
         pooled.e2el(),
         pooled.outputTokensEstimatedCount(),
         pooled.percentiles(),
-        pooled.cancelled());
+        pooled.cancelled(),
+        pooled.pooling());
   }
 
   /**

@@ -31,7 +31,12 @@ final class ErrorBody {
 
   /** The server's message, or "" for an empty body. */
   String message() {
-    return message(bytes.toString(StandardCharsets.UTF_8));
+    return message(text());
+  }
+
+  /** The body's first {@value #MAX_BYTES} bytes as text. */
+  String text() {
+    return bytes.toString(StandardCharsets.UTF_8);
   }
 
   /**

@@ -140,6 +140,7 @@ final class StreamAction extends KitAction {
               capture.maxOutputTokens(),
               capture.keepAnswers(),
               capture.timeoutSeconds(),
+              capture.pooling(),
               this::completed);
     } catch (RuntimeException e) {
       failed(clean, e);
@@ -186,6 +187,9 @@ final class StreamAction extends KitAction {
       RequestRecord record =
           RequestRecords.of(
               ex.sent, endNanos, ex.stream(), failure, httpStatus, capture.outputCounter());
+      if (capture.pooling()) {
+        record = record.asPooling();
+      }
       if (record.ok()) {
         capture.logCompleted(stats, after, record, ex.stream());
         if (capture.keepAnswers()) {

@@ -40,6 +40,10 @@ import java.util.function.ToLongFunction;
  * KO with the reason (Gatling's error table and failure counts read it). Asked for ({@link
  * #recordName}), also TTFT and TPOT records of a completed stream, and one ITL record per gap.
  * Gatling's records are whole milliseconds; {@code requests.jsonl} keeps microseconds.
+ *
+ * <p>An embeddings endpoint ({@value #EMBEDDINGS_PATH}) is not streamed: its one JSON body is read
+ * as it arrives ({@link PooledBody}) and its records are pooling ones ({@link
+ * RequestRecord#pooling()}).
  */
 public final class StreamCapture {
   public static final String REQUEST_RECORD = "request";
@@ -64,6 +68,9 @@ public final class StreamCapture {
   /** What a {@code sendAt} function gives for a request sent as soon as it is built. */
   public static final long SEND_NOW = Long.MIN_VALUE;
 
+  /** How the path of an embeddings endpoint ends ({@code /v1/embeddings}). */
+  public static final String EMBEDDINGS_PATH = "/embeddings";
+
   private static final AtomicLong REQUEST_IDS = new AtomicLong();
 
   private final RunRecorder recorder;
@@ -78,6 +85,10 @@ public final class StreamCapture {
   private final boolean tpotRecords;
   private final boolean itlRecords;
   private final boolean keepAnswers;
+
+  /** Whether the endpoint answers with one JSON body and generates nothing (embeddings). */
+  private final boolean pooling;
+
   private final ToIntFunction<String> outputCounter;
   private final Function<Session, Integer> countedInputTokens;
   private volatile Cancelling cancelling = Cancelling.NONE;
@@ -127,6 +138,7 @@ public final class StreamCapture {
     this.clientProbe = clientProbe;
     this.timeoutSeconds = (int) Math.max(1, timeout.toSeconds());
     this.path = path;
+    this.pooling = path.endsWith(EMBEDDINGS_PATH);
     this.uri =
         Uri.create(baseUrl + path); // the settings leave no trailing '/' (as ServerApi relies on)
     this.modelsUri = Uri.create(baseUrl + "/v1/models");
@@ -137,7 +149,7 @@ public final class StreamCapture {
     this.keepAnswers = keepAnswers || outputCounter != null;
     HttpHeaders h = new DefaultHttpHeaders();
     h.set("Content-Type", "application/json");
-    h.set("Accept", "text/event-stream");
+    h.set("Accept", pooling ? "application/json" : "text/event-stream");
     apiKey.ifPresent(key -> h.set("Authorization", "Bearer " + key));
     if (closeConnection) {
       h.set("Connection", "close");
@@ -168,6 +180,12 @@ public final class StreamCapture {
         new ParsedStream(new long[] {1_000_000L, 2_000_000L}, 2, 1, 2, true, null, null, null);
     RequestRecords.Sent warmUp = new RequestRecords.Sent("warm-up", "warm-up", null, 0L);
     RequestRecords.of(warmUp, 3_000_000L, ok, null, 200, null);
+    PooledBody pooled = new PooledBody();
+    byte[] json =
+        "{\"object\":\"list\",\"data\":[{\"index\":0,\"embedding\":[0.5,-1e-3]}],\"usage\":{\"prompt_tokens\":1}}"
+            .getBytes(StandardCharsets.UTF_8);
+    pooled.feed(json, 0, json.length);
+    RequestRecords.of(warmUp, 3_000_000L, pooled.result(2_000_000L), null, 200, null).asPooling();
     RequestRecords.of(
         warmUp,
         3_000_000L,
@@ -277,6 +295,11 @@ public final class StreamCapture {
 
   boolean keepAnswers() {
     return keepAnswers;
+  }
+
+  /** Whether the endpoint answers with one JSON body and generates nothing (embeddings). */
+  public boolean pooling() {
+    return pooling;
   }
 
   ToIntFunction<String> outputCounter() {

@@ -22,7 +22,8 @@ import java.util.concurrent.TimeoutException;
  * {@link StreamReader}, and ends the request exactly once: at the end of the response, at {@code
  * [DONE]}, at an error event, or when the client reports a failure (a connection closed before or
  * during the response is reported at once and the request is never sent again, see {@link
- * GatlingHttpInternals#failOnClose}; the request timeout closes the connection).
+ * GatlingHttpInternals#failOnClose}; the request timeout closes the connection). An embeddings
+ * request's answer is one JSON body, not a stream ({@link PooledBody}): it ends at the body's end.
  */
 final class StreamExchange implements HttpListener {
 
@@ -39,12 +40,20 @@ final class StreamExchange implements HttpListener {
   private final Completion completion;
   private final int timeoutSeconds;
   private final StreamReader reader;
+
+  /** Whether the answer is one JSON body (embeddings), not an event stream. */
+  private final boolean pooling;
+
+  /** The JSON body of a 200 to an embeddings request, null otherwise. */
+  private PooledBody pooled;
+
   private Channel channel;
   private boolean reusedConnection;
   private int status = -1;
   private String contentType;
   private ErrorBody errorBody;
   private boolean finished;
+  private long endNanos;
   private boolean cancelled;
 
   /**
@@ -57,6 +66,21 @@ final class StreamExchange implements HttpListener {
       boolean keepAnswer,
       int timeoutSeconds,
       Completion completion) {
+    this(session, sent, expectedTextChunks, keepAnswer, timeoutSeconds, false, completion);
+  }
+
+  /**
+   * @param pooling whether the answer is one JSON body (an embeddings request), not a stream
+   */
+  StreamExchange(
+      Session session,
+      RequestRecords.Sent sent,
+      int expectedTextChunks,
+      boolean keepAnswer,
+      int timeoutSeconds,
+      boolean pooling,
+      Completion completion) {
+    this.pooling = pooling;
     this.session = session;
     this.sent = sent;
     this.timeoutSeconds = timeoutSeconds;
@@ -65,7 +89,7 @@ final class StreamExchange implements HttpListener {
   }
 
   ParsedStream stream() {
-    return reader.result();
+    return pooled != null && finished ? pooled.result(endNanos) : reader.result();
   }
 
   @Override
@@ -84,7 +108,9 @@ final class StreamExchange implements HttpListener {
   public void onHttpResponse(HttpResponseStatus responseStatus, HttpHeaders headers) {
     status = responseStatus.code();
     contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
-    if (!streaming()) {
+    if (pooling && status == 200) {
+      pooled = new PooledBody(); // whatever its content type says, its bytes must be the JSON
+    } else if (pooling || !streaming()) {
       errorBody = new ErrorBody();
     }
   }
@@ -105,6 +131,19 @@ final class StreamExchange implements HttpListener {
       errorBody.add(chunk);
       if (last) {
         finish(now, httpFailure());
+      }
+      return;
+    }
+    if (pooled != null) {
+      try {
+        pooled.feed(chunk);
+      } catch (RuntimeException e) {
+        finish(now, ChunkInspector.abbreviate("capture failed: " + e));
+        closeChannel();
+        return;
+      }
+      if (last) {
+        finish(now, null); // the body's failure, if any, is its result's (PooledBody#failure)
       }
       return;
     }
@@ -148,7 +187,13 @@ final class StreamExchange implements HttpListener {
       }
       return errorBody != null
           ? httpFailure() + " (timeout reading the body)"
-          : "timeout: no [DONE] within " + timeoutSeconds + " s";
+          : pooled != null
+              ? "timeout: the JSON body did not end within "
+                  + timeoutSeconds
+                  + " s ("
+                  + pooled.bytes()
+                  + " bytes read)"
+              : "timeout: no [DONE] within " + timeoutSeconds + " s";
     }
     boolean closed = GatlingHttpInternals.isPrematureClose(t);
     if (closed || isReset(t)) {
@@ -160,6 +205,13 @@ final class StreamExchange implements HttpListener {
             + (reusedConnection
                 ? " (a reused keep-alive connection; the request was not sent again)"
                 : "");
+      }
+      if (pooled != null) {
+        return "body cut before its end: the server "
+            + how
+            + " the connection after "
+            + pooled.bytes()
+            + " bytes of JSON";
       }
       return errorBody != null
           ? httpFailure() + (closed ? "" : " (connection reset)")
@@ -248,6 +300,7 @@ final class StreamExchange implements HttpListener {
       return;
     }
     finished = true;
+    this.endNanos = endNanos;
     completion.completed(this, endNanos, failure, status < 0 ? null : status);
   }
 }

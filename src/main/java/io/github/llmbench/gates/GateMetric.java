@@ -19,6 +19,8 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
 
   GateMetric FAILED_PCT = Fixed.FAILED_PCT;
   GateMetric OUTPUT_THROUGHPUT = Fixed.OUTPUT_THROUGHPUT;
+  GateMetric REQUEST_THROUGHPUT = Fixed.REQUEST_THROUGHPUT;
+  GateMetric INPUT_THROUGHPUT = Fixed.INPUT_THROUGHPUT;
   GateMetric STEADY_OUTPUT_THROUGHPUT = Fixed.STEADY_OUTPUT_THROUGHPUT;
   GateMetric GOODPUT = Fixed.GOODPUT;
   GateMetric GOODPUT_PCT = Fixed.GOODPUT_PCT;
@@ -78,6 +80,23 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
     return Optional.empty();
   }
 
+  /**
+   * Whether a pooling run (embeddings) has this figure: it generates nothing, so it has no TTFT,
+   * TPOT, ITL or TTFO, no output throughput, and no goodput (vLLM computes none for it).
+   */
+  static boolean pooling(GateMetric m) {
+    if (m instanceof Latency l) {
+      return l.figure().metric() == io.github.llmbench.core.Metric.E2EL;
+    }
+    return !(m == OUTPUT_THROUGHPUT
+        || m == STEADY_OUTPUT_THROUGHPUT
+        || m.needsGoodput()
+        || m == TTFO_MEAN
+        || m == TTFO_MEDIAN
+        || m == TTFO_P90
+        || m == TTFO_P99);
+  }
+
   /** The gate metric an objective's figure is. */
   static GateMetric of(SloFigure f) {
     return f instanceof LatencyFigure l ? new Latency(l) : FAILED_PCT;
@@ -115,6 +134,13 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
   enum Fixed implements GateMetric {
     FAILED_PCT(SloFigure.FAILED_PCT.key(), "%", true),
     OUTPUT_THROUGHPUT("output_throughput.min", "tok/s", false),
+    /** Completed requests per second of the level (vLLM's request throughput). */
+    REQUEST_THROUGHPUT("request_throughput.min", "req/s", false),
+    /**
+     * Input tokens of completed requests per second of the level: an embeddings run's token
+     * throughput.
+     */
+    INPUT_THROUGHPUT("input_throughput.min", "tok/s", false),
     /** Output tok/s over the level's steady window (none when it never reached one). */
     STEADY_OUTPUT_THROUGHPUT("steady.output_throughput.min", "tok/s", false),
     /** Requests meeting the goodput objectives, per second of the level, as vLLM's goodput. */

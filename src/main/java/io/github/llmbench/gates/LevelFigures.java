@@ -99,6 +99,8 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
     int total = m.completed() + m.failed();
     f.put(GateMetric.FAILED_PCT, total == 0 ? Double.NaN : 100.0 * m.failed() / total);
     f.put(GateMetric.OUTPUT_THROUGHPUT, m.outputThroughput());
+    f.put(GateMetric.REQUEST_THROUGHPUT, m.requestThroughput());
+    f.put(GateMetric.INPUT_THROUGHPUT, m.inputThroughput());
     f.put(GateMetric.STEADY_OUTPUT_THROUGHPUT, steadyOutputThroughput);
     if (goodCount.isPresent()) {
       long good = goodCount.getAsLong();
@@ -169,6 +171,10 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
     }
     f.put(GateMetric.FAILED_PCT, m.failedPct());
     f.put(GateMetric.OUTPUT_THROUGHPUT, m.outputThroughput());
+    f.put(GateMetric.REQUEST_THROUGHPUT, m.requestThroughput());
+    f.put(
+        GateMetric.INPUT_THROUGHPUT,
+        m.duration() > 0 ? m.totalInputTokens() / m.duration() : Double.NaN);
     // as for this run: no steady figure for a level that never reached its steady window
     f.put(GateMetric.STEADY_OUTPUT_THROUGHPUT, level.steadyOutputThroughput());
     f.put(GateMetric.GOODPUT, orNaN(level.requestGoodput()));

@@ -37,6 +37,9 @@ public record RunGates(GateSet set, Optional<String> baseline, RunFigures baseli
     } catch (IllegalArgumentException e) {
       throw new SettingsException(e.getMessage());
     }
+    if (settings.api().pooling()) {
+      checkPooling(set, entries, typed.file().map(f -> f + ": ").orElse("-Dgate."));
+    }
     Optional<String> baseline = typed.baseline();
     if (set.needsBaseline() && baseline.isEmpty()) {
       throw new SettingsException(
@@ -47,6 +50,39 @@ public record RunGates(GateSet set, Optional<String> baseline, RunFigures baseli
     RunGates gates = new RunGates(set, baseline, figures);
     settings.search().ifPresent(gates::checkSameKindAsBaseline);
     return gates;
+  }
+
+  /**
+   * An embeddings run has E2EL and its throughputs only: a gate on a figure it cannot have would
+   * fail as not measured after the whole load, so it is refused before.
+   */
+  private static void checkPooling(GateSet set, Map<String, String> typed, String source) {
+    String accepted =
+        "with -Dapi=embeddings: e2el.*, request_throughput.min, input_throughput.min, failed.pct,"
+            + " client.* or server.* (an embedding has no TTFT, TPOT, ITL, output tokens or"
+            + " goodput)";
+    if (set.goodput().isPresent()) {
+      throw new SettingsException(
+          "Invalid gate "
+              + source
+              + GoodputSpec.KEY
+              + "="
+              + typed.get(GoodputSpec.KEY).trim()
+              + ": no goodput "
+              + accepted);
+    }
+    for (Gate g : set.gates()) {
+      if (!GateMetric.pooling(g.metric())) {
+        throw new SettingsException(
+            "Invalid gate "
+                + source
+                + g.name()
+                + "="
+                + typed.getOrDefault(g.name(), String.valueOf(g.limit())).trim()
+                + ": expected a gate "
+                + accepted);
+      }
+    }
   }
 
   /**

@@ -426,7 +426,7 @@ public final class RequestChains {
   private String bodyOf(Session s) {
     RequestSpec spec = FeederRecords.read(name -> s.contains(name) ? s.get(name) : null, outputLen);
     return s.contains(StreamCapture.MODEL)
-        ? bodies.streaming(spec, s.getString(StreamCapture.MODEL))
-        : bodies.streaming(spec);
+        ? bodies.body(spec, s.getString(StreamCapture.MODEL))
+        : bodies.body(spec);
   }
 }

@@ -97,6 +97,12 @@ public final class RequestRecord {
   private final Route route;
 
   /**
+   * Whether it went to a pooling endpoint (embeddings): nothing generated, so its TTFT is its E2EL
+   * (as vLLM sets them), it has no TPOT or ITL and 0 output tokens, failed or not.
+   */
+  private final boolean pooling;
+
+  /**
    * Where the token counts came from when not the server's usage ({@link #TOKENIZER}, {@link
    * #CHUNKS}); null: usage.
    */
@@ -289,7 +295,8 @@ public final class RequestRecord {
         outputTokensFrom,
         null,
         null,
-        null);
+        null,
+        false);
   }
 
   private RequestRecord(
@@ -314,7 +321,9 @@ public final class RequestRecord {
       String outputTokensFrom,
       Reasoning reasoning,
       String finishReason,
-      Route route) {
+      Route route,
+      boolean pooling) {
+    this.pooling = pooling;
     this.reasoning = reasoning;
     this.finishReason = finishReason;
     this.route = route;
@@ -473,12 +482,35 @@ public final class RequestRecord {
     return route;
   }
 
+  /** This record as one of a pooling endpoint's (embeddings); itself when it already is. */
+  public RequestRecord asPooling() {
+    return pooling ? this : copy(profile, origin, reasoning, finishReason, route, true);
+  }
+
+  /**
+   * Whether it went to a pooling endpoint (embeddings): its only latency is its E2EL (its TTFT is
+   * the same, as vLLM sets it), and it has 0 output tokens.
+   */
+  public boolean pooling() {
+    return pooling;
+  }
+
   private RequestRecord copy(
       String newProfile,
       RequestOrigin newOrigin,
       Reasoning newReasoning,
       String newFinish,
       Route newRoute) {
+    return copy(newProfile, newOrigin, newReasoning, newFinish, newRoute, pooling);
+  }
+
+  private RequestRecord copy(
+      String newProfile,
+      RequestOrigin newOrigin,
+      Reasoning newReasoning,
+      String newFinish,
+      Route newRoute,
+      boolean newPooling) {
     return new RequestRecord(
         id(),
         level(),
@@ -501,7 +533,8 @@ public final class RequestRecord {
         outputTokensFrom,
         newReasoning,
         newFinish,
-        newRoute);
+        newRoute,
+        newPooling);
   }
 
   /** The stream's last {@code finish_reason}, null when it said none. */
@@ -658,6 +691,7 @@ public final class RequestRecord {
         && Objects.equals(reasoning, r.reasoning)
         && Objects.equals(finishReason, r.finishReason)
         && Objects.equals(route, r.route)
+        && pooling == r.pooling
         && Objects.equals(inputTokensFrom, r.inputTokensFrom)
         && Objects.equals(outputTokensFrom, r.outputTokensFrom)
         && itl.equals(r.itl);

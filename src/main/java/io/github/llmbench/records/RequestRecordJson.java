@@ -133,6 +133,9 @@ public final class RequestRecordJson {
       if (r.cancelled()) {
         g.writeBooleanField("cancelled", true);
       }
+      if (r.pooling()) {
+        g.writeBooleanField("pooling", true);
+      }
       if (r.route() != null) {
         if (r.route().endpoint() != null) {
           g.writeStringField("endpoint", r.route().endpoint());
@@ -264,6 +267,7 @@ public final class RequestRecordJson {
     int reasoningTokens = 0;
     String reasoningFrom = null;
     String finishReason = null;
+    boolean pooling = false;
     String endpoint = null;
     String model = null;
     String inputFrom = null;
@@ -318,6 +322,7 @@ public final class RequestRecordJson {
         }
         case "reasoning_tokens_from" -> reasoningFrom = text(p, t, name);
         case "finish_reason" -> finishReason = text(p, t, name);
+        case "pooling" -> pooling = bool(t, name);
         case "endpoint" -> endpoint = text(p, t, name);
         case "model" -> model = text(p, t, name);
         case "input_tokens_from" -> inputFrom = text(p, t, name);
@@ -356,35 +361,37 @@ public final class RequestRecordJson {
             ? new RequestOrigin(
                 conversation, turn, traceMicros, sentMicros, injector, trial, queueMicros)
             : null;
-    return new RequestRecord(
-            id,
-            level,
-            startMs,
-            endMs,
-            ttft,
-            tpot,
-            e2el,
-            itl,
-            input,
-            output,
-            estimated,
-            ok,
-            error,
-            status,
-            profile,
-            timings,
-            origin,
-            inputFrom,
-            outputFrom)
-        .withReasoning(
-            reasoned
-                ? new Reasoning(
-                    ttfoMicros,
-                    reasoningTokens,
-                    reasoningFrom == null ? Reasoning.CHUNKS : reasoningFrom)
-                : null)
-        .withFinishReason(finishReason)
-        .withRoute(Route.of(endpoint, model));
+    RequestRecord read =
+        new RequestRecord(
+                id,
+                level,
+                startMs,
+                endMs,
+                ttft,
+                tpot,
+                e2el,
+                itl,
+                input,
+                output,
+                estimated,
+                ok,
+                error,
+                status,
+                profile,
+                timings,
+                origin,
+                inputFrom,
+                outputFrom)
+            .withReasoning(
+                reasoned
+                    ? new Reasoning(
+                        ttfoMicros,
+                        reasoningTokens,
+                        reasoningFrom == null ? Reasoning.CHUNKS : reasoningFrom)
+                    : null)
+            .withFinishReason(finishReason)
+            .withRoute(Route.of(endpoint, model));
+    return pooling ? read.asPooling() : read;
   }
 
   private ItlSeries itl(JsonParser p, JsonToken t) throws IOException {

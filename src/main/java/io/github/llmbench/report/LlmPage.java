@@ -311,12 +311,16 @@ public final class LlmPage {
       chartBox(sb, "llm-chart-images-tokens");
     } else {
       chartBox(sb, "llm-chart-throughput");
-      chartBox(sb, "llm-chart-tpot");
-      chartBox(sb, "llm-chart-ttft");
+      if (!a.pooling()) { // a pooling run (embeddings) has no TPOT, TTFT or output tokens to draw
+        chartBox(sb, "llm-chart-tpot");
+        chartBox(sb, "llm-chart-ttft");
+      }
     }
     sb.append("</div>\n<div id=\"llm-timeline\" class=\"llm-section\">\n");
     chartBox(sb, "llm-chart-inflight");
-    chartBox(sb, "llm-chart-tokens");
+    if (!a.pooling()) {
+      chartBox(sb, "llm-chart-tokens");
+    }
     int ramp = 0;
     for (RunAnalysis.Level l : a.levels().values()) {
       if (!l.ramp().isEmpty()) {
@@ -372,6 +376,11 @@ public final class LlmPage {
     sb.append("<div id=\"llm-levels\" class=\"llm-section\">\n");
     // each block in two tables, throughput then latency: at 21 columns one table was wider than
     // Gatling's 1,050 px article, and its last columns were only seen by scrolling the box
+    if (a.pooling()) {
+      poolingTables(sb, a);
+      sb.append("</div>\n");
+      return;
+    }
     tableStart(
         sb,
         "Serving Benchmark Result",
@@ -561,6 +570,80 @@ public final class LlmPage {
       sb.append("<p class=\"llm-note\">").append(esc(note)).append("</p>\n");
     }
     sb.append("</div>\n");
+  }
+
+  /**
+   * A pooling run's tables (embeddings), as vLLM's pooling block: counts, request and input
+   * throughputs, E2EL; its steady window's throughputs. No roofline: it models decoding.
+   */
+  private static void poolingTables(StringBuilder sb, RunAnalysis a) {
+    tableStart(
+        sb,
+        "Serving Benchmark Result (pooling)",
+        "Level",
+        "C",
+        "OK",
+        "KO",
+        "Duration (s)",
+        "Input tokens",
+        "Req/s",
+        "Input tok/s");
+    a.levels()
+        .forEach(
+            (name, l) -> {
+              ServingMetrics m = l.serving();
+              row(
+                  sb,
+                  name,
+                  l.concurrency() == null ? "?" : l.concurrency(),
+                  m.completed(),
+                  m.failed(),
+                  f2(m.durationS()),
+                  m.totalInputTokens(),
+                  f2(m.requestThroughput()),
+                  f2(m.totalTokenThroughput()));
+            });
+    tableEnd(sb);
+    latencyRowsTable(
+        sb,
+        "Serving Benchmark Result: latencies (ms)",
+        a,
+        List.of(Metric.E2EL),
+        (l, m) -> l.serving().latency(m),
+        false);
+    sb.append(
+        "<p class=\"llm-note\">Latencies in ms. An embeddings request generates nothing: its one"
+            + " latency is its E2EL (vLLM's pooling block; see docs/metrics.md in"
+            + " gatling-llm-bench).</p>\n");
+    tableStart(
+        sb,
+        "Steady-State Metrics",
+        "Level",
+        "Window (s)",
+        "Length (s)",
+        "Observed peak",
+        "Completed in window",
+        "Req/s",
+        "Input tok/s");
+    a.levels()
+        .forEach(
+            (name, l) -> {
+              SteadyState s = l.steady();
+              if (!s.reached()) {
+                row(sb, name, "not reached", "", s.observedPeak(), "", "", "");
+                return;
+              }
+              row(
+                  sb,
+                  name,
+                  f1(s.windowStartS()) + " \u2192 " + f1(s.windowEndS()),
+                  f1(s.windowS()),
+                  s.observedPeak(),
+                  s.completedInWindow(),
+                  f2(s.requestThroughput()),
+                  f2(s.inputThroughput()));
+            });
+    tableEnd(sb);
   }
 
   private static void verdicts(StringBuilder sb, RunAnalysis a, Optional<ImageLadder> images) {
@@ -1080,6 +1163,7 @@ public final class LlmPage {
                               return m;
                             })
                         .toList()));
+    d.put("pooling", a.pooling());
     d.put("basis", a.knee().basis());
     d.put("knee", marker(a, a.knee().kneeLevel()));
     d.put("saturation", marker(a, a.knee().saturationLevel()));
@@ -1327,10 +1411,12 @@ public final class LlmPage {
             images('llm-chart-images-tokens', 'Input tokens against images per request (as the server counts them)',
               'tokens', [['input', 'Mean input tokens', '#68b65c']]);
           } else {
-            ladder('llm-chart-throughput', 'Output throughput against concurrency (' + D.basis.replace('_', ' ') + ')',
-              'out', 'tok/s', '#5E7BE2');
-            ladder('llm-chart-tpot', 'Mean TPOT against concurrency', 'tpot', 'ms', '#68b65c');
-            ladder('llm-chart-ttft', 'P99 TTFT against concurrency', 'ttftP99', 'ms', '#f15b4f');
+            ladder('llm-chart-throughput', (D.pooling ? 'Input' : 'Output') + ' throughput against concurrency ('
+              + D.basis.replace('_', ' ') + ')', 'out', 'tok/s', '#5E7BE2');
+            if (!D.pooling) {
+              ladder('llm-chart-tpot', 'Mean TPOT against concurrency', 'tpot', 'ms', '#68b65c');
+              ladder('llm-chart-ttft', 'P99 TTFT against concurrency', 'ttftP99', 'ms', '#f15b4f');
+            }
           }
           var bands = D.windows.map(function (w, i) {
             return {from: w.from, to: w.to, color: i % 2 ? 'rgba(94,123,226,0.12)' : 'rgba(104,182,92,0.15)',
@@ -1342,7 +1428,7 @@ public final class LlmPage {
             yAxis: {min: 0, title: {text: 'Requests'}, allowDecimals: false},
             series: [{name: 'In flight', type: 'line', step: 'left', color: '#5E7BE2', data: D.inflight}]
           });
-          draw('llm-chart-tokens', {
+          if (!D.pooling) draw('llm-chart-tokens', {
             title: title('Output tokens arriving per second'), legend: {enabled: false},
             xAxis: {type: 'datetime', plotBands: bands},
             yAxis: {min: 0, title: {text: 'tok/s'}},

@@ -164,7 +164,9 @@ public record RunReport(
           if (ends != null) {
             sb.append("! ").append(ends).append('\n');
           }
-          sb.append(SteadyStateBlock.format(l.steady(), several ? name : null, a.percentiles()));
+          sb.append(
+              SteadyStateBlock.format(
+                  l.steady(), several ? name : null, a.percentiles(), l.serving().pooling()));
           sb.append(
               SteadyStateBlock.roofline(
                   l.roofline(),
@@ -209,7 +211,8 @@ public record RunReport(
       }
       return sb.append("  ").append(images.get().verdict()).append('\n').toString();
     }
-    sb.append("Ladder (output throughput basis: ")
+    sb.append(
+            a.pooling() ? "Ladder (input throughput basis: " : "Ladder (output throughput basis: ")
         .append(a.knee().basis().replace('_', ' '))
         .append("):\n");
     for (String v : a.knee().verdicts()) {
@@ -218,9 +221,15 @@ public record RunReport(
     return sb.toString();
   }
 
-  /** A line per level: its counts, throughputs, mean TPOT and P99 TTFT. */
+  /**
+   * A line per level: its counts, throughputs, mean TPOT and P99 TTFT; a pooling run's: its input
+   * tok/s, mean and P99 E2EL.
+   */
   static String levelLines(RunAnalysis a) {
     StringBuilder sb = new StringBuilder("\n=================== Levels ===================\n");
+    if (a.pooling()) {
+      return poolingLevelLines(a, sb);
+    }
     sb.append(
         String.format(
             "%-8s %9s %7s %10s %12s %14s %13s%n",
@@ -246,6 +255,37 @@ public record RunReport(
                       m.outputThroughput(),
                       m.tpot().mean(),
                       m.ttft().p99()));
+            });
+    return sb.toString();
+  }
+
+  private static String poolingLevelLines(RunAnalysis a, StringBuilder sb) {
+    String format = "%-8s %9s %7s %10s %12s %14s %13s%n";
+    sb.append(
+        String.format(
+            format,
+            "level",
+            "completed",
+            "failed",
+            "req/s",
+            "in tok/s",
+            LatencyFigure.of(Metric.E2EL, Statistic.MEAN).label() + " ms",
+            LatencyFigure.of(Metric.E2EL, Statistic.P99).label() + " ms"));
+    a.levels()
+        .forEach(
+            (level, l) -> {
+              ServingMetrics m = l.serving();
+              sb.append(
+                  String.format(
+                      Locale.ROOT,
+                      "%-8s %9d %7d %10.2f %12.2f %14.2f %13.2f%n",
+                      level,
+                      m.completed(),
+                      m.failed(),
+                      m.requestThroughput(),
+                      m.inputThroughput(),
+                      m.e2el().mean(),
+                      m.e2el().p99()));
             });
     return sb.toString();
   }

@@ -19,6 +19,10 @@ import java.util.Locale;
  * <p>Numbers use {@link Locale#ROOT} and Python's rounding for {@code .2f} (half-even on the exact
  * binary value). When some outputs were estimated (no usage chunk), one note line follows the
  * block.
+ *
+ * <p>A pooling run's block (embeddings, {@link ServingMetrics#pooling()}) is vLLM's for its pooling
+ * task: no generated tokens, no output throughputs, no TTFT, TPOT or ITL; its total token
+ * throughput is the input's, and its one latency section is E2EL's.
  */
 public final class ServingResultBlock {
 
@@ -62,13 +66,20 @@ public final class ServingResultBlock {
     }
     row(sb, "Benchmark duration (s):", f2(m.durationS()));
     row(sb, "Total input tokens:", Long.toString(m.totalInputTokens()));
-    row(sb, "Total generated tokens:", Long.toString(m.totalOutputTokens()));
+    if (!m.pooling()) {
+      row(sb, "Total generated tokens:", Long.toString(m.totalOutputTokens()));
+    }
     row(sb, "Request throughput (req/s):", f2(m.requestThroughput()));
-    row(sb, "Output token throughput (tok/s):", f2(m.outputThroughput()));
-    row(sb, "Peak output token throughput (tok/s):", f2(m.maxOutputTokensPerS()));
-    row(sb, "Peak concurrent requests:", f2(m.maxConcurrentRequests()));
+    if (m.pooling()) {
+      // vLLM's input sequences per second: the kit sends one input per request
+      row(sb, "Input throughput (inputs/s):", f2(m.requestThroughput()));
+    } else {
+      row(sb, "Output token throughput (tok/s):", f2(m.outputThroughput()));
+      row(sb, "Peak output token throughput (tok/s):", f2(m.maxOutputTokensPerS()));
+      row(sb, "Peak concurrent requests:", f2(m.maxConcurrentRequests()));
+    }
     row(sb, "Total token throughput (tok/s):", f2(m.totalTokenThroughput()));
-    for (Metric metric : Metric.values()) {
+    for (Metric metric : m.metrics()) {
       section(sb, m, metric);
     }
     line(sb, "=".repeat(WIDTH));

@@ -34,6 +34,15 @@ public final class SteadyStateBlock {
 
   /** The block of a level, its latency rows those of {@code percentiles}. */
   public static String format(SteadyState s, String level, ReportedPercentiles percentiles) {
+    return format(s, level, percentiles, false);
+  }
+
+  /**
+   * The block of a level; a pooling level's (embeddings) stops at its throughputs, since it has no
+   * TTFT or TPOT of its own.
+   */
+  public static String format(
+      SteadyState s, String level, ReportedPercentiles percentiles, boolean pooling) {
     StringBuilder sb = new StringBuilder();
     String title = level == null || level.isBlank() ? TITLE : TITLE + " (" + level + ")";
     line(sb, ServingResultBlock.center(" " + title + " ", '=', WIDTH));
@@ -70,6 +79,10 @@ public final class SteadyStateBlock {
     row(sb, "Requests completed in window:", Integer.toString(s.completedInWindow()));
     line(sb, "-".repeat(WIDTH));
     row(sb, "Request throughput (req/s):", f2(s.requestThroughput()));
+    if (pooling) {
+      row(sb, "Input token throughput (tok/s):", f2(s.inputThroughput()));
+      return sb.toString();
+    }
     row(sb, "Output token throughput (tok/s):", f2(s.outputThroughput()));
     row(sb, "Input token throughput (tok/s):", f2(s.inputThroughput()));
     row(sb, "Total token throughput (tok/s):", f2(s.totalThroughput()));

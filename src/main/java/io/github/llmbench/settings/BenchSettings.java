@@ -37,6 +37,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * Every {@code -D} setting of the kit, read and validated in one place.
@@ -54,7 +55,12 @@ public final class BenchSettings {
     CHAT("/v1/chat/completions"),
     COMPLETIONS("/v1/completions"),
     /** OpenAI's Responses API: chat messages in, an event stream of typed events out. */
-    RESPONSES("/v1/responses");
+    RESPONSES("/v1/responses"),
+    /**
+     * OpenAI's embeddings API, vLLM's pooling task: the prompt in, one JSON body of vectors out,
+     * not streamed; nothing is generated, so only E2EL and input tokens mean anything.
+     */
+    EMBEDDINGS("/v1/embeddings");
 
     private final String path;
 
@@ -72,7 +78,7 @@ public final class BenchSettings {
 
     /** Whether it sends chat messages, which the server wraps in the model's chat template. */
     public boolean chatMessages() {
-      return this != COMPLETIONS;
+      return this == CHAT || this == RESPONSES;
     }
 
     /** Whether its messages may carry images ({@code image_url} content parts). */
@@ -80,14 +86,22 @@ public final class BenchSettings {
       return this == CHAT || this == RESPONSES;
     }
 
-    /** {@code -Dapi}'s value: {@code chat}, {@code completions} or {@code responses}, any case. */
+    /** Whether it generates nothing (vLLM's pooling task): no stream, no output tokens. */
+    public boolean pooling() {
+      return this == EMBEDDINGS;
+    }
+
+    /**
+     * {@code -Dapi}'s value: {@code chat}, {@code completions}, {@code responses} or {@code
+     * embeddings}, any case.
+     */
     static Api parse(String name, String raw) {
       for (Api a : values()) {
         if (a.id().equals(raw.toLowerCase(Locale.ROOT))) {
           return a;
         }
       }
-      throw SettingsException.invalid(name, raw, "chat, completions or responses");
+      throw SettingsException.invalid(name, raw, "chat, completions, responses or embeddings");
     }
   }
 
@@ -672,6 +686,9 @@ public final class BenchSettings {
     if (load.trials() > 1) {
       checkTrials(r, workload);
     }
+    if (api.pooling()) {
+      checkPooling(r, workload);
+    }
     // the roofline's tensor parallelism follows the simulator's; a real server's is not known
     Roofline roofline =
         new Roofline(
@@ -1239,6 +1256,45 @@ public final class BenchSettings {
     }
     return Optional.of(new Ramp(shape, Ramp.Kind.RATE, start.get(), end.get()));
   }
+
+  /**
+   * What an embeddings run cannot do: it generates nothing, so there is no output length to ask
+   * for, no answer to send back in a conversation, and no TTFT, TPOT or ITL to record or bound.
+   */
+  private static void checkPooling(Reader r, Workload workload) {
+    String api = "-Dapi=" + Api.EMBEDDINGS.id();
+    for (SettingsTable.Setting<?> s :
+        List.of(SettingsTable.OUTPUT_LEN, SettingsTable.OUTPUT_STDEV)) {
+      if (r.isSet(s)) {
+        throw SettingsException.invalid(
+            s.name(), r.raw(s).orElse(""), "nothing with " + api + ": it generates no tokens");
+      }
+    }
+    if (workload.multiTurn()) {
+      throw SettingsException.invalid(
+          SettingsTable.TURNS.name(),
+          r.raw(SettingsTable.TURNS).orElse(""),
+          "1 with " + api + ": there is no answer to carry into the next turn");
+    }
+    GatlingRecords records = r.get(SettingsTable.STATS_RECORDS);
+    if (records != GatlingRecords.REQUEST) {
+      throw SettingsException.invalid(
+          SettingsTable.STATS_RECORDS.name(),
+          records.id(),
+          "request with " + api + ": an embedding has no TTFT, TPOT or ITL of its own");
+    }
+    Optional<String> slo = r.raw(SettingsTable.SLO);
+    if (slo.isPresent() && POOLING_FREE_METRIC.matcher(slo.get()).find()) {
+      throw SettingsException.invalid(
+          SettingsTable.SLO.name(),
+          slo.get(),
+          "objectives on e2el or failed.pct with " + api + ": it has no TTFT, TPOT or ITL");
+    }
+  }
+
+  /** An objective on a figure a pooling request does not have. */
+  private static final Pattern POOLING_FREE_METRIC =
+      Pattern.compile("(^|[\\s,])(ttft|tpot|itl)\\b");
 
   /** What trials cannot repeat yet: a trace, a search's probes, a load shared by injectors. */
   private static void checkTrials(Reader r, Workload workload) {

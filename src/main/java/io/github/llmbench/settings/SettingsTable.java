@@ -135,8 +135,9 @@ public final class SettingsTable {
           SERVER,
           "api",
           BenchSettings.Api.CHAT,
-          "chat, completions or responses",
-          "the endpoint: /v1/chat/completions, /v1/completions or /v1/responses (streamed events)",
+          "chat, completions, responses or embeddings",
+          "the endpoint: /v1/chat/completions, /v1/completions, /v1/responses (streamed events) or"
+              + " /v1/embeddings (one JSON body, not streamed: E2EL and input tokens)",
           BenchSettings.Api::parse);
   public static final Setting<String> MODEL =
       Setting.without(

@@ -164,6 +164,15 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
               true,
               keepAlive);
         }
+        case "/v1/embeddings" -> {
+          requireMethod(method, HttpMethod.POST);
+          admit(
+              ctx,
+              ParsedRequest.embeddingsAsCompletion(body(msg)),
+              msg.headers().get("x-request-id"),
+              false,
+              keepAlive);
+        }
         default -> sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
       }
     } catch (MethodNotAllowed e) {
@@ -408,7 +417,18 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         };
     ResponseWriter w;
     boolean responses = body.has(ParsedRequest.RESPONSES_MARK);
-    if (responses) {
+    if (body.has(ParsedRequest.EMBEDDINGS_MARK)) {
+      // the prefill alone, through the same scheduler; the fault, if any, fits one JSON body
+      w =
+          new EmbeddingsWriter(
+              ctx.channel(),
+              p,
+              sim.servedModelName(),
+              Math.min(EmbeddingsWriter.MAX_DIMENSIONS, sim.modelSpec().hiddenSize()),
+              keepAlive,
+              onDone,
+              fault);
+    } else if (responses) {
       ResponsesStreamWriter rw =
           new ResponsesStreamWriter(
               ctx.channel(),

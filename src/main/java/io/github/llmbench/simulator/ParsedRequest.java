@@ -267,6 +267,37 @@ final class ParsedRequest {
     return out;
   }
 
+  /** The field an embeddings request turned into a completion one carries (prefill only). */
+  static final String EMBEDDINGS_MARK = "__embeddings";
+
+  /**
+   * An embeddings body ({@code input}: a string or token ids) as the completion body the simulator
+   * serves: the input as {@code prompt}, one token (the prefill's, never written: a pooling request
+   * is the prefill alone), not streamed, marked ({@link #EMBEDDINGS_MARK}) so its answer is one
+   * JSON body of vectors. The embeddings API's own fields ({@code encoding_format}, {@code
+   * dimensions}, {@code truncate_prompt_tokens}, {@code user}) are accepted and change nothing.
+   */
+  static JsonNode embeddingsAsCompletion(JsonNode body) {
+    if (body == null || !body.isObject()) {
+      throw ApiError.badRequest("Request body must be a JSON object", null);
+    }
+    ObjectNode completion = ((ObjectNode) body).deepCopy();
+    JsonNode input = completion.remove("input");
+    if (input == null || input.isNull()) {
+      throw ApiError.badRequest("input: Field required", "input");
+    }
+    if (completion.path("stream").asBoolean(false)) {
+      throw ApiError.badRequest("stream: embeddings are not streamed", "stream");
+    }
+    for (String own : List.of("encoding_format", "dimensions", "truncate_prompt_tokens", "user")) {
+      completion.remove(own);
+    }
+    completion.set("prompt", input);
+    completion.put("max_tokens", 1);
+    completion.put(EMBEDDINGS_MARK, true);
+    return completion;
+  }
+
   /** {@code model} may be absent (vLLM then uses the served model); otherwise it must match. */
   static void checkModel(JsonNode body, String servedModel) {
     checkModel(body, List.of(servedModel));

@@ -16,7 +16,8 @@ import java.util.Map;
 /**
  * A level's (or the run's) serving figures under the field names and in the order of {@code vllm
  * bench serve --save-result}, so vLLM's tooling reads them: counts, throughputs, then for ttft,
- * tpot, itl and e2el the mean, median, std and each reported percentile ({@code p99_tpot_ms}).
+ * tpot, itl and e2el the mean, median, std and each reported percentile ({@code p99_tpot_ms});
+ * e2el's alone for a pooling level (embeddings), whose output figures are 0.
  *
  * @param maxConcurrency the configured concurrency, null when none (an open-model level)
  * @param latency the latency fields by name; read with {@link #latency(LatencyFigure)}
@@ -45,7 +46,8 @@ public record ServingFigures(
   /** The figures of computed serving metrics. */
   public static ServingFigures of(ServingMetrics m) {
     Map<String, Double> latency = new LinkedHashMap<>();
-    for (Metric metric : Metric.values()) {
+    // a pooling level (embeddings) has E2EL alone, as vLLM's pooling result
+    for (Metric metric : m.metrics()) {
       LatencyFields.put(latency, metric, m.latency(metric));
     }
     return new ServingFigures(

@@ -81,14 +81,16 @@ public record SteadyStateFigures(
    * for.
    */
   public static SteadyStateFigures of(SteadyState s, ReportedPercentiles percentiles) {
+    return of(s, percentiles, false);
+  }
+
+  /** As {@link #of(SteadyState, ReportedPercentiles)}; a pooling level's has no latency fields. */
+  public static SteadyStateFigures of(
+      SteadyState s, ReportedPercentiles percentiles, boolean pooling) {
     Map<String, Double> latency = new LinkedHashMap<>();
-    LatencyFields.put(
-        latency,
-        Metric.TTFT,
-        s.ttft(),
-        withShown(
-            List.of(Statistic.MEAN, Statistic.MEDIAN, Statistic.P99, Statistic.P90), percentiles));
-    LatencyFields.put(latency, Metric.TPOT, s.tpot(), withShown(Statistic.STANDARD, percentiles));
+    if (!pooling) {
+      putLatency(latency, s, percentiles);
+    }
     return new SteadyStateFigures(
         s.concurrency(),
         s.concurrencyObserved(),
@@ -110,6 +112,17 @@ public record SteadyStateFigures(
         s.meanPromptTokens(),
         Trend.of(s.ttftTrend()),
         latency);
+  }
+
+  private static void putLatency(
+      Map<String, Double> latency, SteadyState s, ReportedPercentiles percentiles) {
+    LatencyFields.put(
+        latency,
+        Metric.TTFT,
+        s.ttft(),
+        withShown(
+            List.of(Statistic.MEAN, Statistic.MEDIAN, Statistic.P99, Statistic.P90), percentiles));
+    LatencyFields.put(latency, Metric.TPOT, s.tpot(), withShown(Statistic.STANDARD, percentiles));
   }
 
   private static List<Statistic> withShown(List<Statistic> own, ReportedPercentiles percentiles) {

@@ -12,7 +12,8 @@ import java.io.UncheckedIOException;
  * {@code max_tokens} (or {@code max_completion_tokens}, which vLLM's chat API prefers), and {@code
  * ignore_eos: true}, vLLM's extension that makes the output length exact (other servers ignore
  * unknown fields or honour it too); then the user's extra body merged over them ({@code
- * -Dextra.body}, vLLM's {@code --extra-body}: its keys win, as there).
+ * -Dextra.body}, vLLM's {@code --extra-body}: its keys win, as there). An embeddings request
+ * ({@link #embedding}) is not streamed and asks for no length.
  */
 public final class RequestBodies {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -77,6 +78,31 @@ public final class RequestBodies {
     return streaming(request, model);
   }
 
+  /** The body for the run's endpoint naming {@code model}: streamed, or an embeddings request. */
+  public String body(RequestSpec request, String model) {
+    return api.pooling() ? embedding(request, model) : streaming(request, model);
+  }
+
+  /** As {@link #body(RequestSpec, String)}, naming the run's model. */
+  public String body(RequestSpec request) {
+    return body(request, model);
+  }
+
+  /**
+   * An embeddings request's body ({@code POST /v1/embeddings}), as {@code vllm bench serve}'s
+   * {@code openai-embeddings} backend sends it: the model and the prompt's text as {@code input};
+   * no stream, no length, no {@code ignore_eos}. vLLM also sends {@code truncate_prompt_tokens:
+   * -1}; the kit does not, since its prompts are already fitted to the context and a silent cut
+   * would hide one that is not ({@code -Dextra.body} adds it).
+   */
+  public String embedding(RequestSpec request, String model) {
+    ObjectNode body = JSON.createObjectNode();
+    body.put("model", model);
+    body.put("input", request.promptText());
+    body.setAll(extraBody);
+    return write(body);
+  }
+
   /** The streamed request's body naming {@code model} (one of a mix, {@code -Dmodel=a,b}). */
   public String streaming(RequestSpec request, String model) {
     ObjectNode body = JSON.createObjectNode();
@@ -99,6 +125,10 @@ public final class RequestBodies {
     }
     body.put("ignore_eos", true);
     body.setAll(extraBody);
+    return write(body);
+  }
+
+  private static String write(ObjectNode body) {
     try {
       return JSON.writeValueAsString(body);
     } catch (JsonProcessingException e) {

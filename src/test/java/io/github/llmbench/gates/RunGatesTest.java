@@ -130,4 +130,33 @@ class RunGatesTest {
         gate.accepted());
     assertEquals(GateMetric.FAILED_PCT.key() + " <= 1", gate.defaultValue());
   }
+
+  @Test
+  void anEmbeddingsRunTakesGatesOnE2elAndItsThroughputsAndRefusesTheOthers() {
+    RunGates ok =
+        gates(
+            Map.of(
+                "api", "embeddings",
+                "gate.e2el.p99", "500",
+                "gate.request_throughput.min", "10",
+                "gate.input_throughput.min", "1000"));
+    assertEquals(4, ok.set().gates().size(), "the three and the default failed.pct");
+    assertEquals(
+        "Invalid gate -Dgate.ttft.p99=300: expected a gate with -Dapi=embeddings: e2el.*,"
+            + " request_throughput.min, input_throughput.min, failed.pct, client.* or server.* (an"
+            + " embedding has no TTFT, TPOT, ITL, output tokens or goodput)",
+        error(Map.of("api", "embeddings", "gate.ttft.p99", "300")));
+    for (String other : List.of("c4.tpot.mean", "itl.p99", "output_throughput.min", "ttfo.p99")) {
+      assertTrue(
+          error(Map.of("api", "embeddings", "gate." + other, "1"))
+              .startsWith(
+                  "Invalid gate -Dgate." + other + "=1: expected a gate with -Dapi=embeddings"),
+          other);
+    }
+    assertTrue(
+        error(Map.of("api", "embeddings", "gate.goodput", "e2el:500"))
+            .startsWith("Invalid gate -Dgate.goodput=e2el:500: no goodput with -Dapi=embeddings"));
+    // the same gates on a chat run are taken
+    assertEquals(2, gates(Map.of("gate.ttft.p99", "300")).set().gates().size());
+  }
 }

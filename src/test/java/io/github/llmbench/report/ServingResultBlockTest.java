@@ -7,6 +7,8 @@ import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.ServingMetricsCalculator;
 import io.github.llmbench.analysis.ServingMetricsCalculatorTest;
+import io.github.llmbench.records.RequestRecord;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,6 +100,73 @@ class ServingResultBlockTest {
     p.put(99.0, p99);
     p.put(90.0, p90);
     return new LatencyStats(1000, mean, median, 0.0, p);
+  }
+
+  @Test
+  void aPoolingRunPrintsVllmsPoolingBlock() {
+    List<RequestRecord> records = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      long e2el = 20_000 + 1_000L * i;
+      records.add(
+          RequestRecord.completed(
+                  "req-" + i,
+                  "c2",
+                  null,
+                  1_000 + 10L * i,
+                  1_030 + 10L * i,
+                  e2el,
+                  RequestRecord.ABSENT,
+                  e2el,
+                  null,
+                  64 + i,
+                  0,
+                  false,
+                  200,
+                  null,
+                  null,
+                  null,
+                  null)
+              .asPooling());
+    }
+    records.add(
+        RequestRecord.failed("req-9", "c2", null, 1_000, 1_100, "HTTP 500: x", 500, null)
+            .asPooling());
+    ServingMetrics m = ServingMetricsCalculator.compute(records, 2);
+    assertTrue(m.pooling());
+    List<String> block = lines(ServingResultBlock.format(m));
+    List<String> labels =
+        block.stream()
+            .map(l -> Character.isLetter(l.charAt(0)) ? l.substring(0, 40).strip() : l)
+            .toList();
+    assertEquals(
+        List.of(
+            ServingResultBlock.center(" Serving Benchmark Result ", '=', ServingResultBlock.WIDTH),
+            "Successful requests:",
+            "Failed requests:",
+            "Maximum request concurrency:",
+            "Benchmark duration (s):",
+            "Total input tokens:",
+            "Request throughput (req/s):",
+            "Input throughput (inputs/s):",
+            "Total token throughput (tok/s):",
+            ServingResultBlock.center("End-to-end Latency", '-', ServingResultBlock.WIDTH),
+            "Mean E2EL (ms):",
+            "Median E2EL (ms):",
+            "P99 E2EL (ms):",
+            "P90 E2EL (ms):",
+            "=".repeat(ServingResultBlock.WIDTH)),
+        labels);
+    assertEquals(
+        ServingResultBlock.rowText("Total input tokens:", Long.toString(m.totalInputTokens())),
+        block.get(5));
+    assertEquals(
+        ServingResultBlock.rowText(
+            "Total token throughput (tok/s):", ServingResultBlock.f2(m.inputThroughput())),
+        block.get(8),
+        "nothing generated: the input's tokens per second");
+    assertEquals(
+        ServingResultBlock.rowText("Mean E2EL (ms):", ServingResultBlock.f2(m.e2el().mean())),
+        block.get(10));
   }
 
   static ServingMetrics seedMetrics() {

@@ -364,11 +364,33 @@ class BenchSettingsTest {
   void apiAndSimulatorIdsAreChecked() {
     assertEquals(BenchSettings.Api.COMPLETIONS, read(Map.of("api", "completions")).api());
     assertEquals(BenchSettings.Api.RESPONSES, read(Map.of("api", "Responses")).api());
+    assertEquals(BenchSettings.Api.EMBEDDINGS, read(Map.of("api", "embeddings")).api());
     assertEquals(
-        "Invalid -Dapi=embeddings: expected chat, completions or responses",
-        error(Map.of("api", "embeddings")));
+        "Invalid -Dapi=rerank: expected chat, completions, responses or embeddings",
+        error(Map.of("api", "rerank")));
     assertTrue(
         error(Map.of("sim.gpu", "tpu")).startsWith("Invalid -Dsim.gpu=tpu: expected one of "));
+  }
+
+  @Test
+  void anEmbeddingsRunRefusesWhatOnlyGenerationHasBeforeAnyLoad() {
+    BenchSettings ok = read(Map.of("api", "embeddings"));
+    assertTrue(ok.api().pooling());
+    assertFalse(ok.api().chatMessages());
+    assertEquals(
+        "Invalid -Doutput.len=64: expected nothing with -Dapi=embeddings: it generates no tokens",
+        error(Map.of("api", "embeddings", "output.len", "64")));
+    assertEquals(
+        "Invalid -Dturns=3: expected 1 with -Dapi=embeddings: there is no answer to carry into"
+            + " the next turn",
+        error(Map.of("api", "embeddings", "turns", "3")));
+    assertEquals(
+        "Invalid -Dstats.records=latency: expected request with -Dapi=embeddings: an embedding"
+            + " has no TTFT, TPOT or ITL of its own",
+        error(Map.of("api", "embeddings", "stats.records", "latency")));
+    assertTrue(
+        error(Map.of("api", "embeddings", "search", "conc", "slo", "ttft.p99:500"))
+            .startsWith("Invalid -Dslo=ttft.p99:500: expected objectives on e2el or failed.pct"));
   }
 
   @Test

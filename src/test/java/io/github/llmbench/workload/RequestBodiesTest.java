@@ -1,6 +1,7 @@
 package io.github.llmbench.workload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -43,6 +44,25 @@ class RequestBodiesTest {
     assertEquals("user", body.get("input").get(0).get("role").asText());
     assertEquals("hi", body.get("input").get(0).get("content").asText());
     assertEquals(128, body.get("max_output_tokens").asInt());
+  }
+
+  @Test
+  void anEmbeddingsBodyCarriesThePromptAsInputAndNoStreamOrLength() throws Exception {
+    var extra = JSON.createObjectNode().put("encoding_format", "float");
+    RequestBodies bodies = new RequestBodies(Api.EMBEDDINGS, "m", extra);
+    JsonNode body =
+        JSON.readTree(bodies.body(RequestSpec.ofPrompt("hi there", 128, null, 2), "e5"));
+    assertEquals(
+        List.of("model", "input", "encoding_format"),
+        iterate(body.fieldNames()),
+        "no stream, length or ignore_eos; the extra body merged");
+    assertEquals("e5", body.get("model").asText());
+    assertEquals("hi there", body.get("input").asText());
+    JsonNode chat =
+        JSON.readTree(
+            new RequestBodies(Api.CHAT, "m", JSON.createObjectNode())
+                .body(RequestSpec.ofPrompt("hi", 8, null, 1), "m"));
+    assertTrue(chat.get("stream").asBoolean(), "other endpoints stream");
   }
 
   @Test
