@@ -155,7 +155,9 @@ public final class SettingsDescription {
     }
     if (!trace) {
       m.put(SettingsTable.INPUT_LEN.name(), Integer.toString(s.inputLen()));
-      m.put(SettingsTable.OUTPUT_LEN.name(), Integer.toString(s.outputLen()));
+      if (!s.api().pooling()) {
+        m.put(SettingsTable.OUTPUT_LEN.name(), Integer.toString(s.outputLen()));
+      }
     }
     if (workload.rangeRatio() > 0) {
       m.put(SettingsTable.RANGE_RATIO.name(), Double.toString(workload.rangeRatio()));

@@ -144,7 +144,9 @@ public final class PreparedWorkload {
   private PreparedWorkload(
       BenchSettings settings, Sources sources, Server server, PrintStream out) {
     this.w = settings.workload();
-    this.maxTokensOverride = settings.requestOptions().maxTokens();
+    // an embeddings request generates nothing: its prompt alone must fit
+    this.maxTokensOverride =
+        settings.api().pooling() ? OptionalInt.of(0) : settings.requestOptions().maxTokens();
     this.server = server;
     this.out = out;
     this.localTokenizer = sources.localTokenizer;

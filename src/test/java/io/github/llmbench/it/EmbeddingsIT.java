@@ -69,6 +69,10 @@ class EmbeddingsIT {
       assertTrue(records.stream().allMatch(r -> r.outputTokens() == 0 && r.tpotMs() == null));
       assertTrue(records.stream().allMatch(r -> r.ttftMs().equals(r.e2elMs())), "TTFT is E2EL");
       String console = run.console();
+      assertTrue(
+          console.contains("; the longest request needs " + INPUT_LEN + "\n"),
+          "the prompt alone fits the context: " + console);
+      assertFalse(console.contains("  output.len "), console);
       assertTrue(console.contains(row("Successful requests:", PROMPTS)), console);
       assertTrue(console.contains(row("Total input tokens:", PROMPTS * INPUT_LEN)), console);
       assertTrue(console.contains("Input throughput (inputs/s):"), console);

@@ -34,6 +34,12 @@ class SettingsDescriptionTest {
   }
 
   @Test
+  void anEmbeddingsRunHasNoOutputLength() {
+    assertFalse(describe(Map.of("api", "embeddings")).containsKey("output.len"));
+    assertEquals("128", describe(Map.of()).get("output.len"));
+  }
+
+  @Test
   void theDefaultGatlingRecordsAreNotWorthALine() {
     assertFalse(describe(Map.of()).containsKey("stats.records"), "the default is not worth a line");
   }
