@@ -34,6 +34,7 @@ import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunFiles;
+import io.github.llmbench.settings.SettingsTable;
 import io.github.llmbench.summary.CapacityFigures;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.Summary;
@@ -304,7 +305,11 @@ public final class LlmPage {
     guards(sb, a);
     capacity(sb, info.capacity());
     levelTables(sb, a);
-    verdicts(sb, a, images);
+    verdicts(
+        sb,
+        a,
+        images,
+        info.settings() == null ? null : info.settings().get(SettingsTable.IMAGES.name()));
     sb.append("<div id=\"llm-ladder\" class=\"llm-section\">\n");
     if (images.isPresent()) {
       chartBox(sb, "llm-chart-images-ttft");
@@ -646,13 +651,22 @@ public final class LlmPage {
     tableEnd(sb);
   }
 
-  private static void verdicts(StringBuilder sb, RunAnalysis a, Optional<ImageLadder> images) {
+  /**
+   * @param imagesSetting the run's images as its settings line says them (count, size, format), or
+   *     null
+   */
+  private static void verdicts(
+      StringBuilder sb, RunAnalysis a, Optional<ImageLadder> images, String imagesSetting) {
     if (images.isPresent()) {
       sb.append("<div id=\"llm-verdicts\" class=\"llm-section\">\n<div class=\"title\">")
           .append("<div class=\"title_base\"><span class=\"title_base_stats\">Images ladder")
           .append("</span></div></div>\n<ul class=\"llm-verdicts\">\n<li>")
           .append(esc(images.get().verdict()))
-          .append("</li>\n</ul>\n</div>\n");
+          .append("</li>\n");
+      if (imagesSetting != null) {
+        sb.append("<li>Images: ").append(esc(imagesSetting)).append("</li>\n");
+      }
+      sb.append("</ul>\n</div>\n");
       return;
     }
     sb.append("<div id=\"llm-verdicts\" class=\"llm-section\">\n<div class=\"title\">")

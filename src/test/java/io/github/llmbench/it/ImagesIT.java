@@ -106,6 +106,8 @@ class ImagesIT {
       assertTrue(html.contains("llm-chart-images-ttft"), "the TTFT-against-images chart");
       assertTrue(html.contains("\"images\":[{\"level\":\"c2-img0\",\"n\":0"), html);
       assertFalse(html.contains("id=\"llm-chart-tpot\""), "no chart against concurrency");
+      assertTrue(
+          html.contains("<li>Images: [0, 2, 4] per request, a level each, 512x512 jpeg"), html);
       // against images (TTFT, input tokens), in flight, tokens arriving, the roofline
       Chromium.assertChartsDrawn(Chromium.open(page), 5);
     }
