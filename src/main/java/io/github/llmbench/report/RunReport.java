@@ -227,9 +227,9 @@ public record RunReport(
    */
   static String levelLines(RunAnalysis a) {
     StringBuilder sb = new StringBuilder("\n=================== Levels ===================\n");
-    if (a.pooling()) {
-      return poolingLevelLines(a, sb);
-    }
+    boolean pooling = a.pooling(); // generates nothing: its input throughput and E2EL instead
+    LatencyFigure first = LatencyFigure.of(pooling ? Metric.E2EL : Metric.TPOT, Statistic.MEAN);
+    LatencyFigure second = LatencyFigure.of(pooling ? Metric.E2EL : Metric.TTFT, Statistic.P99);
     sb.append(
         String.format(
             "%-8s %9s %7s %10s %12s %14s %13s%n",
@@ -237,9 +237,9 @@ public record RunReport(
             "completed",
             "failed",
             "req/s",
-            "out tok/s",
-            LatencyFigure.of(Metric.TPOT, Statistic.MEAN).label() + " ms",
-            LatencyFigure.of(Metric.TTFT, Statistic.P99).label() + " ms"));
+            pooling ? "in tok/s" : "out tok/s",
+            first.label() + " ms",
+            second.label() + " ms"));
     a.levels()
         .forEach(
             (level, l) -> {
@@ -252,40 +252,9 @@ public record RunReport(
                       m.completed(),
                       m.failed(),
                       m.requestThroughput(),
-                      m.outputThroughput(),
-                      m.tpot().mean(),
-                      m.ttft().p99()));
-            });
-    return sb.toString();
-  }
-
-  private static String poolingLevelLines(RunAnalysis a, StringBuilder sb) {
-    String format = "%-8s %9s %7s %10s %12s %14s %13s%n";
-    sb.append(
-        String.format(
-            format,
-            "level",
-            "completed",
-            "failed",
-            "req/s",
-            "in tok/s",
-            LatencyFigure.of(Metric.E2EL, Statistic.MEAN).label() + " ms",
-            LatencyFigure.of(Metric.E2EL, Statistic.P99).label() + " ms"));
-    a.levels()
-        .forEach(
-            (level, l) -> {
-              ServingMetrics m = l.serving();
-              sb.append(
-                  String.format(
-                      Locale.ROOT,
-                      "%-8s %9d %7d %10.2f %12.2f %14.2f %13.2f%n",
-                      level,
-                      m.completed(),
-                      m.failed(),
-                      m.requestThroughput(),
-                      m.inputThroughput(),
-                      m.e2el().mean(),
-                      m.e2el().p99()));
+                      pooling ? m.inputThroughput() : m.outputThroughput(),
+                      m.latency(first.metric()).value(first.statistic()),
+                      m.latency(second.metric()).value(second.statistic())));
             });
     return sb.toString();
   }

@@ -12,6 +12,7 @@ import io.github.llmbench.simulator.SimFaults;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
 import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.ReceivedOnce;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -89,13 +90,7 @@ class ResponsesIT {
               .filter(r -> !r.ok())
               .anyMatch(r -> r.error().equals("error event: simulated fault: generation failed")));
       // each request reached the server once: a failure is never sent again
-      Map<String, Long> received =
-          faulty.received().stream()
-              .collect(
-                  Collectors.groupingBy(VllmSimulator.Received::requestId, Collectors.counting()));
-      assertEquals(
-          records.stream().map(RequestRecord::id).collect(Collectors.toSet()), received.keySet());
-      assertTrue(received.values().stream().allMatch(n -> n == 1), received.toString());
+      ReceivedOnce.assertEachReceivedOnce(records, faulty);
       assertTrue(run.console().contains("- Failures -"), run.console());
     }
   }
