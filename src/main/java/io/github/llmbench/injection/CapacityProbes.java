@@ -24,8 +24,8 @@ import java.util.function.IntSupplier;
  * The probes of a capacity search as Gatling populations. Gatling fixes its populations before the
  * run, while a search picks each probe's load from the probes before it: so the chain holds enough
  * probe slots, each injecting at once as many users as the largest probe needs, of which the
- * probe's own share sends and the others leave at once. Before each slot, {@code next} decides the
- * load (0: the search is over, and the slot sends nothing); after it has drained, {@code onDrained}
+ * probe's own share sends and the others leave at once. As a slot starts, {@code next} decides the
+ * load (0: the search is over, and the slot sends nothing); once it has drained, {@code onDrained}
  * gets it.
  *
  * <ul>
@@ -67,26 +67,21 @@ public final class CapacityProbes {
     for (int i = 0; i < slots; i++) {
       AtomicReference<Optional<Level.Closed>> probe =
           new AtomicReference<>(Optional.empty()); // empty: the search is over
-      AtomicInteger joined = new AtomicInteger();
       AtomicLong endMs = new AtomicLong();
-      ordered.add(
-          step(
-              i,
+      Slot slot =
+          new Slot(
+              maxUsers,
               () -> {
                 int target = nextTarget.getAsInt();
                 probe.set(target > 0 ? Optional.of(Level.closed(target)) : Optional.empty());
-                endMs.set(0);
-              }));
+                // the probe's duration counts from its first user: Gatling starts the next
+                // population of a chain some time after the one before has ended
+                endMs.set(System.currentTimeMillis() + durationSeconds * 1000L);
+              },
+              () -> probe.get().ifPresent(onDrained));
       ordered.add(
           scenario("search probe " + (i + 1))
-              .exec(
-                  session -> {
-                    // the probe's duration counts from its first user: Gatling starts the next
-                    // population
-                    // of a chain some time after the one before has ended
-                    endMs.compareAndSet(0, System.currentTimeMillis() + durationSeconds * 1000L);
-                    return session.set(SLOT, joined.getAndIncrement());
-                  })
+              .exec(session -> session.set(SLOT, slot.join()))
               .doIf(session -> session.getInt(SLOT) < probe.get().map(Level.Closed::conc).orElse(0))
               .then(
                   exec(session -> session.set(LEVEL, probe.get().orElseThrow()))
@@ -100,8 +95,8 @@ public final class CapacityProbes {
                                   session.getInt(SLOT) * 1000L / probe.get().orElseThrow().conc()))
                       .asLongAs(session -> System.currentTimeMillis() < endMs.get())
                       .on(request))
+              .exec(slot::leave)
               .injectOpen(atOnceUsers(maxUsers)));
-      ordered.add(drained(i, () -> probe.get().ifPresent(onDrained)));
     }
     return Populations.inOrder(ordered);
   }
@@ -132,11 +127,10 @@ public final class CapacityProbes {
       AtomicReference<double[]> sendTimes = new AtomicReference<>(new double[0]);
       AtomicReference<Optional<Level.Open>> probe =
           new AtomicReference<>(Optional.empty()); // empty: the search is over
-      AtomicInteger joined = new AtomicInteger();
       AtomicLong startNanos = new AtomicLong();
-      ordered.add(
-          step(
-              i,
+      Slot slot =
+          new Slot(
+              maxRequests,
               () -> {
                 double rate = nextRate.getAsDouble();
                 probe.set(rate > 0 ? Optional.of(Level.open(rate)) : Optional.empty());
@@ -144,17 +138,12 @@ public final class CapacityProbes {
                     rate > 0
                         ? sendTimes(rate, burstiness, durationSeconds, maxRequests, seed)
                         : new double[0]);
-                startNanos.set(0);
-              }));
+                startNanos.set(System.nanoTime()); // as in closed(): it starts with its first user
+              },
+              () -> probe.get().ifPresent(onDrained));
       ordered.add(
           scenario("search probe " + (i + 1))
-              .exec(
-                  session -> {
-                    startNanos.compareAndSet(
-                        0,
-                        System.nanoTime()); // as in closed(): the probe starts with its first user
-                    return session.set(SLOT, joined.getAndIncrement());
-                  })
+              .exec(session -> session.set(SLOT, slot.join()))
               .doIf(session -> session.getInt(SLOT) < sendTimes.get().length)
               .then(
                   exec(session ->
@@ -178,8 +167,8 @@ public final class CapacityProbes {
                                                   sendTimes.get()[session.getInt(SLOT)] * 1e9)
                                               - System.nanoTime()))))
                       .exec(send))
+              .exec(slot::leave)
               .injectOpen(atOnceUsers(maxRequests)));
-      ordered.add(drained(i, () -> probe.get().ifPresent(onDrained)));
     }
     return Populations.inOrder(ordered);
   }
@@ -211,24 +200,39 @@ public final class CapacityProbes {
 
   private static final String SLOT = "llm.slot";
 
-  private static PopulationBuilder step(int i, Runnable decide) {
-    return scenario("search step " + (i + 1))
-        .exec(
-            session -> {
-              decide.run();
-              return session;
-            })
-        .injectOpen(atOnceUsers(1));
-  }
+  /**
+   * One probe slot's users, all injected at once: the first to join decides the probe's load (the
+   * others wait for it), the last to leave reports the drained probe. One population a slot, not a
+   * population before and after it as well: Gatling starts each population of a chain at its next
+   * injection tick, a second apart.
+   */
+  private static final class Slot {
+    private final int users;
+    private final Runnable decide;
+    private final Runnable report;
+    private final AtomicInteger left = new AtomicInteger();
+    private int joined;
 
-  private static PopulationBuilder drained(int i, Runnable report) {
-    return scenario("search drained " + (i + 1))
-        .exec(
-            session -> {
-              report.run();
-              return session;
-            })
-        .injectOpen(atOnceUsers(1));
+    Slot(int users, Runnable decide, Runnable report) {
+      this.users = users;
+      this.decide = decide;
+      this.report = report;
+    }
+
+    /** The joining user's place in the slot, from 0. */
+    synchronized int join() {
+      if (joined == 0) {
+        decide.run();
+      }
+      return joined++;
+    }
+
+    Session leave(Session session) {
+      if (left.incrementAndGet() == users) {
+        report.run();
+      }
+      return session;
+    }
   }
 
   /**
