@@ -27,8 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code -Dapi=embeddings} ({@code /v1/embeddings}, one JSON body, not streamed) against a
  * simulator that logs what it received: vLLM's pooling block with the usage's input tokens, a gate
  * on E2EL and one on input throughput, a summary without TTFT, TPOT or ITL; then each failure kind
- * (an error in a 200, a body cut, an HTTP 500, a timeout) as a failure with its text, every request
- * reaching the server once.
+ * (an error in a 200, a body cut, an HTTP 500 or 429, a timeout) as a failure with its text, every
+ * request reaching the server once.
  */
 class EmbeddingsIT {
 
@@ -97,7 +97,7 @@ class EmbeddingsIT {
     }
 
     try (VllmSimulator faulty =
-        VllmSimulator.start(sim("error:0.15,cut:0.15,500:0.15,stall:0.15:3"))) {
+        VllmSimulator.start(sim("error:0.15,cut:0.15,500:0.15,429:0.15,stall:0.15:3"))) {
       GatlingRun.Result run =
           GatlingRun.run(
               ServingBenchmarkSimulation.class,
@@ -117,7 +117,7 @@ class EmbeddingsIT {
               .filter(r -> !r.ok())
               .collect(Collectors.groupingBy(r -> kind(r.error()), Collectors.counting()));
       assertEquals(
-          Set.of("error in 200", "cut", "HTTP 500", "timeout"),
+          Set.of("error in 200", "cut", "HTTP 500", "HTTP 429", "timeout"),
           reasons.keySet(),
           reasons.toString());
       assertTrue(
@@ -145,6 +145,8 @@ class EmbeddingsIT {
         ? "error in 200"
         : has.apply("body cut before its end")
             ? "cut"
-            : has.apply("HTTP 500") ? "HTTP 500" : has.apply("timeout:") ? "timeout" : error;
+            : has.apply("HTTP 500")
+                ? "HTTP 500"
+                : has.apply("HTTP 429") ? "HTTP 429" : has.apply("timeout:") ? "timeout" : error;
   }
 }

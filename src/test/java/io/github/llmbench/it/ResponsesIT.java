@@ -25,8 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code -Dapi=responses} ({@code /v1/responses}, OpenAI's Responses API, streamed) against a
  * simulator that logs what it received: the result block as for chat, the usage's lengths, and each
- * failure kind (an error event, a cut stream, an HTTP 500) as a failure with its text, every
- * request reaching the server once.
+ * failure kind (an error event, a cut stream, an HTTP 500 or 429, a timeout) as a failure with its
+ * text, every request reaching the server once.
  */
 class ResponsesIT {
 
@@ -65,7 +65,8 @@ class ResponsesIT {
       assertEquals("openai-responses", s.path("backend").asText(), s.toString());
     }
 
-    try (VllmSimulator faulty = VllmSimulator.start(sim("error:0.2,cut:0.2,500:0.2"))) {
+    try (VllmSimulator faulty =
+        VllmSimulator.start(sim("error:0.15,cut:0.15,500:0.15,429:0.15,stall:0.15:3"))) {
       GatlingRun.Result run =
           GatlingRun.run(
               ServingBenchmarkSimulation.class,
@@ -77,6 +78,7 @@ class ResponsesIT {
                   "prompts", "60",
                   "input.len", "32",
                   "output.len", "16",
+                  "timeout", "1",
                   "gate.failed.pct", "100"));
       List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
       assertEquals(60, records.size());
@@ -84,7 +86,10 @@ class ResponsesIT {
           records.stream()
               .filter(r -> !r.ok())
               .collect(Collectors.groupingBy(r -> kind(r.error()), Collectors.counting()));
-      assertEquals(Set.of("error event", "cut", "HTTP 500"), reasons.keySet(), reasons.toString());
+      assertEquals(
+          Set.of("error event", "cut", "HTTP 500", "HTTP 429", "timeout"),
+          reasons.keySet(),
+          reasons.toString());
       assertTrue(
           records.stream()
               .filter(r -> !r.ok())
@@ -99,6 +104,10 @@ class ResponsesIT {
     Function<String, Boolean> has = error::startsWith;
     return has.apply("error event:")
         ? "error event"
-        : has.apply("stream cut") ? "cut" : has.apply("HTTP 500") ? "HTTP 500" : error;
+        : has.apply("stream cut")
+            ? "cut"
+            : has.apply("HTTP 500")
+                ? "HTTP 500"
+                : has.apply("HTTP 429") ? "HTTP 429" : has.apply("timeout:") ? "timeout" : error;
   }
 }
