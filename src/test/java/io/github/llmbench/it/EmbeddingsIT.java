@@ -12,14 +12,12 @@ import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.simulator.SimFaults;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
+import io.github.llmbench.testing.FailureKinds;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.ReceivedOnce;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -112,22 +110,14 @@ class EmbeddingsIT {
                   "gate.failed.pct", "100"));
       List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
       assertEquals(60, records.size());
-      Map<String, Long> reasons =
-          records.stream()
-              .filter(r -> !r.ok())
-              .collect(Collectors.groupingBy(r -> kind(r.error()), Collectors.counting()));
-      assertEquals(
-          Set.of("error in 200", "cut", "HTTP 500", "HTTP 429", "timeout"),
-          reasons.keySet(),
-          reasons.toString());
-      assertTrue(
-          records.stream()
-              .filter(r -> !r.ok())
-              .anyMatch(
-                  r ->
-                      r.error()
-                          .equals("error in HTTP 200 body: simulated fault: embedding failed")),
-          records.toString());
+      FailureKinds.assertEachKind(
+          records,
+          "error in HTTP 200 body: simulated fault: embedding failed",
+          "error in HTTP 200 body:",
+          "body cut before its end",
+          "HTTP 500",
+          "HTTP 429",
+          "timeout:");
       // each request reached the server once: a failure is never sent again
       ReceivedOnce.assertEachReceivedOnce(records, faulty);
       assertTrue(run.console().contains("- Failures -"), run.console());
@@ -137,16 +127,5 @@ class EmbeddingsIT {
   /** A row of vLLM's block: the label in 40 columns, a space, the value. */
   private static String row(String label, int value) {
     return String.format("%-40s %d", label, value);
-  }
-
-  private static String kind(String error) {
-    Function<String, Boolean> has = error::startsWith;
-    return has.apply("error in HTTP 200 body:")
-        ? "error in 200"
-        : has.apply("body cut before its end")
-            ? "cut"
-            : has.apply("HTTP 500")
-                ? "HTTP 500"
-                : has.apply("HTTP 429") ? "HTTP 429" : has.apply("timeout:") ? "timeout" : error;
   }
 }

@@ -11,14 +11,12 @@ import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.simulator.SimFaults;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
+import io.github.llmbench.testing.FailureKinds;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.ReceivedOnce;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,32 +80,17 @@ class ResponsesIT {
                   "gate.failed.pct", "100"));
       List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
       assertEquals(60, records.size());
-      Map<String, Long> reasons =
-          records.stream()
-              .filter(r -> !r.ok())
-              .collect(Collectors.groupingBy(r -> kind(r.error()), Collectors.counting()));
-      assertEquals(
-          Set.of("error event", "cut", "HTTP 500", "HTTP 429", "timeout"),
-          reasons.keySet(),
-          reasons.toString());
-      assertTrue(
-          records.stream()
-              .filter(r -> !r.ok())
-              .anyMatch(r -> r.error().equals("error event: simulated fault: generation failed")));
+      FailureKinds.assertEachKind(
+          records,
+          "error event: simulated fault: generation failed",
+          "error event:",
+          "stream cut",
+          "HTTP 500",
+          "HTTP 429",
+          "timeout:");
       // each request reached the server once: a failure is never sent again
       ReceivedOnce.assertEachReceivedOnce(records, faulty);
       assertTrue(run.console().contains("- Failures -"), run.console());
     }
-  }
-
-  private static String kind(String error) {
-    Function<String, Boolean> has = error::startsWith;
-    return has.apply("error event:")
-        ? "error event"
-        : has.apply("stream cut")
-            ? "cut"
-            : has.apply("HTTP 500")
-                ? "HTTP 500"
-                : has.apply("HTTP 429") ? "HTTP 429" : has.apply("timeout:") ? "timeout" : error;
   }
 }
