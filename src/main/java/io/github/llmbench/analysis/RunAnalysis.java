@@ -382,16 +382,16 @@ public record RunAnalysis(
         idealHitRate);
   }
 
-  /**
-   * The ladder's verdicts: the steady-state output throughput when every level has a steady window
-   * (it leaves out the ramp-up and the drain), else every level's whole output throughput.
-   */
   private static boolean isImageStep(Level l) {
     return io.github.llmbench.core.Level.parse(l.name())
         .filter(x -> x.images().isPresent())
         .isPresent();
   }
 
+  /**
+   * The ladder's verdicts: the steady-state output throughput when every level has a steady window
+   * (it leaves out the ramp-up and the drain), else every level's whole output throughput.
+   */
   static Knee.Result knee(Collection<Level> levels) {
     boolean steady = !levels.isEmpty();
     for (Level l : levels) {

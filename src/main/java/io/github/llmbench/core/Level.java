@@ -2,7 +2,6 @@ package io.github.llmbench.core;
 
 import java.util.Locale;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -11,7 +10,8 @@ import java.util.regex.Pattern;
  * stats and {@code summary.json}: {@code c128} (closed model, 128 in flight), {@code r2.5} (open
  * model, 2.5 requests/s), {@code r1-8} (a ramp, {@link Ramp}), {@code trace} (a trace replayed at
  * its times), {@code warmup}. A capacity search's probes are closed or open levels. A ladder over
- * {@code -Dimages} makes one closed or open level per image count, tagged {@code c8-img2}.
+ * {@code -Dimages} makes one closed or open level per image count, tagged {@code c8-img2}; a ladder
+ * over {@code -Dimage.size} one per size, tagged {@code c8-img2-512x512} ({@link ImageStep}).
  */
 public sealed interface Level
     permits Level.Closed, Level.Open, Level.Ramped, Level.Trace, Level.Warmup {
@@ -23,11 +23,11 @@ public sealed interface Level
   String tag();
 
   /**
-   * The images each of its requests carries when the run is a ladder over {@code -Dimages}, else
-   * empty (the run's requests then carry the same images throughout, if any).
+   * The images each of its requests carries when the run is a ladder over images' count or size,
+   * else empty (the run's requests then carry the same images throughout, if any).
    */
-  default OptionalInt images() {
-    return OptionalInt.empty();
+  default Optional<ImageStep> images() {
+    return Optional.empty();
   }
 
   /** Whether its requests are measured (all but the warmup). */
@@ -43,15 +43,13 @@ public sealed interface Level
     return new Open(rate);
   }
 
-  /**
-   * A level of a ladder over {@code -Dimages}: {@code level}'s load, {@code images} per request.
-   */
-  static Level withImages(Level level, int images) {
+  /** A level of a ladder over images: {@code level}'s load, {@code images} per request. */
+  static Level withImages(Level level, ImageStep images) {
     if (level instanceof Closed c) {
-      return new Closed(c.conc(), OptionalInt.of(images));
+      return new Closed(c.conc(), Optional.of(images));
     }
     if (level instanceof Open o) {
-      return new Open(o.rate(), OptionalInt.of(images));
+      return new Open(o.rate(), Optional.of(images));
     }
     throw new IllegalArgumentException(
         "only closed and open levels step over images, not " + level);
@@ -70,7 +68,10 @@ public sealed interface Level
     }
     Matcher c = Closed.TAG.matcher(tag);
     if (c.matches()) {
-      return Optional.of(new Closed(Integer.parseInt(c.group(1)), images(c.group(2))));
+      Optional<ImageStep> images = ImageStep.fromGroups(c, 2);
+      return c.group(2) != null && images.isEmpty()
+          ? Optional.empty()
+          : Optional.of(new Closed(Integer.parseInt(c.group(1)), images));
     }
     Optional<Ramp> ramp = Ramp.parseTag(tag);
     if (ramp.isPresent()) {
@@ -79,8 +80,9 @@ public sealed interface Level
     Matcher r = Open.TAG.matcher(tag);
     if (r.matches()) {
       double rate = Double.parseDouble(r.group(1));
-      return rate > 0 && Double.isFinite(rate)
-          ? Optional.of(new Open(rate, images(r.group(2))))
+      Optional<ImageStep> images = ImageStep.fromGroups(r, 2);
+      return rate > 0 && Double.isFinite(rate) && (r.group(2) == null || images.isPresent())
+          ? Optional.of(new Open(rate, images))
           : Optional.empty();
     }
     return Optional.empty();
@@ -89,26 +91,12 @@ public sealed interface Level
   /** The accepted tags, for error messages. */
   static String accepted() {
     return "cN (closed model at concurrency N), rR (open model at R requests/s), either with"
-        + " -imgK (K images per request), rA-B or cA-B (a ramp from A to B, exp for an exponential"
+        + " -imgK (K images per request) or -imgK-WxH (of W by H pixels), rA-B or cA-B (a ramp from A to B, exp for an exponential"
         + " one), trace or warmup";
   }
 
-  /** The most images a request of an image ladder's level carries. */
-  int MAX_IMAGES = 999;
-
-  private static OptionalInt images(String group) {
-    return group == null ? OptionalInt.empty() : OptionalInt.of(Integer.parseInt(group));
-  }
-
-  private static String imagesSuffix(OptionalInt images) {
-    return images.isPresent() ? "-img" + images.getAsInt() : "";
-  }
-
-  private static void checkImages(OptionalInt images) {
-    if (images.isPresent() && (images.getAsInt() < 0 || images.getAsInt() > MAX_IMAGES)) {
-      throw new IllegalArgumentException(
-          "images per request must be 0 to " + MAX_IMAGES + ", not " + images.getAsInt());
-    }
+  private static String imagesSuffix(Optional<ImageStep> images) {
+    return images.map(i -> "-" + i.tag()).orElse("");
   }
 
   /** A number as one would type it: {@code 16}, not {@code 16.0}; {@code 2.5} as is. */
@@ -121,18 +109,17 @@ public sealed interface Level
    *
    * @param images the images per request of an image ladder's level, else empty
    */
-  record Closed(int conc, OptionalInt images) implements Level {
-    static final Pattern TAG = Pattern.compile("c([1-9][0-9]{0,8})(?:-img([0-9]{1,3}))?");
+  record Closed(int conc, Optional<ImageStep> images) implements Level {
+    static final Pattern TAG = Pattern.compile("c([1-9][0-9]{0,8})(?:-" + ImageStep.TAG + ")?");
 
     public Closed {
       if (conc < 1) {
         throw new IllegalArgumentException("concurrency must be at least 1, not " + conc);
       }
-      checkImages(images);
     }
 
     public Closed(int conc) {
-      this(conc, OptionalInt.empty());
+      this(conc, Optional.empty());
     }
 
     @Override
@@ -151,20 +138,19 @@ public sealed interface Level
    *
    * @param images the images per request of an image ladder's level, else empty
    */
-  record Open(double rate, OptionalInt images) implements Level {
+  record Open(double rate, Optional<ImageStep> images) implements Level {
     static final Pattern TAG =
-        Pattern.compile("r([0-9]+(?:\\.[0-9]+)?(?:E-?[0-9]+)?)(?:-img([0-9]{1,3}))?");
+        Pattern.compile("r([0-9]+(?:\\.[0-9]+)?(?:E-?[0-9]+)?)(?:-" + ImageStep.TAG + ")?");
 
     public Open {
       if (!(rate > 0) || !Double.isFinite(rate)) {
         throw new IllegalArgumentException(
             String.format(Locale.ROOT, "rate must be above 0, not %s", rate));
       }
-      checkImages(images);
     }
 
     public Open(double rate) {
-      this(rate, OptionalInt.empty());
+      this(rate, Optional.empty());
     }
 
     @Override

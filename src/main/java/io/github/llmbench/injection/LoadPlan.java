@@ -267,7 +267,7 @@ public final class LoadPlan {
     return phases;
   }
 
-  /** A level of each image count of a ladder over {@code -Dimages}, or the level itself. */
+  /** A level of each step of a ladder over images' count or size, or the level itself. */
   @SuppressWarnings("unchecked")
   static <L extends Level> List<L> imageSteps(L level, BenchSettings.Load load) {
     if (load.imageLadder().isEmpty()) {

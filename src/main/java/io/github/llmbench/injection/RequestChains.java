@@ -10,6 +10,7 @@ import io.gatling.javaapi.core.Session;
 import io.github.llmbench.capture.Cancelling;
 import io.github.llmbench.capture.ClientProbe;
 import io.github.llmbench.capture.StreamCapture;
+import io.github.llmbench.core.ImageStep;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RunRecorder;
@@ -270,7 +271,7 @@ public final class RequestChains {
   private ImageSupply imagesFor(Level level, OptionalLong requests) {
     return workload.images(
         imageStretches.getAndIncrement(),
-        level.images().orElse(shape.images().perRequest()),
+        level.images().orElse(ImageStep.of(shape.images().perRequest())),
         requests);
   }
 

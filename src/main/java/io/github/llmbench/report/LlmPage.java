@@ -1170,13 +1170,19 @@ public final class LlmPage {
                             p -> {
                               Map<String, Object> m = new LinkedHashMap<>();
                               m.put("level", p.level());
-                              m.put("n", p.images());
+                              m.put(
+                                  "n",
+                                  images.over() == ImageLadder.Over.COUNT
+                                      ? p.images()
+                                      : p.megapixels());
                               m.put("ttft", p.meanTtftMs());
                               m.put("ttftP99", p.p99TtftMs());
                               m.put("input", p.meanInputTokens());
                               return m;
                             })
                         .toList()));
+    ImageLadder.of(a.levels().values())
+        .ifPresent(images -> d.put("imagesOver", images.over().name().toLowerCase(Locale.ROOT)));
     d.put("pooling", a.pooling());
     d.put("basis", a.knee().basis());
     d.put("knee", marker(a, a.knee().kneeLevel()));
@@ -1410,7 +1416,8 @@ public final class LlmPage {
           function images(id, t, unit, keys) {
             draw(id, {
               title: title(t), legend: {enabled: keys.length > 1},
-              xAxis: {title: {text: 'Images per request'}, allowDecimals: false},
+              xAxis: {title: {text: D.imagesOver === 'size' ? 'Megapixels of image per request' : 'Images per request'},
+                allowDecimals: D.imagesOver === 'size'},
               yAxis: {min: 0, title: {text: unit}},
               tooltip: {pointFormat: '{series.name} at {point.name}: <b>{point.y:.2f}</b> ' + esc(unit)},
               series: keys.map(function (k) {
@@ -1420,9 +1427,10 @@ public final class LlmPage {
             });
           }
           if (D.images) {
-            images('llm-chart-images-ttft', 'TTFT against images per request', 'ms',
+            var against = D.imagesOver === 'size' ? 'image size (megapixels per request)' : 'images per request';
+            images('llm-chart-images-ttft', 'TTFT against ' + against, 'ms',
               [['ttft', 'Mean TTFT', '#5E7BE2'], ['ttftP99', 'P99 TTFT', '#f15b4f']]);
-            images('llm-chart-images-tokens', 'Input tokens against images per request (as the server counts them)',
+            images('llm-chart-images-tokens', 'Input tokens against ' + against + ' (as the server counts them)',
               'tokens', [['input', 'Mean input tokens', '#68b65c']]);
           } else {
             ladder('llm-chart-throughput', (D.pooling ? 'Input' : 'Output') + ' throughput against concurrency ('

@@ -191,20 +191,34 @@ public record RunReport(
 
   /**
    * The ladder verdicts: knee, highest power, saturation, over-saturation; for a ladder over
-   * images, TTFT and input tokens against the images per request.
+   * images, TTFT and input tokens against the images per request or their size.
    */
   public static String kneeText(RunAnalysis a) {
     StringBuilder sb = new StringBuilder();
     Optional<ImageLadder> images = ImageLadder.of(a.levels().values());
     if (images.isPresent()) {
-      sb.append("Images per request (TTFT against the count):\n");
+      boolean count = images.get().over() == ImageLadder.Over.COUNT;
+      sb.append(
+          count
+              ? "Images per request (TTFT against the count):\n"
+              : "Image size (TTFT against the megapixels a request carries):\n");
+      int width = images.get().points().stream().mapToInt(p -> p.level().length()).max().orElse(0);
       for (ImageLadder.Point p : images.get().points()) {
         sb.append(
             String.format(
                 Locale.ROOT,
-                "  %-12s %3d images  mean TTFT %9.2f ms  P99 TTFT %9.2f ms  mean input %8.1f tok%n",
+                "  %-"
+                    + Math.max(12, width)
+                    + "s %s  mean TTFT %9.2f ms  P99 TTFT %9.2f ms  mean input %8.1f tok%n",
                 p.level(),
-                p.images(),
+                count
+                    ? String.format(Locale.ROOT, "%3d images", p.images())
+                    : String.format(
+                        Locale.ROOT,
+                        "%3d x %-9s %7.3f MP",
+                        p.images(),
+                        p.step().size().orElseThrow(),
+                        p.megapixels()),
                 p.meanTtftMs(),
                 p.p99TtftMs(),
                 p.meanInputTokens()));

@@ -172,11 +172,11 @@ public final class SettingsDescription {
     if (!images.counts().isEmpty()) {
       m.put(
           SettingsTable.IMAGES.name(),
-          (images.ladder()
+          (images.counts().size() > 1
                   ? images.counts() + " per request, a level each"
                   : images.perRequest() + " per request")
               + ", "
-              + images.size()
+              + (images.sizes().size() > 1 ? images.sizes() + ", a level each," : images.size())
               + " "
               + images.format().id()
               + ", random pixels from the seed");

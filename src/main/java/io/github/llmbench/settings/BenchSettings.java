@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.HfConfig;
 import io.github.llmbench.catalog.ModelSpec;
+import io.github.llmbench.core.ImageStep;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.LengthDistribution;
 import io.github.llmbench.core.Level;
@@ -194,7 +195,7 @@ public final class BenchSettings {
       int trials,
       int trialsCooldownSeconds,
       Optional<Ramp> ramp,
-      List<Integer> imageLadder) {
+      List<ImageStep> imageLadder) {
     public Load {
       levels = List.copyOf(levels);
       prompts = List.copyOf(prompts);
@@ -1139,7 +1140,8 @@ public final class BenchSettings {
                     .map(x -> (int) x.peak())
                     .orElse(conc)));
     List<Integer> prompts = r.optional(SettingsTable.PROMPTS).orElse(List.of());
-    int imageSteps = r.optional(SettingsTable.IMAGES).map(List::size).orElse(1);
+    List<ImageStep> imageLadder = readImages(r).steps();
+    int imageSteps = Math.max(1, imageLadder.size());
     int phases = rate.isPresent() || ramp.isPresent() ? imageSteps : levels.size() * imageSteps;
     if (ramp.filter(x -> x.kind() == Ramp.Kind.CONCURRENCY).isPresent() && !prompts.isEmpty()) {
       throw new SettingsException(
@@ -1187,7 +1189,7 @@ public final class BenchSettings {
         trials,
         r.get(SettingsTable.TRIALS_COOLDOWN),
         ramp,
-        r.optional(SettingsTable.IMAGES).filter(c -> c.size() > 1).orElse(List.of()));
+        imageLadder);
   }
 
   /**
@@ -1427,10 +1429,19 @@ public final class BenchSettings {
       }
       return Images.NONE;
     }
-    Images.Size size =
-        r.optional(SettingsTable.IMAGE_SIZE)
-            .orElse(new Images.Size(Images.NONE.width(), Images.NONE.height()));
-    return new Images(counts.get(), size.width(), size.height(), r.get(SettingsTable.IMAGE_FORMAT));
+    List<ImageStep.Size> sizes = r.optional(SettingsTable.IMAGE_SIZE).orElse(Images.NONE.sizes());
+    if (counts.get().size() > 1 && sizes.size() > 1) {
+      throw SettingsException.invalid(
+          "image.size",
+          r.raw(SettingsTable.IMAGE_SIZE).get(),
+          "one size with a ladder over -Dimages counts (a ladder steps over counts or sizes, not"
+              + " both)");
+    }
+    if (sizes.size() > 1 && counts.get().get(0) == 0) {
+      throw SettingsException.invalid(
+          "images", "0", "1 or more with a ladder over -Dimage.size (its levels need images)");
+    }
+    return new Images(counts.get(), sizes, r.get(SettingsTable.IMAGE_FORMAT));
   }
 
   /**
@@ -1458,11 +1469,13 @@ public final class BenchSettings {
             || load.ramp().isPresent()
             || r.isSet(SettingsTable.SEARCH)
             || workload.dataset() == DatasetKind.TRACE)) {
+      SettingsTable.Setting<?> stepped =
+          images.counts().size() > 1 ? SettingsTable.IMAGES : SettingsTable.IMAGE_SIZE;
       throw SettingsException.invalid(
-          "images",
-          r.raw(SettingsTable.IMAGES).get(),
-          "one count with -Dladder, -Dramp, -Dsearch or a trace; several counts step over them"
-              + " at one load (-Dconc or -Drate)");
+          stepped.name(),
+          r.raw(stepped).get(),
+          "one value with -Dladder, -Dramp, -Dsearch or a trace; several step over them at one"
+              + " load (-Dconc or -Drate)");
     }
   }
 

@@ -1,7 +1,10 @@
 package io.github.llmbench.settings;
 
+import io.github.llmbench.core.ImageStep;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The synthetic images a chat request's user message carries ({@code -Dimages}, {@code
@@ -10,17 +13,31 @@ import java.util.Locale;
  *
  * @param counts images per request: one count for the run, or several for a ladder over them (a
  *     level per count at the run's one load); empty for none
+ * @param sizes the images' size, or several for a ladder over sizes (a level per size at the run's
+ *     one load and count)
  */
-public record Images(List<Integer> counts, int width, int height, Format format) {
+public record Images(List<Integer> counts, List<ImageStep.Size> sizes, Format format) {
+
+  /** The size of the images when {@code -Dimage.size} is not given. */
+  public static final ImageStep.Size DEFAULT_SIZE = new ImageStep.Size(512, 512);
 
   /** A run without synthetic images. */
-  public static final Images NONE = new Images(List.of(), 512, 512, Format.JPEG);
+  public static final Images NONE = new Images(List.of(), List.of(DEFAULT_SIZE), Format.JPEG);
 
-  /** The most pixels on an image's side. */
-  static final int MAX_SIDE = 8192;
+  /** The most sizes a ladder over them steps through. */
+  static final int MAX_SIZES = 16;
 
   public Images {
     counts = List.copyOf(counts);
+    sizes = List.copyOf(sizes);
+    if (sizes.isEmpty()) {
+      throw new IllegalArgumentException("images need a size");
+    }
+  }
+
+  /** {@code counts} images a request, all of one size. */
+  public Images(List<Integer> counts, int width, int height, Format format) {
+    this(counts, List.of(new ImageStep.Size(width, height)), format);
   }
 
   /** How an image is encoded in its data URI. */
@@ -59,44 +76,80 @@ public record Images(List<Integer> counts, int width, int height, Format format)
     return counts.stream().anyMatch(c -> c > 0);
   }
 
-  /** Whether the run is a ladder over image counts. */
+  /** Whether the run is a ladder over image counts or sizes. */
   public boolean ladder() {
-    return counts.size() > 1;
+    return counts.size() > 1 || sizes.size() > 1;
   }
 
-  /** The images of each request of a run that is not a ladder over them. */
+  /**
+   * The levels' images of a ladder over counts ({@code img0}, {@code img2}) or over sizes ({@code
+   * img2-256x256}, {@code img2-1024x1024}); empty when the run is no ladder over them.
+   */
+  public List<ImageStep> steps() {
+    List<ImageStep> out = new ArrayList<>();
+    if (counts.size() > 1) {
+      counts.forEach(n -> out.add(ImageStep.of(n)));
+    } else if (sizes.size() > 1) {
+      sizes.forEach(s -> out.add(ImageStep.of(perRequest(), s)));
+    }
+    return out;
+  }
+
+  /** The images of each request of a run that is not a ladder over their count. */
   public int perRequest() {
     return counts.isEmpty() ? 0 : counts.get(0);
   }
 
-  /** {@code WxH}, as {@code -Dimage.size} takes it. */
-  public String size() {
-    return width + "x" + height;
+  /** The images' size on a run that is not a ladder over sizes: the first. */
+  public ImageStep.Size size() {
+    return sizes.get(0);
   }
 
-  /** An image's width and height in pixels. */
-  public record Size(int width, int height) {
-    @Override
-    public String toString() {
-      return width + "x" + height;
-    }
+  public int width() {
+    return size().width();
   }
 
-  /** {@code -Dimage.size}'s value: {@code WxH}, each side from 1 to {@value #MAX_SIDE} pixels. */
-  static Size parseSize(String name, String raw) {
-    String[] parts = raw.toLowerCase(Locale.ROOT).split("x", -1);
-    if (parts.length == 2) {
-      try {
-        int w = Integer.parseInt(parts[0].trim());
-        int h = Integer.parseInt(parts[1].trim());
-        if (w >= 1 && w <= MAX_SIDE && h >= 1 && h <= MAX_SIDE) {
-          return new Size(w, h);
+  public int height() {
+    return size().height();
+  }
+
+  /** These images at {@code size} alone (a level of a ladder over sizes), or as they are. */
+  public Images at(Optional<ImageStep.Size> size) {
+    return size.map(s -> new Images(counts, List.of(s), format)).orElse(this);
+  }
+
+  /**
+   * {@code -Dimage.size}'s value: {@code WxH}, or several separated by commas (a ladder over them),
+   * each side from 1 to {@value ImageStep#MAX_SIDE} pixels, each size once.
+   */
+  static List<ImageStep.Size> parseSizes(String name, String raw) {
+    String accepted =
+        "WIDTHxHEIGHT in pixels, each side from 1 to "
+            + ImageStep.MAX_SIDE
+            + " (e.g. 512x512), or up to "
+            + MAX_SIZES
+            + " sizes separated by commas, each once";
+    List<ImageStep.Size> out = new ArrayList<>();
+    for (String one : raw.split(",", -1)) {
+      String[] parts = one.trim().toLowerCase(Locale.ROOT).split("x", -1);
+      Optional<ImageStep.Size> size = Optional.empty();
+      if (parts.length == 2) {
+        try {
+          size =
+              ImageStep.Size.of(
+                  Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()));
+        } catch (NumberFormatException e) {
+          // reported below
         }
-      } catch (NumberFormatException e) {
-        // reported below
       }
+      if (size.isEmpty() || out.contains(size.get())) {
+        throw SettingsException.invalid(name, raw, accepted);
+      }
+      out.add(size.get());
     }
-    throw SettingsException.invalid(
-        name, raw, "WIDTHxHEIGHT in pixels, each from 1 to " + MAX_SIDE + " (e.g. 512x512)");
+    if (out.size() > MAX_SIZES) {
+      throw SettingsException.invalid(name, raw, accepted);
+    }
+    return out;
   }
 }

@@ -1,6 +1,7 @@
 package io.github.llmbench.settings;
 
 import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.core.ImageStep;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
@@ -513,18 +514,19 @@ public final class SettingsTable {
           WORKLOAD,
           "images",
           "none",
-          "whole numbers from 0 to " + Level.MAX_IMAGES + ", separated by commas",
+          "whole numbers from 0 to " + ImageStep.MAX_COUNT + ", separated by commas",
           "synthetic images in each chat request's user message, as image_url data URIs (vLLM's"
               + " random-mm); several counts make a ladder over them at the one load",
-          Parser.intList(0, Level.MAX_IMAGES));
-  public static final Setting<Images.Size> IMAGE_SIZE =
+          Parser.intList(0, ImageStep.MAX_COUNT));
+  public static final Setting<List<ImageStep.Size>> IMAGE_SIZE =
       Setting.without(
           WORKLOAD,
           "image.size",
-          "512x512",
-          "WIDTHxHEIGHT in pixels, e.g. 512x512",
-          "images: the synthetic images' size",
-          Images::parseSize);
+          Images.DEFAULT_SIZE.toString(),
+          "WIDTHxHEIGHT in pixels, e.g. 512x512, or several separated by commas",
+          "images: the synthetic images' size; several sizes make a ladder over them at the one"
+              + " load",
+          Images::parseSizes);
   public static final Setting<Images.Format> IMAGE_FORMAT =
       Setting.of(
           WORKLOAD,

@@ -1,8 +1,10 @@
 package io.github.llmbench.workload;
 
+import io.github.llmbench.core.ImageStep;
 import io.github.llmbench.core.Seeds;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
+import io.github.llmbench.settings.Images;
 import java.io.PrintStream;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -242,19 +244,20 @@ public final class PreparedWorkload {
 
   /**
    * The synthetic images of stretch {@code stretch} of the run's requests (a phase, numbered in the
-   * run), {@code count} a request, this injector's share of them; null when {@code count} is 0.
-   * Every stretch's images differ from every other's.
+   * run), {@code step}'s count a request at its size (else the run's), this injector's share of
+   * them; null when the count is 0. Every stretch's images differ from every other's.
    *
    * @param requests this injector's requests of the stretch, when known: none are made past them
    */
-  public ImageSupply images(long stretch, int count, OptionalLong requests) {
-    if (count == 0) {
+  public ImageSupply images(long stretch, ImageStep step, OptionalLong requests) {
+    if (step.count() == 0) {
       return null;
     }
+    Images images = w.images().at(step.size());
     return new ImageSupply(
-        new SyntheticImages(w.images(), Seeds.mix(w.seed() ^ Seeds.mix(stretch))),
-        w.images(),
-        count,
+        new SyntheticImages(images, Seeds.mix(w.seed() ^ Seeds.mix(stretch))),
+        images,
+        step.count(),
         injectorIndex,
         injectorCount,
         requests.orElse(Long.MAX_VALUE));

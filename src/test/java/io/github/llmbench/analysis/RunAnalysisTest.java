@@ -96,12 +96,47 @@ class RunAnalysisTest {
     ImageLadder ladder = ImageLadder.of(a.levels().values()).orElseThrow();
     assertEquals(
         List.of(0, 2, 4), ladder.points().stream().map(ImageLadder.Point::images).toList());
-    assertEquals(30, ladder.msPerImage(), 1e-6);
-    assertEquals(326, ladder.tokensPerImage(), 1e-6);
+    assertEquals(ImageLadder.Over.COUNT, ladder.over());
+    assertEquals(30, ladder.msPerStep(), 1e-6);
+    assertEquals(326, ladder.tokensPerStep(), 1e-6);
     assertTrue(
         ladder.verdict().startsWith("Each image adds 30.0 ms to the mean TTFT and 326 input"),
         ladder.verdict());
     assertTrue(a.knee().points().isEmpty(), "one concurrency: no knee");
     assertTrue(ImageLadder.of(analyse(level("c2", 0, 3), Map.of()).levels().values()).isEmpty());
+  }
+
+  @Test
+  void aLadderOverImageSizesFitsWhatAMegapixelAdds() {
+    List<RequestRecord> rs = new ArrayList<>();
+    String[] sizes = {"1024x1024", "256x256", "512x512"}; // the ladder sorts them by pixels
+    for (int k = 0; k < sizes.length; k++) {
+      int side = Integer.parseInt(sizes[k].split("x")[0]);
+      double megapixels = 2 * side * (double) side / 1e6; // two images a request
+      for (int i = 0; i < 4; i++) {
+        rs.add(
+            TestRecords.ok("c2-img2-" + sizes[k])
+                .start(k * 10_000L + i * 100L)
+                .ttft(50 + 100.0 * megapixels + i) // 100 ms a megapixel
+                .inputTokens(40 + (int) Math.round(1275 * megapixels))
+                .build());
+      }
+    }
+    RunAnalysis a = analyse(rs, Map.of());
+    ImageLadder ladder = ImageLadder.of(a.levels().values()).orElseThrow();
+    assertEquals(ImageLadder.Over.SIZE, ladder.over());
+    assertEquals(
+        List.of("c2-img2-256x256", "c2-img2-512x512", "c2-img2-1024x1024"),
+        ladder.points().stream().map(ImageLadder.Point::level).toList());
+    assertEquals(2 * 512 * 512 / 1e6, ladder.points().get(1).megapixels(), 1e-12);
+    assertEquals(100, ladder.msPerStep(), 1e-3);
+    assertEquals(1275, ladder.tokensPerStep(), 0.5);
+    assertTrue(
+        ladder
+            .verdict()
+            .startsWith("Each megapixel of image a request adds 100.0 ms to the mean TTFT"),
+        ladder.verdict());
+    assertTrue(ladder.verdict().endsWith("at 256x256, 261.2 ms at 1024x1024."), ladder.verdict());
+    assertTrue(a.knee().points().isEmpty(), "one concurrency: no knee");
   }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Optional;
-import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 class CoreTermsTest {
@@ -19,8 +18,9 @@ class CoreTermsTest {
           Level.open(2.5),
           Level.open(4),
           Level.open(0.125),
-          Level.withImages(Level.closed(8), 2),
-          Level.withImages(Level.open(1.5), 0),
+          Level.withImages(Level.closed(8), ImageStep.of(2)),
+          Level.withImages(Level.open(1.5), ImageStep.of(0)),
+          Level.withImages(Level.closed(4), ImageStep.of(2, new ImageStep.Size(1024, 768))),
           Level.TRACE,
           Level.WARMUP
         }) {
@@ -29,10 +29,19 @@ class CoreTermsTest {
     assertEquals("c128", Level.closed(128).tag());
     assertEquals("r4", Level.open(4.0).tag());
     assertEquals("r2.5", Level.open(2.5).tag());
-    assertEquals("c8-img2", Level.withImages(Level.closed(8), 2).tag());
-    assertEquals(OptionalInt.of(4), Level.parse("r2-img4").orElseThrow().images());
-    assertEquals(OptionalInt.empty(), Level.closed(8).images());
-    assertThrows(IllegalArgumentException.class, () -> Level.withImages(Level.TRACE, 1));
+    assertEquals("c8-img2", Level.withImages(Level.closed(8), ImageStep.of(2)).tag());
+    assertEquals(
+        "c8-img1-256x128",
+        Level.withImages(Level.closed(8), ImageStep.of(1, new ImageStep.Size(256, 128))).tag());
+    assertEquals(Optional.of(ImageStep.of(4)), Level.parse("r2-img4").orElseThrow().images());
+    assertEquals(
+        Optional.of(ImageStep.of(4, new ImageStep.Size(640, 480))),
+        Level.parse("r2-img4-640x480").orElseThrow().images());
+    assertEquals(Optional.empty(), Level.parse("c8-img1-0x480"), "a side out of range");
+    assertEquals(Optional.empty(), Level.parse("c8-img1-640"));
+    assertEquals(Optional.empty(), Level.closed(8).images());
+    assertThrows(
+        IllegalArgumentException.class, () -> Level.withImages(Level.TRACE, ImageStep.of(1)));
     assertFalse(Level.WARMUP.measured());
     assertTrue(Level.TRACE.measured());
   }

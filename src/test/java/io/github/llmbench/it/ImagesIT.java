@@ -146,4 +146,66 @@ class ImagesIT {
           "one level, no ladder");
     }
   }
+
+  @Test
+  void aLadderOverImageSizesSendsEachLevelsSizeAndTtftGrowsWithThePixels(@TempDir Path results)
+      throws Exception {
+    try (VllmSimulator sim = VllmSimulator.start(VISION)) {
+      GatlingRun.Result run =
+          run(
+              sim,
+              results,
+              Map.of(
+                  "conc", "2",
+                  "prompts", "4",
+                  "images", "1",
+                  "image.size", "896x896,224x224",
+                  "input.len", "16",
+                  "output.len", "4"));
+      List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+      assertEquals(8, records.size());
+      ReceivedOnce.assertEachReceivedOnce(records, sim);
+      Map<String, String> levelOf =
+          records.stream().collect(Collectors.toMap(RequestRecord::id, RequestRecord::level));
+      Set<String> digests = new HashSet<>();
+      for (VllmSimulator.Received r : sim.received()) {
+        assertEquals(1, r.images().size(), r.toString());
+        ReceivedImage image = r.images().get(0);
+        assertEquals(
+            levelOf.get(r.requestId()),
+            "c2-img1-" + image.width() + "x" + image.height(),
+            "each level's requests carry its size");
+        assertTrue(digests.add(image.digest()), "an image sent twice: " + image);
+      }
+      JsonNode ladder =
+          new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("image_ladder");
+      assertEquals("size", ladder.path("over").asText(), ladder.toString());
+      assertEquals("224x224", ladder.path("levels").get(0).path("size").asText());
+      assertEquals("896x896", ladder.path("levels").get(1).path("size").asText());
+      // Qwen2-VL's tokens: a 28-pixel patch each, 8x8 at 224, 32x32 at 896
+      assertEquals(
+          (32 * 32 - 8 * 8) / ((896 * 896 - 224 * 224) / 1e6),
+          ladder.path("input_tokens_per_megapixel").asDouble(),
+          1e-6,
+          ladder.toString());
+      assertTrue(
+          ladder.path("levels").get(0).path("mean_ttft_ms").asDouble()
+              < ladder.path("levels").get(1).path("mean_ttft_ms").asDouble(),
+          ladder.toString());
+      assertTrue(ladder.path("ms_per_image").isNull(), ladder.toString());
+      String console = run.console();
+      assertTrue(
+          console.contains("Image size (TTFT against the megapixels a request carries):"), console);
+      assertTrue(
+          console.contains("  c2-img1-224x224   1 x 224x224     0.050 MP  mean TTFT"), console);
+      assertTrue(console.contains("Each megapixel of image a request adds"), console);
+      assertTrue(
+          console.contains("1 per request, [896x896, 224x224], a level each, jpeg"), console);
+      Path page = run.runDir().resolve("llm.html");
+      assertTrue(
+          Files.readString(page).contains("\"imagesOver\":\"size\""),
+          "the charts' axis: megapixels");
+      Chromium.assertChartsDrawn(Chromium.open(page), 5);
+    }
+  }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.core.ImageStep;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.LengthDistribution;
 import io.github.llmbench.core.Metric;
@@ -768,7 +769,7 @@ class BenchSettingsTest {
     BenchSettings s = read(Map.of("images", "2", "image.size", "640x480", "image.format", "PNG"));
     Images images = s.workload().images();
     assertEquals(List.of(2), images.counts());
-    assertEquals("640x480", images.size());
+    assertEquals(new ImageStep.Size(640, 480), images.size());
     assertEquals(Images.Format.PNG, images.format());
     assertFalse(images.ladder());
     assertEquals(List.of(), s.load().imageLadder());
@@ -777,15 +778,41 @@ class BenchSettingsTest {
     assertEquals(Images.NONE, read(Map.of()).workload().images());
 
     BenchSettings ladder = read(Map.of("images", "0,1,4", "conc", "4", "prompts", "10"));
-    assertEquals(List.of(0, 1, 4), ladder.load().imageLadder());
+    assertEquals(
+        List.of(ImageStep.of(0), ImageStep.of(1), ImageStep.of(4)), ladder.load().imageLadder());
     assertEquals(List.of(10, 10, 10), ladder.load().prompts(), "a count per level");
+
+    BenchSettings sizes =
+        read(Map.of("images", "2", "image.size", "256x256, 1024x768", "rate", "2"));
+    assertEquals(
+        List.of(
+            ImageStep.of(2, new ImageStep.Size(256, 256)),
+            ImageStep.of(2, new ImageStep.Size(1024, 768))),
+        sizes.load().imageLadder());
+    assertTrue(sizes.workload().images().ladder());
+    assertEquals(
+        "Invalid -Dimage.size=256x256,1024x768: expected one size with a ladder over -Dimages"
+            + " counts (a ladder steps over counts or sizes, not both)",
+        error(Map.of("images", "1,2", "image.size", "256x256,1024x768")));
+    assertEquals(
+        "Invalid -Dimages=0: expected 1 or more with a ladder over -Dimage.size (its levels need"
+            + " images)",
+        error(Map.of("images", "0", "image.size", "256x256,1024x768")));
+    assertEquals(
+        "Invalid -Dimage.size=64x64,64x64: expected WIDTHxHEIGHT in pixels, each side from 1 to"
+            + " 8192 (e.g. 512x512), or up to 16 sizes separated by commas, each once",
+        error(Map.of("images", "1", "image.size", "64x64,64x64")));
+    assertEquals(
+        "Invalid -Dimage.size=64x64,128x128: expected one value with -Dladder, -Dramp, -Dsearch"
+            + " or a trace; several step over them at one load (-Dconc or -Drate)",
+        error(Map.of("images", "1", "image.size", "64x64,128x128", "ladder", "1,2")));
 
     assertEquals(
         "Invalid -Dimages=2,x: expected whole numbers from 0 to 999, separated by commas",
         error(Map.of("images", "2,x")));
     assertEquals(
-        "Invalid -Dimage.size=512: expected WIDTHxHEIGHT in pixels, each from 1 to 8192 (e.g."
-            + " 512x512)",
+        "Invalid -Dimage.size=512: expected WIDTHxHEIGHT in pixels, each side from 1 to 8192 (e.g."
+            + " 512x512), or up to 16 sizes separated by commas, each once",
         error(Map.of("images", "1", "image.size", "512")));
     assertEquals(
         "Invalid -Dimage.format=gif: expected png or jpeg",
@@ -798,8 +825,8 @@ class BenchSettingsTest {
     assertTrue(
         error(Map.of("images", "1", "turns", "2")).startsWith("-Dimages applies to single-turn"));
     assertEquals(
-        "Invalid -Dimages=1,2: expected one count with -Dladder, -Dramp, -Dsearch or a trace;"
-            + " several counts step over them at one load (-Dconc or -Drate)",
+        "Invalid -Dimages=1,2: expected one value with -Dladder, -Dramp, -Dsearch or a trace;"
+            + " several step over them at one load (-Dconc or -Drate)",
         error(Map.of("images", "1,2", "ladder", "1,2")));
     assertEquals(
         "Invalid -Dsim.model=sim-tiny: expected a model that takes images with -Dimages (e.g."
