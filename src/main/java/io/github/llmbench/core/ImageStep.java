@@ -2,7 +2,6 @@ package io.github.llmbench.core;
 
 import java.util.Optional;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A step of a ladder over images: the images each request of a level carries, and their size when
@@ -21,7 +20,6 @@ public record ImageStep(int count, Optional<Size> size) {
   public static final int MAX_SIDE = 8192;
 
   static final String TAG = "img([0-9]{1,3})(?:-([0-9]{1,4})x([0-9]{1,4}))?";
-  private static final Pattern PATTERN = Pattern.compile(TAG);
 
   public ImageStep {
     if (count < 0 || count > MAX_COUNT) {
@@ -45,7 +43,10 @@ public record ImageStep(int count, Optional<Size> size) {
     return "img" + count + size.map(s -> "-" + s).orElse("");
   }
 
-  /** The step tagged {@code tag}, as {@link #TAG}'s groups from {@code first} matched it. */
+  /**
+   * The step a level's tag names, as {@link #TAG}'s groups from {@code first} matched it: empty
+   * when they matched nothing, or a size out of range.
+   */
   static Optional<ImageStep> fromGroups(Matcher m, int first) {
     if (m.group(first) == null) {
       return Optional.empty();
@@ -58,16 +59,10 @@ public record ImageStep(int count, Optional<Size> size) {
         .map(s -> of(count, s));
   }
 
-  /** The step tagged {@code tag} ({@code img2}, {@code img2-512x512}), or empty. */
-  public static Optional<ImageStep> parse(String tag) {
-    Matcher m = PATTERN.matcher(tag);
-    return m.matches() ? fromGroups(m, 1) : Optional.empty();
-  }
-
   /** An image's width and height in pixels, each from 1 to {@value #MAX_SIDE}. */
   public record Size(int width, int height) {
     public Size {
-      if (width < 1 || width > MAX_SIDE || height < 1 || height > MAX_SIDE) {
+      if (!fits(width, height)) {
         throw new IllegalArgumentException(
             "an image's sides must be 1 to " + MAX_SIDE + " pixels, not " + width + "x" + height);
       }
@@ -75,9 +70,11 @@ public record ImageStep(int count, Optional<Size> size) {
 
     /** The size, or empty when a side is out of range. */
     public static Optional<Size> of(int width, int height) {
-      return width >= 1 && width <= MAX_SIDE && height >= 1 && height <= MAX_SIDE
-          ? Optional.of(new Size(width, height))
-          : Optional.empty();
+      return fits(width, height) ? Optional.of(new Size(width, height)) : Optional.empty();
+    }
+
+    private static boolean fits(int width, int height) {
+      return width >= 1 && width <= MAX_SIDE && height >= 1 && height <= MAX_SIDE;
     }
 
     /** Its pixels. */

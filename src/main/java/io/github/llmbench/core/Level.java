@@ -91,8 +91,8 @@ public sealed interface Level
   /** The accepted tags, for error messages. */
   static String accepted() {
     return "cN (closed model at concurrency N), rR (open model at R requests/s), either with"
-        + " -imgK (K images per request) or -imgK-WxH (of W by H pixels), rA-B or cA-B (a ramp from A to B, exp for an exponential"
-        + " one), trace or warmup";
+        + " -imgK (K images per request) or -imgK-WxH (of W by H pixels), rA-B or cA-B (a ramp"
+        + " from A to B, exp for an exponential one), trace or warmup";
   }
 
   private static String imagesSuffix(Optional<ImageStep> images) {

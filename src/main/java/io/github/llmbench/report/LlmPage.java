@@ -1162,27 +1162,24 @@ public final class LlmPage {
     d.put("ladder", ladder);
     ImageLadder.of(a.levels().values())
         .ifPresent(
-            images ->
-                d.put(
-                    "images",
-                    images.points().stream()
-                        .map(
-                            p -> {
-                              Map<String, Object> m = new LinkedHashMap<>();
-                              m.put("level", p.level());
-                              m.put(
-                                  "n",
-                                  images.over() == ImageLadder.Over.COUNT
-                                      ? p.images()
-                                      : p.megapixels());
-                              m.put("ttft", p.meanTtftMs());
-                              m.put("ttftP99", p.p99TtftMs());
-                              m.put("input", p.meanInputTokens());
-                              return m;
-                            })
-                        .toList()));
-    ImageLadder.of(a.levels().values())
-        .ifPresent(images -> d.put("imagesOver", images.over().name().toLowerCase(Locale.ROOT)));
+            images -> {
+              boolean count = images.over() == ImageLadder.Over.COUNT;
+              d.put("imagesOver", images.over().name().toLowerCase(Locale.ROOT));
+              d.put(
+                  "images",
+                  images.points().stream()
+                      .map(
+                          p -> {
+                            Map<String, Object> m = new LinkedHashMap<>();
+                            m.put("level", p.level());
+                            m.put("n", count ? p.images() : p.megapixels());
+                            m.put("ttft", p.meanTtftMs());
+                            m.put("ttftP99", p.p99TtftMs());
+                            m.put("input", p.meanInputTokens());
+                            return m;
+                          })
+                      .toList());
+            });
     d.put("pooling", a.pooling());
     d.put("basis", a.knee().basis());
     d.put("knee", marker(a, a.knee().kneeLevel()));
@@ -1413,11 +1410,12 @@ public final class LlmPage {
                       {x: p.c, y: null}]; }))}]
             });
           }
+          var bySize = D.imagesOver === 'size';
           function images(id, t, unit, keys) {
             draw(id, {
               title: title(t), legend: {enabled: keys.length > 1},
-              xAxis: {title: {text: D.imagesOver === 'size' ? 'Megapixels of image per request' : 'Images per request'},
-                allowDecimals: D.imagesOver === 'size'},
+              xAxis: {title: {text: bySize ? 'Megapixels of image per request' : 'Images per request'},
+                allowDecimals: bySize},
               yAxis: {min: 0, title: {text: unit}},
               tooltip: {pointFormat: '{series.name} at {point.name}: <b>{point.y:.2f}</b> ' + esc(unit)},
               series: keys.map(function (k) {
@@ -1427,7 +1425,7 @@ public final class LlmPage {
             });
           }
           if (D.images) {
-            var against = D.imagesOver === 'size' ? 'image size (megapixels per request)' : 'images per request';
+            var against = bySize ? 'image size (megapixels per request)' : 'images per request';
             images('llm-chart-images-ttft', 'TTFT against ' + against, 'ms',
               [['ttft', 'Mean TTFT', '#5E7BE2'], ['ttftP99', 'P99 TTFT', '#f15b4f']]);
             images('llm-chart-images-tokens', 'Input tokens against ' + against + ' (as the server counts them)',
