@@ -57,6 +57,14 @@ public final class ComparePage {
             "ms"
           });
 
+  private static final String CSS = PageParts.resource("compare-page.css");
+
+  /**
+   * Draws the charts from {@code D} (#llm-data) inside {@link PageParts}'s script frame. No string
+   * reaches HTML unescaped.
+   */
+  private static final String CHART_SCRIPT = PageParts.resource("compare-page.js");
+
   private ComparePage() {}
 
   /**
@@ -261,29 +269,4 @@ public final class ComparePage {
     d.put("charts", charts);
     return d;
   }
-
-  private static final String CSS =
-      """
-      .llm-table td.llm-better, .llm-note .llm-better { color: #2e7d32; font-weight: bold; background: rgba(104,182,92,0.15); }
-      .llm-table td.llm-worse, .llm-note .llm-worse { color: #c62828; font-weight: bold; background: rgba(241,91,79,0.15); }
-      """;
-
-  /** One chart per metric, one line per run; null values are gaps. */
-  private static final String CHART_SCRIPT =
-      """
-          var colors = ['#5E7BE2', '#E37400', '#68b65c', '#f15b4f', '#9c27b0', '#00897b', '#795548', '#34332e'];
-          D.charts.forEach(function (ch) {
-            draw(ch.id, {
-              title: title(ch.title),
-              legend: {enabled: true},
-              xAxis: {title: {text: 'Concurrency'}, allowDecimals: false},
-              yAxis: {min: 0, title: {text: esc(ch.unit)}},
-              tooltip: {pointFormat: '{series.name} {point.level}: <b>{point.y:.2f}</b> ' + esc(ch.unit)},
-              series: ch.series.map(function (s, i) {
-                return {name: esc(s.name), color: colors[i % colors.length], marker: {enabled: true},
-                  data: s.points.map(function (p) { return {x: p.x, y: p.y, level: esc(p.level)}; })};
-              })
-            });
-          });
-      """;
 }

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -35,6 +37,20 @@ final class PageParts {
           "style/logo-light.svg",
           "style/logo-dark.svg");
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static final String CSS = resource("page.css");
+  private static final String THEME_SCRIPT = resource("page-theme.html");
+  private static final String HEAD = resource("page-head.html");
+
+  /**
+   * The script's frame, opening: {@code S} (the counters), {@code esc(s)} for any text handed to
+   * Highcharts, {@code draw(id, options)} (counts, catches), {@code title(text)}, and {@code D},
+   * the parsed {@code #llm-data}. No string reaches HTML unescaped.
+   */
+  private static final String SCRIPT_START = resource("page-script-start.js");
+
+  /** The script's frame, closing: catches the page's errors and fills {@code #llm-status}. */
+  private static final String SCRIPT_END = resource("page-script-end.js");
 
   private PageParts() {}
 
@@ -190,91 +206,19 @@ final class PageParts {
     }
   }
 
-  // ---------------------------------------------------------------- static page parts
-
-  private static final String CSS =
-      """
-      .llm-section { margin: 20px 0; }
-      .llm-table { margin-bottom: 16px; }
-      .llm-table .scrollable { overflow-x: auto; }
-      .llm-table td.total { white-space: nowrap; }
-      .llm-note { font-size: 12px; margin: 6px 4px 14px; }
-      .llm-chart { min-height: 360px; }
-      """;
-
-  private static final String THEME_SCRIPT =
-      """
-      <script>
-        const storedTheme = localStorage.getItem('theme') || (window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light");
-        if (storedTheme) document.documentElement.setAttribute('data-theme', storedTheme)
-        function toggleTheme() {
-          const currentTheme = document.documentElement.getAttribute("data-theme");
-          const targetTheme = currentTheme === "light" ? "dark" : "light";
-          document.documentElement.setAttribute('data-theme', targetTheme)
-          localStorage.setItem('theme', targetTheme);
-        };
-      </script>
-      """;
-
-  private static final String HEAD =
-      """
-      <div class="head">
-        <div class="gatling-open-source">
-          <a class="gatling-logo gatling-logo-light" href="@HOME@" title="Gatling report"><img alt="Gatling" src="style/logo-light.svg"></a>
-          <a class="gatling-logo gatling-logo-dark" href="@HOME@" title="Gatling report"><img alt="Gatling" src="style/logo-dark.svg"></a>
-        </div>
-        <div class="nav spacer"></div>
-        <button id="theme-toggle" class="theme-toggle" type="button" onclick="toggleTheme()" aria-label="Toggle user interface mode">
-          <span class="toggle-dark">&#9790;</span>
-          <span class="toggle-light">&#9728;</span>
-        </button>
-      </div>
-      """;
-
   /**
-   * The script's frame, opening: {@code S} (the counters), {@code esc(s)} for any text handed to
-   * Highcharts, {@code draw(id, options)} (counts, catches), {@code title(text)}, and {@code D},
-   * the parsed {@code #llm-data}. No string reaches HTML unescaped.
+   * A text resource of the pages (CSS, script, markup) under {@code
+   * src/main/resources/io/github/llmbench/report/}, read once; it is inlined into each page, so a
+   * copied report still opens offline.
    */
-  private static final String SCRIPT_START =
-      """
-      (function () {
-        var S = window.__llm;
-        function esc(s) {
-          return String(s).replace(/[&<>"']/g, function (c) {
-            return {'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'}[c];
-          });
-        }
-        function draw(id, opts) {
-          S.expected++;
-          try {
-            opts.chart = opts.chart || {};
-            opts.chart.renderTo = id;
-            opts.credits = {enabled: false};
-            new Highcharts.Chart(opts);
-            S.drawn++;
-          } catch (e) {
-            S.errors.push(id + ': ' + e.message);
-          }
-        }
-        function title(t) { return {text: '<span class="chart_title">' + esc(t) + '</span>', useHTML: true}; }
-        try {
-          var D = JSON.parse(document.getElementById('llm-data').textContent);
-          Highcharts.setOptions({global: {useUTC: false}, chart: {animation: false},
-            plotOptions: {series: {animation: false}}});
-      """;
-
-  /** The script's frame, closing: catches the page's errors and fills {@code #llm-status}. */
-  private static final String SCRIPT_END =
-      """
-        } catch (e) {
-          S.errors.push('page: ' + e.message);
-        }
-        var st = document.getElementById('llm-status');
-        st.setAttribute('data-expected', S.expected);
-        st.setAttribute('data-drawn', S.drawn);
-        st.setAttribute('data-errors', S.errors.length);
-        st.textContent = S.errors.join(' | ');
-      })();
-      """;
+  static String resource(String name) {
+    try (InputStream in = PageParts.class.getResourceAsStream(name)) {
+      if (in == null) {
+        throw new IllegalStateException("page resource " + name + " is not on the classpath");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read page resource " + name, e);
+    }
+  }
 }
