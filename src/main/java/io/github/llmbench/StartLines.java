@@ -1,9 +1,9 @@
 package io.github.llmbench;
 
 import io.github.llmbench.gates.RunGates;
-import io.github.llmbench.injection.ServerKind;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.report.SettingsDescription;
+import io.github.llmbench.servers.ServerProfile;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SettingsTable;
 import io.github.llmbench.workload.RequestBodies;
@@ -59,7 +59,7 @@ final class StartLines {
 
   /** Which server answers, and what the kit does differently for it. */
   static String serverLine(Target target, BenchSettings settings) {
-    ServerKind kind = target.api().kind();
+    ServerProfile kind = target.api().kind();
     if (settings.api().pooling()) {
       return kind.label()
           + ": embeddings, one JSON body per request (not streamed): E2EL and input tokens only";

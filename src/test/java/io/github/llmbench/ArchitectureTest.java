@@ -32,23 +32,24 @@ class ArchitectureTest {
   static final Map<String, Set<String>> ALLOWED =
       Map.ofEntries(
           Map.entry("core", Set.of()),
+          Map.entry("servers", Set.of()),
           Map.entry("catalog", Set.of()),
           Map.entry("settings", Set.of("core", "catalog")),
           Map.entry("workload", Set.of("core", "settings")),
           Map.entry(
               "injection",
-              Set.of("core", "settings", "workload", "capture", "records", "simulator")),
+              Set.of("core", "settings", "workload", "capture", "records", "servers", "simulator")),
           Map.entry("capture", Set.of("core", "records")),
-          Map.entry("telemetry", Set.of("core", "records")),
+          Map.entry("telemetry", Set.of("core", "records", "servers")),
           Map.entry("records", Set.of("core")),
-          Map.entry("analysis", Set.of("core", "catalog", "records")),
+          Map.entry("analysis", Set.of("core", "catalog", "records", "servers")),
           Map.entry("summary", Set.of("core", "analysis")),
           Map.entry("gates", Set.of("core", "settings", "records", "analysis", "summary")),
           Map.entry(
               "report",
               Set.of("core", "catalog", "settings", "records", "analysis", "summary", "gates")),
           Map.entry("deploy", Set.of()),
-          Map.entry("simulator", Set.of("catalog")));
+          Map.entry("simulator", Set.of("catalog", "servers")));
 
   private static final Pattern KIT_REFERENCE =
       Pattern.compile("io\\.github\\.llmbench\\.([a-z]+)\\.");

@@ -1,6 +1,8 @@
 package io.github.llmbench.analysis;
 
 import io.github.llmbench.records.ServerSample;
+import io.github.llmbench.servers.MetricNames;
+import io.github.llmbench.servers.ServerProfiles;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -15,19 +17,19 @@ import java.util.TreeMap;
  * What the server (and its GPUs) said about one level, from the samples of its Prometheus
  * endpoints: over the whole level and over its steady window, with the confound guards. Pure.
  *
- * <p>Names are mapped from vLLM's ({@code vllm:num_requests_running}, ...), SGLang's ({@code
- * sglang:num_running_reqs}, ...), trtllm-serve's ({@code trtllm_*}), llama.cpp's ({@code
- * llamacpp:requests_processing}, ...) and TGI's ({@code tgi_queue_size}, its token counts from the
- * sums of per-request histograms) families; GPU figures come from NVIDIA's DCGM exporter ({@code
- * DCGM_FI_DEV_POWER_USAGE}, ...), averaged over the GPUs. A figure the server does not report is
- * null, never 0. Gauges are averaged (or their maximum taken) over the scrapes inside the window;
- * counters are the difference between the last scrape at or before the window's start and the first
- * at or after its end (the kit scrapes between levels, so a level's counters hold its own traffic).
- * Where several models are served behind one URL, only the samples labelled with the run's {@code
- * model_name} are read; several engines (data-parallel ranks) of one model are added up, except
- * ratios (KV usage), which are averaged. The prefix-cache hit rate is the cached share of the
- * prompt tokens where the server counts cached tokens once per prompt ({@code
- * vllm:prompt_tokens_cached_total}, SGLang's, trtllm-serve's), else vLLM's query and hit counters.
+ * <p>Names are mapped from each known server's ({@link ServerProfiles}: vLLM's {@code
+ * vllm:num_requests_running}, SGLang's {@code sglang:num_running_reqs}, TGI's token counts from the
+ * sums of per-request histograms, ...), the first a server reports for each figure; GPU figures
+ * come from NVIDIA's DCGM exporter ({@code DCGM_FI_DEV_POWER_USAGE}, ...), averaged over the GPUs.
+ * A figure the server does not report is null, never 0. Gauges are averaged (or their maximum
+ * taken) over the scrapes inside the window; counters are the difference between the last scrape at
+ * or before the window's start and the first at or after its end (the kit scrapes between levels,
+ * so a level's counters hold its own traffic). Where several models are served behind one URL, only
+ * the samples labelled with the run's {@code model_name} are read; several engines (data-parallel
+ * ranks) of one model are added up, except ratios (KV usage), which are averaged. The prefix-cache
+ * hit rate is the cached share of the prompt tokens where the server counts cached tokens once per
+ * prompt ({@code vllm:prompt_tokens_cached_total}, SGLang's, trtllm-serve's), else vLLM's query and
+ * hit counters.
  *
  * @param level the figures over the level (first request's start to last request's end)
  * @param steady the figures over its steady window (empty when the level has none)
@@ -72,74 +74,31 @@ public record ServerFigures(
   static final double TOKEN_MISMATCH_GUARD = 0.05;
   static final double CLOCK_DROP_GUARD = 0.10;
 
-  private static final List<String> RUNNING =
-      List.of(
-          "vllm:num_requests_running",
-          "sglang:num_running_reqs",
-          "trtllm_num_requests_running",
-          "llamacpp:requests_processing",
-          "tgi_batch_current_size");
-  private static final List<String> WAITING =
-      List.of(
-          "vllm:num_requests_waiting",
-          "sglang:num_queue_reqs",
-          "trtllm_num_requests_waiting",
-          "llamacpp:requests_deferred",
-          "tgi_queue_size");
+  private static final List<String> RUNNING = ServerProfiles.names(MetricNames::running);
+  private static final List<String> WAITING = ServerProfiles.names(MetricNames::waiting);
 
   /** Ratios (0..1): averaged over the engines that report them, never added. */
-  private static final List<String> KV_USAGE =
-      List.of(
-          "vllm:kv_cache_usage_perc",
-          "vllm:gpu_cache_usage_perc",
-          "sglang:token_usage",
-          "trtllm_kv_cache_utilization",
-          "llamacpp:kv_cache_usage_ratio");
+  private static final List<String> KV_USAGE = ServerProfiles.names(MetricNames::kvCacheUsage);
 
-  private static final List<String> PREEMPTIONS =
-      List.of("vllm:num_preemptions_total", "sglang:num_retracted_requests_total");
+  private static final List<String> PREEMPTIONS = ServerProfiles.names(MetricNames::preemptions);
   private static final List<String> PREFIX_QUERIES =
-      List.of("vllm:prefix_cache_queries_total", "vllm:gpu_prefix_cache_queries_total");
+      ServerProfiles.names(MetricNames::prefixCacheQueries);
   private static final List<String> PREFIX_HITS =
-      List.of("vllm:prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits_total");
-  private static final List<String> PROMPT_TOKENS =
-      List.of(
-          "vllm:prompt_tokens_total",
-          "sglang:prompt_tokens_total",
-          "trtllm_prompt_tokens_total",
-          "llamacpp:prompt_tokens_total",
-          "tgi_request_input_length_sum");
+      ServerProfiles.names(MetricNames::prefixCacheHits);
+  private static final List<String> PROMPT_TOKENS = ServerProfiles.names(MetricNames::promptTokens);
 
   /** Cached prompt tokens counted once, at prefill, and inside the prompt tokens' counter. */
   private static final List<String> CACHED_OF_PROMPT_TOKENS =
-      List.of(
-          "vllm:prompt_tokens_cached_total",
-          "sglang:cached_tokens_total",
-          "trtllm_prompt_cached_tokens_total");
+      ServerProfiles.names(MetricNames::cachedOfPromptTokens);
 
   /** llama.cpp counts cached prompt tokens apart from the ones it processed. */
   private static final List<String> CACHED_APART_PROMPT_TOKENS =
-      List.of("llamacpp:prompt_tokens_cached_total");
+      ServerProfiles.names(MetricNames::cachedApartPromptTokens);
 
   private static final List<String> GENERATION_TOKENS =
-      List.of(
-          "vllm:generation_tokens_total",
-          "sglang:generation_tokens_total",
-          "trtllm_generation_tokens_total",
-          "llamacpp:tokens_predicted_total",
-          "tgi_request_generated_tokens_sum");
-  private static final List<String> TTFT =
-      List.of(
-          "vllm:time_to_first_token_seconds",
-          "sglang:time_to_first_token_seconds",
-          "trtllm_time_to_first_token_seconds");
-  private static final List<String> ITL =
-      List.of(
-          "vllm:inter_token_latency_seconds",
-          "vllm:time_per_output_token_seconds",
-          "sglang:inter_token_latency_seconds",
-          "trtllm_time_per_output_token_seconds",
-          "tgi_request_mean_time_per_token_duration");
+      ServerProfiles.names(MetricNames::generationTokens);
+  private static final List<String> TTFT = ServerProfiles.names(MetricNames::ttft);
+  private static final List<String> ITL = ServerProfiles.names(MetricNames::itl);
   private static final String POWER = "DCGM_FI_DEV_POWER_USAGE";
   private static final String SM_CLOCK = "DCGM_FI_DEV_SM_CLOCK";
   private static final String GPU_UTIL = "DCGM_FI_DEV_GPU_UTIL";

@@ -98,7 +98,7 @@ public final class ServerControl {
   }
 
   private void resetCache(Level level) {
-    String path = apis.get(0).kind() == ServerKind.SGLANG ? "/flush_cache" : "/reset_prefix_cache";
+    String path = apis.get(0).kind().prefixCacheReset().orElse("/reset_prefix_cache");
     resetsAsked++;
     ServerApi.Answer a = null;
     URI baseUrl = null;

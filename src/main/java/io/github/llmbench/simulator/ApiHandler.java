@@ -1,7 +1,6 @@
 package io.github.llmbench.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.llmbench.catalog.EngineCalibration;
 import io.github.llmbench.simulator.StreamWriter.Http;
@@ -16,7 +15,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -53,32 +52,19 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
       switch (path) {
         case "/health" -> {
           requireMethod(method, HttpMethod.GET);
-          if (llamaCpp()) {
-            send(
-                ctx,
-                Http.json(
-                    HttpResponseStatus.OK,
-                    Json.MAPPER.createObjectNode().put("status", "ok"),
-                    keepAlive),
-                keepAlive);
-          } else {
-            send(ctx, Http.bytes(HttpResponseStatus.OK, new byte[0], null, keepAlive), keepAlive);
-          }
+          send(
+              ctx,
+              answers()
+                  .health()
+                  .map(h -> Http.json(HttpResponseStatus.OK, h, keepAlive))
+                  .orElseGet(() -> Http.bytes(HttpResponseStatus.OK, new byte[0], null, keepAlive)),
+              keepAlive);
         }
         case "/v1/models" -> {
           requireMethod(method, HttpMethod.GET);
           FullHttpResponse list =
-              Http.json(
-                  HttpResponseStatus.OK,
-                  switch (dialect()) {
-                    case VLLM -> models();
-                    case LLAMACPP -> LlamaCppEndpoints.models(sim);
-                    default -> OtherServerEndpoints.models(sim, dialect());
-                  },
-                  keepAlive);
-          if (llamaCpp()) {
-            list.headers().set("Server", LlamaCppEndpoints.SERVER);
-          }
+              Http.json(HttpResponseStatus.OK, answers().models(sim), keepAlive);
+          answers().serverHeader().ifPresent(h -> list.headers().set("Server", h));
           send(ctx, list, keepAlive);
         }
         case "/tokenize" -> {
@@ -86,38 +72,26 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
           JsonNode tokenizeBody = body(msg);
           send(
               ctx,
-              Http.json(
-                  HttpResponseStatus.OK,
-                  switch (dialect()) {
-                    case LLAMACPP -> LlamaCppEndpoints.tokenize(tokenizeBody, sim);
-                    case TGI -> OtherServerEndpoints.tgiTokenize(tokenizeBody, sim);
-                    default -> tokenize(tokenizeBody);
-                  },
-                  keepAlive),
+              Http.json(HttpResponseStatus.OK, answers().tokenize(tokenizeBody, sim), keepAlive),
               keepAlive);
         }
         case "/props" -> {
           requireMethod(method, HttpMethod.GET);
-          send(
-              ctx,
-              Http.json(HttpResponseStatus.OK, LlamaCppEndpoints.props(sim), keepAlive),
-              keepAlive);
+          sendJson(ctx, answers().props(sim), keepAlive);
         }
         case "/info" -> {
           requireMethod(method, HttpMethod.GET);
-          send(
-              ctx,
-              Http.json(HttpResponseStatus.OK, OtherServerEndpoints.tgiInfo(sim), keepAlive),
-              keepAlive);
+          sendJson(ctx, answers().info(sim), keepAlive);
         }
         case "/metrics" -> {
           requireMethod(method, HttpMethod.GET);
-          if (dialect() == Dialect.TRTLLM) {
+          Optional<String> json = answers().metricsJson(sim.metrics());
+          if (json.isPresent()) {
             send(
                 ctx,
                 Http.bytes(
                     HttpResponseStatus.OK,
-                    sim.metrics().trtllmIterationStats().getBytes(StandardCharsets.UTF_8),
+                    json.get().getBytes(StandardCharsets.UTF_8),
                     "application/json",
                     keepAlive),
                 keepAlive);
@@ -131,8 +105,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         }
         case "/start_profile", "/stop_profile" -> {
           requireMethod(method, HttpMethod.POST);
-          if (dialect() == Dialect.VLLM && !sim.config().profiler()) {
-            // vLLM registers these routes only when started with a profiler dir
+          if (!answers().profilerRouted(sim.config())) {
             sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
           } else {
             sim.profiling(path.equals("/start_profile"));
@@ -187,10 +160,21 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         ctx,
         Http.bytes(
             HttpResponseStatus.OK,
-            sim.metrics().render(sim.servedModelName(), dialect()).getBytes(StandardCharsets.UTF_8),
+            answers()
+                .prometheus(sim.metrics(), sim.servedModelName())
+                .getBytes(StandardCharsets.UTF_8),
             "text/plain; version=0.0.4; charset=utf-8",
             keepAlive),
         keepAlive);
+  }
+
+  /** A JSON answer, or 404 where the dialect has none. */
+  private void sendJson(ChannelHandlerContext ctx, Optional<JsonNode> json, boolean keepAlive) {
+    if (json.isPresent()) {
+      send(ctx, Http.json(HttpResponseStatus.OK, json.get(), keepAlive), keepAlive);
+    } else {
+      sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
+    }
   }
 
   /** vLLM's error JSON. */
@@ -310,77 +294,17 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
   }
 
-  private boolean llamaCpp() {
-    return dialect() == Dialect.LLAMACPP;
-  }
-
   private Dialect dialect() {
     return sim.config().dialect();
   }
 
-  private ObjectNode models() {
-    // vLLM ModelList / ModelCard (with one ModelPermission)
-    long created = System.currentTimeMillis() / 1000;
-    ObjectNode o = Json.MAPPER.createObjectNode();
-    o.put("object", "list");
-    ArrayNode data = o.putArray("data");
-    for (String lora : sim.config().loraModules()) {
-      // vLLM's LoRA card: its name, the base model as parent
-      ObjectNode c = data.addObject();
-      c.put("id", lora);
-      c.put("object", "model");
-      c.put("created", created);
-      c.put("owned_by", "vllm");
-      c.put("root", "/adapters/" + lora);
-      c.put("parent", sim.servedModelName());
-      c.put("max_model_len", sim.modelSpec().maxModelLen());
-    }
-    ObjectNode card = data.insertObject(0);
-    card.put("id", sim.servedModelName());
-    card.put("object", "model");
-    card.put("created", created);
-    card.put("owned_by", "vllm");
-    card.put("root", sim.modelSpec().hfId());
-    card.putNull("parent");
-    card.put("max_model_len", sim.modelSpec().maxModelLen());
-    ObjectNode perm = card.putArray("permission").addObject();
-    perm.put("id", "modelperm-" + Long.toHexString(Double.doubleToLongBits(Math.random())));
-    perm.put("object", "model_permission");
-    perm.put("created", created);
-    perm.put("allow_create_engine", false);
-    perm.put("allow_sampling", true);
-    perm.put("allow_logprobs", true);
-    perm.put("allow_search_indices", false);
-    perm.put("allow_view", true);
-    perm.put("allow_fine_tuning", false);
-    perm.put("organization", "*");
-    perm.putNull("group");
-    perm.put("is_blocking", false);
-    return o;
-  }
-
-  private ObjectNode tokenize(JsonNode body) {
-    if (!body.isObject()) {
-      throw ApiError.badRequest("Request body must be a JSON object", null);
-    }
-    ParsedRequest.checkModel(body, sim.acceptedModels());
-    List<Integer> ids = ParsedRequest.tokenize(body, sim.tokenizer());
-    ObjectNode o = Json.MAPPER.createObjectNode();
-    o.put("count", ids.size());
-    o.put("max_model_len", sim.modelSpec().maxModelLen());
-    ArrayNode t = o.putArray("tokens");
-    for (int id : ids) {
-      t.add(id);
-    }
-    o.putNull("token_strs");
-    return o;
+  private VllmAnswers answers() {
+    return dialect().answers();
   }
 
   private void generate(
       ChannelHandlerContext ctx, JsonNode body, String requestId, boolean chat, boolean keepAlive) {
-    if (dialect() == Dialect.TRTLLM) {
-      OtherServerEndpoints.checkTrtllmBody(body, chat);
-    }
+    answers().checkBody(body, chat);
     ParsedRequest p =
         ParsedRequest.parse(
             body,
@@ -391,7 +315,7 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             sim.modelSpec());
     JsonNode named = body.get("model");
     sim.received(requestId, named != null && named.isTextual() ? named.asText() : null, p.images);
-    if (dialect() == Dialect.TGI && p.maxTokens > 1) {
+    if (!dialect().profile().honoursIgnoreEos() && p.maxTokens > 1) {
       // TGI has no ignore_eos: the answer ends where the model's end-of-sequence token falls
       int half = (p.maxTokens + 1) / 2;
       p = p.endingAt(half + ThreadLocalRandom.current().nextInt(p.maxTokens - half + 1));
@@ -439,34 +363,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
               sim.config().reasoningTokens());
       rw.writeStreamHead();
       w = rw;
-    } else if (llamaCpp()) {
-      LlamaCppStreamWriter lw =
-          new LlamaCppStreamWriter(
-              ctx.channel(),
-              p,
-              sim.servedModelName(),
-              keepAlive,
-              onDone,
-              sim.config().reasoningTokens());
-      if (p.stream) {
-        lw.writeStreamHead();
-      }
-      w = lw;
     } else {
-      StreamWriter sw =
-          new StreamWriter(
-              ctx.channel(),
-              p,
-              sim.servedModelName(),
-              keepAlive,
-              onDone,
-              sim.config().tokensPerChunk(),
-              sim.config().reasoningTokens(),
-              dialect().reasoningField());
-      if (p.stream) {
-        sw.writeStreamHead();
-      }
-      w = sw;
+      w = answers().streamWriter(ctx.channel(), p, sim, keepAlive, onDone);
     }
     if (fault != null && p.stream) {
       w = new FaultyWriter(w, ctx.channel(), fault, p.maxTokens, onDone, holder, responses);

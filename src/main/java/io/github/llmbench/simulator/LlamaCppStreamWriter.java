@@ -89,7 +89,7 @@ final class LlamaCppStreamWriter implements ResponseWriter {
   /** llama-server's response head: it announces keep-alive, yet closes after the stream. */
   void writeStreamHead() {
     DefaultHttpResponse r = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
-    r.headers().set("Server", LlamaCppEndpoints.SERVER);
+    r.headers().set("Server", LlamaCppAnswers.SERVER);
     r.headers().set("Content-Type", "text/event-stream");
     r.headers().set("Transfer-Encoding", "chunked");
     r.headers().set("Keep-Alive", "timeout=5, max=100");

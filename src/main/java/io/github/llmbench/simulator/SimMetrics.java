@@ -6,11 +6,12 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * The engine's counters, gauges and histograms, served in the Prometheus text format 0.0.4 under
- * the names, types and labels of the server the simulator speaks for ({@link Dialect}): vLLM's
- * ({@code vllm/v1/metrics/loggers.py}; also for llama.cpp's dialect), SGLang's ({@code
- * srt/metrics/collector.py}), TGI's ({@code router/src/server.rs}: counters without {@code _total},
- * no model label) and trtllm-serve's ({@code serve/metrics/collector.py}, at {@code
- * /prometheus/metrics}). Written by the engine thread (one writer), read by any thread.
+ * the names, types and labels of the server the simulator speaks for (its {@link Dialect}'s {@link
+ * VllmAnswers#prometheus}): vLLM's ({@code vllm/v1/metrics/loggers.py}; also for llama.cpp's
+ * dialect), SGLang's ({@code srt/metrics/collector.py}), TGI's ({@code router/src/server.rs}:
+ * counters without {@code _total}, no model label) and trtllm-serve's ({@code
+ * serve/metrics/collector.py}, at {@code /prometheus/metrics}). Written by the engine thread (one
+ * writer), read by any thread.
  */
 final class SimMetrics {
 
@@ -120,24 +121,15 @@ final class SimMetrics {
 
   /** The Prometheus text exposition (format 0.0.4), as vLLM's {@code /metrics} serves it. */
   String render(String modelName) {
-    return render(modelName, Dialect.VLLM);
-  }
-
-  /** The Prometheus text exposition of the dialect's server. */
-  String render(String modelName, Dialect dialect) {
-    return switch (dialect) {
-      case VLLM, LLAMACPP -> renderVllm(modelName);
-      case SGLANG -> renderSglang(modelName);
-      case TGI -> renderTgi();
-      case TRTLLM -> renderTrtllm(modelName);
-    };
+    return renderVllm(modelName);
   }
 
   private static String quoted(String v) {
     return "\"" + v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
   }
 
-  private String renderVllm(String modelName) {
+  /** vLLM's names (also llama.cpp's dialect's). */
+  String renderVllm(String modelName) {
     String inner = "model_name=" + quoted(modelName);
     String l = "{" + inner + "}";
     StringBuilder sb = new StringBuilder(8192);
@@ -211,7 +203,7 @@ final class SimMetrics {
   }
 
   /** SGLang's names; its scheduler's gauges carry the engine's ranks too. */
-  private String renderSglang(String modelName) {
+  String renderSglang(String modelName) {
     String tok = "model_name=" + quoted(modelName) + ",engine_type=\"unified\"";
     String sched = tok + ",tp_rank=\"0\",pp_rank=\"0\"";
     String l = "{" + sched + "}";
@@ -266,7 +258,7 @@ final class SimMetrics {
    * TGI's names (metrics-exporter-prometheus: counters without {@code _total}, no model label, no
    * TTFT histogram, no KV gauge; its token counts are the sums of per-request histograms).
    */
-  private String renderTgi() {
+  String renderTgi() {
     StringBuilder sb = new StringBuilder(8192);
     sb.append("# TYPE tgi_request_count counter\ntgi_request_count ")
         .append(num(requests.get()))
@@ -287,7 +279,7 @@ final class SimMetrics {
   }
 
   /** trtllm-serve's names ({@code /prometheus/metrics}). */
-  private String renderTrtllm(String modelName) {
+  String renderTrtllm(String modelName) {
     String inner = "model_name=" + quoted(modelName) + ",engine_type=\"pytorch\"";
     String l = "{" + inner + "}";
     StringBuilder sb = new StringBuilder(8192);

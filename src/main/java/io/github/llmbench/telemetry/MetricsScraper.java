@@ -3,6 +3,7 @@ package io.github.llmbench.telemetry;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.records.ServerMetricsFile;
 import io.github.llmbench.records.ServerSample;
+import io.github.llmbench.servers.ServerProfiles;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -48,14 +49,22 @@ public final class MetricsScraper implements AutoCloseable {
    */
   public record Endpoint(URI uri, Map<String, String> headers) {}
 
-  /** The name prefixes of the families the analysis maps. */
-  static final List<String> FAMILIES =
-      List.of("vllm:", "sglang:", "llamacpp:", "tgi_", "trtllm_", "DCGM_FI_");
+  /** NVIDIA's DCGM exporter's family: the GPUs' figures. */
+  static final String GPU_FAMILY = "DCGM_FI_";
+
+  /** The name prefixes of the families the analysis maps: each known server's, and the GPUs'. */
+  static final List<String> FAMILIES = families();
+
+  private static List<String> families() {
+    List<String> families = new ArrayList<>(ServerProfiles.metricFamilies());
+    families.add(GPU_FAMILY);
+    return List.copyOf(families);
+  }
 
   /**
-   * The samples kept: the families the analysis maps (vLLM's, SGLang's, llama.cpp's, TGI's,
-   * trtllm-serve's, DCGM's), without histogram buckets and {@code _created} stamps, which would
-   * multiply the file by ten for figures the kit does not use.
+   * The samples kept: the families the analysis maps ({@link #FAMILIES}), without histogram buckets
+   * and {@code _created} stamps, which would multiply the file by ten for figures the kit does not
+   * use.
    */
   public static boolean kept(String name) {
     boolean family = false;
@@ -106,7 +115,8 @@ public final class MetricsScraper implements AutoCloseable {
     try {
       List<ServerSample> s = scrape(newClient(), e, System.currentTimeMillis());
       return s.isEmpty()
-          ? Optional.of("no vLLM, SGLang, llama.cpp, TGI, trtllm-serve or DCGM metric in it")
+          ? Optional.of(
+              "no " + String.join(", ", ServerProfiles.withMetrics()) + " or DCGM metric in it")
           : Optional.empty();
     } catch (IOException | RuntimeException ex) {
       return Optional.of(reason(ex));

@@ -2,6 +2,7 @@ package io.github.llmbench.telemetry;
 
 import io.github.llmbench.core.Level;
 import io.github.llmbench.records.RunFiles;
+import io.github.llmbench.servers.ServerProfiles;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.file.Path;
@@ -16,8 +17,9 @@ import java.util.function.Supplier;
 
 /**
  * What a run scrapes: the server's {@code /metrics} when it answers with metrics the kit maps, else
- * its {@code /prometheus/metrics} (trtllm-serve's) when that does (asked once, before the load),
- * and the other endpoints given; with the start line that says so.
+ * the first other path a known server serves them at ({@link ServerProfiles#metricsPaths}:
+ * trtllm-serve's {@code /prometheus/metrics}) that does (asked once, before the load), and the
+ * other endpoints given; with the start line that says so.
  *
  * @param scraper the scraper, or null when there is nothing to scrape
  * @param note the start line: what is scraped, how often, to which file
@@ -47,20 +49,25 @@ public record MetricsSetup(MetricsScraper scraper, String note) {
     URI serverUrl = serverUrls.get(0);
     Map<String, String> own = new LinkedHashMap<>(headers);
     apiKey.ifPresent(k -> own.put("Authorization", "Bearer " + k));
+    // the first path a known server serves its Prometheus text at that answers with it
+    // (trtllm-serve answers /metrics with JSON iteration stats; its Prometheus text is elsewhere)
+    List<String> paths = ServerProfiles.metricsPaths();
     MetricsScraper.Endpoint server =
-        new MetricsScraper.Endpoint(URI.create(serverUrl + "/metrics"), own);
-    List<MetricsScraper.Endpoint> endpoints = new ArrayList<>();
-    List<String> said = new ArrayList<>();
+        new MetricsScraper.Endpoint(URI.create(serverUrl + paths.get(0)), own);
     Optional<String> problem = MetricsScraper.problem(server);
-    if (problem.isPresent()) {
-      // trtllm-serve answers /metrics with JSON iteration stats; its Prometheus text is here
-      MetricsScraper.Endpoint prometheus =
-          new MetricsScraper.Endpoint(URI.create(serverUrl + "/prometheus/metrics"), own);
-      if (MetricsScraper.problem(prometheus).isEmpty()) {
-        server = prometheus;
+    for (String path : paths.subList(1, paths.size())) {
+      if (problem.isEmpty()) {
+        break;
+      }
+      MetricsScraper.Endpoint other =
+          new MetricsScraper.Endpoint(URI.create(serverUrl + path), own);
+      if (MetricsScraper.problem(other).isEmpty()) {
+        server = other;
         problem = Optional.empty();
       }
     }
+    List<MetricsScraper.Endpoint> endpoints = new ArrayList<>();
+    List<String> said = new ArrayList<>();
     if (problem.isEmpty()) {
       endpoints.add(server);
       said.add("GET " + server.uri());

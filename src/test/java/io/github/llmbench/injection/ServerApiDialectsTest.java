@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
 import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.servers.ServerProfile;
+import io.github.llmbench.servers.ServerProfiles;
 import io.github.llmbench.simulator.Dialect;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
@@ -37,24 +39,24 @@ class ServerApiDialectsTest {
 
   @Test
   void eachServerIsToldApart() {
-    Map<Dialect, ServerKind> expected =
+    Map<Dialect, ServerProfile> expected =
         Map.of(
-            Dialect.VLLM, ServerKind.VLLM,
-            Dialect.LLAMACPP, ServerKind.LLAMACPP,
-            Dialect.SGLANG, ServerKind.SGLANG,
-            Dialect.TGI, ServerKind.TGI,
-            Dialect.TRTLLM, ServerKind.TRTLLM);
+            Dialect.VLLM, ServerProfiles.VLLM,
+            Dialect.LLAMACPP, ServerProfiles.LLAMACPP,
+            Dialect.SGLANG, ServerProfiles.SGLANG,
+            Dialect.TGI, ServerProfiles.TGI,
+            Dialect.TRTLLM, ServerProfiles.TRTLLM);
     expected.forEach(
         (dialect, kind) -> {
           try (VllmSimulator sim = start(dialect)) {
             assertEquals(kind, api(sim).kind(), dialect.id());
           }
         });
-    assertEquals("max_completion_tokens", ServerKind.VLLM.maxTokensKey(true));
-    assertEquals("max_tokens", ServerKind.VLLM.maxTokensKey(false));
-    assertEquals("max_tokens", ServerKind.LLAMACPP.maxTokensKey(true));
-    assertEquals("max_tokens", ServerKind.OTHER.maxTokensKey(true));
-    assertFalse(ServerKind.TGI.honoursIgnoreEos());
+    assertEquals("max_completion_tokens", ServerProfiles.VLLM.maxTokensKey(true));
+    assertEquals("max_tokens", ServerProfiles.VLLM.maxTokensKey(false));
+    assertEquals("max_tokens", ServerProfiles.LLAMACPP.maxTokensKey(true));
+    assertEquals("max_tokens", ServerProfiles.OTHER.maxTokensKey(true));
+    assertFalse(ServerProfiles.TGI.honoursIgnoreEos());
   }
 
   @Test

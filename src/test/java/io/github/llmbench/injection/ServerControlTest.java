@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.core.Level;
+import io.github.llmbench.servers.ServerProfiles;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.simulator.Dialect;
 import io.github.llmbench.simulator.SimulatorConfig;
@@ -170,7 +171,7 @@ class ServerControlTest {
             SimulatorConfig.defaults().withModel("sim-tiny").withDialect(Dialect.SGLANG))) {
       ServerApi api = api(sim.baseUrl());
       api.models(); // the kit reads them first; owned_by sglang tells the server
-      assertEquals(ServerKind.SGLANG, api.kind());
+      assertEquals(ServerProfiles.SGLANG, api.kind());
       new ServerControl(
               api, URI.create(sim.baseUrl()), new BenchSettings.ServerCalls(0, false, true), out)
           .beforeLevel(Level.closed(1));

@@ -4,20 +4,57 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.llmbench.simulator.StreamWriter.Json;
+import io.netty.channel.Channel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * llama-server's answers of {@code /v1/models} and {@code /tokenize} ({@link Dialect#LLAMACPP}).
+ * llama-server's answers ({@link Dialect#LLAMACPP}), as captured from version 0.7.0: {@code
+ * /health} with {@code {"status":"ok"}}, {@code /v1/models} with an extra Ollama-style {@code
+ * models} list and its {@code Server} header, {@code /props}, {@code /tokenize} answering {@code
+ * {"content"}}, and its own stream ({@link LlamaCppStreamWriter}); vLLM's metrics.
  */
-final class LlamaCppEndpoints {
+final class LlamaCppAnswers extends VllmAnswers {
   /** llama-server's {@code Server} header. */
   static final String SERVER = "llama.cpp";
 
-  private LlamaCppEndpoints() {}
+  @Override
+  boolean servesProps() {
+    return true;
+  }
+
+  @Override
+  Optional<ObjectNode> health() {
+    return Optional.of(Json.MAPPER.createObjectNode().put("status", "ok"));
+  }
+
+  @Override
+  Optional<String> serverHeader() {
+    return Optional.of(SERVER);
+  }
+
+  /** The field a reasoning model's thinking streams in: the older one. */
+  @Override
+  String reasoningField() {
+    return "reasoning_content";
+  }
+
+  @Override
+  ResponseWriter streamWriter(
+      Channel channel, ParsedRequest p, VllmSimulator sim, boolean keepAlive, Runnable onDone) {
+    LlamaCppStreamWriter lw =
+        new LlamaCppStreamWriter(
+            channel, p, sim.servedModelName(), keepAlive, onDone, sim.config().reasoningTokens());
+    if (p.stream) {
+      lw.writeStreamHead();
+    }
+    return lw;
+  }
 
   /** An Ollama-style {@code models} list, then OpenAI's {@code object} and {@code data}. */
-  static ObjectNode models(VllmSimulator sim) {
+  @Override
+  JsonNode models(VllmSimulator sim) {
     String name = sim.servedModelName();
     ObjectNode o = Json.MAPPER.createObjectNode();
     ObjectNode m = o.putArray("models").addObject();
@@ -46,19 +83,21 @@ final class LlamaCppEndpoints {
    * {@code GET /props} of llama-server started without {@code -np}: its {@value #SLOTS} slots in
    * one unified KV cache, each reporting the whole context.
    */
-  static ObjectNode props(VllmSimulator sim) {
+  @Override
+  Optional<JsonNode> props(VllmSimulator sim) {
     ObjectNode o = Json.MAPPER.createObjectNode();
     o.putObject("default_generation_settings").put("n_ctx", sim.modelSpec().maxModelLen());
     o.put("total_slots", SLOTS);
     o.put("model_alias", sim.servedModelName());
-    return o;
+    return Optional.of(o);
   }
 
   /**
    * {@code {"content": text}} gives {@code {"tokens":[...]}} (no special tokens added); any other
    * body, vLLM's {@code {"model","prompt"}} among them, gives an empty list, as llama-server does.
    */
-  static ObjectNode tokenize(JsonNode body, VllmSimulator sim) {
+  @Override
+  JsonNode tokenize(JsonNode body, VllmSimulator sim) {
     List<Integer> ids = new ArrayList<>();
     JsonNode content = body.path("content");
     if (content.isTextual()) {
