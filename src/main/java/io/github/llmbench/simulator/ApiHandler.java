@@ -43,115 +43,139 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     if (q >= 0) {
       path = path.substring(0, q);
     }
-    HttpMethod method = msg.method();
     if (!dialect().serves(path)) {
       sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
       return;
     }
     try {
-      switch (path) {
-        case "/health" -> {
-          requireMethod(method, HttpMethod.GET);
-          send(
-              ctx,
-              answers()
-                  .health()
-                  .map(h -> Http.json(HttpResponseStatus.OK, h, keepAlive))
-                  .orElseGet(() -> Http.bytes(HttpResponseStatus.OK, new byte[0], null, keepAlive)),
-              keepAlive);
-        }
-        case "/v1/models" -> {
-          requireMethod(method, HttpMethod.GET);
-          FullHttpResponse list =
-              Http.json(HttpResponseStatus.OK, answers().models(sim), keepAlive);
-          answers().serverHeader().ifPresent(h -> list.headers().set("Server", h));
-          send(ctx, list, keepAlive);
-        }
-        case "/tokenize" -> {
-          requireMethod(method, HttpMethod.POST);
-          JsonNode tokenizeBody = body(msg);
-          send(
-              ctx,
-              Http.json(HttpResponseStatus.OK, answers().tokenize(tokenizeBody, sim), keepAlive),
-              keepAlive);
-        }
-        case "/props" -> {
-          requireMethod(method, HttpMethod.GET);
-          sendJson(ctx, answers().props(sim), keepAlive);
-        }
-        case "/info" -> {
-          requireMethod(method, HttpMethod.GET);
-          sendJson(ctx, answers().info(sim), keepAlive);
-        }
-        case "/metrics" -> {
-          requireMethod(method, HttpMethod.GET);
-          Optional<String> json = answers().metricsJson(sim.metrics());
-          if (json.isPresent()) {
-            send(
-                ctx,
-                Http.bytes(
-                    HttpResponseStatus.OK,
-                    json.get().getBytes(StandardCharsets.UTF_8),
-                    "application/json",
-                    keepAlive),
-                keepAlive);
-          } else {
-            sendPrometheus(ctx, keepAlive);
-          }
-        }
-        case "/prometheus/metrics" -> {
-          requireMethod(method, HttpMethod.GET);
-          sendPrometheus(ctx, keepAlive);
-        }
-        case "/start_profile", "/stop_profile" -> {
-          requireMethod(method, HttpMethod.POST);
-          if (!answers().profilerRouted(sim.config())) {
-            sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
-          } else {
-            sim.profiling(path.equals("/start_profile"));
-            send(ctx, Http.bytes(HttpResponseStatus.OK, new byte[0], null, keepAlive), keepAlive);
-          }
-        }
-        case "/reset_prefix_cache", "/flush_cache" -> {
-          if (path.equals("/reset_prefix_cache")) {
-            requireMethod(method, HttpMethod.POST);
-          } else if (!method.equals(HttpMethod.GET)) { // SGLang's takes both
-            requireMethod(method, HttpMethod.POST);
-          }
-          resetPrefixCache(ctx, path.equals("/flush_cache"), keepAlive);
-        }
-        case "/v1/chat/completions" -> {
-          requireMethod(method, HttpMethod.POST);
-          admit(ctx, body(msg), msg.headers().get("x-request-id"), true, keepAlive);
-        }
-        case "/v1/completions" -> {
-          requireMethod(method, HttpMethod.POST);
-          admit(ctx, body(msg), msg.headers().get("x-request-id"), false, keepAlive);
-        }
-        case "/v1/responses" -> {
-          requireMethod(method, HttpMethod.POST);
-          admit(
-              ctx,
-              ParsedRequest.responsesAsChat(body(msg)),
-              msg.headers().get("x-request-id"),
-              true,
-              keepAlive);
-        }
-        case "/v1/embeddings" -> {
-          requireMethod(method, HttpMethod.POST);
-          admit(
-              ctx,
-              ParsedRequest.embeddingsAsCompletion(body(msg)),
-              msg.headers().get("x-request-id"),
-              false,
-              keepAlive);
-        }
-        default -> sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
+      if (!serverRoute(ctx, msg, path, keepAlive)) {
+        completionRoute(ctx, msg, path, keepAlive);
       }
     } catch (MethodNotAllowed e) {
       sendDetail(ctx, HttpResponseStatus.METHOD_NOT_ALLOWED, "Method Not Allowed", keepAlive);
     } catch (ApiError e) {
       sendError(ctx, e, keepAlive);
+    }
+  }
+
+  /** The server's own routes (health, models, tokenizer, metrics, kit calls); false for others. */
+  private boolean serverRoute(
+      ChannelHandlerContext ctx, FullHttpRequest msg, String path, boolean keepAlive) {
+    HttpMethod method = msg.method();
+    switch (path) {
+      case "/health" -> {
+        requireMethod(method, HttpMethod.GET);
+        send(
+            ctx,
+            answers()
+                .health()
+                .map(h -> Http.json(HttpResponseStatus.OK, h, keepAlive))
+                .orElseGet(() -> Http.bytes(HttpResponseStatus.OK, new byte[0], null, keepAlive)),
+            keepAlive);
+      }
+      case "/v1/models" -> {
+        requireMethod(method, HttpMethod.GET);
+        FullHttpResponse list = Http.json(HttpResponseStatus.OK, answers().models(sim), keepAlive);
+        answers().serverHeader().ifPresent(h -> list.headers().set("Server", h));
+        send(ctx, list, keepAlive);
+      }
+      case "/tokenize" -> {
+        requireMethod(method, HttpMethod.POST);
+        JsonNode tokenizeBody = body(msg);
+        send(
+            ctx,
+            Http.json(HttpResponseStatus.OK, answers().tokenize(tokenizeBody, sim), keepAlive),
+            keepAlive);
+      }
+      case "/props" -> {
+        requireMethod(method, HttpMethod.GET);
+        sendJson(ctx, answers().props(sim), keepAlive);
+      }
+      case "/info" -> {
+        requireMethod(method, HttpMethod.GET);
+        sendJson(ctx, answers().info(sim), keepAlive);
+      }
+      case "/metrics" -> {
+        requireMethod(method, HttpMethod.GET);
+        sendMetrics(ctx, keepAlive);
+      }
+      case "/prometheus/metrics" -> {
+        requireMethod(method, HttpMethod.GET);
+        sendPrometheus(ctx, keepAlive);
+      }
+      case "/start_profile", "/stop_profile" -> {
+        requireMethod(method, HttpMethod.POST);
+        if (!answers().profilerRouted(sim.config())) {
+          sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
+        } else {
+          sim.profiling(path.equals("/start_profile"));
+          send(ctx, Http.bytes(HttpResponseStatus.OK, new byte[0], null, keepAlive), keepAlive);
+        }
+      }
+      case "/reset_prefix_cache", "/flush_cache" -> {
+        if (path.equals("/reset_prefix_cache")) {
+          requireMethod(method, HttpMethod.POST);
+        } else if (!method.equals(HttpMethod.GET)) { // SGLang's takes both
+          requireMethod(method, HttpMethod.POST);
+        }
+        resetPrefixCache(ctx, path.equals("/flush_cache"), keepAlive);
+      }
+      default -> {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The OpenAI API's generating routes; 404 for any other. */
+  private void completionRoute(
+      ChannelHandlerContext ctx, FullHttpRequest msg, String path, boolean keepAlive) {
+    HttpMethod method = msg.method();
+    switch (path) {
+      case "/v1/chat/completions" -> {
+        requireMethod(method, HttpMethod.POST);
+        admit(ctx, body(msg), msg.headers().get("x-request-id"), true, keepAlive);
+      }
+      case "/v1/completions" -> {
+        requireMethod(method, HttpMethod.POST);
+        admit(ctx, body(msg), msg.headers().get("x-request-id"), false, keepAlive);
+      }
+      case "/v1/responses" -> {
+        requireMethod(method, HttpMethod.POST);
+        admit(
+            ctx,
+            ParsedRequest.responsesAsChat(body(msg)),
+            msg.headers().get("x-request-id"),
+            true,
+            keepAlive);
+      }
+      case "/v1/embeddings" -> {
+        requireMethod(method, HttpMethod.POST);
+        admit(
+            ctx,
+            ParsedRequest.embeddingsAsCompletion(body(msg)),
+            msg.headers().get("x-request-id"),
+            false,
+            keepAlive);
+      }
+      default -> sendDetail(ctx, HttpResponseStatus.NOT_FOUND, "Not Found", keepAlive);
+    }
+  }
+
+  /** {@code GET /metrics}: the dialect's JSON there, else its Prometheus text. */
+  private void sendMetrics(ChannelHandlerContext ctx, boolean keepAlive) {
+    Optional<String> json = answers().metricsJson(sim.metrics());
+    if (json.isPresent()) {
+      send(
+          ctx,
+          Http.bytes(
+              HttpResponseStatus.OK,
+              json.get().getBytes(StandardCharsets.UTF_8),
+              "application/json",
+              keepAlive),
+          keepAlive);
+    } else {
+      sendPrometheus(ctx, keepAlive);
     }
   }
 
