@@ -61,7 +61,22 @@ public final class RequestRecords {
     }
   }
 
+  /** The record of a request to a generating endpoint; see {@link #builder} for the arguments. */
+  public static RequestRecord of(
+      Sent sent,
+      long endNanos,
+      ParsedStream stream,
+      String failure,
+      Integer httpStatus,
+      ToIntFunction<String> outputCounter) {
+    return builder(sent, endNanos, stream, failure, httpStatus, outputCounter).build();
+  }
+
   /**
+   * The record of a request, filled from what was known when it was sent and what its stream said,
+   * for the caller to add what it alone knows ({@link RequestRecord.Builder#pooling}) and build
+   * once.
+   *
    * @param endNanos when the request ended (end of the response, failure or timeout)
    * @param failure why the request failed outside the stream's content (HTTP status, timeout, cut
    *     stream), or null
@@ -70,35 +85,35 @@ public final class RequestRecords {
    *     text was kept: a local tokenizer), else null: output tokens are then the chunk count, an
    *     estimate
    */
-  public static RequestRecord of(
+  public static RequestRecord.Builder builder(
       Sent sent,
       long endNanos,
       ParsedStream stream,
       String failure,
       Integer httpStatus,
       ToIntFunction<String> outputCounter) {
-    String id = sent.id();
-    String level = sent.level();
-    String profile = sent.profile();
     long t0Nanos = sent.t0Nanos();
     Integer countedInputTokens = sent.countedInputTokens();
     long startMs = ClockAnchor.epochMs(t0Nanos);
+    RequestRecord.Builder record =
+        RequestRecord.builder()
+            .id(sent.id())
+            .level(sent.level())
+            .profile(sent.profile())
+            .origin(sent.origin())
+            .route(sent.route())
+            .startMs(startMs);
     String error = failure != null ? failure : stream.error();
     if (error == null && stream.textCount() == 0) {
       error = "no generated text in the stream";
     }
     if (error != null) {
-      return RequestRecord.failed(
-              id,
-              level,
-              profile,
-              startMs,
-              ClockAnchor.epochMs(endNanos),
-              error,
-              httpStatus,
-              stream.promptTokens())
-          .withOrigin(sent.origin())
-          .withRoute(sent.route());
+      return record
+          .endMs(Math.max(ClockAnchor.epochMs(endNanos), startMs))
+          .ok(false)
+          .error(error)
+          .httpStatus(httpStatus)
+          .inputTokens(stream.promptTokens());
     }
     long[] arrivals = stream.textArrivalNanos();
     int n = stream.textCount();
@@ -120,27 +135,22 @@ public final class RequestRecords {
         outputTokens > 1
             ? Math.round((e2elMicros - ttftMicros) / (double) (outputTokens - 1))
             : RequestRecord.ABSENT;
-    return RequestRecord.completed(
-            id,
-            level,
-            profile,
-            startMs,
-            ClockAnchor.epochMs(Math.max(endNanos, last)),
-            ttftMicros,
-            tpotMicros,
-            e2elMicros,
-            ItlSeries.fromArrivalNanos(arrivals, n),
-            inputCounted ? countedInputTokens : stream.promptTokens(),
-            outputTokens,
-            !usage && !counted,
-            httpStatus == null ? 200 : httpStatus,
-            stream.serverTimings(),
-            sent.origin(),
-            inputCounted ? RequestRecord.TOKENIZER : null,
-            usage ? null : counted ? RequestRecord.TOKENIZER : RequestRecord.CHUNKS)
-        .withReasoning(reasoning(stream, t0Nanos, outputCounter))
-        .withFinishReason(stream.finishReason())
-        .withRoute(sent.route());
+    return record
+        .endMs(ClockAnchor.epochMs(Math.max(endNanos, last)))
+        .ok(true)
+        .ttftMicros(ttftMicros)
+        .tpotMicros(tpotMicros)
+        .e2elMicros(e2elMicros)
+        .itl(ItlSeries.fromArrivalNanos(arrivals, n))
+        .inputTokens(inputCounted ? countedInputTokens : stream.promptTokens())
+        .inputTokensFrom(inputCounted ? RequestRecord.TOKENIZER : null)
+        .outputTokens(outputTokens)
+        .outputTokensEstimated(!usage && !counted)
+        .outputTokensFrom(usage ? null : counted ? RequestRecord.TOKENIZER : RequestRecord.CHUNKS)
+        .httpStatus(httpStatus == null ? 200 : httpStatus)
+        .serverTimings(stream.serverTimings())
+        .reasoning(reasoning(stream, t0Nanos, outputCounter))
+        .finishReason(stream.finishReason());
   }
 
   /**

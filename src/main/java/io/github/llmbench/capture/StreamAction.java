@@ -185,11 +185,10 @@ final class StreamAction extends KitAction {
     io.gatling.core.session.Session after = ex.session;
     try {
       RequestRecord record =
-          RequestRecords.of(
-              ex.sent, endNanos, ex.stream(), failure, httpStatus, capture.outputCounter());
-      if (capture.pooling()) {
-        record = record.asPooling();
-      }
+          RequestRecords.builder(
+                  ex.sent, endNanos, ex.stream(), failure, httpStatus, capture.outputCounter())
+              .pooling(capture.pooling())
+              .build();
       if (record.ok()) {
         capture.logCompleted(stats, after, record, ex.stream());
         if (capture.keepAnswers()) {

@@ -185,7 +185,9 @@ public final class StreamCapture {
         "{\"object\":\"list\",\"data\":[{\"index\":0,\"embedding\":[0.5,-1e-3]}],\"usage\":{\"prompt_tokens\":1}}"
             .getBytes(StandardCharsets.UTF_8);
     pooled.feed(json, 0, json.length);
-    RequestRecords.of(warmUp, 3_000_000L, pooled.result(2_000_000L), null, 200, null).asPooling();
+    RequestRecords.builder(warmUp, 3_000_000L, pooled.result(2_000_000L), null, 200, null)
+        .pooling(true)
+        .build();
     RequestRecords.of(
         warmUp,
         3_000_000L,

@@ -236,25 +236,13 @@ public final class RequestRecordJson {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       throw new IllegalArgumentException("not a JSON object");
     }
-    String id = null;
-    String level = null;
-    long startMs = 0;
-    long endMs = 0;
+    RequestRecord.Builder record = RequestRecord.builder();
     boolean hasStart = false;
     boolean hasEnd = false;
     boolean hasOk = false;
-    long ttft = RequestRecord.ABSENT;
-    long tpot = RequestRecord.ABSENT;
-    long e2el = RequestRecord.ABSENT;
-    ItlSeries itl = ItlSeries.EMPTY;
-    int input = Integer.MIN_VALUE;
+    int input = Integer.MIN_VALUE; // counts stay unboxed until the end: MIN_VALUE for none
     int output = Integer.MIN_VALUE;
     int status = Integer.MIN_VALUE;
-    boolean estimated = false;
-    boolean ok = false;
-    String error = null;
-    String profile = null;
-    ServerTimings timings = null;
     String conversation = null;
     int turn = 0;
     long traceMicros = RequestRecord.ABSENT;
@@ -266,43 +254,40 @@ public final class RequestRecordJson {
     long ttfoMicros = RequestRecord.ABSENT;
     int reasoningTokens = 0;
     String reasoningFrom = null;
-    String finishReason = null;
-    boolean pooling = false;
     String endpoint = null;
     String model = null;
-    String inputFrom = null;
-    String outputFrom = null;
     JsonToken t;
     while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
       String name = p.currentName();
       t = p.nextToken();
       switch (name) {
-        case "id" -> id = text(p, t, name);
-        case "level" -> level = text(p, t, name);
+        case "id" -> record.id(text(p, t, name));
+        case "level" -> record.level(text(p, t, name));
         case "start_ms" -> {
           hasStart = t != JsonToken.VALUE_NULL;
-          startMs = hasStart ? longValue(p, t, name) : 0;
+          record.startMs(hasStart ? longValue(p, t, name) : 0);
         }
         case "end_ms" -> {
           hasEnd = t != JsonToken.VALUE_NULL;
-          endMs = hasEnd ? longValue(p, t, name) : 0;
+          record.endMs(hasEnd ? longValue(p, t, name) : 0);
         }
-        case "ttft_ms" -> ttft = micros(p, t, name);
-        case "tpot_ms" -> tpot = micros(p, t, name);
-        case "e2el_ms" -> e2el = micros(p, t, name);
-        case "itl_ms" -> itl = itl(p, t);
+        case "ttft_ms" -> record.ttftMicros(micros(p, t, name));
+        case "tpot_ms" -> record.tpotMicros(micros(p, t, name));
+        case "e2el_ms" -> record.e2elMicros(micros(p, t, name));
+        case "itl_ms" -> record.itl(itl(p, t));
         case "input_tokens" -> input = intOrAbsent(p, t, name);
         case "output_tokens" -> output = intOrAbsent(p, t, name);
         case "http_status" -> status = intOrAbsent(p, t, name);
-        case "output_tokens_estimated" -> estimated = bool(t, name);
+        case "output_tokens_estimated" -> record.outputTokensEstimated(bool(t, name));
         case "ok" -> {
           hasOk = t != JsonToken.VALUE_NULL;
-          ok = hasOk && bool(t, name);
+          record.ok(hasOk && bool(t, name));
         }
-        case "error" -> error = text(p, t, name);
-        case "profile" -> profile = text(p, t, name);
+        case "error" -> record.error(text(p, t, name));
+        case "profile" -> record.profile(text(p, t, name));
         case "server_timings" ->
-            timings = t == JsonToken.VALUE_NULL ? null : p.readValueAs(ServerTimings.class);
+            record.serverTimings(
+                t == JsonToken.VALUE_NULL ? null : p.readValueAs(ServerTimings.class));
         case "conversation" -> conversation = text(p, t, name);
         case "turn" -> {
           int v = intOrAbsent(p, t, name);
@@ -321,12 +306,12 @@ public final class RequestRecordJson {
           reasoned = true;
         }
         case "reasoning_tokens_from" -> reasoningFrom = text(p, t, name);
-        case "finish_reason" -> finishReason = text(p, t, name);
-        case "pooling" -> pooling = bool(t, name);
+        case "finish_reason" -> record.finishReason(text(p, t, name));
+        case "pooling" -> record.pooling(bool(t, name));
         case "endpoint" -> endpoint = text(p, t, name);
         case "model" -> model = text(p, t, name);
-        case "input_tokens_from" -> inputFrom = text(p, t, name);
-        case "output_tokens_from" -> outputFrom = text(p, t, name);
+        case "input_tokens_from" -> record.inputTokensFrom(text(p, t, name));
+        case "output_tokens_from" -> record.outputTokensFrom(text(p, t, name));
         case "injector" -> {
           int v = intOrAbsent(p, t, name);
           injector = v == Integer.MIN_VALUE ? -1 : v;
@@ -350,48 +335,34 @@ public final class RequestRecordJson {
     if (!hasOk) {
       throw missing("ok");
     }
-    RequestOrigin origin =
-        conversation != null
-                || turn > 0
-                || traceMicros != RequestRecord.ABSENT
-                || sentMicros != RequestRecord.ABSENT
-                || injector >= 0
-                || trial > 0
-                || queueMicros != RequestRecord.ABSENT
-            ? new RequestOrigin(
-                conversation, turn, traceMicros, sentMicros, injector, trial, queueMicros)
-            : null;
-    RequestRecord read =
-        new RequestRecord(
-                id,
-                level,
-                startMs,
-                endMs,
-                ttft,
-                tpot,
-                e2el,
-                itl,
-                input,
-                output,
-                estimated,
-                ok,
-                error,
-                status,
-                profile,
-                timings,
-                origin,
-                inputFrom,
-                outputFrom)
-            .withReasoning(
-                reasoned
-                    ? new Reasoning(
-                        ttfoMicros,
-                        reasoningTokens,
-                        reasoningFrom == null ? Reasoning.CHUNKS : reasoningFrom)
-                    : null)
-            .withFinishReason(finishReason)
-            .withRoute(Route.of(endpoint, model));
-    return pooling ? read.asPooling() : read;
+    if (input != Integer.MIN_VALUE) {
+      record.inputTokens(input);
+    }
+    if (output != Integer.MIN_VALUE) {
+      record.outputTokens(output);
+    }
+    if (status != Integer.MIN_VALUE) {
+      record.httpStatus(status);
+    }
+    if (conversation != null
+        || turn > 0
+        || traceMicros != RequestRecord.ABSENT
+        || sentMicros != RequestRecord.ABSENT
+        || injector >= 0
+        || trial > 0
+        || queueMicros != RequestRecord.ABSENT) {
+      record.origin(
+          new RequestOrigin(
+              conversation, turn, traceMicros, sentMicros, injector, trial, queueMicros));
+    }
+    if (reasoned) {
+      record.reasoning(
+          new Reasoning(
+              ttfoMicros,
+              reasoningTokens,
+              reasoningFrom == null ? Reasoning.CHUNKS : reasoningFrom));
+    }
+    return record.route(Route.of(endpoint, model)).build();
   }
 
   private ItlSeries itl(JsonParser p, JsonToken t) throws IOException {

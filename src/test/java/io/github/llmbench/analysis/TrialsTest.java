@@ -77,7 +77,7 @@ class TrialsTest {
   void aLevelThatRanOnceHasNoTrials() {
     List<RequestRecord> once = new ArrayList<>();
     for (RequestRecord r : trial(1)) {
-      once.add(r.withOrigin(null));
+      once.add(r.toBuilder().origin(null).build());
     }
     RunAnalysis.Level c2 = RunAnalysis.of(once, Map.of(), null, null, 1, "hint").levels().get("c2");
     assertTrue(c2.trials().isEmpty());

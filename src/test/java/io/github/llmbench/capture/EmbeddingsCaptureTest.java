@@ -46,7 +46,9 @@ class EmbeddingsCaptureTest {
         true,
         (ex, end, failure, status) ->
             records.add(
-                RequestRecords.of(ex.sent, end, ex.stream(), failure, status, null).asPooling()));
+                RequestRecords.builder(ex.sent, end, ex.stream(), failure, status, null)
+                    .pooling(true)
+                    .build()));
   }
 
   private static String answer(int dimensions, int promptTokens) {

@@ -46,6 +46,21 @@ class RequestRecordsTest {
   }
 
   @Test
+  void aFailureNeverEndsBeforeItStarted() {
+    // the end's clock reading may precede t0's in whole ms: a failed record's end is its start then
+    RequestRecord r =
+        RequestRecords.of(
+            new RequestRecords.Sent("f", "c1", null, ms(1000)),
+            ms(900),
+            new ParsedStream(new long[0], null, null, false, null),
+            "HTTP 503",
+            503,
+            null);
+    assertEquals(r.startMs(), r.endMs());
+    assertEquals("HTTP 503", r.error());
+  }
+
+  @Test
   void oneTokenPerChunk() {
     // t0 = 1000; chunks at 1100, 1120, 1150, 1160 -> TTFT 100, ITL 20/30/10, E2EL 160, TPOT 60/3
     ParsedStream s = new ParsedStream(ns(1100, 1120, 1150, 1160), 50, 4, true, null);

@@ -259,14 +259,14 @@ class GateParsingTest {
     assertEquals("ttft:100 ttfo:500", spec.toString());
     RequestRecord quickAnswer = TestRecords.ok("c1").ttft(50).build();
     RequestRecord thoughtLong =
-        TestRecords.ok("c1").ttft(50).build().withReasoning(new Reasoning(800_000, 30, "chunks"));
+        TestRecords.ok("c1").ttft(50).reasoning(new Reasoning(800_000, 30, "chunks")).build();
     RequestRecord thoughtBriefly =
-        TestRecords.ok("c1").ttft(50).build().withReasoning(new Reasoning(300_000, 10, "chunks"));
+        TestRecords.ok("c1").ttft(50).reasoning(new Reasoning(300_000, 10, "chunks")).build();
     RequestRecord neverAnswered =
         TestRecords.ok("c1")
             .ttft(50)
-            .build()
-            .withReasoning(new Reasoning(RequestRecord.ABSENT, 30, "chunks"));
+            .reasoning(new Reasoning(RequestRecord.ABSENT, 30, "chunks"))
+            .build();
     assertTrue(spec.good(quickAnswer), "no thinking: its TTFO is its TTFT");
     assertFalse(spec.good(thoughtLong));
     assertTrue(spec.good(thoughtBriefly));

@@ -415,7 +415,7 @@ class LlmPageTest {
             null,
             "run");
     assertTrue(plain.contains("llm-workload"), "one trace record still has a lateness row");
-    rs.replaceAll(r -> r.withOrigin(null));
+    rs.replaceAll(r -> r.toBuilder().origin(null).build());
     assertFalse(
         LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), RunInfo.NONE, null, "run")
             .contains("llm-workload"));
