@@ -96,16 +96,10 @@ class GateParsingTest {
     GateSet set = GateSet.parse(Map.of("itl.p99.9", "599"), "-Dgate.");
     RunAnalysis a =
         RunAnalysis.of(
-            ServingMetricsCalculatorTest.handMadeRun(),
-            RunAnalysis.Telemetry.NONE,
-            Map.of(),
-            Map.of(),
-            Map.of(),
-            null,
-            null,
-            1,
-            "hint",
-            ReportedPercentiles.of(Optional.empty(), set.percentiles()));
+            RunAnalysis.Inputs.builder(ServingMetricsCalculatorTest.handMadeRun())
+                .rooflineHint("hint")
+                .percentiles(ReportedPercentiles.of(Optional.empty(), set.percentiles()))
+                .build());
     GateResult r = GateCheck.check(set, RunFigures.of(a, Optional.empty()), RunFigures.NONE).get(0);
     assertEquals(GateVerdict.FAIL, r.verdict(), r.line());
     assertEquals(599.4, r.measured(), 1e-9, "numpy's P99.9 of the ITLs");
@@ -118,7 +112,10 @@ class GateParsingTest {
     assertEquals(GateVerdict.PASS, passes.verdict(), passes.line());
     // not computed: not measured, so it fails rather than passes on nothing
     RunAnalysis without =
-        RunAnalysis.of(ServingMetricsCalculatorTest.handMadeRun(), Map.of(), null, null, 1, "hint");
+        RunAnalysis.of(
+            RunAnalysis.Inputs.builder(ServingMetricsCalculatorTest.handMadeRun())
+                .rooflineHint("hint")
+                .build());
     GateResult unmeasured =
         GateCheck.check(set, RunFigures.of(without, Optional.empty()), RunFigures.NONE).get(0);
     assertTrue(Double.isNaN(unmeasured.measured()), unmeasured.line());

@@ -70,7 +70,7 @@ class RunFiguresTest {
             .ok(true)
             .httpStatus(200)
             .build());
-    return RunAnalysis.of(records, Map.of(), null, null, 1, "hint");
+    return RunAnalysis.of(RunAnalysis.Inputs.builder(records).rooflineHint("hint").build());
   }
 
   private static GoodputSpec goodput(String objectives) {
