@@ -28,22 +28,25 @@ public final class RequestRecords {
   private RequestRecords() {}
 
   /**
+   * What names a request's record, known as soon as the request is built.
+   *
+   * @param id unique within the run
+   * @param level the level's tag, e.g. {@code c128}
+   * @param profile the request's workload profile, or null
+   * @param route its server and model in a run over several, or null
+   */
+  public record Labels(String id, String level, String profile, Route route) {}
+
+  /**
    * What is known of a request when it is sent.
    *
-   * @param profile the request's workload profile, or null
    * @param origin its conversation and turn, or set send time, or injector; null for none
    * @param t0Nanos just before the request was handed to the HTTP client
    * @param countedInputTokens the prompt's tokens by a local tokenizer, used when the stream has no
    *     usage; null when unknown
    */
   public record Sent(
-      String id,
-      String level,
-      String profile,
-      RequestOrigin origin,
-      long t0Nanos,
-      Integer countedInputTokens,
-      Route route) {
+      Labels labels, RequestOrigin origin, long t0Nanos, Integer countedInputTokens) {
     /** A request to the run's one server and model. */
     public Sent(
         String id,
@@ -52,12 +55,20 @@ public final class RequestRecords {
         RequestOrigin origin,
         long t0Nanos,
         Integer countedInputTokens) {
-      this(id, level, profile, origin, t0Nanos, countedInputTokens, null);
+      this(new Labels(id, level, profile, null), origin, t0Nanos, countedInputTokens);
     }
 
     /** A request with no origin and no counted prompt (tests). */
     public Sent(String id, String level, String profile, long t0Nanos) {
-      this(id, level, profile, null, t0Nanos, null, null);
+      this(id, level, profile, null, t0Nanos, null);
+    }
+
+    public String id() {
+      return labels.id();
+    }
+
+    public String level() {
+      return labels.level();
     }
   }
 
@@ -95,13 +106,14 @@ public final class RequestRecords {
     long t0Nanos = sent.t0Nanos();
     Integer countedInputTokens = sent.countedInputTokens();
     long startMs = ClockAnchor.epochMs(t0Nanos);
+    Labels labels = sent.labels();
     RequestRecord.Builder record =
         RequestRecord.builder()
-            .id(sent.id())
-            .level(sent.level())
-            .profile(sent.profile())
+            .id(labels.id())
+            .level(labels.level())
+            .profile(labels.profile())
+            .route(labels.route())
             .origin(sent.origin())
-            .route(sent.route())
             .startMs(startMs);
     String error = failure != null ? failure : stream.error();
     if (error == null && stream.textCount() == 0) {

@@ -73,25 +73,23 @@ final class StreamAction extends KitAction {
     io.gatling.core.session.Session clean = session.markAsSucceeded();
     capture.watch(clean.eventLoop());
     Session javaSession = new Session(clean);
-    String id;
-    String profile;
-    String level;
+    RequestRecords.Labels labels;
     Request request;
     Integer countedInputTokens;
     long due;
-    Route route;
     try {
       String body = bodyOf.apply(javaSession);
-      profile = profileOf.apply(javaSession);
-      level = levelOf.apply(javaSession);
-      id = capture.nextRequestId();
+      String profile = profileOf.apply(javaSession);
+      String level = levelOf.apply(javaSession);
+      String id = capture.nextRequestId();
       int endpoint = capture.nextEndpoint();
-      route =
+      Route route =
           Route.of(
               capture.endpoint(endpoint),
               javaSession.contains(StreamCapture.MODEL)
                   ? javaSession.getString(StreamCapture.MODEL)
                   : null);
+      labels = new RequestRecords.Labels(id, level, profile, route);
       request = request(capture, capture.uri(endpoint), id, body);
       countedInputTokens = capture.countedInputTokens(javaSession);
       due = sendAt.applyAsLong(javaSession);
@@ -105,22 +103,18 @@ final class StreamAction extends KitAction {
       clean
           .eventLoop()
           .schedule(
-              () ->
-                  send(clean, javaSession, id, level, profile, route, request, countedInputTokens),
+              () -> send(clean, javaSession, labels, request, countedInputTokens),
               wait,
               TimeUnit.NANOSECONDS);
     } else {
-      send(clean, javaSession, id, level, profile, route, request, countedInputTokens);
+      send(clean, javaSession, labels, request, countedInputTokens);
     }
   }
 
   private void send(
       io.gatling.core.session.Session clean,
       Session javaSession,
-      String id,
-      String level,
-      String profile,
-      Route route,
+      RequestRecords.Labels labels,
       Request request,
       Integer countedInputTokens) {
     StreamExchange exchange;
@@ -132,21 +126,20 @@ final class StreamAction extends KitAction {
         long waited = t0 - javaSession.getLong(StreamCapture.ARRIVED_NANOS);
         origin = RequestOrigin.queued(origin, Math.max(0, waited) / 1000);
       }
-      capture.recorder().started(id, level, profile, origin, ClockAnchor.epochMs(t0));
+      capture
+          .recorder()
+          .started(labels.id(), labels.level(), labels.profile(), origin, ClockAnchor.epochMs(t0));
       exchange =
           new StreamExchange(
               clean,
-              new RequestRecords.Sent(id, level, profile, origin, t0, countedInputTokens, route),
-              capture.maxOutputTokens(),
-              capture.keepAnswers(),
-              capture.timeoutSeconds(),
-              capture.pooling(),
+              new RequestRecords.Sent(labels, origin, t0, countedInputTokens),
+              capture.reading(),
               this::completed);
     } catch (RuntimeException e) {
       failed(clean, e);
       return;
     }
-    long cancelAfter = capture.cancelling().afterNanos(id, level);
+    long cancelAfter = capture.cancelling().afterNanos(labels.id(), labels.level());
     if (cancelAfter != Cancelling.NEVER) {
       clean.eventLoop().schedule(exchange::cancel, cancelAfter, TimeUnit.NANOSECONDS);
     }

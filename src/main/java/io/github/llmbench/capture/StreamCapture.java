@@ -98,6 +98,7 @@ public final class StreamCapture {
 
   private final List<String> endpoints;
   private final AtomicLong sent = new AtomicLong();
+  private final StreamExchange.Reading reading;
 
   /** A capture to describe by name, then {@link Builder#build()}. */
   public static Builder builder() {
@@ -273,6 +274,8 @@ public final class StreamCapture {
     }
     b.extraHeaders.forEach(h::set);
     this.headers = h;
+    this.reading =
+        new StreamExchange.Reading(maxOutputTokens, keepAnswers, timeoutSeconds, pooling);
     warmUp();
   }
 
@@ -403,8 +406,9 @@ public final class StreamCapture {
     return timeoutSeconds;
   }
 
-  int maxOutputTokens() {
-    return maxOutputTokens;
+  /** How each request's answer is read. */
+  StreamExchange.Reading reading() {
+    return reading;
   }
 
   boolean keepAnswers() {

@@ -40,10 +40,7 @@ class EmbeddingsCaptureTest {
     return new StreamExchange(
         session,
         new RequestRecords.Sent("req-1", "c1", null, t0),
-        1,
-        false,
-        5,
-        true,
+        StreamExchange.Reading.pooled(5),
         (ex, end, failure, status) ->
             records.add(
                 RequestRecords.builder(ex.sent, end, ex.stream(), failure, status, null)
