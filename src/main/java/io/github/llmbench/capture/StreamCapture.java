@@ -296,8 +296,7 @@ public final class StreamCapture {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     StreamReader reader = new StreamReader(2, true);
     reader.feed(bytes, 0, bytes.length, 0);
-    ParsedStream ok =
-        new ParsedStream(new long[] {1_000_000L, 2_000_000L}, 2, 1, 2, true, null, null, null);
+    ParsedStream ok = new ParsedStream(new long[] {1_000_000L, 2_000_000L}, 2, 1, 2, true, null);
     RequestRecords.Sent warmUp = new RequestRecords.Sent("warm-up", "warm-up", null, 0L);
     RequestRecords.of(warmUp, 3_000_000L, ok, null, 200, null);
     PooledBody pooled = new PooledBody();

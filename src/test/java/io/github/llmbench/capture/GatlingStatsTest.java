@@ -104,7 +104,7 @@ class GatlingStatsTest {
   private static final long[] ARRIVALS = {T0 + 40_600_000L, T0 + 60_600_000L, T0 + 80_600_000L};
 
   private static ParsedStream stream() {
-    return new ParsedStream(ARRIVALS.clone(), 3, 5, 3, true, null, null, null);
+    return new ParsedStream(ARRIVALS.clone(), 3, 5, 3, true, null);
   }
 
   private static RequestRecord completed() {

@@ -34,7 +34,7 @@ class RequestRecordsTest {
         RequestRecords.of(
             new RequestRecords.Sent("f", "c1", null, 0L),
             25_000_000L,
-            new ParsedStream(arrivals, 3, 3, 3, true, null, null, null),
+            new ParsedStream(arrivals, 3, 3, 3, true, null),
             null,
             200,
             null);
