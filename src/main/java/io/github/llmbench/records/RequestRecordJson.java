@@ -353,7 +353,8 @@ public final class RequestRecordJson {
         || queueMicros != RequestRecord.ABSENT) {
       record.origin(
           new RequestOrigin(
-              conversation, turn, traceMicros, sentMicros, injector, trial, queueMicros));
+              new RequestOrigin.Workload(conversation, turn, traceMicros, sentMicros),
+              new RequestOrigin.Sending(injector, trial, queueMicros)));
     }
     if (reasoned) {
       record.reasoning(
