@@ -34,33 +34,37 @@ final class StreamAction extends KitAction {
   private final StreamCapture capture;
   private final HttpEngine engine;
   private final GatlingStats stats;
-  private final Function<Session, String> levelOf;
-  private final Function<Session, String> profileOf;
-  private final Function<Session, String> bodyOf;
-  private final Function<Session, RequestOrigin> originOf;
-  private final ToLongFunction<Session> sendAt;
+  private final SessionReads reads;
   private final Action next;
 
   StreamAction(
       StreamCapture capture,
       HttpEngine engine,
       GatlingStats stats,
-      Function<Session, String> levelOf,
-      Function<Session, String> profileOf,
-      Function<Session, String> bodyOf,
-      Function<Session, RequestOrigin> originOf,
-      ToLongFunction<Session> sendAt,
+      SessionReads reads,
       Action next) {
     this.capture = capture;
     this.engine = engine;
     this.stats = stats;
-    this.levelOf = levelOf;
-    this.profileOf = profileOf;
-    this.bodyOf = bodyOf;
-    this.originOf = originOf;
-    this.sendAt = sendAt;
+    this.reads = reads;
     this.next = next;
   }
+
+  /**
+   * What a request reads from its virtual user's session.
+   *
+   * @param level the level's tag
+   * @param profile the workload profile, or null
+   * @param body the JSON body of a new request (called once per request)
+   * @param origin its conversation and turn, or trace time, or null (read when it is sent)
+   * @param sendAt when to send it ({@link System#nanoTime()}), or {@link StreamCapture#SEND_NOW}
+   */
+  record SessionReads(
+      Function<Session, String> level,
+      Function<Session, String> profile,
+      Function<Session, String> body,
+      Function<Session, RequestOrigin> origin,
+      ToLongFunction<Session> sendAt) {}
 
   @Override
   public String name() {
@@ -78,9 +82,9 @@ final class StreamAction extends KitAction {
     Integer countedInputTokens;
     long due;
     try {
-      String body = bodyOf.apply(javaSession);
-      String profile = profileOf.apply(javaSession);
-      String level = levelOf.apply(javaSession);
+      String body = reads.body().apply(javaSession);
+      String profile = reads.profile().apply(javaSession);
+      String level = reads.level().apply(javaSession);
       String id = capture.nextRequestId();
       int endpoint = capture.nextEndpoint();
       Route route =
@@ -92,7 +96,7 @@ final class StreamAction extends KitAction {
       labels = new RequestRecords.Labels(id, level, profile, route);
       request = request(capture, capture.uri(endpoint), id, body);
       countedInputTokens = capture.countedInputTokens(javaSession);
-      due = sendAt.applyAsLong(javaSession);
+      due = reads.sendAt().applyAsLong(javaSession);
     } catch (RuntimeException e) {
       failed(clean, e);
       return;
@@ -120,7 +124,7 @@ final class StreamAction extends KitAction {
     StreamExchange exchange;
     try {
       RequestOrigin origin =
-          originOf.apply(javaSession); // a trace request's send time is taken here
+          reads.origin().apply(javaSession); // a trace request's send time is taken here
       long t0 = System.nanoTime();
       if (javaSession.contains(StreamCapture.ARRIVED_NANOS)) {
         long waited = t0 - javaSession.getLong(StreamCapture.ARRIVED_NANOS);

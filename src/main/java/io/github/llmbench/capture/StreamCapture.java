@@ -344,6 +344,8 @@ public final class StreamCapture {
       Function<Session, String> body,
       Function<Session, RequestOrigin> origin,
       ToLongFunction<Session> sendAt) {
+    StreamAction.SessionReads reads =
+        new StreamAction.SessionReads(level, profile, body, origin, sendAt);
     ActionBuilder action =
         () ->
             (ctx, next) ->
@@ -351,11 +353,7 @@ public final class StreamCapture {
                     this,
                     GatlingHttpInternals.engine(ctx),
                     new GatlingStats(ctx.coreComponents().statsEngine()),
-                    level,
-                    profile,
-                    body,
-                    origin,
-                    sendAt,
+                    reads,
                     next);
     return exec(action);
   }
