@@ -6,7 +6,6 @@ import io.github.llmbench.core.Level;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One finished request, as written to {@code llm/requests.jsonl}: the only input of the analysis.
@@ -44,31 +43,13 @@ public final class RequestRecord {
   /** How an absent count is stored: no token count or HTTP status is this negative. */
   private static final int NO_INT = Integer.MIN_VALUE;
 
-  /** Id prefixes (such as {@code req-}) and repeated texts are shared up to this many each. */
-  private static final int MAX_SHARED = 1024;
-
-  private static final int MAX_PREFIX_LENGTH = 32;
-  private static final ConcurrentHashMap<String, String> PREFIXES = new ConcurrentHashMap<>();
-  private static final ConcurrentHashMap<String, String> TEXTS = new ConcurrentHashMap<>();
-  private static final ConcurrentHashMap<String, LevelTag> LEVEL_TAGS = new ConcurrentHashMap<>();
-
-  /**
-   * A level's tag as recorded, and the level it names (null for a name of a custom simulation's
-   * own).
-   */
-  private record LevelTag(String tag, Level level) {
-    static LevelTag of(String tag) {
-      return new LevelTag(tag, Level.parse(tag).orElse(null));
-    }
-  }
-
   /** The id's text before its number, or the whole id when {@link #idNumber} is negative. */
   private final String idPrefix;
 
   private final long idNumber;
 
   /** Null when the record has no level. */
-  private final LevelTag level;
+  private final SharedTexts.LevelTag level;
 
   private final long startMs;
   private final long endMs;
@@ -384,8 +365,8 @@ public final class RequestRecord {
 
   private RequestRecord(Builder b) {
     String id = b.id;
-    int cut = numberStart(id);
-    String prefix = cut < 0 ? null : sharedPrefix(id.substring(0, cut));
+    int cut = SharedTexts.numberStart(id);
+    String prefix = cut < 0 ? null : SharedTexts.sharedPrefix(id.substring(0, cut));
     if (prefix != null) {
       this.idPrefix = prefix;
       this.idNumber = Long.parseLong(id, cut, id.length(), 10);
@@ -393,7 +374,7 @@ public final class RequestRecord {
       this.idPrefix = id;
       this.idNumber = -1;
     }
-    this.level = sharedLevel(b.level);
+    this.level = SharedTexts.sharedLevel(b.level);
     this.startMs = b.startMs;
     this.endMs = b.endMs;
     this.ttftMicros = b.ttftMicros;
@@ -404,17 +385,17 @@ public final class RequestRecord {
     this.outputTokens = b.outputTokens;
     this.outputTokensEstimated = b.outputTokensEstimated;
     this.ok = b.ok;
-    this.error = shared(b.error);
+    this.error = SharedTexts.shared(b.error);
     this.httpStatus = b.httpStatus;
-    this.profile = shared(b.profile);
+    this.profile = SharedTexts.shared(b.profile);
     this.serverTimings = b.serverTimings;
     this.origin = b.origin;
     this.reasoning = b.reasoning;
     this.finishReason = b.finishReason;
     this.route = b.route;
     this.pooling = b.pooling;
-    this.inputTokensFrom = shared(b.inputTokensFrom);
-    this.outputTokensFrom = shared(b.outputTokensFrom);
+    this.inputTokensFrom = SharedTexts.shared(b.inputTokensFrom);
+    this.outputTokensFrom = SharedTexts.shared(b.outputTokensFrom);
   }
 
   /** The server and model of a run that spreads its requests, or null. */
@@ -681,78 +662,5 @@ public final class RequestRecord {
 
   private static Integer boxed(int n) {
     return n == NO_INT ? null : n;
-  }
-
-  /**
-   * Where the id's decimal number starts when the id is a short prefix and a number that prints
-   * back the same (no leading zero, at most 18 digits); -1 otherwise.
-   */
-  private static int numberStart(String id) {
-    if (id == null) {
-      return -1;
-    }
-    int end = id.length();
-    int cut = end;
-    while (cut > 0 && id.charAt(cut - 1) >= '0' && id.charAt(cut - 1) <= '9') {
-      cut--;
-    }
-    int digits = end - cut;
-    if (digits == 0
-        || digits > 18
-        || cut > MAX_PREFIX_LENGTH
-        || (digits > 1 && id.charAt(cut) == '0')) {
-      return -1;
-    }
-    return cut;
-  }
-
-  /** The shared copy of an id prefix; null once {@value #MAX_SHARED} prefixes are known. */
-  private static String sharedPrefix(String prefix) {
-    String known = PREFIXES.get(prefix);
-    if (known != null) {
-      return known;
-    }
-    if (PREFIXES.size() >= MAX_SHARED) {
-      return null;
-    }
-    known = PREFIXES.putIfAbsent(prefix, prefix);
-    return known == null ? prefix : known;
-  }
-
-  /** The shared, parsed copy of a level's tag, as {@link #shared} shares texts; null for none. */
-  private static LevelTag sharedLevel(String tag) {
-    if (tag == null) {
-      return null;
-    }
-    LevelTag known = LEVEL_TAGS.get(tag);
-    if (known != null) {
-      return known;
-    }
-    LevelTag made = LevelTag.of(shared(tag));
-    if (LEVEL_TAGS.size() >= MAX_SHARED) {
-      return made;
-    }
-    known = LEVEL_TAGS.putIfAbsent(made.tag(), made);
-    return known == null ? made : known;
-  }
-
-  /**
-   * The shared copy of a text that repeats across records (a level, a profile, a failure reason),
-   * so a million records hold a handful of strings; once {@value #MAX_SHARED} texts are known
-   * (reasons that embed details), new ones are kept as they are.
-   */
-  static String shared(String text) {
-    if (text == null) {
-      return null;
-    }
-    String known = TEXTS.get(text);
-    if (known != null) {
-      return known;
-    }
-    if (TEXTS.size() >= MAX_SHARED) {
-      return text;
-    }
-    known = TEXTS.putIfAbsent(text, text);
-    return known == null ? text : known;
   }
 }
