@@ -236,96 +236,122 @@ public final class RequestRecordJson {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       throw new IllegalArgumentException("not a JSON object");
     }
-    RequestRecord.Builder record = RequestRecord.builder();
-    boolean hasStart = false;
-    boolean hasEnd = false;
-    boolean hasOk = false;
-    int input = Integer.MIN_VALUE; // counts stay unboxed until the end: MIN_VALUE for none
-    int output = Integer.MIN_VALUE;
-    int status = Integer.MIN_VALUE;
-    String conversation = null;
-    int turn = 0;
-    long traceMicros = RequestRecord.ABSENT;
-    long sentMicros = RequestRecord.ABSENT;
-    int injector = -1;
-    int trial = 0;
-    long queueMicros = RequestRecord.ABSENT;
-    boolean reasoned = false;
-    long ttfoMicros = RequestRecord.ABSENT;
-    int reasoningTokens = 0;
-    String reasoningFrom = null;
-    String endpoint = null;
-    String model = null;
+    startLine();
     JsonToken t;
     while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
       String name = p.currentName();
-      t = p.nextToken();
-      switch (name) {
-        case "id" -> record.id(text(p, t, name));
-        case "level" -> record.level(text(p, t, name));
-        case "start_ms" -> {
-          hasStart = t != JsonToken.VALUE_NULL;
-          record.startMs(hasStart ? longValue(p, t, name) : 0);
-        }
-        case "end_ms" -> {
-          hasEnd = t != JsonToken.VALUE_NULL;
-          record.endMs(hasEnd ? longValue(p, t, name) : 0);
-        }
-        case "ttft_ms" -> record.ttftMicros(micros(p, t, name));
-        case "tpot_ms" -> record.tpotMicros(micros(p, t, name));
-        case "e2el_ms" -> record.e2elMicros(micros(p, t, name));
-        case "itl_ms" -> record.itl(itl(p, t));
-        case "input_tokens" -> input = intOrAbsent(p, t, name);
-        case "output_tokens" -> output = intOrAbsent(p, t, name);
-        case "http_status" -> status = intOrAbsent(p, t, name);
-        case "output_tokens_estimated" -> record.outputTokensEstimated(bool(t, name));
-        case "ok" -> {
-          hasOk = t != JsonToken.VALUE_NULL;
-          record.ok(hasOk && bool(t, name));
-        }
-        case "error" -> record.error(text(p, t, name));
-        case "profile" -> record.profile(text(p, t, name));
-        case "server_timings" ->
-            record.serverTimings(
-                t == JsonToken.VALUE_NULL ? null : p.readValueAs(ServerTimings.class));
-        case "conversation" -> conversation = text(p, t, name);
-        case "turn" -> {
-          int v = intOrAbsent(p, t, name);
-          turn = v == Integer.MIN_VALUE ? 0 : v;
-        }
-        case "trace_ms" -> traceMicros = micros(p, t, name);
-        case "sent_ms" -> sentMicros = micros(p, t, name);
-        case "client_queue_ms" -> queueMicros = micros(p, t, name);
-        case "ttfo_ms" -> {
-          ttfoMicros = micros(p, t, name);
-          reasoned = true;
-        }
-        case "reasoning_tokens" -> {
-          int v = intOrAbsent(p, t, name);
-          reasoningTokens = v == Integer.MIN_VALUE ? 0 : v;
-          reasoned = true;
-        }
-        case "reasoning_tokens_from" -> reasoningFrom = text(p, t, name);
-        case "finish_reason" -> record.finishReason(text(p, t, name));
-        case "pooling" -> record.pooling(bool(t, name));
-        case "endpoint" -> endpoint = text(p, t, name);
-        case "model" -> model = text(p, t, name);
-        case "input_tokens_from" -> record.inputTokensFrom(text(p, t, name));
-        case "output_tokens_from" -> record.outputTokensFrom(text(p, t, name));
-        case "injector" -> {
-          int v = intOrAbsent(p, t, name);
-          injector = v == Integer.MIN_VALUE ? -1 : v;
-        }
-        case "trial" -> {
-          int v = intOrAbsent(p, t, name);
-          trial = v == Integer.MIN_VALUE ? 0 : v;
-        }
-        default -> p.skipChildren(); // a field of a newer writer
-      }
+      field(p, name, p.nextToken());
     }
     if (t != JsonToken.END_OBJECT) {
       throw new IllegalArgumentException("unexpected " + t + " in the object");
     }
+    return endLine();
+  }
+
+  // What the line read so far holds beyond its builder: reset by startLine for each line, so
+  // reading a line makes no holder of its own. Counts stay unboxed until the end (MIN_VALUE: none).
+  private RequestRecord.Builder record;
+  private boolean hasStart;
+  private boolean hasEnd;
+  private boolean hasOk;
+  private int input;
+  private int output;
+  private int status;
+  private String conversation;
+  private int turn;
+  private long traceMicros;
+  private long sentMicros;
+  private int injector;
+  private int trial;
+  private long queueMicros;
+  private boolean reasoned;
+  private long ttfoMicros;
+  private int reasoningTokens;
+  private String reasoningFrom;
+  private String endpoint;
+  private String model;
+
+  private void startLine() {
+    record = RequestRecord.builder();
+    hasStart = false;
+    hasEnd = false;
+    hasOk = false;
+    input = Integer.MIN_VALUE;
+    output = Integer.MIN_VALUE;
+    status = Integer.MIN_VALUE;
+    conversation = null;
+    turn = 0;
+    traceMicros = RequestRecord.ABSENT;
+    sentMicros = RequestRecord.ABSENT;
+    injector = -1;
+    trial = 0;
+    queueMicros = RequestRecord.ABSENT;
+    reasoned = false;
+    ttfoMicros = RequestRecord.ABSENT;
+    reasoningTokens = 0;
+    reasoningFrom = null;
+    endpoint = null;
+    model = null;
+  }
+
+  /** Reads one field's value, the parser at its first token {@code t}. */
+  private void field(JsonParser p, String name, JsonToken t) throws IOException {
+    switch (name) {
+      case "id" -> record.id(text(p, t, name));
+      case "level" -> record.level(text(p, t, name));
+      case "start_ms" -> {
+        hasStart = t != JsonToken.VALUE_NULL;
+        record.startMs(hasStart ? longValue(p, t, name) : 0);
+      }
+      case "end_ms" -> {
+        hasEnd = t != JsonToken.VALUE_NULL;
+        record.endMs(hasEnd ? longValue(p, t, name) : 0);
+      }
+      case "ttft_ms" -> record.ttftMicros(micros(p, t, name));
+      case "tpot_ms" -> record.tpotMicros(micros(p, t, name));
+      case "e2el_ms" -> record.e2elMicros(micros(p, t, name));
+      case "itl_ms" -> record.itl(itl(p, t));
+      case "input_tokens" -> input = intOrAbsent(p, t, name);
+      case "output_tokens" -> output = intOrAbsent(p, t, name);
+      case "http_status" -> status = intOrAbsent(p, t, name);
+      case "output_tokens_estimated" -> record.outputTokensEstimated(bool(t, name));
+      case "ok" -> {
+        hasOk = t != JsonToken.VALUE_NULL;
+        record.ok(hasOk && bool(t, name));
+      }
+      case "error" -> record.error(text(p, t, name));
+      case "profile" -> record.profile(text(p, t, name));
+      case "server_timings" ->
+          record.serverTimings(
+              t == JsonToken.VALUE_NULL ? null : p.readValueAs(ServerTimings.class));
+      case "conversation" -> conversation = text(p, t, name);
+      case "turn" -> turn = intOr(p, t, name, 0);
+      case "trace_ms" -> traceMicros = micros(p, t, name);
+      case "sent_ms" -> sentMicros = micros(p, t, name);
+      case "client_queue_ms" -> queueMicros = micros(p, t, name);
+      case "ttfo_ms" -> {
+        ttfoMicros = micros(p, t, name);
+        reasoned = true;
+      }
+      case "reasoning_tokens" -> {
+        reasoningTokens = intOr(p, t, name, 0);
+        reasoned = true;
+      }
+      case "reasoning_tokens_from" -> reasoningFrom = text(p, t, name);
+      case "finish_reason" -> record.finishReason(text(p, t, name));
+      case "pooling" -> record.pooling(bool(t, name));
+      case "endpoint" -> endpoint = text(p, t, name);
+      case "model" -> model = text(p, t, name);
+      case "input_tokens_from" -> record.inputTokensFrom(text(p, t, name));
+      case "output_tokens_from" -> record.outputTokensFrom(text(p, t, name));
+      case "injector" -> injector = intOr(p, t, name, -1);
+      case "trial" -> trial = intOr(p, t, name, 0);
+      default -> p.skipChildren(); // a field of a newer writer
+    }
+  }
+
+  /** The line's record, once its object has ended. */
+  private RequestRecord endLine() {
     if (!hasStart) {
       throw missing("start_ms");
     }
@@ -363,7 +389,9 @@ public final class RequestRecordJson {
               reasoningTokens,
               reasoningFrom == null ? Reasoning.CHUNKS : reasoningFrom));
     }
-    return record.route(Route.of(endpoint, model)).build();
+    RequestRecord read = record.route(Route.of(endpoint, model)).build();
+    record = null;
+    return read;
   }
 
   private ItlSeries itl(JsonParser p, JsonToken t) throws IOException {
@@ -480,6 +508,12 @@ public final class RequestRecordJson {
       throw new IllegalArgumentException("field '" + name + "' cannot be " + v);
     }
     return v;
+  }
+
+  /** An integer field's value, {@code none} for null. */
+  private static int intOr(JsonParser p, JsonToken t, String name, int none) throws IOException {
+    int v = intOrAbsent(p, t, name);
+    return v == Integer.MIN_VALUE ? none : v;
   }
 
   private static boolean bool(JsonToken t, String name) {
