@@ -83,33 +83,45 @@ public final class RequestRecordJson {
       if (r.serverTimings() != null) {
         provider.defaultSerializeField("server_timings", r.serverTimings(), g);
       }
-      RequestOrigin origin = r.origin();
-      if (origin != null) {
-        if (origin.conversation() != null) {
-          g.writeStringField("conversation", origin.conversation());
-        }
-        if (origin.turn() > 0) {
-          g.writeNumberField("turn", origin.turn());
-        }
-        if (origin.traceMicros() != RequestRecord.ABSENT) {
-          g.writeFieldName("trace_ms");
-          writeMillis(g, origin.traceMicros(), buf);
-        }
-        if (origin.sentMicros() != RequestRecord.ABSENT) {
-          g.writeFieldName("sent_ms");
-          writeMillis(g, origin.sentMicros(), buf);
-        }
-        if (origin.trial() > 0) {
-          g.writeNumberField("trial", origin.trial());
-        }
-        if (origin.injector() >= 0) {
-          g.writeNumberField("injector", origin.injector());
-        }
-        if (origin.queueMicros() != RequestRecord.ABSENT) {
-          g.writeFieldName("client_queue_ms");
-          writeMillis(g, origin.queueMicros(), buf);
-        }
+      if (r.origin() != null) {
+        writeOrigin(g, r.origin(), buf);
       }
+      writeOptionalFields(g, r, buf);
+      g.writeEndObject();
+    }
+
+    /** The origin's fields that it has, in the file's order. */
+    private static void writeOrigin(JsonGenerator g, RequestOrigin origin, char[] buf)
+        throws IOException {
+      if (origin.conversation() != null) {
+        g.writeStringField("conversation", origin.conversation());
+      }
+      if (origin.turn() > 0) {
+        g.writeNumberField("turn", origin.turn());
+      }
+      if (origin.traceMicros() != RequestRecord.ABSENT) {
+        g.writeFieldName("trace_ms");
+        writeMillis(g, origin.traceMicros(), buf);
+      }
+      if (origin.sentMicros() != RequestRecord.ABSENT) {
+        g.writeFieldName("sent_ms");
+        writeMillis(g, origin.sentMicros(), buf);
+      }
+      if (origin.trial() > 0) {
+        g.writeNumberField("trial", origin.trial());
+      }
+      if (origin.injector() >= 0) {
+        g.writeNumberField("injector", origin.injector());
+      }
+      if (origin.queueMicros() != RequestRecord.ABSENT) {
+        g.writeFieldName("client_queue_ms");
+        writeMillis(g, origin.queueMicros(), buf);
+      }
+    }
+
+    /** The fields written only where the record has them, after its origin. */
+    private static void writeOptionalFields(JsonGenerator g, RequestRecord r, char[] buf)
+        throws IOException {
       if (r.inputTokensFrom() != null) {
         g.writeStringField("input_tokens_from", r.inputTokensFrom());
       }
@@ -144,7 +156,6 @@ public final class RequestRecordJson {
           g.writeStringField("model", r.route().model());
         }
       }
-      g.writeEndObject();
     }
 
     private static void writeInt(JsonGenerator g, String name, Integer v) throws IOException {
