@@ -169,16 +169,17 @@ final class RunEnd {
                     settings.workload().prefixLen(), settings.workload().prefixGroups())
                 : PrefixSharing.NONE);
     return RunAnalysis.of(
-        records,
-        telemetry,
-        conc,
-        arrivals,
-        rampTimings(),
-        roofline.model(),
-        roofline.gpu(),
-        settings.roofline().tp(),
-        RunReport.ROOFLINE_HINT,
-        percentiles);
+        RunAnalysis.Inputs.builder(records)
+            .telemetry(telemetry)
+            .concurrencyByLevel(conc)
+            .arrivalsByLevel(arrivals)
+            .ramps(rampTimings())
+            .model(roofline.model())
+            .gpu(roofline.gpu())
+            .tp(settings.roofline().tp())
+            .rooflineHint(RunReport.ROOFLINE_HINT)
+            .percentiles(percentiles)
+            .build());
   }
 
   /** Each ramp level's length; its first send's lead is the analysis's, from the schedule. */

@@ -35,7 +35,9 @@ class CapacitySearchRunTest {
     for (int i = 0; i < n; i++) {
       records.add(TestRecords.ok(tag).start(i * 100L).end(i * 100L + 50).ttft(ttftMs).build());
     }
-    return RunAnalysis.of(records, Map.of(), null, null, 1, "hint").levels().get(tag);
+    return RunAnalysis.of(RunAnalysis.Inputs.builder(records).rooflineHint("hint").build())
+        .levels()
+        .get(tag);
   }
 
   @Test
@@ -90,7 +92,13 @@ class CapacitySearchRunTest {
     }
     records.add(TestRecords.ok("c2").start(1_500).end(1_600).ttft(900.0).build());
     RunAnalysis.Level l =
-        RunAnalysis.of(records, Map.of("c2", 2), null, null, 1, "hint").levels().get("c2");
+        RunAnalysis.of(
+                RunAnalysis.Inputs.builder(records)
+                    .concurrencyByLevel(Map.of("c2", 2))
+                    .rooflineHint("hint")
+                    .build())
+            .levels()
+            .get("c2");
     assertTrue(l.steady().reached());
     assertEquals(
         10.0,

@@ -145,83 +145,142 @@ public record RunAnalysis(
   }
 
   /**
-   * Analyses a run.
-   *
-   * @param allRecords the run's records, warmup included (it is dropped here)
-   * @param concurrencyByLevel configured concurrency per level (may be empty)
-   * @param model null to skip the roofline
-   * @param gpu null to skip the roofline
-   * @param tp tensor-parallel GPUs (at least 1)
-   * @param rooflineHint the sentence telling how to give a model and GPU, used when one is null
+   * What a run's analysis reads, set by name ({@link #builder}); everything but the records has a
+   * default.
    */
-  public static RunAnalysis of(
-      List<RequestRecord> allRecords,
-      Map<String, Integer> concurrencyByLevel,
-      ModelSpec model,
-      GpuSpec gpu,
-      int tp,
-      String rooflineHint) {
-    return of(allRecords, Telemetry.NONE, concurrencyByLevel, model, gpu, tp, rooflineHint);
-  }
+  public static final class Inputs {
+    private final List<RequestRecord> records;
+    private final Telemetry telemetry;
+    private final Map<String, Integer> concurrencyByLevel;
+    private final Map<String, double[]> arrivalsByLevel;
+    private final Map<String, RampWindows.Timing> ramps;
+    private final ModelSpec model;
+    private final GpuSpec gpu;
+    private final int tp;
+    private final String rooflineHint;
+    private final ReportedPercentiles percentiles;
 
-  /** As {@link #of(List, Map, ModelSpec, GpuSpec, int, String)}, with the server's metrics. */
-  public static RunAnalysis of(
-      List<RequestRecord> allRecords,
-      Telemetry telemetry,
-      Map<String, Integer> concurrencyByLevel,
-      ModelSpec model,
-      GpuSpec gpu,
-      int tp,
-      String rooflineHint) {
-    return of(allRecords, telemetry, concurrencyByLevel, Map.of(), model, gpu, tp, rooflineHint);
-  }
-
-  /**
-   * As {@link #of(List, Telemetry, Map, ModelSpec, GpuSpec, int, String)}, with the arrival
-   * schedule of each open level that ran once ({@code arrivalsByLevel}: each arrival's time from
-   * the level's start, in s), for its delivered load.
-   */
-  public static RunAnalysis of(
-      List<RequestRecord> allRecords,
-      Telemetry telemetry,
-      Map<String, Integer> concurrencyByLevel,
-      Map<String, double[]> arrivalsByLevel,
-      ModelSpec model,
-      GpuSpec gpu,
-      int tp,
-      String rooflineHint) {
-    return of(
-        allRecords,
-        telemetry,
-        concurrencyByLevel,
-        arrivalsByLevel,
-        Map.of(),
-        model,
-        gpu,
-        tp,
-        rooflineHint,
-        ReportedPercentiles.DEFAULT);
-  }
-
-  /**
-   * As {@link #of(List, Telemetry, Map, Map, ModelSpec, GpuSpec, int, String)}, every latency with
-   * these percentiles, and how each ramp level was timed ({@code ramps}; a ramp without one is
-   * timed by its sends and its schedule).
-   */
-  public static RunAnalysis of(
-      List<RequestRecord> allRecords,
-      Telemetry telemetry,
-      Map<String, Integer> concurrencyByLevel,
-      Map<String, double[]> arrivalsByLevel,
-      Map<String, RampWindows.Timing> ramps,
-      ModelSpec model,
-      GpuSpec gpu,
-      int tp,
-      String rooflineHint,
-      ReportedPercentiles percentiles) {
-    if (tp < 1) {
-      throw new IllegalArgumentException("tp must be at least 1: " + tp);
+    private Inputs(Builder b) {
+      if (b.tp < 1) {
+        throw new IllegalArgumentException("tp must be at least 1: " + b.tp);
+      }
+      this.records = b.records;
+      this.telemetry = b.telemetry;
+      this.concurrencyByLevel = b.concurrencyByLevel;
+      this.arrivalsByLevel = b.arrivalsByLevel;
+      this.ramps = b.ramps;
+      this.model = b.model;
+      this.gpu = b.gpu;
+      this.tp = b.tp;
+      this.rooflineHint = b.rooflineHint;
+      this.percentiles = b.percentiles;
     }
+
+    /** The inputs of an analysis of these records, the run's warmup included (it is dropped). */
+    public static Builder builder(List<RequestRecord> allRecords) {
+      return new Builder(allRecords);
+    }
+
+    /** The values of {@link Inputs}; see each setter for its default. */
+    public static final class Builder {
+      private final List<RequestRecord> records;
+      private Telemetry telemetry = Telemetry.NONE;
+      private Map<String, Integer> concurrencyByLevel = Map.of();
+      private Map<String, double[]> arrivalsByLevel = Map.of();
+      private Map<String, RampWindows.Timing> ramps = Map.of();
+      private ModelSpec model;
+      private GpuSpec gpu;
+      private int tp = 1;
+      private String rooflineHint = "";
+      private ReportedPercentiles percentiles = ReportedPercentiles.DEFAULT;
+
+      private Builder(List<RequestRecord> records) {
+        this.records = records;
+      }
+
+      /** The server's and client's metrics over the run; default none. */
+      public Builder telemetry(Telemetry telemetry) {
+        this.telemetry = telemetry;
+        return this;
+      }
+
+      /** The configured concurrency per level; default none known. */
+      public Builder concurrencyByLevel(Map<String, Integer> concurrency) {
+        this.concurrencyByLevel = concurrency;
+        return this;
+      }
+
+      /**
+       * The arrival schedule of each open level that ran once (each arrival's time from the level's
+       * start, in s), for its delivered load; default none.
+       */
+      public Builder arrivalsByLevel(Map<String, double[]> arrivals) {
+        this.arrivalsByLevel = arrivals;
+        return this;
+      }
+
+      /**
+       * How each ramp level was timed; a ramp without one (default: all) is timed by its sends and
+       * its schedule.
+       */
+      public Builder ramps(Map<String, RampWindows.Timing> ramps) {
+        this.ramps = ramps;
+        return this;
+      }
+
+      /** The served model's spec; null (default) skips the roofline. */
+      public Builder model(ModelSpec model) {
+        this.model = model;
+        return this;
+      }
+
+      /** The GPU's spec; null (default) skips the roofline. */
+      public Builder gpu(GpuSpec gpu) {
+        this.gpu = gpu;
+        return this;
+      }
+
+      /** Tensor-parallel GPUs, at least 1 (default). */
+      public Builder tp(int tp) {
+        this.tp = tp;
+        return this;
+      }
+
+      /** The sentence telling how to give a model and GPU, used when one is missing. */
+      public Builder rooflineHint(String hint) {
+        this.rooflineHint = hint;
+        return this;
+      }
+
+      /** The percentiles every latency is given at; default {@link ReportedPercentiles#DEFAULT}. */
+      public Builder percentiles(ReportedPercentiles percentiles) {
+        this.percentiles = percentiles;
+        return this;
+      }
+
+      /**
+       * The inputs.
+       *
+       * @throws IllegalArgumentException for a tp below 1
+       */
+      public Inputs build() {
+        return new Inputs(this);
+      }
+    }
+  }
+
+  /** Analyses a run. */
+  public static RunAnalysis of(Inputs inputs) {
+    List<RequestRecord> allRecords = inputs.records;
+    Telemetry telemetry = inputs.telemetry;
+    Map<String, Integer> concurrencyByLevel = inputs.concurrencyByLevel;
+    Map<String, double[]> arrivalsByLevel = inputs.arrivalsByLevel;
+    Map<String, RampWindows.Timing> ramps = inputs.ramps;
+    ModelSpec model = inputs.model;
+    GpuSpec gpu = inputs.gpu;
+    int tp = inputs.tp;
+    String rooflineHint = inputs.rooflineHint;
+    ReportedPercentiles percentiles = inputs.percentiles;
     List<RequestRecord> records = new ArrayList<>();
     for (RequestRecord r : allRecords) {
       if (!isWarmup(r)) {

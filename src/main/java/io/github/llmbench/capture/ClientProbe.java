@@ -187,15 +187,13 @@ public final class ClientProbe {
         new ClientSample(
             now,
             now - lastMs,
-            Runtime.getRuntime().availableProcessors(),
-            cpu < 0 || lastProcessCpu < 0 ? -1 : cpu - lastProcessCpu,
-            loopCpu,
-            Math.max(0, gc - lastGcMillis),
-            memory.getHeapMemoryUsage().getUsed(),
-            values,
-            counts,
-            lateMicros,
-            lateBusyMicros);
+            new ClientSample.Cpu(
+                Runtime.getRuntime().availableProcessors(),
+                cpu < 0 || lastProcessCpu < 0 ? -1 : cpu - lastProcessCpu,
+                loopCpu),
+            new ClientSample.Memory(
+                Math.max(0, gc - lastGcMillis), memory.getHeapMemoryUsage().getUsed()),
+            new ClientSample.Lag(values, counts, lateMicros, lateBusyMicros));
     samples.add(s);
     unwritten.add(s);
     lastMs = now;

@@ -3,94 +3,132 @@ package io.github.llmbench.capture;
 import io.github.llmbench.records.ServerTimings;
 
 /**
- * What one streamed response said, reduced to what the metrics need.
+ * What one streamed response said, reduced to what the metrics need: its text chunks, its usage,
+ * and how it ended.
  *
- * @param textArrivalNanos arrival ({@link System#nanoTime()}) of each chunk carrying generated
- *     text, in order; only the first {@code textCount} entries are used
- * @param textCount how many chunks carried text
- * @param promptTokens {@code usage.prompt_tokens}, null without a usage object
- * @param completionTokens {@code usage.completion_tokens}, null without a usage object
+ * @param text the chunks that carried generated text
+ * @param usage the counts of the stream's usage object
  * @param sawDone whether {@code data: [DONE]} was seen
  * @param error why the stream is unusable (error event, invalid JSON chunk), null when fine
- * @param serverTimings llama.cpp's {@code timings} object of the final chunk, null without one
- * @param answer the generated text, when it was kept (multi-turn runs), else null
- * @param firstOutput the index of the first chunk with answer text ({@code content} or {@code
- *     text}, not reasoning), -1 when none had any
- * @param reasoningChunks how many text chunks carried only reasoning
- * @param reasoningTokens {@code usage.completion_tokens_details.reasoning_tokens}, null without
  * @param finishReason the last {@code finish_reason} of the first choice that was not null ({@code
  *     length}, {@code stop}, {@code tool_calls}, ...), null when none said
- * @param reasoningText the thinking text, when it was kept and there was some, else null
+ * @param serverTimings llama.cpp's {@code timings} object of the final chunk, null without one
  */
 public record ParsedStream(
-    long[] textArrivalNanos,
-    int textCount,
-    Integer promptTokens,
-    Integer completionTokens,
+    TextChunks text,
+    Usage usage,
     boolean sawDone,
     String error,
-    ServerTimings serverTimings,
-    String answer,
-    int firstOutput,
-    int reasoningChunks,
-    Integer reasoningTokens,
     String finishReason,
-    String reasoningText) {
+    ServerTimings serverTimings) {
+
+  /**
+   * The chunks that carried generated text.
+   *
+   * @param arrivalNanos arrival ({@link System#nanoTime()}) of each, in order; only the first
+   *     {@code count} entries are used
+   * @param count how many chunks carried text
+   * @param firstOutput the index of the first chunk with answer text ({@code content} or {@code
+   *     text}, not reasoning), -1 when none had any
+   * @param reasoningChunks how many carried only reasoning
+   * @param answer the generated text, when it was kept (multi-turn runs), else null
+   * @param reasoningText the thinking text, when it was kept and there was some, else null
+   */
+  public record TextChunks(
+      long[] arrivalNanos,
+      int count,
+      int firstOutput,
+      int reasoningChunks,
+      String answer,
+      String reasoningText) {
+
+    /** Chunks of answer text only, none kept. */
+    public static TextChunks answerOnly(long[] arrivalNanos, int count) {
+      return new TextChunks(arrivalNanos, count, count > 0 ? 0 : -1, 0, null, null);
+    }
+  }
+
+  /**
+   * The stream's usage object; each count null when it said none.
+   *
+   * @param promptTokens {@code usage.prompt_tokens}
+   * @param completionTokens {@code usage.completion_tokens}
+   * @param reasoningTokens {@code usage.completion_tokens_details.reasoning_tokens}
+   */
+  public record Usage(Integer promptTokens, Integer completionTokens, Integer reasoningTokens) {}
 
   /** Nothing read (the request failed before its body). */
-  static final ParsedStream EMPTY =
-      new ParsedStream(
-          new long[0], 0, null, null, false, null, null, null, -1, 0, null, null, null);
+  static final ParsedStream EMPTY = new ParsedStream(new long[0], 0, null, null, false, null);
 
-  /** A stream without reasoning. */
+  /** A stream of answer text only, no reasoning, finish reason or server timings (e.g. tests). */
   public ParsedStream(
       long[] textArrivalNanos,
       int textCount,
       Integer promptTokens,
       Integer completionTokens,
       boolean sawDone,
-      String error,
-      ServerTimings serverTimings,
-      String answer) {
+      String error) {
     this(
-        textArrivalNanos,
-        textCount,
-        promptTokens,
-        completionTokens,
+        TextChunks.answerOnly(textArrivalNanos, textCount),
+        new Usage(promptTokens, completionTokens, null),
         sawDone,
         error,
-        serverTimings,
-        answer,
-        textCount > 0 ? 0 : -1,
-        0,
-        null,
         null,
         null);
   }
 
-  /** A stream without server timings, e.g. for tests. */
+  /** As {@link #ParsedStream(long[], int, Integer, Integer, boolean, String)}, every chunk. */
   public ParsedStream(
       long[] textArrivalNanos,
       Integer promptTokens,
       Integer completionTokens,
       boolean sawDone,
       String error) {
-    this(
-        textArrivalNanos,
-        textArrivalNanos.length,
-        promptTokens,
-        completionTokens,
-        sawDone,
-        error,
-        null,
-        null);
+    this(textArrivalNanos, textArrivalNanos.length, promptTokens, completionTokens, sawDone, error);
+  }
+
+  /** Arrival of each chunk carrying text; see {@link TextChunks#arrivalNanos}. */
+  public long[] textArrivalNanos() {
+    return text.arrivalNanos();
+  }
+
+  public int textCount() {
+    return text.count();
+  }
+
+  public int firstOutput() {
+    return text.firstOutput();
+  }
+
+  public int reasoningChunks() {
+    return text.reasoningChunks();
+  }
+
+  public String answer() {
+    return text.answer();
+  }
+
+  public String reasoningText() {
+    return text.reasoningText();
+  }
+
+  public Integer promptTokens() {
+    return usage.promptTokens();
+  }
+
+  public Integer completionTokens() {
+    return usage.completionTokens();
+  }
+
+  public Integer reasoningTokens() {
+    return usage.reasoningTokens();
   }
 
   public long firstTextNanos() {
-    return textArrivalNanos[0];
+    return text.arrivalNanos()[0];
   }
 
   public long lastTextNanos() {
-    return textArrivalNanos[textCount - 1];
+    return text.arrivalNanos()[text.count() - 1];
   }
 }

@@ -196,6 +196,6 @@ final class PooledBody {
    * sets them for a pooling request), the prompt tokens, and 0 output tokens.
    */
   ParsedStream result(long endNanos) {
-    return new ParsedStream(new long[] {endNanos}, 1, promptTokens, 0, true, failure(), null, null);
+    return new ParsedStream(new long[] {endNanos}, 1, promptTokens, 0, true, failure());
   }
 }

@@ -28,22 +28,25 @@ public final class RequestRecords {
   private RequestRecords() {}
 
   /**
+   * What names a request's record, known as soon as the request is built.
+   *
+   * @param id unique within the run
+   * @param level the level's tag, e.g. {@code c128}
+   * @param profile the request's workload profile, or null
+   * @param route its server and model in a run over several, or null
+   */
+  public record Labels(String id, String level, String profile, Route route) {}
+
+  /**
    * What is known of a request when it is sent.
    *
-   * @param profile the request's workload profile, or null
    * @param origin its conversation and turn, or set send time, or injector; null for none
    * @param t0Nanos just before the request was handed to the HTTP client
    * @param countedInputTokens the prompt's tokens by a local tokenizer, used when the stream has no
    *     usage; null when unknown
    */
   public record Sent(
-      String id,
-      String level,
-      String profile,
-      RequestOrigin origin,
-      long t0Nanos,
-      Integer countedInputTokens,
-      Route route) {
+      Labels labels, RequestOrigin origin, long t0Nanos, Integer countedInputTokens) {
     /** A request to the run's one server and model. */
     public Sent(
         String id,
@@ -52,16 +55,39 @@ public final class RequestRecords {
         RequestOrigin origin,
         long t0Nanos,
         Integer countedInputTokens) {
-      this(id, level, profile, origin, t0Nanos, countedInputTokens, null);
+      this(new Labels(id, level, profile, null), origin, t0Nanos, countedInputTokens);
     }
 
     /** A request with no origin and no counted prompt (tests). */
     public Sent(String id, String level, String profile, long t0Nanos) {
-      this(id, level, profile, null, t0Nanos, null, null);
+      this(id, level, profile, null, t0Nanos, null);
+    }
+
+    public String id() {
+      return labels.id();
+    }
+
+    public String level() {
+      return labels.level();
     }
   }
 
+  /** The record of a request to a generating endpoint; see {@link #builder} for the arguments. */
+  public static RequestRecord of(
+      Sent sent,
+      long endNanos,
+      ParsedStream stream,
+      String failure,
+      Integer httpStatus,
+      ToIntFunction<String> outputCounter) {
+    return builder(sent, endNanos, stream, failure, httpStatus, outputCounter).build();
+  }
+
   /**
+   * The record of a request, filled from what was known when it was sent and what its stream said,
+   * for the caller to add what it alone knows ({@link RequestRecord.Builder#pooling}) and build
+   * once.
+   *
    * @param endNanos when the request ended (end of the response, failure or timeout)
    * @param failure why the request failed outside the stream's content (HTTP status, timeout, cut
    *     stream), or null
@@ -70,35 +96,36 @@ public final class RequestRecords {
    *     text was kept: a local tokenizer), else null: output tokens are then the chunk count, an
    *     estimate
    */
-  public static RequestRecord of(
+  public static RequestRecord.Builder builder(
       Sent sent,
       long endNanos,
       ParsedStream stream,
       String failure,
       Integer httpStatus,
       ToIntFunction<String> outputCounter) {
-    String id = sent.id();
-    String level = sent.level();
-    String profile = sent.profile();
     long t0Nanos = sent.t0Nanos();
     Integer countedInputTokens = sent.countedInputTokens();
     long startMs = ClockAnchor.epochMs(t0Nanos);
+    Labels labels = sent.labels();
+    RequestRecord.Builder record =
+        RequestRecord.builder()
+            .id(labels.id())
+            .level(labels.level())
+            .profile(labels.profile())
+            .route(labels.route())
+            .origin(sent.origin())
+            .startMs(startMs);
     String error = failure != null ? failure : stream.error();
     if (error == null && stream.textCount() == 0) {
       error = "no generated text in the stream";
     }
     if (error != null) {
-      return RequestRecord.failed(
-              id,
-              level,
-              profile,
-              startMs,
-              ClockAnchor.epochMs(endNanos),
-              error,
-              httpStatus,
-              stream.promptTokens())
-          .withOrigin(sent.origin())
-          .withRoute(sent.route());
+      return record
+          .endMs(Math.max(ClockAnchor.epochMs(endNanos), startMs))
+          .ok(false)
+          .error(error)
+          .httpStatus(httpStatus)
+          .inputTokens(stream.promptTokens());
     }
     long[] arrivals = stream.textArrivalNanos();
     int n = stream.textCount();
@@ -120,27 +147,22 @@ public final class RequestRecords {
         outputTokens > 1
             ? Math.round((e2elMicros - ttftMicros) / (double) (outputTokens - 1))
             : RequestRecord.ABSENT;
-    return RequestRecord.completed(
-            id,
-            level,
-            profile,
-            startMs,
-            ClockAnchor.epochMs(Math.max(endNanos, last)),
-            ttftMicros,
-            tpotMicros,
-            e2elMicros,
-            ItlSeries.fromArrivalNanos(arrivals, n),
-            inputCounted ? countedInputTokens : stream.promptTokens(),
-            outputTokens,
-            !usage && !counted,
-            httpStatus == null ? 200 : httpStatus,
-            stream.serverTimings(),
-            sent.origin(),
-            inputCounted ? RequestRecord.TOKENIZER : null,
-            usage ? null : counted ? RequestRecord.TOKENIZER : RequestRecord.CHUNKS)
-        .withReasoning(reasoning(stream, t0Nanos, outputCounter))
-        .withFinishReason(stream.finishReason())
-        .withRoute(sent.route());
+    return record
+        .endMs(ClockAnchor.epochMs(Math.max(endNanos, last)))
+        .ok(true)
+        .ttftMicros(ttftMicros)
+        .tpotMicros(tpotMicros)
+        .e2elMicros(e2elMicros)
+        .itl(ItlSeries.fromArrivalNanos(arrivals, n))
+        .inputTokens(inputCounted ? countedInputTokens : stream.promptTokens())
+        .inputTokensFrom(inputCounted ? RequestRecord.TOKENIZER : null)
+        .outputTokens(outputTokens)
+        .outputTokensEstimated(!usage && !counted)
+        .outputTokensFrom(usage ? null : counted ? RequestRecord.TOKENIZER : RequestRecord.CHUNKS)
+        .httpStatus(httpStatus == null ? 200 : httpStatus)
+        .serverTimings(stream.serverTimings())
+        .reasoning(reasoning(stream, t0Nanos, outputCounter))
+        .finishReason(stream.finishReason());
   }
 
   /**

@@ -34,33 +34,37 @@ final class StreamAction extends KitAction {
   private final StreamCapture capture;
   private final HttpEngine engine;
   private final GatlingStats stats;
-  private final Function<Session, String> levelOf;
-  private final Function<Session, String> profileOf;
-  private final Function<Session, String> bodyOf;
-  private final Function<Session, RequestOrigin> originOf;
-  private final ToLongFunction<Session> sendAt;
+  private final SessionReads reads;
   private final Action next;
 
   StreamAction(
       StreamCapture capture,
       HttpEngine engine,
       GatlingStats stats,
-      Function<Session, String> levelOf,
-      Function<Session, String> profileOf,
-      Function<Session, String> bodyOf,
-      Function<Session, RequestOrigin> originOf,
-      ToLongFunction<Session> sendAt,
+      SessionReads reads,
       Action next) {
     this.capture = capture;
     this.engine = engine;
     this.stats = stats;
-    this.levelOf = levelOf;
-    this.profileOf = profileOf;
-    this.bodyOf = bodyOf;
-    this.originOf = originOf;
-    this.sendAt = sendAt;
+    this.reads = reads;
     this.next = next;
   }
+
+  /**
+   * What a request reads from its virtual user's session.
+   *
+   * @param level the level's tag
+   * @param profile the workload profile, or null
+   * @param body the JSON body of a new request (called once per request)
+   * @param origin its conversation and turn, or trace time, or null (read when it is sent)
+   * @param sendAt when to send it ({@link System#nanoTime()}), or {@link StreamCapture#SEND_NOW}
+   */
+  record SessionReads(
+      Function<Session, String> level,
+      Function<Session, String> profile,
+      Function<Session, String> body,
+      Function<Session, RequestOrigin> origin,
+      ToLongFunction<Session> sendAt) {}
 
   @Override
   public String name() {
@@ -73,28 +77,26 @@ final class StreamAction extends KitAction {
     io.gatling.core.session.Session clean = session.markAsSucceeded();
     capture.watch(clean.eventLoop());
     Session javaSession = new Session(clean);
-    String id;
-    String profile;
-    String level;
+    RequestRecords.Labels labels;
     Request request;
     Integer countedInputTokens;
     long due;
-    Route route;
     try {
-      String body = bodyOf.apply(javaSession);
-      profile = profileOf.apply(javaSession);
-      level = levelOf.apply(javaSession);
-      id = capture.nextRequestId();
+      String body = reads.body().apply(javaSession);
+      String profile = reads.profile().apply(javaSession);
+      String level = reads.level().apply(javaSession);
+      String id = capture.nextRequestId();
       int endpoint = capture.nextEndpoint();
-      route =
+      Route route =
           Route.of(
               capture.endpoint(endpoint),
               javaSession.contains(StreamCapture.MODEL)
                   ? javaSession.getString(StreamCapture.MODEL)
                   : null);
+      labels = new RequestRecords.Labels(id, level, profile, route);
       request = request(capture, capture.uri(endpoint), id, body);
       countedInputTokens = capture.countedInputTokens(javaSession);
-      due = sendAt.applyAsLong(javaSession);
+      due = reads.sendAt().applyAsLong(javaSession);
     } catch (RuntimeException e) {
       failed(clean, e);
       return;
@@ -105,48 +107,43 @@ final class StreamAction extends KitAction {
       clean
           .eventLoop()
           .schedule(
-              () ->
-                  send(clean, javaSession, id, level, profile, route, request, countedInputTokens),
+              () -> send(clean, javaSession, labels, request, countedInputTokens),
               wait,
               TimeUnit.NANOSECONDS);
     } else {
-      send(clean, javaSession, id, level, profile, route, request, countedInputTokens);
+      send(clean, javaSession, labels, request, countedInputTokens);
     }
   }
 
   private void send(
       io.gatling.core.session.Session clean,
       Session javaSession,
-      String id,
-      String level,
-      String profile,
-      Route route,
+      RequestRecords.Labels labels,
       Request request,
       Integer countedInputTokens) {
     StreamExchange exchange;
     try {
       RequestOrigin origin =
-          originOf.apply(javaSession); // a trace request's send time is taken here
+          reads.origin().apply(javaSession); // a trace request's send time is taken here
       long t0 = System.nanoTime();
       if (javaSession.contains(StreamCapture.ARRIVED_NANOS)) {
         long waited = t0 - javaSession.getLong(StreamCapture.ARRIVED_NANOS);
         origin = RequestOrigin.queued(origin, Math.max(0, waited) / 1000);
       }
-      capture.recorder().started(id, level, profile, origin, ClockAnchor.epochMs(t0));
+      capture
+          .recorder()
+          .started(labels.id(), labels.level(), labels.profile(), origin, ClockAnchor.epochMs(t0));
       exchange =
           new StreamExchange(
               clean,
-              new RequestRecords.Sent(id, level, profile, origin, t0, countedInputTokens, route),
-              capture.maxOutputTokens(),
-              capture.keepAnswers(),
-              capture.timeoutSeconds(),
-              capture.pooling(),
+              new RequestRecords.Sent(labels, origin, t0, countedInputTokens),
+              capture.reading(),
               this::completed);
     } catch (RuntimeException e) {
       failed(clean, e);
       return;
     }
-    long cancelAfter = capture.cancelling().afterNanos(id, level);
+    long cancelAfter = capture.cancelling().afterNanos(labels.id(), labels.level());
     if (cancelAfter != Cancelling.NEVER) {
       clean.eventLoop().schedule(exchange::cancel, cancelAfter, TimeUnit.NANOSECONDS);
     }
@@ -185,11 +182,10 @@ final class StreamAction extends KitAction {
     io.gatling.core.session.Session after = ex.session;
     try {
       RequestRecord record =
-          RequestRecords.of(
-              ex.sent, endNanos, ex.stream(), failure, httpStatus, capture.outputCounter());
-      if (capture.pooling()) {
-        record = record.asPooling();
-      }
+          RequestRecords.builder(
+                  ex.sent, endNanos, ex.stream(), failure, httpStatus, capture.outputCounter())
+              .pooling(capture.pooling())
+              .build();
       if (record.ok()) {
         capture.logCompleted(stats, after, record, ex.stream());
         if (capture.keepAnswers()) {

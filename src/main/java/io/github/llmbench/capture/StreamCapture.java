@@ -91,71 +91,191 @@ public final class StreamCapture {
 
   private final ToIntFunction<String> outputCounter;
   private final Function<Session, Integer> countedInputTokens;
-  private volatile Cancelling cancelling = Cancelling.NONE;
+  private final Cancelling cancelling;
 
   /** The servers' request URIs, sent to in turn, and each one's name for the records. */
-  private volatile List<Uri> uris;
+  private final List<Uri> uris;
 
-  private volatile List<String> endpoints = List.of();
+  private final List<String> endpoints;
   private final AtomicLong sent = new AtomicLong();
+  private final StreamExchange.Reading reading;
+
+  /** A capture to describe by name, then {@link Builder#build()}. */
+  public static Builder builder() {
+    return new Builder();
+  }
 
   /**
-   * @param baseUrl the server, e.g. {@code http://127.0.0.1:8000}
-   * @param path the endpoint, e.g. {@code /v1/chat/completions}
-   * @param apiKey sent as {@code Authorization: Bearer ...}, never logged
-   * @param extraHeaders the user's own headers ({@code -Dheader.<Name>}), set after the kit's (so
-   *     they win), never logged
-   * @param closeConnection whether to ask the server to close the connection after each response
-   *     (llama-server closes it anyway: reusing it would fail the next request)
-   * @param maxOutputTokens the largest {@code max_tokens} any request asks for
-   * @param gatlingMetrics the latencies Gatling's stats get ({@link #recordName}): E2EL is the
-   *     request's own record, always there; ITL costs one record per chunk gap
-   * @param keepAnswers whether each completed request's generated text goes into the session
-   *     ({@value #ANSWER}), for conversations that send it back; off, the text is not copied
-   * @param outputCounter counts a streamed answer's tokens when the stream has no usage (the answer
-   *     is then kept), or null
-   * @param countedInputTokens the request's prompt tokens by the local tokenizer, from its session,
-   *     or null (used when the stream has no usage)
-   * @param clientProbe watches the event loops of the requests from the first one on, or null
+   * What a capture needs, set by name; the server ({@link #baseUrl}), the endpoint ({@link #path})
+   * and the {@link #timeout} are required, the rest have the defaults their setters say.
    */
-  public StreamCapture(
-      RunRecorder recorder,
-      ClientProbe clientProbe,
-      Duration timeout,
-      URI baseUrl,
-      String path,
-      Optional<String> apiKey,
-      Map<String, String> extraHeaders,
-      boolean closeConnection,
-      int maxOutputTokens,
-      Set<Metric> gatlingMetrics,
-      boolean keepAnswers,
-      ToIntFunction<String> outputCounter,
-      Function<Session, Integer> countedInputTokens) {
-    this.outputCounter = outputCounter;
-    this.countedInputTokens = countedInputTokens;
-    this.recorder = recorder;
-    this.clientProbe = clientProbe;
-    this.timeoutSeconds = (int) Math.max(1, timeout.toSeconds());
-    this.path = path;
+  public static final class Builder {
+    private RunRecorder recorder;
+    private ClientProbe clientProbe;
+    private Duration timeout;
+    private URI baseUrl;
+    private String path;
+    private Optional<String> apiKey = Optional.empty();
+    private Map<String, String> extraHeaders = Map.of();
+    private boolean closeConnection;
+    private int maxOutputTokens;
+    private Set<Metric> gatlingMetrics = Set.of();
+    private boolean keepAnswers;
+    private ToIntFunction<String> outputCounter;
+    private Function<Session, Integer> countedInputTokens = session -> null;
+    private Cancelling cancelling = Cancelling.NONE;
+    private List<URI> baseUrls = List.of();
+
+    private Builder() {}
+
+    /** Where the records go; null: nowhere (tests). */
+    public Builder recorder(RunRecorder recorder) {
+      this.recorder = recorder;
+      return this;
+    }
+
+    /** Watches the event loops of the requests from the first one on; null (default): none. */
+    public Builder clientProbe(ClientProbe probe) {
+      this.clientProbe = probe;
+      return this;
+    }
+
+    /** How long a request may take, whole seconds (at least 1). */
+    public Builder timeout(Duration timeout) {
+      this.timeout = timeout;
+      return this;
+    }
+
+    /** The server, e.g. {@code http://127.0.0.1:8000}, with no trailing '/'. */
+    public Builder baseUrl(URI baseUrl) {
+      this.baseUrl = baseUrl;
+      return this;
+    }
+
+    /** The endpoint, e.g. {@code /v1/chat/completions}. */
+    public Builder path(String path) {
+      this.path = path;
+      return this;
+    }
+
+    /** Sent as {@code Authorization: Bearer ...}, never logged; empty (default): none. */
+    public Builder apiKey(Optional<String> apiKey) {
+      this.apiKey = apiKey;
+      return this;
+    }
+
+    /**
+     * The user's own headers ({@code -Dheader.<Name>}), set after the kit's (so they win), never
+     * logged; default none.
+     */
+    public Builder extraHeaders(Map<String, String> headers) {
+      this.extraHeaders = headers;
+      return this;
+    }
+
+    /**
+     * Whether to ask the server to close the connection after each response (llama-server closes it
+     * anyway: reusing it would fail the next request); default false.
+     */
+    public Builder closeConnection(boolean close) {
+      this.closeConnection = close;
+      return this;
+    }
+
+    /** The largest {@code max_tokens} any request asks for. */
+    public Builder maxOutputTokens(int max) {
+      this.maxOutputTokens = max;
+      return this;
+    }
+
+    /**
+     * The latencies Gatling's stats get ({@link #recordName}): E2EL is the request's own record,
+     * always there; ITL costs one record per chunk gap. Default: E2EL alone.
+     */
+    public Builder gatlingMetrics(Set<Metric> metrics) {
+      this.gatlingMetrics = metrics;
+      return this;
+    }
+
+    /**
+     * Whether each completed request's generated text goes into the session ({@value #ANSWER}), for
+     * conversations that send it back; off (default), the text is not copied.
+     */
+    public Builder keepAnswers(boolean keep) {
+      this.keepAnswers = keep;
+      return this;
+    }
+
+    /**
+     * Counts a streamed answer's tokens when the stream has no usage (the answer is then kept);
+     * null (default): none.
+     */
+    public Builder outputCounter(ToIntFunction<String> counter) {
+      this.outputCounter = counter;
+      return this;
+    }
+
+    /**
+     * The request's prompt tokens by the local tokenizer, from its session, used when the stream
+     * has no usage; default: unknown (null).
+     */
+    public Builder countedInputTokens(Function<Session, Integer> counted) {
+      this.countedInputTokens = counted;
+      return this;
+    }
+
+    /** Which requests the client cancels on purpose ({@code -Dcancel.pct}); default none. */
+    public Builder cancelling(Cancelling cancelling) {
+      this.cancelling = cancelling;
+      return this;
+    }
+
+    /**
+     * Sends the requests in turn to each of these servers (replicas behind no load balancer), each
+     * record naming its own; fewer than two (default): the {@link #baseUrl} alone, no name.
+     */
+    public Builder spreadOver(List<URI> baseUrls) {
+      this.baseUrls = baseUrls;
+      return this;
+    }
+
+    /** The capture, its reading path warmed up. */
+    public StreamCapture build() {
+      return new StreamCapture(this);
+    }
+  }
+
+  private StreamCapture(Builder b) {
+    this.outputCounter = b.outputCounter;
+    this.countedInputTokens = b.countedInputTokens;
+    this.recorder = b.recorder;
+    this.clientProbe = b.clientProbe;
+    this.timeoutSeconds = (int) Math.max(1, b.timeout.toSeconds());
+    this.path = b.path;
     this.pooling = path.endsWith(EMBEDDINGS_PATH);
     this.uri =
-        Uri.create(baseUrl + path); // the settings leave no trailing '/' (as ServerApi relies on)
-    this.modelsUri = Uri.create(baseUrl + "/v1/models");
-    this.maxOutputTokens = maxOutputTokens;
-    this.ttftRecords = gatlingMetrics.contains(Metric.TTFT);
-    this.tpotRecords = gatlingMetrics.contains(Metric.TPOT);
-    this.itlRecords = gatlingMetrics.contains(Metric.ITL);
-    this.keepAnswers = keepAnswers || outputCounter != null;
+        Uri.create(b.baseUrl + path); // the settings leave no trailing '/' (as ServerApi relies on)
+    this.modelsUri = Uri.create(b.baseUrl + "/v1/models");
+    this.maxOutputTokens = b.maxOutputTokens;
+    this.ttftRecords = b.gatlingMetrics.contains(Metric.TTFT);
+    this.tpotRecords = b.gatlingMetrics.contains(Metric.TPOT);
+    this.itlRecords = b.gatlingMetrics.contains(Metric.ITL);
+    this.keepAnswers = b.keepAnswers || outputCounter != null;
+    this.cancelling = b.cancelling;
+    boolean spread = b.baseUrls.size() >= 2;
+    this.uris = spread ? b.baseUrls.stream().map(u -> Uri.create(u + path)).toList() : null;
+    this.endpoints = spread ? b.baseUrls.stream().map(URI::toString).toList() : List.of();
     HttpHeaders h = new DefaultHttpHeaders();
     h.set("Content-Type", "application/json");
     h.set("Accept", pooling ? "application/json" : "text/event-stream");
-    apiKey.ifPresent(key -> h.set("Authorization", "Bearer " + key));
-    if (closeConnection) {
+    b.apiKey.ifPresent(key -> h.set("Authorization", "Bearer " + key));
+    if (b.closeConnection) {
       h.set("Connection", "close");
     }
-    extraHeaders.forEach(h::set);
+    b.extraHeaders.forEach(h::set);
     this.headers = h;
+    this.reading =
+        new StreamExchange.Reading(maxOutputTokens, keepAnswers, timeoutSeconds, pooling);
     warmUp();
   }
 
@@ -176,8 +296,7 @@ public final class StreamCapture {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     StreamReader reader = new StreamReader(2, true);
     reader.feed(bytes, 0, bytes.length, 0);
-    ParsedStream ok =
-        new ParsedStream(new long[] {1_000_000L, 2_000_000L}, 2, 1, 2, true, null, null, null);
+    ParsedStream ok = new ParsedStream(new long[] {1_000_000L, 2_000_000L}, 2, 1, 2, true, null);
     RequestRecords.Sent warmUp = new RequestRecords.Sent("warm-up", "warm-up", null, 0L);
     RequestRecords.of(warmUp, 3_000_000L, ok, null, 200, null);
     PooledBody pooled = new PooledBody();
@@ -185,7 +304,9 @@ public final class StreamCapture {
         "{\"object\":\"list\",\"data\":[{\"index\":0,\"embedding\":[0.5,-1e-3]}],\"usage\":{\"prompt_tokens\":1}}"
             .getBytes(StandardCharsets.UTF_8);
     pooled.feed(json, 0, json.length);
-    RequestRecords.of(warmUp, 3_000_000L, pooled.result(2_000_000L), null, 200, null).asPooling();
+    RequestRecords.builder(warmUp, 3_000_000L, pooled.result(2_000_000L), null, 200, null)
+        .pooling(true)
+        .build();
     RequestRecords.of(
         warmUp,
         3_000_000L,
@@ -223,6 +344,8 @@ public final class StreamCapture {
       Function<Session, String> body,
       Function<Session, RequestOrigin> origin,
       ToLongFunction<Session> sendAt) {
+    StreamAction.SessionReads reads =
+        new StreamAction.SessionReads(level, profile, body, origin, sendAt);
     ActionBuilder action =
         () ->
             (ctx, next) ->
@@ -230,11 +353,7 @@ public final class StreamCapture {
                     this,
                     GatlingHttpInternals.engine(ctx),
                     new GatlingStats(ctx.coreComponents().statsEngine()),
-                    level,
-                    profile,
-                    body,
-                    origin,
-                    sendAt,
+                    reads,
                     next);
     return exec(action);
   }
@@ -261,11 +380,6 @@ public final class StreamCapture {
     return groups.isEmpty() ? session.scenario() : groups.head();
   }
 
-  /** Cancels requests on purpose from now on ({@code -Dcancel.pct}). */
-  public void cancelling(Cancelling c) {
-    this.cancelling = c;
-  }
-
   Cancelling cancelling() {
     return cancelling;
   }
@@ -289,8 +403,9 @@ public final class StreamCapture {
     return timeoutSeconds;
   }
 
-  int maxOutputTokens() {
-    return maxOutputTokens;
+  /** How each request's answer is read. */
+  StreamExchange.Reading reading() {
+    return reading;
   }
 
   boolean keepAnswers() {
@@ -310,34 +425,19 @@ public final class StreamCapture {
     return countedInputTokens.apply(s);
   }
 
-  /**
-   * Sends the requests in turn to each of these servers (replicas behind no load balancer), each
-   * record naming its own; the first is the one given at construction.
-   */
-  public void spreadOver(List<URI> baseUrls) {
-    if (baseUrls.size() < 2) {
-      return;
-    }
-    this.uris = baseUrls.stream().map(u -> Uri.create(u + path)).toList();
-    this.endpoints = baseUrls.stream().map(URI::toString).toList();
-  }
-
   /** The next request's server: its index in {@link #endpoints}, in turn; 0 with one. */
   int nextEndpoint() {
-    List<Uri> all = uris;
-    return all == null ? 0 : (int) (sent.getAndIncrement() % all.size());
+    return uris == null ? 0 : (int) (sent.getAndIncrement() % uris.size());
   }
 
   /** The request URI of server {@code i} ({@link #nextEndpoint()}). */
   Uri uri(int i) {
-    List<Uri> all = uris;
-    return all == null ? uri : all.get(i);
+    return uris == null ? uri : uris.get(i);
   }
 
   /** Server {@code i}'s name for the records, or null when the run has one. */
   String endpoint(int i) {
-    List<String> all = endpoints;
-    return all.isEmpty() ? null : all.get(i);
+    return endpoints.isEmpty() ? null : endpoints.get(i);
   }
 
   Uri uri() {

@@ -57,35 +57,35 @@ final class StreamExchange implements HttpListener {
   private boolean cancelled;
 
   /**
+   * How an exchange reads its answer, the same for every request of a capture ({@link #stream},
+   * {@link #pooled}).
+   *
+   * @param expectedTextChunks how many text chunks to make room for at first
    * @param keepAnswer whether to keep the generated text (a conversation sends it back)
-   */
-  StreamExchange(
-      Session session,
-      RequestRecords.Sent sent,
-      int expectedTextChunks,
-      boolean keepAnswer,
-      int timeoutSeconds,
-      Completion completion) {
-    this(session, sent, expectedTextChunks, keepAnswer, timeoutSeconds, false, completion);
-  }
-
-  /**
+   * @param timeoutSeconds the request's timeout, for the failure's text
    * @param pooling whether the answer is one JSON body (an embeddings request), not a stream
    */
+  record Reading(int expectedTextChunks, boolean keepAnswer, int timeoutSeconds, boolean pooling) {
+
+    /** An event stream of up to about {@code expectedTextChunks} text chunks. */
+    static Reading stream(int expectedTextChunks, boolean keepAnswer, int timeoutSeconds) {
+      return new Reading(expectedTextChunks, keepAnswer, timeoutSeconds, false);
+    }
+
+    /** One JSON body (embeddings). */
+    static Reading pooled(int timeoutSeconds) {
+      return new Reading(1, false, timeoutSeconds, true);
+    }
+  }
+
   StreamExchange(
-      Session session,
-      RequestRecords.Sent sent,
-      int expectedTextChunks,
-      boolean keepAnswer,
-      int timeoutSeconds,
-      boolean pooling,
-      Completion completion) {
-    this.pooling = pooling;
+      Session session, RequestRecords.Sent sent, Reading reading, Completion completion) {
+    this.pooling = reading.pooling();
     this.session = session;
     this.sent = sent;
-    this.timeoutSeconds = timeoutSeconds;
+    this.timeoutSeconds = reading.timeoutSeconds();
     this.completion = completion;
-    this.reader = new StreamReader(expectedTextChunks, keepAnswer);
+    this.reader = new StreamReader(reading.expectedTextChunks(), reading.keepAnswer());
   }
 
   ParsedStream stream() {

@@ -138,20 +138,19 @@ final class StreamReader implements SseFraming.Sink {
   /** What was read so far. The arrival array is shared, not copied: read it before feeding more. */
   ParsedStream result() {
     return new ParsedStream(
-        textNanos,
-        textCount,
-        promptTokens,
-        completionTokens,
+        new ParsedStream.TextChunks(
+            textNanos,
+            textCount,
+            firstOutput,
+            reasoningChunks,
+            facts.answer == null ? null : facts.answer.toString(),
+            facts.reasoning == null || facts.reasoning.length() == 0
+                ? null
+                : facts.reasoning.toString()),
+        new ParsedStream.Usage(promptTokens, completionTokens, reasoningTokens),
         done,
         error,
-        timings,
-        facts.answer == null ? null : facts.answer.toString(),
-        firstOutput,
-        reasoningChunks,
-        reasoningTokens,
         finishReason,
-        facts.reasoning == null || facts.reasoning.length() == 0
-            ? null
-            : facts.reasoning.toString());
+        timings);
   }
 }

@@ -114,39 +114,43 @@ public final class RequestChains {
       RunRecorder recorder,
       ClientProbe clientProbe) {
     LocalTokenizer localTokenizer = workload.localTokenizer().orElse(null);
-    StreamCapture capture =
-        new StreamCapture(
-            recorder,
-            clientProbe,
-            Duration.ofSeconds(settings.timeoutSeconds()),
-            target.baseUrl(),
-            settings.api().path(),
-            settings.apiKey(),
-            settings.requestOptions().headers(),
-            target.api().closesConnectionAfterStream(),
-            Math.max(
-                workload.dataset().maxTokens(), settings.requestOptions().maxTokens().orElse(0)),
-            settings.gatlingRecords().metrics(),
-            settings.workload().multiTurn(),
-            localTokenizer == null ? null : localTokenizer::countText,
-            localTokenizer == null
-                ? s -> null
-                : RequestChains::countedInputTokens); // a count labelled "tokenizer" must be one
     BenchSettings.Cancellation cancellation = settings.cancellation();
-    if (cancellation.any()) {
-      capture.cancelling(
-          new Cancelling(
-              cancellation.pct() / 100,
-              (long) (cancellation.afterSeconds() * 1e9),
-              settings.workload().seed()));
-    }
+    StreamCapture capture =
+        StreamCapture.builder()
+            .recorder(recorder)
+            .clientProbe(clientProbe)
+            .timeout(Duration.ofSeconds(settings.timeoutSeconds()))
+            .baseUrl(target.baseUrl())
+            .path(settings.api().path())
+            .apiKey(settings.apiKey())
+            .extraHeaders(settings.requestOptions().headers())
+            .closeConnection(target.api().closesConnectionAfterStream())
+            .maxOutputTokens(
+                Math.max(
+                    workload.dataset().maxTokens(),
+                    settings.requestOptions().maxTokens().orElse(0)))
+            .gatlingMetrics(settings.gatlingRecords().metrics())
+            .keepAnswers(settings.workload().multiTurn())
+            .outputCounter(localTokenizer == null ? null : localTokenizer::countText)
+            .countedInputTokens(
+                localTokenizer == null
+                    ? s -> null
+                    : RequestChains::countedInputTokens) // a count labelled "tokenizer" must be one
+            .cancelling(
+                cancellation.any()
+                    ? new Cancelling(
+                        cancellation.pct() / 100,
+                        (long) (cancellation.afterSeconds() * 1e9),
+                        settings.workload().seed())
+                    : Cancelling.NONE)
+            .spreadOver(target.baseUrls())
+            .build();
     RequestBodies bodies =
         new RequestBodies(
             settings.api(),
             target.model(),
             settings.requestOptions().extraBody(),
             target.api().kind().maxTokensKey(settings.api() == BenchSettings.Api.CHAT));
-    capture.spreadOver(target.baseUrls());
     return new RequestChains(
         capture,
         workload,

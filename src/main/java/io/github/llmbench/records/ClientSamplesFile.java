@@ -134,14 +134,9 @@ public final class ClientSamplesFile {
     return new ClientSample(
         o.get("time_ms").asLong(),
         o.get("span_ms").asLong(),
-        o.path("cores").asInt(0),
-        o.path("cpu_ns").asLong(-1),
-        loopCpu,
-        o.path("gc_pause_ms").asLong(0),
-        o.path("heap_bytes").asLong(0),
-        values,
-        counts,
-        o.path("late_us").asLong(0),
-        o.path("late_busy_us").asLong(0));
+        new ClientSample.Cpu(o.path("cores").asInt(0), o.path("cpu_ns").asLong(-1), loopCpu),
+        new ClientSample.Memory(o.path("gc_pause_ms").asLong(0), o.path("heap_bytes").asLong(0)),
+        new ClientSample.Lag(
+            values, counts, o.path("late_us").asLong(0), o.path("late_busy_us").asLong(0)));
   }
 }

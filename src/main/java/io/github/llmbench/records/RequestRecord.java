@@ -6,7 +6,6 @@ import io.github.llmbench.core.Level;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One finished request, as written to {@code llm/requests.jsonl}: the only input of the analysis.
@@ -24,7 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * error) are shared, a level's tag parsed once into its shared copy. Measured with 127 gaps of
  * about 10 ms, a held record took 3,859 bytes as a record with a boxed {@code List<Double>}, and
  * takes 437 in this layout (272 of them the gaps' chars; {@code RecordsBenchmark} over a million
- * records). Accessors, constructors, {@code equals} and {@code hashCode} are those the record had.
+ * records). Accessors, {@code equals} and {@code hashCode} are those the record had; a record is
+ * made by name, once, with its {@link #builder()}.
  *
  * <p>A level is kept as its tag ({@code c128}), written and read back as is, and as the {@link
  * Level} the tag names, if any: a custom simulation names its levels itself (its Gatling groups,
@@ -43,31 +43,13 @@ public final class RequestRecord {
   /** How an absent count is stored: no token count or HTTP status is this negative. */
   private static final int NO_INT = Integer.MIN_VALUE;
 
-  /** Id prefixes (such as {@code req-}) and repeated texts are shared up to this many each. */
-  private static final int MAX_SHARED = 1024;
-
-  private static final int MAX_PREFIX_LENGTH = 32;
-  private static final ConcurrentHashMap<String, String> PREFIXES = new ConcurrentHashMap<>();
-  private static final ConcurrentHashMap<String, String> TEXTS = new ConcurrentHashMap<>();
-  private static final ConcurrentHashMap<String, LevelTag> LEVEL_TAGS = new ConcurrentHashMap<>();
-
-  /**
-   * A level's tag as recorded, and the level it names (null for a name of a custom simulation's
-   * own).
-   */
-  private record LevelTag(String tag, Level level) {
-    static LevelTag of(String tag) {
-      return new LevelTag(tag, Level.parse(tag).orElse(null));
-    }
-  }
-
   /** The id's text before its number, or the whole id when {@link #idNumber} is negative. */
   private final String idPrefix;
 
   private final long idNumber;
 
   /** Null when the record has no level. */
-  private final LevelTag level;
+  private final SharedTexts.LevelTag level;
 
   private final long startMs;
   private final long endMs;
@@ -116,219 +98,275 @@ public final class RequestRecord {
   /** Output tokens counted as text chunks (no usage, no tokenizer): an estimate. */
   public static final String CHUNKS = "chunks";
 
-  /**
-   * @param id request id, unique within the run
-   * @param level the load level the request belongs to, e.g. {@code c128}
-   * @param startMs t0: just before the request was sent
-   * @param endMs when the request ended (last chunk, failure or timeout); used for concurrency
-   * @param ttftMs time to first chunk carrying generated text
-   * @param tpotMs (e2el - ttft) / (output tokens - 1); null when output tokens <= 1
-   * @param e2elMs arrival of the last chunk carrying text - t0
-   * @param itlMs gaps between consecutive chunks carrying text (per chunk, not per token); kept as
-   *     an {@link ItlSeries} (the same one when it already is one); null gives none
-   * @param inputTokens {@code usage.prompt_tokens}, null when the server sent no usage
-   * @param outputTokens {@code usage.completion_tokens}, or the text-chunk count when estimated
-   * @param outputTokensEstimated true when outputTokens is a chunk count (no usage chunk)
-   * @param ok true when the request completed: status 200, [DONE] received, no error event
-   * @param error short reason of a failure, null when ok
-   * @param httpStatus the HTTP status when known, else null
-   * @param profile the workload profile (SS, SL, LS, LL) of a profile run, else null
-   * @param serverTimings the server's own timings of the request (llama.cpp's {@code timings}),
-   *     null (and left out of the line) when the server sent none, as vLLM
-   * @throws IllegalArgumentException for a latency that is NaN, infinite or beyond {@link
-   *     ItlSeries#MAX_ABS_MICROS} µs, or a count equal to {@code Integer.MIN_VALUE}
-   * @throws NullPointerException for a null element of {@code itlMs}
-   */
-  public RequestRecord(
-      String id,
-      String level,
-      long startMs,
-      long endMs,
-      Double ttftMs,
-      Double tpotMs,
-      Double e2elMs,
-      List<Double> itlMs,
-      Integer inputTokens,
-      Integer outputTokens,
-      boolean outputTokensEstimated,
-      boolean ok,
-      String error,
-      Integer httpStatus,
-      String profile,
-      ServerTimings serverTimings) {
-    this(
-        id,
-        level,
-        startMs,
-        endMs,
-        micros(ttftMs, "ttft_ms"),
-        micros(tpotMs, "tpot_ms"),
-        micros(e2elMs, "e2el_ms"),
-        ItlSeries.ofMillis(itlMs),
-        count(inputTokens, "input_tokens"),
-        count(outputTokens, "output_tokens"),
-        outputTokensEstimated,
-        ok,
-        error,
-        count(httpStatus, "http_status"),
-        profile,
-        serverTimings,
-        null,
-        null,
-        null);
+  /** A record to fill by name: every field absent (null, no gaps, not ok) until set. */
+  public static Builder builder() {
+    return new Builder();
   }
 
-  /** A record outside profile runs. */
-  public RequestRecord(
-      String id,
-      String level,
-      long startMs,
-      long endMs,
-      Double ttftMs,
-      Double tpotMs,
-      Double e2elMs,
-      List<Double> itlMs,
-      Integer inputTokens,
-      Integer outputTokens,
-      boolean outputTokensEstimated,
-      boolean ok,
-      String error,
-      Integer httpStatus) {
-    this(
-        id,
-        level,
-        startMs,
-        endMs,
-        ttftMs,
-        tpotMs,
-        e2elMs,
-        itlMs,
-        inputTokens,
-        outputTokens,
-        outputTokensEstimated,
-        ok,
-        error,
-        httpStatus,
-        null,
-        null);
-  }
-
-  /** A record without server timings. */
-  public RequestRecord(
-      String id,
-      String level,
-      long startMs,
-      long endMs,
-      Double ttftMs,
-      Double tpotMs,
-      Double e2elMs,
-      List<Double> itlMs,
-      Integer inputTokens,
-      Integer outputTokens,
-      boolean outputTokensEstimated,
-      boolean ok,
-      String error,
-      Integer httpStatus,
-      String profile) {
-    this(
-        id,
-        level,
-        startMs,
-        endMs,
-        ttftMs,
-        tpotMs,
-        e2elMs,
-        itlMs,
-        inputTokens,
-        outputTokens,
-        outputTokensEstimated,
-        ok,
-        error,
-        httpStatus,
-        profile,
-        null);
+  /** A builder holding every value of this record, to make a changed copy (tests, re-reads). */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.id = id();
+    b.level = level();
+    b.startMs = startMs;
+    b.endMs = endMs;
+    b.ttftMicros = ttftMicros;
+    b.tpotMicros = tpotMicros;
+    b.e2elMicros = e2elMicros;
+    b.itl = itl;
+    b.inputTokens = inputTokens;
+    b.outputTokens = outputTokens;
+    b.httpStatus = httpStatus;
+    b.outputTokensEstimated = outputTokensEstimated;
+    b.ok = ok;
+    b.error = error;
+    b.profile = profile;
+    b.serverTimings = serverTimings;
+    b.origin = origin;
+    b.reasoning = reasoning;
+    b.finishReason = finishReason;
+    b.route = route;
+    b.pooling = pooling;
+    b.inputTokensFrom = inputTokensFrom;
+    b.outputTokensFrom = outputTokensFrom;
+    return b;
   }
 
   /**
-   * The record from primitive values, without boxing (the file reader's way): latencies in µs or
-   * {@link #ABSENT}; counts and status as ints, {@code Integer.MIN_VALUE} for none.
+   * The values of one record, set by name as the capture (or the file's reader) learns them, then
+   * {@link #build()} once. Latencies are taken in µs ({@link #ABSENT}: none) or in ms (rounded to
+   * the nearest µs; null: none); counts as ints or boxed (null: none). Not thread-safe; building
+   * does not reset it.
+   *
+   * <p>The setters check what they are given: {@link IllegalArgumentException} for a latency that
+   * is NaN, infinite or beyond {@link ItlSeries#MAX_ABS_MICROS} µs, or a count equal to {@code
+   * Integer.MIN_VALUE}; {@link NullPointerException} for a null gap in {@link #itlMs}.
    */
-  RequestRecord(
-      String id,
-      String level,
-      long startMs,
-      long endMs,
-      long ttftMicros,
-      long tpotMicros,
-      long e2elMicros,
-      ItlSeries itl,
-      int inputTokens,
-      int outputTokens,
-      boolean outputTokensEstimated,
-      boolean ok,
-      String error,
-      int httpStatus,
-      String profile,
-      ServerTimings serverTimings,
-      RequestOrigin origin,
-      String inputTokensFrom,
-      String outputTokensFrom) {
-    this(
-        id,
-        level,
-        startMs,
-        endMs,
-        ttftMicros,
-        tpotMicros,
-        e2elMicros,
-        itl,
-        inputTokens,
-        outputTokens,
-        outputTokensEstimated,
-        ok,
-        error,
-        httpStatus,
-        profile,
-        serverTimings,
-        origin,
-        inputTokensFrom,
-        outputTokensFrom,
-        null,
-        null,
-        null,
-        false);
+  public static final class Builder {
+    private String id;
+    private String level;
+    private long startMs;
+    private long endMs;
+    private long ttftMicros = ABSENT;
+    private long tpotMicros = ABSENT;
+    private long e2elMicros = ABSENT;
+    private ItlSeries itl = ItlSeries.EMPTY;
+    private int inputTokens = NO_INT;
+    private int outputTokens = NO_INT;
+    private int httpStatus = NO_INT;
+    private boolean outputTokensEstimated;
+    private boolean ok;
+    private String error;
+    private String profile;
+    private ServerTimings serverTimings;
+    private RequestOrigin origin;
+    private Reasoning reasoning;
+    private String finishReason;
+    private Route route;
+    private boolean pooling;
+    private String inputTokensFrom;
+    private String outputTokensFrom;
+
+    private Builder() {}
+
+    /** The request id, unique within the run. */
+    public Builder id(String id) {
+      this.id = id;
+      return this;
+    }
+
+    /** The load level the request belongs to, e.g. {@code c128}; null for none. */
+    public Builder level(String level) {
+      this.level = level;
+      return this;
+    }
+
+    /** t0: just before the request was sent, epoch ms. */
+    public Builder startMs(long startMs) {
+      this.startMs = startMs;
+      return this;
+    }
+
+    /** When the request ended (last chunk, failure or timeout), epoch ms; used for concurrency. */
+    public Builder endMs(long endMs) {
+      this.endMs = endMs;
+      return this;
+    }
+
+    /** Time to the first chunk carrying generated text, µs ({@link #ABSENT}: none). */
+    public Builder ttftMicros(long micros) {
+      this.ttftMicros = checkMicros(micros, "ttft_ms");
+      return this;
+    }
+
+    /** (e2el - ttft) / (output tokens - 1), µs; {@link #ABSENT} when output tokens <= 1. */
+    public Builder tpotMicros(long micros) {
+      this.tpotMicros = checkMicros(micros, "tpot_ms");
+      return this;
+    }
+
+    /** Arrival of the last chunk carrying text - t0, µs ({@link #ABSENT}: none). */
+    public Builder e2elMicros(long micros) {
+      this.e2elMicros = checkMicros(micros, "e2el_ms");
+      return this;
+    }
+
+    /** As {@link #ttftMicros}, in ms rounded to the µs; null: none. */
+    public Builder ttftMs(Double ms) {
+      this.ttftMicros = micros(ms, "ttft_ms");
+      return this;
+    }
+
+    /** As {@link #tpotMicros}, in ms rounded to the µs; null: none. */
+    public Builder tpotMs(Double ms) {
+      this.tpotMicros = micros(ms, "tpot_ms");
+      return this;
+    }
+
+    /** As {@link #e2elMicros}, in ms rounded to the µs; null: none. */
+    public Builder e2elMs(Double ms) {
+      this.e2elMicros = micros(ms, "e2el_ms");
+      return this;
+    }
+
+    /** The gaps between consecutive chunks carrying text (per chunk, not per token); null: none. */
+    public Builder itl(ItlSeries itl) {
+      this.itl = itl == null ? ItlSeries.EMPTY : itl;
+      return this;
+    }
+
+    /** As {@link #itl(ItlSeries)}, in ms (the same series when it already is one); null: none. */
+    public Builder itlMs(List<Double> ms) {
+      return itl(ItlSeries.ofMillis(ms));
+    }
+
+    /** {@code usage.prompt_tokens}, or the local tokenizer's count ({@link #inputTokensFrom}). */
+    public Builder inputTokens(int n) {
+      this.inputTokens = count(n, "input_tokens");
+      return this;
+    }
+
+    /** As {@link #inputTokens(int)}; null when the server sent no usage. */
+    public Builder inputTokens(Integer n) {
+      this.inputTokens = count(n, "input_tokens");
+      return this;
+    }
+
+    /** {@code usage.completion_tokens}, or a count of our own ({@link #outputTokensFrom}). */
+    public Builder outputTokens(int n) {
+      this.outputTokens = count(n, "output_tokens");
+      return this;
+    }
+
+    /** As {@link #outputTokens(int)}; null for none (a failed request). */
+    public Builder outputTokens(Integer n) {
+      this.outputTokens = count(n, "output_tokens");
+      return this;
+    }
+
+    /** Whether the output tokens are the text-chunk count (no usage chunk). */
+    public Builder outputTokensEstimated(boolean estimated) {
+      this.outputTokensEstimated = estimated;
+      return this;
+    }
+
+    /** Whether the request completed: status 200, [DONE] received, no error event. */
+    public Builder ok(boolean ok) {
+      this.ok = ok;
+      return this;
+    }
+
+    /** The short reason of a failure; null when ok. */
+    public Builder error(String error) {
+      this.error = error;
+      return this;
+    }
+
+    /** The HTTP status. */
+    public Builder httpStatus(int status) {
+      this.httpStatus = count(status, "http_status");
+      return this;
+    }
+
+    /** As {@link #httpStatus(int)}; null when unknown. */
+    public Builder httpStatus(Integer status) {
+      this.httpStatus = count(status, "http_status");
+      return this;
+    }
+
+    /** The workload profile (SS, SL, LS, LL) of a profile run; null for none. */
+    public Builder profile(String profile) {
+      this.profile = profile;
+      return this;
+    }
+
+    /**
+     * The server's own timings of the request (llama.cpp's {@code timings}); null (and left out of
+     * the line) when the server sent none, as vLLM.
+     */
+    public Builder serverTimings(ServerTimings timings) {
+      this.serverTimings = timings;
+      return this;
+    }
+
+    /** Its conversation and turn, or set send time, or injector; null for none. */
+    public Builder origin(RequestOrigin origin) {
+      this.origin = origin;
+      return this;
+    }
+
+    /** What its stream said before the answer; null: it did not reason. */
+    public Builder reasoning(Reasoning reasoning) {
+      this.reasoning = reasoning;
+      return this;
+    }
+
+    /**
+     * The stream's last {@code finish_reason} ({@code length}, {@code stop}, {@code tool_calls},
+     * ...); null: none said.
+     */
+    public Builder finishReason(String reason) {
+      this.finishReason = FinishReasons.shared(reason);
+      return this;
+    }
+
+    /** Where it went ({@link Route#of}); null: the run's one server and model. */
+    public Builder route(Route route) {
+      this.route = route;
+      return this;
+    }
+
+    /** Whether it went to a pooling endpoint (embeddings); see {@link RequestRecord#pooling()}. */
+    public Builder pooling(boolean pooling) {
+      this.pooling = pooling;
+      return this;
+    }
+
+    /** Where the input tokens came from: null for the server's usage, else {@link #TOKENIZER}. */
+    public Builder inputTokensFrom(String from) {
+      this.inputTokensFrom = from;
+      return this;
+    }
+
+    /**
+     * Where the output tokens came from: null for the server's usage, else {@link #TOKENIZER} or
+     * {@link #CHUNKS}.
+     */
+    public Builder outputTokensFrom(String from) {
+      this.outputTokensFrom = from;
+      return this;
+    }
+
+    /** The record of the values set. */
+    public RequestRecord build() {
+      return new RequestRecord(this);
+    }
   }
 
-  private RequestRecord(
-      String id,
-      String level,
-      long startMs,
-      long endMs,
-      long ttftMicros,
-      long tpotMicros,
-      long e2elMicros,
-      ItlSeries itl,
-      int inputTokens,
-      int outputTokens,
-      boolean outputTokensEstimated,
-      boolean ok,
-      String error,
-      int httpStatus,
-      String profile,
-      ServerTimings serverTimings,
-      RequestOrigin origin,
-      String inputTokensFrom,
-      String outputTokensFrom,
-      Reasoning reasoning,
-      String finishReason,
-      Route route,
-      boolean pooling) {
-    this.pooling = pooling;
-    this.reasoning = reasoning;
-    this.finishReason = finishReason;
-    this.route = route;
-    int cut = numberStart(id);
-    String prefix = cut < 0 ? null : sharedPrefix(id.substring(0, cut));
+  private RequestRecord(Builder b) {
+    String id = b.id;
+    int cut = SharedTexts.numberStart(id);
+    String prefix = cut < 0 ? null : SharedTexts.sharedPrefix(id.substring(0, cut));
     if (prefix != null) {
       this.idPrefix = prefix;
       this.idNumber = Long.parseLong(id, cut, id.length(), 10);
@@ -336,155 +374,33 @@ public final class RequestRecord {
       this.idPrefix = id;
       this.idNumber = -1;
     }
-    this.level = sharedLevel(level);
-    this.startMs = startMs;
-    this.endMs = endMs;
-    this.ttftMicros = checkMicros(ttftMicros, "ttft_ms");
-    this.tpotMicros = checkMicros(tpotMicros, "tpot_ms");
-    this.e2elMicros = checkMicros(e2elMicros, "e2el_ms");
-    this.itl = itl == null ? ItlSeries.EMPTY : itl;
-    this.inputTokens = inputTokens;
-    this.outputTokens = outputTokens;
-    this.outputTokensEstimated = outputTokensEstimated;
-    this.ok = ok;
-    this.error = shared(error);
-    this.httpStatus = httpStatus;
-    this.profile = shared(profile);
-    this.serverTimings = serverTimings;
-    this.origin = origin;
-    this.inputTokensFrom = shared(inputTokensFrom);
-    this.outputTokensFrom = shared(outputTokensFrom);
-  }
-
-  /**
-   * A completed request from the capture's own units, with no rounding or boxing on the way:
-   * latencies in whole µs ({@code tpotMicros} {@link #ABSENT} when there is one output token).
-   *
-   * @param origin its conversation and turn, or set send time, or injector; null for none
-   * @param inputTokensFrom where the input tokens came from: null for the server's usage, else
-   *     {@link #TOKENIZER}
-   * @param outputTokensFrom null for the server's usage, else {@link #TOKENIZER} or {@link #CHUNKS}
-   */
-  public static RequestRecord completed(
-      String id,
-      String level,
-      String profile,
-      long startMs,
-      long endMs,
-      long ttftMicros,
-      long tpotMicros,
-      long e2elMicros,
-      ItlSeries itl,
-      Integer inputTokens,
-      int outputTokens,
-      boolean outputTokensEstimated,
-      int httpStatus,
-      ServerTimings serverTimings,
-      RequestOrigin origin,
-      String inputTokensFrom,
-      String outputTokensFrom) {
-    return new RequestRecord(
-        id,
-        level,
-        startMs,
-        endMs,
-        ttftMicros,
-        tpotMicros,
-        e2elMicros,
-        itl,
-        inputTokens == null ? NO_INT : inputTokens,
-        outputTokens,
-        outputTokensEstimated,
-        true,
-        null,
-        httpStatus,
-        profile,
-        serverTimings,
-        origin,
-        inputTokensFrom,
-        outputTokensFrom);
-  }
-
-  /** A request that failed before or during its stream: no latency figures. */
-  public static RequestRecord failed(
-      String id,
-      String level,
-      String profile,
-      long startMs,
-      long endMs,
-      String error,
-      Integer httpStatus,
-      Integer promptTokens) {
-    return new RequestRecord(
-        id,
-        level,
-        startMs,
-        Math.max(endMs, startMs),
-        null,
-        null,
-        null,
-        List.of(),
-        promptTokens,
-        null,
-        false,
-        false,
-        error,
-        httpStatus,
-        profile,
-        null);
-  }
-
-  /** This record tagged with a profile. */
-  public RequestRecord withProfile(String newProfile) {
-    return copy(newProfile, origin, reasoning, finishReason, route);
-  }
-
-  /**
-   * This record with its place in a conversation or a trace (null: none); itself when that is
-   * unchanged.
-   */
-  public RequestRecord withOrigin(RequestOrigin newOrigin) {
-    if (Objects.equals(newOrigin, origin)) {
-      return this; // most requests have none: no copy of the record
-    }
-    return copy(profile, newOrigin, reasoning, finishReason, route);
-  }
-
-  /** This record with what its stream said before the answer (null: it did not reason). */
-  public RequestRecord withReasoning(Reasoning newReasoning) {
-    if (Objects.equals(newReasoning, reasoning)) {
-      return this;
-    }
-    return copy(profile, origin, newReasoning, finishReason, route);
-  }
-
-  /**
-   * This record with the stream's {@code finish_reason} ({@code length}, {@code stop}, {@code
-   * tool_calls}, ...; null: none said).
-   */
-  public RequestRecord withFinishReason(String reason) {
-    if (Objects.equals(reason, finishReason)) {
-      return this;
-    }
-    return copy(profile, origin, reasoning, FinishReasons.shared(reason), route);
-  }
-
-  /** This record with where it went ({@link Route#of}; null: the run's one server and model). */
-  public RequestRecord withRoute(Route newRoute) {
-    if (Objects.equals(newRoute, route)) {
-      return this;
-    }
-    return copy(profile, origin, reasoning, finishReason, newRoute);
+    this.level = SharedTexts.sharedLevel(b.level);
+    this.startMs = b.startMs;
+    this.endMs = b.endMs;
+    this.ttftMicros = b.ttftMicros;
+    this.tpotMicros = b.tpotMicros;
+    this.e2elMicros = b.e2elMicros;
+    this.itl = b.itl;
+    this.inputTokens = b.inputTokens;
+    this.outputTokens = b.outputTokens;
+    this.outputTokensEstimated = b.outputTokensEstimated;
+    this.ok = b.ok;
+    this.error = SharedTexts.shared(b.error);
+    this.httpStatus = b.httpStatus;
+    this.profile = SharedTexts.shared(b.profile);
+    this.serverTimings = b.serverTimings;
+    this.origin = b.origin;
+    this.reasoning = b.reasoning;
+    this.finishReason = b.finishReason;
+    this.route = b.route;
+    this.pooling = b.pooling;
+    this.inputTokensFrom = SharedTexts.shared(b.inputTokensFrom);
+    this.outputTokensFrom = SharedTexts.shared(b.outputTokensFrom);
   }
 
   /** The server and model of a run that spreads its requests, or null. */
   public Route route() {
     return route;
-  }
-
-  /** This record as one of a pooling endpoint's (embeddings); itself when it already is. */
-  public RequestRecord asPooling() {
-    return pooling ? this : copy(profile, origin, reasoning, finishReason, route, true);
   }
 
   /**
@@ -493,48 +409,6 @@ public final class RequestRecord {
    */
   public boolean pooling() {
     return pooling;
-  }
-
-  private RequestRecord copy(
-      String newProfile,
-      RequestOrigin newOrigin,
-      Reasoning newReasoning,
-      String newFinish,
-      Route newRoute) {
-    return copy(newProfile, newOrigin, newReasoning, newFinish, newRoute, pooling);
-  }
-
-  private RequestRecord copy(
-      String newProfile,
-      RequestOrigin newOrigin,
-      Reasoning newReasoning,
-      String newFinish,
-      Route newRoute,
-      boolean newPooling) {
-    return new RequestRecord(
-        id(),
-        level(),
-        startMs,
-        endMs,
-        ttftMicros,
-        tpotMicros,
-        e2elMicros,
-        itl,
-        inputTokens,
-        outputTokens,
-        outputTokensEstimated,
-        ok,
-        error,
-        httpStatus,
-        newProfile,
-        serverTimings,
-        newOrigin,
-        inputTokensFrom,
-        outputTokensFrom,
-        newReasoning,
-        newFinish,
-        newRoute,
-        newPooling);
   }
 
   /** The stream's last {@code finish_reason}, null when it said none. */
@@ -776,9 +650,10 @@ public final class RequestRecord {
   }
 
   private static int count(Integer n, String what) {
-    if (n == null) {
-      return NO_INT;
-    }
+    return n == null ? NO_INT : count(n.intValue(), what);
+  }
+
+  private static int count(int n, String what) {
     if (n == NO_INT) {
       throw new IllegalArgumentException(what + " cannot be " + n);
     }
@@ -787,78 +662,5 @@ public final class RequestRecord {
 
   private static Integer boxed(int n) {
     return n == NO_INT ? null : n;
-  }
-
-  /**
-   * Where the id's decimal number starts when the id is a short prefix and a number that prints
-   * back the same (no leading zero, at most 18 digits); -1 otherwise.
-   */
-  private static int numberStart(String id) {
-    if (id == null) {
-      return -1;
-    }
-    int end = id.length();
-    int cut = end;
-    while (cut > 0 && id.charAt(cut - 1) >= '0' && id.charAt(cut - 1) <= '9') {
-      cut--;
-    }
-    int digits = end - cut;
-    if (digits == 0
-        || digits > 18
-        || cut > MAX_PREFIX_LENGTH
-        || (digits > 1 && id.charAt(cut) == '0')) {
-      return -1;
-    }
-    return cut;
-  }
-
-  /** The shared copy of an id prefix; null once {@value #MAX_SHARED} prefixes are known. */
-  private static String sharedPrefix(String prefix) {
-    String known = PREFIXES.get(prefix);
-    if (known != null) {
-      return known;
-    }
-    if (PREFIXES.size() >= MAX_SHARED) {
-      return null;
-    }
-    known = PREFIXES.putIfAbsent(prefix, prefix);
-    return known == null ? prefix : known;
-  }
-
-  /** The shared, parsed copy of a level's tag, as {@link #shared} shares texts; null for none. */
-  private static LevelTag sharedLevel(String tag) {
-    if (tag == null) {
-      return null;
-    }
-    LevelTag known = LEVEL_TAGS.get(tag);
-    if (known != null) {
-      return known;
-    }
-    LevelTag made = LevelTag.of(shared(tag));
-    if (LEVEL_TAGS.size() >= MAX_SHARED) {
-      return made;
-    }
-    known = LEVEL_TAGS.putIfAbsent(made.tag(), made);
-    return known == null ? made : known;
-  }
-
-  /**
-   * The shared copy of a text that repeats across records (a level, a profile, a failure reason),
-   * so a million records hold a handful of strings; once {@value #MAX_SHARED} texts are known
-   * (reasons that embed details), new ones are kept as they are.
-   */
-  static String shared(String text) {
-    if (text == null) {
-      return null;
-    }
-    String known = TEXTS.get(text);
-    if (known != null) {
-      return known;
-    }
-    if (TEXTS.size() >= MAX_SHARED) {
-      return text;
-    }
-    known = TEXTS.putIfAbsent(text, text);
-    return known == null ? text : known;
   }
 }

@@ -83,33 +83,45 @@ public final class RequestRecordJson {
       if (r.serverTimings() != null) {
         provider.defaultSerializeField("server_timings", r.serverTimings(), g);
       }
-      RequestOrigin origin = r.origin();
-      if (origin != null) {
-        if (origin.conversation() != null) {
-          g.writeStringField("conversation", origin.conversation());
-        }
-        if (origin.turn() > 0) {
-          g.writeNumberField("turn", origin.turn());
-        }
-        if (origin.traceMicros() != RequestRecord.ABSENT) {
-          g.writeFieldName("trace_ms");
-          writeMillis(g, origin.traceMicros(), buf);
-        }
-        if (origin.sentMicros() != RequestRecord.ABSENT) {
-          g.writeFieldName("sent_ms");
-          writeMillis(g, origin.sentMicros(), buf);
-        }
-        if (origin.trial() > 0) {
-          g.writeNumberField("trial", origin.trial());
-        }
-        if (origin.injector() >= 0) {
-          g.writeNumberField("injector", origin.injector());
-        }
-        if (origin.queueMicros() != RequestRecord.ABSENT) {
-          g.writeFieldName("client_queue_ms");
-          writeMillis(g, origin.queueMicros(), buf);
-        }
+      if (r.origin() != null) {
+        writeOrigin(g, r.origin(), buf);
       }
+      writeOptionalFields(g, r, buf);
+      g.writeEndObject();
+    }
+
+    /** The origin's fields that it has, in the file's order. */
+    private static void writeOrigin(JsonGenerator g, RequestOrigin origin, char[] buf)
+        throws IOException {
+      if (origin.conversation() != null) {
+        g.writeStringField("conversation", origin.conversation());
+      }
+      if (origin.turn() > 0) {
+        g.writeNumberField("turn", origin.turn());
+      }
+      if (origin.traceMicros() != RequestRecord.ABSENT) {
+        g.writeFieldName("trace_ms");
+        writeMillis(g, origin.traceMicros(), buf);
+      }
+      if (origin.sentMicros() != RequestRecord.ABSENT) {
+        g.writeFieldName("sent_ms");
+        writeMillis(g, origin.sentMicros(), buf);
+      }
+      if (origin.trial() > 0) {
+        g.writeNumberField("trial", origin.trial());
+      }
+      if (origin.injector() >= 0) {
+        g.writeNumberField("injector", origin.injector());
+      }
+      if (origin.queueMicros() != RequestRecord.ABSENT) {
+        g.writeFieldName("client_queue_ms");
+        writeMillis(g, origin.queueMicros(), buf);
+      }
+    }
+
+    /** The fields written only where the record has them, after its origin. */
+    private static void writeOptionalFields(JsonGenerator g, RequestRecord r, char[] buf)
+        throws IOException {
       if (r.inputTokensFrom() != null) {
         g.writeStringField("input_tokens_from", r.inputTokensFrom());
       }
@@ -144,7 +156,6 @@ public final class RequestRecordJson {
           g.writeStringField("model", r.route().model());
         }
       }
-      g.writeEndObject();
     }
 
     private static void writeInt(JsonGenerator g, String name, Integer v) throws IOException {
@@ -236,111 +247,122 @@ public final class RequestRecordJson {
     if (p.currentToken() != JsonToken.START_OBJECT) {
       throw new IllegalArgumentException("not a JSON object");
     }
-    String id = null;
-    String level = null;
-    long startMs = 0;
-    long endMs = 0;
-    boolean hasStart = false;
-    boolean hasEnd = false;
-    boolean hasOk = false;
-    long ttft = RequestRecord.ABSENT;
-    long tpot = RequestRecord.ABSENT;
-    long e2el = RequestRecord.ABSENT;
-    ItlSeries itl = ItlSeries.EMPTY;
-    int input = Integer.MIN_VALUE;
-    int output = Integer.MIN_VALUE;
-    int status = Integer.MIN_VALUE;
-    boolean estimated = false;
-    boolean ok = false;
-    String error = null;
-    String profile = null;
-    ServerTimings timings = null;
-    String conversation = null;
-    int turn = 0;
-    long traceMicros = RequestRecord.ABSENT;
-    long sentMicros = RequestRecord.ABSENT;
-    int injector = -1;
-    int trial = 0;
-    long queueMicros = RequestRecord.ABSENT;
-    boolean reasoned = false;
-    long ttfoMicros = RequestRecord.ABSENT;
-    int reasoningTokens = 0;
-    String reasoningFrom = null;
-    String finishReason = null;
-    boolean pooling = false;
-    String endpoint = null;
-    String model = null;
-    String inputFrom = null;
-    String outputFrom = null;
+    startLine();
     JsonToken t;
     while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
       String name = p.currentName();
-      t = p.nextToken();
-      switch (name) {
-        case "id" -> id = text(p, t, name);
-        case "level" -> level = text(p, t, name);
-        case "start_ms" -> {
-          hasStart = t != JsonToken.VALUE_NULL;
-          startMs = hasStart ? longValue(p, t, name) : 0;
-        }
-        case "end_ms" -> {
-          hasEnd = t != JsonToken.VALUE_NULL;
-          endMs = hasEnd ? longValue(p, t, name) : 0;
-        }
-        case "ttft_ms" -> ttft = micros(p, t, name);
-        case "tpot_ms" -> tpot = micros(p, t, name);
-        case "e2el_ms" -> e2el = micros(p, t, name);
-        case "itl_ms" -> itl = itl(p, t);
-        case "input_tokens" -> input = intOrAbsent(p, t, name);
-        case "output_tokens" -> output = intOrAbsent(p, t, name);
-        case "http_status" -> status = intOrAbsent(p, t, name);
-        case "output_tokens_estimated" -> estimated = bool(t, name);
-        case "ok" -> {
-          hasOk = t != JsonToken.VALUE_NULL;
-          ok = hasOk && bool(t, name);
-        }
-        case "error" -> error = text(p, t, name);
-        case "profile" -> profile = text(p, t, name);
-        case "server_timings" ->
-            timings = t == JsonToken.VALUE_NULL ? null : p.readValueAs(ServerTimings.class);
-        case "conversation" -> conversation = text(p, t, name);
-        case "turn" -> {
-          int v = intOrAbsent(p, t, name);
-          turn = v == Integer.MIN_VALUE ? 0 : v;
-        }
-        case "trace_ms" -> traceMicros = micros(p, t, name);
-        case "sent_ms" -> sentMicros = micros(p, t, name);
-        case "client_queue_ms" -> queueMicros = micros(p, t, name);
-        case "ttfo_ms" -> {
-          ttfoMicros = micros(p, t, name);
-          reasoned = true;
-        }
-        case "reasoning_tokens" -> {
-          int v = intOrAbsent(p, t, name);
-          reasoningTokens = v == Integer.MIN_VALUE ? 0 : v;
-          reasoned = true;
-        }
-        case "reasoning_tokens_from" -> reasoningFrom = text(p, t, name);
-        case "finish_reason" -> finishReason = text(p, t, name);
-        case "pooling" -> pooling = bool(t, name);
-        case "endpoint" -> endpoint = text(p, t, name);
-        case "model" -> model = text(p, t, name);
-        case "input_tokens_from" -> inputFrom = text(p, t, name);
-        case "output_tokens_from" -> outputFrom = text(p, t, name);
-        case "injector" -> {
-          int v = intOrAbsent(p, t, name);
-          injector = v == Integer.MIN_VALUE ? -1 : v;
-        }
-        case "trial" -> {
-          int v = intOrAbsent(p, t, name);
-          trial = v == Integer.MIN_VALUE ? 0 : v;
-        }
-        default -> p.skipChildren(); // a field of a newer writer
-      }
+      field(p, name, p.nextToken());
     }
     if (t != JsonToken.END_OBJECT) {
       throw new IllegalArgumentException("unexpected " + t + " in the object");
     }
+    return endLine();
+  }
+
+  // What the line read so far holds beyond its builder: reset by startLine for each line, so
+  // reading a line makes no holder of its own. Counts stay unboxed until the end (MIN_VALUE: none).
+  private RequestRecord.Builder record;
+  private boolean hasStart;
+  private boolean hasEnd;
+  private boolean hasOk;
+  private int input;
+  private int output;
+  private int status;
+  private String conversation;
+  private int turn;
+  private long traceMicros;
+  private long sentMicros;
+  private int injector;
+  private int trial;
+  private long queueMicros;
+  private boolean reasoned;
+  private long ttfoMicros;
+  private int reasoningTokens;
+  private String reasoningFrom;
+  private String endpoint;
+  private String model;
+
+  private void startLine() {
+    record = RequestRecord.builder();
+    hasStart = false;
+    hasEnd = false;
+    hasOk = false;
+    input = Integer.MIN_VALUE;
+    output = Integer.MIN_VALUE;
+    status = Integer.MIN_VALUE;
+    conversation = null;
+    turn = 0;
+    traceMicros = RequestRecord.ABSENT;
+    sentMicros = RequestRecord.ABSENT;
+    injector = -1;
+    trial = 0;
+    queueMicros = RequestRecord.ABSENT;
+    reasoned = false;
+    ttfoMicros = RequestRecord.ABSENT;
+    reasoningTokens = 0;
+    reasoningFrom = null;
+    endpoint = null;
+    model = null;
+  }
+
+  /** Reads one field's value, the parser at its first token {@code t}. */
+  private void field(JsonParser p, String name, JsonToken t) throws IOException {
+    switch (name) {
+      case "id" -> record.id(text(p, t, name));
+      case "level" -> record.level(text(p, t, name));
+      case "start_ms" -> {
+        hasStart = t != JsonToken.VALUE_NULL;
+        record.startMs(hasStart ? longValue(p, t, name) : 0);
+      }
+      case "end_ms" -> {
+        hasEnd = t != JsonToken.VALUE_NULL;
+        record.endMs(hasEnd ? longValue(p, t, name) : 0);
+      }
+      case "ttft_ms" -> record.ttftMicros(micros(p, t, name));
+      case "tpot_ms" -> record.tpotMicros(micros(p, t, name));
+      case "e2el_ms" -> record.e2elMicros(micros(p, t, name));
+      case "itl_ms" -> record.itl(itl(p, t));
+      case "input_tokens" -> input = intOrAbsent(p, t, name);
+      case "output_tokens" -> output = intOrAbsent(p, t, name);
+      case "http_status" -> status = intOrAbsent(p, t, name);
+      case "output_tokens_estimated" -> record.outputTokensEstimated(bool(t, name));
+      case "ok" -> {
+        hasOk = t != JsonToken.VALUE_NULL;
+        record.ok(hasOk && bool(t, name));
+      }
+      case "error" -> record.error(text(p, t, name));
+      case "profile" -> record.profile(text(p, t, name));
+      case "server_timings" ->
+          record.serverTimings(
+              t == JsonToken.VALUE_NULL ? null : p.readValueAs(ServerTimings.class));
+      case "conversation" -> conversation = text(p, t, name);
+      case "turn" -> turn = intOr(p, t, name, 0);
+      case "trace_ms" -> traceMicros = micros(p, t, name);
+      case "sent_ms" -> sentMicros = micros(p, t, name);
+      case "client_queue_ms" -> queueMicros = micros(p, t, name);
+      case "ttfo_ms" -> {
+        ttfoMicros = micros(p, t, name);
+        reasoned = true;
+      }
+      case "reasoning_tokens" -> {
+        reasoningTokens = intOr(p, t, name, 0);
+        reasoned = true;
+      }
+      case "reasoning_tokens_from" -> reasoningFrom = text(p, t, name);
+      case "finish_reason" -> record.finishReason(text(p, t, name));
+      case "pooling" -> record.pooling(bool(t, name));
+      case "endpoint" -> endpoint = text(p, t, name);
+      case "model" -> model = text(p, t, name);
+      case "input_tokens_from" -> record.inputTokensFrom(text(p, t, name));
+      case "output_tokens_from" -> record.outputTokensFrom(text(p, t, name));
+      case "injector" -> injector = intOr(p, t, name, -1);
+      case "trial" -> trial = intOr(p, t, name, 0);
+      default -> p.skipChildren(); // a field of a newer writer
+    }
+  }
+
+  /** The line's record, once its object has ended. */
+  private RequestRecord endLine() {
     if (!hasStart) {
       throw missing("start_ms");
     }
@@ -350,48 +372,37 @@ public final class RequestRecordJson {
     if (!hasOk) {
       throw missing("ok");
     }
-    RequestOrigin origin =
-        conversation != null
-                || turn > 0
-                || traceMicros != RequestRecord.ABSENT
-                || sentMicros != RequestRecord.ABSENT
-                || injector >= 0
-                || trial > 0
-                || queueMicros != RequestRecord.ABSENT
-            ? new RequestOrigin(
-                conversation, turn, traceMicros, sentMicros, injector, trial, queueMicros)
-            : null;
-    RequestRecord read =
-        new RequestRecord(
-                id,
-                level,
-                startMs,
-                endMs,
-                ttft,
-                tpot,
-                e2el,
-                itl,
-                input,
-                output,
-                estimated,
-                ok,
-                error,
-                status,
-                profile,
-                timings,
-                origin,
-                inputFrom,
-                outputFrom)
-            .withReasoning(
-                reasoned
-                    ? new Reasoning(
-                        ttfoMicros,
-                        reasoningTokens,
-                        reasoningFrom == null ? Reasoning.CHUNKS : reasoningFrom)
-                    : null)
-            .withFinishReason(finishReason)
-            .withRoute(Route.of(endpoint, model));
-    return pooling ? read.asPooling() : read;
+    if (input != Integer.MIN_VALUE) {
+      record.inputTokens(input);
+    }
+    if (output != Integer.MIN_VALUE) {
+      record.outputTokens(output);
+    }
+    if (status != Integer.MIN_VALUE) {
+      record.httpStatus(status);
+    }
+    if (conversation != null
+        || turn > 0
+        || traceMicros != RequestRecord.ABSENT
+        || sentMicros != RequestRecord.ABSENT
+        || injector >= 0
+        || trial > 0
+        || queueMicros != RequestRecord.ABSENT) {
+      record.origin(
+          new RequestOrigin(
+              new RequestOrigin.Workload(conversation, turn, traceMicros, sentMicros),
+              new RequestOrigin.Sending(injector, trial, queueMicros)));
+    }
+    if (reasoned) {
+      record.reasoning(
+          new Reasoning(
+              ttfoMicros,
+              reasoningTokens,
+              reasoningFrom == null ? Reasoning.CHUNKS : reasoningFrom));
+    }
+    RequestRecord read = record.route(Route.of(endpoint, model)).build();
+    record = null;
+    return read;
   }
 
   private ItlSeries itl(JsonParser p, JsonToken t) throws IOException {
@@ -508,6 +519,12 @@ public final class RequestRecordJson {
       throw new IllegalArgumentException("field '" + name + "' cannot be " + v);
     }
     return v;
+  }
+
+  /** An integer field's value, {@code none} for null. */
+  private static int intOr(JsonParser p, JsonToken t, String name, int none) throws IOException {
+    int v = intOrAbsent(p, t, name);
+    return v == Integer.MIN_VALUE ? none : v;
   }
 
   private static boolean bool(JsonToken t, String name) {

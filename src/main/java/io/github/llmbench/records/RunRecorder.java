@@ -46,11 +46,11 @@ public final class RunRecorder {
 
   /** Tells the writer that nothing follows. */
   private static final RequestRecord END =
-      RequestRecord.failed("end", "", null, 0, 0, "end", null, null);
+      RequestRecord.builder().id("end").level("").error("end").build();
 
   /** Tells the writer that the run has started: time to resolve the folder. */
   private static final RequestRecord RUN_STARTED =
-      RequestRecord.failed("run-started", "", null, 0, 0, "run started", null, null);
+      RequestRecord.builder().id("run-started").level("").error("run started").build();
 
   private final AtomicBoolean anyStarted = new AtomicBoolean();
 
@@ -148,9 +148,15 @@ public final class RunRecorder {
   public List<RequestRecord> close(long nowMs, String reason) {
     for (InFlight f : List.copyOf(inFlight.values())) {
       finished(
-          RequestRecord.failed(
-                  f.id(), f.level(), f.profile(), f.startMs(), nowMs, reason, null, null)
-              .withOrigin(f.origin()));
+          RequestRecord.builder()
+              .id(f.id())
+              .level(f.level())
+              .profile(f.profile())
+              .origin(f.origin())
+              .startMs(f.startMs())
+              .endMs(Math.max(nowMs, f.startMs()))
+              .error(reason)
+              .build());
     }
     toWrite.add(END);
     try {

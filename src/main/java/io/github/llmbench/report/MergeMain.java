@@ -283,16 +283,15 @@ public final class MergeMain {
     // their shares
     RunAnalysis a =
         RunAnalysis.of(
-            all,
-            telemetry,
-            Map.of(),
-            Map.of(),
-            ReportMain.rampTimings(first.summary()),
-            model,
-            gpu,
-            tp,
-            RunReport.ROOFLINE_HINT,
-            ReportMain.percentiles(first.summary()));
+            RunAnalysis.Inputs.builder(all)
+                .telemetry(telemetry)
+                .ramps(ReportMain.rampTimings(first.summary()))
+                .model(model)
+                .gpu(gpu)
+                .tp(tp)
+                .rooflineHint(RunReport.ROOFLINE_HINT)
+                .percentiles(ReportMain.percentiles(first.summary()))
+                .build());
     RunReport.of(a, info).withGates(gates(info.gateDefinitions(), a)).write(outDir, Set.of(), out);
   }
 

@@ -139,16 +139,16 @@ public final class ReportMain {
               prefixSharing(previous.run()));
       RunAnalysis a =
           RunAnalysis.of(
-              records,
-              telemetry,
-              concurrencies(previous),
-              Map.of(),
-              rampTimings(previous),
-              model,
-              gpu,
-              tp,
-              RunReport.ROOFLINE_HINT,
-              percentiles(previous));
+              RunAnalysis.Inputs.builder(records)
+                  .telemetry(telemetry)
+                  .concurrencyByLevel(concurrencies(previous))
+                  .ramps(rampTimings(previous))
+                  .model(model)
+                  .gpu(gpu)
+                  .tp(tp)
+                  .rooflineHint(RunReport.ROOFLINE_HINT)
+                  .percentiles(percentiles(previous))
+                  .build());
       // the goodput against the run's own objectives, as the run's end measured it
       Optional<GoodputSpec> goodput =
           Optional.ofNullable(previous.run().goodputObjectives()).map(GoodputSpec::parse);

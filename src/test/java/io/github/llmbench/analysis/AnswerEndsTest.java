@@ -13,25 +13,21 @@ import org.junit.jupiter.api.Test;
 class AnswerEndsTest {
 
   static RequestRecord ok(String id, int outputTokens, String finish) {
-    return RequestRecord.completed(
-            id,
-            "c2",
-            null,
-            0,
-            100,
-            10_000,
-            1_000,
-            10_000 + 1_000L * (outputTokens - 1),
-            io.github.llmbench.records.ItlSeries.EMPTY,
-            10,
-            outputTokens,
-            false,
-            200,
-            null,
-            null,
-            null,
-            null)
-        .withFinishReason(finish);
+    return RequestRecord.builder()
+        .id(id)
+        .level("c2")
+        .startMs(0)
+        .endMs(100)
+        .ttftMicros(10_000)
+        .tpotMicros(1_000)
+        .e2elMicros(10_000 + 1_000L * (outputTokens - 1))
+        .itl(io.github.llmbench.records.ItlSeries.EMPTY)
+        .inputTokens(10)
+        .outputTokens(outputTokens)
+        .httpStatus(200)
+        .ok(true)
+        .finishReason(finish)
+        .build();
   }
 
   @Test
@@ -43,7 +39,14 @@ class AnswerEndsTest {
                 ok("b", 20, "stop"),
                 ok("c", 24, "stop"),
                 ok("d", 32, null),
-                RequestRecord.failed("e", "c2", null, 0, 1, "HTTP 500", 500, null)));
+                RequestRecord.builder()
+                    .id("e")
+                    .level("c2")
+                    .startMs(0)
+                    .endMs(1)
+                    .error("HTTP 500")
+                    .httpStatus(500)
+                    .build()));
     assertEquals(4, e.okRequests());
     assertEquals(Map.of("length", 1, "stop", 2), e.byReason());
     assertEquals(2, e.endedByModel());

@@ -31,15 +31,12 @@ class ClientHealthTest {
     return new ClientSample(
         endMs,
         1000,
-        4,
-        (long) ((loop0Busy + loop1Busy) * 1e9),
-        new long[] {(long) (loop0Busy * 1e9), (long) (loop1Busy * 1e9)},
-        3,
-        200L << 20,
-        values,
-        counts,
-        late,
-        (long) (late * ownShare));
+        new ClientSample.Cpu(
+            4,
+            (long) ((loop0Busy + loop1Busy) * 1e9),
+            new long[] {(long) (loop0Busy * 1e9), (long) (loop1Busy * 1e9)}),
+        new ClientSample.Memory(3, 200L << 20),
+        new ClientSample.Lag(values, counts, late, (long) (late * ownShare)));
   }
 
   static long[] lags(int n, long micros) {
@@ -137,15 +134,9 @@ class ClientHealthTest {
         new ClientSample(
             1000,
             1000,
-            1,
-            950_000_000L,
-            new long[] {470_000_000L, 470_000_000L},
-            0,
-            100L << 20,
-            new long[] {100, 30_000},
-            new int[] {95, 5},
-            150_000,
-            0);
+            new ClientSample.Cpu(1, 950_000_000L, new long[] {470_000_000L, 470_000_000L}),
+            new ClientSample.Memory(0, 100L << 20),
+            new ClientSample.Lag(new long[] {100, 30_000}, new int[] {95, 5}, 150_000, 0));
     ClientHealth h = ClientHealth.of(List.of(s), 0, 1000, 0, 0);
     assertEquals(95.0, h.level().cpuPct(), 1e-9);
     assertEquals(0.0, h.level().lateOwnPct(), 1e-9);

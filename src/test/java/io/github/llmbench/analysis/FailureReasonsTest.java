@@ -84,7 +84,7 @@ class FailureReasonsTest {
 
     // the levels as the analysis groups them (ServingMetricsCalculator.byLevel: a null level is "")
     Map<String, FailureReasons> byLevel = new LinkedHashMap<>();
-    RunAnalysis.of(rs, Map.of(), null, null, 1, "hint")
+    RunAnalysis.of(RunAnalysis.Inputs.builder(rs).rooflineHint("hint").build())
         .levels()
         .forEach((name, l) -> byLevel.put(name, l.failures()));
     assertEquals(Set.of("c4", "c2", "", "c8"), byLevel.keySet());
@@ -106,7 +106,7 @@ class FailureReasonsTest {
     rs.add(TestRecords.failed("warmup", "HTTP 503: loading").build());
     rs.add(TestRecords.ok("c2").build());
     rs.addAll(failures("c2", CONTEXT, 2));
-    RunAnalysis a = RunAnalysis.of(rs, Map.of(), null, null, 1, "hint");
+    RunAnalysis a = RunAnalysis.of(RunAnalysis.Inputs.builder(rs).rooflineHint("hint").build());
     assertEquals(List.of("c2"), List.copyOf(a.levels().keySet()));
     assertEquals(
         List.of(new FailureReasons.Reason(CONTEXT, 2)), a.levels().get("c2").failures().top());

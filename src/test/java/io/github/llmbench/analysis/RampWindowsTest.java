@@ -41,7 +41,8 @@ class RampWindowsTest {
                   trial == 0
                       ? null
                       : new RequestOrigin(
-                          null, 0, RequestRecord.ABSENT, RequestRecord.ABSENT, 0, trial))
+                          RequestOrigin.Workload.NONE,
+                          new RequestOrigin.Sending(0, trial, RequestRecord.ABSENT)))
               .build());
     }
     return out;

@@ -24,8 +24,8 @@ class RoutesTest {
           TestRecords.ok("c4")
               .start(1000L * i)
               .ttft(endpoint.contains("b") ? 80 : 20) // the second replica is slower
-              .build()
-              .withRoute(Route.of(endpoint, model)));
+              .route(Route.of(endpoint, model))
+              .build());
     }
     Routes r = Routes.of(records, ReportedPercentiles.DEFAULT);
     assertEquals(List.of("http://a:1", "http://b:1"), List.copyOf(r.byEndpoint().keySet()));
@@ -44,7 +44,7 @@ class RoutesTest {
     // a model mix on one server has figures per model only
     Routes models =
         Routes.of(
-            List.of(TestRecords.ok("c4").build().withRoute(Route.of(null, "a"))),
+            List.of(TestRecords.ok("c4").route(Route.of(null, "a")).build()),
             ReportedPercentiles.DEFAULT);
     assertTrue(models.byEndpoint().isEmpty());
     assertEquals(1, models.byModel().size());

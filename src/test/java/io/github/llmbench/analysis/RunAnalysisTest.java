@@ -30,7 +30,11 @@ class RunAnalysisTest {
 
   private static RunAnalysis analyse(
       List<RequestRecord> rs, Map<String, Integer> concurrencyByLevel) {
-    return RunAnalysis.of(rs, concurrencyByLevel, null, null, 1, "hint");
+    return RunAnalysis.of(
+        RunAnalysis.Inputs.builder(rs)
+            .concurrencyByLevel(concurrencyByLevel)
+            .rooflineHint("hint")
+            .build());
   }
 
   @Test

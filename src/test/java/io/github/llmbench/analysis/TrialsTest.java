@@ -9,7 +9,6 @@ import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class TrialsTest {
@@ -47,7 +46,10 @@ class TrialsTest {
     for (int k = 1; k <= 3; k++) {
       all.addAll(trial(k));
     }
-    RunAnalysis.Level c2 = RunAnalysis.of(all, Map.of(), null, null, 1, "hint").levels().get("c2");
+    RunAnalysis.Level c2 =
+        RunAnalysis.of(RunAnalysis.Inputs.builder(all).rooflineHint("hint").build())
+            .levels()
+            .get("c2");
     Trials trials = c2.trials();
     assertEquals(3, trials.count());
     for (int k = 1; k <= 3; k++) {
@@ -77,9 +79,12 @@ class TrialsTest {
   void aLevelThatRanOnceHasNoTrials() {
     List<RequestRecord> once = new ArrayList<>();
     for (RequestRecord r : trial(1)) {
-      once.add(r.withOrigin(null));
+      once.add(r.toBuilder().origin(null).build());
     }
-    RunAnalysis.Level c2 = RunAnalysis.of(once, Map.of(), null, null, 1, "hint").levels().get("c2");
+    RunAnalysis.Level c2 =
+        RunAnalysis.of(RunAnalysis.Inputs.builder(once).rooflineHint("hint").build())
+            .levels()
+            .get("c2");
     assertTrue(c2.trials().isEmpty());
     assertEquals(10.0, c2.serving().durationS(), 1e-9);
   }

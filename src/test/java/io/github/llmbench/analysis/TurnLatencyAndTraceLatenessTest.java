@@ -39,8 +39,15 @@ class TurnLatencyAndTraceLatenessTest {
             .origin(RequestOrigin.turn("conv-2", 2))
             .build());
     rs.add(
-        RequestRecord.failed("x", "c2", null, 0, 10, "HTTP 400: too long", 400, null)
-            .withOrigin(RequestOrigin.turn("conv-2", 3)));
+        RequestRecord.builder()
+            .id("x")
+            .level("c2")
+            .startMs(0)
+            .endMs(10)
+            .error("HTTP 400: too long")
+            .httpStatus(400)
+            .origin(RequestOrigin.turn("conv-2", 3))
+            .build());
     rs.add(TestRecords.ok("c2").ttft(99).inputTokens(1).build()); // no turn: left out
     TurnLatency t = TurnLatency.of(rs);
     assertEquals(List.of(1, 2, 3), t.rows().stream().map(TurnLatency.Row::turn).toList());

@@ -40,13 +40,12 @@ class EmbeddingsCaptureTest {
     return new StreamExchange(
         session,
         new RequestRecords.Sent("req-1", "c1", null, t0),
-        1,
-        false,
-        5,
-        true,
+        StreamExchange.Reading.pooled(5),
         (ex, end, failure, status) ->
             records.add(
-                RequestRecords.of(ex.sent, end, ex.stream(), failure, status, null).asPooling()));
+                RequestRecords.builder(ex.sent, end, ex.stream(), failure, status, null)
+                    .pooling(true)
+                    .build()));
   }
 
   private static String answer(int dimensions, int promptTokens) {

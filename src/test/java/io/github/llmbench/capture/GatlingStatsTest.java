@@ -18,8 +18,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -91,20 +89,13 @@ class GatlingStatsTest {
   }
 
   private static StreamCapture capture(GatlingRecords records) {
-    return new StreamCapture(
-        null,
-        null,
-        Duration.ofSeconds(5),
-        URI.create("http://127.0.0.1:1"),
-        "/v1/completions",
-        Optional.empty(),
-        Map.of(),
-        false,
-        8,
-        records.metrics(),
-        false,
-        null,
-        null);
+    return StreamCapture.builder()
+        .timeout(Duration.ofSeconds(5))
+        .baseUrl(URI.create("http://127.0.0.1:1"))
+        .path("/v1/completions")
+        .maxOutputTokens(8)
+        .gatlingMetrics(records.metrics())
+        .build();
   }
 
   /** Text chunks 40.6 ms, 60.6 ms and 80.6 ms after t0: E2EL 80.6 ms over 3 tokens. */
@@ -113,7 +104,7 @@ class GatlingStatsTest {
   private static final long[] ARRIVALS = {T0 + 40_600_000L, T0 + 60_600_000L, T0 + 80_600_000L};
 
   private static ParsedStream stream() {
-    return new ParsedStream(ARRIVALS.clone(), 3, 5, 3, true, null, null, null);
+    return new ParsedStream(ARRIVALS.clone(), 3, 5, 3, true, null);
   }
 
   private static RequestRecord completed() {

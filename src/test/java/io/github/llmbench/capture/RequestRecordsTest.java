@@ -34,7 +34,7 @@ class RequestRecordsTest {
         RequestRecords.of(
             new RequestRecords.Sent("f", "c1", null, 0L),
             25_000_000L,
-            new ParsedStream(arrivals, 3, 3, 3, true, null, null, null),
+            new ParsedStream(arrivals, 3, 3, 3, true, null),
             null,
             200,
             null);
@@ -43,6 +43,21 @@ class RequestRecordsTest {
     assertEquals(24.6, r.e2elMs());
     assertEquals(7.3, r.tpotMs(), 1e-12);
     assertEquals(r.startMs() + 25, r.endMs(), 1, "end_ms on the wall clock, whole ms");
+  }
+
+  @Test
+  void aFailureNeverEndsBeforeItStarted() {
+    // the end's clock reading may precede t0's in whole ms: a failed record's end is its start then
+    RequestRecord r =
+        RequestRecords.of(
+            new RequestRecords.Sent("f", "c1", null, ms(1000)),
+            ms(900),
+            new ParsedStream(new long[0], null, null, false, null),
+            "HTTP 503",
+            503,
+            null);
+    assertEquals(r.startMs(), r.endMs());
+    assertEquals("HTTP 503", r.error());
   }
 
   @Test

@@ -42,9 +42,7 @@ class StreamExchangeTest {
     return new StreamExchange(
         session,
         new RequestRecords.Sent("req-1", "c1", null, System.nanoTime()),
-        8,
-        false,
-        5,
+        StreamExchange.Reading.stream(8, false, 5),
         (ex, end, failure, status) -> {
           ends.add(
               failure == null

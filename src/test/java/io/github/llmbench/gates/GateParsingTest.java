@@ -96,16 +96,10 @@ class GateParsingTest {
     GateSet set = GateSet.parse(Map.of("itl.p99.9", "599"), "-Dgate.");
     RunAnalysis a =
         RunAnalysis.of(
-            ServingMetricsCalculatorTest.handMadeRun(),
-            RunAnalysis.Telemetry.NONE,
-            Map.of(),
-            Map.of(),
-            Map.of(),
-            null,
-            null,
-            1,
-            "hint",
-            ReportedPercentiles.of(Optional.empty(), set.percentiles()));
+            RunAnalysis.Inputs.builder(ServingMetricsCalculatorTest.handMadeRun())
+                .rooflineHint("hint")
+                .percentiles(ReportedPercentiles.of(Optional.empty(), set.percentiles()))
+                .build());
     GateResult r = GateCheck.check(set, RunFigures.of(a, Optional.empty()), RunFigures.NONE).get(0);
     assertEquals(GateVerdict.FAIL, r.verdict(), r.line());
     assertEquals(599.4, r.measured(), 1e-9, "numpy's P99.9 of the ITLs");
@@ -118,7 +112,10 @@ class GateParsingTest {
     assertEquals(GateVerdict.PASS, passes.verdict(), passes.line());
     // not computed: not measured, so it fails rather than passes on nothing
     RunAnalysis without =
-        RunAnalysis.of(ServingMetricsCalculatorTest.handMadeRun(), Map.of(), null, null, 1, "hint");
+        RunAnalysis.of(
+            RunAnalysis.Inputs.builder(ServingMetricsCalculatorTest.handMadeRun())
+                .rooflineHint("hint")
+                .build());
     GateResult unmeasured =
         GateCheck.check(set, RunFigures.of(without, Optional.empty()), RunFigures.NONE).get(0);
     assertTrue(Double.isNaN(unmeasured.measured()), unmeasured.line());
@@ -259,14 +256,14 @@ class GateParsingTest {
     assertEquals("ttft:100 ttfo:500", spec.toString());
     RequestRecord quickAnswer = TestRecords.ok("c1").ttft(50).build();
     RequestRecord thoughtLong =
-        TestRecords.ok("c1").ttft(50).build().withReasoning(new Reasoning(800_000, 30, "chunks"));
+        TestRecords.ok("c1").ttft(50).reasoning(new Reasoning(800_000, 30, "chunks")).build();
     RequestRecord thoughtBriefly =
-        TestRecords.ok("c1").ttft(50).build().withReasoning(new Reasoning(300_000, 10, "chunks"));
+        TestRecords.ok("c1").ttft(50).reasoning(new Reasoning(300_000, 10, "chunks")).build();
     RequestRecord neverAnswered =
         TestRecords.ok("c1")
             .ttft(50)
-            .build()
-            .withReasoning(new Reasoning(RequestRecord.ABSENT, 30, "chunks"));
+            .reasoning(new Reasoning(RequestRecord.ABSENT, 30, "chunks"))
+            .build();
     assertTrue(spec.good(quickAnswer), "no thinking: its TTFO is its TTFT");
     assertFalse(spec.good(thoughtLong));
     assertTrue(spec.good(thoughtBriefly));

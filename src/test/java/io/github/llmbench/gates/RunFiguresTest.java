@@ -41,38 +41,36 @@ class RunFiguresTest {
     List<RequestRecord> records = new ArrayList<>(ServingMetricsCalculatorTest.handMadeRun());
     long t = 1_700_000_100_000L;
     records.add(
-        new RequestRecord(
-            "s1",
-            "c8",
-            t,
-            t + 3000,
-            1000.0,
-            100.0,
-            3000.0,
-            List.of(100.0),
-            10,
-            2,
-            false,
-            true,
-            null,
-            200));
+        RequestRecord.builder()
+            .id("s1")
+            .level("c8")
+            .startMs(t)
+            .endMs(t + 3000)
+            .ttftMs(1000.0)
+            .tpotMs(100.0)
+            .e2elMs(3000.0)
+            .itlMs(List.of(100.0))
+            .inputTokens(10)
+            .outputTokens(2)
+            .ok(true)
+            .httpStatus(200)
+            .build());
     records.add(
-        new RequestRecord(
-            "s2",
-            "c8",
-            t + 500,
-            t + 3200,
-            1200.0,
-            90.0,
-            2700.0,
-            List.of(90.0),
-            10,
-            2,
-            false,
-            true,
-            null,
-            200));
-    return RunAnalysis.of(records, Map.of(), null, null, 1, "hint");
+        RequestRecord.builder()
+            .id("s2")
+            .level("c8")
+            .startMs(t + 500)
+            .endMs(t + 3200)
+            .ttftMs(1200.0)
+            .tpotMs(90.0)
+            .e2elMs(2700.0)
+            .itlMs(List.of(90.0))
+            .inputTokens(10)
+            .outputTokens(2)
+            .ok(true)
+            .httpStatus(200)
+            .build());
+    return RunAnalysis.of(RunAnalysis.Inputs.builder(records).rooflineHint("hint").build());
   }
 
   private static GoodputSpec goodput(String objectives) {

@@ -132,7 +132,7 @@ class ItlSeriesTest {
     assertSame(s, ItlSeries.ofMillis(s));
     RequestRecord r = TestRecords.ok("c1").itl(s).build();
     assertSame(s, r.itlMs());
-    assertSame(s, r.withProfile("SS").itlMs());
+    assertSame(s, r.toBuilder().profile("SS").build().itlMs());
   }
 
   @Test

@@ -198,8 +198,15 @@ public final class RecordsBenchmark {
           endMs = start + 5 + rnd.nextInt(3_000);
           String why = rnd.nextBoolean() ? "HTTP 503" : "timeout: no [DONE] within 600 s";
           r =
-              RequestRecord.failed(
-                  rid, level, null, start, endMs, why, why.startsWith("HTTP") ? 503 : 200, 1024);
+              RequestRecord.builder()
+                  .id(rid)
+                  .level(level)
+                  .startMs(start)
+                  .endMs(endMs)
+                  .error(why)
+                  .httpStatus(why.startsWith("HTTP") ? 503 : 200)
+                  .inputTokens(1024)
+                  .build();
         } else {
           // arrivals in ns since t0 (t0 = start ms): TTFT, then the ITLs
           long ns = (long) ((30.0 + 0.2 * c + rnd.nextGaussian() * 5.0) * 1e6) + rnd.nextInt(1000);

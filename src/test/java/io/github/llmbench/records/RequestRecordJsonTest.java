@@ -59,9 +59,36 @@ class RequestRecordJsonTest {
     assertEquals(0.3, r.tpotMs());
   }
 
+  /**
+   * Lines of every kind of record, as the writer wrote them (the first five from real runs): chat,
+   * pooling, trials, multi-turn, profiles, chunk and tokenizer counts, reasoning (with and without
+   * an answer), failures, a timeout, a cancel, a failed pooling request, routes, llama.cpp's
+   * timings, a trace with an injector, a client queue.
+   */
+  @Test
+  void aLineOfEveryKindIsWrittenBackByteForByte() throws Exception {
+    List<String> lines;
+    try (var in = getClass().getResourceAsStream("requests-every-kind.jsonl")) {
+      lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+    }
+    assertEquals(19, lines.size());
+    for (String line : lines) {
+      assertEquals(line, write(JSON.readValue(line, RequestRecord.class)));
+    }
+  }
+
   @Test
   void failedRecordWritesNullsAndNoServerTimings() throws Exception {
-    RequestRecord f = RequestRecord.failed("x", "c2", "SS", 5, 3, "HTTP 503", 503, null);
+    RequestRecord f =
+        RequestRecord.builder()
+            .id("x")
+            .level("c2")
+            .profile("SS")
+            .startMs(5)
+            .endMs(5)
+            .error("HTTP 503")
+            .httpStatus(503)
+            .build();
     assertEquals(
         "{\"id\":\"x\",\"level\":\"c2\",\"start_ms\":5,\"end_ms\":5,\"ttft_ms\":null,"
             + "\"tpot_ms\":null,\"e2el_ms\":null,\"itl_ms\":[],\"input_tokens\":null,"
@@ -73,21 +100,42 @@ class RequestRecordJsonTest {
   @Test
   void aConversationTurnAndATraceTimeAreWrittenOnlyWhereTheyAreAndReadBack() throws Exception {
     RequestRecord turn =
-        RequestRecord.failed("x", "c2", null, 5, 9, "HTTP 400", 400, null)
-            .withOrigin(RequestOrigin.turn("conv-3", 2));
+        RequestRecord.builder()
+            .id("x")
+            .level("c2")
+            .startMs(5)
+            .endMs(9)
+            .error("HTTP 400")
+            .httpStatus(400)
+            .origin(RequestOrigin.turn("conv-3", 2))
+            .build();
     String line = write(turn);
     assertTrue(line.endsWith("\"profile\":null,\"conversation\":\"conv-3\",\"turn\":2}"), line);
     assertEquals(turn, JSON.readValue(line, RequestRecord.class));
     RequestRecord traced =
-        RequestRecord.failed("y", "trace", null, 5, 9, "HTTP 400", 400, null)
-            .withOrigin(RequestOrigin.trace(1_250_500, 1_234));
+        RequestRecord.builder()
+            .id("y")
+            .level("trace")
+            .startMs(5)
+            .endMs(9)
+            .error("HTTP 400")
+            .httpStatus(400)
+            .origin(RequestOrigin.trace(1_250_500, 1_234))
+            .build();
     line = write(traced);
     assertTrue(line.endsWith("\"profile\":null,\"trace_ms\":1250.5,\"sent_ms\":1.234}"), line);
     assertEquals(traced, JSON.readValue(line, RequestRecord.class));
     assertEquals(1250.5, JSON.readValue(line, RequestRecord.class).origin().traceMs());
     RequestRecord trial =
-        RequestRecord.failed("t", "c4", null, 5, 9, "HTTP 500", 500, null)
-            .withOrigin(RequestOrigin.inTrial(RequestOrigin.turn("conv-1", 1), 3));
+        RequestRecord.builder()
+            .id("t")
+            .level("c4")
+            .startMs(5)
+            .endMs(9)
+            .error("HTTP 500")
+            .httpStatus(500)
+            .origin(RequestOrigin.inTrial(RequestOrigin.turn("conv-1", 1), 3))
+            .build();
     line = write(trial);
     assertTrue(
         line.endsWith("\"profile\":null,\"conversation\":\"conv-1\",\"turn\":1,\"trial\":3}"),
@@ -95,15 +143,29 @@ class RequestRecordJsonTest {
     assertEquals(trial, JSON.readValue(line, RequestRecord.class));
     assertEquals(3, RequestOrigin.trialOf(JSON.readValue(line, RequestRecord.class).origin()));
     RequestRecord queued =
-        RequestRecord.failed("q", "r40", null, 5, 9, "HTTP 500", 500, null)
-            .withOrigin(RequestOrigin.queued(null, 1_234_567));
+        RequestRecord.builder()
+            .id("q")
+            .level("r40")
+            .startMs(5)
+            .endMs(9)
+            .error("HTTP 500")
+            .httpStatus(500)
+            .origin(RequestOrigin.queued(null, 1_234_567))
+            .build();
     line = write(queued);
     assertTrue(line.endsWith("\"profile\":null,\"client_queue_ms\":1234.567}"), line);
     assertEquals(queued, JSON.readValue(line, RequestRecord.class));
     assertEquals(1234.567, JSON.readValue(line, RequestRecord.class).origin().clientQueueMs());
     RequestRecord thought =
-        RequestRecord.failed("p", "c1", null, 5, 9, "HTTP 500", 500, null)
-            .withReasoning(new Reasoning(412_500, 31, Reasoning.USAGE));
+        RequestRecord.builder()
+            .id("p")
+            .level("c1")
+            .startMs(5)
+            .endMs(9)
+            .error("HTTP 500")
+            .httpStatus(500)
+            .reasoning(new Reasoning(412_500, 31, Reasoning.USAGE))
+            .build();
     line = write(thought);
     assertTrue(
         line.endsWith(
@@ -112,11 +174,20 @@ class RequestRecordJsonTest {
         line);
     assertEquals(thought, JSON.readValue(line, RequestRecord.class));
     RequestRecord unanswered =
-        thought.withReasoning(new Reasoning(RequestRecord.ABSENT, 7, Reasoning.CHUNKS));
+        thought.toBuilder()
+            .reasoning(new Reasoning(RequestRecord.ABSENT, 7, Reasoning.CHUNKS))
+            .build();
     assertEquals(unanswered, JSON.readValue(write(unanswered), RequestRecord.class));
     assertNull(
         JSON.readValue(
-                write(RequestRecord.failed("z", "c1", null, 1, 2, "e", null, null)),
+                write(
+                    RequestRecord.builder()
+                        .id("z")
+                        .level("c1")
+                        .startMs(1)
+                        .endMs(2)
+                        .error("e")
+                        .build()),
                 RequestRecord.class)
             .origin());
   }
@@ -124,17 +195,25 @@ class RequestRecordJsonTest {
   @Test
   void aRecordOfARunOverSeveralServersOrModelsNamesItsOwnAndReadsBack() throws Exception {
     RequestRecord routed =
-        RequestRecord.failed("r", "c2", null, 5, 9, "HTTP 500", 500, null)
-            .withRoute(Route.of("http://127.0.0.1:8001", "sql"));
+        RequestRecord.builder()
+            .id("r")
+            .level("c2")
+            .startMs(5)
+            .endMs(9)
+            .error("HTTP 500")
+            .httpStatus(500)
+            .route(Route.of("http://127.0.0.1:8001", "sql"))
+            .build();
     String line = write(routed);
     assertTrue(line.endsWith("\"endpoint\":\"http://127.0.0.1:8001\",\"model\":\"sql\"}"), line);
     RequestRecord back = JSON.readValue(line, RequestRecord.class);
     assertEquals(routed, back);
     assertSame(routed.route(), back.route(), "one instance per route");
-    RequestRecord modelOnly = routed.withRoute(Route.of(null, "a"));
+    RequestRecord modelOnly = routed.toBuilder().route(Route.of(null, "a")).build();
     assertTrue(write(modelOnly).endsWith("\"profile\":null,\"model\":\"a\"}"));
     assertNull(Route.of(null, null));
-    assertNull(JSON.readValue(write(routed.withRoute(null)), RequestRecord.class).route());
+    assertNull(
+        JSON.readValue(write(routed.toBuilder().route(null).build()), RequestRecord.class).route());
   }
 
   @Test
@@ -142,26 +221,51 @@ class RequestRecordJsonTest {
     for (Level level : List.of(Level.closed(64), Level.open(2.5), Level.TRACE, Level.WARMUP)) {
       RequestRecord r =
           JSON.readValue(
-              write(RequestRecord.failed("x", level.tag(), null, 1, 2, "e", null, null)),
+              write(
+                  RequestRecord.builder()
+                      .id("x")
+                      .level(level.tag())
+                      .startMs(1)
+                      .endMs(2)
+                      .error("e")
+                      .build()),
               RequestRecord.class);
       assertEquals(level.tag(), r.level());
       assertEquals(Optional.of(level), r.loadLevel());
-      assertEquals(Optional.of(level), r.withProfile("SS").loadLevel(), "a copy keeps it");
+      assertEquals(
+          Optional.of(level), r.toBuilder().profile("SS").build().loadLevel(), "a copy keeps it");
     }
     // a custom simulation's group (or an older file's name): no level of the kit's, written back as
     // read
-    String line = write(RequestRecord.failed("x", "checkout step", null, 1, 2, "e", null, null));
+    String line =
+        write(
+            RequestRecord.builder()
+                .id("x")
+                .level("checkout step")
+                .startMs(1)
+                .endMs(2)
+                .error("e")
+                .build());
     RequestRecord custom = JSON.readValue(line, RequestRecord.class);
     assertEquals("checkout step", custom.level());
     assertEquals(Optional.empty(), custom.loadLevel());
     assertEquals(line, write(custom));
     assertEquals(
-        Optional.empty(), RequestRecord.failed("y", null, null, 1, 2, "e", null, null).loadLevel());
+        Optional.empty(),
+        RequestRecord.builder().id("y").startMs(1).endMs(2).error("e").build().loadLevel());
     // parsed once per tag: the records of a level share it
-    RequestRecord a = RequestRecord.failed("a", "c48", null, 1, 2, "e", null, null);
+    RequestRecord a =
+        RequestRecord.builder().id("a").level("c48").startMs(1).endMs(2).error("e").build();
     RequestRecord b =
         JSON.readValue(
-            write(RequestRecord.failed("b", "c48", null, 1, 2, "e", null, null)),
+            write(
+                RequestRecord.builder()
+                    .id("b")
+                    .level("c48")
+                    .startMs(1)
+                    .endMs(2)
+                    .error("e")
+                    .build()),
             RequestRecord.class);
     assertSame(a.loadLevel().orElseThrow(), b.loadLevel().orElseThrow());
   }
@@ -236,15 +340,14 @@ class RequestRecordJsonTest {
                   .serverTimings(
                       rnd.nextInt(5) == 0 ? new ServerTimings(59, 45.791, 3, 4.394, 2.197) : null)
                   .build()
-              : RequestRecord.failed(
-                  id,
-                  "c8",
-                  null,
-                  1_700_000_000_000L,
-                  1_700_000_000_500L,
-                  "timeout: no [DONE] within 600 s",
-                  null,
-                  12);
+              : RequestRecord.builder()
+                  .id(id)
+                  .level("c8")
+                  .startMs(1_700_000_000_000L)
+                  .endMs(1_700_000_000_500L)
+                  .error("timeout: no [DONE] within 600 s")
+                  .inputTokens(12)
+                  .build();
       recorder.finished(r);
       written.add(r);
     }

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class CapacityBlockTest {
   private static final SloFigure TTFT_P99 = new LatencyFigure(Metric.TTFT, Statistic.P99);
   private static final RunAnalysis NO_RECORDS =
-      RunAnalysis.of(List.of(), Map.of(), null, null, 1, "hint");
+      RunAnalysis.of(RunAnalysis.Inputs.builder(List.of()).rooflineHint("hint").build());
 
   @Test
   void theAnswerAndThinP99ProbesAreSaid() {
@@ -84,7 +84,8 @@ class CapacityBlockTest {
     List<RequestRecord> records =
         new ArrayList<>(level("r2.5", 100, 1900, 2100, 2500)); // 2 of 4 within 2000 ms
     records.addAll(level("r2.75", 3000, 3000));
-    RunAnalysis a = RunAnalysis.of(records, Map.of(), null, null, 1, "hint");
+    RunAnalysis a =
+        RunAnalysis.of(RunAnalysis.Inputs.builder(records).rooflineHint("hint").build());
     CapacitySearch.Verdict v = s.verdict(probes);
     String block = CapacityBlock.format(v, search(true), Optional.empty(), a);
     assertTrue(

@@ -10,7 +10,6 @@ import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class FailureBlockTest {
@@ -83,7 +82,9 @@ class FailureBlockTest {
             .inputTokens(16)
             .status(500)
             .build());
-    String text = RunReport.levelsText(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), true);
+    String text =
+        RunReport.levelsText(
+            RunAnalysis.of(RunAnalysis.Inputs.builder(rs).rooflineHint("hint").build()), true);
     int c2 = text.indexOf("Serving Benchmark Result (c2)");
     int failures = text.indexOf("- Failures (c2) -");
     int c4 = text.indexOf("Serving Benchmark Result (c4)");

@@ -293,7 +293,10 @@ class LlmPageTest {
     rs.add(TestRecords.ok("c4").id("ok").start(t + 1_000).end(t + 1_100).build());
     String html =
         LlmPage.html(
-            RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), RunInfo.NONE, null, "run");
+            RunAnalysis.of(RunAnalysis.Inputs.builder(rs).rooflineHint("hint").build()),
+            RunInfo.NONE,
+            null,
+            "run");
 
     String errors =
         html.substring(html.indexOf("<div id=\"llm-errors\""), html.indexOf("<div id=\"llm-run\""));
@@ -319,7 +322,10 @@ class LlmPageTest {
 
     String clean =
         LlmPage.html(
-            RunAnalysis.of(rs.subList(rs.size() - 1, rs.size()), Map.of(), null, null, 1, "hint"),
+            RunAnalysis.of(
+                RunAnalysis.Inputs.builder(rs.subList(rs.size() - 1, rs.size()))
+                    .rooflineHint("hint")
+                    .build()),
             RunInfo.NONE,
             null,
             "run");
@@ -354,7 +360,9 @@ class LlmPageTest {
     @SuppressWarnings("unchecked")
     List<Map<String, Object>> ladder =
         (List<Map<String, Object>>)
-            LlmPage.chartData(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint")).get("ladder");
+            LlmPage.chartData(
+                    RunAnalysis.of(RunAnalysis.Inputs.builder(rs).rooflineHint("hint").build()))
+                .get("ladder");
     Map<String, Object> c2 = ladder.get(0);
     double low = (Double) c2.get("tpotLow");
     double high = (Double) c2.get("tpotHigh");
@@ -393,7 +401,10 @@ class LlmPageTest {
             .build());
     String html =
         LlmPage.html(
-            RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), RunInfo.NONE, null, "run");
+            RunAnalysis.of(RunAnalysis.Inputs.builder(rs).rooflineHint("hint").build()),
+            RunInfo.NONE,
+            null,
+            "run");
     String section =
         html.substring(
             html.indexOf("<div id=\"llm-workload\""), html.indexOf("<div id=\"llm-errors\""));
@@ -410,14 +421,19 @@ class LlmPageTest {
         "median of 0 and 7.5 ms late: " + section);
     String plain =
         LlmPage.html(
-            RunAnalysis.of(rs.subList(3, 4), Map.of(), null, null, 1, "hint"),
+            RunAnalysis.of(
+                RunAnalysis.Inputs.builder(rs.subList(3, 4)).rooflineHint("hint").build()),
             RunInfo.NONE,
             null,
             "run");
     assertTrue(plain.contains("llm-workload"), "one trace record still has a lateness row");
-    rs.replaceAll(r -> r.withOrigin(null));
+    rs.replaceAll(r -> r.toBuilder().origin(null).build());
     assertFalse(
-        LlmPage.html(RunAnalysis.of(rs, Map.of(), null, null, 1, "hint"), RunInfo.NONE, null, "run")
+        LlmPage.html(
+                RunAnalysis.of(RunAnalysis.Inputs.builder(rs).rooflineHint("hint").build()),
+                RunInfo.NONE,
+                null,
+                "run")
             .contains("llm-workload"));
   }
 

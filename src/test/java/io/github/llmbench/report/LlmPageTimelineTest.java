@@ -35,7 +35,15 @@ class LlmPageTimelineTest {
                   .inputTokens(5)
                   .outputTokens(20)
                   .build() // 20 tokens in 10 chunks: each chunk weighs 2
-              : RequestRecord.failed("r" + i, "c4", null, start, start + 300, "HTTP 500", 500, 5));
+              : RequestRecord.builder()
+                  .id("r" + i)
+                  .level("c4")
+                  .startMs(start)
+                  .endMs(start + 300)
+                  .error("HTTP 500")
+                  .httpStatus(500)
+                  .inputTokens(5)
+                  .build());
     }
     return rs;
   }

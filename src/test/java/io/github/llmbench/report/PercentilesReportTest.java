@@ -111,16 +111,7 @@ class PercentilesReportTest {
 
   private static RunAnalysis analysis(ReportedPercentiles p) {
     return RunAnalysis.of(
-        steadyRun(),
-        RunAnalysis.Telemetry.NONE,
-        Map.of(),
-        Map.of(),
-        Map.of(),
-        null,
-        null,
-        1,
-        "hint",
-        p);
+        RunAnalysis.Inputs.builder(steadyRun()).rooflineHint("hint").percentiles(p).build());
   }
 
   @Test

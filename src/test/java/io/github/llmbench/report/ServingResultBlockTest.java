@@ -108,29 +108,31 @@ class ServingResultBlockTest {
     for (int i = 0; i < 5; i++) {
       long e2el = 20_000 + 1_000L * i;
       records.add(
-          RequestRecord.completed(
-                  "req-" + i,
-                  "c2",
-                  null,
-                  1_000 + 10L * i,
-                  1_030 + 10L * i,
-                  e2el,
-                  RequestRecord.ABSENT,
-                  e2el,
-                  null,
-                  64 + i,
-                  0,
-                  false,
-                  200,
-                  null,
-                  null,
-                  null,
-                  null)
-              .asPooling());
+          RequestRecord.builder()
+              .id("req-" + i)
+              .level("c2")
+              .startMs(1_000 + 10L * i)
+              .endMs(1_030 + 10L * i)
+              .ttftMicros(e2el)
+              .tpotMicros(RequestRecord.ABSENT)
+              .e2elMicros(e2el)
+              .inputTokens(64 + i)
+              .outputTokens(0)
+              .httpStatus(200)
+              .ok(true)
+              .pooling(true)
+              .build());
     }
     records.add(
-        RequestRecord.failed("req-9", "c2", null, 1_000, 1_100, "HTTP 500: x", 500, null)
-            .asPooling());
+        RequestRecord.builder()
+            .id("req-9")
+            .level("c2")
+            .startMs(1_000)
+            .endMs(1_100)
+            .error("HTTP 500: x")
+            .httpStatus(500)
+            .pooling(true)
+            .build());
     ServingMetrics m = ServingMetricsCalculator.compute(records, 2);
     assertTrue(m.pooling());
     List<String> block = lines(ServingResultBlock.format(m));

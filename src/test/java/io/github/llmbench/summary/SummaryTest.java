@@ -142,7 +142,12 @@ class SummaryTest {
             .inputTokens(5)
             .outputTokens(2)
             .build());
-    RunAnalysis a = RunAnalysis.of(all, Map.of("c4", 4, "c8", 8), null, null, 1, "hint");
+    RunAnalysis a =
+        RunAnalysis.of(
+            RunAnalysis.Inputs.builder(all)
+                .concurrencyByLevel(Map.of("c4", 4, "c8", 8))
+                .rooflineHint("hint")
+                .build());
     Summary s = Summary.of(a, TestReports.info(Map.of("model_id", "m")));
     JsonNode root = JSON.readTree(s.toJson());
 
@@ -193,7 +198,10 @@ class SummaryTest {
       }
     }
     all.add(TestRecords.ok("c4").id("ok").start(t + 1000).end(t + 2000).build());
-    Summary s = Summary.of(RunAnalysis.of(all, Map.of(), null, null, 1, "hint"), RunInfo.NONE);
+    Summary s =
+        Summary.of(
+            RunAnalysis.of(RunAnalysis.Inputs.builder(all).rooflineHint("hint").build()),
+            RunInfo.NONE);
     JsonNode lv = JSON.readTree(s.toJson()).get("levels");
 
     JsonNode c2 = lv.get("c2").get("failures");

@@ -1,7 +1,9 @@
 package io.github.llmbench.testing;
 
+import io.github.llmbench.records.Reasoning;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.Route;
 import io.github.llmbench.records.ServerTimings;
 import java.util.Arrays;
 import java.util.Collections;
@@ -17,9 +19,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * RequestRecord f = TestRecords.failed("c8", "HTTP 500").status(500).start(1000).end(1010).build();
  * }</pre>
  *
- * <p>{@link Builder#build()} calls the public 16-argument constructor of {@link RequestRecord}
- * (then {@link RequestRecord#withOrigin} when an origin is set), so a built record is exactly the
- * one that constructor makes from the same values: same rounding to µs, same checks.
+ * <p>{@link Builder#build()} fills {@link RequestRecord#builder()} with the values set and the
+ * defaults below, so a built record is exactly the one that constructor makes from the same values:
+ * same rounding to µs, same checks.
  *
  * <p>Defaults of {@link #ok(String)} (a completed request with the server's usage):
  *
@@ -93,8 +95,8 @@ public final class TestRecords {
   }
 
   /**
-   * A builder holding every value of {@code r} (its token-count sources aside: the constructor has
-   * none).
+   * A builder holding every value of {@code r} (its token-count sources, finish reason and pooling
+   * aside).
    */
   public static Builder from(RequestRecord r) {
     Builder b = new Builder();
@@ -120,6 +122,8 @@ public final class TestRecords {
     b.profile = r.profile();
     b.serverTimings = r.serverTimings();
     b.origin = r.origin();
+    b.reasoning = r.reasoning();
+    b.route = r.route();
     return b;
   }
 
@@ -147,6 +151,8 @@ public final class TestRecords {
     private String profile;
     private ServerTimings serverTimings;
     private RequestOrigin origin;
+    private Reasoning reasoning;
+    private Route route;
 
     private Builder() {}
 
@@ -264,7 +270,19 @@ public final class TestRecords {
       return this;
     }
 
-    /** The record, made by the public constructor from the values set and the derived defaults. */
+    /** What the stream said before its answer; null: it did not reason. */
+    public Builder reasoning(Reasoning reasoning) {
+      this.reasoning = reasoning;
+      return this;
+    }
+
+    /** Where it went, in a run over several servers or models; null: none. */
+    public Builder route(Route route) {
+      this.route = route;
+      return this;
+    }
+
+    /** The record, made by {@link RequestRecord#builder()} from the values set and the defaults. */
     public RequestRecord build() {
       int n = outputTokens == null ? 0 : outputTokens;
       Double tpotMs = tpot;
@@ -287,24 +305,27 @@ public final class TestRecords {
       }
       long endMs = endSet ? end : start + (e2elMs == null ? 0 : Math.round(e2elMs));
       String recordId = idSet ? id : "rec-" + IDS.incrementAndGet();
-      return new RequestRecord(
-              recordId,
-              level,
-              start,
-              endMs,
-              ttft,
-              tpotMs,
-              e2elMs,
-              itlMs,
-              inputTokens,
-              outputTokens,
-              estimated,
-              ok,
-              error,
-              status,
-              profile,
-              serverTimings)
-          .withOrigin(origin);
+      return RequestRecord.builder()
+          .id(recordId)
+          .level(level)
+          .startMs(start)
+          .endMs(endMs)
+          .ttftMs(ttft)
+          .tpotMs(tpotMs)
+          .e2elMs(e2elMs)
+          .itlMs(itlMs)
+          .inputTokens(inputTokens)
+          .outputTokens(outputTokens)
+          .outputTokensEstimated(estimated)
+          .ok(ok)
+          .error(error)
+          .httpStatus(status)
+          .profile(profile)
+          .serverTimings(serverTimings)
+          .origin(origin)
+          .reasoning(reasoning)
+          .route(route)
+          .build();
     }
   }
 }

@@ -18,23 +18,20 @@ class TestRecordsTest {
   void aCompletedRecordsDefaultsAreConsistent() {
     RequestRecord r = TestRecords.ok("c8").id("a").start(1000).build();
     assertEquals(
-        new RequestRecord(
-            "a",
-            "c8",
-            1000,
-            1045,
-            10.0,
-            5.0,
-            45.0,
-            List.of(5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0),
-            10,
-            8,
-            false,
-            true,
-            null,
-            200,
-            null,
-            null),
+        RequestRecord.builder()
+            .id("a")
+            .level("c8")
+            .startMs(1000)
+            .endMs(1045)
+            .ttftMs(10.0)
+            .tpotMs(5.0)
+            .e2elMs(45.0)
+            .itlMs(List.of(5.0, 5.0, 5.0, 5.0, 5.0, 5.0, 5.0))
+            .inputTokens(10)
+            .outputTokens(8)
+            .ok(true)
+            .httpStatus(200)
+            .build(),
         r);
 
     // tpot and e2el derive one from the other; itl and end follow
@@ -60,11 +57,24 @@ class TestRecordsTest {
   void aFailedRecordHasNoLatencies() {
     RequestRecord f = TestRecords.failed("c2", "HTTP 500").id("f").start(5).status(500).build();
     assertEquals(
-        new RequestRecord(
-            "f", "c2", 5, 5, null, null, null, null, null, null, false, false, "HTTP 500", 500),
+        RequestRecord.builder()
+            .id("f")
+            .level("c2")
+            .startMs(5)
+            .endMs(5)
+            .error("HTTP 500")
+            .httpStatus(500)
+            .build(),
         f);
     assertEquals(
-        RequestRecord.failed("x", "c2", null, 5, 9, "timeout", null, 12),
+        RequestRecord.builder()
+            .id("x")
+            .level("c2")
+            .startMs(5)
+            .endMs(9)
+            .error("timeout")
+            .inputTokens(12)
+            .build(),
         TestRecords.failed("c2", "timeout").id("x").start(5).end(9).inputTokens(12).build());
   }
 
@@ -91,24 +101,23 @@ class TestRecordsTest {
             .origin(RequestOrigin.turn("conv", 2))
             .build();
     assertEquals(
-        new RequestRecord(
-                "req-3",
-                "c4",
-                10,
-                20,
-                1.5,
-                0.25,
-                4.0,
-                List.of(1.0, 2.0),
-                null,
-                3,
-                true,
-                true,
-                "e",
-                null,
-                "SS",
-                t)
-            .withOrigin(RequestOrigin.turn("conv", 2)),
+        RequestRecord.builder()
+            .id("req-3")
+            .level("c4")
+            .startMs(10)
+            .endMs(20)
+            .ttftMs(1.5)
+            .tpotMs(0.25)
+            .e2elMs(4.0)
+            .itlMs(List.of(1.0, 2.0))
+            .outputTokens(3)
+            .outputTokensEstimated(true)
+            .ok(true)
+            .error("e")
+            .profile("SS")
+            .serverTimings(t)
+            .origin(RequestOrigin.turn("conv", 2))
+            .build(),
         r);
     assertSame(itl, r.itlMs());
     assertEquals(r, TestRecords.from(r).build());

@@ -42,7 +42,14 @@ public final class TestReports {
       PrintStream console) {
     RunAnalysis a =
         RunAnalysis.of(
-            records, telemetry, concurrencyByLevel, model, gpu, tp, RunReport.ROOFLINE_HINT);
+            RunAnalysis.Inputs.builder(records)
+                .telemetry(telemetry)
+                .concurrencyByLevel(concurrencyByLevel)
+                .model(model)
+                .gpu(gpu)
+                .tp(tp)
+                .rooflineHint(RunReport.ROOFLINE_HINT)
+                .build());
     RunReport.of(a, info(info)).write(runDir, Set.of(), console);
     return a;
   }
