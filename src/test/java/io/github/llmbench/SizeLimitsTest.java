@@ -60,15 +60,7 @@ class SizeLimitsTest {
           // server profiles (item 3)
           "simulator/ApiHandler.java#channelRead0",
           "simulator/ApiHandler.java#generate",
-          "analysis/ServerFigures.java#of",
-          // small named steps (item 7), being split on their own
-          "analysis/RampWindows.java#of",
-          "analysis/ServingMetricsCalculator.java#compute",
-          "simulator/ParsedRequest.java#parse",
-          "simulator/SimCalibration.java#main",
-          "simulator/StreamWriter.java#emit",
-          "simulator/VllmSimulatorMain.java#parse",
-          "workload/PreparedWorkload.java#PreparedWorkload");
+          "analysis/ServerFigures.java#of");
 
   @Test
   void noMainFileOrMethodIsLongerThanTheLimitOutsideTheListedExceptions() throws IOException {
