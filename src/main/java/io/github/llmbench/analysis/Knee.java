@@ -137,23 +137,54 @@ public final class Knee {
   public static Result analyse(List<Point> ladder, String basis) {
     List<Point> pts = new ArrayList<>(ladder);
     pts.sort(Comparator.comparingInt(Point::concurrency).thenComparing(Point::level));
-    int n = pts.size();
+    Point peak = peak(pts);
+    Verdict saturation = Verdict.saturation(pts, peak);
+    Verdict power = Verdict.power(pts);
+    OverSaturation over = OverSaturation.of(pts, peak);
+    KneeCall knee = KneeCall.of(pts, peak);
+    return new Result(
+        pts,
+        basis,
+        knee.fit(),
+        knee.level(),
+        knee.sentence(),
+        power.level(),
+        power.sentence(),
+        saturation.level(),
+        saturation.sentence(),
+        !over.levels().isEmpty(),
+        over.levels(),
+        over.sentence());
+  }
 
-    // saturation
-    String satLevel = null;
-    String satVerdict;
+  /** The first level of highest output throughput; null for an empty ladder. */
+  private static Point peak(List<Point> pts) {
     Point peak = null;
     for (Point p : pts) {
       if (peak == null || p.outputThroughput() > peak.outputThroughput()) {
         peak = p;
       }
     }
-    if (n < 2) {
-      satVerdict = tooFew("a saturation level", n, 2);
-    } else {
-      satLevel = peak.level();
+    return peak;
+  }
+
+  /**
+   * A level the ladder singles out and the sentence saying why.
+   *
+   * @param level the level, null when none
+   * @param sentence why
+   */
+  private record Verdict(String level, String sentence) {
+
+    /** Saturation: the peak level. */
+    static Verdict saturation(List<Point> pts, Point peak) {
+      int n = pts.size();
+      if (n < 2) {
+        return new Verdict(null, tooFew("a saturation level", n, 2));
+      }
       boolean top = peak == pts.get(n - 1);
-      satVerdict =
+      return new Verdict(
+          peak.level(),
           String.format(
               Locale.ROOT,
               "Saturation at %s: its %s tok/s is the highest output throughput of the ladder%s.",
@@ -162,24 +193,24 @@ public final class Knee {
               top
                   ? ", and it is the highest level tested, so the true saturation point may lie"
                       + " beyond it"
-                  : "");
+                  : ""));
     }
 
-    // power
-    String powLevel = null;
-    String powVerdict;
-    if (n < 2) {
-      powVerdict = tooFew("the level of highest power", n, 2);
-    } else {
+    /** Power: the first level of highest output throughput / mean E2EL. */
+    static Verdict power(List<Point> pts) {
+      int n = pts.size();
+      if (n < 2) {
+        return new Verdict(null, tooFew("the level of highest power", n, 2));
+      }
       Point best = pts.get(0);
       for (Point p : pts) {
         if (p.power() > best.power()) {
           best = p;
         }
       }
-      powLevel = best.level();
       boolean top = best == pts.get(n - 1);
-      powVerdict =
+      return new Verdict(
+          best.level(),
           String.format(
               Locale.ROOT,
               "Highest power (output throughput / mean E2EL) at %s: %s tok/s at %s s mean E2EL; %s.",
@@ -188,162 +219,221 @@ public final class Knee {
               f2(best.meanE2elMs() / 1000.0),
               top
                   ? "it is the highest level tested, so latency has not yet outgrown throughput"
-                  : "beyond it latency grows faster than throughput");
+                  : "beyond it latency grows faster than throughput"));
     }
+  }
 
-    // over-saturation
-    List<String> over = new ArrayList<>();
-    List<String> reasons = new ArrayList<>();
-    if (n >= 2) {
-      int peakIdx = pts.indexOf(peak);
-      for (int i = peakIdx + 1; i < n; i++) {
+  /**
+   * One level's sign of over-saturation.
+   *
+   * @param level the level
+   * @param reason what it shows, one clause
+   */
+  private record OverSaturationSign(String level, String reason) {
+
+    /** The levels above the peak that lose more than {@link #OVER_SATURATION_LOSS} of it. */
+    static List<OverSaturationSign> lossesPastPeak(List<Point> pts, Point peak) {
+      List<OverSaturationSign> signs = new ArrayList<>();
+      if (pts.size() < 2) {
+        return signs;
+      }
+      for (int i = pts.indexOf(peak) + 1; i < pts.size(); i++) {
         Point p = pts.get(i);
         double loss =
             peak.outputThroughput() > 0
                 ? 1.0 - p.outputThroughput() / peak.outputThroughput()
                 : 0.0;
         if (loss > OVER_SATURATION_LOSS) {
-          over.add(p.level());
-          reasons.add(
-              String.format(
-                  Locale.ROOT,
-                  "%s loses %s%% of the peak throughput of %s" + " (%s vs %s tok/s)",
+          signs.add(
+              new OverSaturationSign(
                   p.level(),
-                  f0(loss * 100),
-                  peak.level(),
-                  f0(p.outputThroughput()),
-                  f0(peak.outputThroughput())));
+                  String.format(
+                      Locale.ROOT,
+                      "%s loses %s%% of the peak throughput of %s" + " (%s vs %s tok/s)",
+                      p.level(),
+                      f0(loss * 100),
+                      peak.level(),
+                      f0(p.outputThroughput()),
+                      f0(peak.outputThroughput()))));
         }
       }
-    }
-    for (Point p : pts) {
-      if (p.ttftTrend() != null && p.ttftTrend().growing()) {
-        if (!over.contains(p.level())) {
-          over.add(p.level());
-        }
-        reasons.add(
-            String.format(
-                Locale.ROOT,
-                "%s's TTFT grows without bound inside the level (+%s ms over its steady window,"
-                    + " %s ms/s)",
-                p.level(),
-                f0(p.ttftTrend().riseMs()),
-                f1(p.ttftTrend().slopeMsPerS())));
-      }
-    }
-    String overVerdict;
-    if (!over.isEmpty()) {
-      overVerdict = "Over-saturated: " + String.join("; ", reasons) + ".";
-    } else if (n < 2) {
-      overVerdict =
-          "No TTFT growth inside the level, but "
-              + tooFewLower("a throughput loss" + " past the peak", n, 2);
-    } else if (peak == pts.get(n - 1)) {
-      overVerdict =
-          "No over-saturation seen: TTFT stayed bounded in every level, but the peak is"
-              + " the highest level tested, so a loss past it cannot show.";
-    } else {
-      overVerdict =
-          String.format(
-              Locale.ROOT,
-              "No over-saturation: no level above %s lost more"
-                  + " than %s%% of its peak throughput and TTFT stayed bounded in every level.",
-              peak.level(),
-              f0(OVER_SATURATION_LOSS * 100));
+      return signs;
     }
 
-    // knee
-    Fit fit = null;
-    String kneeLevel = null;
-    String kneeVerdict;
-    if (n < MIN_KNEE_LEVELS) {
-      kneeVerdict =
-          String.format(
-              Locale.ROOT,
-              "Too few levels to fit a knee: %d level%s, at least %d" + " needed.",
-              n,
-              n == 1 ? "" : "s",
-              MIN_KNEE_LEVELS);
-    } else {
-      HingeFit h = bestHinge(pts);
-      if (h == null) {
-        kneeVerdict = "No knee: the throughput curve has no usable range (all levels equal).";
-      } else {
-        fit = h.fit;
-        Point kp = null;
-        for (Point p : pts) {
-          if (p.concurrency() >= h.fit.breakConcurrency() * (1 - BREAK_TOLERANCE) - 1e-9) {
-            kp = p;
-            break;
-          }
-        }
-        double fraction =
-            peak.outputThroughput() > 0 ? kp.outputThroughput() / peak.outputThroughput() : 0;
-        if (h.lineSse <= EPS) {
-          kneeVerdict =
-              "No knee yet: throughput follows a straight line over every level;"
-                  + " add higher levels.";
-        } else if (h.fit.preSlope() <= 0) {
-          kneeVerdict = "No knee: throughput does not rise at the low levels.";
-        } else if (h.fit.slopeRatio() > MAX_TAIL_SLOPE_RATIO) {
-          kneeVerdict =
-              String.format(
-                  Locale.ROOT,
-                  "No knee yet: throughput still rises after"
-                      + " the best break (C≈%s: %s tok/s per request after, %s%% of the %s before);"
-                      + " add higher levels.",
-                  f0(h.fit.breakConcurrency()),
-                  f1(h.fit.tailSlope()),
-                  f0(h.fit.slopeRatio() * 100),
-                  f1(h.fit.preSlope()));
-        } else if (h.fit.fitImprovement() < MIN_FIT_IMPROVEMENT) {
-          kneeVerdict =
-              String.format(
-                  Locale.ROOT,
-                  "No knee: two segments fit barely better than"
-                      + " one line (%s%% less squared error; %s%% needed).",
-                  f0(h.fit.fitImprovement() * 100),
-                  f0(MIN_FIT_IMPROVEMENT * 100));
-        } else if (fraction < MIN_THROUGHPUT_FRACTION) {
-          kneeVerdict =
-              String.format(
-                  Locale.ROOT,
-                  "No knee: the flattening at C≈%s comes at %s,"
-                      + " only %s%% of the peak throughput (%s%% needed).",
-                  f0(h.fit.breakConcurrency()),
-                  kp.level(),
-                  f0(fraction * 100),
-                  f0(MIN_THROUGHPUT_FRACTION * 100));
-        } else {
-          kneeLevel = kp.level();
-          kneeVerdict =
-              String.format(
-                  Locale.ROOT,
-                  "Knee at %s (segments break at C≈%s):"
-                      + " throughput rises %s tok/s per added request before it and %s after, and"
-                      + " %s already gives %s%% of the peak.",
-                  kp.level(),
-                  f0(h.fit.breakConcurrency()),
-                  f1(h.fit.preSlope()),
-                  f1(h.fit.tailSlope()),
-                  kp.level(),
-                  f0(fraction * 100));
+    /** The levels whose TTFT grows without bound inside their steady window. */
+    static List<OverSaturationSign> unboundedTtft(List<Point> pts) {
+      List<OverSaturationSign> signs = new ArrayList<>();
+      for (Point p : pts) {
+        if (p.ttftTrend() != null && p.ttftTrend().growing()) {
+          signs.add(
+              new OverSaturationSign(
+                  p.level(),
+                  String.format(
+                      Locale.ROOT,
+                      "%s's TTFT grows without bound inside the level (+%s ms over its steady"
+                          + " window, %s ms/s)",
+                      p.level(),
+                      f0(p.ttftTrend().riseMs()),
+                      f1(p.ttftTrend().slopeMsPerS()))));
         }
       }
+      return signs;
     }
-    return new Result(
-        pts,
-        basis,
-        fit,
-        kneeLevel,
-        kneeVerdict,
-        powLevel,
-        powVerdict,
-        satLevel,
-        satVerdict,
-        !over.isEmpty(),
-        over,
-        overVerdict);
+  }
+
+  /**
+   * The over-saturation verdict.
+   *
+   * @param levels the over-saturated levels, each once, throughput losses first
+   * @param sentence why
+   */
+  private record OverSaturation(List<String> levels, String sentence) {
+
+    static OverSaturation of(List<Point> pts, Point peak) {
+      List<OverSaturationSign> signs =
+          new ArrayList<>(OverSaturationSign.lossesPastPeak(pts, peak));
+      signs.addAll(OverSaturationSign.unboundedTtft(pts));
+      List<String> levels = new ArrayList<>();
+      List<String> reasons = new ArrayList<>();
+      for (OverSaturationSign s : signs) {
+        if (!levels.contains(s.level())) {
+          levels.add(s.level());
+        }
+        reasons.add(s.reason());
+      }
+      if (!levels.isEmpty()) {
+        return new OverSaturation(levels, "Over-saturated: " + String.join("; ", reasons) + ".");
+      }
+      return new OverSaturation(levels, noneSentence(pts, peak));
+    }
+
+    private static String noneSentence(List<Point> pts, Point peak) {
+      int n = pts.size();
+      if (n < 2) {
+        return "No TTFT growth inside the level, but "
+            + tooFewLower("a throughput loss" + " past the peak", n, 2);
+      }
+      if (peak == pts.get(n - 1)) {
+        return "No over-saturation seen: TTFT stayed bounded in every level, but the peak is"
+            + " the highest level tested, so a loss past it cannot show.";
+      }
+      return String.format(
+          Locale.ROOT,
+          "No over-saturation: no level above %s lost more"
+              + " than %s%% of its peak throughput and TTFT stayed bounded in every level.",
+          peak.level(),
+          f0(OVER_SATURATION_LOSS * 100));
+    }
+  }
+
+  /**
+   * The knee verdict.
+   *
+   * @param fit the best hinge fit, null when none could be made
+   * @param level the knee level, null when none
+   * @param sentence why
+   */
+  private record KneeCall(Fit fit, String level, String sentence) {
+
+    static KneeCall of(List<Point> pts, Point peak) {
+      int n = pts.size();
+      if (n < MIN_KNEE_LEVELS) {
+        return new KneeCall(
+            null,
+            null,
+            String.format(
+                Locale.ROOT,
+                "Too few levels to fit a knee: %d level%s, at least %d" + " needed.",
+                n,
+                n == 1 ? "" : "s",
+                MIN_KNEE_LEVELS));
+      }
+      HingeFit h = bestHinge(pts);
+      if (h == null) {
+        return new KneeCall(
+            null, null, "No knee: the throughput curve has no usable range (all levels equal).");
+      }
+      return judged(h, atBreak(pts, h.fit()), peak);
+    }
+
+    /** The first level at or just below the fitted break. */
+    private static Point atBreak(List<Point> pts, Fit fit) {
+      for (Point p : pts) {
+        if (p.concurrency() >= fit.breakConcurrency() * (1 - BREAK_TOLERANCE) - 1e-9) {
+          return p;
+        }
+      }
+      return null;
+    }
+
+    /** Accepts the break at {@code kp}, or says which threshold it misses. */
+    private static KneeCall judged(HingeFit h, Point kp, Point peak) {
+      Fit fit = h.fit();
+      double fraction =
+          peak.outputThroughput() > 0 ? kp.outputThroughput() / peak.outputThroughput() : 0;
+      if (h.lineSse() <= EPS) {
+        return new KneeCall(
+            fit,
+            null,
+            "No knee yet: throughput follows a straight line over every level;"
+                + " add higher levels.");
+      }
+      if (fit.preSlope() <= 0) {
+        return new KneeCall(fit, null, "No knee: throughput does not rise at the low levels.");
+      }
+      if (fit.slopeRatio() > MAX_TAIL_SLOPE_RATIO) {
+        return new KneeCall(
+            fit,
+            null,
+            String.format(
+                Locale.ROOT,
+                "No knee yet: throughput still rises after"
+                    + " the best break (C≈%s: %s tok/s per request after, %s%% of the %s before);"
+                    + " add higher levels.",
+                f0(fit.breakConcurrency()),
+                f1(fit.tailSlope()),
+                f0(fit.slopeRatio() * 100),
+                f1(fit.preSlope())));
+      }
+      if (fit.fitImprovement() < MIN_FIT_IMPROVEMENT) {
+        return new KneeCall(
+            fit,
+            null,
+            String.format(
+                Locale.ROOT,
+                "No knee: two segments fit barely better than"
+                    + " one line (%s%% less squared error; %s%% needed).",
+                f0(fit.fitImprovement() * 100),
+                f0(MIN_FIT_IMPROVEMENT * 100)));
+      }
+      if (fraction < MIN_THROUGHPUT_FRACTION) {
+        return new KneeCall(
+            fit,
+            null,
+            String.format(
+                Locale.ROOT,
+                "No knee: the flattening at C≈%s comes at %s,"
+                    + " only %s%% of the peak throughput (%s%% needed).",
+                f0(fit.breakConcurrency()),
+                kp.level(),
+                f0(fraction * 100),
+                f0(MIN_THROUGHPUT_FRACTION * 100)));
+      }
+      return new KneeCall(
+          fit,
+          kp.level(),
+          String.format(
+              Locale.ROOT,
+              "Knee at %s (segments break at C≈%s):"
+                  + " throughput rises %s tok/s per added request before it and %s after, and"
+                  + " %s already gives %s%% of the peak.",
+              kp.level(),
+              f0(fit.breakConcurrency()),
+              f1(fit.preSlope()),
+              f1(fit.tailSlope()),
+              kp.level(),
+              f0(fraction * 100)));
+    }
   }
 
   private record HingeFit(Fit fit, double lineSse) {}

@@ -117,20 +117,11 @@ public record RampWindows(
     }
     Ramp ramp = ramped.ramp();
     // each trial from its own first send
-    Map<Integer, Long> firstSend = new HashMap<>();
-    Map<Integer, Long> lastSend = new HashMap<>();
-    for (RequestRecord r : records) {
-      int trial = RequestOrigin.trialOf(r.origin());
-      firstSend.merge(trial, r.startMs(), Math::min);
-      lastSend.merge(trial, r.startMs(), Math::max);
-    }
+    TrialSends sends = TrialSends.of(records);
+    Map<Integer, Long> firstSend = sends.first();
     double d = timing.seconds();
     if (!(d > 0)) {
-      long span = 0;
-      for (var e : firstSend.entrySet()) {
-        span = Math.max(span, lastSend.get(e.getKey()) - e.getValue());
-      }
-      d = Math.max(1, Math.ceil(span / 1000.0));
+      d = Math.max(1, Math.ceil(sends.longestSpanMs() / 1000.0));
     }
     double lead =
         ramp.kind() == Ramp.Kind.CONCURRENCY
@@ -159,38 +150,78 @@ public record RampWindows(
     int trials = firstSend.size();
     List<Window> windows = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      List<Double> ttft = new ArrayList<>();
-      List<Double> tpot = new ArrayList<>();
-      int failed = 0;
-      for (RequestRecord r : sent.get(i)) {
-        if (r.cancelled()) {
-          continue;
-        }
-        if (!r.ok()) {
-          failed++;
-          continue;
-        }
-        if (r.ttftMs() != null) {
-          ttft.add(r.ttftMs());
-        }
-        if (r.tpotMs() != null) {
-          tpot.add(r.tpotMs());
-        }
-      }
-      windows.add(
-          new Window(
-              i * width,
-              (i + 1) * width,
-              ramp.at((i + 0.5) / n),
-              sent.get(i).size() / (width * trials),
-              tokensEnded[i] / (width * trials),
-              sent.get(i).size(),
-              failed,
-              ttft.isEmpty() ? Double.NaN : Percentiles.median(ttft),
-              ttft.isEmpty() ? Double.NaN : Percentiles.percentile(ttft, 90),
-              tpot.isEmpty() ? Double.NaN : Percentiles.median(tpot)));
+      windows.add(window(ramp, i, n, width, trials, sent.get(i), tokensEnded[i]));
     }
     return withBreak(ramp, d, lead, windows);
+  }
+
+  /**
+   * Each trial's first and last send, epoch ms.
+   *
+   * @param first by trial
+   * @param last by trial
+   */
+  private record TrialSends(Map<Integer, Long> first, Map<Integer, Long> last) {
+
+    static TrialSends of(List<RequestRecord> records) {
+      Map<Integer, Long> firstSend = new HashMap<>();
+      Map<Integer, Long> lastSend = new HashMap<>();
+      for (RequestRecord r : records) {
+        int trial = RequestOrigin.trialOf(r.origin());
+        firstSend.merge(trial, r.startMs(), Math::min);
+        lastSend.merge(trial, r.startMs(), Math::max);
+      }
+      return new TrialSends(firstSend, lastSend);
+    }
+
+    /** The longest time a trial sent for, ms. */
+    long longestSpanMs() {
+      long span = 0;
+      for (var e : first.entrySet()) {
+        span = Math.max(span, last.get(e.getKey()) - e.getValue());
+      }
+      return span;
+    }
+  }
+
+  /** Window {@code i} of {@code n}: the requests sent in it and the output tokens ended in it. */
+  private static Window window(
+      Ramp ramp,
+      int i,
+      int n,
+      double width,
+      int trials,
+      List<RequestRecord> sent,
+      long tokensEnded) {
+    List<Double> ttft = new ArrayList<>();
+    List<Double> tpot = new ArrayList<>();
+    int failed = 0;
+    for (RequestRecord r : sent) {
+      if (r.cancelled()) {
+        continue;
+      }
+      if (!r.ok()) {
+        failed++;
+        continue;
+      }
+      if (r.ttftMs() != null) {
+        ttft.add(r.ttftMs());
+      }
+      if (r.tpotMs() != null) {
+        tpot.add(r.tpotMs());
+      }
+    }
+    return new Window(
+        i * width,
+        (i + 1) * width,
+        ramp.at((i + 0.5) / n),
+        sent.size() / (width * trials),
+        tokensEnded / (width * trials),
+        sent.size(),
+        failed,
+        ttft.isEmpty() ? Double.NaN : Percentiles.median(ttft),
+        ttft.isEmpty() ? Double.NaN : Percentiles.percentile(ttft, 90),
+        tpot.isEmpty() ? Double.NaN : Percentiles.median(tpot));
   }
 
   /** The windows with the first where latency broke and stayed broken in the next. */

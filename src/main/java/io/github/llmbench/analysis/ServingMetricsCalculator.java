@@ -100,77 +100,131 @@ public final class ServingMetricsCalculator {
     for (Double p : percentiles) {
       Percentiles.checkRange(p);
     }
-    int completed = 0;
-    int failed = 0;
-    int cancelled = 0;
-    long minStart = Long.MAX_VALUE;
-    long maxEnd = Long.MIN_VALUE;
-    long totalInput = 0;
-    long totalOutput = 0;
-    int estimated = 0;
-    boolean pooling = !records.isEmpty();
-    // per-request values in primitive arrays; the ITLs (one per chunk) in an exact histogram
-    double[] ttfts = new double[Math.max(16, records.size())];
-    double[] tpots = new double[ttfts.length];
-    double[] e2els = new double[ttfts.length];
-    int nTtft = 0;
-    int nTpot = 0;
-    int nE2el = 0;
-    MicrosHistogram itls = new MicrosHistogram();
-    List<RequestRecord> ok = new ArrayList<>();
-
-    for (RequestRecord r : records) {
-      minStart = Math.min(minStart, r.startMs());
-      maxEnd = Math.max(maxEnd, r.endMs());
-      pooling &= r.pooling();
-      if (r.cancelled()) {
-        cancelled++;
-        continue;
-      }
-      if (!r.ok()) {
-        failed++;
-        continue;
-      }
-      completed++;
-      ok.add(r);
-      totalInput += r.inputTokens() == null ? 0 : r.inputTokens();
-      totalOutput += r.outputTokens() == null ? 0 : r.outputTokens();
-      if (r.outputTokensEstimated()) {
-        estimated++;
-      }
-      if (r.ttftMicros() != RequestRecord.ABSENT) {
-        ttfts[nTtft++] = r.ttftMicros() / 1000.0;
-      }
-      if (r.tpotMicros() != RequestRecord.ABSENT) {
-        tpots[nTpot++] = r.tpotMicros() / 1000.0;
-      }
-      if (r.e2elMicros() != RequestRecord.ABSENT) {
-        e2els[nE2el++] = r.e2elMicros() / 1000.0;
-      }
-      itls.addAll(r.itlMs());
-    }
-
-    double durationS = records.isEmpty() ? 0.0 : Math.max(0L, maxEnd - minStart) / 1000.0;
+    Outcomes outcomes = Outcomes.of(records);
+    List<RequestRecord> ok = outcomes.ok();
+    int completed = ok.size();
+    Tokens tokens = Tokens.of(ok);
+    double durationS =
+        records.isEmpty()
+            ? 0.0
+            : Math.max(0L, outcomes.lastEndMs() - outcomes.firstStartMs()) / 1000.0;
+    Latencies latencies = Latencies.of(ok, percentiles);
     return new ServingMetrics(
         completed,
-        failed,
+        outcomes.failed(),
         maxConcurrency,
         durationS,
-        totalInput,
-        totalOutput,
+        tokens.input(),
+        tokens.output(),
         perSecond(completed, durationS),
-        perSecond(totalOutput, durationS),
-        perSecond(totalInput + totalOutput, durationS),
+        perSecond(tokens.output(), durationS),
+        perSecond(tokens.input() + tokens.output(), durationS),
         peakOutputTokensPerSecond(ok),
         peakConcurrentRequests(records),
-        LatencyStats.of(ttfts, nTtft, percentiles),
-        LatencyStats.of(tpots, nTpot, percentiles),
-        itls.stats(percentiles),
-        LatencyStats.of(e2els, nE2el, percentiles),
-        estimated,
+        latencies.ttft(),
+        latencies.tpot(),
+        latencies.itl(),
+        latencies.e2el(),
+        tokens.estimated(),
         shown,
-        cancelled,
-        pooling);
+        outcomes.cancelled(),
+        outcomes.pooling());
+  }
+
+  /**
+   * How the requests ended, and when the first started and the last ended.
+   *
+   * @param ok the completed requests, in record order
+   * @param failed how many failed
+   * @param cancelled how many were cancelled (neither completed nor failed)
+   * @param pooling whether there were requests and all were pooling requests
+   */
+  private record Outcomes(
+      List<RequestRecord> ok,
+      int failed,
+      int cancelled,
+      long firstStartMs,
+      long lastEndMs,
+      boolean pooling) {
+
+    static Outcomes of(Collection<RequestRecord> records) {
+      int failed = 0;
+      int cancelled = 0;
+      long minStart = Long.MAX_VALUE;
+      long maxEnd = Long.MIN_VALUE;
+      boolean pooling = !records.isEmpty();
+      List<RequestRecord> ok = new ArrayList<>();
+      for (RequestRecord r : records) {
+        minStart = Math.min(minStart, r.startMs());
+        maxEnd = Math.max(maxEnd, r.endMs());
+        pooling &= r.pooling();
+        if (r.cancelled()) {
+          cancelled++;
+        } else if (!r.ok()) {
+          failed++;
+        } else {
+          ok.add(r);
+        }
+      }
+      return new Outcomes(ok, failed, cancelled, minStart, maxEnd, pooling);
+    }
+  }
+
+  /**
+   * The completed requests' tokens.
+   *
+   * @param input input tokens (null counts 0)
+   * @param output output tokens (null counts 0)
+   * @param estimated how many requests' output tokens were estimated
+   */
+  private record Tokens(long input, long output, int estimated) {
+
+    static Tokens of(List<RequestRecord> ok) {
+      long totalInput = 0;
+      long totalOutput = 0;
+      int estimated = 0;
+      for (RequestRecord r : ok) {
+        totalInput += r.inputTokens() == null ? 0 : r.inputTokens();
+        totalOutput += r.outputTokens() == null ? 0 : r.outputTokens();
+        if (r.outputTokensEstimated()) {
+          estimated++;
+        }
+      }
+      return new Tokens(totalInput, totalOutput, estimated);
+    }
+  }
+
+  /** The completed requests' latency statistics. */
+  private record Latencies(
+      LatencyStats ttft, LatencyStats tpot, LatencyStats itl, LatencyStats e2el) {
+
+    /** Per-request values in primitive arrays, the ITLs (one per chunk) in an exact histogram. */
+    static Latencies of(List<RequestRecord> ok, List<Double> percentiles) {
+      double[] ttfts = new double[ok.size()];
+      double[] tpots = new double[ttfts.length];
+      double[] e2els = new double[ttfts.length];
+      int nTtft = 0;
+      int nTpot = 0;
+      int nE2el = 0;
+      MicrosHistogram itls = new MicrosHistogram();
+      for (RequestRecord r : ok) {
+        if (r.ttftMicros() != RequestRecord.ABSENT) {
+          ttfts[nTtft++] = r.ttftMicros() / 1000.0;
+        }
+        if (r.tpotMicros() != RequestRecord.ABSENT) {
+          tpots[nTpot++] = r.tpotMicros() / 1000.0;
+        }
+        if (r.e2elMicros() != RequestRecord.ABSENT) {
+          e2els[nE2el++] = r.e2elMicros() / 1000.0;
+        }
+        itls.addAll(r.itlMs());
+      }
+      return new Latencies(
+          LatencyStats.of(ttfts, nTtft, percentiles),
+          LatencyStats.of(tpots, nTpot, percentiles),
+          itls.stats(percentiles),
+          LatencyStats.of(e2els, nE2el, percentiles));
+    }
   }
 
   /**

@@ -132,20 +132,8 @@ public record SteadyState(
 
     // in-flight step function: (time, count after all events at that time)
     Steps steps = inFlightSteps(records);
-    long ws = Long.MIN_VALUE;
-    long we = Long.MIN_VALUE;
-    int prev = 0;
-    for (int i = 0; i < steps.size(); i++) {
-      int now = steps.inFlight()[i];
-      if (ws == Long.MIN_VALUE && now >= thr) {
-        ws = steps.timesMs()[i];
-      }
-      if (prev >= thr && now < thr) {
-        we = steps.timesMs()[i];
-      }
-      prev = now;
-    }
-    if (ws == Long.MIN_VALUE || we == Long.MIN_VALUE) {
+    Window window = Window.of(steps, thr);
+    if (window == null) {
       return new SteadyState(
           c,
           observed,
@@ -169,46 +157,16 @@ public record SteadyState(
           0,
           TtftTrend.NOT_EVALUATED);
     }
+    long ws = window.startMs();
+    long we = window.endMs();
     double lengthS = (we - ws) / 1000.0;
-
-    int started = 0;
-    long inputTokens = 0;
-    List<RequestRecord> completed = new ArrayList<>();
-    List<RequestRecord> startedOk = new ArrayList<>();
-    for (RequestRecord r : records) {
-      if (r.startMs() >= ws && r.startMs() < we) {
-        started++;
-        inputTokens += r.inputTokens() == null ? 0 : r.inputTokens();
-        if (r.ok()) {
-          startedOk.add(r);
-          if (r.endMs() <= we) {
-            completed.add(r);
-          }
-        }
-      }
-    }
+    StartedInWindow started = StartedInWindow.of(records, ws, we);
+    CompletedLatencies latencies = CompletedLatencies.of(started.completed(), percentiles);
     double outputTokens = TokenArrivals.between(records, ws, we);
 
-    double[] ttfts = new double[completed.size()];
-    double[] tpots = new double[completed.size()];
-    int nTtft = 0;
-    int nTpot = 0;
-    double contextSum = 0;
-    for (RequestRecord r : completed) {
-      if (r.ttftMicros() != RequestRecord.ABSENT) {
-        ttfts[nTtft++] = r.ttftMicros() / 1000.0;
-      }
-      if (r.tpotMicros() != RequestRecord.ABSENT) {
-        tpots[nTpot++] = r.tpotMicros() / 1000.0;
-      }
-      contextSum += tokens(r.inputTokens()) + tokens(r.outputTokens()) / 2.0;
-    }
-    double meanContext = completed.isEmpty() ? 0.0 : contextSum / completed.size();
-    double meanPrompt = started == 0 ? 0.0 : inputTokens / (double) started;
-
-    double rt = perSecond(completed.size(), lengthS);
+    double rt = perSecond(started.completed().size(), lengthS);
     double ot = perSecond(outputTokens, lengthS);
-    double it = perSecond(inputTokens, lengthS);
+    double it = perSecond(started.inputTokens(), lengthS);
     return new SteadyState(
         c,
         observed,
@@ -219,18 +177,111 @@ public record SteadyState(
         we,
         peak,
         records.size(),
-        started,
-        completed.size(),
+        started.count(),
+        started.completed().size(),
         rt,
         ot,
         it,
         ot + it,
-        LatencyStats.of(ttfts, nTtft, percentiles),
-        LatencyStats.of(tpots, nTpot, percentiles),
+        latencies.ttft(),
+        latencies.tpot(),
         meanInFlight(steps, ws, we),
-        meanContext,
-        meanPrompt,
-        TtftTrend.of(startedOk, c));
+        latencies.meanContextTokens(),
+        started.meanPromptTokens(),
+        TtftTrend.of(started.ok(), c));
+  }
+
+  /**
+   * The steady window: from the first instant in flight reaches the threshold to the last instant
+   * it drops below it.
+   */
+  private record Window(long startMs, long endMs) {
+
+    /** The window of the steps, null when in flight never reaches the threshold and falls back. */
+    static Window of(Steps steps, int threshold) {
+      long ws = Long.MIN_VALUE;
+      long we = Long.MIN_VALUE;
+      int prev = 0;
+      for (int i = 0; i < steps.size(); i++) {
+        int now = steps.inFlight()[i];
+        if (ws == Long.MIN_VALUE && now >= threshold) {
+          ws = steps.timesMs()[i];
+        }
+        if (prev >= threshold && now < threshold) {
+          we = steps.timesMs()[i];
+        }
+        prev = now;
+      }
+      return ws == Long.MIN_VALUE || we == Long.MIN_VALUE ? null : new Window(ws, we);
+    }
+  }
+
+  /**
+   * The requests started in the window.
+   *
+   * @param count how many (ok and failed)
+   * @param inputTokens their input tokens (null counts 0)
+   * @param ok those that completed, in record order
+   * @param completed those of {@code ok} that also ended in the window
+   */
+  private record StartedInWindow(
+      int count, long inputTokens, List<RequestRecord> ok, List<RequestRecord> completed) {
+
+    static StartedInWindow of(List<RequestRecord> records, long ws, long we) {
+      int started = 0;
+      long inputTokens = 0;
+      List<RequestRecord> completed = new ArrayList<>();
+      List<RequestRecord> startedOk = new ArrayList<>();
+      for (RequestRecord r : records) {
+        if (r.startMs() >= ws && r.startMs() < we) {
+          started++;
+          inputTokens += r.inputTokens() == null ? 0 : r.inputTokens();
+          if (r.ok()) {
+            startedOk.add(r);
+            if (r.endMs() <= we) {
+              completed.add(r);
+            }
+          }
+        }
+      }
+      return new StartedInWindow(started, inputTokens, startedOk, completed);
+    }
+
+    double meanPromptTokens() {
+      return count == 0 ? 0.0 : inputTokens / (double) count;
+    }
+  }
+
+  /**
+   * The latencies and mean context of the requests completed in the window.
+   *
+   * @param ttft their TTFTs
+   * @param tpot their TPOTs (of those that have one)
+   * @param meanContextTokens their mean input + output / 2 tokens
+   */
+  private record CompletedLatencies(
+      LatencyStats ttft, LatencyStats tpot, double meanContextTokens) {
+
+    static CompletedLatencies of(List<RequestRecord> completed, List<Double> percentiles) {
+      double[] ttfts = new double[completed.size()];
+      double[] tpots = new double[completed.size()];
+      int nTtft = 0;
+      int nTpot = 0;
+      double contextSum = 0;
+      for (RequestRecord r : completed) {
+        if (r.ttftMicros() != RequestRecord.ABSENT) {
+          ttfts[nTtft++] = r.ttftMicros() / 1000.0;
+        }
+        if (r.tpotMicros() != RequestRecord.ABSENT) {
+          tpots[nTpot++] = r.tpotMicros() / 1000.0;
+        }
+        contextSum += tokens(r.inputTokens()) + tokens(r.outputTokens()) / 2.0;
+      }
+      return new CompletedLatencies(
+          LatencyStats.of(ttfts, nTtft, percentiles),
+          LatencyStats.of(tpots, nTpot, percentiles),
+          completed.isEmpty() ? 0.0 : contextSum / completed.size());
+    }
   }
 
   /**

@@ -91,69 +91,11 @@ final class ParsedRequest {
             : completionPromptTokens(body, tok, ids);
 
     boolean stream = optBoolean(body, "stream", false);
-    boolean includeUsage = false;
-    JsonNode so = body.get("stream_options");
-    if (so != null && !so.isNull()) {
-      if (!stream) {
-        throw ApiError.badRequest(
-            "Stream options can only be defined when `stream=True`.", "stream_options");
-      }
-      if (!so.isObject()) {
-        throw ApiError.badRequest("stream_options must be an object", "stream_options");
-      }
-      includeUsage = optBoolean(so, "include_usage", false);
-    }
+    boolean includeUsage = includeUsage(body, stream);
     // ignore_eos is accepted and needs no handling: the simulator never samples EOS, so every
     // request generates exactly max_tokens tokens (as ignore_eos=true would on vLLM).
     optBoolean(body, "ignore_eos", false);
-
-    Integer maxTokens = null;
-    String maxParam = "max_tokens";
-    if (chat && body.hasNonNull("max_completion_tokens")) {
-      maxParam = "max_completion_tokens";
-    }
-    JsonNode mt = body.get(maxParam);
-    if (mt != null && !mt.isNull()) {
-      if (!mt.canConvertToInt() || !mt.isIntegralNumber()) {
-        throw ApiError.badRequest(maxParam + ": Input should be a valid integer", maxParam);
-      }
-      maxTokens = mt.intValue();
-      if (maxTokens < 1) {
-        // vLLM SamplingParams._verify_args
-        throw ApiError.badRequest(
-            "max_tokens must be at least 1, got " + maxTokens + ".", maxParam);
-      }
-    }
-    if (promptTokens >= maxModelLen) {
-      throw ApiError.badRequest(
-          "This model's maximum context length is "
-              + maxModelLen
-              + " tokens. However, your request has "
-              + promptTokens
-              + " input tokens. Please reduce the length of the input messages.",
-          "messages");
-    }
-    if (maxTokens == null) {
-      // vLLM's default: whatever room the context leaves
-      maxTokens = maxModelLen - promptTokens;
-    } else if ((long) promptTokens + maxTokens > maxModelLen) {
-      // vLLM OpenAIServing._validate_input
-      throw ApiError.badRequest(
-          "'max_tokens' or 'max_completion_tokens' is too large: "
-              + maxTokens
-              + ". This model's maximum context length is "
-              + maxModelLen
-              + " tokens and your request has "
-              + promptTokens
-              + " input tokens ("
-              + maxTokens
-              + " > "
-              + maxModelLen
-              + " - "
-              + promptTokens
-              + ").",
-          maxParam);
-    }
+    int maxTokens = MaxTokens.of(body, chat).within(promptTokens, maxModelLen);
     int[] promptIds = new int[ids.size()];
     for (int i = 0; i < promptIds.length; i++) {
       promptIds[i] = ids.get(i);
@@ -167,6 +109,88 @@ final class ParsedRequest {
         chat ? toolName(body) : null,
         false,
         images);
+  }
+
+  /** Whether the stream's last event carries the usage ({@code stream_options}). */
+  private static boolean includeUsage(JsonNode body, boolean stream) {
+    JsonNode so = body.get("stream_options");
+    if (so == null || so.isNull()) {
+      return false;
+    }
+    if (!stream) {
+      throw ApiError.badRequest(
+          "Stream options can only be defined when `stream=True`.", "stream_options");
+    }
+    if (!so.isObject()) {
+      throw ApiError.badRequest("stream_options must be an object", "stream_options");
+    }
+    return optBoolean(so, "include_usage", false);
+  }
+
+  /**
+   * The output tokens a request asks for.
+   *
+   * @param param the field it names them in ({@code max_completion_tokens} or {@code max_tokens})
+   * @param value the number, null when not given
+   */
+  private record MaxTokens(String param, Integer value) {
+
+    static MaxTokens of(JsonNode body, boolean chat) {
+      String maxParam = "max_tokens";
+      if (chat && body.hasNonNull("max_completion_tokens")) {
+        maxParam = "max_completion_tokens";
+      }
+      JsonNode mt = body.get(maxParam);
+      if (mt == null || mt.isNull()) {
+        return new MaxTokens(maxParam, null);
+      }
+      if (!mt.canConvertToInt() || !mt.isIntegralNumber()) {
+        throw ApiError.badRequest(maxParam + ": Input should be a valid integer", maxParam);
+      }
+      int maxTokens = mt.intValue();
+      if (maxTokens < 1) {
+        // vLLM SamplingParams._verify_args
+        throw ApiError.badRequest(
+            "max_tokens must be at least 1, got " + maxTokens + ".", maxParam);
+      }
+      return new MaxTokens(maxParam, maxTokens);
+    }
+
+    /** The tokens to generate after the prompt within the model's context, or vLLM's 400. */
+    int within(int promptTokens, int maxModelLen) {
+      if (promptTokens >= maxModelLen) {
+        throw ApiError.badRequest(
+            "This model's maximum context length is "
+                + maxModelLen
+                + " tokens. However, your request has "
+                + promptTokens
+                + " input tokens. Please reduce the length of the input messages.",
+            "messages");
+      }
+      if (value == null) {
+        // vLLM's default: whatever room the context leaves
+        return maxModelLen - promptTokens;
+      }
+      if ((long) promptTokens + value > maxModelLen) {
+        // vLLM OpenAIServing._validate_input
+        throw ApiError.badRequest(
+            "'max_tokens' or 'max_completion_tokens' is too large: "
+                + value
+                + ". This model's maximum context length is "
+                + maxModelLen
+                + " tokens and your request has "
+                + promptTokens
+                + " input tokens ("
+                + value
+                + " > "
+                + maxModelLen
+                + " - "
+                + promptTokens
+                + ").",
+            param);
+      }
+      return value;
+    }
   }
 
   /**

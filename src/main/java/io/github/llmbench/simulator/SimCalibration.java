@@ -50,118 +50,154 @@ public final class SimCalibration {
     return Double.NaN;
   }
 
-  public static void main(String[] args) throws Exception {
-    boolean real = false;
-    boolean replay = true;
-    int cap = Integer.MAX_VALUE;
-    List<Integer> levels = new ArrayList<>();
-    boolean tp2 = true;
-    EngineCalibration cal = EngineCalibration.DEFAULT;
-    for (int i = 0; i < args.length; i++) {
-      switch (args[i]) {
-        case "--real" -> real = true;
-        case "--virtual" -> real = false;
-        case "--replay" -> replay = true;
-        case "--fresh" -> replay = false;
-        case "--no-tp2" -> tp2 = false;
-        case "--tp2-only" -> levels.add(-1);
-        case "--prompts-cap" -> cap = Integer.parseInt(args[++i]);
-        case "--levels" -> {
-          for (String v : args[++i].split(",")) {
-            levels.add(Integer.parseInt(v.trim()));
+  /**
+   * The tool's flags.
+   *
+   * @param real whether to run the live simulator in real time, not the engine in virtual time
+   * @param replay whether to replay the seed's procedure (one engine, one prompt list)
+   * @param cap the most prompts of a level
+   * @param levels the concurrencies to run; -1 stands for {@code --tp2-only}
+   * @param tp2 whether to run TP=2 at C=1 too
+   * @param calibration the engine's calibration, with the fitting aids applied
+   */
+  private record Options(
+      boolean real,
+      boolean replay,
+      int cap,
+      List<Integer> levels,
+      boolean tp2,
+      EngineCalibration calibration) {
+
+    static Options parse(String[] args) {
+      boolean real = false;
+      boolean replay = true;
+      int cap = Integer.MAX_VALUE;
+      List<Integer> levels = new ArrayList<>();
+      boolean tp2 = true;
+      EngineCalibration cal = EngineCalibration.DEFAULT;
+      for (int i = 0; i < args.length; i++) {
+        switch (args[i]) {
+          case "--real" -> real = true;
+          case "--virtual" -> real = false;
+          case "--replay" -> replay = true;
+          case "--fresh" -> replay = false;
+          case "--no-tp2" -> tp2 = false;
+          case "--tp2-only" -> levels.add(-1);
+          case "--prompts-cap" -> cap = Integer.parseInt(args[++i]);
+          case "--levels" -> {
+            for (String v : args[++i].split(",")) {
+              levels.add(Integer.parseInt(v.trim()));
+            }
           }
+          // fitting aids (virtual only)
+          case "--mem-eff" -> cal = cal.withMemoryEfficiency(Double.parseDouble(args[++i]));
+          case "--compute-eff" -> cal = cal.withComputeEfficiency(Double.parseDouble(args[++i]));
+          case "--overhead-ms" ->
+              cal = cal.withStepOverheadSeconds(Double.parseDouble(args[++i]) / 1e3);
+          case "--per-seq-us" ->
+              cal = cal.withStepOverheadPerSeqSeconds(Double.parseDouble(args[++i]) / 1e6);
+          case "--request-path-ms" ->
+              cal = cal.withRequestPathSeconds(Double.parseDouble(args[++i]) / 1e3);
+          case "--reserve-gb" ->
+              cal = cal.withActivationReserveBytes((long) (Double.parseDouble(args[++i]) * 1e9));
+          default ->
+              throw new IllegalArgumentException(
+                  "unknown argument "
+                      + args[i]
+                      + " (accepted: --virtual, --replay, --fresh, --real, --levels 1,8,..., --prompts-cap N, --no-tp2)");
         }
-        // fitting aids (virtual only)
-        case "--mem-eff" -> cal = cal.withMemoryEfficiency(Double.parseDouble(args[++i]));
-        case "--compute-eff" -> cal = cal.withComputeEfficiency(Double.parseDouble(args[++i]));
-        case "--overhead-ms" ->
-            cal = cal.withStepOverheadSeconds(Double.parseDouble(args[++i]) / 1e3);
-        case "--per-seq-us" ->
-            cal = cal.withStepOverheadPerSeqSeconds(Double.parseDouble(args[++i]) / 1e6);
-        case "--request-path-ms" ->
-            cal = cal.withRequestPathSeconds(Double.parseDouble(args[++i]) / 1e3);
-        case "--reserve-gb" ->
-            cal = cal.withActivationReserveBytes((long) (Double.parseDouble(args[++i]) * 1e9));
-        default ->
-            throw new IllegalArgumentException(
-                "unknown argument "
-                    + args[i]
-                    + " (accepted: --virtual, --replay, --fresh, --real, --levels 1,8,..., --prompts-cap N, --no-tp2)");
       }
-    }
-    if (levels.isEmpty()) {
-      levels.add(0);
-      for (int c : LEVELS) {
-        levels.add(c);
+      if (levels.isEmpty()) {
+        levels.add(0);
+        for (int c : LEVELS) {
+          levels.add(c);
+        }
       }
+      if (levels.get(0) == 0) {
+        levels.remove(0);
+      }
+      return new Options(real, replay, cap, levels, tp2, cal);
     }
-    if (levels.get(0) == 0) {
-      levels.remove(0);
+
+    String how() {
+      if (real) {
+        return "real time, live simulator over HTTP (closed-loop streaming client in the same JVM)";
+      }
+      return replay
+          ? "virtual time (EngineModel), the seed's procedure (one server, the same prompt list at every level)"
+          : "virtual time (EngineModel), fresh engine and fresh prompts per level";
     }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Options o = Options.parse(args);
+    List<Integer> levels = new ArrayList<>(o.levels());
     SimulatorConfig config = SimulatorConfig.defaults();
-    List<EngineModel.Level> rows = new ArrayList<>();
-    String how;
-    RealTimeLadder rt = null;
-    if (real) {
-      rt = levels.isEmpty() ? null : new RealTimeLadder(config);
-      how = "real time, live simulator over HTTP (closed-loop streaming client in the same JVM)";
-    } else {
-      how =
-          replay
-              ? "virtual time (EngineModel), the seed's procedure (one server, the same prompt list at every level)"
-              : "virtual time (EngineModel), fresh engine and fresh prompts per level";
-    }
+    RealTimeLadder rt = o.real() && !levels.isEmpty() ? new RealTimeLadder(config) : null;
     System.out.println(
         "Simulator calibration, "
-            + how
+            + o.how()
             + ": "
             + config.modelSpec().hfId()
             + " on "
             + config.gpu()
             + ", TP=1, input 1024, output 128");
-    EngineModel em = EngineModel.of(config).withCalibration(cal);
+    EngineModel em = EngineModel.of(config).withCalibration(o.calibration());
     levels.remove(Integer.valueOf(-1));
-    if (!real && replay && !levels.isEmpty()) {
-      int[] cs = levels.stream().mapToInt(Integer::intValue).toArray();
-      int[] ns = new int[cs.length];
-      for (int k = 0; k < cs.length; k++) {
-        ns[k] = Math.min(cap, seedPrompts(cs[k]));
-      }
-      rows.addAll(em.replayLadder(cs, ns, 1024, 128, 0));
-      levels.clear();
-    }
-    for (int c : levels) {
-      int prompts = Math.min(cap, seedPrompts(c));
-      EngineModel.Level l =
-          real ? rt.level(c, prompts, 1024, 128) : em.closedLoop(c, prompts, 1024, 128, 42 + c);
-      rows.add(l);
-      if (real) {
-        System.out.println(row(l, rows) + "   cpu " + rt.lastCpu());
-        System.out.flush();
-      }
-    }
+    List<EngineModel.Level> rows = ladder(o, levels, em, rt);
     if (!rows.isEmpty()) {
       System.out.println();
       System.out.println(table(rows));
     }
-    if (tp2) {
-      EngineModel.Level t2 =
-          real
-              ? new RealTimeLadder(config.withTp(2)).level(1, Math.min(cap, 300), 1024, 128)
-              : EngineModel.of(config.withTp(2))
-                  .withCalibration(cal)
-                  .closedLoop(1, 300, 1024, 128, 7);
-      System.out.printf(
-          Locale.ROOT,
-          "TP=2, C=1: mean TPOT %.2f ms (seed 12.07 ms, %+.1f%%), mean TTFT %.1f ms (seed 62.17), %.1f tok/s (seed 80.22)%n",
-          t2.meanTpotMs(),
-          100 * (t2.meanTpotMs() / SEED_TP2_C1_TPOT_MS - 1),
-          t2.meanTtftMs(),
-          t2.outputThroughput());
+    if (o.tp2()) {
+      printTp2(o, config);
     }
     if (rt != null) {
       rt.close();
     }
+  }
+
+  /** The ladder's levels, each printed as it ends when in real time. */
+  private static List<EngineModel.Level> ladder(
+      Options o, List<Integer> levels, EngineModel em, RealTimeLadder rt) throws Exception {
+    List<EngineModel.Level> rows = new ArrayList<>();
+    if (!o.real() && o.replay() && !levels.isEmpty()) {
+      int[] cs = levels.stream().mapToInt(Integer::intValue).toArray();
+      int[] ns = new int[cs.length];
+      for (int k = 0; k < cs.length; k++) {
+        ns[k] = Math.min(o.cap(), seedPrompts(cs[k]));
+      }
+      rows.addAll(em.replayLadder(cs, ns, 1024, 128, 0));
+      return rows;
+    }
+    for (int c : levels) {
+      int prompts = Math.min(o.cap(), seedPrompts(c));
+      EngineModel.Level l =
+          o.real() ? rt.level(c, prompts, 1024, 128) : em.closedLoop(c, prompts, 1024, 128, 42 + c);
+      rows.add(l);
+      if (o.real()) {
+        System.out.println(row(l, rows) + "   cpu " + rt.lastCpu());
+        System.out.flush();
+      }
+    }
+    return rows;
+  }
+
+  /** TP=2 at C=1 against the seed's. */
+  private static void printTp2(Options o, SimulatorConfig config) throws Exception {
+    EngineModel.Level t2 =
+        o.real()
+            ? new RealTimeLadder(config.withTp(2)).level(1, Math.min(o.cap(), 300), 1024, 128)
+            : EngineModel.of(config.withTp(2))
+                .withCalibration(o.calibration())
+                .closedLoop(1, 300, 1024, 128, 7);
+    System.out.printf(
+        Locale.ROOT,
+        "TP=2, C=1: mean TPOT %.2f ms (seed 12.07 ms, %+.1f%%), mean TTFT %.1f ms (seed 62.17), %.1f tok/s (seed 80.22)%n",
+        t2.meanTpotMs(),
+        100 * (t2.meanTpotMs() / SEED_TP2_C1_TPOT_MS - 1),
+        t2.meanTtftMs(),
+        t2.outputThroughput());
   }
 
   static String header() {

@@ -262,38 +262,50 @@ final class StreamWriter implements ResponseWriter {
       data += DATA.length + head.length + CHAT_ROLE.length;
     }
     if (last) {
-      byte[] usage = null;
-      if (req.includeUsage) {
-        usage =
-            b(
-                "data: "
-                    + new String(head, StandardCharsets.UTF_8)
-                    + "],\"usage\":{\"prompt_tokens\":"
-                    + req.promptTokens
-                    + ",\"total_tokens\":"
-                    + (req.promptTokens + req.maxTokens)
-                    + ",\"completion_tokens\":"
-                    + req.maxTokens
-                    + "}}\n\n");
-        data += usage.length;
-      }
-      data += DONE.length;
-      // Once per request, through the HTTP encoder: it frames the chunk, adds "0\r\n\r\n" and
-      // resets its state for the next response on this connection.
-      ByteBuf buf = channel.alloc().buffer(data);
-      writeEvent(buf, role, pre, word, tail);
-      if (usage != null) {
-        buf.writeBytes(usage);
-      }
-      buf.writeBytes(DONE);
-      sent = channel.writeAndFlush(new DefaultLastHttpContent(buf));
-      finish(sent);
-      return true;
+      writeLast(data, role, pre, word, tail);
+    } else {
+      writeChunk(data, role, pre, word, tail);
     }
-    // The hot path: the whole HTTP chunk ("<hex size>\r\n<data>\r\n", exactly what Netty's
-    // HttpObjectEncoder writes) in one buffer, written from the codec's context so that it goes
-    // straight to the socket (epoll, NIO: one write syscall; io_uring: one send queued on the ring,
-    // submitted with the loop's other writes after its tasks). Its promise times the send.
+    return true;
+  }
+
+  /** The last event, the usage when asked and [DONE], ending the response. */
+  private void writeLast(int data, boolean role, byte[] pre, byte[] word, byte[] tail) {
+    byte[] usage = null;
+    if (req.includeUsage) {
+      usage =
+          b(
+              "data: "
+                  + new String(head, StandardCharsets.UTF_8)
+                  + "],\"usage\":{\"prompt_tokens\":"
+                  + req.promptTokens
+                  + ",\"total_tokens\":"
+                  + (req.promptTokens + req.maxTokens)
+                  + ",\"completion_tokens\":"
+                  + req.maxTokens
+                  + "}}\n\n");
+      data += usage.length;
+    }
+    data += DONE.length;
+    // Once per request, through the HTTP encoder: it frames the chunk, adds "0\r\n\r\n" and
+    // resets its state for the next response on this connection.
+    ByteBuf buf = channel.alloc().buffer(data);
+    writeEvent(buf, role, pre, word, tail);
+    if (usage != null) {
+      buf.writeBytes(usage);
+    }
+    buf.writeBytes(DONE);
+    sent = channel.writeAndFlush(new DefaultLastHttpContent(buf));
+    finish(sent);
+  }
+
+  /**
+   * The hot path: the whole HTTP chunk ("<hex size>\r\n<data>\r\n", exactly what Netty's
+   * HttpObjectEncoder writes) in one buffer, written from the codec's context so that it goes
+   * straight to the socket (epoll, NIO: one write syscall; io_uring: one send queued on the ring,
+   * submitted with the loop's other writes after its tasks). Its promise times the send.
+   */
+  private void writeChunk(int data, boolean role, byte[] pre, byte[] word, byte[] tail) {
     int hex = hexDigits(data);
     ByteBuf buf = raw.alloc().directBuffer(hex + 2 + data + 2);
     for (int shift = (hex - 1) * 4; shift >= 0; shift -= 4) {
@@ -303,7 +315,6 @@ final class StreamWriter implements ResponseWriter {
     writeEvent(buf, role, pre, word, tail);
     buf.writeShort(CRLF);
     sent = raw.writeAndFlush(buf);
-    return true;
   }
 
   @Override

@@ -5,6 +5,7 @@ import io.github.llmbench.catalog.HfConfig;
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
 import java.security.SecureRandom;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.DoublePredicate;
 
@@ -87,9 +88,7 @@ public final class VllmSimulatorMain {
    */
   static SimulatorConfig parse(String[] args) {
     SimulatorConfig c = SimulatorConfig.defaults().withPort(8000);
-    double noise = 0;
-    double slowdown = 1;
-    Long seed = null;
+    NoiseFlags noise = NoiseFlags.NONE;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       String v = null;
@@ -107,103 +106,133 @@ public final class VllmSimulatorMain {
         }
         v = args[++i];
       }
-      switch (a) {
-        case "--port" -> c = c.withPort(intArg(a, v, 0, 65535));
-        case "--faults" -> {
-          try {
-            c = c.withFaults(SimFaults.parse(v));
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(
-                a + ": '" + v + "' is invalid (accepted: " + SimFaults.ACCEPTED + ")");
-          }
-        }
-        case "--model" -> {
-          if (!Catalog.models().containsKey(v) && !HfConfig.isConfigPath(v)) {
-            throw new IllegalArgumentException(
-                a
-                    + ": unknown model '"
-                    + v
-                    + "' (accepted: "
-                    + String.join(", ", Catalog.models().keySet())
-                    + ", or a Hugging Face config.json path)");
-          }
-          c = c.withModel(v);
-        }
-        case "--served-model-name" -> c = c.withServedModelName(v);
-        case "--gpu" -> {
-          if (!Catalog.gpus().containsKey(v)) {
-            throw new IllegalArgumentException(
-                a
-                    + ": unknown gpu '"
-                    + v
-                    + "' (accepted: "
-                    + String.join(", ", Catalog.gpus().keySet())
-                    + ")");
-          }
-          c = c.withGpu(v);
-        }
-        case "--tp", "--tensor-parallel-size", "-tp" -> c = c.withTp(intArg(a, v, 1, 1024));
-        case "--max-num-seqs" -> c = c.withMaxNumSeqs(intArg(a, v, 1, 1 << 20));
-        case "--max-num-batched-tokens" -> c = c.withMaxNumBatchedTokens(intArg(a, v, 1, 1 << 24));
-        case "--gpu-memory-utilization" -> {
-          double d;
-          try {
-            d = Double.parseDouble(v);
-          } catch (NumberFormatException e) {
-            d = Double.NaN;
-          }
-          if (!(d > 0 && d <= 1)) {
-            throw new IllegalArgumentException(
-                a + ": '" + v + "' is invalid (accepted: a number > 0 and <= 1)");
-          }
-          c = c.withGpuMemoryUtilization(d);
-        }
-        case "--noise" ->
-            noise = doubleArg(a, v, x -> x >= 0 && x <= SimNoise.MAX_CV, SimNoise.CV_ACCEPTED);
-        case "--slowdown" ->
-            slowdown =
-                doubleArg(
-                    a, v, x -> x > 0 && x <= SimNoise.MAX_SLOWDOWN, SimNoise.SLOWDOWN_ACCEPTED);
-        case "--reasoning" -> c = c.withReasoningTokens(intArg(a, v, 0, 1 << 20));
-        // as vLLM started with VLLM_TORCH_PROFILER_DIR: /start_profile and /stop_profile answer
-        case "--profiler" -> {
-          if (!v.equals("true") && !v.equals("false")) {
-            throw new IllegalArgumentException(
-                a + ": '" + v + "' is invalid (accepted: true or false)");
-          }
-          c = c.withProfiler(v.equals("true"));
-        }
-        case "--tokens-per-chunk" ->
-            c = c.withTokensPerChunk(intArg(a, v, 1, SimulatorConfig.MAX_TOKENS_PER_CHUNK));
-        case "--seed" -> {
-          try {
-            seed = Long.parseLong(v);
-          } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(
-                a + ": '" + v + "' is invalid (accepted: a whole number)");
-          }
-        }
-        case "--dialect" -> {
-          try {
-            c = c.withDialect(Dialect.fromId(v));
-          } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(a + ": " + e.getMessage());
-          }
-        }
-        default ->
-            throw new IllegalArgumentException(
-                a
-                    + ": unknown argument (accepted: --port, --model, "
-                    + "--served-model-name, --gpu, --tp, --max-num-seqs, --max-num-batched-tokens, --gpu-memory-utilization, "
-                    + "--dialect, --faults, --noise, --slowdown, --seed, --tokens-per-chunk, --reasoning, --profiler)");
+      if (NoiseFlags.NAMES.contains(a)) {
+        noise = noise.with(a, v);
+      } else {
+        c = withFlag(c, a, v);
       }
     }
-    if (noise > 0 || slowdown != 1) {
-      // a fresh seed per start unless given, as the kit's runs have
-      long s = seed != null ? seed : new SecureRandom().nextLong() & 0xFFFF_FFFFL;
-      c = c.withNoise(new SimNoise(noise, slowdown, s));
+    return noise.appliedTo(c);
+  }
+
+  /**
+   * The noise flags, applied together once all are read.
+   *
+   * @param cv {@code --noise}
+   * @param slowdown {@code --slowdown}
+   * @param seed {@code --seed}, null when not given
+   */
+  private record NoiseFlags(double cv, double slowdown, Long seed) {
+    static final NoiseFlags NONE = new NoiseFlags(0, 1, null);
+    static final List<String> NAMES = List.of("--noise", "--slowdown", "--seed");
+
+    NoiseFlags with(String a, String v) {
+      return switch (a) {
+        case "--noise" ->
+            new NoiseFlags(
+                doubleArg(a, v, x -> x >= 0 && x <= SimNoise.MAX_CV, SimNoise.CV_ACCEPTED),
+                slowdown,
+                seed);
+        case "--slowdown" ->
+            new NoiseFlags(
+                cv,
+                doubleArg(
+                    a, v, x -> x > 0 && x <= SimNoise.MAX_SLOWDOWN, SimNoise.SLOWDOWN_ACCEPTED),
+                seed);
+        default -> new NoiseFlags(cv, slowdown, longArg(a, v));
+      };
     }
-    return c;
+
+    SimulatorConfig appliedTo(SimulatorConfig c) {
+      if (cv > 0 || slowdown != 1) {
+        // a fresh seed per start unless given, as the kit's runs have
+        long s = seed != null ? seed : new SecureRandom().nextLong() & 0xFFFF_FFFFL;
+        return c.withNoise(new SimNoise(cv, slowdown, s));
+      }
+      return c;
+    }
+  }
+
+  /** The configuration with one flag other than the noise flags applied. */
+  private static SimulatorConfig withFlag(SimulatorConfig c, String a, String v) {
+    return switch (a) {
+      case "--port" -> c.withPort(intArg(a, v, 0, 65535));
+      case "--faults" -> {
+        try {
+          yield c.withFaults(SimFaults.parse(v));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(
+              a + ": '" + v + "' is invalid (accepted: " + SimFaults.ACCEPTED + ")");
+        }
+      }
+      case "--model" -> c.withModel(knownModel(a, v));
+      case "--served-model-name" -> c.withServedModelName(v);
+      case "--gpu" -> c.withGpu(knownGpu(a, v));
+      case "--tp", "--tensor-parallel-size", "-tp" -> c.withTp(intArg(a, v, 1, 1024));
+      case "--max-num-seqs" -> c.withMaxNumSeqs(intArg(a, v, 1, 1 << 20));
+      case "--max-num-batched-tokens" -> c.withMaxNumBatchedTokens(intArg(a, v, 1, 1 << 24));
+      case "--gpu-memory-utilization" ->
+          c.withGpuMemoryUtilization(
+              doubleArg(a, v, d -> d > 0 && d <= 1, "a number > 0 and <= 1"));
+      case "--reasoning" -> c.withReasoningTokens(intArg(a, v, 0, 1 << 20));
+      // as vLLM started with VLLM_TORCH_PROFILER_DIR: /start_profile and /stop_profile answer
+      case "--profiler" -> {
+        if (!v.equals("true") && !v.equals("false")) {
+          throw new IllegalArgumentException(
+              a + ": '" + v + "' is invalid (accepted: true or false)");
+        }
+        yield c.withProfiler(v.equals("true"));
+      }
+      case "--tokens-per-chunk" ->
+          c.withTokensPerChunk(intArg(a, v, 1, SimulatorConfig.MAX_TOKENS_PER_CHUNK));
+      case "--dialect" -> {
+        try {
+          yield c.withDialect(Dialect.fromId(v));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException(a + ": " + e.getMessage());
+        }
+      }
+      default ->
+          throw new IllegalArgumentException(
+              a
+                  + ": unknown argument (accepted: --port, --model, "
+                  + "--served-model-name, --gpu, --tp, --max-num-seqs, --max-num-batched-tokens, --gpu-memory-utilization, "
+                  + "--dialect, --faults, --noise, --slowdown, --seed, --tokens-per-chunk, --reasoning, --profiler)");
+    };
+  }
+
+  private static String knownModel(String a, String v) {
+    if (!Catalog.models().containsKey(v) && !HfConfig.isConfigPath(v)) {
+      throw new IllegalArgumentException(
+          a
+              + ": unknown model '"
+              + v
+              + "' (accepted: "
+              + String.join(", ", Catalog.models().keySet())
+              + ", or a Hugging Face config.json path)");
+    }
+    return v;
+  }
+
+  private static String knownGpu(String a, String v) {
+    if (!Catalog.gpus().containsKey(v)) {
+      throw new IllegalArgumentException(
+          a
+              + ": unknown gpu '"
+              + v
+              + "' (accepted: "
+              + String.join(", ", Catalog.gpus().keySet())
+              + ")");
+    }
+    return v;
+  }
+
+  private static long longArg(String a, String v) {
+    try {
+      return Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(a + ": '" + v + "' is invalid (accepted: a whole number)");
+    }
   }
 
   private static double doubleArg(String name, String v, DoublePredicate accepts, String accepted) {

@@ -162,47 +162,10 @@ public final class PreparedWorkload {
             : localTokenizer.describe()
                 + "; "
                 + TokenizerCheck.against(localTokenizer, serverTokenizer));
-    String why = "";
-    switch (w.dataset()) {
-      case RANDOM -> {
-        RandomDataset.Selection selection =
-            RandomDataset.forServer(
-                tokenizer, RandomDataset.Lengths.of(w), w.seed(), CHECKED_SAMPLES);
-        this.dataset = selection.dataset();
-        this.sequentialProfiles = List.of();
-        why = selection.why();
-      }
-      case TRACE -> {
-        RandomDataset.Selection selection =
-            RandomDataset.forServer(
-                tokenizer, w.inputLen(), w.outputLen(), 0, 0, w.seed(), CHECKED_SAMPLES);
-        TraceDataset replay = TraceDataset.of(sources.trace, selection.dataset(), w.seed());
-        this.dataset = replay;
-        this.sequentialProfiles = List.of();
-        why =
-            selection.dataset().method() == RandomDataset.Method.TOKEN_IDS
-                ? "words do not add up with this tokenizer ("
-                    + selection.why()
-                    + "): "
-                    + RandomDataset.check(replay, tokenizer, CHECKED_SAMPLES).describe()
-                : RandomDataset.check(replay, tokenizer, CHECKED_SAMPLES).describe();
-      }
-      case PROFILES -> {
-        ProfilesDataset profiles =
-            new ProfilesDataset(
-                w.profiles().group(),
-                w.profiles().names(),
-                ProfilesDataset.shippedSentence(),
-                w.seed());
-        this.dataset = profiles;
-        this.sequentialProfiles = w.profilesMixed() ? List.of() : profiles.names();
-      }
-      default -> {
-        this.dataset = sources.file;
-        this.sequentialProfiles = List.of();
-      }
-    }
-    this.whyLengths = why;
+    ChosenDataset chosen = ChosenDataset.of(w, tokenizer, sources);
+    this.dataset = chosen.dataset();
+    this.sequentialProfiles = chosen.sequentialProfiles();
+    this.whyLengths = chosen.whyLengths();
     this.warmupDataset = dataset.withSeed(w.seed() ^ WARMUP_SEED_SALT);
     this.injectorIndex = settings.injector().index();
     this.injectorCount = settings.injector().count();
@@ -229,6 +192,54 @@ public final class PreparedWorkload {
     }
     this.templateTokens = template.orElse(0);
     this.startNotes = Collections.unmodifiableMap(notes);
+  }
+
+  /**
+   * The dataset the settings name, fitted to the tokenizer.
+   *
+   * @param dataset its requests
+   * @param sequentialProfiles the profiles run one after another (empty unless unmixed profiles)
+   * @param whyLengths why the prompts' lengths are as exact as they are ("" when not measured)
+   */
+  private record ChosenDataset(
+      Dataset dataset, List<String> sequentialProfiles, String whyLengths) {
+
+    static ChosenDataset of(BenchSettings.Workload w, ServerTokenizer tokenizer, Sources sources) {
+      switch (w.dataset()) {
+        case RANDOM -> {
+          RandomDataset.Selection selection =
+              RandomDataset.forServer(
+                  tokenizer, RandomDataset.Lengths.of(w), w.seed(), CHECKED_SAMPLES);
+          return new ChosenDataset(selection.dataset(), List.of(), selection.why());
+        }
+        case TRACE -> {
+          RandomDataset.Selection selection =
+              RandomDataset.forServer(
+                  tokenizer, w.inputLen(), w.outputLen(), 0, 0, w.seed(), CHECKED_SAMPLES);
+          TraceDataset replay = TraceDataset.of(sources.trace, selection.dataset(), w.seed());
+          String why =
+              selection.dataset().method() == RandomDataset.Method.TOKEN_IDS
+                  ? "words do not add up with this tokenizer ("
+                      + selection.why()
+                      + "): "
+                      + RandomDataset.check(replay, tokenizer, CHECKED_SAMPLES).describe()
+                  : RandomDataset.check(replay, tokenizer, CHECKED_SAMPLES).describe();
+          return new ChosenDataset(replay, List.of(), why);
+        }
+        case PROFILES -> {
+          ProfilesDataset profiles =
+              new ProfilesDataset(
+                  w.profiles().group(),
+                  w.profiles().names(),
+                  ProfilesDataset.shippedSentence(),
+                  w.seed());
+          return new ChosenDataset(profiles, w.profilesMixed() ? List.of() : profiles.names(), "");
+        }
+        default -> {
+          return new ChosenDataset(sources.file, List.of(), "");
+        }
+      }
+    }
   }
 
   /**

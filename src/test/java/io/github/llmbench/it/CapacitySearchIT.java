@@ -3,9 +3,10 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Level;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.summary.CapacityFigures;
 import io.github.llmbench.summary.LevelSummary;
@@ -69,11 +70,10 @@ class CapacitySearchIT {
         System.currentTimeMillis() - start < 210_000,
         "within the 3-minute budget (and Gatling's start and end)");
     assertEquals(0, run.exitCode(), run.console());
-    JsonNode capacity =
-        new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("capacity");
-    assertEquals("bracketed", capacity.path("status").asText(), capacity.toString());
-    int met = capacity.path("capacity").asInt();
-    int broke = capacity.path("lowest_broken").asInt();
+    CapacityFigures capacity = TestReports.summary(run.runDir()).run().capacity();
+    assertEquals("bracketed", capacity.status(), capacity.toString());
+    int met = capacity.capacity().intValue();
+    int broke = capacity.lowestBroken().intValue();
     assertTrue(
         broke > met && (broke - met <= 0.35 * met || broke - met == 1),
         "within the precision: " + capacity);
@@ -88,7 +88,7 @@ class CapacitySearchIT {
     assertTrue(
         run.console().matches("(?s).*Probes: +c16 met \\(\\d+ requests\\), c32 broke.*"),
         run.console());
-    assertTrue(capacity.path("probes").get(0).path("requests").asInt() > 0, capacity.toString());
+    assertTrue(capacity.probes().get(0).requests() > 0, capacity.toString());
     assertTrue(Files.readString(run.llm("gates.xml")).contains("capacity.min"));
     // llm.html: the answer first, one chart per objective drawn (with the ladder's 3, in flight,
     // tokens, roofline, server)
@@ -108,10 +108,10 @@ class CapacitySearchIT {
     GatlingRun.Result plain =
         GatlingRun.run(ServingBenchmarkSimulation.class, dir.resolve("ladder"), ladder);
     assertEquals(0, plain.exitCode(), plain.console());
-    JsonNode levels =
-        new ObjectMapper().readTree(plain.llm("summary.json").toFile()).path("levels");
-    double atMet = levels.path("c" + met).path("steady_state").path("mean_ttft_ms").asDouble();
-    double atBroke = levels.path("c" + broke).path("steady_state").path("mean_ttft_ms").asDouble();
+    Map<String, LevelSummary> levels = TestReports.summary(plain.runDir()).levels();
+    LatencyFigure meanTtft = LatencyFigure.of(Metric.TTFT, Statistic.MEAN);
+    double atMet = levels.get("c" + met).steadyState().latency(meanTtft);
+    double atBroke = levels.get("c" + broke).steadyState().latency(meanTtft);
     System.out.printf(
         Locale.ROOT,
         "search: c%d met, c%d broke; ladder: c%d %.1f ms, c%d %.1f ms (objective %.0f ms)%n",
@@ -228,12 +228,11 @@ class CapacitySearchIT {
       assertEquals(0, r.exitCode(), r.console());
       String level = Level.open(rate).tag();
       double mean =
-          new ObjectMapper()
-              .readTree(r.llm("summary.json").toFile())
-              .path("levels")
-              .path(level)
-              .path("mean_ttft_ms")
-              .asDouble();
+          TestReports.summary(r.runDir())
+              .levels()
+              .get(level)
+              .figures()
+              .latency(LatencyFigure.of(Metric.TTFT, Statistic.MEAN));
       System.out.printf(
           Locale.ROOT,
           "rate search: %s met, %s broke; plain run at %s: mean TTFT %.1f ms (objective %.0f ms)%n",

@@ -3,11 +3,12 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.CsvFeederSimulation;
+import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -42,10 +43,10 @@ class CsvFeederIT {
         records.stream().map(RequestRecord::outputTokens).distinct().count() == 4,
         "every line of the CSV was sent");
     assertTrue(run.console().contains("Serving Benchmark Result"), run.console());
-    var summary = new ObjectMapper().readTree(run.llm("summary.json").toFile());
+    Summary summary = TestReports.summary(run.runDir());
     assertEquals(
         records.size(),
-        summary.path("levels").path("feeder").path("completed").asInt(),
-        summary.toString());
+        summary.levels().get("feeder").figures().completed(),
+        summary.levels().toString());
   }
 }

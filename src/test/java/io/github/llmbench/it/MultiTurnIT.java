@@ -9,8 +9,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.ScriptedServer;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
@@ -92,12 +94,11 @@ class MultiTurnIT {
       }
     }
     assertTrue(run.console().contains("TTFT by turn"), run.console());
-    JsonNode turns =
-        JSON.readTree(run.llm("summary.json").toFile()).path("levels").path("c2").path("turns");
+    List<LevelSummary.Turn> turns = TestReports.summary(run.runDir()).levels().get("c2").turns();
     assertEquals(3, turns.size(), turns.toString());
     for (int k = 0; k < 3; k++) {
-      assertEquals(k + 1, turns.get(k).get("turn").asInt());
-      assertEquals(4, turns.get(k).get("completed").asInt());
+      assertEquals(k + 1, turns.get(k).turn());
+      assertEquals(4, turns.get(k).completed());
     }
   }
 }

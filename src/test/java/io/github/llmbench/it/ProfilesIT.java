@@ -3,13 +3,13 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.testing.GatlingReport;
 import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -51,10 +51,10 @@ class ProfilesIT {
     int lsIn = ls.get(0).inputTokens();
     assertTrue(lsIn > 9 * ssIn && lsIn < 11 * ssIn, ssIn + " vs " + lsIn);
 
-    JsonNode summary = new ObjectMapper().readTree(run.llm("summary.json").toFile());
-    assertEquals("profiles:tiny:SS,LS", summary.get("dataset").asText());
-    assertEquals(4, summary.get("profiles").get("c2/SS").get("completed").asInt());
-    assertEquals(4, summary.get("profiles").get("c2/LS").get("completed").asInt());
+    RunInfo summary = TestReports.summary(run.runDir()).run();
+    assertEquals("profiles:tiny:SS,LS", summary.dataset());
+    assertEquals(4, summary.profiles().get("c2/SS").completed());
+    assertEquals(4, summary.profiles().get("c2/LS").completed());
     // Gatling's report shows each profile's streams as c2 / SS / request, one record per stream
     GatlingReport report = GatlingReport.of(run.runDir());
     assertEquals(4, report.request(List.of("c2", "SS"), "request").orElseThrow().total());

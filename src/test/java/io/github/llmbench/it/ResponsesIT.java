@@ -3,17 +3,17 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.simulator.SimFaults;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
+import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.testing.FailureKinds;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.ReceivedOnce;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -59,8 +59,8 @@ class ResponsesIT {
       assertTrue(run.console().contains("Successful requests:                     40"));
       assertTrue(run.console().contains("Mean TPOT (ms):"), run.console());
       assertEquals(40, clean.received().size(), "the server's count");
-      JsonNode s = new ObjectMapper().readTree(run.llm("summary.json").toFile());
-      assertEquals("openai-responses", s.path("backend").asText(), s.toString());
+      RunInfo info = TestReports.summary(run.runDir()).run();
+      assertEquals("openai-responses", info.backend(), info.toString());
     }
 
     try (VllmSimulator faulty =

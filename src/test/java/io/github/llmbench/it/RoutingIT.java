@@ -3,14 +3,14 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
+import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -79,20 +79,16 @@ class RoutingIT {
         assertEquals(r.route().model(), modelNamed.get(r.id()), r.id());
       }
 
-      JsonNode level =
-          new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels").path("c4");
-      assertEquals(40, level.path("endpoints").path(a.baseUrl()).path("completed").asInt());
-      assertEquals(
-          sql, level.path("models").path("sql").path("completed").asLong(), level.toString());
-      assertEquals(80 - sql, level.path("models").path(BASE).path("completed").asLong());
+      LevelSummary level = TestReports.summary(run.runDir()).levels().get("c4");
+      assertEquals(40, level.endpoints().get(a.baseUrl()).completed());
+      assertEquals(sql, level.models().get("sql").completed(), level.toString());
+      assertEquals(80 - sql, level.models().get(BASE).completed());
       assertTrue(run.console().contains("- Per server -"), run.console());
       assertTrue(run.console().contains("- Per model -"), run.console());
       assertTrue(run.console().contains("picked by the seed"), "the start line gives the shares");
       // both replicas' metrics, added up: the server's count is the client's
       assertEquals(
-          80.0 * 8,
-          level.path("server").path("level").path("generation_tokens").asDouble(),
-          level.path("server").toString());
+          80.0 * 8, level.server().levelFigure("generation_tokens"), level.server().toString());
       assertTrue(!run.console().contains("or a second replica"), run.console());
       String page = Files.readString(run.runDir().resolve("llm.html"));
       assertTrue(page.contains("Per server (c4)") && page.contains("Per model (c4)"));

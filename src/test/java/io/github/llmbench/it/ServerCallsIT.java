@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.LlmBench;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
@@ -15,6 +13,7 @@ import io.github.llmbench.simulator.VllmSimulator;
 import io.github.llmbench.testing.GatlingProcess;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.ScriptedServer;
+import io.github.llmbench.testing.TestReports;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -132,15 +131,12 @@ class ServerCallsIT {
           console.contains("has no profiler (POST /start_profile: HTTP 404): start vLLM with"),
           console);
       assertFalse(console.contains("stopping the profiler"), console);
-      JsonNode checks =
-          new ObjectMapper().readTree(run.llm("summary.json").toFile()).findValue("server_checks");
+      Map<String, String> checks = TestReports.summary(run.runDir()).run().serverChecks();
       assertEquals(
-          "none: POST /start_profile answered HTTP 404",
-          checks.path("profile").asText(),
-          checks.toString());
+          "none: POST /start_profile answered HTTP 404", checks.get("profile"), checks.toString());
       assertEquals(
           "2 of 2 resets done (POST /reset_prefix_cache)",
-          checks.path("cache.reset").asText(),
+          checks.get("cache.reset"),
           checks.toString());
     }
   }

@@ -3,13 +3,16 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.summary.ServingFigures;
 import io.github.llmbench.testing.GatlingReport;
 import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -51,15 +54,14 @@ class ServingBenchmarkIT {
       assertTrue(r.inputTokens() > 230 && r.inputTokens() < 300, "input tokens " + r.inputTokens());
     }
 
-    JsonNode summary = new ObjectMapper().readTree(run.llm("summary.json").toFile());
-    assertEquals(records.size(), summary.get("completed").asInt());
-    assertEquals(0, summary.get("failed").asInt());
-    assertEquals(24L * records.size(), summary.get("total_output_tokens").asLong());
+    ServingFigures summary = TestReports.summary(run.runDir()).overall();
+    assertEquals(records.size(), summary.completed());
+    assertEquals(0, summary.failed());
+    assertEquals(24L * records.size(), summary.totalOutputTokens());
     assertEquals(
-        records.stream().mapToLong(RequestRecord::inputTokens).sum(),
-        summary.get("total_input_tokens").asLong());
-    assertTrue(summary.get("max_concurrent_requests").asInt() <= 8);
-    assertTrue(summary.get("mean_ttft_ms").asDouble() > 0);
+        records.stream().mapToLong(RequestRecord::inputTokens).sum(), summary.totalInputTokens());
+    assertTrue(summary.maxConcurrentRequests() <= 8);
+    assertTrue(summary.latency(LatencyFigure.of(Metric.TTFT, Statistic.MEAN)) > 0);
 
     // Gatling's own report counts streams: one record per stream, in the level's group, its
     // response time the stream's E2EL (whole ms, truncated); TTFT and friends only when asked for
@@ -75,7 +77,7 @@ class ServingBenchmarkIT {
           report.request(List.of("c8"), name).isEmpty(),
           "c8 / " + name + " is not a Gatling record by default");
     }
-    double meanE2el = summary.get("mean_e2el_ms").asDouble();
+    double meanE2el = summary.latency(LatencyFigure.of(Metric.E2EL, Statistic.MEAN));
     assertEquals(
         meanE2el - 0.5,
         report.global().meanMs(),

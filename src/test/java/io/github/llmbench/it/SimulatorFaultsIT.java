@@ -3,13 +3,13 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.report.Html;
+import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -62,10 +62,10 @@ class SimulatorFaultsIT {
 
     // the reasons, most frequent first: a console line each, in summary.json and on llm.html
     FailureReasons reasons = FailureReasons.of(records, FailureReasons.TOP);
-    JsonNode levels = new ObjectMapper().readTree(run.llm("summary.json").toFile()).get("levels");
+    Map<String, LevelSummary> levels = TestReports.summary(run.runDir()).levels();
     assertEquals(1, levels.size(), levels.toString());
-    String level = levels.fieldNames().next();
-    JsonNode failures = levels.get(level).get("failures");
+    String level = levels.keySet().iterator().next();
+    List<LevelSummary.Failure> failures = levels.get(level).failures();
     assertEquals(reasons.top().size(), failures.size(), failures.toString());
     String page = Files.readString(run.runDir().resolve("llm.html"));
     assertTrue(
@@ -74,8 +74,8 @@ class SimulatorFaultsIT {
     for (int i = 0; i < reasons.top().size(); i++) {
       FailureReasons.Reason r = reasons.top().get(i);
       assertTrue(i == 0 || r.count() <= reasons.top().get(i - 1).count(), reasons.toString());
-      assertEquals(r.error(), failures.get(i).get("error").asText());
-      assertEquals(r.count(), failures.get(i).get("count").asInt());
+      assertEquals(r.error(), failures.get(i).error());
+      assertEquals(r.count(), failures.get(i).count());
       assertTrue(
           run.console().contains(String.format(Locale.ROOT, "\n%4d  %s\n", r.count(), r.error())),
           r + " in\n" + run.console());

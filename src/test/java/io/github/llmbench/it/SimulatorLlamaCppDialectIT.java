@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -65,9 +65,8 @@ class SimulatorLlamaCppDialectIT {
       // (no timing comparison here: sim-tiny's ~2 ms tokens are below a cold JVM's pauses; the
       // llama-server ITs compare with a real server's timings)
     }
-    JsonNode summary = new ObjectMapper().readTree(run.llm("summary.json").toFile());
-    assertEquals(
-        "llmbench/sim-tiny", summary.get("model_id").asText(), "the first id of /v1/models' data");
-    assertEquals(0, summary.get("failed").asInt());
+    Summary summary = TestReports.summary(run.runDir());
+    assertEquals("llmbench/sim-tiny", summary.run().modelId(), "the first id of /v1/models' data");
+    assertEquals(0, summary.overall().failed());
   }
 }

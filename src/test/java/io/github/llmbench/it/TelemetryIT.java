@@ -3,16 +3,16 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.ServerMetricsFile;
 import io.github.llmbench.records.ServerSample;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.TestReports;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -112,34 +112,23 @@ class TelemetryIT {
         Files.readString(run.llm("gates.xml")).contains("server.gpu_util_mean"),
         "in the JUnit XML");
 
-    JsonNode server =
-        new ObjectMapper()
-            .readTree(run.llm("summary.json").toFile())
-            .path("levels")
-            .path("c4")
-            .path("server");
-    JsonNode level = server.path("level");
-    double hit = level.path("prefix_cache_hit_rate").asDouble();
+    LevelSummary.Server server = TestReports.summary(run.runDir()).levels().get("c4").server();
+    Map<String, Double> level = server.level();
+    double hit = level.get("prefix_cache_hit_rate");
     assertTrue(hit > 0.5, "1000 shared tokens of 1050: " + server);
-    assertTrue(level.path("running_mean").asDouble() > 0, server.toString());
+    assertTrue(level.get("running_mean") > 0, server.toString());
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
     long clientTokens = records.stream().mapToLong(RequestRecord::outputTokens).sum();
     assertEquals(
         clientTokens,
-        level.path("generation_tokens").asLong(),
+        level.get("generation_tokens").longValue(),
         "the server's counter over the level: " + server);
     // the recorded DCGM text: two H100s (per-GPU means)
-    assertEquals(
-        (612.345 + 598.12) / 2, level.path("gpu_power_w_mean").asDouble(), 1e-6, server.toString());
-    assertEquals(
-        (1980 + 1755) / 2.0,
-        level.path("gpu_sm_clock_mhz_mean").asDouble(),
-        1e-6,
-        server.toString());
-    assertEquals((97 + 95) / 2.0, level.path("gpu_util_mean").asDouble(), 1e-6, server.toString());
+    assertEquals((612.345 + 598.12) / 2, level.get("gpu_power_w_mean"), 1e-6, server.toString());
+    assertEquals((1980 + 1755) / 2.0, level.get("gpu_sm_clock_mhz_mean"), 1e-6, server.toString());
+    assertEquals((97 + 95) / 2.0, level.get("gpu_util_mean"), 1e-6, server.toString());
     assertTrue(
-        level.path("itl_mean_ms").isNumber() && level.path("ttft_mean_ms").isNumber(),
-        server.toString());
+        level.get("itl_mean_ms") != null && level.get("ttft_mean_ms") != null, server.toString());
 
     String guard =
         String.format(
@@ -147,8 +136,8 @@ class TelemetryIT {
             "prefix cache served %.0f%% of prompt tokens at c4 (a perfect cache %.0f%% of these"
                 + " prompts, with their shared prefixes): prefill was not measured",
             100 * hit,
-            100 * level.path("prefix_cache_hit_rate_ideal").asDouble());
-    assertEquals(guard, server.path("guards").get(0).asText(), server.toString());
+            100 * level.get("prefix_cache_hit_rate_ideal"));
+    assertEquals(guard, server.guards().get(0), server.toString());
     assertTrue(run.console().contains("! " + guard), run.console());
     String page = Files.readString(run.runDir().resolve("llm.html"), StandardCharsets.UTF_8);
     assertTrue(
@@ -206,16 +195,11 @@ class TelemetryIT {
             .filter(l -> l.contains("cannot read metrics from " + url + " (connection refused)"))
             .count(),
         run.console());
-    JsonNode level =
-        new ObjectMapper()
-            .readTree(run.llm("summary.json").toFile())
-            .path("levels")
-            .path("c2")
-            .path("server")
-            .path("level");
+    Map<String, Double> level =
+        TestReports.summary(run.runDir()).levels().get("c2").server().level();
+    assertTrue(level.get("generation_tokens") > 0, "the server's own figures still: " + level);
     assertTrue(
-        level.path("generation_tokens").asLong() > 0, "the server's own figures still: " + level);
-    assertTrue(
-        level.path("gpu_power_w_mean").isNull(), "no GPU figure without an exporter: " + level);
+        level.containsKey("gpu_power_w_mean") && level.get("gpu_power_w_mean") == null,
+        "no GPU figure without an exporter: " + level);
   }
 }

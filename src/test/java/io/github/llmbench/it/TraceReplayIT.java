@@ -3,12 +3,12 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -107,13 +107,9 @@ class TraceReplayIT {
       assertTrue(startLate <= ALLOWED_MS, "request " + i + " started " + startLate + " ms late");
     }
     assertTrue(run.console().contains("Trace replay: 6 requests sent late by"), run.console());
-    JsonNode lateness =
-        new ObjectMapper()
-            .readTree(run.llm("summary.json").toFile())
-            .path("levels")
-            .path("trace")
-            .path("trace_lateness");
-    assertEquals(6, lateness.path("requests").asInt(), lateness.toString());
-    assertTrue(lateness.path("p99_ms").asDouble() <= ALLOWED_MS, lateness.toString());
+    LevelSummary.Lateness lateness =
+        TestReports.summary(run.runDir()).levels().get("trace").traceLateness();
+    assertEquals(6, lateness.requests(), lateness.toString());
+    assertTrue(lateness.p99Ms() <= ALLOWED_MS, lateness.toString());
   }
 }

@@ -3,12 +3,13 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.RampFigures;
 import io.github.llmbench.testing.GatlingRun;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -55,11 +56,8 @@ class WorkloadShapesIT {
     assertTrue(
         run.console().contains("distribution input normal, mean 512, stdev 128: drawn mean"),
         run.console());
-    JsonNode checks =
-        new ObjectMapper().readTree(run.llm("summary.json").toFile()).findValue("server_checks");
-    assertTrue(
-        checks.path("distribution").asText().contains("(the first 500 requests)"),
-        checks.toString());
+    Map<String, String> checks = TestReports.summary(run.runDir()).run().serverChecks();
+    assertTrue(checks.get("distribution").contains("(the first 500 requests)"), checks.toString());
   }
 
   @Test
@@ -86,17 +84,11 @@ class WorkloadShapesIT {
                 "4 prefixes of 500 tokens, taken in turn: a perfect prefix cache"
                     + " serves 83.3% of the prompt tokens"),
         run.console());
-    JsonNode level =
-        new ObjectMapper()
-            .readTree(run.llm("summary.json").toFile())
-            .path("levels")
-            .path("c4")
-            .path("server")
-            .path("level");
-    double ideal = level.path("prefix_cache_hit_rate_ideal").asDouble();
+    LevelSummary.Server level = TestReports.summary(run.runDir()).levels().get("c4").server();
+    double ideal = level.levelFigure("prefix_cache_hit_rate_ideal");
     // 76 of 80 requests hit 500 of their 600 tokens
     assertEquals(500.0 * 76 / (80 * 600), ideal, 1e-9, level.toString());
-    double measured = level.path("prefix_cache_hit_rate").asDouble();
+    double measured = level.levelFigure("prefix_cache_hit_rate");
     assertEquals(ideal, measured, 0.05, "the server's hit rate within 5 points: " + level);
     assertTrue(run.console().contains("client prefix_cache_hit_rate: what a perfect prefix cache"));
   }
@@ -129,15 +121,14 @@ class WorkloadShapesIT {
     for (RequestRecord r : cancelled) {
       assertEquals(300, r.endMs() - r.startMs(), 60, r.toString());
     }
-    JsonNode level =
-        new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels").path("c10");
-    assertEquals(cancelled.size(), level.path("cancelled").asInt(), level.toString());
-    assertEquals(0, level.path("failed").asInt());
+    LevelSummary level = TestReports.summary(run.runDir()).levels().get("c10");
+    assertEquals(cancelled.size(), level.figures().cancelled(), level.toString());
+    assertEquals(0, level.figures().failed());
     assertTrue(
         run.console().matches("(?s).*Cancelled requests:\\s+" + cancelled.size() + "\\s*\\n.*"),
         run.console());
     // the server's side: the cancelled requests stopped generating when their client went
-    double generated = level.path("server").path("level").path("generation_tokens").asDouble();
+    double generated = level.server().levelFigure("generation_tokens");
     assertTrue(
         generated < 400.0 * completed + 0.9 * 400 * cancelled.size(),
         "the server generated " + generated + " tokens for " + completed + " answers of 400");
@@ -145,9 +136,7 @@ class WorkloadShapesIT {
     // each request reached the server once: a cancel closes its connection, never resends it
     int promptTokens = records.stream().filter(RequestRecord::ok).findFirst().get().inputTokens();
     assertEquals(
-        100.0 * promptTokens,
-        level.path("server").path("level").path("prompt_tokens").asDouble(),
-        level.toString());
+        100.0 * promptTokens, level.server().levelFigure("prompt_tokens"), level.toString());
   }
 
   @Test
@@ -177,14 +166,13 @@ class WorkloadShapesIT {
     double ratio = (records.size() - firstHalf) / (double) firstHalf;
     assertTrue(ratio > 1.6, "sent in the second half over the first: " + ratio);
 
-    JsonNode level =
-        new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("levels").path("r2-30");
-    JsonNode ramp = level.path("ramp");
-    assertEquals("linear", ramp.path("shape").asText(), ramp.toString());
-    assertEquals(8.0, ramp.path("duration_s").asDouble());
-    assertTrue(ramp.path("broke").asBoolean(), ramp.toString());
+    LevelSummary level = TestReports.summary(run.runDir()).levels().get("r2-30");
+    RampFigures ramp = level.ramp();
+    assertEquals("linear", ramp.shape(), ramp.toString());
+    assertEquals(8.0, ramp.durationS());
+    assertTrue(ramp.broke(), ramp.toString());
     // two engine slots of about 190 ms each serve about 10 requests/s
-    double brokeAt = ramp.path("broke_at_load").asDouble();
+    double brokeAt = ramp.brokeAtLoad();
     assertTrue(brokeAt > 5 && brokeAt < 20, "broke at " + brokeAt + " req/s: " + ramp);
     assertTrue(
         run.console().contains("Ramp linear 2 to 30 req/s: latency broke at "), run.console());
@@ -195,8 +183,8 @@ class WorkloadShapesIT {
     int promptTokens = records.get(0).inputTokens();
     assertEquals(
         (double) records.size() * promptTokens,
-        level.path("server").path("level").path("prompt_tokens").asDouble(),
-        level.path("server").toString());
+        level.server().levelFigure("prompt_tokens"),
+        level.server().toString());
   }
 
   @Test
@@ -221,19 +209,13 @@ class WorkloadShapesIT {
     assertTrue(inFlightMax(records, first, first + 1500) <= 3, "the first 1.5 s: 1 to 2 asked");
     int peak = inFlightMax(records, first, first + 6000);
     assertTrue(peak >= 12 && peak <= 16, "peak in flight " + peak);
-    JsonNode level =
-        new ObjectMapper()
-            .readTree(run.llm("summary.json").toFile())
-            .path("levels")
-            .path("c1-16exp");
+    LevelSummary level = TestReports.summary(run.runDir()).levels().get("c1-16exp");
     // the server's side: it ran as many at once as the ramp's end asked
-    double running = level.path("server").path("level").path("running_max").asDouble();
+    double running = level.server().levelFigure("running_max");
     assertTrue(running >= 10 && running <= 16, "the server ran at most " + running);
-    JsonNode windows = level.path("ramp").path("windows");
+    List<RampFigures.Window> windows = level.ramp().windows();
     assertTrue(
-        windows.get(0).path("asked").asDouble()
-            < windows.get(windows.size() - 1).path("asked").asDouble(),
-        windows.toString());
+        windows.get(0).asked() < windows.get(windows.size() - 1).asked(), windows.toString());
   }
 
   /** The most records of {@code records} in flight at once between two instants (epoch ms). */

@@ -96,8 +96,8 @@ class MetricsEndpointTest {
     return r.body();
   }
 
-  /** Streams one completion; returns the time to the first content event, ms. */
-  private static double stream(VllmSimulator sim, String prompt, int maxTokens) throws Exception {
+  /** Streams one completion and checks it carried {@code maxTokens} content events. */
+  private static void stream(VllmSimulator sim, String prompt, int maxTokens) throws Exception {
     String body =
         "{\"model\":\""
             + sim.servedModelName()
@@ -106,7 +106,6 @@ class MetricsEndpointTest {
             + "\",\"max_tokens\":"
             + maxTokens
             + ",\"stream\":true}";
-    long t0 = System.nanoTime();
     HttpResponse<Stream<String>> r =
         HTTP.send(
             HttpRequest.newBuilder(URI.create(sim.baseUrl() + "/v1/completions"))
@@ -114,34 +113,38 @@ class MetricsEndpointTest {
                 .POST(HttpRequest.BodyPublishers.ofString(body))
                 .build(),
             HttpResponse.BodyHandlers.ofLines());
-    long first = -1;
     int n = 0;
     for (String l : (Iterable<String>) r.body()::iterator) {
       if (l.startsWith("data: {")) {
-        if (first < 0) {
-          first = System.nanoTime();
-        }
         n++;
       }
     }
     assertEquals(maxTokens, n);
-    return (first - t0) / 1e6;
+  }
+
+  /** Prompt tokens the engine computed, not taken from the prefix cache, so far. */
+  private static double computedPromptTokens(PromText m, String model) {
+    return m.value("vllm:prompt_tokens_total", model)
+        - m.value("vllm:prompt_tokens_cached_total", model);
   }
 
   @Test
   void metricsInVllmNamesAndTypesConsistentWithWhatWasServed_andPrefixCacheHits() throws Exception {
-    // qwen2.5-0.5b on an rtx4080: prefill of 3,000 tokens is ~0.1 s, so a cache hit shows in TTFT.
     try (VllmSimulator sim =
         VllmSimulator.start(SimulatorConfig.defaults().withModel("qwen2.5-0.5b-instruct"))) {
       StringBuilder p = new StringBuilder();
       for (int i = 0; i < 3000; i++) {
         p.append(i == 0 ? "" : " ").append("w").append(i * 7919 % 100_003);
       }
-      double cold = stream(sim, p.toString(), 8);
+      stream(sim, p.toString(), 8);
       PromText before = PromText.parse(get(sim.baseUrl() + "/metrics"));
       String model = sim.servedModelName();
       double hitsBefore = before.value("vllm:prefix_cache_hits_total", model);
-      double warm = stream(sim, p.toString(), 8);
+      double coldComputed = computedPromptTokens(before, model);
+      stream(sim, p.toString(), 8);
+      double warmComputed =
+          computedPromptTokens(PromText.parse(get(sim.baseUrl() + "/metrics")), model)
+              - coldComputed;
       stream(sim, "a different short prompt", 5);
       PromText m = PromText.parse(get(sim.baseUrl() + "/metrics"));
 
@@ -179,13 +182,16 @@ class MetricsEndpointTest {
         assertTrue(c >= prev);
         prev = c;
       }
-      // the repeated prompt: hits rise by all its full blocks but the last token's, TTFT drops
+      // the repeated prompt: hits rise by all its full blocks but the last token's
       double hits = m.value("vllm:prefix_cache_hits_total", model);
       assertEquals(0, hitsBefore);
       assertTrue(hits >= 2990 - 16 && hits < 3000, "hits " + hits);
-      // 0.65 once in a full CI run on 2 cores (74 and 48 ms): the fixed request path weighs more
-      // when the machine is busy
-      assertTrue(warm < cold * 0.75, "TTFT cold " + cold + " ms, warm " + warm + " ms");
+      // and the engine prefills only what the cache lacks, the work its TTFT is priced on (the
+      // engine's own counters, not wall-clock TTFTs, which a busy machine reorders)
+      assertTrue(coldComputed >= 2990, "cold request computed " + coldComputed + " prompt tokens");
+      assertTrue(
+          warmComputed >= 1 && warmComputed <= 16,
+          "warm request computed " + warmComputed + " prompt tokens");
       assertEquals(0, m.value("vllm:num_preemptions_total", model));
     }
   }
