@@ -54,7 +54,6 @@ class SizeLimitsTest {
           "settings/BenchSettings.java#readInjector",
           // records and capture built by name, RunAnalysis.of's inputs one record (item 4)
           "records/RequestRecordJson.java#read",
-          "records/RequestRecordJson.java#serialize",
           "capture/ChunkInspector.java#inspect",
           "analysis/RunAnalysis.java#of",
           // server profiles (item 3)
