@@ -33,9 +33,7 @@ class SizeLimitsTest {
           "report/LlmPage.java",
           // settings by group (item 5)
           "settings/BenchSettings.java",
-          "settings/SettingsTable.java",
-          // records built by name (item 4)
-          "records/RequestRecord.java");
+          "settings/SettingsTable.java");
 
   /** Methods over the limit, as path#name. */
   private static final Set<String> LONG_METHODS =
@@ -53,12 +51,9 @@ class SizeLimitsTest {
           "settings/BenchSettings.java#readWorkload",
           "settings/BenchSettings.java#readInjector",
           // records and capture built by name, RunAnalysis.of's inputs one record (item 4)
-          "records/RequestRecordJson.java#read",
           "capture/ChunkInspector.java#inspect",
           "analysis/RunAnalysis.java#of",
           // server profiles (item 3)
-          "simulator/ApiHandler.java#channelRead0",
-          "simulator/ApiHandler.java#generate",
           "analysis/ServerFigures.java#of");
 
   @Test
