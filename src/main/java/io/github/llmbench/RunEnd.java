@@ -31,6 +31,8 @@ import io.github.llmbench.report.LlmPage;
 import io.github.llmbench.report.RunReport;
 import io.github.llmbench.report.SettingsDescription;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.SearchSettings;
+import io.github.llmbench.settings.WorkloadSettings;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.ServingFigures;
 import io.github.llmbench.telemetry.MetricsScraper;
@@ -259,7 +261,7 @@ final class RunEnd {
     RunInfo info = runInfo(all, goodput);
     String answer = "";
     if (verdict.isPresent()) {
-      BenchSettings.Search search = settings.search().orElseThrow();
+      SearchSettings search = settings.search().orElseThrow();
       answer = CapacityBlock.format(verdict.get(), search, goodput, a);
       info = info.withCapacity(CapacityBlock.figures(verdict.get(), search, goodput, a));
     }
@@ -315,7 +317,7 @@ final class RunEnd {
 
   private RunInfo runInfo(List<RequestRecord> all, Optional<GoodputSpec> goodput) {
     List<RequestRecord> measured = all.stream().filter(r -> !RunAnalysis.isWarmup(r)).toList();
-    BenchSettings.Workload w = settings.workload();
+    WorkloadSettings w = settings.workload();
     Map<String, ServingFigures> profiles = new LinkedHashMap<>();
     for (String level : levelsInOrder(measured)) {
       byProfile(ofLevel(measured, level))

@@ -16,6 +16,9 @@ import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RunRecorder;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
+import io.github.llmbench.settings.InjectorSettings;
+import io.github.llmbench.settings.ServerSettings;
+import io.github.llmbench.settings.WorkloadSettings;
 import io.github.llmbench.workload.Dataset;
 import io.github.llmbench.workload.FeederRecords;
 import io.github.llmbench.workload.ImageSupply;
@@ -71,8 +74,8 @@ public final class RequestChains {
   private final StreamCapture capture;
   private final PreparedWorkload workload;
   private final RequestBodies bodies;
-  private final BenchSettings.Workload shape;
-  private final BenchSettings.Injector injector;
+  private final WorkloadSettings shape;
+  private final InjectorSettings injector;
   private final int outputLen;
   private final AtomicLong measuredIndex = new AtomicLong();
   private final AtomicLong warmupIndex = new AtomicLong();
@@ -90,8 +93,8 @@ public final class RequestChains {
       StreamCapture capture,
       PreparedWorkload workload,
       RequestBodies bodies,
-      BenchSettings.Workload shape,
-      BenchSettings.Injector injector,
+      WorkloadSettings shape,
+      InjectorSettings injector,
       int outputLen,
       ModelMix models) {
     this.capture = capture;
@@ -132,7 +135,7 @@ public final class RequestChains {
             localTokenizer == null
                 ? s -> null
                 : RequestChains::countedInputTokens); // a count labelled "tokenizer" must be one
-    BenchSettings.Cancellation cancellation = settings.cancellation();
+    ServerSettings.Cancellation cancellation = settings.cancellation();
     if (cancellation.any()) {
       capture.cancelling(
           new Cancelling(
@@ -379,7 +382,7 @@ public final class RequestChains {
    * The run's request number of this injector's k-th request: injector i of N sends i, i + N, i +
    * 2N, ..., so no two injectors send the same request (and one alone sends 0, 1, 2, ...).
    */
-  static long datasetIndex(long k, BenchSettings.Injector injector) {
+  static long datasetIndex(long k, InjectorSettings injector) {
     return k * injector.count() + injector.index();
   }
 
@@ -392,7 +395,7 @@ public final class RequestChains {
     return withInjector(origin, injector);
   }
 
-  static RequestOrigin withInjector(RequestOrigin origin, BenchSettings.Injector injector) {
+  static RequestOrigin withInjector(RequestOrigin origin, InjectorSettings injector) {
     return injector.sharded() ? RequestOrigin.fromInjector(origin, injector.index()) : origin;
   }
 

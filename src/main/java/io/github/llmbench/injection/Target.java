@@ -2,6 +2,7 @@ package io.github.llmbench.injection;
 
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SettingsException;
+import io.github.llmbench.settings.SimulatorSettings;
 import io.github.llmbench.simulator.Dialect;
 import io.github.llmbench.simulator.SimFaults;
 import io.github.llmbench.simulator.SimNoise;
@@ -137,7 +138,7 @@ public final class Target implements AutoCloseable {
    *
    * @throws SettingsException on a bad value, as any other bad setting
    */
-  static SimFaults simFaults(BenchSettings.SimEngine engine) {
+  static SimFaults simFaults(SimulatorSettings.SimEngine engine) {
     try {
       return SimFaults.parse(engine.faults());
     } catch (IllegalArgumentException e) {

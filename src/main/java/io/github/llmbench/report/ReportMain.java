@@ -18,8 +18,9 @@ import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.records.ServerMetricsFile;
 import io.github.llmbench.settings.Parser;
+import io.github.llmbench.settings.ReportSettings;
 import io.github.llmbench.settings.SettingsException;
-import io.github.llmbench.settings.SettingsTable;
+import io.github.llmbench.settings.WorkloadSettings;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.Summary;
 import java.io.IOException;
@@ -236,11 +237,11 @@ public final class ReportMain {
    */
   static ReportedPercentiles percentiles(Summary summary) {
     Map<String, String> settings = summary.run().settings();
-    String asked = settings == null ? null : settings.get(SettingsTable.PERCENTILES.name());
+    String asked = settings == null ? null : settings.get(ReportSettings.PERCENTILES.name());
     Optional<List<Double>> shown =
         asked == null
             ? Optional.empty()
-            : Optional.of(Parser.percentiles().parse(SettingsTable.PERCENTILES.name(), asked));
+            : Optional.of(Parser.percentiles().parse(ReportSettings.PERCENTILES.name(), asked));
     Set<Double> needed = new LinkedHashSet<>();
     summary
         .levels()
@@ -295,7 +296,7 @@ public final class ReportMain {
   /** The prefixes a run's prompts shared on purpose, as its settings said. */
   static PrefixSharing prefixSharing(RunInfo run) {
     String groups =
-        run.settings() == null ? null : run.settings().get(SettingsTable.PREFIX_GROUPS.name());
+        run.settings() == null ? null : run.settings().get(WorkloadSettings.PREFIX_GROUPS.name());
     return run.prefixLen() == null || run.prefixLen() == 0
         ? PrefixSharing.NONE
         : new PrefixSharing(run.prefixLen(), groups == null ? 1 : Integer.parseInt(groups));

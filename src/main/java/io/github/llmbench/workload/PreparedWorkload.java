@@ -5,6 +5,8 @@ import io.github.llmbench.core.Seeds;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
 import io.github.llmbench.settings.Images;
+import io.github.llmbench.settings.LoadSettings;
+import io.github.llmbench.settings.WorkloadSettings;
 import java.io.PrintStream;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -94,7 +96,7 @@ public final class PreparedWorkload {
      * @throws DatasetException when a file cannot be used
      */
     public static Sources read(BenchSettings settings) {
-      BenchSettings.Workload w = settings.workload();
+      WorkloadSettings w = settings.workload();
       FileDataset file =
           w.dataset() == DatasetKind.FILE
               ? FileDataset.read(w.file().get(), w.outputLen(), w.seed())
@@ -106,8 +108,7 @@ public final class PreparedWorkload {
     }
 
     /** The trace's lines; {@code -Dprompts=N} keeps the first N. */
-    private static List<TraceDataset.Entry> traceLines(
-        BenchSettings.Workload w, BenchSettings.Load load) {
+    private static List<TraceDataset.Entry> traceLines(WorkloadSettings w, LoadSettings load) {
       List<TraceDataset.Entry> lines = TraceDataset.read(w.file().get());
       return load.prompts().isEmpty()
           ? lines
@@ -115,7 +116,7 @@ public final class PreparedWorkload {
     }
   }
 
-  private final BenchSettings.Workload w;
+  private final WorkloadSettings w;
   private final OptionalInt maxTokensOverride;
   private final Server server;
   private final PrintStream out;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SettingsException;
+import io.github.llmbench.settings.SimulatorSettings;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.List;
@@ -19,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class TargetTest {
 
-  private static BenchSettings.SimEngine engine(String faults) {
+  private static SimulatorSettings.SimEngine engine(String faults) {
     return BenchSettings.from(Map.of("sim.faults", faults), Map.<String, String>of()::get)
         .simEngine();
   }

@@ -104,7 +104,7 @@ class BenchSettingsTest {
 
   @Test
   void turnsThinkTimeAndTraceSettingsAreChecked() {
-    BenchSettings.Workload w = read(Map.of("turns", "3", "think.time", "1.5")).workload();
+    WorkloadSettings w = read(Map.of("turns", "3", "think.time", "1.5")).workload();
     assertTrue(w.multiTurn());
     assertEquals(3, w.turns());
     assertEquals(1.5, w.thinkSeconds());
@@ -139,9 +139,9 @@ class BenchSettingsTest {
 
   @Test
   void injectorSettings() {
-    BenchSettings.Injector alone = read(Map.of()).injector();
+    InjectorSettings alone = read(Map.of()).injector();
     assertFalse(alone.sharded());
-    BenchSettings.Injector i =
+    InjectorSettings i =
         read(Map.of("injector", "2/4", "conc", "64", "start.at", "1800000000000")).injector();
     assertEquals(2, i.index());
     assertEquals(4, i.count());
@@ -172,7 +172,7 @@ class BenchSettingsTest {
 
   @Test
   void capacitySearchSettings() {
-    BenchSettings.Search s =
+    SearchSettings s =
         read(Map.of(
                 "search",
                 "conc",
@@ -268,15 +268,14 @@ class BenchSettingsTest {
                 "0.5",
                 "max.conc",
                 "64"));
-    BenchSettings.Search s = settings.search().get();
+    SearchSettings s = settings.search().get();
     assertTrue(s.rate());
     assertEquals("rate", s.kind());
     assertEquals(0.5, s.min());
     assertEquals(40.0, s.max());
     assertEquals(0.5, settings.load().burstiness());
     assertEquals(64, settings.load().maxConc().getAsInt());
-    BenchSettings.Search defaults =
-        read(Map.of("search", "rate", "slo", "ttft.p99:2000")).search().get();
+    SearchSettings defaults = read(Map.of("search", "rate", "slo", "ttft.p99:2000")).search().get();
     assertEquals(1.0, defaults.min());
     assertEquals(100.0, defaults.max());
     assertTrue(
@@ -299,7 +298,7 @@ class BenchSettingsTest {
 
   @Test
   void metricsScrapingSettings() {
-    BenchSettings.Metrics m = read(Map.of()).metrics();
+    TelemetrySettings m = read(Map.of()).metrics();
     assertTrue(m.on());
     assertEquals(1.0, m.intervalSeconds());
     assertTrue(m.urls().isEmpty());
@@ -328,7 +327,7 @@ class BenchSettingsTest {
 
   @Test
   void gatlingGetsOneRecordPerStreamUnlessMoreAreAsked() {
-    assertEquals(BenchSettings.GatlingRecords.REQUEST, read(Map.of()).gatlingRecords());
+    assertEquals(GatlingRecords.REQUEST, read(Map.of()).gatlingRecords());
     assertEquals(Set.of(Metric.E2EL), read(Map.of()).gatlingRecords().metrics());
     assertEquals(
         Set.of(Metric.E2EL, Metric.TTFT, Metric.TPOT),
@@ -479,7 +478,7 @@ class BenchSettingsTest {
 
   @Test
   void cancellationSettings() {
-    BenchSettings.Cancellation c =
+    ServerSettings.Cancellation c =
         read(Map.of("cancel.pct", "10", "cancel.after", "2.5")).cancellation();
     assertEquals(10, c.pct(), 1e-12);
     assertEquals(2.5, c.afterSeconds(), 1e-12);
@@ -497,10 +496,10 @@ class BenchSettingsTest {
 
   @Test
   void severalServersAndAMixOfModels() {
-    BenchSettings.Routing one = read(Map.of("base.url", "http://h:8000/v1/")).routing();
+    ServerSettings.Routing one = read(Map.of("base.url", "http://h:8000/v1/")).routing();
     assertEquals(List.of(URI.create("http://h:8000")), one.baseUrls());
     assertFalse(one.severalServers());
-    BenchSettings.Routing two =
+    ServerSettings.Routing two =
         read(Map.of(
                 "base.url", "http://a:8000, http://b:8000",
                 "model", "base,sql",
@@ -532,7 +531,7 @@ class BenchSettingsTest {
 
   @Test
   void rampSettings() {
-    BenchSettings.Load rate =
+    LoadSettings rate =
         read(Map.of("ramp", "linear", "ramp.start", "1", "ramp.end", "8", "max.conc", "32")).load();
     assertEquals(Optional.of(new Ramp(Ramp.Shape.LINEAR, Ramp.Kind.RATE, 1, 8)), rate.ramp());
     assertTrue(rate.open(), "a rate ramp is the open model");
@@ -595,7 +594,7 @@ class BenchSettingsTest {
 
   @Test
   void lengthDistributionsAndPrefixGroups() {
-    BenchSettings.Workload w =
+    WorkloadSettings w =
         read(Map.of("input.len", "512", "input.stdev", "128", "output.stdev", "4")).workload();
     assertEquals(
         LengthDistribution.of(LengthDistribution.Shape.NORMAL, 512, 128), w.inputLengths());
@@ -629,8 +628,7 @@ class BenchSettingsTest {
     assertEquals(
         "-Dinput.stdev applies to -Ddataset=random",
         error(Map.of("dataset", "profiles", "input.stdev", "3")));
-    BenchSettings.Workload groups =
-        read(Map.of("prefix.groups", "4", "prefix.len", "500")).workload();
+    WorkloadSettings groups = read(Map.of("prefix.groups", "4", "prefix.len", "500")).workload();
     assertEquals(4, groups.prefixGroups());
     assertEquals(1, read(Map.of()).workload().prefixGroups());
     assertTrue(
@@ -773,8 +771,8 @@ class BenchSettingsTest {
     assertEquals(Images.Format.PNG, images.format());
     assertFalse(images.ladder());
     assertEquals(List.of(), s.load().imageLadder());
-    assertEquals(BenchSettings.DEFAULT_SIM_VISION_MODEL, s.simModel(), "a model that sees them");
-    assertEquals(BenchSettings.DEFAULT_SIM_MODEL, read(Map.of("images", "0")).simModel());
+    assertEquals(SimulatorSettings.DEFAULT_VISION_MODEL, s.simModel(), "a model that sees them");
+    assertEquals(SimulatorSettings.DEFAULT_MODEL, read(Map.of("images", "0")).simModel());
     assertEquals(Images.NONE, read(Map.of()).workload().images());
 
     BenchSettings ladder = read(Map.of("images", "0,1,4", "conc", "4", "prompts", "10"));

@@ -24,8 +24,8 @@ class ServerCallsSettingsTest {
 
   @Test
   void noneIsOnByDefault() {
-    BenchSettings.ServerCalls calls = read(Map.of()).serverCalls();
-    assertEquals(BenchSettings.ServerCalls.NONE, calls);
+    ServerSettings.ServerCalls calls = read(Map.of()).serverCalls();
+    assertEquals(ServerSettings.ServerCalls.NONE, calls);
     assertFalse(calls.beforeLevels());
     Map<String, String> lines = SettingsDescription.of(read(Map.of()));
     assertFalse(lines.containsKey("profile"), lines.toString());
@@ -37,7 +37,7 @@ class ServerCallsSettingsTest {
   void goodValuesAreRead() {
     BenchSettings s =
         read(Map.of("profile", "TRUE", "ready.timeout", "600", "cache.reset", "true"));
-    assertEquals(new BenchSettings.ServerCalls(600, true, true), s.serverCalls());
+    assertEquals(new ServerSettings.ServerCalls(600, true, true), s.serverCalls());
     assertTrue(s.serverCalls().beforeLevels());
     assertFalse(read(Map.of("profile", "false")).serverCalls().profile());
     assertEquals(0, read(Map.of("ready.timeout", "0")).serverCalls().readyTimeoutSeconds());

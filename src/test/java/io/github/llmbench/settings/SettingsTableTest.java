@@ -178,12 +178,10 @@ class SettingsTableTest {
       s.typedDefault()
           .ifPresent(d -> assertEquals(d, s.parser().parse(s.name(), s.defaultValue()), s.name()));
     }
-    assertEquals("16", SettingsTable.CONC.defaultValue());
-    assertEquals("1", SettingsTable.BURSTINESS.defaultValue(), "not 1.0");
+    assertEquals("16", LoadSettings.CONC.defaultValue());
+    assertEquals("1", LoadSettings.BURSTINESS.defaultValue(), "not 1.0");
     assertEquals(
-        Optional.empty(),
-        SettingsTable.WARMUP_CONC.typedDefault(),
-        "the first level / 4: computed");
+        Optional.empty(), LoadSettings.WARMUP_CONC.typedDefault(), "the first level / 4: computed");
   }
 
   @Test
