@@ -141,6 +141,23 @@ public record SearchSettings(
     }
     boolean rate = kind.get().equals("rate");
     String flag = "-Dsearch=" + kind.get();
+    Map<SloFigure, Double> objectives = objectives(r, flag);
+    Range range = rate ? rateRange(r, durationSeconds) : concRange(r);
+    range.check(r);
+    double precision = r.get(SEARCH_PRECISION);
+    if (precision == 0) {
+      throw SettingsException.invalid(
+          "search.precision", "0", "a number above 0 and below 1, e.g. 0.1 for 10%");
+    }
+    int budget = r.get(SEARCH_BUDGET);
+    return Optional.of(
+        new SearchSettings(rate, objectives, range.min(), range.max(), precision, budget));
+  }
+
+  /**
+   * {@code -Dslo}'s objectives, in the order given; {@code flag} names the search that needs them.
+   */
+  private static Map<SloFigure, Double> objectives(SettingReader r, String flag) {
     String accepted =
         "objectives as METRIC:LIMIT separated by commas, e.g. "
             + SLO_EXAMPLE
@@ -165,44 +182,48 @@ public record SearchSettings(
         throw SettingsException.invalid("slo", raw, accepted);
       }
     }
-    double min;
-    double max;
-    if (rate) {
-      min = r.get(SEARCH_MIN);
-      max = r.optional(SEARCH_MAX).orElse(SEARCH_MAX_RATE);
-      double planned = max * durationSeconds;
-      if (planned > MAX_PROBE_REQUESTS) {
+    return objectives;
+  }
+
+  /** The lowest and the highest load a search probes. */
+  private record Range(double min, double max) {
+    void check(SettingReader r) {
+      if (max < min) {
         throw new SettingsException(
-            String.format(
-                Locale.ROOT,
-                "-Dsearch.max=%s x -Dduration=%d plans %.0f requests for one rate probe: at most %d (lower either)",
-                r.raw(SEARCH_MAX).orElse(Level.plainNumber(SEARCH_MAX_RATE)),
-                durationSeconds,
-                planned,
-                MAX_PROBE_REQUESTS));
+            "-Dsearch.max="
+                + r.raw(SEARCH_MAX).orElse(String.valueOf(max))
+                + " is below -Dsearch.min="
+                + r.raw(SEARCH_MIN).orElse(String.valueOf(min)));
       }
-    } else {
-      // the same settings, read as whole numbers: a concurrency
-      Parser<Integer> level = Parser.positiveInt(LoadSettings.CONC_LIMIT);
-      min =
-          r.raw(SEARCH_MIN)
-              .map(v -> level.parse(SEARCH_MIN.name(), v))
-              .orElse(SEARCH_MIN.typedDefault().orElseThrow().intValue());
-      max = r.raw(SEARCH_MAX).map(v -> level.parse(SEARCH_MAX.name(), v)).orElse(SEARCH_MAX_CONC);
     }
-    if (max < min) {
+  }
+
+  /** A rate search's range; its highest probe plans {@code search.max x duration} requests. */
+  private static Range rateRange(SettingReader r, int durationSeconds) {
+    double min = r.get(SEARCH_MIN);
+    double max = r.optional(SEARCH_MAX).orElse(SEARCH_MAX_RATE);
+    double planned = max * durationSeconds;
+    if (planned > MAX_PROBE_REQUESTS) {
       throw new SettingsException(
-          "-Dsearch.max="
-              + r.raw(SEARCH_MAX).orElse(String.valueOf(max))
-              + " is below -Dsearch.min="
-              + r.raw(SEARCH_MIN).orElse(String.valueOf(min)));
+          String.format(
+              Locale.ROOT,
+              "-Dsearch.max=%s x -Dduration=%d plans %.0f requests for one rate probe: at most %d (lower either)",
+              r.raw(SEARCH_MAX).orElse(Level.plainNumber(SEARCH_MAX_RATE)),
+              durationSeconds,
+              planned,
+              MAX_PROBE_REQUESTS));
     }
-    double precision = r.get(SEARCH_PRECISION);
-    if (precision == 0) {
-      throw SettingsException.invalid(
-          "search.precision", "0", "a number above 0 and below 1, e.g. 0.1 for 10%");
-    }
-    int budget = r.get(SEARCH_BUDGET);
-    return Optional.of(new SearchSettings(rate, objectives, min, max, precision, budget));
+    return new Range(min, max);
+  }
+
+  /** A concurrency search's range: the same settings, read as whole numbers. */
+  private static Range concRange(SettingReader r) {
+    Parser<Integer> level = Parser.positiveInt(LoadSettings.CONC_LIMIT);
+    int min =
+        r.raw(SEARCH_MIN)
+            .map(v -> level.parse(SEARCH_MIN.name(), v))
+            .orElse(SEARCH_MIN.typedDefault().orElseThrow().intValue());
+    int max = r.raw(SEARCH_MAX).map(v -> level.parse(SEARCH_MAX.name(), v)).orElse(SEARCH_MAX_CONC);
+    return new Range(min, max);
   }
 }

@@ -215,25 +215,63 @@ public record WorkloadSettings(
   static WorkloadSettings read(SettingReader r, Images images) {
     int inputLen = r.get(INPUT_LEN);
     int outputLen = r.get(OUTPUT_LEN);
-    String raw = r.get(DATASET);
-    DatasetKind dataset;
-    Optional<Path> file = Optional.empty();
-    if (raw.equals("random")) {
-      dataset = DatasetKind.RANDOM;
-    } else if (raw.equals("profiles")) {
-      dataset = DatasetKind.PROFILES;
-    } else if (raw.startsWith("file:") && raw.length() > 5) {
-      dataset = DatasetKind.FILE;
-      file = Optional.of(Path.of(raw.substring(5)));
-    } else if (raw.startsWith("trace:") && raw.length() > 6) {
-      dataset = DatasetKind.TRACE;
-      file = Optional.of(Path.of(raw.substring(6)));
-    } else {
-      throw SettingsException.invalid("dataset", raw, "random, profiles, file:PATH or trace:PATH");
-    }
+    Source source = source(r.get(DATASET));
+    DatasetKind dataset = source.kind();
     int turns = r.get(TURNS);
-    double thinkSeconds = r.get(THINK_TIME);
-    double traceSpeed = r.get(TRACE_SPEED);
+    checkConversationsAndTraces(r, dataset, turns);
+    int prefixLen = r.get(PREFIX_LEN);
+    int prefixGroups = r.get(PREFIX_GROUPS);
+    if (prefixGroups > 1 && prefixLen == 0) {
+      throw new SettingsException(
+          "-Dprefix.groups=" + prefixGroups + " needs -Dprefix.len=L (the tokens of each prefix)");
+    }
+    Lengths lengths = lengths(r, dataset, inputLen, outputLen);
+    Optional<Long> pinnedSeed = r.optional(SEED);
+    // A fresh seed per run: a repeated seed repeats prompts, which a prefix cache then serves.
+    long seed = pinnedSeed.orElseGet(() -> new SecureRandom().nextLong() & 0xFFFF_FFFFL);
+    ProfileSelection profiles = r.get(PROFILES);
+    String order = r.get(PROFILE_ORDER);
+    if (dataset != DatasetKind.PROFILES && (r.isSet(PROFILES) || r.isSet(PROFILE_ORDER))) {
+      throw new SettingsException("-Dprofiles and -Dprofile.order apply to -Ddataset=profiles");
+    }
+    return new WorkloadSettings(
+        dataset,
+        source.file(),
+        inputLen,
+        outputLen,
+        lengths.rangeRatio(),
+        lengths.input(),
+        lengths.output(),
+        prefixLen,
+        prefixGroups,
+        seed,
+        pinnedSeed.isPresent(),
+        profiles,
+        order.equals("mixed"),
+        turns,
+        r.get(THINK_TIME),
+        r.get(TRACE_SPEED),
+        images);
+  }
+
+  /** Where prompts come from: {@code -Ddataset}'s kind, and its file for a file or a trace. */
+  private record Source(DatasetKind kind, Optional<Path> file) {}
+
+  private static Source source(String raw) {
+    if (raw.equals("random")) {
+      return new Source(DatasetKind.RANDOM, Optional.empty());
+    } else if (raw.equals("profiles")) {
+      return new Source(DatasetKind.PROFILES, Optional.empty());
+    } else if (raw.startsWith("file:") && raw.length() > 5) {
+      return new Source(DatasetKind.FILE, Optional.of(Path.of(raw.substring(5))));
+    } else if (raw.startsWith("trace:") && raw.length() > 6) {
+      return new Source(DatasetKind.TRACE, Optional.of(Path.of(raw.substring(6))));
+    }
+    throw SettingsException.invalid("dataset", raw, "random, profiles, file:PATH or trace:PATH");
+  }
+
+  /** A trace's requests are single turns at its own speed; think time is between turns. */
+  private static void checkConversationsAndTraces(SettingReader r, DatasetKind dataset, int turns) {
     if (dataset == DatasetKind.TRACE && turns > 1) {
       throw new SettingsException(
           "-Dturns does not apply to -Ddataset=trace:PATH (a trace's requests are single turns)");
@@ -245,13 +283,17 @@ public record WorkloadSettings(
       throw new SettingsException(
           "-Dthink.time applies to multi-turn runs: add -Dturns=N (N from 2)");
     }
+  }
+
+  /**
+   * The input and output lengths' spread: vLLM's uniform {@code -Drange.ratio}, or a distribution
+   * of {@code -Dlength.dist}'s shape with a standard deviation each.
+   */
+  private record Lengths(double rangeRatio, LengthDistribution input, LengthDistribution output) {}
+
+  private static Lengths lengths(
+      SettingReader r, DatasetKind dataset, int inputLen, int outputLen) {
     double rangeRatio = r.get(RANGE_RATIO);
-    int prefixLen = r.get(PREFIX_LEN);
-    int prefixGroups = r.get(PREFIX_GROUPS);
-    if (prefixGroups > 1 && prefixLen == 0) {
-      throw new SettingsException(
-          "-Dprefix.groups=" + prefixGroups + " needs -Dprefix.len=L (the tokens of each prefix)");
-    }
     double inputStdev = r.get(INPUT_STDEV);
     double outputStdev = r.get(OUTPUT_STDEV);
     Optional<String> dist = r.optional(LENGTH_DIST);
@@ -277,39 +319,14 @@ public record WorkloadSettings(
                 + " needs -Dinput.stdev=S or -Doutput.stdev=S (the spread of the lengths)");
       }
     }
-    LengthDistribution inputLengths =
-        spread
-            ? LengthDistribution.of(shape, inputLen, inputStdev)
-            : LengthDistribution.ofRangeRatio(inputLen, rangeRatio);
-    LengthDistribution outputLengths =
-        spread
-            ? LengthDistribution.of(shape, outputLen, outputStdev)
-            : LengthDistribution.ofRangeRatio(outputLen, rangeRatio);
-    Optional<Long> pinnedSeed = r.optional(SEED);
-    // A fresh seed per run: a repeated seed repeats prompts, which a prefix cache then serves.
-    long seed = pinnedSeed.orElseGet(() -> new SecureRandom().nextLong() & 0xFFFF_FFFFL);
-    ProfileSelection profiles = r.get(PROFILES);
-    String order = r.get(PROFILE_ORDER);
-    if (dataset != DatasetKind.PROFILES && (r.isSet(PROFILES) || r.isSet(PROFILE_ORDER))) {
-      throw new SettingsException("-Dprofiles and -Dprofile.order apply to -Ddataset=profiles");
-    }
-    return new WorkloadSettings(
-        dataset,
-        file,
-        inputLen,
-        outputLen,
-        rangeRatio,
-        inputLengths,
-        outputLengths,
-        prefixLen,
-        prefixGroups,
-        seed,
-        pinnedSeed.isPresent(),
-        profiles,
-        order.equals("mixed"),
-        turns,
-        thinkSeconds,
-        traceSpeed,
-        images);
+    return spread
+        ? new Lengths(
+            rangeRatio,
+            LengthDistribution.of(shape, inputLen, inputStdev),
+            LengthDistribution.of(shape, outputLen, outputStdev))
+        : new Lengths(
+            rangeRatio,
+            LengthDistribution.ofRangeRatio(inputLen, rangeRatio),
+            LengthDistribution.ofRangeRatio(outputLen, rangeRatio));
   }
 }
