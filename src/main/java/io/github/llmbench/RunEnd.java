@@ -363,7 +363,19 @@ final class RunEnd {
         definitions,
         null,
         null,
-        goodput.map(GoodputSpec::toString).orElse(null));
+        goodput.map(GoodputSpec::toString).orElse(null),
+        analysisInputs());
+  }
+
+  /** What a re-done report analyses with, typed (not read back from the settings' lines). */
+  private RunInfo.AnalysisInputs analysisInputs() {
+    WorkloadSettings w = settings.workload();
+    boolean simulated = settings.baseUrl().isEmpty();
+    return new RunInfo.AnalysisInputs(
+        settings.percentiles().orElse(null),
+        simulated ? settings.simModel() : null,
+        simulated ? settings.simGpu() : null,
+        w.prefixLen() > 0 ? w.prefixGroups() : null);
   }
 
   private static List<RequestRecord> ofLevel(List<RequestRecord> records, String level) {

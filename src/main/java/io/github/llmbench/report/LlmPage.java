@@ -1100,11 +1100,14 @@ public final class LlmPage {
     sb.append("</div>\n");
   }
 
-  /** Everything the run was, one row per setting (the capacity has its own section). */
+  /**
+   * Everything the run was, one row per setting (the capacity has its own section; the analysis
+   * inputs repeat settings already shown).
+   */
   private static void runInfo(StringBuilder sb, RunInfo info) {
     sb.append("<div id=\"llm-run\" class=\"llm-section\">\n");
     Map<String, Object> flat = new LinkedHashMap<>();
-    flatten("", Summary.asMap(info.withCapacity(null)), flat);
+    flatten("", Summary.asMap(info.withCapacity(null).withAnalysisInputs(null)), flat);
     tableStart(sb, "Run", "Setting", "Value");
     flat.forEach((k, v) -> row(sb, k, v));
     tableEnd(sb);
