@@ -178,7 +178,7 @@ final class RunEnd {
         rampTimings(),
         roofline.model(),
         roofline.gpu(),
-        settings.roofline().tp(),
+        settings.report().roofline().tp(),
         RunReport.ROOFLINE_HINT,
         percentiles);
   }
@@ -209,7 +209,7 @@ final class RunEnd {
                             needed.add(l.statistic().percentile());
                           }
                         }));
-    return ReportedPercentiles.of(settings.percentiles(), needed);
+    return ReportedPercentiles.of(settings.report().percentiles(), needed);
   }
 
   private void printProfiles(List<RequestRecord> records) {
@@ -288,7 +288,7 @@ final class RunEnd {
       System.err.println(
           "gatling-llm-bench: could not link llm.html from Gatling's pages: " + e.getMessage());
     }
-    if (gatesFailed && settings.exitOnGateFailure()) {
+    if (gatesFailed && settings.gates().exitOnFailure()) {
       System.out.println(
           "gatling-llm-bench: performance gates FAILED (see the FAIL lines above and llm/gates.xml)");
       System.out.flush();
@@ -343,15 +343,15 @@ final class RunEnd {
                         : Double.toString(g.limit().value())));
     return new RunInfo(
         RunInfo.date(LocalDateTime.now()),
-        target.embedded() ? RunInfo.SIMULATOR_BACKEND : "openai-" + settings.api().id(),
+        target.embedded() ? RunInfo.SIMULATOR_BACKEND : "openai-" + settings.server().api().id(),
         target.model(),
         settings.injector().sharded() ? settings.injector().toString() : null,
         target.baseUrl().toString(),
-        settings.api().path(),
+        settings.server().api().path(),
         w.describe(),
         w.seed(),
-        settings.inputLen(),
-        settings.outputLen(),
+        settings.workload().inputLen(),
+        settings.workload().outputLen(),
         w.rangeRatio(),
         w.prefixLen(),
         all.size() - measured.size(),
@@ -370,11 +370,11 @@ final class RunEnd {
   /** What a re-done report analyses with, typed (not read back from the settings' lines). */
   private RunInfo.AnalysisInputs analysisInputs() {
     WorkloadSettings w = settings.workload();
-    boolean simulated = settings.baseUrl().isEmpty();
+    boolean simulated = settings.server().baseUrl().isEmpty();
     return new RunInfo.AnalysisInputs(
-        settings.percentiles().orElse(null),
-        simulated ? settings.simModel() : null,
-        simulated ? settings.simGpu() : null,
+        settings.report().percentiles().orElse(null),
+        simulated ? settings.simulator().model() : null,
+        simulated ? settings.simulator().gpu() : null,
         w.prefixLen() > 0 ? w.prefixGroups() : null);
   }
 

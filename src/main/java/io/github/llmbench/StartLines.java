@@ -60,16 +60,16 @@ final class StartLines {
   /** Which server answers, and what the kit does differently for it. */
   static String serverLine(Target target, BenchSettings settings) {
     ServerKind kind = target.api().kind();
-    if (settings.api().pooling()) {
+    if (settings.server().api().pooling()) {
       return kind.label()
           + ": embeddings, one JSON body per request (not streamed): E2EL and input tokens only";
     }
     String line =
         kind.label()
             + ": the output length goes in "
-            + (settings.api() == BenchSettings.Api.RESPONSES
+            + (settings.server().api() == BenchSettings.Api.RESPONSES
                 ? RequestBodies.RESPONSES_MAX_TOKENS
-                : kind.maxTokensKey(settings.api() == BenchSettings.Api.CHAT));
+                : kind.maxTokensKey(settings.server().api() == BenchSettings.Api.CHAT));
     if (!kind.honoursIgnoreEos()) {
       line +=
           "; it ignores ignore_eos, so answers end where the model ends them, shorter than asked"

@@ -28,7 +28,7 @@ public record RunGates(GateSet set, Optional<String> baseline, RunFigures baseli
    * @throws SettingsException one line, as for any other bad setting
    */
   public static RunGates of(BenchSettings settings) {
-    GateSettings.GateEntries typed = settings.gateEntries();
+    GateSettings.GateEntries typed = settings.gates().entries();
     Map<String, String> entries = new TreeMap<>();
     typed.file().ifPresent(file -> entries.putAll(GatesFile.read(Path.of(file))));
     entries.putAll(typed.entries());
@@ -39,7 +39,7 @@ public record RunGates(GateSet set, Optional<String> baseline, RunFigures baseli
     } catch (IllegalArgumentException e) {
       throw new SettingsException(e.getMessage());
     }
-    if (settings.api().pooling()) {
+    if (settings.server().api().pooling()) {
       checkPooling(set, entries, typed.file().map(f -> f + ": ").orElse("-Dgate."));
     }
     Optional<String> baseline = typed.baseline();

@@ -73,7 +73,7 @@ public final class LoadPlan {
   public static Duration maxDuration(List<Phase> phases, BenchSettings settings) {
     return maxDuration(
         phases,
-        settings.timeoutSeconds(),
+        settings.server().timeoutSeconds(),
         settings.search().map(s -> s.budgetMinutes() * 60L).orElse(0L));
   }
 

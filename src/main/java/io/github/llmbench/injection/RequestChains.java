@@ -121,21 +121,22 @@ public final class RequestChains {
         new StreamCapture(
             recorder,
             clientProbe,
-            Duration.ofSeconds(settings.timeoutSeconds()),
+            Duration.ofSeconds(settings.server().timeoutSeconds()),
             target.baseUrl(),
-            settings.api().path(),
+            settings.server().api().path(),
             settings.apiKey(),
-            settings.requestOptions().headers(),
+            settings.server().requestOptions().headers(),
             target.api().closesConnectionAfterStream(),
             Math.max(
-                workload.dataset().maxTokens(), settings.requestOptions().maxTokens().orElse(0)),
+                workload.dataset().maxTokens(),
+                settings.server().requestOptions().maxTokens().orElse(0)),
             settings.gatlingRecords().metrics(),
             settings.workload().multiTurn(),
             localTokenizer == null ? null : localTokenizer::countText,
             localTokenizer == null
                 ? s -> null
                 : RequestChains::countedInputTokens); // a count labelled "tokenizer" must be one
-    ServerSettings.Cancellation cancellation = settings.cancellation();
+    ServerSettings.Cancellation cancellation = settings.server().cancellation();
     if (cancellation.any()) {
       capture.cancelling(
           new Cancelling(
@@ -145,10 +146,10 @@ public final class RequestChains {
     }
     RequestBodies bodies =
         new RequestBodies(
-            settings.api(),
+            settings.server().api(),
             target.model(),
-            settings.requestOptions().extraBody(),
-            target.api().kind().maxTokensKey(settings.api() == BenchSettings.Api.CHAT));
+            settings.server().requestOptions().extraBody(),
+            target.api().kind().maxTokensKey(settings.server().api() == BenchSettings.Api.CHAT));
     capture.spreadOver(target.baseUrls());
     return new RequestChains(
         capture,
@@ -156,10 +157,10 @@ public final class RequestChains {
         bodies,
         settings.workload(),
         settings.injector(),
-        settings.outputLen(),
+        settings.workload().outputLen(),
         target.models().size() > 1
             ? new ModelMix(
-                target.models(), settings.routing().weights(), settings.workload().seed())
+                target.models(), settings.server().routing().weights(), settings.workload().seed())
             : null);
   }
 

@@ -68,7 +68,7 @@ public final class ServerControl {
 
   /** The run's calls, to each of the run's servers. */
   public static ServerControl of(Target target, BenchSettings settings, PrintStream out) {
-    return new ServerControl(target.apis(), target.baseUrls(), settings.serverCalls(), out);
+    return new ServerControl(target.apis(), target.baseUrls(), settings.server().calls(), out);
   }
 
   /**

@@ -54,14 +54,14 @@ public final class SettingsDescription {
     WorkloadSettings workload = s.workload();
     Optional<SearchSettings> search = s.search();
     Map<String, String> m = new LinkedHashMap<>();
-    ServerSettings.Routing routing = s.routing();
+    ServerSettings.Routing routing = s.server().routing();
     m.put(
         ServerSettings.BASE_URL.name(),
         routing.baseUrls().isEmpty()
             ? "(none: embedded vLLM simulator)"
             : routing.baseUrls().stream().map(URI::toString).collect(Collectors.joining(", "))
                 + (routing.severalServers() ? " (requests in turn)" : ""));
-    m.put(ServerSettings.API.name(), s.api().id());
+    m.put(ServerSettings.API.name(), s.server().api().id());
     m.put(ServerSettings.MODEL.name(), models(routing));
     boolean trace = workload.dataset() == DatasetKind.TRACE;
     if (trace) {
@@ -110,13 +110,13 @@ public final class SettingsDescription {
     } else if (load.ladder()) {
       m.put(LoadSettings.LADDER.name(), load.levels().toString());
     } else {
-      m.put(LoadSettings.CONC.name(), Integer.toString(s.conc()));
+      m.put(LoadSettings.CONC.name(), Integer.toString(s.load().conc()));
     }
     if (!trace) {
       m.put(
           (load.prompts().isEmpty() ? LoadSettings.DURATION : LoadSettings.PROMPTS).name(),
           load.prompts().isEmpty()
-              ? s.durationSeconds() + (search.isPresent() ? " s per probe" : " s per level")
+              ? s.load().durationSeconds() + (search.isPresent() ? " s per probe" : " s per level")
               : load.prompts().toString() + (workload.multiTurn() ? " conversations" : ""));
     }
     if (load.trials() > 1) {
@@ -158,9 +158,9 @@ public final class SettingsDescription {
                   : " x the trace's pace"));
     }
     if (!trace) {
-      m.put(WorkloadSettings.INPUT_LEN.name(), Integer.toString(s.inputLen()));
-      if (!s.api().pooling()) {
-        m.put(WorkloadSettings.OUTPUT_LEN.name(), Integer.toString(s.outputLen()));
+      m.put(WorkloadSettings.INPUT_LEN.name(), Integer.toString(s.workload().inputLen()));
+      if (!s.server().api().pooling()) {
+        m.put(WorkloadSettings.OUTPUT_LEN.name(), Integer.toString(s.workload().outputLen()));
       }
     }
     if (workload.rangeRatio() > 0) {
@@ -194,8 +194,8 @@ public final class SettingsDescription {
     m.put(
         WorkloadSettings.SEED.name(),
         workload.seed() + (workload.seedPinned() ? " (pinned)" : " (fresh; pin with -Dseed)"));
-    m.put(ServerSettings.TIMEOUT.name(), s.timeoutSeconds() + " s");
-    ServerSettings.ServerCalls calls = s.serverCalls();
+    m.put(ServerSettings.TIMEOUT.name(), s.server().timeoutSeconds() + " s");
+    ServerSettings.ServerCalls calls = s.server().calls();
     if (calls.readyTimeoutSeconds() > 0) {
       m.put(
           ServerSettings.READY_TIMEOUT.name(),
@@ -209,7 +209,7 @@ public final class SettingsDescription {
     if (calls.cacheReset()) {
       m.put(ServerSettings.CACHE_RESET.name(), "the server's prefix cache, before each level");
     }
-    RequestOptions requestOptions = s.requestOptions();
+    RequestOptions requestOptions = s.server().requestOptions();
     requestOptions
         .extraBodyJson()
         .ifPresent(
@@ -238,20 +238,21 @@ public final class SettingsDescription {
                   : "its TTFT and TPOT)"));
     }
     // as typed, so that a re-done report reads it back (ReportMain)
-    s.percentiles()
+    s.report()
+        .percentiles()
         .ifPresent(
             ps ->
                 m.put(
                     ReportSettings.PERCENTILES.name(),
                     String.join(",", ps.stream().map(Statistic::number).toList())));
     gatesLine.ifPresent(line -> m.put(GateSettings.GATES.name(), line));
-    if (s.baseUrl().isEmpty()) {
-      m.put(SimulatorSettings.SIM_MODEL.name(), s.simModel());
-      m.put(SimulatorSettings.SIM_GPU.name(), s.simGpu());
-      if (!s.simDialect().equals(SimulatorSettings.DEFAULT_DIALECT)) {
-        m.put(SimulatorSettings.SIM_DIALECT.name(), s.simDialect());
+    if (s.server().baseUrl().isEmpty()) {
+      m.put(SimulatorSettings.SIM_MODEL.name(), s.simulator().model());
+      m.put(SimulatorSettings.SIM_GPU.name(), s.simulator().gpu());
+      if (!s.simulator().dialect().equals(SimulatorSettings.DEFAULT_DIALECT)) {
+        m.put(SimulatorSettings.SIM_DIALECT.name(), s.simulator().dialect());
       }
-      SimEngine simEngine = s.simEngine();
+      SimEngine simEngine = s.simulator().engine();
       m.put(
           "sim.engine",
           "tp "
@@ -305,7 +306,7 @@ public final class SettingsDescription {
                               + Instant.ofEpochMilli(t)
                               + (load.levels().size() > 1 || load.warmupPrompts() > 0
                                   ? ", then every "
-                                      + s.durationSeconds()
+                                      + s.load().durationSeconds()
                                       + " s + "
                                       + injector.drainSeconds()
                                       + " s drain"

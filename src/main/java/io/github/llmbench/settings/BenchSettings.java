@@ -1,9 +1,7 @@
 package io.github.llmbench.settings;
 
 import io.github.llmbench.settings.ServerSettings.Routing;
-import java.net.URI;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -195,110 +193,6 @@ public record BenchSettings(
     return Optional.ofNullable(environment.apply(API_KEY_ENV))
         .map(String::trim)
         .filter(s -> !s.isEmpty());
-  }
-
-  // Shortcuts to the groups' values that many call sites use.
-
-  /** The first server of {@code -Dbase.url}: the one the kit asks (models, tokenizer, metrics). */
-  public Optional<URI> baseUrl() {
-    return server.baseUrl();
-  }
-
-  /** Where requests go: the servers and models, and each model's share. */
-  public ServerSettings.Routing routing() {
-    return server.routing();
-  }
-
-  public Api api() {
-    return server.api();
-  }
-
-  /** The first model of {@code -Dmodel}: the one the kit asks about (tokenizer, context). */
-  public Optional<String> model() {
-    return server.model();
-  }
-
-  /** {@code -Dconc}: the closed-model level (a ladder's first level). */
-  public int conc() {
-    return load.conc();
-  }
-
-  public int durationSeconds() {
-    return load.durationSeconds();
-  }
-
-  public int inputLen() {
-    return workload.inputLen();
-  }
-
-  public int outputLen() {
-    return workload.outputLen();
-  }
-
-  public int timeoutSeconds() {
-    return server.timeoutSeconds();
-  }
-
-  public ReportSettings.Roofline roofline() {
-    return report.roofline();
-  }
-
-  /** {@code -Dpercentiles}, as {@link ReportSettings#percentiles()}. */
-  public Optional<List<Double>> percentiles() {
-    return report.percentiles();
-  }
-
-  /** The gates as typed; {@code gates.RunGates} parses them. */
-  public GateSettings.GateEntries gateEntries() {
-    return gates.entries();
-  }
-
-  /** As {@link GateSettings#exitOnFailure()}. */
-  public boolean exitOnGateFailure() {
-    return gates.exitOnFailure();
-  }
-
-  /**
-   * {@code -Dextra.body} and {@code -Dheader.<Name>}: what every streaming request carries besides
-   * the kit's fields.
-   */
-  public ServerSettings.RequestOptions requestOptions() {
-    return server.requestOptions();
-  }
-
-  /** {@code -Dcancel.pct} and {@code -Dcancel.after}. */
-  public ServerSettings.Cancellation cancellation() {
-    return server.cancellation();
-  }
-
-  /** {@code -Dready.timeout}, {@code -Dprofile} and {@code -Dcache.reset}. */
-  public ServerSettings.ServerCalls serverCalls() {
-    return server.calls();
-  }
-
-  /** The embedded simulator's model (catalog id); used only without {@code base.url}. */
-  public String simModel() {
-    return simulator.model();
-  }
-
-  /** The embedded simulator's GPU (catalog id); used only without {@code base.url}. */
-  public String simGpu() {
-    return simulator.gpu();
-  }
-
-  /** As {@link SimulatorSettings#dialect()}. */
-  public String simDialect() {
-    return simulator.dialect();
-  }
-
-  /** As {@link SimulatorSettings#engine()}. */
-  public SimulatorSettings.SimEngine simEngine() {
-    return simulator.engine();
-  }
-
-  /** As {@link ServerSettings#tokenizerPath()}. */
-  public Optional<String> tokenizerPath() {
-    return server.tokenizerPath();
   }
 
   /**

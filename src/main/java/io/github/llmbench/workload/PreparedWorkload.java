@@ -104,7 +104,7 @@ public final class PreparedWorkload {
       List<TraceDataset.Entry> trace =
           w.dataset() == DatasetKind.TRACE ? traceLines(w, settings.load()) : null;
       return new Sources(
-          file, trace, settings.tokenizerPath().map(LocalTokenizer::load).orElse(null));
+          file, trace, settings.server().tokenizerPath().map(LocalTokenizer::load).orElse(null));
     }
 
     /** The trace's lines; {@code -Dprompts=N} keeps the first N. */
@@ -149,7 +149,9 @@ public final class PreparedWorkload {
     this.w = settings.workload();
     // an embeddings request generates nothing: its prompt alone must fit
     this.maxTokensOverride =
-        settings.api().pooling() ? OptionalInt.of(0) : settings.requestOptions().maxTokens();
+        settings.server().api().pooling()
+            ? OptionalInt.of(0)
+            : settings.server().requestOptions().maxTokens();
     this.server = server;
     this.out = out;
     this.localTokenizer = sources.localTokenizer;
@@ -214,7 +216,7 @@ public final class PreparedWorkload {
         }
       }
     }
-    boolean chat = settings.api().chatMessages();
+    boolean chat = settings.server().api().chatMessages();
     OptionalInt template =
         chat && tokenizer.present()
             ? server.chatTemplateTokens(tokenizer, "How fast is the server?")

@@ -22,7 +22,8 @@ class TargetTest {
 
   private static SimulatorSettings.SimEngine engine(String faults) {
     return BenchSettings.from(Map.of("sim.faults", faults), Map.<String, String>of()::get)
-        .simEngine();
+        .simulator()
+        .engine();
   }
 
   private static String error(String faults) {
@@ -37,7 +38,8 @@ class TargetTest {
     assertFalse(Target.simFaults(engine("none")).any());
     assertFalse(engine("none").anyFaults());
     assertFalse(
-        Target.simFaults(BenchSettings.from(Map.of(), Map.<String, String>of()::get).simEngine())
+        Target.simFaults(
+                BenchSettings.from(Map.of(), Map.<String, String>of()::get).simulator().engine())
             .any(),
         "none by default");
     String faults = error("teapot:0.5");
