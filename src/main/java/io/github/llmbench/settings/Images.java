@@ -10,7 +10,8 @@ import java.util.Optional;
 /**
  * The synthetic images a chat request's user message carries ({@code -Dimages}, {@code
  * -Dimage.size}, {@code -Dimage.format}): vLLM's {@code random-mm} dataset's idea, random pixels
- * made from the run's seed, sent as {@code image_url} data URIs.
+ * made from the run's seed, sent as {@code image_url} data URIs. The images group of settings:
+ * their definitions, this record of their values, its reader and its checks.
  *
  * @param counts images per request: one count for the run, or several for a ladder over them (a
  *     level per count at the run's one load); empty for none

@@ -78,13 +78,8 @@ public final class SettingsTable {
       if (value instanceof Double d) {
         return Level.plainNumber(d);
       }
-      if (value instanceof GatlingRecords g) {
-        return g.id();
-      }
-      if (value instanceof Images.Format f) {
-        return f.id();
-      }
-      return value instanceof BenchSettings.Api a ? a.id() : String.valueOf(value);
+      // a setting's enum is written as its lower-case name ({@code chat}, {@code jpeg}, ...)
+      return value instanceof Enum<?> e ? e.name().toLowerCase(Locale.ROOT) : String.valueOf(value);
     }
   }
 
