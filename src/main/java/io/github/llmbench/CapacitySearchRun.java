@@ -10,6 +10,7 @@ import io.github.llmbench.injection.CapacitySearchLoad;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.RequestChains;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.SearchSettings;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -37,14 +38,14 @@ final class CapacitySearchRun {
   private final long probeMs;
   private final LongSupplier clockMs;
   private final AtomicLong startedMs = new AtomicLong();
-  private final BenchSettings.Search settings;
+  private final SearchSettings settings;
   private volatile boolean loaded;
 
   /**
    * @param probeSeconds how long each probe runs ({@code -Dduration})
    * @param clockMs the wall clock, ms
    */
-  CapacitySearchRun(BenchSettings.Search s, int probeSeconds, LongSupplier clockMs) {
+  CapacitySearchRun(SearchSettings s, int probeSeconds, LongSupplier clockMs) {
     this.settings = s;
     this.search = new CapacitySearch(s.min(), s.max(), s.precision(), !s.rate());
     s.objectives().forEach((f, l) -> objectives.add(new CapacitySearch.Objective(f, l)));

@@ -25,7 +25,7 @@ record RooflineInputs(ModelSpec model, GpuSpec gpu) {
    * model, else the catalog entry whose Hugging Face id is the served model's name.
    */
   private static ModelSpec model(BenchSettings settings, Target target) {
-    Optional<String> spec = settings.roofline().modelSpec();
+    Optional<String> spec = settings.report().roofline().modelSpec();
     if (spec.isPresent()) {
       if (Catalog.models().containsKey(spec.get())) {
         return Catalog.model(spec.get());
@@ -44,9 +44,9 @@ record RooflineInputs(ModelSpec model, GpuSpec gpu) {
       }
     }
     if (target.embedded()) {
-      return Catalog.models().containsKey(settings.simModel())
-          ? Catalog.model(settings.simModel())
-          : HfConfig.read(Path.of(settings.simModel()));
+      return Catalog.models().containsKey(settings.simulator().model())
+          ? Catalog.model(settings.simulator().model())
+          : HfConfig.read(Path.of(settings.simulator().model()));
     }
     return Catalog.models().values().stream()
         .filter(m -> m.hfId().equalsIgnoreCase(target.model()))
@@ -56,9 +56,9 @@ record RooflineInputs(ModelSpec model, GpuSpec gpu) {
 
   /** {@code -Droofline.gpu}, else the simulator's GPU. */
   private static GpuSpec gpu(BenchSettings settings, Target target) {
-    if (settings.roofline().gpu().isPresent()) {
-      return Catalog.gpu(settings.roofline().gpu().get());
+    if (settings.report().roofline().gpu().isPresent()) {
+      return Catalog.gpu(settings.report().roofline().gpu().get());
     }
-    return target.embedded() ? Catalog.gpu(settings.simGpu()) : null;
+    return target.embedded() ? Catalog.gpu(settings.simulator().gpu()) : null;
   }
 }

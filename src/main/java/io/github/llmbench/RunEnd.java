@@ -31,6 +31,8 @@ import io.github.llmbench.report.LlmPage;
 import io.github.llmbench.report.RunReport;
 import io.github.llmbench.report.SettingsDescription;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.SearchSettings;
+import io.github.llmbench.settings.WorkloadSettings;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.ServingFigures;
 import io.github.llmbench.telemetry.MetricsScraper;
@@ -176,7 +178,7 @@ final class RunEnd {
             .ramps(rampTimings())
             .model(roofline.model())
             .gpu(roofline.gpu())
-            .tp(settings.roofline().tp())
+            .tp(settings.report().roofline().tp())
             .rooflineHint(RunReport.ROOFLINE_HINT)
             .percentiles(percentiles)
             .build());
@@ -208,7 +210,7 @@ final class RunEnd {
                             needed.add(l.statistic().percentile());
                           }
                         }));
-    return ReportedPercentiles.of(settings.percentiles(), needed);
+    return ReportedPercentiles.of(settings.report().percentiles(), needed);
   }
 
   private void printProfiles(List<RequestRecord> records) {
@@ -260,7 +262,7 @@ final class RunEnd {
     RunInfo info = runInfo(all, goodput);
     String answer = "";
     if (verdict.isPresent()) {
-      BenchSettings.Search search = settings.search().orElseThrow();
+      SearchSettings search = settings.search().orElseThrow();
       answer = CapacityBlock.format(verdict.get(), search, goodput, a);
       info = info.withCapacity(CapacityBlock.figures(verdict.get(), search, goodput, a));
     }
@@ -287,7 +289,7 @@ final class RunEnd {
       System.err.println(
           "gatling-llm-bench: could not link llm.html from Gatling's pages: " + e.getMessage());
     }
-    if (gatesFailed && settings.exitOnGateFailure()) {
+    if (gatesFailed && settings.gates().exitOnFailure()) {
       System.out.println(
           "gatling-llm-bench: performance gates FAILED (see the FAIL lines above and llm/gates.xml)");
       System.out.flush();
@@ -316,7 +318,7 @@ final class RunEnd {
 
   private RunInfo runInfo(List<RequestRecord> all, Optional<GoodputSpec> goodput) {
     List<RequestRecord> measured = all.stream().filter(r -> !RunAnalysis.isWarmup(r)).toList();
-    BenchSettings.Workload w = settings.workload();
+    WorkloadSettings w = settings.workload();
     Map<String, ServingFigures> profiles = new LinkedHashMap<>();
     for (String level : levelsInOrder(measured)) {
       byProfile(ofLevel(measured, level))
@@ -342,15 +344,15 @@ final class RunEnd {
                         : Double.toString(g.limit().value())));
     return new RunInfo(
         RunInfo.date(LocalDateTime.now()),
-        target.embedded() ? RunInfo.SIMULATOR_BACKEND : "openai-" + settings.api().id(),
+        target.embedded() ? RunInfo.SIMULATOR_BACKEND : "openai-" + settings.server().api().id(),
         target.model(),
         settings.injector().sharded() ? settings.injector().toString() : null,
         target.baseUrl().toString(),
-        settings.api().path(),
+        settings.server().api().path(),
         w.describe(),
         w.seed(),
-        settings.inputLen(),
-        settings.outputLen(),
+        settings.workload().inputLen(),
+        settings.workload().outputLen(),
         w.rangeRatio(),
         w.prefixLen(),
         all.size() - measured.size(),
@@ -362,7 +364,19 @@ final class RunEnd {
         definitions,
         null,
         null,
-        goodput.map(GoodputSpec::toString).orElse(null));
+        goodput.map(GoodputSpec::toString).orElse(null),
+        analysisInputs());
+  }
+
+  /** What a re-done report analyses with, typed (not read back from the settings' lines). */
+  private RunInfo.AnalysisInputs analysisInputs() {
+    WorkloadSettings w = settings.workload();
+    boolean simulated = settings.server().baseUrl().isEmpty();
+    return new RunInfo.AnalysisInputs(
+        settings.report().percentiles().orElse(null),
+        simulated ? settings.simulator().model() : null,
+        simulated ? settings.simulator().gpu() : null,
+        w.prefixLen() > 0 ? w.prefixGroups() : null);
   }
 
   private static List<RequestRecord> ofLevel(List<RequestRecord> records, String level) {

@@ -49,7 +49,7 @@ final class ServerChecks implements Supplier<Map<String, String>> {
         control,
         MetricsSetup.of(
             target.baseUrls(),
-            settings.requestOptions().headers(),
+            settings.server().requestOptions().headers(),
             settings.apiKey(),
             settings.metrics().urls(),
             settings.metrics().intervalSeconds(),

@@ -5,7 +5,7 @@ import io.github.llmbench.injection.Target;
 import io.github.llmbench.report.SettingsDescription;
 import io.github.llmbench.servers.ServerProfile;
 import io.github.llmbench.settings.BenchSettings;
-import io.github.llmbench.settings.SettingsTable;
+import io.github.llmbench.settings.ServerSettings;
 import io.github.llmbench.workload.RequestBodies;
 import java.io.PrintStream;
 import java.net.URI;
@@ -31,19 +31,19 @@ final class StartLines {
     Map<String, String> shown =
         new LinkedHashMap<>(SettingsDescription.of(settings, gates.describe()));
     shown.put(
-        SettingsTable.BASE_URL.name(),
+        ServerSettings.BASE_URL.name(),
         target.baseUrls().size() > 1
             ? target.baseUrls().stream().map(URI::toString).collect(Collectors.joining(", "))
                 + " (requests in turn; tokenizer and context asked of the first, metrics read from each)"
             : target.baseUrl() + (target.embedded() ? " (embedded vLLM simulator)" : ""));
     if (target.models().size() > 1) {
       shown.put(
-          SettingsTable.MODEL.name(),
-          shown.get(SettingsTable.MODEL.name())
+          ServerSettings.MODEL.name(),
+          shown.get(ServerSettings.MODEL.name())
               + "; tokenizer and context asked of "
               + target.model());
     } else {
-      shown.put(SettingsTable.MODEL.name(), target.model());
+      shown.put(ServerSettings.MODEL.name(), target.model());
     }
     shown.put("server", serverLine(target, settings));
     shown.putAll(notes);
@@ -60,16 +60,16 @@ final class StartLines {
   /** Which server answers, and what the kit does differently for it. */
   static String serverLine(Target target, BenchSettings settings) {
     ServerProfile kind = target.api().kind();
-    if (settings.api().pooling()) {
+    if (settings.server().api().pooling()) {
       return kind.label()
           + ": embeddings, one JSON body per request (not streamed): E2EL and input tokens only";
     }
     String line =
         kind.label()
             + ": the output length goes in "
-            + (settings.api() == BenchSettings.Api.RESPONSES
+            + (settings.server().api() == BenchSettings.Api.RESPONSES
                 ? RequestBodies.RESPONSES_MAX_TOKENS
-                : kind.maxTokensKey(settings.api() == BenchSettings.Api.CHAT));
+                : kind.maxTokensKey(settings.server().api() == BenchSettings.Api.CHAT));
     if (!kind.honoursIgnoreEos()) {
       line +=
           "; it ignores ignore_eos, so answers end where the model ends them, shorter than asked"

@@ -11,7 +11,7 @@ import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
-import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.SearchSettings;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,8 +22,8 @@ import org.junit.jupiter.api.Test;
 class CapacitySearchRunTest {
   private static final SloFigure P99_TTFT = new LatencyFigure(Metric.TTFT, Statistic.P99);
 
-  private static BenchSettings.Search search(boolean rate, double p99TtftMs, int budgetMinutes) {
-    return new BenchSettings.Search(rate, Map.of(P99_TTFT, p99TtftMs), 1, 64, 0.1, budgetMinutes);
+  private static SearchSettings search(boolean rate, double p99TtftMs, int budgetMinutes) {
+    return new SearchSettings(rate, Map.of(P99_TTFT, p99TtftMs), 1, 64, 0.1, budgetMinutes);
   }
 
   /**

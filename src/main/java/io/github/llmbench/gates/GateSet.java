@@ -1,7 +1,7 @@
 package io.github.llmbench.gates;
 
 import io.github.llmbench.core.Level;
-import io.github.llmbench.settings.SettingsTable;
+import io.github.llmbench.settings.GateSettings;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -174,7 +174,7 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput, Judging j
    * -Dgate.failed.pct=100} lifts it). A run whose requests all failed measured nothing, and must
    * not end with status 0.
    */
-  public static final double DEFAULT_FAILED_PCT = SettingsTable.DEFAULT_FAILED_PCT;
+  public static final double DEFAULT_FAILED_PCT = GateSettings.DEFAULT_FAILED_PCT;
 
   /** These gates, plus {@link #DEFAULT_FAILED_PCT} when none of them is on {@code failed.pct}. */
   public GateSet withDefaultFailedPct() {

@@ -1,6 +1,8 @@
 package io.github.llmbench.gates;
 
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.GateSettings;
+import io.github.llmbench.settings.SearchSettings;
 import io.github.llmbench.settings.SettingsException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -9,7 +11,7 @@ import java.util.TreeMap;
 
 /**
  * A run's performance gates and the baseline their relative limits refer to, built from what the
- * user typed ({@link BenchSettings.GateEntries}) before any load is sent.
+ * user typed ({@link GateSettings.GateEntries}) before any load is sent.
  *
  * @param baseline the {@code -Dbaseline} path as given
  * @param baselineFigures the baseline's figures ({@link RunFigures#NONE} without a baseline)
@@ -26,7 +28,7 @@ public record RunGates(GateSet set, Optional<String> baseline, RunFigures baseli
    * @throws SettingsException one line, as for any other bad setting
    */
   public static RunGates of(BenchSettings settings) {
-    BenchSettings.GateEntries typed = settings.gateEntries();
+    GateSettings.GateEntries typed = settings.gates().entries();
     Map<String, String> entries = new TreeMap<>();
     typed.file().ifPresent(file -> entries.putAll(GatesFile.read(Path.of(file))));
     entries.putAll(typed.entries());
@@ -37,7 +39,7 @@ public record RunGates(GateSet set, Optional<String> baseline, RunFigures baseli
     } catch (IllegalArgumentException e) {
       throw new SettingsException(e.getMessage());
     }
-    if (settings.api().pooling()) {
+    if (settings.server().api().pooling()) {
       checkPooling(set, entries, typed.file().map(f -> f + ": ").orElse("-Dgate."));
     }
     Optional<String> baseline = typed.baseline();
@@ -88,7 +90,7 @@ public record RunGates(GateSet set, Optional<String> baseline, RunFigures baseli
   /**
    * A capacity gate against a baseline compares capacities of one kind: concurrencies, or rates.
    */
-  private void checkSameKindAsBaseline(BenchSettings.Search search) {
+  private void checkSameKindAsBaseline(SearchSettings search) {
     Optional<RunFigures.Capacity> answer = baselineFigures.capacity();
     boolean capacityGate = set.gates().stream().anyMatch(g -> g.metric() == GateMetric.CAPACITY);
     if (capacityGate && answer.isPresent() && answer.get().rate() != search.rate()) {

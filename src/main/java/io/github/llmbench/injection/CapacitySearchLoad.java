@@ -3,7 +3,8 @@ package io.github.llmbench.injection;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.PopulationBuilder;
 import io.github.llmbench.core.Level;
-import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.LoadSettings;
+import io.github.llmbench.settings.SearchSettings;
 import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -25,8 +26,8 @@ public final class CapacitySearchLoad {
    * @param onProbeDrained called with a probe's level and load once all its requests have finished
    */
   public static PopulationBuilder of(
-      BenchSettings.Search search,
-      BenchSettings.Load load,
+      SearchSettings search,
+      LoadSettings load,
       long seed,
       RequestChains chains,
       List<Phase> phases,

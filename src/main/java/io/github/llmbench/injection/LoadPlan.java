@@ -3,6 +3,9 @@ package io.github.llmbench.injection;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Ramp;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.InjectorSettings;
+import io.github.llmbench.settings.LoadSettings;
+import io.github.llmbench.settings.SearchSettings;
 import io.github.llmbench.workload.PreparedWorkload;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,8 +52,8 @@ public final class LoadPlan {
    *
    * @param sendTimes each request's send time, in s from the replay's start, in order
    */
-  public static List<Phase> trace(BenchSettings.Load load, List<Double> sendTimes) {
-    List<Phase> phases = new ArrayList<>(warmup(load, BenchSettings.Injector.ALONE));
+  public static List<Phase> trace(LoadSettings load, List<Double> sendTimes) {
+    List<Phase> phases = new ArrayList<>(warmup(load, InjectorSettings.ALONE));
     phases.add(new Phase.Trace(sendTimes));
     return phases;
   }
@@ -59,8 +62,8 @@ public final class LoadPlan {
    * A capacity search's phases: the warmup only. Its probes are chosen as it runs, so no level is
    * planned (a planned level would get Gatling assertions and a hard stop of its own).
    */
-  public static List<Phase> search(BenchSettings.Load load) {
-    return warmup(load, BenchSettings.Injector.ALONE);
+  public static List<Phase> search(LoadSettings load) {
+    return warmup(load, InjectorSettings.ALONE);
   }
 
   /**
@@ -70,7 +73,7 @@ public final class LoadPlan {
   public static Duration maxDuration(List<Phase> phases, BenchSettings settings) {
     return maxDuration(
         phases,
-        settings.timeoutSeconds(),
+        settings.server().timeoutSeconds(),
         settings.search().map(s -> s.budgetMinutes() * 60L).orElse(0L));
   }
 
@@ -122,7 +125,7 @@ public final class LoadPlan {
   }
 
   /** The warmup phase (this injector's share of it), or none. */
-  private static List<Phase> warmup(BenchSettings.Load load, BenchSettings.Injector injector) {
+  private static List<Phase> warmup(LoadSettings load, InjectorSettings injector) {
     return load.warmupPrompts() == 0
         ? List.of()
         : List.of(
@@ -136,7 +139,7 @@ public final class LoadPlan {
    * instant, and the others follow as the one before drains. Empty for a phase that does not wait.
    */
   public static List<OptionalLong> starts(
-      List<Phase> phases, BenchSettings.Injector injector, int durationSeconds) {
+      List<Phase> phases, InjectorSettings injector, int durationSeconds) {
     List<OptionalLong> none =
         new ArrayList<>(Collections.nCopies(phases.size(), OptionalLong.empty()));
     if (injector.startAtMs().isEmpty() || phases.isEmpty()) {
@@ -181,8 +184,8 @@ public final class LoadPlan {
    * @param profiles the profiles to send one after another within each level, or an empty list when
    *     requests do not run by profile (or profiles are mixed)
    */
-  public static List<Phase> of(BenchSettings.Load load, List<String> profiles) {
-    return of(load, profiles, BenchSettings.Injector.ALONE);
+  public static List<Phase> of(LoadSettings load, List<String> profiles) {
+    return of(load, profiles, InjectorSettings.ALONE);
   }
 
   /**
@@ -191,7 +194,7 @@ public final class LoadPlan {
    * ({@code c128} on every injector), so their records merge into one level.
    */
   public static List<Phase> of(
-      BenchSettings.Load load, List<String> profiles, BenchSettings.Injector injector) {
+      LoadSettings load, List<String> profiles, InjectorSettings injector) {
     List<Phase> phases = new ArrayList<>(warmup(load, injector));
     Function<OptionalInt, OptionalInt> sharePrompts =
         p -> p.isPresent() ? OptionalInt.of(injector.share(p.getAsInt())) : p;
@@ -269,7 +272,7 @@ public final class LoadPlan {
 
   /** A level of each step of a ladder over images' count or size, or the level itself. */
   @SuppressWarnings("unchecked")
-  static <L extends Level> List<L> imageSteps(L level, BenchSettings.Load load) {
+  static <L extends Level> List<L> imageSteps(L level, LoadSettings load) {
     if (load.imageLadder().isEmpty()) {
       return List.of(level);
     }
@@ -280,9 +283,9 @@ public final class LoadPlan {
 
   /**
    * One injector's share of a ramp: a rate's both ends divided by the injectors, a concurrency's
-   * ends shared as a level's ({@link BenchSettings.Injector#share}).
+   * ends shared as a level's ({@link InjectorSettings#share}).
    */
-  static Ramp shareOf(Ramp ramp, BenchSettings.Injector injector) {
+  static Ramp shareOf(Ramp ramp, InjectorSettings injector) {
     if (!injector.sharded()) {
       return ramp;
     }
@@ -315,7 +318,7 @@ public final class LoadPlan {
   }
 
   /** A level's trials, back to back ({@code -Dtrials}); one for a level that runs once. */
-  static List<Phase.Trial> trials(BenchSettings.Load load) {
+  static List<Phase.Trial> trials(LoadSettings load) {
     List<Phase.Trial> out = new ArrayList<>();
     for (int t = 1; t <= load.trials(); t++) {
       out.add(new Phase.Trial(t, load.trials(), load.trialsCooldownSeconds()));
@@ -340,13 +343,13 @@ public final class LoadPlan {
    */
   public static int plannedRequests(
       List<Phase> phases,
-      Optional<BenchSettings.Search> search,
+      Optional<SearchSettings> search,
       int durationSeconds,
       int turns,
       boolean warmup) {
     long n = 0;
     if (!warmup && search.isPresent()) { // the largest probe's, used in turn by every probe
-      BenchSettings.Search s = search.get();
+      SearchSettings s = search.get();
       n =
           s.rate()
               ? (long) Math.ceil(s.max() * durationSeconds * 1.2)
@@ -399,7 +402,7 @@ public final class LoadPlan {
    * preparation takes them.
    */
   public static PreparedWorkload.PlannedRequests planned(
-      List<Phase> phases, Optional<BenchSettings.Search> search, int durationSeconds, int turns) {
+      List<Phase> phases, Optional<SearchSettings> search, int durationSeconds, int turns) {
     return new PreparedWorkload.PlannedRequests(
         plannedRequests(phases, search, durationSeconds, turns, false),
         plannedRequests(phases, search, durationSeconds, turns, true),
@@ -411,7 +414,7 @@ public final class LoadPlan {
    * The most requests in flight at once: the highest closed level (or a concurrency search's
    * maximum), an open level's {@code -Dmax.conc}; 0 when an open level has no cap.
    */
-  static int peakConcurrency(List<Phase> phases, Optional<BenchSettings.Search> search) {
+  static int peakConcurrency(List<Phase> phases, Optional<SearchSettings> search) {
     int peak = search.filter(s -> !s.rate()).map(s -> (int) Math.ceil(s.max())).orElse(0);
     for (Phase p : phases) {
       if (p instanceof Phase.Closed c) {
@@ -428,15 +431,14 @@ public final class LoadPlan {
         peak = Math.max(peak, r.rate() ? r.maxConc().getAsInt() : (int) r.ramp().peak());
       }
     }
-    return search.filter(BenchSettings.Search::rate).isPresent() ? 0 : peak;
+    return search.filter(SearchSettings::rate).isPresent() ? 0 : peak;
   }
 
   /**
    * Whether the measured load may send more requests than {@link #plannedRequests} counts (a
    * search, or a phase that runs for a time), so the prompts made before it are used in turn.
    */
-  public static boolean reusesPlannedRequests(
-      List<Phase> phases, Optional<BenchSettings.Search> search) {
+  public static boolean reusesPlannedRequests(List<Phase> phases, Optional<SearchSettings> search) {
     return search.isPresent()
         || phases.stream().filter(p -> p.level().measured()).anyMatch(p -> p.prompts().isEmpty());
   }

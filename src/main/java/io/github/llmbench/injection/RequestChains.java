@@ -16,6 +16,9 @@ import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RunRecorder;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
+import io.github.llmbench.settings.InjectorSettings;
+import io.github.llmbench.settings.ServerSettings;
+import io.github.llmbench.settings.WorkloadSettings;
 import io.github.llmbench.workload.Dataset;
 import io.github.llmbench.workload.FeederRecords;
 import io.github.llmbench.workload.ImageSupply;
@@ -71,8 +74,8 @@ public final class RequestChains {
   private final StreamCapture capture;
   private final PreparedWorkload workload;
   private final RequestBodies bodies;
-  private final BenchSettings.Workload shape;
-  private final BenchSettings.Injector injector;
+  private final WorkloadSettings shape;
+  private final InjectorSettings injector;
   private final int outputLen;
   private final AtomicLong measuredIndex = new AtomicLong();
   private final AtomicLong warmupIndex = new AtomicLong();
@@ -90,8 +93,8 @@ public final class RequestChains {
       StreamCapture capture,
       PreparedWorkload workload,
       RequestBodies bodies,
-      BenchSettings.Workload shape,
-      BenchSettings.Injector injector,
+      WorkloadSettings shape,
+      InjectorSettings injector,
       int outputLen,
       ModelMix models) {
     this.capture = capture;
@@ -114,21 +117,21 @@ public final class RequestChains {
       RunRecorder recorder,
       ClientProbe clientProbe) {
     LocalTokenizer localTokenizer = workload.localTokenizer().orElse(null);
-    BenchSettings.Cancellation cancellation = settings.cancellation();
+    ServerSettings.Cancellation cancellation = settings.server().cancellation();
     StreamCapture capture =
         StreamCapture.builder()
             .recorder(recorder)
             .clientProbe(clientProbe)
-            .timeout(Duration.ofSeconds(settings.timeoutSeconds()))
+            .timeout(Duration.ofSeconds(settings.server().timeoutSeconds()))
             .baseUrl(target.baseUrl())
-            .path(settings.api().path())
+            .path(settings.server().api().path())
             .apiKey(settings.apiKey())
-            .extraHeaders(settings.requestOptions().headers())
+            .extraHeaders(settings.server().requestOptions().headers())
             .closeConnection(target.api().closesConnectionAfterStream())
             .maxOutputTokens(
                 Math.max(
                     workload.dataset().maxTokens(),
-                    settings.requestOptions().maxTokens().orElse(0)))
+                    settings.server().requestOptions().maxTokens().orElse(0)))
             .gatlingMetrics(settings.gatlingRecords().metrics())
             .keepAnswers(settings.workload().multiTurn())
             .outputCounter(localTokenizer == null ? null : localTokenizer::countText)
@@ -147,20 +150,20 @@ public final class RequestChains {
             .build();
     RequestBodies bodies =
         new RequestBodies(
-            settings.api(),
+            settings.server().api(),
             target.model(),
-            settings.requestOptions().extraBody(),
-            target.api().kind().maxTokensKey(settings.api() == BenchSettings.Api.CHAT));
+            settings.server().requestOptions().extraBody(),
+            target.api().kind().maxTokensKey(settings.server().api() == BenchSettings.Api.CHAT));
     return new RequestChains(
         capture,
         workload,
         bodies,
         settings.workload(),
         settings.injector(),
-        settings.outputLen(),
+        settings.workload().outputLen(),
         target.models().size() > 1
             ? new ModelMix(
-                target.models(), settings.routing().weights(), settings.workload().seed())
+                target.models(), settings.server().routing().weights(), settings.workload().seed())
             : null);
   }
 
@@ -383,7 +386,7 @@ public final class RequestChains {
    * The run's request number of this injector's k-th request: injector i of N sends i, i + N, i +
    * 2N, ..., so no two injectors send the same request (and one alone sends 0, 1, 2, ...).
    */
-  static long datasetIndex(long k, BenchSettings.Injector injector) {
+  static long datasetIndex(long k, InjectorSettings injector) {
     return k * injector.count() + injector.index();
   }
 
@@ -396,7 +399,7 @@ public final class RequestChains {
     return withInjector(origin, injector);
   }
 
-  static RequestOrigin withInjector(RequestOrigin origin, BenchSettings.Injector injector) {
+  static RequestOrigin withInjector(RequestOrigin origin, InjectorSettings injector) {
     return injector.sharded() ? RequestOrigin.fromInjector(origin, injector.index()) : origin;
   }
 

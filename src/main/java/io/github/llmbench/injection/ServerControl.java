@@ -2,6 +2,7 @@ package io.github.llmbench.injection;
 
 import io.github.llmbench.core.Level;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.ServerSettings;
 import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
@@ -40,7 +41,7 @@ public final class ServerControl {
   /** The servers whose profiler started, to stop after the load. */
   private final List<Integer> profiled = new ArrayList<>();
 
-  private final BenchSettings.ServerCalls calls;
+  private final ServerSettings.ServerCalls calls;
   private final PrintStream out;
 
   private boolean profileAsked;
@@ -52,13 +53,13 @@ public final class ServerControl {
   private final Map<String, String> notes = new LinkedHashMap<>();
 
   public ServerControl(
-      ServerApi api, URI baseUrl, BenchSettings.ServerCalls calls, PrintStream out) {
+      ServerApi api, URI baseUrl, ServerSettings.ServerCalls calls, PrintStream out) {
     this(List.of(api), List.of(baseUrl), calls, out);
   }
 
   /** The calls to each of several servers sent to in turn ({@code -Dbase.url=U1,U2}). */
   ServerControl(
-      List<ServerApi> apis, List<URI> baseUrls, BenchSettings.ServerCalls calls, PrintStream out) {
+      List<ServerApi> apis, List<URI> baseUrls, ServerSettings.ServerCalls calls, PrintStream out) {
     this.apis = List.copyOf(apis);
     this.baseUrls = List.copyOf(baseUrls);
     this.calls = calls;
@@ -67,7 +68,7 @@ public final class ServerControl {
 
   /** The run's calls, to each of the run's servers. */
   public static ServerControl of(Target target, BenchSettings settings, PrintStream out) {
-    return new ServerControl(target.apis(), target.baseUrls(), settings.serverCalls(), out);
+    return new ServerControl(target.apis(), target.baseUrls(), settings.server().calls(), out);
   }
 
   /**

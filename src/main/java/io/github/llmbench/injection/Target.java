@@ -2,6 +2,7 @@ package io.github.llmbench.injection;
 
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SettingsException;
+import io.github.llmbench.settings.SimulatorSettings;
 import io.github.llmbench.simulator.Dialect;
 import io.github.llmbench.simulator.SimFaults;
 import io.github.llmbench.simulator.SimNoise;
@@ -50,42 +51,43 @@ public final class Target implements AutoCloseable {
    */
   public static Target resolve(BenchSettings settings, PrintStream out) {
     // checked with a real server too: a bad -Dsim.faults is refused as any other bad setting
-    SimFaults faults = simFaults(settings.simEngine());
+    SimFaults faults = simFaults(settings.simulator().engine());
     VllmSimulator simulator = null;
-    List<URI> baseUrls = settings.routing().baseUrls();
+    List<URI> baseUrls = settings.server().routing().baseUrls();
     if (baseUrls.isEmpty()) {
       simulator =
           VllmSimulator.start(
               SimulatorConfig.defaults()
-                  .withModel(settings.simModel())
-                  .withGpu(settings.simGpu())
-                  .withDialect(Dialect.fromId(settings.simDialect()))
-                  .withTp(settings.simEngine().tp())
-                  .withMaxNumSeqs(settings.simEngine().maxNumSeqs())
-                  .withMaxNumBatchedTokens(settings.simEngine().maxNumBatchedTokens())
-                  .withGpuMemoryUtilization(settings.simEngine().gpuMemoryUtilization())
+                  .withModel(settings.simulator().model())
+                  .withGpu(settings.simulator().gpu())
+                  .withDialect(Dialect.fromId(settings.simulator().dialect()))
+                  .withTp(settings.simulator().engine().tp())
+                  .withMaxNumSeqs(settings.simulator().engine().maxNumSeqs())
+                  .withMaxNumBatchedTokens(settings.simulator().engine().maxNumBatchedTokens())
+                  .withGpuMemoryUtilization(settings.simulator().engine().gpuMemoryUtilization())
                   .withFaults(faults)
-                  .withTokensPerChunk(settings.simEngine().tokensPerChunk())
-                  .withReasoningTokens(settings.simEngine().reasoningTokens())
-                  .withLoraModules(settings.simEngine().loraModules())
+                  .withTokensPerChunk(settings.simulator().engine().tokensPerChunk())
+                  .withReasoningTokens(settings.simulator().engine().reasoningTokens())
+                  .withLoraModules(settings.simulator().engine().loraModules())
                   .withNoise(
                       new SimNoise(
-                          settings.simEngine().noise(),
-                          settings.simEngine().slowdown(),
+                          settings.simulator().engine().noise(),
+                          settings.simulator().engine().slowdown(),
                           settings.workload().seed())));
       baseUrls = List.of(URI.create(simulator.baseUrl()));
     }
     try {
-      List<String> models = settings.routing().models();
+      List<String> models = settings.server().routing().models();
       List<ServerApi> apis = new ArrayList<>();
       for (URI baseUrl : baseUrls) {
         ServerApi api =
-            new ServerApi(baseUrl, settings.apiKey(), settings.requestOptions().headers());
-        int readyTimeout = settings.serverCalls().readyTimeoutSeconds();
+            new ServerApi(baseUrl, settings.apiKey(), settings.server().requestOptions().headers());
+        int readyTimeout = settings.server().calls().readyTimeoutSeconds();
         if (readyTimeout > 0) { // before the kit's first call: a server still loading is waited for
           api.awaitReady(readyTimeout, out);
         }
-        models = checkedModels(api, baseUrl, models, !settings.routing().models().isEmpty());
+        models =
+            checkedModels(api, baseUrl, models, !settings.server().routing().models().isEmpty());
         apis.add(api);
       }
       return new Target(baseUrls, models, apis, simulator);
@@ -137,7 +139,7 @@ public final class Target implements AutoCloseable {
    *
    * @throws SettingsException on a bad value, as any other bad setting
    */
-  static SimFaults simFaults(BenchSettings.SimEngine engine) {
+  static SimFaults simFaults(SimulatorSettings.SimEngine engine) {
     try {
       return SimFaults.parse(engine.faults());
     } catch (IllegalArgumentException e) {

@@ -8,7 +8,7 @@ import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.records.RequestRecord;
-import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.SearchSettings;
 import io.github.llmbench.summary.CapacityFigures;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -42,7 +42,7 @@ public final class CapacityBlock {
 
   public static String format(
       CapacitySearch.Verdict v,
-      BenchSettings.Search search,
+      SearchSettings search,
       Optional<GoodputSpec> gateGoodput,
       RunAnalysis a) {
     StringBuilder sb = new StringBuilder();
@@ -102,7 +102,7 @@ public final class CapacityBlock {
 
   static Goodput goodput(
       CapacitySearch.Verdict v,
-      BenchSettings.Search search,
+      SearchSettings search,
       Optional<GoodputSpec> gateGoodput,
       RunAnalysis a) {
     String level = v.capacity() == null ? null : level(v.capacity(), search.rate());
@@ -160,7 +160,7 @@ public final class CapacityBlock {
   /** The answer for {@code summary.json} ({@code capacity}) and the page. */
   public static CapacityFigures figures(
       CapacitySearch.Verdict v,
-      BenchSettings.Search search,
+      SearchSettings search,
       Optional<GoodputSpec> gateGoodput,
       RunAnalysis a) {
     Map<String, Double> objectives = new LinkedHashMap<>();

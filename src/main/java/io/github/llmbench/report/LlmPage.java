@@ -34,7 +34,7 @@ import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunFiles;
-import io.github.llmbench.settings.SettingsTable;
+import io.github.llmbench.settings.Images;
 import io.github.llmbench.summary.CapacityFigures;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.Summary;
@@ -314,10 +314,7 @@ public final class LlmPage {
     capacity(sb, info.capacity());
     levelTables(sb, a);
     verdicts(
-        sb,
-        a,
-        images,
-        info.settings() == null ? null : info.settings().get(SettingsTable.IMAGES.name()));
+        sb, a, images, info.settings() == null ? null : info.settings().get(Images.IMAGES.name()));
     sb.append("<div id=\"llm-ladder\" class=\"llm-section\">\n");
     if (images.isPresent()) {
       chartBox(sb, "llm-chart-images-ttft");
@@ -1103,11 +1100,14 @@ public final class LlmPage {
     sb.append("</div>\n");
   }
 
-  /** Everything the run was, one row per setting (the capacity has its own section). */
+  /**
+   * Everything the run was, one row per setting (the capacity has its own section; the analysis
+   * inputs repeat settings already shown).
+   */
   private static void runInfo(StringBuilder sb, RunInfo info) {
     sb.append("<div id=\"llm-run\" class=\"llm-section\">\n");
     Map<String, Object> flat = new LinkedHashMap<>();
-    flatten("", Summary.asMap(info.withCapacity(null)), flat);
+    flatten("", Summary.asMap(info.withCapacity(null).withAnalysisInputs(null)), flat);
     tableStart(sb, "Run", "Setting", "Value");
     flat.forEach((k, v) -> row(sb, k, v));
     tableEnd(sb);

@@ -13,7 +13,8 @@ import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.records.ServerMetricsFile;
-import io.github.llmbench.settings.SettingsTable;
+import io.github.llmbench.settings.InjectorSettings;
+import io.github.llmbench.settings.WorkloadSettings;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.Summary;
 import java.io.BufferedWriter;
@@ -58,7 +59,7 @@ public final class MergeMain {
 
   /** Settings that are not compared: its index, and the seed (compared on its own, first). */
   private static final Set<String> OWN_SETTINGS =
-      Set.of(SettingsTable.INJECTOR.name(), SettingsTable.SEED.name());
+      Set.of(InjectorSettings.INJECTOR.name(), WorkloadSettings.SEED.name());
 
   private MergeMain() {}
 

@@ -18,8 +18,10 @@ import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.records.ServerMetricsFile;
 import io.github.llmbench.settings.Parser;
+import io.github.llmbench.settings.ReportSettings;
 import io.github.llmbench.settings.SettingsException;
-import io.github.llmbench.settings.SettingsTable;
+import io.github.llmbench.settings.SimulatorSettings;
+import io.github.llmbench.settings.WorkloadSettings;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.Summary;
 import java.io.IOException;
@@ -120,13 +122,10 @@ public final class ReportMain {
           previous.reportInputs() == null
               ? new Summary.ReportInputs(null, null, null, null)
               : previous.reportInputs();
+      RunInfo.AnalysisInputs analysisInputs = analysisInputs(previous.run());
       ModelSpec model =
-          model(
-              modelArg != null
-                  ? modelArg
-                  : orElse(inputs.model(), simSetting(previous, "sim.model")));
-      GpuSpec gpu =
-          gpu(gpuArg != null ? gpuArg : orElse(inputs.gpu(), simSetting(previous, "sim.gpu")));
+          model(modelArg != null ? modelArg : orElse(inputs.model(), analysisInputs.simModel()));
+      GpuSpec gpu = gpu(gpuArg != null ? gpuArg : orElse(inputs.gpu(), analysisInputs.simGpu()));
       int tp = tp(tpArg != null ? tpArg : inputs.tp() != null ? inputs.tp().toString() : "1");
 
       List<RequestRecord> records = RequestsJsonl.read(jsonl);
@@ -152,7 +151,7 @@ public final class ReportMain {
       // the goodput against the run's own objectives, as the run's end measured it
       Optional<GoodputSpec> goodput =
           Optional.ofNullable(previous.run().goodputObjectives()).map(GoodputSpec::parse);
-      RunReport.of(a, previous.run())
+      RunReport.of(a, previous.run().withAnalysisInputs(analysisInputs))
           .withGoodput(RunFigures.of(a, goodput).goodput())
           .write(runDir, Set.of(), out);
       return 0;
@@ -235,12 +234,7 @@ public final class ReportMain {
    * (those its gates named), to compute them again.
    */
   static ReportedPercentiles percentiles(Summary summary) {
-    Map<String, String> settings = summary.run().settings();
-    String asked = settings == null ? null : settings.get(SettingsTable.PERCENTILES.name());
-    Optional<List<Double>> shown =
-        asked == null
-            ? Optional.empty()
-            : Optional.of(Parser.percentiles().parse(SettingsTable.PERCENTILES.name(), asked));
+    Optional<List<Double>> shown = Optional.ofNullable(analysisInputs(summary.run()).percentiles());
     Set<Double> needed = new LinkedHashSet<>();
     summary
         .levels()
@@ -283,21 +277,38 @@ public final class ReportMain {
     return out;
   }
 
-  private static String simSetting(Summary summary, String key) {
-    RunInfo run = summary.run();
-    return run.simulated() && run.settings() != null ? orElse(run.settings().get(key), null) : null;
-  }
-
   private static String orElse(String value, String fallback) {
     return value != null && !value.isBlank() ? value : fallback;
   }
 
   /** The prefixes a run's prompts shared on purpose, as its settings said. */
   static PrefixSharing prefixSharing(RunInfo run) {
-    String groups =
-        run.settings() == null ? null : run.settings().get(SettingsTable.PREFIX_GROUPS.name());
+    Integer groups = analysisInputs(run).prefixGroups();
     return run.prefixLen() == null || run.prefixLen() == 0
         ? PrefixSharing.NONE
-        : new PrefixSharing(run.prefixLen(), groups == null ? 1 : Integer.parseInt(groups));
+        : new PrefixSharing(run.prefixLen(), groups == null ? 1 : groups);
+  }
+
+  /**
+   * The settings the run's records are analysed with: the summary's typed {@code analysis_inputs},
+   * or, in a summary written before them, read back from its {@code settings} lines.
+   */
+  static RunInfo.AnalysisInputs analysisInputs(RunInfo run) {
+    if (run.analysisInputs() != null) {
+      return run.analysisInputs();
+    }
+    Map<String, String> settings = run.settings() == null ? Map.of() : run.settings();
+    String percentiles = settings.get(ReportSettings.PERCENTILES.name());
+    String groups = settings.get(WorkloadSettings.PREFIX_GROUPS.name());
+    boolean simulated = run.simulated();
+    return new RunInfo.AnalysisInputs(
+        percentiles == null
+            ? null
+            : Parser.percentiles().parse(ReportSettings.PERCENTILES.name(), percentiles),
+        simulated ? orElse(settings.get(SimulatorSettings.SIM_MODEL.name()), null) : null,
+        simulated ? orElse(settings.get(SimulatorSettings.SIM_GPU.name()), null) : null,
+        run.prefixLen() == null || run.prefixLen() == 0
+            ? null
+            : groups == null ? 1 : Integer.parseInt(groups));
   }
 }

@@ -5,15 +5,19 @@ import io.github.llmbench.core.Ramp;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
-import io.github.llmbench.settings.BenchSettings.GatlingRecords;
-import io.github.llmbench.settings.BenchSettings.Injector;
-import io.github.llmbench.settings.BenchSettings.Load;
-import io.github.llmbench.settings.BenchSettings.RequestOptions;
-import io.github.llmbench.settings.BenchSettings.Search;
-import io.github.llmbench.settings.BenchSettings.SimEngine;
-import io.github.llmbench.settings.BenchSettings.Workload;
+import io.github.llmbench.settings.GateSettings;
+import io.github.llmbench.settings.GatlingRecords;
 import io.github.llmbench.settings.Images;
+import io.github.llmbench.settings.InjectorSettings;
+import io.github.llmbench.settings.LoadSettings;
+import io.github.llmbench.settings.ReportSettings;
+import io.github.llmbench.settings.SearchSettings;
+import io.github.llmbench.settings.ServerSettings;
+import io.github.llmbench.settings.ServerSettings.RequestOptions;
 import io.github.llmbench.settings.SettingsTable;
+import io.github.llmbench.settings.SimulatorSettings;
+import io.github.llmbench.settings.SimulatorSettings.SimEngine;
+import io.github.llmbench.settings.WorkloadSettings;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,30 +50,30 @@ public final class SettingsDescription {
    * place.
    */
   public static Map<String, String> of(BenchSettings s, Optional<String> gatesLine) {
-    Load load = s.load();
-    Workload workload = s.workload();
-    Optional<Search> search = s.search();
+    LoadSettings load = s.load();
+    WorkloadSettings workload = s.workload();
+    Optional<SearchSettings> search = s.search();
     Map<String, String> m = new LinkedHashMap<>();
-    BenchSettings.Routing routing = s.routing();
+    ServerSettings.Routing routing = s.server().routing();
     m.put(
-        SettingsTable.BASE_URL.name(),
+        ServerSettings.BASE_URL.name(),
         routing.baseUrls().isEmpty()
             ? "(none: embedded vLLM simulator)"
             : routing.baseUrls().stream().map(URI::toString).collect(Collectors.joining(", "))
                 + (routing.severalServers() ? " (requests in turn)" : ""));
-    m.put(SettingsTable.API.name(), s.api().id());
-    m.put(SettingsTable.MODEL.name(), models(routing));
+    m.put(ServerSettings.API.name(), s.server().api().id());
+    m.put(ServerSettings.MODEL.name(), models(routing));
     boolean trace = workload.dataset() == DatasetKind.TRACE;
     if (trace) {
       // the trace sets the load and the lengths: conc, duration, input.len and output.len do not
       // apply
       load.prompts().stream()
           .findFirst()
-          .ifPresent(n -> m.put(SettingsTable.PROMPTS.name(), "the trace's first " + n));
+          .ifPresent(n -> m.put(LoadSettings.PROMPTS.name(), "the trace's first " + n));
     } else if (search.isPresent()) { // its levels are the probes: no -Dconc level runs
-      Search x = search.get();
+      SearchSettings x = search.get();
       m.put(
-          SettingsTable.SEARCH.name(),
+          SearchSettings.SEARCH.name(),
           String.format(
                   Locale.ROOT,
                   "%s from %s to %s, objectives %s, precision %s, budget %d min",
@@ -91,33 +95,33 @@ public final class SettingsDescription {
     } else if (load.ramp().isPresent()) {
       Ramp ramp = load.ramp().get();
       m.put(
-          SettingsTable.RAMP.name(),
+          LoadSettings.RAMP.name(),
           ramp.describe()
               + " over each level (level "
               + ramp.tag()
               + (load.open() ? ", burstiness " + load.burstiness() : "")
               + ")");
-      load.maxConc().ifPresent(c -> m.put(SettingsTable.MAX_CONC.name(), Integer.toString(c)));
+      load.maxConc().ifPresent(c -> m.put(LoadSettings.MAX_CONC.name(), Integer.toString(c)));
     } else if (load.open()) {
       m.put(
-          SettingsTable.RATE.name(),
+          LoadSettings.RATE.name(),
           load.rate().getAsDouble() + " requests/s (burstiness " + load.burstiness() + ")");
-      load.maxConc().ifPresent(c -> m.put(SettingsTable.MAX_CONC.name(), Integer.toString(c)));
+      load.maxConc().ifPresent(c -> m.put(LoadSettings.MAX_CONC.name(), Integer.toString(c)));
     } else if (load.ladder()) {
-      m.put(SettingsTable.LADDER.name(), load.levels().toString());
+      m.put(LoadSettings.LADDER.name(), load.levels().toString());
     } else {
-      m.put(SettingsTable.CONC.name(), Integer.toString(s.conc()));
+      m.put(LoadSettings.CONC.name(), Integer.toString(s.load().conc()));
     }
     if (!trace) {
       m.put(
-          (load.prompts().isEmpty() ? SettingsTable.DURATION : SettingsTable.PROMPTS).name(),
+          (load.prompts().isEmpty() ? LoadSettings.DURATION : LoadSettings.PROMPTS).name(),
           load.prompts().isEmpty()
-              ? s.durationSeconds() + (search.isPresent() ? " s per probe" : " s per level")
+              ? s.load().durationSeconds() + (search.isPresent() ? " s per probe" : " s per level")
               : load.prompts().toString() + (workload.multiTurn() ? " conversations" : ""));
     }
     if (load.trials() > 1) {
       m.put(
-          SettingsTable.TRIALS.name(),
+          LoadSettings.TRIALS.name(),
           load.trials()
               + " per level, back to back"
               + (load.trialsCooldownSeconds() > 0
@@ -130,14 +134,14 @@ public final class SettingsDescription {
           load.warmupPrompts() + " prompts at concurrency " + load.warmupConc());
     }
     m.put(
-        SettingsTable.DATASET.name(),
+        WorkloadSettings.DATASET.name(),
         workload.describe()
             + (workload.dataset() == DatasetKind.PROFILES
                 ? (workload.profilesMixed() ? " (mixed)" : " (in order)")
                 : ""));
     if (workload.multiTurn()) {
       m.put(
-          SettingsTable.TURNS.name(),
+          WorkloadSettings.TURNS.name(),
           workload.turns()
               + " per conversation"
               + (workload.thinkSeconds() > 0
@@ -147,20 +151,20 @@ public final class SettingsDescription {
     }
     if (trace) {
       m.put(
-          SettingsTable.TRACE_SPEED.name(),
+          WorkloadSettings.TRACE_SPEED.name(),
           workload.traceSpeed()
               + (workload.traceSpeed() == 1.0
                   ? " (the trace's own times)"
                   : " x the trace's pace"));
     }
     if (!trace) {
-      m.put(SettingsTable.INPUT_LEN.name(), Integer.toString(s.inputLen()));
-      if (!s.api().pooling()) {
-        m.put(SettingsTable.OUTPUT_LEN.name(), Integer.toString(s.outputLen()));
+      m.put(WorkloadSettings.INPUT_LEN.name(), Integer.toString(s.workload().inputLen()));
+      if (!s.server().api().pooling()) {
+        m.put(WorkloadSettings.OUTPUT_LEN.name(), Integer.toString(s.workload().outputLen()));
       }
     }
     if (workload.rangeRatio() > 0) {
-      m.put(SettingsTable.RANGE_RATIO.name(), Double.toString(workload.rangeRatio()));
+      m.put(WorkloadSettings.RANGE_RATIO.name(), Double.toString(workload.rangeRatio()));
     }
     if (workload.rangeRatio() == 0 && !workload.inputLengths().isFixed()) {
       m.put("input lengths", workload.inputLengths().describe());
@@ -171,7 +175,7 @@ public final class SettingsDescription {
     Images images = workload.images();
     if (!images.counts().isEmpty()) {
       m.put(
-          SettingsTable.IMAGES.name(),
+          Images.IMAGES.name(),
           (images.counts().size() > 1
                   ? images.counts() + " per request, a level each"
                   : images.perRequest() + " per request")
@@ -182,36 +186,36 @@ public final class SettingsDescription {
               + ", random pixels from the seed");
     }
     if (workload.prefixLen() > 0) {
-      m.put(SettingsTable.PREFIX_LEN.name(), Integer.toString(workload.prefixLen()));
+      m.put(WorkloadSettings.PREFIX_LEN.name(), Integer.toString(workload.prefixLen()));
     }
     if (workload.prefixGroups() > 1) {
-      m.put(SettingsTable.PREFIX_GROUPS.name(), Integer.toString(workload.prefixGroups()));
+      m.put(WorkloadSettings.PREFIX_GROUPS.name(), Integer.toString(workload.prefixGroups()));
     }
     m.put(
-        SettingsTable.SEED.name(),
+        WorkloadSettings.SEED.name(),
         workload.seed() + (workload.seedPinned() ? " (pinned)" : " (fresh; pin with -Dseed)"));
-    m.put(SettingsTable.TIMEOUT.name(), s.timeoutSeconds() + " s");
-    BenchSettings.ServerCalls calls = s.serverCalls();
+    m.put(ServerSettings.TIMEOUT.name(), s.server().timeoutSeconds() + " s");
+    ServerSettings.ServerCalls calls = s.server().calls();
     if (calls.readyTimeoutSeconds() > 0) {
       m.put(
-          SettingsTable.READY_TIMEOUT.name(),
+          ServerSettings.READY_TIMEOUT.name(),
           calls.readyTimeoutSeconds() + " s (waited for GET /health or GET /v1/models first)");
     }
     if (calls.profile()) {
       m.put(
-          SettingsTable.PROFILE.name(),
+          ServerSettings.PROFILE.name(),
           "POST /start_profile before the first measured level, /stop_profile after the last");
     }
     if (calls.cacheReset()) {
-      m.put(SettingsTable.CACHE_RESET.name(), "the server's prefix cache, before each level");
+      m.put(ServerSettings.CACHE_RESET.name(), "the server's prefix cache, before each level");
     }
-    RequestOptions requestOptions = s.requestOptions();
+    RequestOptions requestOptions = s.server().requestOptions();
     requestOptions
         .extraBodyJson()
         .ifPresent(
             json ->
                 m.put(
-                    SettingsTable.EXTRA_BODY.name(),
+                    ServerSettings.EXTRA_BODY.name(),
                     json
                         + (requestOptions.overriddenKitKeys().isEmpty()
                             ? ""
@@ -222,11 +226,11 @@ public final class SettingsDescription {
     requestOptions
         .headers()
         .keySet()
-        .forEach(name -> m.put(SettingsTable.HEADER.name() + name, "<set>"));
+        .forEach(name -> m.put(ServerSettings.HEADER.name() + name, "<set>"));
     GatlingRecords gatlingRecords = s.gatlingRecords();
     if (gatlingRecords != GatlingRecords.REQUEST) {
       m.put(
-          SettingsTable.STATS_RECORDS.name(),
+          GatlingRecords.STATS_RECORDS.name(),
           gatlingRecords.id()
               + " (besides each request, Gatling's stats get "
               + (gatlingRecords == GatlingRecords.ALL
@@ -234,20 +238,21 @@ public final class SettingsDescription {
                   : "its TTFT and TPOT)"));
     }
     // as typed, so that a re-done report reads it back (ReportMain)
-    s.percentiles()
+    s.report()
+        .percentiles()
         .ifPresent(
             ps ->
                 m.put(
-                    SettingsTable.PERCENTILES.name(),
+                    ReportSettings.PERCENTILES.name(),
                     String.join(",", ps.stream().map(Statistic::number).toList())));
-    gatesLine.ifPresent(line -> m.put(SettingsTable.GATES.name(), line));
-    if (s.baseUrl().isEmpty()) {
-      m.put(SettingsTable.SIM_MODEL.name(), s.simModel());
-      m.put(SettingsTable.SIM_GPU.name(), s.simGpu());
-      if (!s.simDialect().equals(BenchSettings.DEFAULT_SIM_DIALECT)) {
-        m.put(SettingsTable.SIM_DIALECT.name(), s.simDialect());
+    gatesLine.ifPresent(line -> m.put(GateSettings.GATES.name(), line));
+    if (s.server().baseUrl().isEmpty()) {
+      m.put(SimulatorSettings.SIM_MODEL.name(), s.simulator().model());
+      m.put(SimulatorSettings.SIM_GPU.name(), s.simulator().gpu());
+      if (!s.simulator().dialect().equals(SimulatorSettings.DEFAULT_DIALECT)) {
+        m.put(SimulatorSettings.SIM_DIALECT.name(), s.simulator().dialect());
       }
-      SimEngine simEngine = s.simEngine();
+      SimEngine simEngine = s.simulator().engine();
       m.put(
           "sim.engine",
           "tp "
@@ -259,11 +264,11 @@ public final class SettingsDescription {
               + ", gpu_memory_utilization "
               + simEngine.gpuMemoryUtilization());
       if (simEngine.anyFaults()) {
-        m.put(SettingsTable.SIM_FAULTS.name(), simEngine.faults());
+        m.put(SimulatorSettings.SIM_FAULTS.name(), simEngine.faults());
       }
       if (simEngine.noise() > 0) {
         m.put(
-            SettingsTable.SIM_NOISE.name(),
+            SimulatorSettings.SIM_NOISE.name(),
             Level.plainNumber(simEngine.noise())
                 + " (each step x a lognormal jitter of this CV x a drift of CV "
                 + Level.plainNumber(simEngine.noise() / 2)
@@ -273,25 +278,25 @@ public final class SettingsDescription {
       }
       if (simEngine.slowdown() != 1) {
         m.put(
-            SettingsTable.SIM_SLOWDOWN.name(),
+            SimulatorSettings.SIM_SLOWDOWN.name(),
             Level.plainNumber(simEngine.slowdown())
                 + " (every engine step this many times as long)");
       }
       if (simEngine.tokensPerChunk() != 1) {
         m.put(
-            SettingsTable.SIM_TOKENS_PER_CHUNK.name(),
+            SimulatorSettings.SIM_TOKENS_PER_CHUNK.name(),
             simEngine.tokensPerChunk() + " (tokens in each stream chunk)");
       }
       if (simEngine.reasoningTokens() > 0) {
         m.put(
-            SettingsTable.SIM_REASONING.name(),
+            SimulatorSettings.SIM_REASONING.name(),
             simEngine.reasoningTokens() + " (thinking tokens before each chat answer)");
       }
     }
-    Injector injector = s.injector();
+    InjectorSettings injector = s.injector();
     if (injector.sharded() || injector.startAtMs().isPresent()) {
       m.put(
-          SettingsTable.INJECTOR.name(),
+          InjectorSettings.INJECTOR.name(),
           injector
               + (injector.sharded() ? " (this process runs its share of each level)" : "")
               + injector.startAtMs().stream()
@@ -301,7 +306,7 @@ public final class SettingsDescription {
                               + Instant.ofEpochMilli(t)
                               + (load.levels().size() > 1 || load.warmupPrompts() > 0
                                   ? ", then every "
-                                      + s.durationSeconds()
+                                      + s.load().durationSeconds()
                                       + " s + "
                                       + injector.drainSeconds()
                                       + " s drain"
@@ -314,7 +319,7 @@ public final class SettingsDescription {
   }
 
   /** The models and, for a mix, each one's share: {@code a (70%), b (30%)}. */
-  private static String models(BenchSettings.Routing routing) {
+  private static String models(ServerSettings.Routing routing) {
     if (routing.models().isEmpty()) {
       return "(first of GET /v1/models)";
     }

@@ -1,6 +1,7 @@
 package io.github.llmbench.settings;
 
 import io.github.llmbench.core.ImageStep;
+import io.github.llmbench.settings.SettingsTable.Setting;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -9,7 +10,8 @@ import java.util.Optional;
 /**
  * The synthetic images a chat request's user message carries ({@code -Dimages}, {@code
  * -Dimage.size}, {@code -Dimage.format}): vLLM's {@code random-mm} dataset's idea, random pixels
- * made from the run's seed, sent as {@code image_url} data URIs.
+ * made from the run's seed, sent as {@code image_url} data URIs. The images group of settings:
+ * their definitions, this record of their values, its reader and its checks.
  *
  * @param counts images per request: one count for the run, or several for a ladder over them (a
  *     level per count at the run's one load); empty for none
@@ -26,6 +28,64 @@ public record Images(List<Integer> counts, List<ImageStep.Size> sizes, Format fo
 
   /** The most sizes a ladder over them steps through. */
   static final int MAX_SIZES = 16;
+
+  private static final String HEADING = SettingsTable.WORKLOAD;
+
+  public static final Setting<List<Integer>> IMAGES =
+      Setting.without(
+          HEADING,
+          "images",
+          "none",
+          "whole numbers from 0 to " + ImageStep.MAX_COUNT + ", separated by commas",
+          "synthetic images in each chat request's user message, as image_url data URIs (vLLM's"
+              + " random-mm); several counts make a ladder over them at the one load",
+          Parser.intList(0, ImageStep.MAX_COUNT));
+  public static final Setting<List<ImageStep.Size>> IMAGE_SIZE =
+      Setting.without(
+          HEADING,
+          "image.size",
+          DEFAULT_SIZE.toString(),
+          "WIDTHxHEIGHT in pixels, e.g. 512x512, or several separated by commas",
+          "images: the synthetic images' size; several sizes make a ladder over them at the one"
+              + " load",
+          Images::parseSizes);
+  public static final Setting<Images.Format> IMAGE_FORMAT =
+      Setting.of(
+          HEADING,
+          "image.format",
+          Images.Format.JPEG,
+          "png or jpeg",
+          "images: how they are encoded",
+          Images.Format::parse);
+
+  /** This group's settings, in the order {@code -Dhelp} prints them. */
+  static final List<SettingsTable.Setting<?>> SETTINGS = List.of(IMAGES, IMAGE_SIZE, IMAGE_FORMAT);
+
+  /** Reads the group's settings and refuses a bad value, or a bad pair within the group. */
+  static Images read(SettingReader r) {
+    Optional<List<Integer>> counts = r.optional(IMAGES);
+    if (counts.isEmpty()) {
+      for (SettingsTable.Setting<?> s : List.of(IMAGE_SIZE, IMAGE_FORMAT)) {
+        if (r.isSet(s)) {
+          throw new SettingsException("-D" + s.name() + " applies with -Dimages=N");
+        }
+      }
+      return NONE;
+    }
+    List<ImageStep.Size> sizes = r.optional(IMAGE_SIZE).orElse(NONE.sizes());
+    if (counts.get().size() > 1 && sizes.size() > 1) {
+      throw SettingsException.invalid(
+          "image.size",
+          r.raw(IMAGE_SIZE).get(),
+          "one size with a ladder over -Dimages counts (a ladder steps over counts or sizes, not"
+              + " both)");
+    }
+    if (sizes.size() > 1 && counts.get().get(0) == 0) {
+      throw SettingsException.invalid(
+          "images", "0", "1 or more with a ladder over -Dimage.size (its levels need images)");
+    }
+    return new Images(counts.get(), sizes, r.get(IMAGE_FORMAT));
+  }
 
   public Images {
     counts = List.copyOf(counts);

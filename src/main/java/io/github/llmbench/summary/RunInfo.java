@@ -24,6 +24,7 @@ import java.util.Map;
  * @param capacity a capacity search's answer
  * @param injectors a merge's injectors
  * @param goodputObjectives the goodput objectives ({@code ttft:500 tpot:50}) when set
+ * @param analysisInputs the settings a re-done report analyses with, typed
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -47,7 +48,8 @@ public record RunInfo(
     Map<String, String> gateDefinitions,
     CapacityFigures capacity,
     List<InjectorRun> injectors,
-    String goodputObjectives) {
+    String goodputObjectives,
+    AnalysisInputs analysisInputs) {
 
   /** vLLM's {@code date} format, {@code %Y%m%d-%H%M%S}. */
   public static final DateTimeFormatter DATE_FORMAT =
@@ -60,7 +62,7 @@ public record RunInfo(
   public static final RunInfo NONE =
       new RunInfo(
           null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-          null, null, null, null, null);
+          null, null, null, null, null, null);
 
   public RunInfo {
     baseUrl = Secrets.withoutUserInfo(baseUrl);
@@ -78,6 +80,22 @@ public record RunInfo(
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record InjectorRun(
       String injector, String run, int requests, Double clockOffsetMs, String gatlingReport) {}
+
+  /**
+   * The settings a re-done report ({@code report.ReportMain}, a merge) analyses the records with,
+   * as typed values: the human-facing {@code settings} lines are not read back (summaries written
+   * before this field still are).
+   *
+   * @param percentiles {@code -Dpercentiles} as given, in order; absent when not given
+   * @param simModel the embedded simulator's model; absent against a real server
+   * @param simGpu the embedded simulator's GPU; absent against a real server
+   * @param prefixGroups how many distinct prefixes the prompts shared ({@code -Dprefix.groups});
+   *     absent without shared prefixes
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record AnalysisInputs(
+      List<Double> percentiles, String simModel, String simGpu, Integer prefixGroups) {}
 
   /** {@code date} as vLLM writes it. */
   public static String date(LocalDateTime time) {
@@ -111,7 +129,8 @@ public record RunInfo(
         gateDefinitions,
         c,
         injectors,
-        goodputObjectives);
+        goodputObjectives,
+        analysisInputs);
   }
 
   /** This run as the merge of injectors. */
@@ -136,6 +155,33 @@ public record RunInfo(
         gateDefinitions,
         capacity,
         List.copyOf(merged),
-        goodputObjectives);
+        goodputObjectives,
+        analysisInputs);
+  }
+
+  /** This run with the settings a re-done report analyses with. */
+  public RunInfo withAnalysisInputs(AnalysisInputs inputs) {
+    return new RunInfo(
+        date,
+        backend,
+        modelId,
+        injector,
+        baseUrl,
+        endpoint,
+        dataset,
+        seed,
+        inputLen,
+        outputLen,
+        rangeRatio,
+        prefixLen,
+        warmupRequests,
+        profiles,
+        settings,
+        serverChecks,
+        gateDefinitions,
+        capacity,
+        injectors,
+        goodputObjectives,
+        inputs);
   }
 }

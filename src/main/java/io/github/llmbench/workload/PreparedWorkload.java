@@ -5,6 +5,8 @@ import io.github.llmbench.core.Seeds;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
 import io.github.llmbench.settings.Images;
+import io.github.llmbench.settings.LoadSettings;
+import io.github.llmbench.settings.WorkloadSettings;
 import java.io.PrintStream;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -94,7 +96,7 @@ public final class PreparedWorkload {
      * @throws DatasetException when a file cannot be used
      */
     public static Sources read(BenchSettings settings) {
-      BenchSettings.Workload w = settings.workload();
+      WorkloadSettings w = settings.workload();
       FileDataset file =
           w.dataset() == DatasetKind.FILE
               ? FileDataset.read(w.file().get(), w.outputLen(), w.seed())
@@ -102,12 +104,11 @@ public final class PreparedWorkload {
       List<TraceDataset.Entry> trace =
           w.dataset() == DatasetKind.TRACE ? traceLines(w, settings.load()) : null;
       return new Sources(
-          file, trace, settings.tokenizerPath().map(LocalTokenizer::load).orElse(null));
+          file, trace, settings.server().tokenizerPath().map(LocalTokenizer::load).orElse(null));
     }
 
     /** The trace's lines; {@code -Dprompts=N} keeps the first N. */
-    private static List<TraceDataset.Entry> traceLines(
-        BenchSettings.Workload w, BenchSettings.Load load) {
+    private static List<TraceDataset.Entry> traceLines(WorkloadSettings w, LoadSettings load) {
       List<TraceDataset.Entry> lines = TraceDataset.read(w.file().get());
       return load.prompts().isEmpty()
           ? lines
@@ -115,7 +116,7 @@ public final class PreparedWorkload {
     }
   }
 
-  private final BenchSettings.Workload w;
+  private final WorkloadSettings w;
   private final OptionalInt maxTokensOverride;
   private final Server server;
   private final PrintStream out;
@@ -148,7 +149,9 @@ public final class PreparedWorkload {
     this.w = settings.workload();
     // an embeddings request generates nothing: its prompt alone must fit
     this.maxTokensOverride =
-        settings.api().pooling() ? OptionalInt.of(0) : settings.requestOptions().maxTokens();
+        settings.server().api().pooling()
+            ? OptionalInt.of(0)
+            : settings.server().requestOptions().maxTokens();
     this.server = server;
     this.out = out;
     this.localTokenizer = sources.localTokenizer;
@@ -176,7 +179,7 @@ public final class PreparedWorkload {
         }
       }
     }
-    boolean chat = settings.api().chatMessages();
+    boolean chat = settings.server().api().chatMessages();
     OptionalInt template =
         chat && tokenizer.present()
             ? server.chatTemplateTokens(tokenizer, "How fast is the server?")
@@ -204,7 +207,7 @@ public final class PreparedWorkload {
   private record ChosenDataset(
       Dataset dataset, List<String> sequentialProfiles, String whyLengths) {
 
-    static ChosenDataset of(BenchSettings.Workload w, ServerTokenizer tokenizer, Sources sources) {
+    static ChosenDataset of(WorkloadSettings w, ServerTokenizer tokenizer, Sources sources) {
       switch (w.dataset()) {
         case RANDOM -> {
           RandomDataset.Selection selection =

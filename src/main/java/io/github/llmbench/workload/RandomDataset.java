@@ -2,7 +2,7 @@ package io.github.llmbench.workload;
 
 import io.github.llmbench.core.LengthDistribution;
 import io.github.llmbench.core.Seeds;
-import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.WorkloadSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -119,7 +119,7 @@ public final class RandomDataset implements Dataset {
     }
 
     /** The random dataset's lengths as the settings give them. */
-    public static Lengths of(BenchSettings.Workload w) {
+    public static Lengths of(WorkloadSettings w) {
       return new Lengths(w.inputLengths(), w.outputLengths(), w.prefixLen(), w.prefixGroups());
     }
 

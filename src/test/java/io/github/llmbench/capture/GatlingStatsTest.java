@@ -12,7 +12,7 @@ import io.gatling.core.session.Session$;
 import io.gatling.core.stats.StatsEngine;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.records.RequestRecord;
-import io.github.llmbench.settings.BenchSettings.GatlingRecords;
+import io.github.llmbench.settings.GatlingRecords;
 import io.netty.channel.DefaultEventLoop;
 import java.net.URI;
 import java.time.Duration;

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Ramp;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.LoadSettings;
 import io.github.llmbench.workload.PreparedWorkload;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,7 +22,7 @@ import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
 class LoadPlanTest {
-  private static BenchSettings.Load load(Map<String, String> props) {
+  private static LoadSettings load(Map<String, String> props) {
     return BenchSettings.from(props, Map.<String, String>of()::get).load();
   }
 
@@ -58,7 +59,7 @@ class LoadPlanTest {
 
   @Test
   void trialsRunEachLevelBackToBackAndOnlyTheLastEndsTheLevel() {
-    BenchSettings.Load load =
+    LoadSettings load =
         load(
             Map.of(
                 "ladder",
@@ -103,7 +104,7 @@ class LoadPlanTest {
 
   @Test
   void aSearchPlansOnlyItsWarmupAndItsHardStopHoldsItsBudget() {
-    BenchSettings.Load load =
+    LoadSettings load =
         load(
             Map.of(
                 "search",

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.github.llmbench.records.RequestOrigin;
-import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.InjectorSettings;
 import io.github.llmbench.workload.Dataset;
 import io.github.llmbench.workload.FeederRecords;
 import io.github.llmbench.workload.RequestSpec;
@@ -74,19 +74,17 @@ class RequestChainsTest {
 
   @Test
   void injectorsSendInterleavedRequestsAndSayWhichSentOne() {
-    BenchSettings.Injector second = new BenchSettings.Injector(1, 3, OptionalLong.empty(), 10);
+    InjectorSettings second = new InjectorSettings(1, 3, OptionalLong.empty(), 10);
     assertEquals(
         List.of(1L, 4L, 7L),
         List.of(
             RequestChains.datasetIndex(0, second),
             RequestChains.datasetIndex(1, second),
             RequestChains.datasetIndex(2, second)));
-    assertEquals(5, RequestChains.datasetIndex(5, BenchSettings.Injector.ALONE));
+    assertEquals(5, RequestChains.datasetIndex(5, InjectorSettings.ALONE));
     RequestOrigin turn = RequestOrigin.turn("conv-1", 2);
     assertSame(
-        turn,
-        RequestChains.withInjector(turn, BenchSettings.Injector.ALONE),
-        "one injector: as it was");
+        turn, RequestChains.withInjector(turn, InjectorSettings.ALONE), "one injector: as it was");
     RequestOrigin sharded = RequestChains.withInjector(turn, second);
     assertEquals(1, sharded.injector());
     assertEquals("conv-1", sharded.conversation());

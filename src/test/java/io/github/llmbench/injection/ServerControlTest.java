@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.core.Level;
 import io.github.llmbench.servers.ServerProfiles;
-import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.LoadSettings;
+import io.github.llmbench.settings.ServerSettings;
 import io.github.llmbench.simulator.Dialect;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
@@ -44,7 +45,7 @@ class ServerControlTest {
 
   private ServerControl control(String baseUrl, boolean profile, boolean reset) {
     return new ServerControl(
-        api(baseUrl), URI.create(baseUrl), new BenchSettings.ServerCalls(0, profile, reset), out);
+        api(baseUrl), URI.create(baseUrl), new ServerSettings.ServerCalls(0, profile, reset), out);
   }
 
   private static List<String> controlCalls(ScriptedServer server) {
@@ -151,7 +152,7 @@ class ServerControlTest {
       new ServerControl(
               List.of(api(a.baseUrl()), api(b.baseUrl())),
               List.of(URI.create(a.baseUrl()), URI.create(b.baseUrl())),
-              new BenchSettings.ServerCalls(0, false, true),
+              new ServerSettings.ServerCalls(0, false, true),
               out)
           .beforeLevel(Level.closed(1));
       assertEquals(1, a.prefixCacheResets().size(), "the first server's cache");
@@ -173,7 +174,7 @@ class ServerControlTest {
       api.models(); // the kit reads them first; owned_by sglang tells the server
       assertEquals(ServerProfiles.SGLANG, api.kind());
       new ServerControl(
-              api, URI.create(sim.baseUrl()), new BenchSettings.ServerCalls(0, false, true), out)
+              api, URI.create(sim.baseUrl()), new ServerSettings.ServerCalls(0, false, true), out)
           .beforeLevel(Level.closed(1));
       assertEquals(List.of(0L), sim.prefixCacheResets());
       assertTrue(console().contains("prefix cache reset before c1 (POST /flush_cache)"), console());
@@ -182,8 +183,8 @@ class ServerControlTest {
 
   @Test
   void theCallsComeBeforeEachMeasuredLevelsTrialNotTheWarmupNorAProfileWithinALevel() {
-    BenchSettings.Load load =
-        new BenchSettings.Load(
+    LoadSettings load =
+        new LoadSettings(
             List.of(1, 2),
             true,
             List.of(),

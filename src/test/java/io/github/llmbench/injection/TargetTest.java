@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SettingsException;
+import io.github.llmbench.settings.SimulatorSettings;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.List;
@@ -19,9 +20,10 @@ import org.junit.jupiter.api.Test;
  */
 class TargetTest {
 
-  private static BenchSettings.SimEngine engine(String faults) {
+  private static SimulatorSettings.SimEngine engine(String faults) {
     return BenchSettings.from(Map.of("sim.faults", faults), Map.<String, String>of()::get)
-        .simEngine();
+        .simulator()
+        .engine();
   }
 
   private static String error(String faults) {
@@ -36,7 +38,8 @@ class TargetTest {
     assertFalse(Target.simFaults(engine("none")).any());
     assertFalse(engine("none").anyFaults());
     assertFalse(
-        Target.simFaults(BenchSettings.from(Map.of(), Map.<String, String>of()::get).simEngine())
+        Target.simFaults(
+                BenchSettings.from(Map.of(), Map.<String, String>of()::get).simulator().engine())
             .any(),
         "none by default");
     String faults = error("teapot:0.5");

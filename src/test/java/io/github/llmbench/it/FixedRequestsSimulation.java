@@ -13,7 +13,7 @@ public class FixedRequestsSimulation extends Simulation {
   {
     setUp(
             bench
-                .closedLevel(bench.settings().conc())
+                .closedLevel(bench.settings().load().conc())
                 .injectOpen(atOnceUsers(Integer.getInteger("it.requests"))))
         .protocols(bench.http())
         .maxDuration(bench.maxDuration());

@@ -18,7 +18,7 @@ public class StarvedClientSimulation extends Simulation {
 
   {
     long spinNanos = TimeUnit.MILLISECONDS.toNanos(Integer.getInteger("it.spin.ms"));
-    int conc = bench.settings().conc();
+    int conc = bench.settings().load().conc();
     setUp(
             scenario(LlmBench.level(conc))
                 .feed(bench.feeder())
@@ -32,7 +32,8 @@ public class StarvedClientSimulation extends Simulation {
                     })
                 .exec(bench.stream())
                 .injectClosed(
-                    constantConcurrentUsers(conc).during(bench.settings().durationSeconds())))
+                    constantConcurrentUsers(conc)
+                        .during(bench.settings().load().durationSeconds())))
         .protocols(bench.http())
         .maxDuration(bench.maxDuration());
   }

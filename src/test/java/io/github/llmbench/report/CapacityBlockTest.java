@@ -11,7 +11,7 @@ import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.records.RequestRecord;
-import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.SearchSettings;
 import io.github.llmbench.summary.CapacityFigures;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
@@ -50,8 +50,8 @@ class CapacityBlockTest {
             s.verdict(List.of(CapacitySearch.judge(8, Map.of(TTFT_P99, 2400.0), slo))), false));
   }
 
-  private static BenchSettings.Search search(boolean rate) {
-    return new BenchSettings.Search(rate, Map.of(TTFT_P99, 2000.0), 1, 64, 0.1, 30);
+  private static SearchSettings search(boolean rate) {
+    return new SearchSettings(rate, Map.of(TTFT_P99, 2000.0), 1, 64, 0.1, 30);
   }
 
   /** A level of requests, each with this TTFT, over 10 s. */

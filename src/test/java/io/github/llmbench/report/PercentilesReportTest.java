@@ -36,6 +36,7 @@ class PercentilesReportTest {
   private static ReportedPercentiles asked(List<Double> needed) {
     List<Double> asked =
         BenchSettings.from(Map.of("percentiles", "50,95,99.9"), k -> null)
+            .report()
             .percentiles()
             .orElseThrow();
     return ReportedPercentiles.of(Optional.of(asked), needed);

@@ -59,24 +59,24 @@ class BenchSettingsTest {
   @Test
   void defaults() {
     BenchSettings s = read(Map.of());
-    assertTrue(s.baseUrl().isEmpty());
-    assertEquals(BenchSettings.Api.CHAT, s.api());
-    assertEquals(1024, s.inputLen());
-    assertEquals(128, s.outputLen());
-    assertEquals(16, s.conc());
-    assertEquals("qwen2.5-7b-instruct", s.simModel());
+    assertTrue(s.server().baseUrl().isEmpty());
+    assertEquals(BenchSettings.Api.CHAT, s.server().api());
+    assertEquals(1024, s.workload().inputLen());
+    assertEquals(128, s.workload().outputLen());
+    assertEquals(16, s.load().conc());
+    assertEquals("qwen2.5-7b-instruct", s.simulator().model());
   }
 
   @Test
   void percentilesAreReadAsVllmsMetricPercentiles() {
     assertEquals(
         Optional.of(List.of(50.0, 90.0, 95.0, 99.0, 99.9)),
-        read(Map.of("percentiles", "50,90,95,99,99.9")).percentiles());
+        read(Map.of("percentiles", "50,90,95,99,99.9")).report().percentiles());
     assertEquals(
         Optional.of(List.of(99.9, 0.5, 50.0)),
-        read(Map.of("percentiles", " 99.9 , 0.5,50 ")).percentiles(),
+        read(Map.of("percentiles", " 99.9 , 0.5,50 ")).report().percentiles(),
         "in the order given, spaces trimmed");
-    assertEquals(Optional.empty(), read(Map.of()).percentiles());
+    assertEquals(Optional.empty(), read(Map.of()).report().percentiles());
     String accepted =
         ": expected percentiles above 0 and below 100, each once, separated by commas"
             + " (e.g. 50,90,95,99,99.9)";
@@ -104,7 +104,7 @@ class BenchSettingsTest {
 
   @Test
   void turnsThinkTimeAndTraceSettingsAreChecked() {
-    BenchSettings.Workload w = read(Map.of("turns", "3", "think.time", "1.5")).workload();
+    WorkloadSettings w = read(Map.of("turns", "3", "think.time", "1.5")).workload();
     assertTrue(w.multiTurn());
     assertEquals(3, w.turns());
     assertEquals(1.5, w.thinkSeconds());
@@ -139,9 +139,9 @@ class BenchSettingsTest {
 
   @Test
   void injectorSettings() {
-    BenchSettings.Injector alone = read(Map.of()).injector();
+    InjectorSettings alone = read(Map.of()).injector();
     assertFalse(alone.sharded());
-    BenchSettings.Injector i =
+    InjectorSettings i =
         read(Map.of("injector", "2/4", "conc", "64", "start.at", "1800000000000")).injector();
     assertEquals(2, i.index());
     assertEquals(4, i.count());
@@ -172,7 +172,7 @@ class BenchSettingsTest {
 
   @Test
   void capacitySearchSettings() {
-    BenchSettings.Search s =
+    SearchSettings s =
         read(Map.of(
                 "search",
                 "conc",
@@ -268,15 +268,14 @@ class BenchSettingsTest {
                 "0.5",
                 "max.conc",
                 "64"));
-    BenchSettings.Search s = settings.search().get();
+    SearchSettings s = settings.search().get();
     assertTrue(s.rate());
     assertEquals("rate", s.kind());
     assertEquals(0.5, s.min());
     assertEquals(40.0, s.max());
     assertEquals(0.5, settings.load().burstiness());
     assertEquals(64, settings.load().maxConc().getAsInt());
-    BenchSettings.Search defaults =
-        read(Map.of("search", "rate", "slo", "ttft.p99:2000")).search().get();
+    SearchSettings defaults = read(Map.of("search", "rate", "slo", "ttft.p99:2000")).search().get();
     assertEquals(1.0, defaults.min());
     assertEquals(100.0, defaults.max());
     assertTrue(
@@ -299,7 +298,7 @@ class BenchSettingsTest {
 
   @Test
   void metricsScrapingSettings() {
-    BenchSettings.Metrics m = read(Map.of()).metrics();
+    TelemetrySettings m = read(Map.of()).metrics();
     assertTrue(m.on());
     assertEquals(1.0, m.intervalSeconds());
     assertTrue(m.urls().isEmpty());
@@ -328,7 +327,7 @@ class BenchSettingsTest {
 
   @Test
   void gatlingGetsOneRecordPerStreamUnlessMoreAreAsked() {
-    assertEquals(BenchSettings.GatlingRecords.REQUEST, read(Map.of()).gatlingRecords());
+    assertEquals(GatlingRecords.REQUEST, read(Map.of()).gatlingRecords());
     assertEquals(Set.of(Metric.E2EL), read(Map.of()).gatlingRecords().metrics());
     assertEquals(
         Set.of(Metric.E2EL, Metric.TTFT, Metric.TPOT),
@@ -355,17 +354,17 @@ class BenchSettingsTest {
     }
     assertEquals(
         "http://127.0.0.1:8000",
-        read(Map.of("base.url", "http://127.0.0.1:8000/v1/")).baseUrl().get().toString());
+        read(Map.of("base.url", "http://127.0.0.1:8000/v1/")).server().baseUrl().get().toString());
     assertEquals(
         "https://h.example/proxy",
-        read(Map.of("base.url", "https://h.example/proxy")).baseUrl().get().toString());
+        read(Map.of("base.url", "https://h.example/proxy")).server().baseUrl().get().toString());
   }
 
   @Test
   void apiAndSimulatorIdsAreChecked() {
-    assertEquals(BenchSettings.Api.COMPLETIONS, read(Map.of("api", "completions")).api());
-    assertEquals(BenchSettings.Api.RESPONSES, read(Map.of("api", "Responses")).api());
-    assertEquals(BenchSettings.Api.EMBEDDINGS, read(Map.of("api", "embeddings")).api());
+    assertEquals(BenchSettings.Api.COMPLETIONS, read(Map.of("api", "completions")).server().api());
+    assertEquals(BenchSettings.Api.RESPONSES, read(Map.of("api", "Responses")).server().api());
+    assertEquals(BenchSettings.Api.EMBEDDINGS, read(Map.of("api", "embeddings")).server().api());
     assertEquals(
         "Invalid -Dapi=rerank: expected chat, completions, responses or embeddings",
         error(Map.of("api", "rerank")));
@@ -376,8 +375,8 @@ class BenchSettingsTest {
   @Test
   void anEmbeddingsRunRefusesWhatOnlyGenerationHasBeforeAnyLoad() {
     BenchSettings ok = read(Map.of("api", "embeddings"));
-    assertTrue(ok.api().pooling());
-    assertFalse(ok.api().chatMessages());
+    assertTrue(ok.server().api().pooling());
+    assertFalse(ok.server().api().chatMessages());
     assertEquals(
         "Invalid -Doutput.len=64: expected nothing with -Dapi=embeddings: it generates no tokens",
         error(Map.of("api", "embeddings", "output.len", "64")));
@@ -396,9 +395,9 @@ class BenchSettingsTest {
 
   @Test
   void simulatorDialectIsOneOfTheServersItSpeaksFor() {
-    assertEquals("vllm", read(Map.of()).simDialect());
+    assertEquals("vllm", read(Map.of()).simulator().dialect());
     for (String d : List.of("llamacpp", "sglang", "tgi", "trtllm")) {
-      assertEquals(d, read(Map.of("sim.dialect", d)).simDialect());
+      assertEquals(d, read(Map.of("sim.dialect", d)).simulator().dialect());
     }
     assertTrue(
         error(Map.of("sim.dialect", "ollama"))
@@ -479,12 +478,12 @@ class BenchSettingsTest {
 
   @Test
   void cancellationSettings() {
-    BenchSettings.Cancellation c =
-        read(Map.of("cancel.pct", "10", "cancel.after", "2.5")).cancellation();
+    ServerSettings.Cancellation c =
+        read(Map.of("cancel.pct", "10", "cancel.after", "2.5")).server().cancellation();
     assertEquals(10, c.pct(), 1e-12);
     assertEquals(2.5, c.afterSeconds(), 1e-12);
-    assertFalse(read(Map.of()).cancellation().any());
-    assertEquals(0, read(Map.of("cancel.pct", "5")).cancellation().afterSeconds(), 1e-12);
+    assertFalse(read(Map.of()).server().cancellation().any());
+    assertEquals(0, read(Map.of("cancel.pct", "5")).server().cancellation().afterSeconds(), 1e-12);
     assertEquals(
         "Invalid -Dcancel.pct=150: expected a number from 0 to 100",
         error(Map.of("cancel.pct", "150")));
@@ -497,21 +496,25 @@ class BenchSettingsTest {
 
   @Test
   void severalServersAndAMixOfModels() {
-    BenchSettings.Routing one = read(Map.of("base.url", "http://h:8000/v1/")).routing();
+    ServerSettings.Routing one = read(Map.of("base.url", "http://h:8000/v1/")).server().routing();
     assertEquals(List.of(URI.create("http://h:8000")), one.baseUrls());
     assertFalse(one.severalServers());
-    BenchSettings.Routing two =
+    ServerSettings.Routing two =
         read(Map.of(
                 "base.url", "http://a:8000, http://b:8000",
                 "model", "base,sql",
                 "model.weights", "3,1"))
+            .server()
             .routing();
     assertEquals(List.of(URI.create("http://a:8000"), URI.create("http://b:8000")), two.baseUrls());
     assertEquals(List.of("base", "sql"), two.models());
     assertEquals(List.of(0.75, 0.25), two.weights(), "normalised");
     assertEquals(
-        List.of(0.5, 0.5), read(Map.of("model", "a,b")).routing().weights(), "equal by default");
-    assertEquals(Optional.of("base"), read(Map.of("model", "base,sql")).model(), "the first");
+        List.of(0.5, 0.5),
+        read(Map.of("model", "a,b")).server().routing().weights(),
+        "equal by default");
+    assertEquals(
+        Optional.of("base"), read(Map.of("model", "base,sql")).server().model(), "the first");
     assertEquals(
         "Invalid -Dbase.url=http://a:1,http://a:1: expected URLs separated by commas, each once"
             + " (http://a:1 is there twice)",
@@ -532,7 +535,7 @@ class BenchSettingsTest {
 
   @Test
   void rampSettings() {
-    BenchSettings.Load rate =
+    LoadSettings rate =
         read(Map.of("ramp", "linear", "ramp.start", "1", "ramp.end", "8", "max.conc", "32")).load();
     assertEquals(Optional.of(new Ramp(Ramp.Shape.LINEAR, Ramp.Kind.RATE, 1, 8)), rate.ramp());
     assertTrue(rate.open(), "a rate ramp is the open model");
@@ -544,7 +547,7 @@ class BenchSettingsTest {
     assertEquals(
         Optional.of(new Ramp(Ramp.Shape.LINEAR, Ramp.Kind.CONCURRENCY, 4, 64)), conc.load().ramp());
     assertFalse(conc.load().open());
-    assertEquals(64, conc.conc(), "the peak in flight");
+    assertEquals(64, conc.load().conc(), "the peak in flight");
     assertEquals(
         Ramp.Shape.EXPONENTIAL,
         read(Map.of("ramp", "exponential", "ramp.conc", "1:32")).load().ramp().get().shape());
@@ -595,7 +598,7 @@ class BenchSettingsTest {
 
   @Test
   void lengthDistributionsAndPrefixGroups() {
-    BenchSettings.Workload w =
+    WorkloadSettings w =
         read(Map.of("input.len", "512", "input.stdev", "128", "output.stdev", "4")).workload();
     assertEquals(
         LengthDistribution.of(LengthDistribution.Shape.NORMAL, 512, 128), w.inputLengths());
@@ -629,8 +632,7 @@ class BenchSettingsTest {
     assertEquals(
         "-Dinput.stdev applies to -Ddataset=random",
         error(Map.of("dataset", "profiles", "input.stdev", "3")));
-    BenchSettings.Workload groups =
-        read(Map.of("prefix.groups", "4", "prefix.len", "500")).workload();
+    WorkloadSettings groups = read(Map.of("prefix.groups", "4", "prefix.len", "500")).workload();
     assertEquals(4, groups.prefixGroups());
     assertEquals(1, read(Map.of()).workload().prefixGroups());
     assertTrue(
@@ -651,15 +653,15 @@ class BenchSettingsTest {
                 "pool-a",
                 "header.Authorization",
                 "Bearer sk-hidden"));
-    assertEquals(0.6, s.requestOptions().extraBody().get("temperature").asDouble());
-    assertEquals(64, s.requestOptions().maxTokens().getAsInt());
-    assertEquals(List.of("max_tokens"), s.requestOptions().overriddenKitKeys());
+    assertEquals(0.6, s.server().requestOptions().extraBody().get("temperature").asDouble());
+    assertEquals(64, s.server().requestOptions().maxTokens().getAsInt());
+    assertEquals(List.of("max_tokens"), s.server().requestOptions().overriddenKitKeys());
     assertEquals(
         Map.of("X-Route", "pool-a", "Authorization", "Bearer sk-hidden"),
-        s.requestOptions().headers());
+        s.server().requestOptions().headers());
     // each request gets its own copy: a caller's change does not leak into the next body
-    s.requestOptions().extraBody().put("temperature", 2);
-    assertEquals(0.6, s.requestOptions().extraBody().get("temperature").asDouble());
+    s.server().requestOptions().extraBody().put("temperature", 2);
+    assertEquals(0.6, s.server().requestOptions().extraBody().get("temperature").asDouble());
 
     String malformed = error(Map.of("extra.body", "{temperature:0.6}"));
     assertTrue(
@@ -680,15 +682,15 @@ class BenchSettingsTest {
   @Test
   void simulatorEngineSettings() {
     BenchSettings d = read(Map.of());
-    assertEquals(1, d.simEngine().tp());
-    assertEquals(256, d.simEngine().maxNumSeqs());
-    assertEquals(2048, d.simEngine().maxNumBatchedTokens());
-    assertEquals(0.9, d.simEngine().gpuMemoryUtilization());
-    assertFalse(d.simEngine().anyFaults());
-    assertEquals(0.0, d.simEngine().noise());
-    assertEquals(1.0, d.simEngine().slowdown());
-    assertFalse(d.simEngine().anyNoise());
-    assertEquals(1, d.roofline().tp());
+    assertEquals(1, d.simulator().engine().tp());
+    assertEquals(256, d.simulator().engine().maxNumSeqs());
+    assertEquals(2048, d.simulator().engine().maxNumBatchedTokens());
+    assertEquals(0.9, d.simulator().engine().gpuMemoryUtilization());
+    assertFalse(d.simulator().engine().anyFaults());
+    assertEquals(0.0, d.simulator().engine().noise());
+    assertEquals(1.0, d.simulator().engine().slowdown());
+    assertFalse(d.simulator().engine().anyNoise());
+    assertEquals(1, d.report().roofline().tp());
 
     BenchSettings s =
         read(
@@ -703,17 +705,18 @@ class BenchSettingsTest {
                 "0.8",
                 "sim.faults",
                 "429:0.1,stall:0.05:30"));
-    assertEquals(2, s.simEngine().tp());
-    assertEquals(2, s.roofline().tp(), "the roofline follows sim.tp for embedded runs");
-    assertEquals(64, s.simEngine().maxNumSeqs());
-    assertEquals(4096, s.simEngine().maxNumBatchedTokens());
-    assertEquals(0.8, s.simEngine().gpuMemoryUtilization());
+    assertEquals(2, s.simulator().engine().tp());
+    assertEquals(2, s.report().roofline().tp(), "the roofline follows sim.tp for embedded runs");
+    assertEquals(64, s.simulator().engine().maxNumSeqs());
+    assertEquals(4096, s.simulator().engine().maxNumBatchedTokens());
+    assertEquals(0.8, s.simulator().engine().gpuMemoryUtilization());
     assertEquals(
         "429:0.1,stall:0.05:30",
-        s.simEngine().faults(),
+        s.simulator().engine().faults(),
         "as typed: the simulator parses it (TargetTest)");
     assertEquals(
-        1, read(Map.of("sim.tp", "2", "base.url", "http://127.0.0.1:8000")).roofline().tp());
+        1,
+        read(Map.of("sim.tp", "2", "base.url", "http://127.0.0.1:8000")).report().roofline().tp());
 
     assertTrue(error(Map.of("sim.tp", "0")).contains("-Dsim.tp=0"));
     assertTrue(error(Map.of("sim.max_num_seqs", "x")).contains("-Dsim.max_num_seqs=x"));
@@ -730,12 +733,13 @@ class BenchSettingsTest {
   @Test
   void simulatorNoiseAndSlowdown() {
     BenchSettings s = read(Map.of("sim.noise", "0.1", "sim.slowdown", "1.10"));
-    assertEquals(0.1, s.simEngine().noise());
-    assertEquals(1.10, s.simEngine().slowdown());
-    assertTrue(s.simEngine().anyNoise());
-    assertTrue(read(Map.of("sim.slowdown", "0.9")).simEngine().anyNoise());
-    assertTrue(read(Map.of("sim.noise", "0.05")).simEngine().anyNoise());
-    assertFalse(read(Map.of("sim.noise", "0", "sim.slowdown", "1")).simEngine().anyNoise());
+    assertEquals(0.1, s.simulator().engine().noise());
+    assertEquals(1.10, s.simulator().engine().slowdown());
+    assertTrue(s.simulator().engine().anyNoise());
+    assertTrue(read(Map.of("sim.slowdown", "0.9")).simulator().engine().anyNoise());
+    assertTrue(read(Map.of("sim.noise", "0.05")).simulator().engine().anyNoise());
+    assertFalse(
+        read(Map.of("sim.noise", "0", "sim.slowdown", "1")).simulator().engine().anyNoise());
 
     assertEquals(
         "Invalid -Dsim.noise=abc: expected a number from 0 to 1 (a coefficient of variation: 0.1"
@@ -760,8 +764,9 @@ class BenchSettingsTest {
         "{\"hidden_size\":896,\"num_hidden_layers\":24,\"num_attention_heads\":14,"
             + "\"num_key_value_heads\":2,\"intermediate_size\":4864,\"vocab_size\":151936,\"model_type\":\"qwen2\"}");
     BenchSettings s = read(Map.of("sim.model", cfg.toString()));
-    assertEquals(cfg.toString(), s.simModel());
-    assertEquals(896, SimulatorConfig.defaults().withModel(s.simModel()).modelSpec().hiddenSize());
+    assertEquals(cfg.toString(), s.simulator().model());
+    assertEquals(
+        896, SimulatorConfig.defaults().withModel(s.simulator().model()).modelSpec().hiddenSize());
   }
 
   @Test
@@ -773,8 +778,9 @@ class BenchSettingsTest {
     assertEquals(Images.Format.PNG, images.format());
     assertFalse(images.ladder());
     assertEquals(List.of(), s.load().imageLadder());
-    assertEquals(BenchSettings.DEFAULT_SIM_VISION_MODEL, s.simModel(), "a model that sees them");
-    assertEquals(BenchSettings.DEFAULT_SIM_MODEL, read(Map.of("images", "0")).simModel());
+    assertEquals(
+        SimulatorSettings.DEFAULT_VISION_MODEL, s.simulator().model(), "a model that sees them");
+    assertEquals(SimulatorSettings.DEFAULT_MODEL, read(Map.of("images", "0")).simulator().model());
     assertEquals(Images.NONE, read(Map.of()).workload().images());
 
     BenchSettings ladder = read(Map.of("images", "0,1,4", "conc", "4", "prompts", "10"));

@@ -24,8 +24,8 @@ class ServerCallsSettingsTest {
 
   @Test
   void noneIsOnByDefault() {
-    BenchSettings.ServerCalls calls = read(Map.of()).serverCalls();
-    assertEquals(BenchSettings.ServerCalls.NONE, calls);
+    ServerSettings.ServerCalls calls = read(Map.of()).server().calls();
+    assertEquals(ServerSettings.ServerCalls.NONE, calls);
     assertFalse(calls.beforeLevels());
     Map<String, String> lines = SettingsDescription.of(read(Map.of()));
     assertFalse(lines.containsKey("profile"), lines.toString());
@@ -37,11 +37,11 @@ class ServerCallsSettingsTest {
   void goodValuesAreRead() {
     BenchSettings s =
         read(Map.of("profile", "TRUE", "ready.timeout", "600", "cache.reset", "true"));
-    assertEquals(new BenchSettings.ServerCalls(600, true, true), s.serverCalls());
-    assertTrue(s.serverCalls().beforeLevels());
-    assertFalse(read(Map.of("profile", "false")).serverCalls().profile());
-    assertEquals(0, read(Map.of("ready.timeout", "0")).serverCalls().readyTimeoutSeconds());
-    assertTrue(read(Map.of("cache.reset", "true")).serverCalls().beforeLevels());
+    assertEquals(new ServerSettings.ServerCalls(600, true, true), s.server().calls());
+    assertTrue(s.server().calls().beforeLevels());
+    assertFalse(read(Map.of("profile", "false")).server().calls().profile());
+    assertEquals(0, read(Map.of("ready.timeout", "0")).server().calls().readyTimeoutSeconds());
+    assertTrue(read(Map.of("cache.reset", "true")).server().calls().beforeLevels());
     Map<String, String> lines = SettingsDescription.of(s);
     assertEquals(
         "600 s (waited for GET /health or GET /v1/models first)", lines.get("ready.timeout"));
@@ -82,7 +82,7 @@ class ServerCallsSettingsTest {
                 "tiny:SS",
                 "profile.order",
                 "mixed"));
-    assertTrue(both.serverCalls().profile());
+    assertTrue(both.server().calls().profile());
     assertEquals("profiles:tiny:SS", both.workload().describe());
     assertEquals(
         "Invalid -Dprofile=tiny: expected true or false (the server's profiler; the profiles"

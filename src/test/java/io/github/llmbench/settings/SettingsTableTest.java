@@ -3,8 +3,11 @@ package io.github.llmbench.settings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -178,12 +181,10 @@ class SettingsTableTest {
       s.typedDefault()
           .ifPresent(d -> assertEquals(d, s.parser().parse(s.name(), s.defaultValue()), s.name()));
     }
-    assertEquals("16", SettingsTable.CONC.defaultValue());
-    assertEquals("1", SettingsTable.BURSTINESS.defaultValue(), "not 1.0");
+    assertEquals("16", LoadSettings.CONC.defaultValue());
+    assertEquals("1", LoadSettings.BURSTINESS.defaultValue(), "not 1.0");
     assertEquals(
-        Optional.empty(),
-        SettingsTable.WARMUP_CONC.typedDefault(),
-        "the first level / 4: computed");
+        Optional.empty(), LoadSettings.WARMUP_CONC.typedDefault(), "the first level / 4: computed");
   }
 
   @Test
@@ -207,5 +208,58 @@ class SettingsTableTest {
     assertEquals(1, SettingsTable.distance("conc", "concs"));
     assertEquals(2, SettingsTable.distance("ladder", "ldader"));
     assertEquals(3, SettingsTable.distance("kitten", "sitting"));
+  }
+
+  /** The group files, as the registry lists them. */
+  private static final List<Class<?>> GROUP_FILES =
+      List.of(
+          ServerSettings.class,
+          LoadSettings.class,
+          WorkloadSettings.class,
+          Images.class,
+          SimulatorSettings.class,
+          ReportSettings.class,
+          GateSettings.class,
+          SearchSettings.class,
+          TelemetrySettings.class,
+          InjectorSettings.class,
+          GatlingRecords.class);
+
+  @Test
+  void everySettingAGroupDefinesIsInItsGroupsListAndTheRegistry() throws Exception {
+    List<SettingsTable.Setting<?>> registered = new ArrayList<>();
+    for (Class<?> group : GROUP_FILES) {
+      Set<String> defined = new TreeSet<>();
+      for (Field f : group.getDeclaredFields()) {
+        if (Modifier.isStatic(f.getModifiers())
+            && SettingsTable.Setting.class.isAssignableFrom(f.getType())) {
+          f.setAccessible(true);
+          defined.add(((SettingsTable.Setting<?>) f.get(null)).name());
+        }
+      }
+      Field list = group.getDeclaredField("SETTINGS");
+      list.setAccessible(true);
+      @SuppressWarnings("unchecked")
+      List<SettingsTable.Setting<?>> listed = (List<SettingsTable.Setting<?>>) list.get(null);
+      Set<String> listedNames = new TreeSet<>();
+      listed.forEach(x -> listedNames.add(x.name()));
+      assertEquals(defined, listedNames, group.getSimpleName() + " lists what it defines");
+      registered.addAll(listed);
+    }
+    registered.add(SettingsTable.HELP);
+    assertEquals(
+        SettingsTable.ALL, registered, "the registry holds every group, in -Dhelp's order");
+  }
+
+  @Test
+  void aHelpHeadingsGroupsFollowEachOther() {
+    List<String> headings = new ArrayList<>();
+    for (SettingsTable.Setting<?> x : SettingsTable.ALL) {
+      if (headings.isEmpty() || !headings.get(headings.size() - 1).equals(x.group())) {
+        assertTrue(!headings.contains(x.group()), x.name() + " splits the heading " + x.group());
+        headings.add(x.group());
+      }
+    }
+    assertEquals(6, headings.size(), headings.toString());
   }
 }

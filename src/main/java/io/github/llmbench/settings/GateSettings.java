@@ -1,0 +1,107 @@
+package io.github.llmbench.settings;
+
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Level;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.SloFigure;
+import io.github.llmbench.core.Statistic;
+import io.github.llmbench.settings.SettingsTable.Setting;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The performance gates' group of settings ({@code -Dhelp}'s "Report, gates and capacity search",
+ * second part): the gates as typed, which the gates package parses before any load.
+ *
+ * @param exitOnFailure whether a broken gate ends the JVM with status 2 once Gatling's report is
+ *     written ({@code -Dllmbench.exit.on.gates=false} for runs embedded in a longer-lived JVM, such
+ *     as tests)
+ */
+public record GateSettings(GateEntries entries, boolean exitOnFailure) {
+
+  private static final String HEADING = SettingsTable.REPORT;
+  private static final Parser<String> TEXT = Parser.text();
+
+  /**
+   * The limit of the gate every run has unless one on {@code failed.pct} is given (the gates
+   * package adds it): at most 1% of a level's requests may fail.
+   */
+  public static final double DEFAULT_FAILED_PCT = 1;
+
+  /**
+   * {@code -Dgate.goodput}'s form in the help, over the metrics the objectives take; TTFO's key is
+   * the gates' (settings may not use them), so RunGatesTest holds this to GoodputSpec's form.
+   */
+  static final String GOODPUT_PLACEHOLDER =
+      Metric.PER_REQUEST.stream().map(m -> m.key() + ":MS").collect(Collectors.joining(" "))
+          + " ttfo:MS";
+
+  public static final Setting<String> GATE =
+      Setting.without(
+          HEADING,
+          "gate.",
+          SloFigure.FAILED_PCT.key() + " <= " + Level.plainNumber(DEFAULT_FAILED_PCT),
+          "-Dgate.[LEVEL.]METRIC=LIMIT (e.g. gate."
+              + new LatencyFigure(Metric.TPOT, Statistic.P99).key()
+              + "=50, gate.c64."
+              + SloFigure.FAILED_PCT.key()
+              + "=1, +10%), gate.goodput="
+              + GOODPUT_PLACEHOLDER,
+          "a performance gate: the run fails (exit 2) when it breaks",
+          TEXT);
+  public static final Setting<String> GATES =
+      Setting.without(
+          HEADING, "gates", "none", "a gates file, JSON or properties", "gates from a file", TEXT);
+  public static final Setting<String> BASELINE =
+      Setting.without(
+          HEADING,
+          "baseline",
+          "none",
+          "a run folder, or its llm/summary.json",
+          "the run that relative gates (+10%) refer to",
+          TEXT);
+
+  /** Only {@code false} turns it off: any other value keeps the default. */
+  public static final Setting<Boolean> EXIT_ON_GATES =
+      Setting.of(
+          HEADING,
+          "llmbench.exit.on.gates",
+          true,
+          "true or false",
+          "false: a broken gate is reported, the command still succeeds",
+          (name, raw) -> !"false".equalsIgnoreCase(raw));
+
+  /** This group's settings, in the order {@code -Dhelp} prints them. */
+  static final List<SettingsTable.Setting<?>> SETTINGS =
+      List.of(GATE, GATES, BASELINE, EXIT_ON_GATES);
+
+  /** Reads the group's settings: the {@code -Dgate.*} family as given. */
+  static GateSettings read(SettingReader r) {
+    Map<String, String> entries = new TreeMap<>();
+    r.properties()
+        .forEach(
+            (k, v) -> {
+              if (k.startsWith(GATE.name())) {
+                entries.put(k.substring(GATE.name().length()), v);
+              }
+            });
+    return new GateSettings(
+        new GateEntries(entries, r.optional(GATES), r.optional(BASELINE)), r.get(EXIT_ON_GATES));
+  }
+
+  /**
+   * The performance gates as typed: the {@code -Dgate.*} entries (without {@code gate.}), the
+   * {@code -Dgates} file and the {@code -Dbaseline} run, as given. The gates package reads the file
+   * and the baseline and parses the gates, before any load.
+   */
+  public record GateEntries(
+      Map<String, String> entries, Optional<String> file, Optional<String> baseline) {
+    public GateEntries {
+      entries = Collections.unmodifiableMap(new TreeMap<>(entries));
+    }
+  }
+}
