@@ -30,9 +30,10 @@ import java.util.Optional;
  */
 final class LadderSection implements ReportSection {
 
+  /** A run of one level has no ladder: {@link DistributionsSection} shows what helps it instead. */
   @Override
   public boolean appliesTo(RunAnalysis a) {
-    return true;
+    return a.levels().size() > 1;
   }
 
   @Override

@@ -184,7 +184,11 @@ public final class LlmPage {
    */
   static Map<String, Object> chartData(RunAnalysis a, RunInfo info) {
     Map<String, Object> d = new LinkedHashMap<>();
-    ReportSections.CHART_DATA.forEach(s -> s.putChartData(a, info, d));
+    for (ReportSection s : ReportSections.CHART_DATA) {
+      if (s.appliesTo(a)) {
+        s.putChartData(a, info, d);
+      }
+    }
     return d;
   }
 }

@@ -16,6 +16,7 @@ final class ReportSections {
   private static final ReportSection SERVING = new ServingSection();
   private static final ReportSection POOLING = new PoolingSection();
   private static final ReportSection LADDER = new LadderSection();
+  private static final ReportSection DISTRIBUTIONS = new DistributionsSection();
   private static final ReportSection TIMELINE = new TimelineSection();
   private static final ReportSection ROOFLINE = new RooflineSection();
   private static final ReportSection SERVER = new ServerSection();
@@ -32,8 +33,24 @@ final class ReportSections {
   /** Every section, in the page's order (a console-only section anywhere). */
   static final List<ReportSection> PAGE =
       List.of(
-          GUARDS, CAPACITY, SERVING, POOLING, LADDER, TIMELINE, ROOFLINE, SERVER, WORKLOAD, ROUTES,
-          TRIALS, REASONING, CHUNKS, CLIENT, FAILURES, INJECTORS, RUN);
+          GUARDS,
+          CAPACITY,
+          SERVING,
+          POOLING,
+          LADDER,
+          DISTRIBUTIONS,
+          TIMELINE,
+          ROOFLINE,
+          SERVER,
+          WORKLOAD,
+          ROUTES,
+          TRIALS,
+          REASONING,
+          CHUNKS,
+          CLIENT,
+          FAILURES,
+          INJECTORS,
+          RUN);
 
   /**
    * The console's order: per level each section's block, then at the run's end each section's text
@@ -46,7 +63,7 @@ final class ReportSections {
 
   /** The order of the chart data's keys. */
   static final List<ReportSection> CHART_DATA =
-      List.of(LADDER, TIMELINE, SERVER, ROOFLINE, CAPACITY);
+      List.of(LADDER, TIMELINE, SERVER, ROOFLINE, CAPACITY, DISTRIBUTIONS);
 
   private ReportSections() {}
 }

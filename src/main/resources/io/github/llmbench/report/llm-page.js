@@ -36,20 +36,30 @@
         })
       });
     }
-    if (D.images) {
+    // the page's boxes say which charts this run has
+    function has(id) { return document.getElementById(id) !== null; }
+    if (has('llm-chart-images-ttft')) {
       var against = bySize ? 'image size (megapixels per request)' : 'images per request';
       images('llm-chart-images-ttft', 'TTFT against ' + against, 'ms',
         [['ttft', 'Mean TTFT', '#5E7BE2'], ['ttftP99', 'P99 TTFT', '#f15b4f']]);
       images('llm-chart-images-tokens', 'Input tokens against ' + against + ' (as the server counts them)',
         'tokens', [['input', 'Mean input tokens', '#68b65c']]);
-    } else {
+    }
+    if (has('llm-chart-throughput')) {
       ladder('llm-chart-throughput', (D.pooling ? 'Input' : 'Output') + ' throughput against concurrency ('
         + D.basis.replace('_', ' ') + ')', 'out', 'tok/s', '#5E7BE2');
-      if (!D.pooling) {
-        ladder('llm-chart-tpot', 'Mean TPOT against concurrency', 'tpot', 'ms', '#68b65c');
-        ladder('llm-chart-ttft', 'P99 TTFT against concurrency', 'ttftP99', 'ms', '#f15b4f');
-      }
     }
+    if (has('llm-chart-tpot')) ladder('llm-chart-tpot', 'Mean TPOT against concurrency', 'tpot', 'ms', '#68b65c');
+    if (has('llm-chart-ttft')) ladder('llm-chart-ttft', 'P99 TTFT against concurrency', 'ttftP99', 'ms', '#f15b4f');
+    (D.distributions || []).forEach(function (c) {
+      draw(c.id, {
+        title: title(c.title), legend: {enabled: false},
+        xAxis: {min: 0, title: {text: esc(c.metric) + ' (ms)'}},
+        yAxis: {min: 0, max: 100, title: {text: '% at or under'}},
+        tooltip: {headerFormat: '', pointFormat: '<b>{point.y:.1f}%</b> at or under {point.x:.2f} ms'},
+        series: [{name: esc(c.metric), type: 'line', color: '#5E7BE2', marker: {enabled: false}, data: c.points}]
+      });
+    });
     var bands = D.windows.map(function (w, i) {
       return {from: w.from, to: w.to, color: i % 2 ? 'rgba(94,123,226,0.12)' : 'rgba(104,182,92,0.15)',
         label: {text: 'steady ' + esc(w.level), style: {color: '#666'}}};
@@ -60,7 +70,7 @@
       yAxis: {min: 0, title: {text: 'Requests'}, allowDecimals: false},
       series: [{name: 'In flight', type: 'line', step: 'left', color: '#5E7BE2', data: D.inflight}]
     });
-    if (!D.pooling) draw('llm-chart-tokens', {
+    if (has('llm-chart-tokens')) draw('llm-chart-tokens', {
       title: title('Output tokens arriving per second'), legend: {enabled: false},
       xAxis: {type: 'datetime', plotBands: bands},
       yAxis: {min: 0, title: {text: 'tok/s'}},
