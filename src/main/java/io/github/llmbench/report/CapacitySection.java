@@ -241,8 +241,9 @@ public final class CapacitySection implements ReportSection {
       items.add(Note.of(goodputNote(c)));
     }
     if (c.objectives() != null) {
-      for (int i = 0; i < c.objectives().size(); i++) {
-        items.add(new Chart("llm-chart-capacity-" + i));
+      int i = 0;
+      for (String metric : c.objectives().keySet()) {
+        items.add(Chart.of("llm-chart-capacity-" + i++, "capacity").with("metric", metric));
       }
     }
     return List.of(new PagePart("llm-capacity", null, items));

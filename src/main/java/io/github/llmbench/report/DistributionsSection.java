@@ -8,10 +8,8 @@ import io.github.llmbench.report.PagePart.Item;
 import io.github.llmbench.report.PagePart.Note;
 import io.github.llmbench.summary.RunInfo;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * A one-level run's latency distributions: TTFT, TPOT and ITL (per chunk gap) as cumulative curves,
@@ -28,21 +26,12 @@ final class DistributionsSection implements ReportSection {
   @Override
   public List<PagePart> page(RunAnalysis a, RunInfo info) {
     List<Item> items = new ArrayList<>();
-    metrics(a).forEach(m -> items.add(new Chart(chartId(m))));
+    metrics(a).forEach(m -> items.add(chart(LatencyCdf.of(m, a.records()))));
     items.add(
         Note.kit(
             "Each curve: the share of the level's completed requests (for ITL, of its gaps between"
                 + " chunks) whose latency is at or under a value; its right end is the slowest."));
     return List.of(new PagePart("llm-distributions", "Distributions", items));
-  }
-
-  @Override
-  public void putChartData(RunAnalysis a, RunInfo info, Map<String, Object> data) {
-    List<Map<String, Object>> curves = new ArrayList<>();
-    for (Metric m : metrics(a)) {
-      curves.add(curve(LatencyCdf.of(m, a.records())));
-    }
-    data.put("distributions", curves);
   }
 
   /** What a level's requests have: an embeddings request generates nothing, its latency is E2EL. */
@@ -54,17 +43,16 @@ final class DistributionsSection implements ReportSection {
     return "llm-chart-dist-" + m.name().toLowerCase(Locale.ROOT);
   }
 
-  private static Map<String, Object> curve(LatencyCdf cdf) {
-    Map<String, Object> c = new LinkedHashMap<>();
-    c.put("id", chartId(cdf.metric()));
-    c.put("metric", cdf.metric().label());
-    c.put(
-        "title",
-        cdf.metric().label()
-            + ": share at or under a latency ("
-            + cdf.count()
-            + (cdf.metric() == Metric.ITL ? " gaps between chunks)" : " requests)"));
-    c.put("points", cdf.points().stream().map(p -> new double[] {p.ms(), p.percent()}).toList());
-    return c;
+  private static Chart chart(LatencyCdf cdf) {
+    return Chart.of(chartId(cdf.metric()), "distribution")
+        .with(
+            "title",
+            cdf.metric().label()
+                + ": share at or under a latency ("
+                + cdf.count()
+                + (cdf.metric() == Metric.ITL ? " gaps between chunks)" : " requests)"))
+        .with("metric", cdf.metric().label())
+        .with(
+            "points", cdf.points().stream().map(p -> new double[] {p.ms(), p.percent()}).toList());
   }
 }

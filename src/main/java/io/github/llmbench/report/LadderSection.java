@@ -99,15 +99,26 @@ final class LadderSection implements ReportSection {
               "llm-verdicts",
               "Images ladder",
               List.of(new Heading("Images ladder"), new Bullets("llm-verdicts", lines))),
-          new PagePart(
-              "llm-ladder",
-              "Against images",
-              List.of(new Chart("llm-chart-images-ttft"), new Chart("llm-chart-images-tokens"))));
+          new PagePart("llm-ladder", "Against images", imageCharts(images.get())));
     }
-    List<Item> charts = new ArrayList<>(List.of(new Chart("llm-chart-throughput")));
+    List<Item> charts =
+        new ArrayList<>(
+            List.of(
+                ladderChart(
+                    "llm-chart-throughput",
+                    (a.pooling() ? "Input" : "Output")
+                        + " throughput against concurrency ("
+                        + a.knee().basis().replace('_', ' ')
+                        + ")",
+                    "out",
+                    "tok/s",
+                    "#5E7BE2")));
     if (!a.pooling()) { // a pooling run (embeddings) has no TPOT, TTFT or output tokens to draw
-      charts.add(new Chart("llm-chart-tpot"));
-      charts.add(new Chart("llm-chart-ttft"));
+      charts.add(
+          ladderChart("llm-chart-tpot", "Mean TPOT against concurrency", "tpot", "ms", "#68b65c"));
+      charts.add(
+          ladderChart(
+              "llm-chart-ttft", "P99 TTFT against concurrency", "ttftP99", "ms", "#f15b4f"));
     }
     return List.of(
         new PagePart(
@@ -122,6 +133,47 @@ final class LadderSection implements ReportSection {
         new PagePart("llm-ladder", "Against concurrency", charts));
   }
 
+  /** A chart of a figure of the ladder's points ({@code key}) against their concurrency. */
+  private static Chart ladderChart(String id, String title, String key, String unit, String color) {
+    return Chart.of(id, "ladder")
+        .with("title", title)
+        .with("key", key)
+        .with("unit", unit)
+        .with("color", color);
+  }
+
+  /** TTFT and input tokens against the images per request (their count or megapixels). */
+  private static List<Item> imageCharts(ImageLadder images) {
+    boolean size = images.over() == ImageLadder.Over.SIZE;
+    String against = size ? "image size (megapixels per request)" : "images per request";
+    String axis = size ? "Megapixels of image per request" : "Images per request";
+    return List.of(
+        Chart.of("llm-chart-images-ttft", "images")
+            .with("title", "TTFT against " + against)
+            .with("unit", "ms")
+            .with("axis", axis)
+            .with("decimals", size)
+            .with(
+                "series",
+                List.of(
+                    imageSeries("ttft", "Mean TTFT", "#5E7BE2"),
+                    imageSeries("ttftP99", "P99 TTFT", "#f15b4f"))),
+        Chart.of("llm-chart-images-tokens", "images")
+            .with("title", "Input tokens against " + against + " (as the server counts them)")
+            .with("unit", "tokens")
+            .with("axis", axis)
+            .with("decimals", size)
+            .with("series", List.of(imageSeries("input", "Mean input tokens", "#68b65c"))));
+  }
+
+  private static Map<String, Object> imageSeries(String key, String name, String color) {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("key", key);
+    s.put("name", name);
+    s.put("color", color);
+    return s;
+  }
+
   @Override
   public void putChartData(RunAnalysis a, RunInfo info, Map<String, Object> d) {
     d.put("ladder", a.knee().points().stream().map(p -> ladderPoint(a, p)).toList());
@@ -131,7 +183,6 @@ final class LadderSection implements ReportSection {
               d.put("imagesOver", images.over().name().toLowerCase(Locale.ROOT));
               d.put("images", imagePoints(images));
             });
-    d.put("pooling", a.pooling());
     d.put("basis", a.knee().basis());
     d.put("knee", marker(a, a.knee().kneeLevel()));
     d.put("saturation", marker(a, a.knee().saturationLevel()));

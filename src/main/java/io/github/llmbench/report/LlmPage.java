@@ -170,8 +170,23 @@ public final class LlmPage {
     PageParts.contentStart(
         sb, "LLM serving" + (runName.isEmpty() ? "" : " &mdash; " + esc(runName)), menu.toString());
     parts.forEach(p -> PageParts.part(sb, p));
-    PageParts.pageEnd(sb, chartData(a, info), CHART_SCRIPT);
+    Map<String, Object> data = chartData(a, info);
+    data.put("charts", charts(parts));
+    PageParts.pageEnd(sb, data, CHART_SCRIPT);
     return sb.toString();
+  }
+
+  /** Every chart of the parts, in the order of their boxes: what the page's script draws. */
+  static List<Map<String, Object>> charts(List<PagePart> parts) {
+    List<Map<String, Object>> charts = new ArrayList<>();
+    for (PagePart p : parts) {
+      for (PagePart.Item item : p.items()) {
+        if (item instanceof PagePart.Chart c) {
+          charts.add(c.entry());
+        }
+      }
+    }
+    return charts;
   }
 
   /** The page's chart data of a run without search or merge. */

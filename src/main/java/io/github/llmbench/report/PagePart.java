@@ -1,7 +1,10 @@
 package io.github.llmbench.report;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A section's part of {@code llm.html} as data: its anchor, its nav entry (null: none) and what it
@@ -73,8 +76,39 @@ record PagePart(String anchor, String navLabel, List<Item> items) {
     }
   }
 
-  /** A chart's box; the page's script draws the chart of that id. */
-  record Chart(String id) implements Item {}
+  /**
+   * A chart: its box on the page and its entry in the chart data's list, which the page's script
+   * draws with the drawing of its kind ({@code llm-page.js}'s {@code KINDS}).
+   *
+   * @param id the box's element id
+   * @param kind how it is drawn ({@code ladder}, {@code inflight}, {@code distribution}, ...)
+   * @param spec what that drawing reads besides the page's shared data (title, series keys, ...)
+   */
+  record Chart(String id, String kind, Map<String, Object> spec) implements Item {
+    Chart {
+      spec = Collections.unmodifiableMap(new LinkedHashMap<>(spec));
+    }
+
+    static Chart of(String id, String kind) {
+      return new Chart(id, kind, Map.of());
+    }
+
+    /** This chart with one more entry in its spec. */
+    Chart with(String key, Object value) {
+      Map<String, Object> m = new LinkedHashMap<>(spec);
+      m.put(key, value);
+      return new Chart(id, kind, m);
+    }
+
+    /** The chart's entry in the chart data: its id, its kind, then its spec. */
+    Map<String, Object> entry() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("id", id);
+      m.put("kind", kind);
+      m.putAll(spec);
+      return m;
+    }
+  }
 
   /** A table row of {@code cells} (null cells are written empty). */
   static List<Object> row(Object... cells) {

@@ -33,7 +33,12 @@ final class RooflineSection implements ReportSection {
             .orElse(Roofline.PREFIX_CACHE_NOTE);
     return List.of(
         new PagePart(
-            "llm-roofline", "Roofline", List.of(new Chart("llm-chart-roofline"), Note.of(note))));
+            "llm-roofline",
+            "Roofline",
+            List.of(
+                Chart.of("llm-chart-roofline", "roofline")
+                    .with("title", "Roofline: attained TFLOP/s against operational intensity"),
+                Note.of(note))));
   }
 
   /** The roofs (peak compute, bandwidth) and each level's points; null without a roofline. */

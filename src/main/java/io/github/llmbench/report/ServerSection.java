@@ -99,8 +99,14 @@ public final class ServerSection implements ReportSection {
         items.add(Note.of(IDEAL_NOTE));
       }
     }
-    items.add(new Chart("llm-chart-server"));
-    items.add(new Chart("llm-chart-gpu"));
+    items.add(
+        Chart.of("llm-chart-server", "server")
+            .with(
+                "title",
+                "Server: requests running and waiting, KV-cache usage (steady windows shaded)"));
+    items.add(
+        Chart.of("llm-chart-gpu", "gpu")
+            .with("title", "GPU power and SM clock (DCGM, steady windows shaded)"));
     return List.of(new PagePart("llm-server", "Server metrics", items));
   }
 

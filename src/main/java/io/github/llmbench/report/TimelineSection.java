@@ -49,14 +49,20 @@ public final class TimelineSection implements ReportSection {
 
   @Override
   public List<PagePart> page(RunAnalysis a, RunInfo info) {
-    List<Item> items = new ArrayList<>(List.of(new Chart("llm-chart-inflight")));
-    if (!a.pooling()) {
-      items.add(new Chart("llm-chart-tokens"));
+    List<Item> items =
+        new ArrayList<>(
+            List.of(
+                Chart.of("llm-chart-inflight", "inflight")
+                    .with("title", "Requests in flight (steady windows shaded)")));
+    if (!a.pooling()) { // a pooling run (embeddings) generates no tokens
+      items.add(
+          Chart.of("llm-chart-tokens", "tokens")
+              .with("title", "Output tokens arriving per second"));
     }
     int ramp = 0;
     for (RunAnalysis.Level l : a.levels().values()) {
       if (!l.ramp().isEmpty()) {
-        items.add(new Chart("llm-chart-ramp-" + ramp++));
+        items.add(Chart.of("llm-chart-ramp-" + ramp, "ramp").with("ramp", ramp++));
         items.add(Note.of(l.ramp().verdict()));
       }
     }

@@ -41,6 +41,9 @@ class ReportSectionsTest {
     assertTrue(html.contains("href=\"#llm-distributions\""), "nav entry");
     for (String metric : List.of("ttft", "tpot", "itl")) {
       assertTrue(html.contains("id=\"llm-chart-dist-" + metric + "\""), metric);
+      assertTrue(
+          html.contains("{\"id\":\"llm-chart-dist-" + metric + "\",\"kind\":\"distribution\""),
+          "listed in the chart data: " + metric);
     }
     assertFalse(html.contains("id=\"llm-verdicts\""), "no ladder verdicts");
     assertFalse(html.contains("id=\"llm-chart-throughput\""), "no chart against concurrency");
@@ -60,7 +63,7 @@ class ReportSectionsTest {
     assertTrue(html.contains("href=\"#llm-verdicts\""));
     assertTrue(html.contains("id=\"llm-chart-throughput\""));
     assertFalse(html.contains("llm-distributions"));
-    assertFalse(LlmPage.chartData(a).containsKey("distributions"));
+    assertFalse(html.contains("\"kind\":\"distribution\""), "no distribution in the chart list");
     assertTrue(RunReport.runEndText(a).startsWith("Ladder ("));
   }
 
