@@ -48,7 +48,7 @@
     KINDS.distribution = function (c) {
       draw(c.id, {
         title: title(c.title), legend: {enabled: false},
-        xAxis: {min: 0, title: {text: esc(c.metric) + ' (ms)'}},
+        xAxis: {title: {text: esc(c.metric) + ' (ms)'}},
         yAxis: {min: 0, max: 100, title: {text: '% at or under'}},
         tooltip: {headerFormat: '', pointFormat: '<b>{point.y:.1f}%</b> at or under {point.x:.2f} ms'},
         series: [{name: esc(c.metric), type: 'line', color: '#5E7BE2', marker: {enabled: false}, data: c.points}]
