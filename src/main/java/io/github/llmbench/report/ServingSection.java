@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BiFunction;
+import java.util.function.ToDoubleFunction;
 
 /**
  * A generating run's levels (chat, completions, responses): per level vLLM's {@code Serving
@@ -133,7 +134,7 @@ final class ServingSection implements ReportSection {
   static String levelLines(
       RunAnalysis a,
       String throughputLabel,
-      java.util.function.ToDoubleFunction<ServingMetrics> throughput,
+      ToDoubleFunction<ServingMetrics> throughput,
       LatencyFigure first,
       LatencyFigure second) {
     StringBuilder sb = new StringBuilder("\n=================== Levels ===================\n");
