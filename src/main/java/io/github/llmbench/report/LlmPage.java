@@ -22,7 +22,10 @@ import java.util.stream.Stream;
  * {@code llm.html}: the kit's page beside Gatling's {@code index.html}, in Gatling's look (its
  * {@code style/} and page structure) with charts drawn by the Highcharts Gatling ships in {@code
  * js/}; nothing comes from the network, so it works opened from disk. Gatling's pages get a menu
- * item "LLM" next to "Details" ({@link #linkFromGatlingPages}, idempotent).
+ * item "LLM" next to "Details" ({@link #linkFromGatlingPages}, idempotent). The page is a loop over
+ * the report's sections ({@link ReportSections#PAGE}): each that applies gives its nav entries and
+ * parts as data, rendered here by {@link PageParts}; its charts' boxes and the chart data's list of
+ * charts come from the same items, and {@code llm-page.js} draws the charts that list names.
  *
  * <p>Every text from a server, a dataset, the records or the metadata goes through {@link
  * Html#esc}; the chart data travels as JSON in a {@code <script type="application/json">} element

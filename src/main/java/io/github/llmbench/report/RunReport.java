@@ -19,11 +19,11 @@ import java.util.Set;
 
 /**
  * The end of a run, of a re-done report ({@link ReportMain}) and of a merge ({@link MergeMain}):
- * one pipeline. It prints per level vLLM's {@code Serving Benchmark Result} block, the {@code
- * Steady-State Metrics} block, the roofline rows and the reasons of its failures (the levels not
- * printed yet), then the ladder verdicts, a line per level, a search's answer and the gates; and
- * writes {@code llm/summary.json}, {@code llm/gates.xml} (when there are gates) and {@code
- * llm.html}.
+ * one pipeline. It prints per level each section's block ({@link ReportSections#CONSOLE}: vLLM's
+ * {@code Serving Benchmark Result} and {@code Steady-State Metrics} blocks, the roofline rows, ...,
+ * the reasons of its failures; the levels not printed yet), then the sections' run-end texts (a
+ * ladder's verdicts, a line per level), a search's answer and the gates; and writes {@code
+ * llm/summary.json}, {@code llm/gates.xml} (when there are gates) and {@code llm.html}.
  *
  * @param analysis the run's analysis
  * @param info what the run was
