@@ -197,12 +197,10 @@ public final class LlmPage {
     return chartData(a, RunInfo.NONE);
   }
 
-  /**
-   * The page's chart data: each section's entries, in {@link ReportSections#CHART_DATA}'s order.
-   */
+  /** The page's chart data: the entries of each section that applies, in the page's order. */
   static Map<String, Object> chartData(RunAnalysis a, RunInfo info) {
     Map<String, Object> d = new LinkedHashMap<>();
-    for (ReportSection s : ReportSections.CHART_DATA) {
+    for (ReportSection s : ReportSections.PAGE) {
       if (s.appliesTo(a)) {
         s.putChartData(a, info, d);
       }

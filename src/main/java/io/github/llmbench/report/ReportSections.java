@@ -4,10 +4,10 @@ import java.util.List;
 
 /**
  * Every section of a run's report, registered here once: {@link #PAGE} lists them in the page's
- * order. The console and the page's chart data keep the orders they had before sections were files,
- * so two more lists order the same objects: {@link #CONSOLE} (a level's blocks, then the run's end)
- * and {@link #CHART_DATA} (the keys of {@code #llm-data}). A new section is one file and a line in
- * {@link #PAGE}, plus a line in {@link #CONSOLE} when it prints to the console.
+ * order (their nav entries, parts and chart data follow it). The console keeps the order it had
+ * before sections were files, so a second list orders the same objects: {@link #CONSOLE} (a level's
+ * blocks, then the run's end). A new section is one file and a line in {@link #PAGE}, plus a line
+ * in {@link #CONSOLE} when it prints to the console.
  */
 final class ReportSections {
 
@@ -60,10 +60,6 @@ final class ReportSections {
       List.of(
           LADDER, SERVING, POOLING, WORKLOAD, SERVER, REASONING, CHUNKS, CLIENT, TRIALS, TIMELINE,
           ROUTES, FAILURES);
-
-  /** The order of the chart data's keys. */
-  static final List<ReportSection> CHART_DATA =
-      List.of(LADDER, TIMELINE, SERVER, ROOFLINE, CAPACITY, DISTRIBUTIONS);
 
   private ReportSections() {}
 }
