@@ -26,7 +26,7 @@ import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunRecorder;
 import io.github.llmbench.records.ServerSample;
-import io.github.llmbench.report.CapacityBlock;
+import io.github.llmbench.report.CapacitySection;
 import io.github.llmbench.report.LlmPage;
 import io.github.llmbench.report.RunReport;
 import io.github.llmbench.report.SettingsDescription;
@@ -263,8 +263,8 @@ final class RunEnd {
     String answer = "";
     if (verdict.isPresent()) {
       SearchSettings search = settings.search().orElseThrow();
-      answer = CapacityBlock.format(verdict.get(), search, goodput, a);
-      info = info.withCapacity(CapacityBlock.figures(verdict.get(), search, goodput, a));
+      answer = CapacitySection.format(verdict.get(), search, goodput, a);
+      info = info.withCapacity(CapacitySection.figures(verdict.get(), search, goodput, a));
     }
     RunFigures figures = gateFigures(a, verdict);
     gateResults =

@@ -183,19 +183,59 @@ final class PageParts {
     sb.append("</tbody>\n</table>\n</div>\n</div>\n");
   }
 
-  /** A table row: the first cell as a row name, the others as values; every cell escaped. */
+  /**
+   * A table row: the first cell as a row name, the others as values; every cell escaped, a {@link
+   * PagePart.Link} as a link to its address.
+   */
   static void row(StringBuilder sb, Object... cells) {
     sb.append("<tr>");
     boolean first = true;
     for (Object c : cells) {
-      sb.append("<td class=\"")
-          .append(first ? "total" : "value total")
-          .append("\">")
-          .append(esc(c))
-          .append("</td>");
+      sb.append("<td class=\"").append(first ? "total" : "value total").append("\">");
+      if (c instanceof PagePart.Link link) {
+        sb.append("<a href=\"")
+            .append(esc(link.href()))
+            .append("\">")
+            .append(esc(link.href()))
+            .append("</a>");
+      } else {
+        sb.append(esc(c));
+      }
+      sb.append("</td>");
       first = false;
     }
     sb.append("</tr>\n");
+  }
+
+  /** A section's part: its element, then each of its items in Gatling's markup. */
+  static void part(StringBuilder sb, PagePart p) {
+    sb.append("<div id=\"").append(esc(p.anchor())).append("\" class=\"llm-section\">\n");
+    for (PagePart.Item item : p.items()) {
+      item(sb, item);
+    }
+    sb.append("</div>\n");
+  }
+
+  private static void item(StringBuilder sb, PagePart.Item item) {
+    if (item instanceof PagePart.Heading h) {
+      sb.append("<div class=\"title\"><div class=\"title_base\"><span class=\"title_base_stats\">")
+          .append(esc(h.text()))
+          .append("</span></div></div>\n");
+    } else if (item instanceof PagePart.Bullets b) {
+      sb.append("<ul class=\"").append(esc(b.style())).append("\">\n");
+      b.lines().forEach(line -> sb.append("<li>").append(esc(line)).append("</li>\n"));
+      sb.append("</ul>\n");
+    } else if (item instanceof PagePart.Table t) {
+      tableStart(sb, t.title(), t.headers());
+      t.rows().forEach(r -> row(sb, r.toArray()));
+      tableEnd(sb);
+    } else if (item instanceof PagePart.Note n) {
+      sb.append("<p class=\"llm-note\">")
+          .append(n.kitText() ? n.text() : esc(n.text()))
+          .append("</p>\n");
+    } else if (item instanceof PagePart.Chart c) {
+      chartBox(sb, c.id());
+    }
   }
 
   static String toJson(Object o) {

@@ -1,11 +1,6 @@
 package io.github.llmbench.report;
 
-import io.github.llmbench.analysis.ImageLadder;
 import io.github.llmbench.analysis.RunAnalysis;
-import io.github.llmbench.analysis.ServingMetrics;
-import io.github.llmbench.core.LatencyFigure;
-import io.github.llmbench.core.Metric;
-import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.GatesXml;
 import io.github.llmbench.records.RunFiles;
@@ -19,18 +14,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
  * The end of a run, of a re-done report ({@link ReportMain}) and of a merge ({@link MergeMain}):
- * one pipeline. It prints per level vLLM's {@code Serving Benchmark Result} block, the {@code
- * Steady-State Metrics} block, the roofline rows and the reasons of its failures (the levels not
- * printed yet), then the ladder verdicts, a line per level, a search's answer and the gates; and
- * writes {@code llm/summary.json}, {@code llm/gates.xml} (when there are gates) and {@code
- * llm.html}.
+ * one pipeline. It prints per level each section's block ({@link ReportSections#CONSOLE}: vLLM's
+ * {@code Serving Benchmark Result} and {@code Steady-State Metrics} blocks, the roofline rows, ...,
+ * the reasons of its failures; the levels not printed yet), then the sections' run-end texts (a
+ * ladder's verdicts, a line per level), a search's answer and the gates; and writes {@code
+ * llm/summary.json}, {@code llm/gates.xml} (when there are gates) and {@code llm.html}.
  *
  * @param analysis the run's analysis
  * @param info what the run was
@@ -93,8 +86,7 @@ public record RunReport(
       console.print(
           levelsText(unprinted, analysis, analysis.levels().size() > 1 || !answer.isEmpty()));
     }
-    console.print(kneeText(analysis));
-    console.print(levelLines(analysis));
+    console.print(runEndText(analysis));
     if (!answer.isEmpty()) {
       console.println();
       console.print(answer);
@@ -136,14 +128,9 @@ public record RunReport(
     }
   }
 
-  /** Everything printed: per level the serving block, the steady-state block and the roofline. */
-  public static String consoleText(RunAnalysis a) {
-    return levelsText(a, a.levels().size() > 1) + kneeText(a);
-  }
-
   /**
-   * Per level: the serving block, the steady-state block, the roofline lines and, when some
-   * requests failed, the failure block ({@link FailureBlock}).
+   * Per level, each section's console block in {@link ReportSections#CONSOLE}'s order (the serving
+   * block, the steady-state block, the roofline lines, ..., the failures).
    *
    * @param several whether the run has several levels: titles then name the level
    */
@@ -153,123 +140,23 @@ public record RunReport(
 
   private static String levelsText(
       Map<String, RunAnalysis.Level> levels, RunAnalysis a, boolean several) {
+    List<ReportSection> sections = applying(a);
     StringBuilder sb = new StringBuilder();
-    levels.forEach(
-        (name, l) -> {
-          sb.append(
-              ServingResultBlock.format(
-                  l.serving(),
-                  several ? ServingResultBlock.titleFor(name) : ServingResultBlock.DEFAULT_TITLE));
-          String ends = l.ends().guard(name);
-          if (ends != null) {
-            sb.append("! ").append(ends).append('\n');
-          }
-          sb.append(
-              SteadyStateBlock.format(
-                  l.steady(), several ? name : null, a.percentiles(), l.serving().pooling()));
-          sb.append(
-              SteadyStateBlock.roofline(
-                  l.roofline(),
-                  a.model() == null ? null : a.model().hfId(),
-                  a.gpu() == null ? null : a.gpu().name(),
-                  a.tp(),
-                  l.rooflineNote()));
-          sb.append(WorkloadBlocks.turns(l.turns(), several ? name : null));
-          sb.append(WorkloadBlocks.lateness(l.lateness(), name));
-          sb.append(ServerBlock.format(l, several ? name : null));
-          sb.append(ReasoningBlock.format(l.reasoning(), several ? name : null));
-          sb.append(ChunkBlock.format(l.chunks(), several ? name : null));
-          sb.append(ClientBlock.format(l.client(), l.delivered(), name, several));
-          sb.append(TrialsBlock.format(l.trials(), l.samples(), several ? name : null));
-          sb.append(RampBlock.format(l.ramp(), several ? name : null));
-          sb.append(RouteBlock.format(l.routes(), several ? name : null));
-          sb.append(FailureBlock.format(l.failures(), several ? name : null));
-          sb.append('\n');
-        });
-    return sb.toString();
-  }
-
-  /**
-   * The ladder verdicts: knee, highest power, saturation, over-saturation; for a ladder over
-   * images, TTFT and input tokens against the images per request or their size.
-   */
-  public static String kneeText(RunAnalysis a) {
-    StringBuilder sb = new StringBuilder();
-    Optional<ImageLadder> images = ImageLadder.of(a.levels().values());
-    if (images.isPresent()) {
-      boolean count = images.get().over() == ImageLadder.Over.COUNT;
-      sb.append(
-          count
-              ? "Images per request (TTFT against the count):\n"
-              : "Image size (TTFT against the megapixels a request carries):\n");
-      int width = images.get().points().stream().mapToInt(p -> p.level().length()).max().orElse(0);
-      for (ImageLadder.Point p : images.get().points()) {
-        sb.append(
-            String.format(
-                Locale.ROOT,
-                "  %-"
-                    + Math.max(12, width)
-                    + "s %s  mean TTFT %9.2f ms  P99 TTFT %9.2f ms  mean input %8.1f tok%n",
-                p.level(),
-                count
-                    ? String.format(Locale.ROOT, "%3d images", p.images())
-                    : String.format(
-                        Locale.ROOT,
-                        "%3d x %-9s %7.3f MP",
-                        p.images(),
-                        p.step().size().orElseThrow(),
-                        p.megapixels()),
-                p.meanTtftMs(),
-                p.p99TtftMs(),
-                p.meanInputTokens()));
-      }
-      return sb.append("  ").append(images.get().verdict()).append('\n').toString();
-    }
-    sb.append(
-            a.pooling() ? "Ladder (input throughput basis: " : "Ladder (output throughput basis: ")
-        .append(a.knee().basis().replace('_', ' '))
-        .append("):\n");
-    for (String v : a.knee().verdicts()) {
-      sb.append("  ").append(v).append('\n');
+    for (RunAnalysis.Level l : levels.values()) {
+      sections.forEach(s -> sb.append(s.levelText(a, l, several)));
+      sb.append('\n');
     }
     return sb.toString();
   }
 
-  /**
-   * A line per level: its counts, throughputs, mean TPOT and P99 TTFT; a pooling run's: its input
-   * tok/s, mean and P99 E2EL.
-   */
-  static String levelLines(RunAnalysis a) {
-    StringBuilder sb = new StringBuilder("\n=================== Levels ===================\n");
-    boolean pooling = a.pooling(); // generates nothing: its input throughput and E2EL instead
-    LatencyFigure first = LatencyFigure.of(pooling ? Metric.E2EL : Metric.TPOT, Statistic.MEAN);
-    LatencyFigure second = LatencyFigure.of(pooling ? Metric.E2EL : Metric.TTFT, Statistic.P99);
-    sb.append(
-        String.format(
-            "%-8s %9s %7s %10s %12s %14s %13s%n",
-            "level",
-            "completed",
-            "failed",
-            "req/s",
-            pooling ? "in tok/s" : "out tok/s",
-            first.label() + " ms",
-            second.label() + " ms"));
-    a.levels()
-        .forEach(
-            (level, l) -> {
-              ServingMetrics m = l.serving();
-              sb.append(
-                  String.format(
-                      Locale.ROOT,
-                      "%-8s %9d %7d %10.2f %12.2f %14.2f %13.2f%n",
-                      level,
-                      m.completed(),
-                      m.failed(),
-                      m.requestThroughput(),
-                      pooling ? m.inputThroughput() : m.outputThroughput(),
-                      m.latency(first.metric()).value(first.statistic()),
-                      m.latency(second.metric()).value(second.statistic())));
-            });
+  /** The run's end: each section's text (the ladder's verdicts, a line per level). */
+  static String runEndText(RunAnalysis a) {
+    StringBuilder sb = new StringBuilder();
+    applying(a).forEach(s -> sb.append(s.runText(a)));
     return sb.toString();
+  }
+
+  private static List<ReportSection> applying(RunAnalysis a) {
+    return ReportSections.CONSOLE.stream().filter(s -> s.appliesTo(a)).toList();
   }
 }

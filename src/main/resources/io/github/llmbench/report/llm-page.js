@@ -1,3 +1,4 @@
+    // D.charts lists the charts of this page, in the order of their boxes: one drawing per kind
     function marks() {
       var lines = [];
       if (D.knee) lines.push({value: D.knee.c, color: '#E37400', width: 2, zIndex: 5,
@@ -7,67 +8,72 @@
         label: {text: 'peak ' + esc(D.saturation.level), rotation: 0, y: 28, style: {color: '#f15b4f'}}});
       return lines;
     }
-    function ladder(id, t, key, unit, color) {
-      draw(id, {
-        title: title(t), legend: {enabled: false},
+    var bands = (D.windows || []).map(function (w, i) {
+      return {from: w.from, to: w.to, color: i % 2 ? 'rgba(94,123,226,0.12)' : 'rgba(104,182,92,0.15)',
+        label: {text: 'steady ' + esc(w.level), style: {color: '#666'}}};
+    });
+    var SRV = D.server || {};
+    var KINDS = {};
+    // a figure of each level against its concurrency, with the knee and the peak marked
+    KINDS.ladder = function (c) {
+      var key = c.key;
+      draw(c.id, {
+        title: title(c.title), legend: {enabled: false},
         xAxis: {title: {text: 'Concurrency'}, plotLines: marks(), allowDecimals: false},
-        yAxis: {min: 0, title: {text: unit}},
-        tooltip: {pointFormat: '{point.name}: <b>{point.y:.2f}</b> ' + esc(unit)},
-        series: [{name: esc(t), color: color, marker: {enabled: true},
+        yAxis: {min: 0, title: {text: esc(c.unit)}},
+        tooltip: {pointFormat: '{point.name}: <b>{point.y:.2f}</b> ' + esc(c.unit)},
+        series: [{name: esc(c.title), color: c.color, marker: {enabled: true},
           data: D.ladder.map(function (p) { return {x: p.c, y: p[key], name: esc(p.level)}; })},
-          {name: '95% interval across trials', color: color, lineWidth: 1, dashStyle: 'ShortDash',
+          {name: '95% interval across trials', color: c.color, lineWidth: 1, dashStyle: 'ShortDash',
             marker: {enabled: true, symbol: 'diamond', radius: 3}, enableMouseTracking: false,
             data: [].concat.apply([], D.ladder.filter(function (p) { return p[key + 'Low'] !== undefined; })
               .map(function (p) { return [{x: p.c, y: p[key + 'Low']}, {x: p.c, y: p[key + 'High']},
                 {x: p.c, y: null}]; }))}]
       });
-    }
-    var bySize = D.imagesOver === 'size';
-    function images(id, t, unit, keys) {
-      draw(id, {
-        title: title(t), legend: {enabled: keys.length > 1},
-        xAxis: {title: {text: bySize ? 'Megapixels of image per request' : 'Images per request'},
-          allowDecimals: bySize},
-        yAxis: {min: 0, title: {text: unit}},
-        tooltip: {pointFormat: '{series.name} at {point.name}: <b>{point.y:.2f}</b> ' + esc(unit)},
-        series: keys.map(function (k) {
-          return {name: esc(k[1]), color: k[2], marker: {enabled: true},
-            data: D.images.map(function (p) { return {x: p.n, y: p[k[0]], name: esc(p.level)}; })};
+    };
+    // figures of each level against the images a request carries (their count or megapixels)
+    KINDS.images = function (c) {
+      draw(c.id, {
+        title: title(c.title), legend: {enabled: c.series.length > 1},
+        xAxis: {title: {text: esc(c.axis)}, allowDecimals: c.decimals},
+        yAxis: {min: 0, title: {text: esc(c.unit)}},
+        tooltip: {pointFormat: '{series.name} at {point.name}: <b>{point.y:.2f}</b> ' + esc(c.unit)},
+        series: c.series.map(function (s) {
+          return {name: esc(s.name), color: s.color, marker: {enabled: true},
+            data: D.images.map(function (p) { return {x: p.n, y: p[s.key], name: esc(p.level)}; })};
         })
       });
-    }
-    if (D.images) {
-      var against = bySize ? 'image size (megapixels per request)' : 'images per request';
-      images('llm-chart-images-ttft', 'TTFT against ' + against, 'ms',
-        [['ttft', 'Mean TTFT', '#5E7BE2'], ['ttftP99', 'P99 TTFT', '#f15b4f']]);
-      images('llm-chart-images-tokens', 'Input tokens against ' + against + ' (as the server counts them)',
-        'tokens', [['input', 'Mean input tokens', '#68b65c']]);
-    } else {
-      ladder('llm-chart-throughput', (D.pooling ? 'Input' : 'Output') + ' throughput against concurrency ('
-        + D.basis.replace('_', ' ') + ')', 'out', 'tok/s', '#5E7BE2');
-      if (!D.pooling) {
-        ladder('llm-chart-tpot', 'Mean TPOT against concurrency', 'tpot', 'ms', '#68b65c');
-        ladder('llm-chart-ttft', 'P99 TTFT against concurrency', 'ttftP99', 'ms', '#f15b4f');
-      }
-    }
-    var bands = D.windows.map(function (w, i) {
-      return {from: w.from, to: w.to, color: i % 2 ? 'rgba(94,123,226,0.12)' : 'rgba(104,182,92,0.15)',
-        label: {text: 'steady ' + esc(w.level), style: {color: '#666'}}};
-    });
-    draw('llm-chart-inflight', {
-      title: title('Requests in flight (steady windows shaded)'), legend: {enabled: false},
-      xAxis: {type: 'datetime', plotBands: bands},
-      yAxis: {min: 0, title: {text: 'Requests'}, allowDecimals: false},
-      series: [{name: 'In flight', type: 'line', step: 'left', color: '#5E7BE2', data: D.inflight}]
-    });
-    if (!D.pooling) draw('llm-chart-tokens', {
-      title: title('Output tokens arriving per second'), legend: {enabled: false},
-      xAxis: {type: 'datetime', plotBands: bands},
-      yAxis: {min: 0, title: {text: 'tok/s'}},
-      series: [{name: 'Output tokens', type: 'column', color: '#68b65c', pointPadding: 0,
-        groupPadding: 0, data: D.tokens}]
-    });
-    (D.ramps || []).forEach(function (r, i) {
+    };
+    // a latency's cumulative curve: the share of values at or under each latency
+    KINDS.distribution = function (c) {
+      draw(c.id, {
+        title: title(c.title), legend: {enabled: false},
+        xAxis: {title: {text: esc(c.metric) + ' (ms)'}},
+        yAxis: {min: 0, max: 100, title: {text: '% at or under'}},
+        tooltip: {headerFormat: '', pointFormat: '<b>{point.y:.1f}%</b> at or under {point.x:.2f} ms'},
+        series: [{name: esc(c.metric), type: 'line', color: '#5E7BE2', marker: {enabled: false}, data: c.points}]
+      });
+    };
+    KINDS.inflight = function (c) {
+      draw(c.id, {
+        title: title(c.title), legend: {enabled: false},
+        xAxis: {type: 'datetime', plotBands: bands},
+        yAxis: {min: 0, title: {text: 'Requests'}, allowDecimals: false},
+        series: [{name: 'In flight', type: 'line', step: 'left', color: '#5E7BE2', data: D.inflight}]
+      });
+    };
+    KINDS.tokens = function (c) {
+      draw(c.id, {
+        title: title(c.title), legend: {enabled: false},
+        xAxis: {type: 'datetime', plotBands: bands},
+        yAxis: {min: 0, title: {text: 'tok/s'}},
+        series: [{name: 'Output tokens', type: 'column', color: '#68b65c', pointPadding: 0,
+          groupPadding: 0, data: D.tokens}]
+      });
+    };
+    // a ramp level over time: the load asked (and sent), its latency, where latency broke
+    KINDS.ramp = function (c) {
+      var r = D.ramps[c.ramp];
       var unit = r.rate ? 'req/s' : 'in flight';
       var broke = r.brokeAt === null ? [] : [{value: r.brokeAt, color: '#f15b4f', width: 2, zIndex: 5}];
       var series = [{name: 'Asked (' + unit + ')', type: 'line', color: '#5E7BE2', data: r.asked}];
@@ -77,64 +83,63 @@
       if (r.brokeAt !== null) series.push({name: 'Latency broke at ' + r.brokeLoad.toFixed(2) + ' ' + unit
         + ' (the red line)', type: 'scatter', yAxis: 1, color: '#f15b4f', marker: {symbol: 'diamond', radius: 6},
         data: [[r.brokeAt, r.brokeTtft]]});
-      draw('llm-chart-ramp-' + i, {
-        title: title('Ramp ' + esc(r.level) + ': the load asked and the latency of the requests sent, over time'),
+      draw(c.id, {
+        title: title('Ramp ' + r.level + ': the load asked and the latency of the requests sent, over time'),
         xAxis: {title: {text: 'Seconds from the start of the ramp'}, min: 0, plotLines: broke},
         yAxis: [{min: 0, title: {text: unit}}, {type: 'logarithmic', opposite: true, title: {text: 'ms'}}],
         tooltip: {shared: true, valueDecimals: 2},
         series: series
       });
-    });
-    var SRV = D.server || {};
-    if (document.getElementById('llm-chart-server') && (SRV.running || SRV.waiting || SRV.kv_cache_usage)) {
+    };
+    // the server's gauges over time; nothing to draw when it reported none
+    KINDS.server = function (c) {
+      if (!(SRV.running || SRV.waiting || SRV.kv_cache_usage)) return;
       var series = [];
       if (SRV.running) series.push({name: 'Running', type: 'line', step: 'left', color: '#5E7BE2', data: SRV.running});
       if (SRV.waiting) series.push({name: 'Waiting', type: 'line', step: 'left', color: '#f15b4f', data: SRV.waiting});
       if (SRV.kv_cache_usage) series.push({name: 'KV-cache usage %', type: 'line', yAxis: 1, color: '#E37400',
         data: SRV.kv_cache_usage.map(function (p) { return [p[0], 100 * p[1]]; })});
-      draw('llm-chart-server', {
-        title: title('Server: requests running and waiting, KV-cache usage (steady windows shaded)'),
+      draw(c.id, {
+        title: title(c.title),
         xAxis: {type: 'datetime', plotBands: bands},
         yAxis: [{min: 0, title: {text: 'Requests'}, allowDecimals: false},
           {min: 0, max: 100, opposite: true, title: {text: 'KV cache %'}}],
         series: series
       });
-    }
-    if (document.getElementById('llm-chart-gpu') && (SRV.gpu_power_w || SRV.gpu_sm_clock_mhz)) {
+    };
+    KINDS.gpu = function (c) {
+      if (!(SRV.gpu_power_w || SRV.gpu_sm_clock_mhz)) return;
       var gpu = [];
       if (SRV.gpu_power_w) gpu.push({name: 'Power (W, per GPU)', type: 'line', color: '#f15b4f', data: SRV.gpu_power_w});
       if (SRV.gpu_sm_clock_mhz) gpu.push({name: 'SM clock (MHz)', type: 'line', yAxis: 1, color: '#5E7BE2', data: SRV.gpu_sm_clock_mhz});
-      draw('llm-chart-gpu', {
-        title: title('GPU power and SM clock (DCGM, steady windows shaded)'),
+      draw(c.id, {
+        title: title(c.title),
         xAxis: {type: 'datetime', plotBands: bands},
         yAxis: [{min: 0, title: {text: 'W'}}, {min: 0, opposite: true, title: {text: 'MHz'}}],
         series: gpu
       });
-    }
-    if (D.capacity && D.capacity.objectives) {
-      var C = D.capacity;
-      Object.keys(C.objectives).forEach(function (metric, i) {
-        var limit = C.objectives[metric];
-        function pts(met) {
-          return C.probes.filter(function (p) { return p.met === met && p.figures[metric] !== null; })
-            .map(function (p) { return {x: p.load !== undefined ? p.load : parseFloat(p.level.substring(1)), y: p.figures[metric], name: esc(p.level)}; });
-        }
-        var rate = C.search === 'rate';
-        var bands = C.capacity ? [{from: 0, to: C.capacity, color: 'rgba(104,182,92,0.15)',
-          label: {text: 'capacity ' + (rate ? 'r' : 'c') + C.capacity, style: {color: '#666'}}}] : [];
-        draw('llm-chart-capacity-' + i, {
-          title: title(esc(metric) + ' against ' + (rate ? 'request rate' : 'concurrency') + ': probes of the search (capacity shaded)'),
-          xAxis: {title: {text: rate ? 'Request rate (req/s)' : 'Concurrency'}, min: 0, plotBands: bands, allowDecimals: rate},
-          yAxis: {min: 0, title: {text: metric === 'failed.pct' ? '%' : 'ms'},
-            plotLines: [{value: limit, color: '#f15b4f', width: 2, dashStyle: 'Dash', zIndex: 5,
-              label: {text: 'objective ' + limit, style: {color: '#f15b4f'}}}]},
-          tooltip: {pointFormat: '{point.name}: <b>{point.y:.2f}</b>'},
-          series: [{name: 'met', type: 'scatter', color: '#68b65c', marker: {radius: 5}, data: pts(true)},
-            {name: 'broke', type: 'scatter', color: '#f15b4f', marker: {radius: 5, symbol: 'diamond'}, data: pts(false)}]
-        });
+    };
+    // one objective of a capacity search: its figure per probe, the objective's line, the capacity
+    KINDS.capacity = function (c) {
+      var C = D.capacity, metric = c.metric, limit = C.objectives[metric], rate = C.search === 'rate';
+      function pts(met) {
+        return C.probes.filter(function (p) { return p.met === met && p.figures[metric] !== null; })
+          .map(function (p) { return {x: p.load !== undefined ? p.load : parseFloat(p.level.substring(1)), y: p.figures[metric], name: esc(p.level)}; });
+      }
+      var shaded = C.capacity ? [{from: 0, to: C.capacity, color: 'rgba(104,182,92,0.15)',
+        label: {text: 'capacity ' + (rate ? 'r' : 'c') + C.capacity, style: {color: '#666'}}}] : [];
+      draw(c.id, {
+        title: title(metric + ' against ' + (rate ? 'request rate' : 'concurrency') + ': probes of the search (capacity shaded)'),
+        xAxis: {title: {text: rate ? 'Request rate (req/s)' : 'Concurrency'}, min: 0, plotBands: shaded, allowDecimals: rate},
+        yAxis: {min: 0, title: {text: metric === 'failed.pct' ? '%' : 'ms'},
+          plotLines: [{value: limit, color: '#f15b4f', width: 2, dashStyle: 'Dash', zIndex: 5,
+            label: {text: 'objective ' + limit, style: {color: '#f15b4f'}}}]},
+        tooltip: {pointFormat: '{point.name}: <b>{point.y:.2f}</b>'},
+        series: [{name: 'met', type: 'scatter', color: '#68b65c', marker: {radius: 5}, data: pts(true)},
+          {name: 'broke', type: 'scatter', color: '#f15b4f', marker: {radius: 5, symbol: 'diamond'}, data: pts(false)}]
       });
-    }
-    if (D.roofline) {
+    };
+    KINDS.roofline = function (c) {
       var R = D.roofline, T = 1e12;
       var ois = [];
       R.points.forEach(function (p) { ois.push(p.decodeOi, p.wholeOi); });
@@ -147,8 +152,8 @@
         return R.points.filter(function (p) { return p[kind + 'Oi'] > 0 && p[kind + 'Flops'] > 0; })
           .map(function (p) { return {x: p[kind + 'Oi'], y: p[kind + 'Flops'] / T, name: esc(p.level)}; });
       }
-      draw('llm-chart-roofline', {
-        title: title('Roofline: attained TFLOP/s against operational intensity'),
+      draw(c.id, {
+        title: title(c.title),
         xAxis: {type: 'logarithmic', title: {text: 'Operational intensity (FLOP/byte)'},
           plotLines: [{value: ridge, color: '#999', dashStyle: 'Dot', width: 1,
             label: {text: 'ridge ' + ridge.toFixed(0), rotation: 0}}]},
@@ -163,4 +168,11 @@
             dataLabels: {enabled: true, format: '{point.name}'}, data: pts('whole')}
         ]
       });
-    }
+    };
+    (D.charts || []).forEach(function (c) {
+      if (Object.prototype.hasOwnProperty.call(KINDS, c.kind)) {
+        KINDS[c.kind](c);
+      } else {
+        S.errors.push(c.id + ': no drawing for a chart of kind ' + c.kind);
+      }
+    });

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.core.Ramp;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
-import io.github.llmbench.report.RampBlock;
+import io.github.llmbench.report.TimelineSection;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,7 +82,7 @@ class RampWindowsTest {
     assertTrue(
         w.verdict().startsWith("Ramp linear 2 to 20 req/s: latency broke at 12.8 req/s, 12 s in:"),
         w.verdict());
-    String block = RampBlock.format(w, "r2-20");
+    String block = TimelineSection.rampBlock(w, "r2-20");
     assertTrue(block.contains(" Ramp (r2-20) "), block);
     assertTrue(block.lines().filter(l -> l.endsWith("<- broke")).count() == 1, block);
     assertTrue(block.contains("    12-13 "), block);

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.Route;
-import io.github.llmbench.report.RouteBlock;
+import io.github.llmbench.report.RoutesSection;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,13 +34,13 @@ class RoutesTest {
     assertEquals(20, r.byEndpoint().get("http://a:1").ttft().mean(), 1e-9);
     assertEquals(80, r.byEndpoint().get("http://b:1").ttft().mean(), 1e-9);
     assertEquals(4, r.byModel().get("sql").completed());
-    String block = RouteBlock.format(r, "c4");
+    String block = RoutesSection.format(r, "c4");
     assertTrue(block.contains(" Per server (c4) ") && block.contains(" Per model (c4) "), block);
     assertTrue(block.lines().anyMatch(l -> l.startsWith("http://b:1 ") && l.contains("80.00")));
 
     List<RequestRecord> plain = List.of(TestRecords.ok("c4").build());
     assertTrue(Routes.of(plain, ReportedPercentiles.DEFAULT).isEmpty());
-    assertEquals("", RouteBlock.format(Routes.NONE, "c4"));
+    assertEquals("", RoutesSection.format(Routes.NONE, "c4"));
     // a model mix on one server has figures per model only
     Routes models =
         Routes.of(

@@ -51,7 +51,7 @@ class LlmPageTimelineTest {
   @Test
   void shortRunsKeepOnePointPerSecondAndEveryStep() {
     List<RequestRecord> rs = run(200, 250, new Random(1)); // about 51 s
-    List<double[]> tokens = LlmPage.tokensPerSecond(rs);
+    List<double[]> tokens = TimelineSection.tokensPerSecond(rs);
     double total = 0;
     for (int i = 0; i < tokens.size(); i++) {
       total += tokens.get(i)[1];
@@ -61,14 +61,14 @@ class LlmPageTimelineTest {
     }
     long okCount = rs.stream().filter(RequestRecord::ok).count();
     assertEquals(okCount * 20, total, 1e-6, "every weighted token once");
-    assertEquals(SteadyState.inFlightSteps(rs).size(), LlmPage.inFlight(rs).size());
+    assertEquals(SteadyState.inFlightSteps(rs).size(), TimelineSection.inFlight(rs).size());
   }
 
   @Test
   void longRunsAreThinnedButKeepTheirTokensAndPeaks() {
     // 40,000 requests over about 10,000 s: 80,000 in-flight steps, 10,000 seconds of tokens
     List<RequestRecord> rs = run(40_000, 250, new Random(2));
-    List<double[]> tokens = LlmPage.tokensPerSecond(rs);
+    List<double[]> tokens = TimelineSection.tokensPerSecond(rs);
     assertTrue(tokens.size() <= 3001, "points: " + tokens.size());
     double width = (tokens.get(1)[0] - tokens.get(0)[0]) / 1000.0;
     assertTrue(width > 1, "wider buckets: " + width);
@@ -85,7 +85,7 @@ class LlmPageTimelineTest {
     long okCount = rs.stream().filter(RequestRecord::ok).count();
     assertEquals(okCount * 20, total, 1e-6, "a point is the mean tok/s of its seconds");
 
-    List<long[]> inFlight = LlmPage.inFlight(rs);
+    List<long[]> inFlight = TimelineSection.inFlight(rs);
     assertTrue(inFlight.size() <= 1502, "points: " + inFlight.size());
     SteadyState.Steps steps = SteadyState.inFlightSteps(rs);
     int peak = 0;

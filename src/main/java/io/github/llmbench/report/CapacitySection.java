@@ -8,8 +8,14 @@ import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.report.PagePart.Chart;
+import io.github.llmbench.report.PagePart.Heading;
+import io.github.llmbench.report.PagePart.Item;
+import io.github.llmbench.report.PagePart.Note;
 import io.github.llmbench.settings.SearchSettings;
 import io.github.llmbench.summary.CapacityFigures;
+import io.github.llmbench.summary.RunInfo;
+import io.github.llmbench.summary.Summary;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +24,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A capacity search's answer: on the console, and as {@code summary.json} {@code capacity}.
+ * A capacity search's answer: on the console, as {@code summary.json} {@code capacity}, and first
+ * on the page with a chart per objective.
  *
  * <pre>
  * =========== Capacity at SLO (ttft.p99 &lt;= 2000, tpot.p99 &lt;= 100) ===========
@@ -31,8 +38,8 @@ import java.util.Optional;
  * objectives are {@code -Dgate.goodput}'s when set, else the SLO's TTFT, TPOT and E2EL limits taken
  * per request (a P99 objective of 2000 ms: each request within 2000 ms).
  */
-public final class CapacityBlock {
-  private CapacityBlock() {}
+public final class CapacitySection implements ReportSection {
+  CapacitySection() {}
 
   /**
    * Requests a probe needs for a P99 that no single request decides (the 99th of 100 sits between
@@ -79,7 +86,7 @@ public final class CapacityBlock {
       }
     }
     sb.append("Probes:    ").append(String.join(", ", probes)).append('\n');
-    if (!thin.isEmpty() && search.objectives().keySet().stream().anyMatch(CapacityBlock::onP99)) {
+    if (!thin.isEmpty() && search.objectives().keySet().stream().anyMatch(CapacitySection::onP99)) {
       sb.append("! P99 objectives judged on fewer than ")
           .append(STABLE_P99_REQUESTS)
           .append(" requests (")
@@ -210,5 +217,56 @@ public final class CapacityBlock {
     }
     Level level = rate ? Level.open(load) : Level.closed((int) Math.round(load));
     return level.tag();
+  }
+
+  /** Whether the run was a search shows in its info, not its analysis: see {@link #page}. */
+  @Override
+  public boolean appliesTo(RunAnalysis a) {
+    return true;
+  }
+
+  /**
+   * A capacity search's answer, first on the page: the sentence, the goodput at the capacity, then
+   * per objective a chart of its figure against the probed concurrency or rate (met and broken
+   * probes apart), the objective's line and the capacity shaded.
+   */
+  @Override
+  public List<PagePart> page(RunAnalysis a, RunInfo info) {
+    CapacityFigures c = info.capacity();
+    if (c == null) {
+      return List.of();
+    }
+    List<Item> items = new ArrayList<>(List.of(new Heading("Capacity at SLO: " + c.answer())));
+    if (c.requestGoodputAtCapacity() != null) {
+      items.add(Note.of(goodputNote(c)));
+    }
+    if (c.objectives() != null) {
+      int i = 0;
+      for (String metric : c.objectives().keySet()) {
+        items.add(Chart.of("llm-chart-capacity-" + i++, "capacity").with("metric", metric));
+      }
+    }
+    return List.of(new PagePart("llm-capacity", null, items));
+  }
+
+  private static String goodputNote(CapacityFigures c) {
+    return String.format(Locale.ROOT, "Goodput at the capacity: %.2f", c.requestGoodputAtCapacity())
+        + " req/s meeting "
+        + c.goodputObjectives()
+        + " per request (from "
+        + c.goodputObjectivesFrom()
+        + ")"
+        + (c.goodputPctAtCapacity() == null
+            ? ""
+            : String.format(Locale.ROOT, ", %.1f%% of its requests", c.goodputPctAtCapacity()))
+        + ".";
+  }
+
+  /** The search's probes and objectives, for the charts. */
+  @Override
+  public void putChartData(RunAnalysis a, RunInfo info, Map<String, Object> data) {
+    if (info.capacity() != null) {
+      data.put("capacity", Summary.asMap(info.capacity()));
+    }
   }
 }

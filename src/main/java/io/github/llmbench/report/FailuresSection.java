@@ -1,12 +1,20 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.FailureReasons;
+import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.records.RunFiles;
+import io.github.llmbench.report.PagePart.Item;
+import io.github.llmbench.report.PagePart.Note;
+import io.github.llmbench.report.PagePart.Table;
+import io.github.llmbench.summary.RunInfo;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
- * The console block of a level's failures, printed after its result blocks: a title line, one line
- * per reason (count right-aligned, then the error text), and a note on the failures left out:
+ * A level's failures (on the page a table per level, or that there were none); on the console after
+ * its result blocks: a title line, one line per reason (count right-aligned, then the error text),
+ * and a note on the failures left out:
  *
  * <pre>
  * ---------------------- Failures (c2) -----------------------
@@ -15,12 +23,12 @@ import java.util.Locale;
  * (2 more failed requests with 2 other reasons in llm/requests.jsonl)
  * </pre>
  */
-public final class FailureBlock {
+public final class FailuresSection implements ReportSection {
 
   /** Where every failure's reason is, for the note on those left out. */
   static final String RECORDS_FILE = RunFiles.LLM_FOLDER + "/" + RunFiles.REQUESTS;
 
-  private FailureBlock() {}
+  FailuresSection() {}
 
   /**
    * The block, lines ended by {@code \n}; empty when the level has no failures.
@@ -76,5 +84,44 @@ public final class FailureBlock {
    */
   static String oneLine(String s) {
     return s.replaceAll("\\s+", " ").replaceAll("\\p{Cntrl}", "?").strip();
+  }
+
+  @Override
+  public boolean appliesTo(RunAnalysis a) {
+    return true;
+  }
+
+  @Override
+  public String levelText(RunAnalysis a, RunAnalysis.Level l, boolean several) {
+    return format(l.failures(), several ? l.name() : null);
+  }
+
+  /**
+   * Per level with failures, a table of its {@value FailureReasons#TOP} most frequent reasons
+   * (count first, as the console block), then what was left out.
+   */
+  @Override
+  public List<PagePart> page(RunAnalysis a, RunInfo info) {
+    List<Item> items = new ArrayList<>();
+    for (RunAnalysis.Level l : a.levels().values()) {
+      FailureReasons f = l.failures();
+      if (f.isEmpty()) {
+        continue;
+      }
+      List<List<Object>> rows = new ArrayList<>();
+      f.top().forEach(r -> rows.add(PagePart.row(r.count(), r.error())));
+      items.add(
+          new Table(
+              "Failed requests (" + l.name() + "): " + f.failed() + ", by reason",
+              List.of("Count", "Reason"),
+              rows));
+      if (f.otherReasons() > 0) {
+        items.add(Note.of(leftOutNote(f) + "."));
+      }
+    }
+    if (items.isEmpty()) {
+      items.add(Note.kit("No failed requests."));
+    }
+    return List.of(new PagePart("llm-errors", "Failures", items));
   }
 }

@@ -1,14 +1,23 @@
 package io.github.llmbench.report;
 
+import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.TraceLateness;
 import io.github.llmbench.analysis.TurnLatency;
+import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Level;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
+import io.github.llmbench.report.PagePart.Item;
+import io.github.llmbench.report.PagePart.Table;
+import io.github.llmbench.summary.RunInfo;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
- * The console blocks of a workload's shape, printed after a level's result blocks: TTFT by turn of
- * a multi-turn run, and the send lateness of a level sent at set times (a trace replay, a rate
- * probe).
+ * A workload's shape, as console blocks after a level's result blocks and as the page's tables:
+ * TTFT by turn of a multi-turn run, and the send lateness of a level sent at set times (a trace
+ * replay, a rate probe).
  *
  * <pre>
  * ----------------------- TTFT by turn ------------------------
@@ -16,8 +25,8 @@ import java.util.Locale;
  *    1         12       0         132.0      21.30   20.10  30.00
  * </pre>
  */
-public final class WorkloadBlocks {
-  private WorkloadBlocks() {}
+public final class WorkloadSection implements ReportSection {
+  WorkloadSection() {}
 
   /** The TTFT-by-turn block; empty without turns. */
   public static String turns(TurnLatency t, String level) {
@@ -99,5 +108,69 @@ public final class WorkloadBlocks {
 
   static String figure(double v, int decimals) {
     return Double.isFinite(v) ? String.format(Locale.ROOT, "%." + decimals + "f", v) : "-";
+  }
+
+  @Override
+  public boolean appliesTo(RunAnalysis a) {
+    return a.levels().values().stream()
+        .anyMatch(l -> !l.turns().isEmpty() || !l.lateness().isEmpty());
+  }
+
+  @Override
+  public String levelText(RunAnalysis a, RunAnalysis.Level l, boolean several) {
+    return turns(l.turns(), several ? l.name() : null) + lateness(l.lateness(), l.name());
+  }
+
+  @Override
+  public List<PagePart> page(RunAnalysis a, RunInfo info) {
+    List<Item> items = new ArrayList<>();
+    for (RunAnalysis.Level l : a.levels().values()) {
+      if (!l.turns().isEmpty()) {
+        items.add(turnsTable(l));
+      }
+      if (!l.lateness().isEmpty()) {
+        items.add(latenessTable(l));
+      }
+    }
+    return List.of(new PagePart("llm-workload", "Turns and trace", items));
+  }
+
+  private static Table turnsTable(RunAnalysis.Level l) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (TurnLatency.Row r : l.turns().rows()) {
+      rows.add(
+          PagePart.row(
+              r.turn(),
+              r.completed(),
+              r.failed(),
+              figure(r.meanInputTokens(), 1),
+              figure(r.ttftMeanMs(), 2),
+              figure(r.ttftMedianMs(), 2),
+              figure(r.ttftP99Ms(), 2)));
+    }
+    return new Table(
+        "TTFT by turn (" + l.name() + "): each turn carries the turns and answers before it",
+        List.of(
+            "Turn",
+            "Completed",
+            "Failed",
+            "Mean input tokens",
+            LatencyFigure.of(Metric.TTFT, Statistic.MEAN).label() + " (ms)",
+            LatencyFigure.of(Metric.TTFT, Statistic.MEDIAN).label() + " (ms)",
+            LatencyFigure.of(Metric.TTFT, Statistic.P99).label() + " (ms)"),
+        rows);
+  }
+
+  private static Table latenessTable(RunAnalysis.Level l) {
+    TraceLateness late = l.lateness();
+    return new Table(
+        lateLabel(l.name(), true) + ": send time against " + lateAgainst(l.name()),
+        List.of("Requests", "Median late (ms)", "P99 late (ms)", "Max late (ms)"),
+        List.of(
+            PagePart.row(
+                late.requests(),
+                figure(late.medianMs(), 1),
+                figure(late.p99Ms(), 1),
+                figure(late.maxMs(), 1))));
   }
 }

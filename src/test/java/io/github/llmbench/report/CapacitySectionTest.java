@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-class CapacityBlockTest {
+class CapacitySectionTest {
   private static final SloFigure TTFT_P99 = new LatencyFigure(Metric.TTFT, Statistic.P99);
   private static final RunAnalysis NO_RECORDS =
       RunAnalysis.of(RunAnalysis.Inputs.builder(List.of()).rooflineHint("hint").build());
@@ -35,7 +35,7 @@ class CapacityBlockTest {
             CapacitySearch.judge(8, Map.of(TTFT_P99, 900.0), slo),
             CapacitySearch.judge(16, Map.of(TTFT_P99, 2400.0), slo));
     String block =
-        CapacityBlock.format(s.verdict(probes), search(false), Optional.empty(), NO_RECORDS);
+        CapacitySection.format(s.verdict(probes), search(false), Optional.empty(), NO_RECORDS);
     assertTrue(
         block.contains(
             "Capacity:  not bracketed (out of time, -Dsearch.budget): c8 met every objective; c16 broke ttft.p99 2400.00 > 2000.00 (+20.0%)"),
@@ -46,7 +46,7 @@ class CapacityBlockTest {
         block);
     assertEquals(
         "none: the lowest level probed, c8, broke ttft.p99 2400.00 > 2000.00 (+20.0%) (lower -Dsearch.min)",
-        CapacityBlock.sentence(
+        CapacitySection.sentence(
             s.verdict(List.of(CapacitySearch.judge(8, Map.of(TTFT_P99, 2400.0), slo))), false));
   }
 
@@ -87,7 +87,7 @@ class CapacityBlockTest {
     RunAnalysis a =
         RunAnalysis.of(RunAnalysis.Inputs.builder(records).rooflineHint("hint").build());
     CapacitySearch.Verdict v = s.verdict(probes);
-    String block = CapacityBlock.format(v, search(true), Optional.empty(), a);
+    String block = CapacitySection.format(v, search(true), Optional.empty(), a);
     assertTrue(
         block.contains("Capacity:  r2.5 meets every objective; r2.75 broke ttft.p99"), block);
     double throughput = a.levels().get("r2.5").serving().requestThroughput();
@@ -99,7 +99,7 @@ class CapacityBlockTest {
                 throughput / 2,
                 throughput)),
         block);
-    CapacityFigures json = CapacityBlock.figures(v, search(true), Optional.empty(), a);
+    CapacityFigures json = CapacitySection.figures(v, search(true), Optional.empty(), a);
     assertTrue(json.overRates());
     assertEquals(throughput / 2, json.requestGoodputAtCapacity(), 1e-9);
     assertEquals(2.75, json.probes().get(1).load());
@@ -107,7 +107,7 @@ class CapacityBlockTest {
     GoodputSpec gate =
         GoodputSpec.perRequest(Map.of(new LatencyFigure(Metric.TTFT, Statistic.MEAN), 2200.0));
     assertTrue(
-        CapacityBlock.format(v, search(true), Optional.of(gate), a)
+        CapacitySection.format(v, search(true), Optional.of(gate), a)
             .contains("(75.0% of requests meet ttft:2200, from -Dgate.goodput)"));
   }
 }

@@ -2,12 +2,19 @@ package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.ClientHealth;
 import io.github.llmbench.analysis.DeliveredLoad;
+import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.records.ClientSample;
+import io.github.llmbench.report.PagePart.Note;
+import io.github.llmbench.report.PagePart.Table;
+import io.github.llmbench.summary.RunInfo;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
- * The console block of the load generator's own health over a level and its steady window, then the
- * guard line when the client limited what it measured:
+ * The load generator's own health over a level and its steady window (a page table of the probed
+ * levels; a console block per level, then the guard line when the client limited what it measured):
  *
  * <pre>
  * ----------------------- Client (c64) ------------------------
@@ -23,8 +30,8 @@ import java.util.Locale;
  * verdict: healthy (2 event loops, lag p99 within 1 ms, busiest loop under 90%)
  * </pre>
  */
-public final class ClientBlock {
-  private ClientBlock() {}
+public final class ClientSection implements ReportSection {
+  ClientSection() {}
 
   /**
    * @param level the level's name, for the guard line
@@ -125,5 +132,91 @@ public final class ClientBlock {
 
   private static String fmt(double v, String f) {
     return Double.isFinite(v) ? String.format(Locale.ROOT, f, v) : "";
+  }
+
+  /** Whether the client's health was probed or the load asked can be set against the delivered. */
+  @Override
+  public boolean appliesTo(RunAnalysis a) {
+    return a.levels().values().stream()
+        .anyMatch(
+            l -> l.client().level().measured() || l.delivered().kind() != DeliveredLoad.Kind.NONE);
+  }
+
+  @Override
+  public String levelText(RunAnalysis a, RunAnalysis.Level l, boolean several) {
+    return format(l.client(), l.delivered(), l.name(), several);
+  }
+
+  /**
+   * Per level, the load generator's own health over its steady window (else the whole level): what
+   * bounds the error of the TTFT and ITL it measured. Nothing on the page when no level was probed.
+   */
+  @Override
+  public List<PagePart> page(RunAnalysis a, RunInfo info) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (RunAnalysis.Level l : a.levels().values()) {
+      ClientHealth.Window w = l.client().judged();
+      if (w.measured()) {
+        rows.add(
+            PagePart.row(
+                l.name(),
+                l.client().verdict().toString(),
+                Cells.f2(w.cpuCores()),
+                Cells.f1(w.busiestLoopPct()),
+                String.format(Locale.ROOT, "%.3f", w.lagP50Ms()),
+                String.format(Locale.ROOT, "%.3f", w.lagP99Ms()),
+                Cells.f1(w.lagMaxMs()),
+                String.format(Locale.ROOT, "%.0f", w.gcPauseMs()),
+                String.format(Locale.ROOT, "%.0f", w.heapMaxMb()),
+                deliveredCell(l.delivered())));
+      }
+    }
+    if (a.levels().values().stream().noneMatch(l -> l.client().level().measured())) {
+      return List.of();
+    }
+    Table table =
+        new Table(
+            "Client: the load generator's own health (steady window, else the level)",
+            List.of(
+                "Level",
+                "Verdict",
+                "JVM CPU (cores)",
+                "Busiest event loop (% core)",
+                "Loop lag p50 (ms)",
+                "Loop lag p99 (ms)",
+                "Loop lag max (ms)",
+                "GC pauses (ms)",
+                "Heap max (MB)",
+                "Delivered load"),
+            rows);
+    Note note =
+        Note.kit(
+            String.format(
+                Locale.ROOT,
+                "A task on each of Gatling's event loops every %d ms notes how"
+                    + " late it ran: a loop that late stamps each read as late. Healthy: lag p99"
+                    + " within %.0f ms and the busiest loop under %.0f%% of a core"
+                    + " (docs/capture.md).",
+                ClientSample.PROBE_PERIOD_MS,
+                ClientHealth.LAG_P99_LIMIT_MS,
+                ClientHealth.BUSY_LIMIT_PCT));
+    return List.of(new PagePart("llm-client", "Client", List.of(table, note)));
+  }
+
+  private static String deliveredCell(DeliveredLoad d) {
+    return switch (d.kind()) {
+      case CLOSED ->
+          String.format(
+              Locale.ROOT, "%.1f of %.0f in flight (%.1f%%)", d.delivered(), d.asked(), d.pct());
+      case OPEN ->
+          String.format(
+              Locale.ROOT,
+              "%.3f of %.3f req/s (%.1f%%), sends p99 %.1f ms late",
+              d.delivered(),
+              d.asked(),
+              d.pct(),
+              d.sendLateness().value(Statistic.P99));
+      default -> "";
+    };
   }
 }

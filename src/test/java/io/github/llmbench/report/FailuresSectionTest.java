@@ -12,7 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class FailureBlockTest {
+class FailuresSectionTest {
 
   static final String CONTEXT =
       "HTTP 400: request (15204 tokens) exceeds the available context size (2048 tokens),"
@@ -32,7 +32,7 @@ class FailureBlockTest {
             + "\n"
             + "   1  timeout: no response within 5 s\n"
             + "(2 more failed requests with 2 other reasons in llm/requests.jsonl)\n",
-        FailureBlock.format(f, "c2"));
+        FailuresSection.format(f, "c2"));
   }
 
   @Test
@@ -49,10 +49,10 @@ class FailureBlockTest {
             + "12345  HTTP 500: injected failure\n"
             + "    7  connect error: refused\n"
             + "(1 more failed request with 1 other reason in llm/requests.jsonl)\n",
-        FailureBlock.format(f, null));
+        FailuresSection.format(f, null));
     assertEquals(
-        "", FailureBlock.leftOutNote(new FailureReasons(List.of(new Reason("x", 1)), 0, 0)));
-    assertEquals("", FailureBlock.format(FailureReasons.NONE, "c2"));
+        "", FailuresSection.leftOutNote(new FailureReasons(List.of(new Reason("x", 1)), 0, 0)));
+    assertEquals("", FailuresSection.format(FailureReasons.NONE, "c2"));
   }
 
   @Test
@@ -61,7 +61,7 @@ class FailureBlockTest {
         new FailureReasons(List.of(new Reason("HTTP 500: two\nlines \u001b[31mred", 1)), 0, 0);
     assertEquals(
         List.of("   1  HTTP 500: two lines ?[31mred"),
-        FailureBlock.format(f, "c2").lines().skip(1).toList());
+        FailuresSection.format(f, "c2").lines().skip(1).toList());
   }
 
   @Test

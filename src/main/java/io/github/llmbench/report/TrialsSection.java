@@ -3,19 +3,24 @@ package io.github.llmbench.report;
 import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.analysis.Intervals;
 import io.github.llmbench.analysis.LevelSamples;
+import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.TrialValues;
 import io.github.llmbench.analysis.Trials;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.report.PagePart.Item;
+import io.github.llmbench.report.PagePart.Note;
+import io.github.llmbench.report.PagePart.Table;
+import io.github.llmbench.summary.RunInfo;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The console block of a level that ran several times ({@code -Dtrials}), after its result blocks:
- * one line per trial with the figures gates most often name.
+ * A level that ran several times ({@code -Dtrials}): on the console after its result blocks and on
+ * the page, one line per trial with the figures gates most often name, then their intervals.
  *
  * <pre>
  * ----------------------- Trials (c8) ------------------------
@@ -25,7 +30,7 @@ import java.util.Locale;
  * 95% across trials: out tok/s 905.2 [880.1, 931.0]; Mean TPOT 27.4 [26.9, 27.9] ms; ...
  * </pre>
  */
-public final class TrialsBlock {
+public final class TrialsSection implements ReportSection {
 
   /** The latency columns, after the counts and the output throughput. */
   static final List<LatencyFigure> COLUMNS =
@@ -34,7 +39,7 @@ public final class TrialsBlock {
           LatencyFigure.of(Metric.TPOT, Statistic.P99),
           LatencyFigure.of(Metric.TTFT, Statistic.P99));
 
-  private TrialsBlock() {}
+  TrialsSection() {}
 
   /**
    * The block, lines ended by {@code \n}; empty when the level ran once.
@@ -105,5 +110,75 @@ public final class TrialsBlock {
           String.format(
               Locale.ROOT, "%s %.2f [%.2f, %.2f]%s", name, i.estimate(), i.low(), i.high(), unit));
     }
+  }
+
+  @Override
+  public boolean appliesTo(RunAnalysis a) {
+    return a.levels().values().stream().anyMatch(l -> !l.trials().isEmpty());
+  }
+
+  @Override
+  public String levelText(RunAnalysis a, RunAnalysis.Level l, boolean several) {
+    return format(l.trials(), l.samples(), several ? l.name() : null);
+  }
+
+  /**
+   * Each level that ran several times: a row per trial, then each figure's 95% interval across the
+   * trials (the geometric mean and its log-t bounds).
+   */
+  @Override
+  public List<PagePart> page(RunAnalysis a, RunInfo info) {
+    List<Item> items = new ArrayList<>();
+    for (RunAnalysis.Level l : a.levels().values()) {
+      if (!l.trials().isEmpty()) {
+        items.add(trialsTable(l));
+      }
+    }
+    items.add(
+        Note.kit(
+            "Intervals: the trials' geometric mean with its 95% log-t bounds"
+                + " (docs/gates.md, How intervals are made)."));
+    return List.of(new PagePart("llm-trials", "Trials", items));
+  }
+
+  private static Table trialsTable(RunAnalysis.Level l) {
+    List<String> headers = new ArrayList<>(List.of("Trial", "Completed", "Failed", "Output tok/s"));
+    COLUMNS.forEach(f -> headers.add(f.label() + " (ms)"));
+    headers.add("Steady output tok/s");
+    List<List<Object>> rows = new ArrayList<>();
+    for (Trials.Trial t : l.trials().trials()) {
+      List<Object> cells =
+          new ArrayList<>(
+              List.of(
+                  t.number(),
+                  t.serving().completed(),
+                  t.serving().failed(),
+                  Cells.f2(t.serving().outputThroughput())));
+      COLUMNS.forEach(
+          f -> cells.add(Cells.f2(t.serving().latency(f.metric()).value(f.statistic()))));
+      cells.add(t.steady().reached() ? Cells.f2(t.steady().outputThroughput()) : "not reached");
+      rows.add(cells);
+    }
+    List<Object> ci =
+        new ArrayList<>(
+            List.of(
+                String.format(Locale.ROOT, "%.0f%% interval", 100 * LevelSamples.CONFIDENCE),
+                "",
+                "",
+                intervalCell(l.samples().get(LevelSamples.OUTPUT_THROUGHPUT))));
+    COLUMNS.forEach(f -> ci.add(intervalCell(l.samples().get(f))));
+    ci.add(intervalCell(l.samples().get(LevelSamples.STEADY_OUTPUT_THROUGHPUT)));
+    rows.add(ci);
+    return new Table("Trials (" + l.name() + ")", headers, rows);
+  }
+
+  private static String intervalCell(TrialValues v) {
+    if (v == null) {
+      return "";
+    }
+    Interval i = Intervals.acrossTrials(v, LevelSamples.CONFIDENCE);
+    return i.basis() == Interval.Basis.TRIALS
+        ? Cells.f2(i.estimate()) + " [" + Cells.f2(i.low()) + ", " + Cells.f2(i.high()) + "]"
+        : "";
   }
 }

@@ -1,12 +1,12 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.ChunkTokens;
+import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.core.Statistic;
 
 /**
- * The console block of a level whose chunks carried several tokens each: tokens per chunk and the
- * ITL per token, beside vLLM's per-chunk ITL of the result block. Empty when every chunk carried
- * one token.
+ * A level whose chunks carried several tokens each (console only): tokens per chunk and the ITL per
+ * token, beside vLLM's per-chunk ITL of the result block. Empty when every chunk carried one token.
  *
  * <pre>
  * --------------------- Tokens per chunk ---------------------
@@ -17,8 +17,8 @@ import io.github.llmbench.core.Statistic;
  * P99 ITL per token (ms):                  5.40
  * </pre>
  */
-public final class ChunkBlock {
-  private ChunkBlock() {}
+public final class ChunkSection implements ReportSection {
+  ChunkSection() {}
 
   public static String format(ChunkTokens c, String level) {
     if (!c.severalPerChunk()) {
@@ -50,5 +50,15 @@ public final class ChunkBlock {
         "(the result block's ITL is per chunk, as vLLM's; here a chunk of n tokens counts as n gaps"
             + " of its ITL / n)\n");
     return sb.toString();
+  }
+
+  @Override
+  public boolean appliesTo(RunAnalysis a) {
+    return true;
+  }
+
+  @Override
+  public String levelText(RunAnalysis a, RunAnalysis.Level l, boolean several) {
+    return format(l.chunks(), several ? l.name() : null);
   }
 }

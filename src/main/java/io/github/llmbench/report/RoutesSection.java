@@ -1,17 +1,23 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.Routes;
+import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.report.PagePart.Item;
+import io.github.llmbench.report.PagePart.Table;
+import io.github.llmbench.summary.RunInfo;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * The console blocks of a level whose requests went to several servers or named several models: one
- * line per server (per model) with what it served and how fast.
+ * A level whose requests went to several servers or named several models: on the console and the
+ * page, one line per server (per model) with what it served and how fast.
  *
  * <pre>
  * ---------------------- Per server (c8) ----------------------
@@ -19,8 +25,8 @@ import java.util.Map;
  * http://127.0.0.1:8001            60      0     5.01     320.44         21.30 ...
  * </pre>
  */
-public final class RouteBlock {
-  private RouteBlock() {}
+public final class RoutesSection implements ReportSection {
+  RoutesSection() {}
 
   /** The latency columns, after the counts and throughputs. */
   static final List<LatencyFigure> COLUMNS =
@@ -81,5 +87,53 @@ public final class RouteBlock {
           sb.append('\n');
         });
     return sb.toString();
+  }
+
+  @Override
+  public boolean appliesTo(RunAnalysis a) {
+    return a.levels().values().stream().anyMatch(l -> !l.routes().isEmpty());
+  }
+
+  @Override
+  public String levelText(RunAnalysis a, RunAnalysis.Level l, boolean several) {
+    return format(l.routes(), several ? l.name() : null);
+  }
+
+  /** Per level, its figures per server and per model, when the run spread its requests. */
+  @Override
+  public List<PagePart> page(RunAnalysis a, RunInfo info) {
+    List<Item> items = new ArrayList<>();
+    for (RunAnalysis.Level l : a.levels().values()) {
+      routeTable("Per server (" + l.name() + ")", "Server", l.routes().byEndpoint())
+          .ifPresent(items::add);
+      routeTable("Per model (" + l.name() + ")", "Model", l.routes().byModel())
+          .ifPresent(items::add);
+    }
+    return List.of(new PagePart("llm-routes", "Servers and models", items));
+  }
+
+  private static Optional<Table> routeTable(
+      String title, String what, Map<String, ServingMetrics> by) {
+    if (by.isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> headers =
+        new ArrayList<>(List.of(what, "Completed", "Failed", "Req/s", "Output tok/s"));
+    COLUMNS.forEach(f -> headers.add(f.label() + " (ms)"));
+    List<List<Object>> rows = new ArrayList<>();
+    by.forEach(
+        (name, m) -> {
+          List<Object> cells =
+              new ArrayList<>(
+                  List.of(
+                      name,
+                      m.completed(),
+                      m.failed(),
+                      Cells.f2(m.requestThroughput()),
+                      Cells.f2(m.outputThroughput())));
+          COLUMNS.forEach(f -> cells.add(Cells.f2(m.latency(f.metric()).value(f.statistic()))));
+          rows.add(cells);
+        });
+    return Optional.of(new Table(title, headers, rows));
   }
 }

@@ -1,0 +1,21 @@
+package io.github.llmbench.report;
+
+import java.util.Locale;
+
+/** How the page's table cells write numbers. */
+final class Cells {
+  private Cells() {}
+
+  static String f1(double v) {
+    return String.format(Locale.ROOT, "%.1f", v);
+  }
+
+  /** As vLLM's blocks: Python's {@code "{:.2f}"}. */
+  static String f2(double v) {
+    return ServingResultBlock.f2(v);
+  }
+
+  static String pct(double v) {
+    return String.format(Locale.ROOT, "%.1f%%", v * 100);
+  }
+}
