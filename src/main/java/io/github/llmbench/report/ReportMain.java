@@ -74,11 +74,38 @@ public final class ReportMain {
 
   /** Runs the command; returns the exit status. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    Path runDir = null;
-    String modelArg = null;
-    String gpuArg = null;
-    String tpArg = null;
     try {
+      Arguments arguments = Arguments.parse(args);
+      if (arguments.runDir() == null) {
+        err.println(
+            PREFIX
+                + "usage: ReportMain <run dir> [--model <catalog id|config.json>]"
+                + " [--gpu <catalog id>] [--tp N]");
+        return 2;
+      }
+      reReport(arguments, out);
+      return 0;
+    } catch (BadArgument e) {
+      err.println(PREFIX + e.getMessage());
+      return 3;
+    } catch (IllegalArgumentException | UncheckedIOException | SettingsException e) {
+      err.println(PREFIX + e.getMessage());
+      return 1;
+    }
+  }
+
+  /**
+   * The command line as given: the run folder (null when it names none) and the {@code --model},
+   * {@code --gpu} and {@code --tp} values (each null when not given).
+   */
+  record Arguments(Path runDir, String model, String gpu, String tp) {
+
+    /** Reads the arguments; a bad option, a missing value or a second folder is a bad argument. */
+    static Arguments parse(String[] args) {
+      Path runDir = null;
+      String model = null;
+      String gpu = null;
+      String tp = null;
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
         String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
@@ -93,9 +120,9 @@ public final class ReportMain {
             throw new BadArgument(name, "", valueHelp(name));
           }
           switch (name) {
-            case "--model" -> modelArg = value;
-            case "--gpu" -> gpuArg = value;
-            default -> tpArg = value;
+            case "--model" -> model = value;
+            case "--gpu" -> gpu = value;
+            default -> tp = value;
           }
         } else if (a.startsWith("-")) {
           throw new BadArgument("option", a, "--model, --gpu or --tp");
@@ -105,63 +132,90 @@ public final class ReportMain {
           throw new BadArgument("argument", a, "one run folder only");
         }
       }
-      if (runDir == null) {
-        err.println(
-            PREFIX
-                + "usage: ReportMain <run dir> [--model <catalog id|config.json>]"
-                + " [--gpu <catalog id>] [--tp N]");
-        return 2;
-      }
-      Path jsonl = RunFiles.ofRun(runDir).requests();
-      if (!Files.isRegularFile(jsonl)) {
-        throw new BadArgument(
-            "run dir", runDir.toString(), "a Gatling run folder holding llm/requests.jsonl");
-      }
-      Summary previous = readSummary(runDir);
-      Summary.ReportInputs inputs =
-          previous.reportInputs() == null
-              ? new Summary.ReportInputs(null, null, null, null)
-              : previous.reportInputs();
-      RunInfo.AnalysisInputs analysisInputs = analysisInputs(previous.run());
-      ModelSpec model =
-          model(modelArg != null ? modelArg : orElse(inputs.model(), analysisInputs.simModel()));
-      GpuSpec gpu = gpu(gpuArg != null ? gpuArg : orElse(inputs.gpu(), analysisInputs.simGpu()));
-      int tp = tp(tpArg != null ? tpArg : inputs.tp() != null ? inputs.tp().toString() : "1");
-
-      List<RequestRecord> records = RequestsJsonl.read(jsonl);
-      // the server's metrics, when the run scraped some, are read back with the model it sent to
-      RunAnalysis.Telemetry telemetry =
-          new RunAnalysis.Telemetry(
-              ServerMetricsFile.read(runDir.resolve(RunFiles.LLM_FOLDER)),
-              orElse(previous.run().modelId(), null),
-              ClientSamplesFile.read(runDir.resolve(RunFiles.LLM_FOLDER)),
-              prefixSharing(previous.run()));
-      RunAnalysis a =
-          RunAnalysis.of(
-              RunAnalysis.Inputs.builder(records)
-                  .telemetry(telemetry)
-                  .concurrencyByLevel(concurrencies(previous))
-                  .ramps(rampTimings(previous))
-                  .model(model)
-                  .gpu(gpu)
-                  .tp(tp)
-                  .rooflineHint(RunReport.ROOFLINE_HINT)
-                  .percentiles(percentiles(previous))
-                  .build());
-      // the goodput against the run's own objectives, as the run's end measured it
-      Optional<GoodputSpec> goodput =
-          Optional.ofNullable(previous.run().goodputObjectives()).map(GoodputSpec::parse);
-      RunReport.of(a, previous.run().withAnalysisInputs(analysisInputs))
-          .withGoodput(RunFigures.of(a, goodput).goodput())
-          .write(runDir, Set.of(), out);
-      return 0;
-    } catch (BadArgument e) {
-      err.println(PREFIX + e.getMessage());
-      return 3;
-    } catch (IllegalArgumentException | UncheckedIOException | SettingsException e) {
-      err.println(PREFIX + e.getMessage());
-      return 1;
+      return new Arguments(runDir, model, gpu, tp);
     }
+  }
+
+  /**
+   * The model, GPU and tensor parallelism the roofline is computed for (model and GPU null when
+   * unknown or dropped).
+   */
+  record Deployment(ModelSpec model, GpuSpec gpu, int tp) {
+
+    /**
+     * The arguments' model, GPU and tp, else those of the run's last report, else, for a run
+     * against the embedded simulator, the simulator's model and GPU; tp 1 by default.
+     */
+    static Deployment of(
+        Arguments arguments,
+        Summary.ReportInputs lastReport,
+        RunInfo.AnalysisInputs analysisInputs) {
+      Summary.ReportInputs inputs =
+          lastReport == null ? new Summary.ReportInputs(null, null, null, null) : lastReport;
+      String model =
+          arguments.model() != null
+              ? arguments.model()
+              : orElse(inputs.model(), analysisInputs.simModel());
+      String gpu =
+          arguments.gpu() != null ? arguments.gpu() : orElse(inputs.gpu(), analysisInputs.simGpu());
+      String tp =
+          arguments.tp() != null
+              ? arguments.tp()
+              : inputs.tp() != null ? inputs.tp().toString() : "1";
+      return new Deployment(ReportMain.model(model), ReportMain.gpu(gpu), ReportMain.tp(tp));
+    }
+  }
+
+  /** Analyses the run folder's records again and rewrites its console output, summary and page. */
+  private static void reReport(Arguments arguments, PrintStream out) {
+    Path runDir = arguments.runDir();
+    Path jsonl = requestsFile(runDir);
+    Summary previous = readSummary(runDir);
+    RunInfo.AnalysisInputs analysisInputs = analysisInputs(previous.run());
+    Deployment deployment = Deployment.of(arguments, previous.reportInputs(), analysisInputs);
+    RunAnalysis a = analyse(RequestsJsonl.read(jsonl), runDir, previous, deployment);
+    // the goodput against the run's own objectives, as the run's end measured it
+    Optional<GoodputSpec> goodput =
+        Optional.ofNullable(previous.run().goodputObjectives()).map(GoodputSpec::parse);
+    RunReport.of(a, previous.run().withAnalysisInputs(analysisInputs))
+        .withGoodput(RunFigures.of(a, goodput).goodput())
+        .write(runDir, Set.of(), out);
+  }
+
+  /** The run folder's {@code llm/requests.jsonl}; a folder without one is a bad argument. */
+  private static Path requestsFile(Path runDir) {
+    Path jsonl = RunFiles.ofRun(runDir).requests();
+    if (!Files.isRegularFile(jsonl)) {
+      throw new BadArgument(
+          "run dir", runDir.toString(), "a Gatling run folder holding llm/requests.jsonl");
+    }
+    return jsonl;
+  }
+
+  /** The analysis of the run's records, with the settings and telemetry its last summary holds. */
+  private static RunAnalysis analyse(
+      List<RequestRecord> records, Path runDir, Summary previous, Deployment deployment) {
+    return RunAnalysis.of(
+        RunAnalysis.Inputs.builder(records)
+            .telemetry(telemetry(runDir, previous.run()))
+            .concurrencyByLevel(concurrencies(previous))
+            .ramps(rampTimings(previous))
+            .model(deployment.model())
+            .gpu(deployment.gpu())
+            .tp(deployment.tp())
+            .rooflineHint(RunReport.ROOFLINE_HINT)
+            .percentiles(percentiles(previous))
+            .build());
+  }
+
+  /** The server's metrics and client samples the run wrote, and the prefixes it shared. */
+  private static RunAnalysis.Telemetry telemetry(Path runDir, RunInfo run) {
+    // the server's metrics, when the run scraped some, are read back with the model it sent to
+    return new RunAnalysis.Telemetry(
+        ServerMetricsFile.read(runDir.resolve(RunFiles.LLM_FOLDER)),
+        orElse(run.modelId(), null),
+        ClientSamplesFile.read(runDir.resolve(RunFiles.LLM_FOLDER)),
+        prefixSharing(run));
   }
 
   private static String valueHelp(String name) {
