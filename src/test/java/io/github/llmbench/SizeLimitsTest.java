@@ -34,7 +34,6 @@ class SizeLimitsTest {
       Set.of(
           // report sections as files (item 1)
           "report/SettingsDescription.java#of",
-          "report/CompareMain.java#consoleText",
           // records and capture built by name, RunAnalysis.of's inputs one record (item 4)
           "capture/ChunkInspector.java#inspect",
           "analysis/RunAnalysis.java#of",

@@ -284,6 +284,23 @@ public final class CompareMain {
    */
   public static String consoleText(RunComparison c) {
     List<RunComparison.ComparedRun> runs = c.runs();
+    StringBuilder sb = new StringBuilder(runsText(runs));
+    Columns columns = Columns.of(runs);
+    for (RunComparison.ComparedLevel l : c.levels()) {
+      sb.append(levelText(l, runs, columns));
+    }
+    sb.append('\n')
+        .append(
+            "Ratios: each run over the baseline; better/worse: higher throughput,"
+                + " lower latency, fewer failures: where the verdicts list a figure, as the data"
+                + " shows it, else beyond ")
+        .append(Math.round(RunComparison.SAME_WITHIN * 100))
+        .append("%; -: missing.\n");
+    return sb.toString();
+  }
+
+  /** The runs compared, numbered, with what each was run against. */
+  private static String runsText(List<RunComparison.ComparedRun> runs) {
     StringBuilder sb = new StringBuilder();
     sb.append("Comparing ")
         .append(runs.size())
@@ -308,70 +325,98 @@ public final class CompareMain {
           .append(orDash(r.seed()))
           .append('\n');
     }
-    List<String> headers = new ArrayList<>();
-    runs.forEach(r -> headers.add(r.label()));
-    for (int i = 1; i < runs.size(); i++) {
-      headers.add("[" + (i + 1) + "]/[1]");
-    }
-    int labelWidth = 0;
-    for (RunComparison.Figure m : RunComparison.METRICS) {
-      labelWidth = Math.max(labelWidth, metricLabel(m).length());
-    }
-    int[] widths = new int[headers.size()];
-    for (int i = 0; i < headers.size(); i++) {
-      widths[i] = Math.max(i < runs.size() ? 10 : 15, headers.get(i).length());
-    }
-    int total = labelWidth;
-    for (int w : widths) {
-      total += 2 + w;
-    }
-    for (RunComparison.ComparedLevel l : c.levels()) {
-      StringBuilder title = new StringBuilder(" ").append(l.name());
-      if (l.concurrencyNotInName()) {
-        title.append(" (concurrency ").append(l.concurrency()).append(')');
+    return sb.toString();
+  }
+
+  /**
+   * The columns of every level's table: the metric labels' width, then a header and a width per run
+   * and per ratio to the baseline.
+   *
+   * @param labelWidth the width of the metric labels' column
+   * @param headers the runs' labels, then {@code [2]/[1]}, ... for the ratios
+   * @param widths each header's column width
+   */
+  private record Columns(int labelWidth, List<String> headers, int[] widths) {
+
+    static Columns of(List<RunComparison.ComparedRun> runs) {
+      List<String> headers = new ArrayList<>();
+      runs.forEach(r -> headers.add(r.label()));
+      for (int i = 1; i < runs.size(); i++) {
+        headers.add("[" + (i + 1) + "]/[1]");
       }
-      title.append(' ');
-      sb.append('\n').append(center(title.toString(), Math.max(total, 50), '=')).append('\n');
-      for (int i = 0; i < runs.size(); i++) {
-        if (!l.present().get(i)) {
-          sb.append("(level ")
-              .append(l.name())
-              .append(" not in ")
-              .append(runs.get(i).label())
-              .append(")\n");
-        }
+      int labelWidth = 0;
+      for (RunComparison.Figure m : RunComparison.METRICS) {
+        labelWidth = Math.max(labelWidth, metricLabel(m).length());
       }
-      sb.append(pad("Metric", labelWidth, false));
+      int[] widths = new int[headers.size()];
       for (int i = 0; i < headers.size(); i++) {
-        sb.append("  ").append(pad(headers.get(i), widths[i], true));
+        widths[i] = Math.max(i < runs.size() ? 10 : 15, headers.get(i).length());
       }
-      sb.append('\n');
-      for (RunComparison.Row r : l.rows()) {
-        sb.append(pad(metricLabel(r.figure()), labelWidth, false));
-        for (int i = 0; i < runs.size(); i++) {
-          sb.append("  ").append(pad(value(r.figure(), r.cells().get(i).value()), widths[i], true));
-        }
-        for (int i = 1; i < runs.size(); i++) {
-          RunComparison.Cell cell = r.cells().get(i);
-          String text = ratio(cell.ratio());
-          if (cell.verdict() == RunComparison.Verdict.BETTER) {
-            text += " better";
-          } else if (cell.verdict() == RunComparison.Verdict.WORSE) {
-            text += " worse";
-          }
-          sb.append("  ").append(pad(text, widths[runs.size() + i - 1], true));
-        }
-        sb.append('\n');
-      }
-      sb.append(verdictLines(l, runs));
+      return new Columns(labelWidth, headers, widths);
     }
+
+    /** The table's width: the label column and each column after two spaces. */
+    int total() {
+      int total = labelWidth;
+      for (int w : widths) {
+        total += 2 + w;
+      }
+      return total;
+    }
+  }
+
+  /** One level's block: its title, the runs without it, the table, then the verdicts. */
+  private static String levelText(
+      RunComparison.ComparedLevel l, List<RunComparison.ComparedRun> runs, Columns columns) {
+    StringBuilder sb = new StringBuilder();
+    StringBuilder title = new StringBuilder(" ").append(l.name());
+    if (l.concurrencyNotInName()) {
+      title.append(" (concurrency ").append(l.concurrency()).append(')');
+    }
+    title.append(' ');
     sb.append('\n')
-        .append(
-            "Ratios: each run over the baseline; better/worse: higher throughput,"
-                + " lower latency, fewer failures: where the verdicts list a figure, as the data"
-                + " shows it, else beyond ")
-        .append(Math.round(RunComparison.SAME_WITHIN * 100))
-        .append("%; -: missing.\n");
+        .append(center(title.toString(), Math.max(columns.total(), 50), '='))
+        .append('\n');
+    for (int i = 0; i < runs.size(); i++) {
+      if (!l.present().get(i)) {
+        sb.append("(level ")
+            .append(l.name())
+            .append(" not in ")
+            .append(runs.get(i).label())
+            .append(")\n");
+      }
+    }
+    sb.append(pad("Metric", columns.labelWidth(), false));
+    for (int i = 0; i < columns.headers().size(); i++) {
+      sb.append("  ").append(pad(columns.headers().get(i), columns.widths()[i], true));
+    }
+    sb.append('\n');
+    for (RunComparison.Row r : l.rows()) {
+      sb.append(rowText(r, runs.size(), columns));
+    }
+    sb.append(verdictLines(l, runs));
+    return sb.toString();
+  }
+
+  /** One metric's row: its value in each run, then each other run's ratio to the baseline. */
+  private static String rowText(RunComparison.Row r, int runs, Columns columns) {
+    StringBuilder sb = new StringBuilder();
+    sb.append(pad(metricLabel(r.figure()), columns.labelWidth(), false));
+    for (int i = 0; i < runs; i++) {
+      sb.append("  ")
+          .append(pad(value(r.figure(), r.cells().get(i).value()), columns.widths()[i], true));
+    }
+    for (int i = 1; i < runs; i++) {
+      RunComparison.Cell cell = r.cells().get(i);
+      String text = ratio(cell.ratio());
+      if (cell.verdict() == RunComparison.Verdict.BETTER) {
+        text += " better";
+      } else if (cell.verdict() == RunComparison.Verdict.WORSE) {
+        text += " worse";
+      }
+      sb.append("  ").append(pad(text, columns.widths()[runs + i - 1], true));
+    }
+    sb.append('\n');
     return sb.toString();
   }
 
