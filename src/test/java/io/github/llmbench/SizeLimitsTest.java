@@ -36,9 +36,7 @@ class SizeLimitsTest {
           "report/SettingsDescription.java#of",
           // records and capture built by name, RunAnalysis.of's inputs one record (item 4)
           "capture/ChunkInspector.java#inspect",
-          "analysis/RunAnalysis.java#of",
-          // server profiles (item 3)
-          "analysis/ServerFigures.java#of");
+          "analysis/RunAnalysis.java#of");
 
   @Test
   void noMainFileOrMethodIsLongerThanTheLimitOutsideTheListedExceptions() throws IOException {

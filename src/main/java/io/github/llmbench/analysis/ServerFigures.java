@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NavigableMap;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -194,7 +195,24 @@ public record ServerFigures(
             ? window(series, steadyStartMs, steadyEndMs)
             : Map.of();
     List<String> guards = new ArrayList<>();
-    Double hit = level.get("prefix_cache_hit_rate");
+    guards.addAll(
+        prefixCacheGuards(series, level.get("prefix_cache_hit_rate"), idealHitRate, levelName));
+    tokenGuard(level.get("generation_tokens"), clientOutputTokens, levelName)
+        .ifPresent(guards::add);
+    queueGuard(steady.get("waiting_max"), levelName).ifPresent(guards::add);
+    preemptionGuard(level.get("preemptions"), levelName).ifPresent(guards::add);
+    clockGuard(series.gpu(SM_CLOCK).subMap(startMs, true, endMs, true), levelName)
+        .ifPresent(guards::add);
+    return new ServerFigures(level, steady, guards);
+  }
+
+  /**
+   * The prefix cache's guards: a hit rate under half of what a perfect cache would serve of the
+   * prompts (caching off, or evicting), and a hit rate high enough that prefill was not measured.
+   */
+  private static List<String> prefixCacheGuards(
+      Series series, Double hit, Double idealHitRate, String levelName) {
+    List<String> guards = new ArrayList<>();
     double intended = idealHitRate == null ? 0 : idealHitRate;
     if (hit != null && intended > HIT_RATE_GUARD && hit < intended / 2) {
       guards.add(
@@ -228,11 +246,16 @@ public record ServerFigures(
                       + " prompt_tokens_cached counts each prompt once)"
                   : ""));
     }
-    Double generated = level.get("generation_tokens");
+    return guards;
+  }
+
+  /** The server generated more or fewer tokens than the client received: other traffic. */
+  private static Optional<String> tokenGuard(
+      Double generated, long clientOutputTokens, String levelName) {
     if (generated != null
         && clientOutputTokens > 0
         && Math.abs(generated - clientOutputTokens) > TOKEN_MISMATCH_GUARD * clientOutputTokens) {
-      guards.add(
+      return Optional.of(
           String.format(
               Locale.ROOT,
               "the server generated %.0f tokens at %s, the client received %d (%+.0f%%): other traffic on the server, or a second replica",
@@ -241,30 +264,42 @@ public record ServerFigures(
               clientOutputTokens,
               100 * (generated - clientOutputTokens) / clientOutputTokens));
     }
-    Double waiting = steady.get("waiting_max");
-    if (waiting != null && waiting > 0) {
-      guards.add(
+    return Optional.empty();
+  }
+
+  /** Requests waited in the server's queue inside the steady window. */
+  private static Optional<String> queueGuard(Double steadyWaitingMax, String levelName) {
+    if (steadyWaitingMax != null && steadyWaitingMax > 0) {
+      return Optional.of(
           String.format(
               Locale.ROOT,
               "requests waited in the server's queue inside the steady window at %s (up to %.0f): the level measures the queue",
               levelName,
-              waiting));
+              steadyWaitingMax));
     }
-    Double preemptions = level.get("preemptions");
+    return Optional.empty();
+  }
+
+  /** The server preempted requests (KV cache full) and recomputed them. */
+  private static Optional<String> preemptionGuard(Double preemptions, String levelName) {
     if (preemptions != null && preemptions > 0) {
-      guards.add(
+      return Optional.of(
           String.format(
               Locale.ROOT,
               "the server preempted %.0f requests at %s (KV cache full): they were recomputed",
               preemptions,
               levelName));
     }
-    NavigableMap<Long, Double> clock = series.gpu(SM_CLOCK).subMap(startMs, true, endMs, true);
+    return Optional.empty();
+  }
+
+  /** The GPUs' SM clock (over the level) fell well below its first value: the GPU throttled. */
+  private static Optional<String> clockGuard(NavigableMap<Long, Double> clock, String levelName) {
     if (!clock.isEmpty()) {
       double first = clock.firstEntry().getValue();
       double min = clock.values().stream().mapToDouble(Double::doubleValue).min().orElse(first);
       if (first > 0 && min < (1 - CLOCK_DROP_GUARD) * first) {
-        guards.add(
+        return Optional.of(
             String.format(
                 Locale.ROOT,
                 "GPU SM clock fell %.0f%% below its first value at %s (%.0f -> %.0f MHz): the GPU throttled",
@@ -274,7 +309,7 @@ public record ServerFigures(
                 min));
       }
     }
-    return new ServerFigures(level, steady, guards);
+    return Optional.empty();
   }
 
   private static Map<String, Double> window(Series s, long from, long to) {
@@ -284,28 +319,9 @@ public record ServerFigures(
     putGauge(f, "waiting", s.gauge(WAITING), from, to);
     putGauge(f, "kv_cache_usage", s.ratio(KV_USAGE), from, to);
     f.put("preemptions", delta(s.gauge(PREEMPTIONS), from, to));
-    Double queries = delta(s.gauge(PREFIX_QUERIES), from, to);
-    Double hits = delta(s.gauge(PREFIX_HITS), from, to);
-    Double prompt = delta(s.gauge(PROMPT_TOKENS), from, to);
-    Double cachedOfPrompt = delta(s.gauge(CACHED_OF_PROMPT_TOKENS), from, to);
-    Double cached = delta(s.gauge(CACHED_APART_PROMPT_TOKENS), from, to);
-    Double hitRate = null;
-    if (cachedOfPrompt != null && prompt != null && prompt > 0) {
-      hitRate = cachedOfPrompt / prompt;
-    } else if (queries != null && hits != null && queries > 0) {
-      hitRate = hits / queries;
-    } else if (cached != null && prompt != null && prompt + cached > 0) {
-      hitRate =
-          cached
-              / (prompt
-                  + cached); // llama.cpp counts cached prompt tokens apart from processed ones
-    }
-    f.put("prefix_cache_hit_rate", hitRate);
-    if (prompt != null && cached != null) {
-      prompt +=
-          cached; // every prompt token the server took in, as vLLM's counter and the client count
-      // them
-    }
+    PromptTokens promptTokens = PromptTokens.of(s, from, to);
+    f.put("prefix_cache_hit_rate", promptTokens.cacheHitRate());
+    Double prompt = promptTokens.taken();
     Double generated = delta(s.gauge(GENERATION_TOKENS), from, to);
     f.put("prompt_tokens", prompt);
     f.put("generation_tokens", generated);
@@ -318,6 +334,39 @@ public record ServerFigures(
     f.put("gpu_sm_clock_mhz_mean", mean(s.gpu(SM_CLOCK), from, to));
     f.put("gpu_util_mean", mean(s.gpu(GPU_UTIL), from, to));
     return f;
+  }
+
+  /**
+   * The prompt tokens the server took in over a window and the prefix cache's share of them.
+   *
+   * @param taken every prompt token the server took in (cached ones included, as vLLM's counter and
+   *     the client count them), or null when it does not count them
+   * @param cacheHitRate the prefix cache's hit rate: the cached share of the prompt tokens where
+   *     the server counts those, else vLLM's hits over its queries; null when not reported
+   */
+  private record PromptTokens(Double taken, Double cacheHitRate) {
+
+    static PromptTokens of(Series s, long from, long to) {
+      Double queries = delta(s.gauge(PREFIX_QUERIES), from, to);
+      Double hits = delta(s.gauge(PREFIX_HITS), from, to);
+      Double prompt = delta(s.gauge(PROMPT_TOKENS), from, to);
+      Double cachedOfPrompt = delta(s.gauge(CACHED_OF_PROMPT_TOKENS), from, to);
+      Double cached = delta(s.gauge(CACHED_APART_PROMPT_TOKENS), from, to);
+      Double hitRate = null;
+      if (cachedOfPrompt != null && prompt != null && prompt > 0) {
+        hitRate = cachedOfPrompt / prompt;
+      } else if (queries != null && hits != null && queries > 0) {
+        hitRate = hits / queries;
+      } else if (cached != null && prompt != null && prompt + cached > 0) {
+        // llama.cpp counts cached prompt tokens apart from processed ones
+        hitRate = cached / (prompt + cached);
+      }
+      if (prompt != null && cached != null) {
+        prompt +=
+            cached; // every prompt token taken in, as vLLM's counter and the client count them
+      }
+      return new PromptTokens(prompt, hitRate);
+    }
   }
 
   private static void putGauge(
