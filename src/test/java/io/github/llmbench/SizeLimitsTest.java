@@ -35,7 +35,6 @@ class SizeLimitsTest {
           // report sections as files (item 1)
           "report/SettingsDescription.java#of",
           // records and capture built by name, RunAnalysis.of's inputs one record (item 4)
-          "capture/ChunkInspector.java#inspect",
           "analysis/RunAnalysis.java#of");
 
   @Test

@@ -120,69 +120,14 @@ final class ChunkInspector {
         String name = p.currentName();
         JsonToken value = p.nextToken();
         switch (name) {
-          case "type" -> {
-            if (value == JsonToken.VALUE_STRING) {
-              type = p.getText();
-            } else {
-              p.skipChildren();
-            }
-          }
-          case "delta" -> {
-            if (value == JsonToken.VALUE_STRING) {
-              delta = true;
-              facts.delta.setLength(0);
-              facts.delta.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
-            } else {
-              p.skipChildren();
-            }
-          }
-          case "response" -> {
-            if (value == JsonToken.START_OBJECT) {
-              response = p.readValueAsTree();
-            } else {
-              p.skipChildren();
-            }
-          }
-          case "message" -> {
-            if (value == JsonToken.VALUE_STRING) {
-              message = p.getText();
-            } else {
-              p.skipChildren();
-            }
-          }
-          case "choices" -> {
-            if (value == JsonToken.START_ARRAY) {
-              JsonToken first = p.nextToken();
-              if (first != JsonToken.END_ARRAY) {
-                if (first == JsonToken.START_OBJECT) {
-                  facts.text = firstChoiceCarriesText(p, facts);
-                } else {
-                  p.skipChildren();
-                }
-                skipRestOfArray(p); // further choices (n > 1) are not measured
-              }
-            } else {
-              p.skipChildren();
-            }
-          }
-          case "usage" -> {
-            if (value == JsonToken.START_OBJECT) {
-              facts.hasUsage = true;
-              readUsage(p, facts);
-            }
-          }
-          case "error" -> {
-            if (value != JsonToken.VALUE_NULL) {
-              facts.error = "error event: " + errorText(p.readValueAsTree());
-            }
-          }
-          case "timings" -> {
-            if (value == JsonToken.START_OBJECT) {
-              facts.timings = timings(p.readValueAsTree());
-            } else {
-              p.skipChildren();
-            }
-          }
+          case "type" -> type = stringOr(p, value, type);
+          case "delta" -> delta |= readDelta(p, value, facts);
+          case "response" -> response = objectOr(p, value, response);
+          case "message" -> message = stringOr(p, value, message);
+          case "choices" -> readChoices(p, value, facts);
+          case "usage" -> readUsage(p, value, facts);
+          case "error" -> readError(p, value, facts);
+          case "timings" -> readTimings(p, value, facts);
           default -> p.skipChildren();
         }
       }
@@ -193,6 +138,83 @@ final class ChunkInspector {
       }
     } catch (IOException | RuntimeException e) {
       facts.error = invalid(data, length);
+    }
+  }
+
+  // One step per member of an event, each reading its value (the parser is on it) to its end.
+  // Plain static methods on the per-chunk path: no object, no lambda per chunk.
+
+  /** A string member's text; any other value is skipped and {@code current} kept. */
+  private static String stringOr(JsonParser p, JsonToken value, String current) throws IOException {
+    if (value == JsonToken.VALUE_STRING) {
+      return p.getText();
+    }
+    p.skipChildren();
+    return current;
+  }
+
+  /** An object member as a tree; any other value is skipped and {@code current} kept. */
+  private static JsonNode objectOr(JsonParser p, JsonToken value, JsonNode current)
+      throws IOException {
+    if (value == JsonToken.START_OBJECT) {
+      return p.readValueAsTree();
+    }
+    p.skipChildren();
+    return current;
+  }
+
+  /**
+   * A Responses event's {@code delta}: a string is copied into {@code facts.delta} (its {@code
+   * type} may come after it); returns whether it was one.
+   */
+  private static boolean readDelta(JsonParser p, JsonToken value, Facts facts) throws IOException {
+    if (value == JsonToken.VALUE_STRING) {
+      facts.delta.setLength(0);
+      facts.delta.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+      return true;
+    }
+    p.skipChildren();
+    return false;
+  }
+
+  /** {@code choices}: the first choice's text and finish reason; further choices are skipped. */
+  private static void readChoices(JsonParser p, JsonToken value, Facts facts) throws IOException {
+    if (value == JsonToken.START_ARRAY) {
+      JsonToken first = p.nextToken();
+      if (first != JsonToken.END_ARRAY) {
+        if (first == JsonToken.START_OBJECT) {
+          facts.text = firstChoiceCarriesText(p, facts);
+        } else {
+          p.skipChildren();
+        }
+        skipRestOfArray(p); // further choices (n > 1) are not measured
+      }
+    } else {
+      p.skipChildren();
+    }
+  }
+
+  /** {@code usage}: an object holds the token counts. */
+  private static void readUsage(JsonParser p, JsonToken value, Facts facts) throws IOException {
+    if (value == JsonToken.START_OBJECT) {
+      facts.hasUsage = true;
+      readUsageFields(p, facts);
+    }
+  }
+
+  /** {@code error}: anything but null makes the chunk an error event. */
+  private static void readError(JsonParser p, JsonToken value, Facts facts) throws IOException {
+    if (value != JsonToken.VALUE_NULL) {
+      facts.error = "error event: " + errorText(p.readValueAsTree());
+    }
+  }
+
+  /** {@code timings}: llama.cpp's server-side timings. */
+  private static void readTimings(JsonParser p, JsonToken value, Facts facts) throws IOException {
+    if (value == JsonToken.START_OBJECT) {
+      facts.timings = timings(p.readValueAsTree());
+    } else {
+      p.skipChildren();
     }
   }
 
@@ -366,7 +388,7 @@ final class ChunkInspector {
     }
   }
 
-  private static void readUsage(JsonParser p, Facts facts) throws IOException {
+  private static void readUsageFields(JsonParser p, Facts facts) throws IOException {
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
       JsonToken v = p.nextToken();
