@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The packages' dependencies point one way (docs/architecture.md): each main source file may use
  * only the kit packages its own package is allowed, read from its imports and qualified names, and
- * each allowed one is used.
+ * each allowed one is used; the graph they draw has no cycle, so its arrows go one way, from the
+ * composition root down to {@code core}.
  */
 class ArchitectureTest {
   private static final Path MAIN = Path.of("src/main/java/io/github/llmbench");
@@ -111,6 +112,58 @@ class ArchitectureTest {
       used.add(m.group(1));
     }
     assertEquals(List.of("report"), used, "a comment's link is no dependency, a field's type is");
+  }
+
+  @Test
+  void theDrawnGraphHasNoCycle() {
+    assertEquals(List.of(), cycle(ALLOWED), "a cycle among the packages");
+  }
+
+  @Test
+  void aCycleIsFound() {
+    Map<String, Set<String>> graph =
+        Map.of("a", Set.of("b"), "b", Set.of("c"), "c", Set.of("a"), "d", Set.of());
+    assertEquals(3, cycle(graph).size() - 1, "a -> b -> c -> a: " + cycle(graph));
+  }
+
+  /**
+   * A cycle of the graph as the packages along it (the first again at the end), empty when there is
+   * none: with none, every arrow points from a higher layer to a lower one.
+   */
+  static List<String> cycle(Map<String, Set<String>> graph) {
+    Map<String, Integer> state = new TreeMap<>(); // absent: unseen, 1: on the path, 2: done
+    for (String start : new TreeSet<>(graph.keySet())) {
+      List<String> path = new ArrayList<>();
+      List<String> found = visit(start, graph, state, path);
+      if (!found.isEmpty()) {
+        return found;
+      }
+    }
+    return List.of();
+  }
+
+  private static List<String> visit(
+      String node, Map<String, Set<String>> graph, Map<String, Integer> state, List<String> path) {
+    Integer s = state.get(node);
+    if (s != null && s == 2) {
+      return List.of();
+    }
+    if (s != null) {
+      List<String> loop = new ArrayList<>(path.subList(path.indexOf(node), path.size()));
+      loop.add(node);
+      return loop;
+    }
+    state.put(node, 1);
+    path.add(node);
+    for (String next : new TreeSet<>(graph.getOrDefault(node, Set.of()))) {
+      List<String> found = visit(next, graph, state, path);
+      if (!found.isEmpty()) {
+        return found;
+      }
+    }
+    path.remove(path.size() - 1);
+    state.put(node, 2);
+    return List.of();
   }
 
   private static String withoutComments(String source) {
