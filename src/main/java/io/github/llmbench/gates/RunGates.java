@@ -39,7 +39,7 @@ public record RunGates(GateSet set, Optional<String> baseline, RunFigures baseli
     } catch (IllegalArgumentException e) {
       throw new SettingsException(e.getMessage());
     }
-    if (settings.server().api().pooling()) {
+    if (!settings.server().api().figures().generates()) {
       checkPooling(set, entries, typed.file().map(f -> f + ": ").orElse("-Dgate."));
     }
     Optional<String> baseline = typed.baseline();
