@@ -44,8 +44,9 @@ class ArchitectureTest {
           Map.entry("telemetry", Set.of("core", "records", "servers")),
           Map.entry("records", Set.of("core", "endpoints")),
           Map.entry("analysis", Set.of("core", "catalog", "records", "servers", "endpoints")),
-          Map.entry("summary", Set.of("core", "analysis")),
-          Map.entry("gates", Set.of("core", "settings", "records", "analysis", "summary")),
+          Map.entry("summary", Set.of("core", "analysis", "endpoints")),
+          Map.entry(
+              "gates", Set.of("core", "settings", "records", "analysis", "summary", "endpoints")),
           Map.entry(
               "report",
               Set.of("core", "catalog", "settings", "records", "analysis", "summary", "gates")),
