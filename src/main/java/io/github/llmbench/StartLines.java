@@ -61,7 +61,9 @@ final class StartLines {
     ServerProfile kind = target.api().kind();
     if (!settings.server().api().figures().generates()) {
       return kind.label()
-          + ": embeddings, one JSON body per request (not streamed): E2EL and input tokens only";
+          + ": "
+          + settings.server().api().id()
+          + ", one JSON body per request (not streamed): E2EL and input tokens only";
     }
     String line =
         kind.label()

@@ -43,7 +43,6 @@ final class StreamExchange implements HttpListener {
   private final StreamReader reader;
 
   /** Whether the answer is one JSON body (embeddings), not an event stream. */
-  /** Whether the answer is one JSON body (an embeddings request), not a stream. */
   private final boolean oneBody;
 
   /** The JSON body of a 200 to an embeddings request, null otherwise. */

@@ -26,6 +26,11 @@ final class EmbeddingsEndpoint implements Endpoint {
   }
 
   @Override
+  public String helpText() {
+    return path() + " (one JSON body, not streamed: E2EL and input tokens)";
+  }
+
+  @Override
   public CaptureKind capture() {
     return CaptureKind.JSON_BODY;
   }

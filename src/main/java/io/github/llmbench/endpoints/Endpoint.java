@@ -16,6 +16,11 @@ public interface Endpoint {
   /** Its path under the server's base URL ({@code /v1/chat/completions}). */
   String path();
 
+  /** How {@code -Dhelp} names it among the endpoints: its path, and what sets it apart. */
+  default String helpText() {
+    return path();
+  }
+
   /** How its answer is read: an event stream, or one JSON body. */
   CaptureKind capture();
 

@@ -25,7 +25,16 @@ public final class Endpoints {
 
   /** The ids, as a refusal lists them: {@code chat, completions, responses or embeddings}. */
   public static String idsText() {
-    List<String> ids = ALL.stream().map(Endpoint::id).toList();
-    return String.join(", ", ids.subList(0, ids.size() - 1)) + " or " + ids.get(ids.size() - 1);
+    return listed(ALL.stream().map(Endpoint::id).toList());
+  }
+
+  /** Each endpoint's {@link Endpoint#helpText}, as {@code -Dhelp} lists them. */
+  public static String helpText() {
+    return listed(ALL.stream().map(Endpoint::helpText).toList());
+  }
+
+  private static String listed(List<String> items) {
+    int last = items.size() - 1;
+    return String.join(", ", items.subList(0, last)) + " or " + items.get(last);
   }
 }

@@ -24,6 +24,11 @@ final class ResponsesEndpoint implements Endpoint {
   }
 
   @Override
+  public String helpText() {
+    return path() + " (streamed events)";
+  }
+
+  @Override
   public CaptureKind capture() {
     return CaptureKind.EVENT_STREAM;
   }

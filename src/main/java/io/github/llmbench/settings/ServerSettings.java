@@ -55,9 +55,8 @@ public record ServerSettings(
           HEADING,
           "api",
           Endpoints.CHAT,
-          "chat, completions, responses or embeddings",
-          "the endpoint: /v1/chat/completions, /v1/completions, /v1/responses (streamed events) or"
-              + " /v1/embeddings (one JSON body, not streamed: E2EL and input tokens)",
+          Endpoints.idsText(),
+          "the endpoint: " + Endpoints.helpText(),
           ServerSettings::parseEndpoint);
   public static final Setting<String> MODEL =
       Setting.without(
