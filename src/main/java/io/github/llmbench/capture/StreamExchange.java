@@ -42,8 +42,8 @@ final class StreamExchange implements HttpListener {
   private final int timeoutSeconds;
   private final StreamReader reader;
 
-  /** Whether the answer is one JSON body (embeddings), not an event stream. */
-  private final boolean oneBody;
+  /** How the answer is read: an event stream, or one JSON body (embeddings). */
+  private final CaptureKind capture;
 
   /** The JSON body of a 200 to an embeddings request, null otherwise. */
   private PooledBody pooled;
@@ -82,7 +82,7 @@ final class StreamExchange implements HttpListener {
 
   StreamExchange(
       Session session, RequestRecords.Sent sent, Reading reading, Completion completion) {
-    this.oneBody = reading.capture() == CaptureKind.JSON_BODY;
+    this.capture = reading.capture();
     this.session = session;
     this.sent = sent;
     this.timeoutSeconds = reading.timeoutSeconds();
@@ -110,6 +110,7 @@ final class StreamExchange implements HttpListener {
   public void onHttpResponse(HttpResponseStatus responseStatus, HttpHeaders headers) {
     status = responseStatus.code();
     contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
+    boolean oneBody = capture == CaptureKind.JSON_BODY;
     if (oneBody && status == 200) {
       pooled = new PooledBody(); // whatever its content type says, its bytes must be the JSON
     } else if (oneBody || !streaming()) {
