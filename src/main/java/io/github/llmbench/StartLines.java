@@ -6,7 +6,6 @@ import io.github.llmbench.report.SettingsDescription;
 import io.github.llmbench.servers.ServerProfile;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.ServerSettings;
-import io.github.llmbench.workload.RequestBodies;
 import java.io.PrintStream;
 import java.net.URI;
 import java.util.LinkedHashMap;
@@ -60,16 +59,21 @@ final class StartLines {
   /** Which server answers, and what the kit does differently for it. */
   static String serverLine(Target target, BenchSettings settings) {
     ServerProfile kind = target.api().kind();
-    if (settings.server().api().pooling()) {
+    if (!settings.server().api().figures().generates()) {
       return kind.label()
-          + ": embeddings, one JSON body per request (not streamed): E2EL and input tokens only";
+          + ": "
+          + settings.server().api().id()
+          + ", one JSON body per request (not streamed): E2EL and input tokens only";
     }
     String line =
         kind.label()
             + ": the output length goes in "
-            + (settings.server().api() == BenchSettings.Api.RESPONSES
-                ? RequestBodies.RESPONSES_MAX_TOKENS
-                : kind.maxTokensKey(settings.server().api() == BenchSettings.Api.CHAT));
+            + settings
+                .server()
+                .api()
+                .outputLengthKey(
+                    kind.maxTokensKey(true), settings.server().requestOptions().extraBody())
+                .orElseThrow();
     if (!kind.honoursIgnoreEos()) {
       line +=
           "; it ignores ignore_eos, so answers end where the model ends them, shorter than asked"

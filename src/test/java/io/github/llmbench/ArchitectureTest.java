@@ -34,18 +34,20 @@ class ArchitectureTest {
       Map.ofEntries(
           Map.entry("core", Set.of()),
           Map.entry("servers", Set.of()),
+          Map.entry("endpoints", Set.of("core")),
           Map.entry("catalog", Set.of()),
-          Map.entry("settings", Set.of("core", "catalog")),
-          Map.entry("workload", Set.of("core", "settings")),
+          Map.entry("settings", Set.of("core", "catalog", "endpoints")),
+          Map.entry("workload", Set.of("core", "settings", "endpoints")),
           Map.entry(
               "injection",
               Set.of("core", "settings", "workload", "capture", "records", "servers", "simulator")),
-          Map.entry("capture", Set.of("core", "records")),
+          Map.entry("capture", Set.of("core", "records", "endpoints")),
           Map.entry("telemetry", Set.of("core", "records", "servers")),
-          Map.entry("records", Set.of("core")),
-          Map.entry("analysis", Set.of("core", "catalog", "records", "servers")),
-          Map.entry("summary", Set.of("core", "analysis")),
-          Map.entry("gates", Set.of("core", "settings", "records", "analysis", "summary")),
+          Map.entry("records", Set.of("core", "endpoints")),
+          Map.entry("analysis", Set.of("core", "catalog", "records", "servers", "endpoints")),
+          Map.entry("summary", Set.of("core", "analysis", "endpoints")),
+          Map.entry(
+              "gates", Set.of("core", "settings", "records", "analysis", "summary", "endpoints")),
           Map.entry(
               "report",
               Set.of("core", "catalog", "settings", "records", "analysis", "summary", "gates")),

@@ -308,7 +308,7 @@ public record RunAnalysis(
               Double hitRate = server.prefixCacheHitRate();
               Roofline roof = null;
               String note = null;
-              if (serving.pooling()) {
+              if (!serving.endpointFigures().generates()) {
                 note =
                     "Roofline skipped: it models decoding, and an embeddings level decodes nothing.";
               } else if (model == null || gpu == null) {
@@ -464,9 +464,9 @@ public record RunAnalysis(
       int c = l.concurrency() != null ? l.concurrency() : l.steady().concurrency();
       // a pooling level's work is its input: its tokens per second are its throughput
       double out =
-          l.serving().pooling()
-              ? (steady ? l.steady().inputThroughput() : l.serving().inputThroughput())
-              : steady ? l.steady().outputThroughput() : l.serving().outputThroughput();
+          l.serving().endpointFigures().generates()
+              ? (steady ? l.steady().outputThroughput() : l.serving().outputThroughput())
+              : steady ? l.steady().inputThroughput() : l.serving().inputThroughput();
       points.add(
           new Knee.Point(
               l.name(),

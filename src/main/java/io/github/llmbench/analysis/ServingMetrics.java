@@ -2,6 +2,7 @@ package io.github.llmbench.analysis;
 
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
+import io.github.llmbench.endpoints.Figures;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,9 +33,10 @@ import java.util.List;
  *     ReportedPercentiles})
  * @param cancelled requests the client cancelled on purpose ({@code -Dcancel.pct}): neither
  *     completed nor failed, in no other figure
- * @param pooling whether every request went to a pooling endpoint (embeddings): nothing was
- *     generated, so only E2EL, the input tokens and the request rate mean anything (vLLM's pooling
- *     block); its TTFT equals its E2EL and its TPOT and ITL are empty
+ * @param endpointFigures the figures its requests have: {@link Figures#POOLED} when every request
+ *     went to a pooling endpoint (embeddings): nothing was generated, so only E2EL, the input
+ *     tokens and the request rate mean anything (vLLM's pooling block); its TTFT equals its E2EL
+ *     and its TPOT and ITL are empty
  */
 public record ServingMetrics(
     int completed,
@@ -55,7 +57,7 @@ public record ServingMetrics(
     int outputTokensEstimatedCount,
     List<Double> percentiles,
     int cancelled,
-    boolean pooling) {
+    Figures endpointFigures) {
 
   public ServingMetrics {
     percentiles = List.copyOf(percentiles);
@@ -100,7 +102,7 @@ public record ServingMetrics(
         outputTokensEstimatedCount,
         percentiles,
         cancelled,
-        false);
+        Figures.GENERATED);
   }
 
   /** Input tokens of completed requests per second of the duration; 0 when it is 0. */
@@ -109,11 +111,19 @@ public record ServingMetrics(
   }
 
   /**
+   * Whether its requests went to a pooling endpoint (embeddings): {@link Figures#POOLED}, for the
+   * report's blocks.
+   */
+  public boolean pooling() {
+    return !endpointFigures.generates();
+  }
+
+  /**
    * The latency metrics that mean something here: E2EL alone for pooling requests, all of them
    * otherwise.
    */
   public List<Metric> metrics() {
-    return pooling ? List.of(Metric.E2EL) : List.of(Metric.values());
+    return endpointFigures.latencies();
   }
 
   /** Every latency figure it holds: metric by metric, each statistic its stats hold. */

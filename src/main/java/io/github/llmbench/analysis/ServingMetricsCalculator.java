@@ -1,5 +1,6 @@
 package io.github.llmbench.analysis;
 
+import io.github.llmbench.endpoints.Figures;
 import io.github.llmbench.records.RequestRecord;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -128,7 +129,7 @@ public final class ServingMetricsCalculator {
         tokens.estimated(),
         shown,
         outcomes.cancelled(),
-        outcomes.pooling());
+        outcomes.figures());
   }
 
   /**
@@ -137,7 +138,7 @@ public final class ServingMetricsCalculator {
    * @param ok the completed requests, in record order
    * @param failed how many failed
    * @param cancelled how many were cancelled (neither completed nor failed)
-   * @param pooling whether there were requests and all were pooling requests
+   * @param figures {@link Figures#POOLED} when there were requests and all were pooling requests
    */
   private record Outcomes(
       List<RequestRecord> ok,
@@ -145,7 +146,7 @@ public final class ServingMetricsCalculator {
       int cancelled,
       long firstStartMs,
       long lastEndMs,
-      boolean pooling) {
+      Figures figures) {
 
     static Outcomes of(Collection<RequestRecord> records) {
       int failed = 0;
@@ -157,7 +158,7 @@ public final class ServingMetricsCalculator {
       for (RequestRecord r : records) {
         minStart = Math.min(minStart, r.startMs());
         maxEnd = Math.max(maxEnd, r.endMs());
-        pooling &= r.pooling();
+        pooling &= r.figures() == Figures.POOLED;
         if (r.cancelled()) {
           cancelled++;
         } else if (!r.ok()) {
@@ -166,7 +167,8 @@ public final class ServingMetricsCalculator {
           ok.add(r);
         }
       }
-      return new Outcomes(ok, failed, cancelled, minStart, maxEnd, pooling);
+      return new Outcomes(
+          ok, failed, cancelled, minStart, maxEnd, pooling ? Figures.POOLED : Figures.GENERATED);
     }
   }
 

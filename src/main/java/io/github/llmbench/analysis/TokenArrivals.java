@@ -23,7 +23,7 @@ public final class TokenArrivals {
 
   /** Output tokens per text chunk of a request: output_tokens / chunks, 1 when unknown. */
   public static double chunkWeight(RequestRecord r) {
-    if (r.pooling()) {
+    if (!r.figures().generates()) {
       return 0.0; // an embedding's one arrival is its answer's end, not a token
     }
     int chunks = 1 + r.itlMs().size();

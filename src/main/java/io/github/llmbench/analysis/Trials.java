@@ -110,7 +110,7 @@ public record Trials(List<Trial> trials) {
         pooled.outputTokensEstimatedCount(),
         pooled.percentiles(),
         pooled.cancelled(),
-        pooled.pooling());
+        pooled.endpointFigures());
   }
 
   /**

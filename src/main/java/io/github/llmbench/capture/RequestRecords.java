@@ -85,7 +85,7 @@ public final class RequestRecords {
 
   /**
    * The record of a request, filled from what was known when it was sent and what its stream said,
-   * for the caller to add what it alone knows ({@link RequestRecord.Builder#pooling}) and build
+   * for the caller to add what it alone knows ({@link RequestRecord.Builder#figures}) and build
    * once.
    *
    * @param endNanos when the request ended (end of the response, failure or timeout)

@@ -184,7 +184,7 @@ final class StreamAction extends KitAction {
       RequestRecord record =
           RequestRecords.builder(
                   ex.sent, endNanos, ex.stream(), failure, httpStatus, capture.outputCounter())
-              .pooling(capture.pooling())
+              .figures(capture.endpoint().figures())
               .build();
       if (record.ok()) {
         capture.logCompleted(stats, after, record, ex.stream());

@@ -7,6 +7,8 @@ import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.Session;
 import io.github.llmbench.core.Metric;
+import io.github.llmbench.endpoints.Endpoint;
+import io.github.llmbench.endpoints.Figures;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunRecorder;
@@ -41,9 +43,9 @@ import java.util.function.ToLongFunction;
  * #recordName}), also TTFT and TPOT records of a completed stream, and one ITL record per gap.
  * Gatling's records are whole milliseconds; {@code requests.jsonl} keeps microseconds.
  *
- * <p>An embeddings endpoint ({@value #EMBEDDINGS_PATH}) is not streamed: its one JSON body is read
- * as it arrives ({@link PooledBody}) and its records are pooling ones ({@link
- * RequestRecord#pooling()}).
+ * <p>The endpoint, set once at build time, says how its answer is read: an event stream, or one
+ * JSON body read as it arrives ({@link PooledBody}, embeddings); each record carries the endpoint's
+ * figures ({@link RequestRecord#figures()}).
  */
 public final class StreamCapture {
   public static final String REQUEST_RECORD = "request";
@@ -68,16 +70,13 @@ public final class StreamCapture {
   /** What a {@code sendAt} function gives for a request sent as soon as it is built. */
   public static final long SEND_NOW = Long.MIN_VALUE;
 
-  /** How the path of an embeddings endpoint ends ({@code /v1/embeddings}). */
-  public static final String EMBEDDINGS_PATH = "/embeddings";
-
   private static final AtomicLong REQUEST_IDS = new AtomicLong();
 
   private final RunRecorder recorder;
   private final ClientProbe clientProbe;
   private final int timeoutSeconds;
   private final Uri uri;
-  private final String path;
+  private final Endpoint endpoint;
   private final Uri modelsUri;
   private final int maxOutputTokens;
   private final HttpHeaders headers;
@@ -85,9 +84,6 @@ public final class StreamCapture {
   private final boolean tpotRecords;
   private final boolean itlRecords;
   private final boolean keepAnswers;
-
-  /** Whether the endpoint answers with one JSON body and generates nothing (embeddings). */
-  private final boolean pooling;
 
   private final ToIntFunction<String> outputCounter;
   private final Function<Session, Integer> countedInputTokens;
@@ -106,15 +102,16 @@ public final class StreamCapture {
   }
 
   /**
-   * What a capture needs, set by name; the server ({@link #baseUrl}), the endpoint ({@link #path})
-   * and the {@link #timeout} are required, the rest have the defaults their setters say.
+   * What a capture needs, set by name; the server ({@link #baseUrl}), the endpoint ({@link
+   * #endpoint}) and the {@link #timeout} are required, the rest have the defaults their setters
+   * say.
    */
   public static final class Builder {
     private RunRecorder recorder;
     private ClientProbe clientProbe;
     private Duration timeout;
     private URI baseUrl;
-    private String path;
+    private Endpoint endpoint;
     private Optional<String> apiKey = Optional.empty();
     private Map<String, String> extraHeaders = Map.of();
     private boolean closeConnection;
@@ -152,9 +149,9 @@ public final class StreamCapture {
       return this;
     }
 
-    /** The endpoint, e.g. {@code /v1/chat/completions}. */
-    public Builder path(String path) {
-      this.path = path;
+    /** The endpoint: its path, how its answer is read and the figures its records have. */
+    public Builder endpoint(Endpoint endpoint) {
+      this.endpoint = endpoint;
       return this;
     }
 
@@ -251,8 +248,8 @@ public final class StreamCapture {
     this.recorder = b.recorder;
     this.clientProbe = b.clientProbe;
     this.timeoutSeconds = (int) Math.max(1, b.timeout.toSeconds());
-    this.path = b.path;
-    this.pooling = path.endsWith(EMBEDDINGS_PATH);
+    this.endpoint = b.endpoint;
+    String path = endpoint.path();
     this.uri =
         Uri.create(b.baseUrl + path); // the settings leave no trailing '/' (as ServerApi relies on)
     this.modelsUri = Uri.create(b.baseUrl + "/v1/models");
@@ -267,7 +264,7 @@ public final class StreamCapture {
     this.endpoints = spread ? b.baseUrls.stream().map(URI::toString).toList() : List.of();
     HttpHeaders h = new DefaultHttpHeaders();
     h.set("Content-Type", "application/json");
-    h.set("Accept", pooling ? "application/json" : "text/event-stream");
+    h.set("Accept", endpoint.capture().accept());
     b.apiKey.ifPresent(key -> h.set("Authorization", "Bearer " + key));
     if (b.closeConnection) {
       h.set("Connection", "close");
@@ -275,7 +272,8 @@ public final class StreamCapture {
     b.extraHeaders.forEach(h::set);
     this.headers = h;
     this.reading =
-        new StreamExchange.Reading(maxOutputTokens, keepAnswers, timeoutSeconds, pooling);
+        new StreamExchange.Reading(
+            maxOutputTokens, keepAnswers, timeoutSeconds, endpoint.capture());
     warmUp();
   }
 
@@ -305,7 +303,7 @@ public final class StreamCapture {
             .getBytes(StandardCharsets.UTF_8);
     pooled.feed(json, 0, json.length);
     RequestRecords.builder(warmUp, 3_000_000L, pooled.result(2_000_000L), null, 200, null)
-        .pooling(true)
+        .figures(Figures.POOLED)
         .build();
     RequestRecords.of(
         warmUp,
@@ -412,9 +410,9 @@ public final class StreamCapture {
     return keepAnswers;
   }
 
-  /** Whether the endpoint answers with one JSON body and generates nothing (embeddings). */
-  public boolean pooling() {
-    return pooling;
+  /** The endpoint its requests go to. */
+  public Endpoint endpoint() {
+    return endpoint;
   }
 
   ToIntFunction<String> outputCounter() {

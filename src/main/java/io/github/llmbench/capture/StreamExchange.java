@@ -3,6 +3,7 @@ package io.github.llmbench.capture;
 import io.gatling.core.session.Session;
 import io.gatling.http.client.HttpListener;
 import io.gatling.http.client.Request;
+import io.github.llmbench.endpoints.CaptureKind;
 import io.github.llmbench.records.RequestRecord;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -41,8 +42,8 @@ final class StreamExchange implements HttpListener {
   private final int timeoutSeconds;
   private final StreamReader reader;
 
-  /** Whether the answer is one JSON body (embeddings), not an event stream. */
-  private final boolean pooling;
+  /** How the answer is read: an event stream, or one JSON body (embeddings). */
+  private final CaptureKind capture;
 
   /** The JSON body of a 200 to an embeddings request, null otherwise. */
   private PooledBody pooled;
@@ -63,24 +64,25 @@ final class StreamExchange implements HttpListener {
    * @param expectedTextChunks how many text chunks to make room for at first
    * @param keepAnswer whether to keep the generated text (a conversation sends it back)
    * @param timeoutSeconds the request's timeout, for the failure's text
-   * @param pooling whether the answer is one JSON body (an embeddings request), not a stream
+   * @param capture how the answer is read: an event stream, or one JSON body (embeddings)
    */
-  record Reading(int expectedTextChunks, boolean keepAnswer, int timeoutSeconds, boolean pooling) {
+  record Reading(
+      int expectedTextChunks, boolean keepAnswer, int timeoutSeconds, CaptureKind capture) {
 
     /** An event stream of up to about {@code expectedTextChunks} text chunks. */
     static Reading stream(int expectedTextChunks, boolean keepAnswer, int timeoutSeconds) {
-      return new Reading(expectedTextChunks, keepAnswer, timeoutSeconds, false);
+      return new Reading(expectedTextChunks, keepAnswer, timeoutSeconds, CaptureKind.EVENT_STREAM);
     }
 
     /** One JSON body (embeddings). */
     static Reading pooled(int timeoutSeconds) {
-      return new Reading(1, false, timeoutSeconds, true);
+      return new Reading(1, false, timeoutSeconds, CaptureKind.JSON_BODY);
     }
   }
 
   StreamExchange(
       Session session, RequestRecords.Sent sent, Reading reading, Completion completion) {
-    this.pooling = reading.pooling();
+    this.capture = reading.capture();
     this.session = session;
     this.sent = sent;
     this.timeoutSeconds = reading.timeoutSeconds();
@@ -108,9 +110,10 @@ final class StreamExchange implements HttpListener {
   public void onHttpResponse(HttpResponseStatus responseStatus, HttpHeaders headers) {
     status = responseStatus.code();
     contentType = headers.get(HttpHeaderNames.CONTENT_TYPE);
-    if (pooling && status == 200) {
+    boolean oneBody = capture == CaptureKind.JSON_BODY;
+    if (oneBody && status == 200) {
       pooled = new PooledBody(); // whatever its content type says, its bytes must be the JSON
-    } else if (pooling || !streaming()) {
+    } else if (oneBody || !streaming()) {
       errorBody = new ErrorBody();
     }
   }

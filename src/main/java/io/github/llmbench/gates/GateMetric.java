@@ -3,6 +3,7 @@ package io.github.llmbench.gates;
 import io.github.llmbench.analysis.ServerFigures;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.SloFigure;
+import io.github.llmbench.endpoints.Figures;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -81,20 +82,22 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
   }
 
   /**
-   * Whether a pooling run (embeddings) has this figure: it generates nothing, so it has no TTFT,
-   * TPOT, ITL or TTFO, no output throughput, and no goodput (vLLM computes none for it).
+   * Whether a run whose requests have these figures has this one: a latency its endpoint's figures
+   * list; and, when it generates nothing (embeddings), no TTFO, no output throughput and no goodput
+   * (vLLM computes none for it).
    */
-  static boolean pooling(GateMetric m) {
+  static boolean appliesTo(GateMetric m, Figures figures) {
     if (m instanceof Latency l) {
-      return l.figure().metric() == io.github.llmbench.core.Metric.E2EL;
+      return figures.latencies().contains(l.figure().metric());
     }
-    return !(m == OUTPUT_THROUGHPUT
-        || m == STEADY_OUTPUT_THROUGHPUT
-        || m.needsGoodput()
-        || m == TTFO_MEAN
-        || m == TTFO_MEDIAN
-        || m == TTFO_P90
-        || m == TTFO_P99);
+    return figures.generates()
+        || !(m == OUTPUT_THROUGHPUT
+            || m == STEADY_OUTPUT_THROUGHPUT
+            || m.needsGoodput()
+            || m == TTFO_MEAN
+            || m == TTFO_MEDIAN
+            || m == TTFO_P90
+            || m == TTFO_P99);
   }
 
   /** The gate metric an objective's figure is. */

@@ -1,5 +1,6 @@
 package io.github.llmbench.gates;
 
+import io.github.llmbench.endpoints.Endpoint;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.GateSettings;
 import io.github.llmbench.settings.SearchSettings;
@@ -39,8 +40,9 @@ public record RunGates(GateSet set, Optional<String> baseline, RunFigures baseli
     } catch (IllegalArgumentException e) {
       throw new SettingsException(e.getMessage());
     }
-    if (settings.server().api().pooling()) {
-      checkPooling(set, entries, typed.file().map(f -> f + ": ").orElse("-Dgate."));
+    Endpoint endpoint = settings.server().api();
+    if (!endpoint.figures().generates()) {
+      checkPooling(set, entries, typed.file().map(f -> f + ": ").orElse("-Dgate."), endpoint);
     }
     Optional<String> baseline = typed.baseline();
     if (set.needsBaseline() && baseline.isEmpty()) {
@@ -58,9 +60,12 @@ public record RunGates(GateSet set, Optional<String> baseline, RunFigures baseli
    * An embeddings run has E2EL and its throughputs only: a gate on a figure it cannot have would
    * fail as not measured after the whole load, so it is refused before.
    */
-  private static void checkPooling(GateSet set, Map<String, String> typed, String source) {
+  private static void checkPooling(
+      GateSet set, Map<String, String> typed, String source, Endpoint endpoint) {
     String accepted =
-        "with -Dapi=embeddings: e2el.*, request_throughput.min, input_throughput.min, failed.pct,"
+        "with -Dapi="
+            + endpoint.id()
+            + ": e2el.*, request_throughput.min, input_throughput.min, failed.pct,"
             + " client.* or server.* (an embedding has no TTFT, TPOT, ITL, output tokens or"
             + " goodput)";
     if (set.goodput().isPresent()) {
@@ -74,7 +79,7 @@ public record RunGates(GateSet set, Optional<String> baseline, RunFigures baseli
               + accepted);
     }
     for (Gate g : set.gates()) {
-      if (!GateMetric.pooling(g.metric())) {
+      if (!GateMetric.appliesTo(g.metric(), endpoint.figures())) {
         throw new SettingsException(
             "Invalid gate "
                 + source

@@ -124,7 +124,7 @@ public final class RequestChains {
             .clientProbe(clientProbe)
             .timeout(Duration.ofSeconds(settings.server().timeoutSeconds()))
             .baseUrl(target.baseUrl())
-            .path(settings.server().api().path())
+            .endpoint(settings.server().api())
             .apiKey(settings.apiKey())
             .extraHeaders(settings.server().requestOptions().headers())
             .closeConnection(target.api().closesConnectionAfterStream())
@@ -153,7 +153,7 @@ public final class RequestChains {
             settings.server().api(),
             target.model(),
             settings.server().requestOptions().extraBody(),
-            target.api().kind().maxTokensKey(settings.server().api() == BenchSettings.Api.CHAT));
+            target.api().kind().maxTokensKey(true));
     return new RequestChains(
         capture,
         workload,

@@ -3,6 +3,7 @@ package io.github.llmbench.records;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import io.github.llmbench.core.Level;
+import io.github.llmbench.endpoints.Figures;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -79,10 +80,11 @@ public final class RequestRecord {
   private final Route route;
 
   /**
-   * Whether it went to a pooling endpoint (embeddings): nothing generated, so its TTFT is its E2EL
-   * (as vLLM sets them), it has no TPOT or ITL and 0 output tokens, failed or not.
+   * The figures its endpoint's requests have, set by the capture: {@link Figures#POOLED} for a
+   * pooling endpoint (embeddings): nothing generated, so its TTFT is its E2EL (as vLLM sets them),
+   * it has no TPOT or ITL and 0 output tokens, failed or not.
    */
-  private final boolean pooling;
+  private final Figures figures;
 
   /**
    * Where the token counts came from when not the server's usage ({@link #TOKENIZER}, {@link
@@ -126,7 +128,7 @@ public final class RequestRecord {
     b.reasoning = reasoning;
     b.finishReason = finishReason;
     b.route = route;
-    b.pooling = pooling;
+    b.figures = figures;
     b.inputTokensFrom = inputTokensFrom;
     b.outputTokensFrom = outputTokensFrom;
     return b;
@@ -163,7 +165,7 @@ public final class RequestRecord {
     private Reasoning reasoning;
     private String finishReason;
     private Route route;
-    private boolean pooling;
+    private Figures figures = Figures.GENERATED;
     private String inputTokensFrom;
     private String outputTokensFrom;
 
@@ -336,9 +338,9 @@ public final class RequestRecord {
       return this;
     }
 
-    /** Whether it went to a pooling endpoint (embeddings); see {@link RequestRecord#pooling()}. */
-    public Builder pooling(boolean pooling) {
-      this.pooling = pooling;
+    /** The figures its endpoint's requests have; see {@link RequestRecord#figures()}. */
+    public Builder figures(Figures figures) {
+      this.figures = figures;
       return this;
     }
 
@@ -393,7 +395,7 @@ public final class RequestRecord {
     this.reasoning = b.reasoning;
     this.finishReason = b.finishReason;
     this.route = b.route;
-    this.pooling = b.pooling;
+    this.figures = b.figures;
     this.inputTokensFrom = SharedTexts.shared(b.inputTokensFrom);
     this.outputTokensFrom = SharedTexts.shared(b.outputTokensFrom);
   }
@@ -404,11 +406,12 @@ public final class RequestRecord {
   }
 
   /**
-   * Whether it went to a pooling endpoint (embeddings): its only latency is its E2EL (its TTFT is
-   * the same, as vLLM sets it), and it has 0 output tokens.
+   * The figures its endpoint's requests have: {@link Figures#GENERATED} (the default), or {@link
+   * Figures#POOLED} for a pooling endpoint (embeddings), whose only latency is its E2EL (its TTFT
+   * is the same, as vLLM sets it), with 0 output tokens.
    */
-  public boolean pooling() {
-    return pooling;
+  public Figures figures() {
+    return figures;
   }
 
   /** The stream's last {@code finish_reason}, null when it said none. */
@@ -565,7 +568,7 @@ public final class RequestRecord {
         && Objects.equals(reasoning, r.reasoning)
         && Objects.equals(finishReason, r.finishReason)
         && Objects.equals(route, r.route)
-        && pooling == r.pooling
+        && figures == r.figures
         && Objects.equals(inputTokensFrom, r.inputTokensFrom)
         && Objects.equals(outputTokensFrom, r.outputTokensFrom)
         && itl.equals(r.itl);

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import io.github.llmbench.endpoints.Figures;
 import java.io.IOException;
 import java.util.Arrays;
 
@@ -145,7 +146,7 @@ public final class RequestRecordJson {
       if (r.cancelled()) {
         g.writeBooleanField("cancelled", true);
       }
-      if (r.pooling()) {
+      if (r.figures() == Figures.POOLED) { // the file's word for it, as before the type
         g.writeBooleanField("pooling", true);
       }
       if (r.route() != null) {
@@ -350,7 +351,7 @@ public final class RequestRecordJson {
       }
       case "reasoning_tokens_from" -> reasoningFrom = text(p, t, name);
       case "finish_reason" -> record.finishReason(text(p, t, name));
-      case "pooling" -> record.pooling(bool(t, name));
+      case "pooling" -> record.figures(bool(t, name) ? Figures.POOLED : Figures.GENERATED);
       case "endpoint" -> endpoint = text(p, t, name);
       case "model" -> model = text(p, t, name);
       case "input_tokens_from" -> record.inputTokensFrom(text(p, t, name));

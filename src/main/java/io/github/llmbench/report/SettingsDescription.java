@@ -159,7 +159,7 @@ public final class SettingsDescription {
     }
     if (!trace) {
       m.put(WorkloadSettings.INPUT_LEN.name(), Integer.toString(s.workload().inputLen()));
-      if (!s.server().api().pooling()) {
+      if (s.server().api().figures().generates()) {
         m.put(WorkloadSettings.OUTPUT_LEN.name(), Integer.toString(s.workload().outputLen()));
       }
     }

@@ -2,7 +2,6 @@ package io.github.llmbench.settings;
 
 import io.github.llmbench.settings.ServerSettings.Routing;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -36,61 +35,6 @@ public record BenchSettings(
     InjectorSettings injector,
     GatlingRecords gatlingRecords,
     Optional<String> apiKey) {
-
-  /** Which OpenAI-compatible endpoint to stream from. */
-  public enum Api {
-    CHAT("/v1/chat/completions"),
-    COMPLETIONS("/v1/completions"),
-    /** OpenAI's Responses API: chat messages in, an event stream of typed events out. */
-    RESPONSES("/v1/responses"),
-    /**
-     * OpenAI's embeddings API, vLLM's pooling task: the prompt in, one JSON body of vectors out,
-     * not streamed; nothing is generated, so only E2EL and input tokens mean anything.
-     */
-    EMBEDDINGS("/v1/embeddings");
-
-    private final String path;
-
-    Api(String path) {
-      this.path = path;
-    }
-
-    public String path() {
-      return path;
-    }
-
-    public String id() {
-      return name().toLowerCase(Locale.ROOT);
-    }
-
-    /** Whether it sends chat messages, which the server wraps in the model's chat template. */
-    public boolean chatMessages() {
-      return this == CHAT || this == RESPONSES;
-    }
-
-    /** Whether its messages may carry images ({@code image_url} content parts). */
-    public boolean takesImages() {
-      return this == CHAT || this == RESPONSES;
-    }
-
-    /** Whether it generates nothing (vLLM's pooling task): no stream, no output tokens. */
-    public boolean pooling() {
-      return this == EMBEDDINGS;
-    }
-
-    /**
-     * {@code -Dapi}'s value: {@code chat}, {@code completions}, {@code responses} or {@code
-     * embeddings}, any case.
-     */
-    static Api parse(String name, String raw) {
-      for (Api a : values()) {
-        if (a.id().equals(raw.toLowerCase(Locale.ROOT))) {
-          return a;
-        }
-      }
-      throw SettingsException.invalid(name, raw, "chat, completions, responses or embeddings");
-    }
-  }
 
   public static final String API_KEY_ENV = "OPENAI_API_KEY";
 

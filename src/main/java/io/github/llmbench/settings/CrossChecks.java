@@ -2,7 +2,7 @@ package io.github.llmbench.settings;
 
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Ramp;
-import io.github.llmbench.settings.BenchSettings.Api;
+import io.github.llmbench.endpoints.Endpoint;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
 import java.util.List;
 import java.util.Optional;
@@ -58,7 +58,8 @@ final class CrossChecks {
    * The checks across settings of a run with images: an endpoint that takes them, single turns, a
    * ladder over them at one load only.
    */
-  static void checkImages(SettingReader r, Api api, LoadSettings load, WorkloadSettings workload) {
+  static void checkImages(
+      SettingReader r, Endpoint api, LoadSettings load, WorkloadSettings workload) {
     Images images = workload.images();
     if (images.counts().isEmpty()) {
       return;
@@ -112,8 +113,8 @@ final class CrossChecks {
    * What an embeddings run cannot do: it generates nothing, so there is no output length to ask
    * for, no answer to send back in a conversation, and no TTFT, TPOT or ITL to record or bound.
    */
-  static void checkPooling(SettingReader r, Api api, WorkloadSettings workload) {
-    if (!api.pooling()) {
+  static void checkPooling(SettingReader r, Endpoint api, WorkloadSettings workload) {
+    if (api.figures().generates()) {
       return;
     }
     String flag = "-Dapi=" + api.id();

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.llmbench.settings.BenchSettings.Api;
+import io.github.llmbench.endpoints.Endpoint;
+import io.github.llmbench.endpoints.Endpoints;
 import io.github.llmbench.settings.SettingsTable.Setting;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -30,7 +31,7 @@ import java.util.TreeMap;
  */
 public record ServerSettings(
     Routing routing,
-    Api api,
+    Endpoint api,
     int timeoutSeconds,
     Cancellation cancellation,
     RequestOptions requestOptions,
@@ -49,15 +50,14 @@ public record ServerSettings(
           "the server to load; several (replicas behind no load balancer) get the requests in"
               + " turn, and the page has figures per URL",
           ServerSettings::parseBaseUrls);
-  public static final Setting<BenchSettings.Api> API =
+  public static final Setting<Endpoint> API =
       Setting.of(
           HEADING,
           "api",
-          BenchSettings.Api.CHAT,
-          "chat, completions, responses or embeddings",
-          "the endpoint: /v1/chat/completions, /v1/completions, /v1/responses (streamed events) or"
-              + " /v1/embeddings (one JSON body, not streamed: E2EL and input tokens)",
-          BenchSettings.Api::parse);
+          Endpoints.CHAT,
+          Endpoints.idsText(),
+          "the endpoint: " + Endpoints.helpText(),
+          ServerSettings::parseEndpoint);
   public static final Setting<String> MODEL =
       Setting.without(
           HEADING,
@@ -414,6 +414,12 @@ public record ServerSettings(
 
   /** The most servers {@code -Dbase.url} may name. */
   static final int MAX_BASE_URLS = 64;
+
+  /** {@code -Dapi}'s value: an endpoint's id ({@code chat}, {@code embeddings}...), any case. */
+  static Endpoint parseEndpoint(String name, String raw) {
+    return Endpoints.byId(raw)
+        .orElseThrow(() -> SettingsException.invalid(name, raw, Endpoints.idsText()));
+  }
 
   /** {@code -Dbase.url}: one URL or several, separated by commas, each once. */
   static List<URI> parseBaseUrls(String property, String value) {

@@ -1,6 +1,7 @@
 package io.github.llmbench.settings;
 
 import io.github.llmbench.core.Level;
+import io.github.llmbench.endpoints.Endpoint;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -78,7 +79,10 @@ public final class SettingsTable {
       if (value instanceof Double d) {
         return Level.plainNumber(d);
       }
-      // a setting's enum is written as its lower-case name ({@code chat}, {@code jpeg}, ...)
+      if (value instanceof Endpoint e) {
+        return e.id();
+      }
+      // a setting's enum is written as its lower-case name ({@code jpeg}, ...)
       return value instanceof Enum<?> e ? e.name().toLowerCase(Locale.ROOT) : String.valueOf(value);
     }
   }

@@ -275,7 +275,7 @@ public record LevelSummary(
   public static LevelSummary of(RunAnalysis.Level l, RunAnalysis a) {
     return new LevelSummary(
         ServingFigures.of(l.serving()),
-        SteadyStateFigures.of(l.steady(), a.percentiles(), l.serving().pooling()),
+        SteadyStateFigures.of(l.steady(), a.percentiles(), l.serving().endpointFigures()),
         RooflineFigures.of(l, a),
         failures(l.failures()),
         l.turns().isEmpty() ? null : turns(l.turns()),

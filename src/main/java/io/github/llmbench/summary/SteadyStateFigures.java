@@ -11,6 +11,7 @@ import io.github.llmbench.analysis.TtftTrend;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.endpoints.Figures;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -81,14 +82,17 @@ public record SteadyStateFigures(
    * for.
    */
   public static SteadyStateFigures of(SteadyState s, ReportedPercentiles percentiles) {
-    return of(s, percentiles, false);
+    return of(s, percentiles, Figures.GENERATED);
   }
 
-  /** As {@link #of(SteadyState, ReportedPercentiles)}; a pooling level's has no latency fields. */
+  /**
+   * As {@link #of(SteadyState, ReportedPercentiles)}; a level whose requests generate nothing
+   * (embeddings) has no latency fields.
+   */
   public static SteadyStateFigures of(
-      SteadyState s, ReportedPercentiles percentiles, boolean pooling) {
+      SteadyState s, ReportedPercentiles percentiles, Figures figures) {
     Map<String, Double> latency = new LinkedHashMap<>();
-    if (!pooling) {
+    if (figures.generates()) {
       putLatency(latency, s, percentiles);
     }
     return new SteadyStateFigures(

@@ -149,9 +149,9 @@ public final class PreparedWorkload {
     this.w = settings.workload();
     // an embeddings request generates nothing: its prompt alone must fit
     this.maxTokensOverride =
-        settings.server().api().pooling()
-            ? OptionalInt.of(0)
-            : settings.server().requestOptions().maxTokens();
+        settings.server().api().figures().generates()
+            ? settings.server().requestOptions().maxTokens()
+            : OptionalInt.of(0);
     this.server = server;
     this.out = out;
     this.localTokenizer = sources.localTokenizer;
@@ -179,7 +179,7 @@ public final class PreparedWorkload {
         }
       }
     }
-    boolean chat = settings.server().api().chatMessages();
+    boolean chat = settings.server().api().takesChatMessages();
     OptionalInt template =
         chat && tokenizer.present()
             ? server.chatTemplateTokens(tokenizer, "How fast is the server?")

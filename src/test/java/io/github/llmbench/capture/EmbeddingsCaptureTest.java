@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gatling.core.session.Session;
 import io.gatling.http.client.impl.PrematureCloseException;
+import io.github.llmbench.endpoints.Figures;
 import io.github.llmbench.records.RequestRecord;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.DefaultEventLoop;
@@ -44,7 +45,7 @@ class EmbeddingsCaptureTest {
         (ex, end, failure, status) ->
             records.add(
                 RequestRecords.builder(ex.sent, end, ex.stream(), failure, status, null)
-                    .pooling(true)
+                    .figures(Figures.POOLED)
                     .build()));
   }
 
@@ -89,7 +90,7 @@ class EmbeddingsCaptureTest {
       assertEquals(1, records.size(), "piece " + piece);
       RequestRecord r = records.get(0);
       assertTrue(r.ok(), r.error());
-      assertTrue(r.pooling());
+      assertEquals(Figures.POOLED, r.figures());
       assertEquals(37, r.inputTokens());
       assertNull(r.inputTokensFrom(), "the server's count");
       assertEquals(0, r.outputTokens());
@@ -145,7 +146,7 @@ class EmbeddingsCaptureTest {
             "timeout: the JSON body did not end within 5 s (40 bytes read)"),
         records.stream().map(RequestRecord::error).toList());
     assertFalse(records.stream().anyMatch(RequestRecord::ok));
-    assertTrue(records.stream().allMatch(RequestRecord::pooling));
+    assertTrue(records.stream().allMatch(r -> r.figures() == Figures.POOLED));
     assertEquals(3, records.get(2).inputTokens(), "what the failed answer said");
   }
 }

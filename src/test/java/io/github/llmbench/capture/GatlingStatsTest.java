@@ -11,6 +11,7 @@ import io.gatling.core.session.Session;
 import io.gatling.core.session.Session$;
 import io.gatling.core.stats.StatsEngine;
 import io.github.llmbench.core.Metric;
+import io.github.llmbench.endpoints.Endpoints;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.settings.GatlingRecords;
 import io.netty.channel.DefaultEventLoop;
@@ -92,7 +93,7 @@ class GatlingStatsTest {
     return StreamCapture.builder()
         .timeout(Duration.ofSeconds(5))
         .baseUrl(URI.create("http://127.0.0.1:1"))
-        .path("/v1/completions")
+        .endpoint(Endpoints.COMPLETIONS)
         .maxOutputTokens(8)
         .gatlingMetrics(records.metrics())
         .build();

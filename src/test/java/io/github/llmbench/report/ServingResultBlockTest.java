@@ -7,6 +7,7 @@ import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.ServingMetricsCalculator;
 import io.github.llmbench.analysis.ServingMetricsCalculatorTest;
+import io.github.llmbench.endpoints.Figures;
 import io.github.llmbench.records.RequestRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -120,7 +121,7 @@ class ServingResultBlockTest {
               .outputTokens(0)
               .httpStatus(200)
               .ok(true)
-              .pooling(true)
+              .figures(Figures.POOLED)
               .build());
     }
     records.add(
@@ -131,7 +132,7 @@ class ServingResultBlockTest {
             .endMs(1_100)
             .error("HTTP 500: x")
             .httpStatus(500)
-            .pooling(true)
+            .figures(Figures.POOLED)
             .build());
     ServingMetrics m = ServingMetricsCalculator.compute(records, 2);
     assertTrue(m.pooling());

@@ -12,6 +12,8 @@ import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Ramp;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.endpoints.Endpoints;
+import io.github.llmbench.endpoints.Figures;
 import io.github.llmbench.simulator.SimulatorConfig;
 import java.net.URI;
 import java.nio.file.Files;
@@ -60,7 +62,7 @@ class BenchSettingsTest {
   void defaults() {
     BenchSettings s = read(Map.of());
     assertTrue(s.server().baseUrl().isEmpty());
-    assertEquals(BenchSettings.Api.CHAT, s.server().api());
+    assertEquals(Endpoints.CHAT, s.server().api());
     assertEquals(1024, s.workload().inputLen());
     assertEquals(128, s.workload().outputLen());
     assertEquals(16, s.load().conc());
@@ -362,9 +364,9 @@ class BenchSettingsTest {
 
   @Test
   void apiAndSimulatorIdsAreChecked() {
-    assertEquals(BenchSettings.Api.COMPLETIONS, read(Map.of("api", "completions")).server().api());
-    assertEquals(BenchSettings.Api.RESPONSES, read(Map.of("api", "Responses")).server().api());
-    assertEquals(BenchSettings.Api.EMBEDDINGS, read(Map.of("api", "embeddings")).server().api());
+    assertEquals(Endpoints.COMPLETIONS, read(Map.of("api", "completions")).server().api());
+    assertEquals(Endpoints.RESPONSES, read(Map.of("api", "Responses")).server().api());
+    assertEquals(Endpoints.EMBEDDINGS, read(Map.of("api", "embeddings")).server().api());
     assertEquals(
         "Invalid -Dapi=rerank: expected chat, completions, responses or embeddings",
         error(Map.of("api", "rerank")));
@@ -375,8 +377,8 @@ class BenchSettingsTest {
   @Test
   void anEmbeddingsRunRefusesWhatOnlyGenerationHasBeforeAnyLoad() {
     BenchSettings ok = read(Map.of("api", "embeddings"));
-    assertTrue(ok.server().api().pooling());
-    assertFalse(ok.server().api().chatMessages());
+    assertEquals(Figures.POOLED, ok.server().api().figures());
+    assertFalse(ok.server().api().takesChatMessages());
     assertEquals(
         "Invalid -Doutput.len=64: expected nothing with -Dapi=embeddings: it generates no tokens",
         error(Map.of("api", "embeddings", "output.len", "64")));

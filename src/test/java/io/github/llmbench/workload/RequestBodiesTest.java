@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.llmbench.settings.BenchSettings.Api;
+import io.github.llmbench.endpoints.Endpoints;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -19,9 +19,9 @@ class RequestBodiesTest {
   void theExtraBodyIsMergedAndWinsOverTheKitsKeys() throws Exception {
     ObjectNode extra =
         (ObjectNode) JSON.readTree("{\"temperature\":0.6,\"top_p\":0.95,\"max_tokens\":7}");
-    RequestBodies bodies = new RequestBodies(Api.CHAT, "m", extra);
+    RequestBodies bodies = new RequestBodies(Endpoints.CHAT, "m", extra);
     extra.put("temperature", 2); // the caller's node is copied, not shared
-    JsonNode body = JSON.readTree(bodies.streaming(RequestSpec.ofPrompt("hi", 128, null, 1)));
+    JsonNode body = JSON.readTree(bodies.body(RequestSpec.ofPrompt("hi", 128, null, 1)));
     assertEquals(0.6, body.get("temperature").asDouble());
     assertEquals(0.95, body.get("top_p").asDouble());
     assertEquals(7, body.get("max_tokens").asInt(), "vLLM's --extra-body: its keys win");
@@ -34,8 +34,9 @@ class RequestBodiesTest {
   void aResponsesBodyCarriesTheMessagesAsInputAndItsOwnLengthKey() throws Exception {
     JsonNode body =
         JSON.readTree(
-            new RequestBodies(Api.RESPONSES, "m", JSON.createObjectNode(), "max_completion_tokens")
-                .streaming(RequestSpec.ofPrompt("hi", 128, null, 1), "sql"));
+            new RequestBodies(
+                    Endpoints.RESPONSES, "m", JSON.createObjectNode(), "max_completion_tokens")
+                .body(RequestSpec.ofPrompt("hi", 128, null, 1), "sql"));
     assertEquals(
         List.of("model", "input", "max_output_tokens", "stream", "ignore_eos"),
         iterate(body.fieldNames()),
@@ -49,7 +50,7 @@ class RequestBodiesTest {
   @Test
   void anEmbeddingsBodyCarriesThePromptAsInputAndNoStreamOrLength() throws Exception {
     var extra = JSON.createObjectNode().put("encoding_format", "float");
-    RequestBodies bodies = new RequestBodies(Api.EMBEDDINGS, "m", extra);
+    RequestBodies bodies = new RequestBodies(Endpoints.EMBEDDINGS, "m", extra);
     JsonNode body =
         JSON.readTree(bodies.body(RequestSpec.ofPrompt("hi there", 128, null, 2), "e5"));
     assertEquals(
@@ -60,7 +61,7 @@ class RequestBodiesTest {
     assertEquals("hi there", body.get("input").asText());
     JsonNode chat =
         JSON.readTree(
-            new RequestBodies(Api.CHAT, "m", JSON.createObjectNode())
+            new RequestBodies(Endpoints.CHAT, "m", JSON.createObjectNode())
                 .body(RequestSpec.ofPrompt("hi", 8, null, 1), "m"));
     assertTrue(chat.get("stream").asBoolean(), "other endpoints stream");
   }
@@ -69,8 +70,8 @@ class RequestBodiesTest {
   void withoutExtraBodyTheKitsBody() throws Exception {
     JsonNode body =
         JSON.readTree(
-            new RequestBodies(Api.COMPLETIONS, "m", JSON.createObjectNode())
-                .streaming(RequestSpec.ofPrompt("hi", 128, null, 1)));
+            new RequestBodies(Endpoints.COMPLETIONS, "m", JSON.createObjectNode())
+                .body(RequestSpec.ofPrompt("hi", 128, null, 1)));
     assertEquals(
         List.of("model", "prompt", "max_tokens", "stream", "stream_options", "ignore_eos"),
         iterate(body.fieldNames()));
@@ -81,14 +82,14 @@ class RequestBodiesTest {
     RequestSpec spec = RequestSpec.ofPrompt("hi", 128, null, 1);
     JsonNode body =
         JSON.readTree(
-            new RequestBodies(Api.CHAT, "m", JSON.createObjectNode(), "max_completion_tokens")
-                .streaming(spec));
+            new RequestBodies(Endpoints.CHAT, "m", JSON.createObjectNode(), "max_completion_tokens")
+                .body(spec));
     assertEquals(128, body.get("max_completion_tokens").asInt());
     assertEquals(false, body.has("max_tokens"), "never both");
     ObjectNode extra = (ObjectNode) JSON.readTree("{\"max_tokens\":7}");
     JsonNode mine =
         JSON.readTree(
-            new RequestBodies(Api.CHAT, "m", extra, "max_completion_tokens").streaming(spec));
+            new RequestBodies(Endpoints.CHAT, "m", extra, "max_completion_tokens").body(spec));
     assertEquals(7, mine.get("max_tokens").asInt());
     assertEquals(false, mine.has("max_completion_tokens"), "the user's key alone");
   }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.llmbench.settings.BenchSettings.Api;
+import io.github.llmbench.endpoints.Endpoints;
 import io.github.llmbench.settings.Images;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
@@ -68,7 +68,7 @@ class SyntheticImagesTest {
     RequestSpec spec =
         RequestSpec.ofPrompt("describe", 8, null, 3).withImages(List.of("data:a", "data:b"));
     JsonNode chat =
-        JSON.readTree(new RequestBodies(Api.CHAT, "m", JSON.createObjectNode()).streaming(spec));
+        JSON.readTree(new RequestBodies(Endpoints.CHAT, "m", JSON.createObjectNode()).body(spec));
     JsonNode content = chat.path("messages").get(0).path("content");
     assertEquals("user", chat.path("messages").get(0).path("role").asText());
     assertEquals(
@@ -79,7 +79,7 @@ class SyntheticImagesTest {
         content);
     JsonNode responses =
         JSON.readTree(
-            new RequestBodies(Api.RESPONSES, "m", JSON.createObjectNode()).streaming(spec));
+            new RequestBodies(Endpoints.RESPONSES, "m", JSON.createObjectNode()).body(spec));
     assertEquals(
         JSON.readTree(
             "[{\"type\":\"input_text\",\"text\":\"describe\"},"
