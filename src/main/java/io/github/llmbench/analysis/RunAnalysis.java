@@ -3,6 +3,7 @@ package io.github.llmbench.analysis;
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.ModelSpec;
 import io.github.llmbench.core.Level.Closed;
+import io.github.llmbench.endpoints.Figures;
 import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.ServerSample;
@@ -132,11 +133,12 @@ public record RunAnalysis(
   }
 
   /**
-   * Whether the run's requests went to a pooling endpoint (embeddings): its blocks, summary and
-   * page show E2EL, input tokens and request rates only, and its ladder is judged on input tok/s.
+   * The figures the run's requests have, from their endpoint: a pooling run's (embeddings, {@link
+   * Figures#POOLED}) blocks, summary and page show E2EL, input tokens and request rates only, and
+   * its ladder is judged on input tok/s.
    */
-  public boolean pooling() {
-    return overall.pooling();
+  public Figures figures() {
+    return overall.endpointFigures();
   }
 
   /** True for the warmup's records, which every figure leaves out. */

@@ -111,14 +111,6 @@ public record ServingMetrics(
   }
 
   /**
-   * Whether its requests went to a pooling endpoint (embeddings): {@link Figures#POOLED}, for the
-   * report's blocks.
-   */
-  public boolean pooling() {
-    return !endpointFigures.generates();
-  }
-
-  /**
    * The latency metrics that mean something here: E2EL alone for pooling requests, all of them
    * otherwise.
    */

@@ -36,7 +36,9 @@ final class DistributionsSection implements ReportSection {
 
   /** What a level's requests have: an embeddings request generates nothing, its latency is E2EL. */
   private static List<Metric> metrics(RunAnalysis a) {
-    return a.pooling() ? List.of(Metric.E2EL) : List.of(Metric.TTFT, Metric.TPOT, Metric.ITL);
+    return a.figures().generates()
+        ? List.of(Metric.TTFT, Metric.TPOT, Metric.ITL)
+        : List.of(Metric.E2EL);
   }
 
   private static String chartId(Metric m) {

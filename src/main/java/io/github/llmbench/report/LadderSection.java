@@ -76,7 +76,9 @@ final class LadderSection implements ReportSection {
   private static String kneeText(RunAnalysis a) {
     StringBuilder sb =
         new StringBuilder(
-            a.pooling() ? "Ladder (input throughput basis: " : "Ladder (output throughput basis: ");
+            a.figures().generates()
+                ? "Ladder (output throughput basis: "
+                : "Ladder (input throughput basis: ");
     sb.append(a.knee().basis().replace('_', ' ')).append("):\n");
     for (String v : a.knee().verdicts()) {
       sb.append("  ").append(v).append('\n');
@@ -105,14 +107,14 @@ final class LadderSection implements ReportSection {
             List.of(
                 ladderChart(
                     "llm-chart-throughput",
-                    (a.pooling() ? "Input" : "Output")
+                    (a.figures().generates() ? "Output" : "Input")
                         + " throughput against concurrency ("
                         + a.knee().basis().replace('_', ' ')
                         + ")",
                     "out",
                     "tok/s",
                     "#5E7BE2")));
-    if (!a.pooling()) { // a pooling run (embeddings) has no TPOT, TTFT or output tokens to draw
+    if (a.figures().generates()) { // a pooling run (embeddings) has no TPOT, TTFT or output tokens
       charts.add(
           ladderChart("llm-chart-tpot", "Mean TPOT against concurrency", "tpot", "ms", "#68b65c"));
       charts.add(

@@ -26,7 +26,7 @@ final class PoolingSection implements ReportSection {
 
   @Override
   public boolean appliesTo(RunAnalysis a) {
-    return a.pooling();
+    return !a.figures().generates();
   }
 
   @Override

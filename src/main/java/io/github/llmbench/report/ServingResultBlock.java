@@ -20,9 +20,9 @@ import java.util.Locale;
  * binary value). When some outputs were estimated (no usage chunk), one note line follows the
  * block.
  *
- * <p>A pooling run's block (embeddings, {@link ServingMetrics#pooling()}) is vLLM's for its pooling
- * task: no generated tokens, no output throughputs, no TTFT, TPOT or ITL; its total token
- * throughput is the input's, and its one latency section is E2EL's.
+ * <p>A pooling run's block (embeddings, {@code Figures.POOLED}) is vLLM's for its pooling task: no
+ * generated tokens, no output throughputs, no TTFT, TPOT or ITL; its total token throughput is the
+ * input's, and its one latency section is E2EL's.
  */
 public final class ServingResultBlock {
 
@@ -66,11 +66,11 @@ public final class ServingResultBlock {
     }
     row(sb, "Benchmark duration (s):", f2(m.durationS()));
     row(sb, "Total input tokens:", Long.toString(m.totalInputTokens()));
-    if (!m.pooling()) {
+    if (m.endpointFigures().generates()) {
       row(sb, "Total generated tokens:", Long.toString(m.totalOutputTokens()));
     }
     row(sb, "Request throughput (req/s):", f2(m.requestThroughput()));
-    if (m.pooling()) {
+    if (!m.endpointFigures().generates()) {
       // vLLM's input sequences per second: the kit sends one input per request
       row(sb, "Input throughput (inputs/s):", f2(m.requestThroughput()));
     } else {

@@ -63,7 +63,7 @@ final class ServingSection implements ReportSection {
 
   @Override
   public boolean appliesTo(RunAnalysis a) {
-    return !a.pooling();
+    return a.figures().generates();
   }
 
   @Override
@@ -115,7 +115,10 @@ final class ServingSection implements ReportSection {
     }
     sb.append(
         SteadyStateBlock.format(
-            l.steady(), several ? name : null, a.percentiles(), l.serving().pooling()));
+            l.steady(),
+            several ? name : null,
+            a.percentiles(),
+            !l.serving().endpointFigures().generates()));
     sb.append(
         SteadyStateBlock.roofline(
             l.roofline(),

@@ -54,7 +54,7 @@ public final class TimelineSection implements ReportSection {
             List.of(
                 Chart.of("llm-chart-inflight", "inflight")
                     .with("title", "Requests in flight (steady windows shaded)")));
-    if (!a.pooling()) { // a pooling run (embeddings) generates no tokens
+    if (a.figures().generates()) { // a pooling run (embeddings) generates no tokens
       items.add(
           Chart.of("llm-chart-tokens", "tokens")
               .with("title", "Output tokens arriving per second"));

@@ -135,7 +135,7 @@ class ServingResultBlockTest {
             .figures(Figures.POOLED)
             .build());
     ServingMetrics m = ServingMetricsCalculator.compute(records, 2);
-    assertTrue(m.pooling());
+    assertEquals(Figures.POOLED, m.endpointFigures());
     List<String> block = lines(ServingResultBlock.format(m));
     List<String> labels =
         block.stream()
