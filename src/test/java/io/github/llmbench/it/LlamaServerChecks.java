@@ -4,14 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.ServerTimings;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.LlamaServer;
+import io.github.llmbench.testing.TestReports;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -140,14 +140,12 @@ final class LlamaServerChecks {
           "TPOT vs predicted_per_token_ms: " + id);
     }
 
-    JsonNode summary = new ObjectMapper().readTree(run.llm("summary.json").toFile());
+    Summary summary = TestReports.summary(run.runDir());
     assertEquals(
-        LlamaServer.MODEL,
-        summary.get("model_id").asText(),
-        "the model is the first id of /v1/models");
-    assertEquals(REQUESTS, summary.get("completed").asInt());
-    assertEquals(0, summary.get("failed").asInt());
-    assertEquals((long) OUTPUT_LEN * REQUESTS, summary.get("total_output_tokens").asLong());
+        LlamaServer.MODEL, summary.run().modelId(), "the model is the first id of /v1/models");
+    assertEquals(REQUESTS, summary.overall().completed());
+    assertEquals(0, summary.overall().failed());
+    assertEquals((long) OUTPUT_LEN * REQUESTS, summary.overall().totalOutputTokens());
     System.out.printf(Locale.ROOT, "llama-server %s: %s%n", api, describe(records));
   }
 

@@ -5,15 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.CsvFeederSimulation;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.GatlingProcess;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.LlamaServer;
+import io.github.llmbench.testing.TestReports;
 import io.github.llmbench.testing.TinyLlamaGguf;
 import io.github.llmbench.workload.TestTokenizers;
 import java.net.URI;
@@ -100,39 +102,36 @@ class LlamaServerRealRunsIT {
       assertTrue(r.ok(), r.toString());
       assertEquals(inputLen + special, r.inputTokens(), "usage.prompt_tokens: " + r);
     }
-    var checks =
-        new ObjectMapper().readTree(run.llm("summary.json").toFile()).path("server_checks");
-    assertTrue(checks.path("lengths").asText().contains("all exact"), checks.toString());
-    assertEquals("llama.cpp /tokenize + /detokenize", checks.path("tokenizer").asText());
+    Summary summary = TestReports.summary(run.runDir());
+    Map<String, String> checks = summary.run().serverChecks();
+    assertTrue(checks.getOrDefault("lengths", "").contains("all exact"), checks.toString());
+    assertEquals("llama.cpp /tokenize + /detokenize", checks.get("tokenizer"));
     assertTrue(
         checks
-            .path("context")
-            .asText()
+            .getOrDefault("context", "")
             .startsWith(SLOT_CONTEXT + " tokens per request (n_ctx per slot of GET /props)"),
         checks.toString());
 
     // llama-server --metrics: its own counts of the level, beside the client's
     assertTrue(
-        checks.path("metrics").asText().startsWith("GET " + server.baseUrl() + "/metrics"),
+        checks.getOrDefault("metrics", "").startsWith("GET " + server.baseUrl() + "/metrics"),
         checks.toString());
-    JsonNode figures =
-        new ObjectMapper()
-            .readTree(run.llm("summary.json").toFile())
-            .path("levels")
-            .path("c2")
-            .path("server")
-            .path("level");
+    LevelSummary.Server figures = summary.levels().get("c2").server();
     assertEquals(
-        records.stream().mapToLong(RequestRecord::outputTokens).sum(),
-        figures.path("generation_tokens").asLong(),
+        (double) records.stream().mapToLong(RequestRecord::outputTokens).sum(),
+        figures.levelFigure("generation_tokens"),
         figures.toString());
     assertEquals(
-        records.stream().mapToLong(RequestRecord::inputTokens).sum(),
-        figures.path("prompt_tokens").asLong(),
+        (double) records.stream().mapToLong(RequestRecord::inputTokens).sum(),
+        figures.levelFigure("prompt_tokens"),
         "processed + cached prompt tokens: " + figures);
-    assertTrue(figures.path("prefix_cache_hit_rate").isNumber(), figures.toString());
+    assertTrue(Double.isFinite(figures.levelFigure("prefix_cache_hit_rate")), figures.toString());
+    // written as null: the server has no such figure
     assertTrue(
-        figures.path("preemptions").isNull() && figures.path("ttft_mean_ms").isNull(),
+        figures.level().containsKey("preemptions")
+            && figures.level().get("preemptions") == null
+            && figures.level().containsKey("ttft_mean_ms")
+            && figures.level().get("ttft_mean_ms") == null,
         "llama.cpp has neither: " + figures);
   }
 

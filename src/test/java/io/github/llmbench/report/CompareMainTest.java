@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.TestRecords;
 import io.github.llmbench.testing.TestReports;
@@ -36,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CompareMainTest {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final LatencyFigure MEAN_TTFT = LatencyFigure.of(Metric.TTFT, Statistic.MEAN);
   static final String LABEL_XSS = "<script>alert(4)</script>";
   static final String MODEL_XSS = "<script>alert(3)</script>";
 
@@ -134,23 +136,19 @@ class CompareMainTest {
     assertTrue(text.contains("(level c8 not in " + LABEL_XSS + ")"), text);
     assertTrue(text.contains("Metric"), text);
 
-    JsonNode s1 = JSON.readTree(tp1.resolve("llm/summary.json").toFile());
-    JsonNode s2 = JSON.readTree(tp2.resolve("llm/summary.json").toFile());
-    double ttft1 = s1.get("levels").get("c4").get("mean_ttft_ms").asDouble();
-    double ttft2 = s2.get("levels").get("c4").get("mean_ttft_ms").asDouble();
+    Summary s1 = TestReports.summary(tp1);
+    Summary s2 = TestReports.summary(tp2);
+    double ttft1 = s1.levels().get("c4").figures().latency(MEAN_TTFT);
+    double ttft2 = s2.levels().get("c4").figures().latency(MEAN_TTFT);
     assertEquals(ttft1 / 2, ttft2, 1e-9); // what the other run was made of
     String c4 = block(text, "c4");
     assertLine(c4, "Mean TTFT (ms)", f2(ttft1), f2(ttft2), "0.50x better");
-    double out1 = s1.get("levels").get("c4").get("output_throughput").asDouble();
+    double out1 = s1.levels().get("c4").figures().outputThroughput();
     assertLine(c4, "Output token throughput (tok/s)", f2(out1), f2(out1), "1.00x");
     assertLine(c4, "Failed requests", "1", "1", "1.00x");
     String c8 = block(text, "c8");
     assertLine(
-        c8,
-        "Mean TTFT (ms)",
-        f2(s1.get("levels").get("c8").get("mean_ttft_ms").asDouble()),
-        "-",
-        "-");
+        c8, "Mean TTFT (ms)", f2(s1.levels().get("c8").figures().latency(MEAN_TTFT)), "-", "-");
     assertTrue(text.contains("Comparison page:     " + outDir.resolve("compare.html")), text);
 
     // the page: beside the assets it needs, drawn from disk with no network

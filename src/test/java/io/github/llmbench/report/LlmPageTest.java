@@ -2,17 +2,19 @@ package io.github.llmbench.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Ramp;
+import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.summary.RunInfo;
+import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.TestRecords;
 import io.github.llmbench.testing.TestReports;
@@ -41,7 +43,6 @@ class LlmPageTest {
   static final long T = 1_700_000_000_000L;
   static final String XSS = "<script>alert(1)</script>";
   static final String PROMPT_XSS = "Summarise: <script>alert(2)</script> & \"quotes\"";
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   /** A minimal Gatling index.html with its sub-menu, as Gatling 3.15 writes it. */
   static final String GATLING_INDEX =
@@ -156,26 +157,31 @@ class LlmPageTest {
     assertFalse(out.contains("warmup"), out);
 
     // summary.json: vLLM's fields at the top, levels with both blocks, the knee
-    JsonNode s = JSON.readTree(run.resolve("llm/summary.json").toFile());
-    assertEquals("openai-chat", s.get("backend").asText());
-    assertFalse(s.has("api_key"));
-    assertTrue(s.has("request_throughput") && s.has("p99_ttft_ms"));
-    assertEquals(3, s.get("failed").asInt()); // warmup left out
-    assertEquals(List.of("c2", "c4", "c8"), names(s.get("levels")));
-    JsonNode c4 = s.get("levels").get("c4");
-    assertEquals(4, c4.get("max_concurrency").asInt());
-    assertEquals(4, c4.get("steady_state").get("threshold").asInt());
-    assertTrue(c4.get("steady_state").get("reached").asBoolean());
-    assertTrue(c4.get("roofline").get("decode").get("attainment").asDouble() > 0);
-    assertEquals("bandwidth", c4.get("roofline").get("decode").get("roof").asText());
-    assertTrue(s.get("knee").get("knee_verdict").asText().startsWith("Too few levels"));
-    assertEquals("c8", s.get("knee").get("saturation_level").asText());
-    assertEquals("qwen2.5-7b-instruct", s.get("report_inputs").get("model").asText());
+    Summary s = TestReports.summary(run);
+    assertEquals("openai-chat", s.run().backend());
+    // the key never reaches the file (no typed field can show it: the file's text is read)
+    String written = Files.readString(run.resolve("llm/summary.json"));
+    assertFalse(written.contains("api_key") || written.contains("sk-secret-not-shown"), written);
+    assertTrue(s.overall().requestThroughput() > 0, s.overall().toString());
+    assertTrue(
+        Double.isFinite(s.overall().latency(LatencyFigure.of(Metric.TTFT, Statistic.P99))),
+        s.overall().toString());
+    assertEquals(3, s.overall().failed()); // warmup left out
+    assertEquals(List.of("c2", "c4", "c8"), List.copyOf(s.levels().keySet()));
+    LevelSummary c4 = s.levels().get("c4");
+    assertEquals(4, c4.figures().maxConcurrency());
+    assertEquals(4, c4.steadyState().threshold());
+    assertTrue(c4.steadyState().reached());
+    assertTrue(c4.roofline().decode().attainment() > 0);
+    assertEquals("bandwidth", c4.roofline().decode().roof());
+    assertTrue(s.knee().kneeVerdict().startsWith("Too few levels"));
+    assertEquals("c8", s.knee().saturationLevel());
+    assertEquals("qwen2.5-7b-instruct", s.reportInputs().model());
     for (String level : List.of("c2", "c4", "c8")) { // each level's one failure, its text as sent
-      JsonNode failures = s.get("levels").get(level).get("failures");
+      List<LevelSummary.Failure> failures = s.levels().get(level).failures();
       assertEquals(1, failures.size(), level);
-      assertEquals(XSS, failures.get(0).get("error").asText());
-      assertEquals(1, failures.get(0).get("count").asInt());
+      assertEquals(XSS, failures.get(0).error());
+      assertEquals(1, failures.get(0).count());
     }
     assertTrue(out.contains("- Failures (c4) -"), out);
 
@@ -199,13 +205,12 @@ class LlmPageTest {
                   + " href=\"llm.html\">LLM</a></div>"),
           html);
     }
-    JsonNode s2 = JSON.readTree(run.resolve("llm/summary.json").toFile());
     assertTrue(
-        s2.get("levels")
+        TestReports.summary(run)
+            .levels()
             .get("c4")
-            .get("roofline")
-            .get("skipped")
-            .asText()
+            .roofline()
+            .skipped()
             .contains("Roofline skipped: no model or GPU spec"));
 
     // the page without a roofline: 5 charts; with one: 6
@@ -456,12 +461,5 @@ class LlmPageTest {
 
   static int count(String text, String needle) {
     return Chromium.count(text, needle);
-  }
-
-  static List<String> names(JsonNode node) {
-    List<String> out = new ArrayList<>();
-    assertNotNull(node);
-    node.fieldNames().forEachRemaining(out::add);
-    return out;
   }
 }

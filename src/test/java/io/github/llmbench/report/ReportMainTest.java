@@ -1,10 +1,10 @@
 package io.github.llmbench.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.llmbench.analysis.RunAnalysis;
@@ -12,6 +12,7 @@ import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.HfConfigTest;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.RooflineFigures;
 import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.TestReports;
 import java.io.ByteArrayOutputStream;
@@ -80,51 +81,48 @@ class ReportMainTest {
   void redoKeepsMetadataAndInputsAndTakesNewSpecs(@TempDir Path dir) throws Exception {
     Path run = existingRun(dir);
     assertEquals(0, run(run.toString()), err());
-    JsonNode s = JSON.readTree(run.resolve("llm/summary.json").toFile());
-    assertEquals("rtx4080-32gb", s.get("report_inputs").get("gpu").asText());
-    assertEquals(LlmPageTest.PROMPT_XSS, s.get("dataset").asText());
-    assertEquals("openai-chat", s.get("backend").asText());
+    Summary s = TestReports.summary(run);
+    assertEquals("rtx4080-32gb", s.reportInputs().gpu());
+    assertEquals(LlmPageTest.PROMPT_XSS, s.run().dataset());
+    assertEquals("openai-chat", s.run().backend());
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("Steady-State Metrics (c8)"));
-    double before = s.get("levels").get("c4").get("roofline").get("ridge_flop_per_byte").asDouble();
+    double before = s.levels().get("c4").roofline().ridgeFlopPerByte();
 
     Path cfg = dir.resolve("cfg/config.json");
     Files.createDirectories(cfg.getParent());
     Files.writeString(cfg, HfConfigTest.QWEN_7B);
     assertEquals(
         0, run(run.toString(), "--gpu", "h100-sxm", "--tp=2", "--model", cfg.toString()), err());
-    s = JSON.readTree(run.resolve("llm/summary.json").toFile());
-    assertEquals("h100-sxm", s.get("report_inputs").get("gpu").asText());
-    assertEquals(2, s.get("report_inputs").get("tp").asInt());
-    assertEquals(cfg.toString(), s.get("report_inputs").get("model").asText());
-    JsonNode roof = s.get("levels").get("c4").get("roofline");
-    assertEquals(989e12 * 2, roof.get("peak_flops").asDouble(), 1);
-    assertTrue(Math.abs(roof.get("ridge_flop_per_byte").asDouble() - before) > 1);
-    assertEquals(8, s.get("levels").get("c8").get("max_concurrency").asInt());
+    s = TestReports.summary(run);
+    assertEquals("h100-sxm", s.reportInputs().gpu());
+    assertEquals(2, s.reportInputs().tp());
+    assertEquals(cfg.toString(), s.reportInputs().model());
+    RooflineFigures roof = s.levels().get("c4").roofline();
+    assertEquals(989e12 * 2, roof.peakFlops(), 1);
+    assertTrue(Math.abs(roof.ridgeFlopPerByte() - before) > 1);
+    assertEquals(8, s.levels().get("c8").figures().maxConcurrency());
     assertEquals(
         1, LlmPageTest.count(Files.readString(run.resolve("index.html")), "id=\"llm_link\""));
 
     // no arguments again: the last report's inputs are reused (config.json by its path)
     assertEquals(0, run(run.toString()), err());
-    s = JSON.readTree(run.resolve("llm/summary.json").toFile());
-    assertEquals("h100-sxm", s.get("report_inputs").get("gpu").asText());
-    assertEquals(cfg.toString(), s.get("report_inputs").get("model").asText());
+    s = TestReports.summary(run);
+    assertEquals("h100-sxm", s.reportInputs().gpu());
+    assertEquals(cfg.toString(), s.reportInputs().model());
 
     // none drops the roofline
     assertEquals(0, run(run.toString(), "--model", "none"), err());
-    assertTrue(
-        JSON.readTree(run.resolve("llm/summary.json").toFile())
-            .get("levels")
-            .get("c4")
-            .get("roofline")
-            .has("skipped"));
+    assertNotNull(TestReports.summary(run).levels().get("c4").roofline().skipped());
   }
 
   @Test
   void redoMeasuresTheGoodputAgainstTheRunsOwnObjectives(@TempDir Path dir) throws Exception {
     Path run = existingRun(dir);
     Path file = run.resolve("llm/summary.json");
+    assertNull(
+        TestReports.summary(run).levels().get("c4").requestGoodput(), "none without objectives");
+    // the objectives as a user adds them to the file (the summary's types have no wither for them)
     ObjectNode written = (ObjectNode) JSON.readTree(file.toFile());
-    assertFalse(written.get("levels").get("c4").has("request_goodput"), "none without objectives");
     written.put("goodput_objectives", "ttft:100000");
     Files.writeString(file, written.toString());
 
