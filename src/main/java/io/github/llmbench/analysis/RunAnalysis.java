@@ -273,102 +273,136 @@ public record RunAnalysis(
 
   /** Analyses a run. */
   public static RunAnalysis of(Inputs inputs) {
-    List<RequestRecord> allRecords = inputs.records;
-    Telemetry telemetry = inputs.telemetry;
-    Map<String, Integer> concurrencyByLevel = inputs.concurrencyByLevel;
-    Map<String, double[]> arrivalsByLevel = inputs.arrivalsByLevel;
-    Map<String, RampWindows.Timing> ramps = inputs.ramps;
-    ModelSpec model = inputs.model;
-    GpuSpec gpu = inputs.gpu;
-    int tp = inputs.tp;
-    String rooflineHint = inputs.rooflineHint;
-    ReportedPercentiles percentiles = inputs.percentiles;
+    List<RequestRecord> records = withoutWarmup(inputs.records);
+    ServerFigures.Series series =
+        ServerFigures.Series.of(
+            inputs.telemetry.samples(),
+            inputs.telemetry.servedModel()); // indexed once, read by every level
+    Map<String, Level> levels = levels(records, inputs, series);
+    Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
+    ServingMetrics overall =
+        ServingMetricsCalculator.compute(records, overallC, inputs.percentiles);
+    return new RunAnalysis(
+        records,
+        levels,
+        overall,
+        knee(levels.values()),
+        inputs.model,
+        inputs.gpu,
+        inputs.tp,
+        series,
+        inputs.percentiles);
+  }
+
+  private static List<RequestRecord> withoutWarmup(List<RequestRecord> allRecords) {
     List<RequestRecord> records = new ArrayList<>();
     for (RequestRecord r : allRecords) {
       if (!isWarmup(r)) {
         records.add(r);
       }
     }
-    ServerFigures.Series series =
-        ServerFigures.Series.of(
-            telemetry.samples(), telemetry.servedModel()); // indexed once, read by every level
+    return records;
+  }
+
+  /** Each level's analysis, in the order the levels started. */
+  private static Map<String, Level> levels(
+      List<RequestRecord> records, Inputs inputs, ServerFigures.Series series) {
     Map<String, Level> levels = new LinkedHashMap<>();
     ServingMetricsCalculator.byLevel(records)
         .forEach(
-            (name, recs) -> {
-              Integer c = concurrencyOf(name, recs.get(0), concurrencyByLevel);
-              Trials trials = Trials.of(recs, c, percentiles);
-              ServingMetrics serving =
-                  trials.level(ServingMetricsCalculator.compute(recs, c, percentiles));
-              SteadyState steady =
-                  trials.isEmpty()
-                      ? SteadyState.compute(recs, c, percentiles.computed())
-                      : trials.steady(null);
-              Span span = Span.of(recs); // byLevel gives no level without records
-              Double ideal = telemetry.prefixes().idealHitRate(recs, levels.isEmpty());
-              ServerFigures server = serverFigures(series, name, span, serving, steady, ideal);
-              Double hitRate = server.prefixCacheHitRate();
-              Roofline roof = null;
-              String note = null;
-              if (!serving.endpointFigures().generates()) {
-                note =
-                    "Roofline skipped: it models decoding, and an embeddings level decodes nothing.";
-              } else if (model == null || gpu == null) {
-                note =
-                    "Roofline skipped: no "
-                        + (model == null && gpu == null
-                            ? "model or GPU"
-                            : model == null ? "model" : "GPU")
-                        + " spec. "
-                        + rooflineHint;
-              } else if (!steady.reached() || steady.meanInFlight() <= 0) {
-                note =
-                    "Roofline skipped: the level has no steady window (in flight never reached"
-                        + " "
-                        + steady.threshold()
-                        + ").";
-              } else {
-                roof =
-                    Roofline.compute(
-                        model,
-                        gpu,
-                        tp,
-                        steady.meanInFlight(),
-                        steady.meanContextTokens(),
-                        steady.meanPromptTokens(),
-                        steady.outputThroughput(),
-                        steady.inputThroughput(),
-                        hitRate);
-              }
-              levels.put(
-                  name,
-                  new Level(
-                      name,
-                      c,
-                      serving,
-                      steady,
-                      roof,
-                      note,
-                      FailureReasons.of(recs, FailureReasons.TOP),
-                      TurnLatency.of(recs),
-                      TraceLateness.of(recs),
-                      server,
-                      trials,
-                      trials.isEmpty()
-                          ? LevelSamples.ofOneRun(recs, serving, steady)
-                          : LevelSamples.ofTrials(trials),
-                      clientHealth(telemetry.client(), span, steady),
-                      ChunkTokens.of(recs),
-                      delivered(name, recs, c, steady, arrivalsByLevel, trials),
-                      ReasoningStats.of(recs),
-                      AnswerEnds.of(recs),
-                      ramp(recs, ramps.get(name), arrivalsByLevel.get(name), trials),
-                      Routes.of(recs, percentiles)));
-            });
-    Integer overallC = levels.size() == 1 ? levels.values().iterator().next().concurrency() : null;
-    ServingMetrics overall = ServingMetricsCalculator.compute(records, overallC, percentiles);
-    return new RunAnalysis(
-        records, levels, overall, knee(levels.values()), model, gpu, tp, series, percentiles);
+            (name, recs) -> levels.put(name, level(name, recs, levels.isEmpty(), inputs, series)));
+    return levels;
+  }
+
+  /** One level's analysis ({@code first}: the run's first level, for the ideal prefix hit rate). */
+  private static Level level(
+      String name,
+      List<RequestRecord> recs,
+      boolean first,
+      Inputs inputs,
+      ServerFigures.Series series) {
+    ReportedPercentiles percentiles = inputs.percentiles;
+    Integer c = concurrencyOf(name, recs.get(0), inputs.concurrencyByLevel);
+    Trials trials = Trials.of(recs, c, percentiles);
+    ServingMetrics serving = trials.level(ServingMetricsCalculator.compute(recs, c, percentiles));
+    SteadyState steady =
+        trials.isEmpty()
+            ? SteadyState.compute(recs, c, percentiles.computed())
+            : trials.steady(null);
+    Span span = Span.of(recs); // byLevel gives no level without records
+    Double ideal = inputs.telemetry.prefixes().idealHitRate(recs, first);
+    ServerFigures server = serverFigures(series, name, span, serving, steady, ideal);
+    RooflineOutcome roofline = roofline(inputs, serving, steady, server.prefixCacheHitRate());
+    return new Level(
+        name,
+        c,
+        serving,
+        steady,
+        roofline.roofline(),
+        roofline.note(),
+        FailureReasons.of(recs, FailureReasons.TOP),
+        TurnLatency.of(recs),
+        TraceLateness.of(recs),
+        server,
+        trials,
+        trials.isEmpty()
+            ? LevelSamples.ofOneRun(recs, serving, steady)
+            : LevelSamples.ofTrials(trials),
+        clientHealth(inputs.telemetry.client(), span, steady),
+        ChunkTokens.of(recs),
+        delivered(name, recs, c, steady, inputs.arrivalsByLevel, trials),
+        ReasoningStats.of(recs),
+        AnswerEnds.of(recs),
+        ramp(recs, inputs.ramps.get(name), inputs.arrivalsByLevel.get(name), trials),
+        Routes.of(recs, percentiles));
+  }
+
+  /**
+   * A level's roofline, or why it was skipped.
+   *
+   * @param roofline null when skipped
+   * @param note why it was skipped, null when it was not
+   */
+  private record RooflineOutcome(Roofline roofline, String note) {
+    static RooflineOutcome skipped(String note) {
+      return new RooflineOutcome(null, note);
+    }
+  }
+
+  private static RooflineOutcome roofline(
+      Inputs inputs, ServingMetrics serving, SteadyState steady, Double hitRate) {
+    ModelSpec model = inputs.model;
+    GpuSpec gpu = inputs.gpu;
+    if (!serving.endpointFigures().generates()) {
+      return RooflineOutcome.skipped(
+          "Roofline skipped: it models decoding, and an embeddings level decodes nothing.");
+    }
+    if (model == null || gpu == null) {
+      return RooflineOutcome.skipped(
+          "Roofline skipped: no "
+              + (model == null && gpu == null ? "model or GPU" : model == null ? "model" : "GPU")
+              + " spec. "
+              + inputs.rooflineHint);
+    }
+    if (!steady.reached() || steady.meanInFlight() <= 0) {
+      return RooflineOutcome.skipped(
+          "Roofline skipped: the level has no steady window (in flight never reached"
+              + " "
+              + steady.threshold()
+              + ").");
+    }
+    return new RooflineOutcome(
+        Roofline.compute(
+            model,
+            gpu,
+            inputs.tp,
+            steady.meanInFlight(),
+            steady.meanContextTokens(),
+            steady.meanPromptTokens(),
+            steady.outputThroughput(),
+            steady.inputThroughput(),
+            hitRate),
+        null);
   }
 
   /** A ramp level's windows (timed from its schedule's first arrival when it ran once). */

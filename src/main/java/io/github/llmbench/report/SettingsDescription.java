@@ -50,20 +50,79 @@ public final class SettingsDescription {
    * place.
    */
   public static Map<String, String> of(BenchSettings s, Optional<String> gatesLine) {
-    LoadSettings load = s.load();
-    WorkloadSettings workload = s.workload();
-    Optional<SearchSettings> search = s.search();
+    // the order of the steps is the order of the lines people read and summary.json keeps
     Map<String, String> m = new LinkedHashMap<>();
-    ServerSettings.Routing routing = s.server().routing();
+    putRouting(m, s.server());
+    putLoad(m, s);
+    putWorkload(m, s);
+    putServerCalls(m, s.server());
+    putGatlingRecords(m, s.gatlingRecords());
+    // as typed, so that a re-done report reads it back (ReportMain)
+    s.report()
+        .percentiles()
+        .ifPresent(
+            ps ->
+                m.put(
+                    ReportSettings.PERCENTILES.name(),
+                    String.join(",", ps.stream().map(Statistic::number).toList())));
+    gatesLine.ifPresent(line -> m.put(GateSettings.GATES.name(), line));
+    if (s.server().baseUrl().isEmpty()) {
+      putSimulator(m, s.simulator(), s.workload().seed());
+    }
+    putInjector(m, s.injector(), s.load());
+    m.put(BenchSettings.API_KEY_ENV, s.apiKey().isPresent() ? "set (not shown)" : "not set");
+    return m;
+  }
+
+  private static boolean isTrace(WorkloadSettings workload) {
+    return workload.dataset() == DatasetKind.TRACE;
+  }
+
+  /** Where the requests go: the servers, the API, the models. */
+  private static void putRouting(Map<String, String> m, ServerSettings server) {
+    ServerSettings.Routing routing = server.routing();
     m.put(
         ServerSettings.BASE_URL.name(),
         routing.baseUrls().isEmpty()
             ? "(none: embedded vLLM simulator)"
             : routing.baseUrls().stream().map(URI::toString).collect(Collectors.joining(", "))
                 + (routing.severalServers() ? " (requests in turn)" : ""));
-    m.put(ServerSettings.API.name(), s.server().api().id());
+    m.put(ServerSettings.API.name(), server.api().id());
     m.put(ServerSettings.MODEL.name(), models(routing));
-    boolean trace = workload.dataset() == DatasetKind.TRACE;
+  }
+
+  /** The load: its levels, how long or how many, the trials, the warmup. */
+  private static void putLoad(Map<String, String> m, BenchSettings s) {
+    LoadSettings load = s.load();
+    Optional<SearchSettings> search = s.search();
+    boolean trace = isTrace(s.workload());
+    putLevels(m, load, search, trace);
+    if (!trace) {
+      m.put(
+          (load.prompts().isEmpty() ? LoadSettings.DURATION : LoadSettings.PROMPTS).name(),
+          load.prompts().isEmpty()
+              ? load.durationSeconds() + (search.isPresent() ? " s per probe" : " s per level")
+              : load.prompts().toString() + (s.workload().multiTurn() ? " conversations" : ""));
+    }
+    if (load.trials() > 1) {
+      m.put(
+          LoadSettings.TRIALS.name(),
+          load.trials()
+              + " per level, back to back"
+              + (load.trialsCooldownSeconds() > 0
+                  ? ", " + load.trialsCooldownSeconds() + " s apart"
+                  : ""));
+    }
+    if (load.warmupPrompts() > 0) {
+      m.put(
+          Level.WARMUP.tag(),
+          load.warmupPrompts() + " prompts at concurrency " + load.warmupConc());
+    }
+  }
+
+  /** What sets the levels: the trace, a search, a ramp, a rate, a ladder or one concurrency. */
+  private static void putLevels(
+      Map<String, String> m, LoadSettings load, Optional<SearchSettings> search, boolean trace) {
     if (trace) {
       // the trace sets the load and the lengths: conc, duration, input.len and output.len do not
       // apply
@@ -71,27 +130,7 @@ public final class SettingsDescription {
           .findFirst()
           .ifPresent(n -> m.put(LoadSettings.PROMPTS.name(), "the trace's first " + n));
     } else if (search.isPresent()) { // its levels are the probes: no -Dconc level runs
-      SearchSettings x = search.get();
-      m.put(
-          SearchSettings.SEARCH.name(),
-          String.format(
-                  Locale.ROOT,
-                  "%s from %s to %s, objectives %s, precision %s, budget %d min",
-                  x.rate() ? "request rate" : "concurrency",
-                  Level.plainNumber(x.min()),
-                  Level.plainNumber(x.max()),
-                  x.objectives(),
-                  Level.plainNumber(x.precision()),
-                  x.budgetMinutes())
-              + (x.rate()
-                  ? " (burstiness "
-                      + load.burstiness()
-                      + load.maxConc().stream()
-                          .mapToObj(c -> ", max.conc " + c)
-                          .findFirst()
-                          .orElse("")
-                      + ")"
-                  : ""));
+      m.put(SearchSettings.SEARCH.name(), searchLine(search.get(), load));
     } else if (load.ramp().isPresent()) {
       Ramp ramp = load.ramp().get();
       m.put(
@@ -110,29 +149,47 @@ public final class SettingsDescription {
     } else if (load.ladder()) {
       m.put(LoadSettings.LADDER.name(), load.levels().toString());
     } else {
-      m.put(LoadSettings.CONC.name(), Integer.toString(s.load().conc()));
+      m.put(LoadSettings.CONC.name(), Integer.toString(load.conc()));
     }
-    if (!trace) {
-      m.put(
-          (load.prompts().isEmpty() ? LoadSettings.DURATION : LoadSettings.PROMPTS).name(),
-          load.prompts().isEmpty()
-              ? s.load().durationSeconds() + (search.isPresent() ? " s per probe" : " s per level")
-              : load.prompts().toString() + (workload.multiTurn() ? " conversations" : ""));
+  }
+
+  private static String searchLine(SearchSettings x, LoadSettings load) {
+    return String.format(
+            Locale.ROOT,
+            "%s from %s to %s, objectives %s, precision %s, budget %d min",
+            x.rate() ? "request rate" : "concurrency",
+            Level.plainNumber(x.min()),
+            Level.plainNumber(x.max()),
+            x.objectives(),
+            Level.plainNumber(x.precision()),
+            x.budgetMinutes())
+        + (x.rate()
+            ? " (burstiness "
+                + load.burstiness()
+                + load.maxConc().stream().mapToObj(c -> ", max.conc " + c).findFirst().orElse("")
+                + ")"
+            : "");
+  }
+
+  /** The workload: the dataset, the conversation, the lengths, the images, the prefix, the seed. */
+  private static void putWorkload(Map<String, String> m, BenchSettings s) {
+    WorkloadSettings workload = s.workload();
+    putDataset(m, workload);
+    putLengths(m, workload, s.server().api().figures().generates());
+    putImages(m, workload.images());
+    if (workload.prefixLen() > 0) {
+      m.put(WorkloadSettings.PREFIX_LEN.name(), Integer.toString(workload.prefixLen()));
     }
-    if (load.trials() > 1) {
-      m.put(
-          LoadSettings.TRIALS.name(),
-          load.trials()
-              + " per level, back to back"
-              + (load.trialsCooldownSeconds() > 0
-                  ? ", " + load.trialsCooldownSeconds() + " s apart"
-                  : ""));
+    if (workload.prefixGroups() > 1) {
+      m.put(WorkloadSettings.PREFIX_GROUPS.name(), Integer.toString(workload.prefixGroups()));
     }
-    if (load.warmupPrompts() > 0) {
-      m.put(
-          Level.WARMUP.tag(),
-          load.warmupPrompts() + " prompts at concurrency " + load.warmupConc());
-    }
+    m.put(
+        WorkloadSettings.SEED.name(),
+        workload.seed() + (workload.seedPinned() ? " (pinned)" : " (fresh; pin with -Dseed)"));
+  }
+
+  /** The dataset, a multi-turn run's turns and a trace's speed. */
+  private static void putDataset(Map<String, String> m, WorkloadSettings workload) {
     m.put(
         WorkloadSettings.DATASET.name(),
         workload.describe()
@@ -149,7 +206,7 @@ public final class SettingsDescription {
                   : "")
               + " (each turn sends the earlier turns and their streamed answers)");
     }
-    if (trace) {
+    if (isTrace(workload)) {
       m.put(
           WorkloadSettings.TRACE_SPEED.name(),
           workload.traceSpeed()
@@ -157,10 +214,15 @@ public final class SettingsDescription {
                   ? " (the trace's own times)"
                   : " x the trace's pace"));
     }
-    if (!trace) {
-      m.put(WorkloadSettings.INPUT_LEN.name(), Integer.toString(s.workload().inputLen()));
-      if (s.server().api().figures().generates()) {
-        m.put(WorkloadSettings.OUTPUT_LEN.name(), Integer.toString(s.workload().outputLen()));
+  }
+
+  /** The input and output lengths ({@code generates}: the API has an output to size). */
+  private static void putLengths(
+      Map<String, String> m, WorkloadSettings workload, boolean generates) {
+    if (!isTrace(workload)) {
+      m.put(WorkloadSettings.INPUT_LEN.name(), Integer.toString(workload.inputLen()));
+      if (generates) {
+        m.put(WorkloadSettings.OUTPUT_LEN.name(), Integer.toString(workload.outputLen()));
       }
     }
     if (workload.rangeRatio() > 0) {
@@ -172,7 +234,9 @@ public final class SettingsDescription {
     if (workload.rangeRatio() == 0 && !workload.outputLengths().isFixed()) {
       m.put("output lengths", workload.outputLengths().describe());
     }
-    Images images = workload.images();
+  }
+
+  private static void putImages(Map<String, String> m, Images images) {
     if (!images.counts().isEmpty()) {
       m.put(
           Images.IMAGES.name(),
@@ -185,17 +249,12 @@ public final class SettingsDescription {
               + images.format().id()
               + ", random pixels from the seed");
     }
-    if (workload.prefixLen() > 0) {
-      m.put(WorkloadSettings.PREFIX_LEN.name(), Integer.toString(workload.prefixLen()));
-    }
-    if (workload.prefixGroups() > 1) {
-      m.put(WorkloadSettings.PREFIX_GROUPS.name(), Integer.toString(workload.prefixGroups()));
-    }
-    m.put(
-        WorkloadSettings.SEED.name(),
-        workload.seed() + (workload.seedPinned() ? " (pinned)" : " (fresh; pin with -Dseed)"));
-    m.put(ServerSettings.TIMEOUT.name(), s.server().timeoutSeconds() + " s");
-    ServerSettings.ServerCalls calls = s.server().calls();
+  }
+
+  /** The server: its timeout, the calls besides the requests, what each request adds. */
+  private static void putServerCalls(Map<String, String> m, ServerSettings server) {
+    m.put(ServerSettings.TIMEOUT.name(), server.timeoutSeconds() + " s");
+    ServerSettings.ServerCalls calls = server.calls();
     if (calls.readyTimeoutSeconds() > 0) {
       m.put(
           ServerSettings.READY_TIMEOUT.name(),
@@ -209,7 +268,7 @@ public final class SettingsDescription {
     if (calls.cacheReset()) {
       m.put(ServerSettings.CACHE_RESET.name(), "the server's prefix cache, before each level");
     }
-    RequestOptions requestOptions = s.server().requestOptions();
+    RequestOptions requestOptions = server.requestOptions();
     requestOptions
         .extraBodyJson()
         .ifPresent(
@@ -227,7 +286,9 @@ public final class SettingsDescription {
         .headers()
         .keySet()
         .forEach(name -> m.put(ServerSettings.HEADER.name() + name, "<set>"));
-    GatlingRecords gatlingRecords = s.gatlingRecords();
+  }
+
+  private static void putGatlingRecords(Map<String, String> m, GatlingRecords gatlingRecords) {
     if (gatlingRecords != GatlingRecords.REQUEST) {
       m.put(
           GatlingRecords.STATS_RECORDS.name(),
@@ -237,63 +298,64 @@ public final class SettingsDescription {
                   ? "its TTFT, TPOT and one ITL record per chunk gap)"
                   : "its TTFT and TPOT)"));
     }
-    // as typed, so that a re-done report reads it back (ReportMain)
-    s.report()
-        .percentiles()
-        .ifPresent(
-            ps ->
-                m.put(
-                    ReportSettings.PERCENTILES.name(),
-                    String.join(",", ps.stream().map(Statistic::number).toList())));
-    gatesLine.ifPresent(line -> m.put(GateSettings.GATES.name(), line));
-    if (s.server().baseUrl().isEmpty()) {
-      m.put(SimulatorSettings.SIM_MODEL.name(), s.simulator().model());
-      m.put(SimulatorSettings.SIM_GPU.name(), s.simulator().gpu());
-      if (!s.simulator().dialect().equals(SimulatorSettings.DEFAULT_DIALECT)) {
-        m.put(SimulatorSettings.SIM_DIALECT.name(), s.simulator().dialect());
-      }
-      SimEngine simEngine = s.simulator().engine();
-      m.put(
-          "sim.engine",
-          "tp "
-              + simEngine.tp()
-              + ", max_num_seqs "
-              + simEngine.maxNumSeqs()
-              + ", max_num_batched_tokens "
-              + simEngine.maxNumBatchedTokens()
-              + ", gpu_memory_utilization "
-              + simEngine.gpuMemoryUtilization());
-      if (simEngine.anyFaults()) {
-        m.put(SimulatorSettings.SIM_FAULTS.name(), simEngine.faults());
-      }
-      if (simEngine.noise() > 0) {
-        m.put(
-            SimulatorSettings.SIM_NOISE.name(),
-            Level.plainNumber(simEngine.noise())
-                + " (each step x a lognormal jitter of this CV x a drift of CV "
-                + Level.plainNumber(simEngine.noise() / 2)
-                + " over ~5 s; from seed "
-                + s.workload().seed()
-                + ")");
-      }
-      if (simEngine.slowdown() != 1) {
-        m.put(
-            SimulatorSettings.SIM_SLOWDOWN.name(),
-            Level.plainNumber(simEngine.slowdown())
-                + " (every engine step this many times as long)");
-      }
-      if (simEngine.tokensPerChunk() != 1) {
-        m.put(
-            SimulatorSettings.SIM_TOKENS_PER_CHUNK.name(),
-            simEngine.tokensPerChunk() + " (tokens in each stream chunk)");
-      }
-      if (simEngine.reasoningTokens() > 0) {
-        m.put(
-            SimulatorSettings.SIM_REASONING.name(),
-            simEngine.reasoningTokens() + " (thinking tokens before each chat answer)");
-      }
+  }
+
+  /** The embedded simulator: what it plays, its engine and what it adds to it. */
+  private static void putSimulator(Map<String, String> m, SimulatorSettings simulator, long seed) {
+    m.put(SimulatorSettings.SIM_MODEL.name(), simulator.model());
+    m.put(SimulatorSettings.SIM_GPU.name(), simulator.gpu());
+    if (!simulator.dialect().equals(SimulatorSettings.DEFAULT_DIALECT)) {
+      m.put(SimulatorSettings.SIM_DIALECT.name(), simulator.dialect());
     }
-    InjectorSettings injector = s.injector();
+    SimEngine simEngine = simulator.engine();
+    m.put(
+        "sim.engine",
+        "tp "
+            + simEngine.tp()
+            + ", max_num_seqs "
+            + simEngine.maxNumSeqs()
+            + ", max_num_batched_tokens "
+            + simEngine.maxNumBatchedTokens()
+            + ", gpu_memory_utilization "
+            + simEngine.gpuMemoryUtilization());
+    putSimEngineChanges(m, simEngine, seed);
+  }
+
+  /** The simulated engine's faults, noise, slowdown, chunking and reasoning, where set. */
+  private static void putSimEngineChanges(Map<String, String> m, SimEngine simEngine, long seed) {
+    if (simEngine.anyFaults()) {
+      m.put(SimulatorSettings.SIM_FAULTS.name(), simEngine.faults());
+    }
+    if (simEngine.noise() > 0) {
+      m.put(
+          SimulatorSettings.SIM_NOISE.name(),
+          Level.plainNumber(simEngine.noise())
+              + " (each step x a lognormal jitter of this CV x a drift of CV "
+              + Level.plainNumber(simEngine.noise() / 2)
+              + " over ~5 s; from seed "
+              + seed
+              + ")");
+    }
+    if (simEngine.slowdown() != 1) {
+      m.put(
+          SimulatorSettings.SIM_SLOWDOWN.name(),
+          Level.plainNumber(simEngine.slowdown()) + " (every engine step this many times as long)");
+    }
+    if (simEngine.tokensPerChunk() != 1) {
+      m.put(
+          SimulatorSettings.SIM_TOKENS_PER_CHUNK.name(),
+          simEngine.tokensPerChunk() + " (tokens in each stream chunk)");
+    }
+    if (simEngine.reasoningTokens() > 0) {
+      m.put(
+          SimulatorSettings.SIM_REASONING.name(),
+          simEngine.reasoningTokens() + " (thinking tokens before each chat answer)");
+    }
+  }
+
+  /** A sharded or scheduled injector's share and start; nothing for a lone one. */
+  private static void putInjector(
+      Map<String, String> m, InjectorSettings injector, LoadSettings load) {
     if (injector.sharded() || injector.startAtMs().isPresent()) {
       m.put(
           InjectorSettings.INJECTOR.name(),
@@ -306,7 +368,7 @@ public final class SettingsDescription {
                               + Instant.ofEpochMilli(t)
                               + (load.levels().size() > 1 || load.warmupPrompts() > 0
                                   ? ", then every "
-                                      + s.load().durationSeconds()
+                                      + load.durationSeconds()
                                       + " s + "
                                       + injector.drainSeconds()
                                       + " s drain"
@@ -314,8 +376,6 @@ public final class SettingsDescription {
                   .findFirst()
                   .orElse(""));
     }
-    m.put(BenchSettings.API_KEY_ENV, s.apiKey().isPresent() ? "set (not shown)" : "not set");
-    return m;
   }
 
   /** The models and, for a mix, each one's share: {@code a (70%), b (30%)}. */

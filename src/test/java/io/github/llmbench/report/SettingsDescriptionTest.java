@@ -5,7 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.settings.BenchSettings;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class SettingsDescriptionTest {
@@ -77,5 +80,85 @@ class SettingsDescriptionTest {
         shown.toString());
     assertTrue(
         shown.get("extra.body").contains("replaces the kit's max_tokens"), shown.get("extra.body"));
+  }
+
+  // the lines are printed and kept in summary.json in this order: a run's settings read the same
+  @Test
+  void theLinesComeInTheirGroupsOrder() {
+    Map<String, String> props = new HashMap<>();
+    props.put("ladder", "4,8");
+    props.put("trials", "2");
+    props.put("warmup.prompts", "4");
+    props.put("prompts", "40");
+    props.put("images", "2");
+    props.put("input.stdev", "20");
+    props.put("prefix.len", "100");
+    props.put("prefix.groups", "3");
+    props.put("cache.reset", "true");
+    props.put("extra.body", "{\"temperature\":0.6}");
+    props.put("header.X-Route", "p");
+    props.put("stats.records", "all");
+    props.put("percentiles", "50,99");
+    props.put("sim.noise", "0.2");
+    props.put("sim.slowdown", "2");
+    assertEquals(
+        List.of(
+            "base.url",
+            "api",
+            "model",
+            "ladder",
+            "prompts",
+            "trials",
+            "warmup",
+            "dataset",
+            "input.len",
+            "output.len",
+            "input lengths",
+            "images",
+            "prefix.len",
+            "prefix.groups",
+            "seed",
+            "timeout",
+            "cache.reset",
+            "extra.body",
+            "header.X-Route",
+            "stats.records",
+            "percentiles",
+            "gates",
+            "sim.model",
+            "sim.gpu",
+            "sim.engine",
+            "sim.noise",
+            "sim.slowdown",
+            "OPENAI_API_KEY"),
+        List.copyOf(SettingsDescription.of(read(props), Optional.of("ttft.p99<500")).keySet()));
+  }
+
+  @Test
+  void aTraceOnAServerHasItsOwnLinesInOrder() {
+    assertEquals(
+        List.of(
+            "base.url",
+            "api",
+            "model",
+            "prompts",
+            "dataset",
+            "trace.speed",
+            "seed",
+            "timeout",
+            "ready.timeout",
+            "OPENAI_API_KEY"),
+        List.copyOf(
+            describe(
+                    Map.of(
+                        "dataset",
+                        "trace:/x.jsonl",
+                        "prompts",
+                        "50",
+                        "base.url",
+                        "http://a:8000",
+                        "ready.timeout",
+                        "30"))
+                .keySet()));
   }
 }
