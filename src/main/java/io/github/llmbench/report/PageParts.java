@@ -39,6 +39,13 @@ final class PageParts {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static final String CSS = resource("page.css");
+
+  /**
+   * Before Highcharts loads: the counters {@code window.__llm} the page's script and the tests
+   * read, and the errors of any script on the page, caught into them.
+   */
+  private static final String ERRORS_SCRIPT = resource("page-errors.js");
+
   private static final String THEME_SCRIPT = resource("page-theme.html");
   private static final String HEAD = resource("page-head.html");
 
@@ -83,9 +90,9 @@ final class PageParts {
         .append("<link rel=\"shortcut icon\" type=\"image/x-icon\" href=\"style/favicon.ico\">\n")
         .append("<link href=\"style/style.css\" rel=\"stylesheet\" type=\"text/css\">\n")
         .append("<link href=\"style/bootstrap.min.css\" rel=\"stylesheet\" type=\"text/css\">\n")
-        .append("<script>window.__llm={expected:0,drawn:0,errors:[]};")
-        .append("window.addEventListener('error',function(e){window.__llm.errors.push(")
-        .append("String(e.message));});</script>\n")
+        .append("<script>")
+        .append(ERRORS_SCRIPT)
+        .append("</script>\n")
         .append("<script src=\"js/highstock.js\"></script>\n")
         .append("<script src=\"js/theme.js\"></script>\n")
         .append("<title>")

@@ -191,36 +191,6 @@ public record LoadSettings(
     imageLadder = List.copyOf(imageLadder);
   }
 
-  /** The load without a ladder over images (tests, and the runs that have none). */
-  public LoadSettings(
-      List<Integer> levels,
-      boolean ladder,
-      List<Integer> prompts,
-      int durationSeconds,
-      int warmupPrompts,
-      int warmupConc,
-      OptionalDouble rate,
-      double burstiness,
-      OptionalInt maxConc,
-      int trials,
-      int trialsCooldownSeconds,
-      Optional<Ramp> ramp) {
-    this(
-        levels,
-        ladder,
-        prompts,
-        durationSeconds,
-        warmupPrompts,
-        warmupConc,
-        rate,
-        burstiness,
-        maxConc,
-        trials,
-        trialsCooldownSeconds,
-        ramp,
-        List.of());
-  }
-
   /** Whether requests arrive whatever the server does: at a rate, or at a ramp's rate. */
   public boolean open() {
     return rate.isPresent() || ramp.filter(r -> r.kind() == Ramp.Kind.RATE).isPresent();

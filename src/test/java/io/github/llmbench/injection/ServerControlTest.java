@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.core.Level;
 import io.github.llmbench.servers.ServerProfiles;
+import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.LoadSettings;
 import io.github.llmbench.settings.ServerSettings;
 import io.github.llmbench.simulator.Dialect;
@@ -21,6 +22,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -184,19 +186,15 @@ class ServerControlTest {
   @Test
   void theCallsComeBeforeEachMeasuredLevelsTrialNotTheWarmupNorAProfileWithinALevel() {
     LoadSettings load =
-        new LoadSettings(
-            List.of(1, 2),
-            true,
-            List.of(),
-            5,
-            3,
-            1,
-            java.util.OptionalDouble.empty(),
-            1,
-            java.util.OptionalInt.empty(),
-            2,
-            0,
-            java.util.Optional.empty());
+        BenchSettings.from(
+                Map.of(
+                    "ladder", "1,2",
+                    "duration", "5",
+                    "warmup.prompts", "3",
+                    "warmup.conc", "1",
+                    "trials", "2"),
+                Map.<String, String>of()::get)
+            .load();
     List<Phase> phases = LoadPlan.of(load, List.of("SS", "LL"));
     // warmup, then per level: trial 1 (SS, LL), trial 2 (SS, LL)
     assertEquals(9, phases.size());

@@ -1,0 +1,1 @@
+window.__llm={expected:0,drawn:0,errors:[]};window.addEventListener('error',function(e){window.__llm.errors.push(String(e.message));});
