@@ -73,6 +73,7 @@ public final class LlmBench {
     // the gates, the dataset's file and a local tokenizer are read before the server is asked
     // anything: a bad one costs nothing
     this.gates = RunGates.of(settings);
+    RunHistory history = RunHistory.of(settings);
     RunRecorder recorder = new RunRecorder(() -> RunDirectory.llmFolder(createdMs, out));
     ClientProbe clientProbe = new ClientProbe(recorder::directory);
     PreparedWorkload.Sources sources = PreparedWorkload.Sources.read(settings);
@@ -98,6 +99,7 @@ public final class LlmBench {
               serverChecks.scraper(),
               clientProbe,
               () -> search.flatMap(CapacitySearchRun::verdict),
+              history,
               out);
       this.chains = RequestChains.forRun(settings, target, workload, recorder, clientProbe);
     } catch (RuntimeException e) {

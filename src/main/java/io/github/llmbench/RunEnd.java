@@ -18,6 +18,7 @@ import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.gates.RunFigures;
 import io.github.llmbench.gates.RunGates;
+import io.github.llmbench.history.HistoryLine;
 import io.github.llmbench.injection.LoadPlan;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Populations;
@@ -64,6 +65,7 @@ final class RunEnd {
   private final RunRecorder recorder;
   private final RooflineInputs roofline;
   private final PrintStream out;
+  private final RunHistory history;
 
   /**
    * What was found before the load, asked for at the end: the preparation's lines exist only once
@@ -105,7 +107,9 @@ final class RunEnd {
       MetricsScraper scraper,
       ClientProbe clientProbe,
       Supplier<Optional<CapacitySearch.Verdict>> capacity,
+      RunHistory history,
       PrintStream out) {
+    this.history = history;
     this.scraper = scraper;
     this.clientProbe = clientProbe;
     this.settings = settings;
@@ -271,13 +275,15 @@ final class RunEnd {
         gates.set().isEmpty()
             ? List.of()
             : GateCheck.check(gates.set(), figures, gates.baselineFigures());
-    RunReport report =
-        RunReport.of(a, info)
-            .withGoodput(figures.goodput())
-            .withAnswer(answer)
-            .withGates(gateResults);
+    RunReport report = RunReport.of(a, info).withGoodput(figures.goodput()).withAnswer(answer);
     Path runDir = dir.getParent();
+    Optional<HistoryLine> historyLine = history.line(runDir, report.summary());
+    List<GateResult> judged = new ArrayList<>(gateResults);
+    judged.addAll(history.check(historyLine, out));
+    gateResults = List.copyOf(judged);
+    report = report.withGates(gateResults);
     report.write(runDir, printedLevels, out);
+    history.append(historyLine, out);
     boolean gatesFailed = report.gatesFailed();
     AfterReport.add(() -> afterReport(runDir, gatesFailed));
   }

@@ -48,6 +48,7 @@ class ArchitectureTest {
           Map.entry("summary", Set.of("core", "analysis", "endpoints")),
           Map.entry(
               "gates", Set.of("core", "settings", "records", "analysis", "summary", "endpoints")),
+          Map.entry("history", Set.of("core", "settings", "analysis", "summary", "gates")),
           Map.entry(
               "report",
               Set.of("core", "catalog", "settings", "records", "analysis", "summary", "gates")),

@@ -85,7 +85,8 @@ public record GateSettings(GateEntries entries, boolean exitOnFailure) {
     r.properties()
         .forEach(
             (k, v) -> {
-              if (k.startsWith(GATE.name())) {
+              // gate.history is the history's own setting, not a gate on a level
+              if (k.startsWith(GATE.name()) && !k.equals(ReportSettings.GATE_HISTORY.name())) {
                 entries.put(k.substring(GATE.name().length()), v);
               }
             });

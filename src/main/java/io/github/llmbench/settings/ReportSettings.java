@@ -2,6 +2,7 @@ package io.github.llmbench.settings;
 
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.settings.SettingsTable.Setting;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -12,8 +13,10 @@ import java.util.Optional;
  * @param percentiles {@code -Dpercentiles}: the latency percentiles the blocks, {@code
  *     summary.json} and {@code llm.html} show, in order; empty when not given (each block keeps its
  *     own rows)
+ * @param history {@code -Dhistory} and {@code -Dgate.history}
  */
-public record ReportSettings(Roofline roofline, Optional<List<Double>> percentiles) {
+public record ReportSettings(
+    Roofline roofline, Optional<List<Double>> percentiles, History history) {
 
   private static final String HEADING = SettingsTable.REPORT;
   private static final Parser<String> TEXT = Parser.text();
@@ -52,8 +55,29 @@ public record ReportSettings(Roofline roofline, Optional<List<Double>> percentil
               + " (vllm bench serve --metric-percentiles); gates take any percentile",
           Parser.percentiles());
 
+  public static final Setting<String> HISTORY =
+      Setting.without(
+          HEADING,
+          "history",
+          "none",
+          "a folder (created when missing)",
+          "keep each run's per-trial figures in FOLDER/history.jsonl, for change points"
+              + " (exec:java@history) and -Dgate.history",
+          TEXT);
+
+  /** A name of the {@code gate.} family that is not a gate on a level: the history's. */
+  public static final Setting<String> GATE_HISTORY =
+      Setting.without(
+          HEADING,
+          "gate.history",
+          "none",
+          "FIGURE:+N%[,FIGURE:-N%...] (e.g. tpot.mean:+10%,output_throughput.min:-10%)",
+          "fail a run that starts a significant change in -Dhistory's series beyond N%",
+          TEXT);
+
   /** This group's settings, in the order {@code -Dhelp} prints them. */
-  static final List<SettingsTable.Setting<?>> SETTINGS = List.of(MODEL_SPEC, GPU, TP, PERCENTILES);
+  static final List<SettingsTable.Setting<?>> SETTINGS =
+      List.of(MODEL_SPEC, GPU, TP, PERCENTILES, HISTORY, GATE_HISTORY);
 
   /**
    * Reads the group's settings.
@@ -63,8 +87,17 @@ public record ReportSettings(Roofline roofline, Optional<List<Double>> percentil
   static ReportSettings read(SettingReader r, int defaultTp) {
     return new ReportSettings(
         new Roofline(r.optional(MODEL_SPEC), r.optional(GPU), r.optional(TP).orElse(defaultTp)),
-        r.optional(PERCENTILES));
+        r.optional(PERCENTILES),
+        new History(r.optional(HISTORY).map(Path::of), r.optional(GATE_HISTORY)));
   }
+
+  /**
+   * The history of runs ({@code docs/history.md}).
+   *
+   * @param dir the folder of {@code history.jsonl}; empty: no history is kept
+   * @param gate {@code -Dgate.history} as given (the history package parses it before any load)
+   */
+  public record History(Optional<Path> dir, Optional<String> gate) {}
 
   /** Model and GPU for the roofline; absent = taken from the simulator or the catalog. */
   public record Roofline(Optional<String> modelSpec, Optional<String> gpu, int tp) {}

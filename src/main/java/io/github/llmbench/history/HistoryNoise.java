@@ -1,0 +1,99 @@
+package io.github.llmbench.history;
+
+import io.github.llmbench.analysis.Noise;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The noise of a figure learned from the history: the per-trial values of the earlier runs of the
+ * same key at the same level, run-level and trial-level variance apart, for a gate to judge a run
+ * against a baseline with many degrees of freedom instead of the few of its own trials.
+ */
+public final class HistoryNoise {
+  private HistoryNoise() {}
+
+  /**
+   * The fewest runs a noise is learned from: 5. Fewer leave the run-level variance with under 4
+   * degrees of freedom, no better than a run's own 5 trials; the issue's benchmark keeps 10 or
+   * more.
+   */
+  public static final int MIN_RUNS = 5;
+
+  /**
+   * The noise of {@code figure} at {@code level} over the runs of {@code key}, or empty with fewer
+   * than {@link #MIN_RUNS} runs that have it (the caller then says so and judges on the trials).
+   */
+  public static Optional<Noise> of(
+      List<HistoryLine> lines, String key, String level, String figure) {
+    List<double[]> runs = new ArrayList<>();
+    for (HistoryLine l : lines) {
+      if (!key.equals(l.key())) {
+        continue;
+      }
+      double[] trials =
+          l.trials(level, figure).stream()
+              .filter(v -> v != null && v > 0 && Double.isFinite(v))
+              .mapToDouble(Double::doubleValue)
+              .toArray();
+      if (trials.length > 0) {
+        runs.add(trials);
+      }
+    }
+    return fromRuns(runs, MIN_RUNS);
+  }
+
+  /** Why there is no noise from the history, for a gate line. */
+  public static String tooFew(List<HistoryLine> lines, String key) {
+    long n = lines.stream().filter(l -> key.equals(l.key())).count();
+    return "history: "
+        + n
+        + " run(s) of this key, "
+        + MIN_RUNS
+        + " needed; judged on the runs' own trials";
+  }
+
+  /**
+   * Placeholder for the lead's {@code analysis.NoiseModel.fromRuns} (replaced at the merge): a
+   * one-way random-effects ANOVA on the logs, the run variance beyond what the trials explain.
+   */
+  private static Optional<Noise> fromRuns(List<double[]> runs, int minRuns) {
+    if (runs.size() < minRuns) {
+      return Optional.empty();
+    }
+    int trials = 0;
+    double within = 0;
+    int withinDf = 0;
+    List<Double> means = new ArrayList<>();
+    for (double[] r : runs) {
+      double mean = 0;
+      for (double v : r) {
+        mean += Math.log(v);
+      }
+      mean /= r.length;
+      for (double v : r) {
+        within += (Math.log(v) - mean) * (Math.log(v) - mean);
+      }
+      withinDf += r.length - 1;
+      trials += r.length;
+      means.add(mean);
+    }
+    double grand = means.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+    double between = 0;
+    for (double m : means) {
+      between += (m - grand) * (m - grand);
+    }
+    between /= runs.size() - 1;
+    double trialVariance = withinDf > 0 ? within / withinDf : 0;
+    double perRun = (double) trials / runs.size();
+    double runVariance = Math.max(0, between - trialVariance / perRun);
+    return Optional.of(
+        new Noise(
+            Noise.Source.HISTORY,
+            runVariance,
+            trialVariance,
+            Math.max(1, runs.size() - 1),
+            runs.size(),
+            trials));
+  }
+}
