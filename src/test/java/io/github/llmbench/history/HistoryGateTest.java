@@ -1,0 +1,134 @@
+package io.github.llmbench.history;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.llmbench.analysis.Noise;
+import io.github.llmbench.gates.GateMetric;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class HistoryGateTest {
+
+  @Test
+  void rulesAreParsedWithTheirDirection() {
+    HistoryGate g = HistoryGate.parse("tpot.mean:+10%, output_throughput.min:-5%");
+    assertEquals(
+        List.of(
+            new HistoryGate.Rule(GateMetric.parse("tpot.mean").orElseThrow(), 10),
+            new HistoryGate.Rule(GateMetric.OUTPUT_THROUGHPUT, -5)),
+        g.rules());
+  }
+
+  @Test
+  void badRulesAreOneLineNamingTheEntry() {
+    assertEquals(
+        "Invalid gate -Dgate.history=tpot.mean:-10%: entry 'tpot.mean:-10%': expected FIGURE:+N%"
+            + " or FIGURE:-N% with a rise, +N% (N above 0): higher tpot.mean is worse",
+        assertThrows(IllegalArgumentException.class, () -> HistoryGate.parse("tpot.mean:-10%"))
+            .getMessage());
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> HistoryGate.parse("tpot.p95:+10%"))
+            .getMessage()
+            .contains("FIGURE one of "));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> HistoryGate.parse("tpot.mean:10"))
+            .getMessage()
+            .contains("a change in percent after the colon"));
+    assertThrows(
+        IllegalArgumentException.class, () -> HistoryGate.parse("output_throughput.min:+10%"));
+    assertThrows(IllegalArgumentException.class, () -> HistoryGate.parse(""));
+  }
+
+  /** Mean TPOTs of 20 ms with log sd 0.03, {@code regressed} runs at the end 20% slower. */
+  private static double[] tpots(long seed, int runs, int regressed, double step) {
+    SplittableRandom r = new SplittableRandom(seed);
+    double[] out = new double[runs];
+    for (int i = 0; i < runs; i++) {
+      double z =
+          Math.sqrt(-2 * Math.log(1 - r.nextDouble())) * Math.cos(2 * Math.PI * r.nextDouble());
+      out[i] = 20 * Math.exp(0.03 * z) * (i >= runs - regressed ? 1 + step : 1);
+    }
+    return out;
+  }
+
+  private static HistoryGate.Verdict judge(double[] tpots) {
+    List<HistoryLine> runs = HistoryFixtures.runs(tpots);
+    HistoryLine newest = runs.get(runs.size() - 1);
+    List<HistoryGate.Verdict> v =
+        HistoryGate.parse("tpot.mean:+10%").check(runs.subList(0, runs.size() - 1), newest);
+    assertEquals(1, v.size());
+    return v.get(0);
+  }
+
+  @Test
+  void theSecondRunOfARegressionFails() {
+    HistoryGate.Verdict v = judge(tpots(3, 20, 2, 0.20));
+    assertTrue(v.judged());
+    assertFalse(v.result().pass(), v.why());
+    assertTrue(v.why().startsWith("c8 tpot.mean: a change of +"), v.why());
+    assertTrue(v.why().contains("starts at run 19 of 20 (run-19, 2026-12-01T00:19:00Z)"), v.why());
+    assertTrue(v.result().measured() > v.result().limit(), v.result().line());
+  }
+
+  @Test
+  void aStepBelowTheThresholdOrAnOldOneOrNoneAtAllPasses() {
+    assertTrue(judge(tpots(3, 20, 2, 0.05)).result().pass(), "+5% is under +10%");
+    assertTrue(judge(tpots(3, 20, 6, 0.20)).result().pass(), "the step is 6 runs old");
+    assertTrue(judge(tpots(3, 20, 0, 0)).result().pass());
+    assertTrue(judge(tpots(3, 20, 2, -0.20)).result().pass(), "faster is no regression");
+  }
+
+  @Test
+  void aShortSeriesIsNotJudged() {
+    HistoryGate.Verdict v = judge(tpots(3, 5, 2, 0.5));
+    assertFalse(v.judged());
+    assertEquals("c8 tpot.mean: 5 run(s) in the series, 8 needed: not judged", v.why());
+  }
+
+  @Test
+  void otherKeysAreNotPartOfTheSeries() {
+    List<HistoryLine> history = new ArrayList<>();
+    java.util.Map<String, String> other = new java.util.HashMap<>(HistoryFixtures.SETTINGS);
+    other.put("output.len", "512");
+    for (int i = 0; i < 10; i++) {
+      history.add(HistoryFixtures.line(i, HistoryFixtures.summary(other, "c8", 20)));
+    }
+    HistoryLine run =
+        HistoryFixtures.line(11, HistoryFixtures.summary(HistoryFixtures.SETTINGS, "c8", 40));
+    assertFalse(HistoryGate.parse("tpot.mean:+10%").check(history, run).get(0).judged());
+  }
+
+  @Test
+  void theNoiseIsLearnedFromTheKeysRunsWithEnoughOfThem() {
+    List<HistoryLine> lines = new ArrayList<>();
+    SplittableRandom r = new SplittableRandom(1);
+    for (int i = 0; i < 12; i++) {
+      double run = Math.exp(0.05 * (r.nextDouble() - 0.5) * 3.46); // uniform, sd 0.05
+      double[] trials = new double[5];
+      for (int t = 0; t < 5; t++) {
+        trials[t] = 20 * run * Math.exp(0.1 * (r.nextDouble() - 0.5) * 3.46);
+      }
+      lines.add(
+          HistoryFixtures.line(i, HistoryFixtures.summary(HistoryFixtures.SETTINGS, "c8", trials)));
+    }
+    String key = lines.get(0).key();
+    Optional<Noise> noise = HistoryNoise.of(lines, key, "c8", "tpot.mean");
+    assertTrue(noise.isPresent());
+    assertEquals(Noise.Source.HISTORY, noise.get().source());
+    assertEquals(12, noise.get().runs());
+    assertEquals(60, noise.get().trials());
+    assertEquals(0.1, noise.get().trialSd(), 0.03);
+    assertEquals(0.05, noise.get().runSd(), 0.04);
+    assertEquals(Optional.empty(), HistoryNoise.of(lines.subList(0, 4), key, "c8", "tpot.mean"));
+    assertEquals(Optional.empty(), HistoryNoise.of(lines, "another", "c8", "tpot.mean"));
+    assertEquals(
+        "history: 4 run(s) of this key, 5 needed; judged on the runs' own trials",
+        HistoryNoise.tooFew(lines.subList(0, 4), key));
+  }
+}
