@@ -51,7 +51,15 @@ class ArchitectureTest {
           Map.entry("history", Set.of("core", "settings", "analysis", "summary", "gates")),
           Map.entry(
               "report",
-              Set.of("core", "catalog", "settings", "records", "analysis", "summary", "gates")),
+              Set.of(
+                  "core",
+                  "catalog",
+                  "settings",
+                  "records",
+                  "analysis",
+                  "summary",
+                  "gates",
+                  "history")),
           Map.entry("deploy", Set.of()),
           Map.entry("simulator", Set.of("catalog", "servers")));
 
