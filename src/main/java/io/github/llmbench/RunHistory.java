@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -26,6 +27,9 @@ final class RunHistory {
 
   private final Optional<Path> dir;
   private final Optional<HistoryGate> gate;
+
+  /** The history gate's lines, printed after the report (whose gates block has its verdicts). */
+  private final StringBuilder gateText = new StringBuilder();
 
   private RunHistory(Optional<Path> dir, Optional<HistoryGate> gate) {
     this.dir = dir;
@@ -57,7 +61,12 @@ final class RunHistory {
 
   /** This run's line, or empty without {@code -Dhistory}. */
   Optional<HistoryLine> line(Path runDir, Summary summary) {
-    return dir.map(d -> HistoryLine.of(runDir.getFileName().toString(), Instant.now(), summary));
+    return dir.map(
+        d ->
+            HistoryLine.of(
+                runDir.getFileName().toString(),
+                Instant.now().truncatedTo(ChronoUnit.SECONDS),
+                summary));
   }
 
   /**
@@ -77,18 +86,17 @@ final class RunHistory {
               + e.getMessage());
       return List.of();
     }
-    out.println();
-    out.println(
-        "History gate (key "
-            + line.get().historyKey().describe()
-            + ", "
-            + read.ofKey(line.get().key()).size()
-            + " earlier run(s)"
-            + read.notes()
-            + "):");
+    gateText
+        .append("History gate (key ")
+        .append(line.get().historyKey().describe())
+        .append(", ")
+        .append(read.ofKey(line.get().key()).size())
+        .append(" earlier run(s)")
+        .append(read.notes())
+        .append("):\n");
     List<GateResult> results = new ArrayList<>();
     for (HistoryGate.Verdict v : gate.get().check(read.lines(), line.get())) {
-      out.println("  " + v.why());
+      gateText.append("  ").append(v.why()).append('\n');
       if (v.judged()) {
         results.add(v.result());
       }
@@ -96,11 +104,12 @@ final class RunHistory {
     return results;
   }
 
-  /** Appends this run's line; a failure is one warning line. */
+  /** Prints the history gate's lines and appends this run's line; a failure is one warning line. */
   void append(Optional<HistoryLine> line, PrintStream out) {
     if (line.isEmpty()) {
       return;
     }
+    out.print(gateText);
     Path d = dir.orElseThrow();
     try {
       HistoryFile.append(d, line.get());

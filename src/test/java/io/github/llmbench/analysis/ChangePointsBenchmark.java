@@ -21,7 +21,7 @@ public final class ChangePointsBenchmark {
     int series = args.length > 0 ? Integer.parseInt(args[0]) : 200;
     System.out.printf(
         Locale.ROOT,
-        "%d series of 30 runs each, E-divisive means, p <= %.2f, %d permutations, segments >= %d%n",
+        "%d series of 30 runs each, E-divisive means, p < %.2f, %d permutations, segments >= %d%n",
         series,
         ChangePoints.Settings.DEFAULT.pValue(),
         ChangePoints.Settings.DEFAULT.permutations(),
