@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.history.HistoryFile;
 import io.github.llmbench.history.HistoryLine;
 import io.github.llmbench.summary.Summary;
+import io.github.llmbench.testing.Chromium;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -19,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -105,6 +107,18 @@ class HistoryMainTest {
     assertTrue(html.contains("<td class=\"value total\">run-&lt;20&gt;</td>"));
     assertTrue(html.contains("\"changes\":[{\"x\":20,\"label\":\"+"));
     assertTrue(Files.exists(dir.resolve("sub/js/highstock.js")), "the page opens offline");
+  }
+
+  @Test
+  @Tag("chromium")
+  void thePageDrawsEverySeriesInChromium() throws Exception {
+    writeHistory();
+    assertEquals(0, run(dir.toString()));
+    Chromium.Dump d = Chromium.open(dir.resolve(HistoryPage.FILE));
+    Chromium.assertChartsDrawn(d, 5);
+    String dom = d.dom();
+    assertFalse(dom.contains("<script>alert"), "no markup from the history reaches the DOM");
+    assertTrue(dom.contains("(p 0.00"), "a change point's line is labelled");
   }
 
   @Test
