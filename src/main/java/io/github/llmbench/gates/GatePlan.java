@@ -44,6 +44,55 @@ final class GatePlan {
     return out;
   }
 
+  /**
+   * The noise known before the load, its degrees of freedom at the plan, and where it came from.
+   */
+  private record Known(Noise noise, double df, String from) {}
+
+  /**
+   * The noise known before the load: history's, else the baseline's own trials' spread (two or
+   * more), with the degrees of freedom the gate will have; empty for a one-trial baseline.
+   */
+  private static Optional<Known> known(TrialValues base, int nb, Optional<Noise> history) {
+    int na = base.n();
+    if (history.isPresent()) {
+      return Optional.of(new Known(history.get(), history.get().df(), history.get().describe()));
+    }
+    if (na < 2) {
+      return Optional.empty();
+    }
+    double[] x = base.values();
+    double mean = 0;
+    for (double v : x) {
+      mean += Math.log(v) / na;
+    }
+    double ss = 0;
+    for (double v : x) {
+      ss += (Math.log(v) - mean) * (Math.log(v) - mean);
+    }
+    Noise noise = new Noise(Noise.Source.OWN_TRIALS, 0, ss / (na - 1), na - 1, 1, na);
+    return Optional.of(
+        new Known(
+            noise,
+            nb >= 2 ? na + nb - 2 : na - 1,
+            String.format(
+                Locale.ROOT, "the baseline's own %d trials, log sd %.3f", na, noise.trialSd())));
+  }
+
+  /** What a one-trial baseline's gate will do, as no noise is known before the load. */
+  private static String unplanned(int nb) {
+    if (nb == 1) {
+      return "one run a side (the baseline has 1 trial, -Dtrials=1): run-to-run noise unknown, so"
+          + " a one-run gate can't be planned and is judged on the ratio's value (-Dtrials=N or"
+          + " -Dhistory=DIR give it a noise)";
+    }
+    return String.format(
+        Locale.ROOT,
+        "the baseline has 1 trial, this run %d: no noise known before the load; the bases"
+            + " differ, and the gate will take this run's trials' spread for both sides",
+        nb);
+  }
+
   private static String line(
       RunGates gates, Planned p, int plannedTrials, GateDesign.ErrorRates rates) {
     Gate g = p.gate();
@@ -52,7 +101,6 @@ final class GatePlan {
             Locale.ROOT, "%s %s %+.1f%%: ", p.level(), g.metric().key(), g.limit().value());
     String warning = GateResult.warning(g, null).map(w -> "; " + w).orElse("");
     TrialValues base = gates.baselineFigures().level(p.level()).samples().get(g.metric());
-    Optional<Noise> known = gates.noise().of(p.level(), g.metric());
     if (base == null) {
       return head
           + "the baseline has no trials' figures of it at this level: judged on its value"
@@ -60,43 +108,13 @@ final class GatePlan {
     }
     int na = base.n();
     int nb = plannedTrials;
-    Noise noise;
-    double df;
-    String from;
-    if (known.isPresent()) {
-      noise = known.get();
-      df = noise.df();
-      from = noise.describe();
-    } else if (na >= 2) {
-      double[] x = base.values();
-      double mean = 0;
-      for (double v : x) {
-        mean += Math.log(v) / na;
-      }
-      double ss = 0;
-      for (double v : x) {
-        ss += (Math.log(v) - mean) * (Math.log(v) - mean);
-      }
-      noise = new Noise(Noise.Source.OWN_TRIALS, 0, ss / (na - 1), na - 1, 1, na);
-      df = nb >= 2 ? na + nb - 2 : na - 1;
-      from =
-          String.format(
-              Locale.ROOT, "the baseline's own %d trials, log sd %.3f", na, noise.trialSd());
-    } else if (nb == 1) {
-      return head
-          + "one run a side (the baseline has 1 trial, -Dtrials=1): run-to-run noise unknown, so a"
-          + " one-run gate can't be planned and is judged on the ratio's value (-Dtrials=N or"
-          + " -Dhistory=DIR give it a noise)"
-          + warning;
-    } else {
-      return head
-          + String.format(
-              Locale.ROOT,
-              "the baseline has 1 trial, this run %d: no noise known before the load; the bases"
-                  + " differ, and the gate will take this run's trials' spread for both sides",
-              nb)
-          + warning;
+    Optional<Known> k = known(base, nb, gates.noise().of(p.level(), g.metric()));
+    if (k.isEmpty()) {
+      return head + unplanned(nb) + warning;
     }
+    Noise noise = k.get().noise();
+    double df = k.get().df();
+    String from = k.get().from();
     GateDesign design = GateDesign.of(rates, g.limit().value() / 100, !g.upperBound());
     double se = noise.seOfLogRatio(na, nb);
     boolean decisive = design.decisive(se, df);

@@ -414,4 +414,49 @@ class GatesTest {
             .get(0);
     assertEquals(GateVerdict.PASS, same.verdict(), same.line());
   }
+
+  @Test
+  void beforeTheLoadEachRelativeGateSaysWhetherThePlannedTrialsCanDecideIt() {
+    Map<String, String> gates = Map.of("tpot.p99", "+10%");
+    RunGates quiet =
+        new RunGates(
+            GateSet.parse(gates, "-Dgate."),
+            Optional.of("base"),
+            run(Map.of("c8", trials(10.0, 10.1, 9.95, 10.05, 10.0))),
+            GateNoise.NONE);
+    String can = quiet.plan(5).get(0);
+    assertTrue(can.startsWith("c8 tpot.p99 +10.0%: 5 trials against the baseline's 5 can"), can);
+    assertTrue(can.contains("false alarm 5%, power 90% at the threshold"), can);
+    assertTrue(can.contains("the smallest regression caught with power 90%: +"), can);
+    assertTrue(can.contains("noise: the baseline's own 5 trials, log sd 0.00"), can);
+    assertTrue(can.contains("warning: a relative gate on a percentile under 20%"), can);
+    RunGates noisy =
+        new RunGates(
+            GateSet.parse(gates, "-Dgate."),
+            Optional.of("base"),
+            run(Map.of("c8", trials(10.0, 12.0, 8.5, 11.0, 9.0))),
+            GateNoise.NONE);
+    String cannot = noisy.plan(3).get(0);
+    assertTrue(cannot.contains("3 trials against the baseline's 5 cannot decide it"), cannot);
+    assertTrue(cannot.contains("trials a side would give that power at the threshold"), cannot);
+    RunGates oneRun =
+        new RunGates(
+            GateSet.parse(gates, "-Dgate."),
+            Optional.of("base"),
+            run(Map.of("c8", trials(10.0))),
+            GateNoise.NONE);
+    assertTrue(
+        oneRun.plan(1).get(0).contains("a one-run gate can't be planned"),
+        oneRun.plan(1).toString());
+    assertTrue(oneRun.plan(5).get(0).contains("the bases differ"), oneRun.plan(5).toString());
+    assertTrue(
+        new RunGates(
+                GateSet.parse(Map.of("tpot.p99", "300"), "-Dgate."),
+                Optional.empty(),
+                RunFigures.NONE,
+                GateNoise.NONE)
+            .plan(5)
+            .isEmpty(),
+        "no relative gate, nothing to plan");
+  }
 }
