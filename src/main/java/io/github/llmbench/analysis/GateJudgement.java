@@ -66,6 +66,10 @@ public record GateJudgement(
      * regression caught with power 90%: +23.1%, decisive from 12 trials a side}.
      */
     public String describe() {
+      if (outcome.isEmpty()) {
+        // judged on a value: no error rate can be claimed
+        return "noise: " + noise;
+      }
       StringBuilder sb =
           new StringBuilder("judged at ")
               .append(design.rates().describe())
@@ -150,7 +154,7 @@ public record GateJudgement(
     }
 
     /** {@code 14.3%}, {@code 5%}, {@code 1.67%}: three significant digits, no trailing zeros. */
-    static String pct(double p) {
+    public static String pct(double p) {
       return new BigDecimal(100 * p).round(new MathContext(3)).stripTrailingZeros().toPlainString()
           + "%";
     }

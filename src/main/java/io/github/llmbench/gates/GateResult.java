@@ -73,6 +73,11 @@ public record GateResult(
                   .ifPresent(o -> sb.append("; the noise leaves a zone between pass and fail"));
               sb.append("; ").append(r.describe());
             });
+    if (judgement.relative().isEmpty()) {
+      sb.append("; judged at false alarm ")
+          .append(GateJudgement.Family.pct(1 - judgement.confidence()))
+          .append(" (an absolute limit: one-sided bounds, no power at a threshold)");
+    }
     percentileWarning().ifPresent(w -> sb.append("; ").append(w));
     if (judgement.verdict() == GateVerdict.INCONCLUSIVE) {
       sb.append("; inconclusive")

@@ -111,6 +111,9 @@ class GatesTest {
     assertEquals(GateVerdict.PASS, within.verdict(), within.line());
     GateResult over = checkOne(Map.of("tpot.p99", "9"), trials(10.0, 10.2, 9.9), trials(1, 1));
     assertEquals(GateVerdict.FAIL, over.verdict(), over.line());
+    assertTrue(
+        over.line().contains("judged at false alarm 5% (an absolute limit: one-sided bounds"),
+        over.line());
     // one value and no interval: judged on the value, as before trials
     GateResult plain = checkOne(Map.of("tpot.p99", "9"), figures(10, 0, 100), figures(1, 0, 1));
     assertEquals(GateVerdict.FAIL, plain.verdict());
@@ -393,6 +396,7 @@ class GatesTest {
             .get(0);
     assertEquals(GateVerdict.FAIL, value.verdict());
     assertTrue(value.line().contains("one run a side: run-to-run noise unknown"), value.line());
+    assertTrue(!value.line().contains("power 90%"), "a value has no error rates: " + value.line());
     // history: 30 runs of log sd 0.02 between runs and 0.03 between trials
     Noise history = new Noise(Noise.Source.HISTORY, 0.0004, 0.0009, 60, 30, 90);
     GateNoise known = GateNoise.of(Map.of(GateNoise.key("c8", TPOT_P99), history));
