@@ -13,7 +13,6 @@ import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
-import io.github.llmbench.gates.GateCheck;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.gates.RunFigures;
@@ -271,10 +270,7 @@ final class RunEnd {
       info = info.withCapacity(CapacitySection.figures(verdict.get(), search, goodput, a));
     }
     RunFigures figures = gateFigures(a, verdict);
-    gateResults =
-        gates.set().isEmpty()
-            ? List.of()
-            : GateCheck.check(gates.set(), figures, gates.baselineFigures());
+    gateResults = gates.set().isEmpty() ? List.of() : gates.check(figures);
     RunReport report = RunReport.of(a, info).withGoodput(figures.goodput()).withAnswer(answer);
     Path runDir = dir.getParent();
     Optional<HistoryLine> historyLine = history.line(runDir, report.summary());
