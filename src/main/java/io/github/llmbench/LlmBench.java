@@ -72,7 +72,7 @@ public final class LlmBench {
     this.exitOnBadInput = exitOnBadInput;
     // the gates, the dataset's file and a local tokenizer are read before the server is asked
     // anything: a bad one costs nothing
-    this.gates = RunGates.of(settings);
+    RunGates parsedGates = RunGates.of(settings);
     RunHistory history = RunHistory.of(settings);
     RunRecorder recorder = new RunRecorder(() -> RunDirectory.llmFolder(createdMs, out));
     ClientProbe clientProbe = new ClientProbe(recorder::directory);
@@ -87,6 +87,8 @@ public final class LlmBench {
       this.serverChecks =
           ServerChecks.of(settings, target, workload, control, recorder::directory, out);
       this.search = CapacitySearchRun.forRun(settings);
+      history = history.forKey(RunHistory.key(settings, target, phases, parsedGates));
+      this.gates = parsedGates.withNoise(history.noise(parsedGates.set().needsBaseline(), out));
       this.runEnd =
           new RunEnd(
               settings,

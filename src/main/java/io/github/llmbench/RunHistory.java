@@ -1,12 +1,21 @@
 package io.github.llmbench;
 
+import io.github.llmbench.core.Level;
+import io.github.llmbench.gates.GateNoise;
 import io.github.llmbench.gates.GateResult;
+import io.github.llmbench.gates.RunGates;
 import io.github.llmbench.history.HistoryFile;
 import io.github.llmbench.history.HistoryGate;
+import io.github.llmbench.history.HistoryKey;
 import io.github.llmbench.history.HistoryLine;
+import io.github.llmbench.history.HistoryNoise;
+import io.github.llmbench.injection.Phase;
+import io.github.llmbench.injection.Target;
+import io.github.llmbench.report.SettingsDescription;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.ReportSettings;
 import io.github.llmbench.settings.SettingsException;
+import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.Summary;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -23,17 +32,74 @@ import java.util.Optional;
  * written. A history that cannot be read or written costs a warning line, never the run.
  */
 final class RunHistory {
-  static final RunHistory NONE = new RunHistory(Optional.empty(), Optional.empty());
-
   private final Optional<Path> dir;
   private final Optional<HistoryGate> gate;
+
+  /** This run's key: known once the server's model and the levels are (before the load). */
+  private final Optional<HistoryKey> key;
 
   /** The history gate's lines, printed after the report (whose gates block has its verdicts). */
   private final StringBuilder gateText = new StringBuilder();
 
-  private RunHistory(Optional<Path> dir, Optional<HistoryGate> gate) {
+  private RunHistory(Optional<Path> dir, Optional<HistoryGate> gate, Optional<HistoryKey> key) {
     this.dir = dir;
     this.gate = gate;
+    this.key = key;
+  }
+
+  /**
+   * The key of a run of these settings against this server: what its summary will say (the backend,
+   * the model, the endpoint and the settings' lines as {@link RunEnd}'s {@code RunInfo} has them;
+   * the measured levels in plan order).
+   */
+  static HistoryKey key(BenchSettings settings, Target target, List<Phase> phases, RunGates gates) {
+    List<String> levels =
+        phases.stream()
+            .map(Phase::level)
+            .filter(Level::measured)
+            .map(Level::tag)
+            .distinct()
+            .toList();
+    return HistoryKey.of(
+        new HistoryKey.Testbed(
+            target.embedded()
+                ? RunInfo.SIMULATOR_BACKEND
+                : "openai-" + settings.server().api().id(),
+            target.model(),
+            settings.server().api().path()),
+        SettingsDescription.of(settings, gates.describe()),
+        levels);
+  }
+
+  /** This history for a run of {@code key}. */
+  RunHistory forKey(HistoryKey runKey) {
+    return new RunHistory(dir, gate, Optional.of(runKey));
+  }
+
+  /**
+   * The noise of each level's figures learned from this key's earlier runs, for the relative gates;
+   * {@link GateNoise#NONE} without a history, and, with too few runs, after a line saying so (when
+   * {@code relativeGates}).
+   */
+  GateNoise noise(boolean relativeGates, PrintStream out) {
+    if (dir.isEmpty() || key.isEmpty() || !relativeGates) {
+      return GateNoise.NONE;
+    }
+    String id = key.get().id();
+    List<HistoryLine> lines;
+    try {
+      lines = HistoryFile.read(dir.get()).lines();
+    } catch (IOException | RuntimeException e) {
+      out.println(
+          "gatling-llm-bench: the history cannot be read, relative gates are judged on the runs'"
+              + " own trials: "
+              + e.getMessage());
+      return GateNoise.NONE;
+    }
+    if (!HistoryNoise.enough(lines, id)) {
+      out.println(HistoryNoise.tooFew(lines, id));
+    }
+    return (level, metric) -> HistoryNoise.of(lines, id, level, metric.key());
   }
 
   /**
@@ -56,7 +122,7 @@ final class RunHistory {
               + ReportSettings.HISTORY.name()
               + "=<folder> (a CI cache or artefact that keeps it between runs)");
     }
-    return new RunHistory(h.dir(), gate);
+    return new RunHistory(h.dir(), gate, Optional.empty());
   }
 
   /** This run's line, or empty without {@code -Dhistory}. */
@@ -66,6 +132,7 @@ final class RunHistory {
             HistoryLine.of(
                 runDir.getFileName().toString(),
                 Instant.now().truncatedTo(ChronoUnit.SECONDS),
+                key.orElseGet(() -> HistoryKey.of(summary)),
                 summary));
   }
 

@@ -83,19 +83,40 @@ public record HistoryKey(String id, Map<String, String> fields) {
     }
   }
 
+  /**
+   * The server a run measured.
+   *
+   * @param backend {@code vllm-simulator} or {@code openai-<api>} ({@link RunInfo#backend()})
+   * @param model the served model's id
+   * @param endpoint the API's path
+   */
+  public record Testbed(String backend, String model, String endpoint) {}
+
+  /**
+   * The key of a run: known before its load.
+   *
+   * @param settings the settings' lines ({@code summary.json}'s {@code settings})
+   * @param levels the measured levels' names, in run order
+   */
+  public static HistoryKey of(Testbed testbed, Map<String, String> settings, List<String> levels) {
+    Map<String, String> f = new TreeMap<>();
+    put(f, "backend", testbed.backend());
+    put(f, "model", testbed.model());
+    put(f, "endpoint", testbed.endpoint());
+    for (String name : SETTINGS) {
+      put(f, name, settings == null ? null : settings.get(name));
+    }
+    f.put("levels", String.join(",", levels));
+    return of(f);
+  }
+
   /** The key of a run, from its summary. */
   public static HistoryKey of(Summary s) {
     RunInfo run = s.run();
-    Map<String, String> f = new TreeMap<>();
-    put(f, "backend", run.backend());
-    put(f, "model", run.modelId());
-    put(f, "endpoint", run.endpoint());
-    Map<String, String> settings = run.settings() == null ? Map.of() : run.settings();
-    for (String name : SETTINGS) {
-      put(f, name, settings.get(name));
-    }
-    f.put("levels", String.join(",", new ArrayList<>(s.measuredLevels().keySet())));
-    return of(f);
+    return of(
+        new Testbed(run.backend(), run.modelId(), run.endpoint()),
+        run.settings(),
+        new ArrayList<>(s.measuredLevels().keySet()));
   }
 
   private static void put(Map<String, String> f, String name, String value) {

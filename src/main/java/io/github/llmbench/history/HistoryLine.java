@@ -43,9 +43,13 @@ public record HistoryLine(
     levels = levels == null ? Map.of() : Collections.unmodifiableMap(levels);
   }
 
-  /** The line of a run that ended at {@code end}, from its summary. */
+  /** The line of a run that ended at {@code end}, from its summary, its key from the summary. */
   public static HistoryLine of(String run, Instant end, Summary s) {
-    HistoryKey key = HistoryKey.of(s);
+    return of(run, end, HistoryKey.of(s), s);
+  }
+
+  /** The line of a run that ended at {@code end}, under its key, its figures from its summary. */
+  public static HistoryLine of(String run, Instant end, HistoryKey key, Summary s) {
     Map<String, Map<String, List<Double>>> levels = new LinkedHashMap<>();
     s.measuredLevels().forEach((name, l) -> levels.put(name, HistoryFigures.of(l)));
     return new HistoryLine(

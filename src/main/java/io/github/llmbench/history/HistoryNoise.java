@@ -1,6 +1,7 @@
 package io.github.llmbench.history;
 
 import io.github.llmbench.analysis.Noise;
+import io.github.llmbench.analysis.NoiseModel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -40,60 +41,21 @@ public final class HistoryNoise {
         runs.add(trials);
       }
     }
-    return fromRuns(runs, MIN_RUNS);
+    return NoiseModel.fromRuns(runs, MIN_RUNS);
   }
 
-  /** Why there is no noise from the history, for a gate line. */
+  /** Why there is no noise from the history, for a line before the load. */
   public static String tooFew(List<HistoryLine> lines, String key) {
     long n = lines.stream().filter(l -> key.equals(l.key())).count();
     return "history: "
         + n
         + " run(s) of this key, "
         + MIN_RUNS
-        + " needed; judged on the runs' own trials";
+        + " needed to learn the noise; relative gates are judged on the runs' own trials";
   }
 
-  /**
-   * Placeholder for the lead's {@code analysis.NoiseModel.fromRuns} (replaced at the merge): a
-   * one-way random-effects ANOVA on the logs, the run variance beyond what the trials explain.
-   */
-  private static Optional<Noise> fromRuns(List<double[]> runs, int minRuns) {
-    if (runs.size() < minRuns) {
-      return Optional.empty();
-    }
-    int trials = 0;
-    double within = 0;
-    int withinDf = 0;
-    List<Double> means = new ArrayList<>();
-    for (double[] r : runs) {
-      double mean = 0;
-      for (double v : r) {
-        mean += Math.log(v);
-      }
-      mean /= r.length;
-      for (double v : r) {
-        within += (Math.log(v) - mean) * (Math.log(v) - mean);
-      }
-      withinDf += r.length - 1;
-      trials += r.length;
-      means.add(mean);
-    }
-    double grand = means.stream().mapToDouble(Double::doubleValue).average().orElse(0);
-    double between = 0;
-    for (double m : means) {
-      between += (m - grand) * (m - grand);
-    }
-    between /= runs.size() - 1;
-    double trialVariance = withinDf > 0 ? within / withinDf : 0;
-    double perRun = (double) trials / runs.size();
-    double runVariance = Math.max(0, between - trialVariance / perRun);
-    return Optional.of(
-        new Noise(
-            Noise.Source.HISTORY,
-            runVariance,
-            trialVariance,
-            Math.max(1, runs.size() - 1),
-            runs.size(),
-            trials));
+  /** Whether the key has enough runs for a noise (of a figure every run has). */
+  public static boolean enough(List<HistoryLine> lines, String key) {
+    return lines.stream().filter(l -> key.equals(l.key())).count() >= MIN_RUNS;
   }
 }
