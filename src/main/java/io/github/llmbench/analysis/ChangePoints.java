@@ -13,13 +13,13 @@ import java.util.Random;
  * <p>Recursive bisection: each segment's best split is the one that maximises the energy statistic
  * with alpha = 1, {@code q = m k / (m + k) * (2/(m k) sum|x - y| - mean|x - x'| - mean|y - y'|)}
  * over the split's left values x (m of them) and right values y (k). The segment with the largest
- * such statistic is split when a permutation test finds it significant: the segment's values are
- * shuffled {@link Settings#permutations} times (a seeded {@link Random}, so a series always gets
- * the same answer), and the p-value is {@code (j + 1) / (R + 1)} with j the shuffles whose best
- * statistic reaches the observed one. Splitting stops at the first best split whose p-value is not
- * under {@link Settings#pValue}: under no change the first test is the only one that can raise a
- * false alarm, so a series without a step shows a change point with probability about {@code
- * pValue}.
+ * such statistic is split there when a permutation test finds a change in its mean: the segment's
+ * values are shuffled {@link Settings#permutations} times (a seeded {@link Random}, so a series
+ * always gets the same answer), and the p-value is {@code (j + 1) / (R + 1)} with j the shuffles
+ * whose statistic ({@link #maxMeanShift}: the largest t between the means over every split) reaches
+ * the segment's own. Splitting stops at the first best split whose p-value is not under {@link
+ * Settings#pValue}: under no change the first test is the only one that can raise a false alarm, so
+ * a series without a step shows a change point with probability about {@code pValue}.
  */
 public final class ChangePoints {
   private ChangePoints() {}
@@ -27,8 +27,8 @@ public final class ChangePoints {
   /**
    * How the series is searched.
    *
-   * @param pValue the largest p-value a change point may have. 0.01 by default, not 0.05: a level
-   *     has about twenty figures, each its own series, and at 0.05 one of them would show a false
+   * @param pValue a change point's p-value must be under it. 0.01 by default, not 0.05: a level has
+   *     about twenty figures, each its own series, and at 0.05 one of them would show a false
    *     change point in most levels
    * @param permutations shuffles per test; 499 lets a p-value reach 0.002, well under 0.01
    * @param minSegment the fewest runs on each side of a split; 2 lets a step be found two runs

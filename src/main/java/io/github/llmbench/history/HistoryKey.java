@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,7 @@ import java.util.TreeMap;
 public record HistoryKey(String id, Map<String, String> fields) {
 
   public HistoryKey {
-    fields = java.util.Collections.unmodifiableMap(new TreeMap<>(fields));
+    fields = Collections.unmodifiableMap(new TreeMap<>(fields));
   }
 
   /** The settings' lines ({@code summary.json}'s {@code settings}) that change the figures. */
