@@ -13,6 +13,7 @@ import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.report.SettingsDescription;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.InjectorSettings;
 import io.github.llmbench.settings.ReportSettings;
 import io.github.llmbench.settings.SettingsException;
 import io.github.llmbench.summary.RunInfo;
@@ -121,6 +122,18 @@ final class RunHistory {
               + " needs the history it judges on: -D"
               + ReportSettings.HISTORY.name()
               + "=<folder> (a CI cache or artefact that keeps it between runs)");
+    }
+    if (h.dir().isPresent() && settings.injector().sharded()) {
+      // a share's figures are not the load's: its line would sit in the whole load's series
+      throw new SettingsException(
+          "-D"
+              + ReportSettings.HISTORY.name()
+              + " with -D"
+              + InjectorSettings.INJECTOR.name()
+              + "="
+              + settings.injector()
+              + ": one injector of several measures a share of the load; keep the history of"
+              + " runs from one injector");
     }
     return new RunHistory(h.dir(), gate, Optional.empty());
   }

@@ -83,6 +83,17 @@ class RunHistoryTest {
   }
 
   @Test
+  void oneInjectorOfSeveralKeepsNoHistory() {
+    assertEquals(
+        "-Dhistory with -Dinjector=0/2: one injector of several measures a share of the load;"
+            + " keep the history of runs from one injector",
+        assertThrows(
+                SettingsException.class,
+                () -> RunHistory.of(settings(Map.of("history", "h", "injector", "0/2"))))
+            .getMessage());
+  }
+
+  @Test
   void theHistoryGateIsNoGateOnALevel() {
     BenchSettings s = settings(Map.of("history", "h", "gate.history", "tpot.mean:+10%"));
     RunHistory.of(s);
