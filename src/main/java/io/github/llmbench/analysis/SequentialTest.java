@@ -20,7 +20,12 @@ public final class SequentialTest {
 
   /** A look at the pairs so far. */
   public record Look(
-      int pairs, Decision decision, double ratio, Interval interval, double failAt, double passAt) {}
+      int pairs,
+      Decision decision,
+      double ratio,
+      Interval interval,
+      double failAt,
+      double passAt) {}
 
   private final Design design;
 
@@ -45,7 +50,11 @@ public final class SequentialTest {
     }
     if (n < Math.max(2, design.minPairs())) {
       return new Look(
-          n, Decision.CONTINUE, Math.exp(mean), Interval.none(Math.exp(mean), 0.9), Double.NaN,
+          n,
+          Decision.CONTINUE,
+          Math.exp(mean),
+          Interval.none(Math.exp(mean), 0.9),
+          Double.NaN,
           Double.NaN);
     }
     double ss = 0;
@@ -62,8 +71,7 @@ public final class SequentialTest {
     if ((qa + qb) * se <= delta) {
       failAt = passAt = delta * qa / (qa + qb);
     }
-    Decision d =
-        mean > failAt ? Decision.FAIL : mean < passAt ? Decision.PASS : Decision.CONTINUE;
+    Decision d = mean > failAt ? Decision.FAIL : mean < passAt ? Decision.PASS : Decision.CONTINUE;
     if (d == Decision.CONTINUE && n >= design.maxPairs()) {
       d = Decision.INCONCLUSIVE;
     }
