@@ -63,6 +63,12 @@ public final class LlmBench {
   /** The capacity search (-Dsearch) that picks the probes of {@link #load()}, if any. */
   private final Optional<CapacitySearchRun> search;
 
+  /** The interleaved A/B run (-Dcandidate.url) that picks the trials of {@link #load()}, if any. */
+  private final Optional<AbRun> ab;
+
+  /** The requests to an A/B run's server B; empty for other runs. */
+  private final Optional<RequestChains> candidateChains;
+
   private final RunEnd runEnd;
   private final long createdMs = System.currentTimeMillis();
   private final PrintStream out = System.out;
@@ -86,6 +92,7 @@ public final class LlmBench {
       this.serverChecks =
           ServerChecks.of(settings, target, workload, control, recorder::directory, out);
       this.search = CapacitySearchRun.forRun(settings);
+      this.ab = AbRun.forRun(settings, gates, target, phases, recorder, out);
       this.runEnd =
           new RunEnd(
               settings,
@@ -98,8 +105,14 @@ public final class LlmBench {
               serverChecks.scraper(),
               clientProbe,
               () -> search.flatMap(CapacitySearchRun::verdict),
+              ab,
               out);
       this.chains = RequestChains.forRun(settings, target, workload, recorder, clientProbe);
+      this.candidateChains =
+          ab.map(
+              r ->
+                  RequestChains.forCandidate(
+                      settings, target, r.candidate(), workload, recorder, clientProbe));
     } catch (RuntimeException e) {
       target.close();
       throw e;
@@ -166,6 +179,10 @@ public final class LlmBench {
    */
   public PopulationBuilder load() {
     prepared();
+    if (ab.isPresent()) {
+      return ab.get()
+          .load(settings, phases, chains, candidateChains.orElseThrow(), runEnd::levelDrained);
+    }
     if (search.isPresent()) {
       return search
           .get()
@@ -208,7 +225,9 @@ public final class LlmBench {
 
   /** The run's hard stop ({@link LoadPlan#maxDuration}): every phase's limit, a search's budget. */
   public Duration maxDuration() {
-    return LoadPlan.maxDuration(phases, settings);
+    Duration planned = LoadPlan.maxDuration(phases, settings);
+    return ab.map(r -> planned.plus(r.loadLimit(settings.server().timeoutSeconds())))
+        .orElse(planned);
   }
 
   /**

@@ -15,6 +15,7 @@ import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GateCheck;
 import io.github.llmbench.gates.GateResult;
+import io.github.llmbench.gates.GateSet;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.gates.RunFigures;
 import io.github.llmbench.gates.RunGates;
@@ -26,6 +27,7 @@ import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunRecorder;
 import io.github.llmbench.records.ServerSample;
+import io.github.llmbench.report.AbSection;
 import io.github.llmbench.report.CapacitySection;
 import io.github.llmbench.report.LlmPage;
 import io.github.llmbench.report.RunReport;
@@ -33,6 +35,7 @@ import io.github.llmbench.report.SettingsDescription;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SearchSettings;
 import io.github.llmbench.settings.WorkloadSettings;
+import io.github.llmbench.summary.AbFigures;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.ServingFigures;
 import io.github.llmbench.telemetry.MetricsScraper;
@@ -83,6 +86,9 @@ final class RunEnd {
    */
   private final Supplier<Optional<CapacitySearch.Verdict>> capacity;
 
+  /** An interleaved A/B run's pairs and decisions; empty for other runs. */
+  private final Optional<AbRun> ab;
+
   private final Set<String> printedLevels = ConcurrentHashMap.newKeySet();
 
   /**
@@ -105,7 +111,9 @@ final class RunEnd {
       MetricsScraper scraper,
       ClientProbe clientProbe,
       Supplier<Optional<CapacitySearch.Verdict>> capacity,
+      Optional<AbRun> ab,
       PrintStream out) {
+    this.ab = ab;
     this.scraper = scraper;
     this.clientProbe = clientProbe;
     this.settings = settings;
@@ -266,11 +274,13 @@ final class RunEnd {
       answer = CapacitySection.format(verdict.get(), search, goodput, a);
       info = info.withCapacity(CapacitySection.figures(verdict.get(), search, goodput, a));
     }
+    if (ab.isPresent()) {
+      AbFigures pairs = ab.get().figures();
+      info = info.withAb(pairs);
+      answer = AbSection.format(pairs);
+    }
     RunFigures figures = gateFigures(a, verdict);
-    gateResults =
-        gates.set().isEmpty()
-            ? List.of()
-            : GateCheck.check(gates.set(), figures, gates.baselineFigures());
+    gateResults = gateResults(figures);
     RunReport report =
         RunReport.of(a, info)
             .withGoodput(figures.goodput())
@@ -280,6 +290,28 @@ final class RunEnd {
     report.write(runDir, printedLevels, out);
     boolean gatesFailed = report.gatesFailed();
     AfterReport.add(() -> afterReport(runDir, gatesFailed));
+  }
+
+  /**
+   * The gates' results: an A/B run's relative gates from its decisions, the others (and every gate
+   * of other runs) on the run's figures.
+   */
+  private List<GateResult> gateResults(RunFigures figures) {
+    if (gates.set().isEmpty()) {
+      return List.of();
+    }
+    if (ab.isEmpty()) {
+      return GateCheck.check(gates.set(), figures, gates.baselineFigures());
+    }
+    GateSet set = gates.set();
+    GateSet absolute =
+        new GateSet(
+            set.gates().stream().filter(g -> !g.limit().relative()).toList(),
+            set.goodput(),
+            set.judging());
+    List<GateResult> out = new ArrayList<>(GateCheck.check(absolute, figures, RunFigures.NONE));
+    out.addAll(ab.get().gateResults(set.judging().inconclusivePasses()));
+    return out;
   }
 
   private void afterReport(Path runDir, boolean gatesFailed) {
@@ -365,7 +397,8 @@ final class RunEnd {
         null,
         null,
         goodput.map(GoodputSpec::toString).orElse(null),
-        analysisInputs());
+        analysisInputs(),
+        null);
   }
 
   /** What a re-done report analyses with, typed (not read back from the settings' lines). */
