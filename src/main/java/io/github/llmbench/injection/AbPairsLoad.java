@@ -66,6 +66,7 @@ public final class AbPairsLoad {
     PopulationBuilder pairs =
         level instanceof Level.Open open
             ? CapacityProbes.open(
+                "A/B trial",
                 slots,
                 CapacityProbes.maxRequests(open.rate(), duration, load.burstiness()),
                 duration,
@@ -76,6 +77,7 @@ public final class AbPairsLoad {
                 () -> started.get() ? open.rate() : 0,
                 probe -> onTrialDrained.accept(current.get()))
             : CapacityProbes.closed(
+                "A/B trial",
                 slots,
                 ((Level.Closed) level).conc(),
                 duration,
