@@ -125,11 +125,15 @@ final class AbGateTrack {
     boolean pass =
         verdict == GateVerdict.PASS || (verdict == GateVerdict.INCONCLUSIVE && inconclusivePasses);
     SequentialTest.Look last = looks.isEmpty() ? null : looks.get(looks.size() - 1);
+    // a judgement always, so an undecided gate reads INCONCLUSIVE (none before the first look)
+    Interval bounds =
+        last == null
+            ? Interval.none(Double.NaN, 2 * confidence - 1)
+            : last.interval().isKnown()
+                ? ratioBa(last.interval())
+                : Interval.none(b / a, 2 * confidence - 1);
     GateJudgement judgement =
-        last == null || !last.interval().isKnown()
-            ? null
-            : new GateJudgement(
-                verdict, ratioBa(last.interval()), 1 + gate.limit().value() / 100, confidence, 0);
+        new GateJudgement(verdict, bounds, 1 + gate.limit().value() / 100, confidence, 0);
     return new GateResult(gate, level, gate.limitAt(a), b, pass, judgement);
   }
 
