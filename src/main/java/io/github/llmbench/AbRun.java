@@ -66,7 +66,8 @@ final class AbRun {
   private final List<AbFigures.Pair> pairs = new ArrayList<>();
   private long startedMs = -1;
   private int trials;
-  private String stoppedBy = "max pairs";
+  private final AbStop stops;
+  private String stoppedBy = AbStop.MAX_PAIRS;
 
   private AbRun(Builder b) {
     this.ab = b.ab;
@@ -80,6 +81,13 @@ final class AbRun {
     this.recorder = b.recorder;
     this.percentiles = b.percentiles;
     this.out = b.out;
+    this.stops =
+        new AbStop(
+            ab.maxPairs(),
+            ab.budgetMinutes().isPresent()
+                ? OptionalLong.of(ab.budgetMinutes().getAsInt() * 60_000L)
+                : OptionalLong.empty(),
+            trialMs);
   }
 
   /** What a run is made of, set by name. */
@@ -220,27 +228,15 @@ final class AbRun {
       startedMs = now;
     }
     if (trials % 2 == 0) { // a new pair: only while there is something to decide, and room
-      if (!tracks.isEmpty() && tracks.stream().allMatch(AbGateTrack::decided)) {
-        stoppedBy = "decided";
-        return Optional.empty();
-      }
-      if (trials / 2 >= ab.maxPairs()) {
-        stoppedBy = "max pairs";
-        return Optional.empty();
-      }
-      OptionalLong budget = budgetMs();
-      if (budget.isPresent() && now - startedMs + 2 * trialMs > budget.getAsLong()) {
-        stoppedBy = "budget";
+      Optional<String> stop =
+          stops.beforePair(
+              trials / 2, tracks.stream().allMatch(AbGateTrack::decided), now - startedMs);
+      if (stop.isPresent()) {
+        stoppedBy = stop.get();
         return Optional.empty();
       }
     }
     return Optional.of(plan.trial(trials++));
-  }
-
-  private OptionalLong budgetMs() {
-    return ab.budgetMinutes().isPresent()
-        ? OptionalLong.of(ab.budgetMinutes().getAsInt() * 60_000L)
-        : OptionalLong.empty();
   }
 
   /** After a trial has drained: once its pair's second has, judges the pair. */

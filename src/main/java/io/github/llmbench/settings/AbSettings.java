@@ -123,13 +123,20 @@ public record AbSettings(
               + max
               + ": the first look needs at most the most pairs");
     }
+    Optional<Integer> budget = r.optional(AB_BUDGET);
+    if (budget.isPresent() && budget.get() * 60L < 2L * load.durationSeconds()) {
+      throw SettingsException.invalid(
+          AB_BUDGET.name(),
+          String.valueOf(budget.get()),
+          "minutes enough for a pair, two trials of -Dduration=" + load.durationSeconds() + " s");
+    }
     return Optional.of(
         new AbSettings(
             url.get(),
             r.optional(CANDIDATE_MODEL),
             min,
             max,
-            r.optional(AB_BUDGET).map(OptionalInt::of).orElse(OptionalInt.empty())));
+            budget.map(OptionalInt::of).orElse(OptionalInt.empty())));
   }
 
   /** One level, timed trials, one injector, no baseline: the pairs are the run's trials. */

@@ -92,6 +92,13 @@ class AbInterleavedIT {
   }
 
   @Test
+  void thePageDrawsTheGatesRunningRatio() throws Exception {
+    String page = Files.readString(run.runDir().resolve("llm.html"));
+    assertTrue(page.contains("Interleaved A/B at c4"), "the section's heading");
+    assertTrue(page.contains("\"kind\":\"ab\""), "a chart of the running ratio");
+  }
+
+  @Test
   void eachRequestReachedOneServerOnceTheOneOfItsSide() {
     Map<String, String> receivedAt = new HashMap<>();
     for (VllmSimulator sim : List.of(a, b)) {

@@ -87,6 +87,9 @@ class AbSettingsTest {
         error(ab("ab.min.pairs", "9", "ab.max.pairs", "5")).contains("above -Dab.max.pairs=5"));
     assertTrue(error(ab("ab.max.pairs", "0")).contains("-Dab.max.pairs=0"));
     assertTrue(error(ab("ab.budget", "soon")).contains("-Dab.budget=soon"));
+    assertTrue(
+        error(ab("ab.budget", "1", "duration", "40")).contains("enough for a pair"),
+        "two trials of 40 s need more than a minute");
   }
 
   @Test
