@@ -31,7 +31,8 @@ public record AbSettings(
   /** The fewest pairs before a look: a spread needs some. */
   static final int MIN_PAIRS = 3;
 
-  static final int MAX_PAIRS = 1000;
+  /** The most pairs a sequential test plans ({@code analysis.SequentialTest.MAX_PAIRS}). */
+  static final int MAX_PAIRS = 200;
 
   public static final Setting<URI> CANDIDATE_URL =
       Setting.without(
