@@ -191,7 +191,7 @@ final class AbRun {
     return candidate;
   }
 
-  /** The load: the warmup on A, then the pairs. */
+  /** The load: the warmup (to A and B in turn), then the pairs. */
   PopulationBuilder load(
       BenchSettings settings,
       List<Phase> phases,

@@ -15,12 +15,12 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * An interleaved A/B run's load: its planned warmup (on A), then trials in pairs, each {@code
- * -Dduration} s of the run's one level on one server. Gatling fixes its populations before the run
- * while the run decides after each pair whether to go on, so the trials are a capacity search's
- * probe slots ({@link CapacityProbes}): as a slot starts, {@code nextTrial} gives its trial (empty:
- * the run is over, and the slot sends nothing); once it has drained, {@code onTrialDrained} gets
- * it.
+ * An interleaved A/B run's load: its planned warmup (its requests to A and B in turn), then trials
+ * in pairs, each {@code -Dduration} s of the run's one level on one server. Gatling fixes its
+ * populations before the run while the run decides after each pair whether to go on, so the trials
+ * are a capacity search's probe slots ({@link CapacityProbes}): as a slot starts, {@code nextTrial}
+ * gives its trial (empty: the run is over, and the slot sends nothing); once it has drained, {@code
+ * onTrialDrained} gets it.
  */
 public final class AbPairsLoad {
   private AbPairsLoad() {}
@@ -84,8 +84,19 @@ public final class AbPairsLoad {
                 one,
                 () -> started.get() ? ((Level.Closed) level).conc() : 0,
                 probe -> onTrialDrained.accept(current.get()));
-    return warmup.isEmpty()
-        ? pairs
-        : Populations.chain(warmup, base::oneRequest, onWarmupDrained, seed).andThen(pairs);
+    if (warmup.isEmpty()) {
+      return pairs;
+    }
+    // the warmup's requests to A and B in turn: neither side's first trial pays a cold start
+    AtomicLong warmed = new AtomicLong();
+    return Populations.chain(
+            warmup,
+            phase ->
+                doIfOrElse(session -> warmed.getAndIncrement() % 2 == 1)
+                    .then(candidate.oneRequest(phase))
+                    .orElse(base.oneRequest(phase)),
+            onWarmupDrained,
+            seed)
+        .andThen(pairs);
   }
 }

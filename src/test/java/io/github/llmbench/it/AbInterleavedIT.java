@@ -64,6 +64,7 @@ class AbInterleavedIT {
                 "duration", "3",
                 "input.len", "32",
                 "output.len", "64",
+                "warmup.prompts", "4",
                 "seed", "11"));
     records = RequestsJsonl.read(RunFiles.ofRun(run.runDir()).requests());
     ab = TestReports.summary(run.runDir()).run().ab();
@@ -106,12 +107,22 @@ class AbInterleavedIT {
         assertEquals(null, receivedAt.put(r.requestId(), sim.baseUrl()), r.requestId() + " twice");
       }
     }
-    List<RequestRecord> paired =
-        records.stream().filter(r -> RequestOrigin.pairOf(r.origin()) > 0).toList();
-    assertEquals(records.size(), paired.size(), "every request in a pair (no warmup asked)");
     assertEquals(
         records.stream().map(RequestRecord::id).collect(Collectors.toSet()), receivedAt.keySet());
+    List<RequestRecord> warmup = records.stream().filter(r -> r.level().equals("warmup")).toList();
+    assertEquals(4, warmup.size());
+    for (VllmSimulator sim : List.of(a, b)) {
+      assertEquals(
+          2,
+          warmup.stream().filter(r -> sim.baseUrl().equals(receivedAt.get(r.id()))).count(),
+          "the warmup's requests to A and B in turn");
+    }
     for (RequestRecord r : records) {
+      if (r.level().equals("warmup")) {
+        assertEquals(receivedAt.get(r.id()), r.route().endpoint(), r.id());
+        continue;
+      }
+      assertTrue(RequestOrigin.pairOf(r.origin()) > 0, "a measured request is in a pair");
       VllmSimulator side = RequestOrigin.sideOf(r.origin()) == Side.A ? a : b;
       assertEquals(side.baseUrl(), receivedAt.get(r.id()), r.id());
       assertEquals(side.baseUrl(), r.route().endpoint(), r.id());
@@ -152,7 +163,10 @@ class AbInterleavedIT {
   @Test
   void thePairsSummedUpAreThePairsRecorded() {
     Set<Integer> recorded =
-        records.stream().map(r -> RequestOrigin.pairOf(r.origin())).collect(Collectors.toSet());
+        records.stream()
+            .map(r -> RequestOrigin.pairOf(r.origin()))
+            .filter(p -> p > 0)
+            .collect(Collectors.toSet());
     assertEquals(ab.pairs().size(), recorded.size());
     assertEquals(ab.pairs().size(), ab.gates().get(0).pairsUsed());
     assertTrue(ab.pairs().size() >= 3 && ab.pairs().size() <= 6, ab.pairs().toString());
