@@ -1,5 +1,6 @@
 package io.github.llmbench;
 
+import io.github.llmbench.analysis.GateDesign;
 import io.github.llmbench.analysis.GateJudgement;
 import io.github.llmbench.analysis.GateVerdict;
 import io.github.llmbench.analysis.Interval;
@@ -9,6 +10,9 @@ import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.summary.AbFigures;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * One relative gate of an interleaved A/B run, judged pair by pair: each pair's log ratio of the
@@ -19,17 +23,27 @@ final class AbGateTrack {
   private final Gate gate;
   private final SequentialTest test;
   private final double confidence;
+  private final GateJudgement.Family family;
   private final List<Double> logRatios = new ArrayList<>();
   private final List<SequentialTest.Look> looks = new ArrayList<>();
   private final List<double[]> figures = new ArrayList<>();
 
   /**
+   * @param confidence the gate's own, {@code 1 - alpha} (after a family-wise correction)
+   * @param family the relative gates judged on the pairs together
    * @param gate a relative gate whose limit lies on the worse side ({@code +10%} on a latency,
    *     {@code -5%} on a throughput)
    */
-  AbGateTrack(Gate gate, double confidence, double power, int minPairs, int maxPairs) {
+  AbGateTrack(
+      Gate gate,
+      double confidence,
+      double power,
+      int minPairs,
+      int maxPairs,
+      GateJudgement.Family family) {
     this.gate = gate;
     this.confidence = confidence;
+    this.family = family;
     this.test =
         SequentialTest.of(
             new SequentialTest.Design(1 - confidence, power, threshold(gate), minPairs, maxPairs));
@@ -133,8 +147,59 @@ final class AbGateTrack {
                 ? ratioBa(last.interval())
                 : Interval.none(b / a, 2 * confidence - 1);
     GateJudgement judgement =
-        new GateJudgement(verdict, bounds, 1 + gate.limit().value() / 100, confidence, 0);
+        new GateJudgement(
+            verdict,
+            bounds,
+            1 + gate.limit().value() / 100,
+            confidence,
+            Optional.of(relative(verdict, last)),
+            family);
     return new GateResult(gate, level, gate.limitAt(a), b, pass, judgement);
+  }
+
+  /**
+   * How the pairs judged the gate, in the gates' terms: its two error rates, the pairs' noise, the
+   * last look's lines, and the smallest regression the pairs would catch with the power asked.
+   */
+  private GateJudgement.Relative relative(GateVerdict verdict, SequentialTest.Look last) {
+    SequentialTest.Design d = test.design();
+    GateDesign design =
+        GateDesign.of(
+            GateDesign.ErrorRates.of(confidence, d.power()),
+            gate.limit().value() / 100,
+            !gate.upperBound());
+    int n = logRatios.size();
+    double mean = logRatios.stream().mapToDouble(x -> x).average().orElse(Double.NaN);
+    double se = n < 2 ? Double.NaN : sd(mean) / Math.sqrt(n);
+    Optional<GateDesign.Outcome> outcome =
+        last == null || !(se >= 0)
+            ? Optional.empty()
+            : Optional.of(
+                new GateDesign.Outcome(
+                    verdict,
+                    mean,
+                    se,
+                    n - 1,
+                    true, // a sequential test decides by its boundaries, not by a fixed sample
+                    Math.log(last.failAt()),
+                    Math.log(last.passAt()),
+                    (test.failBoundary(n) + test.passBoundary(n)) * se));
+    String noise =
+        String.format(
+            Locale.ROOT,
+            "interleaved pairs, %d pairs, sd of a pair's log ratio %.3f (a group-sequential test)",
+            n,
+            n < 2 ? Double.NaN : sd(mean));
+    return new GateJudgement.Relative(
+        design, !gate.upperBound(), outcome, noise, OptionalInt.empty());
+  }
+
+  private double sd(double mean) {
+    double ss = 0;
+    for (double d : logRatios) {
+      ss += (d - mean) * (d - mean);
+    }
+    return Math.sqrt(ss / (logRatios.size() - 1));
   }
 
   /** The interval as a ratio B/A (a throughput's A/B turned over). */

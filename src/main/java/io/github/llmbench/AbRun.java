@@ -1,6 +1,7 @@
 package io.github.llmbench;
 
 import io.gatling.javaapi.core.PopulationBuilder;
+import io.github.llmbench.analysis.GateJudgement;
 import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.SequentialTest;
 import io.github.llmbench.analysis.ServingMetrics;
@@ -46,12 +47,6 @@ import java.util.function.LongSupplier;
  * the analysis and the gates.
  */
 final class AbRun {
-  /**
-   * The power of the gates' test until {@code -Dgate.power} lands in GateSettings (issue 41's GATES
-   * part): the one place this run reads it.
-   */
-  static final double POWER = 0.9;
-
   private final AbSettings ab;
   private final CandidateServer candidate;
   private final Target target;
@@ -124,9 +119,14 @@ final class AbRun {
     Level level =
         phases.stream().map(Phase::level).filter(Level::measured).findFirst().orElseThrow();
     GateSet.Judging judging = gates.set().judging();
+    List<Gate> relative = relativeGates(gates.set(), level, ab);
+    GateJudgement.Family family =
+        new GateJudgement.Family(relative.size(), 1 - judging.confidence(), judging.bonferroni());
     List<AbGateTrack> tracks = new ArrayList<>();
-    for (Gate g : relativeGates(gates.set(), level, ab)) {
-      tracks.add(new AbGateTrack(g, judging.confidence(), POWER, ab.minPairs(), ab.maxPairs()));
+    for (Gate g : relative) {
+      tracks.add(
+          new AbGateTrack(
+              g, 1 - family.perGate(), judging.power(), ab.minPairs(), ab.maxPairs(), family));
     }
     Builder b = new Builder();
     b.ab = ab;

@@ -13,7 +13,6 @@ import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
-import io.github.llmbench.gates.GateCheck;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.GateSet;
 import io.github.llmbench.gates.GoodputSpec;
@@ -301,7 +300,7 @@ final class RunEnd {
       return List.of();
     }
     if (ab.isEmpty()) {
-      return GateCheck.check(gates.set(), figures, gates.baselineFigures());
+      return gates.check(figures);
     }
     GateSet set = gates.set();
     GateSet absolute =
@@ -309,7 +308,10 @@ final class RunEnd {
             set.gates().stream().filter(g -> !g.limit().relative()).toList(),
             set.goodput(),
             set.judging());
-    List<GateResult> out = new ArrayList<>(GateCheck.check(absolute, figures, RunFigures.NONE));
+    List<GateResult> out =
+        new ArrayList<>(
+            new RunGates(absolute, Optional.empty(), RunFigures.NONE, gates.noise())
+                .check(figures));
     out.addAll(ab.get().gateResults(set.judging().inconclusivePasses()));
     return out;
   }

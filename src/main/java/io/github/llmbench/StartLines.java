@@ -54,6 +54,7 @@ final class StartLines {
               + " closes the connection after each stream)");
     }
     print(out, shown);
+    gates.plan(settings.load().trials()).forEach(l -> out.printf("  %-12s %s%n", "gate plan", l));
   }
 
   /** Which server answers, and what the kit does differently for it. */

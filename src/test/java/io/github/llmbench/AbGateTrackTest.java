@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.GateJudgement;
 import io.github.llmbench.analysis.GateVerdict;
 import io.github.llmbench.analysis.SequentialTest;
 import io.github.llmbench.gates.Gate;
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /** A relative gate judged pair by pair: orientation, threshold, pairs left out, its result. */
 class AbGateTrackTest {
+  private static final GateJudgement.Family FAMILY = GateJudgement.Family.alone(0.05);
 
   private static Gate gate(String key, String limit) {
     return GateSet.parse(Map.of(key, limit), "-Dgate.").gates().get(0);
@@ -30,12 +32,12 @@ class AbGateTrackTest {
 
   @Test
   void aLatencysRatioIsBOverAAndAThroughputsAOverB() {
-    AbGateTrack latency = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20);
+    AbGateTrack latency = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20, FAMILY);
     latency.add(10, 15);
     assertEquals(Math.log(1.5), latency.figures().logRatios().get(0), 1e-12);
     assertEquals("B/A", latency.orientation());
     AbGateTrack throughput =
-        new AbGateTrack(gate("output_throughput.min", "-5%"), 0.95, 0.9, 3, 20);
+        new AbGateTrack(gate("output_throughput.min", "-5%"), 0.95, 0.9, 3, 20, FAMILY);
     throughput.add(1000, 800);
     assertEquals(Math.log(1000 / 800.0), throughput.figures().logRatios().get(0), 1e-12);
     assertEquals("A/B", throughput.orientation());
@@ -43,7 +45,7 @@ class AbGateTrackTest {
 
   @Test
   void aPairWithoutAFigureOnASideIsLeftOut() {
-    AbGateTrack t = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20);
+    AbGateTrack t = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20, FAMILY);
     assertNull(t.add(Double.NaN, 15));
     assertNull(t.add(10, 0));
     assertEquals(0, t.figures().pairsUsed());
@@ -52,7 +54,7 @@ class AbGateTrackTest {
 
   @Test
   void aSteadyFiftyPercentSlowerCandidateFailsAndTheResultSaysSo() {
-    AbGateTrack t = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20);
+    AbGateTrack t = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20, FAMILY);
     double[] a = {10, 10.2, 9.9, 10.1, 10};
     for (int i = 0; i < a.length && !t.decided(); i++) {
       t.add(a[i], a[i] * (1.5 + 0.01 * (i % 2)));
@@ -63,6 +65,8 @@ class AbGateTrackTest {
     assertFalse(r.pass());
     assertEquals(GateVerdict.FAIL, r.verdict());
     assertTrue(r.measured() > r.limit(), r.line());
+    assertTrue(r.line().contains("false alarm 5%, power 90% at the threshold"), r.line());
+    assertTrue(r.line().contains("noise: interleaved pairs"), r.line());
     AbFigures.GateTrack f = t.figures();
     assertEquals(f.pairsUsed(), f.looks().size());
     assertEquals("FAIL", f.decision());
@@ -71,7 +75,7 @@ class AbGateTrackTest {
 
   @Test
   void anUndecidedGatePassesOrFailsAsGateInconclusiveSays() {
-    AbGateTrack t = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20);
+    AbGateTrack t = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20, FAMILY);
     t.add(10, 10.4);
     t.add(10, 9.2);
     assertFalse(t.decided(), "before the first look");

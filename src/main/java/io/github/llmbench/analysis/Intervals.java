@@ -15,9 +15,12 @@ import org.apache.commons.statistics.distribution.BinomialDistribution;
  * not; for log-normal data the geometric mean estimates the median. Its ratio form is also exactly
  * what a relative gate (+10%) asks about: a difference of logs is the log of a ratio.
  *
- * <p><b>Within one run</b> ({@link #mean}, {@link #percentile}): over the run's requests only,
+ * <p><b>Within one run</b> ({@link #batchMean}, {@link #percentile}): over the run's requests only,
  * marked {@link Interval.Basis#WITHIN_RUN}: it ignores run-to-run drift, which is often the larger
- * noise, so it is what a one-trial run has, not a substitute for trials.
+ * noise, so it is what a one-trial run has, not a substitute for trials. A run's requests are not
+ * independent (they share decode steps, and the server drifts), so the mean's interval is made from
+ * time-block (batch) means; a percentile's order-statistic interval assumes independence, so it is
+ * shown but no gate is judged on it.
  */
 public final class Intervals {
 
@@ -50,9 +53,10 @@ public final class Intervals {
   }
 
   /**
-   * The mean of one run's values (e.g. each request's TTFT in ms) with its t-interval {@code mean ±
-   * t_{(1+c)/2, n-1} * sd / sqrt(n)}, {@link Interval.Basis#WITHIN_RUN}; {@link
-   * Interval.Basis#NONE} for fewer than two values (the estimate is NaN for none).
+   * The mean of independent values with its t-interval {@code mean ± t_{(1+c)/2, n-1} * sd /
+   * sqrt(n)}, {@link Interval.Basis#WITHIN_RUN}; {@link Interval.Basis#NONE} for fewer than two
+   * values (the estimate is NaN for none). A run's requests are not independent: their mean's
+   * interval is {@link #batchMean}.
    */
   public static Interval mean(double[] values, double confidence) {
     checkConfidence(confidence);
@@ -67,6 +71,47 @@ public final class Intervals {
     }
     double half =
         LogScale.quantile(0.5 + confidence / 2.0, n - 1) * LogScale.sd(values, mean) / Math.sqrt(n);
+    return new Interval(mean, mean - half, mean + half, confidence, Interval.Basis.WITHIN_RUN);
+  }
+
+  /** The most blocks {@link #batchMean} splits a run into. */
+  public static final int BATCHES = 10;
+
+  /** The fewest values a block of {@link #batchMean} holds. */
+  public static final int MIN_PER_BATCH = 5;
+
+  /**
+   * The mean of one run's values in the order the requests finished, with an interval from
+   * time-block (batch) means, {@link Interval.Basis#WITHIN_RUN}: the values are split in finish
+   * order into {@code b = min(}{@value #BATCHES}{@code , n / }{@value #MIN_PER_BATCH}{@code )}
+   * consecutive blocks of near-equal size, and the interval is {@code mean ± t_{(1+c)/2, b-1} *
+   * sd(block means) / sqrt(b)}. Requests close in time share decode steps and the server's drift,
+   * so their values are correlated and a t-interval over the requests as independent values is too
+   * narrow; block means of long enough blocks are close to independent, so theirs is not. {@link
+   * Interval.Basis#NONE} with fewer than two blocks (the estimate is still the mean, NaN for none).
+   */
+  public static Interval batchMean(double[] valuesInFinishOrder, double confidence) {
+    checkConfidence(confidence);
+    checkFinite(valuesInFinishOrder);
+    int n = valuesInFinishOrder.length;
+    if (n == 0) {
+      return Interval.none(Double.NaN, confidence);
+    }
+    double mean = LogScale.mean(valuesInFinishOrder);
+    int b = Math.min(BATCHES, n / MIN_PER_BATCH);
+    if (b < 2) {
+      return Interval.none(mean, confidence);
+    }
+    double[] means = new double[b];
+    for (int k = 0; k < b; k++) {
+      int from = (int) ((long) n * k / b);
+      int to = (int) ((long) n * (k + 1) / b);
+      means[k] = LogScale.mean(Arrays.copyOfRange(valuesInFinishOrder, from, to));
+    }
+    double half =
+        LogScale.quantile(0.5 + confidence / 2.0, b - 1)
+            * LogScale.sd(means, LogScale.mean(means))
+            / Math.sqrt(b);
     return new Interval(mean, mean - half, mean + half, confidence, Interval.Basis.WITHIN_RUN);
   }
 

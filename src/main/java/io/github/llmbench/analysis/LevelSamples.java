@@ -5,6 +5,7 @@ import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,13 +71,19 @@ public record LevelSamples(Map<String, TrialValues> figures) {
 
   /**
    * A level that ran once: each latency figure with its interval over the level's completed
-   * requests (a percentile's distribution-free interval, the mean's t-interval), the throughputs
-   * without one.
+   * requests (the mean's from time-block means, {@link Intervals#batchMean}; a percentile's
+   * distribution-free one, shown but not judged on, as it takes the requests as independent), the
+   * throughputs without one.
    */
   public static LevelSamples ofOneRun(
       List<RequestRecord> levelRecords, ServingMetrics serving, SteadyState steady) {
     Map<String, TrialValues> out = new LinkedHashMap<>();
-    List<RequestRecord> ok = levelRecords.stream().filter(RequestRecord::ok).toList();
+    // in the order they finished: the mean's interval is made of time blocks
+    List<RequestRecord> ok =
+        levelRecords.stream()
+            .filter(RequestRecord::ok)
+            .sorted(Comparator.comparingLong(RequestRecord::endMs))
+            .toList();
     Map<Metric, Function<RequestRecord, Double>> of =
         Map.of(
             Metric.TTFT, RequestRecord::ttftMs,
@@ -97,7 +104,7 @@ public record LevelSamples(Map<String, TrialValues> figures) {
                 .toArray();
         within =
             f.statistic().equals(Statistic.MEAN)
-                ? Intervals.mean(values, CONFIDENCE)
+                ? Intervals.batchMean(values, CONFIDENCE)
                 : Intervals.percentile(values, f.statistic().percentile() / 100, CONFIDENCE);
       }
       out.put(f.summaryField(), TrialValues.single(value, within));

@@ -1,5 +1,9 @@
 package io.github.llmbench.analysis;
 
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+
 /**
  * A/B comparisons and gates that judge intervals, not single runs, so that a gate neither flaps on
  * run-to-run noise nor misses a real change. Pure functions.
@@ -12,12 +16,11 @@ package io.github.llmbench.analysis;
  * independent), and the result is marked {@link Interval.Basis#WITHIN_RUN}; a one-trial side
  * without one gives {@link Interval.Basis#NONE}.
  *
- * <p><b>Gates</b> judge one-sided bounds at the gate's confidence c: a gate fails only when the
- * figure is beyond its limit with confidence c, passes when it is within it with confidence c, and
- * is otherwise inconclusive, with an estimate of the trials per side that would resolve it. With
- * nothing changed and a +10% gate on 5 trials a side of 10% noise, a failure is rare (the figure
- * would have to look 10% worse with 95% confidence), where one run against one baseline fails about
- * a third of the time.
+ * <p><b>Gates</b>: a relative gate ({@code +10%}) is a two-point test ({@link GateDesign}): no
+ * change must pass with false alarm at most {@code 1 - c}, a change of the threshold must fail with
+ * the power asked. An absolute gate judges one-sided bounds at c: it fails when the figure is
+ * beyond its limit with confidence c, passes when it is within it with confidence c, and is
+ * otherwise inconclusive.
  */
 public final class Verdicts {
 
@@ -25,9 +28,6 @@ public final class Verdicts {
 
   /** The power at which {@link Comparison#minimumDetectableRatio()} is given. */
   public static final double POWER = 0.8;
-
-  /** The cap of {@link GateJudgement#trialsNeeded()}: that many or more. */
-  public static final int MAX_TRIALS_NEEDED = 100;
 
   /**
    * The ratio b/a (b the candidate, a the baseline) with its two-sided interval at {@code
@@ -73,58 +73,150 @@ public final class Verdicts {
     return new Comparison(r, change, mde);
   }
 
+  /** The most trials a side a power statement plans for ({@link GateJudgement.Relative}). */
+  public static final int MAX_TRIALS_PLANNED = 100;
+
   /**
-   * A gate on b relative to the baseline a: the limit is {@code 1 + threshold} on the ratio b/a
-   * ({@code +0.10} with {@code higherIsBetter = false}: fail when b is more than 10% above a;
-   * {@code -0.10} with {@code higherIsBetter = true}: fail when b is more than 10% below a).
+   * A gate on b relative to the baseline a, judged by its two-point design ({@link GateDesign}): no
+   * change must PASS (false alarm at most alpha), a change of the threshold must FAIL with the
+   * power asked. The log ratio's standard error comes, in this order, from:
    *
-   * <p>FAIL when b is worse than a with that confidence (the one-sided bound on the better side is
-   * past no change) and the ratio's estimate is beyond the limit, or when even that bound is beyond
-   * the limit; PASS when the bound on the worse side is within the limit (within the threshold with
-   * that confidence); else INCONCLUSIVE with the trials per side that would resolve it: the n at
-   * which the one-sided half-width {@code t_{c, df(n)} * sqrt((sd_a^2 + sd_b^2) / n)} falls below
-   * {@code |log(ratio) - log(1 + threshold)|}, from the observed log spreads (one side's for both
-   * when the other has a single trial).
+   * <ol>
+   *   <li>{@code known} noise (history: {@link Noise#seOfLogRatio} at the two trial counts, its
+   *       degrees of freedom);
+   *   <li>the two runs' own trials when each has two or more: Welch on the logs (standard error
+   *       {@code sqrt(sd_a^2/n_a + sd_b^2/n_b)}, Welch–Satterthwaite degrees of freedom);
+   *   <li>one side's trials when the other has a single trial (the bases differ): that side's log
+   *       spread taken for both, {@code sd * sqrt(1/n_a + 1/n_b)}, {@code n - 1} degrees of
+   *       freedom, and the noise line says so;
+   *   <li>none with one trial a side: a single run's within-run interval says nothing of run-to-run
+   *       noise, so the gate is judged on the ratio's value (FAIL beyond {@code 1 + threshold}),
+   *       and says so.
+   * </ol>
    *
-   * @param confidence the gate's confidence in (0.5, 1), e.g. 0.95
+   * @param threshold the relative limit: {@code +0.10} with {@code higherIsBetter = false} (fail
+   *     when b is 10% slower), {@code -0.10} with {@code higherIsBetter = true}
+   * @param rates the false alarm and the power the gate is judged at
+   * @param known a noise figure learned elsewhere ({@code -Dhistory}), or empty
    */
   public static GateJudgement relativeGate(
-      TrialValues a, TrialValues b, double threshold, boolean higherIsBetter, double confidence) {
-    checkGateConfidence(confidence);
-    if (!(threshold > -1.0) || Double.isInfinite(threshold)) {
-      throw new IllegalArgumentException("a relative threshold must be above -100%: " + threshold);
-    }
+      TrialValues a,
+      TrialValues b,
+      double threshold,
+      boolean higherIsBetter,
+      GateDesign.ErrorRates rates,
+      Optional<Noise> known) {
+    GateDesign design = GateDesign.of(rates, threshold, higherIsBetter);
+    double confidence = 1.0 - rates.alpha();
     double limit = 1.0 + threshold;
-    LogScale d = difference(a, b);
-    if (d == null) {
-      return unjudged(pointRatio(a, b), limit, confidence);
+    double center = meanLog(b) - meanLog(a);
+    double orient = higherIsBetter ? -1.0 : 1.0;
+    Optional<NoiseAt> noise = noiseOf(a, b, known);
+    if (noise.isEmpty()) {
+      double ratio = Math.exp(center);
+      boolean fail =
+          higherIsBetter ? ratio < limit * (1 - TIE) : ratio > limit * (1 + TIE) || limit <= 0;
+      GateJudgement.Relative r =
+          new GateJudgement.Relative(
+              design,
+              higherIsBetter,
+              Optional.empty(),
+              "one run a side: run-to-run noise unknown, judged on the ratio's value"
+                  + " (-Dtrials=N or -Dhistory=DIR give it)",
+              OptionalInt.empty());
+      return new GateJudgement(
+          fail ? GateVerdict.FAIL : GateVerdict.PASS,
+          Interval.none(ratio, 2.0 * confidence - 1.0),
+          limit,
+          confidence,
+          Optional.of(r),
+          GateJudgement.Family.alone(rates.alpha()));
     }
-    double[] bounds = d.bounds(confidence);
-    GateVerdict verdict = judge(bounds, limit, higherIsBetter);
-    if (verdict == GateVerdict.INCONCLUSIVE
-        && worseBeyond(d.center(), bounds, limit, higherIsBetter)) {
-      verdict = GateVerdict.FAIL;
+    NoiseAt n = noise.get();
+    GateDesign.Outcome o = design.judge(orient * center, n.se(), n.df());
+    double q = n.se() == 0.0 ? 0.0 : design.qAlpha(n.df());
+    Interval bounds =
+        new Interval(
+            Math.exp(center),
+            Math.exp(center - q * n.se()),
+            Math.exp(center + q * n.se()),
+            2.0 * confidence - 1.0,
+            Interval.Basis.TRIALS);
+    OptionalInt plan =
+        o.decisive() ? OptionalInt.empty() : design.trialsToDecide(n.noise(), MAX_TRIALS_PLANNED);
+    GateJudgement.Relative r =
+        new GateJudgement.Relative(design, higherIsBetter, Optional.of(o), n.text(), plan);
+    return new GateJudgement(
+        o.verdict(),
+        bounds,
+        limit,
+        confidence,
+        Optional.of(r),
+        GateJudgement.Family.alone(rates.alpha()));
+  }
+
+  /**
+   * The noise a relative gate is judged with: its standard error and degrees of freedom at these
+   * trial counts, the noise itself (for the planning figure) and where it came from.
+   */
+  private record NoiseAt(double se, double df, Noise noise, String text) {}
+
+  private static Optional<NoiseAt> noiseOf(TrialValues a, TrialValues b, Optional<Noise> known) {
+    int na = a.n();
+    int nb = b.n();
+    if (known.isPresent()) {
+      Noise k = known.get();
+      return Optional.of(new NoiseAt(k.seOfLogRatio(na, nb), k.df(), k, k.describe()));
     }
-    int needed = 0;
-    if (verdict == GateVerdict.INCONCLUSIVE) {
+    if (na >= 2 && nb >= 2) {
       LogScale la = LogScale.of(a);
       LogScale lb = LogScale.of(b);
-      double sa = la.n() >= 2 ? la.sdLog() : lb.sdLog();
-      double sb = lb.n() >= 2 ? lb.sdLog() : la.sdLog();
-      needed =
-          trialsNeeded(
-              sa, sb, Math.abs(d.center() - Math.log(limit)), confidence, Math.min(a.n(), b.n()));
+      LogScale d = LogScale.difference(la, lb);
+      double va = la.sdLog() * la.sdLog();
+      double vb = lb.sdLog() * lb.sdLog();
+      double pooled = ((na - 1) * va + (nb - 1) * vb) / (na + nb - 2);
+      Noise own = new Noise(Noise.Source.OWN_TRIALS, 0.0, pooled, na + nb - 2, 2, na + nb);
+      return Optional.of(
+          new NoiseAt(
+              d.seLow(),
+              d.dfLow(),
+              own,
+              String.format(
+                  Locale.ROOT,
+                  "the runs' own trials, %d and %d trials (Welch on the logs, df %.1f)",
+                  na,
+                  nb,
+                  d.dfLow())));
     }
-    return new GateJudgement(verdict, bounds(d, bounds, confidence), limit, confidence, needed);
+    if (na == 1 && nb == 1) {
+      return Optional.empty();
+    }
+    TrialValues many = na >= 2 ? a : b;
+    LogScale l = LogScale.of(TrialValues.of(many.values()));
+    double v = l.sdLog() * l.sdLog();
+    Noise own = new Noise(Noise.Source.OWN_TRIALS, 0.0, v, many.n() - 1, 1, many.n());
+    return Optional.of(
+        new NoiseAt(
+            l.sdLog() * Math.sqrt(1.0 / na + 1.0 / nb),
+            many.n() - 1,
+            own,
+            String.format(
+                Locale.ROOT,
+                "the bases differ: the baseline has %d trial%s, this run %d; the spread of the"
+                    + " %d trials of %s, taken for both sides (df %d)",
+                na,
+                na == 1 ? "" : "s",
+                nb,
+                many.n(),
+                na >= 2 ? "the baseline" : "this run",
+                many.n() - 1)));
   }
 
   /**
    * A gate with a fixed limit on a positive figure measured over trials (or one trial with its
    * within-run interval): FAIL when the one-sided bound at {@code confidence} on the better side is
    * beyond the limit ({@code higherIsBetter = false}: the lower bound above it), PASS when the
-   * bound on the worse side is within it, else INCONCLUSIVE with the trials that would resolve it
-   * (the n at which {@code t_{c, n-1} * sd(log x) / sqrt(n)} falls below {@code |log(estimate) -
-   * log(limit)|}).
+   * bound on the worse side is within it, else INCONCLUSIVE.
    *
    * @param confidence the gate's confidence in (0.5, 1), e.g. 0.95
    */
@@ -140,13 +232,7 @@ public final class Verdicts {
     }
     double[] b = f.bounds(confidence);
     GateVerdict verdict = judge(b, limit, higherIsBetter);
-    int needed = 0;
-    if (verdict == GateVerdict.INCONCLUSIVE && f.n() >= 2 && limit > 0.0) {
-      needed =
-          trialsNeeded(
-              f.sdLog(), 0.0, Math.abs(f.center() - Math.log(limit)), confidence, figure.n());
-    }
-    return new GateJudgement(verdict, bounds(f, b, confidence), limit, confidence, needed);
+    return GateJudgement.absolute(verdict, bounds(f, b, confidence), limit, confidence);
   }
 
   /**
@@ -176,22 +262,6 @@ public final class Verdicts {
     return high <= logLimit + TIE ? GateVerdict.PASS : GateVerdict.INCONCLUSIVE;
   }
 
-  /**
-   * Whether b is worse than a with the gate's confidence (the bound on the better side is still
-   * past no change) and its estimate is beyond the limit: a regression the data shows, by more than
-   * the threshold as far as it can tell.
-   */
-  private static boolean worseBeyond(
-      double center, double[] b, double limit, boolean higherIsBetter) {
-    if (!(limit > 0.0)) {
-      return false;
-    }
-    double logLimit = Math.log(limit);
-    return higherIsBetter
-        ? center < logLimit - TIE && b[1] < -TIE
-        : center > logLimit + TIE && b[0] > TIE;
-  }
-
   /** The one-sided bounds at c as one interval at 2c - 1. */
   private static Interval bounds(LogScale x, double[] b, double confidence) {
     return new Interval(
@@ -199,39 +269,11 @@ public final class Verdicts {
   }
 
   private static GateJudgement unjudged(double estimate, double limit, double confidence) {
-    return new GateJudgement(
+    return GateJudgement.absolute(
         GateVerdict.INCONCLUSIVE,
         Interval.none(estimate, 2.0 * confidence - 1.0),
         limit,
-        confidence,
-        0);
-  }
-
-  /**
-   * The smallest n per side (more than {@code current}, at most {@link #MAX_TRIALS_NEEDED}) at
-   * which the one-sided half-width of the log estimate, with these log spreads (sb = 0 for a single
-   * figure), falls below {@code gap}; 0 when no spread is known.
-   */
-  static int trialsNeeded(double sa, double sb, double gap, double confidence, int current) {
-    if (Double.isNaN(sa) || Double.isNaN(sb)) {
-      return 0;
-    }
-    double va = sa * sa;
-    double vb = sb * sb;
-    double v = va + vb;
-    // t > z, so the n that the normal quantile gives is a lower bound: start the search there
-    double z = LogScale.quantile(confidence, Double.POSITIVE_INFINITY);
-    double normalN = gap > 0.0 ? v * (z / gap) * (z / gap) : Double.POSITIVE_INFINITY;
-    int start =
-        (int) Math.max(Math.max(2, current + 1), Math.min(Math.floor(normalN), Integer.MAX_VALUE));
-    for (int n = start; n <= MAX_TRIALS_NEEDED; n++) {
-      double df = v == 0.0 ? n - 1 : v * v * (n - 1) / (va * va + vb * vb);
-      double half = LogScale.quantile(confidence, df) * Math.sqrt(v / n);
-      if (half < gap) {
-        return n;
-      }
-    }
-    return MAX_TRIALS_NEEDED;
+        confidence);
   }
 
   private static LogScale difference(TrialValues a, TrialValues b) {

@@ -3,10 +3,12 @@ package io.github.llmbench.gates;
 import io.github.llmbench.analysis.GateJudgement;
 import io.github.llmbench.analysis.GateVerdict;
 import io.github.llmbench.analysis.Interval;
+import io.github.llmbench.analysis.Noise;
 import io.github.llmbench.analysis.TrialValues;
 import io.github.llmbench.analysis.Verdicts;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Checks gates against each level's figures, and against a baseline run's figures for relative
@@ -20,67 +22,150 @@ public final class GateCheck {
   public static final String SEARCH_LEVEL = "search";
 
   /**
+   * Checks each gate where it applies, with the runs' own trials as noise ({@link GateNoise#NONE}).
+   */
+  public static List<GateResult> check(GateSet gates, RunFigures run, RunFigures baseline) {
+    return check(gates, run, baseline, GateNoise.NONE);
+  }
+
+  /**
    * Checks each gate where it applies: at its level when it names one; a capacity gate at the
-   * search ({@value #SEARCH_LEVEL}); any other at every measured level.
+   * search ({@value #SEARCH_LEVEL}); any other at every measured level. The gates x levels judged
+   * on an interval are one family: each is judged at false alarm alpha, or alpha / k under {@code
+   * -Dgate.family=bonferroni}, and each judgement says the family's size.
    *
    * @param run this run's figures
    * @param baseline the baseline run's figures ({@link RunFigures#NONE} without a baseline)
+   * @param noise the noise known for a relative gate beyond the runs' own trials (history)
    */
-  public static List<GateResult> check(GateSet gates, RunFigures run, RunFigures baseline) {
-    List<GateResult> results = new ArrayList<>();
+  public static List<GateResult> check(
+      GateSet gates, RunFigures run, RunFigures baseline, GateNoise noise) {
     List<String> measured = List.copyOf(run.levels().keySet());
+    List<Gate> gateOf = new ArrayList<>();
+    List<String> whereOf = new ArrayList<>();
     for (Gate g : gates.gates()) {
       List<String> applies =
           g.level() != null
               ? List.of(g.level().tag())
               : g.metric() == GateMetric.CAPACITY ? List.of(SEARCH_LEVEL) : measured;
       for (String where : applies) {
-        double figure = run.figure(g.metric(), where);
-        double limit = g.limitAt(baseline.figure(g.metric(), where));
-        boolean pass =
-            !Double.isNaN(figure)
-                && !Double.isNaN(limit)
-                && (g.upperBound() ? figure <= limit : figure >= limit);
-        GateJudgement j = judge(g, run.level(where), baseline.level(where), gates.judging());
-        if (j != null) {
-          pass =
-              j.verdict() == GateVerdict.PASS
-                  || (j.verdict() == GateVerdict.INCONCLUSIVE
-                      && gates.judging().inconclusivePasses());
-        }
-        results.add(new GateResult(g, where, limit, figure, pass, j));
+        gateOf.add(g);
+        whereOf.add(where);
       }
+    }
+    GateSet.Judging judging = gates.judging();
+    double alpha = 1.0 - judging.confidence();
+    // the family: every gate x level with something to judge an interval on
+    int size = 0;
+    for (int i = 0; i < gateOf.size(); i++) {
+      String where = whereOf.get(i);
+      Gate g = gateOf.get(i);
+      if (judgeable(g, run.level(where), baseline.level(where), noise.of(where, g.metric()))) {
+        size++;
+      }
+    }
+    GateJudgement.Family family =
+        new GateJudgement.Family(Math.max(size, 1), alpha, judging.bonferroni());
+    double perGateConfidence = 1.0 - family.perGate();
+    List<GateResult> results = new ArrayList<>();
+    for (int i = 0; i < gateOf.size(); i++) {
+      Gate g = gateOf.get(i);
+      String where = whereOf.get(i);
+      double figure = run.figure(g.metric(), where);
+      double limit = g.limitAt(baseline.figure(g.metric(), where));
+      boolean pass =
+          !Double.isNaN(figure)
+              && !Double.isNaN(limit)
+              && (g.upperBound() ? figure <= limit : figure >= limit);
+      GateJudgement j =
+          judge(
+              g,
+              run.level(where),
+              baseline.level(where),
+              judging,
+              perGateConfidence,
+              noise.of(where, g.metric()));
+      if (j != null) {
+        j = j.withFamily(family);
+        pass =
+            j.verdict() == GateVerdict.PASS
+                || (j.verdict() == GateVerdict.INCONCLUSIVE && judging.inconclusivePasses());
+      }
+      results.add(new GateResult(g, where, limit, figure, pass, j));
     }
     return results;
   }
 
   /**
-   * The verdict on the figure's interval: a relative gate on the ratio to the baseline's, an
-   * absolute one on the figure's; null where either side has no spread to judge (a figure without
-   * samples, one value without a within-run interval) or the interval is open on a side, which is
-   * then judged on its value.
+   * The family-wise line of the gates block: how many gates x levels were judged on an interval and
+   * the chance that any of them false-alarms; empty when fewer than two were.
+   */
+  public static Optional<String> familyLine(List<GateResult> results) {
+    return results.stream()
+        .map(GateResult::judgement)
+        .filter(j -> j != null)
+        .map(GateJudgement::family)
+        .filter(f -> f.size() >= 2)
+        .findFirst()
+        .map(GateJudgement.Family::line);
+  }
+
+  /**
+   * Whether a gate at a level will be judged on an interval, at its false alarm: a relative one
+   * with samples on both sides and a noise figure (trials on a side, or history); an absolute one
+   * on trials, or on one run's interval of a mean.
+   */
+  private static boolean judgeable(
+      Gate g, LevelFigures run, LevelFigures baseline, Optional<Noise> noise) {
+    TrialValues mine = run.samples().get(g.metric());
+    if (mine == null) {
+      return false;
+    }
+    if (g.limit().relative()) {
+      TrialValues theirs = baseline.samples().get(g.metric());
+      return theirs != null && (noise.isPresent() || mine.n() >= 2 || theirs.n() >= 2);
+    }
+    return mine.n() >= 2 || (mine.withinRun() != null && !isPercentile(g.metric()));
+  }
+
+  /**
+   * The verdict on the figure's interval: a relative gate by its two-point design ({@link
+   * Verdicts#relativeGate}: on the ratio's value, and saying so, with one run a side), an absolute
+   * one on the figure's bounds; null where the figure has no samples, or an absolute gate's figure
+   * has no interval, an open one (a P99 over fewer requests than its interval needs: 368 at 95%),
+   * or is a percentile of a single run (its within-run interval treats the run's requests as
+   * independent, which they are not: it is shown, not judged on), which is then judged on its
+   * value.
    */
   static GateJudgement judge(
-      Gate g, LevelFigures run, LevelFigures baseline, GateSet.Judging judging) {
+      Gate g,
+      LevelFigures run,
+      LevelFigures baseline,
+      GateSet.Judging judging,
+      double confidence,
+      Optional<Noise> noise) {
     TrialValues mine = run.samples().get(g.metric());
     if (mine == null) {
       return null;
     }
-    GateJudgement j;
     if (g.limit().relative()) {
       TrialValues theirs = baseline.samples().get(g.metric());
       if (theirs == null || !(g.limit().value() > -100)) {
         return null;
       }
-      j =
-          Verdicts.relativeGate(
-              theirs, mine, g.limit().value() / 100, !g.upperBound(), judging.confidence());
-    } else {
-      j = Verdicts.absoluteGate(mine, g.limit().value(), !g.upperBound(), judging.confidence());
+      return Verdicts.relativeGate(
+          theirs, mine, g.limit().value() / 100, !g.upperBound(), judging.rates(confidence), noise);
     }
-    // no bound on a side (a P99 over fewer requests than its interval needs: 368 at 95%): the
-    // interval cannot pass nor clear it, so the value decides, as before intervals
+    if (mine.n() == 1 && isPercentile(g.metric())) {
+      return null;
+    }
+    GateJudgement j = Verdicts.absoluteGate(mine, g.limit().value(), !g.upperBound(), confidence);
     boolean open = !Double.isFinite(j.bounds().low()) || !Double.isFinite(j.bounds().high());
     return j.bounds().basis() == Interval.Basis.NONE || open ? null : j;
+  }
+
+  /** Whether a gate names a latency percentile ({@code tpot.p99}). */
+  static boolean isPercentile(GateMetric m) {
+    return m instanceof GateMetric.Latency l && l.figure().statistic().isPercentile();
   }
 }

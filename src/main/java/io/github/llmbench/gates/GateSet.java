@@ -1,5 +1,6 @@
 package io.github.llmbench.gates;
 
+import io.github.llmbench.analysis.GateDesign;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.settings.GateSettings;
 import java.util.ArrayList;
@@ -28,9 +29,20 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput, Judging j
    * @param confidence one-sided: a gate fails when the figure is beyond its limit with this
    *     confidence, passes when within it with this confidence, else is inconclusive
    * @param inconclusivePasses whether an inconclusive gate passes ({@code -Dgate.inconclusive})
+   * @param power the chance a relative gate must fail a change of its threshold ({@code
+   *     -Dgate.power})
+   * @param bonferroni whether each of the run's k gates x levels is judged at false alarm {@code (1
+   *     - confidence) / k} ({@code -Dgate.family=bonferroni})
    */
-  public record Judging(double confidence, boolean inconclusivePasses) {
-    public static final Judging DEFAULT = new Judging(0.95, true);
+  public record Judging(
+      double confidence, boolean inconclusivePasses, double power, boolean bonferroni) {
+    public static final Judging DEFAULT =
+        new Judging(0.95, true, GateSettings.DEFAULT_POWER, false);
+
+    /** The two error rates a relative gate is judged at, with this per-gate confidence. */
+    public GateDesign.ErrorRates rates(double perGateConfidence) {
+      return GateDesign.ErrorRates.of(perGateConfidence, power);
+    }
   }
 
   public GateSet {
@@ -62,6 +74,8 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput, Judging j
     Optional<GoodputSpec> goodput = Optional.empty();
     double confidence = Judging.DEFAULT.confidence();
     boolean inconclusivePasses = Judging.DEFAULT.inconclusivePasses();
+    double power = Judging.DEFAULT.power();
+    boolean bonferroni = Judging.DEFAULT.bonferroni();
     for (Map.Entry<String, String> e : entries.entrySet()) {
       String key = e.getKey().trim();
       String value = e.getValue() == null ? "" : e.getValue().trim();
@@ -71,6 +85,14 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput, Judging j
       }
       if (key.equals(CONFIDENCE_KEY)) {
         confidence = confidence(value, source + key);
+        continue;
+      }
+      if (key.equals(GateSettings.POWER_KEY)) {
+        power = GateSettings.power(value, source + key);
+        continue;
+      }
+      if (key.equals(GateSettings.FAMILY_KEY)) {
+        bonferroni = GateSettings.bonferroni(value, source + key);
         continue;
       }
       if (key.equals(INCONCLUSIVE_KEY)) {
@@ -106,7 +128,8 @@ public record GateSet(List<Gate> gates, Optional<GoodputSpec> goodput, Judging j
               + GoodputSpec.PLACEHOLDER);
     }
     gates.sort(Comparator.comparing(Gate::name));
-    return new GateSet(gates, goodput, new Judging(confidence, inconclusivePasses));
+    return new GateSet(
+        gates, goodput, new Judging(confidence, inconclusivePasses, power, bonferroni));
   }
 
   private static double confidence(String value, String name) {

@@ -26,6 +26,12 @@ public final class GatesXml {
         .append("\" errors=\"0\" skipped=\"")
         .append(skipped)
         .append("\">\n");
+    GateCheck.familyLine(results)
+        .ifPresent(
+            line ->
+                sb.append("  <properties>\n    <property name=\"family-wise\" value=\"")
+                    .append(escape(line))
+                    .append("\"/>\n  </properties>\n"));
     for (GateResult r : results) {
       sb.append("  <testcase classname=\"gates.")
           .append(escape(r.level()))

@@ -6,6 +6,7 @@ import io.github.llmbench.settings.GateSettings;
 import io.github.llmbench.settings.SearchSettings;
 import io.github.llmbench.settings.SettingsException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -16,11 +17,36 @@ import java.util.TreeMap;
  *
  * @param baseline the {@code -Dbaseline} path as given
  * @param baselineFigures the baseline's figures ({@link RunFigures#NONE} without a baseline)
+ * @param noise the noise known for relative gates beyond the runs' own trials ({@code -Dhistory});
+ *     {@link GateNoise#NONE} by default
  */
-public record RunGates(GateSet set, Optional<String> baseline, RunFigures baselineFigures) {
+public record RunGates(
+    GateSet set, Optional<String> baseline, RunFigures baselineFigures, GateNoise noise) {
 
   public static final RunGates NONE =
-      new RunGates(GateSet.none(), Optional.empty(), RunFigures.NONE);
+      new RunGates(GateSet.none(), Optional.empty(), RunFigures.NONE, GateNoise.NONE);
+
+  /** These gates judged with noise learned elsewhere (history) where it is known. */
+  public RunGates withNoise(GateNoise known) {
+    return new RunGates(set, baseline, baselineFigures, known);
+  }
+
+  /** Checks the gates on this run's figures against the baseline's, with the known noise. */
+  public List<GateResult> check(RunFigures run) {
+    return GateCheck.check(set, run, baselineFigures, noise);
+  }
+
+  /**
+   * Before any load, per relative gate and level: whether the planned trials can decide it (hold
+   * both error rates at the threshold) from the noise known then (history, else the baseline's own
+   * trials' spread when it has two or more), and the smallest regression they would catch with the
+   * power asked; a gate on a percentile under 20% is warned about.
+   *
+   * @param plannedTrials this run's trials per level ({@code -Dtrials})
+   */
+  public List<String> plan(int plannedTrials) {
+    return GatePlan.lines(this, plannedTrials);
+  }
 
   /**
    * Reads the gates file, parses every gate (with the default {@code failed.pct} gate) and the
@@ -52,7 +78,7 @@ public record RunGates(GateSet set, Optional<String> baseline, RunFigures baseli
     }
     RunFigures figures =
         baseline.map(b -> GatesFile.baselineFigures(Path.of(b))).orElse(RunFigures.NONE);
-    RunGates gates = new RunGates(set, baseline, figures);
+    RunGates gates = new RunGates(set, baseline, figures, GateNoise.NONE);
     settings.search().ifPresent(gates::checkSameKindAsBaseline);
     return gates;
   }

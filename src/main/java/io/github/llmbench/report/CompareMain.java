@@ -428,8 +428,9 @@ public final class CompareMain {
     StringBuilder sb = new StringBuilder();
     for (int i = 1; i < runs.size(); i++) {
       for (RunComparison.Row r : l.rows()) {
-        Comparison t = r.cells().get(i).test();
-        if (t == null) {
+        RunComparison.Cell cell = r.cells().get(i);
+        Comparison t = cell.test();
+        if (t == null && cell.noVerdict() == null) {
           continue;
         }
         if (sb.isEmpty()) {
@@ -438,6 +439,19 @@ public final class CompareMain {
                   Locale.ROOT,
                   "Verdicts (%.0f%% intervals of the ratio to [1]):%n",
                   100 * RunComparison.CONFIDENCE));
+        }
+        if (t == null) {
+          sb.append(
+              String.format(
+                  Locale.ROOT,
+                  "  [%d] %-34s %s no verdict: %s%n",
+                  i + 1,
+                  r.figure().label(),
+                  cell.ratio() == null
+                      ? "-"
+                      : String.format(Locale.ROOT, "%.3f", cell.ratio().doubleValue()),
+                  cell.noVerdict()));
+          continue;
         }
         Interval ratio = t.ratio();
         sb.append(

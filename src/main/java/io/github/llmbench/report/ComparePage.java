@@ -186,7 +186,12 @@ public final class ComparePage {
         }
         for (int i = 1; i < r.cells().size(); i++) {
           RunComparison.Cell cell = r.cells().get(i);
-          cell(sb, cell.verdict(), CompareMain.ratio(cell.ratio()) + interval(cell));
+          cell(
+              sb,
+              cell.verdict(),
+              CompareMain.ratio(cell.ratio())
+                  + interval(cell)
+                  + (cell.noVerdict() == null ? "" : " (no verdict: " + cell.noVerdict() + ")"));
         }
         sb.append("</tr>\n");
       }
@@ -199,9 +204,10 @@ public final class ComparePage {
                 + "</span>: worse; within ")
         .append(Math.round(RunComparison.SAME_WITHIN * 100))
         .append(
-            "% of it: not coloured. Where both runs give a spread (several trials, or a"
-                + " percentile's interval over one run's requests), the ratio's 95% interval"
-                + " follows it and the colour says whether the data shows a difference at all."
+            "% of it: not coloured. Where both runs ran several trials, the ratio's 95% interval"
+                + " follows it and the colour says whether the data shows a difference at all;"
+                + " where a side ran once, a figure with an interval gets no verdict (one run's"
+                + " interval over its own requests says nothing of run-to-run noise)."
                 + " -: missing (no such level or figure in that run;"
                 + " steady-state figures need a reached steady state).</p>\n</div>\n");
   }

@@ -166,15 +166,23 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
    * @param verdict against the baseline; null when either value is missing: from {@code test} when
    *     there is one ({@link Verdict#SAME} for no detectable difference), else within {@link
    *     #SAME_WITHIN}
-   * @param test the ratio of the two runs' figures (geometric means across trials, or one value
-   *     each with its within-run interval) with its interval and what it could detect; null where a
-   *     side has no interval, and for the baseline's own cell
+   * @param test the ratio of the two runs' figures (geometric means across trials) with its
+   *     interval and what it could detect; null where a side has no trials, and for the baseline's
+   *     own cell
+   * @param noVerdict why a figure both runs have a spread for gets no verdict (a side ran one
+   *     trial: its within-run interval says nothing of run-to-run noise), null otherwise; the
+   *     verdict is then null and the ratio still shown
    */
-  public record Cell(Double value, Double ratio, Verdict verdict, Comparison test) {
+  public record Cell(
+      Double value, Double ratio, Verdict verdict, Comparison test, String noVerdict) {
     public Cell(Double value, Double ratio, Verdict verdict) {
-      this(value, ratio, verdict, null);
+      this(value, ratio, verdict, null, null);
     }
   }
+
+  /** Why two single runs get no verdict. */
+  public static final String ONE_RUN_A_SIDE =
+      "one run a side: run-to-run noise unknown; -Dtrials=N or -Dhistory";
 
   /** One metric at one level: a cell per run, the baseline's first. */
   public record Row(Figure figure, List<Cell> cells) {}
@@ -272,25 +280,7 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
         TrialValues baseSamples = samples(levelsByRun.get(0).get(name), m);
         for (int i = 0; i < levelsByRun.size(); i++) {
           LevelSummary l = levelsByRun.get(i).get(name);
-          Double v = value(l, m);
-          TrialValues mine = samples(l, m);
-          Comparison test =
-              i == 0 || v == null || base == null || mine == null || baseSamples == null
-                  ? null
-                  : Verdicts.compare(
-                      baseSamples, mine, m.direction() == Direction.HIGHER_IS_BETTER, CONFIDENCE);
-          if (test != null && test.ratio().basis() == Interval.Basis.NONE) {
-            test = null;
-          }
-          Verdict verdict =
-              test == null
-                  ? verdict(v, base, m.direction())
-                  : switch (test.change()) {
-                    case WORSE -> Verdict.WORSE;
-                    case BETTER -> Verdict.BETTER;
-                    case NO_DETECTABLE_DIFFERENCE -> Verdict.SAME;
-                  };
-          cells.add(new Cell(v, ratio(v, base), verdict, test));
+          cells.add(cell(m, base, baseSamples, value(l, m), i == 0 ? null : samples(l, m)));
         }
         rows.add(new Row(m, List.copyOf(cells)));
       }
@@ -298,6 +288,51 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
           new ComparedLevel(name, concurrency.get(name), List.copyOf(present), List.copyOf(rows)));
     }
     return new RunComparison(infos, levels);
+  }
+
+  /**
+   * One run's cell of a figure: its value, its ratio to the baseline's and the verdict: from the
+   * trials' interval where both sides have trials, none (and why) where a side ran once and has
+   * only a within-run interval, else within {@link #SAME_WITHIN}.
+   *
+   * @param mine the run's samples of the figure; null for the baseline's own cell or none
+   */
+  private static Cell cell(
+      Figure m, Double base, TrialValues baseSamples, Double v, TrialValues mine) {
+    Comparison test =
+        v == null || base == null || mine == null || baseSamples == null
+            ? null
+            : Verdicts.compare(
+                baseSamples, mine, m.direction() == Direction.HIGHER_IS_BETTER, CONFIDENCE);
+    if (test != null && test.ratio().basis() == Interval.Basis.NONE) {
+      test = null;
+    }
+    if (test != null && test.ratio().basis() != Interval.Basis.TRIALS) {
+      // a one-trial side: its interval is over its own requests, blind to run-to-run noise
+      return new Cell(v, ratio(v, base), null, null, noVerdict(baseSamples.n(), mine.n()));
+    }
+    Verdict verdict =
+        test == null
+            ? verdict(v, base, m.direction())
+            : switch (test.change()) {
+              case WORSE -> Verdict.WORSE;
+              case BETTER -> Verdict.BETTER;
+              case NO_DETECTABLE_DIFFERENCE -> Verdict.SAME;
+            };
+    return new Cell(v, ratio(v, base), verdict, test, null);
+  }
+
+  /** Why a one-trial side gets no verdict: one run a side, or two different bases. */
+  static String noVerdict(int baselineTrials, int trials) {
+    if (baselineTrials == 1 && trials == 1) {
+      return ONE_RUN_A_SIDE;
+    }
+    return "the bases differ: "
+        + baselineTrials
+        + (baselineTrials == 1 ? " trial" : " trials")
+        + " against "
+        + trials
+        + ", one side's run-to-run noise unknown; the same -Dtrials=N on both, or -Dhistory";
   }
 
   private static Integer concurrencyOf(String name, LevelSummary level) {

@@ -1,6 +1,7 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.gates.GateCheck;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.GatesXml;
 import io.github.llmbench.records.RunFiles;
@@ -100,6 +101,7 @@ public record RunReport(
               ? "=================== Gates (merged) ==========="
               : "=================== Gates ====================");
       gates.forEach(r -> console.println(r.line()));
+      GateCheck.familyLine(gates).ifPresent(console::println);
       write(
           files.gatesXml(),
           GatesXml.of(gates, "gatling-llm-bench gates" + (merged ? " (merged)" : "")));

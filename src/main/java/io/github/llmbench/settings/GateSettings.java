@@ -32,6 +32,55 @@ public record GateSettings(GateEntries entries, boolean exitOnFailure) {
    */
   public static final double DEFAULT_FAILED_PCT = 1;
 
+  /** {@code gate.power}: the chance a relative gate must FAIL a change of its threshold. */
+  public static final String POWER_KEY = "power";
+
+  /** The default of {@link #POWER_KEY}. */
+  public static final double DEFAULT_POWER = 0.9;
+
+  /** {@code gate.family}: how a run of many gates x levels holds its family-wise false alarm. */
+  public static final String FAMILY_KEY = "family";
+
+  /** {@code gate.family=bonferroni}: each of k gates x levels judged at false alarm alpha / k. */
+  public static final String BONFERRONI = "bonferroni";
+
+  /**
+   * {@code gate.power}'s value: a number in (0.5, 1).
+   *
+   * @param name the setting as given, for the message ({@code -Dgate.power})
+   * @throws IllegalArgumentException one line naming it, its value and what is accepted
+   */
+  public static double power(String value, String name) {
+    try {
+      double p = Double.parseDouble(value.trim());
+      if (p > 0.5 && p < 1) {
+        return p;
+      }
+    } catch (NumberFormatException e) {
+      // the message below
+    }
+    throw new IllegalArgumentException(
+        "Invalid gate "
+            + name
+            + "="
+            + value
+            + ": expected a number above 0.5 and below 1, e.g. "
+            + Level.plainNumber(DEFAULT_POWER));
+  }
+
+  /**
+   * {@code gate.family}'s value: whether each gate is judged at alpha / k ({@value #BONFERRONI}) or
+   * at alpha ({@code none}).
+   */
+  public static boolean bonferroni(String value, String name) {
+    String v = value.trim();
+    if (v.equals(BONFERRONI) || v.equals("none")) {
+      return v.equals(BONFERRONI);
+    }
+    throw new IllegalArgumentException(
+        "Invalid gate " + name + "=" + value + ": expected " + BONFERRONI + " or none");
+  }
+
   /**
    * {@code -Dgate.goodput}'s form in the help, over the metrics the objectives take; TTFO's key is
    * the gates' (settings may not use them), so RunGatesTest holds this to GoodputSpec's form.
@@ -51,7 +100,16 @@ public record GateSettings(GateEntries entries, boolean exitOnFailure) {
               + SloFigure.FAILED_PCT.key()
               + "=1, +10%), gate.goodput="
               + GOODPUT_PLACEHOLDER,
-          "a performance gate: the run fails (exit 2) when it breaks",
+          "a performance gate: the run fails (exit 2) when it breaks; how gates judge:"
+              + " gate.confidence=0.95 (false alarm 1 - it), gate."
+              + POWER_KEY
+              + "="
+              + Level.plainNumber(DEFAULT_POWER)
+              + " (a relative gate's chance to fail a change of its threshold), gate."
+              + FAMILY_KEY
+              + "="
+              + BONFERRONI
+              + " (each of k gates x levels at false alarm alpha / k), gate.inconclusive=pass|fail",
           TEXT);
   public static final Setting<String> GATES =
       Setting.without(

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.analysis.GateVerdict;
+import io.github.llmbench.analysis.Noise;
 import io.github.llmbench.analysis.TrialValues;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Level;
@@ -79,7 +80,17 @@ class GatesTest {
     assertEquals(GateVerdict.INCONCLUSIVE, unsure.verdict(), unsure.line());
     assertTrue(unsure.pass(), "inconclusive passes by default");
     assertTrue(unsure.line().startsWith("INCONCLUSIVE c8"), unsure.line());
-    assertTrue(unsure.line().contains("trials a side would resolve it"), unsure.line());
+    // the power statement replaces "trials would resolve it": the two error rates, the noise's
+    // source, the smallest regression caught and the trials a side that would give the power
+    assertTrue(
+        unsure.line().contains("judged at false alarm 5%, power 90% at the threshold (+10.0%)"),
+        unsure.line());
+    assertTrue(
+        unsure.line().contains("noise: the runs' own trials, 2 and 2 trials"), unsure.line());
+    assertTrue(
+        unsure.line().contains("smallest regression caught with power 90%: +"), unsure.line());
+    assertTrue(unsure.line().contains("trials a side would give that power"), unsure.line());
+    assertTrue(unsure.line().contains("warning: a relative gate on a percentile"), unsure.line());
     GateResult strict =
         checkOne(
             Map.of("tpot.p99", "+10%", "inconclusive", "fail"),
@@ -91,6 +102,7 @@ class GatesTest {
     String xml = GatesXml.of(List.of(slower, same, unsure), "gates");
     assertTrue(xml.contains("tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\""), xml);
     assertTrue(xml.contains("<system-out>ratio to baseline 1.29"), xml);
+    assertTrue(xml.contains("judged at false alarm 5%, power 90%"), xml);
   }
 
   @Test
@@ -99,6 +111,9 @@ class GatesTest {
     assertEquals(GateVerdict.PASS, within.verdict(), within.line());
     GateResult over = checkOne(Map.of("tpot.p99", "9"), trials(10.0, 10.2, 9.9), trials(1, 1));
     assertEquals(GateVerdict.FAIL, over.verdict(), over.line());
+    assertTrue(
+        over.line().contains("judged at false alarm 5% (an absolute limit: one-sided bounds"),
+        over.line());
     // one value and no interval: judged on the value, as before trials
     GateResult plain = checkOne(Map.of("tpot.p99", "9"), figures(10, 0, 100), figures(1, 0, 1));
     assertEquals(GateVerdict.FAIL, plain.verdict());
@@ -127,7 +142,7 @@ class GatesTest {
                 () -> GateSet.parse(Map.of("inconclusive", "maybe"), "-Dgate."))
             .getMessage());
     GateSet set = GateSet.parse(Map.of("confidence", "0.9", "tpot.p99", "3"), "-Dgate.");
-    assertEquals(new GateSet.Judging(0.9, true), set.judging());
+    assertEquals(new GateSet.Judging(0.9, true, 0.9, false), set.judging());
     assertEquals(1, set.gates().size(), "no gate named confidence");
     assertEquals(set.judging(), set.withDefaultFailedPct().judging());
   }
@@ -300,5 +315,152 @@ class GatesTest {
     GateResult r = GateCheck.check(set, notReported, RunFigures.NONE).get(0);
     assertFalse(r.pass());
     assertTrue(r.line().endsWith("measured not measured"), r.line());
+  }
+
+  @Test
+  void gatePowerAndFamilyAreParsedWithOneLineErrors() {
+    assertEquals(
+        "Invalid gate -Dgate.power=1.2: expected a number above 0.5 and below 1, e.g. 0.9",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> GateSet.parse(Map.of("power", "1.2"), "-Dgate."))
+            .getMessage());
+    assertThrows(
+        IllegalArgumentException.class, () -> GateSet.parse(Map.of("power", "0.5"), "-Dgate."));
+    assertThrows(
+        IllegalArgumentException.class, () -> GateSet.parse(Map.of("power", "high"), "-Dgate."));
+    assertEquals(
+        "Invalid gate -Dgate.family=holm: expected bonferroni or none",
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> GateSet.parse(Map.of("family", "holm"), "-Dgate."))
+            .getMessage());
+    GateSet set = GateSet.parse(Map.of("power", "0.8", "family", "bonferroni"), "-Dgate.");
+    assertEquals(new GateSet.Judging(0.95, true, 0.8, true), set.judging());
+    assertEquals(0.9, GateSet.parse(Map.of(), "-Dgate.").judging().power());
+    // the power changes the verdict: at 80% the same noise decides what 99% leaves open
+    LevelFigures base = trials(10.0, 10.4, 9.7, 10.1, 9.9);
+    LevelFigures now = trials(10.3, 10.6, 10.0, 10.5, 10.2);
+    GateResult low = checkOne(Map.of("tpot.p99", "+5%", "power", "0.8"), now, base);
+    GateResult high = checkOne(Map.of("tpot.p99", "+5%", "power", "0.99"), now, base);
+    assertTrue(low.line().contains("power 80%"), low.line());
+    assertTrue(high.line().contains("power 99%"), high.line());
+    assertTrue(
+        low.verdict() != high.verdict() || low.line().contains("smallest regression"),
+        low.line() + "\n" + high.line());
+  }
+
+  @Test
+  void aRunOfManyGatesSaysItsFamilyWiseFalseAlarmOrControlsIt() {
+    LevelFigures base = trials(10.0, 10.4, 9.7, 10.1, 9.9);
+    LevelFigures now = trials(10.2, 9.8, 10.0, 10.3, 9.9);
+    Map<String, LevelFigures> levels = Map.of("c8", now, "c16", now, "c32", now);
+    Map<String, LevelFigures> baseLevels = Map.of("c8", base, "c16", base, "c32", base);
+    List<GateResult> plain =
+        GateCheck.check(
+            GateSet.parse(Map.of("tpot.p99", "+20%"), "-Dgate."), run(levels), run(baseLevels));
+    String line = GateCheck.familyLine(plain).orElseThrow();
+    // 3 levels at 5%: 1 - 0.95^3 = 14.3%, Bonferroni 15%
+    assertTrue(line.contains("3 gates x levels"), line);
+    assertTrue(line.contains("14.3%"), line);
+    assertTrue(line.contains("15%"), line);
+    assertEquals(0.95, plain.get(0).judgement().confidence(), 1e-12);
+    List<GateResult> held =
+        GateCheck.check(
+            GateSet.parse(Map.of("tpot.p99", "+20%", "family", "bonferroni"), "-Dgate."),
+            run(levels),
+            run(baseLevels));
+    assertEquals(1 - 0.05 / 3, held.get(0).judgement().confidence(), 1e-12);
+    assertTrue(held.get(0).line().contains("false alarm 1.67%"), held.get(0).line());
+    assertTrue(GateCheck.familyLine(held).orElseThrow().contains("at most 5%"));
+    assertTrue(GatesXml.of(held, "gates").contains("<property name=\"family-wise\""));
+    // one gate at one level: no family line
+    assertTrue(
+        GateCheck.familyLine(
+                GateCheck.check(
+                    GateSet.parse(Map.of("c8.tpot.p99", "+20%"), "-Dgate."),
+                    run(levels),
+                    run(baseLevels)))
+            .isEmpty());
+  }
+
+  @Test
+  void aNoiseFromHistoryJudgesOneRunASideAndTheGateSaysWhereItCameFrom() {
+    LevelFigures base = trials(10.0);
+    LevelFigures slower = trials(12.0);
+    Map<String, String> gate = Map.of("tpot.p99", "+10%");
+    // no noise known: the ratio's value decides, and the line says why
+    GateResult value =
+        GateCheck.check(
+                GateSet.parse(gate, "-Dgate."), run(Map.of("c8", slower)), run(Map.of("c8", base)))
+            .get(0);
+    assertEquals(GateVerdict.FAIL, value.verdict());
+    assertTrue(value.line().contains("one run a side: run-to-run noise unknown"), value.line());
+    assertTrue(!value.line().contains("power 90%"), "a value has no error rates: " + value.line());
+    // history: 30 runs of log sd 0.02 between runs and 0.03 between trials
+    Noise history = new Noise(Noise.Source.HISTORY, 0.0004, 0.0009, 60, 30, 90);
+    GateNoise known = GateNoise.of(Map.of(GateNoise.key("c8", TPOT_P99), history));
+    GateResult judged =
+        GateCheck.check(
+                GateSet.parse(gate, "-Dgate."),
+                run(Map.of("c8", slower)),
+                run(Map.of("c8", base)),
+                known)
+            .get(0);
+    assertEquals(GateVerdict.FAIL, judged.verdict(), judged.line());
+    assertTrue(judged.line().contains("noise: history: 30 runs, 90 trials, df 60"), judged.line());
+    GateResult same =
+        GateCheck.check(
+                GateSet.parse(gate, "-Dgate."),
+                run(Map.of("c8", trials(10.1))),
+                run(Map.of("c8", base)),
+                known)
+            .get(0);
+    assertEquals(GateVerdict.PASS, same.verdict(), same.line());
+  }
+
+  @Test
+  void beforeTheLoadEachRelativeGateSaysWhetherThePlannedTrialsCanDecideIt() {
+    Map<String, String> gates = Map.of("tpot.p99", "+10%");
+    RunGates quiet =
+        new RunGates(
+            GateSet.parse(gates, "-Dgate."),
+            Optional.of("base"),
+            run(Map.of("c8", trials(10.0, 10.1, 9.95, 10.05, 10.0))),
+            GateNoise.NONE);
+    String can = quiet.plan(5).get(0);
+    assertTrue(can.startsWith("c8 tpot.p99 +10.0%: 5 trials against the baseline's 5 can"), can);
+    assertTrue(can.contains("false alarm 5%, power 90% at the threshold"), can);
+    assertTrue(can.contains("the smallest regression caught with power 90%: +"), can);
+    assertTrue(can.contains("noise: the baseline's own 5 trials, log sd 0.00"), can);
+    assertTrue(can.contains("warning: a relative gate on a percentile under 20%"), can);
+    RunGates noisy =
+        new RunGates(
+            GateSet.parse(gates, "-Dgate."),
+            Optional.of("base"),
+            run(Map.of("c8", trials(10.0, 12.0, 8.5, 11.0, 9.0))),
+            GateNoise.NONE);
+    String cannot = noisy.plan(3).get(0);
+    assertTrue(cannot.contains("3 trials against the baseline's 5 cannot decide it"), cannot);
+    assertTrue(cannot.contains("trials a side would give that power at the threshold"), cannot);
+    RunGates oneRun =
+        new RunGates(
+            GateSet.parse(gates, "-Dgate."),
+            Optional.of("base"),
+            run(Map.of("c8", trials(10.0))),
+            GateNoise.NONE);
+    assertTrue(
+        oneRun.plan(1).get(0).contains("a one-run gate can't be planned"),
+        oneRun.plan(1).toString());
+    assertTrue(oneRun.plan(5).get(0).contains("the bases differ"), oneRun.plan(5).toString());
+    assertTrue(
+        new RunGates(
+                GateSet.parse(Map.of("tpot.p99", "300"), "-Dgate."),
+                Optional.empty(),
+                RunFigures.NONE,
+                GateNoise.NONE)
+            .plan(5)
+            .isEmpty(),
+        "no relative gate, nothing to plan");
   }
 }

@@ -1,5 +1,6 @@
 package io.github.llmbench.gates;
 
+import io.github.llmbench.analysis.GateDesign;
 import io.github.llmbench.analysis.GateJudgement;
 import io.github.llmbench.analysis.GateVerdict;
 import io.github.llmbench.analysis.LevelSamples;
@@ -26,6 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -281,7 +283,12 @@ public final class VerdictBenchmark {
   private static GateVerdict judge(Gate g, TrialValues base, TrialValues mine, int k) {
     GateJudgement j =
         Verdicts.relativeGate(
-            first(base, k), first(mine, k), g.threshold(), g.higherIsBetter(), 0.95);
+            first(base, k),
+            first(mine, k),
+            g.threshold(),
+            g.higherIsBetter(),
+            GateDesign.ErrorRates.of(0.95, 0.9),
+            Optional.empty());
     return j.verdict();
   }
 

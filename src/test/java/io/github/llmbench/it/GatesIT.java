@@ -101,4 +101,55 @@ class GatesIT {
         o.stderr().strip().startsWith("gatling-llm-bench: Unknown gate -Dgate.tpot.p100=300"),
         o.stderr());
   }
+
+  @Test
+  void aBadGatePowerStopsTheRunBeforeAnyLoad(@TempDir Path results) throws Exception {
+    GatlingProcess.Outcome o = run(results, "gate.power=1.5");
+    assertEquals(3, o.exitCode());
+    assertTrue(
+        o.stderr()
+            .strip()
+            .startsWith(
+                "gatling-llm-bench: Invalid gate -Dgate.power=1.5: expected a number above 0.5"
+                    + " and below 1"),
+        o.stderr());
+  }
+
+  /**
+   * A relative gate against a baseline with trials, through the forked JVM: planned before the
+   * load, judged at the power asked, and both rates and the noise's source in the line and
+   * gates.xml.
+   */
+  @Test
+  void aRelativeGateSaysItsPlanAndItsErrorRates(@TempDir Path dir) throws Exception {
+    Path base = dir.resolve("base");
+    GatlingProcess.Outcome b = run(base, "trials=2");
+    assertEquals(0, b.exitCode(), b.stdout() + b.stderr());
+    Path summary;
+    try (Stream<Path> files = Files.walk(base)) {
+      summary =
+          files
+              .filter(p -> p.getFileName().toString().equals("summary.json"))
+              .findFirst()
+              .orElseThrow();
+    }
+    Path candidate = dir.resolve("candidate");
+    GatlingProcess.Outcome o =
+        run(
+            candidate,
+            "trials=2",
+            "baseline=" + summary,
+            "gate.tpot.mean=+50%",
+            "gate.power=0.8",
+            "gate.inconclusive=pass");
+    assertEquals(0, o.exitCode(), o.stdout() + o.stderr());
+    assertTrue(
+        o.stdout().contains("gate plan    c2 tpot.mean +50.0%: 2 trials against the baseline's 2"),
+        o.stdout());
+    assertTrue(
+        o.stdout().contains("judged at false alarm 5%, power 80% at the threshold"), o.stdout());
+    assertTrue(o.stdout().contains("noise: the runs' own trials, 2 and 2 trials"), o.stdout());
+    String xml = gatesXml(candidate);
+    assertTrue(xml.contains("power 80% at the threshold"), xml);
+  }
 }

@@ -118,6 +118,16 @@ class RunComparisonTest {
   }
 
   @Test
+  void aOneTrialSideGetsNoVerdictAndSaysWhy() {
+    assertEquals(
+        "one run a side: run-to-run noise unknown; -Dtrials=N or -Dhistory",
+        RunComparison.noVerdict(1, 1));
+    assertTrue(
+        RunComparison.noVerdict(1, 5).startsWith("the bases differ: 1 trial against 5"),
+        RunComparison.noVerdict(1, 5));
+  }
+
+  @Test
   void levelsInLadderOrderWithMissingOnes() throws Exception {
     RunComparison c = compare();
     assertEquals(

@@ -1,0 +1,150 @@
+package io.github.llmbench.gates;
+
+import io.github.llmbench.analysis.GateDesign;
+import io.github.llmbench.analysis.Noise;
+import io.github.llmbench.analysis.TrialValues;
+import io.github.llmbench.analysis.Verdicts;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * What the relative gates can decide, said before any load: per gate and level, from the noise
+ * known then (history, else the baseline's own trials' spread), whether the planned trials hold
+ * both error rates at the threshold, and the smallest regression they would catch with the power
+ * asked. A plan, not a promise: the run's own trials measure the noise again. Pure.
+ */
+final class GatePlan {
+  private GatePlan() {}
+
+  /** One gate at one level, as planned. */
+  private record Planned(Gate gate, String level) {}
+
+  static List<String> lines(RunGates gates, int plannedTrials) {
+    List<Planned> planned = new ArrayList<>();
+    for (Gate g : gates.set().gates()) {
+      if (!g.limit().relative()) {
+        continue;
+      }
+      List<String> levels =
+          g.level() != null
+              ? List.of(g.level().tag())
+              : List.copyOf(gates.baselineFigures().levels().keySet());
+      levels.forEach(l -> planned.add(new Planned(g, l)));
+    }
+    GateSet.Judging judging = gates.set().judging();
+    double alpha = 1 - judging.confidence();
+    double perGate = judging.bonferroni() ? alpha / Math.max(planned.size(), 1) : alpha;
+    List<String> out = new ArrayList<>();
+    for (Planned p : planned) {
+      out.add(line(gates, p, plannedTrials, judging.rates(1 - perGate)));
+    }
+    return out;
+  }
+
+  /**
+   * The noise known before the load, its degrees of freedom at the plan, and where it came from.
+   */
+  private record Known(Noise noise, double df, String from) {}
+
+  /**
+   * The noise known before the load: history's, else the baseline's own trials' spread (two or
+   * more), with the degrees of freedom the gate will have; empty for a one-trial baseline.
+   */
+  private static Optional<Known> known(TrialValues base, int nb, Optional<Noise> history) {
+    int na = base.n();
+    if (history.isPresent()) {
+      return Optional.of(new Known(history.get(), history.get().df(), history.get().describe()));
+    }
+    if (na < 2) {
+      return Optional.empty();
+    }
+    double[] x = base.values();
+    double mean = 0;
+    for (double v : x) {
+      mean += Math.log(v) / na;
+    }
+    double ss = 0;
+    for (double v : x) {
+      ss += (Math.log(v) - mean) * (Math.log(v) - mean);
+    }
+    Noise noise = new Noise(Noise.Source.OWN_TRIALS, 0, ss / (na - 1), na - 1, 1, na);
+    return Optional.of(
+        new Known(
+            noise,
+            nb >= 2 ? na + nb - 2 : na - 1,
+            String.format(
+                Locale.ROOT, "the baseline's own %d trials, log sd %.3f", na, noise.trialSd())));
+  }
+
+  /** What a one-trial baseline's gate will do, as no noise is known before the load. */
+  private static String unplanned(int nb) {
+    if (nb == 1) {
+      return "one run a side (the baseline has 1 trial, -Dtrials=1): run-to-run noise unknown, so"
+          + " a one-run gate can't be planned and is judged on the ratio's value (-Dtrials=N or"
+          + " -Dhistory=DIR give it a noise)";
+    }
+    return String.format(
+        Locale.ROOT,
+        "the baseline has 1 trial, this run %d: no noise known before the load; the bases"
+            + " differ, and the gate will take this run's trials' spread for both sides",
+        nb);
+  }
+
+  private static String line(
+      RunGates gates, Planned p, int plannedTrials, GateDesign.ErrorRates rates) {
+    Gate g = p.gate();
+    String head =
+        String.format(
+            Locale.ROOT, "%s %s %+.1f%%: ", p.level(), g.metric().key(), g.limit().value());
+    String warning = GateResult.warning(g, null).map(w -> "; " + w).orElse("");
+    TrialValues base = gates.baselineFigures().level(p.level()).samples().get(g.metric());
+    if (base == null) {
+      return head
+          + "the baseline has no trials' figures of it at this level: judged on its value"
+          + warning;
+    }
+    int na = base.n();
+    int nb = plannedTrials;
+    Optional<Known> k = known(base, nb, gates.noise().of(p.level(), g.metric()));
+    if (k.isEmpty()) {
+      return head + unplanned(nb) + warning;
+    }
+    Noise noise = k.get().noise();
+    double df = k.get().df();
+    String from = k.get().from();
+    GateDesign design = GateDesign.of(rates, g.limit().value() / 100, !g.upperBound());
+    double se = noise.seOfLogRatio(na, nb);
+    boolean decisive = design.decisive(se, df);
+    String smallest = GateDesign.change(design.smallestCaughtLog(se, df), !g.upperBound());
+    StringBuilder sb = new StringBuilder(head);
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%d trial%s against the baseline's %d %s decide it (%s); the smallest regression"
+                + " caught with power %.0f%%: %s; noise: %s",
+            nb,
+            nb == 1 ? "" : "s",
+            na,
+            decisive ? "can" : "cannot",
+            rates.describe(),
+            100 * rates.power(),
+            smallest,
+            from));
+    if (!decisive && design.delta() > 0) {
+      OptionalInt n = design.trialsToDecide(noise, Verdicts.MAX_TRIALS_PLANNED);
+      sb.append(
+          n.isPresent()
+              ? String.format(
+                  Locale.ROOT,
+                  "; about %d trials a side would give that power at the threshold",
+                  n.getAsInt())
+              : "; no number of trials a side up to "
+                  + Verdicts.MAX_TRIALS_PLANNED
+                  + " would give that power at the threshold");
+    }
+    return sb.append(warning).toString();
+  }
+}
