@@ -76,6 +76,8 @@ class AbSettingsTest {
         error(ab("ramp", "linear", "ramp.conc", "1:8")).contains("drop -Dladder and -Dramp"));
     assertTrue(error(ab("search", "conc", "slo", "ttft.p99:100")).contains("capacity search"));
     assertTrue(error(ab("prompts", "100")).contains("drop -Dprompts"));
+    assertTrue(error(ab("dataset", "trace:mooncake.jsonl")).contains("cannot replay a trace"));
+    assertTrue(error(ab("injector", "0/2")).contains("drop -Dinjector"));
     assertTrue(error(ab("trials", "3")).contains("drop -Dtrials"));
     assertTrue(error(ab("baseline", "target/run")).contains("drop -Dbaseline"));
   }
