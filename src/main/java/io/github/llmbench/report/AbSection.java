@@ -51,6 +51,7 @@ public final class AbSection implements ReportSection {
     for (AbFigures.GateTrack g : ab.gates()) {
       sb.append(line(g)).append('\n');
     }
+    sb.append("(the level's blocks above pool A and B; \"Per server\" shows each side)\n");
     return sb.toString();
   }
 
