@@ -16,6 +16,7 @@ import io.github.llmbench.simulator.SimNoise;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
 import io.github.llmbench.summary.AbFigures;
+import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
@@ -26,9 +27,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -97,6 +101,16 @@ class AbInterleavedIT {
     String page = Files.readString(run.runDir().resolve("llm.html"));
     assertTrue(page.contains("Interleaved A/B at c4"), "the section's heading");
     assertTrue(page.contains("\"kind\":\"ab\""), "a chart of the running ratio");
+  }
+
+  @Test
+  @Tag("chromium")
+  void thePageDrawsItsChartsTheRunningRatioAmongThem() throws Exception {
+    Chromium.Dump dump = Chromium.open(RunFiles.ofRun(run.runDir()).page());
+    Matcher expected = Pattern.compile("data-expected=\"(\\d+)\"").matcher(dump.dom());
+    assertTrue(expected.find(), dump.log());
+    Chromium.assertChartsDrawn(dump, Integer.parseInt(expected.group(1)));
+    assertTrue(dump.dom().contains("the running ratio B/A as the pairs accumulated"), "its title");
   }
 
   @Test
