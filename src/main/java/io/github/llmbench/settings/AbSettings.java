@@ -110,6 +110,10 @@ public record AbSettings(
       throw new SettingsException(flag + " is -Dbase.url itself: give server B's URL");
     }
     refuseOtherShapes(r, load, workload, flag);
+    if (server.calls().cacheReset() || server.calls().profile()) {
+      throw new SettingsException(
+          flag + " does not call the servers between trials: drop -Dcache.reset and -Dprofile");
+    }
     int min = r.get(AB_MIN_PAIRS);
     int max = r.get(AB_MAX_PAIRS);
     if (min < MIN_PAIRS) {

@@ -78,6 +78,8 @@ class AbSettingsTest {
     assertTrue(error(ab("prompts", "100")).contains("drop -Dprompts"));
     assertTrue(error(ab("dataset", "trace:mooncake.jsonl")).contains("cannot replay a trace"));
     assertTrue(error(ab("injector", "0/2")).contains("drop -Dinjector"));
+    assertTrue(error(ab("cache.reset", "true")).contains("drop -Dcache.reset and -Dprofile"));
+    assertTrue(error(ab("profile", "true")).contains("drop -Dcache.reset and -Dprofile"));
     assertTrue(error(ab("trials", "3")).contains("drop -Dtrials"));
     assertTrue(error(ab("baseline", "target/run")).contains("drop -Dbaseline"));
   }
