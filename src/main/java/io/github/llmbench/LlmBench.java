@@ -63,6 +63,12 @@ public final class LlmBench {
   /** The capacity search (-Dsearch) that picks the probes of {@link #load()}, if any. */
   private final Optional<CapacitySearchRun> search;
 
+  /** The interleaved A/B run (-Dcandidate.url) that picks the trials of {@link #load()}, if any. */
+  private final Optional<AbRun> ab;
+
+  /** The requests to an A/B run's server B; empty for other runs. */
+  private final Optional<RequestChains> candidateChains;
+
   private final RunEnd runEnd;
   private final long createdMs = System.currentTimeMillis();
   private final PrintStream out = System.out;
@@ -89,6 +95,7 @@ public final class LlmBench {
       this.search = CapacitySearchRun.forRun(settings);
       history = history.forKey(RunHistory.key(settings, target, phases, parsedGates));
       this.gates = parsedGates.withNoise(history.noise(parsedGates.set().needsBaseline(), out));
+      this.ab = AbRun.forRun(settings, gates, target, phases, recorder, out);
       this.runEnd =
           new RunEnd(
               settings,
@@ -102,8 +109,14 @@ public final class LlmBench {
               clientProbe,
               () -> search.flatMap(CapacitySearchRun::verdict),
               history,
+              ab,
               out);
       this.chains = RequestChains.forRun(settings, target, workload, recorder, clientProbe);
+      this.candidateChains =
+          ab.map(
+              r ->
+                  RequestChains.forCandidate(
+                      settings, target, r.candidate(), workload, recorder, clientProbe));
     } catch (RuntimeException e) {
       target.close();
       throw e;
@@ -170,6 +183,10 @@ public final class LlmBench {
    */
   public PopulationBuilder load() {
     prepared();
+    if (ab.isPresent()) {
+      return ab.get()
+          .load(settings, phases, chains, candidateChains.orElseThrow(), runEnd::levelDrained);
+    }
     if (search.isPresent()) {
       return search
           .get()
@@ -212,7 +229,9 @@ public final class LlmBench {
 
   /** The run's hard stop ({@link LoadPlan#maxDuration}): every phase's limit, a search's budget. */
   public Duration maxDuration() {
-    return LoadPlan.maxDuration(phases, settings);
+    Duration planned = LoadPlan.maxDuration(phases, settings);
+    return ab.map(r -> planned.plus(r.loadLimit(settings.server().timeoutSeconds())))
+        .orElse(planned);
   }
 
   /**

@@ -14,6 +14,7 @@ import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GateResult;
+import io.github.llmbench.gates.GateSet;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.gates.RunFigures;
 import io.github.llmbench.gates.RunGates;
@@ -26,6 +27,7 @@ import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunRecorder;
 import io.github.llmbench.records.ServerSample;
+import io.github.llmbench.report.AbSection;
 import io.github.llmbench.report.CapacitySection;
 import io.github.llmbench.report.LlmPage;
 import io.github.llmbench.report.RunReport;
@@ -33,6 +35,7 @@ import io.github.llmbench.report.SettingsDescription;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SearchSettings;
 import io.github.llmbench.settings.WorkloadSettings;
+import io.github.llmbench.summary.AbFigures;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.ServingFigures;
 import io.github.llmbench.telemetry.MetricsScraper;
@@ -84,6 +87,9 @@ final class RunEnd {
    */
   private final Supplier<Optional<CapacitySearch.Verdict>> capacity;
 
+  /** An interleaved A/B run's pairs and decisions; empty for other runs. */
+  private final Optional<AbRun> ab;
+
   private final Set<String> printedLevels = ConcurrentHashMap.newKeySet();
 
   /**
@@ -107,8 +113,10 @@ final class RunEnd {
       ClientProbe clientProbe,
       Supplier<Optional<CapacitySearch.Verdict>> capacity,
       RunHistory history,
+      Optional<AbRun> ab,
       PrintStream out) {
     this.history = history;
+    this.ab = ab;
     this.scraper = scraper;
     this.clientProbe = clientProbe;
     this.settings = settings;
@@ -269,8 +277,13 @@ final class RunEnd {
       answer = CapacitySection.format(verdict.get(), search, goodput, a);
       info = info.withCapacity(CapacitySection.figures(verdict.get(), search, goodput, a));
     }
+    if (ab.isPresent()) {
+      AbFigures pairs = ab.get().figures();
+      info = info.withAb(pairs);
+      answer = AbSection.format(pairs);
+    }
     RunFigures figures = gateFigures(a, verdict);
-    gateResults = gates.set().isEmpty() ? List.of() : gates.check(figures);
+    gateResults = gateResults(figures);
     RunReport report = RunReport.of(a, info).withGoodput(figures.goodput()).withAnswer(answer);
     Path runDir = dir.getParent();
     Optional<HistoryLine> historyLine = history.line(runDir, report.summary());
@@ -282,6 +295,31 @@ final class RunEnd {
     history.append(historyLine, out);
     boolean gatesFailed = report.gatesFailed();
     AfterReport.add(() -> afterReport(runDir, gatesFailed));
+  }
+
+  /**
+   * The gates' results: an A/B run's relative gates from its decisions, the others (and every gate
+   * of other runs) on the run's figures.
+   */
+  private List<GateResult> gateResults(RunFigures figures) {
+    if (gates.set().isEmpty()) {
+      return List.of();
+    }
+    if (ab.isEmpty()) {
+      return gates.check(figures);
+    }
+    GateSet set = gates.set();
+    GateSet absolute =
+        new GateSet(
+            set.gates().stream().filter(g -> !g.limit().relative()).toList(),
+            set.goodput(),
+            set.judging());
+    List<GateResult> out =
+        new ArrayList<>(
+            new RunGates(absolute, Optional.empty(), RunFigures.NONE, gates.noise())
+                .check(figures));
+    out.addAll(ab.get().gateResults(set.judging().inconclusivePasses()));
+    return out;
   }
 
   private void afterReport(Path runDir, boolean gatesFailed) {
@@ -367,7 +405,8 @@ final class RunEnd {
         null,
         null,
         goodput.map(GoodputSpec::toString).orElse(null),
-        analysisInputs());
+        analysisInputs(),
+        null);
   }
 
   /** What a re-done report analyses with, typed (not read back from the settings' lines). */

@@ -122,6 +122,7 @@ public final class StreamCapture {
     private Function<Session, Integer> countedInputTokens = session -> null;
     private Cancelling cancelling = Cancelling.NONE;
     private List<URI> baseUrls = List.of();
+    private boolean namedServer;
 
     private Builder() {}
 
@@ -236,6 +237,15 @@ public final class StreamCapture {
       return this;
     }
 
+    /**
+     * Whether each record names its server even when the capture has one (each side of an
+     * interleaved A/B run); default false: only servers {@link #spreadOver} several are named.
+     */
+    public Builder namedServer(boolean named) {
+      this.namedServer = named;
+      return this;
+    }
+
     /** The capture, its reading path warmed up. */
     public StreamCapture build() {
       return new StreamCapture(this);
@@ -259,9 +269,10 @@ public final class StreamCapture {
     this.itlRecords = b.gatlingMetrics.contains(Metric.ITL);
     this.keepAnswers = b.keepAnswers || outputCounter != null;
     this.cancelling = b.cancelling;
-    boolean spread = b.baseUrls.size() >= 2;
-    this.uris = spread ? b.baseUrls.stream().map(u -> Uri.create(u + path)).toList() : null;
-    this.endpoints = spread ? b.baseUrls.stream().map(URI::toString).toList() : List.of();
+    List<URI> named = b.baseUrls.size() >= 2 || !b.namedServer ? b.baseUrls : List.of(b.baseUrl);
+    boolean spread = named.size() >= 2 || b.namedServer;
+    this.uris = spread ? named.stream().map(u -> Uri.create(u + path)).toList() : null;
+    this.endpoints = spread ? named.stream().map(URI::toString).toList() : List.of();
     HttpHeaders h = new DefaultHttpHeaders();
     h.set("Content-Type", "application/json");
     h.set("Accept", endpoint.capture().accept());

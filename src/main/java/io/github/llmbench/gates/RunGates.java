@@ -71,7 +71,8 @@ public record RunGates(
       checkPooling(set, entries, typed.file().map(f -> f + ": ").orElse("-Dgate."), endpoint);
     }
     Optional<String> baseline = typed.baseline();
-    if (set.needsBaseline() && baseline.isEmpty()) {
+    // an interleaved A/B run (-Dcandidate.url) judges its relative gates on its own pairs
+    if (set.needsBaseline() && baseline.isEmpty() && settings.ab().isEmpty()) {
       throw new SettingsException(
           "A relative gate (+N%) needs a baseline run: -Dbaseline=<run folder or its llm/summary.json>");
     }

@@ -51,12 +51,14 @@ public final class CapacityProbes {
   /**
    * Probes of closed-model concurrency.
    *
+   * @param name the slots' scenario name, numbered from 1 ({@code search probe 1})
    * @param slots how many probes at most
    * @param request one request, in the group named by the session's level ({@link #levelOf})
    * @param nextTarget the next probe's concurrency, or 0 when the search is over
    * @param onDrained called with a probe's level once all its requests have finished
    */
   public static PopulationBuilder closed(
+      String name,
       int slots,
       int maxUsers,
       int durationSeconds,
@@ -80,7 +82,7 @@ public final class CapacityProbes {
               },
               () -> probe.get().ifPresent(onDrained));
       ordered.add(
-          scenario("search probe " + (i + 1))
+          scenario(name + " " + (i + 1))
               .exec(session -> session.set(SLOT, slot.join()))
               .doIf(session -> session.getInt(SLOT) < probe.get().map(Level.Closed::conc).orElse(0))
               .then(
@@ -104,6 +106,7 @@ public final class CapacityProbes {
   /**
    * Probes of open-model request rates.
    *
+   * @param name the slots' scenario name, numbered from 1 ({@code search probe 1})
    * @param maxRequests the most requests one probe sends (users made per slot): the highest rate's
    *     arrivals in the duration, with room for the draw's spread
    * @param maxConc the cap on requests in flight ({@code -Dmax.conc}), or 0 for none
@@ -112,6 +115,7 @@ public final class CapacityProbes {
    * @param onDrained called with a probe's level once all its requests have finished
    */
   public static PopulationBuilder open(
+      String name,
       int slots,
       int maxRequests,
       int durationSeconds,
@@ -142,7 +146,7 @@ public final class CapacityProbes {
               },
               () -> probe.get().ifPresent(onDrained));
       ordered.add(
-          scenario("search probe " + (i + 1))
+          scenario(name + " " + (i + 1))
               .exec(session -> session.set(SLOT, slot.join()))
               .doIf(session -> session.getInt(SLOT) < sendTimes.get().length)
               .then(

@@ -40,6 +40,7 @@ public final class CapacitySearchLoad {
     PopulationBuilder probes =
         search.rate()
             ? CapacityProbes.open(
+                "search probe",
                 slots,
                 CapacityProbes.maxRequests(search.max(), duration, load.burstiness()),
                 duration,
@@ -50,6 +51,7 @@ public final class CapacitySearchLoad {
                 nextProbe,
                 probe -> onProbeDrained.accept(probe, probe.rate()))
             : CapacityProbes.closed(
+                "search probe",
                 slots,
                 (int) search.max(),
                 duration,

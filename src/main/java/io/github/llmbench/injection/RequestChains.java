@@ -37,6 +37,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -116,48 +117,17 @@ public final class RequestChains {
       PreparedWorkload workload,
       RunRecorder recorder,
       ClientProbe clientProbe) {
-    LocalTokenizer localTokenizer = workload.localTokenizer().orElse(null);
-    ServerSettings.Cancellation cancellation = settings.server().cancellation();
     StreamCapture capture =
-        StreamCapture.builder()
-            .recorder(recorder)
-            .clientProbe(clientProbe)
-            .timeout(Duration.ofSeconds(settings.server().timeoutSeconds()))
+        captureOf(settings, workload, recorder, clientProbe)
             .baseUrl(target.baseUrl())
-            .endpoint(settings.server().api())
-            .apiKey(settings.apiKey())
-            .extraHeaders(settings.server().requestOptions().headers())
             .closeConnection(target.api().closesConnectionAfterStream())
-            .maxOutputTokens(
-                Math.max(
-                    workload.dataset().maxTokens(),
-                    settings.server().requestOptions().maxTokens().orElse(0)))
-            .gatlingMetrics(settings.gatlingRecords().metrics())
-            .keepAnswers(settings.workload().multiTurn())
-            .outputCounter(localTokenizer == null ? null : localTokenizer::countText)
-            .countedInputTokens(
-                localTokenizer == null
-                    ? s -> null
-                    : RequestChains::countedInputTokens) // a count labelled "tokenizer" must be one
-            .cancelling(
-                cancellation.any()
-                    ? new Cancelling(
-                        cancellation.pct() / 100,
-                        (long) (cancellation.afterSeconds() * 1e9),
-                        settings.workload().seed())
-                    : Cancelling.NONE)
             .spreadOver(target.baseUrls())
+            .namedServer(settings.ab().isPresent()) // the records of an A/B run name their side's
             .build();
-    RequestBodies bodies =
-        new RequestBodies(
-            settings.server().api(),
-            target.model(),
-            settings.server().requestOptions().extraBody(),
-            target.api().kind().maxTokensKey(true));
     return new RequestChains(
         capture,
         workload,
-        bodies,
+        bodiesOf(settings, target, target.model()),
         settings.workload(),
         settings.injector(),
         settings.workload().outputLen(),
@@ -165,6 +135,77 @@ public final class RequestChains {
             ? new ModelMix(
                 target.models(), settings.server().routing().weights(), settings.workload().seed())
             : null);
+  }
+
+  /**
+   * The chains of an interleaved A/B run's candidate (server B): the run's capture, records and
+   * workload, sent to B and naming B's model.
+   */
+  public static RequestChains forCandidate(
+      BenchSettings settings,
+      Target target,
+      CandidateServer candidate,
+      PreparedWorkload workload,
+      RunRecorder recorder,
+      ClientProbe clientProbe) {
+    StreamCapture capture =
+        captureOf(settings, workload, recorder, clientProbe)
+            .baseUrl(candidate.baseUrl())
+            .closeConnection(candidate.api().closesConnectionAfterStream())
+            .namedServer(true)
+            .build();
+    return new RequestChains(
+        capture,
+        workload,
+        bodiesOf(settings, target, candidate.model()),
+        settings.workload(),
+        settings.injector(),
+        settings.workload().outputLen(),
+        null);
+  }
+
+  /** The request bodies naming {@code model}, in the form the first server's kind takes. */
+  private static RequestBodies bodiesOf(BenchSettings settings, Target target, String model) {
+    return new RequestBodies(
+        settings.server().api(),
+        model,
+        settings.server().requestOptions().extraBody(),
+        target.api().kind().maxTokensKey(true));
+  }
+
+  /** A capture of the run's settings, its server left to set. */
+  private static StreamCapture.Builder captureOf(
+      BenchSettings settings,
+      PreparedWorkload workload,
+      RunRecorder recorder,
+      ClientProbe clientProbe) {
+    LocalTokenizer localTokenizer = workload.localTokenizer().orElse(null);
+    ServerSettings.Cancellation cancellation = settings.server().cancellation();
+    return StreamCapture.builder()
+        .recorder(recorder)
+        .clientProbe(clientProbe)
+        .timeout(Duration.ofSeconds(settings.server().timeoutSeconds()))
+        .endpoint(settings.server().api())
+        .apiKey(settings.apiKey())
+        .extraHeaders(settings.server().requestOptions().headers())
+        .maxOutputTokens(
+            Math.max(
+                workload.dataset().maxTokens(),
+                settings.server().requestOptions().maxTokens().orElse(0)))
+        .gatlingMetrics(settings.gatlingRecords().metrics())
+        .keepAnswers(settings.workload().multiTurn())
+        .outputCounter(localTokenizer == null ? null : localTokenizer::countText)
+        .countedInputTokens(
+            localTokenizer == null
+                ? s -> null
+                : RequestChains::countedInputTokens) // a count labelled "tokenizer" must be one
+        .cancelling(
+            cancellation.any()
+                ? new Cancelling(
+                    cancellation.pct() / 100,
+                    (long) (cancellation.afterSeconds() * 1e9),
+                    settings.workload().seed())
+                : Cancelling.NONE);
   }
 
   /**
@@ -263,6 +304,33 @@ public final class RequestChains {
         feederOf(
             workload.dataset(), measuredIndex, null, imagesFor(Level.WARMUP, OptionalLong.empty())),
         group(session -> CapacityProbes.levelOf(session).tag()).on(request));
+  }
+
+  /**
+   * One request of an interleaved A/B trial, in the group of the run's level: the dataset's request
+   * numbered by {@code nextPrompt} (the trial's own sequence, the same for both sides of a pair),
+   * its record saying the trial's pair and side.
+   */
+  public ChainBuilder pairedRequest(
+      Level level, Supplier<PairPlan.Trial> trial, LongSupplier nextPrompt) {
+    String tag = level.tag();
+    ChainBuilder request =
+        capture.request(
+            s -> tag,
+            RequestChains::profileOf,
+            this::bodyOf,
+            s -> {
+              PairPlan.Trial t = trial.get();
+              return RequestOrigin.inPair(originOf(s), t.pair(), t.side());
+            },
+            RequestChains::sendAt);
+    ImageSupply images = imagesFor(level, OptionalLong.empty());
+    Dataset d = workload.dataset();
+    Iterator<Map<String, Object>> records =
+        Stream.generate(
+                () -> workload.feederRecord(d.request(nextPrompt.getAsLong(), null), next(images)))
+            .iterator();
+    return fed(records, group(tag).on(request));
   }
 
   /** The dataset's requests from the first, as feeder records ({@link FeederRecords}), endless. */

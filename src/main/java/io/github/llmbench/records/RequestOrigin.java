@@ -6,12 +6,45 @@ package io.github.llmbench.records;
  * {@code requests.jsonl} as {@code "conversation"}, {@code "turn"}, {@code "trace_ms"}, {@code
  * "sent_ms"}, {@code "injector"} (the injector that sent it, when several share the load) and
  * {@code "trial"} (which run of a level that runs several times, {@code -Dtrials}), each only when
- * present.
+ * present; in an interleaved A/B run ({@code -Dcandidate.url}), {@code "pair"} and {@code "side"}.
  *
  * @param workload where the workload put it: its conversation and turn, its trace times
  * @param sending what sending it added: its injector, trial and wait for a free slot
+ * @param pairing its pair and side in an interleaved A/B run, {@link Pairing#NONE} in others
  */
-public record RequestOrigin(Workload workload, Sending sending) {
+public record RequestOrigin(Workload workload, Sending sending, Pairing pairing) {
+
+  public RequestOrigin {
+    pairing = pairing == null ? Pairing.NONE : pairing;
+  }
+
+  /** Outside an interleaved A/B run. */
+  public RequestOrigin(Workload workload, Sending sending) {
+    this(workload, sending, Pairing.NONE);
+  }
+
+  /** The server of an interleaved A/B run a request went to: A the base, B the candidate. */
+  public enum Side {
+    A,
+    B
+  }
+
+  /**
+   * Where a request sits in an interleaved A/B run.
+   *
+   * @param pair the pair of trials (from 1), 0 outside an A/B run
+   * @param side the pair's trial it was sent in, null outside an A/B run
+   */
+  public record Pairing(int pair, Side side) {
+    /** Outside an A/B run. */
+    public static final Pairing NONE = new Pairing(0, null);
+
+    public Pairing {
+      if (pair < 0 || (pair > 0) != (side != null)) {
+        throw new IllegalArgumentException("pair " + pair + ", side " + side);
+      }
+    }
+  }
 
   /**
    * Where the workload put a request.
@@ -87,9 +120,25 @@ public record RequestOrigin(Workload workload, Sending sending) {
     return o.with(new Sending(o.injector(), o.trial(), micros));
   }
 
+  /** This origin (or none) sent on {@code side} in pair {@code pair} of an A/B run. */
+  public static RequestOrigin inPair(RequestOrigin origin, int pair, Side side) {
+    RequestOrigin o = origin == null ? NONE : origin;
+    return new RequestOrigin(o.workload, o.sending, new Pairing(pair, side));
+  }
+
+  /** The A/B pair of a record (from 1), 0 outside an A/B run or without an origin. */
+  public static int pairOf(RequestOrigin origin) {
+    return origin == null ? 0 : origin.pairing.pair();
+  }
+
+  /** The A/B side of a record, null outside an A/B run or without an origin. */
+  public static Side sideOf(RequestOrigin origin) {
+    return origin == null ? null : origin.pairing.side();
+  }
+
   /** This origin with what sending it added (its workload's part is shared, not copied). */
   private RequestOrigin with(Sending newSending) {
-    return new RequestOrigin(workload, newSending);
+    return new RequestOrigin(workload, newSending, pairing);
   }
 
   /** The wait for a free slot in ms, or null. */

@@ -114,6 +114,10 @@ public final class RequestRecordJson {
       if (origin.injector() >= 0) {
         g.writeNumberField("injector", origin.injector());
       }
+      if (origin.pairing().pair() > 0) {
+        g.writeNumberField("pair", origin.pairing().pair());
+        g.writeStringField("side", origin.pairing().side().name());
+      }
       if (origin.queueMicros() != RequestRecord.ABSENT) {
         g.writeFieldName("client_queue_ms");
         writeMillis(g, origin.queueMicros(), buf);
@@ -275,6 +279,8 @@ public final class RequestRecordJson {
   private long sentMicros;
   private int injector;
   private int trial;
+  private int pair;
+  private String side;
   private long queueMicros;
   private boolean reasoned;
   private long ttfoMicros;
@@ -297,6 +303,8 @@ public final class RequestRecordJson {
     sentMicros = RequestRecord.ABSENT;
     injector = -1;
     trial = 0;
+    pair = 0;
+    side = null;
     queueMicros = RequestRecord.ABSENT;
     reasoned = false;
     ttfoMicros = RequestRecord.ABSENT;
@@ -358,8 +366,18 @@ public final class RequestRecordJson {
       case "output_tokens_from" -> record.outputTokensFrom(text(p, t, name));
       case "injector" -> injector = intOr(p, t, name, -1);
       case "trial" -> trial = intOr(p, t, name, 0);
+      case "pair" -> pair = intOr(p, t, name, 0);
+      case "side" -> side = text(p, t, name);
       default -> p.skipChildren(); // a field of a newer writer
     }
+  }
+
+  /** An A/B record's pair and side; none when the line has no pair or a side of no A/B run. */
+  private static RequestOrigin.Pairing pairing(int pair, String side) {
+    if (pair < 1 || !("A".equals(side) || "B".equals(side))) {
+      return RequestOrigin.Pairing.NONE;
+    }
+    return new RequestOrigin.Pairing(pair, RequestOrigin.Side.valueOf(side));
   }
 
   /** The line's record, once its object has ended. */
@@ -388,11 +406,13 @@ public final class RequestRecordJson {
         || sentMicros != RequestRecord.ABSENT
         || injector >= 0
         || trial > 0
+        || pair > 0
         || queueMicros != RequestRecord.ABSENT) {
       record.origin(
           new RequestOrigin(
               new RequestOrigin.Workload(conversation, turn, traceMicros, sentMicros),
-              new RequestOrigin.Sending(injector, trial, queueMicros)));
+              new RequestOrigin.Sending(injector, trial, queueMicros),
+              pairing(pair, side)));
     }
     if (reasoned) {
       record.reasoning(

@@ -13,6 +13,7 @@ final class ReportSections {
 
   private static final ReportSection GUARDS = new GuardsSection();
   private static final ReportSection CAPACITY = new CapacitySection();
+  private static final ReportSection AB = new AbSection();
   private static final ReportSection SERVING = new ServingSection();
   private static final ReportSection POOLING = new PoolingSection();
   private static final ReportSection LADDER = new LadderSection();
@@ -35,6 +36,7 @@ final class ReportSections {
       List.of(
           GUARDS,
           CAPACITY,
+          AB,
           SERVING,
           POOLING,
           LADDER,

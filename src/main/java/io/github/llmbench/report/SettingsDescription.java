@@ -3,6 +3,7 @@ package io.github.llmbench.report;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Ramp;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.settings.AbSettings;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
 import io.github.llmbench.settings.GateSettings;
@@ -66,12 +67,30 @@ public final class SettingsDescription {
                     ReportSettings.PERCENTILES.name(),
                     String.join(",", ps.stream().map(Statistic::number).toList())));
     gatesLine.ifPresent(line -> m.put(GateSettings.GATES.name(), line));
+    s.ab().ifPresent(ab -> m.put(AbSettings.CANDIDATE_URL.name(), ab(ab, s.load())));
     if (s.server().baseUrl().isEmpty()) {
       putSimulator(m, s.simulator(), s.workload().seed());
     }
     putInjector(m, s.injector(), s.load());
     m.put(BenchSettings.API_KEY_ENV, s.apiKey().isPresent() ? "set (not shown)" : "not set");
     return m;
+  }
+
+  /** An A/B run's line: server B, its model, the pairs and the budget. */
+  private static String ab(AbSettings ab, LoadSettings load) {
+    return ab.candidateUrl()
+        + " (B, against base.url as A; relative gates judged on the pairs)"
+        + ab.candidateModel().map(model -> ", model " + model).orElse("")
+        + ", "
+        + ab.minPairs()
+        + " to "
+        + ab.maxPairs()
+        + " pairs of "
+        + load.durationSeconds()
+        + " s a side"
+        + (ab.budgetMinutes().isPresent()
+            ? ", at most " + ab.budgetMinutes().getAsInt() + " min of load"
+            : "");
   }
 
   private static boolean isTrace(WorkloadSettings workload) {

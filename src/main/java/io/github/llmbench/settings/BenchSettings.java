@@ -21,6 +21,7 @@ import java.util.function.Function;
  * @param gatlingRecords what Gatling's stats get of each stream ({@code -Dstats.records}): by
  *     default the stream's own record only; every latency is in {@code requests.jsonl}, the
  *     console, {@code llm.html} and the kit's gates whatever this says (see docs/outputs.md)
+ * @param ab the interleaved A/B run ({@code -Dcandidate.url}), empty for other runs
  * @param apiKey the API key, for the Authorization header only. Never print or persist it.
  */
 public record BenchSettings(
@@ -31,6 +32,7 @@ public record BenchSettings(
     ReportSettings report,
     GateSettings gates,
     Optional<SearchSettings> search,
+    Optional<AbSettings> ab,
     TelemetrySettings metrics,
     InjectorSettings injector,
     GatlingRecords gatlingRecords,
@@ -101,6 +103,8 @@ public record BenchSettings(
     CrossChecks.injectorsShareTheLoad(injector, load, workload);
     CrossChecks.searchChoosesTheLevels(r, load, workload);
     Optional<SearchSettings> search = SearchSettings.read(r, load.durationSeconds());
+    Optional<AbSettings> ab = AbSettings.read(r, server, load, workload);
+    CrossChecks.historyOfOneServer(report, ab);
     return new BenchSettings(
         server,
         load,
@@ -109,6 +113,7 @@ public record BenchSettings(
         report,
         gates,
         search,
+        ab,
         metrics,
         injector,
         records,

@@ -32,6 +32,20 @@ final class CrossChecks {
     }
   }
 
+  /**
+   * A history is one testbed's series; an A/B run's levels hold two servers' requests, and its
+   * pairs bring their own noise.
+   */
+  static void historyOfOneServer(ReportSettings report, Optional<AbSettings> ab) {
+    if (ab.isPresent() && report.history().dir().isPresent()) {
+      throw new SettingsException(
+          "-Dhistory="
+              + report.history().dir().get()
+              + " keeps one server's series: an interleaved A/B run (-Dcandidate.url) holds two;"
+              + " record the history in the runs of one server");
+    }
+  }
+
   /** {@code -Dburstiness} and {@code -Dmax.conc} shape an open-model load only. */
   static void openModelSettings(SettingReader r, LoadSettings load) {
     boolean rateSearch = r.raw(SearchSettings.SEARCH).filter("rate"::equals).isPresent();

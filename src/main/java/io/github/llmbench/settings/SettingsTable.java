@@ -111,6 +111,7 @@ public final class SettingsTable {
           ReportSettings.SETTINGS,
           GateSettings.SETTINGS,
           SearchSettings.SETTINGS,
+          AbSettings.SETTINGS,
           TelemetrySettings.SETTINGS,
           InjectorSettings.SETTINGS,
           GatlingRecords.SETTINGS,

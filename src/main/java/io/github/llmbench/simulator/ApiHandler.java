@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -338,7 +339,11 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
             sim.modelSpec().maxModelLen(),
             sim.modelSpec());
     JsonNode named = body.get("model");
-    sim.received(requestId, named != null && named.isTextual() ? named.asText() : null, p.images);
+    sim.received(
+        requestId,
+        named != null && named.isTextual() ? named.asText() : null,
+        p.images,
+        Arrays.hashCode(p.promptIds));
     if (!dialect().profile().honoursIgnoreEos() && p.maxTokens > 1) {
       // TGI has no ignore_eos: the answer ends where the model's end-of-sequence token falls
       int half = (p.maxTokens + 1) / 2;

@@ -172,9 +172,11 @@ public final class VllmSimulator implements AutoCloseable {
 
   /**
    * A generation request the simulator admitted: its {@code x-request-id} header (null without
-   * one), the {@code model} it named (null without one) and the images it carried.
+   * one), the {@code model} it named (null without one), the images it carried and a digest of its
+   * prompt's token ids (two requests of the same prompt have the same; 0 when not known).
    */
-  public record Received(String requestId, String model, List<ReceivedImage> images) {
+  public record Received(
+      String requestId, String model, List<ReceivedImage> images, int promptDigest) {
     public Received {
       images = List.copyOf(images);
     }
@@ -190,12 +192,12 @@ public final class VllmSimulator implements AutoCloseable {
 
   /** Notes an admitted generation request, for tests to see what reached the server. */
   void received(String requestId, String model) {
-    received(requestId, model, List.of());
+    received(requestId, model, List.of(), 0);
   }
 
-  void received(String requestId, String model, List<ReceivedImage> images) {
+  void received(String requestId, String model, List<ReceivedImage> images, int promptDigest) {
     if (receivedCount.getAndIncrement() < MAX_RECEIVED) {
-      received.add(new Received(requestId, model, images));
+      received.add(new Received(requestId, model, images, promptDigest));
     }
   }
 

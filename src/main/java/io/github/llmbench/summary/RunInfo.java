@@ -25,6 +25,7 @@ import java.util.Map;
  * @param injectors a merge's injectors
  * @param goodputObjectives the goodput objectives ({@code ttft:500 tpot:50}) when set
  * @param analysisInputs the settings a re-done report analyses with, typed
+ * @param ab an interleaved A/B run's pairs and decisions ({@code -Dcandidate.url})
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -49,7 +50,8 @@ public record RunInfo(
     CapacityFigures capacity,
     List<InjectorRun> injectors,
     String goodputObjectives,
-    AnalysisInputs analysisInputs) {
+    AnalysisInputs analysisInputs,
+    AbFigures ab) {
 
   /** vLLM's {@code date} format, {@code %Y%m%d-%H%M%S}. */
   public static final DateTimeFormatter DATE_FORMAT =
@@ -62,7 +64,7 @@ public record RunInfo(
   public static final RunInfo NONE =
       new RunInfo(
           null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-          null, null, null, null, null, null);
+          null, null, null, null, null, null, null);
 
   public RunInfo {
     baseUrl = Secrets.withoutUserInfo(baseUrl);
@@ -130,7 +132,35 @@ public record RunInfo(
         c,
         injectors,
         goodputObjectives,
-        analysisInputs);
+        analysisInputs,
+        ab);
+  }
+
+  /** This run with an interleaved A/B run's answer. */
+  public RunInfo withAb(AbFigures figures) {
+    return new RunInfo(
+        date,
+        backend,
+        modelId,
+        injector,
+        baseUrl,
+        endpoint,
+        dataset,
+        seed,
+        inputLen,
+        outputLen,
+        rangeRatio,
+        prefixLen,
+        warmupRequests,
+        profiles,
+        settings,
+        serverChecks,
+        gateDefinitions,
+        capacity,
+        injectors,
+        goodputObjectives,
+        analysisInputs,
+        figures);
   }
 
   /** This run as the merge of injectors. */
@@ -156,7 +186,8 @@ public record RunInfo(
         capacity,
         List.copyOf(merged),
         goodputObjectives,
-        analysisInputs);
+        analysisInputs,
+        ab);
   }
 
   /** This run with the settings a re-done report analyses with. */
@@ -182,6 +213,7 @@ public record RunInfo(
         capacity,
         injectors,
         goodputObjectives,
-        inputs);
+        inputs,
+        ab);
   }
 }

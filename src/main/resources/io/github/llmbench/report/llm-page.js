@@ -139,6 +139,24 @@
           {name: 'broke', type: 'scatter', color: '#f15b4f', marker: {radius: 5, symbol: 'diamond'}, data: pts(false)}]
       });
     };
+    // a gate of an interleaved A/B run: the running ratio after each pair, and the lines it had
+    // to cross to fail (above) or to pass (below) at that look
+    KINDS.ab = function (c) {
+      var g = D.ab.gates[c.gate];
+      function line(key) {
+        return g.looks.map(function (l) { return [l.pairs, l[key] === undefined ? null : l[key]]; });
+      }
+      draw(c.id, {
+        title: title(g.gate + ': the running ratio ' + g.orientation + ' as the pairs accumulated'),
+        xAxis: {title: {text: 'Pairs'}, allowDecimals: false, min: 1},
+        yAxis: {title: {text: esc(g.orientation)},
+          plotLines: [{value: 1, color: '#999', width: 1, dashStyle: 'Dot'}]},
+        tooltip: {shared: true, valueDecimals: 3},
+        series: [{name: 'Running ratio', color: '#5E7BE2', marker: {enabled: true}, data: line('ratio')},
+          {name: 'Fails above', color: '#f15b4f', dashStyle: 'Dash', data: line('fail_at')},
+          {name: 'Passes below', color: '#68b65c', dashStyle: 'Dash', data: line('pass_at')}]
+      });
+    };
     KINDS.roofline = function (c) {
       var R = D.roofline, T = 1e12;
       var ois = [];

@@ -142,6 +142,22 @@ class RequestRecordJsonTest {
         line);
     assertEquals(trial, JSON.readValue(line, RequestRecord.class));
     assertEquals(3, RequestOrigin.trialOf(JSON.readValue(line, RequestRecord.class).origin()));
+    RequestRecord paired =
+        RequestRecord.builder()
+            .id("p")
+            .level("c4")
+            .startMs(5)
+            .endMs(9)
+            .error("HTTP 500")
+            .httpStatus(500)
+            .origin(RequestOrigin.inPair(null, 2, RequestOrigin.Side.B))
+            .build();
+    line = write(paired);
+    assertTrue(line.endsWith("\"profile\":null,\"pair\":2,\"side\":\"B\"}"), line);
+    assertEquals(paired, JSON.readValue(line, RequestRecord.class));
+    assertEquals(
+        RequestOrigin.Side.B,
+        RequestOrigin.sideOf(JSON.readValue(line, RequestRecord.class).origin()));
     RequestRecord queued =
         RequestRecord.builder()
             .id("q")

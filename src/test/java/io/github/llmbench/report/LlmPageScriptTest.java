@@ -120,7 +120,21 @@ class LlmPageScriptTest {
             "probes",
             List.of(
                 map("level", "c2", "met", true, "figures", map("ttft.p99", 50.0)),
-                map("level", "c8", "met", false, "figures", map("ttft.p99", 150.0)))));
+                map("level", "c8", "met", false, "figures", map("ttft.p99", 150.0)))),
+        "ab",
+        map(
+            "gates",
+            List.of(
+                map(
+                    "gate",
+                    "tpot.mean " + XSS,
+                    "orientation",
+                    "B/A",
+                    "looks",
+                    List.of(
+                        map("pairs", 1, "ratio", 1.4),
+                        map("pairs", 2, "ratio", 1.5),
+                        map("pairs", 3, "ratio", 1.45, "fail_at", 1.2, "pass_at", 1.05))))));
   }
 
   /** A chart of each kind the page's sections list. */
@@ -167,6 +181,7 @@ class LlmPageScriptTest {
         chart("c-server", "server", "title", "Server"),
         chart("c-gpu", "gpu", "title", "GPU"),
         chart("c-capacity", "capacity", "metric", "ttft.p99"),
+        chart("c-ab", "ab", "gate", 0),
         chart("c-roofline", "roofline", "title", "Roofline"));
   }
 

@@ -221,6 +221,7 @@ class SettingsTableTest {
           ReportSettings.class,
           GateSettings.class,
           SearchSettings.class,
+          AbSettings.class,
           TelemetrySettings.class,
           InjectorSettings.class,
           GatlingRecords.class);

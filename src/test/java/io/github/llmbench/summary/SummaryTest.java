@@ -291,4 +291,60 @@ class SummaryTest {
     assertThrows(Summary.NotASummary.class, () -> Summary.parse("{\"gates\": {\"tpot.p99\": 3}}"));
     assertThrows(Summary.NotASummary.class, () -> Summary.parse("[1, 2]"));
   }
+
+  /** An A/B run's answer, as the root writes it: two pairs, one gate that failed at the second. */
+  static AbFigures abFigures() {
+    return new AbFigures(
+        "http://a:8000",
+        "http://b:8000",
+        "m",
+        "m2",
+        "c4",
+        30,
+        List.of(new AbFigures.Pair(1, "B", 40, 30), new AbFigures.Pair(2, "A", 41, 29)),
+        List.of(
+            new AbFigures.GateTrack(
+                "tpot.mean",
+                0.1,
+                "B/A",
+                0.05,
+                0.9,
+                List.of(0.4, 0.42),
+                List.of(
+                    new AbFigures.Look(1, 1.49, null, null, "CONTINUE"),
+                    new AbFigures.Look(2, 1.505, 1.2, 1.05, "FAIL")),
+                "FAIL",
+                1.505,
+                1.4,
+                1.6,
+                2)),
+        "decided");
+  }
+
+  @Test
+  void anAbRunsAnswerIsWrittenUnderAbAndReadBackTyped(@TempDir Path dir) throws Exception {
+    ServingMetrics m =
+        ServingMetricsCalculator.compute(ServingMetricsCalculatorTest.handMadeRun(), 4);
+    Summary s =
+        new Summary(
+            info().withAb(abFigures()),
+            ServingFigures.of(m),
+            Map.of(),
+            null,
+            null,
+            null,
+            null,
+            null);
+    Path file = dir.resolve("summary.json");
+    s.write(file);
+    JsonNode ab = JSON.readTree(Files.readString(file)).get("ab");
+    assertEquals("http://b:8000", ab.get("candidate_url").asText());
+    assertEquals("B", ab.get("pairs").get(0).get("first").asText());
+    JsonNode gate = ab.get("gates").get(0);
+    assertEquals(0.42, gate.get("log_ratios").get(1).asDouble());
+    assertFalse(gate.get("looks").get(0).has("fail_at"), "no line before the first look");
+    assertEquals(1.2, gate.get("looks").get(1).get("fail_at").asDouble());
+    assertEquals(abFigures(), Summary.read(file).run().ab());
+    assertNull(Summary.parse(Files.readString(file).replace("\"ab\"", "\"x\"")).run().ab());
+  }
 }
