@@ -120,7 +120,8 @@ class RunComparisonTest {
   @Test
   void aOneTrialSideGetsNoVerdictAndSaysWhy() {
     assertEquals(
-        "one run a side: run-to-run noise unknown; -Dtrials=N or -Dhistory",
+        "one run a side: run-to-run noise unknown; -Dtrials=N, or --history DIR of runs kept with"
+            + " -Dhistory",
         RunComparison.noVerdict(1, 1));
     assertTrue(
         RunComparison.noVerdict(1, 5).startsWith("the bases differ: 1 trial against 5"),
