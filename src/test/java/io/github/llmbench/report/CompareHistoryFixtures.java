@@ -24,6 +24,9 @@ final class CompareHistoryFixtures {
     20.3, 19.7, 20.5, 19.9, 19.4, 20.2, 20.6, 19.8, 20.0, 19.6, 20.4, 20.1
   };
 
+  /** The served model's id: markup, which a page must show as text. */
+  static final String MODEL = "Qwen/<b>Qwen3</b>-0.6B";
+
   /** The settings of the history's key; {@code outputLen} changes the key. */
   static Map<String, String> settings(int outputLen) {
     Map<String, String> s = new LinkedHashMap<>();
@@ -43,7 +46,7 @@ final class CompareHistoryFixtures {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("date", "20261203-120000");
     json.put("backend", "openai-chat");
-    json.put("model_id", "Qwen/Qwen3-0.6B");
+    json.put("model_id", MODEL);
     json.put("base_url", "http://gpu-box:8000");
     json.put("endpoint", "/v1/chat/completions");
     json.put("settings", settings);

@@ -358,6 +358,8 @@ class CompareMainTest {
     assertTrue(html.contains("1.20x [1.1"), html);
     assertTrue(html.contains(" (history noise, 12 runs)</td>"), html);
     assertTrue(html.contains("12 earlier run(s) of it: the pair is judged with their noise"), html);
+    assertTrue(html.contains("(model Qwen/&lt;b&gt;Qwen3&lt;/b&gt;-0.6B, api chat"), html);
+    assertFalse(html.contains("<b>Qwen3"), "the key's model id escaped");
 
     // the same history, no change: no detectable difference
     String[] same = singleRuns(dir.resolve("same"), 20.1, 64);
