@@ -56,21 +56,51 @@ public final class Verdicts {
           Interval.none(pointRatio(a, b), confidence), Change.NO_DETECTABLE_DIFFERENCE, Double.NaN);
     }
     Interval r = d.interval(confidence);
-    Change change = Change.NO_DETECTABLE_DIFFERENCE;
-    if (r.low() > 1.0) {
-      change = higherIsBetter ? Change.BETTER : Change.WORSE;
-    } else if (r.high() < 1.0) {
-      change = higherIsBetter ? Change.WORSE : Change.BETTER;
-    }
     double se = Math.max(d.seLow(), d.seHigh());
     double df = Math.min(d.dfLow(), d.dfHigh());
-    double mde =
-        se == 0.0
-            ? 1.0
-            : Math.exp(
-                (LogScale.quantile(0.5 + confidence / 2.0, df) + LogScale.quantile(POWER, df))
-                    * se);
-    return new Comparison(r, change, mde);
+    return new Comparison(r, change(r, higherIsBetter), detectable(se, df, confidence));
+  }
+
+  /**
+   * As {@link #compare(TrialValues, TrialValues, boolean, double)}, the log ratio's standard error
+   * and degrees of freedom taken from a noise learned elsewhere (history: {@link
+   * Noise#seOfLogRatio} at the two trial counts and its df, as {@link #relativeGate} takes it), so
+   * that single runs, or runs of different trial counts, are judged on run-to-run noise. The
+   * interval is {@link Interval.Basis#TRIALS}: that noise holds the runs' drift.
+   */
+  public static Comparison compare(
+      TrialValues a, TrialValues b, boolean higherIsBetter, double confidence, Noise known) {
+    Intervals.checkConfidence(confidence);
+    double center = meanLog(b) - meanLog(a);
+    double se = known.seOfLogRatio(a.n(), b.n());
+    double q = se == 0.0 ? 0.0 : LogScale.quantile(0.5 + confidence / 2.0, known.df());
+    Interval r =
+        new Interval(
+            Math.exp(center),
+            Math.exp(center - q * se),
+            Math.exp(center + q * se),
+            confidence,
+            Interval.Basis.TRIALS);
+    return new Comparison(r, change(r, higherIsBetter), detectable(se, known.df(), confidence));
+  }
+
+  /** Worse or better when the interval excludes 1 on that side. */
+  private static Change change(Interval r, boolean higherIsBetter) {
+    if (r.low() > 1.0) {
+      return higherIsBetter ? Change.BETTER : Change.WORSE;
+    }
+    if (r.high() < 1.0) {
+      return higherIsBetter ? Change.WORSE : Change.BETTER;
+    }
+    return Change.NO_DETECTABLE_DIFFERENCE;
+  }
+
+  /** The minimum detectable ratio at {@link #POWER} for this standard error of the log ratio. */
+  private static double detectable(double se, double df, double confidence) {
+    return se == 0.0
+        ? 1.0
+        : Math.exp(
+            (LogScale.quantile(0.5 + confidence / 2.0, df) + LogScale.quantile(POWER, df)) * se);
   }
 
   /** The most trials a side a power statement plans for ({@link GateJudgement.Relative}). */

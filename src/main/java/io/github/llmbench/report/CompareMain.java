@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.github.llmbench.analysis.Comparison;
 import io.github.llmbench.analysis.Interval;
+import io.github.llmbench.history.HistoryFile;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.summary.Summary;
 import java.io.IOException;
@@ -18,9 +19,11 @@ import java.nio.file.Paths;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -28,7 +31,8 @@ import java.util.Set;
  *
  * <pre>
  * mvn -q compile exec:java@compare \
- *     -Dexec.args="target/gatling/run-a target/gatling/run-b [--out dir] [--labels tp1,tp2]"
+ *     -Dexec.args="target/gatling/run-a target/gatling/run-b [--out dir] [--labels tp1,tp2]
+ *                  [--history DIR]"
  * </pre>
  *
  * <p>Reads each run's {@code llm/summary.json} (a run folder, its {@code llm/} folder, or the path
@@ -36,6 +40,11 @@ import java.util.Set;
  * the ratio of each run to the first), writes {@code compare.html} and Gatling's assets into {@code
  * --out} (default {@code target/gatling/compare-<timestamp>/}) and prints its path. Labels default
  * to the run folders' names.
+ *
+ * <p>With {@code --history DIR} (a {@code -Dhistory} folder), each run is judged against the
+ * baseline with the run-to-run noise the history learned for their key ({@link CompareHistory}), so
+ * that single runs get a verdict; runs of different keys, or a key with too few runs, are judged as
+ * without it, and the lines say why.
  *
  * <p>A bad argument (fewer than two runs, a missing folder or summary, malformed JSON, a wrong
  * number of labels) prints one line naming it, its value and what is accepted, and exits with
@@ -45,7 +54,9 @@ public final class CompareMain {
 
   public static final String PREFIX = "gatling-llm-bench compare: ";
   public static final String USAGE =
-      "CompareMain <run dir> <run dir> [...] [--out <dir>]" + " [--labels a,b,...]";
+      "CompareMain <run dir> <run dir> [...] [--out <dir>] [--labels a,b,...] [--history <dir>]";
+  private static final String HISTORY_ACCEPTED =
+      "a history folder holding " + HistoryFile.NAME + " (the -Dhistory=DIR of earlier runs)";
   private static final String RUN_ACCEPTED =
       "a Gatling run folder holding llm/summary.json, or the path of a summary.json";
   private static final DateTimeFormatter STAMP =
@@ -73,45 +84,15 @@ public final class CompareMain {
   /** As {@link #run(String[], PrintStream, PrintStream)}, the default output under {@code base}. */
   static int run(String[] args, PrintStream out, PrintStream err, Path base, LocalDateTime now) {
     try {
-      List<String> runArgs = new ArrayList<>();
-      String outArg = null;
-      String labelsArg = null;
-      for (int i = 0; i < args.length; i++) {
-        String a = args[i];
-        String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
-        if (name.equals("--out") || name.equals("--labels")) {
-          String value;
-          if (a.contains("=")) {
-            value = a.substring(a.indexOf('=') + 1);
-          } else if (i + 1 < args.length) {
-            value = args[++i];
-          } else {
-            throw new BadArgument(
-                name, "", name.equals("--out") ? "a folder" : "one label per run, comma-separated");
-          }
-          if (name.equals("--out")) {
-            outArg = value;
-          } else {
-            labelsArg = value;
-          }
-        } else if (a.startsWith("-")) {
-          throw new BadArgument("option", a, "--out or --labels");
-        } else {
-          runArgs.add(a);
-        }
-      }
-      if (runArgs.size() < 2) {
-        throw new BadArgument(
-            "run dirs",
-            runArgs.isEmpty() ? "(none)" : String.join(",", runArgs),
-            "two or more run folders (or paths of their llm/summary.json); usage: " + USAGE);
-      }
-      List<String> labels = labels(labelsArg, runArgs.size());
-      Path outDir = outArg != null ? outDir(outArg) : base.resolve("compare-" + STAMP.format(now));
+      Arguments a = Arguments.parse(args);
+      List<String> labels = labels(a.labels(), a.runs().size());
+      Path outDir =
+          a.out() != null ? outDir(a.out()) : base.resolve("compare-" + STAMP.format(now));
+      HistoryFile.Read history = a.history() == null ? null : history(a.history());
 
       List<LoadedRun> runs = new ArrayList<>();
-      for (String a : runArgs) {
-        runs.add(load(a));
+      for (String r : a.runs()) {
+        runs.add(load(r));
       }
       List<String> finalLabels =
           labels != null ? labels : unique(runs.stream().map(LoadedRun::label).toList());
@@ -119,14 +100,24 @@ public final class CompareMain {
       for (int i = 0; i < runs.size(); i++) {
         inputs.add(new RunComparison.Input(finalLabels.get(i), runs.get(i).summary()));
       }
-      RunComparison c = RunComparison.of(inputs);
+      RunComparison c =
+          RunComparison.of(
+              inputs,
+              history == null
+                  ? CompareHistory.NONE
+                  : CompareHistory.of(
+                      HistoryFile.of(Paths.get(a.history())).toString(),
+                      history,
+                      runs.stream()
+                          .map(r -> new CompareHistory.Run(folderName(r.runDir()), r.summary()))
+                          .toList()));
       out.print(consoleText(c));
 
       List<String> pages = new ArrayList<>();
       for (LoadedRun r : runs) {
         pages.add(runPageHref(outDir, r.runDir()));
       }
-      Path page = ComparePage.write(outDir, c, runArgs, pages);
+      Path page = ComparePage.write(outDir, c, a.runs(), pages);
       out.println("Comparison page:     " + page);
       return 0;
     } catch (BadArgument e) {
@@ -136,6 +127,58 @@ public final class CompareMain {
       err.println(PREFIX + e.getMessage());
       return 1;
     }
+  }
+
+  /**
+   * The command's arguments as given.
+   *
+   * @param runs the runs' folders or files, two or more
+   * @param out {@code --out}, or null
+   * @param labels {@code --labels}, or null
+   * @param history {@code --history}, or null
+   */
+  record Arguments(List<String> runs, String out, String labels, String history) {
+
+    /** Parses {@code --name value} or {@code --name=value} options among the runs. */
+    static Arguments parse(String[] args) {
+      List<String> runs = new ArrayList<>();
+      Map<String, String> options = new HashMap<>();
+      for (int i = 0; i < args.length; i++) {
+        String a = args[i];
+        String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+        if (OPTIONS.containsKey(name)) {
+          if (a.contains("=")) {
+            options.put(name, a.substring(a.indexOf('=') + 1));
+          } else if (i + 1 < args.length) {
+            options.put(name, args[++i]);
+          } else {
+            throw new BadArgument(name, "", OPTIONS.get(name));
+          }
+        } else if (a.startsWith("-")) {
+          throw new BadArgument("option", a, "--out, --labels or --history");
+        } else {
+          runs.add(a);
+        }
+      }
+      if (runs.size() < 2) {
+        throw new BadArgument(
+            "run dirs",
+            runs.isEmpty() ? "(none)" : String.join(",", runs),
+            "two or more run folders (or paths of their llm/summary.json); usage: " + USAGE);
+      }
+      return new Arguments(
+          List.copyOf(runs),
+          options.get("--out"),
+          options.get("--labels"),
+          options.get("--history"));
+    }
+
+    /** Each option and what its value must be. */
+    private static final Map<String, String> OPTIONS =
+        Map.of(
+            "--out", "a folder",
+            "--labels", "one label per run, comma-separated",
+            "--history", HISTORY_ACCEPTED);
   }
 
   private static List<String> labels(String arg, int runs) {
@@ -163,6 +206,31 @@ public final class CompareMain {
     } catch (InvalidPathException e) {
       throw new BadArgument("--out", arg, "a folder (created when missing)");
     }
+  }
+
+  /** The history in the folder {@code arg}: it must hold a history file. */
+  private static HistoryFile.Read history(String arg) {
+    Path dir;
+    try {
+      dir = Paths.get(arg);
+    } catch (InvalidPathException e) {
+      throw new BadArgument("--history", arg, HISTORY_ACCEPTED);
+    }
+    if (arg.isBlank() || !Files.isRegularFile(HistoryFile.of(dir))) {
+      throw new BadArgument("--history", arg, HISTORY_ACCEPTED + " (no such file there)");
+    }
+    try {
+      return HistoryFile.read(dir);
+    } catch (IOException | UncheckedIOException e) {
+      throw new BadArgument(
+          "--history",
+          arg,
+          "a readable " + HistoryFile.NAME + " (" + oneLine(e.getMessage()) + ")");
+    }
+  }
+
+  private static String folderName(Path runDir) {
+    return runDir == null || runDir.getFileName() == null ? null : runDir.getFileName().toString();
   }
 
   /** Reads one run: a run folder, its llm/ folder, or a summary.json. */
@@ -285,6 +353,7 @@ public final class CompareMain {
   public static String consoleText(RunComparison c) {
     List<RunComparison.ComparedRun> runs = c.runs();
     StringBuilder sb = new StringBuilder(runsText(runs));
+    c.history().lines().forEach(line -> sb.append(line).append('\n'));
     Columns columns = Columns.of(runs);
     for (RunComparison.ComparedLevel l : c.levels()) {
       sb.append(levelText(l, runs, columns));
@@ -463,7 +532,7 @@ public final class CompareMain {
                 ratio.estimate(),
                 ratio.low(),
                 ratio.high(),
-                ratio.basis() == Interval.Basis.TRIALS ? "across trials" : "within each run only",
+                basis(cell),
                 switch (t.change()) {
                   case WORSE -> "worse";
                   case BETTER -> "better";
@@ -478,6 +547,16 @@ public final class CompareMain {
       }
     }
     return sb.toString();
+  }
+
+  /** What a verdict's interval rests on. */
+  private static String basis(RunComparison.Cell cell) {
+    if (cell.noise() != null) {
+      return "history noise (" + cell.noise().runs() + " runs)";
+    }
+    return cell.test().ratio().basis() == Interval.Basis.TRIALS
+        ? "across trials"
+        : "within each run only";
   }
 
   private static String metricLabel(RunComparison.Figure m) {

@@ -146,6 +146,14 @@ public final class ComparePage {
           sources == null || i >= sources.size() ? "" : sources.get(i));
     }
     tableEnd(sb);
+    List<String> history = c.history().lines();
+    if (!history.isEmpty()) {
+      sb.append("<p class=\"llm-note\">").append(esc(history.get(0)));
+      for (String line : history.subList(1, history.size())) {
+        sb.append("<br>\n").append(esc(line));
+      }
+      sb.append("</p>\n");
+    }
     sb.append("</div>\n");
   }
 
@@ -207,23 +215,26 @@ public final class ComparePage {
             "% of it: not coloured. Where both runs ran several trials, the ratio's 95% interval"
                 + " follows it and the colour says whether the data shows a difference at all;"
                 + " where a side ran once, a figure with an interval gets no verdict (one run's"
-                + " interval over its own requests says nothing of run-to-run noise)."
+                + " interval over its own requests says nothing of run-to-run noise) unless a"
+                + " history (--history DIR) gives the pair that noise: the cell then says so."
                 + " -: missing (no such level or figure in that run;"
                 + " steady-state figures need a reached steady state).</p>\n</div>\n");
   }
 
-  /** A cell's ratio interval, {@code [0.95, 1.09]}, and {@code (within run)} when so based. */
+  /**
+   * A cell's ratio interval, {@code [0.95, 1.09]}, and {@code (within run)} or {@code (history
+   * noise, 12 runs)} when so based.
+   */
   private static String interval(RunComparison.Cell cell) {
     Comparison t = cell.test();
     if (t == null) {
       return "";
     }
-    return String.format(
-        Locale.ROOT,
-        " [%.2f, %.2f]%s",
-        t.ratio().low(),
-        t.ratio().high(),
-        t.ratio().basis() == Interval.Basis.TRIALS ? "" : " (within run)");
+    String basis =
+        cell.noise() != null
+            ? " (history noise, " + cell.noise().runs() + " runs)"
+            : t.ratio().basis() == Interval.Basis.TRIALS ? "" : " (within run)";
+    return String.format(Locale.ROOT, " [%.2f, %.2f]%s", t.ratio().low(), t.ratio().high(), basis);
   }
 
   private static void cell(StringBuilder sb, RunComparison.Verdict v, String text) {

@@ -3,12 +3,14 @@ package io.github.llmbench.report;
 import io.github.llmbench.analysis.Comparison;
 import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.analysis.LevelSamples;
+import io.github.llmbench.analysis.Noise;
 import io.github.llmbench.analysis.TrialValues;
 import io.github.llmbench.analysis.Verdicts;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.gates.GateMetric;
 import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.Summary;
@@ -17,6 +19,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -35,8 +38,12 @@ import java.util.function.Function;
  * null, not a finite number, or (steady-state throughput) the level never reached its steady state.
  * A ratio is missing when either value is, or the baseline is 0 and the value is not (two zeros:
  * 1).
+ *
+ * @param history where each pair's run-to-run noise may come from ({@link CompareHistory#NONE}
+ *     without {@code --history})
  */
-public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) {
+public record RunComparison(
+    List<ComparedRun> runs, List<ComparedLevel> levels, CompareHistory history) {
 
   /** A run's relative change within this of the baseline counts as the same, not coloured. */
   public static final double SAME_WITHIN = 0.01;
@@ -63,6 +70,8 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
    * @param read its value in a level; null or not finite when the level does not have it
    * @param samples its field in a level's {@link LevelSamples}, null for a figure without an
    *     interval (the failed count)
+   * @param history its name in a history ({@code tpot.mean}, as gates name it), null for a figure
+   *     judged without one
    */
   public record Figure(
       String key,
@@ -70,7 +79,8 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
       String unit,
       Direction direction,
       Function<LevelSummary, Double> read,
-      String samples) {
+      String samples,
+      String history) {
 
     static Figure latency(Metric metric, Statistic stat) {
       LatencyFigure f = new LatencyFigure(metric, stat);
@@ -80,7 +90,8 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
           "ms",
           Direction.LOWER_IS_BETTER,
           l -> l.figures().latency(f),
-          f.summaryField());
+          f.summaryField(),
+          new GateMetric.Latency(f).key());
     }
   }
 
@@ -91,6 +102,7 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
           "req/s",
           Direction.HIGHER_IS_BETTER,
           l -> l.figures().requestThroughput(),
+          null,
           null);
 
   public static final Figure OUTPUT_THROUGHPUT =
@@ -100,7 +112,8 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
           "tok/s",
           Direction.HIGHER_IS_BETTER,
           l -> l.figures().outputThroughput(),
-          LevelSamples.OUTPUT_THROUGHPUT);
+          LevelSamples.OUTPUT_THROUGHPUT,
+          GateMetric.OUTPUT_THROUGHPUT.key());
 
   /** Shown as a whole number (its unit is empty: a count). */
   public static final Figure FAILED =
@@ -110,6 +123,7 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
           "",
           Direction.LOWER_IS_BETTER,
           l -> (double) l.figures().failed(),
+          null,
           null);
 
   public static final Figure STEADY_OUTPUT_THROUGHPUT =
@@ -119,7 +133,8 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
           "tok/s",
           Direction.HIGHER_IS_BETTER,
           LevelSummary::steadyOutputThroughput,
-          LevelSamples.STEADY_OUTPUT_THROUGHPUT);
+          LevelSamples.STEADY_OUTPUT_THROUGHPUT,
+          GateMetric.STEADY_OUTPUT_THROUGHPUT.key());
 
   /** The compared figures, in the order shown. */
   public static final List<Figure> METRICS =
@@ -170,19 +185,22 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
    *     interval and what it could detect; null where a side has no trials, and for the baseline's
    *     own cell
    * @param noVerdict why a figure both runs have a spread for gets no verdict (a side ran one
-   *     trial: its within-run interval says nothing of run-to-run noise), null otherwise; the
-   *     verdict is then null and the ratio still shown
+   *     trial: its within-run interval says nothing of run-to-run noise, and no history gave the
+   *     noise), null otherwise; the verdict is then null and the ratio still shown
+   * @param noise the noise {@code test} was judged with when a history gave it, null when the
+   *     trials did (or there is no test)
    */
   public record Cell(
-      Double value, Double ratio, Verdict verdict, Comparison test, String noVerdict) {
+      Double value, Double ratio, Verdict verdict, Comparison test, String noVerdict, Noise noise) {
     public Cell(Double value, Double ratio, Verdict verdict) {
-      this(value, ratio, verdict, null, null);
+      this(value, ratio, verdict, null, null, null);
     }
   }
 
   /** Why two single runs get no verdict. */
   public static final String ONE_RUN_A_SIDE =
-      "one run a side: run-to-run noise unknown; -Dtrials=N or -Dhistory";
+      "one run a side: run-to-run noise unknown; -Dtrials=N, or --history DIR of runs kept with"
+          + " -Dhistory";
 
   /** One metric at one level: a cell per run, the baseline's first. */
   public record Row(Figure figure, List<Cell> cells) {}
@@ -218,6 +236,7 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
   public RunComparison {
     runs = List.copyOf(runs);
     levels = List.copyOf(levels);
+    Objects.requireNonNull(history, "history");
   }
 
   /** The level of that name, or null. */
@@ -230,8 +249,16 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
     return null;
   }
 
-  /** Compares the runs; the first is the baseline. */
+  /** Compares the runs; the first is the baseline; no history. */
   public static RunComparison of(List<Input> inputs) {
+    return of(inputs, CompareHistory.NONE);
+  }
+
+  /**
+   * Compares the runs; the first is the baseline. Each other run's figures are judged with the
+   * noise the history gives the pair where it gives one, else as without a history.
+   */
+  public static RunComparison of(List<Input> inputs, CompareHistory history) {
     if (inputs.isEmpty()) {
       throw new IllegalArgumentException("no runs to compare");
     }
@@ -280,25 +307,47 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
         TrialValues baseSamples = samples(levelsByRun.get(0).get(name), m);
         for (int i = 0; i < levelsByRun.size(); i++) {
           LevelSummary l = levelsByRun.get(i).get(name);
-          cells.add(cell(m, base, baseSamples, value(l, m), i == 0 ? null : samples(l, m)));
+          CompareHistory.PairNoise noise =
+              i == 0 || m.history() == null
+                  ? new CompareHistory.NoHistory()
+                  : history.noise(i, name, m.history());
+          cells.add(cell(m, base, baseSamples, value(l, m), i == 0 ? null : samples(l, m), noise));
         }
         rows.add(new Row(m, List.copyOf(cells)));
       }
       levels.add(
           new ComparedLevel(name, concurrency.get(name), List.copyOf(present), List.copyOf(rows)));
     }
-    return new RunComparison(infos, levels);
+    return new RunComparison(infos, levels, history);
   }
 
   /**
    * One run's cell of a figure: its value, its ratio to the baseline's and the verdict: from the
+   * history's noise where it gives the pair one (single runs or trials alike), else from the
    * trials' interval where both sides have trials, none (and why) where a side ran once and has
    * only a within-run interval, else within {@link #SAME_WITHIN}.
    *
    * @param mine the run's samples of the figure; null for the baseline's own cell or none
+   * @param noise what the history gives this figure of the pair
    */
   private static Cell cell(
-      Figure m, Double base, TrialValues baseSamples, Double v, TrialValues mine) {
+      Figure m,
+      Double base,
+      TrialValues baseSamples,
+      Double v,
+      TrialValues mine,
+      CompareHistory.PairNoise noise) {
+    boolean comparable = v != null && base != null && mine != null && baseSamples != null;
+    if (comparable && noise instanceof CompareHistory.Learned learned) {
+      Comparison test =
+          Verdicts.compare(
+              baseSamples,
+              mine,
+              m.direction() == Direction.HIGHER_IS_BETTER,
+              CONFIDENCE,
+              learned.noise());
+      return new Cell(v, ratio(v, base), verdictOf(test), test, null, learned.noise());
+    }
     Comparison test =
         v == null || base == null || mine == null || baseSamples == null
             ? null
@@ -309,20 +358,28 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
     }
     if (test != null && test.ratio().basis() != Interval.Basis.TRIALS) {
       // a one-trial side: its interval is over its own requests, blind to run-to-run noise
-      return new Cell(v, ratio(v, base), null, null, noVerdict(baseSamples.n(), mine.n()));
+      String why = noVerdict(baseSamples.n(), mine.n());
+      if (noise instanceof CompareHistory.Unavailable u) {
+        why = why.substring(0, why.indexOf(';')) + "; " + u.why();
+      }
+      return new Cell(v, ratio(v, base), null, null, why, null);
     }
-    Verdict verdict =
-        test == null
-            ? verdict(v, base, m.direction())
-            : switch (test.change()) {
-              case WORSE -> Verdict.WORSE;
-              case BETTER -> Verdict.BETTER;
-              case NO_DETECTABLE_DIFFERENCE -> Verdict.SAME;
-            };
-    return new Cell(v, ratio(v, base), verdict, test, null);
+    Verdict verdict = test == null ? verdict(v, base, m.direction()) : verdictOf(test);
+    return new Cell(v, ratio(v, base), verdict, test, null, null);
   }
 
-  /** Why a one-trial side gets no verdict: one run a side, or two different bases. */
+  private static Verdict verdictOf(Comparison test) {
+    return switch (test.change()) {
+      case WORSE -> Verdict.WORSE;
+      case BETTER -> Verdict.BETTER;
+      case NO_DETECTABLE_DIFFERENCE -> Verdict.SAME;
+    };
+  }
+
+  /**
+   * Why a one-trial side gets no verdict: one run a side, or two different bases; what would give
+   * the noise after the first {@code ;}.
+   */
   static String noVerdict(int baselineTrials, int trials) {
     if (baselineTrials == 1 && trials == 1) {
       return ONE_RUN_A_SIDE;
@@ -332,7 +389,7 @@ public record RunComparison(List<ComparedRun> runs, List<ComparedLevel> levels) 
         + (baselineTrials == 1 ? " trial" : " trials")
         + " against "
         + trials
-        + ", one side's run-to-run noise unknown; the same -Dtrials=N on both, or -Dhistory";
+        + ", one side's run-to-run noise unknown; the same -Dtrials=N on both, or --history DIR";
   }
 
   private static Integer concurrencyOf(String name, LevelSummary level) {

@@ -134,6 +134,28 @@ class VerdictsTest {
   }
 
   @Test
+  void aKnownNoiseJudgesAComparisonOfAnyTrialCounts() {
+    // three trials against one run: the history's noise at those counts, its df
+    Noise history = new Noise(Noise.Source.HISTORY, 0.0004, 0.0025, 20, 12, 36);
+    TrialValues a = TrialValues.of(20.0, 20.4, 19.6);
+    double center = Math.log(24.0) - (Math.log(20.0) + Math.log(20.4) + Math.log(19.6)) / 3;
+    double se = Math.sqrt(2 * 0.0004 + 0.0025 * (1.0 / 3 + 1.0));
+    double t975 = 2.0859634472658644; // Student's t, 20 df
+    Comparison c = Verdicts.compare(a, TrialValues.of(24.0), false, 0.95, history);
+    assertEquals(Interval.Basis.TRIALS, c.ratio().basis());
+    assertEquals(Math.exp(center), c.ratio().estimate(), 1e-12);
+    assertEquals(Math.exp(center - t975 * se), c.ratio().low(), 1e-9);
+    assertEquals(Math.exp(center + t975 * se), c.ratio().high(), 1e-9);
+    assertEquals(Change.WORSE, c.change());
+    assertEquals(
+        Change.BETTER, Verdicts.compare(a, TrialValues.of(24.0), true, 0.95, history).change());
+    Comparison same = Verdicts.compare(a, TrialValues.of(20.2), false, 0.95, history);
+    assertEquals(Change.NO_DETECTABLE_DIFFERENCE, same.change());
+    double t80 = 0.8599644; // Student's t, 20 df
+    assertEquals(Math.exp((t975 + t80) * se), same.minimumDetectableRatio(), 1e-6);
+  }
+
+  @Test
   void identicalTrialsGiveSaneVerdicts() {
     TrialValues a = TrialValues.of(100, 100, 100);
     Comparison same = Verdicts.compare(a, TrialValues.of(100, 100, 100), false, 0.95);

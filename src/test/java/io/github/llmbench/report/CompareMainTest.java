@@ -146,8 +146,8 @@ class CompareMainTest {
     assertLine(c4, "Mean TTFT (ms)", f2(ttft1), f2(ttft2), "0.50x");
     assertTrue(
         text.contains(
-            "[2] Mean TTFT                          0.500 no verdict: one run a side: run-to-run"
-                + " noise unknown; -Dtrials=N or -Dhistory"),
+            "[2] Mean TTFT                          0.500 no verdict: "
+                + RunComparison.ONE_RUN_A_SIDE),
         text);
     double out1 = s1.levels().get("c4").figures().outputThroughput();
     assertLine(c4, "Output token throughput (tok/s)", f2(out1), f2(out1), "1.00x");
@@ -184,7 +184,7 @@ class CompareMainTest {
     assertTrue(
         dom.contains(
             "<td class=\"value total\">0.50x (no verdict: one run a side: run-to-run noise"
-                + " unknown; -Dtrials=N or -Dhistory)</td>"),
+                + " unknown; -Dtrials=N, or --history DIR of runs kept with -Dhistory)</td>"),
         "ratio cell");
     // the legend names both runs
     assertEquals(3, Chromium.count(dom, ">tp1</text>"), "a tp1 series per chart");
@@ -282,7 +282,7 @@ class CompareMainTest {
         tp1.toString(),
         "--labels=a,");
     assertBad(
-        p + "Invalid option=--fast: expected --out or --labels",
+        p + "Invalid option=--fast: expected --out, --labels or --history",
         tp1.toString(),
         tp1.toString(),
         "--fast");
@@ -294,6 +294,155 @@ class CompareMainTest {
         tp1.toString(),
         "--out",
         file.toString());
+  }
+
+  /** Two single runs, A at 20 ms mean TPOT and B at {@code tpotB}, and B's settings. */
+  private String[] singleRuns(Path dir, double tpotB, int outputLenB) throws Exception {
+    Path a =
+        CompareHistoryFixtures.runFolder(dir, "run-a", CompareHistoryFixtures.settings(64), 20.0);
+    Path b =
+        CompareHistoryFixtures.runFolder(
+            dir, "run-b", CompareHistoryFixtures.settings(outputLenB), tpotB);
+    return new String[] {a.toString(), b.toString()};
+  }
+
+  private String[] withHistory(String[] runs, Path history, Path out) {
+    return new String[] {
+      runs[0], runs[1], "--history", history.toString(), "--out", out.toString()
+    };
+  }
+
+  @Test
+  void aHistoryGivesTwoSingleRunsTheirNoise(@TempDir Path dir) throws Exception {
+    // the compared runs' own lines are in the history too, as a CI job keeps them: left out
+    Path history =
+        CompareHistoryFixtures.history(dir.resolve("hist"), 12, "run-a", 20.0, "run-b", 24.0);
+    String[] runs = singleRuns(dir, 24.0, 64);
+    String mean = "[2] Mean TPOT";
+
+    // without the history: no verdict, as before
+    assertEquals(0, run(runs[0], runs[1], "--out", dir.resolve("cmp0").toString()), err());
+    assertTrue(
+        out()
+            .contains(
+                mean
+                    + "                          1.200 no verdict: "
+                    + RunComparison.ONE_RUN_A_SIDE),
+        out());
+
+    // a clear 20% slowdown against a history whose noise is small: worse, the noise said
+    Path page = dir.resolve("cmp1");
+    assertEquals(0, run(withHistory(runs, history, page)), err());
+    String text = out();
+    assertTrue(
+        text.contains(
+            "History "
+                + history.resolve("history.jsonl")
+                + ": 14 run(s), 1 key(s); the compared runs' own lines left out of the noise\n"),
+        text);
+    assertTrue(text.contains("[1] key ") && text.contains(" (its line in the history)\n"), text);
+    assertTrue(text.contains("[2] against [1]: key "), text);
+    assertTrue(text.contains("12 earlier run(s) of it: the pair is judged with their noise"), text);
+    Matcher worse =
+        Pattern.compile(
+                Pattern.quote(mean)
+                    + " +1\\.200 \\[(\\d\\.\\d+), (\\d\\.\\d+)\\] history noise \\(12 runs\\): worse\n")
+            .matcher(text);
+    assertTrue(worse.find(), text);
+    assertTrue(Double.parseDouble(worse.group(1)) > 1.1, worse.group());
+    assertTrue(Double.parseDouble(worse.group(2)) < 1.3, worse.group());
+    assertLine(block(text, "c8"), "Mean TPOT (ms)", "20.00", "24.00", "1.20x worse");
+    // the throughput, which has no within-run interval, is judged with the history's noise too
+    assertTrue(text.contains("[2] Output token throughput"), text);
+    String html = Files.readString(page.resolve("compare.html"));
+    assertTrue(html.contains("1.20x [1.1"), html);
+    assertTrue(html.contains(" (history noise, 12 runs)</td>"), html);
+    assertTrue(html.contains("12 earlier run(s) of it: the pair is judged with their noise"), html);
+    assertTrue(html.contains("(model Qwen/&lt;b&gt;Qwen3&lt;/b&gt;-0.6B, api chat"), html);
+    assertFalse(html.contains("<b>Qwen3"), "the key's model id escaped");
+
+    // the same history, no change: no detectable difference
+    String[] same = singleRuns(dir.resolve("same"), 20.1, 64);
+    assertEquals(0, run(withHistory(same, history, dir.resolve("cmp2"))), err());
+    assertTrue(
+        Pattern.compile(
+                Pattern.quote(mean)
+                    + " +1\\.005 \\[0\\.9\\d+, 1\\.0\\d+\\] history noise \\(12 runs\\):"
+                    + " no detectable difference \\(the data could show \\+/-\\d+% or more\\)\n")
+            .matcher(out())
+            .find(),
+        out());
+    assertLine(block(out(), "c8"), "Mean TPOT (ms)", "20.00", "20.10", "1.01x");
+  }
+
+  @Test
+  void runsOfDifferentKeysOrTooShortAHistoryAreJudgedAsWithoutOne(@TempDir Path dir)
+      throws Exception {
+    Path history = CompareHistoryFixtures.history(dir.resolve("hist"), 12);
+    // B asked for 128 output tokens: another workload, another key
+    String[] other = singleRuns(dir, 24.0, 128);
+    assertEquals(0, run(withHistory(other, history, dir.resolve("cmp1"))), err());
+    String text = out();
+    assertTrue(
+        text.contains("[2] key ")
+            && text.contains(" (from its summary.json: not in the history)\n"),
+        text);
+    assertTrue(
+        Pattern.compile(
+                "\\[2] against \\[1]: keys differ \\(\\[1] [0-9a-f]{12}, \\[2] [0-9a-f]{12}: output\\.len\\),"
+                    + " the history gives this pair no noise; judged as without a history\n")
+            .matcher(text)
+            .find(),
+        text);
+    assertTrue(
+        Pattern.compile(
+                "\\[2] Mean TPOT +1\\.200 no verdict: one run a side: run-to-run noise unknown;"
+                    + " keys differ \\(\\[1] [0-9a-f]{12}, \\[2] [0-9a-f]{12}: output\\.len\\), the"
+                    + " history gives this pair no noise\n")
+            .matcher(text)
+            .find(),
+        text);
+    assertFalse(text.contains("history noise ("), text);
+
+    // the same key, 3 runs of history: too few, said, and no verdict as before
+    Path shortHistory = CompareHistoryFixtures.history(dir.resolve("short"), 3);
+    String[] runs = singleRuns(dir.resolve("short-runs"), 24.0, 64);
+    assertEquals(0, run(withHistory(runs, shortHistory, dir.resolve("cmp2"))), err());
+    text = out();
+    assertTrue(
+        text.contains("3 earlier run(s) of it, 5 needed: judged as without a history\n"), text);
+    assertTrue(
+        Pattern.compile(
+                "\\[2] Mean TPOT +1\\.200 no verdict: one run a side: run-to-run noise unknown; the"
+                    + " history has 3 run\\(s\\) of key [0-9a-f]{12} with c8 tpot\\.mean \\(the"
+                    + " compared runs left out\\), 5 needed to learn the noise\n")
+            .matcher(text)
+            .find(),
+        text);
+  }
+
+  @Test
+  void aBadHistoryGivesOneLine(@TempDir Path dir) throws Exception {
+    String[] runs = singleRuns(dir, 24.0, 64);
+    String p = "gatling-llm-bench compare: ";
+    Path nowhere = dir.resolve("nowhere");
+    assertBad(
+        p
+            + "Invalid --history="
+            + nowhere
+            + ": expected a history folder holding history.jsonl (the -Dhistory=DIR of earlier"
+            + " runs) (no such file there)",
+        runs[0],
+        runs[1],
+        "--history",
+        nowhere.toString());
+    assertBad(
+        p
+            + "Invalid --history=: expected a history folder holding history.jsonl (the"
+            + " -Dhistory=DIR of earlier runs)",
+        runs[0],
+        runs[1],
+        "--history");
   }
 
   private void assertBad(String line, String... args) {

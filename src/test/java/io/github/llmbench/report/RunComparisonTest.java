@@ -7,13 +7,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.analysis.Change;
 import io.github.llmbench.analysis.Interval;
+import io.github.llmbench.analysis.Noise;
+import io.github.llmbench.history.HistoryFile;
 import io.github.llmbench.report.RunComparison.Cell;
 import io.github.llmbench.report.RunComparison.ComparedLevel;
 import io.github.llmbench.report.RunComparison.Row;
 import io.github.llmbench.report.RunComparison.Verdict;
 import io.github.llmbench.summary.Summary;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Two hand-written summaries compared; every expected figure worked out by hand. */
 class RunComparisonTest {
@@ -120,11 +124,61 @@ class RunComparisonTest {
   @Test
   void aOneTrialSideGetsNoVerdictAndSaysWhy() {
     assertEquals(
-        "one run a side: run-to-run noise unknown; -Dtrials=N or -Dhistory",
+        "one run a side: run-to-run noise unknown; -Dtrials=N, or --history DIR of runs kept with"
+            + " -Dhistory",
         RunComparison.noVerdict(1, 1));
     assertTrue(
         RunComparison.noVerdict(1, 5).startsWith("the bases differ: 1 trial against 5"),
         RunComparison.noVerdict(1, 5));
+  }
+
+  @Test
+  void aHistoryJudgesEachPairOfItsKeyWithItsEarlierRunsNoise(@TempDir Path dir) throws Exception {
+    // the history holds the compared runs too (by their folders' names): left out of the noise
+    Path h = CompareHistoryFixtures.history(dir, 12, "run-a", 20.0, "run-b", 24.0);
+    Summary a = CompareHistoryFixtures.summary(CompareHistoryFixtures.settings(64), 20.0);
+    Summary b = CompareHistoryFixtures.summary(CompareHistoryFixtures.settings(64), 24.0);
+    Summary other = CompareHistoryFixtures.summary(CompareHistoryFixtures.settings(128), 24.0);
+    CompareHistory history =
+        CompareHistory.of(
+            "h",
+            HistoryFile.read(h),
+            List.of(
+                new CompareHistory.Run("run-a", a),
+                new CompareHistory.Run("run-b", b),
+                new CompareHistory.Run("run-c", other)));
+    assertTrue(history.keys().get(0).fromLine() && history.keys().get(1).fromLine());
+    assertFalse(history.keys().get(2).fromLine(), "run-c is not in the history");
+    RunComparison c =
+        RunComparison.of(
+            List.of(
+                new RunComparison.Input("a", a),
+                new RunComparison.Input("b", b),
+                new RunComparison.Input("c", other)),
+            history);
+    Row tpot = c.level("c8").row("mean_tpot_ms");
+    Cell slower = tpot.cells().get(1);
+    assertEquals(Verdict.WORSE, slower.verdict());
+    assertEquals(Noise.Source.HISTORY, slower.noise().source());
+    assertEquals(12, slower.noise().runs(), "the two compared runs left out");
+    assertEquals(11.0, slower.noise().df(), 1e-12, "single-trial runs: runs - 1");
+    assertNull(slower.noVerdict());
+    // another key: as without a history, and why
+    Cell otherKey = tpot.cells().get(2);
+    assertNull(otherKey.verdict());
+    assertNull(otherKey.noise());
+    assertTrue(otherKey.noVerdict().contains("keys differ"), otherKey.noVerdict());
+    assertTrue(
+        otherKey.noVerdict().endsWith(": output.len), the history gives this pair no noise"));
+    // without the history, the same pair gets no verdict
+    Cell without =
+        RunComparison.of(List.of(new RunComparison.Input("a", a), new RunComparison.Input("b", b)))
+            .level("c8")
+            .row("mean_tpot_ms")
+            .cells()
+            .get(1);
+    assertNull(without.verdict());
+    assertEquals(RunComparison.ONE_RUN_A_SIDE, without.noVerdict());
   }
 
   @Test
