@@ -2,6 +2,8 @@ package io.github.llmbench.gates;
 
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.summary.AbFigures;
+import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.CpuQuota;
 import io.github.llmbench.testing.GatlingProcess;
 import io.github.llmbench.testing.LlamaServer;
@@ -50,8 +52,31 @@ public final class RegressionBenchmark {
 
   private RegressionBenchmark() {}
 
-  /** One verdict: the gate's decision, the run's exit status and how long the run took. */
-  record Verdict(String decision, int exitCode, double seconds, Path run) {}
+  /**
+   * One verdict: the gate's decision, the run's exit status, how long the run took, and for an A/B
+   * run its pairs, their ratio and the spread of a pair's log ratio.
+   */
+  record Verdict(
+      String decision,
+      int exitCode,
+      double seconds,
+      Path run,
+      int pairs,
+      double ratio,
+      double pairSd) {
+    String describe() {
+      return pairs == 0
+          ? String.format(Locale.ROOT, "%s, %.0f s", decision, seconds)
+          : String.format(
+              Locale.ROOT,
+              "%s, ratio %.3f after %d pairs, log sd of a pair %.3f, %.0f s",
+              decision,
+              ratio,
+              pairs,
+              pairSd,
+              seconds);
+    }
+  }
 
   public static void main(String[] args) throws Exception {
     projectClassPath();
@@ -137,8 +162,7 @@ public final class RegressionBenchmark {
               "ab.min.pairs=" + pairs,
               "ab.max.pairs=" + pairs));
       Verdict v = run(out.resolve("calibrate-" + s), props);
-      System.out.printf(
-          Locale.ROOT, "share %.2f: %s (%.0f s) %s%n", share, v.decision(), v.seconds(), v.run());
+      System.out.printf(Locale.ROOT, "share %.2f: %s, %s%n", share, v.describe(), v.run());
     }
     servers.quotas().get(1).limit(1.0);
   }
@@ -258,11 +282,36 @@ public final class RegressionBenchmark {
     }
     String[] status = Files.readString(results.resolve("exit-status.txt")).trim().split(" ");
     Path run = onlyRun(results);
-    return new Verdict(
-        decision(RunFiles.ofRun(run).gatesXml()),
-        Integer.parseInt(status[0]),
-        Long.parseLong(status[1]) / 1000.0,
-        run);
+    AbFigures ab = Summary.read(RunFiles.ofRun(run).summary()).run().ab();
+    int pairs = 0;
+    double ratio = Double.NaN;
+    double sd = Double.NaN;
+    if (ab != null && !ab.gates().isEmpty()) {
+      AbFigures.GateTrack g = ab.gates().get(0);
+      pairs = g.pairsUsed();
+      ratio = g.ratio() == null ? Double.NaN : g.ratio();
+      sd = sd(g.logRatios());
+    }
+    Verdict v =
+        new Verdict(
+            decision(RunFiles.ofRun(run).gatesXml()),
+            Integer.parseInt(status[0]),
+            Long.parseLong(status[1]) / 1000.0,
+            run,
+            pairs,
+            ratio,
+            sd);
+    System.out.println("    " + results.getFileName() + ": " + v.describe());
+    return v;
+  }
+
+  private static double sd(List<Double> x) {
+    if (x.size() < 2) {
+      return Double.NaN;
+    }
+    double mean = x.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+    double ss = x.stream().mapToDouble(v -> (v - mean) * (v - mean)).sum();
+    return Math.sqrt(ss / (x.size() - 1));
   }
 
   private static final Pattern CASE =
@@ -302,7 +351,7 @@ public final class RegressionBenchmark {
     System.out.println(mode);
     System.out.printf(
         Locale.ROOT,
-        "%-12s %8s %5s %5s %13s %22s %22s %14s%n",
+        "%-12s %8s %5s %5s %13s %22s %22s %14s %13s%n",
         "comparison",
         "verdicts",
         "FAIL",
@@ -310,7 +359,8 @@ public final class RegressionBenchmark {
         "INCONCLUSIVE",
         "FAIL rate [95% CP]",
         "inconclusive [95% CP]",
-        "median min/run");
+        "median min/run",
+        "median pairs");
     row("A/A", same);
     row("capped", slower);
   }
@@ -323,7 +373,7 @@ public final class RegressionBenchmark {
     List<Double> s = v.stream().map(Verdict::seconds).sorted(Comparator.naturalOrder()).toList();
     System.out.printf(
         Locale.ROOT,
-        "%-12s %8d %5d %5d %13d %22s %22s %14.1f%n",
+        "%-12s %8d %5d %5d %13d %22s %22s %14.1f %13s%n",
         name,
         n,
         fail,
@@ -331,7 +381,13 @@ public final class RegressionBenchmark {
         inconclusive,
         rate((int) fail, n),
         rate((int) inconclusive, n),
-        s.isEmpty() ? Double.NaN : s.get(s.size() / 2) / 60.0);
+        s.isEmpty() ? Double.NaN : s.get(s.size() / 2) / 60.0,
+        medianPairs(v));
+  }
+
+  private static String medianPairs(List<Verdict> v) {
+    List<Integer> p = v.stream().map(Verdict::pairs).filter(n -> n > 0).sorted().toList();
+    return p.isEmpty() ? "-" : String.valueOf(p.get(p.size() / 2));
   }
 
   /** {@code 0.05 [0.00, 0.25]}: the rate with its Clopper-Pearson 95% interval. */
