@@ -7,9 +7,12 @@ import io.github.llmbench.telemetry.MetricsScraper;
 import io.github.llmbench.telemetry.MetricsSetup;
 import io.github.llmbench.workload.PreparedWorkload;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -48,13 +51,24 @@ final class ServerChecks implements Supplier<Map<String, String>> {
         workload,
         control,
         MetricsSetup.of(
-            target.baseUrls(),
+            scrapedServers(settings, target),
             settings.server().requestOptions().headers(),
             settings.apiKey(),
             settings.metrics().urls(),
             settings.metrics().intervalSeconds(),
             folder,
             out));
+  }
+
+  /**
+   * The servers whose metrics are scraped: in an interleaved A/B run both, so that each side's
+   * server answers the same scrapes (on a small server a scrape costs a step; scraping A alone
+   * would slow A's trials only).
+   */
+  private static List<URI> scrapedServers(BenchSettings settings, Target target) {
+    List<URI> urls = new ArrayList<>(target.baseUrls());
+    settings.ab().ifPresent(ab -> urls.add(ab.candidateUrl()));
+    return urls;
   }
 
   /** The scraper of the metrics found, not started; null when there is nothing to scrape. */

@@ -95,10 +95,18 @@ public final class RegressionBenchmark {
                 "api=completions",
                 "conc=" + a.getOrDefault("conc", "4"),
                 "duration=" + a.getOrDefault("duration", "8"),
-                "warmup.prompts=" + a.getOrDefault("conc", "4"),
+                "warmup.prompts="
+                    + a.getOrDefault(
+                        "warmup",
+                        String.valueOf(4 * Integer.parseInt(a.getOrDefault("conc", "4")))),
                 "input.len=128",
                 "output.len=32",
                 "gate." + gate));
+    for (String p : a.getOrDefault("props", "").split(",")) {
+      if (!p.isBlank()) {
+        common.add(p.trim());
+      }
+    }
     if (!CpuQuota.available()) {
       throw new IllegalStateException(
           "no writable cgroup-v1 cpu controller at " + CpuQuota.CPU + ": no real slowdown to make");
