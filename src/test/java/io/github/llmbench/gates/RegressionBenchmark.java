@@ -169,8 +169,15 @@ public final class RegressionBenchmark {
               "candidate.url=" + servers.url(1),
               "ab.min.pairs=" + pairs,
               "ab.max.pairs=" + pairs));
+      long throttledBefore = servers.quotas().get(1).throttledPeriods();
       Verdict v = run(out.resolve("calibrate-" + s), props);
-      System.out.printf(Locale.ROOT, "share %.2f: %s, %s%n", share, v.describe(), v.run());
+      System.out.printf(
+          Locale.ROOT,
+          "share %.2f: %s, B throttled in %d periods of 10 ms, %s%n",
+          share,
+          v.describe(),
+          servers.quotas().get(1).throttledPeriods() - throttledBefore,
+          v.run());
     }
     servers.quotas().get(1).limit(1.0);
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.summary.AbFigures;
 import io.github.llmbench.summary.RunInfo;
+import io.github.llmbench.testing.AbFixtures;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,32 +18,7 @@ class AbSectionTest {
   private static final RunAnalysis NO_RECORDS =
       RunAnalysis.of(RunAnalysis.Inputs.builder(List.of()).rooflineHint("hint").build());
 
-  private static final AbFigures AB =
-      new AbFigures(
-          "http://a:8000",
-          "http://b:8000",
-          "m",
-          "<b>m2</b>",
-          "c4",
-          30,
-          List.of(new AbFigures.Pair(1, "B", 40, 30), new AbFigures.Pair(2, "A", 41, 29)),
-          List.of(
-              new AbFigures.GateTrack(
-                  "tpot.mean",
-                  0.1,
-                  "B/A",
-                  0.05,
-                  0.9,
-                  List.of(0.4, 0.42),
-                  List.of(
-                      new AbFigures.Look(1, 1.49, null, null, "CONTINUE"),
-                      new AbFigures.Look(2, 1.505, 1.2, 1.05, "FAIL")),
-                  "FAIL",
-                  1.505,
-                  1.4,
-                  1.6,
-                  2)),
-          "decided");
+  private static final AbFigures AB = AbFixtures.twoPairsFailed("<b>m2</b>");
 
   @Test
   void theBlockSaysEachGatesVerdictRatioPairsAndErrorRatesAndBothServers() {

@@ -16,6 +16,7 @@ import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.testing.AbFixtures;
 import io.github.llmbench.testing.TestRecords;
 import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
@@ -294,31 +295,7 @@ class SummaryTest {
 
   /** An A/B run's answer, as the root writes it: two pairs, one gate that failed at the second. */
   static AbFigures abFigures() {
-    return new AbFigures(
-        "http://a:8000",
-        "http://b:8000",
-        "m",
-        "m2",
-        "c4",
-        30,
-        List.of(new AbFigures.Pair(1, "B", 40, 30), new AbFigures.Pair(2, "A", 41, 29)),
-        List.of(
-            new AbFigures.GateTrack(
-                "tpot.mean",
-                0.1,
-                "B/A",
-                0.05,
-                0.9,
-                List.of(0.4, 0.42),
-                List.of(
-                    new AbFigures.Look(1, 1.49, null, null, "CONTINUE"),
-                    new AbFigures.Look(2, 1.505, 1.2, 1.05, "FAIL")),
-                "FAIL",
-                1.505,
-                1.4,
-                1.6,
-                2)),
-        "decided");
+    return AbFixtures.twoPairsFailed("m2");
   }
 
   @Test
