@@ -11,6 +11,8 @@ import io.github.llmbench.records.RequestOrigin.Side;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
+import io.github.llmbench.records.ServerMetricsFile;
+import io.github.llmbench.records.ServerSample;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.simulator.SimNoise;
 import io.github.llmbench.simulator.SimulatorConfig;
@@ -19,6 +21,7 @@ import io.github.llmbench.summary.AbFigures;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -94,6 +97,20 @@ class AbInterleavedIT {
     String xml = Files.readString(RunFiles.ofRun(run.runDir()).gatesXml());
     assertTrue(xml.contains("<failure"), xml);
     assertTrue(run.console().contains("Interleaved A/B"), run.console());
+  }
+
+  @Test
+  void bothServersMetricsAreScrapedSoNeitherSideAnswersScrapesAlone() {
+    List<ServerSample> samples =
+        ServerMetricsFile.read(RunFiles.ofRun(run.runDir()).serverMetrics().getParent());
+    Set<String> scraped = new TreeSet<>();
+    samples.forEach(s -> scraped.add(URI.create(s.endpoint()).getPort() + ""));
+    assertEquals(
+        new TreeSet<>(
+            List.of(
+                URI.create(a.baseUrl()).getPort() + "", URI.create(b.baseUrl()).getPort() + "")),
+        scraped,
+        "the servers scraped");
   }
 
   @Test
