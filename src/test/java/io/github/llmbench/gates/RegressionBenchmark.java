@@ -1,5 +1,7 @@
 package io.github.llmbench.gates;
 
+import io.github.llmbench.analysis.ChangePoints;
+import io.github.llmbench.history.HistoryLine;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.summary.AbFigures;
@@ -45,8 +47,10 @@ import org.apache.commons.statistics.distribution.BetaDistribution;
  * --share}), each one run with {@code -Dcandidate.url}; {@code history} first runs {@code
  * --history-runs} plain runs of {@code --trials} trials into a history, then alternates a capped
  * and a plain run, each against the plain run before it as {@code -Dbaseline} and with the
- * history's noise (each against its own copy of the history, so verdict runs do not feed it). Run
- * folders already under {@code --out} are read again instead of run.
+ * history's noise (each against its own copy of the history, so verdict runs do not feed it);
+ * {@code changepoints} runs no load: it builds series from a finished {@code history} benchmark's
+ * runs under {@code --out} and counts where the change points fall. Run folders already under
+ * {@code --out} are read again instead of run.
  */
 public final class RegressionBenchmark {
 
@@ -107,6 +111,10 @@ public final class RegressionBenchmark {
         common.add(p.trim());
       }
     }
+    if (mode.equals("changepoints")) {
+      changePoints(out, a);
+      return;
+    }
     if (!CpuQuota.available()) {
       throw new IllegalStateException(
           "no writable cgroup-v1 cpu controller at " + CpuQuota.CPU + ": no real slowdown to make");
@@ -120,13 +128,17 @@ public final class RegressionBenchmark {
         gate,
         share,
         String.join(" ", common));
-    try (Servers servers = Servers.start(mode.equals("history") ? 1 : 2)) {
-      switch (mode) {
-        case "calibrate" -> calibrate(servers, out, common, a);
-        case "interleaved" -> interleaved(servers, out, common, verdicts, share, a);
-        case "history" -> history(servers, out, common, verdicts, share, a);
-        default -> throw new IllegalArgumentException("--mode: calibrate, interleaved or history");
+    switch (mode) {
+      case "calibrate" -> {
+        try (Servers servers = Servers.start(2)) {
+          calibrate(servers, out, common, a);
+        }
       }
+      case "interleaved" -> interleaved(out, common, verdicts, share, a);
+      case "history" -> history(out, common, verdicts, share, a);
+      default ->
+          throw new IllegalArgumentException(
+              "--mode: calibrate, interleaved, history or changepoints");
     }
   }
 
@@ -159,88 +171,263 @@ public final class RegressionBenchmark {
   private static void calibrate(
       Servers servers, Path out, List<String> common, Map<String, String> a) throws Exception {
     int pairs = Integer.parseInt(a.getOrDefault("pairs", "12"));
+    // --swap true: a second run of each share with the servers' roles swapped (the capped one as
+    // A), which tells a difference of the two processes from the quota's
+    boolean swap = Boolean.parseBoolean(a.getOrDefault("swap", "false"));
     for (String s : a.getOrDefault("shares", "1,0.9,0.85,0.8").split(",")) {
       double share = Double.parseDouble(s);
       servers.quotas().get(1).limit(share);
-      List<String> props = new ArrayList<>(common);
-      props.addAll(
-          List.of(
-              "base.url=" + servers.url(0),
-              "candidate.url=" + servers.url(1),
-              "ab.min.pairs=" + pairs,
-              "ab.max.pairs=" + pairs));
-      long throttledBefore = servers.quotas().get(1).throttledPeriods();
-      Verdict v = run(out.resolve("calibrate-" + s), props);
-      System.out.printf(
-          Locale.ROOT,
-          "share %.2f: %s, B throttled in %d periods of 10 ms, %s%n",
-          share,
-          v.describe(),
-          servers.quotas().get(1).throttledPeriods() - throttledBefore,
-          v.run());
+      for (boolean swapped : swap ? List.of(false, true) : List.of(false)) {
+        List<String> props = new ArrayList<>(common);
+        props.addAll(
+            List.of(
+                "base.url=" + servers.url(swapped ? 1 : 0),
+                "candidate.url=" + servers.url(swapped ? 0 : 1),
+                "ab.min.pairs=" + pairs,
+                "ab.max.pairs=" + pairs));
+        long throttledBefore = servers.quotas().get(1).throttledPeriods();
+        Verdict v = run(out.resolve("calibrate-" + s + (swapped ? "-swapped" : "")), props);
+        System.out.printf(
+            Locale.ROOT,
+            "share %.2f%s: %s, the capped server throttled in %d periods of 10 ms, %s%n",
+            share,
+            swapped ? " (the capped server as A)" : "",
+            v.describe(),
+            servers.quotas().get(1).throttledPeriods() - throttledBefore,
+            v.run());
+      }
     }
     servers.quotas().get(1).limit(1.0);
   }
 
+  /**
+   * Each verdict against servers of its own, started for it: two processes of one server differ (by
+   * up to 8% in mean TPOT here), and a deployment's own offset is part of what an A/B faces.
+   */
   private static void interleaved(
-      Servers servers,
-      Path out,
-      List<String> common,
-      int verdicts,
-      double share,
-      Map<String, String> a)
+      Path out, List<String> common, int verdicts, double share, Map<String, String> a)
       throws Exception {
-    List<String> props = new ArrayList<>(common);
-    props.addAll(
-        List.of(
-            "base.url=" + servers.url(0),
-            "candidate.url=" + servers.url(1),
-            "ab.max.pairs=" + a.getOrDefault("max-pairs", "20")));
+    String maxPairs = "ab.max.pairs=" + a.getOrDefault("max-pairs", "20");
     List<Verdict> same = new ArrayList<>();
     List<Verdict> slower = new ArrayList<>();
     for (int i = 0; i < verdicts; i++) {
-      servers.quotas().get(1).limit(1.0);
-      same.add(run(out.resolve("aa-" + i), props));
-      servers.quotas().get(1).limit(share);
-      slower.add(run(out.resolve("ab-" + i), props));
+      for (boolean capped : List.of(false, true)) {
+        Path results = out.resolve((capped ? "ab-" : "aa-") + i);
+        Verdict v =
+            freshRun(
+                results,
+                2,
+                capped ? share : 1.0,
+                servers ->
+                    concat(
+                        common,
+                        "base.url=" + servers.url(0),
+                        "candidate.url=" + servers.url(1),
+                        maxPairs));
+        (capped ? slower : same).add(v);
+      }
     }
-    servers.quotas().get(1).limit(1.0);
-    table("interleaved A/B", same, slower);
+    table("interleaved A/B, each verdict on servers of its own", same, slower);
   }
 
-  private static void history(
-      Servers servers,
-      Path out,
-      List<String> common,
-      int verdicts,
+  /**
+   * Runs the kit once into {@code results} against {@code count} servers started for this run
+   * alone, the last of them capped at {@code share} (or reads the run already there).
+   */
+  private static Verdict freshRun(
+      Path results,
+      int count,
       double share,
-      Map<String, String> a)
+      java.util.function.Function<Servers, List<String>> props)
+      throws Exception {
+    if (hasRun(results)) {
+      return run(results, List.of());
+    }
+    try (Servers servers = Servers.start(count)) {
+      servers.quotas().get(count - 1).limit(share);
+      return run(results, props.apply(servers));
+    }
+  }
+
+  private static List<String> concat(List<String> props, String... more) {
+    List<String> out = new ArrayList<>(props);
+    out.addAll(List.of(more));
+    return out;
+  }
+
+  /**
+   * Each run, history runs included, against a server started for it, as a CI job deploys afresh:
+   * the history's run-level noise then holds what differs from one deployment to the next.
+   */
+  private static void history(
+      Path out, List<String> common, int verdicts, double share, Map<String, String> a)
       throws Exception {
     int historyRuns = Integer.parseInt(a.getOrDefault("history-runs", "10"));
     Path history = out.resolve("history");
-    List<String> plain = new ArrayList<>(common);
-    plain.addAll(List.of("base.url=" + servers.url(0), "trials=" + a.getOrDefault("trials", "5")));
-    CpuQuota quota = servers.quotas().get(0);
-    quota.limit(1.0);
+    List<String> plain = concat(common, "trials=" + a.getOrDefault("trials", "5"));
     for (int i = 0; i < historyRuns; i++) {
-      List<String> props = new ArrayList<>(plain);
-      props.add("history=" + history);
-      props.removeIf(p -> p.startsWith("gate."));
-      run(out.resolve("history-" + i), props);
+      freshRun(
+          out.resolve("history-" + i),
+          1,
+          1.0,
+          servers ->
+              withoutGates(concat(plain, "base.url=" + servers.url(0), "history=" + history)));
     }
     List<Verdict> same = new ArrayList<>();
     List<Verdict> slower = new ArrayList<>();
-    Path baseline = onlyRun(run(out.resolve("plain-0"), withoutGates(plain)).run());
+    Path baseline =
+        freshRun(
+                out.resolve("plain-0"),
+                1,
+                1.0,
+                servers -> withoutGates(concat(plain, "base.url=" + servers.url(0))))
+            .run();
     for (int i = 0; i < verdicts; i++) {
-      quota.limit(share);
-      slower.add(run(out.resolve("capped-" + i), against(plain, baseline, history, out, "c" + i)));
-      quota.limit(1.0);
+      Path base = baseline;
+      List<String> cappedProps = against(plain, base, history, out, "c" + i);
+      slower.add(
+          freshRun(
+              out.resolve("capped-" + i),
+              1,
+              share,
+              servers -> concat(cappedProps, "base.url=" + servers.url(0))));
+      List<String> plainProps = against(plain, base, history, out, "p" + i);
       Verdict next =
-          run(out.resolve("plain-" + (i + 1)), against(plain, baseline, history, out, "p" + i));
+          freshRun(
+              out.resolve("plain-" + (i + 1)),
+              1,
+              1.0,
+              servers -> concat(plainProps, "base.url=" + servers.url(0)));
       same.add(next);
-      baseline = onlyRun(next.run());
+      baseline = next.run();
     }
     table("stored baseline, history noise (" + historyRuns + " runs)", same, slower);
+  }
+
+  /**
+   * Change points on series built from a finished {@code history} benchmark's real runs (no load of
+   * its own): {@code --series} series of {@code --length} runs with the step at run {@code --step}
+   * (the plain runs before it, the capped runs from it, each part a random subset kept in the order
+   * it ran, so the server's drift stays in), and as many series of plain runs only.
+   */
+  private static void changePoints(Path out, Map<String, String> a) throws IOException {
+    String figure = a.getOrDefault("figure", "tpot.mean");
+    int series = Integer.parseInt(a.getOrDefault("series", "10"));
+    int length = Integer.parseInt(a.getOrDefault("length", "30"));
+    int step = Integer.parseInt(a.getOrDefault("step", "20"));
+    List<RunValue> plain = new ArrayList<>();
+    List<RunValue> capped = new ArrayList<>();
+    try (Stream<Path> dirs = Files.list(out)) {
+      for (Path d : dirs.sorted().toList()) {
+        String name = d.getFileName().toString();
+        boolean isCapped = name.startsWith("capped-");
+        if (!hasRun(d)
+            || !(isCapped || name.startsWith("plain-") || name.startsWith("history-"))
+            || name.equals("history-copies")) {
+          continue;
+        }
+        Path run = onlyRun(d);
+        Summary s = Summary.read(RunFiles.ofRun(run).summary());
+        HistoryLine line = HistoryLine.of(name, Files.getLastModifiedTime(run).toInstant(), s);
+        String level = line.levels().keySet().iterator().next();
+        (isCapped ? capped : plain)
+            .add(
+                new RunValue(
+                    name, Files.getLastModifiedTime(run).toMillis(), line.value(level, figure)));
+      }
+    }
+    plain.sort(Comparator.comparingLong(RunValue::millis));
+    capped.sort(Comparator.comparingLong(RunValue::millis));
+    if (plain.size() < length || plain.size() < step - 1 || capped.size() < length - step + 1) {
+      throw new IllegalStateException(
+          String.format(
+              Locale.ROOT,
+              "%s holds %d plain and %d capped runs: a series of %d with its step at %d needs %d"
+                  + " plain and %d capped",
+              out,
+              plain.size(),
+              capped.size(),
+              length,
+              step,
+              length,
+              length - step + 1));
+    }
+    double plainMean = plain.stream().mapToDouble(RunValue::value).average().orElse(Double.NaN);
+    double cappedMean = capped.stream().mapToDouble(RunValue::value).average().orElse(Double.NaN);
+    System.out.printf(
+        Locale.ROOT,
+        "change points in %s: %d plain runs (mean %.2f), %d capped runs (mean %.2f, %+.1f%%);"
+            + " %d series of %d runs a kind, the step at run %d%n",
+        figure,
+        plain.size(),
+        plainMean,
+        capped.size(),
+        cappedMean,
+        100 * (cappedMean / plainMean - 1),
+        series,
+        length,
+        step);
+    java.util.Random random = new java.util.Random(41);
+    int foundAtStep = 0;
+    int quiet = 0;
+    for (int i = 0; i < series; i++) {
+      List<RunValue> before = inOrder(plain, step - 1, random);
+      List<RunValue> after = inOrder(capped, length - step + 1, random);
+      double[] withStep =
+          Stream.concat(before.stream(), after.stream()).mapToDouble(RunValue::value).toArray();
+      List<ChangePoints.ChangePoint> found =
+          ChangePoints.find(withStep, ChangePoints.Settings.DEFAULT.withSeed(i + 1));
+      boolean hit = found.stream().anyMatch(c -> Math.abs(c.index() - step) <= 1);
+      foundAtStep += hit ? 1 : 0;
+      double[] flat =
+          inOrder(plain, length, random).stream().mapToDouble(RunValue::value).toArray();
+      List<ChangePoints.ChangePoint> none =
+          ChangePoints.find(flat, ChangePoints.Settings.DEFAULT.withSeed(i + 1));
+      quiet += none.isEmpty() ? 1 : 0;
+      System.out.printf(
+          Locale.ROOT,
+          "  series %d: with the step %s; without %s%n",
+          i + 1,
+          describe(found),
+          describe(none));
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "step found at run %d +- 1 in %d of %d series %s; no change point in %d of %d series"
+            + " without a step %s%n",
+        step,
+        foundAtStep,
+        series,
+        rate(foundAtStep, series),
+        quiet,
+        series,
+        rate(quiet, series));
+  }
+
+  /** A finished run's figure, and when it ended. */
+  private record RunValue(String name, long millis, double value) {}
+
+  /** {@code count} of {@code runs} drawn at random, kept in the order they ran. */
+  private static List<RunValue> inOrder(List<RunValue> runs, int count, java.util.Random random) {
+    List<Integer> idx = new ArrayList<>();
+    for (int i = 0; i < runs.size(); i++) {
+      idx.add(i);
+    }
+    java.util.Collections.shuffle(idx, random);
+    return idx.subList(0, count).stream().sorted().map(runs::get).toList();
+  }
+
+  private static String describe(List<ChangePoints.ChangePoint> found) {
+    if (found.isEmpty()) {
+      return "none";
+    }
+    List<String> parts = new ArrayList<>();
+    for (ChangePoints.ChangePoint c : found) {
+      parts.add(
+          String.format(
+              Locale.ROOT, "run %d (%+.1f%%, p %.3f)", c.index(), 100 * c.magnitude(), c.pValue()));
+    }
+    return String.join(", ", parts);
   }
 
   private static List<String> withoutGates(List<String> props) {
@@ -332,8 +519,11 @@ public final class RegressionBenchmark {
   private static final Pattern CASE =
       Pattern.compile("<testcase [^>]*name=\"([^\"]*)\"(/>|>(.*?)</testcase>)", Pattern.DOTALL);
 
-  /** The relative gate's verdict in {@code gates.xml}: FAIL, INCONCLUSIVE or PASS. */
+  /** The relative gate's verdict in {@code gates.xml}: FAIL, INCONCLUSIVE, PASS, or NONE. */
   static String decision(Path gatesXml) throws IOException {
+    if (!Files.isRegularFile(gatesXml)) {
+      return "NONE";
+    }
     String xml = Files.readString(gatesXml);
     Matcher m = CASE.matcher(xml);
     while (m.find()) {
@@ -346,7 +536,7 @@ public final class RegressionBenchmark {
       }
       return body.contains("<skipped") ? "INCONCLUSIVE" : "PASS";
     }
-    throw new IllegalStateException("no relative gate in " + gatesXml);
+    return "NONE"; // a run without a relative gate: a history run, the first baseline
   }
 
   private static boolean hasRun(Path results) throws IOException {
