@@ -556,7 +556,7 @@ public final class RegressionBenchmark {
     System.out.println(mode);
     System.out.printf(
         Locale.ROOT,
-        "%-12s %8s %5s %5s %13s %22s %22s %14s %13s%n",
+        "%-12s %8s %5s %5s %13s %22s %22s %14s %19s %13s%n",
         "comparison",
         "verdicts",
         "FAIL",
@@ -565,7 +565,8 @@ public final class RegressionBenchmark {
         "FAIL rate [95% CP]",
         "inconclusive [95% CP]",
         "median min/run",
-        "median pairs");
+        "median pairs (max)",
+        "ratio min-max");
     row("A/A", same);
     row("capped", slower);
   }
@@ -578,7 +579,7 @@ public final class RegressionBenchmark {
     List<Double> s = v.stream().map(Verdict::seconds).sorted(Comparator.naturalOrder()).toList();
     System.out.printf(
         Locale.ROOT,
-        "%-12s %8d %5d %5d %13d %22s %22s %14.1f %13s%n",
+        "%-12s %8d %5d %5d %13d %22s %22s %14.1f %19s %13s%n",
         name,
         n,
         fail,
@@ -587,12 +588,20 @@ public final class RegressionBenchmark {
         rate((int) fail, n),
         rate((int) inconclusive, n),
         s.isEmpty() ? Double.NaN : s.get(s.size() / 2) / 60.0,
-        medianPairs(v));
+        medianPairs(v),
+        ratioRange(v));
   }
 
   private static String medianPairs(List<Verdict> v) {
     List<Integer> p = v.stream().map(Verdict::pairs).filter(n -> n > 0).sorted().toList();
-    return p.isEmpty() ? "-" : String.valueOf(p.get(p.size() / 2));
+    return p.isEmpty()
+        ? "-"
+        : String.format(Locale.ROOT, "%d (%d)", p.get(p.size() / 2), p.get(p.size() - 1));
+  }
+
+  private static String ratioRange(List<Verdict> v) {
+    double[] r = v.stream().mapToDouble(Verdict::ratio).filter(Double::isFinite).sorted().toArray();
+    return r.length == 0 ? "-" : String.format(Locale.ROOT, "%.3f-%.3f", r[0], r[r.length - 1]);
   }
 
   /** {@code 0.05 [0.00, 0.25]}: the rate with its Clopper-Pearson 95% interval. */
