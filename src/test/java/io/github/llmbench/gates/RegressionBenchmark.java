@@ -38,7 +38,8 @@ import org.apache.commons.statistics.distribution.BetaDistribution;
  * <pre>
  * taskset -c 1 mvn -q test-compile exec:java -Dexec.classpathScope=test \
  *   -Dexec.mainClass=io.github.llmbench.gates.RegressionBenchmark \
- *   -Dexec.args="--mode interleaved --verdicts 20 --share 0.85 --gate tpot.mean=+10% --out target/regression"
+ *   -Dexec.args="--mode interleaved --verdicts 20 --share 0.92 --conc 8 \
+ *     --props gate.power=0.95,input.len=16 --out target/regression-ab"
  * </pre>
  *
  * <p>Modes: {@code calibrate} runs interleaved pairs to a fixed count ({@code --pairs}) for each
