@@ -3,9 +3,6 @@ package io.github.llmbench.workload;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -59,16 +56,7 @@ public final class FileDataset implements Dataset {
    *     entry number) or a file without any request
    */
   public static FileDataset read(Path file, int defaultMaxTokens, long seed) {
-    if (!Files.isRegularFile(file)) {
-      throw new DatasetException("Invalid -Ddataset=file:" + file + ": no such file");
-    }
-    String text;
-    try {
-      text = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new DatasetException(
-          "Invalid -Ddataset=file:" + file + ": cannot read it (" + e.getMessage() + ")");
-    }
+    String text = DatasetFiles.text(file, "-Ddataset=file:" + file);
     boolean shareGpt = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".json");
     List<List<RequestSpec>> conversations =
         shareGpt ? shareGpt(file, text, defaultMaxTokens) : null;

@@ -3,9 +3,6 @@ package io.github.llmbench.workload;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -59,15 +56,7 @@ public final class TraceDataset implements Dataset {
    */
   public static List<Entry> read(Path file) {
     String where = "-Ddataset=trace:" + file;
-    if (!Files.isRegularFile(file)) {
-      throw new DatasetException("Invalid " + where + ": no such file");
-    }
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new DatasetException("Invalid " + where + ": cannot read it (" + e.getMessage() + ")");
-    }
+    List<String> lines = DatasetFiles.text(file, where).lines().toList();
     List<Entry> out = new ArrayList<>();
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i).strip();
