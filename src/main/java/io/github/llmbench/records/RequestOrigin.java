@@ -2,11 +2,12 @@ package io.github.llmbench.records;
 
 /**
  * Where a request sits in its workload, when that is more than a level: the conversation and turn
- * of a multi-turn run, the trace's send time of a trace replay and when it was sent. Written to
- * {@code requests.jsonl} as {@code "conversation"}, {@code "turn"}, {@code "trace_ms"}, {@code
- * "sent_ms"}, {@code "injector"} (the injector that sent it, when several share the load) and
- * {@code "trial"} (which run of a level that runs several times, {@code -Dtrials}), each only when
- * present; in an interleaved A/B run ({@code -Dcandidate.url}), {@code "pair"} and {@code "side"}.
+ * of a multi-turn run, the call of an agent session, the trace's send time of a trace replay and
+ * when it was sent. Written to {@code requests.jsonl} as {@code "conversation"}, {@code "turn"},
+ * ({@link SessionCall}'s fields), {@code "trace_ms"}, {@code "sent_ms"}, {@code "injector"} (the
+ * injector that sent it, when several share the load) and {@code "trial"} (which run of a level
+ * that runs several times, {@code -Dtrials}), each only when present; in an interleaved A/B run
+ * ({@code -Dcandidate.url}), {@code "pair"} and {@code "side"}.
  *
  * @param workload where the workload put it: its conversation and turn, its trace times
  * @param sending what sending it added: its injector, trial and wait for a free slot
@@ -57,8 +58,10 @@ public record RequestOrigin(Workload workload, Sending sending, Pairing pairing)
    * @param sentMicros when the request was sent (its prompt built, just before the HTTP client),
    *     from the moment the replay (or probe) started, in µs; {@link RequestRecord#ABSENT} for
    *     other levels
+   * @param sessionCall its place in an agent session, or null outside sessions
    */
-  public record Workload(String conversation, int turn, long traceMicros, long sentMicros) {
+  public record Workload(
+      String conversation, int turn, long traceMicros, long sentMicros, SessionCall sessionCall) {
     /** Nothing beyond its level. */
     public static final Workload NONE =
         new Workload(null, 0, RequestRecord.ABSENT, RequestRecord.ABSENT);
@@ -67,6 +70,34 @@ public record RequestOrigin(Workload workload, Sending sending, Pairing pairing)
       if (turn < 0) {
         throw new IllegalArgumentException("turn cannot be negative: " + turn);
       }
+    }
+
+    /** Outside agent sessions. */
+    public Workload(String conversation, int turn, long traceMicros, long sentMicros) {
+      this(conversation, turn, traceMicros, sentMicros, null);
+    }
+  }
+
+  /**
+   * Where a request sits in an agent session, written to {@code requests.jsonl} as {@code
+   * "session"}, {@code "call"}, {@code "step"}, {@code "parents"} and, for a tool round, {@code
+   * "round"}.
+   *
+   * @param session the session's run of its graph, unique within the run ({@code research#3}: the
+   *     session's name and the how-manieth session the run started)
+   * @param call the call's id in the session
+   * @param step 1 for a call that waited for nothing, else one more than its deepest parent's
+   * @param parents the ids of the calls it waited for
+   * @param round 0, or the tool round it sends (from 1)
+   */
+  public record SessionCall(
+      String session, String call, int step, java.util.List<String> parents, int round) {
+    public SessionCall {
+      if (session == null || call == null || step < 1 || round < 0) {
+        throw new IllegalArgumentException(
+            "session " + session + ", call " + call + ", step " + step + ", round " + round);
+      }
+      parents = java.util.List.copyOf(parents);
     }
   }
 
@@ -96,6 +127,12 @@ public record RequestOrigin(Workload workload, Sending sending, Pairing pairing)
   public static RequestOrigin turn(String conversation, int turn) {
     return new RequestOrigin(
         new Workload(conversation, turn, RequestRecord.ABSENT, RequestRecord.ABSENT), Sending.NONE);
+  }
+
+  /** A call of an agent session. */
+  public static RequestOrigin sessionCall(SessionCall call) {
+    return new RequestOrigin(
+        new Workload(null, 0, RequestRecord.ABSENT, RequestRecord.ABSENT, call), Sending.NONE);
   }
 
   public static RequestOrigin trace(long traceMicros, long sentMicros) {
@@ -154,6 +191,11 @@ public record RequestOrigin(Workload workload, Sending sending, Pairing pairing)
   /** See {@link Workload#conversation}. */
   public String conversation() {
     return workload.conversation();
+  }
+
+  /** See {@link Workload#sessionCall}. */
+  public SessionCall sessionCall() {
+    return workload.sessionCall();
   }
 
   /** See {@link Workload#turn}. */

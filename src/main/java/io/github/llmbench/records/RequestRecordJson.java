@@ -10,7 +10,9 @@ import com.fasterxml.jackson.databind.deser.std.StdDeserializer;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import io.github.llmbench.endpoints.Figures;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The JSON form of a {@link RequestRecord}, one object per line of {@code llm/requests.jsonl}:
@@ -23,12 +25,14 @@ import java.util.Arrays;
  * </pre>
  *
  * (on one line), plus {@code "server_timings":{...}} when the server sent some, and {@code
- * "conversation"}, {@code "turn"} (multi-turn runs) or {@code "trace_ms"}, {@code "sent_ms"} (trace
- * replays), {@code "client_queue_ms"} (a {@code -Dmax.conc} wait) where the request has them
- * ({@link RequestOrigin}), and {@code "endpoint"}, {@code "model"} in a run over several servers or
- * models ({@link Route}). Every other field is written, null or not. Latencies are whole µs written
- * as ms with at most 3 decimals and at least one ({@code 10.0}, {@code 10.03}, {@code 10.003}): the
- * decimal text of the integer, so no double formatting noise such as {@code 10.003000000000002}.
+ * "conversation"}, {@code "turn"} (multi-turn runs), {@code "session"}, {@code "call"}, {@code
+ * "step"}, {@code "parents"}, {@code "round"} (agent sessions) or {@code "trace_ms"}, {@code
+ * "sent_ms"} (trace replays), {@code "client_queue_ms"} (a {@code -Dmax.conc} wait) where the
+ * request has them ({@link RequestOrigin}), and {@code "endpoint"}, {@code "model"} in a run over
+ * several servers or models ({@link Route}). Every other field is written, null or not. Latencies
+ * are whole µs written as ms with at most 3 decimals and at least one ({@code 10.0}, {@code 10.03},
+ * {@code 10.003}): the decimal text of the integer, so no double formatting noise such as {@code
+ * 10.003000000000002}.
  *
  * <p>Reading is streaming (no tree per line) and strict about types: integers for {@code start_ms},
  * {@code end_ms}, the token counts and the status; numbers or null for latencies; strings or null
@@ -99,6 +103,20 @@ public final class RequestRecordJson {
       }
       if (origin.turn() > 0) {
         g.writeNumberField("turn", origin.turn());
+      }
+      RequestOrigin.SessionCall call = origin.sessionCall();
+      if (call != null) {
+        g.writeStringField("session", call.session());
+        g.writeStringField("call", call.call());
+        g.writeNumberField("step", call.step());
+        g.writeArrayFieldStart("parents");
+        for (String parent : call.parents()) {
+          g.writeString(parent);
+        }
+        g.writeEndArray();
+        if (call.round() > 0) {
+          g.writeNumberField("round", call.round());
+        }
       }
       if (origin.traceMicros() != RequestRecord.ABSENT) {
         g.writeFieldName("trace_ms");
@@ -275,6 +293,11 @@ public final class RequestRecordJson {
   private int status;
   private String conversation;
   private int turn;
+  private String session;
+  private String call;
+  private int step;
+  private List<String> parents;
+  private int round;
   private long traceMicros;
   private long sentMicros;
   private int injector;
@@ -299,6 +322,11 @@ public final class RequestRecordJson {
     status = Integer.MIN_VALUE;
     conversation = null;
     turn = 0;
+    session = null;
+    call = null;
+    step = 0;
+    parents = List.of();
+    round = 0;
     traceMicros = RequestRecord.ABSENT;
     sentMicros = RequestRecord.ABSENT;
     injector = -1;
@@ -346,6 +374,11 @@ public final class RequestRecordJson {
               t == JsonToken.VALUE_NULL ? null : p.readValueAs(ServerTimings.class));
       case "conversation" -> conversation = text(p, t, name);
       case "turn" -> turn = intOr(p, t, name, 0);
+      case "session" -> session = text(p, t, name);
+      case "call" -> call = text(p, t, name);
+      case "step" -> step = intOr(p, t, name, 0);
+      case "parents" -> parents = texts(p, t, name);
+      case "round" -> round = intOr(p, t, name, 0);
       case "trace_ms" -> traceMicros = micros(p, t, name);
       case "sent_ms" -> sentMicros = micros(p, t, name);
       case "client_queue_ms" -> queueMicros = micros(p, t, name);
@@ -402,6 +435,7 @@ public final class RequestRecordJson {
     }
     if (conversation != null
         || turn > 0
+        || session != null
         || traceMicros != RequestRecord.ABSENT
         || sentMicros != RequestRecord.ABSENT
         || injector >= 0
@@ -410,7 +444,14 @@ public final class RequestRecordJson {
         || queueMicros != RequestRecord.ABSENT) {
       record.origin(
           new RequestOrigin(
-              new RequestOrigin.Workload(conversation, turn, traceMicros, sentMicros),
+              new RequestOrigin.Workload(
+                  conversation,
+                  turn,
+                  traceMicros,
+                  sentMicros,
+                  session == null
+                      ? null
+                      : new RequestOrigin.SessionCall(session, call, step, parents, round)),
               new RequestOrigin.Sending(injector, trial, queueMicros),
               pairing(pair, side)));
     }
@@ -509,6 +550,21 @@ public final class RequestRecordJson {
       return NOT_SIMPLE; // let millisToMicros reject it with its message
     }
     return negative ? -us : us;
+  }
+
+  private static List<String> texts(JsonParser p, JsonToken t, String name) throws IOException {
+    if (t != JsonToken.START_ARRAY) {
+      throw wrongType(name, "an array of strings", t);
+    }
+    List<String> out = new ArrayList<>();
+    JsonToken e;
+    while ((e = p.nextToken()) != JsonToken.END_ARRAY) {
+      if (e != JsonToken.VALUE_STRING) {
+        throw wrongType(name, "an array of strings", e);
+      }
+      out.add(p.getText());
+    }
+    return List.copyOf(out);
   }
 
   private static String text(JsonParser p, JsonToken t, String name) throws IOException {

@@ -98,6 +98,48 @@ class RequestRecordJsonTest {
   }
 
   @Test
+  void anAgentSessionsCallIsWrittenWithItsParentsAndReadBack() throws Exception {
+    RequestRecord tool =
+        RequestRecord.builder()
+            .id("s")
+            .level("c2")
+            .startMs(5)
+            .endMs(9)
+            .error("HTTP 400")
+            .httpStatus(400)
+            .origin(
+                RequestOrigin.inTrial(
+                    RequestOrigin.sessionCall(
+                        new RequestOrigin.SessionCall(
+                            "research#3", "merge", 3, List.of("q1", "q2"), 2)),
+                    1))
+            .build();
+    String line = write(tool);
+    assertTrue(
+        line.endsWith(
+            "\"profile\":null,\"session\":\"research#3\",\"call\":\"merge\",\"step\":3,"
+                + "\"parents\":[\"q1\",\"q2\"],\"round\":2,\"trial\":1}"),
+        line);
+    assertEquals(tool, JSON.readValue(line, RequestRecord.class));
+    RequestRecord root =
+        tool.toBuilder()
+            .origin(
+                RequestOrigin.sessionCall(
+                    new RequestOrigin.SessionCall("research#3", "split", 1, List.of(), 0)))
+            .build();
+    line = write(root);
+    assertTrue(
+        line.endsWith("\"session\":\"research#3\",\"call\":\"split\",\"step\":1,\"parents\":[]}"),
+        line);
+    assertEquals(root, JSON.readValue(line, RequestRecord.class));
+    String bad = line.replace("\"parents\":[]", "\"parents\":[1]");
+    Exception e = assertThrows(Exception.class, () -> JSON.readValue(bad, RequestRecord.class));
+    assertTrue(
+        String.valueOf(e.getMessage()).contains("field 'parents' must be an array of strings"),
+        String.valueOf(e.getMessage()));
+  }
+
+  @Test
   void aConversationTurnAndATraceTimeAreWrittenOnlyWhereTheyAreAndReadBack() throws Exception {
     RequestRecord turn =
         RequestRecord.builder()

@@ -159,23 +159,7 @@ public final class SessionFile {
       }
     }
     SessionCall.Builder b = SessionCall.builder(id);
-    JsonNode after = c.get("after");
-    if (after != null) {
-      if (after.isTextual()) {
-        b.after(after.asText());
-      } else if (after.isArray()) {
-        for (JsonNode p : after) {
-          if (!p.isTextual()) {
-            throw new IllegalArgumentException(
-                at + ": \"after\" is " + after + " (expected a call's id or an array of ids)");
-          }
-          b.after(p.asText());
-        }
-      } else {
-        throw new IllegalArgumentException(
-            at + ": \"after\" is " + after + " (expected a call's id or an array of ids)");
-      }
-    }
+    after(c.get("after"), at, b);
     b.delay(Delay.parse(c.get("delay_ms"), at + ": \"delay_ms\""));
     JsonNode context = c.get("context");
     if (context != null) {
@@ -203,26 +187,52 @@ public final class SessionFile {
       b.model(model.asText());
     }
     JsonNode tools = c.get("tools");
-    if (tools != null) {
-      if (!tools.isArray() || tools.isEmpty()) {
-        throw new IllegalArgumentException(
-            at + ": \"tools\" is " + tools + " (expected OpenAI's tools array, not empty)");
-      }
-      for (JsonNode t : tools) {
-        if (!t.isObject() || !t.path("function").path("name").isTextual()) {
-          throw new IllegalArgumentException(
-              at
-                  + ": \"tools\" holds "
-                  + t
-                  + " (expected {\"type\":\"function\",\"function\":{\"name\":...}})");
-        }
-      }
-      b.tools(List.of(JSON.convertValue(tools, Object[].class)));
-    }
+    tools(tools, at, b);
     headers(c.get("headers"), at, b);
     body(c.get("body"), at, b);
     b.toolLoop(toolLoop(c, tools != null, at));
     return b.build();
+  }
+
+  private static void after(JsonNode after, String at, SessionCall.Builder b) {
+    if (after == null) {
+      return;
+    }
+    if (after.isTextual()) {
+      b.after(after.asText());
+      return;
+    }
+    if (!after.isArray()) {
+      throw new IllegalArgumentException(
+          at + ": \"after\" is " + after + " (expected a call's id or an array of ids)");
+    }
+    for (JsonNode p : after) {
+      if (!p.isTextual()) {
+        throw new IllegalArgumentException(
+            at + ": \"after\" is " + after + " (expected a call's id or an array of ids)");
+      }
+      b.after(p.asText());
+    }
+  }
+
+  private static void tools(JsonNode tools, String at, SessionCall.Builder b) {
+    if (tools == null) {
+      return;
+    }
+    if (!tools.isArray() || tools.isEmpty()) {
+      throw new IllegalArgumentException(
+          at + ": \"tools\" is " + tools + " (expected OpenAI's tools array, not empty)");
+    }
+    for (JsonNode t : tools) {
+      if (!t.isObject() || !t.path("function").path("name").isTextual()) {
+        throw new IllegalArgumentException(
+            at
+                + ": \"tools\" holds "
+                + t
+                + " (expected {\"type\":\"function\",\"function\":{\"name\":...}})");
+      }
+    }
+    b.tools(List.of(JSON.convertValue(tools, Object[].class)));
   }
 
   private static void messages(JsonNode c, String at, SessionCall.Builder b) {
