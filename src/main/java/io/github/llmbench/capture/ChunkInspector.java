@@ -59,6 +59,9 @@ final class ChunkInspector {
     /** Where the thinking text goes (counted where the usage does not), or null: not kept. */
     StringBuilder reasoning;
 
+    /** Where the tool calls' pieces go (agent sessions send them back), or null: not kept. */
+    ToolCallParts toolCalls;
+
     /** A Responses event's {@code delta}, read before its {@code type} may say what it is. */
     final StringBuilder delta = new StringBuilder();
 
@@ -318,7 +321,7 @@ final class ChunkInspector {
               facts.reasoning.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
             }
           } else if (field.equals("tool_calls") && v == JsonToken.START_ARRAY) {
-            boolean called = toolCallsCarryText(p, answer);
+            boolean called = toolCallsCarryText(p, answer, facts.toolCalls);
             deltaText |= called;
             deltaContent |= called;
           } else {
@@ -344,9 +347,11 @@ final class ChunkInspector {
    * Reads {@code delta.tool_calls} (the parser is on its START_ARRAY) to its END_ARRAY: whether any
    * call carries a piece of its {@code function.name} or {@code function.arguments}, which the
    * model generated as it would an answer's text. Those pieces go to {@code answer} too, so a
-   * stream without usage counts their tokens.
+   * stream without usage counts their tokens, and with each call's {@code index} and {@code id} to
+   * {@code calls} when that is not null.
    */
-  private static boolean toolCallsCarryText(JsonParser p, StringBuilder answer) throws IOException {
+  private static boolean toolCallsCarryText(JsonParser p, StringBuilder answer, ToolCallParts calls)
+      throws IOException {
     boolean text = false;
     JsonToken t;
     while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
@@ -354,6 +359,10 @@ final class ChunkInspector {
         p.skipChildren();
         continue;
       }
+      int index = 0;
+      String id = null;
+      String name = null;
+      String arguments = null;
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
         JsonToken v = p.nextToken();
@@ -366,13 +375,25 @@ final class ChunkInspector {
               if (answer != null) {
                 answer.append(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
               }
+              if (calls != null && part.equals("name")) {
+                name = p.getText();
+              } else if (calls != null) {
+                arguments = p.getText();
+              }
             } else {
               p.skipChildren();
             }
           }
+        } else if (calls != null && field.equals("index") && v == JsonToken.VALUE_NUMBER_INT) {
+          index = p.getIntValue();
+        } else if (calls != null && field.equals("id") && v == JsonToken.VALUE_STRING) {
+          id = p.getText();
         } else {
           p.skipChildren();
         }
+      }
+      if (calls != null) {
+        calls.add(index, id, name, arguments);
       }
     }
     return text;

@@ -1,6 +1,7 @@
 package io.github.llmbench.capture;
 
 import io.github.llmbench.records.ServerTimings;
+import java.util.List;
 
 /**
  * What one streamed response said, reduced to what the metrics need: its text chunks, its usage,
@@ -31,8 +32,10 @@ public record ParsedStream(
    * @param firstOutput the index of the first chunk with answer text ({@code content} or {@code
    *     text}, not reasoning), -1 when none had any
    * @param reasoningChunks how many carried only reasoning
-   * @param answer the generated text, when it was kept (multi-turn runs), else null
+   * @param answer the generated text, when it was kept (multi-turn runs), else null; a tool call's
+   *     name and arguments are in it too (so their tokens are counted where the usage says none)
    * @param reasoningText the thinking text, when it was kept and there was some, else null
+   * @param toolCalls the tool calls, when answers were kept; empty when none or not kept
    */
   public record TextChunks(
       long[] arrivalNanos,
@@ -40,13 +43,27 @@ public record ParsedStream(
       int firstOutput,
       int reasoningChunks,
       String answer,
-      String reasoningText) {
+      String reasoningText,
+      List<ToolCall> toolCalls) {
+
+    public TextChunks {
+      toolCalls = List.copyOf(toolCalls);
+    }
 
     /** Chunks of answer text only, none kept. */
     public static TextChunks answerOnly(long[] arrivalNanos, int count) {
-      return new TextChunks(arrivalNanos, count, count > 0 ? 0 : -1, 0, null, null);
+      return new TextChunks(arrivalNanos, count, count > 0 ? 0 : -1, 0, null, null, List.of());
     }
   }
+
+  /**
+   * A tool call the stream made.
+   *
+   * @param id its {@code id} (what the tool's result names)
+   * @param name its function's name
+   * @param arguments its function's arguments, as the model wrote them (JSON text, unchecked)
+   */
+  public record ToolCall(String id, String name, String arguments) {}
 
   /**
    * The stream's usage object; each count null when it said none.
@@ -110,6 +127,11 @@ public record ParsedStream(
 
   public String reasoningText() {
     return text.reasoningText();
+  }
+
+  /** See {@link TextChunks#toolCalls}. */
+  public List<ToolCall> toolCalls() {
+    return text.toolCalls();
   }
 
   public Integer promptTokens() {

@@ -3,6 +3,7 @@ package io.github.llmbench.capture;
 import io.github.llmbench.records.ServerTimings;
 import io.netty.buffer.ByteBuf;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Reads one streamed response body as it arrives: SSE framing ({@link SseFraming}), each event's
@@ -47,6 +48,7 @@ final class StreamReader implements SseFraming.Sink {
     textNanos = new long[Math.max(8, Math.min(expectedTextChunks + 2, 1 << 16))];
     facts.answer = keepAnswer ? new StringBuilder() : null;
     facts.reasoning = keepAnswer ? new StringBuilder() : null;
+    facts.toolCalls = keepAnswer ? new ToolCallParts() : null;
   }
 
   /**
@@ -146,7 +148,8 @@ final class StreamReader implements SseFraming.Sink {
             facts.answer == null ? null : facts.answer.toString(),
             facts.reasoning == null || facts.reasoning.length() == 0
                 ? null
-                : facts.reasoning.toString()),
+                : facts.reasoning.toString(),
+            facts.toolCalls == null ? List.of() : facts.toolCalls.calls()),
         new ParsedStream.Usage(promptTokens, completionTokens, reasoningTokens),
         done,
         error,

@@ -62,6 +62,40 @@ class ToolCallCaptureTest {
     assertNull(r.reasoning(), "a tool call is answer, not thinking");
   }
 
+  /** Two calls whose pieces interleave, as a server streaming parallel tool calls may send them. */
+  @Test
+  void keptAnswersKeepEachToolCallWholeByItsIndex() {
+    String second =
+        call("call_b", "get_time", "").replace("\"index\":0,\"id\"", "\"index\":1,\"id\"");
+    String secondArgs =
+        call(null, null, "{\"tz\":\"CET\"}").replace("[{\"index\":0,", "[{\"index\":1,");
+    List<String> events =
+        List.of(
+            SseText.ROLE,
+            SseText.content("Checking."),
+            call("call_a", "get_weather", ""),
+            second,
+            call(null, null, "{\"city\":"),
+            secondArgs,
+            call(null, null, " \"Lyon\"}"),
+            SseText.usage(10, 12),
+            SseText.DONE);
+    StreamReader reader = new StreamReader(events.size(), true);
+    for (int i = 0; i < events.size(); i++) {
+      byte[] b = SseText.events(List.of(events.get(i))).getBytes(StandardCharsets.UTF_8);
+      reader.feed(b, 0, b.length, i * 1_000_000L);
+    }
+    ParsedStream p = reader.result();
+    assertEquals(
+        List.of(
+            new ParsedStream.ToolCall("call_a", "get_weather", "{\"city\": \"Lyon\"}"),
+            new ParsedStream.ToolCall("call_b", "get_time", "{\"tz\":\"CET\"}")),
+        p.toolCalls());
+    assertTrue(p.answer().startsWith("Checking."), p.answer());
+    // not kept where answers are not
+    assertEquals(List.of(), SseText.parse(events).toolCalls());
+  }
+
   @Test
   void aMixedResponseKeepsItsTextAndCallChunksInOneSeries() {
     ParsedStream p =
