@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.llmbench.endpoints.BodyRequest;
 import io.github.llmbench.endpoints.Endpoint;
+import io.github.llmbench.workload.sessions.SessionCall;
+import io.github.llmbench.workload.sessions.SessionRun;
 import java.io.UncheckedIOException;
+import java.util.List;
 
 /**
  * The JSON bodies of the run's requests: the endpoint's body ({@link Endpoint#body}: for a streamed
@@ -49,6 +52,38 @@ public final class RequestBodies {
   /** As {@link #body(RequestSpec, String)}, naming the run's model. */
   public String body(RequestSpec request) {
     return body(request, model);
+  }
+
+  /**
+   * The body of an agent session's call: the endpoint's (a chat endpoint's) with the call's
+   * messages as its round sends them (tool calls and results included), its tools, its model and
+   * {@code max_tokens} where it names them (else the run's and {@code defaultMaxTokens}), then the
+   * run's extra body, then the call's own fields, which win.
+   *
+   * @throws IllegalArgumentException when the run's endpoint takes no chat messages
+   */
+  public String sessionBody(SessionRun.Request request, int defaultMaxTokens) {
+    if (!endpoint.takesChatMessages()) {
+      throw new IllegalArgumentException(
+          "agent sessions send chat messages: -Dapi=" + endpoint.id() + " takes none");
+    }
+    SessionCall call = request.spec();
+    ObjectNode body =
+        endpoint.body(
+            new BodyRequest(
+                call.model() != null ? call.model() : model,
+                null,
+                List.of(),
+                "",
+                call.maxTokens() > 0 ? call.maxTokens() : defaultMaxTokens,
+                outputLengthKey));
+    body.set("messages", JSON.valueToTree(request.messages()));
+    if (!call.tools().isEmpty()) {
+      body.set("tools", JSON.valueToTree(call.tools()));
+    }
+    body.setAll(extraBody);
+    call.body().forEach((k, v) -> body.set(k, JSON.valueToTree(v)));
+    return write(body);
   }
 
   private BodyRequest parts(RequestSpec request, String model) {

@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.llmbench.endpoints.Endpoints;
+import io.github.llmbench.workload.sessions.AgentSession;
+import io.github.llmbench.workload.sessions.SessionFile;
+import io.github.llmbench.workload.sessions.SessionRun;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -28,6 +31,49 @@ class RequestBodiesTest {
     assertEquals("hi", body.get("messages").get(0).get("content").asText());
     assertEquals(true, body.get("stream").asBoolean());
     assertEquals(true, body.get("stream_options").get("include_usage").asBoolean());
+  }
+
+  @Test
+  void aSessionCallSendsItsRoundsMessagesToolsAndFieldsOverTheRunsOwn() throws Exception {
+    AgentSession s =
+        SessionFile.session(
+            "{\"calls\":[{\"id\":\"a\",\"prompt\":\"Weather?\",\"model\":\"small\","
+                + "\"max_tokens\":9,\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"f\"}}],"
+                + "\"body\":{\"temperature\":0,\"tool_choice\":\"auto\"}},"
+                + "{\"id\":\"b\",\"after\":\"a\",\"prompt\":\"{{answer:a}}!\"}]}",
+            "s");
+    SessionRun run = new SessionRun(s, 1, (n, key) -> "");
+    run.start();
+    run.answered("a", new SessionRun.Answer("", List.of(new SessionRun.ToolCall("c1", "f", "{}"))));
+    ObjectNode extra = (ObjectNode) JSON.readTree("{\"temperature\":0.7,\"top_p\":0.9}");
+    RequestBodies bodies = new RequestBodies(Endpoints.CHAT, "big", extra);
+    JsonNode round1 = JSON.readTree(bodies.sessionBody(run.request("a"), 64));
+    assertEquals("small", round1.get("model").asText());
+    assertEquals(9, round1.get("max_tokens").asInt());
+    assertEquals(0, round1.get("temperature").asInt(), "the call's fields win over -Dextra.body");
+    assertEquals(0.9, round1.get("top_p").asDouble());
+    assertEquals("auto", round1.get("tool_choice").asText());
+    assertEquals("f", round1.get("tools").get(0).get("function").get("name").asText());
+    JsonNode m = round1.get("messages");
+    assertEquals(3, m.size());
+    assertEquals("c1", m.get(1).get("tool_calls").get(0).get("id").asText());
+    assertEquals("tool", m.get(2).get("role").asText());
+    assertEquals("c1", m.get(2).get("tool_call_id").asText());
+    assertEquals(true, round1.get("stream").asBoolean());
+    run.answered("a", new SessionRun.Answer("sunny", List.of()));
+    JsonNode b = JSON.readTree(bodies.sessionBody(run.request("b"), 64));
+    assertEquals("big", b.get("model").asText());
+    assertEquals(64, b.get("max_tokens").asInt());
+    assertEquals("sunny!", b.get("messages").get(0).get("content").asText());
+    assertTrue(!b.has("tools"));
+    assertEquals(
+        "agent sessions send chat messages: -Dapi=completions takes none",
+        org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class,
+                () ->
+                    new RequestBodies(Endpoints.COMPLETIONS, "m", JSON.createObjectNode())
+                        .sessionBody(run.request("b"), 8))
+            .getMessage());
   }
 
   @Test
