@@ -89,7 +89,7 @@ public final class SessionFile {
   }
 
   /** One line's session; {@code defaultId} names it when the line does not. */
-  static AgentSession session(String line, String defaultId) {
+  public static AgentSession session(String line, String defaultId) {
     JsonNode node;
     try {
       node = JSON.readTree(line);
