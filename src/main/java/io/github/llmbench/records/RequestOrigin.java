@@ -1,10 +1,12 @@
 package io.github.llmbench.records;
 
+import java.util.List;
+
 /**
  * Where a request sits in its workload, when that is more than a level: the conversation and turn
  * of a multi-turn run, the call of an agent session, the trace's send time of a trace replay and
  * when it was sent. Written to {@code requests.jsonl} as {@code "conversation"}, {@code "turn"},
- * ({@link SessionCall}'s fields), {@code "trace_ms"}, {@code "sent_ms"}, {@code "injector"} (the
+ * {@link SessionPlace}'s fields, {@code "trace_ms"}, {@code "sent_ms"}, {@code "injector"} (the
  * injector that sent it, when several share the load) and {@code "trial"} (which run of a level
  * that runs several times, {@code -Dtrials}), each only when present; in an interleaved A/B run
  * ({@code -Dcandidate.url}), {@code "pair"} and {@code "side"}.
@@ -58,10 +60,10 @@ public record RequestOrigin(Workload workload, Sending sending, Pairing pairing)
    * @param sentMicros when the request was sent (its prompt built, just before the HTTP client),
    *     from the moment the replay (or probe) started, in µs; {@link RequestRecord#ABSENT} for
    *     other levels
-   * @param sessionCall its place in an agent session, or null outside sessions
+   * @param sessionPlace its place in an agent session, or null outside sessions
    */
   public record Workload(
-      String conversation, int turn, long traceMicros, long sentMicros, SessionCall sessionCall) {
+      String conversation, int turn, long traceMicros, long sentMicros, SessionPlace sessionPlace) {
     /** Nothing beyond its level. */
     public static final Workload NONE =
         new Workload(null, 0, RequestRecord.ABSENT, RequestRecord.ABSENT);
@@ -90,14 +92,14 @@ public record RequestOrigin(Workload workload, Sending sending, Pairing pairing)
    * @param parents the ids of the calls it waited for
    * @param round 0, or the tool round it sends (from 1)
    */
-  public record SessionCall(
-      String session, String call, int step, java.util.List<String> parents, int round) {
-    public SessionCall {
+  public record SessionPlace(
+      String session, String call, int step, List<String> parents, int round) {
+    public SessionPlace {
       if (session == null || call == null || step < 1 || round < 0) {
         throw new IllegalArgumentException(
             "session " + session + ", call " + call + ", step " + step + ", round " + round);
       }
-      parents = java.util.List.copyOf(parents);
+      parents = List.copyOf(parents);
     }
   }
 
@@ -130,9 +132,9 @@ public record RequestOrigin(Workload workload, Sending sending, Pairing pairing)
   }
 
   /** A call of an agent session. */
-  public static RequestOrigin sessionCall(SessionCall call) {
+  public static RequestOrigin sessionPlace(SessionPlace place) {
     return new RequestOrigin(
-        new Workload(null, 0, RequestRecord.ABSENT, RequestRecord.ABSENT, call), Sending.NONE);
+        new Workload(null, 0, RequestRecord.ABSENT, RequestRecord.ABSENT, place), Sending.NONE);
   }
 
   public static RequestOrigin trace(long traceMicros, long sentMicros) {
@@ -193,9 +195,9 @@ public record RequestOrigin(Workload workload, Sending sending, Pairing pairing)
     return workload.conversation();
   }
 
-  /** See {@link Workload#sessionCall}. */
-  public SessionCall sessionCall() {
-    return workload.sessionCall();
+  /** See {@link Workload#sessionPlace}. */
+  public SessionPlace sessionPlace() {
+    return workload.sessionPlace();
   }
 
   /** See {@link Workload#turn}. */

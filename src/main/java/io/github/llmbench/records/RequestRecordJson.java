@@ -104,7 +104,7 @@ public final class RequestRecordJson {
       if (origin.turn() > 0) {
         g.writeNumberField("turn", origin.turn());
       }
-      RequestOrigin.SessionCall call = origin.sessionCall();
+      RequestOrigin.SessionPlace call = origin.sessionPlace();
       if (call != null) {
         g.writeStringField("session", call.session());
         g.writeStringField("call", call.call());
@@ -451,7 +451,7 @@ public final class RequestRecordJson {
                   sentMicros,
                   session == null
                       ? null
-                      : new RequestOrigin.SessionCall(session, call, step, parents, round)),
+                      : new RequestOrigin.SessionPlace(session, call, step, parents, round)),
               new RequestOrigin.Sending(injector, trial, queueMicros),
               pairing(pair, side)));
     }

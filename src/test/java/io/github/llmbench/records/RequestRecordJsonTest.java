@@ -109,8 +109,8 @@ class RequestRecordJsonTest {
             .httpStatus(400)
             .origin(
                 RequestOrigin.inTrial(
-                    RequestOrigin.sessionCall(
-                        new RequestOrigin.SessionCall(
+                    RequestOrigin.sessionPlace(
+                        new RequestOrigin.SessionPlace(
                             "research#3", "merge", 3, List.of("q1", "q2"), 2)),
                     1))
             .build();
@@ -124,8 +124,8 @@ class RequestRecordJsonTest {
     RequestRecord root =
         tool.toBuilder()
             .origin(
-                RequestOrigin.sessionCall(
-                    new RequestOrigin.SessionCall("research#3", "split", 1, List.of(), 0)))
+                RequestOrigin.sessionPlace(
+                    new RequestOrigin.SessionPlace("research#3", "split", 1, List.of(), 0)))
             .build();
     line = write(root);
     assertTrue(

@@ -61,20 +61,9 @@ public record MessageTemplate(String role, List<Part> parts) {
   /** What of an earlier call a quote takes. */
   public enum Quoted {
     /** The answer's text. */
-    ANSWER("answer"),
+    ANSWER,
     /** Its tool calls, as the JSON array the server streamed. */
-    TOOL_CALLS("tool_calls");
-
-    private final String word;
-
-    Quoted(String word) {
-      this.word = word;
-    }
-
-    /** As written in a placeholder. */
-    public String word() {
-      return word;
-    }
+    TOOL_CALLS
   }
 
   /**
