@@ -284,7 +284,7 @@ final class AbRun {
 
   private LevelFigures figures(List<RequestRecord> side) {
     ServingMetrics m = ServingMetricsCalculator.compute(side, null, percentiles);
-    return LevelFigures.of(m, OptionalLong.empty(), Double.NaN);
+    return LevelFigures.of(m, Optional.empty(), Double.NaN);
   }
 
   /** The run's answer for {@code summary.json}, the console and the page. */

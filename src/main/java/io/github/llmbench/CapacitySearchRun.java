@@ -16,7 +16,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -137,7 +136,7 @@ final class CapacitySearchRun {
    * one.
    */
   static LevelFigures probeFigures(RunAnalysis.Level l, boolean steadyWindow) {
-    LevelFigures f = LevelFigures.of(l, OptionalLong.empty());
+    LevelFigures f = LevelFigures.of(l, Optional.empty());
     return steadyWindow && l.steady().reached()
         ? f.withLatency(Metric.TTFT, l.steady().ttft()).withLatency(Metric.TPOT, l.steady().tpot())
         : f;

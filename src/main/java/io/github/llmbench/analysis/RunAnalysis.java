@@ -67,6 +67,7 @@ public record RunAnalysis(
    *     other levels)
    * @param routes its figures per server and per model, when the run spread its requests ({@link
    *     Routes#NONE} else)
+   * @param sessions its agent sessions' task figures ({@link SessionFigures#NONE} outside sessions)
    */
   public record Level(
       String name,
@@ -87,7 +88,8 @@ public record RunAnalysis(
       ReasoningStats reasoning,
       AnswerEnds ends,
       RampWindows ramp,
-      Routes routes) {}
+      Routes routes,
+      SessionFigures sessions) {}
 
   /**
    * The server's metrics of the run, and the load generator's own.
@@ -354,7 +356,8 @@ public record RunAnalysis(
         ReasoningStats.of(recs),
         AnswerEnds.of(recs),
         ramp(recs, inputs.ramps.get(name), inputs.arrivalsByLevel.get(name), trials),
-        Routes.of(recs, percentiles));
+        Routes.of(recs, percentiles),
+        SessionFigures.of(recs));
   }
 
   /**

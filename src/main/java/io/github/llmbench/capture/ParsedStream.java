@@ -125,6 +125,24 @@ public record ParsedStream(
     return text.answer();
   }
 
+  /**
+   * The answer's text without its tool calls' names and arguments (which {@link #answer()} holds
+   * too): what an assistant message carries beside its {@code tool_calls}. Servers stream the
+   * content, if any, before the tool calls, so their pieces are the answer's end. Null when the
+   * answer was not kept.
+   */
+  public String content() {
+    String answer = text.answer();
+    if (answer == null || text.toolCalls().isEmpty()) {
+      return answer;
+    }
+    int toolText = 0;
+    for (ToolCall t : text.toolCalls()) {
+      toolText += t.name().length() + t.arguments().length();
+    }
+    return toolText <= answer.length() ? answer.substring(0, answer.length() - toolText) : "";
+  }
+
   public String reasoningText() {
     return text.reasoningText();
   }

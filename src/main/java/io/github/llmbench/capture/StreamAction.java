@@ -15,6 +15,7 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
@@ -121,33 +122,25 @@ final class StreamAction extends KitAction {
       RequestRecords.Labels labels,
       Request request,
       Integer countedInputTokens) {
-    StreamExchange exchange;
+    RequestOrigin origin;
+    long t0;
     try {
-      RequestOrigin origin =
-          reads.origin().apply(javaSession); // a trace request's send time is taken here
-      long t0 = System.nanoTime();
+      origin = reads.origin().apply(javaSession); // a trace request's send time is taken here
+      t0 = System.nanoTime();
       if (javaSession.contains(StreamCapture.ARRIVED_NANOS)) {
         long waited = t0 - javaSession.getLong(StreamCapture.ARRIVED_NANOS);
         origin = RequestOrigin.queued(origin, Math.max(0, waited) / 1000);
       }
-      capture
-          .recorder()
-          .started(labels.id(), labels.level(), labels.profile(), origin, ClockAnchor.epochMs(t0));
-      exchange =
-          new StreamExchange(
-              clean,
-              new RequestRecords.Sent(labels, origin, t0, countedInputTokens),
-              capture.reading(),
-              this::completed);
     } catch (RuntimeException e) {
       failed(clean, e);
       return;
     }
-    long cancelAfter = capture.cancelling().afterNanos(labels.id(), labels.level());
-    if (cancelAfter != Cancelling.NEVER) {
-      clean.eventLoop().schedule(exchange::cancel, cancelAfter, TimeUnit.NANOSECONDS);
-    }
-    GatlingHttpInternals.send(engine, request, clean, exchange);
+    capture.send(
+        engine,
+        clean,
+        new RequestRecords.Sent(labels, origin, t0, countedInputTokens),
+        request,
+        this::completed);
   }
 
   private void failed(io.gatling.core.session.Session clean, RuntimeException e) {
@@ -161,8 +154,15 @@ final class StreamAction extends KitAction {
   }
 
   static Request request(StreamCapture capture, Uri uri, String id, String body) {
+    return request(capture, uri, id, body, Map.of());
+  }
+
+  /** As {@link #request(StreamCapture, Uri, String, String)}, with headers of its own. */
+  static Request request(
+      StreamCapture capture, Uri uri, String id, String body, Map<String, String> own) {
     HttpHeaders headers = new DefaultHttpHeaders();
     headers.add(capture.headers());
+    own.forEach(headers::set);
     // as vllm bench serve: the server's logs and traces name the request as our records do
     headers.set("x-request-id", id);
     return new RequestBuilder(
@@ -180,28 +180,12 @@ final class StreamAction extends KitAction {
 
   private void completed(StreamExchange ex, long endNanos, String failure, Integer httpStatus) {
     io.gatling.core.session.Session after = ex.session;
-    try {
-      RequestRecord record =
-          RequestRecords.builder(
-                  ex.sent, endNanos, ex.stream(), failure, httpStatus, capture.outputCounter())
-              .figures(capture.endpoint().figures())
-              .build();
-      if (record.ok()) {
-        capture.logCompleted(stats, after, record, ex.stream());
-        if (capture.keepAnswers()) {
-          after = after.set(StreamCapture.ANSWER, ex.stream().answer());
-        }
-      } else if (record.cancelled()) {
-        // neither OK nor KO: Gatling's stats and assertions count neither (requests.jsonl does)
-        after = after.markAsFailed();
-      } else {
-        stats.ko(
-            after, StreamCapture.REQUEST_RECORD, record.startMs(), record.endMs(), record.error());
-        after = after.markAsFailed();
+    RequestRecord record = capture.ended(stats, ex, endNanos, failure, httpStatus);
+    if (record != null && record.ok()) {
+      if (capture.keepAnswers()) {
+        after = after.set(StreamCapture.ANSWER, ex.stream().answer());
       }
-      capture.recorder().finished(record);
-    } catch (RuntimeException e) {
-      LOG.error("gatling-llm-bench: could not record request {}: {}", ex.sent.id(), e.toString());
+    } else {
       after = after.markAsFailed();
     }
     io.gatling.core.session.Session continued = after;

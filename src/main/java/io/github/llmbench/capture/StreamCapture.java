@@ -2,7 +2,9 @@ package io.github.llmbench.capture;
 
 import static io.gatling.javaapi.core.CoreDsl.exec;
 
+import io.gatling.http.client.Request;
 import io.gatling.http.client.uri.Uri;
+import io.gatling.http.engine.HttpEngine;
 import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.Session;
@@ -22,10 +24,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One streaming request as a Gatling action on Gatling's HTTP client, with the kit's own reading of
@@ -49,6 +54,8 @@ import java.util.function.ToLongFunction;
  */
 public final class StreamCapture {
   public static final String REQUEST_RECORD = "request";
+
+  private static final Logger LOG = LoggerFactory.getLogger(StreamCapture.class);
 
   /**
    * The session attribute that holds a completed request's generated text, when answers are kept.
@@ -368,6 +375,28 @@ public final class StreamCapture {
   }
 
   /**
+   * The chain of one agent session: its calls sent as its graph says, each recorded as a request of
+   * the level, the user passed on when the session has ended.
+   *
+   * @param level the level's tag
+   * @param graphs a new session's graph, from the user's session (called once per session)
+   */
+  public ChainBuilder session(
+      Function<Session, String> level, Function<Session, CallGraph> graphs) {
+    ActionBuilder action =
+        () ->
+            (ctx, next) ->
+                new SessionAction(
+                    this,
+                    GatlingHttpInternals.engine(ctx),
+                    new GatlingStats(ctx.coreComponents().statsEngine()),
+                    level,
+                    graphs,
+                    next);
+    return exec(action);
+  }
+
+  /**
    * Gets the request chain ready for a load that must start on time ({@link ReadyAction}): one
    * request built from the session, not sent, and a connection opened to the server from each of
    * Gatling's event loops. Run by one user before the load.
@@ -387,6 +416,69 @@ public final class StreamCapture {
   public static String enclosingGroup(Session session) {
     var groups = session.asScala().groups(); // Scala's list
     return groups.isEmpty() ? session.scenario() : groups.head();
+  }
+
+  /**
+   * Sends a built request on the session's event loop: notes its start in the records, reads its
+   * answer with a new {@link StreamExchange} that calls {@code completion} once at its end, and
+   * cancels it when {@code -Dcancel.pct} picks it.
+   */
+  void send(
+      HttpEngine engine,
+      io.gatling.core.session.Session session,
+      RequestRecords.Sent sent,
+      Request request,
+      StreamExchange.Completion completion) {
+    StreamExchange exchange;
+    try {
+      recorder.started(
+          sent.id(),
+          sent.level(),
+          sent.labels().profile(),
+          sent.origin(),
+          ClockAnchor.epochMs(sent.t0Nanos()));
+      exchange = new StreamExchange(session, sent, reading, completion);
+    } catch (RuntimeException e) {
+      LOG.error("gatling-llm-bench: could not start request {}: {}", sent.id(), e.toString());
+      completion.completed(
+          new StreamExchange(session, sent, reading, completion),
+          System.nanoTime(),
+          "could not start: " + e.getMessage(),
+          null);
+      return;
+    }
+    long cancelAfter = cancelling.afterNanos(sent.id(), sent.level());
+    if (cancelAfter != Cancelling.NEVER) {
+      session.eventLoop().schedule(exchange::cancel, cancelAfter, TimeUnit.NANOSECONDS);
+    }
+    GatlingHttpInternals.send(engine, request, session, exchange);
+  }
+
+  /**
+   * A request's end: its record made and handed to the recorder, and Gatling's records of it (OK
+   * with its latencies, KO with the reason, none when cancelled on purpose).
+   *
+   * @return the record, or null when it could not be made (logged)
+   */
+  RequestRecord ended(
+      GatlingStats stats, StreamExchange ex, long endNanos, String failure, Integer httpStatus) {
+    try {
+      RequestRecord record =
+          RequestRecords.builder(ex.sent, endNanos, ex.stream(), failure, httpStatus, outputCounter)
+              .figures(endpoint.figures())
+              .build();
+      if (record.ok()) {
+        logCompleted(stats, ex.session, record, ex.stream());
+      } else if (!record.cancelled()) {
+        // a cancelled one is neither OK nor KO: Gatling counts neither (requests.jsonl does)
+        stats.ko(ex.session, REQUEST_RECORD, record.startMs(), record.endMs(), record.error());
+      }
+      recorder.finished(record);
+      return record;
+    } catch (RuntimeException e) {
+      LOG.error("gatling-llm-bench: could not record request {}: {}", ex.sent.id(), e.toString());
+      return null;
+    }
   }
 
   Cancelling cancelling() {

@@ -1,5 +1,6 @@
 package io.github.llmbench.gates;
 
+import io.github.llmbench.analysis.SessionFigures;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
@@ -7,6 +8,7 @@ import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,18 +22,37 @@ import java.util.stream.Collectors;
  * first output token (a reasoning model's first answer token; a request that did not reason answers
  * with its first token, so its TTFO is its TTFT).
  *
+ * <p>In agent sessions, {@code task:MS} bounds a session's task time (its first call's send to its
+ * last call's end, {@link SessionFigures}): goodput then counts sessions, each good when every call
+ * completed (and met the per-request objectives given) and the task took at most MS.
+ *
  * @param objectivesMs each metric's objective in ms, in the order given (for {@link #toString()})
  * @param ttfoMs the objective on TTFO in ms, null for none
+ * @param taskMs the objective on an agent session's task time in ms, null for none
  */
-public record GoodputSpec(Map<Metric, Double> objectivesMs, Double ttfoMs) {
+public record GoodputSpec(Map<Metric, Double> objectivesMs, Double ttfoMs, Double taskMs) {
 
   /** The key of the TTFO objective. */
   public static final String TTFO = "ttfo";
 
+  /** The key of the task-time objective of agent sessions. */
+  public static final String TASK = "task";
+
   /** vLLM's objectives alone. */
   public GoodputSpec(Map<Metric, Double> objectivesMs) {
-    this(objectivesMs, null);
+    this(objectivesMs, null, null);
   }
+
+  /** Per-request objectives, TTFO's too. */
+  public GoodputSpec(Map<Metric, Double> objectivesMs, Double ttfoMs) {
+    this(objectivesMs, ttfoMs, null);
+  }
+
+  /**
+   * What goodput counts of a level: good requests of all, or, with a task objective, good sessions
+   * of all.
+   */
+  public record Count(long good, long of) {}
 
   /** The gate setting that holds the objectives: {@code -Dgate.goodput}. */
   public static final String KEY = "goodput";
@@ -46,6 +67,8 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs, Double ttfoMs) {
       METRICS.stream().map(m -> m.key() + ":MS").collect(Collectors.joining(" "))
           + " "
           + TTFO
+          + ":MS "
+          + TASK
           + ":MS";
 
   public GoodputSpec {
@@ -67,14 +90,22 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs, Double ttfoMs) {
   static GoodputSpec parse(String value, String name) {
     Map<Metric, Double> objectives = new LinkedHashMap<>();
     Double ttfo = null;
+    Double task = null;
     String accepted =
-        "objectives like " + example() + " (ms; also " + TTFO + ":MS), separated by spaces";
+        "objectives like "
+            + example()
+            + " (ms; also "
+            + TTFO
+            + ":MS, and "
+            + TASK
+            + ":MS for agent sessions), separated by spaces";
     for (String part : value.trim().split("\\s+")) {
       String[] kv = part.split(":", 2);
       boolean isTtfo = kv.length == 2 && kv[0].equals(TTFO);
+      boolean isTask = kv.length == 2 && kv[0].equals(TASK);
       Optional<Metric> metric =
           kv.length == 2 ? Metric.of(kv[0]).filter(METRICS::contains) : Optional.empty();
-      if (metric.isEmpty() && !isTtfo) {
+      if (metric.isEmpty() && !isTtfo && !isTask) {
         throw new IllegalArgumentException(
             "Invalid gate " + name + "=" + value + ": expected " + accepted);
       }
@@ -85,6 +116,8 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs, Double ttfoMs) {
         }
         if (isTtfo) {
           ttfo = ms;
+        } else if (isTask) {
+          task = ms;
         } else {
           objectives.put(metric.get(), ms);
         }
@@ -93,7 +126,7 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs, Double ttfoMs) {
             "Invalid gate " + name + "=" + value + ": expected " + accepted);
       }
     }
-    return new GoodputSpec(objectives, ttfo);
+    return new GoodputSpec(objectives, ttfo, task);
   }
 
   /** The objectives of the messages' example: {@code ttft:500 tpot:50 e2el:2000}. */
@@ -167,6 +200,32 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs, Double ttfoMs) {
     return records.stream().filter(this::good).count();
   }
 
+  /**
+   * A level's good requests of all, or with a task objective its good sessions of all (a session's
+   * requests must each be good, its task within the objective).
+   */
+  public Count count(Collection<RequestRecord> records) {
+    if (taskMs == null) {
+      return new Count(goodCount(records), records.size());
+    }
+    Map<String, Boolean> everyGood = new HashMap<>();
+    for (RequestRecord r : records) {
+      if (r.origin() != null && r.origin().sessionPlace() != null) {
+        everyGood.merge(r.origin().sessionPlace().session(), good(r), Boolean::logicalAnd);
+      }
+    }
+    List<SessionFigures.Task> tasks = SessionFigures.tasks(records);
+    long good =
+        tasks.stream()
+            .filter(t -> t.completed() && t.taskMs() <= taskMs && everyGood.get(t.session()))
+            .count();
+    return new Count(good, tasks.size());
+  }
+
+  private static String plain(double v) {
+    return v == Math.rint(v) ? String.valueOf((long) v) : String.valueOf(v);
+  }
+
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
@@ -177,13 +236,10 @@ public record GoodputSpec(Map<Metric, Double> objectivesMs, Double ttfoMs) {
                 .append(':')
                 .append(v == Math.rint(v) ? String.valueOf(v.longValue()) : String.valueOf(v)));
     if (ttfoMs != null) {
-      sb.append(sb.length() == 0 ? "" : " ")
-          .append(TTFO)
-          .append(':')
-          .append(
-              ttfoMs == Math.rint(ttfoMs)
-                  ? String.valueOf(ttfoMs.longValue())
-                  : String.valueOf(ttfoMs));
+      sb.append(sb.length() == 0 ? "" : " ").append(TTFO).append(':').append(plain(ttfoMs));
+    }
+    if (taskMs != null) {
+      sb.append(sb.length() == 0 ? "" : " ").append(TASK).append(':').append(plain(taskMs));
     }
     return sb.length() == 0 ? "completion (no latency objective)" : sb.toString();
   }

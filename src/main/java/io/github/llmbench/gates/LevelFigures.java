@@ -17,7 +17,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * One level's figures that a gate can name, each under its {@link GateMetric}: from the analysis of
@@ -87,11 +86,12 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
   /**
    * A level's figures.
    *
-   * @param goodCount requests meeting the goodput objectives, empty without objectives
+   * @param goodCount requests (or sessions) meeting the goodput objectives, of all; empty without
+   *     objectives
    * @param steadyOutputThroughput the steady window's output tok/s, or NaN when unknown
    */
   public static LevelFigures of(
-      ServingMetrics m, OptionalLong goodCount, double steadyOutputThroughput) {
+      ServingMetrics m, Optional<GoodputSpec.Count> goodCount, double steadyOutputThroughput) {
     Map<GateMetric, Double> f = new LinkedHashMap<>();
     for (Metric metric : Metric.values()) {
       putLatency(f, metric, m.latency(metric));
@@ -103,9 +103,10 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
     f.put(GateMetric.INPUT_THROUGHPUT, m.inputThroughput());
     f.put(GateMetric.STEADY_OUTPUT_THROUGHPUT, steadyOutputThroughput);
     if (goodCount.isPresent()) {
-      long good = goodCount.getAsLong();
+      long good = goodCount.get().good();
+      long of = goodCount.get().of();
       f.put(GateMetric.GOODPUT, m.durationS() > 0 ? good / m.durationS() : Double.NaN);
-      f.put(GateMetric.GOODPUT_PCT, total == 0 ? Double.NaN : 100.0 * good / total);
+      f.put(GateMetric.GOODPUT_PCT, of == 0 ? Double.NaN : 100.0 * good / of);
     }
     return new LevelFigures(f);
   }
@@ -113,9 +114,10 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
   /**
    * A level's figures, the server's included.
    *
-   * @param goodCount requests meeting the goodput objectives, empty without objectives
+   * @param goodCount requests (or sessions) meeting the goodput objectives, of all; empty without
+   *     objectives
    */
-  public static LevelFigures of(RunAnalysis.Level l, OptionalLong goodCount) {
+  public static LevelFigures of(RunAnalysis.Level l, Optional<GoodputSpec.Count> goodCount) {
     LevelFigures own =
         of(
             l.serving(),

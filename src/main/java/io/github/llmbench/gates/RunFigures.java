@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.stream.Collectors;
 
 /**
@@ -50,10 +49,7 @@ public record RunFigures(Map<String, LevelFigures> levels, Optional<Capacity> ca
         .forEach(
             (name, l) -> {
               List<RequestRecord> records = byLevel.getOrDefault(name, List.of());
-              OptionalLong good =
-                  goodput
-                      .map(g -> OptionalLong.of(g.goodCount(records)))
-                      .orElse(OptionalLong.empty());
+              Optional<GoodputSpec.Count> good = goodput.map(g -> g.count(records));
               levels.put(name, LevelFigures.of(l, good));
             });
     return new RunFigures(levels, Optional.empty());

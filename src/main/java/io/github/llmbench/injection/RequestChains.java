@@ -7,17 +7,20 @@ import static io.gatling.javaapi.core.CoreDsl.scenario;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Session;
+import io.github.llmbench.capture.CallGraph;
 import io.github.llmbench.capture.Cancelling;
 import io.github.llmbench.capture.ClientProbe;
 import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.core.ImageStep;
 import io.github.llmbench.core.Level;
+import io.github.llmbench.core.Seeds;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RunRecorder;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
 import io.github.llmbench.settings.InjectorSettings;
 import io.github.llmbench.settings.ServerSettings;
+import io.github.llmbench.settings.SessionSettings;
 import io.github.llmbench.settings.WorkloadSettings;
 import io.github.llmbench.workload.Dataset;
 import io.github.llmbench.workload.FeederRecords;
@@ -27,17 +30,24 @@ import io.github.llmbench.workload.ModelMix;
 import io.github.llmbench.workload.PreparedWorkload;
 import io.github.llmbench.workload.RequestBodies;
 import io.github.llmbench.workload.RequestSpec;
+import io.github.llmbench.workload.sessions.AgentSession;
+import io.github.llmbench.workload.sessions.MessageTemplate;
+import io.github.llmbench.workload.sessions.SessionRun;
+import io.github.llmbench.workload.sessions.SessionSupply;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
 /**
@@ -58,6 +68,9 @@ public final class RequestChains {
    * late.
    */
   static final long TRACE_LEAD_NANOS = 250_000_000L;
+
+  /** The warmup's sessions wait and write from another seed than the measured ones. */
+  private static final long WARMUP_SESSION_SALT = 0x5E55_1011_0000_0001L;
 
   private static final String TRACE_MICROS = Populations.SEND_AT_MICROS;
   private static final String TRACE_START_NANOS = Populations.SEND_CLOCK_START_NANOS;
@@ -190,10 +203,14 @@ public final class RequestChains {
         .extraHeaders(settings.server().requestOptions().headers())
         .maxOutputTokens(
             Math.max(
-                workload.dataset().maxTokens(),
+                workload
+                    .sessions()
+                    .map(sessions -> sessions.maxTokens(settings.workload().outputLen()))
+                    .orElse(workload.dataset().maxTokens()),
                 settings.server().requestOptions().maxTokens().orElse(0)))
         .gatlingMetrics(settings.gatlingRecords().metrics())
-        .keepAnswers(settings.workload().multiTurn())
+        // a conversation's turns and an agent session's calls send answers back
+        .keepAnswers(settings.workload().multiTurn() || workload.sessions().isPresent())
         .outputCounter(localTokenizer == null ? null : localTokenizer::countText)
         .countedInputTokens(
             localTokenizer == null
@@ -224,6 +241,9 @@ public final class RequestChains {
   public ChainBuilder oneRequest(Phase phase) {
     String level = phase.level().tag();
     Phase.Trial trial = phase.trial();
+    if (workload.sessions().isPresent()) {
+      return oneSession(phase);
+    }
     ChainBuilder request =
         capture.request(
             s -> level,
@@ -273,6 +293,39 @@ public final class RequestChains {
                 index)
             : feederOf(d, index, phase.profile(), images);
     return fed(records, group(level).on(inner));
+  }
+
+  /**
+   * One agent session of {@code phase}, in its level's group: the run's next session (of the
+   * warmup's text in the warmup), its calls recorded as the level's requests.
+   */
+  private ChainBuilder oneSession(Phase phase) {
+    String level = phase.level().tag();
+    Phase.Trial trial = phase.trial();
+    boolean measured = phase.level().measured();
+    AtomicLong index = measured ? measuredIndex : warmupIndex;
+    SessionSupply supply = workload.sessions().get();
+    MessageTemplate.FillerText filler = workload.filler(!measured);
+    Optional<String> header = shape.sessions().flatMap(SessionSettings::header);
+    UnaryOperator<RequestOrigin> sending =
+        origin ->
+            withInjector(
+                trial.repeated() ? RequestOrigin.inTrial(origin, trial.number()) : origin,
+                injector);
+    long salt = measured ? 0 : WARMUP_SESSION_SALT;
+    Function<Session, CallGraph> graphs =
+        s -> {
+          long n = datasetIndex(index.getAndIncrement(), injector);
+          AgentSession session = supply.session(n);
+          return new AgentCalls(
+              new SessionRun(session, Seeds.mix(shape.seed() ^ salt ^ Seeds.mix(n)), filler),
+              bodies,
+              outputLen,
+              (measured ? "" : "warmup/") + session.id() + "#" + (n + 1),
+              header,
+              sending);
+        };
+    return exec(group(level).on(capture.session(s -> level, graphs)));
   }
 
   /**

@@ -22,6 +22,7 @@ final class ReportSections {
   private static final ReportSection ROOFLINE = new RooflineSection();
   private static final ReportSection SERVER = new ServerSection();
   private static final ReportSection WORKLOAD = new WorkloadSection();
+  private static final ReportSection SESSIONS = new SessionsSection();
   private static final ReportSection ROUTES = new RoutesSection();
   private static final ReportSection TRIALS = new TrialsSection();
   private static final ReportSection REASONING = new ReasoningSection();
@@ -45,6 +46,7 @@ final class ReportSections {
           ROOFLINE,
           SERVER,
           WORKLOAD,
+          SESSIONS,
           ROUTES,
           TRIALS,
           REASONING,
@@ -60,8 +62,8 @@ final class ReportSections {
    */
   static final List<ReportSection> CONSOLE =
       List.of(
-          LADDER, SERVING, POOLING, WORKLOAD, SERVER, REASONING, CHUNKS, CLIENT, TRIALS, TIMELINE,
-          ROUTES, FAILURES);
+          LADDER, SERVING, POOLING, WORKLOAD, SESSIONS, SERVER, REASONING, CHUNKS, CLIENT, TRIALS,
+          TIMELINE, ROUTES, FAILURES);
 
   private ReportSections() {}
 }

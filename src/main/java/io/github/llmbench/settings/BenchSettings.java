@@ -46,7 +46,13 @@ public record BenchSettings(
     PROFILES,
     FILE,
     /** a recorded trace (Mooncake's JSONL) replayed at its times */
-    TRACE
+    TRACE,
+    /** agent sessions from a session file */
+    SESSIONS,
+    /** agent sessions from recorded Weka agent traces */
+    WEKA,
+    /** synthetic agent sessions of {@code -Dsession.shape} */
+    AGENTS
   }
 
   /** Reads the JVM's system properties and the {@code OPENAI_API_KEY} environment variable. */

@@ -87,7 +87,7 @@ public record GateSettings(GateEntries entries, boolean exitOnFailure) {
    */
   static final String GOODPUT_PLACEHOLDER =
       Metric.PER_REQUEST.stream().map(m -> m.key() + ":MS").collect(Collectors.joining(" "))
-          + " ttfo:MS";
+          + " ttfo:MS task:MS";
 
   public static final Setting<String> GATE =
       Setting.without(

@@ -106,6 +106,7 @@ public final class SettingsTable {
           ServerSettings.SETTINGS,
           LoadSettings.SETTINGS,
           WorkloadSettings.SETTINGS,
+          SessionSettings.SETTINGS,
           Images.SETTINGS,
           SimulatorSettings.SETTINGS,
           ReportSettings.SETTINGS,

@@ -32,7 +32,8 @@ public record WorkloadSettings(
     int turns,
     double thinkSeconds,
     double traceSpeed,
-    Images images) {
+    Images images,
+    Optional<SessionSettings> sessions) {
 
   private static final String HEADING = SettingsTable.WORKLOAD;
   private static final Parser<String> TEXT = Parser.text();
@@ -45,14 +46,11 @@ public record WorkloadSettings(
 
   static final int MAX_TURNS = 1000;
 
+  private static final String ACCEPTED_DATASETS =
+      "random, profiles, file:PATH, trace:PATH, sessions:PATH, weka:PATH or agents";
+
   public static final Setting<String> DATASET =
-      Setting.of(
-          HEADING,
-          "dataset",
-          "random",
-          "random, profiles, file:PATH or trace:PATH",
-          "where prompts come from",
-          TEXT);
+      Setting.of(HEADING, "dataset", "random", ACCEPTED_DATASETS, "where prompts come from", TEXT);
   public static final Setting<Integer> INPUT_LEN =
       Setting.of(
           HEADING,
@@ -203,6 +201,9 @@ public record WorkloadSettings(
       case PROFILES -> "profiles:" + profiles;
       case FILE -> "file:" + file.get();
       case TRACE -> "trace:" + file.get();
+      case SESSIONS -> "sessions:" + file.get();
+      case WEKA -> "weka:" + file.get();
+      case AGENTS -> "agents";
     };
   }
 
@@ -251,7 +252,8 @@ public record WorkloadSettings(
         turns,
         r.get(THINK_TIME),
         r.get(TRACE_SPEED),
-        images);
+        images,
+        SessionSettings.read(r, dataset));
   }
 
   /** Where prompts come from: {@code -Ddataset}'s kind, and its file for a file or a trace. */
@@ -266,12 +268,23 @@ public record WorkloadSettings(
       return new Source(DatasetKind.FILE, Optional.of(Path.of(raw.substring(5))));
     } else if (raw.startsWith("trace:") && raw.length() > 6) {
       return new Source(DatasetKind.TRACE, Optional.of(Path.of(raw.substring(6))));
+    } else if (raw.startsWith("sessions:") && raw.length() > 9) {
+      return new Source(DatasetKind.SESSIONS, Optional.of(Path.of(raw.substring(9))));
+    } else if (raw.startsWith("weka:") && raw.length() > 5) {
+      return new Source(DatasetKind.WEKA, Optional.of(Path.of(raw.substring(5))));
+    } else if (raw.equals("agents")) {
+      return new Source(DatasetKind.AGENTS, Optional.empty());
     }
-    throw SettingsException.invalid("dataset", raw, "random, profiles, file:PATH or trace:PATH");
+    throw SettingsException.invalid("dataset", raw, ACCEPTED_DATASETS);
   }
 
   /** A trace's requests are single turns at its own speed; think time is between turns. */
   private static void checkConversationsAndTraces(SettingReader r, DatasetKind dataset, int turns) {
+    if (SessionSettings.isSessions(dataset) && (turns > 1 || r.isSet(THINK_TIME))) {
+      throw new SettingsException(
+          "-Dturns and -Dthink.time do not apply to agent sessions (a session file says its"
+              + " calls and their delays)");
+    }
     if (dataset == DatasetKind.TRACE && turns > 1) {
       throw new SettingsException(
           "-Dturns does not apply to -Ddataset=trace:PATH (a trace's requests are single turns)");

@@ -49,6 +49,7 @@ import java.util.function.ToDoubleFunction;
  * @param ramp a ramp level over time and where its latency broke (else null)
  * @param endpoints vLLM's fields per server, when the run sent to several (else null)
  * @param models vLLM's fields per model, when the run mixed several (else null)
+ * @param sessions the agent sessions' task figures, in session runs (else null)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -71,7 +72,8 @@ public record LevelSummary(
     Map<String, Integer> finishReasons,
     RampFigures ramp,
     Map<String, ServingFigures> endpoints,
-    Map<String, ServingFigures> models) {
+    Map<String, ServingFigures> models,
+    SessionsFigures sessions) {
 
   public LevelSummary {
     failures = failures == null ? List.of() : List.copyOf(failures);
@@ -294,7 +296,8 @@ public record LevelSummary(
         l.ends().byReason().isEmpty() ? null : l.ends().byReason(),
         RampFigures.of(l.ramp()),
         figures(l.routes().byEndpoint()),
-        figures(l.routes().byModel()));
+        figures(l.routes().byModel()),
+        SessionsFigures.of(l.sessions()));
   }
 
   private static Map<String, ServingFigures> figures(Map<String, ServingMetrics> by) {
@@ -315,6 +318,7 @@ public record LevelSummary(
         figures,
         steadyState,
         roofline,
+        null,
         null,
         null,
         null,
@@ -354,7 +358,8 @@ public record LevelSummary(
         finishReasons,
         ramp,
         endpoints,
-        models);
+        models,
+        sessions);
   }
 
   private static Map<String, FigureInterval> intervals(LevelSamples samples) {

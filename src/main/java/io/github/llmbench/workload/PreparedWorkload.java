@@ -6,7 +6,14 @@ import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
 import io.github.llmbench.settings.Images;
 import io.github.llmbench.settings.LoadSettings;
+import io.github.llmbench.settings.SessionSettings;
 import io.github.llmbench.settings.WorkloadSettings;
+import io.github.llmbench.workload.sessions.Delay;
+import io.github.llmbench.workload.sessions.MessageTemplate;
+import io.github.llmbench.workload.sessions.SessionFile;
+import io.github.llmbench.workload.sessions.SessionShape;
+import io.github.llmbench.workload.sessions.SessionSupply;
+import io.github.llmbench.workload.sessions.WekaTraces;
 import java.io.PrintStream;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -83,12 +90,17 @@ public final class PreparedWorkload {
   public static final class Sources {
     private final FileDataset file;
     private final List<TraceDataset.Entry> trace;
+    private final SessionSupply sessions;
     private final LocalTokenizer localTokenizer;
 
     private Sources(
-        FileDataset file, List<TraceDataset.Entry> trace, LocalTokenizer localTokenizer) {
+        FileDataset file,
+        List<TraceDataset.Entry> trace,
+        SessionSupply sessions,
+        LocalTokenizer localTokenizer) {
       this.file = file;
       this.trace = trace;
+      this.sessions = sessions;
       this.localTokenizer = localTokenizer;
     }
 
@@ -104,7 +116,39 @@ public final class PreparedWorkload {
       List<TraceDataset.Entry> trace =
           w.dataset() == DatasetKind.TRACE ? traceLines(w, settings.load()) : null;
       return new Sources(
-          file, trace, settings.server().tokenizerPath().map(LocalTokenizer::load).orElse(null));
+          file,
+          trace,
+          sessions(w),
+          settings.server().tokenizerPath().map(LocalTokenizer::load).orElse(null));
+    }
+
+    /** The agent sessions a session dataset names, or null for other datasets. */
+    private static SessionSupply sessions(WorkloadSettings w) {
+      if (w.sessions().isEmpty()) {
+        return null;
+      }
+      SessionSettings s = w.sessions().get();
+      return switch (w.dataset()) {
+        case SESSIONS ->
+            SessionSupply.of(SessionFile.read(w.file().get()), "sessions of " + w.file().get());
+        case WEKA ->
+            SessionSupply.of(
+                WekaTraces.read(w.file().get(), s.idleCapSeconds() * 1000),
+                "Weka agent traces of " + w.file().get());
+        default -> {
+          SessionSettings.Shape shape = s.shape();
+          yield SessionSupply.shaped(
+              new SessionShape(
+                  shape.depth(),
+                  shape.fanout(),
+                  shape.taskTokens(),
+                  shape.stepTokens(),
+                  shape.subagentTokens(),
+                  shape.systemTokens(),
+                  shape.outputTokens(),
+                  new Delay.Fixed(shape.thinkMs())));
+        }
+      };
     }
 
     /** The trace's lines; {@code -Dprompts=N} keeps the first N. */
@@ -126,6 +170,7 @@ public final class PreparedWorkload {
 
   private final ServerTokenizer tokenizer;
   private final Dataset dataset;
+  private final SessionSupply sessions;
   private final Dataset warmupDataset;
   private final long injectorIndex;
   private final long injectorCount;
@@ -167,6 +212,10 @@ public final class PreparedWorkload {
                 + TokenizerCheck.against(localTokenizer, serverTokenizer));
     ChosenDataset chosen = ChosenDataset.of(w, tokenizer, sources);
     this.dataset = chosen.dataset();
+    this.sessions = sources.sessions;
+    if (sessions != null) {
+      notes.put("sessions", sessions.describe());
+    }
     this.sequentialProfiles = chosen.sequentialProfiles();
     this.whyLengths = chosen.whyLengths();
     this.warmupDataset = dataset.withSeed(w.seed() ^ WARMUP_SEED_SALT);
@@ -213,6 +262,13 @@ public final class PreparedWorkload {
           RandomDataset.Selection selection =
               RandomDataset.forServer(
                   tokenizer, RandomDataset.Lengths.of(w), w.seed(), CHECKED_SAMPLES);
+          return new ChosenDataset(selection.dataset(), List.of(), selection.why());
+        }
+        case SESSIONS, WEKA, AGENTS -> {
+          // the words of the sessions' synthetic text ({{tokens:N}}) and of the warmup's prompts
+          RandomDataset.Selection selection =
+              RandomDataset.forServer(
+                  tokenizer, w.inputLen(), w.outputLen(), 0, 0, w.seed(), CHECKED_SAMPLES);
           return new ChosenDataset(selection.dataset(), List.of(), selection.why());
         }
         case TRACE -> {
@@ -280,6 +336,23 @@ public final class PreparedWorkload {
   /** The measured requests. */
   public Dataset dataset() {
     return dataset;
+  }
+
+  /** The agent sessions of a session dataset; empty for other datasets. */
+  public Optional<SessionSupply> sessions() {
+    return Optional.ofNullable(sessions);
+  }
+
+  /**
+   * The sessions' synthetic text ({@code {{tokens:N}}}) of the measured dataset's words, or of the
+   * warmup's ({@code warmup}), so no measured text is cached by the warmup.
+   */
+  public MessageTemplate.FillerText filler(boolean warmup) {
+    Dataset d = warmup ? warmupDataset : dataset;
+    if (d instanceof RandomDataset random) {
+      return new SessionText(random, warmup ? w.seed() ^ WARMUP_SEED_SALT : w.seed());
+    }
+    throw new IllegalStateException("sessions' synthetic text needs the words of random prompts");
   }
 
   /** The warmup's requests: the same kind, from another seed. */

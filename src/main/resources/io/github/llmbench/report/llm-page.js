@@ -54,6 +54,22 @@
         series: [{name: esc(c.metric), type: 'line', color: '#5E7BE2', marker: {enabled: false}, data: c.points}]
       });
     };
+    // an agent session's context growth: TTFT and the prompt's tokens against a call's step
+    KINDS.steps = function (c) {
+      function pts(key) {
+        return c.points.map(function (p) { return {x: p.step, y: p[key]}; });
+      }
+      draw(c.id, {
+        title: title(c.title),
+        xAxis: {title: {text: 'Step'}, allowDecimals: false},
+        yAxis: [{min: 0, title: {text: 'TTFT (ms)'}}, {min: 0, opposite: true, title: {text: 'Input tokens'}}],
+        tooltip: {shared: true, valueDecimals: 1},
+        series: [{name: 'Mean TTFT', color: '#5E7BE2', marker: {enabled: true}, data: pts('ttft')},
+          {name: 'P99 TTFT', color: '#f15b4f', marker: {enabled: true}, data: pts('ttftP99')},
+          {name: 'Mean input tokens', color: '#68b65c', dashStyle: 'Dash', yAxis: 1,
+            marker: {enabled: true}, data: pts('input')}]
+      });
+    };
     KINDS.inflight = function (c) {
       draw(c.id, {
         title: title(c.title), legend: {enabled: false},

@@ -92,6 +92,7 @@ class ToolCallCaptureTest {
             new ParsedStream.ToolCall("call_b", "get_time", "{\"tz\":\"CET\"}")),
         p.toolCalls());
     assertTrue(p.answer().startsWith("Checking."), p.answer());
+    assertEquals("Checking.", p.content(), "the content without the calls' names and arguments");
     // not kept where answers are not
     assertEquals(List.of(), SseText.parse(events).toolCalls());
   }
@@ -124,6 +125,7 @@ class ToolCallCaptureTest {
     }
     ParsedStream p = reader.result();
     assertEquals("f{\"a\":\"b c\"}", p.answer());
+    assertEquals("", p.content(), "a call alone has no content");
     RequestRecord r =
         RequestRecords.of(
             new RequestRecords.Sent("r1", "c1", null, null, -1_000_000L, null),

@@ -274,7 +274,7 @@ class GateParsingTest {
   @Test
   void badGoodputObjectivesNameTheInput() {
     String accepted =
-        ": expected objectives like ttft:500 tpot:50 e2el:2000 (ms; also ttfo:MS), separated by"
+        ": expected objectives like ttft:500 tpot:50 e2el:2000 (ms; also ttfo:MS, and task:MS for agent sessions), separated by"
             + " spaces";
     for (String bad :
         new String[] {
@@ -284,10 +284,10 @@ class GateParsingTest {
           "Invalid gate -Dgate.goodput=" + bad + accepted, error(Map.of("goodput", bad)), bad);
     }
     assertEquals(
-        "Gate -Dgate.goodput.* needs the objectives: -Dgate.goodput=ttft:MS tpot:MS e2el:MS ttfo:MS",
+        "Gate -Dgate.goodput.* needs the objectives: -Dgate.goodput=ttft:MS tpot:MS e2el:MS ttfo:MS task:MS",
         error(Map.of("goodput.min", "2")));
     assertEquals(
-        "Gate goodput.* needs the objectives: goodput=ttft:MS tpot:MS e2el:MS ttfo:MS",
+        "Gate goodput.* needs the objectives: goodput=ttft:MS tpot:MS e2el:MS ttfo:MS task:MS",
         assertThrows(
                 IllegalArgumentException.class,
                 () -> GateSet.parse(Map.of("c8.goodput.pct", "90"), ""))

@@ -189,7 +189,7 @@ class GatesTest {
                 () -> GateSet.parse(Map.of("ttft.p99", "fast"), "-Dgate."))
             .getMessage());
     assertEquals(
-        "Gate -Dgate.goodput.* needs the objectives: -Dgate.goodput=ttft:MS tpot:MS e2el:MS ttfo:MS",
+        "Gate -Dgate.goodput.* needs the objectives: -Dgate.goodput=ttft:MS tpot:MS e2el:MS ttfo:MS task:MS",
         assertThrows(
                 IllegalArgumentException.class,
                 () -> GateSet.parse(Map.of("goodput.pct", "90"), "-Dgate."))

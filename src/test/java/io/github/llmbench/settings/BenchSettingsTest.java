@@ -135,7 +135,7 @@ class BenchSettingsTest {
         error(Map.of("dataset", "trace:t.jsonl", "rate", "2"))
             .startsWith("-Drate, -Dramp and -Dladder do not apply to -Ddataset=trace:PATH"));
     assertEquals(
-        "Invalid -Ddataset=trace:: expected random, profiles, file:PATH or trace:PATH",
+        "Invalid -Ddataset=trace:: expected random, profiles, file:PATH, trace:PATH, sessions:PATH, weka:PATH or agents",
         error(Map.of("dataset", "trace:")));
   }
 
@@ -461,7 +461,7 @@ class BenchSettingsTest {
     assertTrue(s.workload().profilesMixed());
     assertEquals(7, s.workload().seed());
     assertEquals(
-        "Invalid -Ddataset=sharegpt: expected random, profiles, file:PATH or trace:PATH",
+        "Invalid -Ddataset=sharegpt: expected random, profiles, file:PATH, trace:PATH, sessions:PATH, weka:PATH or agents",
         error(Map.of("dataset", "sharegpt")));
     assertTrue(
         error(Map.of("dataset", "profiles", "profiles", "tiny:XX"))

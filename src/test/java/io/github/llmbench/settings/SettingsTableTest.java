@@ -216,6 +216,7 @@ class SettingsTableTest {
           ServerSettings.class,
           LoadSettings.class,
           WorkloadSettings.class,
+          SessionSettings.class,
           Images.class,
           SimulatorSettings.class,
           ReportSettings.class,

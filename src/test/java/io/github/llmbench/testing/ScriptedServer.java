@@ -1,5 +1,7 @@
 package io.github.llmbench.testing;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -51,6 +53,7 @@ public final class ScriptedServer implements AutoCloseable {
   }
 
   public static final String MODEL = "scripted-model";
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final int TOKENS = 5;
 
   private final ServerSocket socket;
@@ -256,14 +259,18 @@ public final class ScriptedServer implements AutoCloseable {
       authorizations.add(authorization);
       completionHeaders.add(headers);
       int n = next.getAndIncrement();
+      String text = new String(body, StandardCharsets.UTF_8);
+      Behaviour b = script.get(Math.floorMod(n, script.size()));
+      behaviourById.put(headers.getOrDefault("x-request-id", ""), b);
+      if (b == Behaviour.OK && callsATool(text)) {
+        exchanges.add(new Exchange(headers, text, ""));
+        return toolCall(out, n);
+      }
       StringBuilder answer = new StringBuilder();
       for (int i = 0; i < TOKENS; i++) {
         answer.append(" r").append(n).append('w').append(i);
       }
-      exchanges.add(
-          new Exchange(headers, new String(body, StandardCharsets.UTF_8), answer.toString()));
-      Behaviour b = script.get(Math.floorMod(n, script.size()));
-      behaviourById.put(headers.getOrDefault("x-request-id", ""), b);
+      exchanges.add(new Exchange(headers, text, answer.toString()));
       return stream(s, out, b, n);
     }
     respond(out, 404, "application/json", "{}");
@@ -376,6 +383,60 @@ public final class ScriptedServer implements AutoCloseable {
     if (b != Behaviour.END_WITHOUT_DONE) {
       event(out, "[DONE]");
     }
+    endChunked(out);
+    return true;
+  }
+
+  /**
+   * Whether an OK answer is a tool call: the request offers tools and its last message is not a
+   * tool's result (as a model that calls a tool, then answers with its result).
+   */
+  private static boolean callsATool(String body) {
+    try {
+      JsonNode json = JSON.readTree(body);
+      JsonNode messages = json.path("messages");
+      return json.path("tools").size() > 0
+          && !(messages.size() > 0
+              && "tool".equals(messages.get(messages.size() - 1).path("role").asText()));
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** The id of the tool call that request {@code n} answers with. */
+  public static String toolCallId(int n) {
+    return "call_r" + n;
+  }
+
+  /** A tool call streamed as vLLM does: id and name first, the arguments in two pieces. */
+  private boolean toolCall(OutputStream out, int n) throws IOException, InterruptedException {
+    out.write(
+        ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
+                + connectionHeader()
+                + "\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+    event(out, chunk("{\"role\":\"assistant\",\"content\":\"\"}", null));
+    Thread.sleep(20);
+    event(
+        out,
+        chunk(
+            "{\"tool_calls\":[{\"index\":0,\"id\":\""
+                + toolCallId(n)
+                + "\",\"type\":\"function\",\"function\":{\"name\":\"lookup\",\"arguments\":\"{\\\"q\\\":\"}}]}",
+            null));
+    Thread.sleep(20);
+    event(
+        out,
+        chunk(
+            "{\"tool_calls\":[{\"index\":0,\"function\":{\"arguments\":\"\\\"r" + n + "\\\"}\"}}]}",
+            "\"tool_calls\""));
+    event(
+        out,
+        "{\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"created\":1,\"model\":\""
+            + MODEL
+            + "\",\"choices\":[],\"usage\":{\"prompt_tokens\":7,\"total_tokens\":10,"
+            + "\"completion_tokens\":3}}");
+    event(out, "[DONE]");
     endChunked(out);
     return true;
   }

@@ -113,7 +113,7 @@ public final class SessionRun {
         MessageTemplate m = c.messages().get(i);
         Map<String, Object> msg = new LinkedHashMap<>();
         msg.put("role", m.role());
-        msg.put("content", m.render(outcomes::get, filler, session.id() + "/" + id + "/" + i));
+        msg.put("content", m.render(outcomes::get, filler, ownKey(id) + "/" + i));
         messages.add(msg);
       }
       sent.put(id, List.copyOf(messages));
@@ -147,8 +147,7 @@ public final class SessionRun {
             c.toolLoop().resultText() != null
                 ? c.toolLoop().resultText()
                 : filler.text(
-                    c.toolLoop().resultTokens(),
-                    session.id() + "/" + id + "/tool" + (round + 1) + "/" + i));
+                    c.toolLoop().resultTokens(), ownKey(id) + "/tool" + (round + 1) + "/" + i));
         conversation.add(result);
       }
       sent.put(id, List.copyOf(conversation));
@@ -193,6 +192,14 @@ public final class SessionRun {
   /** Whether every call answered. */
   public boolean succeeded() {
     return states.values().stream().allMatch(s -> s == State.DONE);
+  }
+
+  /**
+   * The key of a call's own synthetic text: this run's, so a session sent again (a file's, in turn)
+   * sends new text, which no prefix cache has seen.
+   */
+  private String ownKey(String id) {
+    return Long.toHexString(seed) + "/" + session.id() + "/" + id;
   }
 
   private void skipBelow(String id) {

@@ -88,6 +88,28 @@ public record SessionShape(
     }
   }
 
+  /** The shape in words, for the run's start lines. */
+  public String describe() {
+    return depth
+        + " steps, "
+        + fanout
+        + " sub-agents between steps, "
+        + callsPerSession()
+        + " calls a session; task "
+        + taskTokens
+        + ", step "
+        + stepTokens
+        + ", sub-agent "
+        + subagentTokens
+        + ", shared system "
+        + systemTokens
+        + " tokens; max_tokens "
+        + outputTokens
+        + "; think "
+        + Math.round(think.meanMs())
+        + " ms (mean)";
+  }
+
   /** Calls in each session. */
   public int callsPerSession() {
     return depth + (depth - 1) * fanout;
