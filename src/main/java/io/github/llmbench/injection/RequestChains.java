@@ -304,18 +304,40 @@ public final class RequestChains {
     Phase.Trial trial = phase.trial();
     boolean measured = phase.level().measured();
     AtomicLong index = measured ? measuredIndex : warmupIndex;
+    return exec(
+        group(level)
+            .on(
+                sessionOf(
+                    s -> level,
+                    measured,
+                    () -> datasetIndex(index.getAndIncrement(), injector),
+                    origin ->
+                        trial.repeated()
+                            ? RequestOrigin.inTrial(origin, trial.number())
+                            : origin)));
+  }
+
+  /**
+   * The chain of one agent session.
+   *
+   * @param level its level's tag, from the user's session
+   * @param measured whether it is measured (else the warmup's: its text and waits from another
+   *     seed)
+   * @param nextIndex the run's number of the next session
+   * @param sending adds what sending it says (a trial, an A/B pair) to each call's origin
+   */
+  private ChainBuilder sessionOf(
+      Function<Session, String> level,
+      boolean measured,
+      LongSupplier nextIndex,
+      UnaryOperator<RequestOrigin> sending) {
     SessionSupply supply = workload.sessions().get();
     MessageTemplate.FillerText filler = workload.filler(!measured);
     Optional<String> header = shape.sessions().flatMap(SessionSettings::header);
-    UnaryOperator<RequestOrigin> sending =
-        origin ->
-            withInjector(
-                trial.repeated() ? RequestOrigin.inTrial(origin, trial.number()) : origin,
-                injector);
     long salt = measured ? 0 : WARMUP_SESSION_SALT;
     Function<Session, CallGraph> graphs =
         s -> {
-          long n = datasetIndex(index.getAndIncrement(), injector);
+          long n = nextIndex.getAsLong();
           AgentSession session = supply.session(n);
           return new AgentCalls(
               new SessionRun(session, Seeds.mix(shape.seed() ^ salt ^ Seeds.mix(n)), filler),
@@ -323,9 +345,9 @@ public final class RequestChains {
               outputLen,
               (measured ? "" : "warmup/") + session.id() + "#" + (n + 1),
               header,
-              sending);
+              origin -> withInjector(sending.apply(origin), injector));
         };
-    return exec(group(level).on(capture.session(s -> level, graphs)));
+    return capture.session(level, graphs);
   }
 
   /**
@@ -346,6 +368,17 @@ public final class RequestChains {
    * probe.
    */
   public ChainBuilder probeRequest() {
+    if (workload.sessions().isPresent()) {
+      Function<Session, String> probe = session -> CapacityProbes.levelOf(session).tag();
+      return exec(
+          group(probe)
+              .on(
+                  sessionOf(
+                      probe,
+                      true,
+                      () -> datasetIndex(measuredIndex.getAndIncrement(), injector),
+                      origin -> origin)));
+    }
     ChainBuilder request =
         capture.request(
             session -> CapacityProbes.levelOf(session).tag(),
@@ -367,6 +400,19 @@ public final class RequestChains {
   public ChainBuilder pairedRequest(
       Level level, Supplier<PairPlan.Trial> trial, LongSupplier nextPrompt) {
     String tag = level.tag();
+    if (workload.sessions().isPresent()) {
+      return exec(
+          group(tag)
+              .on(
+                  sessionOf(
+                      s -> tag,
+                      true,
+                      nextPrompt,
+                      origin -> {
+                        PairPlan.Trial t = trial.get();
+                        return RequestOrigin.inPair(origin, t.pair(), t.side());
+                      })));
+    }
     ChainBuilder request =
         capture.request(
             s -> tag,
