@@ -68,6 +68,8 @@ public record SessionFigures(List<Task> tasks, LatencyStats taskMs, List<Step> s
    * @param completed its completed requests
    * @param failed its failed requests
    * @param meanInputTokens the server's prompt tokens of the completed ones, NaN when unknown
+   * @param cacheHitRate the share of their prompt tokens the server's prefix cache served, over
+   *     those whose server said ({@code cached_tokens}), NaN when none said
    */
   public record Step(
       int step,
@@ -75,7 +77,8 @@ public record SessionFigures(List<Task> tasks, LatencyStats taskMs, List<Step> s
       int failed,
       double meanInputTokens,
       double ttftMeanMs,
-      double ttftP99Ms) {}
+      double ttftP99Ms,
+      double cacheHitRate) {}
 
   public SessionFigures {
     tasks = List.copyOf(tasks);
@@ -240,12 +243,18 @@ public record SessionFigures(List<Task> tasks, LatencyStats taskMs, List<Step> s
           List<Double> ttft = new ArrayList<>();
           long inputSum = 0;
           int inputCount = 0;
+          long cachedSum = 0;
+          long cachedOf = 0;
           for (RequestRecord r : rs) {
             if (r.ok() && r.ttftMs() != null) {
               ttft.add(r.ttftMs());
               if (r.inputTokens() != null) {
                 inputSum += r.inputTokens();
                 inputCount++;
+                if (r.cachedTokens() != null) {
+                  cachedSum += r.cachedTokens();
+                  cachedOf += r.inputTokens();
+                }
               }
             }
           }
@@ -256,7 +265,8 @@ public record SessionFigures(List<Task> tasks, LatencyStats taskMs, List<Step> s
                   rs.size() - ttft.size(),
                   inputCount == 0 ? Double.NaN : (double) inputSum / inputCount,
                   ttft.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN),
-                  ttft.isEmpty() ? Double.NaN : Percentiles.percentile(ttft, 99)));
+                  ttft.isEmpty() ? Double.NaN : Percentiles.percentile(ttft, 99),
+                  cachedOf == 0 ? Double.NaN : (double) cachedSum / cachedOf));
         });
     return out;
   }

@@ -45,6 +45,10 @@ final class ChunkInspector {
 
     boolean hasUsage;
     Integer reasoningTokens;
+
+    /** {@code prompt_tokens_details.cached_tokens}, else llama.cpp's {@code timings.cache_n}. */
+    Integer cachedTokens;
+
     Integer promptTokens;
     Integer completionTokens;
     ServerTimings timings;
@@ -71,6 +75,7 @@ final class ChunkInspector {
       outputText = false;
       hasUsage = false;
       reasoningTokens = null;
+      cachedTokens = null;
       promptTokens = null;
       completionTokens = null;
       timings = null;
@@ -215,7 +220,11 @@ final class ChunkInspector {
   /** {@code timings}: llama.cpp's server-side timings. */
   private static void readTimings(JsonParser p, JsonToken value, Facts facts) throws IOException {
     if (value == JsonToken.START_OBJECT) {
-      facts.timings = timings(p.readValueAsTree());
+      JsonNode tree = p.readValueAsTree();
+      facts.timings = timings(tree);
+      if (facts.cachedTokens == null) {
+        facts.cachedTokens = intOrNull(tree.get("cache_n"));
+      }
     } else {
       p.skipChildren();
     }
@@ -262,6 +271,9 @@ final class ChunkInspector {
           facts.hasUsage = true;
           facts.promptTokens = intOrNull(usage.get("input_tokens"));
           facts.completionTokens = intOrNull(usage.get("output_tokens"));
+          JsonNode inputDetails = usage.get("input_tokens_details");
+          facts.cachedTokens =
+              inputDetails == null ? null : intOrNull(inputDetails.get("cached_tokens"));
           JsonNode details = usage.get("output_tokens_details");
           Integer thought = details == null ? null : intOrNull(details.get("reasoning_tokens"));
           // every Responses usage says reasoning_tokens, 0 for a model that does not reason
@@ -417,6 +429,16 @@ final class ChunkInspector {
         facts.promptTokens = intOrNull(p, v);
       } else if (field.equals("completion_tokens")) {
         facts.completionTokens = intOrNull(p, v);
+      } else if (field.equals("prompt_tokens_details") && v == JsonToken.START_OBJECT) {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+          String detail = p.currentName();
+          JsonToken dv = p.nextToken();
+          if (detail.equals("cached_tokens")) {
+            facts.cachedTokens = intOrNull(p, dv);
+          } else {
+            p.skipChildren();
+          }
+        }
       } else if (field.equals("completion_tokens_details") && v == JsonToken.START_OBJECT) {
         while (p.nextToken() == JsonToken.FIELD_NAME) {
           String detail = p.currentName();

@@ -71,8 +71,18 @@ public record ParsedStream(
    * @param promptTokens {@code usage.prompt_tokens}
    * @param completionTokens {@code usage.completion_tokens}
    * @param reasoningTokens {@code usage.completion_tokens_details.reasoning_tokens}
+   * @param cachedTokens {@code usage.prompt_tokens_details.cached_tokens} (vLLM with {@code
+   *     --enable-prompt-tokens-details}), else llama.cpp's {@code timings.cache_n}
    */
-  public record Usage(Integer promptTokens, Integer completionTokens, Integer reasoningTokens) {}
+  public record Usage(
+      Integer promptTokens,
+      Integer completionTokens,
+      Integer reasoningTokens,
+      Integer cachedTokens) {
+    public Usage(Integer promptTokens, Integer completionTokens, Integer reasoningTokens) {
+      this(promptTokens, completionTokens, reasoningTokens, null);
+    }
+  }
 
   /** Nothing read (the request failed before its body). */
   static final ParsedStream EMPTY = new ParsedStream(new long[0], 0, null, null, false, null);
@@ -162,6 +172,10 @@ public record ParsedStream(
 
   public Integer reasoningTokens() {
     return usage.reasoningTokens();
+  }
+
+  public Integer cachedTokens() {
+    return usage.cachedTokens();
   }
 
   public long firstTextNanos() {

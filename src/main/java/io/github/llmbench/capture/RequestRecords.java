@@ -156,6 +156,7 @@ public final class RequestRecords {
         .itl(ItlSeries.fromArrivalNanos(arrivals, n))
         .inputTokens(inputCounted ? countedInputTokens : stream.promptTokens())
         .inputTokensFrom(inputCounted ? RequestRecord.TOKENIZER : null)
+        .cachedTokens(stream.cachedTokens())
         .outputTokens(outputTokens)
         .outputTokensEstimated(!usage && !counted)
         .outputTokensFrom(usage ? null : counted ? RequestRecord.TOKENIZER : RequestRecord.CHUNKS)

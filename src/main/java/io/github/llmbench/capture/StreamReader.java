@@ -25,6 +25,7 @@ final class StreamReader implements SseFraming.Sink {
   private Integer promptTokens;
   private Integer completionTokens;
   private Integer reasoningTokens;
+  private Integer cachedTokens;
   private int firstOutput = -1;
   private int reasoningChunks;
   private String finishReason;
@@ -99,6 +100,9 @@ final class StreamReader implements SseFraming.Sink {
     if (facts.timings != null) {
       timings = facts.timings;
     }
+    if (facts.cachedTokens != null) {
+      cachedTokens = facts.cachedTokens;
+    }
     if (facts.finishReason != null) {
       finishReason = facts.finishReason;
     }
@@ -150,7 +154,7 @@ final class StreamReader implements SseFraming.Sink {
                 ? null
                 : facts.reasoning.toString(),
             facts.toolCalls == null ? List.of() : facts.toolCalls.calls()),
-        new ParsedStream.Usage(promptTokens, completionTokens, reasoningTokens),
+        new ParsedStream.Usage(promptTokens, completionTokens, reasoningTokens, cachedTokens),
         done,
         error,
         finishReason,

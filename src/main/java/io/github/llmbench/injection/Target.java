@@ -69,6 +69,8 @@ public final class Target implements AutoCloseable {
                   .withTokensPerChunk(settings.simulator().engine().tokensPerChunk())
                   .withReasoningTokens(settings.simulator().engine().reasoningTokens())
                   .withLoraModules(settings.simulator().engine().loraModules())
+                  // agent sessions' prefix cache hits by step need each request's cached tokens
+                  .withPromptTokensDetails(settings.workload().sessions().isPresent())
                   .withNoise(
                       new SimNoise(
                           settings.simulator().engine().noise(),

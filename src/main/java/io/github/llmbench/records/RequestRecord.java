@@ -59,6 +59,10 @@ public final class RequestRecord {
   private final long e2elMicros;
   private final ItlSeries itl;
   private final int inputTokens;
+
+  /** Prompt tokens the server's prefix cache served, when it said; {@link #NO_INT} else. */
+  private final int cachedTokens;
+
   private final int outputTokens;
   private final int httpStatus;
   private final boolean outputTokensEstimated;
@@ -117,6 +121,7 @@ public final class RequestRecord {
     b.e2elMicros = e2elMicros;
     b.itl = itl;
     b.inputTokens = inputTokens;
+    b.cachedTokens = cachedTokens;
     b.outputTokens = outputTokens;
     b.httpStatus = httpStatus;
     b.outputTokensEstimated = outputTokensEstimated;
@@ -154,6 +159,7 @@ public final class RequestRecord {
     private long e2elMicros = ABSENT;
     private ItlSeries itl = ItlSeries.EMPTY;
     private int inputTokens = NO_INT;
+    private int cachedTokens = NO_INT;
     private int outputTokens = NO_INT;
     private int httpStatus = NO_INT;
     private boolean outputTokensEstimated;
@@ -245,6 +251,16 @@ public final class RequestRecord {
     /** {@code usage.prompt_tokens}, or the local tokenizer's count ({@link #inputTokensFrom}). */
     public Builder inputTokens(int n) {
       this.inputTokens = count(n, "input_tokens");
+      return this;
+    }
+
+    /**
+     * The prompt tokens the server's prefix cache served ({@code
+     * usage.prompt_tokens_details.cached_tokens}, llama.cpp's {@code timings.cache_n}); null when
+     * it said none.
+     */
+    public Builder cachedTokens(Integer n) {
+      this.cachedTokens = count(n, "cached_tokens");
       return this;
     }
 
@@ -384,6 +400,7 @@ public final class RequestRecord {
     this.e2elMicros = b.e2elMicros;
     this.itl = b.itl;
     this.inputTokens = b.inputTokens;
+    this.cachedTokens = b.cachedTokens;
     this.outputTokens = b.outputTokens;
     this.outputTokensEstimated = b.outputTokensEstimated;
     this.ok = b.ok;
@@ -497,6 +514,11 @@ public final class RequestRecord {
     return boxed(inputTokens);
   }
 
+  /** See {@link Builder#cachedTokens}. */
+  public Integer cachedTokens() {
+    return boxed(cachedTokens);
+  }
+
   public Integer outputTokens() {
     return boxed(outputTokens);
   }
@@ -555,6 +577,7 @@ public final class RequestRecord {
         && tpotMicros == r.tpotMicros
         && e2elMicros == r.e2elMicros
         && inputTokens == r.inputTokens
+        && cachedTokens == r.cachedTokens
         && outputTokens == r.outputTokens
         && httpStatus == r.httpStatus
         && outputTokensEstimated == r.outputTokensEstimated

@@ -27,11 +27,12 @@ import java.util.List;
  * (on one line), plus {@code "server_timings":{...}} when the server sent some, and {@code
  * "conversation"}, {@code "turn"} (multi-turn runs), {@code "session"}, {@code "call"}, {@code
  * "step"}, {@code "parents"}, {@code "round"} (agent sessions) or {@code "trace_ms"}, {@code
- * "sent_ms"} (trace replays), {@code "client_queue_ms"} (a {@code -Dmax.conc} wait) where the
- * request has them ({@link RequestOrigin}), and {@code "endpoint"}, {@code "model"} in a run over
- * several servers or models ({@link Route}). Every other field is written, null or not. Latencies
- * are whole µs written as ms with at most 3 decimals and at least one ({@code 10.0}, {@code 10.03},
- * {@code 10.003}): the decimal text of the integer, so no double formatting noise such as {@code
+ * "sent_ms"} (trace replays), {@code "cached_tokens"} (the prompt tokens the server's prefix cache
+ * served, where it said), {@code "client_queue_ms"} (a {@code -Dmax.conc} wait) where the request
+ * has them ({@link RequestOrigin}), and {@code "endpoint"}, {@code "model"} in a run over several
+ * servers or models ({@link Route}). Every other field is written, null or not. Latencies are whole
+ * µs written as ms with at most 3 decimals and at least one ({@code 10.0}, {@code 10.03}, {@code
+ * 10.003}): the decimal text of the integer, so no double formatting noise such as {@code
  * 10.003000000000002}.
  *
  * <p>Reading is streaming (no tree per line) and strict about types: integers for {@code start_ms},
@@ -147,6 +148,9 @@ public final class RequestRecordJson {
         throws IOException {
       if (r.inputTokensFrom() != null) {
         g.writeStringField("input_tokens_from", r.inputTokensFrom());
+      }
+      if (r.cachedTokens() != null) {
+        g.writeNumberField("cached_tokens", r.cachedTokens());
       }
       Reasoning reasoning = r.reasoning();
       if (reasoning != null) {
@@ -396,6 +400,10 @@ public final class RequestRecordJson {
       case "endpoint" -> endpoint = text(p, t, name);
       case "model" -> model = text(p, t, name);
       case "input_tokens_from" -> record.inputTokensFrom(text(p, t, name));
+      case "cached_tokens" -> {
+        int cached = intOrAbsent(p, t, name);
+        record.cachedTokens(cached == Integer.MIN_VALUE ? null : cached);
+      }
       case "output_tokens_from" -> record.outputTokensFrom(text(p, t, name));
       case "injector" -> injector = intOr(p, t, name, -1);
       case "trial" -> trial = intOr(p, t, name, 0);

@@ -27,8 +27,8 @@ import java.util.Map;
  * Calls / requests per session:                   4.33 / 4.67
  * Task time mean / median / P99 (ms):   3120.5 / 3001.2 / 4810.0
  * At the server / tools / agent:        78.1% / 10.3% / 11.6%
- * Step  Completed  Failed  Input tokens  Mean TTFT  P99 TTFT
- *    1          6       0          30.7      75.12    119.63
+ * Step Completed Failed Input tokens Mean TTFT P99 TTFT  Cached
+ *    1         6      0         30.7     75.12   119.63    0.0%
  * </pre>
  */
 final class SessionsSection implements ReportSection {
@@ -69,24 +69,26 @@ final class SessionsSection implements ReportSection {
     sb.append(
         String.format(
             Locale.ROOT,
-            "%4s %10s %7s %13s %10s %9s%n",
+            "%4s %9s %6s %12s %9s %8s %7s%n",
             "Step",
             "Completed",
             "Failed",
             "Input tokens",
             "Mean TTFT",
-            "P99 TTFT"));
+            "P99 TTFT",
+            "Cached"));
     for (SessionFigures.Step st : s.steps()) {
       sb.append(
           String.format(
               Locale.ROOT,
-              "%4d %10d %7d %13s %10s %9s%n",
+              "%4d %9d %6d %12s %9s %8s %7s%n",
               st.step(),
               st.completed(),
               st.failed(),
               figure(st.meanInputTokens(), 1),
               figure(st.ttftMeanMs(), 2),
-              figure(st.ttftP99Ms(), 2)));
+              figure(st.ttftP99Ms(), 2),
+              pct(st.cacheHitRate())));
     }
     return sb.toString();
   }
@@ -107,7 +109,9 @@ final class SessionsSection implements ReportSection {
         Note.kit(
             "A session's task time runs from its first call's send to its last call's end; its"
                 + " time is at the server while any of its calls is in flight, awaiting tools"
-                + " between a call's tool rounds, and the agent's own otherwise."));
+                + " between a call's tool rounds, and the agent's own otherwise. Prefix cache hits"
+                + " are the prompt tokens the server said its cache served (vLLM with"
+                + " --enable-prompt-tokens-details, llama.cpp's cache_n), over the prompt tokens."));
     List<List<Object>> rows = new ArrayList<>();
     for (RunAnalysis.Level l : a.levels().values()) {
       SessionFigures s = l.sessions();
@@ -166,7 +170,8 @@ final class SessionsSection implements ReportSection {
               st.failed(),
               figure(st.meanInputTokens(), 1),
               figure(st.ttftMeanMs(), 2),
-              figure(st.ttftP99Ms(), 2)));
+              figure(st.ttftP99Ms(), 2),
+              pct(st.cacheHitRate())));
     }
     return new Table(
         "By step (" + l.name() + "): a call's step is one more than the deepest call it waits for",

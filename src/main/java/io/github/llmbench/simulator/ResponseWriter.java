@@ -16,6 +16,12 @@ interface ResponseWriter {
   boolean emit(int k);
 
   /**
+   * The request was admitted with {@code cachedPromptTokens} of its prompt served by the prefix
+   * cache (called on the engine's thread, before its first {@link #emit}).
+   */
+  default void admitted(int cachedPromptTokens) {}
+
+  /**
    * Records the send lateness of the token just {@link #emit emitted} (if it returned true) once
    * its bytes are in the kernel: at once with epoll and NIO, whose writes are system calls; when
    * the write completes with io_uring, whose loop submits its queued writes after its tasks.

@@ -153,6 +153,9 @@ final class Scheduler {
         if (r.firstScheduledNanos < 0) {
           r.firstScheduledNanos = nowNanos;
           r.cachedPromptTokens = r.computed;
+          if (r.writer != null) {
+            r.writer.admitted(r.cachedPromptTokens);
+          }
           metrics.admitted(r, nowNanos);
         }
         running.add(r);

@@ -36,6 +36,8 @@ import java.util.function.Consumer;
  * @param loraModules LoRA adapters served besides the model ({@code --lora-modules name=path}):
  *     listed by {@code /v1/models} with the model as parent, and accepted as a request's {@code
  *     model}; none by default
+ * @param promptTokensDetails whether a usage says the prompt tokens the prefix cache served ({@code
+ *     --enable-prompt-tokens-details}); off by default, as vLLM's
  */
 public record SimulatorConfig(
     int port,
@@ -52,7 +54,8 @@ public record SimulatorConfig(
     int tokensPerChunk,
     int reasoningTokens,
     boolean profiler,
-    List<String> loraModules) {
+    List<String> loraModules,
+    boolean promptTokensDetails) {
 
   /** The most tokens a chunk may carry. */
   public static final int MAX_TOKENS_PER_CHUNK = 64;
@@ -98,7 +101,8 @@ public record SimulatorConfig(
         1,
         0,
         false,
-        List.of());
+        List.of(),
+        false);
   }
 
   public SimulatorConfig withPort(int port) {
@@ -162,6 +166,10 @@ public record SimulatorConfig(
     return with(b -> b.profiler = profiler);
   }
 
+  public SimulatorConfig withPromptTokensDetails(boolean details) {
+    return with(b -> b.promptTokensDetails = details);
+  }
+
   /** This config with the changes {@code change} makes to a copy of its values. */
   private SimulatorConfig with(Consumer<Values> change) {
     Values v = new Values(this);
@@ -186,6 +194,7 @@ public record SimulatorConfig(
     int reasoningTokens;
     boolean profiler;
     List<String> loraModules;
+    boolean promptTokensDetails;
 
     Values(SimulatorConfig c) {
       port = c.port;
@@ -203,6 +212,7 @@ public record SimulatorConfig(
       reasoningTokens = c.reasoningTokens;
       profiler = c.profiler;
       loraModules = c.loraModules;
+      promptTokensDetails = c.promptTokensDetails;
     }
 
     SimulatorConfig config() {
@@ -221,7 +231,8 @@ public record SimulatorConfig(
           tokensPerChunk,
           reasoningTokens,
           profiler,
-          loraModules);
+          loraModules,
+          promptTokensDetails);
     }
   }
 

@@ -34,7 +34,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * {@code model_dump_json(exclude_unset=True)} for chunks, {@code exclude_none=True} for the usage
  * chunk). vLLM 0.10.2+ also sends {@code "token_ids":null} (chat) and
  * {@code "prompt_token_ids":null,"token_ids":null} (completions) in every choice; the simulator
- * follows the older samples this kit was written against and omits them.
+ * follows the older samples this kit was written against and omits them. Where the config asks,
+ * the usage has {@code "prompt_tokens_details":{"cached_tokens":N}}, the prompt tokens its prefix
+ * cache served, as a vLLM started with {@code --enable-prompt-tokens-details} sends it.
  */
 final class StreamWriter implements ResponseWriter {
 
@@ -75,6 +77,13 @@ final class StreamWriter implements ResponseWriter {
   private final Channel channel;
   private final Runnable onDone;
   private final ParsedRequest req;
+
+  /** Its prompt tokens the prefix cache served, set at admission on the engine's thread. */
+  private volatile int cachedPromptTokens;
+
+  /** Whether the usage says them ({@code --enable-prompt-tokens-details}). */
+  private final boolean promptTokensDetails;
+
   private final String id;
   private final long created;
   private final String model;
@@ -110,7 +119,7 @@ final class StreamWriter implements ResponseWriter {
 
   StreamWriter(
       Channel channel, ParsedRequest req, String model, boolean keepAlive, Runnable onDone) {
-    this(channel, req, model, keepAlive, onDone, 1, 0, Dialect.VLLM.reasoningField());
+    this(channel, req, model, keepAlive, onDone, 1, 0, Dialect.VLLM.reasoningField(), false);
   }
 
   StreamWriter(
@@ -121,7 +130,9 @@ final class StreamWriter implements ResponseWriter {
       Runnable onDone,
       int tokensPerChunk,
       int reasoningTokens,
-      String reasoningField) {
+      String reasoningField,
+      boolean promptTokensDetails) {
+    this.promptTokensDetails = promptTokensDetails;
     this.tokensPerChunk = tokensPerChunk;
     this.reasoningTokens = req.chat ? reasoningTokens : 0;
     this.channel = channel;
@@ -270,6 +281,11 @@ final class StreamWriter implements ResponseWriter {
   }
 
   /** The last event, the usage when asked and [DONE], ending the response. */
+  @Override
+  public void admitted(int cachedPromptTokens) {
+    this.cachedPromptTokens = cachedPromptTokens;
+  }
+
   private void writeLast(int data, boolean role, byte[] pre, byte[] word, byte[] tail) {
     byte[] usage = null;
     if (req.includeUsage) {
@@ -283,6 +299,9 @@ final class StreamWriter implements ResponseWriter {
                   + (req.promptTokens + req.maxTokens)
                   + ",\"completion_tokens\":"
                   + req.maxTokens
+                  + (promptTokensDetails
+                      ? ",\"prompt_tokens_details\":{\"cached_tokens\":" + cachedPromptTokens + "}"
+                      : "")
                   + "}}\n\n");
       data += usage.length;
     }
@@ -409,7 +428,11 @@ final class StreamWriter implements ResponseWriter {
     u.put("prompt_tokens", req.promptTokens);
     u.put("total_tokens", req.promptTokens + req.maxTokens);
     u.put("completion_tokens", req.maxTokens);
-    u.putNull("prompt_tokens_details");
+    if (promptTokensDetails) {
+      u.putObject("prompt_tokens_details").put("cached_tokens", cachedPromptTokens);
+    } else {
+      u.putNull("prompt_tokens_details");
+    }
     if (req.chat) {
       o.putNull("prompt_logprobs");
     }

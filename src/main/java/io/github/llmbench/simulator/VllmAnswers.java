@@ -135,7 +135,8 @@ class VllmAnswers {
             onDone,
             sim.config().tokensPerChunk(),
             sim.config().reasoningTokens(),
-            reasoningField());
+            reasoningField(),
+            sim.config().promptTokensDetails());
     if (p.stream) {
       sw.writeStreamHead();
     }

@@ -48,7 +48,8 @@ public record SessionsFigures(
       int failed,
       Double meanInputTokens,
       Double meanTtftMs,
-      Double p99TtftMs) {}
+      Double p99TtftMs,
+      Double prefixCacheHitRate) {}
 
   /** A level's session figures, null outside sessions. */
   static SessionsFigures of(SessionFigures s) {
@@ -83,7 +84,8 @@ public record SessionsFigures(
                         st.failed(),
                         finite(st.meanInputTokens()),
                         finite(st.ttftMeanMs()),
-                        finite(st.ttftP99Ms())))
+                        finite(st.ttftP99Ms()),
+                        finite(st.cacheHitRate())))
             .toList());
   }
 }

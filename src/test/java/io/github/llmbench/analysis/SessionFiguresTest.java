@@ -71,11 +71,24 @@ class SessionFiguresTest {
   void stepsGiveTheirTtftAndPromptLengthOverCompletedRequests() {
     List<SessionFigures.Step> steps = SessionFigures.of(RECORDS).steps();
     assertEquals(2, steps.size());
-    assertEquals(new SessionFigures.Step(1, 3, 0, 100, 10, 10), steps.get(0));
+    assertEquals(new SessionFigures.Step(1, 3, 0, 100, 10, 10, Double.NaN), steps.get(0));
     assertEquals(2, steps.get(1).step());
     assertEquals(2, steps.get(1).completed());
     assertEquals(1, steps.get(1).failed());
     assertEquals(200, steps.get(1).meanInputTokens());
+  }
+
+  @Test
+  void aStepsPrefixCacheHitsAreOverTheRequestsWhoseServerSaid() {
+    List<RequestRecord> rs =
+        List.of(
+            call("s", "a", 1, 0, 0, 10, true).toBuilder().inputTokens(100).cachedTokens(20).build(),
+            call("s", "b", 1, 0, 0, 10, true).toBuilder()
+                .inputTokens(300)
+                .cachedTokens(280)
+                .build(),
+            call("s", "c", 1, 0, 0, 10, true).toBuilder().inputTokens(500).build());
+    assertEquals(0.75, SessionFigures.of(rs).steps().get(0).cacheHitRate(), 1e-12);
   }
 
   @Test

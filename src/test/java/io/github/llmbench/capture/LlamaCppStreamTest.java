@@ -78,6 +78,7 @@ class LlamaCppStreamTest {
     assertEquals(3, t.predictedN());
     assertEquals(4.394, t.predictedMs(), 1e-9);
     assertEquals(2.197, t.predictedPerTokenMs(), 1e-9);
+    assertEquals(0, p.cachedTokens());
   }
 
   @Test
@@ -93,6 +94,12 @@ class LlamaCppStreamTest {
     assertEquals(List.of(0L, 1L, 2L), SseText.textArrivalsMs(p));
     assertEquals(3, p.completionTokens());
     assertEquals(6, p.promptTokens()); // usage counts the cached token, timings.prompt_n does not
+    assertEquals(1, p.cachedTokens(), "usage.prompt_tokens_details.cached_tokens");
+    List<String> timingsOnly =
+        events.stream()
+            .map(e -> e.replace(",\"prompt_tokens_details\":{\"cached_tokens\":1}", ""))
+            .toList();
+    assertEquals(1, SseText.parse(timingsOnly).cachedTokens(), "else timings.cache_n");
     assertEquals(5, p.serverTimings().promptN());
     assertEquals(3, p.serverTimings().predictedN());
   }

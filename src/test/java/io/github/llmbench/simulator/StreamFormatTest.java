@@ -126,6 +126,33 @@ class StreamFormatTest {
   }
 
   @Test
+  void withPromptTokensDetailsTheUsageSaysThePromptTokensItsPrefixCacheServed() throws Exception {
+    VllmSimulator details =
+        VllmSimulator.start(
+            SimulatorConfig.defaults()
+                .withModel("sim-tiny")
+                .withGpu("rtx4090")
+                .withPromptTokensDetails(true));
+    try {
+      SimClient c = new SimClient(details);
+      String body =
+          "{\"model\":\"llmbench/sim-tiny\",\"messages\":[{\"role\":\"user\",\"content\":\""
+              + "word ".repeat(100)
+              + "\"}],\"max_tokens\":2,\"stream\":true,\"stream_options\":{\"include_usage\":true}}";
+      List<Integer> cached = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        List<String> ev = rawEvents(c.post("/v1/chat/completions", body).body());
+        JsonNode usage = SimClient.json(ev.get(ev.size() - 2)).get("usage");
+        cached.add(usage.get("prompt_tokens_details").get("cached_tokens").asInt());
+      }
+      assertEquals(0, cached.get(0), "a new prompt");
+      assertTrue(cached.get(1) > 0, "the same prompt again, its full blocks cached: " + cached);
+    } finally {
+      details.close();
+    }
+  }
+
+  @Test
   void chatStreamWithoutIncludeUsageHasNoUsageChunk() throws Exception {
     HttpResponse<String> r =
         client.post(

@@ -34,6 +34,9 @@ public record SessionShape(
   /** The key of the system prompt every session shares. */
   public static final String SYSTEM_KEY = "shape-system";
 
+  /** The name of every session of a shape (the run numbers them: {@code agent#1}, ...). */
+  public static final String NAME = "agent";
+
   public SessionShape {
     if (depth < 1 || fanout < 0 || taskTokens < 1 || stepTokens < 1 || subagentTokens < 1) {
       throw new IllegalArgumentException(
@@ -45,8 +48,11 @@ public record SessionShape(
     }
   }
 
-  /** Session number {@code index}: the same calls for every index, their own text by name. */
-  public AgentSession session(long index) {
+  /**
+   * The shape's session: every session of a run has these calls, each its own text (the run's
+   * number for it seeds its text and waits).
+   */
+  public AgentSession session() {
     List<SessionCall> calls = new ArrayList<>();
     String previous = null;
     List<String> joined = List.of();
@@ -78,7 +84,7 @@ public record SessionShape(
       previous = id;
       joined = subs;
     }
-    return new AgentSession("shape-" + index, calls);
+    return new AgentSession(NAME, calls);
   }
 
   private void system(SessionCall.Builder b) {

@@ -12,7 +12,7 @@ public final class SessionSupply {
   private final String description;
 
   private SessionSupply(List<AgentSession> sessions, SessionShape shape, String description) {
-    this.sessions = sessions;
+    this.sessions = shape != null ? List.of(shape.session()) : sessions;
     this.shape = shape;
     this.description = description;
   }
@@ -30,14 +30,12 @@ public final class SessionSupply {
     return new SessionSupply(List.of(), shape, "synthetic sessions: " + shape.describe());
   }
 
-  /** Session number {@code n} of the run (from 0). */
+  /**
+   * Session number {@code n} of the run (from 0); a shape's are all one session, each sent with
+   * text of its own.
+   */
   public AgentSession session(long n) {
-    return shape != null ? shape.session(n) : sessions.get((int) (n % sessions.size()));
-  }
-
-  /** The distinct sessions before they repeat (a shape's never do: 0). */
-  public int distinct() {
-    return sessions.size();
+    return sessions.get((int) (n % sessions.size()));
   }
 
   /** The largest {@code max_tokens} any call asks, or {@code runDefault} when none says more. */

@@ -12,8 +12,8 @@ class SessionShapeTest {
   @Test
   void stepsFanOutAndJoinAndTheContextGrows() {
     SessionShape shape = new SessionShape(3, 2, 100, 40, 20, 500, 16, new Delay.Fixed(50));
-    AgentSession s = shape.session(7);
-    assertEquals("shape-7", s.id());
+    AgentSession s = shape.session();
+    assertEquals("agent", s.id());
     assertEquals(shape.callsPerSession(), s.calls().size());
     assertEquals(
         List.of("step1", "step1.sub1", "step1.sub2", "step2", "step2.sub1", "step2.sub2", "step3"),
@@ -49,7 +49,7 @@ class SessionShapeTest {
 
   @Test
   void withoutFanOutItIsAChain() {
-    AgentSession s = new SessionShape(4, 0, 10, 10, 10, 0, 8, Delay.NONE).session(0);
+    AgentSession s = new SessionShape(4, 0, 10, 10, 10, 0, 8, Delay.NONE).session();
     assertEquals(4, s.calls().size());
     assertEquals(4, s.depth());
     assertEquals("user", s.call("step1").messages().get(0).role());
