@@ -409,6 +409,16 @@ public final class PreparedWorkload {
     prepared = true;
     Map<String, String> notes = new LinkedHashMap<>();
     Optional<ContextLength> context = server.contextLength();
+    if (sessions != null) {
+      notes.put("lengths", sessionLengths());
+      notes.put(
+          "context",
+          context.map(c -> c.tokens() + " tokens per request (" + c.source() + "); ").orElse("")
+              + "agent sessions' prompts grow with the answers they carry: not checked before"
+              + " the load (a call over the context fails with the server's error)");
+      preparedNotes = Collections.unmodifiableMap(notes);
+      return preparedNotes;
+    }
     if (dataset instanceof RandomDataset random && context.isPresent()) {
       // distributions without a top are clipped to the context before any prompt is made
       random.fitTo(context.get().tokens() - templateTokens);
@@ -562,6 +572,16 @@ public final class PreparedWorkload {
         groups,
         groups == 1 ? "" : "s",
         groups == 1 ? "es" : "");
+  }
+
+  /** How exact the sessions' synthetic text ({@code {{tokens:N}}}) is. */
+  private String sessionLengths() {
+    boolean estimated =
+        !(dataset instanceof RandomDataset random) || random.method() != RandomDataset.Method.WORDS;
+    return "agent sessions' synthetic text ({{tokens:N}}): words of the run's vocabulary, "
+        + (estimated
+            ? "their tokens estimated (the server's tokenizer cannot be asked as a call is sent)"
+            : "their tokens measured with the server's tokenizer before the load");
   }
 
   /**
