@@ -13,6 +13,7 @@ import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.summary.SessionsFigures;
 import io.github.llmbench.summary.Summary;
+import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.ScriptedServer;
 import io.github.llmbench.testing.TestReports;
@@ -20,6 +21,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -189,6 +192,16 @@ class SessionsIT {
     for (RequestRecord r : records) {
       assertEquals(place(r).session(), received.get(r.id()).headers().get("x-session-id"));
     }
+  }
+
+  @Test
+  void thePageDrawsTheContextGrowthChart() throws Exception {
+    Chromium.Dump dump = Chromium.open(RunFiles.ofRun(run.runDir()).page());
+    Matcher status = Pattern.compile("data-expected=\"(\\d+)\"").matcher(dump.dom());
+    assertTrue(status.find(), dump.log());
+    Chromium.assertChartsDrawn(dump, Integer.parseInt(status.group(1)));
+    assertTrue(dump.dom().contains("TTFT and prompt length by step (c2)"), "the steps chart");
+    assertTrue(dump.dom().contains("Task time and where it went"), "the sessions table");
   }
 
   @Test

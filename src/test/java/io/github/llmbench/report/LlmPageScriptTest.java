@@ -182,7 +182,16 @@ class LlmPageScriptTest {
         chart("c-gpu", "gpu", "title", "GPU"),
         chart("c-capacity", "capacity", "metric", "ttft.p99"),
         chart("c-ab", "ab", "gate", 0),
-        chart("c-roofline", "roofline", "title", "Roofline"));
+        chart("c-roofline", "roofline", "title", "Roofline"),
+        chart(
+            "c-steps",
+            "steps",
+            "title",
+            "By step " + XSS,
+            "points",
+            List.of(
+                map("step", 1, "ttft", 40.0, "ttftP99", 80.0, "input", 300.0),
+                map("step", 2, "ttft", 55.0, "ttftP99", null, "input", 620.0))));
   }
 
   /** A page of the script frame, {@code llm-page.js}, a box per chart and the data. */
