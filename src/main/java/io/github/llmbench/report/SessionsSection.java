@@ -78,19 +78,21 @@ final class SessionsSection implements ReportSection {
             "P99 TTFT",
             "Cached"));
     for (SessionFigures.Step st : s.steps()) {
-      sb.append(
-          String.format(
-              Locale.ROOT,
-              "%4d %9d %6d %12s %9s %8s %7s%n",
-              st.step(),
-              st.completed(),
-              st.failed(),
-              figure(st.meanInputTokens(), 1),
-              figure(st.ttftMeanMs(), 2),
-              figure(st.ttftP99Ms(), 2),
-              pct(st.cacheHitRate())));
+      sb.append(String.format(Locale.ROOT, "%4s %9s %6s %12s %9s %8s %7s%n", cells(st).toArray()));
     }
     return sb.toString();
+  }
+
+  /** A step's cells, the console's and the page's. */
+  private static List<Object> cells(SessionFigures.Step st) {
+    return PagePart.row(
+        st.step(),
+        st.completed(),
+        st.failed(),
+        figure(st.meanInputTokens(), 1),
+        figure(st.ttftMeanMs(), 2),
+        figure(st.ttftP99Ms(), 2),
+        pct(st.cacheHitRate()));
   }
 
   private static void line(StringBuilder sb, String label, String value) {
@@ -163,15 +165,7 @@ final class SessionsSection implements ReportSection {
   private static Table stepsTable(RunAnalysis.Level l) {
     List<List<Object>> rows = new ArrayList<>();
     for (SessionFigures.Step st : l.sessions().steps()) {
-      rows.add(
-          PagePart.row(
-              st.step(),
-              st.completed(),
-              st.failed(),
-              figure(st.meanInputTokens(), 1),
-              figure(st.ttftMeanMs(), 2),
-              figure(st.ttftP99Ms(), 2),
-              pct(st.cacheHitRate())));
+      rows.add(cells(st));
     }
     return new Table(
         "By step (" + l.name() + "): a call's step is one more than the deepest call it waits for",

@@ -316,12 +316,7 @@ public final class ScriptedServer implements AutoCloseable {
       }
       default -> {}
     }
-    out.write(
-        ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
-                + connectionHeader()
-                + "\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
-    event(out, chunk("{\"role\":\"assistant\",\"content\":\"\"}", null));
+    streamStart(out);
     for (int i = 0; i < TOKENS; i++) {
       Thread.sleep(20);
       if (b == Behaviour.ERROR_EVENT && i == 2) {
@@ -410,12 +405,7 @@ public final class ScriptedServer implements AutoCloseable {
 
   /** A tool call streamed as vLLM does: id and name first, the arguments in two pieces. */
   private boolean toolCall(OutputStream out, int n) throws IOException, InterruptedException {
-    out.write(
-        ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
-                + connectionHeader()
-                + "\r\n")
-            .getBytes(StandardCharsets.US_ASCII));
-    event(out, chunk("{\"role\":\"assistant\",\"content\":\"\"}", null));
+    streamStart(out);
     Thread.sleep(20);
     event(
         out,
@@ -439,6 +429,16 @@ public final class ScriptedServer implements AutoCloseable {
     event(out, "[DONE]");
     endChunked(out);
     return true;
+  }
+
+  /** A stream's status line and headers, and its role chunk. */
+  private void streamStart(OutputStream out) throws IOException {
+    out.write(
+        ("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n"
+                + connectionHeader()
+                + "\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+    event(out, chunk("{\"role\":\"assistant\",\"content\":\"\"}", null));
   }
 
   private String connectionHeader() {
