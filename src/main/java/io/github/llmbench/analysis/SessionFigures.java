@@ -15,9 +15,10 @@ import java.util.TreeMap;
 
 /**
  * What an agent's user waits for, over a level's agent sessions: each session's task time (its
- * first call's send to its last call's end), the calls and requests it took, and where its time
- * went (a call in flight at the server, a tool's answer awaited, or the agent's own wait); and TTFT
- * and prompt length by step (a call's depth in its session), the context growth. Pure, from the
+ * start, before any wait for its first call, to its last call's end; from its first call's send
+ * where its records do not say its start), the calls and requests it took, and where its time went
+ * (a call in flight at the server, a tool's answer awaited, or the agent's own wait); and TTFT and
+ * prompt length by step (a call's depth in its session), the context growth. Pure, from the
  * requests' records alone; empty for records outside sessions.
  *
  * @param tasks each session, in order of its start
@@ -33,7 +34,7 @@ public record SessionFigures(List<Task> tasks, LatencyStats taskMs, List<Step> s
    * One session of the level.
    *
    * @param session its id in the records, e.g. {@code review#3}
-   * @param startMs its first call's send (epoch ms)
+   * @param startMs its start (epoch ms), else its first call's send
    * @param endMs its last call's end
    * @param calls its calls that were sent
    * @param requests its requests (a call's tool rounds are requests of their own)
@@ -165,10 +166,13 @@ public record SessionFigures(List<Task> tasks, LatencyStats taskMs, List<Step> s
     List<long[]> atServer = new ArrayList<>();
     Map<String, TreeMap<Integer, RequestRecord>> rounds = new LinkedHashMap<>();
     for (RequestRecord r : rs) {
+      RequestOrigin.SessionPlace p = r.origin().sessionPlace();
       start = Math.min(start, r.startMs());
+      if (p.sessionStartMs() != RequestRecord.ABSENT) {
+        start = Math.min(start, p.sessionStartMs());
+      }
       end = Math.max(end, r.endMs());
       completed &= r.ok();
-      RequestOrigin.SessionPlace p = r.origin().sessionPlace();
       calls.add(p.call());
       atServer.add(new long[] {r.startMs(), r.endMs()});
       rounds.computeIfAbsent(p.call(), c -> new TreeMap<>()).put(p.round(), r);

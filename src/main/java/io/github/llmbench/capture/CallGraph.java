@@ -34,8 +34,12 @@ public interface CallGraph {
     }
   }
 
-  /** The calls due at the session's start. */
-  List<Due> start();
+  /**
+   * The calls due at the session's start.
+   *
+   * @param startMs the session's start (epoch ms, the records' clock)
+   */
+  List<Due> start(long startMs);
 
   /** What call {@code id}, now due, sends. */
   Call call(String id);

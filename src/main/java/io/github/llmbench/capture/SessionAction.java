@@ -64,7 +64,7 @@ final class SessionAction extends KitAction {
       next.execute(clean.markAsFailed());
       return;
     }
-    running.due(running.graph.start());
+    running.due(running.graph.start(ClockAnchor.epochMs(System.nanoTime())));
     running.passOnWhenDone();
   }
 

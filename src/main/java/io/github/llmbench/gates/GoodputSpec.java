@@ -22,9 +22,9 @@ import java.util.stream.Collectors;
  * first output token (a reasoning model's first answer token; a request that did not reason answers
  * with its first token, so its TTFO is its TTFT).
  *
- * <p>In agent sessions, {@code task:MS} bounds a session's task time (its first call's send to its
- * last call's end, {@link SessionFigures}): goodput then counts sessions, each good when every call
- * completed (and met the per-request objectives given) and the task took at most MS.
+ * <p>In agent sessions, {@code task:MS} bounds a session's task time (its start to its last call's
+ * end, {@link SessionFigures}): goodput then counts sessions, each good when every call completed
+ * (and met the per-request objectives given) and the task took at most MS.
  *
  * @param objectivesMs each metric's objective in ms, in the order given (for {@link #toString()})
  * @param ttfoMs the objective on TTFO in ms, null for none

@@ -3,6 +3,7 @@ package io.github.llmbench.injection;
 import io.github.llmbench.capture.CallGraph;
 import io.github.llmbench.capture.ParsedStream;
 import io.github.llmbench.records.RequestOrigin;
+import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.workload.RequestBodies;
 import io.github.llmbench.workload.sessions.SessionRun;
 import java.util.LinkedHashMap;
@@ -23,6 +24,7 @@ final class AgentCalls implements CallGraph {
   private final String instance;
   private final Optional<String> sessionHeader;
   private final UnaryOperator<RequestOrigin> sending;
+  private long startMs = RequestRecord.ABSENT;
 
   /**
    * @param instance the session's id in the run's records, e.g. {@code review#3}
@@ -46,7 +48,8 @@ final class AgentCalls implements CallGraph {
   }
 
   @Override
-  public List<Due> start() {
+  public List<Due> start(long startMs) {
+    this.startMs = startMs;
     return dues(run.start());
   }
 
@@ -57,7 +60,8 @@ final class AgentCalls implements CallGraph {
     sessionHeader.ifPresent(h -> headers.put(h, instance));
     RequestOrigin origin =
         RequestOrigin.sessionPlace(
-            new RequestOrigin.SessionPlace(instance, r.call(), r.step(), r.parents(), r.round()));
+            new RequestOrigin.SessionPlace(
+                instance, r.call(), r.step(), r.parents(), r.round(), startMs));
     return new Call(
         bodies.sessionBody(r, defaultMaxTokens), headers, r.spec().model(), sending.apply(origin));
   }

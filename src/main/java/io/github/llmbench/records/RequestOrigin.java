@@ -82,8 +82,8 @@ public record RequestOrigin(Workload workload, Sending sending, Pairing pairing)
 
   /**
    * Where a request sits in an agent session, written to {@code requests.jsonl} as {@code
-   * "session"}, {@code "call"}, {@code "step"}, {@code "parents"} and, for a tool round, {@code
-   * "round"}.
+   * "session"}, {@code "call"}, {@code "step"}, {@code "parents"}, {@code "session_start_ms"} and,
+   * for a tool round, {@code "round"}.
    *
    * @param session the session's run of its graph, unique within the run ({@code research#3}: the
    *     session's name and the how-manieth session the run started)
@@ -91,9 +91,17 @@ public record RequestOrigin(Workload workload, Sending sending, Pairing pairing)
    * @param step 1 for a call that waited for nothing, else one more than its deepest parent's
    * @param parents the ids of the calls it waited for
    * @param round 0, or the tool round it sends (from 1)
+   * @param sessionStartMs when its session started (epoch ms), before any wait for its first call;
+   *     {@link RequestRecord#ABSENT} when not known
    */
   public record SessionPlace(
-      String session, String call, int step, List<String> parents, int round) {
+      String session, String call, int step, List<String> parents, int round, long sessionStartMs) {
+
+    /** A place whose session's start is not known. */
+    public SessionPlace(String session, String call, int step, List<String> parents, int round) {
+      this(session, call, step, parents, round, RequestRecord.ABSENT);
+    }
+
     public SessionPlace {
       if (session == null || call == null || step < 1 || round < 0) {
         throw new IllegalArgumentException(

@@ -26,14 +26,14 @@ import java.util.List;
  *
  * (on one line), plus {@code "server_timings":{...}} when the server sent some, and {@code
  * "conversation"}, {@code "turn"} (multi-turn runs), {@code "session"}, {@code "call"}, {@code
- * "step"}, {@code "parents"}, {@code "round"} (agent sessions) or {@code "trace_ms"}, {@code
- * "sent_ms"} (trace replays), {@code "cached_tokens"} (the prompt tokens the server's prefix cache
- * served, where it said), {@code "client_queue_ms"} (a {@code -Dmax.conc} wait) where the request
- * has them ({@link RequestOrigin}), and {@code "endpoint"}, {@code "model"} in a run over several
- * servers or models ({@link Route}). Every other field is written, null or not. Latencies are whole
- * µs written as ms with at most 3 decimals and at least one ({@code 10.0}, {@code 10.03}, {@code
- * 10.003}): the decimal text of the integer, so no double formatting noise such as {@code
- * 10.003000000000002}.
+ * "step"}, {@code "parents"}, {@code "round"}, {@code "session_start_ms"} (agent sessions) or
+ * {@code "trace_ms"}, {@code "sent_ms"} (trace replays), {@code "cached_tokens"} (the prompt tokens
+ * the server's prefix cache served, where it said), {@code "client_queue_ms"} (a {@code -Dmax.conc}
+ * wait) where the request has them ({@link RequestOrigin}), and {@code "endpoint"}, {@code "model"}
+ * in a run over several servers or models ({@link Route}). Every other field is written, null or
+ * not. Latencies are whole µs written as ms with at most 3 decimals and at least one ({@code 10.0},
+ * {@code 10.03}, {@code 10.003}): the decimal text of the integer, so no double formatting noise
+ * such as {@code 10.003000000000002}.
  *
  * <p>Reading is streaming (no tree per line) and strict about types: integers for {@code start_ms},
  * {@code end_ms}, the token counts and the status; numbers or null for latencies; strings or null
@@ -117,6 +117,9 @@ public final class RequestRecordJson {
         g.writeEndArray();
         if (call.round() > 0) {
           g.writeNumberField("round", call.round());
+        }
+        if (call.sessionStartMs() != RequestRecord.ABSENT) {
+          g.writeNumberField("session_start_ms", call.sessionStartMs());
         }
       }
       if (origin.traceMicros() != RequestRecord.ABSENT) {
@@ -302,6 +305,7 @@ public final class RequestRecordJson {
   private int step;
   private List<String> parents;
   private int round;
+  private long sessionStartMs;
   private long traceMicros;
   private long sentMicros;
   private int injector;
@@ -331,6 +335,7 @@ public final class RequestRecordJson {
     step = 0;
     parents = List.of();
     round = 0;
+    sessionStartMs = RequestRecord.ABSENT;
     traceMicros = RequestRecord.ABSENT;
     sentMicros = RequestRecord.ABSENT;
     injector = -1;
@@ -383,6 +388,7 @@ public final class RequestRecordJson {
       case "step" -> step = intOr(p, t, name, 0);
       case "parents" -> parents = texts(p, t, name);
       case "round" -> round = intOr(p, t, name, 0);
+      case "session_start_ms" -> sessionStartMs = longValue(p, t, name);
       case "trace_ms" -> traceMicros = micros(p, t, name);
       case "sent_ms" -> sentMicros = micros(p, t, name);
       case "client_queue_ms" -> queueMicros = micros(p, t, name);
@@ -459,7 +465,8 @@ public final class RequestRecordJson {
                   sentMicros,
                   session == null
                       ? null
-                      : new RequestOrigin.SessionPlace(session, call, step, parents, round)),
+                      : new RequestOrigin.SessionPlace(
+                          session, call, step, parents, round, sessionStartMs)),
               new RequestOrigin.Sending(injector, trial, queueMicros),
               pairing(pair, side)));
     }

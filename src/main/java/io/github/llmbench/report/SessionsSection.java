@@ -17,9 +17,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Agent sessions, per level: what the agent's user waits for (the task time from a session's first
- * call to its last call's end), the calls it took, where its time went (at the server, awaiting
- * tools, the agent's own waits), and TTFT and prompt length by step, the context growth.
+ * Agent sessions, per level: what the agent's user waits for (the task time from a session's start
+ * to its last call's end), the calls it took, where its time went (at the server, awaiting tools,
+ * the agent's own waits), and TTFT and prompt length by step, the context growth.
  *
  * <pre>
  * --------------------- Agent sessions ----------------------
@@ -109,7 +109,7 @@ final class SessionsSection implements ReportSection {
     List<Item> items = new ArrayList<>();
     items.add(
         Note.kit(
-            "A session's task time runs from its first call's send to its last call's end; its"
+            "A session's task time runs from its start to its last call's end; its"
                 + " time is at the server while any of its calls is in flight, awaiting tools"
                 + " between a call's tool rounds, and the agent's own otherwise. Prefix cache hits"
                 + " are the prompt tokens the server said its cache served (vLLM with"

@@ -92,6 +92,20 @@ class SessionFiguresTest {
   }
 
   @Test
+  void aTaskStartsWhenItsSessionStartedWhereTheRecordsSaySo() {
+    RequestRecord first =
+        call("s", "a", 1, 0, 100, 200, true).toBuilder()
+            .origin(
+                RequestOrigin.sessionPlace(
+                    new RequestOrigin.SessionPlace("s", "a", 1, List.of(), 0, 40)))
+            .build();
+    SessionFigures.Task t = SessionFigures.tasks(List.of(first)).get(0);
+    assertEquals(40, t.startMs());
+    assertEquals(160, t.taskMs());
+    assertEquals(60, t.agentMs(), "the wait before the first call is the agent's");
+  }
+
+  @Test
   void recordsOutsideSessionsHaveNone() {
     assertTrue(SessionFigures.of(List.of(RECORDS.get(6))).isEmpty());
   }
