@@ -56,15 +56,17 @@ final class SessionAction extends KitAction {
     capture.watch(clean.eventLoop());
     Session javaSession = new Session(clean);
     Running running;
+    List<CallGraph.Due> first;
     try {
       running = new Running(clean, level.apply(javaSession), graphs.apply(javaSession));
+      first = running.graph.start(ClockAnchor.epochMs(System.nanoTime()));
     } catch (RuntimeException e) {
       LOG.error("gatling-llm-bench: could not start a session: {}", e.toString());
       stats.crash(clean, StreamCapture.REQUEST_RECORD, String.valueOf(e.getMessage()));
       next.execute(clean.markAsFailed());
       return;
     }
-    running.due(running.graph.start(ClockAnchor.epochMs(System.nanoTime())));
+    running.due(first);
     running.passOnWhenDone();
   }
 
