@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 /**
  * What an agent's user waits for, over a level's agent sessions: each session's task time (its
@@ -118,7 +120,7 @@ public record SessionFigures(List<Task> tasks, LatencyStats taskMs, List<Step> s
     return share(Task::agentMs);
   }
 
-  private double share(java.util.function.ToDoubleFunction<Task> part) {
+  private double share(ToDoubleFunction<Task> part) {
     double total = tasks.stream().mapToDouble(Task::taskMs).sum();
     return total > 0 ? tasks.stream().mapToDouble(part).sum() / total : Double.NaN;
   }
@@ -205,7 +207,7 @@ public record SessionFigures(List<Task> tasks, LatencyStats taskMs, List<Step> s
    */
   static long[] covered(List<long[]> first, List<long[]> second) {
     long[] bounds =
-        java.util.stream.Stream.concat(first.stream(), second.stream())
+        Stream.concat(first.stream(), second.stream())
             .flatMapToLong(i -> Arrays.stream(i))
             .sorted()
             .distinct()

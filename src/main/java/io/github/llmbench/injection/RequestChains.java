@@ -304,21 +304,15 @@ public final class RequestChains {
     Phase.Trial trial = phase.trial();
     boolean measured = phase.level().measured();
     AtomicLong index = measured ? measuredIndex : warmupIndex;
-    return exec(
-        group(level)
-            .on(
-                sessionOf(
-                    s -> level,
-                    measured,
-                    () -> datasetIndex(index.getAndIncrement(), injector),
-                    origin ->
-                        trial.repeated()
-                            ? RequestOrigin.inTrial(origin, trial.number())
-                            : origin)));
+    return sessionOf(
+        s -> level,
+        measured,
+        () -> datasetIndex(index.getAndIncrement(), injector),
+        origin -> trial.repeated() ? RequestOrigin.inTrial(origin, trial.number()) : origin);
   }
 
   /**
-   * The chain of one agent session.
+   * The chain of one agent session, in its level's group.
    *
    * @param level its level's tag, from the user's session
    * @param measured whether it is measured (else the warmup's: its text and waits from another
@@ -347,7 +341,7 @@ public final class RequestChains {
               header,
               origin -> withInjector(sending.apply(origin), injector));
         };
-    return capture.session(level, graphs);
+    return exec(group(level).on(capture.session(level, graphs)));
   }
 
   /**
@@ -369,15 +363,11 @@ public final class RequestChains {
    */
   public ChainBuilder probeRequest() {
     if (workload.sessions().isPresent()) {
-      Function<Session, String> probe = session -> CapacityProbes.levelOf(session).tag();
-      return exec(
-          group(probe)
-              .on(
-                  sessionOf(
-                      probe,
-                      true,
-                      () -> datasetIndex(measuredIndex.getAndIncrement(), injector),
-                      origin -> origin)));
+      return sessionOf(
+          session -> CapacityProbes.levelOf(session).tag(),
+          true,
+          () -> datasetIndex(measuredIndex.getAndIncrement(), injector),
+          origin -> origin);
     }
     ChainBuilder request =
         capture.request(
@@ -401,17 +391,14 @@ public final class RequestChains {
       Level level, Supplier<PairPlan.Trial> trial, LongSupplier nextPrompt) {
     String tag = level.tag();
     if (workload.sessions().isPresent()) {
-      return exec(
-          group(tag)
-              .on(
-                  sessionOf(
-                      s -> tag,
-                      true,
-                      nextPrompt,
-                      origin -> {
-                        PairPlan.Trial t = trial.get();
-                        return RequestOrigin.inPair(origin, t.pair(), t.side());
-                      })));
+      return sessionOf(
+          s -> tag,
+          true,
+          nextPrompt,
+          origin -> {
+            PairPlan.Trial t = trial.get();
+            return RequestOrigin.inPair(origin, t.pair(), t.side());
+          });
     }
     ChainBuilder request =
         capture.request(

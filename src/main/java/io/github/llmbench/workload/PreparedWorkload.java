@@ -8,7 +8,6 @@ import io.github.llmbench.settings.Images;
 import io.github.llmbench.settings.LoadSettings;
 import io.github.llmbench.settings.SessionSettings;
 import io.github.llmbench.settings.WorkloadSettings;
-import io.github.llmbench.workload.sessions.Delay;
 import io.github.llmbench.workload.sessions.MessageTemplate;
 import io.github.llmbench.workload.sessions.SessionFile;
 import io.github.llmbench.workload.sessions.SessionShape;
@@ -135,19 +134,7 @@ public final class PreparedWorkload {
             SessionSupply.of(
                 WekaTraces.read(w.file().get(), s.idleCapSeconds() * 1000),
                 "Weka agent traces of " + w.file().get());
-        default -> {
-          SessionSettings.Shape shape = s.shape();
-          yield SessionSupply.shaped(
-              new SessionShape(
-                  shape.depth(),
-                  shape.fanout(),
-                  shape.taskTokens(),
-                  shape.stepTokens(),
-                  shape.subagentTokens(),
-                  shape.systemTokens(),
-                  shape.outputTokens(),
-                  new Delay.Fixed(shape.thinkMs())));
-        }
+        default -> SessionSupply.shaped(SessionShape.of(s.shape()));
       };
     }
 

@@ -54,6 +54,7 @@ class SessionsIT {
   private static GatlingRun.Result run;
   private static List<RequestRecord> records;
   private static Map<String, ScriptedServer.Exchange> received;
+  private static List<String> receivedIds;
   private static Summary summary;
 
   @BeforeAll
@@ -80,8 +81,10 @@ class SessionsIT {
     }
     assertEquals(0, run.exitCode(), run.console());
     records = RequestsJsonl.read(RunFiles.ofRun(run.runDir()).requests());
+    receivedIds = exchanges.stream().map(e -> e.headers().get("x-request-id")).toList();
     received =
-        exchanges.stream().collect(Collectors.toMap(e -> e.headers().get("x-request-id"), e -> e));
+        exchanges.stream()
+            .collect(Collectors.toMap(e -> e.headers().get("x-request-id"), e -> e, (a, b) -> a));
     summary = TestReports.summary(run.runDir());
   }
 
@@ -113,6 +116,10 @@ class SessionsIT {
     assertTrue(records.stream().allMatch(RequestRecord::ok), records.toString());
     assertEquals(
         received.keySet(), records.stream().map(RequestRecord::id).collect(Collectors.toSet()));
+    assertEquals(
+        records.stream().map(RequestRecord::id).sorted().toList(),
+        receivedIds.stream().sorted().toList(),
+        "each x-request-id arrived exactly once");
     Map<String, Long> perSession =
         records.stream()
             .collect(Collectors.groupingBy(r -> place(r).session(), Collectors.counting()));

@@ -1,5 +1,6 @@
 package io.github.llmbench.workload.sessions;
 
+import io.github.llmbench.settings.SessionSettings;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,6 +47,19 @@ public record SessionShape(
       throw new IllegalArgumentException(
           "a session shape needs systemTokens >= 0 and outputTokens >= 1: " + this);
     }
+  }
+
+  /** The shape {@code -Dsession.shape} names, its agent's wait fixed. */
+  public static SessionShape of(SessionSettings.Shape s) {
+    return new SessionShape(
+        s.depth(),
+        s.fanout(),
+        s.taskTokens(),
+        s.stepTokens(),
+        s.subagentTokens(),
+        s.systemTokens(),
+        s.outputTokens(),
+        new Delay.Fixed(s.thinkMs()));
   }
 
   /**

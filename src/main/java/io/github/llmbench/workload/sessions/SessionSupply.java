@@ -8,12 +8,10 @@ import java.util.List;
  */
 public final class SessionSupply {
   private final List<AgentSession> sessions;
-  private final SessionShape shape;
   private final String description;
 
-  private SessionSupply(List<AgentSession> sessions, SessionShape shape, String description) {
-    this.sessions = shape != null ? List.of(shape.session()) : sessions;
-    this.shape = shape;
+  private SessionSupply(List<AgentSession> sessions, String description) {
+    this.sessions = sessions;
     this.description = description;
   }
 
@@ -22,12 +20,12 @@ public final class SessionSupply {
     if (sessions.isEmpty()) {
       throw new IllegalArgumentException("no sessions in " + description);
     }
-    return new SessionSupply(List.copyOf(sessions), null, description);
+    return new SessionSupply(List.copyOf(sessions), description);
   }
 
   /** Synthetic sessions of one shape. */
   public static SessionSupply shaped(SessionShape shape) {
-    return new SessionSupply(List.of(), shape, "synthetic sessions: " + shape.describe());
+    return new SessionSupply(List.of(shape.session()), "synthetic sessions: " + shape.describe());
   }
 
   /**
@@ -41,9 +39,6 @@ public final class SessionSupply {
   /** The largest {@code max_tokens} any call asks, or {@code runDefault} when none says more. */
   public int maxTokens(int runDefault) {
     int max = runDefault;
-    if (shape != null) {
-      return Math.max(max, shape.outputTokens());
-    }
     for (AgentSession s : sessions) {
       for (SessionCall c : s.calls()) {
         max = Math.max(max, c.maxTokens());
