@@ -5,6 +5,8 @@
 #   scripts/llama-server.sh start MODEL.gguf [ARGS] start it on a free loopback port with --metrics,
 #                                                   wait for /health; prints BASE_URL=, PID=, LOG=
 #   scripts/llama-server.sh stop                    stop it by its PID and check that it is gone
+#   scripts/llama-server.sh run [ARGS]              run llama-server in the foreground with ARGS
+#                                                   only (a sweep's -Dserve.cmd starts and stops it)
 #
 # Debian 12 has no llama.cpp package and Debian's packages need a newer C library, so they are
 # unpacked (dpkg -x) into a folder and started through the packaged dynamic loader. The packages
@@ -167,5 +169,6 @@ case "${1:-}" in
   install) install ;;
   start) shift; start "$@" ;;
   stop) stop_quiet ;;
-  *) die "usage: $0 install | start MODEL.gguf [args] | stop" ;;
+  run) shift; link_backends; run_server "$@" ;;
+  *) die "usage: $0 install | start MODEL.gguf [args] | stop | run [args]" ;;
 esac

@@ -4,6 +4,7 @@ import io.github.llmbench.injection.TargetException;
 import io.github.llmbench.settings.SettingsException;
 import io.github.llmbench.settings.SettingsTable;
 import io.github.llmbench.workload.DatasetException;
+import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -42,5 +43,16 @@ final class EarlyExit {
       Runtime.getRuntime().halt(LlmBench.EXIT_BAD_INPUT);
       throw e;
     }
+  }
+
+  /**
+   * Runs a sweep and ends the JVM with its status: the sweep ran every combination in JVMs of its
+   * own, so this one has no load of its own for Gatling to run. Bad input ends it as {@link
+   * #onBadInput(Supplier)} does.
+   */
+  static void afterSweep(IntSupplier sweep) {
+    int status = onBadInput(() -> sweep.getAsInt());
+    System.out.flush();
+    System.exit(status);
   }
 }

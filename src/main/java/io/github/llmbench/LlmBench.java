@@ -21,6 +21,7 @@ import io.github.llmbench.injection.Target;
 import io.github.llmbench.records.RunDirectory;
 import io.github.llmbench.records.RunRecorder;
 import io.github.llmbench.settings.BenchSettings;
+import io.github.llmbench.settings.SettingsException;
 import io.github.llmbench.workload.FeederRecords;
 import io.github.llmbench.workload.PreparedWorkload;
 import java.io.PrintStream;
@@ -142,11 +143,29 @@ public final class LlmBench {
   public static LlmBench start(String... simulationOwnProperties) {
     EarlyExit.ifHelpAsked();
     Set<String> own = Set.of(simulationOwnProperties);
-    return EarlyExit.onBadInput(() -> new LlmBench(BenchSettings.fromSystem(own), true));
+    BenchSettings settings = EarlyExit.onBadInput(() -> BenchSettings.fromSystem(own));
+    if (settings.sweep().isPresent()) {
+      // each combination runs this simulation in a JVM of its own; this one only leads them
+      Class<?> simulation =
+          StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE)
+              .walk(
+                  frames ->
+                      frames
+                          .map(StackWalker.StackFrame::getDeclaringClass)
+                          .filter(c -> c != LlmBench.class)
+                          .findFirst())
+              .orElseThrow();
+      EarlyExit.afterSweep(() -> SweepRun.run(settings, new GatlingChild(simulation), System.out));
+    }
+    return EarlyExit.onBadInput(() -> new LlmBench(settings, true));
   }
 
   /** Like {@link #start()}, but throws instead of ending the JVM (for tests and embedding). */
   public static LlmBench create(BenchSettings settings) {
+    if (settings.sweep().isPresent()) {
+      throw new SettingsException(
+          "A sweep (-Dserve.cmd, -Dsweep) runs from LlmBench.start(), as mvn gatling:test does");
+    }
     return new LlmBench(settings, false);
   }
 

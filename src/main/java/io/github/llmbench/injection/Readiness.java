@@ -85,7 +85,7 @@ final class Readiness {
   }
 
   /** Empty when the server is ready, else what it answered (or why it did not). */
-  private Optional<String> notReady(Duration timeout) {
+  Optional<String> notReady(Duration timeout) {
     String health;
     try {
       HttpResponse<String> h =

@@ -135,4 +135,11 @@ public final class ServerApi {
   void awaitReady(int timeoutSeconds, PrintStream out, Duration progress) {
     readiness.await(timeoutSeconds, out, progress);
   }
+
+  /**
+   * Whether the server answers as ready now ({@link Readiness}), each probe within {@code timeout}.
+   */
+  public boolean ready(Duration timeout) {
+    return readiness.notReady(timeout).isEmpty();
+  }
 }

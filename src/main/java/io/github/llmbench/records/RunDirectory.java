@@ -92,6 +92,11 @@ public final class RunDirectory {
         console);
   }
 
+  /** This JVM's Gatling results directory ({@link #resultsFolder(List, Function)}). */
+  public static Path resultsFolder() {
+    return resultsFolder(commandLines(), System::getProperty);
+  }
+
   /**
    * As {@link #llmFolder(long, PrintStream)}, with the results folder and the place of the open
    * files given.

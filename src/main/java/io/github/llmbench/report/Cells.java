@@ -15,6 +15,11 @@ final class Cells {
     return ServingResultBlock.f2(v);
   }
 
+  /** Two decimals, or empty for a figure that is missing (null, NaN). */
+  static String num(Double v) {
+    return v == null || !Double.isFinite(v) ? "" : f2(v);
+  }
+
   static String pct(double v) {
     return String.format(Locale.ROOT, "%.1f%%", v * 100);
   }

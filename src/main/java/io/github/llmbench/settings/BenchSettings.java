@@ -22,6 +22,8 @@ import java.util.function.Function;
  *     default the stream's own record only; every latency is in {@code requests.jsonl}, the
  *     console, {@code llm.html} and the kit's gates whatever this says (see docs/outputs.md)
  * @param ab the interleaved A/B run ({@code -Dcandidate.url}), empty for other runs
+ * @param sweep the sweep over server or workload settings ({@code -Dserve.cmd}, {@code -Dsweep}),
+ *     empty for other runs
  * @param apiKey the API key, for the Authorization header only. Never print or persist it.
  */
 public record BenchSettings(
@@ -33,6 +35,7 @@ public record BenchSettings(
     GateSettings gates,
     Optional<SearchSettings> search,
     Optional<AbSettings> ab,
+    Optional<SweepSettings> sweep,
     TelemetrySettings metrics,
     InjectorSettings injector,
     GatlingRecords gatlingRecords,
@@ -108,7 +111,9 @@ public record BenchSettings(
     InjectorSettings injector = InjectorSettings.read(r);
     CrossChecks.injectorsShareTheLoad(injector, load, workload);
     CrossChecks.searchChoosesTheLevels(r, load, workload);
-    Optional<SearchSettings> search = SearchSettings.read(r, load.durationSeconds());
+    Optional<SweepSettings> sweep = SweepSettings.read(r, server);
+    Optional<SearchSettings> search =
+        SearchSettings.read(r, load.durationSeconds(), sweep.isPresent());
     Optional<AbSettings> ab = AbSettings.read(r, server, load, workload);
     CrossChecks.historyOfOneServer(report, ab);
     return new BenchSettings(
@@ -120,6 +125,7 @@ public record BenchSettings(
         gates,
         search,
         ab,
+        sweep,
         metrics,
         injector,
         records,

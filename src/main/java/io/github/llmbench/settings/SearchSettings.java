@@ -124,13 +124,14 @@ public record SearchSettings(
    *
    * @param durationSeconds each probe's duration: a rate probe plans {@code search.max} times as
    *     many requests
+   * @param sweep whether the run is a sweep, which reads {@code -Dslo} without a search
    */
-  static Optional<SearchSettings> read(SettingReader r, int durationSeconds) {
+  static Optional<SearchSettings> read(SettingReader r, int durationSeconds, boolean sweep) {
     Optional<String> kind = r.optional(SEARCH);
     if (kind.isEmpty()) {
       for (SettingsTable.Setting<?> p :
           List.of(SLO, SEARCH_MIN, SEARCH_MAX, SEARCH_PRECISION, SEARCH_BUDGET)) {
-        if (r.isSet(p)) {
+        if (r.isSet(p) && !(sweep && p == SLO)) { // a sweep's best combination meets -Dslo
           throw new SettingsException(
               "-D"
                   + p.name()
@@ -157,7 +158,7 @@ public record SearchSettings(
   /**
    * {@code -Dslo}'s objectives, in the order given; {@code flag} names the search that needs them.
    */
-  private static Map<SloFigure, Double> objectives(SettingReader r, String flag) {
+  static Map<SloFigure, Double> objectives(SettingReader r, String flag) {
     String accepted =
         "objectives as METRIC:LIMIT separated by commas, e.g. "
             + SLO_EXAMPLE

@@ -113,6 +113,7 @@ public final class SettingsTable {
           GateSettings.SETTINGS,
           SearchSettings.SETTINGS,
           AbSettings.SETTINGS,
+          SweepSettings.SETTINGS,
           TelemetrySettings.SETTINGS,
           InjectorSettings.SETTINGS,
           GatlingRecords.SETTINGS,

@@ -223,6 +223,7 @@ class SettingsTableTest {
           GateSettings.class,
           SearchSettings.class,
           AbSettings.class,
+          SweepSettings.class,
           TelemetrySettings.class,
           InjectorSettings.class,
           GatlingRecords.class);

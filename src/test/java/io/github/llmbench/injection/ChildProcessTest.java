@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A server the kit starts, waits for and stops, checked from outside (its process ids). */
-class ServerProcessTest {
+class ChildProcessTest {
   private static final Duration GRACE = Duration.ofMillis(500);
 
   private static boolean gone(long pid, Duration within) throws Exception {
@@ -32,8 +32,8 @@ class ServerProcessTest {
 
   @Test
   void aCommandThatExitsAtOnceSaysItsCodeAndItsLog(@TempDir Path dir) {
-    try (ServerProcess s =
-        ServerProcess.start(
+    try (ChildProcess s =
+        ChildProcess.start(
             "echo loading; echo 'no such model' >&2; exit 3", dir.resolve("a.log"), GRACE)) {
       IllegalStateException e =
           assertThrows(
@@ -48,7 +48,7 @@ class ServerProcessTest {
 
   @Test
   void aServerNeverReadyIsStoppedAfterTheTimeout(@TempDir Path dir) throws Exception {
-    ServerProcess s = ServerProcess.start("echo up; exec sleep 30", dir.resolve("b.log"), GRACE);
+    ChildProcess s = ChildProcess.start("echo up; exec sleep 30", dir.resolve("b.log"), GRACE);
     IllegalStateException e =
         assertThrows(
             IllegalStateException.class,
@@ -61,8 +61,8 @@ class ServerProcessTest {
 
   @Test
   void stoppingEndsItsChildrenAndKillsWhatIgnoresSigterm(@TempDir Path dir) throws Exception {
-    ServerProcess s =
-        ServerProcess.start("trap '' TERM; sleep 30 & sleep 30; wait", dir.resolve("c.log"), GRACE);
+    ChildProcess s =
+        ChildProcess.start("trap '' TERM; sleep 30 & sleep 30; wait", dir.resolve("c.log"), GRACE);
     int[] ready = {0};
     s.awaitReady(() -> ++ready[0] > 3, Duration.ofSeconds(10), Duration.ofMillis(20));
     List<Long> children =
@@ -83,13 +83,13 @@ class ServerProcessTest {
   void portsAreFilledIn() {
     assertEquals(
         "vllm serve m --port 8123 --max-num-seqs 64",
-        ServerProcess.withPort("vllm serve m --port {port} --max-num-seqs 64", 8123));
+        ChildProcess.withPort("vllm serve m --port {port} --max-num-seqs 64", 8123));
   }
 
   /** A kit that started a server and is then ended by SIGTERM (Ctrl-C is SIGINT, handled alike). */
   public static final class Holder {
     public static void main(String[] args) throws Exception {
-      ServerProcess s = ServerProcess.start("exec sleep 60", Path.of(args[0]), GRACE);
+      ChildProcess s = ChildProcess.start("exec sleep 60", Path.of(args[0]), GRACE);
       System.out.println("server " + s.pid());
       Thread.sleep(60_000);
     }

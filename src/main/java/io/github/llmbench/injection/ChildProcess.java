@@ -15,29 +15,29 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * A server the kit starts as a child process (a server sweep's): its command run by {@code sh -c}
- * with its output in a log file of its own, waited for until ready, stopped with SIGTERM and, after
- * a grace period, SIGKILL, its children with it. No such server outlives the kit: a JVM shutdown
- * hook stops every one still running when the kit ends (a normal end, a failed gate, an exception,
- * Ctrl-C or SIGTERM; a SIGKILL of the kit runs no hook).
+ * A process the kit starts and stops, its children with it: a sweep's server (its command run by
+ * {@code sh -c}, its output in a log file of its own, waited for until ready) or a sweep's run of
+ * the load (a Gatling JVM). Stopped with SIGTERM and, after a grace period, SIGKILL. None outlives
+ * the kit: a JVM shutdown hook stops every one still running when the kit ends (a normal end, a
+ * failed gate, an exception, Ctrl-C or SIGTERM; a SIGKILL of the kit runs no hook).
  */
-public final class ServerProcess implements AutoCloseable {
+public final class ChildProcess implements AutoCloseable {
 
   /** The servers started and not yet stopped, for the shutdown hook. */
-  private static final Set<ServerProcess> RUNNING = ConcurrentHashMap.newKeySet();
+  private static final Set<ChildProcess> RUNNING = ConcurrentHashMap.newKeySet();
 
   static {
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
-                () -> List.copyOf(RUNNING).forEach(ServerProcess::stop), "llm-server-stopper"));
+                () -> List.copyOf(RUNNING).forEach(ChildProcess::stop), "llm-server-stopper"));
   }
 
   private final Process process;
   private final Path log;
   private final Duration grace;
 
-  private ServerProcess(Process process, Path log, Duration grace) {
+  private ChildProcess(Process process, Path log, Duration grace) {
     this.process = process;
     this.log = log;
     this.grace = grace;
@@ -49,20 +49,57 @@ public final class ServerProcess implements AutoCloseable {
    * @param grace how long a stopped server may take to end after SIGTERM before SIGKILL
    * @throws UncheckedIOException when the command cannot be started
    */
-  public static ServerProcess start(String command, Path log, Duration grace) {
+  public static ChildProcess start(String command, Path log, Duration grace) {
     try {
       Files.createDirectories(log.toAbsolutePath().getParent());
-      Process p =
-          new ProcessBuilder("/bin/sh", "-c", command)
-              .redirectErrorStream(true)
-              .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-              .start();
-      ServerProcess s = new ServerProcess(p, log, grace);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create " + log.getParent() + ": " + e.getMessage(), e);
+    }
+    return start(
+        new ProcessBuilder("/bin/sh", "-c", command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())),
+        log,
+        grace);
+  }
+
+  /**
+   * Starts {@code builder}'s process.
+   *
+   * @param log where its output goes, for {@link #lastLines}
+   * @throws UncheckedIOException when it cannot be started
+   */
+  public static ChildProcess start(ProcessBuilder builder, Path log, Duration grace) {
+    try {
+      ChildProcess s = new ChildProcess(builder.start(), log, grace);
       RUNNING.add(s);
       return s;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot start the server command: " + e.getMessage(), e);
+      throw new UncheckedIOException(
+          "cannot start " + builder.command().get(0) + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Waits for it to end by itself.
+   *
+   * @return its exit code
+   */
+  public int waitFor() {
+    try {
+      int code = process.waitFor();
+      RUNNING.remove(this);
+      return code;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stop();
+      throw new IllegalStateException("interrupted while waiting for " + process.pid(), e);
+    }
+  }
+
+  /** Its exit code, once it has ended by itself or been stopped. */
+  public Optional<Integer> exitCode() {
+    return process.isAlive() ? Optional.empty() : Optional.of(process.exitValue());
   }
 
   /** A command with {@code {port}} replaced by {@code port}. */

@@ -1,0 +1,208 @@
+package io.github.llmbench.report;
+
+import static io.github.llmbench.report.Html.esc;
+import static io.github.llmbench.report.PageParts.chartBox;
+import static io.github.llmbench.report.PageParts.navItem;
+import static io.github.llmbench.report.PageParts.row;
+import static io.github.llmbench.report.PageParts.tableEnd;
+import static io.github.llmbench.report.PageParts.tableStart;
+
+import io.github.llmbench.summary.SweepSummary;
+import io.github.llmbench.summary.SweepSummary.Point;
+import io.github.llmbench.summary.SweepSummary.PointLevel;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * {@code sweep.html}: a sweep's Pareto chart (output throughput against tokens per second per user,
+ * every level of every combination, the frontier's points joined and named), the best level under
+ * the objectives, a table of the combinations' levels that sorts by any column, and the
+ * combinations that failed with their servers' last lines; in the look of {@link LlmPage}, every
+ * text HTML-escaped.
+ */
+public final class SweepPage {
+  private SweepPage() {}
+
+  public static final String FILE = "sweep.html";
+
+  private static final String SCRIPT = PageParts.resource("sweep-page.js");
+
+  /** The chart's element. */
+  static final String CHART_ID = "llm-pareto";
+
+  /** Writes the page to {@code file} and the assets it needs beside it. */
+  public static Path write(Path file, SweepSummary summary) {
+    try {
+      Path dir = file.toAbsolutePath().getParent();
+      Files.createDirectories(dir);
+      PageParts.copyMissingAssets(dir);
+      Files.writeString(file, html(summary), StandardCharsets.UTF_8);
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+    }
+  }
+
+  static String html(SweepSummary summary) {
+    SweepSummary.Sweep s = summary.sweep();
+    StringBuilder sb = new StringBuilder(64 * 1024);
+    PageParts.pageStart(sb, "Gatling Stats - LLM sweep", "", FILE);
+    navItem(sb, "llm-sweep-best", "Best");
+    navItem(sb, "llm-sweep-pareto", "Pareto frontier");
+    navItem(sb, "llm-sweep-table", "Combinations");
+    PageParts.contentStart(
+        sb,
+        "LLM sweep &mdash; " + s.points().size() + " combinations",
+        PageParts.menuItem(null, FILE, "Sweep", true));
+    best(sb, s);
+    sb.append("<div id=\"llm-sweep-pareto\" class=\"llm-section\">\n");
+    chartBox(sb, CHART_ID);
+    sb.append(
+        "<p class=\"llm-note\">Each point is one level of one combination: its output throughput"
+            + (s.gpus() > 1 ? " per GPU (" + s.gpus() + " GPUs)" : "")
+            + " against its tokens per second per user (1000 / mean TPOT in ms). The frontier"
+            + " joins the points no other beats on both.</p>\n</div>\n");
+    levels(sb, s);
+    failures(sb, s);
+    PageParts.pageEnd(sb, chartData(s), SCRIPT);
+    return sb.toString();
+  }
+
+  private static void best(StringBuilder sb, SweepSummary.Sweep s) {
+    sb.append("<div id=\"llm-sweep-best\" class=\"llm-section\">\n<p class=\"llm-best\">");
+    String under =
+        s.slo().isEmpty()
+            ? "the highest output throughput (no -Dslo)"
+            : "the highest output throughput meeting " + objectives(s.slo());
+    if (s.best() == null) {
+      sb.append("No level of any combination met ").append(esc(objectives(s.slo()))).append('.');
+    } else {
+      sb.append("Best, ")
+          .append(esc(under))
+          .append(": <b>")
+          .append(esc(s.best().point().isEmpty() ? "the run" : s.best().point()))
+          .append("</b> at ")
+          .append(esc(s.best().level()))
+          .append(", ")
+          .append(esc(String.format(Locale.ROOT, "%.1f", s.best().outputThroughput())))
+          .append(" output tok/s.");
+    }
+    sb.append("</p>\n");
+    if (s.command() != null) {
+      sb.append("<p class=\"llm-note\">Server command: <code>")
+          .append(esc(s.command()))
+          .append("</code></p>\n");
+    }
+    sb.append("</div>\n");
+  }
+
+  /** {@code ttft.p99 <= 300, tpot.mean <= 50}. */
+  static String objectives(Map<String, Double> slo) {
+    List<String> parts = new ArrayList<>();
+    slo.forEach((k, v) -> parts.add(k + " <= " + Cells.num(v)));
+    return String.join(", ", parts);
+  }
+
+  private static void levels(StringBuilder sb, SweepSummary.Sweep s) {
+    // the script sorts it by output throughput (column 4), highest first, when the page opens
+    sb.append(
+        "<div id=\"llm-sweep-table\" class=\"llm-section llm-sortable\" data-sort-first=\"4\">\n");
+    tableStart(
+        sb,
+        "Combinations by level (click a heading to sort)",
+        "Combination",
+        "Level",
+        "Completed",
+        "Failed",
+        "Output tok/s",
+        "Tok/s per user",
+        "TTFT mean ms",
+        "TTFT P99 ms",
+        "TPOT mean ms",
+        "TPOT P99 ms",
+        "Frontier",
+        "Meets SLO",
+        "Run");
+    for (Point p : s.points()) {
+      if (p.levels() == null) {
+        continue;
+      }
+      p.levels()
+          .forEach(
+              (tag, l) ->
+                  row(
+                      sb,
+                      p.name(),
+                      tag,
+                      l.completed(),
+                      l.failed(),
+                      Cells.num(l.outputThroughput()),
+                      Cells.num(l.interactivity()),
+                      Cells.num(l.meanTtftMs()),
+                      Cells.num(l.p99TtftMs()),
+                      Cells.num(l.meanTpotMs()),
+                      Cells.num(l.p99TpotMs()),
+                      l.onFrontier() ? "yes" : "",
+                      s.slo().isEmpty() ? "" : l.meetsSlo() ? "yes" : "no",
+                      p.run() == null ? "" : new PagePart.Link(p.run() + "/llm/llm.html")));
+    }
+    tableEnd(sb);
+    sb.append("</div>\n");
+  }
+
+  private static void failures(StringBuilder sb, SweepSummary.Sweep s) {
+    List<Point> failed = s.points().stream().filter(p -> p.error() != null).toList();
+    if (failed.isEmpty()) {
+      return;
+    }
+    sb.append("<div id=\"llm-sweep-failures\" class=\"llm-section\">\n");
+    tableStart(sb, "Combinations that failed", "Combination", "Outcome", "Why", "Server log ends");
+    for (Point p : failed) {
+      row(
+          sb,
+          p.name(),
+          p.status().name(),
+          p.error(),
+          p.logTail() == null ? "" : String.join("\n", p.logTail()));
+    }
+    tableEnd(sb);
+    sb.append("</div>\n");
+  }
+
+  /** The chart's data: every measured level as a point, the frontier's named. */
+  static Map<String, Object> chartData(SweepSummary.Sweep s) {
+    List<Map<String, Object>> points = new ArrayList<>();
+    for (Point p : s.points()) {
+      if (p.levels() == null) {
+        continue;
+      }
+      for (Map.Entry<String, PointLevel> e : p.levels().entrySet()) {
+        PointLevel l = e.getValue();
+        if (l.interactivity() == null) {
+          continue;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("x", l.interactivity());
+        m.put("y", l.outputThroughputPerGpu());
+        m.put("name", (p.name().isEmpty() ? "" : p.name() + " ") + e.getKey());
+        m.put("frontier", l.onFrontier());
+        points.add(m);
+      }
+    }
+    Map<String, Object> chart = new LinkedHashMap<>();
+    chart.put("id", CHART_ID);
+    chart.put("gpus", s.gpus());
+    chart.put("points", points);
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("pareto", chart);
+    return data;
+  }
+}

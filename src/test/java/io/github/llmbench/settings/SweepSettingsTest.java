@@ -1,0 +1,100 @@
+package io.github.llmbench.settings;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.llmbench.core.SloFigure;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SweepSettingsTest {
+
+  private static BenchSettings read(Map<String, String> props) {
+    return BenchSettings.from(props, Map.<String, String>of()::get);
+  }
+
+  private static String error(Map<String, String> props) {
+    return assertThrows(SettingsException.class, () -> read(props)).getMessage();
+  }
+
+  @Test
+  void aServerSweepCrossesItsParametersAndKeepsTheOtherSettingsForItsRuns() {
+    SweepSettings s =
+        read(Map.of(
+                "serve.cmd", "vllm serve m --port {port}",
+                "serve.params", "max-num-seqs:64,128;max-num-batched-tokens:2048,8192",
+                "conc", "8",
+                "slo", "ttft.p99:300"))
+            .sweep()
+            .orElseThrow();
+    assertEquals(4, s.serverCombinations().size());
+    assertEquals(
+        Map.of("max-num-seqs", "64", "max-num-batched-tokens", "8192"),
+        s.serverCombinations().get(1));
+    assertEquals(List.of(Map.of()), s.workloadCombinations(), "one run per server");
+    assertEquals(
+        Duration.ofSeconds(SweepSettings.DEFAULT_READY_SECONDS), s.serve().get().readyTimeout());
+    assertEquals(Duration.ofSeconds(30), s.serve().get().grace());
+    assertEquals(Map.of("conc", "8"), s.runProperties(), "the sweep's own and -Dslo stay here");
+    assertEquals(300.0, s.slo().get(SloFigure.parse("ttft.p99").get()));
+  }
+
+  @Test
+  void aWorkloadSweepZipsOnRequestAndPassesSloToASearch() {
+    SweepSettings s =
+        read(Map.of(
+                "sweep", "input.len:128,1024;output.len:64,256",
+                "sweep.combine", "zip",
+                "search", "conc",
+                "slo", "ttft.p99:300"))
+            .sweep()
+            .orElseThrow();
+    assertEquals(2, s.workloadCombinations().size());
+    assertEquals(Map.of("input.len", "1024", "output.len", "256"), s.workloadCombinations().get(1));
+    assertTrue(s.serve().isEmpty());
+    assertEquals("ttft.p99:300", s.runProperties().get("slo"), "each run's search meets it too");
+  }
+
+  @Test
+  void noSweepWithoutItsSettings() {
+    assertTrue(read(Map.of()).sweep().isEmpty());
+    assertTrue(error(Map.of("serve.params", "a:1")).contains("applies to a sweep"));
+    assertTrue(error(Map.of("slo", "ttft.p99:300")).contains("capacity search"));
+  }
+
+  @Test
+  void badSweepsAreOneLineBeforeAnyServerStarts() {
+    assertTrue(
+        error(Map.of("serve.cmd", "vllm serve m")).contains("a command with {port}"),
+        "no port and no -Dbase.url");
+    assertTrue(
+        error(Map.of("serve.cmd", "x --port {port}", "base.url", "http://127.0.0.1:8000"))
+            .contains("no -Dbase.url"));
+    assertTrue(error(Map.of("sweep", "input.len:128,;output.len:1")).contains("empty value"));
+    assertTrue(error(Map.of("sweep", "bogus.len:1,2")).contains("not bogus.len"));
+    assertTrue(error(Map.of("sweep", "base.url:a,b")).contains("sets itself"));
+    assertTrue(
+        error(Map.of("sweep", "conc:1,2;output.len:1", "sweep.combine", "zip"))
+            .contains("as many values each"));
+    assertTrue(
+        error(Map.of("sweep", "conc:1,2", "injector", "0/2", "seed", "1")).contains("-Dinjector"));
+    assertTrue(
+        error(Map.of("sweep", "conc:1,2", "sweep.resume", "/no/such/folder"))
+            .contains("sweep.resume"));
+  }
+
+  @Test
+  void theSimulatorNeedsNoPort() {
+    SweepSettings s =
+        read(Map.of(
+                "serve.cmd", "simulator", "serve.params", "max-num-seqs:1,2", "ready.timeout", "5"))
+            .sweep()
+            .orElseThrow();
+    assertEquals(Duration.ofSeconds(5), s.serve().get().readyTimeout());
+    assertFalse(s.runProperties().containsKey("serve.cmd"));
+  }
+}
