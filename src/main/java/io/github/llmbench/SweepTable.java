@@ -87,7 +87,7 @@ final class SweepTable {
       Optional<Summary> s =
           p == null || p.status() != Status.done ? Optional.empty() : t.runSummary(p.run());
       if (s.isPresent()) {
-        t.points.put(spec.index(), withIndex(p, spec.index()));
+        t.points.put(spec.index(), p.withIndex(spec.index()));
         t.summaries.put(spec.index(), s.get());
       } else {
         t.points.put(spec.index(), point(spec, Status.pending, null, null, null, null, null));
@@ -153,21 +153,11 @@ final class SweepTable {
 
   /** Records that {@code spec}'s server exited during its run (its figures are kept). */
   void serverDied(Spec spec, int code, List<String> logTail) {
-    Point p = points.get(spec.index());
     points.put(
         spec.index(),
-        new Point(
-            p.index(),
-            p.name(),
-            p.server(),
-            p.workload(),
-            p.status(),
-            "the server exited with code " + code + " during this run",
-            logTail,
-            p.serverLog(),
-            p.run(),
-            p.exitCode(),
-            p.levels()));
+        points
+            .get(spec.index())
+            .withError("the server exited with code " + code + " during this run", logTail));
     write();
   }
 
@@ -195,11 +185,11 @@ final class SweepTable {
             s.measuredLevels()
                 .forEach(
                     (tag, level) -> {
-                      candidates.add(candidate(points.get(index).name(), tag, level));
+                      candidates.add(candidate(points.get(index), tag, level));
                       owners.add(index);
                       levelSummaries.add(level);
                     }));
-    SweepFigures figures = SweepFigures.of(candidates, sweep.slo(), 1);
+    SweepFigures figures = SweepFigures.of(candidates, sweep.slo());
     List<Point> out = new ArrayList<>();
     for (Point p : points.values()) {
       Map<String, PointLevel> levels = new LinkedHashMap<>();
@@ -208,19 +198,7 @@ final class SweepTable {
           levels.put(candidates.get(i).level(), pointLevel(figures, i, levelSummaries.get(i)));
         }
       }
-      out.add(
-          new Point(
-              p.index(),
-              p.name(),
-              p.server(),
-              p.workload(),
-              p.status(),
-              p.error(),
-              p.logTail(),
-              p.serverLog(),
-              p.run(),
-              p.exitCode(),
-              levels.isEmpty() ? null : levels));
+      out.add(p.withLevels(levels));
     }
     Map<String, Double> slo = new LinkedHashMap<>();
     sweep.slo().forEach((f, v) -> slo.put(f.key(), v));
@@ -235,7 +213,7 @@ final class SweepTable {
                 sweep.serve().map(s -> s.params().axes()).orElse(Map.of()),
                 sweep.workload().axes(),
                 slo,
-                1,
+                sweep.gpus(),
                 out,
                 figures.frontier().frontier().stream().map(f -> f.name()).toList(),
                 figures
@@ -248,10 +226,15 @@ final class SweepTable {
     return summary;
   }
 
-  private static SweepFigures.Candidate candidate(String name, String tag, LevelSummary level) {
+  private SweepFigures.Candidate candidate(Point p, String tag, LevelSummary level) {
     Map<SloFigure, Double> slo = LevelFigures.ofSummary(level).slo();
     return new SweepFigures.Candidate(
-        name, tag, level.figures().outputThroughput(), level.figures().latency(TPOT_MEAN), slo);
+        p.name(),
+        tag,
+        level.figures().outputThroughput(),
+        level.figures().latency(TPOT_MEAN),
+        slo,
+        sweep.gpusOf(p.server()));
   }
 
   private static PointLevel pointLevel(SweepFigures figures, int i, LevelSummary level) {
@@ -305,21 +288,6 @@ final class SweepTable {
         log,
         run,
         code,
-        null);
-  }
-
-  private static Point withIndex(Point p, int index) {
-    return new Point(
-        index,
-        p.name(),
-        p.server(),
-        p.workload(),
-        p.status(),
-        p.error(),
-        p.logTail(),
-        p.serverLog(),
-        p.run(),
-        p.exitCode(),
         null);
   }
 }

@@ -15,7 +15,7 @@ import java.util.Optional;
  * the levels meeting every objective of {@code -Dslo}; without objectives, the highest). Pure.
  *
  * @param candidates every measured level of every combination, in the sweep's order
- * @param frontier their frontier ({@link ParetoFrontier}), throughput per GPU when {@code gpus > 1}
+ * @param frontier their frontier ({@link ParetoFrontier}), of output throughput per GPU
  * @param slo the objectives, empty for none
  * @param best the best candidate, empty when none meets the objectives
  */
@@ -33,13 +33,15 @@ public record SweepFigures(
    * @param outputThroughput output tokens per second over the level (steady window when it has one)
    * @param meanTpotMs the level's mean TPOT, NaN without one
    * @param figures the figures an objective may bound (NaN where the level has none)
+   * @param gpus the GPUs its server ran on: its throughput per GPU is divided by them
    */
   public record Candidate(
       String combination,
       String level,
       double outputThroughput,
       double meanTpotMs,
-      Map<SloFigure, Double> figures) {
+      Map<SloFigure, Double> figures,
+      int gpus) {
     public Candidate {
       figures = Collections.unmodifiableMap(new LinkedHashMap<>(figures));
     }
@@ -66,18 +68,14 @@ public record SweepFigures(
     slo = Collections.unmodifiableMap(new LinkedHashMap<>(slo));
   }
 
-  /**
-   * The figures of {@code candidates}.
-   *
-   * @param gpus the GPUs each combination's server ran on: its throughput is divided by them
-   */
-  public static SweepFigures of(List<Candidate> candidates, Map<SloFigure, Double> slo, int gpus) {
+  /** The figures of {@code candidates}. */
+  public static SweepFigures of(List<Candidate> candidates, Map<SloFigure, Double> slo) {
     List<ParetoFrontier.Point> points = new ArrayList<>();
     for (Candidate c : candidates) {
       points.add(
           new ParetoFrontier.Point(
               c.name(),
-              c.outputThroughput() / Math.max(1, gpus),
+              c.outputThroughput() / Math.max(1, c.gpus()),
               ParetoFrontier.interactivity(c.meanTpotMs())));
     }
     Optional<Candidate> best =

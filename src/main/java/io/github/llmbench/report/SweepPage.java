@@ -67,7 +67,7 @@ public final class SweepPage {
     chartBox(sb, CHART_ID);
     sb.append(
         "<p class=\"llm-note\">Each point is one level of one combination: its output throughput"
-            + (s.gpus() > 1 ? " per GPU (" + s.gpus() + " GPUs)" : "")
+            + (perGpu(s) ? " per GPU (GPUs: " + esc(s.gpus()) + ")" : "")
             + " against its tokens per second per user (1000 / mean TPOT in ms). The frontier"
             + " joins the points no other beats on both.</p>\n</div>\n");
     levels(sb, s);
@@ -104,6 +104,11 @@ public final class SweepPage {
     sb.append("</div>\n");
   }
 
+  /** Whether the throughput is divided by GPUs ({@code -Dgpus} other than 1). */
+  static boolean perGpu(SweepSummary.Sweep s) {
+    return s.gpus() != null && !s.gpus().equals("1");
+  }
+
   /** {@code ttft.p99 <= 300, tpot.mean <= 50}. */
   static String objectives(Map<String, Double> slo) {
     List<String> parts = new ArrayList<>();
@@ -115,44 +120,52 @@ public final class SweepPage {
     // the script sorts it by output throughput (column 4), highest first, when the page opens
     sb.append(
         "<div id=\"llm-sweep-table\" class=\"llm-section llm-sortable\" data-sort-first=\"4\">\n");
-    tableStart(
-        sb,
-        "Combinations by level (click a heading to sort)",
-        "Combination",
-        "Level",
-        "Completed",
-        "Failed",
-        "Output tok/s",
-        "Tok/s per user",
-        "TTFT mean ms",
-        "TTFT P99 ms",
-        "TPOT mean ms",
-        "TPOT P99 ms",
-        "Frontier",
-        "Meets SLO",
-        "Run");
+    List<String> headings =
+        new ArrayList<>(List.of("Combination", "Level", "Completed", "Failed", "Output tok/s"));
+    if (perGpu(s)) {
+      headings.add("Per GPU");
+    }
+    headings.addAll(
+        List.of(
+            "Tok/s per user",
+            "TTFT mean ms",
+            "TTFT P99 ms",
+            "TPOT mean ms",
+            "TPOT P99 ms",
+            "Frontier",
+            "Meets SLO",
+            "Run"));
+    tableStart(sb, "Combinations by level (click a heading to sort)", headings);
     for (Point p : s.points()) {
       if (p.levels() == null) {
         continue;
       }
       p.levels()
           .forEach(
-              (tag, l) ->
-                  row(
-                      sb,
-                      p.name(),
-                      tag,
-                      l.completed(),
-                      l.failed(),
-                      Cells.num(l.outputThroughput()),
-                      Cells.num(l.interactivity()),
-                      Cells.num(l.meanTtftMs()),
-                      Cells.num(l.p99TtftMs()),
-                      Cells.num(l.meanTpotMs()),
-                      Cells.num(l.p99TpotMs()),
-                      l.onFrontier() ? "yes" : "",
-                      s.slo().isEmpty() ? "" : l.meetsSlo() ? "yes" : "no",
-                      p.run() == null ? "" : new PagePart.Link(p.run() + "/llm/llm.html")));
+              (tag, l) -> {
+                List<Object> cells =
+                    new ArrayList<>(
+                        List.of(
+                            p.name(),
+                            tag,
+                            l.completed(),
+                            l.failed(),
+                            Cells.num(l.outputThroughput())));
+                if (perGpu(s)) {
+                  cells.add(Cells.num(l.outputThroughputPerGpu()));
+                }
+                cells.addAll(
+                    List.of(
+                        Cells.num(l.interactivity()),
+                        Cells.num(l.meanTtftMs()),
+                        Cells.num(l.p99TtftMs()),
+                        Cells.num(l.meanTpotMs()),
+                        Cells.num(l.p99TpotMs()),
+                        l.onFrontier() ? "yes" : "",
+                        s.slo().isEmpty() ? "" : l.meetsSlo() ? "yes" : "no",
+                        p.run() == null ? "" : new PagePart.Link(p.run() + "/llm/llm.html")));
+                row(sb, cells.toArray());
+              });
     }
     tableEnd(sb);
     sb.append("</div>\n");
@@ -199,7 +212,7 @@ public final class SweepPage {
     }
     Map<String, Object> chart = new LinkedHashMap<>();
     chart.put("id", CHART_ID);
-    chart.put("gpus", s.gpus());
+    chart.put("perGpu", perGpu(s));
     chart.put("points", points);
     Map<String, Object> data = new LinkedHashMap<>();
     data.put("pareto", chart);

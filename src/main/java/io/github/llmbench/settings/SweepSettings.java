@@ -27,13 +27,16 @@ import java.util.Set;
  * @param resume the folder of a sweep to continue ({@code -Dsweep.resume}), empty for a new one
  * @param runProperties every other kit setting as given: each combination's run gets them, with its
  *     own values of the swept ones
+ * @param gpus the GPUs behind each combination's server ({@code -Dgpus}): a number, or the name of
+ *     the server's parameter that gives it ({@code tensor-parallel-size})
  */
 public record SweepSettings(
     Optional<Serve> serve,
     SweepGrid workload,
     Map<SloFigure, Double> slo,
     Optional<Path> resume,
-    Map<String, String> runProperties) {
+    Map<String, String> runProperties,
+    String gpus) {
 
   private static final String HEADING = SettingsTable.REPORT;
 
@@ -83,7 +86,7 @@ public record SweepSettings(
           "serve.grace",
           30.0,
           "seconds above 0",
-          "how long a started server may take to end after SIGTERM, before SIGKILL",
+          "how long a sweep's server may take to end after SIGTERM, before SIGKILL",
           Parser.positiveDouble());
   public static final Setting<String> SWEEP =
       Setting.without(
@@ -110,9 +113,18 @@ public record SweepSettings(
           "continue that sweep: the combinations it finished are kept, not run again",
           Parser.text());
 
+  public static final Setting<String> GPUS =
+      Setting.of(
+          HEADING,
+          "gpus",
+          "1",
+          "a whole number from 1, or a -Dserve.params name that gives it, e.g. tensor-parallel-size",
+          "the GPUs behind each combination's server: a sweep's throughput is per GPU",
+          Parser.text());
+
   /** This group's settings, in the order {@code -Dhelp} prints them. */
   static final List<Setting<?>> SETTINGS =
-      List.of(SERVE_CMD, SERVE_PARAMS, SERVE_GRACE, SWEEP, SWEEP_COMBINE, SWEEP_RESUME);
+      List.of(SERVE_CMD, SERVE_PARAMS, SERVE_GRACE, SWEEP, SWEEP_COMBINE, SWEEP_RESUME, GPUS);
 
   /** Settings a combination's run may not be given by {@code -Dsweep}: the sweep's own. */
   private static final Set<String> NOT_SWEPT =
@@ -133,7 +145,7 @@ public record SweepSettings(
   static Optional<SweepSettings> read(SettingReader r, ServerSettings server) {
     boolean serving = r.isSet(SERVE_CMD);
     if (!serving && !r.isSet(SWEEP)) {
-      for (Setting<?> s : List.of(SERVE_PARAMS, SERVE_GRACE, SWEEP_COMBINE, SWEEP_RESUME)) {
+      for (Setting<?> s : List.of(SERVE_PARAMS, SERVE_GRACE, SWEEP_COMBINE, SWEEP_RESUME, GPUS)) {
         if (r.isSet(s)) {
           throw new SettingsException(
               "-D" + s.name() + " applies to a sweep: add -Dserve.cmd=... or -Dsweep=...");
@@ -169,7 +181,9 @@ public record SweepSettings(
     if (!slo.isEmpty() && !r.isSet(SearchSettings.SEARCH)) {
       run.remove(SearchSettings.SLO.name()); // the runs' own -Dslo is a search's
     }
-    return Optional.of(new SweepSettings(serve, workload, slo, resume, run));
+    String gpus = r.get(GPUS);
+    checkGpus(gpus, serve.map(Serve::params).orElse(EMPTY));
+    return Optional.of(new SweepSettings(serve, workload, slo, resume, run, gpus));
   }
 
   private static final SweepGrid EMPTY = new SweepGrid(Map.of(), false);
@@ -194,6 +208,26 @@ public record SweepSettings(
         params,
         Duration.ofSeconds(ready > 0 ? ready : DEFAULT_READY_SECONDS),
         Duration.ofMillis(Math.round(r.get(SERVE_GRACE) * 1000)));
+  }
+
+  private static void checkGpus(String gpus, SweepGrid params) {
+    List<String> counts = params.axes().getOrDefault(gpus, List.of(gpus));
+    for (String c : counts) {
+      if (!c.matches("[1-9][0-9]{0,5}")) {
+        throw SettingsException.invalid(
+            GPUS.name(),
+            gpus,
+            "a whole number from 1, or a -Dserve.params name whose values are such numbers"
+                + (params.axes().isEmpty()
+                    ? ""
+                    : " (" + String.join(", ", params.axes().keySet()) + ")"));
+      }
+    }
+  }
+
+  /** The GPUs behind the server of {@code serverCombination}. */
+  public int gpusOf(Map<String, String> serverCombination) {
+    return Integer.parseInt(serverCombination.getOrDefault(gpus, gpus));
   }
 
   private static SweepGrid workload(String raw, boolean zipped) {

@@ -41,7 +41,8 @@ public record SweepSummary(Sweep sweep) {
    * @param serverAxes the server's parameters swept ({@code -Dserve.params})
    * @param workloadAxes the workload's settings swept ({@code -Dsweep})
    * @param slo the objectives the best level meets ({@code -Dslo}), by figure
-   * @param gpus the GPUs per server the throughput per GPU is divided by
+   * @param gpus the GPUs behind each server ({@code -Dgpus}): a number, or the server's parameter
+   *     that gives it
    * @param points each combination, in the sweep's order
    * @param frontier the names ({@code combination level}) of the frontier's points, by
    *     interactivity
@@ -55,7 +56,7 @@ public record SweepSummary(Sweep sweep) {
       Map<String, List<String>> serverAxes,
       Map<String, List<String>> workloadAxes,
       Map<String, Double> slo,
-      int gpus,
+      String gpus,
       List<Point> points,
       List<String> frontier,
       Best best) {}
@@ -98,12 +99,41 @@ public record SweepSummary(Sweep sweep) {
       String serverLog,
       String run,
       Integer exitCode,
-      Map<String, PointLevel> levels) {}
+      Map<String, PointLevel> levels) {
+
+    /** This combination at place {@code i} of a sweep, without figures (they are redone). */
+    public Point withIndex(int i) {
+      return new Point(
+          i, name, server, workload, status, error, logTail, serverLog, run, exitCode, null);
+    }
+
+    /** This combination with these levels' figures (none when empty). */
+    public Point withLevels(Map<String, PointLevel> l) {
+      return new Point(
+          index,
+          name,
+          server,
+          workload,
+          status,
+          error,
+          logTail,
+          serverLog,
+          run,
+          exitCode,
+          l.isEmpty() ? null : l);
+    }
+
+    /** This combination with why it went wrong and its server's last lines. */
+    public Point withError(String why, List<String> tail) {
+      return new Point(
+          index, name, server, workload, status, why, tail, serverLog, run, exitCode, levels);
+    }
+  }
 
   /**
    * One level of a combination.
    *
-   * @param outputThroughputPerGpu output throughput over {@link Sweep#gpus()}
+   * @param outputThroughputPerGpu output throughput over the GPUs behind its server
    * @param interactivity output tokens per second per user (1000 / mean TPOT)
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

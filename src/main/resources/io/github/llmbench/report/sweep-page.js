@@ -7,7 +7,7 @@
     draw(P.id, {
       title: title('Output throughput against interactivity'),
       xAxis: {title: {text: 'Output tokens/s per user (1000 / mean TPOT)'}},
-      yAxis: {title: {text: P.gpus > 1 ? 'Output tokens/s per GPU' : 'Output tokens/s'}, min: 0},
+      yAxis: {title: {text: P.perGpu ? 'Output tokens/s per GPU' : 'Output tokens/s'}, min: 0},
       tooltip: {pointFormat: '{point.name}: <b>{point.y:.1f}</b> tok/s at {point.x:.1f} tok/s per user'},
       series: [
         {type: 'scatter', name: 'Levels', color: '#A0B228', data: all},

@@ -97,4 +97,20 @@ class SweepSettingsTest {
     assertEquals(Duration.ofSeconds(5), s.serve().get().readyTimeout());
     assertFalse(s.runProperties().containsKey("serve.cmd"));
   }
+
+  @Test
+  void gpusAreANumberOrTheServersParameterThatGivesThem() {
+    SweepSettings s =
+        read(Map.of(
+                "serve.cmd", "vllm serve m --port {port}",
+                "serve.params", "tensor-parallel-size:1,2,4",
+                "gpus", "tensor-parallel-size"))
+            .sweep()
+            .orElseThrow();
+    assertEquals(4, s.gpusOf(s.serverCombinations().get(2)));
+    assertEquals(
+        8, read(Map.of("sweep", "conc:1,2", "gpus", "8")).sweep().orElseThrow().gpusOf(Map.of()));
+    assertTrue(error(Map.of("sweep", "conc:1,2", "gpus", "tp")).contains("-Dgpus=tp"));
+    assertTrue(error(Map.of("gpus", "2")).contains("applies to a sweep"));
+  }
 }
