@@ -151,6 +151,7 @@ final class SweepRun {
         "gatling-llm-bench: sweep: starting the server for %s (log %s)%n",
         SweepGrid.name(params).isEmpty() ? "every combination" : SweepGrid.name(params),
         folder.resolve(log));
+    writeHeader(folder.resolve(log), command.line());
     ChildProcess server = ChildProcess.start(command.line(), folder.resolve(log), serve.grace());
     try {
       URI baseUrl = URI.create("http://127.0.0.1:" + port);
@@ -196,6 +197,18 @@ final class SweepRun {
     p.putAll(spec.workload());
     baseUrl.ifPresent(u -> p.put("base.url", u.toString()));
     return p;
+  }
+
+  /** The log's first line: the command (secrets masked), so the log says what it is the log of. */
+  private void writeHeader(Path log, String command) {
+    String shown =
+        SweepSummary.withoutSecrets(
+            settings.apiKey().map(k -> command.replace(k, "***")).orElse(command));
+    try {
+      Files.writeString(log, "# gatling-llm-bench sweep: " + shown + "\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + log + ": " + e.getMessage(), e);
+    }
   }
 
   private static int freePort() {

@@ -103,7 +103,9 @@ class SweepRunTest {
     for (Point p : points.subList(0, 2)) {
       assertEquals(Status.server_failed, p.status());
       assertTrue(p.error().contains("exited with code"), p.error());
-      assertTrue(String.join("\n", p.logTail()).contains("--max-num-seqs"), "its log's end");
+      assertTrue(
+          String.join("\n", p.logTail()).contains("--max-num-seqs: '0' is invalid"),
+          "the server's own words at its log's end: " + p.logTail());
     }
     assertEquals(2, runs.received.size(), "the second server's two runs ran");
     assertTrue(runs.received.get(0).get("base.url").startsWith("http://127.0.0.1:"));

@@ -125,6 +125,37 @@ public record SweepGrid(Map<String, List<String>> axes, boolean zipped) {
     return out;
   }
 
+  /**
+   * The grid of exactly these combinations (a sweep file's list, as {@code vllm bench sweep}'s
+   * {@code --serve-params} file holds them): zipped axes, one value of each per combination.
+   *
+   * @throws IllegalArgumentException when they do not all name the same settings
+   */
+  public static SweepGrid ofCombinations(List<Map<String, String>> combinations) {
+    if (combinations.isEmpty()) {
+      throw new IllegalArgumentException("no combination: expected a list of one or more objects");
+    }
+    Map<String, List<String>> axes = new LinkedHashMap<>();
+    for (Map<String, String> c : combinations) {
+      if (!c.keySet().equals(combinations.get(0).keySet()) || c.isEmpty()) {
+        throw new IllegalArgumentException(
+            "every combination naming the same settings, not "
+                + combinations.get(0).keySet()
+                + " and "
+                + c.keySet());
+      }
+      c.forEach((k, v) -> axes.computeIfAbsent(k, x -> new ArrayList<>()).add(v));
+    }
+    for (String name : axes.keySet()) {
+      if (!NAME.matcher(name).matches()) {
+        throw new IllegalArgumentException("no setting name: " + name);
+      }
+    }
+    SweepGrid grid = new SweepGrid(axes, true);
+    grid.check();
+    return grid;
+  }
+
   /** A combination's name, e.g. {@code max_num_seqs=64,max_num_batched_tokens=2048}. */
   public static String name(Map<String, String> combination) {
     StringBuilder sb = new StringBuilder();

@@ -9,6 +9,7 @@ import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.history.HistoryFile;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.summary.Summary;
+import io.github.llmbench.summary.SweepSummary;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -24,6 +25,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -88,6 +90,13 @@ public final class CompareMain {
       List<String> labels = labels(a.labels(), a.runs().size());
       Path outDir =
           a.out() != null ? outDir(a.out()) : base.resolve("compare-" + STAMP.format(now));
+      Optional<List<SweepPage.Labeled>> sweeps = sweeps(a, labels);
+      if (sweeps.isPresent()) {
+        out.print(SweepComparison.text(sweeps.get()));
+        Path page = SweepComparison.write(outDir, sweeps.get());
+        out.println("Comparison page:     " + page);
+        return 0;
+      }
       HistoryFile.Read history = a.history() == null ? null : history(a.history());
 
       List<LoadedRun> runs = new ArrayList<>();
@@ -127,6 +136,40 @@ public final class CompareMain {
       err.println(PREFIX + e.getMessage());
       return 1;
     }
+  }
+
+  /**
+   * The sweeps to compare when every argument is a sweep's folder ({@code
+   * target/gatling/sweep-...}, its {@code summary.json} holding {@code sweep}); empty when none is.
+   *
+   * @throws BadArgument when some are sweeps and some runs, or with {@code --history}
+   */
+  static Optional<List<SweepPage.Labeled>> sweeps(Arguments a, List<String> labels) {
+    List<SweepPage.Labeled> sweeps = new ArrayList<>();
+    for (String r : a.runs()) {
+      Path file = Paths.get(r).resolve(SweepSummary.FILE);
+      if (Files.isRegularFile(file)) {
+        try {
+          SweepSummary s = SweepSummary.read(file);
+          String name = Paths.get(r).toAbsolutePath().normalize().getFileName().toString();
+          sweeps.add(
+              new SweepPage.Labeled(labels != null ? labels.get(sweeps.size()) : name, s.sweep()));
+        } catch (IllegalArgumentException e) {
+          // a run folder's own summary.json: not a sweep
+        }
+      }
+    }
+    if (sweeps.isEmpty()) {
+      return Optional.empty();
+    }
+    if (sweeps.size() < a.runs().size()) {
+      throw new BadArgument(
+          "run dir", String.join(" ", a.runs()), "sweeps' folders only, or runs only, not both");
+    }
+    if (a.history() != null) {
+      throw new BadArgument("--history", a.history(), "no --history with sweeps");
+    }
+    return Optional.of(sweeps);
   }
 
   /**

@@ -192,6 +192,31 @@ public final class SweepPage {
 
   /** The chart's data: every measured level as a point, the frontier's named. */
   static Map<String, Object> chartData(SweepSummary.Sweep s) {
+    return chartData(List.of(new Labeled("Levels", s)));
+  }
+
+  /** A sweep and the name its points go by on a chart of several. */
+  public record Labeled(String label, SweepSummary.Sweep sweep) {}
+
+  /** The chart's data of several sweeps: a series of points and a frontier per sweep. */
+  static Map<String, Object> chartData(List<Labeled> sweeps) {
+    List<Map<String, Object>> series = new ArrayList<>();
+    for (Labeled l : sweeps) {
+      Map<String, Object> one = new LinkedHashMap<>();
+      one.put("label", l.label());
+      one.put("points", points(l.sweep()));
+      series.add(one);
+    }
+    Map<String, Object> chart = new LinkedHashMap<>();
+    chart.put("id", CHART_ID);
+    chart.put("perGpu", sweeps.stream().anyMatch(l -> perGpu(l.sweep())));
+    chart.put("sweeps", series);
+    Map<String, Object> data = new LinkedHashMap<>();
+    data.put("pareto", chart);
+    return data;
+  }
+
+  private static List<Map<String, Object>> points(SweepSummary.Sweep s) {
     List<Map<String, Object>> points = new ArrayList<>();
     for (Point p : s.points()) {
       if (p.levels() == null) {
@@ -210,12 +235,6 @@ public final class SweepPage {
         points.add(m);
       }
     }
-    Map<String, Object> chart = new LinkedHashMap<>();
-    chart.put("id", CHART_ID);
-    chart.put("perGpu", perGpu(s));
-    chart.put("points", points);
-    Map<String, Object> data = new LinkedHashMap<>();
-    data.put("pareto", chart);
-    return data;
+    return points;
   }
 }

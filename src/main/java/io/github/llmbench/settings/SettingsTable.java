@@ -304,6 +304,18 @@ public final class SettingsTable {
     return out;
   }
 
+  /**
+   * The setting {@code key} names exactly: its own name, the same words with {@code _} or {@code -}
+   * for the dots, or another tool's name for it ({@code random_input_len}: {@code input.len}).
+   */
+  public static Optional<String> named(String key) {
+    String n = normalized(key);
+    if (ALIASES.containsKey(n)) {
+      return Optional.of(ALIASES.get(n));
+    }
+    return ALL.stream().filter(s -> normalized(s.name()).equals(n)).map(Setting::name).findFirst();
+  }
+
   /** The setting this name probably meant, if it is close to exactly one kind of name. */
   static Optional<String> nearMiss(String key) {
     return nearMiss(key, null);

@@ -77,7 +77,7 @@ public record SweepSettings(
           HEADING,
           "serve.params",
           "none: one start",
-          SweepGrid.FORM,
+          SweepGrid.FORM + ", or @FILE (a JSON list of objects, as vllm bench sweep's)",
           "the server's settings swept: {NAME} in -Dserve.cmd, else added as --NAME VALUE",
           Parser.text());
   public static final Setting<Double> SERVE_GRACE =
@@ -93,7 +93,7 @@ public record SweepSettings(
           HEADING,
           "sweep",
           "none",
-          "SETTING:VALUE,VALUE;SETTING:... e.g. input.len:128,1024;output.len:128,1024",
+          "SETTING:VALUE,VALUE;SETTING:... e.g. input.len:128,1024;output.len:128,1024, or @FILE",
           "the workload settings swept: one run of the load per combination",
           Parser.text());
   public static final Setting<String> SWEEP_COMBINE =
@@ -231,7 +231,7 @@ public record SweepSettings(
   }
 
   private static SweepGrid workload(String raw, boolean zipped) {
-    SweepGrid grid = grid(SWEEP.name(), raw, zipped);
+    SweepGrid grid = SweepFile.withKitNames(grid(SWEEP.name(), raw, zipped));
     for (String name : grid.axes().keySet()) {
       Optional<Setting<?>> s = SettingsTable.get(name);
       if (s.isEmpty() || SETTINGS.contains(s.get()) || NOT_SWEPT.contains(name)) {
@@ -248,7 +248,9 @@ public record SweepSettings(
 
   private static SweepGrid grid(String name, String raw, boolean zipped) {
     try {
-      return SweepGrid.parse(raw, zipped);
+      return raw.startsWith("@")
+          ? SweepFile.read(Path.of(raw.substring(1)))
+          : SweepGrid.parse(raw, zipped);
     } catch (IllegalArgumentException e) {
       throw SettingsException.invalid(name, raw, e.getMessage());
     }

@@ -1,19 +1,25 @@
-    // the Pareto chart: every level of every combination, the frontier's points joined and named
+    // the Pareto chart: every level of every combination, each sweep's frontier joined and named
     var P = D.pareto;
-    var all = P.points.map(function (p) { return {x: p.x, y: p.y, name: esc(p.name)}; });
-    var front = P.points.filter(function (p) { return p.frontier; })
-      .sort(function (a, b) { return a.x - b.x; })
-      .map(function (p) { return {x: p.x, y: p.y, name: esc(p.name)}; });
+    var COLORS = ['#A0B228', '#5E7BE2', '#FFA900', '#9D67C1'];
+    var series = [];
+    P.sweeps.forEach(function (sw, i) {
+      var color = COLORS[i % COLORS.length];
+      var several = P.sweeps.length > 1;
+      series.push({type: 'scatter', name: several ? esc(sw.label) : 'Levels', color: color,
+        data: sw.points.map(function (p) { return {x: p.x, y: p.y, name: esc(p.name)}; })});
+      series.push({type: 'line', name: several ? esc(sw.label) + ' frontier' : 'Pareto frontier',
+        color: several ? color : '#f15b4f', dashStyle: i > 0 ? 'Dash' : 'Solid',
+        data: sw.points.filter(function (p) { return p.frontier; })
+          .sort(function (a, b) { return a.x - b.x; })
+          .map(function (p) { return {x: p.x, y: p.y, name: esc(p.name)}; }),
+        dataLabels: {enabled: true, format: '{point.name}'}});
+    });
     draw(P.id, {
       title: title('Output throughput against interactivity'),
       xAxis: {title: {text: 'Output tokens/s per user (1000 / mean TPOT)'}},
       yAxis: {title: {text: P.perGpu ? 'Output tokens/s per GPU' : 'Output tokens/s'}, min: 0},
       tooltip: {pointFormat: '{point.name}: <b>{point.y:.1f}</b> tok/s at {point.x:.1f} tok/s per user'},
-      series: [
-        {type: 'scatter', name: 'Levels', color: '#A0B228', data: all},
-        {type: 'line', name: 'Pareto frontier', color: '#f15b4f', data: front,
-          dataLabels: {enabled: true, format: '{point.name}'}}
-      ]
+      series: series
     });
     // each table in a sortable section sorts by a column when its heading is clicked
     function cellValue(row, i) {

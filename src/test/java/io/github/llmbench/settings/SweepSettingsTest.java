@@ -113,4 +113,42 @@ class SweepSettingsTest {
     assertTrue(error(Map.of("sweep", "conc:1,2", "gpus", "tp")).contains("-Dgpus=tp"));
     assertTrue(error(Map.of("gpus", "2")).contains("applies to a sweep"));
   }
+
+  @Test
+  void sweepFilesAreVllmsListsOfCombinations(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    java.nio.file.Path serve = dir.resolve("serve.json");
+    java.nio.file.Files.writeString(
+        serve,
+        "[{\"max_num_seqs\": 32, \"max_num_batched_tokens\": 1024},"
+            + " {\"max_num_seqs\": 64, \"max_num_batched_tokens\": 1024},"
+            + " {\"max_num_seqs\": 64, \"max_num_batched_tokens\": 2048}]");
+    java.nio.file.Path bench = dir.resolve("bench.json");
+    java.nio.file.Files.writeString(
+        bench,
+        "[{\"random_input_len\": 128, \"max_concurrency\": 8}, {\"random_input_len\": 1024, \"max_concurrency\": 4}]");
+    SweepSettings s =
+        read(Map.of(
+                "serve.cmd", "vllm serve m --port {port}",
+                "serve.params", "@" + serve,
+                "sweep", "@" + bench))
+            .sweep()
+            .orElseThrow();
+    assertEquals(3, s.serverCombinations().size(), "exactly the file's, not crossed");
+    assertEquals(
+        Map.of("max_num_seqs", "64", "max_num_batched_tokens", "2048"),
+        s.serverCombinations().get(2));
+    assertEquals(
+        List.of(Map.of("input.len", "128", "conc", "8"), Map.of("input.len", "1024", "conc", "4")),
+        s.workloadCombinations(),
+        "vllm bench serve's names read as the kit's");
+    java.nio.file.Files.writeString(bench, "[{\"input_len\": 1}, {\"output_len\": 2}]");
+    String different = error(Map.of("sweep", "@" + bench));
+    assertTrue(different.contains("every combination naming the same settings"), different);
+    java.nio.file.Files.writeString(bench, "{\"input_len\": 1}");
+    String notAList = error(Map.of("sweep", "@" + bench));
+    assertTrue(notAList.contains("a JSON list of objects"), notAList);
+    assertTrue(
+        error(Map.of("sweep", "@" + dir.resolve("none.json"))).contains("a readable JSON file"));
+  }
 }

@@ -113,6 +113,34 @@ public final class LlamaServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Installs the server (once) and writes the model (once) without starting a server, for a command
+   * that starts its own ({@code scripts/llama-server.sh run}, a sweep's {@code -Dserve.cmd}).
+   *
+   * @return the model's file
+   */
+  public static Path prepared(TinyLlamaGguf.Vocabulary vocabulary) throws IOException {
+    Path model = ROOT.resolve("target/llama-server/" + modelFileName(vocabulary));
+    if (!Files.exists(model)) {
+      TinyLlamaGguf.write(model, TinyLlamaGguf.Shape.DEFAULT, vocabulary, 42);
+    }
+    StringBuilder out = new StringBuilder();
+    int code = script(out, Map.of(), "install");
+    if (code != 0) {
+      fail(
+          "llama-server could not be installed (scripts/llama-server.sh install, exit "
+              + code
+              + "):\n"
+              + out);
+    }
+    return model;
+  }
+
+  /** The script that installs, starts and runs the server. */
+  public static Path script() {
+    return SCRIPT;
+  }
+
   static String modelFileName(TinyLlamaGguf.Vocabulary vocabulary) {
     TinyLlamaGguf.Shape s = TinyLlamaGguf.Shape.DEFAULT;
     // the generator's version in the name: a changed generator never reuses an older file
