@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
+import io.github.llmbench.report.SweepPage;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.summary.SweepSummary;
 import io.github.llmbench.summary.SweepSummary.Point;
 import io.github.llmbench.summary.SweepSummary.Status;
+import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingProcess;
 import io.github.llmbench.testing.LlamaServer;
 import io.github.llmbench.testing.TinyLlamaGguf;
@@ -111,5 +113,13 @@ class LlamaServerSweepIT {
             .descendants()
             .noneMatch(h -> h.info().command().orElse("").contains("llama")),
         "no llama-server under the tests");
+  }
+
+  @Test
+  @Tag("chromium")
+  void itsPageDrawsTheParetoChart() throws Exception {
+    Chromium.Dump d = Chromium.open(folder.resolve(SweepPage.FILE));
+    Chromium.assertChartsDrawn(d, 1);
+    assertTrue(d.dom().contains("parallel=1,ubatch-size=32"), "the combinations are named");
   }
 }

@@ -25,47 +25,39 @@ class SweepPageTest {
         8, 0, tput, perGpu, perUser, 10.0, 20.0, 1000 / perUser, 30.0, 50.0, frontier, true);
   }
 
+  private static Point done(int index, String name, String tp, PointLevel c8) {
+    return new Point(
+        index,
+        name,
+        Map.of("tp", tp),
+        Map.of(),
+        Status.done,
+        null,
+        null,
+        "server-" + index + ".log",
+        "run-" + index,
+        0,
+        Map.of("c8", c8));
+  }
+
   /** Two servers of tensor-parallel 1 and 2, one failed; a name with markup in it. */
   static SweepSummary summary() {
-    Point one =
-        new Point(
-            1,
-            "tp=1,<script>x</script>",
-            Map.of("tp", "1"),
-            Map.of(),
-            Status.done,
-            null,
-            null,
-            "server-1.log",
-            "run-a",
-            0,
-            Map.of("c8", level(300, 300, 50, true)));
-    Point two =
-        new Point(
-            2,
-            "tp=2",
-            Map.of("tp", "2"),
-            Map.of(),
-            Status.done,
-            null,
-            null,
-            "server-2.log",
-            "run-b",
-            0,
-            Map.of("c8", level(500, 250, 40, false)));
+    Point one = done(1, "tp=1,<script>x</script>", "1", level(300, 300, 50, true));
+    Point two = done(2, "tp=2", "2", level(500, 250, 40, false));
     Point three =
         new Point(
-            3,
-            "tp=4",
-            Map.of("tp", "4"),
-            Map.of(),
-            Status.server_failed,
-            "the server exited with code 1 before it was ready",
-            List.of("CUDA <oom>"),
-            "server-3.log",
-            null,
-            null,
-            null);
+                3,
+                "tp=4",
+                Map.of("tp", "4"),
+                Map.of(),
+                Status.server_failed,
+                null,
+                null,
+                "server-3.log",
+                null,
+                null,
+                null)
+            .withError("the server exited with code 1 before it was ready", List.of("CUDA <oom>"));
     return new SweepSummary(
         new SweepSummary.Sweep(
             "vllm serve m --port {port}",
