@@ -22,6 +22,8 @@ import io.github.llmbench.records.RunDirectory;
 import io.github.llmbench.records.RunRecorder;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SettingsException;
+import io.github.llmbench.telemetry.LiveExport;
+import io.github.llmbench.telemetry.LiveMetrics;
 import io.github.llmbench.workload.FeederRecords;
 import io.github.llmbench.workload.PreparedWorkload;
 import java.io.PrintStream;
@@ -71,6 +73,10 @@ public final class LlmBench {
   private final Optional<RequestChains> candidateChains;
 
   private final RunEnd runEnd;
+
+  /** The live Prometheus endpoint ({@code -Dexport.prometheus}), if asked. */
+  private final Optional<LiveExport> export;
+
   private final long createdMs = System.currentTimeMillis();
   private final PrintStream out = System.out;
 
@@ -118,12 +124,35 @@ public final class LlmBench {
               r ->
                   RequestChains.forCandidate(
                       settings, target, r.candidate(), workload, recorder, clientProbe));
+      this.export = liveExport(settings, target, recorder);
     } catch (RuntimeException e) {
       target.close();
       throw e;
     }
     StartLines.print(out, settings, gates, target, serverChecks.startNotes());
+    export.ifPresent(
+        e -> out.println("gatling-llm-bench: live figures (Prometheus text) at " + e.url()));
     serverChecks.startScraper();
+  }
+
+  /** The live export of {@code -Dexport.prometheus}, fed by the recorder, or empty. */
+  private static Optional<LiveExport> liveExport(
+      BenchSettings settings, Target target, RunRecorder recorder) {
+    return settings
+        .export()
+        .prometheus()
+        .map(
+            address -> {
+              LiveMetrics metrics =
+                  new LiveMetrics(
+                      Map.of("model", target.model(), "endpoint", settings.server().api().id()));
+              recorder.listen(metrics);
+              try {
+                return LiveExport.start(address, metrics);
+              } catch (java.io.UncheckedIOException e) {
+                throw new SettingsException(e.getMessage());
+              }
+            });
   }
 
   /**
@@ -272,6 +301,7 @@ public final class LlmBench {
       runEnd.finish();
     } finally {
       target.close();
+      export.ifPresent(e -> e.closeAfter(settings.export().holdSeconds(), out));
     }
   }
 

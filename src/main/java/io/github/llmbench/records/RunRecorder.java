@@ -54,6 +54,20 @@ public final class RunRecorder {
 
   private final AtomicBoolean anyStarted = new AtomicBoolean();
 
+  /** Who else hears of each request's start and end (a live export), on the caller's thread. */
+  public interface Listener {
+    void started(String level);
+
+    void finished(RequestRecord record);
+  }
+
+  private final List<Listener> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+  /** Tells {@code l} of every request that starts or finishes from now on. */
+  public void listen(Listener l) {
+    listeners.add(l);
+  }
+
   private record InFlight(
       String id, String level, String profile, RequestOrigin origin, long startMs) {}
 
@@ -77,6 +91,9 @@ public final class RunRecorder {
   /** Notes that a request of a conversation or a trace has started. */
   public void started(String id, String level, String profile, RequestOrigin origin, long startMs) {
     inFlight.put(id, new InFlight(id, level, profile, origin, startMs));
+    for (Listener l : listeners) {
+      l.started(level);
+    }
     if (!anyStarted.get() && anyStarted.compareAndSet(false, true)) {
       toWrite.add(
           RUN_STARTED); // resolved on the writer thread: the lookup may wait, an event loop must
@@ -89,6 +106,9 @@ public final class RunRecorder {
    */
   public void finished(RequestRecord record) {
     inFlight.remove(record.id());
+    for (Listener l : listeners) {
+      l.finished(record);
+    }
     synchronized (this) {
       finished.add(record);
     }

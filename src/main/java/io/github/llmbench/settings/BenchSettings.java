@@ -22,6 +22,8 @@ import java.util.function.Function;
  *     default the stream's own record only; every latency is in {@code requests.jsonl}, the
  *     console, {@code llm.html} and the kit's gates whatever this says (see docs/outputs.md)
  * @param ab the interleaved A/B run ({@code -Dcandidate.url}), empty for other runs
+ * @param export the client's figures served live ({@code -Dexport.prometheus}), {@link
+ *     ExportSettings#NONE} without
  * @param sweep the sweep over server or workload settings ({@code -Dserve.cmd}, {@code -Dsweep}),
  *     empty for other runs
  * @param apiKey the API key, for the Authorization header only. Never print or persist it.
@@ -37,6 +39,7 @@ public record BenchSettings(
     Optional<AbSettings> ab,
     Optional<SweepSettings> sweep,
     TelemetrySettings metrics,
+    ExportSettings export,
     InjectorSettings injector,
     GatlingRecords gatlingRecords,
     Optional<String> apiKey) {
@@ -108,6 +111,7 @@ public record BenchSettings(
     GateSettings gates = GateSettings.read(r);
     GatlingRecords records = r.get(GatlingRecords.STATS_RECORDS);
     TelemetrySettings metrics = TelemetrySettings.read(r);
+    ExportSettings export = ExportSettings.read(r);
     InjectorSettings injector = InjectorSettings.read(r);
     CrossChecks.injectorsShareTheLoad(injector, load, workload);
     CrossChecks.searchChoosesTheLevels(r, load, workload);
@@ -127,6 +131,7 @@ public record BenchSettings(
         ab,
         sweep,
         metrics,
+        export,
         injector,
         records,
         apiKey(environment));

@@ -115,6 +115,7 @@ public final class SettingsTable {
           AbSettings.SETTINGS,
           SweepSettings.SETTINGS,
           TelemetrySettings.SETTINGS,
+          ExportSettings.SETTINGS,
           InjectorSettings.SETTINGS,
           GatlingRecords.SETTINGS,
           List.of(HELP));

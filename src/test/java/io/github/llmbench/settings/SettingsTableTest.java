@@ -225,6 +225,7 @@ class SettingsTableTest {
           AbSettings.class,
           SweepSettings.class,
           TelemetrySettings.class,
+          ExportSettings.class,
           InjectorSettings.class,
           GatlingRecords.class);
 
