@@ -201,9 +201,7 @@ final class SweepRun {
 
   /** The log's first line: the command (secrets masked), so the log says what it is the log of. */
   private void writeHeader(Path log, String command) {
-    String shown =
-        SweepSummary.withoutSecrets(
-            settings.apiKey().map(k -> command.replace(k, "***")).orElse(command));
+    String shown = SweepSummary.withoutSecrets(command, settings.apiKey());
     try {
       Files.writeString(log, "# gatling-llm-bench sweep: " + shown + "\n");
     } catch (IOException e) {

@@ -73,13 +73,7 @@ final class SweepTable {
       }
     }
     String command =
-        sweep
-            .serve()
-            .map(
-                s ->
-                    SweepSummary.withoutSecrets(
-                        apiKey.map(k -> s.command().replace(k, "***")).orElse(s.command())))
-            .orElse(null);
+        sweep.serve().map(s -> SweepSummary.withoutSecrets(s.command(), apiKey)).orElse(null);
     SweepTable t = new SweepTable(sweep, command, folder, specs);
     Map<String, Point> before = t.previousPoints();
     for (Spec spec : specs) {

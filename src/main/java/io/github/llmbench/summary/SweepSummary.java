@@ -193,9 +193,14 @@ public record SweepSummary(Sweep sweep) {
     }
   }
 
-  /** The command with any secret-looking word ({@code --api-key X}, a URL's user) masked. */
-  public static String withoutSecrets(String command) {
-    return command
+  /**
+   * The command as files and the console show it: the API key, any secret-looking option's value
+   * ({@code --api-key X}) and a URL's user masked.
+   */
+  public static String withoutSecrets(String command, java.util.Optional<String> apiKey) {
+    return apiKey
+        .map(k -> command.replace(k, "***"))
+        .orElse(command)
         .replaceAll(
             "(?i)(--?[a-z-]*(api[_-]?key|token|secret|password)[a-z-]*)([ =])('[^']*'|\\S+)",
             "$1$3***")
