@@ -68,6 +68,7 @@ public record RunAnalysis(
    * @param routes its figures per server and per model, when the run spread its requests ({@link
    *     Routes#NONE} else)
    * @param sessions its agent sessions' task figures ({@link SessionFigures#NONE} outside sessions)
+   * @param energy the GPUs' energy per output token, from DCGM ({@link EnergyFigures#NONE} without)
    */
   public record Level(
       String name,
@@ -89,7 +90,8 @@ public record RunAnalysis(
       AnswerEnds ends,
       RampWindows ramp,
       Routes routes,
-      SessionFigures sessions) {}
+      SessionFigures sessions,
+      EnergyFigures energy) {}
 
   /**
    * The server's metrics of the run, and the load generator's own.
@@ -357,7 +359,17 @@ public record RunAnalysis(
         AnswerEnds.of(recs),
         ramp(recs, inputs.ramps.get(name), inputs.arrivalsByLevel.get(name), trials),
         Routes.of(recs, percentiles),
-        SessionFigures.of(recs));
+        SessionFigures.of(recs),
+        series.isEmpty()
+            ? EnergyFigures.NONE
+            : EnergyFigures.of(
+                series,
+                span.startMs(),
+                span.endMs(),
+                serving.totalOutputTokens(),
+                steady.reached() ? steady.windowStartMs() : 0,
+                steady.reached() ? steady.windowEndMs() : 0,
+                steady.reached() ? steady.outputThroughput() : Double.NaN));
   }
 
   /**

@@ -507,6 +507,21 @@ public record ServerFigures(
       return new TreeMap<>();
     }
 
+    /** How many label sets (GPUs, engines) one scrape of {@code name} has at most. */
+    int labelSets(String name) {
+      Map<Long, Integer> perScrape = new HashMap<>();
+      for (ServerSample x : byName.getOrDefault(name, List.of())) {
+        perScrape.merge(x.timeMs(), 1, Integer::sum);
+      }
+      return perScrape.values().stream().mapToInt(Integer::intValue).max().orElse(0);
+    }
+
+    /** Whether any sample of {@code name} carries {@code label="value"}. */
+    boolean labelled(String name, String label, String value) {
+      return byName.getOrDefault(name, List.of()).stream()
+          .anyMatch(x -> value.equals(x.labels().get(label)));
+    }
+
     /** A DCGM field, each scrape's values averaged over the GPUs. */
     NavigableMap<Long, Double> gpu(String name) {
       List<ServerSample> xs = byName.getOrDefault(name, List.of());

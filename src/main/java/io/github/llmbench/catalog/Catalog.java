@@ -33,6 +33,18 @@ public final class Catalog {
   private static final Map<String, ModelSpec> MODELS = new LinkedHashMap<>();
   private static final Map<String, GpuSpec> GPUS = new LinkedHashMap<>();
 
+  /**
+   * Each GPU's draw at rest and at its limit: the limits are NVIDIA's (RTX 4080 320 W and RTX 4090
+   * 450 W total graphics power, spec sheets; H100 SXM5 700 W TDP, datasheet); the idle draws are
+   * typical readings of nvidia-smi with a model loaded and no work (about 20 W for the GeForce
+   * cards, 70 W for an H100 SXM), for the simulator's stand-in only.
+   */
+  private static final Map<String, GpuPower> POWER =
+      Map.of(
+          "rtx4080-32gb", new GpuPower(18, 320),
+          "rtx4090", new GpuPower(22, 450),
+          "h100-sxm", new GpuPower(70, 700));
+
   static {
     // Qwen/Qwen2.5-7B-Instruct config.json: hidden_size 3584, num_hidden_layers 28,
     // num_attention_heads 28, num_key_value_heads 4, intermediate_size 18944, vocab_size 152064,
@@ -202,6 +214,19 @@ public final class Catalog {
   }
 
   /** All GPUs, in catalog order. */
+  /**
+   * What the GPU with this catalog id draws at rest and at its limit; for a GPU without figures,
+   * the H100's scaled to its bandwidth (a stand-in: the simulator marks its power as simulated).
+   */
+  public static GpuPower power(String id) {
+    GpuPower p = POWER.get(id);
+    if (p != null) {
+      return p;
+    }
+    double scale = gpu(id).memoryBandwidth() / GPUS.get("h100-sxm").memoryBandwidth();
+    return new GpuPower(70 * scale, 700 * scale);
+  }
+
   public static Map<String, GpuSpec> gpus() {
     return Collections.unmodifiableMap(GPUS);
   }

@@ -32,6 +32,7 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
   GateMetric TTFO_P99 = Fixed.TTFO_P99;
   GateMetric CLIENT_LAG_P99 = Fixed.CLIENT_LAG_P99;
   GateMetric CLIENT_CPU_MAX = Fixed.CLIENT_CPU_MAX;
+  GateMetric ENERGY_PER_TOKEN = Fixed.ENERGY_PER_TOKEN;
 
   /** Gates on the server's figures: {@code server.preemptions}, {@code server.waiting_mean}, ... */
   String SERVER_PREFIX = "server.";
@@ -93,6 +94,7 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
     return figures.generates()
         || !(m == OUTPUT_THROUGHPUT
             || m == STEADY_OUTPUT_THROUGHPUT
+            || m == ENERGY_PER_TOKEN
             || m.needsGoodput()
             || m == TTFO_MEAN
             || m == TTFO_MEDIAN
@@ -159,6 +161,11 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
     CLIENT_LAG_P99("client.lag.p99", "ms", true),
     /** The busiest event loop's thread, in % of a core, over the same window. */
     CLIENT_CPU_MAX("client.cpu.max", "%", true),
+    /**
+     * The GPUs' joules per output token over the level (DCGM's energy counter, else its power
+     * integrated over the steady window): none without DCGM figures.
+     */
+    ENERGY_PER_TOKEN("energy.per_token.max", "J/tok", true),
     /**
      * A reasoning model's time to the first output token (after the thinking), over the requests
      * that reasoned: none measured is NaN.

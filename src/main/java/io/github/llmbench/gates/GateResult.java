@@ -146,12 +146,20 @@ public record GateResult(
         + (gate.byDefault() ? " (default)" : "");
   }
 
+  /**
+   * A limit or a measure: two decimals, three significant digits under 0.1 (joules per token read
+   * 0.0364, not 0.04).
+   */
+  static String number(double v) {
+    return v != 0 && Math.abs(v) < 0.1
+        ? String.format(Locale.ROOT, "%.3g", v)
+        : String.format(Locale.ROOT, "%.2f", v);
+  }
+
   /** One console line: name, limit, measured, PASS or FAIL and by how much. */
   public String line() {
     String measuredText =
-        Double.isNaN(measured)
-            ? "not measured"
-            : String.format(Locale.ROOT, "%.2f %s", measured, gate.unit()).strip();
+        Double.isNaN(measured) ? "not measured" : (number(measured) + " " + gate.unit()).strip();
     String by = "";
     boolean beyond = gate.upperBound() ? measured > limit : measured < limit;
     if (verdict() == GateVerdict.FAIL && !Double.isNaN(measured) && limit != 0 && beyond) {
@@ -169,7 +177,7 @@ public record GateResult(
         level,
         gate.metric().key(),
         (gate.upperBound() ? "<= " : ">= ")
-            + String.format(Locale.ROOT, "%.2f %s", limit, gate.unit()).strip()
+            + (number(limit) + " " + gate.unit()).strip()
             + (gate.limit().relative() ? " (" + gate.limit() + ")" : "")
             + (gate.byDefault()
                 ? " (default; -Dgate." + gate.metric().key() + "=N sets another)"

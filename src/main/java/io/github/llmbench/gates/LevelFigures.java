@@ -129,6 +129,7 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
       f.put(new GateMetric.Server(n), v == null ? Double.NaN : v);
     }
     putClient(f, l.client());
+    f.put(GateMetric.ENERGY_PER_TOKEN, l.energy().joulesPerOutputToken());
     putTtfo(f, LevelSummary.ReasoningFigures.of(l.reasoning()));
     return new LevelFigures(f).withSamples(l.samples());
   }
@@ -187,6 +188,9 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
           level.server() == null ? Double.NaN : level.server().levelFigure(n));
     }
     putClient(f, level.client() == null ? ClientHealth.NONE : level.client().health());
+    f.put(
+        GateMetric.ENERGY_PER_TOKEN,
+        level.energy() == null ? Double.NaN : level.energy().figures().joulesPerOutputToken());
     putTtfo(f, level.reasoning());
     return new LevelFigures(f).withSamples(level.samples());
   }

@@ -21,6 +21,7 @@ final class ReportSections {
   private static final ReportSection TIMELINE = new TimelineSection();
   private static final ReportSection ROOFLINE = new RooflineSection();
   private static final ReportSection SERVER = new ServerSection();
+  private static final ReportSection ENERGY = new EnergySection();
   private static final ReportSection WORKLOAD = new WorkloadSection();
   private static final ReportSection SESSIONS = new SessionsSection();
   private static final ReportSection ROUTES = new RoutesSection();
@@ -45,6 +46,7 @@ final class ReportSections {
           TIMELINE,
           ROOFLINE,
           SERVER,
+          ENERGY,
           WORKLOAD,
           SESSIONS,
           ROUTES,
@@ -62,8 +64,8 @@ final class ReportSections {
    */
   static final List<ReportSection> CONSOLE =
       List.of(
-          LADDER, SERVING, POOLING, WORKLOAD, SESSIONS, SERVER, REASONING, CHUNKS, CLIENT, TRIALS,
-          TIMELINE, ROUTES, FAILURES);
+          LADDER, SERVING, POOLING, WORKLOAD, SESSIONS, SERVER, ENERGY, REASONING, CHUNKS, CLIENT,
+          TRIALS, TIMELINE, ROUTES, FAILURES);
 
   private ReportSections() {}
 }

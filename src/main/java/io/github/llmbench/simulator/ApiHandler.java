@@ -185,8 +185,8 @@ final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
         ctx,
         Http.bytes(
             HttpResponseStatus.OK,
-            answers()
-                .prometheus(sim.metrics(), sim.servedModelName())
+            (answers().prometheus(sim.metrics(), sim.servedModelName())
+                    + sim.power().render(System.nanoTime()))
                 .getBytes(StandardCharsets.UTF_8),
             "text/plain; version=0.0.4; charset=utf-8",
             keepAlive),

@@ -27,6 +27,12 @@ import io.github.llmbench.catalog.ModelSpec;
  */
 final class CostModel {
 
+  /**
+   * A memory-bound kernel's share of the board's dynamic power: decode on an H100 draws 400-500 W
+   * of its 700 W, a compute-bound prefill near the limit.
+   */
+  static final double MEMORY_INTENSITY = 0.6;
+
   private final double
       flopsPerTokenLinear; // 2 x the layers' parameters (embedding lookup: no FLOPs)
   private final double
@@ -104,6 +110,8 @@ final class CostModel {
     private int sampled;
     private double sumContext; // sum over scheduled tokens of the context each attends to
     private double kvTokensTouched; // KV entries read or written
+    private double busySeconds;
+    private double intensity;
 
     void reset() {
       tokens = 0;
@@ -147,13 +155,32 @@ final class CostModel {
               ? 0
               : allReducesPerStep
                   * (allReduceLatency + allReduceBytesPerToken * tokens / linkBandwidth);
-      return overheadNanos
-          + (long)
-              ((overheadPerSeqSeconds * seqs
-                      + Math.max(gemmCompute, weightRead)
-                      + Math.max(attnCompute, kvRead)
-                      + allReduce)
-                  * 1e9);
+      busySeconds = Math.max(gemmCompute, weightRead) + Math.max(attnCompute, kvRead) + allReduce;
+      intensity =
+          busySeconds <= 0
+              ? 0
+              : Math.min(
+                  1,
+                  (MEMORY_INTENSITY * (weightRead + kvRead) + gemmCompute + attnCompute)
+                      / busySeconds);
+      return overheadNanos + (long) ((overheadPerSeqSeconds * seqs + busySeconds) * 1e9);
+    }
+
+    /**
+     * Of the last {@link #durationNanos()}, the seconds its kernels kept the GPUs' tensor cores or
+     * memory busy (the overheads keep them idle).
+     */
+    double busySeconds() {
+      return busySeconds;
+    }
+
+    /**
+     * How hard those kernels drive the GPUs, 0..1: 1 where the tensor cores run at peak (a long
+     * prefill), about {@value #MEMORY_INTENSITY} where streaming weights and KV from memory bounds
+     * the step (a decode), for the simulator's power draw.
+     */
+    double intensity() {
+      return intensity;
     }
   }
 }

@@ -63,6 +63,7 @@ final class Engine implements Runnable {
    */
   private final Map<EventLoop, ConcurrentLinkedQueue<Batch>> outboxes = new IdentityHashMap<>();
 
+  private final SimPower power;
   private volatile Thread thread;
   private volatile boolean stopped;
   private volatile int runningCount;
@@ -79,7 +80,14 @@ final class Engine implements Runnable {
       int maxNumBatchedTokens,
       LatenessHistogram lateness,
       SimMetrics metrics) {
-    this(cost, maxNumSeqs, maxNumBatchedTokens, lateness, metrics, SimNoise.NONE);
+    this(
+        cost,
+        maxNumSeqs,
+        maxNumBatchedTokens,
+        lateness,
+        metrics,
+        SimNoise.NONE,
+        SimPower.standIn());
   }
 
   Engine(
@@ -88,8 +96,10 @@ final class Engine implements Runnable {
       int maxNumBatchedTokens,
       LatenessHistogram lateness,
       SimMetrics metrics,
-      SimNoise noise) {
+      SimNoise noise,
+      SimPower power) {
     this.metrics = metrics;
+    this.power = power;
     this.scheduler = new Scheduler(cost, maxNumSeqs, maxNumBatchedTokens, metrics);
     this.lateness = lateness;
     this.noise = noise.steps();
@@ -97,6 +107,11 @@ final class Engine implements Runnable {
 
   SimMetrics metrics() {
     return metrics;
+  }
+
+  /** The GPUs' simulated power draw and energy. */
+  SimPower power() {
+    return power;
   }
 
   void start(String name) {
@@ -197,6 +212,7 @@ final class Engine implements Runnable {
       // the cost model's step time, times the dialled-in noise and slowdown (none: as it is)
       long duration = noise.apply(scheduler.durationNanos(), start);
       long end = start + duration;
+      power.step(start, end, scheduler.busySeconds(), scheduler.intensity());
       // Tokens are sampled now and written at `end` by the event loops. This thread schedules the
       // next step a little before `end` (as vLLM's async scheduling does while the GPU runs a
       // step),

@@ -187,6 +187,16 @@ final class Scheduler {
     return step.durationNanos();
   }
 
+  /** The planned step's busy seconds ({@link CostModel.Step#busySeconds()}), after its duration. */
+  double busySeconds() {
+    return step.busySeconds();
+  }
+
+  /** The planned step's intensity ({@link CostModel.Step#intensity()}), after its duration. */
+  double intensity() {
+    return step.intensity();
+  }
+
   /**
    * Applies the planned step as of its end: computed tokens, prefix-cache registration, one sampled
    * token per request whose tokens are all computed, finished requests removed.

@@ -1,5 +1,6 @@
 package io.github.llmbench.simulator;
 
+import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.EngineCalibration;
 import io.github.llmbench.catalog.ModelSpec;
 import io.netty.bootstrap.ServerBootstrap;
@@ -89,7 +90,12 @@ public final class VllmSimulator implements AutoCloseable {
             config.maxNumBatchedTokens(),
             lateness,
             new SimMetrics(),
-            config.noise());
+            config.noise(),
+            new SimPower(
+                Catalog.power(config.gpuSpec().id()),
+                config.tp(),
+                config.gpuSpec().name(),
+                System.nanoTime()));
     // Native epoll when present (Linux; the jars come with Gatling), else io_uring, else NIO:
     // epoll's writes are cheaper than NIO's, which matters with hundreds of one-token flushes per
     // step; io_uring (one system call for a loop iteration's writes) measured no better
@@ -268,6 +274,11 @@ public final class VllmSimulator implements AutoCloseable {
   /** The engine's Prometheus metrics (served at {@code GET /metrics}). */
   SimMetrics metrics() {
     return engine.metrics();
+  }
+
+  /** The GPUs' simulated power draw and energy (DCGM's names). */
+  SimPower power() {
+    return engine.power();
   }
 
   /** Engine steps executed so far. */

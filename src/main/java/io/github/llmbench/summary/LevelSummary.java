@@ -50,6 +50,7 @@ import java.util.function.ToDoubleFunction;
  * @param endpoints vLLM's fields per server, when the run sent to several (else null)
  * @param models vLLM's fields per model, when the run mixed several (else null)
  * @param sessions the agent sessions' task figures, in session runs (else null)
+ * @param energy the GPUs' energy per output token, from DCGM's figures (else null)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -73,7 +74,8 @@ public record LevelSummary(
     RampFigures ramp,
     Map<String, ServingFigures> endpoints,
     Map<String, ServingFigures> models,
-    SessionsFigures sessions) {
+    SessionsFigures sessions,
+    LevelEnergy energy) {
 
   public LevelSummary {
     failures = failures == null ? List.of() : List.copyOf(failures);
@@ -297,7 +299,8 @@ public record LevelSummary(
         RampFigures.of(l.ramp()),
         figures(l.routes().byEndpoint()),
         figures(l.routes().byModel()),
-        SessionsFigures.of(l.sessions()));
+        SessionsFigures.of(l.sessions()),
+        LevelEnergy.of(l.energy()));
   }
 
   private static Map<String, ServingFigures> figures(Map<String, ServingMetrics> by) {
@@ -318,6 +321,7 @@ public record LevelSummary(
         figures,
         steadyState,
         roofline,
+        null,
         null,
         null,
         null,
@@ -359,7 +363,8 @@ public record LevelSummary(
         ramp,
         endpoints,
         models,
-        sessions);
+        sessions,
+        energy);
   }
 
   private static Map<String, FigureInterval> intervals(LevelSamples samples) {
