@@ -39,8 +39,8 @@ import java.util.TreeMap;
 public record ServerFigures(
     Map<String, Double> level, Map<String, Double> steady, List<String> guards) {
 
-  /** The figures, in the order the reports show them. */
-  public static final List<String> NAMES =
+  /** The figures mapped here, before speculative decoding's and disaggregated serving's. */
+  private static final List<String> OWN_NAMES =
       List.of(
           "running_mean",
           "running_max",
@@ -59,6 +59,16 @@ public record ServerFigures(
           "gpu_power_w_mean",
           "gpu_sm_clock_mhz_mean",
           "gpu_util_mean");
+
+  /** The figures, in the order the reports show them. */
+  public static final List<String> NAMES = names();
+
+  private static List<String> names() {
+    List<String> names = new ArrayList<>(OWN_NAMES);
+    names.addAll(SpeculativeFigures.NAMES);
+    names.addAll(DisaggregatedFigures.NAMES);
+    return List.copyOf(names);
+  }
 
   public static final ServerFigures NONE = new ServerFigures(Map.of(), Map.of(), List.of());
 
@@ -333,6 +343,8 @@ public record ServerFigures(
     f.put("gpu_power_w_mean", mean(s.gpu(POWER), from, to));
     f.put("gpu_sm_clock_mhz_mean", mean(s.gpu(SM_CLOCK), from, to));
     f.put("gpu_util_mean", mean(s.gpu(GPU_UTIL), from, to));
+    SpeculativeFigures.put(f, s, from, to);
+    DisaggregatedFigures.put(f, s, from, to);
     return f;
   }
 

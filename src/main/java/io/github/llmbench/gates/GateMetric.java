@@ -230,7 +230,13 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
 
     @Override
     public String unit() {
-      return figure.endsWith("_ms")
+      if (figure.endsWith("_gb_per_s")) {
+        return "GB/s";
+      }
+      if (figure.endsWith("_mb")) {
+        return "MB";
+      }
+      return figure.endsWith("_ms") || figure.endsWith("_ms_mean")
           ? "ms"
           : figure.endsWith("_per_s")
               ? "tok/s"

@@ -68,7 +68,9 @@ public record HistoryKey(String id, Map<String, String> fields) {
           "sim.engine",
           SimulatorSettings.SIM_FAULTS.name(),
           SimulatorSettings.SIM_TOKENS_PER_CHUNK.name(),
-          SimulatorSettings.SIM_REASONING.name());
+          SimulatorSettings.SIM_REASONING.name(),
+          SimulatorSettings.SIM_SPECULATIVE.name(),
+          SimulatorSettings.SIM_KV_TRANSFER.name());
 
   /** The key of these fields. */
   public static HistoryKey of(Map<String, String> fields) {

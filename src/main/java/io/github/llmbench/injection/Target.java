@@ -6,6 +6,7 @@ import io.github.llmbench.settings.SimulatorSettings;
 import io.github.llmbench.simulator.Dialect;
 import io.github.llmbench.simulator.SimFaults;
 import io.github.llmbench.simulator.SimNoise;
+import io.github.llmbench.simulator.SimSpeculation;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
 import io.github.llmbench.workload.PreparedWorkload;
@@ -68,6 +69,11 @@ public final class Target implements AutoCloseable {
                   .withFaults(faults)
                   .withTokensPerChunk(settings.simulator().engine().tokensPerChunk())
                   .withReasoningTokens(settings.simulator().engine().reasoningTokens())
+                  .withSpeculation(
+                      new SimSpeculation(
+                          settings.simulator().engine().speculative().tokens(),
+                          settings.simulator().engine().speculative().acceptance()))
+                  .withKvTransfer(settings.simulator().engine().kvTransferGbPerS())
                   .withLoraModules(settings.simulator().engine().loraModules())
                   // agent sessions' prefix cache hits by step need each request's cached tokens
                   .withPromptTokensDetails(settings.workload().sessions().isPresent())

@@ -22,6 +22,8 @@ final class ReportSections {
   private static final ReportSection ROOFLINE = new RooflineSection();
   private static final ReportSection SERVER = new ServerSection();
   private static final ReportSection ENERGY = new EnergySection();
+  private static final ReportSection SPECULATIVE = new SpeculativeSection();
+  private static final ReportSection DISAGGREGATED = new DisaggregatedSection();
   private static final ReportSection WORKLOAD = new WorkloadSection();
   private static final ReportSection SESSIONS = new SessionsSection();
   private static final ReportSection ROUTES = new RoutesSection();
@@ -47,6 +49,8 @@ final class ReportSections {
           ROOFLINE,
           SERVER,
           ENERGY,
+          SPECULATIVE,
+          DISAGGREGATED,
           WORKLOAD,
           SESSIONS,
           ROUTES,
@@ -64,8 +68,22 @@ final class ReportSections {
    */
   static final List<ReportSection> CONSOLE =
       List.of(
-          LADDER, SERVING, POOLING, WORKLOAD, SESSIONS, SERVER, ENERGY, REASONING, CHUNKS, CLIENT,
-          TRIALS, TIMELINE, ROUTES, FAILURES);
+          LADDER,
+          SERVING,
+          POOLING,
+          WORKLOAD,
+          SESSIONS,
+          SERVER,
+          ENERGY,
+          SPECULATIVE,
+          DISAGGREGATED,
+          REASONING,
+          CHUNKS,
+          CLIENT,
+          TRIALS,
+          TIMELINE,
+          ROUTES,
+          FAILURES);
 
   private ReportSections() {}
 }

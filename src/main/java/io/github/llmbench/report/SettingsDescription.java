@@ -365,6 +365,20 @@ public final class SettingsDescription {
           SimulatorSettings.SIM_TOKENS_PER_CHUNK.name(),
           simEngine.tokensPerChunk() + " (tokens in each stream chunk)");
     }
+    if (simEngine.speculative().tokens() > 0) {
+      m.put(
+          SimulatorSettings.SIM_SPECULATIVE.name(),
+          simEngine.speculative().tokens()
+              + ":"
+              + Level.plainNumber(simEngine.speculative().acceptance())
+              + " (drafts per decode step : each one's chance to be kept)");
+    }
+    if (simEngine.kvTransferGbPerS() > 0) {
+      m.put(
+          SimulatorSettings.SIM_KV_TRANSFER.name(),
+          Level.plainNumber(simEngine.kvTransferGbPerS())
+              + " GB/s (disaggregated: the KV link between prefill and decode)");
+    }
     if (simEngine.reasoningTokens() > 0) {
       m.put(
           SimulatorSettings.SIM_REASONING.name(),

@@ -46,6 +46,15 @@ final class Sglang implements ServerProfile {
         .generationTokens("sglang:generation_tokens_total")
         .ttft("sglang:time_to_first_token_seconds")
         .itl("sglang:inter_token_latency_seconds")
+        .speculative(
+            MetricNames.Speculative.gauges("sglang:spec_accept_length", "sglang:spec_accept_rate"))
+        // its PD disaggregation's (srt/metrics/collector.py): gauges in older releases
+        .disaggregated(
+            MetricNames.Disaggregated.builder()
+                .transferMillis("sglang:kv_transfer_latency_ms")
+                .transferMegabytes("sglang:kv_transfer_total_mb")
+                .transferFailures("sglang:num_transfer_failed_reqs_total")
+                .build())
         .build();
   }
 

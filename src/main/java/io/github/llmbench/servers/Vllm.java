@@ -58,6 +58,20 @@ final class Vllm implements ServerProfile {
         .generationTokens("vllm:generation_tokens_total")
         .ttft("vllm:time_to_first_token_seconds")
         .itl("vllm:inter_token_latency_seconds", "vllm:time_per_output_token_seconds")
+        .speculative(
+            MetricNames.Speculative.counters(
+                "vllm:spec_decode_num_drafts_total",
+                "vllm:spec_decode_num_draft_tokens_total",
+                "vllm:spec_decode_num_accepted_tokens_total"))
+        // the NIXL connector's (P/D disaggregation), and V1's per-request phase times
+        .disaggregated(
+            MetricNames.Disaggregated.builder()
+                .transferSeconds("vllm:nixl_xfer_time_seconds")
+                .transferBytes("vllm:nixl_bytes_transferred")
+                .transferFailures("vllm:nixl_num_failed_transfers_total")
+                .prefillSeconds("vllm:request_prefill_time_seconds")
+                .decodeSeconds("vllm:request_decode_time_seconds")
+                .build())
         .build();
   }
 

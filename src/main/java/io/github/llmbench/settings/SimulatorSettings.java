@@ -135,6 +135,29 @@ public record SimulatorSettings(String model, String gpu, String dialect, SimEng
           "each stream chunk carries this many tokens (vLLM's dialect)",
           Parser.positiveInt(64));
 
+  /** Speculative decoding: drafts per step and each one's chance to be kept. */
+  public static final Setting<String> SIM_SPECULATIVE =
+      Setting.of(
+          HEADING,
+          "sim.speculative",
+          "none",
+          "none, or K:P with K drafts per step (1 to 16) and P each one's chance to be kept (0 to"
+              + " 1), e.g. 3:0.7",
+          "the simulator decodes speculatively: each step verifies K drafts, keeps them up to the"
+              + " first rejected one and streams what it kept in one chunk",
+          TEXT);
+
+  /** Disaggregated serving: the KV link between the prefill and the decode instance. */
+  public static final Setting<String> SIM_KV_TRANSFER =
+      Setting.of(
+          HEADING,
+          "sim.kv.transfer",
+          "none",
+          "none, or the link's rate in GB/s (above 0, at most 10000), e.g. 25",
+          "the simulator serves disaggregated: each prompt's KV goes from a prefill to a decode"
+              + " instance over a link of this rate before the first token",
+          TEXT);
+
   /** A chat answer's first tokens that are thinking: a reasoning model. */
   public static final Setting<Integer> SIM_REASONING =
       Setting.of(
@@ -177,6 +200,8 @@ public record SimulatorSettings(String model, String gpu, String dialect, SimEng
           SIM_SLOWDOWN,
           SIM_TOKENS_PER_CHUNK,
           SIM_REASONING,
+          SIM_SPECULATIVE,
+          SIM_KV_TRANSFER,
           SIM_DIALECT,
           SIM_LORA);
 
@@ -209,7 +234,9 @@ public record SimulatorSettings(String model, String gpu, String dialect, SimEng
             r.get(SIM_SLOWDOWN),
             r.get(SIM_TOKENS_PER_CHUNK),
             r.get(SIM_REASONING),
-            r.optional(SIM_LORA).map(SimulatorSettings::names).orElse(List.of()));
+            r.optional(SIM_LORA).map(SimulatorSettings::names).orElse(List.of()),
+            speculative(r.get(SIM_SPECULATIVE)),
+            kvTransfer(r.get(SIM_KV_TRANSFER)));
     return new SimulatorSettings(model, gpu, dialect, engine);
   }
 
@@ -258,7 +285,9 @@ public record SimulatorSettings(String model, String gpu, String dialect, SimEng
       double slowdown,
       int tokensPerChunk,
       int reasoningTokens,
-      List<String> loraModules) {
+      List<String> loraModules,
+      Speculative speculative,
+      double kvTransferGbPerS) {
     public SimEngine {
       loraModules = List.copyOf(loraModules);
     }
@@ -272,6 +301,55 @@ public record SimulatorSettings(String model, String gpu, String dialect, SimEng
     public boolean anyNoise() {
       return noise != 0 || slowdown != 1;
     }
+  }
+
+  /**
+   * Speculative decoding in the simulator ({@code -Dsim.speculative=K:P}).
+   *
+   * @param tokens drafts per decode step, 0 for none
+   * @param acceptance each draft's chance to be kept
+   */
+  public record Speculative(int tokens, double acceptance) {
+    public static final Speculative NONE = new Speculative(0, 0);
+  }
+
+  /** {@code -Dsim.kv.transfer}: GB/s, 0 for none. */
+  private static double kvTransfer(String raw) {
+    if (raw.equalsIgnoreCase("none")) {
+      return 0;
+    }
+    try {
+      double gbPerS = Double.parseDouble(raw.trim());
+      if (gbPerS > 0 && gbPerS <= 10_000) {
+        return gbPerS;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw SettingsException.invalid(
+        SIM_KV_TRANSFER.name(), raw, "none, or a rate in GB/s above 0 and at most 10000, e.g. 25");
+  }
+
+  private static Speculative speculative(String raw) {
+    if (raw.equalsIgnoreCase("none")) {
+      return Speculative.NONE;
+    }
+    String[] parts = raw.split(":", -1);
+    try {
+      if (parts.length == 2) {
+        int k = Integer.parseInt(parts[0].trim());
+        double p = Double.parseDouble(parts[1].trim());
+        if (k >= 1 && k <= 16 && p >= 0 && p <= 1) {
+          return new Speculative(k, p);
+        }
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw SettingsException.invalid(
+        SIM_SPECULATIVE.name(),
+        raw,
+        "none, or K:P with K drafts per step from 1 to 16 and P from 0 to 1, e.g. 3:0.7");
   }
 
   /** Names separated by commas ({@code -Dsim.lora=a,b}), each once and not empty. */

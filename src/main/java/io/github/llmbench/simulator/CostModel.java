@@ -99,6 +99,11 @@ final class CostModel {
    * From a request's arrival to its place in the engine's waiting queue ({@link
    * EngineCalibration#requestPathSeconds()}).
    */
+  /** KV-cache bytes one token takes, all layers, all GPUs together. */
+  double kvBytesPerToken() {
+    return kvBytesPerToken;
+  }
+
   long requestPathNanos() {
     return requestPathNanos;
   }

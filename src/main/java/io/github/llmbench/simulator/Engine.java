@@ -87,7 +87,8 @@ final class Engine implements Runnable {
         lateness,
         metrics,
         SimNoise.NONE,
-        SimPower.standIn());
+        SimPower.standIn(),
+        SimServing.MONOLITHIC);
   }
 
   Engine(
@@ -97,10 +98,13 @@ final class Engine implements Runnable {
       LatenessHistogram lateness,
       SimMetrics metrics,
       SimNoise noise,
-      SimPower power) {
+      SimPower power,
+      SimServing serving) {
     this.metrics = metrics;
     this.power = power;
-    this.scheduler = new Scheduler(cost, maxNumSeqs, maxNumBatchedTokens, metrics);
+    this.scheduler =
+        new Scheduler(
+            cost, maxNumSeqs, maxNumBatchedTokens, metrics, serving, noise.seed() ^ 0x5EC);
     this.lateness = lateness;
     this.noise = noise.steps();
   }

@@ -16,6 +16,14 @@ interface ResponseWriter {
   boolean emit(int k);
 
   /**
+   * Whether one {@link #emit} may skip tokens and write every token since the last one in one chunk
+   * (speculative decoding's steps keep several): only the writers that do get drafts.
+   */
+  default boolean writesSeveralTokensPerChunk() {
+    return false;
+  }
+
+  /**
    * The request was admitted with {@code cachedPromptTokens} of its prompt served by the prefix
    * cache (called on the engine's thread, before its first {@link #emit}).
    */

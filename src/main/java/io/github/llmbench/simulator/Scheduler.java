@@ -3,6 +3,7 @@ package io.github.llmbench.simulator;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
  * vLLM V1's scheduler, without sockets or clocks: used step by step by the live {@link Engine}
@@ -31,6 +32,10 @@ final class Scheduler {
   }
 
   private final CostModel.Step step;
+  private final SimSpeculation speculation;
+  private final double kvTransferBytesPerS; // 0: not disaggregated
+  private final double kvBytesPerToken;
+  private final SplittableRandom acceptances;
   private final KvCache kv;
   private final int maxNumSeqs;
   private final int maxNumBatchedTokens;
@@ -45,6 +50,24 @@ final class Scheduler {
   private long lastStepTokens;
 
   Scheduler(CostModel cost, int maxNumSeqs, int maxNumBatchedTokens, SimMetrics metrics) {
+    this(cost, maxNumSeqs, maxNumBatchedTokens, metrics, SimServing.MONOLITHIC, 0);
+  }
+
+  /**
+   * With speculative decoding and disaggregated serving as {@code serving} says, speculation's
+   * acceptances drawn from {@code seed}.
+   */
+  Scheduler(
+      CostModel cost,
+      int maxNumSeqs,
+      int maxNumBatchedTokens,
+      SimMetrics metrics,
+      SimServing serving,
+      long seed) {
+    this.speculation = serving.speculation();
+    this.kvTransferBytesPerS = serving.kvTransferGbPerS() * 1e9;
+    this.kvBytesPerToken = cost.kvBytesPerToken();
+    this.acceptances = new SplittableRandom(seed);
     this.step = cost.new Step();
     this.kv = new KvCache(cost.kvBlocks(), cost.blockSize());
     this.maxNumSeqs = maxNumSeqs;
@@ -65,7 +88,13 @@ final class Scheduler {
    */
   long nextReadyNanos() {
     SimRequest r = waiting.peek();
-    return r == null ? Long.MAX_VALUE : r.readyNanos;
+    long next = r == null ? Long.MAX_VALUE : r.readyNanos;
+    for (SimRequest x : running) {
+      if (x.transferredUntilNanos != 0 && x.transferredUntilNanos - next < 0) {
+        next = x.transferredUntilNanos;
+      }
+    }
+    return next;
   }
 
   /** Drops cancelled requests (the client went away), freeing their blocks. */
@@ -122,9 +151,13 @@ final class Scheduler {
     boolean preempted = false;
     for (int i = 0; i < running.size() && budget > 0; i++) {
       SimRequest r = running.get(i);
+      if (r.transferredUntilNanos - nowNanos > 0) {
+        continue; // its KV is still on its way to the decode instance
+      }
       int n = Math.min(r.numTokens() - r.computed, budget);
+      int drafts = drafts(r, n, budget);
       boolean fits;
-      while (!(fits = kv.allocate(r, n))) {
+      while (!(fits = kv.allocate(r, n + drafts))) {
         SimRequest victim = running.remove(running.size() - 1); // the newest running request
         preempt(victim);
         preempted = true;
@@ -135,8 +168,8 @@ final class Scheduler {
       if (!fits) {
         break;
       }
-      add(r, n);
-      budget -= n;
+      add(r, n, drafts);
+      budget -= n + drafts;
     }
     if (!preempted) {
       while (budget > 0 && running.size() < maxNumSeqs && !waiting.isEmpty()) {
@@ -159,7 +192,7 @@ final class Scheduler {
           metrics.admitted(r, nowNanos);
         }
         running.add(r);
-        add(r, n);
+        add(r, n, 0);
         budget -= n;
       }
     }
@@ -172,14 +205,33 @@ final class Scheduler {
     victim.computed = 0;
     victim.preemptions++;
     victim.scheduledThisStep = 0;
+    victim.draftedThisStep = 0;
     waiting.addFirst(victim);
     preemptions++;
     metrics.preempted();
   }
 
-  private void add(SimRequest r, int n) {
+  /**
+   * The drafts a decode step of {@code r} verifies: none outside speculative decoding, for a
+   * prefill, past the request's last token, or for a writer that cannot put several in a chunk.
+   */
+  private int drafts(SimRequest r, int n, int budget) {
+    if (!speculation.on()
+        || n != 1
+        || r.generated == 0
+        || r.writer == null
+        || !r.writer.writesSeveralTokensPerChunk()) {
+      return 0;
+    }
+    return Math.max(
+        0, Math.min(speculation.tokens(), Math.min(r.maxTokens - r.generated - 1, budget - n)));
+  }
+
+  private void add(SimRequest r, int n, int drafts) {
     r.scheduledThisStep = n;
-    step.add(r.computed, n, r.samplesAfter(n));
+    r.draftedThisStep = drafts;
+    // the step computes the sampled token and each draft
+    step.add(r.computed, n + drafts, r.samplesAfter(n));
     scheduled.add(r);
   }
 
@@ -211,8 +263,19 @@ final class Scheduler {
       if (!samples) {
         continue; // a chunk of a longer prefill: no token yet
       }
+      if (kvTransferBytesPerS > 0 && !r.transferred) {
+        handOver(r, endNanos);
+        continue;
+      }
       int k = r.generated++;
       metrics.token(r, k, endNanos);
+      if (r.draftedThisStep > 0) {
+        int accepted = speculation.accepted(r.draftedThisStep, acceptances);
+        metrics.speculated(r.draftedThisStep, accepted);
+        r.generated += accepted;
+        r.computed += accepted;
+        k += accepted;
+      }
       sink.token(r, k, endNanos);
       if (r.finished()) {
         r.finishedNanos = endNanos;
@@ -228,6 +291,23 @@ final class Scheduler {
     }
     metrics.gauges(running.size(), waiting.size(), kv.usage());
   }
+
+  /**
+   * Disaggregated serving: the prefill instance's work on {@code r} ends here; its prompt's KV goes
+   * to the decode instance, which recomputes the prompt's last token once the KV has arrived and
+   * samples the first output token then, as vLLM's NIXL connector does.
+   */
+  private void handOver(SimRequest r, long endNanos) {
+    r.transferred = true;
+    r.computed -= 1;
+    double bytes = kvBytesPerToken * r.promptTokens;
+    double seconds = KV_TRANSFER_LATENCY_S + bytes / kvTransferBytesPerS;
+    r.transferredUntilNanos = endNanos + (long) (seconds * 1e9);
+    metrics.kvTransferred(bytes, seconds);
+  }
+
+  /** A transfer's fixed cost: the handshake and the RDMA post, before the bytes move. */
+  static final double KV_TRANSFER_LATENCY_S = 0.001;
 
   /** Requests that finished in the last completed step. */
   List<SimRequest> finishedThisStep() {

@@ -40,10 +40,49 @@ final class SimMetrics {
   private final AtomicLong requestSuccess = new AtomicLong();
   private final AtomicLong cachedPromptTokens = new AtomicLong();
   private final AtomicLong requests = new AtomicLong();
+  private final AtomicLong drafts = new AtomicLong();
+  private final AtomicLong draftTokens = new AtomicLong();
+  private final AtomicLong acceptedTokens = new AtomicLong();
   final Histogram ttft = new Histogram(TTFT_BUCKETS);
   final Histogram itl = new Histogram(ITL_BUCKETS);
   final Histogram e2e = new Histogram(REQUEST_LATENCY_BUCKETS);
   final Histogram queue = new Histogram(REQUEST_LATENCY_BUCKETS);
+  final Histogram prefill = new Histogram(REQUEST_LATENCY_BUCKETS);
+  final Histogram decode = new Histogram(REQUEST_LATENCY_BUCKETS);
+
+  // disaggregated serving's KV transfers: vLLM's NIXL buckets (seconds), powers of two MB
+  static final double[] TRANSFER_SECONDS_BUCKETS = {
+    0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0, 5.0
+  };
+  static final double[] TRANSFER_MB_BUCKETS = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096};
+  final Histogram transferSeconds = new Histogram(TRANSFER_SECONDS_BUCKETS);
+  final Histogram transferBytes = new Histogram(scaled(TRANSFER_MB_BUCKETS, 1e6));
+  final Histogram transferMillis = new Histogram(scaled(TRANSFER_SECONDS_BUCKETS, 1000));
+  final Histogram transferMegabytes = new Histogram(TRANSFER_MB_BUCKETS);
+  private final AtomicLong transfers = new AtomicLong();
+
+  /** Whether the engine serves disaggregated, or decodes speculatively: their series then show. */
+  private final boolean disaggregated;
+
+  private final boolean speculative;
+
+  SimMetrics() {
+    this(SimServing.MONOLITHIC);
+  }
+
+  /** The metrics of an engine that serves as {@code serving} says, its series there from start. */
+  SimMetrics(SimServing serving) {
+    this.disaggregated = serving.kvTransferGbPerS() > 0;
+    this.speculative = serving.speculation().on();
+  }
+
+  private static double[] scaled(double[] bounds, double by) {
+    double[] out = new double[bounds.length];
+    for (int i = 0; i < bounds.length; i++) {
+      out[i] = bounds[i] * by;
+    }
+    return out;
+  }
 
   // TGI's per-request histograms (its buckets: powers of two for lengths)
   static final double[] LENGTH_BUCKETS = {
@@ -64,6 +103,7 @@ final class SimMetrics {
   void token(SimRequest r, int k, long endNanos) {
     if (k == 0) {
       r.firstTokenNanos = endNanos;
+      prefill.observe((endNanos - r.firstScheduledNanos) / 1e9);
       ttft.observe((endNanos - r.arrivalNanos) / 1e9);
       promptTokens.addAndGet(r.promptTokens);
       cachedPromptTokens.addAndGet(r.cachedPromptTokens);
@@ -76,12 +116,30 @@ final class SimMetrics {
 
   void finished(SimRequest r, long endNanos) {
     e2e.observe((endNanos - r.arrivalNanos) / 1e9);
+    decode.observe((endNanos - r.firstTokenNanos) / 1e9);
     requestSuccess.incrementAndGet();
     inputLength.observe(r.promptTokens);
     generatedTokens.observe(r.generated);
     if (r.generated > 1) {
       meanTimePerToken.observe((endNanos - r.firstTokenNanos) / 1e9 / (r.generated - 1));
     }
+  }
+
+  /** A decode step verified {@code drafted} drafts and kept {@code accepted} of them. */
+  void speculated(int drafted, int accepted) {
+    drafts.incrementAndGet();
+    draftTokens.addAndGet(drafted);
+    acceptedTokens.addAndGet(accepted);
+    generationTokens.addAndGet(accepted);
+  }
+
+  /** Disaggregated serving: a prefill's KV went to the decode instance. */
+  void kvTransferred(double bytes, double seconds) {
+    transferSeconds.observe(seconds);
+    transferBytes.observe(bytes);
+    transferMillis.observe(seconds * 1000);
+    transferMegabytes.observe(bytes / 1e6);
+    transfers.incrementAndGet();
   }
 
   void preempted() {
@@ -199,6 +257,42 @@ final class SimMetrics {
         "vllm:request_queue_time_seconds",
         "Histogram of time spent in WAITING phase for request.",
         inner);
+    prefill.render(
+        sb,
+        "vllm:request_prefill_time_seconds",
+        "Histogram of time spent in PREFILL phase for request.",
+        inner);
+    decode.render(
+        sb,
+        "vllm:request_decode_time_seconds",
+        "Histogram of time spent in DECODE phase for request.",
+        inner);
+    if (disaggregated) {
+      transferSeconds.render(
+          sb,
+          "vllm:nixl_xfer_time_seconds",
+          "Histogram of transfer duration for NIXL KV Cache transfers.",
+          inner);
+      transferBytes.render(
+          sb,
+          "vllm:nixl_bytes_transferred",
+          "Histogram of bytes transferred per NIXL KV Cache transfers.",
+          inner);
+      counter(
+          sb, "vllm:nixl_num_failed_transfers", "Number of failed NIXL KV Cache transfers.", l, 0);
+    }
+    if (speculative) {
+      counter(
+          sb, "vllm:spec_decode_num_drafts", "Number of spec decoding drafts.", l, drafts.get());
+      counter(
+          sb, "vllm:spec_decode_num_draft_tokens", "Number of draft tokens.", l, draftTokens.get());
+      counter(
+          sb,
+          "vllm:spec_decode_num_accepted_tokens",
+          "Number of accepted tokens.",
+          l,
+          acceptedTokens.get());
+    }
     return sb.toString();
   }
 
@@ -251,6 +345,34 @@ final class SimMetrics {
         "sglang:e2e_request_latency_seconds",
         "Histogram of End-to-end request latency in seconds",
         tok);
+    if (disaggregated) {
+      transferMillis.render(
+          sb, "sglang:kv_transfer_latency_ms", "The transfer latency of the KV cache in ms.", tok);
+      transferMegabytes.render(
+          sb, "sglang:kv_transfer_total_mb", "The total MB of KV cache transferred.", tok);
+      counter(
+          sb,
+          "sglang:num_transfer_failed_reqs",
+          "The number of requests whose KV transfer failed.",
+          l,
+          0);
+    }
+    long d = drafts.get();
+    if (speculative) {
+      // SGLang's accept length counts the step's own sampled token
+      gauge(
+          sb,
+          "sglang:spec_accept_length",
+          "The average acceptance length of speculative decoding.",
+          l,
+          d == 0 ? 0 : 1 + (double) acceptedTokens.get() / d);
+      gauge(
+          sb,
+          "sglang:spec_accept_rate",
+          "The average acceptance rate of speculative decoding.",
+          l,
+          (double) acceptedTokens.get() / Math.max(1, draftTokens.get()));
+    }
     return sb.toString();
   }
 

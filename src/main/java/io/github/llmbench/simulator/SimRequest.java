@@ -32,6 +32,7 @@ final class SimRequest {
   int computed; // tokens (prompt, then fed-back output) whose KV is in the cache
   int generated; // output tokens sampled so far
   int scheduledThisStep; // tokens scheduled in the current step
+  int draftedThisStep; // speculative drafts verified in the current step (none outside decode)
   int[] blocks = new int[8]; // KV blocks held, in order
   int numBlocks;
   int preemptions;
@@ -39,6 +40,8 @@ final class SimRequest {
   long readyNanos; // when the engine can schedule it: arrival + the request path (API server,
   // hand-off)
   long firstScheduledNanos = -1;
+  long transferredUntilNanos; // disaggregated: when its KV reaches the decode instance (0: none)
+  boolean transferred; // disaggregated: its prefill's KV was sent to the decode instance
   long firstTokenNanos = -1;
   long lastTokenNanos = -1;
   long finishedNanos = -1;

@@ -38,6 +38,10 @@ import java.util.function.Consumer;
  *     model}; none by default
  * @param promptTokensDetails whether a usage says the prompt tokens the prefix cache served ({@code
  *     --enable-prompt-tokens-details}); off by default, as vLLM's
+ * @param speculation speculative decoding ({@code --num-speculative-tokens}, {@code
+ *     --spec-acceptance}); none by default
+ * @param kvTransferGbPerS disaggregated serving's KV link, GB/s ({@code --kv-transfer-gbps}); 0,
+ *     the default: one instance prefills and decodes
  */
 public record SimulatorConfig(
     int port,
@@ -55,7 +59,9 @@ public record SimulatorConfig(
     int reasoningTokens,
     boolean profiler,
     List<String> loraModules,
-    boolean promptTokensDetails) {
+    boolean promptTokensDetails,
+    SimSpeculation speculation,
+    double kvTransferGbPerS) {
 
   /** The most tokens a chunk may carry. */
   public static final int MAX_TOKENS_PER_CHUNK = 64;
@@ -65,6 +71,7 @@ public record SimulatorConfig(
     faults = faults == null ? SimFaults.NONE : faults;
     noise = noise == null ? SimNoise.NONE : noise;
     loraModules = loraModules == null ? List.of() : List.copyOf(loraModules);
+    speculation = speculation == null ? SimSpeculation.NONE : speculation;
     if (tokensPerChunk < 1 || tokensPerChunk > MAX_TOKENS_PER_CHUNK) {
       throw new IllegalArgumentException(
           "tokens per chunk "
@@ -102,7 +109,9 @@ public record SimulatorConfig(
         0,
         false,
         List.of(),
-        false);
+        false,
+        SimSpeculation.NONE,
+        0);
   }
 
   public SimulatorConfig withPort(int port) {
@@ -170,6 +179,19 @@ public record SimulatorConfig(
     return with(b -> b.promptTokensDetails = details);
   }
 
+  /**
+   * Disaggregated serving: a prefill and a decode instance joined by a link of this many GB/s (0,
+   * the default: one instance).
+   */
+  public SimulatorConfig withKvTransfer(double gbPerS) {
+    return with(b -> b.kvTransferGbPerS = gbPerS);
+  }
+
+  /** Speculative decoding ({@link SimSpeculation}; none by default). */
+  public SimulatorConfig withSpeculation(SimSpeculation speculation) {
+    return with(b -> b.speculation = speculation);
+  }
+
   /** This config with the changes {@code change} makes to a copy of its values. */
   private SimulatorConfig with(Consumer<Values> change) {
     Values v = new Values(this);
@@ -195,6 +217,8 @@ public record SimulatorConfig(
     boolean profiler;
     List<String> loraModules;
     boolean promptTokensDetails;
+    SimSpeculation speculation;
+    double kvTransferGbPerS;
 
     Values(SimulatorConfig c) {
       port = c.port;
@@ -213,6 +237,8 @@ public record SimulatorConfig(
       profiler = c.profiler;
       loraModules = c.loraModules;
       promptTokensDetails = c.promptTokensDetails;
+      speculation = c.speculation;
+      kvTransferGbPerS = c.kvTransferGbPerS;
     }
 
     SimulatorConfig config() {
@@ -232,7 +258,9 @@ public record SimulatorConfig(
           reasoningTokens,
           profiler,
           loraModules,
-          promptTokensDetails);
+          promptTokensDetails,
+          speculation,
+          kvTransferGbPerS);
     }
   }
 

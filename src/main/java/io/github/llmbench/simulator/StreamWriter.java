@@ -233,6 +233,11 @@ final class StreamWriter implements ResponseWriter {
   }
 
   @Override
+  public boolean writesSeveralTokensPerChunk() {
+    return true;
+  }
+
+  @Override
   public boolean emit(int k) {
     boolean last = k == req.maxTokens - 1;
     if (!req.stream) {
@@ -255,7 +260,7 @@ final class StreamWriter implements ResponseWriter {
       tail = last ? TOOL_TAIL_LAST : TOOL_TAIL;
     } else {
       word =
-          tokensPerChunk == 1
+          k == unwritten
               ? StubTokenizer.OUTPUT_WORDS_JSON[StubTokenizer.outputWord(seed, k)]
               : words(unwritten, k);
       pre = unwritten < reasoningTokens ? reasoningPrefix : prefix;

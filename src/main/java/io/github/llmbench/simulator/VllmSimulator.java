@@ -78,6 +78,7 @@ public final class VllmSimulator implements AutoCloseable {
     accepted.addAll(config.loraModules());
     this.acceptedModels = List.copyOf(accepted);
     this.tokenizer = new StubTokenizer(model.vocabSize());
+    SimServing serving = new SimServing(config.speculation(), config.kvTransferGbPerS());
     this.engine =
         new Engine(
             new CostModel(
@@ -89,13 +90,14 @@ public final class VllmSimulator implements AutoCloseable {
             config.maxNumSeqs(),
             config.maxNumBatchedTokens(),
             lateness,
-            new SimMetrics(),
+            new SimMetrics(serving),
             config.noise(),
             new SimPower(
                 Catalog.power(config.gpuSpec().id()),
                 config.tp(),
                 config.gpuSpec().name(),
-                System.nanoTime()));
+                System.nanoTime()),
+            serving);
     // Native epoll when present (Linux; the jars come with Gatling), else io_uring, else NIO:
     // epoll's writes are cheaper than NIO's, which matters with hundreds of one-token flushes per
     // step; io_uring (one system call for a loop iteration's writes) measured no better

@@ -74,7 +74,7 @@ public final class VllmSimulatorMain {
         + String.join("|", Catalog.gpus().keySet())
         + "] [--tp 1] [--max-num-seqs 256] [--max-num-batched-tokens 2048] [--gpu-memory-utilization 0.9] [--dialect "
         + String.join("|", Dialect.ids().split(", "))
-        + "] [--faults 429:0.05,cut:0.02,...] [--noise 0] [--slowdown 1] [--seed N] [--tokens-per-chunk 1] [--reasoning 0] [--profiler false]";
+        + "] [--faults 429:0.05,cut:0.02,...] [--noise 0] [--slowdown 1] [--seed N] [--tokens-per-chunk 1] [--reasoning 0] [--profiler false] [--num-speculative-tokens 0] [--spec-acceptance 0.7] [--kv-transfer-gbps GBPS]";
   }
 
   /** {@code , noise 0.1 (seed 42), slowdown 1.1} when set, else nothing. */
@@ -153,6 +153,9 @@ public final class VllmSimulatorMain {
     }
   }
 
+  /** Each draft's chance to be kept when only {@code --num-speculative-tokens} is given. */
+  static final double DEFAULT_ACCEPTANCE = 0.7;
+
   /** The configuration with one flag other than the noise flags applied. */
   private static SimulatorConfig withFlag(SimulatorConfig c, String a, String v) {
     return switch (a) {
@@ -185,6 +188,20 @@ public final class VllmSimulatorMain {
       }
       case "--tokens-per-chunk" ->
           c.withTokensPerChunk(intArg(a, v, 1, SimulatorConfig.MAX_TOKENS_PER_CHUNK));
+      // vLLM's older flag for its speculative config's num_speculative_tokens
+      case "--num-speculative-tokens" ->
+          c.withSpeculation(
+              new SimSpeculation(
+                  intArg(a, v, 0, SimSpeculation.MAX_TOKENS),
+                  c.speculation().on() ? c.speculation().acceptance() : DEFAULT_ACCEPTANCE));
+      // the simulator's own: a prefill and a decode instance joined by a link of this rate
+      case "--kv-transfer-gbps" ->
+          c.withKvTransfer(doubleArg(a, v, d -> d > 0 && d <= 10_000, "a number of GB/s > 0"));
+      case "--spec-acceptance" ->
+          c.withSpeculation(
+              new SimSpeculation(
+                  c.speculation().tokens(),
+                  doubleArg(a, v, d -> d >= 0 && d <= 1, "a number from 0 to 1")));
       case "--dialect" -> {
         try {
           yield c.withDialect(Dialect.fromId(v));
@@ -197,7 +214,8 @@ public final class VllmSimulatorMain {
               a
                   + ": unknown argument (accepted: --port, --model, "
                   + "--served-model-name, --gpu, --tp, --max-num-seqs, --max-num-batched-tokens, --gpu-memory-utilization, "
-                  + "--dialect, --faults, --noise, --slowdown, --seed, --tokens-per-chunk, --reasoning, --profiler)");
+                  + "--dialect, --faults, --noise, --slowdown, --seed, --tokens-per-chunk, --reasoning, --profiler, "
+                  + "--num-speculative-tokens, --spec-acceptance, --kv-transfer-gbps)");
     };
   }
 
