@@ -19,7 +19,10 @@ import io.opentelemetry.api.trace.Tracer;
 import io.opentelemetry.exporter.otlp.http.metrics.OtlpHttpMetricExporter;
 import io.opentelemetry.exporter.otlp.http.trace.OtlpHttpSpanExporter;
 import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.metrics.Aggregation;
+import io.opentelemetry.sdk.metrics.InstrumentSelector;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.View;
 import io.opentelemetry.sdk.metrics.export.PeriodicMetricReader;
 import io.opentelemetry.sdk.resources.Resource;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
@@ -183,6 +186,10 @@ public final class OtlpExport implements RunRecorder.Listener, AutoCloseable {
         OtlpHttpMetricExporter.builder().setEndpoint(target.metrics().toString()).build();
     return SdkMeterProvider.builder()
         .setResource(resource)
+        // the SDK's own figures (otel.sdk.*) are not the run's: kept out of the user's backend
+        .registerView(
+            InstrumentSelector.builder().setName("otel.*").build(),
+            View.builder().setAggregation(Aggregation.drop()).build())
         .registerMetricReader(
             PeriodicMetricReader.builder(exporter).setInterval(target.interval()).build())
         .build();

@@ -195,6 +195,9 @@ class OtlpExportTest {
         receiver.metricResources().stream()
             .allMatch(r -> OtlpExport.SERVICE_NAME.equals(r.get("service.name"))),
         receiver.metricResources().toString());
+    assertTrue(
+        receiver.metricNames().stream().allMatch(n -> n.startsWith("llmbench.")),
+        "the run's figures only, not the SDK's own: " + receiver.metricNames());
     String said = console.toString(StandardCharsets.UTF_8);
     assertTrue(said.contains("pushed the client's figures to " + receiver.url()), said);
   }

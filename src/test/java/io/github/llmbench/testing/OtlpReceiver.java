@@ -128,6 +128,19 @@ public final class OtlpReceiver implements AutoCloseable {
     return out;
   }
 
+  /** The names of every metric received. */
+  public java.util.Set<String> metricNames() {
+    java.util.Set<String> out = new java.util.TreeSet<>();
+    for (ExportMetricsServiceRequest r : metrics) {
+      for (ResourceMetrics rm : r.getResourceMetricsList()) {
+        for (ScopeMetrics sm : rm.getScopeMetricsList()) {
+          sm.getMetricsList().forEach(m -> out.add(m.getName()));
+        }
+      }
+    }
+    return out;
+  }
+
   /**
    * The metric named {@code name} in the last request that had it: with cumulative figures, the
    * final one.
