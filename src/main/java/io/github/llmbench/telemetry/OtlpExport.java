@@ -132,6 +132,8 @@ public final class OtlpExport implements RunRecorder.Listener, AutoCloseable {
   private final DoubleHistogram e2el;
   private final Map<String, LevelState> levels = new ConcurrentHashMap<>();
   private final AtomicLong spansEnded = new AtomicLong();
+  private final PushCount metricPushes = new PushCount();
+  private final PushCount spanPushes = new PushCount();
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile String currentLevel = "";
   private volatile LatestClientHealth clientHealth = LatestClientHealth.UNKNOWN;
@@ -145,8 +147,8 @@ public final class OtlpExport implements RunRecorder.Listener, AutoCloseable {
     labels.forEach(b::put);
     this.labels = b.build();
     Resource resource = Resource.getDefault().toBuilder().put("service.name", SERVICE_NAME).build();
-    this.meters = meters(target, resource);
-    this.tracers = target.spans() ? tracers(target, resource) : null;
+    this.meters = meters(target, resource, metricPushes);
+    this.tracers = target.spans() ? tracers(target, resource, spanPushes) : null;
     this.tracer = tracers == null ? null : tracers.get(SCOPE);
     Meter meter = meters.get(SCOPE);
     this.requests =
@@ -181,7 +183,7 @@ public final class OtlpExport implements RunRecorder.Listener, AutoCloseable {
     return new OtlpExport(target, labels, out);
   }
 
-  private static SdkMeterProvider meters(Target target, Resource resource) {
+  private static SdkMeterProvider meters(Target target, Resource resource, PushCount pushes) {
     OtlpHttpMetricExporter exporter =
         OtlpHttpMetricExporter.builder().setEndpoint(target.metrics().toString()).build();
     return SdkMeterProvider.builder()
@@ -191,16 +193,18 @@ public final class OtlpExport implements RunRecorder.Listener, AutoCloseable {
             InstrumentSelector.builder().setName("otel.*").build(),
             View.builder().setAggregation(Aggregation.drop()).build())
         .registerMetricReader(
-            PeriodicMetricReader.builder(exporter).setInterval(target.interval()).build())
+            PeriodicMetricReader.builder(pushes.counting(exporter))
+                .setInterval(target.interval())
+                .build())
         .build();
   }
 
-  private static SdkTracerProvider tracers(Target target, Resource resource) {
+  private static SdkTracerProvider tracers(Target target, Resource resource, PushCount pushes) {
     OtlpHttpSpanExporter exporter =
         OtlpHttpSpanExporter.builder().setEndpoint(target.traces().toString()).build();
     return SdkTracerProvider.builder()
         .setResource(resource)
-        .addSpanProcessor(BatchSpanProcessor.builder(exporter).build())
+        .addSpanProcessor(BatchSpanProcessor.builder(pushes.counting(exporter)).build())
         .build();
   }
 
@@ -361,33 +365,41 @@ public final class OtlpExport implements RunRecorder.Listener, AutoCloseable {
   }
 
   /**
-   * Pushes what is left (the final counts, the spans not sent yet), stops the SDK's threads, and
-   * says on the console where the figures went, or that the last push failed. Once; later calls do
-   * nothing.
+   * Pushes what is left (the final counts, the spans not sent yet), both at once, stops the SDK's
+   * threads, and says on the console where the figures went, or how many pushes failed. Once; later
+   * calls do nothing.
    */
   @Override
   public void close() {
     if (!closed.compareAndSet(false, true)) {
       return;
     }
-    boolean metricsSent = finalPush(meters.forceFlush());
-    stop(meters.shutdown(), metricsSent);
-    boolean spansSent = true;
+    CompletableResultCode lastMetrics = meters.forceFlush();
+    CompletableResultCode lastSpans =
+        tracers == null ? CompletableResultCode.ofSuccess() : tracers.forceFlush();
+    boolean finalCountsSent = finalPush(lastMetrics);
+    boolean spansSent = finalPush(lastSpans);
+    stop(meters.shutdown(), finalCountsSent);
     if (tracers != null) {
-      spansSent = finalPush(tracers.forceFlush());
       stop(tracers.shutdown(), spansSent);
     }
     String what =
         tracers == null
             ? "the client's figures"
             : "the client's figures and " + spansEnded.get() + " spans";
-    if (metricsSent && spansSent) {
+    if (finalCountsSent && metricPushes.failed() == 0 && spanPushes.failed() == 0) {
       out.printf("gatling-llm-bench: pushed %s to %s (OTLP/HTTP)%n", what, target.url());
     } else {
       out.printf(
-          "gatling-llm-bench: the last push of %s to %s (OTLP/HTTP) failed: metrics %s, spans %s"
-              + " (the exporter's log says why)%n",
-          what, target.url(), metricsSent ? "sent" : "not sent", spansSent ? "sent" : "not sent");
+          "gatling-llm-bench: pushing %s to %s (OTLP/HTTP) failed: %d of %d metrics pushes, %d of"
+              + " %d span pushes%s (the exporter's log says why)%n",
+          what,
+          target.url(),
+          metricPushes.failed(),
+          metricPushes.done(),
+          spanPushes.failed(),
+          spanPushes.done(),
+          finalCountsSent ? "" : "; the final counts did not arrive");
     }
   }
 

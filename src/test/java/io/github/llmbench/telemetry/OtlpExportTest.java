@@ -293,6 +293,24 @@ class OtlpExportTest {
   }
 
   @Test
+  void pushesTheReceiverRefusedAreSaid() {
+    OtlpExport e = export(true);
+    fed().forEach(e::finished);
+    receiver.refuseWith(400);
+    e.close();
+    String said = console.toString(StandardCharsets.UTF_8);
+    assertTrue(said.contains("pushing the client's figures and " + fed().size() + " spans"), said);
+    assertTrue(
+        java.util.regex.Pattern.compile(
+                "failed: ([1-9]\\d*) of \\1 metrics pushes, ([1-9]\\d*) of \\2 span")
+            .matcher(said)
+            .find(),
+        "every push failed, and is counted: " + said);
+    assertTrue(said.contains("the final counts did not arrive"), said);
+    assertTrue(receiver.metricRequests().isEmpty() && receiver.spans().isEmpty(), "none kept");
+  }
+
+  @Test
   void theGenAiOperationFollowsTheEndpoint() {
     assertEquals("chat", OtlpExport.operation("chat"));
     assertEquals("text_completion", OtlpExport.operation("completions"));

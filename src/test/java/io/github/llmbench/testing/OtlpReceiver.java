@@ -37,6 +37,7 @@ public final class OtlpReceiver implements AutoCloseable {
   private final HttpServer server;
   private final List<ExportMetricsServiceRequest> metrics = new CopyOnWriteArrayList<>();
   private final List<ExportTraceServiceRequest> traces = new CopyOnWriteArrayList<>();
+  private volatile int refusal;
 
   private OtlpReceiver(HttpServer server) {
     this.server = server;
@@ -77,7 +78,10 @@ public final class OtlpReceiver implements AutoCloseable {
     int status = 200;
     byte[] reply = ok;
     try (InputStream in = ex.getRequestBody()) {
-      if (!ex.getRequestMethod().equals("POST")) {
+      if (refusal != 0) {
+        status = refusal;
+        reply = new byte[0];
+      } else if (!ex.getRequestMethod().equals("POST")) {
         status = 405;
         reply = new byte[0];
       } else {
@@ -92,6 +96,14 @@ public final class OtlpReceiver implements AutoCloseable {
     try (OutputStream out = ex.getResponseBody()) {
       out.write(reply);
     }
+  }
+
+  /**
+   * Answers every push from now on with {@code status} and keeps nothing: 400 is one an exporter
+   * does not retry, as a collector's answer to a body it cannot read.
+   */
+  public void refuseWith(int status) {
+    refusal = status;
   }
 
   /** The base URL an exporter is given: {@code http://127.0.0.1:PORT}. */
