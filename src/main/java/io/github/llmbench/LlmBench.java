@@ -175,7 +175,7 @@ public final class LlmBench {
             o -> {
               OtlpExport e =
                   OtlpExport.start(
-                      new OtlpExport.Target(
+                      new OtlpExport.Destination(
                           o.url(), java.time.Duration.ofSeconds(o.intervalSeconds()), o.spans()),
                       Map.of("model", target.model(), "endpoint", settings.server().api().id()),
                       out);

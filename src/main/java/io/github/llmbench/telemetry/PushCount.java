@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class PushCount {
   private final AtomicLong done = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
+  private final AtomicLong itemsSent = new AtomicLong();
 
   /** Pushes that ended, sent or not. */
   long done() {
@@ -31,10 +32,17 @@ final class PushCount {
     return failed.get();
   }
 
-  private CompletableResultCode counted(CompletableResultCode push) {
+  /** The items (spans, metrics) the pushes that went through held. */
+  long itemsSent() {
+    return itemsSent.get();
+  }
+
+  private CompletableResultCode counted(CompletableResultCode push, int items) {
     push.whenComplete(
         () -> {
-          if (!push.isSuccess()) {
+          if (push.isSuccess()) {
+            itemsSent.addAndGet(items);
+          } else {
             failed.incrementAndGet();
           }
           done.incrementAndGet();
@@ -47,7 +55,7 @@ final class PushCount {
     return new MetricExporter() {
       @Override
       public CompletableResultCode export(Collection<MetricData> metrics) {
-        return counted(exporter.export(metrics));
+        return counted(exporter.export(metrics), metrics.size());
       }
 
       @Override
@@ -82,7 +90,7 @@ final class PushCount {
     return new SpanExporter() {
       @Override
       public CompletableResultCode export(Collection<SpanData> spans) {
-        return counted(exporter.export(spans));
+        return counted(exporter.export(spans), spans.size());
       }
 
       @Override

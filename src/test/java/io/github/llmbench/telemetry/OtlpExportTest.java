@@ -52,7 +52,7 @@ class OtlpExportTest {
 
   private OtlpExport export(boolean spans) {
     return OtlpExport.start(
-        new OtlpExport.Target(receiver.url(), NO_PERIODIC_PUSH, spans),
+        new OtlpExport.Destination(receiver.url(), NO_PERIODIC_PUSH, spans),
         LABELS,
         new PrintStream(console, true, StandardCharsets.UTF_8));
   }
@@ -299,7 +299,8 @@ class OtlpExportTest {
     receiver.refuseWith(400);
     e.close();
     String said = console.toString(StandardCharsets.UTF_8);
-    assertTrue(said.contains("pushing the client's figures and " + fed().size() + " spans"), said);
+    assertTrue(
+        said.contains("pushing the client's figures and 0 of " + fed().size() + " spans"), said);
     assertTrue(
         java.util.regex.Pattern.compile(
                 "failed: ([1-9]\\d*) of \\1 metrics pushes, ([1-9]\\d*) of \\2 span")
