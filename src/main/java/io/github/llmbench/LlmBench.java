@@ -24,6 +24,7 @@ import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SettingsException;
 import io.github.llmbench.telemetry.LiveExport;
 import io.github.llmbench.telemetry.LiveMetrics;
+import io.github.llmbench.telemetry.OtlpExport;
 import io.github.llmbench.workload.FeederRecords;
 import io.github.llmbench.workload.PreparedWorkload;
 import java.io.PrintStream;
@@ -77,6 +78,9 @@ public final class LlmBench {
   /** The live Prometheus endpoint ({@code -Dexport.prometheus}), if asked. */
   private final Optional<LiveExport> export;
 
+  /** The OTLP push ({@code -Dexport.otlp}), if asked. */
+  private final Optional<OtlpExport> otlp;
+
   private final long createdMs = System.currentTimeMillis();
   private final PrintStream out = System.out;
 
@@ -124,7 +128,8 @@ public final class LlmBench {
               r ->
                   RequestChains.forCandidate(
                       settings, target, r.candidate(), workload, recorder, clientProbe));
-      this.export = liveExport(settings, target, recorder);
+      this.export = liveExport(settings, target, recorder, clientProbe);
+      this.otlp = otlpExport(settings, target, recorder, clientProbe, out);
     } catch (RuntimeException e) {
       target.close();
       throw e;
@@ -137,7 +142,7 @@ public final class LlmBench {
 
   /** The live export of {@code -Dexport.prometheus}, fed by the recorder, or empty. */
   private static Optional<LiveExport> liveExport(
-      BenchSettings settings, Target target, RunRecorder recorder) {
+      BenchSettings settings, Target target, RunRecorder recorder, ClientProbe clientProbe) {
     return settings
         .export()
         .prometheus()
@@ -147,11 +152,36 @@ public final class LlmBench {
                   new LiveMetrics(
                       Map.of("model", target.model(), "endpoint", settings.server().api().id()));
               recorder.listen(metrics);
+              clientProbe.listen(metrics::clientSample);
               try {
                 return LiveExport.start(address, metrics);
               } catch (java.io.UncheckedIOException e) {
                 throw new SettingsException(e.getMessage());
               }
+            });
+  }
+
+  /** The OTLP push of {@code -Dexport.otlp}, fed by the recorder and the client probe, or empty. */
+  private static Optional<OtlpExport> otlpExport(
+      BenchSettings settings,
+      Target target,
+      RunRecorder recorder,
+      ClientProbe clientProbe,
+      PrintStream out) {
+    return settings
+        .export()
+        .otlp()
+        .map(
+            o -> {
+              OtlpExport e =
+                  OtlpExport.start(
+                      new OtlpExport.Destination(
+                          o.url(), java.time.Duration.ofSeconds(o.intervalSeconds()), o.spans()),
+                      Map.of("model", target.model(), "endpoint", settings.server().api().id()),
+                      out);
+              recorder.listen(e);
+              clientProbe.listen(e::clientSample);
+              return e;
             });
   }
 
@@ -301,6 +331,7 @@ public final class LlmBench {
       runEnd.finish();
     } finally {
       target.close();
+      otlp.ifPresent(OtlpExport::close);
       export.ifPresent(e -> e.closeAfter(settings.export().holdSeconds(), out));
     }
   }

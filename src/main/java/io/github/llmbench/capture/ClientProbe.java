@@ -19,6 +19,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -43,6 +44,7 @@ public final class ClientProbe {
   private final List<LoopTask> loops = new CopyOnWriteArrayList<>();
   private final List<ClientSample> samples = new ArrayList<>();
   private final List<ClientSample> unwritten = new ArrayList<>();
+  private final List<Consumer<ClientSample>> listeners = new CopyOnWriteArrayList<>();
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
   private final List<GarbageCollectorMXBean> pausingCollectors = pausingCollectors();
@@ -56,6 +58,14 @@ public final class ClientProbe {
    */
   public ClientProbe(Supplier<Path> directory) {
     this.directory = directory;
+  }
+
+  /**
+   * Hands {@code l} each sample as its stretch ends (the live exports show the latest), on the
+   * probe's thread: it must return at once.
+   */
+  public void listen(Consumer<ClientSample> l) {
+    listeners.add(l);
   }
 
   /** Starts watching every loop of {@code anyLoop}'s group, once; later calls do nothing. */
@@ -196,6 +206,9 @@ public final class ClientProbe {
             new ClientSample.Lag(values, counts, lateMicros, lateBusyMicros));
     samples.add(s);
     unwritten.add(s);
+    for (Consumer<ClientSample> l : listeners) {
+      l.accept(s);
+    }
     lastMs = now;
     lastProcessCpu = cpu;
     lastGcMillis = gc;

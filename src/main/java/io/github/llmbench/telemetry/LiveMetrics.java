@@ -1,8 +1,11 @@
 package io.github.llmbench.telemetry;
 
+import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.ItlSeries;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunRecorder;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -14,9 +17,10 @@ import java.util.concurrent.atomic.LongAdder;
  * The client's figures as they happen, for a live export: per level the requests finished by
  * outcome (ok, failed, cancelled), the requests in flight, and histograms of TTFT, TPOT, ITL and
  * E2EL in seconds with vLLM's own buckets, written as Prometheus text ({@code
- * llmbench_ttft_seconds} beside vLLM's {@code vllm:time_to_first_token_seconds}). Fed by the run's
- * recorder: a request counts when its record is final, so the counts agree with {@code
- * requests.jsonl}.
+ * llmbench_ttft_seconds} beside vLLM's {@code vllm:time_to_first_token_seconds}); the trial each
+ * level is in ({@code -Dtrials}), and the client's own health from its probe ({@link
+ * LatestClientHealth}). Fed by the run's recorder: a request counts when its record is final, so
+ * the counts agree with {@code requests.jsonl}; and by the client probe, a sample a second.
  *
  * @see LiveExport
  */
@@ -67,6 +71,10 @@ public final class LiveMetrics implements RunRecorder.Listener {
     final LongAdder failed = new LongAdder();
     final LongAdder cancelled = new LongAdder();
     final LongAdder started = new LongAdder();
+
+    /** The trial of the level's latest finished request, 0 outside trials. */
+    volatile int trial;
+
     final Histogram ttft = new Histogram(TTFT_BUCKETS);
     final Histogram tpot = new Histogram(TOKEN_BUCKETS);
     final Histogram itl = new Histogram(TOKEN_BUCKETS);
@@ -76,6 +84,7 @@ public final class LiveMetrics implements RunRecorder.Listener {
   private final Map<String, LevelFigures> levels = new ConcurrentSkipListMap<>();
   private final Map<String, String> labels;
   private volatile String currentLevel = "";
+  private volatile LatestClientHealth clientHealth = LatestClientHealth.UNKNOWN;
 
   /**
    * @param labels labels every series carries ({@code model}, {@code endpoint}), in this order
@@ -94,9 +103,25 @@ public final class LiveMetrics implements RunRecorder.Listener {
     level(level).started.increment();
   }
 
+  /** The client probe's latest stretch, shown until the next one. */
+  public void clientSample(ClientSample s) {
+    clientHealth = LatestClientHealth.of(s);
+  }
+
+  /**
+   * The trial (from 1) of a level run several times ({@code -Dtrials}) a request was sent in; 0.
+   */
+  static int trial(RequestRecord r) {
+    return r.origin() == null ? 0 : r.origin().sending().trial();
+  }
+
   @Override
   public void finished(RequestRecord r) {
     LevelFigures l = level(r.level());
+    int trial = trial(r);
+    if (trial > 0) {
+      l.trial = trial;
+    }
     if (r.cancelled()) {
       l.cancelled.increment();
     } else if (r.ok()) {
@@ -145,11 +170,51 @@ public final class LiveMetrics implements RunRecorder.Listener {
     levels.forEach(
         (level, l) ->
             line(sb, "llmbench_level_info", level, null, level.equals(currentLevel) ? 1 : 0));
+    trials(sb);
+    clientHealth(sb);
     histogram(sb, "llmbench_ttft_seconds", "Time to first token", l -> l.ttft);
     histogram(sb, "llmbench_tpot_seconds", "Time per output token after the first", l -> l.tpot);
     histogram(sb, "llmbench_itl_seconds", "Inter-token latency, per chunk gap", l -> l.itl);
     histogram(sb, "llmbench_e2el_seconds", "End-to-end request latency", l -> l.e2el);
     return sb.toString();
+  }
+
+  /** Per level run in trials, its trial: 1 for the level now sending, as the level's info. */
+  private void trials(StringBuilder sb) {
+    help(sb, "llmbench_trial_info", "gauge", "The trial each level is in (-Dtrials), 1 if sending");
+    levels.forEach(
+        (level, l) -> {
+          int trial = l.trial;
+          if (trial > 0) {
+            line(
+                sb,
+                "llmbench_trial_info",
+                level,
+                "trial=\"" + trial + "\"",
+                level.equals(currentLevel) ? 1 : 0);
+          }
+        });
+  }
+
+  /** The client's health over the probe's latest stretch, once one has ended. */
+  private void clientHealth(StringBuilder sb) {
+    LatestClientHealth h = clientHealth;
+    if (!Double.isNaN(h.loopLagP99Seconds())) {
+      help(
+          sb,
+          "llmbench_client_loop_lag_seconds",
+          "gauge",
+          "P99 of how late the client's event loops ran the probe's tasks, latest second");
+      line(sb, "llmbench_client_loop_lag_seconds", null, null, h.loopLagP99Seconds());
+    }
+    if (!Double.isNaN(h.cpuRatio())) {
+      help(
+          sb,
+          "llmbench_client_cpu_ratio",
+          "gauge",
+          "The client process's CPU time over the latest second, per core it may use");
+      line(sb, "llmbench_client_cpu_ratio", null, null, h.cpuRatio());
+    }
   }
 
   private void histogram(
@@ -177,21 +242,26 @@ public final class LiveMetrics implements RunRecorder.Listener {
     sb.append("# TYPE ").append(name).append(' ').append(type).append('\n');
   }
 
+  /**
+   * One sample: the level's label first (none for the client's own figures, {@code level} null),
+   * then every series' labels, then {@code extra}.
+   */
   private void line(StringBuilder sb, String name, String level, String extra, double value) {
-    sb.append(name).append("{level=\"").append(escaped(level)).append('"');
+    List<String> all = new ArrayList<>();
+    if (level != null) {
+      all.add("level=\"" + escaped(level) + '"');
+    }
     labels.entrySet().stream()
         .sorted(Map.Entry.comparingByKey())
-        .forEach(
-            e ->
-                sb.append(',')
-                    .append(e.getKey())
-                    .append("=\"")
-                    .append(escaped(e.getValue()))
-                    .append('"'));
+        .forEach(e -> all.add(e.getKey() + "=\"" + escaped(e.getValue()) + '"'));
     if (extra != null) {
-      sb.append(',').append(extra);
+      all.add(extra);
     }
-    sb.append("} ").append(number(value)).append('\n');
+    sb.append(name);
+    if (!all.isEmpty()) {
+      sb.append('{').append(String.join(",", all)).append('}');
+    }
+    sb.append(' ').append(number(value)).append('\n');
   }
 
   /** A label value as Prometheus text writes it: backslash, quote and newline escaped. */

@@ -1,9 +1,12 @@
 package io.github.llmbench.telemetry;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.ItlSeries;
+import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -52,6 +55,46 @@ class LiveExportTest {
         t.contains("llmbench_itl_seconds_count" + labels + "} 2\n"), "one per chunk gap: " + t);
     assertTrue(t.contains("# TYPE llmbench_e2el_seconds histogram\n"), t);
     assertTrue(t.contains("llmbench_level_info" + labels + "} 1\n"), t);
+  }
+
+  @Test
+  void eachLevelRunInTrialsShowsItsTrialAndTheClientItsHealth() {
+    LiveMetrics m = new LiveMetrics(Map.of("model", "tiny", "endpoint", "chat"));
+    int trial = 3;
+    RequestOrigin inTrial =
+        new RequestOrigin(
+            RequestOrigin.Workload.NONE,
+            new RequestOrigin.Sending(-1, trial, RequestRecord.ABSENT));
+    m.started("c1");
+    m.finished(ok("c1", 3_000));
+    String before = m.text();
+    assertFalse(before.contains("llmbench_trial_info{"), "no trials yet: " + before);
+    assertFalse(before.contains("llmbench_client_"), "no probe sample yet: " + before);
+    m.started("c2");
+    m.finished(ok("c2", 3_000).toBuilder().origin(inTrial).build());
+    ClientSample sample = LatestClientHealthTest.sample(new long[] {20, 5_000}, new int[] {98, 2});
+    m.clientSample(sample);
+    String t = m.text();
+    assertTrue(
+        t.contains(
+            "llmbench_trial_info{level=\"c2\",endpoint=\"chat\",model=\"tiny\",trial=\""
+                + trial
+                + "\"} 1\n"),
+        t);
+    LatestClientHealth health = LatestClientHealth.of(sample);
+    assertTrue(
+        t.contains(
+            "llmbench_client_loop_lag_seconds{endpoint=\"chat\",model=\"tiny\"} "
+                + health.loopLagP99Seconds()
+                + "\n"),
+        t);
+    assertTrue(
+        t.contains(
+            "llmbench_client_cpu_ratio{endpoint=\"chat\",model=\"tiny\"} "
+                + health.cpuRatio()
+                + "\n"),
+        t);
+    assertTrue(t.contains("# TYPE llmbench_client_cpu_ratio gauge\n"), t);
   }
 
   @Test
