@@ -140,7 +140,7 @@ public record GateResult(
         + " "
         + gate.metric().key()
         + (gate.upperBound() ? " <= " : " >= ")
-        + String.format(Locale.ROOT, "%.2f", limit)
+        + number(limit)
         + " "
         + gate.unit()
         + (gate.byDefault() ? " (default)" : "");
