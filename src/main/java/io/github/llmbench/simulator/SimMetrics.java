@@ -257,6 +257,14 @@ final class SimMetrics {
         "vllm:request_queue_time_seconds",
         "Histogram of time spent in WAITING phase for request.",
         inner);
+    renderVllmServing(sb, l, inner);
+    return sb.toString();
+  }
+
+  /**
+   * vLLM's speculative decoding counters and NIXL's transfer histograms, where the engine has them.
+   */
+  private void renderVllmServing(StringBuilder sb, String l, String inner) {
     prefill.render(
         sb,
         "vllm:request_prefill_time_seconds",
@@ -293,7 +301,6 @@ final class SimMetrics {
           l,
           acceptedTokens.get());
     }
-    return sb.toString();
   }
 
   /** SGLang's names; its scheduler's gauges carry the engine's ranks too. */

@@ -186,7 +186,8 @@ class GateParsingTest {
     assertTrue(
         unknown.startsWith(
             "Unknown gate -Dgate.c8.tpot.p100=3: expected [LEVEL.]METRIC with METRIC one of capacity.min, "
-                + "client.cpu.max, client.lag.p99, e2el.mean, e2el.median, e2el.p90, e2el.p99, failed.pct, "),
+                + "client.cpu.max, client.lag.p99, e2el.mean, e2el.median, e2el.p90, e2el.p99,"
+                + " energy.per_token.max, failed.pct, "),
         "in key order: " + unknown);
     for (GateMetric m : GateMetric.all()) {
       assertTrue(unknown.contains(m.key()), m.key() + " in: " + unknown);
