@@ -56,7 +56,11 @@ public final class RunRecorder {
 
   /** Who else hears of each request's start and end (a live export), on the caller's thread. */
   public interface Listener {
-    void started(String level);
+    /**
+     * A request of {@code level} was sent; {@code origin} says its trial, injector, conversation
+     * (null when it has none).
+     */
+    void started(String level, RequestOrigin origin);
 
     void finished(RequestRecord record);
   }
@@ -92,7 +96,7 @@ public final class RunRecorder {
   public void started(String id, String level, String profile, RequestOrigin origin, long startMs) {
     inFlight.put(id, new InFlight(id, level, profile, origin, startMs));
     for (Listener l : listeners) {
-      l.started(level);
+      l.started(level, origin);
     }
     if (!anyStarted.get() && anyStarted.compareAndSet(false, true)) {
       toWrite.add(

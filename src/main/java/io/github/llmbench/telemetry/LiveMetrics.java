@@ -2,6 +2,7 @@ package io.github.llmbench.telemetry;
 
 import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.ItlSeries;
+import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunRecorder;
 import java.util.ArrayList;
@@ -72,7 +73,7 @@ public final class LiveMetrics implements RunRecorder.Listener {
     final LongAdder cancelled = new LongAdder();
     final LongAdder started = new LongAdder();
 
-    /** The trial of the level's latest finished request, 0 outside trials. */
+    /** The trial the level's latest request was sent in, 0 outside trials. */
     volatile int trial;
 
     final Histogram ttft = new Histogram(TTFT_BUCKETS);
@@ -98,9 +99,14 @@ public final class LiveMetrics implements RunRecorder.Listener {
   }
 
   @Override
-  public void started(String level) {
+  public void started(String level, RequestOrigin origin) {
     currentLevel = level == null ? "" : level;
-    level(level).started.increment();
+    LevelFigures l = level(level);
+    l.started.increment();
+    int trial = trial(origin);
+    if (trial > 0) {
+      l.trial = trial; // the trial now sending: its stragglers' ends must not move it back
+    }
   }
 
   /** The client probe's latest stretch, shown until the next one. */
@@ -111,17 +117,13 @@ public final class LiveMetrics implements RunRecorder.Listener {
   /**
    * The trial (from 1) of a level run several times ({@code -Dtrials}) a request was sent in; 0.
    */
-  static int trial(RequestRecord r) {
-    return r.origin() == null ? 0 : r.origin().sending().trial();
+  static int trial(RequestOrigin origin) {
+    return origin == null ? 0 : origin.sending().trial();
   }
 
   @Override
   public void finished(RequestRecord r) {
     LevelFigures l = level(r.level());
-    int trial = trial(r);
-    if (trial > 0) {
-      l.trial = trial;
-    }
     if (r.cancelled()) {
       l.cancelled.increment();
     } else if (r.ok()) {

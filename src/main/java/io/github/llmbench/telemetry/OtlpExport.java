@@ -2,6 +2,7 @@ package io.github.llmbench.telemetry;
 
 import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.ItlSeries;
+import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.Route;
 import io.github.llmbench.records.RunRecorder;
@@ -298,8 +299,12 @@ public final class OtlpExport implements RunRecorder.Listener, AutoCloseable {
   }
 
   @Override
-  public void started(String level) {
+  public void started(String level, RequestOrigin origin) {
     LevelState l = level(level);
+    int trial = LiveMetrics.trial(origin);
+    if (trial > 0) {
+      l.trial = trial;
+    }
     currentLevel = l.name;
     inFlight.add(1, l.points);
   }
@@ -307,10 +312,6 @@ public final class OtlpExport implements RunRecorder.Listener, AutoCloseable {
   @Override
   public void finished(RequestRecord r) {
     LevelState l = level(r.level());
-    int trial = LiveMetrics.trial(r);
-    if (trial > 0) {
-      l.trial = trial;
-    }
     inFlight.add(-1, l.points);
     String outcome = r.cancelled() ? "cancelled" : r.ok() ? "ok" : "failed";
     requests.add(1, r.cancelled() ? l.cancelled : r.ok() ? l.ok : l.failed);
@@ -324,7 +325,7 @@ public final class OtlpExport implements RunRecorder.Listener, AutoCloseable {
       }
     }
     if (tracer != null) {
-      span(r, l, outcome, trial);
+      span(r, l, outcome, LiveMetrics.trial(r.origin()));
     }
   }
 

@@ -74,7 +74,7 @@ class GrafanaDashboardTest {
   @Test
   void everySeriesItQueriesIsServedByTheExportOrTheSimulator() throws Exception {
     LiveMetrics live = new LiveMetrics(Map.of("model", "m", "endpoint", "chat"));
-    live.started("c1");
+    live.started("c1", null);
     live.finished(
         RequestRecord.builder()
             .id("a")

@@ -36,7 +36,7 @@ class LiveExportTest {
   void countsByOutcomeInFlightAndCumulativeBuckets() {
     LiveMetrics m = new LiveMetrics(Map.of("model", "tiny \"q\"", "endpoint", "chat"));
     for (int i = 0; i < 4; i++) {
-      m.started("c2");
+      m.started("c2", null);
     }
     m.finished(ok("c2", 3_000, 9_000, 30_000));
     m.finished(ok("c2", 150_000));
@@ -65,12 +65,12 @@ class LiveExportTest {
         new RequestOrigin(
             RequestOrigin.Workload.NONE,
             new RequestOrigin.Sending(-1, trial, RequestRecord.ABSENT));
-    m.started("c1");
+    m.started("c1", null);
     m.finished(ok("c1", 3_000));
     String before = m.text();
     assertFalse(before.contains("llmbench_trial_info{"), "no trials yet: " + before);
     assertFalse(before.contains("llmbench_client_"), "no probe sample yet: " + before);
-    m.started("c2");
+    m.started("c2", inTrial);
     m.finished(ok("c2", 3_000).toBuilder().origin(inTrial).build());
     ClientSample sample = LatestClientHealthTest.sample(new long[] {20, 5_000}, new int[] {98, 2});
     m.clientSample(sample);
@@ -100,7 +100,7 @@ class LiveExportTest {
   @Test
   void theEndpointServesTheTextAndSaysItHolds() throws Exception {
     LiveMetrics m = new LiveMetrics(Map.of());
-    m.started("c1");
+    m.started("c1", null);
     LiveExport e = LiveExport.start(new InetSocketAddress("127.0.0.1", 0), m);
     HttpResponse<String> r =
         HttpClient.newHttpClient()

@@ -136,7 +136,7 @@ class OtlpExportTest {
     OtlpExport e = export(false);
     int started = fed().size() + 1;
     for (int i = 0; i < started; i++) {
-      e.started(LEVEL);
+      e.started(LEVEL, null);
     }
     fed().forEach(e::finished);
     e.close();
@@ -262,9 +262,9 @@ class OtlpExportTest {
         new RequestOrigin(
             RequestOrigin.Workload.NONE,
             new RequestOrigin.Sending(-1, trial, RequestRecord.ABSENT));
-    e.started("c1");
+    e.started("c1", null);
     e.finished(ok("req-1", 1_000_000, 3_000).toBuilder().level("c1").build());
-    e.started(LEVEL);
+    e.started(LEVEL, inTrial);
     e.finished(ok("req-2", 1_000_000, 3_000).toBuilder().origin(inTrial).build());
     ClientSample sample = LatestClientHealthTest.sample(new long[] {20, 5_000}, new int[] {98, 2});
     e.clientSample(sample);
