@@ -479,10 +479,16 @@ public record ServerFigures(
       boolean modelLabelled =
           model != null
               && samples.stream().anyMatch(x -> model.equals(x.labels().get("model_name")));
+      boolean measuredGpus = samples.stream().anyMatch(Series::measuredGpu);
       for (ServerSample x : samples) {
         String m = x.labels().get("model_name");
         if (modelLabelled && m != null && !m.equals(model)) {
           continue; // another model behind the same URL
+        }
+        if (measuredGpus
+            && x.name().startsWith(DCGM)
+            && SIMULATED.equals(x.labels().get("simulated"))) {
+          continue; // a real exporter's readings replace the simulator's stand-in
         }
         byName.computeIfAbsent(x.name(), n -> new ArrayList<>()).add(x);
       }
@@ -517,6 +523,14 @@ public record ServerFigures(
         }
       }
       return new TreeMap<>();
+    }
+
+    private static final String DCGM = "DCGM_FI_";
+    private static final String SIMULATED = "true";
+
+    /** A DCGM exporter's reading of a GPU, not the kit's simulator's stand-in. */
+    private static boolean measuredGpu(ServerSample x) {
+      return x.name().startsWith(DCGM) && !SIMULATED.equals(x.labels().get("simulated"));
     }
 
     /** How many label sets (GPUs, engines) one scrape of {@code name} has at most. */

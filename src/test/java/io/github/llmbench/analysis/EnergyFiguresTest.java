@@ -80,6 +80,19 @@ class EnergyFiguresTest {
   }
 
   @Test
+  void aRealExportersReadingsReplaceTheSimulatorsStandIn() {
+    List<ServerSample> s = new ArrayList<>();
+    for (long t = 0; t <= 4000; t += 1000) {
+      s.add(gpu(t, EnergyFigures.ENERGY, 0, 100 * t, true)); // 100 W, simulated
+      s.add(gpu(t, EnergyFigures.ENERGY, 0, 300 * t, false)); // 300 W, measured
+    }
+    EnergyFigures e = EnergyFigures.of(ServerFigures.Series.of(s, null), 0, 4000, 10, 0, 0, 0);
+    assertEquals(1200, e.joules(), 1e-6);
+    assertEquals(1, e.gpus());
+    assertFalse(e.simulated());
+  }
+
+  @Test
   void aCounterResetFallsBackToPower() {
     List<ServerSample> s = new ArrayList<>();
     for (long t = 0; t <= 4000; t += 1000) {

@@ -165,7 +165,8 @@ class ImagesIT {
   @Test
   @Tag("chromium")
   void thePageDrawsItsCharts() throws Exception {
-    // against images (TTFT, input tokens), in flight, tokens arriving, the roofline
-    Chromium.assertChartsDrawn(Chromium.open(run.runDir().resolve("llm.html")), 5);
+    // against images (TTFT, input tokens), in flight, tokens arriving, the roofline, the
+    // simulator's (simulated) GPU power
+    Chromium.assertChartsDrawn(Chromium.open(run.runDir().resolve("llm.html")), 6);
   }
 }

@@ -124,8 +124,8 @@ class LadderIT {
   void pageChartsDrawInChromium() throws Exception {
     Chromium.Dump dump = Chromium.open(RunFiles.ofRun(run.runDir()).page());
     // 3 against concurrency, in flight, tokens, the roofline, and the simulator's
-    // running/waiting/KV
-    Chromium.assertChartsDrawn(dump, 7);
+    // running/waiting/KV and its (simulated) GPU power
+    Chromium.assertChartsDrawn(dump, 8);
   }
 
   private static List<RequestRecord> level(Level level) {

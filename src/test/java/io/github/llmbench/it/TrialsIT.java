@@ -120,8 +120,8 @@ class TrialsIT {
   void theLadderChartsDrawTheTrialsIntervals() throws Exception {
     Chromium.Dump dump = Chromium.open(RunFiles.ofRun(run.runDir()).page());
     // 3 against concurrency, in flight, tokens, the roofline, and the simulator's
-    // running/waiting/KV
-    Chromium.assertChartsDrawn(dump, 7);
+    // running/waiting/KV and its (simulated) GPU power
+    Chromium.assertChartsDrawn(dump, 8);
     assertTrue(dump.dom().contains("95% interval across trials"), "the interval series");
   }
 
