@@ -6,8 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.records.ClientSample;
 import io.github.llmbench.records.ItlSeries;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.simulator.SimSpeculation;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
 import io.github.llmbench.telemetry.LiveMetrics;
@@ -28,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * {@code deploy/grafana/llm-bench-dashboard.json} loads as Grafana imports a dashboard: its
  * structure (inputs, panels with unique ids, a place on the grid and queries with unique refIds on
  * the declared data source, annotations, variables), and every series it queries is one the kit's
- * live export or the vLLM simulator's {@code /metrics} serves, so no panel stays empty by a typo.
+ * live export or the vLLM simulator's {@code /metrics} serves (with its DCGM stand-in, speculative
+ * decoding and disaggregation on), so no panel stays empty by a typo.
  */
 class GrafanaDashboardTest {
 
@@ -85,9 +88,22 @@ class GrafanaDashboardTest {
             .e2elMicros(5000)
             .itl(ItlSeries.ofMicros(1000))
             .build());
+    live.clientSample(
+        new ClientSample(
+            1000,
+            1000,
+            new ClientSample.Cpu(2, 1_000_000, new long[] {500_000}),
+            new ClientSample.Memory(0, 0),
+            new ClientSample.Lag(new long[] {20}, new int[] {10}, 0, 0)));
     String served = live.text();
+    // speculative and disaggregated, so every series a panel may query is there
     try (VllmSimulator sim =
-        VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny").withGpu("rtx4090"))) {
+        VllmSimulator.start(
+            SimulatorConfig.defaults()
+                .withModel("sim-tiny")
+                .withGpu("rtx4090")
+                .withSpeculation(new SimSpeculation(2, 0.5))
+                .withKvTransfer(10))) {
       served +=
           HttpClient.newHttpClient()
               .send(
@@ -102,9 +118,7 @@ class GrafanaDashboardTest {
     }
     assertTrue(queried.size() > 10, queried.toString());
     for (String name : queried) {
-      if (name.startsWith("DCGM_")) {
-        continue; // NVIDIA's exporter's, scraped beside the server (docs/telemetry.md)
-      }
+      // DCGM's names too: the simulator serves a stand-in of NVIDIA's exporter
       assertTrue(
           Pattern.compile("(?m)^" + Pattern.quote(name) + "[{ ]").matcher(served).find(),
           name + " is served");
