@@ -36,6 +36,8 @@ public record ParsedStream(
    *     name and arguments are in it too (so their tokens are counted where the usage says none)
    * @param reasoningText the thinking text, when it was kept and there was some, else null
    * @param toolCalls the tool calls, when answers were kept; empty when none or not kept
+   * @param ends where each chunk's text ends, when the texts were kept: in the answer ({@code >=
+   *     0}) or the thinking ({@code -1 - end}); null when not kept
    */
   public record TextChunks(
       long[] arrivalNanos,
@@ -44,7 +46,8 @@ public record ParsedStream(
       int reasoningChunks,
       String answer,
       String reasoningText,
-      List<ToolCall> toolCalls) {
+      List<ToolCall> toolCalls,
+      int[] ends) {
 
     public TextChunks {
       toolCalls = List.copyOf(toolCalls);
@@ -52,7 +55,8 @@ public record ParsedStream(
 
     /** Chunks of answer text only, none kept. */
     public static TextChunks answerOnly(long[] arrivalNanos, int count) {
-      return new TextChunks(arrivalNanos, count, count > 0 ? 0 : -1, 0, null, null, List.of());
+      return new TextChunks(
+          arrivalNanos, count, count > 0 ? 0 : -1, 0, null, null, List.of(), null);
     }
   }
 
@@ -121,6 +125,11 @@ public record ParsedStream(
 
   public int textCount() {
     return text.count();
+  }
+
+  /** Where each chunk's text ends, when kept ({@link TextChunks#ends}), else null. */
+  int[] textEnds() {
+    return text.ends();
   }
 
   public int firstOutput() {

@@ -5,7 +5,6 @@ import io.github.llmbench.records.Reasoning;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.Route;
-import java.util.function.ToIntFunction;
 
 /**
  * Turns one request's parsed stream into its {@link RequestRecord}: the per-request metric
@@ -79,7 +78,7 @@ public final class RequestRecords {
       ParsedStream stream,
       String failure,
       Integer httpStatus,
-      ToIntFunction<String> outputCounter) {
+      TokenCounter outputCounter) {
     return builder(sent, endNanos, stream, failure, httpStatus, outputCounter).build();
   }
 
@@ -102,7 +101,7 @@ public final class RequestRecords {
       ParsedStream stream,
       String failure,
       Integer httpStatus,
-      ToIntFunction<String> outputCounter) {
+      TokenCounter outputCounter) {
     long t0Nanos = sent.t0Nanos();
     Integer countedInputTokens = sent.countedInputTokens();
     long startMs = ClockAnchor.epochMs(t0Nanos);
@@ -137,7 +136,7 @@ public final class RequestRecords {
     int outputTokens =
         usage
             ? stream.completionTokens()
-            : counted ? Math.max(1, outputCounter.applyAsInt(stream.answer())) : n;
+            : counted ? Math.max(1, outputCounter.count(stream.answer())) : n;
     boolean inputCounted = stream.promptTokens() == null && countedInputTokens != null;
     // TTFT, then every chunk's offset from the first, rounded to the µs once each: the ITLs then
     // add up exactly to E2EL - TTFT, as they do on a server's clock.
@@ -163,7 +162,42 @@ public final class RequestRecords {
         .httpStatus(httpStatus == null ? 200 : httpStatus)
         .serverTimings(stream.serverTimings())
         .reasoning(reasoning(stream, t0Nanos, outputCounter))
-        .finishReason(stream.finishReason());
+        .finishReason(stream.finishReason())
+        .chunkTokens(chunkTokens(stream, outputCounter));
+  }
+
+  /**
+   * Each text chunk's tokens, counted with the local tokenizer over the kept answer and thinking
+   * (one encoding of each), null without a tokenizer or kept text.
+   */
+  static int[] chunkTokens(ParsedStream stream, TokenCounter counter) {
+    int[] ends = stream.textEnds();
+    int n = stream.textCount();
+    if (counter == null || ends == null || n == 0 || stream.answer() == null) {
+      return null;
+    }
+    int answers = 0;
+    for (int i = 0; i < n; i++) {
+      answers += ends[i] >= 0 ? 1 : 0;
+    }
+    int[] answerEnds = new int[answers];
+    int[] thinkingEnds = new int[n - answers];
+    for (int i = 0, a = 0, r = 0; i < n; i++) {
+      if (ends[i] >= 0) {
+        answerEnds[a++] = ends[i];
+      } else {
+        thinkingEnds[r++] = -1 - ends[i];
+      }
+    }
+    int[] answerTokens = counter.perChunk(stream.answer(), answerEnds);
+    String thinking = stream.reasoningText();
+    int[] thinkingTokens =
+        thinking == null ? new int[thinkingEnds.length] : counter.perChunk(thinking, thinkingEnds);
+    int[] out = new int[n];
+    for (int i = 0, a = 0, r = 0; i < n; i++) {
+      out[i] = ends[i] >= 0 ? answerTokens[a++] : thinkingTokens[r++];
+    }
+    return out;
   }
 
   /**
@@ -171,8 +205,7 @@ public final class RequestRecords {
    * chunk's arrival (TTFO), and the reasoning tokens from the usage, else the thinking text counted
    * with the local tokenizer ({@code -Dtokenizer}), else the reasoning chunks.
    */
-  private static Reasoning reasoning(
-      ParsedStream stream, long t0Nanos, ToIntFunction<String> counter) {
+  private static Reasoning reasoning(ParsedStream stream, long t0Nanos, TokenCounter counter) {
     if (stream.reasoningChunks() == 0 && stream.reasoningTokens() == null) {
       return null;
     }
@@ -185,7 +218,7 @@ public final class RequestRecords {
       return new Reasoning(ttfo, stream.reasoningTokens(), Reasoning.USAGE);
     }
     if (counter != null && stream.reasoningText() != null) {
-      return new Reasoning(ttfo, counter.applyAsInt(stream.reasoningText()), Reasoning.TOKENIZER);
+      return new Reasoning(ttfo, counter.count(stream.reasoningText()), Reasoning.TOKENIZER);
     }
     return new Reasoning(ttfo, stream.reasoningChunks(), Reasoning.CHUNKS);
   }

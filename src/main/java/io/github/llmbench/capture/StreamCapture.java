@@ -27,7 +27,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-import java.util.function.ToIntFunction;
 import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,7 +91,7 @@ public final class StreamCapture {
   private final boolean itlRecords;
   private final boolean keepAnswers;
 
-  private final ToIntFunction<String> outputCounter;
+  private final TokenCounter outputCounter;
   private final Function<Session, Integer> countedInputTokens;
   private final Cancelling cancelling;
 
@@ -125,7 +124,7 @@ public final class StreamCapture {
     private int maxOutputTokens;
     private Set<Metric> gatlingMetrics = Set.of();
     private boolean keepAnswers;
-    private ToIntFunction<String> outputCounter;
+    private TokenCounter outputCounter;
     private Function<Session, Integer> countedInputTokens = session -> null;
     private Cancelling cancelling = Cancelling.NONE;
     private List<URI> baseUrls = List.of();
@@ -215,7 +214,7 @@ public final class StreamCapture {
      * Counts a streamed answer's tokens when the stream has no usage (the answer is then kept);
      * null (default): none.
      */
-    public Builder outputCounter(ToIntFunction<String> counter) {
+    public Builder outputCounter(TokenCounter counter) {
       this.outputCounter = counter;
       return this;
     }
@@ -518,7 +517,7 @@ public final class StreamCapture {
     return endpoint;
   }
 
-  ToIntFunction<String> outputCounter() {
+  TokenCounter outputCounter() {
     return outputCounter;
   }
 

@@ -21,6 +21,8 @@ final class StreamReader implements SseFraming.Sink {
   private byte[] scratch = new byte[1024];
   private long[] textNanos;
   private int textCount;
+  // where each text chunk ends in the kept answer (>= 0) or thinking (-1 - end); null: none kept
+  private int[] textEnds;
   private int events;
   private Integer promptTokens;
   private Integer completionTokens;
@@ -50,6 +52,7 @@ final class StreamReader implements SseFraming.Sink {
     facts.answer = keepAnswer ? new StringBuilder() : null;
     facts.reasoning = keepAnswer ? new StringBuilder() : null;
     facts.toolCalls = keepAnswer ? new ToolCallParts() : null;
+    textEnds = keepAnswer ? new int[textNanos.length] : null;
   }
 
   /**
@@ -113,6 +116,11 @@ final class StreamReader implements SseFraming.Sink {
     if (facts.text) {
       if (textCount == textNanos.length) {
         textNanos = Arrays.copyOf(textNanos, textCount * 2);
+        textEnds = textEnds == null ? null : Arrays.copyOf(textEnds, textCount * 2);
+      }
+      if (textEnds != null) {
+        textEnds[textCount] =
+            facts.outputText ? facts.answer.length() : -1 - facts.reasoning.length();
       }
       if (facts.outputText) {
         if (firstOutput < 0) {
@@ -153,7 +161,8 @@ final class StreamReader implements SseFraming.Sink {
             facts.reasoning == null || facts.reasoning.length() == 0
                 ? null
                 : facts.reasoning.toString(),
-            facts.toolCalls == null ? List.of() : facts.toolCalls.calls()),
+            facts.toolCalls == null ? List.of() : facts.toolCalls.calls(),
+            textEnds),
         new ParsedStream.Usage(promptTokens, completionTokens, reasoningTokens, cachedTokens),
         done,
         error,

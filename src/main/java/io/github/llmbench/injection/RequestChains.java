@@ -11,6 +11,7 @@ import io.github.llmbench.capture.CallGraph;
 import io.github.llmbench.capture.Cancelling;
 import io.github.llmbench.capture.ClientProbe;
 import io.github.llmbench.capture.StreamCapture;
+import io.github.llmbench.capture.TokenCounter;
 import io.github.llmbench.core.ImageStep;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Seeds;
@@ -211,7 +212,10 @@ public final class RequestChains {
         .gatlingMetrics(settings.gatlingRecords().metrics())
         // a conversation's turns and an agent session's calls send answers back
         .keepAnswers(settings.workload().multiTurn() || workload.sessions().isPresent())
-        .outputCounter(localTokenizer == null ? null : localTokenizer::countText)
+        .outputCounter(
+            localTokenizer == null
+                ? null
+                : TokenCounter.of(localTokenizer::countText, localTokenizer::countPerChunk))
         .countedInputTokens(
             localTokenizer == null
                 ? s -> null

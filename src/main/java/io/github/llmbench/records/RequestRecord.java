@@ -27,12 +27,8 @@ import java.util.Optional;
  * records). Accessors, {@code equals} and {@code hashCode} are those the record had; a record is
  * made by name, once, with its {@link #builder()}.
  *
- * <p>A level is kept as its tag ({@code c128}), written and read back as is, and as the {@link
- * Level} the tag names, if any: a custom simulation names its levels itself (its Gatling groups,
- * else its scenario, such as {@code feeder}), and a file read back may hold such names too.
- *
- * <p>JSON: written and read by {@link RequestRecordJson} (any ObjectMapper uses it), latencies with
- * at most 3 decimals.
+ * <p>A level is kept as its tag ({@code c128}) and as the {@link Level} it names, if any (a custom
+ * simulation names its levels itself). JSON: {@link RequestRecordJson}, at most 3 decimals.
  */
 @JsonSerialize(using = RequestRecordJson.Serializer.class)
 @JsonDeserialize(using = RequestRecordJson.Deserializer.class)
@@ -79,6 +75,8 @@ public final class RequestRecord {
 
   /** The stream's last {@code finish_reason}, null when it said none (or the request failed). */
   private final String finishReason;
+
+  private final int[] chunkTokens; // each text chunk's tokens (local tokenizer); null: not counted
 
   /** The server and model of a run that spreads its requests; null for most. */
   private final Route route;
@@ -132,6 +130,7 @@ public final class RequestRecord {
     b.origin = origin;
     b.reasoning = reasoning;
     b.finishReason = finishReason;
+    b.chunkTokens = chunkTokens;
     b.route = route;
     b.figures = figures;
     b.inputTokensFrom = inputTokensFrom;
@@ -170,6 +169,7 @@ public final class RequestRecord {
     private RequestOrigin origin;
     private Reasoning reasoning;
     private String finishReason;
+    private int[] chunkTokens;
     private Route route;
     private Figures figures = Figures.GENERATED;
     private String inputTokensFrom;
@@ -248,12 +248,6 @@ public final class RequestRecord {
       return itl(ItlSeries.ofMillis(ms));
     }
 
-    /** {@code usage.prompt_tokens}, or the local tokenizer's count ({@link #inputTokensFrom}). */
-    public Builder inputTokens(int n) {
-      this.inputTokens = count(n, "input_tokens");
-      return this;
-    }
-
     /**
      * The prompt tokens the server's prefix cache served ({@code
      * usage.prompt_tokens_details.cached_tokens}, llama.cpp's {@code timings.cache_n}); null when
@@ -264,19 +258,19 @@ public final class RequestRecord {
       return this;
     }
 
-    /** As {@link #inputTokens(int)}; null when the server sent no usage. */
+    /**
+     * {@code usage.prompt_tokens}, or the local tokenizer's count ({@link #inputTokensFrom}); null
+     * when the server sent no usage.
+     */
     public Builder inputTokens(Integer n) {
       this.inputTokens = count(n, "input_tokens");
       return this;
     }
 
-    /** {@code usage.completion_tokens}, or a count of our own ({@link #outputTokensFrom}). */
-    public Builder outputTokens(int n) {
-      this.outputTokens = count(n, "output_tokens");
-      return this;
-    }
-
-    /** As {@link #outputTokens(int)}; null for none (a failed request). */
+    /**
+     * {@code usage.completion_tokens}, or a count of our own ({@link #outputTokensFrom}); null for
+     * none (a failed request).
+     */
     public Builder outputTokens(Integer n) {
       this.outputTokens = count(n, "output_tokens");
       return this;
@@ -348,6 +342,12 @@ public final class RequestRecord {
       return this;
     }
 
+    /** Each text chunk's tokens (one per chunk), from the local tokenizer; null: none. */
+    public Builder chunkTokens(int[] tokens) {
+      this.chunkTokens = tokens == null ? null : tokens.clone();
+      return this;
+    }
+
     /** Where it went ({@link Route#of}); null: the run's one server and model. */
     public Builder route(Route route) {
       this.route = route;
@@ -411,6 +411,7 @@ public final class RequestRecord {
     this.origin = b.origin;
     this.reasoning = b.reasoning;
     this.finishReason = b.finishReason;
+    this.chunkTokens = b.chunkTokens;
     this.route = b.route;
     this.figures = b.figures;
     this.inputTokensFrom = SharedTexts.shared(b.inputTokensFrom);
@@ -434,6 +435,11 @@ public final class RequestRecord {
   /** The stream's last {@code finish_reason}, null when it said none. */
   public String finishReason() {
     return finishReason;
+  }
+
+  /** Each text chunk's tokens, from the local tokenizer; null when not counted. */
+  public int[] chunkTokens() {
+    return chunkTokens == null ? null : chunkTokens.clone();
   }
 
   /** What the stream said before its answer, null when it did not reason. */
@@ -590,6 +596,7 @@ public final class RequestRecord {
         && Objects.equals(origin, r.origin)
         && Objects.equals(reasoning, r.reasoning)
         && Objects.equals(finishReason, r.finishReason)
+        && java.util.Arrays.equals(chunkTokens, r.chunkTokens)
         && Objects.equals(route, r.route)
         && figures == r.figures
         && Objects.equals(inputTokensFrom, r.inputTokensFrom)

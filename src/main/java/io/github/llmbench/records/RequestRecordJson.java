@@ -172,6 +172,11 @@ public final class RequestRecordJson {
       if (r.finishReason() != null) {
         g.writeStringField("finish_reason", r.finishReason());
       }
+      int[] chunkTokens = r.chunkTokens();
+      if (chunkTokens != null) {
+        g.writeFieldName("chunk_tokens");
+        g.writeArray(chunkTokens, 0, chunkTokens.length);
+      }
       if (r.cancelled()) {
         g.writeBooleanField("cancelled", true);
       }
@@ -402,6 +407,7 @@ public final class RequestRecordJson {
       }
       case "reasoning_tokens_from" -> reasoningFrom = text(p, t, name);
       case "finish_reason" -> record.finishReason(text(p, t, name));
+      case "chunk_tokens" -> record.chunkTokens(ints(p, t, name));
       case "pooling" -> record.figures(bool(t, name) ? Figures.POOLED : Figures.GENERATED);
       case "endpoint" -> endpoint = text(p, t, name);
       case "model" -> model = text(p, t, name);
@@ -480,6 +486,28 @@ public final class RequestRecordJson {
     RequestRecord read = record.route(Route.of(endpoint, model)).build();
     record = null;
     return read;
+  }
+
+  /** An array of whole numbers, or null. */
+  private static int[] ints(JsonParser p, JsonToken t, String name) throws IOException {
+    if (t == JsonToken.VALUE_NULL) {
+      return null;
+    }
+    if (t != JsonToken.START_ARRAY) {
+      throw wrongType(name, "an array of whole numbers", t);
+    }
+    int[] out = new int[16];
+    int n = 0;
+    while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
+      if (t != JsonToken.VALUE_NUMBER_INT) {
+        throw wrongType(name + "[" + n + "]", "a whole number", t);
+      }
+      if (n == out.length) {
+        out = Arrays.copyOf(out, n * 2);
+      }
+      out[n++] = p.getIntValue();
+    }
+    return Arrays.copyOf(out, n);
   }
 
   private ItlSeries itl(JsonParser p, JsonToken t) throws IOException {

@@ -10,7 +10,7 @@ import io.github.llmbench.core.Statistic;
  *
  * <pre>
  * --------------------- Tokens per chunk ---------------------
- * Tokens per chunk (mean):                 2.00
+ * Tokens per chunk (mean):                 2.00 (each request's tokens over its chunks)
  * Tokens per chunk (median/P99/max):       2.00 / 2.00 / 2.00
  * Mean ITL per token (ms):                 5.01
  * Median ITL per token (ms):               5.00
@@ -31,7 +31,12 @@ public final class ChunkSection implements ReportSection {
     StringBuilder sb = new StringBuilder();
     sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
     ServingResultBlock.labelled(
-        sb, "Tokens per chunk (mean):", ServingResultBlock.f2(c.perChunkMean()));
+        sb,
+        "Tokens per chunk (mean):",
+        ServingResultBlock.f2(c.perChunkMean())
+            + (c.countedPerChunk()
+                ? " (each chunk counted with the local tokenizer)"
+                : " (each request's tokens over its chunks)"));
     ServingResultBlock.labelled(
         sb,
         "Tokens per chunk (median/P99/max):",

@@ -160,7 +160,11 @@ public record LevelSummary(
     }
   }
 
-  /** Tokens per chunk over the level's completed requests, and the ITL per token. */
+  /**
+   * Tokens per chunk over the level's completed requests, and the ITL per token; {@code
+   * counted_per_chunk}: each chunk's tokens were counted with the local tokenizer (the median, P99
+   * and max are then over chunks, else over the requests' means).
+   */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Chunks(
       long chunks,
@@ -171,7 +175,8 @@ public record LevelSummary(
       double tokensPerChunkMax,
       double meanItlPerTokenMs,
       double medianItlPerTokenMs,
-      double p99ItlPerTokenMs) {
+      double p99ItlPerTokenMs,
+      boolean countedPerChunk) {
 
     static Chunks of(ChunkTokens c) {
       return c.severalPerChunk()
@@ -184,7 +189,8 @@ public record LevelSummary(
               c.perChunkMax(),
               c.itlPerToken().mean(),
               c.itlPerToken().median(),
-              c.itlPerToken().value(Statistic.P99))
+              c.itlPerToken().value(Statistic.P99),
+              c.countedPerChunk())
           : null;
     }
   }

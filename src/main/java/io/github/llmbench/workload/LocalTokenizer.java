@@ -2,6 +2,7 @@ package io.github.llmbench.workload;
 
 import ai.djl.huggingface.tokenizers.Encoding;
 import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
+import ai.djl.huggingface.tokenizers.jni.CharSpan;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -141,6 +142,29 @@ public final class LocalTokenizer implements ServerTokenizer, AutoCloseable {
   /** Tokens of a text alone, without the special tokens a prompt gets (a generated answer's). */
   public int countText(String text) {
     return tokenizer.encode(text, false, false).getIds().length;
+  }
+
+  /**
+   * The tokens of each chunk of {@code text} (chunk {@code i} ends at {@code ends[i]}, ascending),
+   * from one encoding of the whole text: each token counts in the chunk its first character is in,
+   * so the counts add up to {@link #countText}'s.
+   */
+  public int[] countPerChunk(String text, int[] ends) {
+    Encoding e = tokenizer.encode(text, false, false);
+    CharSpan[] spans = e.getCharTokenSpans();
+    int[] out = new int[ends.length];
+    if (ends.length == 0) {
+      return out;
+    }
+    int chunk = 0;
+    for (CharSpan span : spans) {
+      int start = span == null ? -1 : span.getStart();
+      while (start >= 0 && chunk < ends.length - 1 && start >= ends[chunk]) {
+        chunk++;
+      }
+      out[chunk]++;
+    }
+    return out;
   }
 
   @Override

@@ -44,6 +44,63 @@ class ChunkTokensTest {
   }
 
   @Test
+  void chunksCountedOneByOneWeighTheirOwnTokens() {
+    // a speculative stream as the local tokenizer counts it: 1, 3, 1, 2 tokens in its chunks
+    RequestRecord r =
+        TestRecords.ok("c2")
+            .ttft(100)
+            .tpot(10)
+            .e2el(160)
+            .itl(30, 10, 20)
+            .outputTokens(7)
+            .build()
+            .toBuilder()
+            .chunkTokens(new int[] {1, 3, 1, 2})
+            .build();
+    ChunkTokens c = ChunkTokens.of(List.of(r));
+    assertTrue(c.countedPerChunk());
+    assertEquals(4, c.chunks());
+    assertEquals(7, c.tokens());
+    // over the chunks: 1, 1, 2, 3
+    assertEquals(1.5, c.perChunkMedian(), 1e-12);
+    assertEquals(3.0, c.perChunkMax(), 1e-12);
+    // 30 ms before 3 tokens: 3 gaps of 10; 10 before 1: one of 10; 20 before 2: two of 10
+    assertEquals(6, c.itlPerToken().count());
+    assertEquals(10.0, c.itlPerToken().mean(), 1e-9);
+    assertEquals(10.0, c.itlPerToken().value(Statistic.P99), 1e-9);
+  }
+
+  @Test
+  void aRequestWithoutItsChunksCountedMakesTheLevelsFiguresPerRequest() {
+    RequestRecord counted =
+        TestRecords.ok("c2")
+            .id("a")
+            .ttft(100)
+            .tpot(10)
+            .e2el(160)
+            .itl(30, 10, 20)
+            .outputTokens(7)
+            .build()
+            .toBuilder()
+            .chunkTokens(new int[] {1, 3, 1, 2})
+            .build();
+    RequestRecord notCounted =
+        TestRecords.ok("c2")
+            .id("b")
+            .ttft(100)
+            .tpot(10)
+            .e2el(160)
+            .itl(30, 10, 20)
+            .outputTokens(4)
+            .build();
+    ChunkTokens c = ChunkTokens.of(List.of(counted, notCounted));
+    assertFalse(c.countedPerChunk());
+    // each request's mean: 7/4 and 1
+    assertEquals(1.75, c.perChunkMax(), 1e-12);
+    assertEquals(11, c.tokens());
+  }
+
+  @Test
   void oneTokenPerChunkLeavesThePerChunkItl() {
     List<RequestRecord> rs =
         List.of(

@@ -1,5 +1,6 @@
 package io.github.llmbench.capture;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -90,6 +91,35 @@ class ReasoningCaptureTest {
             text -> text.trim().split("\\s+").length);
     assertEquals(5, r.reasoning().tokens(), "five words, five tokens of the test's tokenizer");
     assertEquals(Reasoning.TOKENIZER, r.reasoning().tokensFrom());
+  }
+
+  @Test
+  void withALocalTokenizerEachChunkIsCountedInItsOwnText() {
+    StreamReader reader = new StreamReader(2, true); // arrays grow past their first size
+    List<String> events =
+        List.of(
+            delta("reasoning_content", "Let me"),
+            SseText.content("The capital"),
+            delta("reasoning_content", " think it over"),
+            SseText.content(" is Paris, of course"),
+            SseText.usage(10, 9),
+            SseText.DONE);
+    for (int i = 0; i < events.size(); i++) {
+      byte[] b =
+          SseText.events(List.of(events.get(i))).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      reader.feed(b, 0, b.length, i * 1_000_000L);
+    }
+    RequestRecord r =
+        RequestRecords.of(
+            new RequestRecords.Sent("r1", "c1", null, null, -1_000_000L, null),
+            20_000_000L,
+            reader.result(),
+            null,
+            200,
+            text -> text.isBlank() ? 0 : text.trim().split("\\s+").length);
+    // in the chunks' order, thinking and answer each counted in its own text, a word a token
+    assertArrayEquals(new int[] {2, 2, 3, 4}, r.chunkTokens());
+    assertEquals(9, r.outputTokens(), "the usage's count stays the output tokens");
   }
 
   @Test

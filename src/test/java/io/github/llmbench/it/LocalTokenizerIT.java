@@ -1,5 +1,6 @@
 package io.github.llmbench.it;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -100,6 +101,13 @@ class LocalTokenizerIT {
           "the streamed text, one token a character: " + r);
       assertEquals("tokenizer", r.outputTokensFrom(), r.toString());
       assertTrue(!r.outputTokensEstimated(), r.toString());
+      // each chunk counted on its own: " r3w0", " r3w1", ... one token a character
+      assertArrayEquals(
+          java.util.Arrays.stream(sent.get(r.id()).answer().split("(?= )"))
+              .mapToInt(String::length)
+              .toArray(),
+          r.chunkTokens(),
+          "each chunk's tokens: " + r);
     }
     return run.console();
   }

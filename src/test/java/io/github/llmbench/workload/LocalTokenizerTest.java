@@ -1,5 +1,6 @@
 package io.github.llmbench.workload;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -27,6 +28,18 @@ class LocalTokenizerTest {
       assertEquals("a b", t.decode(ids).orElseThrow(), "the round trip the token-ids method needs");
       String longText = "x".repeat(5000);
       assertEquals(5000, t.count(longText).getAsInt(), "no truncation at the model's max length");
+    }
+  }
+
+  @Test
+  void countsEachChunkFromOneEncodingOfTheWholeText(@TempDir Path dir) throws Exception {
+    TestTokenizers.characters(dir, "");
+    try (LocalTokenizer t = LocalTokenizer.load(dir.toString())) {
+      // chunks "he", "llo", "", " world": one token a character, an empty chunk none
+      assertArrayEquals(
+          new int[] {2, 3, 0, 6}, t.countPerChunk("hello world", new int[] {2, 5, 5, 11}));
+      assertArrayEquals(new int[] {11}, t.countPerChunk("hello world", new int[] {11}));
+      assertArrayEquals(new int[0], t.countPerChunk("hello", new int[0]));
     }
   }
 
