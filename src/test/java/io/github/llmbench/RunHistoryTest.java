@@ -89,7 +89,8 @@ class RunHistoryTest {
             + " keep the history of runs from one injector",
         assertThrows(
                 SettingsException.class,
-                () -> RunHistory.of(settings(Map.of("history", "h", "injector", "0/2"))))
+                () ->
+                    RunHistory.of(settings(Map.of("history", "h", "injector", "0/2", "seed", "7"))))
             .getMessage());
   }
 

@@ -252,5 +252,13 @@ final class CrossChecks {
               + count
               + " injectors: each sends its share of the warmup");
     }
+    if (!workload.seedPinned()) {
+      // each would draw its own seed, send its own prompts, and the records could not merge
+      throw new SettingsException(
+          "Invalid -Dinjector="
+              + injector
+              + " without -Dseed: injectors split one run's requests by its seed, so give every"
+              + " injector the same one, e.g. -Dseed=42");
+    }
   }
 }

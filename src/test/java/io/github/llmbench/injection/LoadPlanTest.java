@@ -195,7 +195,7 @@ class LoadPlanTest {
             .map(Phase::scenarioName)
             .toList(),
         "a search plans its warmup only");
-    BenchSettings ladder = settings(Map.of("ladder", "8,16", "injector", "1/2"));
+    BenchSettings ladder = settings(Map.of("ladder", "8,16", "injector", "1/2", "seed", "7"));
     assertEquals(
         List.of("c8 SS", "c8 LL", "c16 SS", "c16 LL"),
         LoadPlan.forRun(ladder, Optional.empty(), List.of("SS", "LL")).stream()
@@ -232,7 +232,16 @@ class LoadPlanTest {
         LoadPlan.forRun(
             settings(
                 Map.of(
-                    "ramp", "exponential", "ramp.start", "2", "ramp.end", "16", "injector", "1/2")),
+                    "ramp",
+                    "exponential",
+                    "ramp.start",
+                    "2",
+                    "ramp.end",
+                    "16",
+                    "injector",
+                    "1/2",
+                    "seed",
+                    "7")),
             Optional.empty(),
             List.of());
     Phase.Ramped half = (Phase.Ramped) shared.get(0);
@@ -322,7 +331,17 @@ class LoadPlanTest {
   @Test
   void eachInjectorRunsItsShareUnderTheWholeLevelsName() {
     Map<String, String> props =
-        Map.of("ladder", "8,13", "warmup.prompts", "10", "warmup.conc", "5", "injector", "1/3");
+        Map.of(
+            "ladder",
+            "8,13",
+            "warmup.prompts",
+            "10",
+            "warmup.conc",
+            "5",
+            "injector",
+            "1/3",
+            "seed",
+            "7");
     BenchSettings s = settings(props);
     List<Phase> phases = LoadPlan.of(s.load(), List.of(), s.injector());
     assertEquals(
@@ -343,12 +362,13 @@ class LoadPlanTest {
           LoadPlan.of(
               s.load(),
               List.of(),
-              settings(Map.of("ladder", "8,13", "injector", i + "/3")).injector());
+              settings(Map.of("ladder", "8,13", "injector", i + "/3", "seed", "7")).injector());
       total += assertInstanceOf(Phase.Closed.class, share.get(2)).conc();
     }
     assertEquals(13, total, "the shares add up to the level");
     BenchSettings open =
-        settings(Map.of("rate", "9", "prompts", "10", "max.conc", "2", "injector", "2/3"));
+        settings(
+            Map.of("rate", "9", "prompts", "10", "max.conc", "2", "injector", "2/3", "seed", "7"));
     Phase.Open p =
         assertInstanceOf(
             Phase.Open.class, LoadPlan.of(open.load(), List.of(), open.injector()).get(0));
@@ -373,6 +393,8 @@ class LoadPlanTest {
                 "4",
                 "injector",
                 "0/2",
+                "seed",
+                "7",
                 "start.at",
                 "2026-12-01T10:00:00Z",
                 "drain",

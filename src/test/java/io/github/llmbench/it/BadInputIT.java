@@ -40,6 +40,17 @@ class BadInputIT {
   }
 
   @Test
+  void anInjectorWithoutASeedStopsBeforeAnyLoad(@TempDir Path results) throws Exception {
+    GatlingProcess.Outcome o = gatling(results, "injector=0/2", "conc=4", "duration=3");
+    assertEquals(LlmBench.EXIT_BAD_INPUT, o.exitCode());
+    assertEquals(
+        "gatling-llm-bench: Invalid -Dinjector=0/2 without -Dseed: injectors split one run's"
+            + " requests by its seed, so give every injector the same one, e.g. -Dseed=42",
+        o.stderr().strip());
+    assertFalse(o.stdout().contains("started"), o.stdout());
+  }
+
+  @Test
   void aTraceLineWithoutTimestampIsOneLineBeforeAnyLoad(@TempDir Path results) throws Exception {
     Path trace = results.resolve("trace.jsonl");
     Files.writeString(

@@ -31,7 +31,7 @@ class SettingsDescriptionTest {
   @Test
   void aShardedInjectorSaysItRunsItsShare() {
     assertTrue(
-        describe(Map.of("injector", "1/2", "conc", "8"))
+        describe(Map.of("injector", "1/2", "seed", "7", "conc", "8"))
             .get("injector")
             .startsWith("1/2 (this process runs its share"));
   }

@@ -77,7 +77,7 @@ class AbSettingsTest {
     assertTrue(error(ab("search", "conc", "slo", "ttft.p99:100")).contains("capacity search"));
     assertTrue(error(ab("prompts", "100")).contains("drop -Dprompts"));
     assertTrue(error(ab("dataset", "trace:mooncake.jsonl")).contains("cannot replay a trace"));
-    assertTrue(error(ab("injector", "0/2")).contains("drop -Dinjector"));
+    assertTrue(error(ab("injector", "0/2", "seed", "7")).contains("drop -Dinjector"));
     assertTrue(error(ab("cache.reset", "true")).contains("drop -Dcache.reset and -Dprofile"));
     assertTrue(error(ab("profile", "true")).contains("drop -Dcache.reset and -Dprofile"));
     assertTrue(error(ab("trials", "3")).contains("drop -Dtrials"));

@@ -47,7 +47,8 @@ class BenchSettingsTest {
     assertEquals(
         "Invalid -Dtrials=3: expected 1 here: a capacity search chooses its probes as it runs",
         search.getMessage());
-    assertThrows(SettingsException.class, () -> read(Map.of("trials", "2", "injector", "0/2")));
+    assertThrows(
+        SettingsException.class, () -> read(Map.of("trials", "2", "injector", "0/2", "seed", "7")));
     assertEquals(
         "-Dtrials.cooldown applies between trials: add -Dtrials=N (2 or more)",
         assertThrows(SettingsException.class, () -> read(Map.of("trials.cooldown", "5")))
@@ -144,7 +145,8 @@ class BenchSettingsTest {
     InjectorSettings alone = read(Map.of()).injector();
     assertFalse(alone.sharded());
     InjectorSettings i =
-        read(Map.of("injector", "2/4", "conc", "64", "start.at", "1800000000000")).injector();
+        read(Map.of("injector", "2/4", "seed", "7", "conc", "64", "start.at", "1800000000000"))
+            .injector();
     assertEquals(2, i.index());
     assertEquals(4, i.count());
     assertEquals(1800000000000L, i.startAtMs().getAsLong());
@@ -163,13 +165,18 @@ class BenchSettingsTest {
         error(Map.of("start.at", "soon")));
     assertEquals(
         "Level c2 is smaller than -Dinjector's 3 injectors: each needs at least one request in flight (use at most 2 injectors, or a larger level)",
-        error(Map.of("injector", "0/3", "ladder", "2,8")));
+        error(Map.of("injector", "0/3", "seed", "7", "ladder", "2,8")));
     assertTrue(
-        error(Map.of("injector", "0/2", "ladder", "4,8", "prompts", "100"))
+        error(Map.of("injector", "0/2", "seed", "7", "ladder", "4,8", "prompts", "100"))
             .startsWith("A ladder shared by injectors stops its levels after -Dduration"));
     assertTrue(
-        error(Map.of("injector", "0/2", "dataset", "trace:t.jsonl"))
+        error(Map.of("injector", "0/2", "seed", "7", "dataset", "trace:t.jsonl"))
             .startsWith("-Dinjector does not apply to -Ddataset=trace:PATH"));
+    // without one seed each injector would send its own prompts and the records could not merge
+    assertEquals(
+        "Invalid -Dinjector=1/2 without -Dseed: injectors split one run's requests by its seed, so"
+            + " give every injector the same one, e.g. -Dseed=42",
+        error(Map.of("injector", "1/2", "conc", "8")));
   }
 
   @Test
@@ -244,7 +251,7 @@ class BenchSettingsTest {
         error(Map.of("search", "rates", "slo", "ttft.p99:1")));
     assertEquals(
         "-Dsearch=conc runs in one injector: with -Dinjector each injector would search on its own; drop -Dinjector",
-        error(Map.of("search", "conc", "slo", "ttft.p99:1", "injector", "0/2")));
+        error(Map.of("search", "conc", "slo", "ttft.p99:1", "injector", "0/2", "seed", "7")));
     assertTrue(
         error(Map.of("search", "conc", "slo", "ttft.p99:1", "ladder", "4,8"))
             .startsWith("-Dsearch=conc chooses the levels itself"));
@@ -594,7 +601,7 @@ class BenchSettingsTest {
         error(Map.of("ramp.conc", "1:8", "search", "conc", "slo", "ttft.p99:500"))
             .contains("drop -Dconc, -Dladder, -Drate, -Dramp"));
     assertTrue(
-        error(Map.of("ramp.conc", "2:3", "injector", "0/2"))
+        error(Map.of("ramp.conc", "2:3", "injector", "0/2", "seed", "7"))
             .startsWith("-Dramp.conc=2:3 shared by -Dinjector's 2 injectors"));
   }
 
