@@ -73,7 +73,11 @@ public record BenchSettings(
   public static BenchSettings fromSystem(Set<String> simulationOwn) {
     Map<String, String> props = new HashMap<>();
     System.getProperties().forEach((k, v) -> props.put(String.valueOf(k), String.valueOf(v)));
-    return from(props, System::getenv, simulationOwn);
+    // the Maven plugin's fork receives every -D value Java-escaped: read them as the user typed
+    return from(
+        PluginFork.restored(props, System.getProperty("sun.java.command")),
+        System::getenv,
+        simulationOwn);
   }
 
   /**
