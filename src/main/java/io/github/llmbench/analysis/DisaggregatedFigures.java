@@ -4,7 +4,6 @@ import io.github.llmbench.servers.MetricNames;
 import io.github.llmbench.servers.ServerProfiles;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.function.Function;
 
 /**
@@ -79,7 +78,7 @@ public final class DisaggregatedFigures {
         "kv_transfer_ms_mean",
         transfers != null && transfers > 0
             ? Double.valueOf(1000 * transferSeconds / transfers)
-            : mean(s.ratio(TRANSFER_MS), from, to));
+            : ServerFigures.mean(s.ratio(TRANSFER_MS), from, to));
     Growth bytes = growth(s, BYTES, from, to);
     Growth megabytes = growth(s, MEGABYTES, from, to);
     Double mb =
@@ -91,12 +90,5 @@ public final class DisaggregatedFigures {
             ? mb / 1000 / transferSeconds
             : null);
     f.put("kv_transfer_failures", ServerFigures.delta(s.gauge(FAILURES), from, to));
-  }
-
-  private static Double mean(NavigableMap<Long, Double> g, long from, long to) {
-    NavigableMap<Long, Double> in = g.subMap(from, true, to, true);
-    return in.isEmpty()
-        ? null
-        : in.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
   }
 }

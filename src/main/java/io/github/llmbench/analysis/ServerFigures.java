@@ -396,7 +396,8 @@ public record ServerFigures(
             : in.values().stream().mapToDouble(Double::doubleValue).max().orElse(0));
   }
 
-  private static Double mean(NavigableMap<Long, Double> g, long from, long to) {
+  /** A gauge's mean over the scrapes inside the window, null without any. */
+  static Double mean(NavigableMap<Long, Double> g, long from, long to) {
     NavigableMap<Long, Double> in = g.subMap(from, true, to, true);
     return in.isEmpty()
         ? null

@@ -4,7 +4,6 @@ import io.github.llmbench.servers.MetricNames;
 import io.github.llmbench.servers.ServerProfiles;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 
 /**
  * Speculative decoding's figures of a window, from the server's metrics ({@link
@@ -49,18 +48,11 @@ public final class SpeculativeFigures {
         "spec_acceptance_rate",
         accepted != null && drafted != null && drafted > 0
             ? Double.valueOf(accepted / drafted)
-            : mean(s.ratio(ACCEPT_RATE), from, to));
+            : ServerFigures.mean(s.ratio(ACCEPT_RATE), from, to));
     f.put(
         "spec_mean_accepted_length",
         accepted != null && drafts != null && drafts > 0
             ? Double.valueOf(1 + accepted / drafts)
-            : mean(s.ratio(ACCEPT_LENGTH), from, to));
-  }
-
-  private static Double mean(NavigableMap<Long, Double> g, long from, long to) {
-    NavigableMap<Long, Double> in = g.subMap(from, true, to, true);
-    return in.isEmpty()
-        ? null
-        : in.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
+            : ServerFigures.mean(s.ratio(ACCEPT_LENGTH), from, to));
   }
 }

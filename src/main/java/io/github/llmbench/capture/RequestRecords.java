@@ -132,11 +132,13 @@ public final class RequestRecords {
     long last = arrivals[n - 1];
     boolean usage = stream.completionTokens() != null;
     boolean counted = !usage && outputCounter != null && stream.answer() != null;
-    // vLLM's fallback without usage: the streamed text's tokens; else the chunks, an estimate
+    int[] chunkTokens = chunkTokens(stream, outputCounter);
+    // vLLM's fallback without usage: the streamed text's tokens (the answer's chunks' counts, one
+    // encoding for both); else the chunks, an estimate
     int outputTokens =
         usage
             ? stream.completionTokens()
-            : counted ? Math.max(1, outputCounter.count(stream.answer())) : n;
+            : counted ? Math.max(1, answerTokens(stream, chunkTokens, outputCounter)) : n;
     boolean inputCounted = stream.promptTokens() == null && countedInputTokens != null;
     // TTFT, then every chunk's offset from the first, rounded to the µs once each: the ITLs then
     // add up exactly to E2EL - TTFT, as they do on a server's clock.
@@ -163,7 +165,23 @@ public final class RequestRecords {
         .serverTimings(stream.serverTimings())
         .reasoning(reasoning(stream, t0Nanos, outputCounter))
         .finishReason(stream.finishReason())
-        .chunkTokens(chunkTokens(stream, outputCounter));
+        .chunkTokens(chunkTokens);
+  }
+
+  /**
+   * The answer's tokens: the sum of its chunks' counts where they were counted (every token of its
+   * one encoding falls in a chunk), else a count of the whole answer.
+   */
+  private static int answerTokens(ParsedStream stream, int[] chunkTokens, TokenCounter counter) {
+    int[] ends = stream.textEnds();
+    if (chunkTokens == null || stream.firstOutput() < 0) {
+      return counter.count(stream.answer());
+    }
+    int sum = 0;
+    for (int i = 0; i < chunkTokens.length; i++) {
+      sum += ends[i] >= 0 ? chunkTokens[i] : 0;
+    }
+    return sum;
   }
 
   /**

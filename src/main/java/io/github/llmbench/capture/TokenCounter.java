@@ -16,15 +16,18 @@ public interface TokenCounter {
 
   /**
    * The tokens of each chunk of {@code text}: chunk {@code i} ends (exclusive) at {@code ends[i]},
-   * ascending, the first starting at 0. This way counts each chunk alone; a tokenizer that maps its
-   * tokens to their place in the text counts once ({@link #of}).
+   * ascending, the first starting at 0, the last taking any text after its end. This way counts
+   * each chunk alone; a tokenizer that maps its tokens to their place in the text counts once
+   * ({@link #of}).
    */
   default int[] perChunk(String text, int[] ends) {
     int[] out = new int[ends.length];
     int from = 0;
     for (int i = 0; i < ends.length; i++) {
-      out[i] = ends[i] > from ? count(text.substring(from, ends[i])) : 0;
-      from = Math.max(from, ends[i]);
+      // text after the last end (a tool call's closing) is the last chunk's, as one encoding has it
+      int end = i == ends.length - 1 ? text.length() : ends[i];
+      out[i] = end > from ? count(text.substring(from, end)) : 0;
+      from = Math.max(from, end);
     }
     return out;
   }

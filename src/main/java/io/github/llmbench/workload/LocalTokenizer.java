@@ -146,8 +146,8 @@ public final class LocalTokenizer implements ServerTokenizer, AutoCloseable {
 
   /**
    * The tokens of each chunk of {@code text} (chunk {@code i} ends at {@code ends[i]}, ascending),
-   * from one encoding of the whole text: each token counts in the chunk its first character is in,
-   * so the counts add up to {@link #countText}'s.
+   * from one encoding of the whole text: each token counts in the chunk its first character is in
+   * (the last chunk takes any after its end), so the counts add up to {@link #countText}'s.
    */
   public int[] countPerChunk(String text, int[] ends) {
     Encoding e = tokenizer.encode(text, false, false);

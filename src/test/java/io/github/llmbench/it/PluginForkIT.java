@@ -67,6 +67,9 @@ class PluginForkIT {
   void theRunPassesThroughThePluginsFork() {
     assertEquals(0, exit, output);
     assertEquals(2, exchanges.size(), output);
+    // each request once, by its own id
+    assertEquals(
+        2, exchanges.stream().map(e -> e.headers().get("x-request-id")).distinct().count());
   }
 
   @Test
