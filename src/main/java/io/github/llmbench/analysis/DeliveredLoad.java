@@ -9,10 +9,12 @@ import java.util.Locale;
 
 /**
  * The load the client really delivered against the load asked for. Closed model: the time-weighted
- * requests in flight over the steady window (else the level) against C, and how long a user waited
- * on average between finishing a request and sending its next (Little's law: the window's idle
- * user-time over its requests). Open model: the sends against the arrival schedule the run drew
- * (the same gaps, from the run's seed): the achieved rate against the schedule's, each send's
+ * requests in flight over the steady window (else the level) against C, how long a user waited on
+ * average between finishing a request and sending its next (Little's law: the window's idle
+ * user-time over its requests), and those waits as the client measured them, request by request
+ * ({@link RequestRecord#slotIdleMicros}: from the end of a user's request to its next one's t0),
+ * over the requests sent in the window. Open model: the sends against the arrival schedule the run
+ * drew (the same gaps, from the run's seed): the achieved rate against the schedule's, each send's
  * lateness (the i-th send against the i-th arrival, both from the first), and E2EL with that wait
  * added, which a capped client ({@code -Dmax.conc}) would otherwise hide (coordinated omission).
  * Pure.
@@ -24,6 +26,10 @@ import java.util.Locale;
  * @param sendLateness open: how late each send was against its arrival, in ms (empty otherwise)
  * @param e2elWithWait open: each completed request's E2EL plus its send's lateness (empty
  *     otherwise)
+ * @param clientQueue open with {@code -Dmax.conc}: each request's wait for a free slot (empty
+ *     otherwise)
+ * @param slotIdle closed: each request's slot idle time before it was sent, in ms (empty when the
+ *     records have none)
  */
 public record DeliveredLoad(
     Kind kind,
@@ -32,10 +38,11 @@ public record DeliveredLoad(
     double userWaitMs,
     LatencyStats sendLateness,
     LatencyStats e2elWithWait,
-    LatencyStats clientQueue) {
+    LatencyStats clientQueue,
+    LatencyStats slotIdle) {
 
   /** A delivered load this far below the asked one (in %) gets a guard line. */
-  public static final double SHORTFALL_PCT = 2.0;
+  public static final double SHORTFALL_PCT = 3.0;
 
   public enum Kind {
     CLOSED,
@@ -49,6 +56,7 @@ public record DeliveredLoad(
           Double.NaN,
           Double.NaN,
           Double.NaN,
+          LatencyStats.EMPTY,
           LatencyStats.EMPTY,
           LatencyStats.EMPTY,
           LatencyStats.EMPTY);
@@ -76,7 +84,8 @@ public record DeliveredLoad(
           wait,
           LatencyStats.EMPTY,
           LatencyStats.EMPTY,
-          LatencyStats.EMPTY);
+          LatencyStats.EMPTY,
+          slotIdle(records, steady.windowStartMs(), steady.windowEndMs()));
     }
     long first = records.stream().mapToLong(RequestRecord::startMs).min().orElse(0);
     long last = records.stream().mapToLong(RequestRecord::endMs).max().orElse(0);
@@ -91,7 +100,21 @@ public record DeliveredLoad(
         Double.NaN,
         LatencyStats.EMPTY,
         LatencyStats.EMPTY,
-        LatencyStats.EMPTY);
+        LatencyStats.EMPTY,
+        slotIdle(records, Long.MIN_VALUE, Long.MAX_VALUE));
+  }
+
+  /** The slot idle times, in ms, of the requests sent in {@code [fromMs, toMs)}. */
+  private static LatencyStats slotIdle(List<RequestRecord> records, long fromMs, long toMs) {
+    List<Double> idle = new ArrayList<>();
+    for (RequestRecord r : records) {
+      if (r.slotIdleMicros() != RequestRecord.ABSENT
+          && r.startMs() >= fromMs
+          && r.startMs() < toMs) {
+        idle.add(r.slotIdleMicros() / 1000.0);
+      }
+    }
+    return LatencyStats.of(idle);
   }
 
   /**
@@ -133,7 +156,8 @@ public record DeliveredLoad(
         Double.NaN,
         LatencyStats.of(late),
         LatencyStats.of(withWait),
-        LatencyStats.of(queued));
+        LatencyStats.of(queued),
+        LatencyStats.EMPTY);
   }
 
   /** The guard line when the delivered load fell short of the asked one, else null. */
@@ -144,15 +168,19 @@ public record DeliveredLoad(
     if (kind == Kind.CLOSED) {
       return String.format(
           Locale.ROOT,
-          "the client delivered %.1f%% of the asked load at %s: %.1f of %.0f requests in flight on"
-              + " average%s; the figures are those of the lighter load",
+          "the client delivered %.1f%% of the asked load at %s: %.2f of %.0f requests in flight on"
+              + " average%s%s; the figures are those of the lighter load",
           pct(),
           level,
           delivered,
           asked,
           Double.isNaN(userWaitMs)
               ? " (no steady window)"
-              : String.format(Locale.ROOT, ", users waited %.1f ms between requests", userWaitMs));
+              : String.format(Locale.ROOT, ", users waited %.1f ms between requests", userWaitMs),
+          slotIdle.count() == 0
+              ? ""
+              : String.format(
+                  Locale.ROOT, " (slot idle p99 %.1f ms)", slotIdle.value(Statistic.P99)));
     }
     return String.format(
         Locale.ROOT,

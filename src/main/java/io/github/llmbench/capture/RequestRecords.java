@@ -43,9 +43,20 @@ public final class RequestRecords {
    * @param t0Nanos just before the request was handed to the HTTP client
    * @param countedInputTokens the prompt's tokens by a local tokenizer, used when the stream has no
    *     usage; null when unknown
+   * @param slotIdleMicros how long its user's slot stood idle before t0, since the user's previous
+   *     request ended; {@link RequestRecord#ABSENT} for a user's first
    */
   public record Sent(
-      Labels labels, RequestOrigin origin, long t0Nanos, Integer countedInputTokens) {
+      Labels labels,
+      RequestOrigin origin,
+      long t0Nanos,
+      Integer countedInputTokens,
+      long slotIdleMicros) {
+    /** A request whose user sent none before it. */
+    public Sent(Labels labels, RequestOrigin origin, long t0Nanos, Integer countedInputTokens) {
+      this(labels, origin, t0Nanos, countedInputTokens, RequestRecord.ABSENT);
+    }
+
     /** A request to the run's one server and model. */
     public Sent(
         String id,
@@ -113,6 +124,7 @@ public final class RequestRecords {
             .profile(labels.profile())
             .route(labels.route())
             .origin(sent.origin())
+            .slotIdleMicros(sent.slotIdleMicros())
             .startMs(startMs);
     String error = failure != null ? failure : stream.error();
     if (error == null && stream.textCount() == 0) {

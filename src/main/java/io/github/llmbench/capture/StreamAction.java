@@ -124,6 +124,7 @@ final class StreamAction extends KitAction {
       Integer countedInputTokens) {
     RequestOrigin origin;
     long t0;
+    long slotIdle;
     try {
       origin = reads.origin().apply(javaSession); // a trace request's send time is taken here
       t0 = System.nanoTime();
@@ -131,6 +132,10 @@ final class StreamAction extends KitAction {
         long waited = t0 - javaSession.getLong(StreamCapture.ARRIVED_NANOS);
         origin = RequestOrigin.queued(origin, Math.max(0, waited) / 1000);
       }
+      slotIdle =
+          javaSession.contains(StreamCapture.SLOT_FREED_NANOS)
+              ? Math.max(0, t0 - javaSession.getLong(StreamCapture.SLOT_FREED_NANOS)) / 1000
+              : RequestRecord.ABSENT;
     } catch (RuntimeException e) {
       failed(clean, e);
       return;
@@ -138,7 +143,7 @@ final class StreamAction extends KitAction {
     capture.send(
         engine,
         clean,
-        new RequestRecords.Sent(labels, origin, t0, countedInputTokens),
+        new RequestRecords.Sent(labels, origin, t0, countedInputTokens, slotIdle),
         request,
         this::completed);
   }
@@ -179,7 +184,8 @@ final class StreamAction extends KitAction {
   }
 
   private void completed(StreamExchange ex, long endNanos, String failure, Integer httpStatus) {
-    io.gatling.core.session.Session after = ex.session;
+    io.gatling.core.session.Session after =
+        ex.session.set(StreamCapture.SLOT_FREED_NANOS, endNanos);
     RequestRecord record = capture.ended(stats, ex, endNanos, failure, httpStatus);
     if (record != null && record.ok()) {
       if (capture.keepAnswers()) {

@@ -68,6 +68,13 @@ public final class StreamCapture {
   public static final String ARRIVED_NANOS = "llm.arrivedNanos";
 
   /**
+   * The session attribute that holds when the user's last request ended ({@code
+   * System.nanoTime()}): its next request's record has how long the slot stood idle. A planned
+   * pause (a conversation's think time) sets it anew when it ends: the pause is the workload's.
+   */
+  public static final String SLOT_FREED_NANOS = "llm.slotFreedNanos";
+
+  /**
    * Session attribute: the model a request names when the run mixes several ({@code -Dmodel=a,b});
    * its record carries it.
    */

@@ -46,14 +46,19 @@ public final class Conversations {
     ChainBuilder turn = exec(Conversations::nextTurn).exec(request).exec(Conversations::answered);
     // a user's earlier conversation may have failed: its status must not end this one at once
     return exec(session -> session.markAsSucceeded().remove(HISTORY))
-        .feed(conversations)
+        .exec(InlineFeed.of(conversations))
         .exitBlockOnFail()
         .on(
             exec(session -> session.set(HISTORY, List.of()))
                 .repeat(session -> session.getList(TURNS).size(), TURN_INDEX)
                 .on(
                     doIf(session -> session.getInt(TURN_INDEX) > 0 && !think.isZero())
-                        .then(pause(think))
+                        .then(
+                            pause(think)
+                                .exec(
+                                    session ->
+                                        session.set(
+                                            StreamCapture.SLOT_FREED_NANOS, System.nanoTime())))
                         .exec(turn)));
   }
 

@@ -35,8 +35,9 @@ import java.util.function.Function;
  * drains fully before the next starts.
  *
  * <ul>
- *   <li>closed model, stopped by time: {@code constantConcurrentUsers(N).during(duration)}, one
- *       request per virtual user;
+ *   <li>closed model, stopped by time: N users at once, each sending requests one after another for
+ *       the duration ({@code during(duration)}), its next request sent as soon as its last one
+ *       ended;
  *   <li>closed model, stopped by count (vLLM's {@code --num-prompts} with {@code
  *       --max-concurrency}): N users at once, each sending requests while the phase's budget lasts;
  *   <li>open model: one user per arrival, gaps from {@link Arrivals}, optionally capped at {@code
@@ -266,10 +267,7 @@ public final class Populations {
         closed ->
             closed.prompts().isPresent()
                 ? byCount(closed, request, closed.conc(), closed.prompts().getAsInt())
-                : scenario(closed.scenarioName())
-                    .exec(request)
-                    .injectClosed(
-                        constantConcurrentUsers(closed.conc()).during(closed.durationSeconds())),
+                : byTime(closed, request, closed.conc(), closed.durationSeconds()),
         open ->
             arrivals(
                 open,
@@ -362,6 +360,21 @@ public final class Populations {
       steps.add(atOnceUsers(1));
     }
     return scenario(phase.scenarioName()).exec(request).injectOpen(steps);
+  }
+
+  /**
+   * {@code conc} users at once, each sending requests one after another until {@code seconds} have
+   * passed since it started, its last one let finish: the closed model, as vLLM's semaphore keeps
+   * it. A user's next request is built and sent on its own event loop as soon as its last one has
+   * ended; Gatling's {@code constantConcurrentUsers} would end the user and start another through
+   * its injector actor, thread hops that cost a slot milliseconds on a busy machine (issue 45).
+   */
+  private static PopulationBuilder byTime(
+      Phase phase, ChainBuilder request, int conc, int seconds) {
+    return scenario(phase.scenarioName())
+        .during(Duration.ofSeconds(seconds), false)
+        .on(request)
+        .injectOpen(atOnceUsers(conc));
   }
 
   /**

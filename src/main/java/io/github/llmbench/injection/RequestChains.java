@@ -472,7 +472,7 @@ public final class RequestChains {
    * keeps the messages (or profile) of the one before.
    */
   private static ChainBuilder fed(Iterator<Map<String, Object>> records, ChainBuilder then) {
-    return exec(session -> session.removeAll(FEEDER_KEYS)).feed(records).exec(then);
+    return InlineFeed.of(records, FEEDER_KEYS).exec(then);
   }
 
   /**

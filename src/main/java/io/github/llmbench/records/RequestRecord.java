@@ -53,6 +53,10 @@ public final class RequestRecord {
   private final long ttftMicros;
   private final long tpotMicros;
   private final long e2elMicros;
+
+  /** See {@link Builder#slotIdleMicros}. */
+  private final long slotIdleMicros;
+
   private final ItlSeries itl;
   private final int inputTokens;
 
@@ -117,6 +121,7 @@ public final class RequestRecord {
     b.ttftMicros = ttftMicros;
     b.tpotMicros = tpotMicros;
     b.e2elMicros = e2elMicros;
+    b.slotIdleMicros = slotIdleMicros;
     b.itl = itl;
     b.inputTokens = inputTokens;
     b.cachedTokens = cachedTokens;
@@ -156,6 +161,7 @@ public final class RequestRecord {
     private long ttftMicros = ABSENT;
     private long tpotMicros = ABSENT;
     private long e2elMicros = ABSENT;
+    private long slotIdleMicros = ABSENT;
     private ItlSeries itl = ItlSeries.EMPTY;
     private int inputTokens = NO_INT;
     private int cachedTokens = NO_INT;
@@ -192,6 +198,16 @@ public final class RequestRecord {
     /** t0: just before the request was sent, epoch ms. */
     public Builder startMs(long startMs) {
       this.startMs = startMs;
+      return this;
+    }
+
+    /**
+     * How long its virtual user's slot stood idle before it was sent: from the end of the user's
+     * previous request to this one's t0, in µs ({@link #ABSENT}: the user's first request, or a
+     * load without such slots). The closed model's cost of the client between requests.
+     */
+    public Builder slotIdleMicros(long micros) {
+      this.slotIdleMicros = checkMicros(micros, "slot idle time");
       return this;
     }
 
@@ -398,6 +414,7 @@ public final class RequestRecord {
     this.ttftMicros = b.ttftMicros;
     this.tpotMicros = b.tpotMicros;
     this.e2elMicros = b.e2elMicros;
+    this.slotIdleMicros = b.slotIdleMicros;
     this.itl = b.itl;
     this.inputTokens = b.inputTokens;
     this.cachedTokens = b.cachedTokens;
@@ -511,6 +528,11 @@ public final class RequestRecord {
     return e2elMicros;
   }
 
+  /** See {@link Builder#slotIdleMicros}; {@link #ABSENT} when unknown. */
+  public long slotIdleMicros() {
+    return slotIdleMicros;
+  }
+
   /** The ITLs; a {@code List<Double>} of ms with primitive µs access for per-chunk loops. */
   public ItlSeries itlMs() {
     return itl;
@@ -582,6 +604,7 @@ public final class RequestRecord {
         && ttftMicros == r.ttftMicros
         && tpotMicros == r.tpotMicros
         && e2elMicros == r.e2elMicros
+        && slotIdleMicros == r.slotIdleMicros
         && inputTokens == r.inputTokens
         && cachedTokens == r.cachedTokens
         && outputTokens == r.outputTokens
@@ -606,62 +629,33 @@ public final class RequestRecord {
 
   @Override
   public int hashCode() {
-    return Objects.hash(
-        id(),
-        level(),
-        startMs,
-        endMs,
-        ttftMicros,
-        tpotMicros,
-        e2elMicros,
-        itl,
-        inputTokens,
-        outputTokens,
-        outputTokensEstimated,
-        ok,
-        error,
-        httpStatus,
-        profile,
-        serverTimings,
-        origin);
+    // over the fields that tell records apart; equal records agree on them
+    return Objects.hash(id(), level(), startMs, endMs, e2elMicros, ok, error);
   }
 
   @Override
   public String toString() {
-    return "RequestRecord[id="
-        + id()
-        + ", level="
-        + level()
-        + ", startMs="
-        + startMs
-        + ", endMs="
-        + endMs
-        + ", ttftMs="
-        + ttftMs()
-        + ", tpotMs="
-        + tpotMs()
-        + ", e2elMs="
-        + e2elMs()
-        + ", itlMs="
-        + itl
-        + ", inputTokens="
-        + inputTokens()
-        + ", outputTokens="
-        + outputTokens()
-        + ", outputTokensEstimated="
-        + outputTokensEstimated
-        + ", ok="
-        + ok
-        + ", error="
-        + error
-        + ", httpStatus="
-        + httpStatus()
-        + ", profile="
-        + profile
-        + ", serverTimings="
-        + serverTimings
-        + (origin == null ? "" : ", origin=" + origin)
-        + "]";
+    return String.format(
+        "RequestRecord[id=%s, level=%s, startMs=%d, endMs=%d, ttftMs=%s, tpotMs=%s, e2elMs=%s,"
+            + " itlMs=%s, inputTokens=%s, outputTokens=%s, outputTokensEstimated=%s, ok=%s,"
+            + " error=%s, httpStatus=%s, profile=%s, serverTimings=%s%s]",
+        id(),
+        level(),
+        startMs,
+        endMs,
+        ttftMs(),
+        tpotMs(),
+        e2elMs(),
+        itl,
+        inputTokens(),
+        outputTokens(),
+        outputTokensEstimated,
+        ok,
+        error,
+        httpStatus(),
+        profile,
+        serverTimings,
+        origin == null ? "" : ", origin=" + origin);
   }
 
   // ------------------------------------------------------------------ helpers

@@ -29,11 +29,12 @@ import java.util.List;
  * "step"}, {@code "parents"}, {@code "round"}, {@code "session_start_ms"} (agent sessions) or
  * {@code "trace_ms"}, {@code "sent_ms"} (trace replays), {@code "cached_tokens"} (the prompt tokens
  * the server's prefix cache served, where it said), {@code "client_queue_ms"} (a {@code -Dmax.conc}
- * wait) where the request has them ({@link RequestOrigin}), and {@code "endpoint"}, {@code "model"}
- * in a run over several servers or models ({@link Route}). Every other field is written, null or
- * not. Latencies are whole µs written as ms with at most 3 decimals and at least one ({@code 10.0},
- * {@code 10.03}, {@code 10.003}): the decimal text of the integer, so no double formatting noise
- * such as {@code 10.003000000000002}.
+ * wait) where the request has them ({@link RequestOrigin}), {@code "slot_idle_ms"} (how long its
+ * virtual user's slot stood idle before it was sent, closed model), and {@code "endpoint"}, {@code
+ * "model"} in a run over several servers or models ({@link Route}). Every other field is written,
+ * null or not. Latencies are whole µs written as ms with at most 3 decimals and at least one
+ * ({@code 10.0}, {@code 10.03}, {@code 10.003}): the decimal text of the integer, so no double
+ * formatting noise such as {@code 10.003000000000002}.
  *
  * <p>Reading is streaming (no tree per line) and strict about types: integers for {@code start_ms},
  * {@code end_ms}, the token counts and the status; numbers or null for latencies; strings or null
@@ -171,6 +172,10 @@ public final class RequestRecordJson {
       }
       if (r.finishReason() != null) {
         g.writeStringField("finish_reason", r.finishReason());
+      }
+      if (r.slotIdleMicros() != RequestRecord.ABSENT) {
+        g.writeFieldName("slot_idle_ms");
+        writeMillis(g, r.slotIdleMicros(), buf);
       }
       int[] chunkTokens = r.chunkTokens();
       if (chunkTokens != null) {
@@ -408,6 +413,7 @@ public final class RequestRecordJson {
       case "reasoning_tokens_from" -> reasoningFrom = text(p, t, name);
       case "finish_reason" -> record.finishReason(text(p, t, name));
       case "chunk_tokens" -> record.chunkTokens(ints(p, t, name));
+      case "slot_idle_ms" -> record.slotIdleMicros(micros(p, t, name));
       case "pooling" -> record.figures(bool(t, name) ? Figures.POOLED : Figures.GENERATED);
       case "endpoint" -> endpoint = text(p, t, name);
       case "model" -> model = text(p, t, name);

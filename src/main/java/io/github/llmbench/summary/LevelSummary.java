@@ -200,6 +200,8 @@ public record LevelSummary(
    *
    * @param model {@code closed} (requests in flight against C) or {@code open} (requests/s against
    *     the arrival schedule's)
+   * @param slotIdleMedianMs closed: the median of the requests' slot idle times (a user's previous
+   *     request's end to this one's send) over the steady window, where the records have them
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -215,6 +217,8 @@ public record LevelSummary(
       Double e2elWithWaitP99Ms,
       Double clientQueueMedianMs,
       Double clientQueueP99Ms,
+      Double slotIdleMedianMs,
+      Double slotIdleP99Ms,
       String guard) {
 
     static Delivered of(DeliveredLoad d, String level) {
@@ -236,6 +240,8 @@ public record LevelSummary(
               : null,
           d.clientQueue().count() > 0 ? finite(d.clientQueue().median()) : null,
           d.clientQueue().count() > 0 ? finite(d.clientQueue().value(Statistic.P99)) : null,
+          d.slotIdle().count() > 0 ? finite(d.slotIdle().median()) : null,
+          d.slotIdle().count() > 0 ? finite(d.slotIdle().value(Statistic.P99)) : null,
           d.guard(level));
     }
   }

@@ -58,6 +58,41 @@ class DeliveredLoadTest {
     assertTrue(guard.contains("requests in flight on average"), guard);
   }
 
+  @Test
+  void slotIdleTimesAreThoseOfTheRequestsSentInTheSteadyWindow() {
+    // each user's requests after its first say how long its slot stood idle (2 ms and a few µs);
+    // one user goes on alone after the others (the window, all 8 in flight, has closed), 9 ms
+    List<RequestRecord> rs = new ArrayList<>();
+    for (RequestRecord r : closedUsers(8, 50, 1000, 0)) {
+      int i = Integer.parseInt(r.id().substring(r.id().indexOf('-') + 1));
+      rs.add(i == 0 ? r : r.toBuilder().slotIdleMicros(2_000 + i).build());
+    }
+    for (int k = 0; k < 5; k++) {
+      long start = T + 51_000 + k * 1009L;
+      rs.add(
+          TestRecords.ok("c8")
+              .id("alone-" + k)
+              .start(start)
+              .end(start + 1000)
+              .ttft(10)
+              .outputTokens(10)
+              .build()
+              .toBuilder()
+              .slotIdleMicros(9_000)
+              .build());
+    }
+    DeliveredLoad d = DeliveredLoad.closed(8, SteadyState.compute(rs, 8), rs);
+    assertEquals(8 * 49, d.slotIdle().count());
+    assertEquals(2.0, d.slotIdle().median(), 0.05);
+    assertTrue(d.slotIdle().value(Statistic.P99) < 2.05, d.slotIdle().toString());
+  }
+
+  @Test
+  void aLevelWithoutSlotIdleTimesHasNone() {
+    List<RequestRecord> rs = closedUsers(4, 10, 1000, 0);
+    assertEquals(0, DeliveredLoad.closed(4, SteadyState.compute(rs, 4), rs).slotIdle().count());
+  }
+
   /** Arrivals every 100 ms; each send {@code slip} ms later than the one before it should be. */
   static List<RequestRecord> sends(int n, long slipMs) {
     List<RequestRecord> rs = new ArrayList<>();

@@ -71,7 +71,7 @@ class RequestRecordJsonTest {
     try (var in = getClass().getResourceAsStream("requests-every-kind.jsonl")) {
       lines = new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList();
     }
-    assertEquals(21, lines.size());
+    assertEquals(22, lines.size());
     for (String line : lines) {
       assertEquals(line, write(JSON.readValue(line, RequestRecord.class)));
     }
