@@ -74,11 +74,10 @@ public final class AiperfDefinitions implements PeerTool {
             durationS > 0 ? per.count() / durationS : 0.0,
             kit.requestThroughput()));
     rows.add(single("Request Count (requests)", per.count(), kit.completed()));
-    String title = level.tag().isEmpty() ? TITLE : TITLE + " (" + level.tag() + ")";
     return new PeerFigures(
         name(),
         level.tag(),
-        List.of(new PeerFigures.Table(title, COLUMNS, rows)),
+        List.of(new PeerFigures.Table(TITLE, COLUMNS, rows)),
         notes(per, level));
   }
 

@@ -13,9 +13,9 @@ import java.util.List;
  * <p>A table of single values (vLLM's result block) prints a row as vLLM does ({@code "{:<40}
  * {:<10}"}) with {@code kit <value>} after it; its first title is centred in {@code =}, the others
  * in {@code -}, in {@value ServingResultBlock#WIDTH} columns. A table with statistic columns
- * (AIPerf's, GuideLLM's) prints a header, the tool's line of each figure, and a {@code kit} line
- * under it. A value a side has no figure for reads {@code N/A}. Numbers use Python's {@code .Nf}
- * rounding (half-even on the exact binary value), as the result block.
+ * (AIPerf's, GuideLLM's) prints its title with the level, a header, the tool's line of each figure,
+ * and a {@code kit} line under it. A value a side has no figure for reads {@code N/A}. Numbers use
+ * Python's {@code .Nf} rounding (half-even on the exact binary value), as the result block.
  */
 public final class PeerReport {
 
@@ -35,7 +35,7 @@ public final class PeerReport {
       if (table.columns().size() == 1) {
         singleValues(sb, table, figures.level(), first);
       } else {
-        columns(sb, table);
+        columns(sb, table, figures.level());
       }
       first = false;
     }
@@ -61,7 +61,7 @@ public final class PeerReport {
   private static void singleValues(
       StringBuilder sb, PeerFigures.Table table, String level, boolean first) {
     if (first) {
-      String title = level.isEmpty() ? table.title() : table.title() + " (" + level + ")";
+      String title = titled(table.title(), level);
       sb.append(ServingResultBlock.center(" " + title + " ", '=', ServingResultBlock.WIDTH));
     } else {
       sb.append(ServingResultBlock.center(table.title(), '-', ServingResultBlock.WIDTH));
@@ -79,12 +79,12 @@ public final class PeerReport {
     }
   }
 
-  private static void columns(StringBuilder sb, PeerFigures.Table table) {
+  private static void columns(StringBuilder sb, PeerFigures.Table table, String level) {
     int labelWidth = KIT.length();
     for (PeerFigures.Row row : table.rows()) {
       labelWidth = Math.max(labelWidth, row.label().length());
     }
-    sb.append(table.title()).append('\n');
+    sb.append(titled(table.title(), level)).append('\n');
     StringBuilder header = new StringBuilder(padLeft("Metric", labelWidth));
     table.columns().forEach(c -> header.append(padLeft(c, COLUMN)));
     sb.append(header).append('\n');
@@ -92,6 +92,11 @@ public final class PeerReport {
       line(sb, row.label(), labelWidth, row.peer(), row.decimals());
       line(sb, KIT, labelWidth, row.kit(), row.decimals());
     }
+  }
+
+  /** The title with its level, as the kit's blocks: {@code Serving Benchmark Result (c4)}. */
+  private static String titled(String title, String level) {
+    return level.isEmpty() ? title : title + " (" + level + ")";
   }
 
   private static void line(

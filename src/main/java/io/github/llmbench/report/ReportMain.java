@@ -203,8 +203,9 @@ public final class ReportMain {
   }
 
   /**
-   * Prints each level's figures under the tool's definitions, beside the kit's; writes nothing. The
-   * levels' configured concurrency and the percentiles shown are the run's last summary's.
+   * Prints each measured level's figures under the tool's definitions, beside the kit's; writes
+   * nothing. The levels' configured concurrency and the percentiles shown are the run's last
+   * summary's.
    */
   private static void printAs(Path runDir, PeerTool tool, PrintStream out) {
     Path jsonl = requestsFile(runDir);
@@ -212,7 +213,10 @@ public final class ReportMain {
     Map<String, Integer> concurrencies = concurrencies(previous);
     List<Double> shown = percentiles(previous).shown();
     out.print(PeerReport.heading(tool.name(), runDir.toString()));
-    ServingMetricsCalculator.byLevel(RequestsJsonl.read(jsonl))
+    // the warmup is left out, as from the kit's own report
+    List<RequestRecord> measured =
+        RequestsJsonl.read(jsonl).stream().filter(r -> !RunAnalysis.isWarmup(r)).toList();
+    ServingMetricsCalculator.byLevel(measured)
         .forEach(
             (level, records) ->
                 out.print(
