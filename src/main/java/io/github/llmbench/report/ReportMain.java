@@ -1,9 +1,11 @@
 package io.github.llmbench.report;
 
+import io.github.llmbench.analysis.PeerTool;
 import io.github.llmbench.analysis.PrefixSharing;
 import io.github.llmbench.analysis.RampWindows;
 import io.github.llmbench.analysis.ReportedPercentiles;
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.ServingMetricsCalculator;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.GpuSpec;
 import io.github.llmbench.catalog.HfConfig;
@@ -56,6 +58,11 @@ import java.util.Set;
  * of a Hugging Face {@code config.json} (or of its folder); {@code --model none} and {@code --gpu
  * none} drop them.
  *
+ * <p>{@code --as vllm|aiperf|guidellm} prints instead, per level, the run's figures under that
+ * tool's definitions ({@link PeerTool}), each beside the kit's own, so that a user comparing tools
+ * sees the numbers the other tool would print from the same records; it rewrites nothing (the run's
+ * report stays the kit's), and {@code --model}, {@code --gpu} and {@code --tp} do not matter to it.
+ *
  * <p>A bad argument prints one line naming it, its value and what is accepted, and exits with
  * status 3 (as a bad {@code -D} setting does); usage errors exit 2.
  */
@@ -80,10 +87,16 @@ public final class ReportMain {
         err.println(
             PREFIX
                 + "usage: ReportMain <run dir> [--model <catalog id|config.json>]"
-                + " [--gpu <catalog id>] [--tp N]");
+                + " [--gpu <catalog id>] [--tp N] [--as "
+                + String.join("|", PeerTool.all().stream().map(PeerTool::name).toList())
+                + "]");
         return 2;
       }
-      reReport(arguments, out);
+      if (arguments.as() != null) {
+        printAs(arguments.runDir(), arguments.as(), out);
+      } else {
+        reReport(arguments, out);
+      }
       return 0;
     } catch (BadArgument e) {
       err.println(PREFIX + e.getMessage());
@@ -95,10 +108,11 @@ public final class ReportMain {
   }
 
   /**
-   * The command line as given: the run folder (null when it names none) and the {@code --model},
-   * {@code --gpu} and {@code --tp} values (each null when not given).
+   * The command line as given: the run folder (null when it names none), the {@code --model},
+   * {@code --gpu} and {@code --tp} values (each null when not given) and the tool of {@code --as}
+   * (null when not given).
    */
-  record Arguments(Path runDir, String model, String gpu, String tp) {
+  record Arguments(Path runDir, String model, String gpu, String tp, PeerTool as) {
 
     /** Reads the arguments; a bad option, a missing value or a second folder is a bad argument. */
     static Arguments parse(String[] args) {
@@ -106,10 +120,15 @@ public final class ReportMain {
       String model = null;
       String gpu = null;
       String tp = null;
+      PeerTool as = null;
       for (int i = 0; i < args.length; i++) {
         String a = args[i];
         String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
-        boolean option = name.equals("--model") || name.equals("--gpu") || name.equals("--tp");
+        boolean option =
+            name.equals("--model")
+                || name.equals("--gpu")
+                || name.equals("--tp")
+                || name.equals("--as");
         if (option) {
           String value;
           if (a.contains("=")) {
@@ -122,17 +141,18 @@ public final class ReportMain {
           switch (name) {
             case "--model" -> model = value;
             case "--gpu" -> gpu = value;
+            case "--as" -> as = peerTool(value);
             default -> tp = value;
           }
         } else if (a.startsWith("-")) {
-          throw new BadArgument("option", a, "--model, --gpu or --tp");
+          throw new BadArgument("option", a, "--model, --gpu, --tp or --as");
         } else if (runDir == null) {
           runDir = Paths.get(a);
         } else {
           throw new BadArgument("argument", a, "one run folder only");
         }
       }
-      return new Arguments(runDir, model, gpu, tp);
+      return new Arguments(runDir, model, gpu, tp, as);
     }
   }
 
@@ -182,6 +202,35 @@ public final class ReportMain {
         .write(runDir, Set.of(), out);
   }
 
+  /**
+   * Prints each measured level's figures under the tool's definitions, beside the kit's; writes
+   * nothing. The levels' configured concurrency and the percentiles shown are the run's last
+   * summary's.
+   */
+  private static void printAs(Path runDir, PeerTool tool, PrintStream out) {
+    Path jsonl = requestsFile(runDir);
+    Summary previous = readSummary(runDir);
+    Map<String, Integer> concurrencies = concurrencies(previous);
+    List<Double> shown = percentiles(previous).shown();
+    out.print(PeerReport.heading(tool.name(), runDir.toString()));
+    // the warmup is left out, as from the kit's own report
+    List<RequestRecord> measured =
+        RequestsJsonl.read(jsonl).stream().filter(r -> !RunAnalysis.isWarmup(r)).toList();
+    ServingMetricsCalculator.byLevel(measured)
+        .forEach(
+            (level, records) ->
+                out.print(
+                    PeerReport.format(
+                        tool.figures(
+                            new PeerTool.Level(level, records, concurrencies.get(level), shown)))));
+  }
+
+  /** The tool {@code --as} names; another name is a bad argument. */
+  static PeerTool peerTool(String value) {
+    return PeerTool.named(value)
+        .orElseThrow(() -> new BadArgument("--as", value, PeerTool.names()));
+  }
+
   /** The run folder's {@code llm/requests.jsonl}; a folder without one is a bad argument. */
   private static Path requestsFile(Path runDir) {
     Path jsonl = RunFiles.ofRun(runDir).requests();
@@ -225,6 +274,7 @@ public final class ReportMain {
               + String.join(", ", Catalog.models().keySet())
               + "), the path of a Hugging Face config.json, or none";
       case "--gpu" -> "a catalog id (" + String.join(", ", Catalog.gpus().keySet()) + ") or none";
+      case "--as" -> PeerTool.names();
       default -> "a whole number from 1 to 64";
     };
   }

@@ -1,5 +1,6 @@
 package io.github.llmbench.report;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -7,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.llmbench.analysis.AiperfDefinitions;
+import io.github.llmbench.analysis.GuidellmDefinitions;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.HfConfigTest;
@@ -159,8 +162,51 @@ class ReportMainTest {
     assertEquals(3, run(dir.resolve("nowhere").toString()));
     assertTrue(err().contains("Invalid run dir="), err());
     assertEquals(3, run(run.toString(), "--fast"));
-    assertTrue(err().contains("Invalid option=--fast: expected --model, --gpu or --tp"), err());
+    assertTrue(
+        err().contains("Invalid option=--fast: expected --model, --gpu, --tp or --as"), err());
     assertEquals(2, run());
     assertTrue(err().contains("usage"), err());
+  }
+
+  @Test
+  void asPrintsEachLevelUnderTheToolsDefinitionsAndRewritesNothing(@TempDir Path dir)
+      throws Exception {
+    Path run = existingRun(dir);
+    byte[] summary = Files.readAllBytes(run.resolve("llm/summary.json"));
+    byte[] page = Files.readAllBytes(run.resolve("llm.html"));
+    assertEquals(0, run(run.toString(), "--as", "guidellm"), err());
+    String printed = out.toString(StandardCharsets.UTF_8);
+    assertTrue(printed.startsWith("Figures of " + run + " under guidellm's definitions"), printed);
+    assertEquals(
+        3,
+        LlmPageTest.count(printed, GuidellmDefinitions.LATENCY_TITLE + " (c"),
+        "one table per level: " + printed);
+    assertTrue(printed.contains(GuidellmDefinitions.LATENCY_TITLE + " (c8)\n"), printed);
+    assertTrue(printed.contains("\n            TPOT (ms)"), printed);
+    assertTrue(printed.contains("\n                  kit"), printed);
+    assertTrue(printed.contains("Note: TPOT: (last token - start) / output tokens"), printed);
+    assertTrue(!printed.contains("Steady-State Metrics"), "not the kit's report: " + printed);
+    assertArrayEquals(summary, Files.readAllBytes(run.resolve("llm/summary.json")));
+    assertArrayEquals(page, Files.readAllBytes(run.resolve("llm.html")));
+
+    assertEquals(0, run(run.toString(), "--as=vllm"), err());
+    printed = out.toString(StandardCharsets.UTF_8);
+    assertTrue(printed.contains("====== Serving Benchmark Result (c4) ======"), printed);
+    assertTrue(
+        printed.contains("Maximum request concurrency:             4          kit 4"), printed);
+    assertEquals(0, run(run.toString(), "--as", "aiperf"), err());
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains(AiperfDefinitions.TITLE + " (c8)"));
+  }
+
+  @Test
+  void aBadAsGivesOneLine(@TempDir Path dir) throws Exception {
+    Path run = existingRun(dir);
+    assertEquals(3, run(run.toString(), "--as", "locust"));
+    assertEquals(
+        "gatling-llm-bench report: Invalid --as=locust: expected vllm, aiperf or guidellm\n",
+        err());
+    assertEquals(3, run(run.toString(), "--as"));
+    assertEquals(
+        "gatling-llm-bench report: Invalid --as=: expected vllm, aiperf or guidellm\n", err());
   }
 }
