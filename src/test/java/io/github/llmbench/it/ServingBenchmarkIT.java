@@ -3,12 +3,15 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.DeliveredLoad;
+import io.github.llmbench.analysis.SteadyState;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.summary.ServingFigures;
 import io.github.llmbench.testing.GatlingReport;
 import io.github.llmbench.testing.GatlingRun;
@@ -83,5 +86,36 @@ class ServingBenchmarkIT {
         report.global().meanMs(),
         1.0,
         "Gatling's mean response time is the mean E2EL");
+  }
+
+  @Test
+  void eachUserSendsItsNextRequestAsItsLastEnds(@TempDir Path results) throws Exception {
+    GatlingRun.Result run =
+        GatlingRun.run(
+            ServingBenchmarkSimulation.class,
+            results,
+            Map.of(
+                "conc", "4",
+                "duration", "3",
+                "input.len", "64",
+                "output.len", "8",
+                "sim.model", "sim-tiny",
+                "sim.gpu", "rtx4090"));
+    assertEquals(0, run.exitCode(), run.console());
+    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    // four users, each sending one request after another: all but each one's first say how long
+    // its slot stood idle
+    assertEquals(
+        records.size() - 4,
+        records.stream().filter(r -> r.slotIdleMicros() != RequestRecord.ABSENT).count(),
+        "records with slot_idle_ms");
+    LevelSummary.Delivered d = TestReports.summary(run.runDir()).levels().get("c4").deliveredLoad();
+    DeliveredLoad fromRecords = DeliveredLoad.closed(4, SteadyState.compute(records, 4), records);
+    assertEquals(fromRecords.slotIdle().median(), d.slotIdleMedianMs(), 1e-9, d.toString());
+    assertEquals(
+        fromRecords.slotIdle().value(Statistic.P99), d.slotIdleP99Ms(), 1e-9, d.toString());
+    assertTrue(
+        run.console().contains("a user's slot idle from one request's end to its next send"),
+        run.console());
   }
 }
