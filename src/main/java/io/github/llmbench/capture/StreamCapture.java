@@ -470,7 +470,8 @@ public final class StreamCapture {
         logCompleted(stats, ex.session, record, ex.stream());
       } else if (!record.cancelled()) {
         // a cancelled one is neither OK nor KO: Gatling counts neither (requests.jsonl does)
-        stats.ko(ex.session, REQUEST_RECORD, record.startMs(), record.endMs(), record.error());
+        stats.ko(
+            ex.session, REQUEST_RECORD, record.startMs(), gatlingEndMs(record), record.error());
       }
       recorder.finished(record);
       return record;
@@ -478,6 +479,27 @@ public final class StreamCapture {
       LOG.error("gatling-llm-bench: could not record request {}: {}", ex.sent.id(), e.toString());
       return null;
     }
+  }
+
+  /**
+   * The end of a request's own Gatling record ({@value #REQUEST_RECORD}, from its start): t0 plus
+   * its E2EL (whole ms, truncated) when completed, its end when failed.
+   */
+  static long gatlingEndMs(RequestRecord r) {
+    return r.ok() ? r.startMs() + r.e2elMs().longValue() : r.endMs();
+  }
+
+  /**
+   * The user's session with a request's Gatling record timed into its groups (the level's, and the
+   * profile's), as Gatling's own HTTP requests do, so a level's group rows in Gatling's report read
+   * the requests' E2EL; unchanged for a request with no Gatling record (cancelled, or not
+   * recorded).
+   */
+  static io.gatling.core.session.Session timedInGroups(
+      io.gatling.core.session.Session session, RequestRecord r) {
+    return r == null || r.cancelled()
+        ? session
+        : GatlingStats.timedInGroups(session, r.startMs(), gatlingEndMs(r));
   }
 
   Cancelling cancelling() {
@@ -571,7 +593,7 @@ public final class StreamCapture {
       RequestRecord r,
       ParsedStream stream) {
     long start = r.startMs();
-    stats.ok(session, REQUEST_RECORD, start, start + r.e2elMs().longValue());
+    stats.ok(session, REQUEST_RECORD, start, gatlingEndMs(r));
     long first = start + Math.round(r.ttftMs());
     if (ttftRecords) {
       stats.ok(session, recordName(Metric.TTFT), start, first);
