@@ -43,7 +43,7 @@ import java.util.TreeSet;
  * llm/summary.json} and {@code llm.html} over the union, as one run of the whole load would give.
  *
  * <pre>
- * mvn -q exec:java@merge -Dexec.args="target/gatling/run-a target/gatling/run-b --out target/gatling/merged"
+ * mvn -q test-compile exec:java@merge -Dexec.args="target/gatling/run-a target/gatling/run-b --out target/gatling/merged"
  * </pre>
  *
  * <p>Checked first, each problem on its own line (exit status 3): every folder holds {@code

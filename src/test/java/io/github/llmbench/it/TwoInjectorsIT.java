@@ -12,6 +12,7 @@ import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
 import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.GatlingProcess;
+import io.github.llmbench.testing.GatlingReport;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
 import java.io.ByteArrayOutputStream;
@@ -282,6 +283,34 @@ class TwoInjectorsIT {
     assertTrue(
         page.contains("<a href=\"../injectors/" + runFolder(0).getFileName() + "/index.html\">"),
         "each injector's Gatling report linked");
+  }
+
+  @Test
+  void theMergedFolderHasGatlingsReportCountingEveryMergedRecord() throws Exception {
+    List<RequestRecord> all = RequestsJsonl.read(merged.resolve("llm/requests.jsonl"));
+    long counted = all.stream().filter(r -> !r.cancelled()).count();
+    GatlingReport report = GatlingReport.of(merged);
+    assertEquals(counted, report.global().total(), "All Requests");
+    assertEquals(all.stream().filter(RequestRecord::ok).count(), report.global().ok());
+    assertEquals(counted, report.request(List.of(LEVEL), "request").orElseThrow().total());
+    assertEquals(all.size(), report.group(LEVEL).orElseThrow().total());
+    assertTrue(mergeConsole.contains("Gatling's report of the merged records: "), mergeConsole);
+  }
+
+  @Test
+  void theMergedGatlingReportsGroupReadsTheRecordsE2el() throws Exception {
+    List<RequestRecord> all = RequestsJsonl.read(merged.resolve("llm/requests.jsonl"));
+    long mean =
+        Math.round(
+            all.stream()
+                .mapToLong(
+                    r ->
+                        r.cancelled()
+                            ? 0
+                            : r.ok() ? r.e2elMs().longValue() : r.endMs() - r.startMs())
+                .average()
+                .orElseThrow());
+    assertEquals(mean, GatlingReport.of(merged).group(LEVEL).orElseThrow().meanMs());
   }
 
   @Test
