@@ -41,11 +41,11 @@ import scala.jdk.javaapi.CollectionConverters;
  *
  * <p>Each record is written as the injector's run logged it: one virtual user of its level's
  * scenario, from its send to its end; the level's group (and its profile's, in profile runs) from
- * its send to its end, its cumulated response time the stream's own; one {@code request} record, OK
- * for its E2EL (whole ms, truncated), or KO from its send to its failure with the reason. A request
- * the client cancelled on purpose has no {@code request} record (as in the injector's run: neither
- * OK nor KO) and a KO group. Gatling's latency records ({@code -Dstats.records}) are left out:
- * Global counts streams.
+ * its send to its end, its cumulated response time its stream's record's; one {@code request}
+ * record, OK for its E2EL (whole ms, truncated), or KO from its send to its failure with the
+ * reason. A request the client cancelled on purpose has no {@code request} record (as in the
+ * injector's run: neither OK nor KO) and a KO group. Gatling's latency records ({@code
+ * -Dstats.records}) are left out: Global counts streams.
  *
  * <p>Uses Gatling's internal Scala API (gatling-core and gatling-charts 3.15.1: {@code
  * LogFileDataWriter} and its messages, {@code LogFileReader}, {@code ReportsGenerator}); kept in
@@ -58,6 +58,9 @@ final class MergedGatlingReport {
   static final String REQUEST_RECORD = "request";
 
   private static final String LOG_FILE = "simulation.log";
+
+  /** A user's start in its millisecond: after the other users' ends (orders 0 to 2). */
+  private static final int START_ORDER = 3;
 
   private MergedGatlingReport() {}
 
@@ -143,22 +146,29 @@ final class MergedGatlingReport {
     }
   }
 
-  /** A record's events: its user's start, then at its end its request, groups and user's end. */
+  /**
+   * A record's events: its user's start, then at its end its request, groups and user's end. In one
+   * millisecond, other users' ends come before a start (a closed model's next user starts as one
+   * ends: not one more user at once), and a user's own start before its end.
+   */
   private static List<Event> events(RequestRecord r) {
     String scenario = r.level();
     long end = gatlingEndMs(r);
+    long left = Math.max(end, r.endMs()); // its user leaves the group at the stream's end
     Status status = r.ok() ? OK$.MODULE$ : KO$.MODULE$;
     List<String> groups =
         r.profile() == null ? List.of(r.level()) : List.of(r.level(), r.profile());
     List<Event> events = new ArrayList<>();
     events.add(
         new Event(
-            r.startMs(), 0, new DataWriterMessage$LoadEvent$User(scenario, r.startMs(), true)));
+            r.startMs(),
+            START_ORDER,
+            new DataWriterMessage$LoadEvent$User(scenario, r.startMs(), true)));
     if (!r.cancelled()) {
       events.add(
           new Event(
               end,
-              1,
+              endOrder(r, end),
               new DataWriterMessage$LoadEvent$Response(
                   scenario,
                   scalaList(groups),
@@ -174,18 +184,27 @@ final class MergedGatlingReport {
     for (int depth = groups.size(); depth >= 1; depth--) {
       events.add(
           new Event(
-              end,
-              2,
+              left,
+              endOrder(r, left) + 1,
               new DataWriterMessage$LoadEvent$Group(
                   scenario,
                   scalaList(groups.subList(0, depth)),
                   r.startMs(),
-                  end,
+                  left,
                   cumulated,
                   status)));
     }
-    events.add(new Event(end, 3, new DataWriterMessage$LoadEvent$User(scenario, end, false)));
+    events.add(
+        new Event(
+            left,
+            endOrder(r, left) + 2,
+            new DataWriterMessage$LoadEvent$User(scenario, left, false)));
     return events;
+  }
+
+  /** Where an end event of {@code r} at {@code t} goes in its millisecond: after its own start. */
+  private static int endOrder(RequestRecord r, long t) {
+    return t == r.startMs() ? START_ORDER + 1 : 0;
   }
 
   /**

@@ -12,6 +12,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,6 +52,10 @@ class MergedGatlingReportTest {
     for (int i = 0; i < 10; i++) {
       records.add(
           TestRecords.ok("c4").profile("chat").start(T0 + 4000 + i * 50L).e2el(200.2 + i).build());
+    }
+    for (int i = 0; i < 5; i++) {
+      // a closed model's one user after another: each sent as the one before ends
+      records.add(TestRecords.ok("c1").start(T0 + 5000 + i * 200L).e2el(200.0).build());
     }
     folder = dir.resolve("servingbenchmarksimulation-merged");
     Files.createDirectories(folder);
@@ -111,6 +117,43 @@ class MergedGatlingReportTest {
     assertEquals(10, report.group("c4", "chat").orElseThrow().total());
     assertEquals(10, report.request(List.of("c4", "chat"), "request").orElseThrow().total());
     assertEquals(meanMs("c4"), report.group("c4").orElseThrow().meanMs());
+  }
+
+  @Test
+  void theConcurrentUsersPeakIsTheRecordsPeakInFlight() throws Exception {
+    String index = Files.readString(folder.resolve("index.html"));
+    int chart = index.indexOf("renderTo: 'MaxConcurrentUsersContainerId'");
+    assertTrue(chart > 0, "a concurrent users chart");
+    int series = index.indexOf("name: 'c1',", chart);
+    assertTrue(series > 0, "c1's series");
+    // its points, up to the series' tooltip
+    Matcher point =
+        Pattern.compile("\\[\\d+, (\\d+)\\]")
+            .matcher(index.substring(series, index.indexOf("tooltip", series)));
+    long peak = 0;
+    while (point.find()) {
+      peak = Math.max(peak, Long.parseLong(point.group(1)));
+    }
+    assertEquals(peakInFlight("c1"), peak, "one user at a time");
+  }
+
+  /** The most requests of {@code level} in flight at once (an end before a start in one ms). */
+  private static long peakInFlight(String level) {
+    List<long[]> edges = new ArrayList<>();
+    for (RequestRecord r : records) {
+      if (r.level().equals(level)) {
+        edges.add(new long[] {r.startMs(), 1});
+        edges.add(new long[] {r.endMs(), -1});
+      }
+    }
+    edges.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+    long now = 0;
+    long peak = 0;
+    for (long[] e : edges) {
+      now += e[1];
+      peak = Math.max(peak, now);
+    }
+    return peak;
   }
 
   @Test
