@@ -13,10 +13,10 @@ import io.github.llmbench.testing.GatlingReport;
 import io.github.llmbench.testing.GatlingRun;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -185,40 +185,65 @@ class GatlingPagesIT {
     }
   }
 
-  @Test
-  void theGroupsRangesCountTheRecordsByTheirTimes() throws Exception {
-    Chromium.Chart ranges =
-        Chromium.charts(runDir.resolve(GatlingReport.groupPage(LEVEL))).get("RangesContainerId");
-    // the bounds as the chart names them: "t < 1000 ms", ..., "t >= 5000 ms", "failed"
-    Matcher bound = Pattern.compile("(\\d+) ms").matcher(String.join(" ", ranges.categories()));
-    assertTrue(bound.find(), ranges.categories().toString());
-    long lower = Long.parseLong(bound.group(1));
-    Set<Long> bounds = new HashSet<>();
-    bounds.add(lower);
-    while (bound.find()) {
-      bounds.add(Long.parseLong(bound.group(1)));
+  private static final Map<String, Map<String, Chromium.Chart>> CHARTS = new HashMap<>();
+
+  /** A page's charts as Chromium drew them, read once for the class. */
+  private static Chromium.Chart chart(String page, String container) throws Exception {
+    if (!CHARTS.containsKey(page)) {
+      CHARTS.put(page, Chromium.charts(runDir.resolve(page)));
     }
-    long higher = bounds.stream().mapToLong(Long::longValue).max().orElseThrow();
-    assertTrue(higher > lower, ranges.categories().toString());
-    List<Double> counts = ranges.series().get(0).y();
-    assertEquals(
-        List.of(
-            (double) count(r -> r.ok() && gatlingMs(r) < lower),
-            (double) count(r -> r.ok() && gatlingMs(r) >= lower && gatlingMs(r) < higher),
-            (double) count(r -> r.ok() && gatlingMs(r) >= higher),
-            (double) count(r -> !r.ok())),
-        counts);
+    Chromium.Chart c = CHARTS.get(page).get(container);
+    assertTrue(c != null, "no chart " + container + " in " + page + ": " + CHARTS.get(page));
+    return c;
+  }
+
+  private static String groupPage() {
+    return GatlingReport.groupPage(LEVEL);
+  }
+
+  private static String requestPage() {
+    return GatlingReport.requestPage(List.of(LEVEL), "request");
   }
 
   @Test
-  void theGroupsDistributionsHoldEachRecordOnce() throws Exception {
-    Map<String, Chromium.Chart> charts =
-        Chromium.charts(runDir.resolve(GatlingReport.groupPage(LEVEL)));
-    for (String id :
+  void theRangesCountTheRecordsByTheirTimes() throws Exception {
+    for (String page : List.of(groupPage(), requestPage())) {
+      Chromium.Chart ranges = chart(page, "RangesContainerId");
+      // the bounds as the chart names them: "t < 1000 ms", ..., "t >= 5000 ms", "failed"
+      Matcher bound = Pattern.compile("(\\d+) ms").matcher(String.join(" ", ranges.categories()));
+      TreeSet<Long> bounds = new TreeSet<>();
+      while (bound.find()) {
+        bounds.add(Long.parseLong(bound.group(1)));
+      }
+      assertEquals(2, bounds.size(), ranges.categories().toString());
+      long lower = bounds.first();
+      long higher = bounds.last();
+      assertEquals(
+          List.of(
+              (double) count(r -> r.ok() && gatlingMs(r) < lower),
+              (double) count(r -> r.ok() && gatlingMs(r) >= lower && gatlingMs(r) < higher),
+              (double) count(r -> r.ok() && gatlingMs(r) >= higher),
+              (double) count(r -> !r.ok())),
+          ranges.series().get(0).y(),
+          page);
+    }
+  }
+
+  /**
+   * A chart of a level's page and whether its values are the records' times (else the group's
+   * duration: the records' times plus the kit's work around the stream, no less than them).
+   */
+  private record Drawn(String page, String container, boolean recordsTimes) {}
+
+  @Test
+  void theDistributionsHoldEachRecordOnceWhereItsTimeIs() throws Exception {
+    List<Long> ok = sortedMs(RequestRecord::ok);
+    for (Drawn d :
         List.of(
-            "groupCumulatedResponseTimeDistributionContainerId",
-            "groupDurationDistributionContainerId")) {
-      Chromium.Chart c = charts.get(id);
+            new Drawn(groupPage(), "groupCumulatedResponseTimeDistributionContainerId", true),
+            new Drawn(groupPage(), "groupDurationDistributionContainerId", false),
+            new Drawn(requestPage(), "responseTimeDistributionContainerId", true))) {
+      Chromium.Chart c = chart(d.page(), d.container());
       for (String status : List.of("OK", "KO")) {
         List<Double> pct = c.series(status).y();
         double sum = pct.stream().mapToDouble(Double::doubleValue).sum();
@@ -227,40 +252,41 @@ class GatlingPagesIT {
         // each bucket's share is shown cut to 0.01 %
         assertTrue(
             sum <= share + 1e-9 && sum >= share - 0.01 * nonZero,
-            id + " " + status + ": " + sum + " % of the groups, the records' " + share + " %");
+            d + " " + status + ": " + sum + " %, the records' " + share + " %");
       }
-    }
-    // the cumulated response time's OK buckets lie where the records' E2EL do (the duration's
-    // hold the kit's work around the stream too: no less than them)
-    Chromium.Chart cumulated = charts.get("groupCumulatedResponseTimeDistributionContainerId");
-    Chromium.Chart duration = charts.get("groupDurationDistributionContainerId");
-    List<Long> ok = sortedMs(RequestRecord::ok);
-    for (Chromium.Chart c : List.of(cumulated, duration)) {
       List<Double> at = c.categories().stream().map(Double::parseDouble).toList();
       double step = at.size() > 1 ? at.get(1) - at.get(0) : 1;
       List<Double> pct = c.series("OK").y();
       for (int i = 0; i < pct.size(); i++) {
         if (pct.get(i) > 0) {
-          assertTrue(at.get(i) >= ok.get(0) - step, c.container() + " bucket " + at.get(i));
+          assertTrue(at.get(i) >= ok.get(0) - step, d + " bucket " + at.get(i));
           assertTrue(
-              c == duration || at.get(i) <= ok.get(ok.size() - 1) + step,
-              c.container() + " bucket " + at.get(i));
+              !d.recordsTimes() || at.get(i) <= ok.get(ok.size() - 1) + step,
+              d + " bucket " + at.get(i));
         }
       }
     }
   }
 
   /**
-   * Gatling buckets a group by its start (a little before its stream's send) into a second of the
-   * run, and draws the bucket at a whole second: a point and its streams' sends are within 1.5 s.
+   * Gatling buckets a group or a record by its start (a group's a little before its stream's send)
+   * into a second of the run, and draws the bucket at a whole second: a point and its streams'
+   * sends are within 1.5 s.
    */
   private static final long BUCKET_SLACK_MS = 1500;
 
   @Test
-  void theGroupsPercentilesOverTimeFollowTheSendsWithinTheRecordsTimes() throws Exception {
-    Chromium.Chart c =
-        Chromium.charts(runDir.resolve(GatlingReport.groupPage(LEVEL)))
-            .get("groupCumulatedResponseTimeOverTimeContainerId");
+  void thePercentilesOverTimeFollowTheSendsWithinTheRecordsTimes() throws Exception {
+    for (Drawn d :
+        List.of(
+            new Drawn(groupPage(), "groupCumulatedResponseTimeOverTimeContainerId", true),
+            new Drawn(groupPage(), "groupDurationOverTimeContainerId", false),
+            new Drawn(requestPage(), "responseTimeOverTimeContainerId", true))) {
+      assertPercentilesOverTime(d, chart(d.page(), d.container()));
+    }
+  }
+
+  private static void assertPercentilesOverTime(Drawn d, Chromium.Chart c) {
     List<Long> ok = sortedMs(RequestRecord::ok);
     List<Long> sends =
         records.stream().filter(RequestRecord::ok).map(RequestRecord::startMs).toList();
@@ -275,23 +301,22 @@ class GatlingPagesIT {
       points.add(x);
       assertTrue(
           sends.stream().anyMatch(t -> Math.abs(t - x) <= BUCKET_SLACK_MS),
-          "a point at " + x + ", where no stream was sent");
-      assertTrue(min.y().get(i) >= ok.get(0) - 1, "min " + min.y().get(i) + " < " + ok.get(0));
+          d + ": a point at " + x + ", where no stream was sent");
+      assertTrue(min.y().get(i) >= ok.get(0) - 1, d + ": min " + min.y().get(i) + " < " + ok);
       assertTrue(
-          max.y().get(i) <= ok.get(ok.size() - 1) + 1,
-          "max " + max.y().get(i) + " > " + ok.get(ok.size() - 1));
+          !d.recordsTimes() || max.y().get(i) <= ok.get(ok.size() - 1) + 1,
+          d + ": max " + max.y().get(i) + " > " + ok.get(ok.size() - 1));
     }
     for (long t : sends) {
       assertTrue(
           points.stream().anyMatch(x -> Math.abs(t - x) <= BUCKET_SLACK_MS),
-          "no point for the send at " + t + ": " + points);
+          d + ": no point for the send at " + t + ": " + points);
     }
   }
 
   @Test
   void theConcurrentUsersChartPeaksAtTheRecordsPeakInFlight() throws Exception {
-    Chromium.Chart users =
-        Chromium.charts(runDir.resolve("index.html")).get("MaxConcurrentUsersContainerId");
+    Chromium.Chart users = chart("index.html", "MaxConcurrentUsersContainerId");
     double peakUsers =
         users.series(LEVEL).y().stream()
             .filter(v -> v != null)
