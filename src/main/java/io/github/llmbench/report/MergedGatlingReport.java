@@ -113,7 +113,7 @@ final class MergedGatlingReport {
     // one scenario per level, as the injectors' runs have
     HashMap<String, Object> scenarioIndex = new HashMap<>();
     records.stream()
-        .map(RequestRecord::level)
+        .map(MergedGatlingReport::levelOf)
         .distinct()
         .forEach(l -> scenarioIndex.put(l, scenarioIndex.size()));
     RunMessage run =
@@ -152,12 +152,11 @@ final class MergedGatlingReport {
    * ends: not one more user at once), and a user's own start before its end.
    */
   private static List<Event> events(RequestRecord r) {
-    String scenario = r.level();
+    String scenario = levelOf(r);
     long end = gatlingEndMs(r);
     long left = Math.max(end, r.endMs()); // its user leaves the group at the stream's end
     Status status = r.ok() ? OK$.MODULE$ : KO$.MODULE$;
-    List<String> groups =
-        r.profile() == null ? List.of(r.level()) : List.of(r.level(), r.profile());
+    List<String> groups = r.profile() == null ? List.of(scenario) : List.of(scenario, r.profile());
     List<Event> events = new ArrayList<>();
     events.add(
         new Event(
@@ -213,6 +212,11 @@ final class MergedGatlingReport {
    */
   static long gatlingEndMs(RequestRecord r) {
     return r.ok() && r.e2elMs() != null ? r.startMs() + r.e2elMs().longValue() : r.endMs();
+  }
+
+  /** A record's level, its scenario and outer group ({@code all} for a record without one). */
+  private static String levelOf(RequestRecord r) {
+    return r.level() == null ? "all" : r.level();
   }
 
   private static scala.collection.immutable.List<String> scalaList(List<String> list) {

@@ -57,6 +57,7 @@ class MergedGatlingReportTest {
       // a closed model's one user after another: each sent as the one before ends
       records.add(TestRecords.ok("c1").start(T0 + 5000 + i * 200L).e2el(200.0).build());
     }
+    records.add(TestRecords.ok(null).start(T0 + 6500).e2el(150.0).build());
     folder = dir.resolve("servingbenchmarksimulation-merged");
     Files.createDirectories(folder);
     Path index = MergedGatlingReport.write(folder, "servingbenchmarksimulation", "merged", records);
@@ -76,7 +77,7 @@ class MergedGatlingReportTest {
   private static long meanMs(String level) {
     return Math.round(
         records.stream()
-            .filter(r -> r.level().equals(level))
+            .filter(r -> level.equals(r.level()))
             .mapToLong(MergedGatlingReportTest::gatlingMs)
             .average()
             .orElseThrow());
@@ -93,11 +94,11 @@ class MergedGatlingReportTest {
   @Test
   void eachLevelsRequestRowReadsItsStreamsE2el() {
     GatlingReport.Row c2 = report.request(List.of("c2"), "request").orElseThrow();
-    assertEquals(count(r -> r.level().equals("c2") && !r.cancelled()), c2.total());
+    assertEquals(count(r -> "c2".equals(r.level()) && !r.cancelled()), c2.total());
     long mean =
         Math.round(
             records.stream()
-                .filter(r -> r.level().equals("c2") && !r.cancelled())
+                .filter(r -> "c2".equals(r.level()) && !r.cancelled())
                 .mapToLong(MergedGatlingReportTest::gatlingMs)
                 .average()
                 .orElseThrow());
@@ -107,8 +108,8 @@ class MergedGatlingReportTest {
   @Test
   void eachLevelsGroupCountsItsRecordsAndReadsTheirTimes() {
     GatlingReport.Row c2 = report.group("c2").orElseThrow();
-    assertEquals(count(r -> r.level().equals("c2")), c2.total(), "the cancelled one too");
-    assertEquals(count(r -> r.level().equals("c2") && r.ok()), c2.ok());
+    assertEquals(count(r -> "c2".equals(r.level())), c2.total(), "the cancelled one too");
+    assertEquals(count(r -> "c2".equals(r.level()) && r.ok()), c2.ok());
     assertEquals(meanMs("c2"), c2.meanMs());
   }
 
@@ -141,7 +142,7 @@ class MergedGatlingReportTest {
   private static long peakInFlight(String level) {
     List<long[]> edges = new ArrayList<>();
     for (RequestRecord r : records) {
-      if (r.level().equals(level)) {
+      if (level.equals(r.level())) {
         edges.add(new long[] {r.startMs(), 1});
         edges.add(new long[] {r.endMs(), -1});
       }
@@ -154,6 +155,11 @@ class MergedGatlingReportTest {
       peak = Math.max(peak, now);
     }
     return peak;
+  }
+
+  @Test
+  void aRecordWithoutALevelIsInAGroupOfItsOwn() {
+    assertEquals(1, report.group("all").orElseThrow().total());
   }
 
   @Test
