@@ -45,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * so Gatling counts streams: a completed one from t0 for its E2EL, a failed one from t0 to its end,
  * KO with the reason (Gatling's error table and failure counts read it). Asked for ({@link
  * #recordName}), also TTFT and TPOT records of a completed stream, and one ITL record per gap.
- * Gatling's records are whole milliseconds; {@code requests.jsonl} keeps microseconds.
+ * Gatling's records are whole milliseconds; {@code requests.jsonl} keeps microseconds. The stream's
+ * own record is also timed into the user's groups ({@link #timedInGroups}), as Gatling's HTTP
+ * requests are: a level's group rows in Gatling's report read its streams' times, not 0 ms.
  *
  * <p>The endpoint, set once at build time, says how its answer is read: an event stream, or one
  * JSON body read as it arrives ({@link PooledBody}, embeddings); each record carries the endpoint's
