@@ -11,6 +11,7 @@ import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
 import io.github.llmbench.summary.Summary;
+import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingProcess;
 import io.github.llmbench.testing.GatlingReport;
 import io.github.llmbench.testing.GatlingRun;
@@ -36,6 +37,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -311,6 +313,21 @@ class TwoInjectorsIT {
                 .average()
                 .orElseThrow());
     assertEquals(mean, GatlingReport.of(merged).group(LEVEL).orElseThrow().meanMs());
+  }
+
+  @Test
+  @Tag("chromium")
+  void theMergedGroupPageCountsEveryMergedRecordInChromium() throws Exception {
+    List<RequestRecord> all = RequestsJsonl.read(merged.resolve("llm/requests.jsonl"));
+    Map<String, List<String>> stats =
+        GatlingReport.detailsStats(
+            Chromium.open(merged.resolve(GatlingReport.groupPage(LEVEL))).dom());
+    assertEquals(
+        List.of(
+            String.valueOf(all.size()),
+            String.valueOf(all.stream().filter(RequestRecord::ok).count()),
+            String.valueOf(all.stream().filter(r -> !r.ok()).count())),
+        stats.get("Total count").stream().map(v -> v.replace(",", "")).toList());
   }
 
   @Test
