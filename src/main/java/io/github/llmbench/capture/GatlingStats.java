@@ -9,17 +9,27 @@ import scala.Option;
 /**
  * Writes the kit's records into Gatling's stats (one per stream, and the latency records asked
  * for), so they appear in Gatling's report with percentiles and Gatling assertions can gate on
- * them.
+ * them, and a stream's time into its user's groups, as Gatling's own requests do.
  *
- * <p>Uses Gatling's internal {@code StatsEngine.logResponse} (gatling-core 3.15.1), reached from a
- * custom action; kept in this one class so an upgrade breaks in one place ({@code
- * GatlingStatsTest}).
+ * <p>Uses Gatling's internal {@code StatsEngine.logResponse} and {@code
+ * Session.logGroupRequestTimings} (gatling-core 3.15.1), reached from a custom action; kept in this
+ * one class so an upgrade breaks in one place ({@code GatlingStatsTest}).
  */
 final class GatlingStats {
   private final StatsEngine engine;
 
   GatlingStats(StatsEngine engine) {
     this.engine = engine;
+  }
+
+  /**
+   * The session with {@code [startMs, endMs]} added to the cumulated response time of each group it
+   * is in. Gatling's group rows (stats table, ranges, percentiles) show that sum, not the group's
+   * duration: without it a level's group reads 0 ms everywhere. Only a stream's own record is
+   * added, not its TTFT, TPOT or ITL records (parts of the same time).
+   */
+  static Session timedInGroups(Session session, long startMs, long endMs) {
+    return session.logGroupRequestTimings(startMs, endMs);
   }
 
   void ok(Session session, String name, long startMs, long endMs) {

@@ -72,7 +72,9 @@ final class SessionAction extends KitAction {
 
   /** One session in progress. */
   private final class Running {
-    final io.gatling.core.session.Session session;
+    /** The user's session: each ended call's time added to its groups as it ends. */
+    io.gatling.core.session.Session session;
+
     final String level;
     final CallGraph graph;
 
@@ -130,6 +132,7 @@ final class SessionAction extends KitAction {
     }
 
     void ended(String call, RequestRecord record, ParsedStream stream) {
+      session = StreamCapture.timedInGroups(session, record);
       if (record == null || !record.ok()) {
         failed(call);
         return;

@@ -45,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * so Gatling counts streams: a completed one from t0 for its E2EL, a failed one from t0 to its end,
  * KO with the reason (Gatling's error table and failure counts read it). Asked for ({@link
  * #recordName}), also TTFT and TPOT records of a completed stream, and one ITL record per gap.
- * Gatling's records are whole milliseconds; {@code requests.jsonl} keeps microseconds.
+ * Gatling's records are whole milliseconds; {@code requests.jsonl} keeps microseconds. The stream's
+ * own record is also timed into the user's groups ({@link #timedInGroups}), as Gatling's HTTP
+ * requests are: a level's group rows in Gatling's report read its streams' times, not 0 ms.
  *
  * <p>The endpoint, set once at build time, says how its answer is read: an event stream, or one
  * JSON body read as it arrives ({@link PooledBody}, embeddings); each record carries the endpoint's
@@ -477,7 +479,8 @@ public final class StreamCapture {
         logCompleted(stats, ex.session, record, ex.stream());
       } else if (!record.cancelled()) {
         // a cancelled one is neither OK nor KO: Gatling counts neither (requests.jsonl does)
-        stats.ko(ex.session, REQUEST_RECORD, record.startMs(), record.endMs(), record.error());
+        stats.ko(
+            ex.session, REQUEST_RECORD, record.startMs(), gatlingEndMs(record), record.error());
       }
       recorder.finished(record);
       return record;
@@ -485,6 +488,27 @@ public final class StreamCapture {
       LOG.error("gatling-llm-bench: could not record request {}: {}", ex.sent.id(), e.toString());
       return null;
     }
+  }
+
+  /**
+   * The end of a request's own Gatling record ({@value #REQUEST_RECORD}, from its start): t0 plus
+   * its E2EL (whole ms, truncated) when completed, its end when failed.
+   */
+  static long gatlingEndMs(RequestRecord r) {
+    return r.ok() ? r.startMs() + r.e2elMs().longValue() : r.endMs();
+  }
+
+  /**
+   * The user's session with a request's Gatling record timed into its groups (the level's, and the
+   * profile's), as Gatling's own HTTP requests do, so a level's group rows in Gatling's report read
+   * the requests' E2EL; unchanged for a request with no Gatling record (cancelled, or not
+   * recorded).
+   */
+  static io.gatling.core.session.Session timedInGroups(
+      io.gatling.core.session.Session session, RequestRecord r) {
+    return r == null || r.cancelled()
+        ? session
+        : GatlingStats.timedInGroups(session, r.startMs(), gatlingEndMs(r));
   }
 
   Cancelling cancelling() {
@@ -578,7 +602,7 @@ public final class StreamCapture {
       RequestRecord r,
       ParsedStream stream) {
     long start = r.startMs();
-    stats.ok(session, REQUEST_RECORD, start, start + r.e2elMs().longValue());
+    stats.ok(session, REQUEST_RECORD, start, gatlingEndMs(r));
     long first = start + Math.round(r.ttftMs());
     if (ttftRecords) {
       stats.ok(session, recordName(Metric.TTFT), start, first);

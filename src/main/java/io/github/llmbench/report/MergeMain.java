@@ -43,7 +43,7 @@ import java.util.TreeSet;
  * llm/summary.json} and {@code llm.html} over the union, as one run of the whole load would give.
  *
  * <pre>
- * mvn -q exec:java@merge -Dexec.args="target/gatling/run-a target/gatling/run-b --out target/gatling/merged"
+ * mvn -q test-compile exec:java@merge -Dexec.args="target/gatling/run-a target/gatling/run-b --out target/gatling/merged"
  * </pre>
  *
  * <p>Checked first, each problem on its own line (exit status 3): every folder holds {@code
@@ -51,7 +51,8 @@ import java.util.TreeSet;
  * seed and settings). The clock offset of each injector against injector 0 is estimated from the
  * levels' first sends (they start together, on {@code -Dstart.at}) and stated; records keep each
  * host's own clock. The server's metrics are injector 0's (every injector read the same server).
- * Each injector's own Gatling report stays in its folder and is listed in the merged summary.
+ * Gatling's own report of the union is written beside {@code llm.html} ({@link
+ * MergedGatlingReport}); each injector's stays in its folder and is listed in the merged summary.
  */
 public final class MergeMain {
   public static final String PREFIX = "gatling-llm-bench merge: ";
@@ -294,6 +295,29 @@ public final class MergeMain {
                 .percentiles(ReportMain.percentiles(first.summary()))
                 .build());
     RunReport.of(a, info).withGates(gates(info.gateDefinitions(), a)).write(outDir, Set.of(), out);
+    gatlingReport(injectors, all, outDir, out);
+  }
+
+  /**
+   * Gatling's own report over the union of the records, beside {@code llm.html}: a merged run is
+   * shared as any other. Without it (Gatling's writer cannot run here) the merge still stands, and
+   * says so.
+   */
+  private static void gatlingReport(
+      List<Injector> injectors, List<RequestRecord> all, Path outDir, PrintStream out)
+      throws IOException {
+    // a run folder is <simulation>-<yyyyMMddHHmmssSSS>: the simulation as the injectors' runs named
+    String folder = injectors.get(0).dir().toAbsolutePath().normalize().getFileName().toString();
+    String simulation =
+        folder.contains("-") ? folder.substring(0, folder.lastIndexOf('-')) : folder;
+    try {
+      Path index =
+          MergedGatlingReport.write(
+              outDir, simulation, "merged from " + injectors.size() + " injectors", all);
+      out.println(PREFIX + "Gatling's report of the merged records: " + index.toUri());
+    } catch (IllegalStateException e) {
+      out.println(PREFIX + "no Gatling report of the merged records: " + e.getMessage());
+    }
   }
 
   /**

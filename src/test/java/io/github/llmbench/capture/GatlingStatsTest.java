@@ -1,6 +1,7 @@
 package io.github.llmbench.capture;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.gatling.commons.stats.KO$;
 import io.gatling.commons.stats.Status;
@@ -157,6 +158,61 @@ class GatlingStatsTest {
             new Logged("request", 250, KO$.MODULE$.name(), "HTTP 500: boom"),
             new Logged("request", -1, "CRASH", "no prompt")),
         engine.logged);
+  }
+
+  /** The cumulated response time of each group the session is in, innermost first. */
+  private static List<Integer> groupTimes(Session s) {
+    List<Integer> times = new ArrayList<>();
+    s.blockStack()
+        .foreach(
+            b -> {
+              if (b instanceof GroupBlock g) {
+                times.add(g.cumulatedResponseTime());
+              }
+              return null;
+            });
+    return times;
+  }
+
+  @Test
+  void aStreamsOwnRecordIsTimedIntoEachGroupItIsIn() {
+    // a level's group with a profile's inside, as a profile run's request is
+    Session grouped = session.enterGroup("c1", 0L).enterGroup("chat", 0L);
+    Recording engine = new Recording();
+    capture(GatlingRecords.ALL)
+        .logCompleted(new GatlingStats(engine), grouped, completed(), stream());
+    long own = engine.logged.get(0).ms();
+    assertEquals("request", engine.logged.get(0).name());
+    // the stream's own record only, not its TTFT, TPOT and ITL records (parts of the same time)
+    assertEquals(
+        List.of((int) own, (int) own),
+        groupTimes(StreamCapture.timedInGroups(grouped, completed())));
+  }
+
+  @Test
+  void aFailedStreamIsTimedToItsFailureAndACancelledOneNotAtAll() {
+    Session grouped = session.enterGroup("c1", 0L);
+    RequestRecord failed =
+        RequestRecords.of(
+            new RequestRecords.Sent("req-2", "c1", null, T0),
+            T0 + 30_000_000L,
+            ParsedStream.EMPTY,
+            "HTTP 500: boom",
+            500,
+            null);
+    assertEquals(
+        List.of((int) (failed.endMs() - failed.startMs())),
+        groupTimes(StreamCapture.timedInGroups(grouped, failed)));
+    RequestRecord cancelled =
+        RequestRecords.of(
+            new RequestRecords.Sent("req-3", "c1", null, T0),
+            T0 + 30_000_000L,
+            ParsedStream.EMPTY,
+            RequestRecord.CANCELLED,
+            null,
+            null);
+    assertTrue(cancelled.cancelled(), cancelled.toString());
+    assertEquals(List.of(0), groupTimes(StreamCapture.timedInGroups(grouped, cancelled)));
   }
 
   @Test

@@ -11,7 +11,9 @@ import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
 import io.github.llmbench.summary.Summary;
+import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingProcess;
+import io.github.llmbench.testing.GatlingReport;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
 import java.io.ByteArrayOutputStream;
@@ -35,6 +37,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -282,6 +285,49 @@ class TwoInjectorsIT {
     assertTrue(
         page.contains("<a href=\"../injectors/" + runFolder(0).getFileName() + "/index.html\">"),
         "each injector's Gatling report linked");
+  }
+
+  @Test
+  void theMergedFolderHasGatlingsReportCountingEveryMergedRecord() throws Exception {
+    List<RequestRecord> all = RequestsJsonl.read(merged.resolve("llm/requests.jsonl"));
+    long counted = all.stream().filter(r -> !r.cancelled()).count();
+    GatlingReport report = GatlingReport.of(merged);
+    assertEquals(counted, report.global().total(), "All Requests");
+    assertEquals(all.stream().filter(RequestRecord::ok).count(), report.global().ok());
+    assertEquals(counted, report.request(List.of(LEVEL), "request").orElseThrow().total());
+    assertEquals(all.size(), report.group(LEVEL).orElseThrow().total());
+    assertTrue(mergeConsole.contains("Gatling's report of the merged records: "), mergeConsole);
+  }
+
+  @Test
+  void theMergedGatlingReportsGroupReadsTheRecordsE2el() throws Exception {
+    List<RequestRecord> all = RequestsJsonl.read(merged.resolve("llm/requests.jsonl"));
+    long mean =
+        Math.round(
+            all.stream()
+                .mapToLong(
+                    r ->
+                        r.cancelled()
+                            ? 0
+                            : r.ok() ? r.e2elMs().longValue() : r.endMs() - r.startMs())
+                .average()
+                .orElseThrow());
+    assertEquals(mean, GatlingReport.of(merged).group(LEVEL).orElseThrow().meanMs());
+  }
+
+  @Test
+  @Tag("chromium")
+  void theMergedGroupPageCountsEveryMergedRecordInChromium() throws Exception {
+    List<RequestRecord> all = RequestsJsonl.read(merged.resolve("llm/requests.jsonl"));
+    Map<String, List<String>> stats =
+        GatlingReport.detailsStats(
+            Chromium.open(merged.resolve(GatlingReport.groupPage(LEVEL))).dom());
+    assertEquals(
+        List.of(
+            String.valueOf(all.size()),
+            String.valueOf(all.stream().filter(RequestRecord::ok).count()),
+            String.valueOf(all.stream().filter(r -> !r.ok()).count())),
+        stats.get("Total count").stream().map(v -> v.replace(",", "")).toList());
   }
 
   @Test

@@ -232,6 +232,106 @@ public final class Chromium {
       </script>
       """;
 
+  /** One chart of a page as Highcharts drew it: its container's id, x categories, and series. */
+  public record Chart(String container, List<String> categories, List<Series> series) {
+    /** The series named {@code name}. */
+    public Series series(String name) {
+      return series.stream()
+          .filter(s -> s.name().equals(name))
+          .findFirst()
+          .orElseThrow(() -> new AssertionError("no series " + name + " in " + container));
+    }
+  }
+
+  /** A series' points: x (null where the data gives none) and y (null where empty). */
+  public record Series(String name, List<Double> x, List<Double> y) {}
+
+  /**
+   * The charts of {@code html} as Highcharts holds them once the page's scripts ran in Chromium, by
+   * their container's id (a navigator's series left out). The page is opened as a copy beside it
+   * with a reading script added at the end, run after the page's own (jQuery's ready handlers,
+   * where Gatling draws), as {@link #reach}; the copy is deleted. Fails when a chart was not drawn,
+   * the script did not report, or Chromium logged a script error.
+   */
+  public static java.util.Map<String, Chart> charts(Path html) throws Exception {
+    Path copy = html.resolveSibling("charts-" + html.getFileName());
+    String page = Files.readString(html);
+    int end = page.lastIndexOf("</body>");
+    assertTrue(end > 0, "no </body> in " + html);
+    Files.writeString(copy, page.substring(0, end) + CHARTS_SCRIPT + page.substring(end));
+    Dump d;
+    try {
+      d = open(copy);
+    } finally {
+      Files.deleteIfExists(copy);
+    }
+    for (String line : d.log().lines().toList()) {
+      assertFalse(line.contains("Uncaught"), line);
+    }
+    Matcher m = Pattern.compile("<pre id=\"llm-charts\">([^<]*)</pre>").matcher(d.dom());
+    assertTrue(m.find(), "the reading script did not report");
+    com.fasterxml.jackson.databind.JsonNode all =
+        new com.fasterxml.jackson.databind.ObjectMapper().readTree(lines(m.group(1)).get(0));
+    java.util.Map<String, Chart> charts = new java.util.LinkedHashMap<>();
+    for (com.fasterxml.jackson.databind.JsonNode c : all) {
+      List<String> categories = new ArrayList<>();
+      c.get("categories").forEach(x -> categories.add(x.asText()));
+      List<Series> series = new ArrayList<>();
+      for (com.fasterxml.jackson.databind.JsonNode s : c.get("series")) {
+        List<Double> xs = new ArrayList<>();
+        List<Double> ys = new ArrayList<>();
+        for (com.fasterxml.jackson.databind.JsonNode p : s.get("data")) {
+          xs.add(p.get(0).isNull() ? null : p.get(0).asDouble());
+          ys.add(p.get(1).isNull() ? null : p.get(1).asDouble());
+        }
+        series.add(new Series(s.get("name").asText(), xs, ys));
+      }
+      charts.put(
+          c.get("container").asText(), new Chart(c.get("container").asText(), categories, series));
+    }
+    assertEquals(
+        charts.size(), count(d.dom(), "class=\"highcharts-container"), "every chart drawn");
+    return charts;
+  }
+
+  /** The reading script of {@link #charts}: reports into {@code pre#llm-charts}. */
+  private static final String CHARTS_SCRIPT =
+      """
+      <script>
+      (function () {
+      function report() {
+        var out = [];
+        (Highcharts.charts || []).forEach(function (c) {
+          if (!c) return;
+          var cats = c.xAxis && c.xAxis[0] && c.xAxis[0].categories;
+          out.push({
+            container: c.renderTo.id,
+            categories: Array.isArray(cats) ? cats.map(String) : [],
+            series: c.series.filter(function (s) { return !s.options.isInternal && !/^Navigator/.test(s.name); })
+              .map(function (s) {
+                return {
+                  name: s.name,
+                  data: (s.options.data || []).map(function (p) {
+                    if (Array.isArray(p)) return [p[0], p[1] === undefined ? null : p[1]];
+                    if (p !== null && typeof p === 'object') return [p.x === undefined ? null : p.x, p.y];
+                    return [null, p];
+                  })
+                };
+              })
+          });
+        });
+        var pre = document.createElement('pre');
+        pre.id = 'llm-charts';
+        pre.textContent = JSON.stringify(out);
+        document.body.appendChild(pre);
+      }
+      // Gatling draws its charts in jQuery's ready handlers, which jQuery 3 runs late: after them
+      if (window.jQuery) jQuery(function () { setTimeout(report, 0); });
+      else window.addEventListener('load', report);
+      })();
+      </script>
+      """;
+
   public static int count(String text, String needle) {
     int n = 0;
     for (int i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {

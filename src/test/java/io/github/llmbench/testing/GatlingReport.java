@@ -22,6 +22,11 @@ public final class GatlingReport {
     this.index = index;
   }
 
+  /** The report as a page's markup holds it (a file's, or Chromium's DOM of it). */
+  public static GatlingReport ofHtml(String index) {
+    return new GatlingReport(index);
+  }
+
   public static GatlingReport of(Path runDir) {
     try {
       return new GatlingReport(Files.readString(runDir.resolve("index.html")));
@@ -46,6 +51,79 @@ public final class GatlingReport {
     List<String> path = new ArrayList<>(groups);
     path.add(name);
     return row("req_" + fileName(String.join(" / ", path)));
+  }
+
+  /**
+   * A row's response times in whole ms: min, the percentiles Gatling shows (50, 75, 95, 99 by
+   * default), max and mean.
+   */
+  public record Times(long min, List<Long> percentiles, long max, long mean) {}
+
+  /** The times of the group {@code groups}' row, or empty. */
+  public Optional<Times> groupTimes(String... groups) {
+    return times("group_" + fileName(String.join(" / ", groups)));
+  }
+
+  /** The times of record {@code name}'s row in {@code groups}, or empty. */
+  public Optional<Times> requestTimes(List<String> groups, String name) {
+    List<String> path = new ArrayList<>(groups);
+    path.add(name);
+    return times("req_" + fileName(String.join(" / ", path)));
+  }
+
+  /** The file of the group {@code groups}' own page, in the run folder. */
+  public static String groupPage(String... groups) {
+    return "group_" + fileName(String.join(" / ", groups)) + ".html";
+  }
+
+  /** The file of record {@code name}'s own page in {@code groups}, in the run folder. */
+  public static String requestPage(List<String> groups, String name) {
+    List<String> path = new ArrayList<>(groups);
+    path.add(name);
+    return "req_" + fileName(String.join(" / ", path)) + ".html";
+  }
+
+  private Optional<Times> times(String id) {
+    Matcher m =
+        Pattern.compile("id=\"stats-table-" + Pattern.quote(id) + "\"[\\s\\S]*?</tr>")
+            .matcher(index);
+    if (!m.find()) {
+      return Optional.empty();
+    }
+    String row = m.group();
+    return Optional.of(
+        new Times(
+            col(row, 7),
+            List.of(col(row, 8), col(row, 9), col(row, 10), col(row, 11)),
+            col(row, 12),
+            col(row, 13)));
+  }
+
+  /**
+   * The "Stats" table of a group's or record's own page (its markup, or Chromium's DOM of it): per
+   * row title ({@code Total count}, {@code Min}, {@code 50th percentile}, ..., {@code Max}, {@code
+   * Mean}), the Total, OK and KO cells as shown ({@code -} where none).
+   */
+  public static java.util.Map<String, List<String>> detailsStats(String page) {
+    int from = page.indexOf("infos-title\">Stats<");
+    if (from < 0) {
+      throw new AssertionError("no Stats table in the page");
+    }
+    String table = page.substring(from); // its rows are the page's only title/total/ok/ko cells
+    Matcher row =
+        Pattern.compile(
+                "<td class=\"title\">([^<]+)(?:</abbr>)?</td>\\s*"
+                    + "<td class=\"total\">([^<]*)</td>\\s*"
+                    + "<td class=\"ok\">([^<]*)</td>\\s*"
+                    + "<td class=\"ko\">([^<]*)</td>")
+            .matcher(table);
+    java.util.Map<String, List<String>> rows = new java.util.LinkedHashMap<>();
+    while (row.find()) {
+      rows.put(
+          row.group(1).trim(),
+          List.of(row.group(2).trim(), row.group(3).trim(), row.group(4).trim()));
+    }
+    return rows;
   }
 
   /** The row of the group {@code groups} ({@code c8}; {@code c2}, {@code SS}), or empty. */
