@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.ServingMetricsCalculator;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
@@ -323,24 +324,11 @@ class GatlingPagesIT {
             .mapToDouble(Double::doubleValue)
             .max()
             .orElseThrow();
-    assertEquals(peakInFlight(), (long) peakUsers, "one user per stream, the level's");
+    assertEquals(peakInFlight(), (long) peakUsers, "the level's users: its requests in flight");
   }
 
   /** The most requests in flight at once, from the records' send and end times. */
   private static long peakInFlight() {
-    List<long[]> edges = new ArrayList<>();
-    for (RequestRecord r : records) {
-      edges.add(new long[] {r.startMs(), 1});
-      edges.add(new long[] {r.endMs(), -1});
-    }
-    // at one instant an end before a start: a closed model's next user starts as one ends
-    edges.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
-    long now = 0;
-    long peak = 0;
-    for (long[] e : edges) {
-      now += e[1];
-      peak = Math.max(peak, now);
-    }
-    return peak;
+    return ServingMetricsCalculator.peakConcurrentRequests(records);
   }
 }

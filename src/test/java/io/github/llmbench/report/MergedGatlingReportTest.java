@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.ServingMetricsCalculator;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.testing.GatlingReport;
 import io.github.llmbench.testing.TestRecords;
@@ -140,21 +141,8 @@ class MergedGatlingReportTest {
 
   /** The most requests of {@code level} in flight at once (an end before a start in one ms). */
   private static long peakInFlight(String level) {
-    List<long[]> edges = new ArrayList<>();
-    for (RequestRecord r : records) {
-      if (level.equals(r.level())) {
-        edges.add(new long[] {r.startMs(), 1});
-        edges.add(new long[] {r.endMs(), -1});
-      }
-    }
-    edges.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
-    long now = 0;
-    long peak = 0;
-    for (long[] e : edges) {
-      now += e[1];
-      peak = Math.max(peak, now);
-    }
-    return peak;
+    return ServingMetricsCalculator.peakConcurrentRequests(
+        records.stream().filter(r -> level.equals(r.level())).toList());
   }
 
   @Test

@@ -83,20 +83,23 @@ public final class GatlingReport {
     return "req_" + fileName(String.join(" / ", path)) + ".html";
   }
 
-  private Optional<Times> times(String id) {
+  /** The row of the index's Stats table whose id is {@code id}, as HTML. */
+  private Optional<String> statsRow(String id) {
     Matcher m =
         Pattern.compile("id=\"stats-table-" + Pattern.quote(id) + "\"[\\s\\S]*?</tr>")
             .matcher(index);
-    if (!m.find()) {
-      return Optional.empty();
-    }
-    String row = m.group();
-    return Optional.of(
-        new Times(
-            col(row, 7),
-            List.of(col(row, 8), col(row, 9), col(row, 10), col(row, 11)),
-            col(row, 12),
-            col(row, 13)));
+    return m.find() ? Optional.of(m.group()) : Optional.empty();
+  }
+
+  private Optional<Times> times(String id) {
+    return statsRow(id)
+        .map(
+            row ->
+                new Times(
+                    col(row, 7),
+                    List.of(col(row, 8), col(row, 9), col(row, 10), col(row, 11)),
+                    col(row, 12),
+                    col(row, 13)));
   }
 
   /**
@@ -140,14 +143,7 @@ public final class GatlingReport {
   }
 
   private Optional<Row> row(String id) {
-    Matcher m =
-        Pattern.compile("id=\"stats-table-" + Pattern.quote(id) + "\"[\\s\\S]*?</tr>")
-            .matcher(index);
-    if (!m.find()) {
-      return Optional.empty();
-    }
-    String row = m.group();
-    return Optional.of(new Row(col(row, 2), col(row, 3), col(row, 4), col(row, 13)));
+    return statsRow(id).map(row -> new Row(col(row, 2), col(row, 3), col(row, 4), col(row, 13)));
   }
 
   private static long col(String row, int col) {
