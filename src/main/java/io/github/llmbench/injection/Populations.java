@@ -6,6 +6,7 @@ import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.nothingFor;
 import static io.gatling.javaapi.core.CoreDsl.pause;
 import static io.gatling.javaapi.core.CoreDsl.rampConcurrentUsers;
+import static io.gatling.javaapi.core.CoreDsl.rampUsers;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
 
 import io.gatling.javaapi.core.ChainBuilder;
@@ -363,18 +364,27 @@ public final class Populations {
   }
 
   /**
-   * {@code conc} users at once, each sending requests one after another until {@code seconds} have
-   * passed since it started, its last one let finish: the closed model, as vLLM's semaphore keeps
-   * it. A user's next request is built and sent on its own event loop as soon as its last one has
+   * {@code conc} users, each sending requests one after another until {@code seconds} have passed
+   * since the phase began, its last one let finish: the closed model, as vLLM's semaphore keeps it.
+   * A user's next request is built and sent on its own event loop as soon as its last one has
    * ended; Gatling's {@code constantConcurrentUsers} would end the user and start another through
-   * its injector actor, thread hops that cost a slot milliseconds on a busy machine (issue 45).
+   * its injector actor, thread hops that cost a slot milliseconds on a busy machine (issue 45). The
+   * users start spread over the first second, as Gatling's closed injection starts them: started
+   * together, requests of one length would stay in step, each wave's prompts queued at once.
    */
   private static PopulationBuilder byTime(
       Phase phase, ChainBuilder request, int conc, int seconds) {
+    AtomicLong deadline = new AtomicLong(); // System.nanoTime() at the end; set by the first user
+    long span = Duration.ofSeconds(seconds).toNanos();
     return scenario(phase.scenarioName())
-        .during(Duration.ofSeconds(seconds), false)
+        .asLongAs(
+            session -> {
+              long now = System.nanoTime();
+              deadline.compareAndSet(0, now + span);
+              return now < deadline.get();
+            })
         .on(request)
-        .injectOpen(atOnceUsers(conc));
+        .injectOpen(rampUsers(conc).during(Duration.ofSeconds(1)));
   }
 
   /**
