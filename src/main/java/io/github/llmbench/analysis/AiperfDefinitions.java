@@ -4,6 +4,7 @@ import io.github.llmbench.records.RequestRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * AIPerf's definitions (ai-dynamo/aiperf, aiperf/metrics/types/, aiperf/parsers/): per successful
@@ -66,7 +67,7 @@ public final class AiperfDefinitions implements PeerTool {
     rows.add(
         single(
             "Output Token Throughput (tokens/sec)",
-            durationS > 0 ? sum(per.osl()) / durationS : 0.0,
+            durationS > 0 ? Arrays.stream(per.osl()).sum() / durationS : 0.0,
             kit.outputThroughput()));
     rows.add(
         single(
@@ -204,7 +205,7 @@ public final class AiperfDefinitions implements PeerTool {
     notes.add(
         "Throughputs: successful requests, from the first send to the last text chunk; the"
             + " kit's: every request, to the last end. Requests in flight (time-weighted mean): "
-            + String.format(java.util.Locale.ROOT, "%.2f", level.meanInFlight())
+            + String.format(Locale.ROOT, "%.2f", level.meanInFlight())
             + (level.maxConcurrency() == null
                 ? ""
                 : " of " + level.maxConcurrency() + " configured")
@@ -245,13 +246,5 @@ public final class AiperfDefinitions implements PeerTool {
 
   private static List<Double> missing() {
     return COLUMNS.stream().map(c -> PeerFigures.MISSING).toList();
-  }
-
-  private static double sum(double[] values) {
-    double total = 0;
-    for (double v : values) {
-      total += v;
-    }
-    return total;
   }
 }

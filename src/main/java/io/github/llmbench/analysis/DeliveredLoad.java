@@ -87,16 +87,10 @@ public record DeliveredLoad(
           LatencyStats.EMPTY,
           slotIdle(records, steady.windowStartMs(), steady.windowEndMs()));
     }
-    long first = records.stream().mapToLong(RequestRecord::startMs).min().orElse(0);
-    long last = records.stream().mapToLong(RequestRecord::endMs).max().orElse(0);
-    double busy = 0;
-    for (RequestRecord r : records) {
-      busy += r.endMs() - r.startMs();
-    }
     return new DeliveredLoad(
         Kind.CLOSED,
         conc,
-        last > first ? busy / (last - first) : Double.NaN,
+        ServingMetricsCalculator.meanInFlight(records),
         Double.NaN,
         LatencyStats.EMPTY,
         LatencyStats.EMPTY,

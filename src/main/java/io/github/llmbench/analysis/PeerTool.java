@@ -78,15 +78,8 @@ public sealed interface PeerTool permits VllmDefinitions, AiperfDefinitions, Gui
      * for an empty span.
      */
     public double meanInFlight() {
-      long first = Long.MAX_VALUE;
-      long last = Long.MIN_VALUE;
-      long busy = 0;
-      for (RequestRecord r : records) {
-        first = Math.min(first, r.startMs());
-        last = Math.max(last, r.endMs());
-        busy += Math.max(0, r.endMs() - r.startMs());
-      }
-      return last > first ? busy / (double) (last - first) : 0.0;
+      double mean = ServingMetricsCalculator.meanInFlight(records);
+      return Double.isNaN(mean) ? 0.0 : mean;
     }
   }
 }

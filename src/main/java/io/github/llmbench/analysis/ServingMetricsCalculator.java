@@ -299,6 +299,22 @@ public final class ServingMetricsCalculator {
     return peak;
   }
 
+  /**
+   * The mean number of requests in flight from the first send to the last end: the time the
+   * requests spent in flight over that span (Little's law); NaN for an empty span.
+   */
+  public static double meanInFlight(Collection<RequestRecord> records) {
+    long first = Long.MAX_VALUE;
+    long last = Long.MIN_VALUE;
+    long busy = 0;
+    for (RequestRecord r : records) {
+      first = Math.min(first, r.startMs());
+      last = Math.max(last, r.endMs());
+      busy += Math.max(0, r.endMs() - r.startMs());
+    }
+    return last > first ? busy / (double) (last - first) : Double.NaN;
+  }
+
   private static double perSecond(double amount, double durationS) {
     return durationS > 0.0 ? amount / durationS : 0.0;
   }

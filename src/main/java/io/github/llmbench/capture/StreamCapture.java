@@ -13,6 +13,7 @@ import io.github.llmbench.endpoints.Endpoint;
 import io.github.llmbench.endpoints.Figures;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RunDirectory;
 import io.github.llmbench.records.RunRecorder;
 import io.netty.channel.EventLoop;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
@@ -54,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * figures ({@link RequestRecord#figures()}).
  */
 public final class StreamCapture {
-  public static final String REQUEST_RECORD = "request";
+  public static final String REQUEST_RECORD = RunDirectory.REQUEST_RECORD;
 
   private static final Logger LOG = LoggerFactory.getLogger(StreamCapture.class);
 

@@ -53,7 +53,10 @@ import java.util.stream.Stream;
 public final class RunDirectory {
 
   /** The name of Gatling's log in its run folder (LogFileDataWriter.LogFileName). */
-  static final String SIMULATION_LOG = "simulation.log";
+  public static final String SIMULATION_LOG = "simulation.log";
+
+  /** The name of a stream's own record in Gatling's stats and report. */
+  public static final String REQUEST_RECORD = "request";
 
   private static final Path PROC_CMDLINE = Paths.get("/proc/self/cmdline");
   private static final Path PROC_FD = Paths.get("/proc/self/fd");

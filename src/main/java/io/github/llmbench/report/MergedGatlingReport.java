@@ -19,6 +19,7 @@ import io.gatling.core.stats.writer.LogFileDataWriter;
 import io.gatling.core.stats.writer.RunMessage;
 import io.gatling.core.stats.writer.StringInternals;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RunDirectory;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
@@ -54,10 +55,10 @@ import scala.jdk.javaapi.CollectionConverters;
  * .mvn/jvm.config} gives it to {@code exec:java@merge}).
  */
 final class MergedGatlingReport {
-  /** The name of a stream's Gatling record (the capture's {@code StreamCapture.REQUEST_RECORD}). */
-  static final String REQUEST_RECORD = "request";
+  /** The name of a stream's Gatling record, as the capture names it. */
+  static final String REQUEST_RECORD = RunDirectory.REQUEST_RECORD;
 
-  private static final String LOG_FILE = "simulation.log";
+  private static final String LOG_FILE = RunDirectory.SIMULATION_LOG;
 
   /** A user's start in its millisecond: after the other users' ends (orders 0 to 2). */
   private static final int START_ORDER = 3;

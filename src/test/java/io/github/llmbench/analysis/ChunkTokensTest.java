@@ -13,6 +13,18 @@ import org.junit.jupiter.api.Test;
 
 class ChunkTokensTest {
 
+  /** A stream of four text chunks, 30, 10 and 20 ms apart. */
+  private static TestRecords.Builder fourChunks(String id) {
+    return TestRecords.ok("c2").id(id).ttft(100).tpot(10).e2el(160).itl(30, 10, 20);
+  }
+
+  /** A speculative stream as the local tokenizer counts it: 1, 3, 1, 2 tokens in its chunks. */
+  private static RequestRecord speculative(String id) {
+    return fourChunks(id).outputTokens(7).build().toBuilder()
+        .chunkTokens(new int[] {1, 3, 1, 2})
+        .build();
+  }
+
   @Test
   void twoTokensPerChunkHalveEachGapAndCountTwice() {
     List<RequestRecord> rs = new ArrayList<>();
@@ -46,17 +58,7 @@ class ChunkTokensTest {
   @Test
   void chunksCountedOneByOneWeighTheirOwnTokens() {
     // a speculative stream as the local tokenizer counts it: 1, 3, 1, 2 tokens in its chunks
-    RequestRecord r =
-        TestRecords.ok("c2")
-            .ttft(100)
-            .tpot(10)
-            .e2el(160)
-            .itl(30, 10, 20)
-            .outputTokens(7)
-            .build()
-            .toBuilder()
-            .chunkTokens(new int[] {1, 3, 1, 2})
-            .build();
+    RequestRecord r = speculative("r");
     ChunkTokens c = ChunkTokens.of(List.of(r));
     assertTrue(c.countedPerChunk());
     assertEquals(4, c.chunks());
@@ -72,27 +74,8 @@ class ChunkTokensTest {
 
   @Test
   void aRequestWithoutItsChunksCountedMakesTheLevelsFiguresPerRequest() {
-    RequestRecord counted =
-        TestRecords.ok("c2")
-            .id("a")
-            .ttft(100)
-            .tpot(10)
-            .e2el(160)
-            .itl(30, 10, 20)
-            .outputTokens(7)
-            .build()
-            .toBuilder()
-            .chunkTokens(new int[] {1, 3, 1, 2})
-            .build();
-    RequestRecord notCounted =
-        TestRecords.ok("c2")
-            .id("b")
-            .ttft(100)
-            .tpot(10)
-            .e2el(160)
-            .itl(30, 10, 20)
-            .outputTokens(4)
-            .build();
+    RequestRecord counted = speculative("a");
+    RequestRecord notCounted = fourChunks("b").outputTokens(4).build();
     ChunkTokens c = ChunkTokens.of(List.of(counted, notCounted));
     assertFalse(c.countedPerChunk());
     // each request's mean: 7/4 and 1

@@ -19,15 +19,23 @@ import io.github.llmbench.testing.TestReports;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The main job end to end: the shipped simulation against the embedded simulator. */
+/**
+ * The main job end to end: the shipped simulation against the embedded simulator, one closed level
+ * run once for the class.
+ */
 class ServingBenchmarkIT {
+  @TempDir static Path results;
 
-  @Test
-  void recordsSummaryAndReportAgree(@TempDir Path results) throws Exception {
-    GatlingRun.Result run =
+  private static GatlingRun.Result run;
+  private static List<RequestRecord> records;
+
+  @BeforeAll
+  static void runOneClosedLevel() throws Exception {
+    run =
         GatlingRun.run(
             ServingBenchmarkSimulation.class,
             results,
@@ -38,9 +46,12 @@ class ServingBenchmarkIT {
                 "output.len", "24",
                 "sim.model", "sim-tiny",
                 "sim.gpu", "rtx4090"));
-    assertEquals(0, run.exitCode());
+    assertEquals(0, run.exitCode(), run.console());
+    records = RequestsJsonl.read(run.llm("requests.jsonl"));
+  }
 
-    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+  @Test
+  void recordsSummaryAndReportAgree() throws Exception {
     assertTrue(records.size() >= 8, "requests: " + records.size());
     for (RequestRecord r : records) {
       assertTrue(r.ok(), r.toString());
@@ -89,28 +100,15 @@ class ServingBenchmarkIT {
   }
 
   @Test
-  void eachUserSendsItsNextRequestAsItsLastEnds(@TempDir Path results) throws Exception {
-    GatlingRun.Result run =
-        GatlingRun.run(
-            ServingBenchmarkSimulation.class,
-            results,
-            Map.of(
-                "conc", "4",
-                "duration", "3",
-                "input.len", "64",
-                "output.len", "8",
-                "sim.model", "sim-tiny",
-                "sim.gpu", "rtx4090"));
-    assertEquals(0, run.exitCode(), run.console());
-    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
-    // four users, each sending one request after another: all but each one's first say how long
+  void eachUserSendsItsNextRequestAsItsLastEnds() throws Exception {
+    // eight users, each sending one request after another: all but each one's first say how long
     // its slot stood idle
     assertEquals(
-        records.size() - 4,
+        records.size() - 8,
         records.stream().filter(r -> r.slotIdleMicros() != RequestRecord.ABSENT).count(),
         "records with slot_idle_ms");
-    LevelSummary.Delivered d = TestReports.summary(run.runDir()).levels().get("c4").deliveredLoad();
-    DeliveredLoad fromRecords = DeliveredLoad.closed(4, SteadyState.compute(records, 4), records);
+    LevelSummary.Delivered d = TestReports.summary(run.runDir()).levels().get("c8").deliveredLoad();
+    DeliveredLoad fromRecords = DeliveredLoad.closed(8, SteadyState.compute(records, 8), records);
     assertEquals(fromRecords.slotIdle().median(), d.slotIdleMedianMs(), 1e-9, d.toString());
     assertEquals(
         fromRecords.slotIdle().value(Statistic.P99), d.slotIdleP99Ms(), 1e-9, d.toString());
