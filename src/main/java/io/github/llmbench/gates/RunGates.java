@@ -50,11 +50,12 @@ public record RunGates(
 
   /**
    * Reads the gates file, parses every gate (with the default {@code failed.pct} gate) and the
-   * baseline's figures, and checks that a capacity gate and the search agree.
+   * baseline's figures.
    *
+   * @param relativeBase what the relative gates compare with, as the run's mode says
    * @throws SettingsException one line, as for any other bad setting
    */
-  public static RunGates of(BenchSettings settings) {
+  public static RunGates of(BenchSettings settings, RelativeBase relativeBase) {
     GateSettings.GateEntries typed = settings.gates().entries();
     Map<String, String> entries = new TreeMap<>();
     typed.file().ifPresent(file -> entries.putAll(GatesFile.read(Path.of(file))));
@@ -71,16 +72,13 @@ public record RunGates(
       checkPooling(set, entries, typed.file().map(f -> f + ": ").orElse("-Dgate."), endpoint);
     }
     Optional<String> baseline = typed.baseline();
-    // an interleaved A/B run (-Dcandidate.url) judges its relative gates on its own pairs
-    if (set.needsBaseline() && baseline.isEmpty() && settings.ab().isEmpty()) {
+    if (set.needsBaseline() && baseline.isEmpty() && relativeBase == RelativeBase.STORED_BASELINE) {
       throw new SettingsException(
           "A relative gate (+N%) needs a baseline run: -Dbaseline=<run folder or its llm/summary.json>");
     }
     RunFigures figures =
         baseline.map(b -> GatesFile.baselineFigures(Path.of(b))).orElse(RunFigures.NONE);
-    RunGates gates = new RunGates(set, baseline, figures, GateNoise.NONE);
-    settings.search().ifPresent(gates::checkSameKindAsBaseline);
-    return gates;
+    return new RunGates(set, baseline, figures, GateNoise.NONE);
   }
 
   /**
@@ -120,9 +118,12 @@ public record RunGates(
   }
 
   /**
-   * A capacity gate against a baseline compares capacities of one kind: concurrencies, or rates.
+   * A capacity gate against a baseline compares capacities of one kind: concurrencies, or rates (a
+   * capacity search checks its gates so).
+   *
+   * @throws SettingsException one line, before any load
    */
-  private void checkSameKindAsBaseline(SearchSettings search) {
+  public RunGates checkSameKindAsBaseline(SearchSettings search) {
     Optional<RunFigures.Capacity> answer = baselineFigures.capacity();
     boolean capacityGate = set.gates().stream().anyMatch(g -> g.metric() == GateMetric.CAPACITY);
     if (capacityGate && answer.isPresent() && answer.get().rate() != search.rate()) {
@@ -136,6 +137,7 @@ public record RunGates(
               + " finds a "
               + (search.rate() ? "request rate" : "concurrency"));
     }
+    return this;
   }
 
   /** The gates line of the settings shown at the start and in summary.json; empty without gates. */

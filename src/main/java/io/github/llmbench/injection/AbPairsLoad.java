@@ -18,9 +18,9 @@ import java.util.function.Supplier;
  * An interleaved A/B run's load: its planned warmup (its requests to A and B in turn), then trials
  * in pairs, each {@code -Dduration} s of the run's one level on one server. Gatling fixes its
  * populations before the run while the run decides after each pair whether to go on, so the trials
- * are a capacity search's probe slots ({@link CapacityProbes}): as a slot starts, {@code nextTrial}
- * gives its trial (empty: the run is over, and the slot sends nothing); once it has drained, {@code
- * onTrialDrained} gets it.
+ * are a capacity search's probe slots ({@link CapacityProbes}): as a slot starts, the run's {@link
+ * AdaptiveLevels} gives its trial (empty: the run is over, and the slot sends nothing); once it has
+ * drained, gets it back.
  */
 public final class AbPairsLoad {
   private AbPairsLoad() {}
@@ -42,8 +42,7 @@ public final class AbPairsLoad {
       Consumer<Level> onWarmupDrained,
       RequestChains base,
       RequestChains candidate,
-      Supplier<Optional<PairPlan.Trial>> nextTrial,
-      Consumer<PairPlan.Trial> onTrialDrained) {
+      AdaptiveLevels<PairPlan.Trial> trials) {
     AtomicReference<PairPlan.Trial> current = new AtomicReference<>();
     AtomicLong prompts = new AtomicLong();
     Supplier<PairPlan.Trial> trial = current::get;
@@ -53,7 +52,7 @@ public final class AbPairsLoad {
             .orElse(base.pairedRequest(level, trial, prompts::getAndIncrement));
     Supplier<Boolean> started =
         () -> {
-          Optional<PairPlan.Trial> t = nextTrial.get();
+          Optional<PairPlan.Trial> t = trials.next();
           t.ifPresent(
               x -> {
                 current.set(x);
@@ -75,7 +74,7 @@ public final class AbPairsLoad {
                 seed,
                 one,
                 () -> started.get() ? open.rate() : 0,
-                probe -> onTrialDrained.accept(current.get()))
+                probe -> trials.drained(current.get(), probe))
             : CapacityProbes.closed(
                 "A/B trial",
                 slots,
@@ -83,7 +82,7 @@ public final class AbPairsLoad {
                 duration,
                 one,
                 () -> started.get() ? ((Level.Closed) level).conc() : 0,
-                probe -> onTrialDrained.accept(current.get()));
+                probe -> trials.drained(current.get(), probe));
     if (warmup.isEmpty()) {
       return pairs;
     }

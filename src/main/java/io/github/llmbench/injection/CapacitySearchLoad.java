@@ -6,7 +6,6 @@ import io.github.llmbench.core.Level;
 import io.github.llmbench.settings.LoadSettings;
 import io.github.llmbench.settings.SearchSettings;
 import java.util.List;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 
@@ -22,8 +21,7 @@ public final class CapacitySearchLoad {
    * @param phases the planned phases before the probes (the warmup, {@code -Dwarmup.prompts}),
    *     maybe none
    * @param onPhaseLevelDrained called once a planned phase's level has drained
-   * @param nextProbe the next probe's concurrency or rate, or 0 when the search is over
-   * @param onProbeDrained called with a probe's level and load once all its requests have finished
+   * @param probes the search: each probe's concurrency or rate, and its drained level back
    */
   public static PopulationBuilder of(
       SearchSettings search,
@@ -32,12 +30,12 @@ public final class CapacitySearchLoad {
       RequestChains chains,
       List<Phase> phases,
       Consumer<Level> onPhaseLevelDrained,
-      DoubleSupplier nextProbe,
-      BiConsumer<Level, Double> onProbeDrained) {
+      AdaptiveLevels<Double> probes) {
     int duration = load.durationSeconds();
     ChainBuilder one = chains.probeRequest();
     int slots = CapacityProbes.slots(search.min(), search.max(), search.precision());
-    PopulationBuilder probes =
+    DoubleSupplier nextProbe = () -> probes.next().orElse(0.0);
+    PopulationBuilder population =
         search.rate()
             ? CapacityProbes.open(
                 "search probe",
@@ -49,7 +47,7 @@ public final class CapacitySearchLoad {
                 seed,
                 one,
                 nextProbe,
-                probe -> onProbeDrained.accept(probe, probe.rate()))
+                probe -> probes.drained(probe.rate(), probe))
             : CapacityProbes.closed(
                 "search probe",
                 slots,
@@ -57,9 +55,10 @@ public final class CapacitySearchLoad {
                 duration,
                 one,
                 () -> (int) nextProbe.getAsDouble(),
-                probe -> onProbeDrained.accept(probe, (double) probe.conc()));
+                probe -> probes.drained((double) probe.conc(), probe));
     return phases.isEmpty()
-        ? probes
-        : Populations.chain(phases, chains::oneRequest, onPhaseLevelDrained, seed).andThen(probes);
+        ? population
+        : Populations.chain(phases, chains::oneRequest, onPhaseLevelDrained, seed)
+            .andThen(population);
   }
 }

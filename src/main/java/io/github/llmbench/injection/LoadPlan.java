@@ -26,9 +26,9 @@ public final class LoadPlan {
   private LoadPlan() {}
 
   /**
-   * The phases the settings and the prepared workload describe: a trace's replay when the dataset
-   * is a trace, else a capacity search's warmup when one is asked for (its probes are chosen as it
-   * runs), else this injector's ladder or open-model phases.
+   * The planned levels the settings and the prepared workload describe: a trace's replay when the
+   * dataset is a trace, else this injector's ladder or open-model phases. (A capacity search plans
+   * its warmup alone, {@link #search}: the run's mode picks.)
    *
    * @param traceSendTimes the trace's send times ({@link PreparedWorkload#traceSendTimes()})
    * @param sequentialProfiles the profiles sent one after another within each level ({@link
@@ -40,9 +40,6 @@ public final class LoadPlan {
       List<String> sequentialProfiles) {
     if (traceSendTimes.isPresent()) {
       return trace(settings.load(), traceSendTimes.get());
-    }
-    if (settings.search().isPresent()) {
-      return search(settings.load());
     }
     return of(settings.load(), sequentialProfiles, settings.injector());
   }
@@ -64,17 +61,6 @@ public final class LoadPlan {
    */
   public static List<Phase> search(LoadSettings load) {
     return warmup(load, InjectorSettings.ALONE);
-  }
-
-  /**
-   * The run's hard stop ({@link #maxDuration(List, int, long)}) under the settings' timeout and
-   * search budget.
-   */
-  public static Duration maxDuration(List<Phase> phases, BenchSettings settings) {
-    return maxDuration(
-        phases,
-        settings.server().timeoutSeconds(),
-        settings.search().map(s -> s.budgetMinutes() * 60L).orElse(0L));
   }
 
   /**
@@ -385,16 +371,6 @@ public final class LoadPlan {
               warmupPhase -> (long) warmupPhase.promptCount());
     }
     return (int) Math.min(n * turns, MAX_PREPARED);
-  }
-
-  /**
-   * The requests to make prompts for before the load ({@link #planned(List, Optional, int, int)})
-   * under the settings.
-   */
-  public static PreparedWorkload.PlannedRequests planned(
-      List<Phase> phases, BenchSettings settings) {
-    return planned(
-        phases, settings.search(), settings.load().durationSeconds(), settings.workload().turns());
   }
 
   /**

@@ -124,19 +124,23 @@ public final class RequestChains {
   /**
    * The run's chains, their capture of the streamed requests (records, timeouts, headers, token
    * counts) made here.
+   *
+   * @param namedServer whether each record names the server that answered, as the run's mode says
+   *     (an A/B run's records name their side's)
    */
   public static RequestChains forRun(
       BenchSettings settings,
       Target target,
       PreparedWorkload workload,
       RunRecorder recorder,
-      ClientProbe clientProbe) {
+      ClientProbe clientProbe,
+      boolean namedServer) {
     StreamCapture capture =
         captureOf(settings, workload, recorder, clientProbe)
             .baseUrl(target.baseUrl())
             .closeConnection(target.api().closesConnectionAfterStream())
             .spreadOver(target.baseUrls())
-            .namedServer(settings.ab().isPresent()) // the records of an A/B run name their side's
+            .namedServer(namedServer)
             .build();
     return new RequestChains(
         capture,

@@ -1,6 +1,6 @@
 package io.github.llmbench.settings;
 
-import io.github.llmbench.settings.BenchSettings.DatasetKind;
+import io.github.llmbench.settings.RunModeSettings.Refusal;
 import io.github.llmbench.settings.SettingsTable.Setting;
 import java.net.URI;
 import java.util.List;
@@ -24,7 +24,8 @@ public record AbSettings(
     Optional<String> candidateModel,
     int minPairs,
     int maxPairs,
-    OptionalInt budgetMinutes) {
+    OptionalInt budgetMinutes)
+    implements RunModeSettings {
 
   private static final String HEADING = SettingsTable.REPORT;
 
@@ -81,23 +82,59 @@ public record AbSettings(
       List.of(CANDIDATE_URL, CANDIDATE_MODEL, AB_MAX_PAIRS, AB_MIN_PAIRS, AB_BUDGET);
 
   /**
-   * Reads the group and refuses, before any load, what an A/B run cannot be; empty without {@code
-   * -Dcandidate.url}. The check that a relative gate is there to decide is the gates' (a gates file
-   * may hold it): see {@code AbRun}.
+   * The mode: one level, timed trials, one injector, no baseline (the pairs are the run's trials),
+   * no calls to the servers between trials, no history (a history is one testbed's series; an A/B
+   * run's levels hold two servers' requests, and its pairs bring their own noise). The check that a
+   * relative gate is there to decide is the gates' (a gates file may hold it): see {@code
+   * run.InterleavedAb}.
    */
-  static Optional<AbSettings> read(
-      SettingReader r, ServerSettings server, LoadSettings load, WorkloadSettings workload) {
-    Optional<URI> url = r.optional(CANDIDATE_URL);
-    if (url.isEmpty()) {
-      for (Setting<?> s : List.of(CANDIDATE_MODEL, AB_MAX_PAIRS, AB_MIN_PAIRS, AB_BUDGET)) {
-        if (r.isSet(s)) {
-          throw new SettingsException(
-              "-D" + s.name() + " applies to an interleaved A/B run: add -Dcandidate.url=URL_B");
-        }
-      }
-      return Optional.empty();
-    }
-    String flag = "-Dcandidate.url=" + url.get();
+  static final RunModeSettings.Kind KIND =
+      new RunModeSettings.Kind(
+          "an interleaved A/B run",
+          r -> r.isSet(CANDIDATE_URL),
+          r -> "-Dcandidate.url=" + r.raw(CANDIDATE_URL).orElse(""),
+          List.of(CANDIDATE_MODEL, AB_MAX_PAIRS, AB_MIN_PAIRS, AB_BUDGET),
+          "-Dcandidate.url=URL_B",
+          List.of(
+              Refusal.of(
+                  "runs one level (-Dconc=N or -Drate=R): drop -Dladder and -Dramp",
+                  LoadShape.LADDER,
+                  LoadShape.RAMP),
+              Refusal.of("cannot run beside a capacity search: drop -Dsearch", LoadShape.SEARCH),
+              Refusal.of(
+                  "cannot replay a trace (its times set the load): use another dataset",
+                  LoadShape.TRACE),
+              Refusal.of(
+                  "runs timed trials (-Dduration s a side): drop -Dprompts", LoadShape.PROMPTS),
+              Refusal.of(
+                  "runs its own trials, in pairs: drop -Dtrials (-Dab.max.pairs bounds them)",
+                  LoadShape.TRIALS),
+              Refusal.of("runs in one injector: drop -Dinjector", LoadShape.INJECTOR),
+              Refusal.of(
+                  "compares B with A, not with a stored run: drop -Dbaseline", LoadShape.BASELINE),
+              Refusal.of(
+                  "does not call the servers between trials: drop -Dcache.reset and -Dprofile",
+                  LoadShape.SERVER_CALLS),
+              Refusal.line(
+                  in ->
+                      "-Dhistory="
+                          + in.report().history().dir().orElseThrow()
+                          + " keeps one server's series: an interleaved A/B run (-Dcandidate.url)"
+                          + " holds two; record the history in the runs of one server",
+                  LoadShape.HISTORY)),
+          AbSettings::read);
+
+  @Override
+  public String modeName() {
+    return "interleaved A/B";
+  }
+
+  /** Reads the group once the mode is chosen, refusing what an A/B run cannot compare. */
+  private static AbSettings read(RunModeSettings.Inputs in) {
+    SettingReader r = in.reader();
+    ServerSettings server = in.server();
+    URI url = r.optional(CANDIDATE_URL).orElseThrow();
+    String flag = "-Dcandidate.url=" + url;
     if (server.routing().baseUrls().size() != 1) {
       throw new SettingsException(
           flag
@@ -106,13 +143,8 @@ public record AbSettings(
                       + " simulator is no side of an A/B run)"
                   : " compares one server with one: give -Dbase.url a single URL"));
     }
-    if (server.routing().baseUrls().get(0).equals(url.get())) {
+    if (server.routing().baseUrls().get(0).equals(url)) {
       throw new SettingsException(flag + " is -Dbase.url itself: give server B's URL");
-    }
-    refuseOtherShapes(r, load, workload, flag);
-    if (server.calls().cacheReset() || server.calls().profile()) {
-      throw new SettingsException(
-          flag + " does not call the servers between trials: drop -Dcache.reset and -Dprofile");
     }
     int min = r.get(AB_MIN_PAIRS);
     int max = r.get(AB_MAX_PAIRS);
@@ -128,44 +160,19 @@ public record AbSettings(
               + max
               + ": the first look needs at most the most pairs");
     }
+    int duration = in.load().durationSeconds();
     Optional<Integer> budget = r.optional(AB_BUDGET);
-    if (budget.isPresent() && budget.get() * 60L < 2L * load.durationSeconds()) {
+    if (budget.isPresent() && budget.get() * 60L < 2L * duration) {
       throw SettingsException.invalid(
           AB_BUDGET.name(),
           String.valueOf(budget.get()),
-          "minutes enough for a pair, two trials of -Dduration=" + load.durationSeconds() + " s");
+          "minutes enough for a pair, two trials of -Dduration=" + duration + " s");
     }
-    return Optional.of(
-        new AbSettings(
-            url.get(),
-            r.optional(CANDIDATE_MODEL),
-            min,
-            max,
-            budget.map(OptionalInt::of).orElse(OptionalInt.empty())));
-  }
-
-  /** One level, timed trials, one injector, no baseline: the pairs are the run's trials. */
-  private static void refuseOtherShapes(
-      SettingReader r, LoadSettings load, WorkloadSettings workload, String flag) {
-    String why =
-        load.ladder() || load.ramp().isPresent()
-            ? "runs one level (-Dconc=N or -Drate=R): drop -Dladder and -Dramp"
-            : r.isSet(SearchSettings.SEARCH)
-                ? "cannot run beside a capacity search: drop -Dsearch"
-                : workload.dataset() == DatasetKind.TRACE
-                    ? "cannot replay a trace (its times set the load): use another dataset"
-                    : !load.prompts().isEmpty()
-                        ? "runs timed trials (-Dduration s a side): drop -Dprompts"
-                        : load.trials() > 1
-                            ? "runs its own trials, in pairs: drop -Dtrials (-Dab.max.pairs"
-                                + " bounds them)"
-                            : r.isSet(InjectorSettings.INJECTOR)
-                                ? "runs in one injector: drop -Dinjector"
-                                : r.isSet(GateSettings.BASELINE)
-                                    ? "compares B with A, not with a stored run: drop -Dbaseline"
-                                    : null;
-    if (why != null) {
-      throw new SettingsException(flag + " " + why);
-    }
+    return new AbSettings(
+        url,
+        r.optional(CANDIDATE_MODEL),
+        min,
+        max,
+        budget.map(OptionalInt::of).orElse(OptionalInt.empty()));
   }
 }

@@ -21,11 +21,10 @@ import java.util.function.Function;
  * @param gatlingRecords what Gatling's stats get of each stream ({@code -Dstats.records}): by
  *     default the stream's own record only; every latency is in {@code requests.jsonl}, the
  *     console, {@code llm.html} and the kit's gates whatever this says (see docs/outputs.md)
- * @param ab the interleaved A/B run ({@code -Dcandidate.url}), empty for other runs
+ * @param mode the run mode, chosen once here ({@link RunModeSettings#choose}): planned levels, a
+ *     capacity search, an interleaved A/B run or a sweep, each with its settings group
  * @param export the client's figures served live ({@code -Dexport.prometheus}), {@link
  *     ExportSettings#NONE} without
- * @param sweep the sweep over server or workload settings ({@code -Dserve.cmd}, {@code -Dsweep}),
- *     empty for other runs
  * @param apiKey the API key, for the Authorization header only. Never print or persist it.
  */
 public record BenchSettings(
@@ -35,9 +34,7 @@ public record BenchSettings(
     SimulatorSettings simulator,
     ReportSettings report,
     GateSettings gates,
-    Optional<SearchSettings> search,
-    Optional<AbSettings> ab,
-    Optional<SweepSettings> sweep,
+    RunModeSettings mode,
     TelemetrySettings metrics,
     ExportSettings export,
     InjectorSettings injector,
@@ -118,12 +115,8 @@ public record BenchSettings(
     ExportSettings export = ExportSettings.read(r);
     InjectorSettings injector = InjectorSettings.read(r);
     CrossChecks.injectorsShareTheLoad(injector, load, workload);
-    CrossChecks.searchChoosesTheLevels(r, load, workload);
-    Optional<SweepSettings> sweep = SweepSettings.read(r, server);
-    Optional<SearchSettings> search =
-        SearchSettings.read(r, load.durationSeconds(), sweep.isPresent());
-    Optional<AbSettings> ab = AbSettings.read(r, server, load, workload);
-    CrossChecks.historyOfOneServer(report, ab);
+    RunModeSettings mode =
+        RunModeSettings.choose(new RunModeSettings.Inputs(r, server, load, workload, report));
     return new BenchSettings(
         server,
         load,
@@ -131,14 +124,27 @@ public record BenchSettings(
         simulator,
         report,
         gates,
-        search,
-        ab,
-        sweep,
+        mode,
         metrics,
         export,
         injector,
         records,
         apiKey(environment));
+  }
+
+  /** The capacity search's settings, when that is the run's mode. */
+  public Optional<SearchSettings> search() {
+    return mode instanceof SearchSettings s ? Optional.of(s) : Optional.empty();
+  }
+
+  /** The interleaved A/B run's settings, when that is the run's mode. */
+  public Optional<AbSettings> ab() {
+    return mode instanceof AbSettings a ? Optional.of(a) : Optional.empty();
+  }
+
+  /** The sweep's settings, when that is the run's mode. */
+  public Optional<SweepSettings> sweep() {
+    return mode instanceof SweepSettings s ? Optional.of(s) : Optional.empty();
   }
 
   /** The first property that is no setting, though it looks like one, stops the run. */

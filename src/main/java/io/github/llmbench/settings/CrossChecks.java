@@ -32,20 +32,6 @@ final class CrossChecks {
     }
   }
 
-  /**
-   * A history is one testbed's series; an A/B run's levels hold two servers' requests, and its
-   * pairs bring their own noise.
-   */
-  static void historyOfOneServer(ReportSettings report, Optional<AbSettings> ab) {
-    if (ab.isPresent() && report.history().dir().isPresent()) {
-      throw new SettingsException(
-          "-Dhistory="
-              + report.history().dir().get()
-              + " keeps one server's series: an interleaved A/B run (-Dcandidate.url) holds two;"
-              + " record the history in the runs of one server");
-    }
-  }
-
   /** {@code -Dburstiness} and {@code -Dmax.conc} shape an open-model load only. */
   static void openModelSettings(SettingReader r, LoadSettings load) {
     boolean rateSearch = r.raw(SearchSettings.SEARCH).filter("rate"::equals).isPresent();
@@ -112,11 +98,9 @@ final class CrossChecks {
     String why =
         workload.dataset() == DatasetKind.TRACE
             ? "a trace replay runs once (its times set the load)"
-            : r.isSet(SearchSettings.SEARCH)
-                ? "a capacity search chooses its probes as it runs"
-                : r.isSet(InjectorSettings.INJECTOR)
-                    ? "injectors that share a load keep one timeline (run the trials as runs)"
-                    : null;
+            : r.isSet(InjectorSettings.INJECTOR)
+                ? "injectors that share a load keep one timeline (run the trials as runs)"
+                : null; // a capacity search refuses them itself (RunModeSettings.KINDS)
     if (why != null) {
       throw SettingsException.invalid(
           LoadSettings.TRIALS.name(), r.raw(LoadSettings.TRIALS).orElse(""), "1 here: " + why);
@@ -164,32 +148,6 @@ final class CrossChecks {
   /** An objective on a figure a pooling request does not have. */
   private static final Pattern POOLING_FREE_METRIC =
       Pattern.compile("(^|[\\s,])(ttft|tpot|itl)\\b");
-
-  /** A capacity search chooses its levels itself, in one injector. */
-  static void searchChoosesTheLevels(
-      SettingReader r, LoadSettings load, WorkloadSettings workload) {
-    Optional<String> kind = r.optional(SearchSettings.SEARCH);
-    if (kind.isEmpty()) {
-      return;
-    }
-    String flag = "-Dsearch=" + kind.get();
-    if (load.open()
-        || load.ladder()
-        || load.ramp().isPresent()
-        || !load.prompts().isEmpty()
-        || workload.dataset() == DatasetKind.TRACE
-        || workload.multiTurn()
-        || r.isSet(LoadSettings.CONC)) {
-      throw new SettingsException(
-          flag
-              + " chooses the levels itself: drop -Dconc, -Dladder, -Drate, -Dramp, -Dprompts, -Dturns and trace datasets");
-    }
-    if (r.isSet(InjectorSettings.INJECTOR)) {
-      throw new SettingsException(
-          flag
-              + " runs in one injector: with -Dinjector each injector would search on its own; drop -Dinjector");
-    }
-  }
 
   /** Injectors that share a load: each needs its share of every level, prompt count and warmup. */
   static void injectorsShareTheLoad(

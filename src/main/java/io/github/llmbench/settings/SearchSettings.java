@@ -28,7 +28,8 @@ public record SearchSettings(
     double min,
     double max,
     double precision,
-    int budgetMinutes) {
+    int budgetMinutes)
+    implements RunModeSettings {
 
   private static final String HEADING = SettingsTable.REPORT;
   private static final Parser<String> TEXT = Parser.text();
@@ -119,29 +120,57 @@ public record SearchSettings(
   }
 
   /**
-   * Reads the group's settings and refuses a bad value, or a bad pair within the group; empty
-   * without {@code -Dsearch}.
+   * The mode: it chooses the levels itself, in one injector (each injector would search on its
+   * own).
+   */
+  static final RunModeSettings.Kind KIND =
+      new RunModeSettings.Kind(
+          "a capacity search",
+          r -> r.isSet(SEARCH),
+          r -> "-Dsearch=" + r.raw(SEARCH).orElse(""),
+          List.of(SLO, SEARCH_MIN, SEARCH_MAX, SEARCH_PRECISION, SEARCH_BUDGET),
+          "-Dsearch=conc or -Dsearch=rate",
+          List.of(
+              RunModeSettings.Refusal.of(
+                  "chooses the levels itself: drop -Dconc, -Dladder, -Drate, -Dramp, -Dprompts,"
+                      + " -Dturns and trace datasets",
+                  LoadShape.OPEN,
+                  LoadShape.LADDER,
+                  LoadShape.RAMP,
+                  LoadShape.PROMPTS,
+                  LoadShape.TRACE,
+                  LoadShape.TURNS,
+                  LoadShape.CONC),
+              RunModeSettings.Refusal.of(
+                  "runs in one injector: with -Dinjector each injector would search on its own;"
+                      + " drop -Dinjector",
+                  LoadShape.INJECTOR),
+              RunModeSettings.Refusal.line(
+                  in ->
+                      SettingsException.invalid(
+                              LoadSettings.TRIALS.name(),
+                              in.reader().raw(LoadSettings.TRIALS).orElse(""),
+                              "1 here: a capacity search chooses its probes as it runs")
+                          .getMessage(),
+                  LoadShape.TRIALS)),
+          in -> read(in.reader(), in.load().durationSeconds()));
+
+  @Override
+  public String modeName() {
+    return "capacity search";
+  }
+
+  /**
+   * Reads the group's settings once the mode is chosen and refuses a bad value, or a bad pair
+   * within the group.
    *
    * @param durationSeconds each probe's duration: a rate probe plans {@code search.max} times as
    *     many requests
-   * @param sweep whether the run is a sweep, which reads {@code -Dslo} without a search
    */
-  static Optional<SearchSettings> read(SettingReader r, int durationSeconds, boolean sweep) {
-    Optional<String> kind = r.optional(SEARCH);
-    if (kind.isEmpty()) {
-      for (SettingsTable.Setting<?> p :
-          List.of(SLO, SEARCH_MIN, SEARCH_MAX, SEARCH_PRECISION, SEARCH_BUDGET)) {
-        if (r.isSet(p) && !(sweep && p == SLO)) { // a sweep's best combination meets -Dslo
-          throw new SettingsException(
-              "-D"
-                  + p.name()
-                  + " applies to a capacity search: add -Dsearch=conc or -Dsearch=rate");
-        }
-      }
-      return Optional.empty();
-    }
-    boolean rate = kind.get().equals("rate");
-    String flag = "-Dsearch=" + kind.get();
+  static SearchSettings read(SettingReader r, int durationSeconds) {
+    String kind = r.optional(SEARCH).orElseThrow();
+    boolean rate = kind.equals("rate");
+    String flag = "-Dsearch=" + kind;
     Map<SloFigure, Double> objectives = objectives(r, flag);
     Range range = rate ? rateRange(r, durationSeconds) : concRange(r);
     range.check(r);
@@ -151,8 +180,7 @@ public record SearchSettings(
           "search.precision", "0", "a number above 0 and below 1, e.g. 0.1 for 10%");
     }
     int budget = r.get(SEARCH_BUDGET);
-    return Optional.of(
-        new SearchSettings(rate, objectives, range.min(), range.max(), precision, budget));
+    return new SearchSettings(rate, objectives, range.min(), range.max(), precision, budget);
   }
 
   /**

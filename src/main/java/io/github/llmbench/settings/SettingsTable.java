@@ -431,6 +431,7 @@ public final class SettingsTable {
               s.defaultValue(),
               s.accepted()));
     }
+    sb.append(RunModeSettings.helpTable());
     return sb.toString();
   }
 }

@@ -36,7 +36,8 @@ public record SweepSettings(
     Map<SloFigure, Double> slo,
     Optional<Path> resume,
     Map<String, String> runProperties,
-    String gpus) {
+    String gpus)
+    implements RunModeSettings {
 
   private static final String HEADING = SettingsTable.REPORT;
 
@@ -139,20 +140,30 @@ public record SweepSettings(
           SearchSettings.SLO.name());
 
   /**
-   * Reads the group: empty without {@code -Dserve.cmd} and {@code -Dsweep}, where its other
-   * settings are refused.
+   * The mode: it leads a child run for each combination, each run reading its own settings (of any
+   * other mode); the sweep runs on one machine.
    */
-  static Optional<SweepSettings> read(SettingReader r, ServerSettings server) {
+  static final RunModeSettings.Kind KIND =
+      new RunModeSettings.Kind(
+          "a sweep",
+          r -> r.isSet(SERVE_CMD) || r.isSet(SWEEP),
+          r -> r.isSet(SERVE_CMD) ? "-Dserve.cmd" : "-Dsweep=" + r.raw(SWEEP).orElse(""),
+          List.of(SERVE_PARAMS, SERVE_GRACE, SWEEP_COMBINE, SWEEP_RESUME, GPUS),
+          "-Dserve.cmd=... or -Dsweep=...",
+          List.of(
+              RunModeSettings.Refusal.line(
+                  in -> "-Dinjector does not split a sweep: run the sweep on one machine",
+                  LoadShape.INJECTOR)),
+          in -> read(in.reader(), in.server()));
+
+  @Override
+  public String modeName() {
+    return "sweep";
+  }
+
+  /** Reads the group once the mode is chosen. */
+  static SweepSettings read(SettingReader r, ServerSettings server) {
     boolean serving = r.isSet(SERVE_CMD);
-    if (!serving && !r.isSet(SWEEP)) {
-      for (Setting<?> s : List.of(SERVE_PARAMS, SERVE_GRACE, SWEEP_COMBINE, SWEEP_RESUME, GPUS)) {
-        if (r.isSet(s)) {
-          throw new SettingsException(
-              "-D" + s.name() + " applies to a sweep: add -Dserve.cmd=... or -Dsweep=...");
-        }
-      }
-      return Optional.empty();
-    }
     boolean zipped = r.get(SWEEP_COMBINE).equals("zip");
     Optional<Serve> serve = serving ? Optional.of(serve(r, server, zipped)) : Optional.empty();
     SweepGrid workload = r.optional(SWEEP).map(w -> workload(w, zipped)).orElse(EMPTY);
@@ -161,10 +172,6 @@ public record SweepSettings(
             ? SearchSettings.objectives(r, "a sweep's best combination")
             : Map.of();
     Optional<Path> resume = r.optional(SWEEP_RESUME).map(SweepSettings::resumed);
-    if (!r.raw(InjectorSettings.INJECTOR).orElse("").isEmpty()) {
-      throw new SettingsException(
-          "-Dinjector does not split a sweep: run the sweep on one machine");
-    }
     if (serving && r.isSet(AbSettings.CANDIDATE_URL)) {
       throw new SettingsException(
           "-Dcandidate.url with -Dserve.cmd: a sweep compares its combinations itself");
@@ -183,7 +190,7 @@ public record SweepSettings(
     }
     String gpus = r.get(GPUS);
     checkGpus(gpus, serve.map(Serve::params).orElse(EMPTY));
-    return Optional.of(new SweepSettings(serve, workload, slo, resume, run, gpus));
+    return new SweepSettings(serve, workload, slo, resume, run, gpus);
   }
 
   private static final SweepGrid EMPTY = new SweepGrid(Map.of(), false);

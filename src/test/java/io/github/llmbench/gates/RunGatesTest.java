@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.run.LoadMode;
+import io.github.llmbench.run.RunModes;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SettingsException;
 import io.github.llmbench.settings.SettingsTable;
@@ -26,8 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RunGatesTest {
 
+  /** The gates as a run reads them: its mode says what relative gates compare with. */
   private static RunGates gates(Map<String, String> props) {
-    return RunGates.of(BenchSettings.from(props, Map.<String, String>of()::get));
+    BenchSettings settings = BenchSettings.from(props, Map.<String, String>of()::get);
+    return ((LoadMode) RunModes.of(settings)).gates(settings);
   }
 
   private static String error(Map<String, String> props) {

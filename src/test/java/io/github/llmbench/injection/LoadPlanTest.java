@@ -180,7 +180,7 @@ class LoadPlanTest {
   }
 
   @Test
-  void theRunsPhasesAreATraceElseASearchElseTheLadder() {
+  void theRunsPhasesAreATraceElseTheLadderAndASearchPlansItsWarmup() {
     BenchSettings search =
         settings(Map.of("search", "conc", "slo", "ttft.p99:2000", "warmup.prompts", "4"));
     assertEquals(
@@ -191,9 +191,7 @@ class LoadPlanTest {
         "a trace is replayed as it is");
     assertEquals(
         List.of("warmup"),
-        LoadPlan.forRun(search, Optional.empty(), List.of()).stream()
-            .map(Phase::scenarioName)
-            .toList(),
+        LoadPlan.search(search.load()).stream().map(Phase::scenarioName).toList(),
         "a search plans its warmup only");
     BenchSettings ladder = settings(Map.of("ladder", "8,16", "injector", "1/2", "seed", "7"));
     assertEquals(

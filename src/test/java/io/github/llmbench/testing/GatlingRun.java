@@ -1,6 +1,6 @@
 package io.github.llmbench.testing;
 
-import io.github.llmbench.AfterReport;
+import io.github.llmbench.run.AfterReport;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,0 +1,148 @@
+package io.github.llmbench.settings;
+
+import io.github.llmbench.settings.SettingsTable.Setting;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * The run mode the settings ask for, chosen once as they are read ({@link #choose}): planned levels
+ * (the default), a capacity search ({@code -Dsearch}), an interleaved A/B run ({@code
+ * -Dcandidate.url}) or a sweep of child runs ({@code -Dserve.cmd}, {@code -Dsweep}). Each mode's
+ * settings group is its record here; its {@link Kind} says which setting chooses it, which settings
+ * are its own (refused in other runs) and which load shapes it refuses, so that what a mode
+ * excludes is one table ({@link #KINDS}) that {@code -Dhelp} prints. The behaviour of each mode is
+ * the {@code run} package's, chosen from this value once.
+ */
+public sealed interface RunModeSettings
+    permits RunModeSettings.Planned, SearchSettings, AbSettings, SweepSettings {
+
+  /** The mode's name, as the console and {@code -Dhelp} say it. */
+  String modeName();
+
+  /** The default: the levels, ramps, trace or profiles the load settings plan. */
+  record Planned() implements RunModeSettings {
+    public static final Planned LEVELS = new Planned();
+
+    @Override
+    public String modeName() {
+      return "planned levels";
+    }
+  }
+
+  /**
+   * The settings read before the mode is chosen: what its refusals and its reader look at.
+   *
+   * @param reader the properties, for what was set
+   */
+  record Inputs(
+      SettingReader reader,
+      ServerSettings server,
+      LoadSettings load,
+      WorkloadSettings workload,
+      ReportSettings report) {}
+
+  /** Load shapes a mode refuses, and the line that says so, given the mode's choosing flag. */
+  record Refusal(List<LoadShape> shapes, BiFunction<String, Inputs, String> line) {
+    /** The line is {@code why} after the flag: {@code -Dsearch=conc chooses the levels itself}. */
+    static Refusal of(String why, LoadShape... shapes) {
+      return new Refusal(List.of(shapes), (flag, in) -> flag + " " + why);
+    }
+
+    /** A line of its own, from the settings. */
+    static Refusal line(Function<Inputs, String> line, LoadShape... shapes) {
+      return new Refusal(List.of(shapes), (flag, in) -> line.apply(in));
+    }
+  }
+
+  /**
+   * One mode beside the default, as the settings see it.
+   *
+   * @param name as {@code -Dhelp} prints it
+   * @param chosenBy whether the properties choose this mode
+   * @param flag the choosing setting as the refusals name it, e.g. {@code -Dsearch=conc}
+   * @param own its settings, refused in a run of another mode ({@code -D<name> applies to ...})
+   * @param choose what to add to choose it, for that line
+   * @param refusals the load shapes it refuses, checked in order before its settings are read
+   * @param read reads its settings group once chosen
+   */
+  record Kind(
+      String name,
+      Predicate<SettingReader> chosenBy,
+      Function<SettingReader, String> flag,
+      List<Setting<?>> own,
+      String choose,
+      List<Refusal> refusals,
+      Function<Inputs, RunModeSettings> read) {
+
+    /** Refuses the first shape it does not take, naming it. */
+    void refuseShapes(Inputs in) {
+      for (Refusal refusal : refusals) {
+        if (refusal.shapes().stream().anyMatch(s -> s.presentIn(in))) {
+          throw new SettingsException(refusal.line().apply(flag.apply(in.reader()), in));
+        }
+      }
+    }
+
+    /** Refuses its own settings in a run of another mode. */
+    void refuseOwn(SettingReader r) {
+      for (Setting<?> s : own) {
+        if (r.isSet(s)) {
+          throw new SettingsException("-D" + s.name() + " applies to " + name + ": add " + choose);
+        }
+      }
+    }
+
+    boolean refuses(LoadShape shape) {
+      return refusals.stream().anyMatch(r -> r.shapes().contains(shape));
+    }
+  }
+
+  /**
+   * The modes beside the default, in the order they are chosen: a sweep leads child runs of any
+   * other mode (each child reads its own), an A/B run refuses a search itself.
+   */
+  List<Kind> KINDS = List.of(SweepSettings.KIND, AbSettings.KIND, SearchSettings.KIND);
+
+  /**
+   * The one mode the settings ask for: the first kind chosen, the shapes it does not take refused,
+   * its settings read; the other kinds' own settings refused, except in a sweep, whose child runs
+   * read them.
+   */
+  static RunModeSettings choose(Inputs in) {
+    Optional<Kind> chosen = KINDS.stream().filter(k -> k.chosenBy().test(in.reader())).findFirst();
+    chosen.ifPresent(k -> k.refuseShapes(in));
+    if (chosen.isEmpty() || chosen.get() != SweepSettings.KIND) {
+      for (Kind k : KINDS) {
+        if (chosen.isEmpty() || k != chosen.get()) {
+          k.refuseOwn(in.reader());
+        }
+      }
+    }
+    if (chosen.isEmpty()) {
+      return Planned.LEVELS;
+    }
+    return chosen.get().read().apply(in);
+  }
+
+  /** The table {@code -Dhelp} ends with: which load shape each mode takes. */
+  static String helpTable() {
+    StringBuilder sb = new StringBuilder("\nRun modes: which load shapes each takes\n");
+    List<String> columns = new ArrayList<>(List.of(Planned.LEVELS.modeName()));
+    KINDS.forEach(k -> columns.add(k.name()));
+    sb.append(String.format(Locale.ROOT, "  %-28s", ""));
+    columns.forEach(c -> sb.append(String.format(Locale.ROOT, " %-24s", c)));
+    sb.append('\n');
+    for (LoadShape shape : LoadShape.values()) {
+      sb.append(String.format(Locale.ROOT, "  %-28s %-24s", shape.label(), "yes"));
+      KINDS.forEach(
+          k -> sb.append(String.format(Locale.ROOT, " %-24s", k.refuses(shape) ? "no" : "yes")));
+      sb.append('\n');
+    }
+    return sb.toString();
+  }
+}

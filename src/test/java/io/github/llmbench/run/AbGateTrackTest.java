@@ -1,0 +1,87 @@
+package io.github.llmbench.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.llmbench.analysis.GateJudgement;
+import io.github.llmbench.analysis.GateVerdict;
+import io.github.llmbench.analysis.SequentialTest;
+import io.github.llmbench.gates.Gate;
+import io.github.llmbench.gates.GateMetric;
+import io.github.llmbench.gates.GateResult;
+import io.github.llmbench.gates.GateSet;
+import io.github.llmbench.summary.AbFigures;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** A relative gate judged pair by pair: orientation, threshold, pairs left out, its result. */
+class AbGateTrackTest {
+  private static final GateJudgement.Family FAMILY = GateJudgement.Family.alone(0.05);
+
+  private static Gate gate(String key, String limit) {
+    return GateSet.parse(Map.of(key, limit), "-Dgate.").gates().get(0);
+  }
+
+  @Test
+  void theThresholdIsTheRegressionToCatchOnTheWorseSide() {
+    assertEquals(0.10, AbGateTrack.threshold(gate("tpot.mean", "+10%")), 1e-12);
+    assertEquals(1 / 0.95 - 1, AbGateTrack.threshold(gate("output_throughput.min", "-5%")), 1e-12);
+  }
+
+  @Test
+  void aLatencysRatioIsBOverAAndAThroughputsAOverB() {
+    AbGateTrack latency = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20, FAMILY);
+    latency.add(10, 15);
+    assertEquals(Math.log(1.5), latency.figures().logRatios().get(0), 1e-12);
+    assertEquals("B/A", latency.orientation());
+    AbGateTrack throughput =
+        new AbGateTrack(gate("output_throughput.min", "-5%"), 0.95, 0.9, 3, 20, FAMILY);
+    throughput.add(1000, 800);
+    assertEquals(Math.log(1000 / 800.0), throughput.figures().logRatios().get(0), 1e-12);
+    assertEquals("A/B", throughput.orientation());
+  }
+
+  @Test
+  void aPairWithoutAFigureOnASideIsLeftOut() {
+    AbGateTrack t = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20, FAMILY);
+    assertNull(t.add(Double.NaN, 15));
+    assertNull(t.add(10, 0));
+    assertEquals(0, t.figures().pairsUsed());
+    assertEquals(SequentialTest.Decision.INCONCLUSIVE, t.decision(), "nothing judged");
+  }
+
+  @Test
+  void aSteadyFiftyPercentSlowerCandidateFailsAndTheResultSaysSo() {
+    AbGateTrack t = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20, FAMILY);
+    double[] a = {10, 10.2, 9.9, 10.1, 10};
+    for (int i = 0; i < a.length && !t.decided(); i++) {
+      t.add(a[i], a[i] * (1.5 + 0.01 * (i % 2)));
+    }
+    assertTrue(t.decided());
+    assertEquals(SequentialTest.Decision.FAIL, t.decision());
+    GateResult r = t.result("c4", true);
+    assertFalse(r.pass());
+    assertEquals(GateVerdict.FAIL, r.verdict());
+    assertTrue(r.measured() > r.limit(), r.line());
+    assertTrue(r.line().contains("false alarm 5%, power 90% at the threshold"), r.line());
+    assertTrue(r.line().contains("noise: interleaved pairs"), r.line());
+    AbFigures.GateTrack f = t.figures();
+    assertEquals(f.pairsUsed(), f.looks().size());
+    assertEquals("FAIL", f.decision());
+    assertNull(t.add(10, 15), "nothing once decided");
+  }
+
+  @Test
+  void anUndecidedGatePassesOrFailsAsGateInconclusiveSays() {
+    AbGateTrack t = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20, FAMILY);
+    t.add(10, 10.4);
+    t.add(10, 9.2);
+    assertFalse(t.decided(), "before the first look");
+    assertEquals(GateVerdict.INCONCLUSIVE, t.result("c4", true).verdict());
+    assertTrue(t.result("c4", true).pass());
+    assertFalse(t.result("c4", false).pass());
+    assertEquals(GateMetric.parse("tpot.mean").orElseThrow(), t.gate().metric());
+  }
+}

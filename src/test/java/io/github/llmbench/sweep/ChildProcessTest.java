@@ -1,0 +1,123 @@
+package io.github.llmbench.sweep;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A server the kit starts, waits for and stops, checked from outside (its process ids). */
+class ChildProcessTest {
+  private static final Duration GRACE = Duration.ofMillis(500);
+
+  private static boolean gone(long pid, Duration within) throws Exception {
+    long deadline = System.nanoTime() + within.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (ProcessHandle.of(pid).map(h -> !h.isAlive()).orElse(true)) {
+        return true;
+      }
+      Thread.sleep(20);
+    }
+    return false;
+  }
+
+  @Test
+  void aCommandThatExitsAtOnceSaysItsCodeAndItsLog(@TempDir Path dir) {
+    try (ChildProcess s =
+        ChildProcess.start(
+            "echo loading; echo 'no such model' >&2; exit 3", dir.resolve("a.log"), GRACE)) {
+      IllegalStateException e =
+          assertThrows(
+              IllegalStateException.class,
+              () -> s.awaitReady(() -> false, Duration.ofSeconds(20), Duration.ofMillis(20)));
+      assertTrue(
+          e.getMessage().startsWith("the server exited with code 3 before it was ready"),
+          e.getMessage());
+      assertTrue(e.getMessage().endsWith("ends: loading | no such model"), e.getMessage());
+    }
+  }
+
+  @Test
+  void aServerNeverReadyIsStoppedAfterTheTimeout(@TempDir Path dir) throws Exception {
+    ChildProcess s = ChildProcess.start("echo up; exec sleep 30", dir.resolve("b.log"), GRACE);
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> s.awaitReady(() -> false, Duration.ofSeconds(1), Duration.ofMillis(50)));
+    assertTrue(e.getMessage().startsWith("the server was not ready within 1 s"), e.getMessage());
+    assertTrue(s.alive());
+    s.stop();
+    assertTrue(gone(s.pid(), Duration.ofSeconds(2)));
+  }
+
+  @Test
+  void stoppingEndsItsChildrenAndKillsWhatIgnoresSigterm(@TempDir Path dir) throws Exception {
+    ChildProcess s =
+        ChildProcess.start("trap '' TERM; sleep 30 & sleep 30; wait", dir.resolve("c.log"), GRACE);
+    int[] ready = {0};
+    s.awaitReady(() -> ++ready[0] > 3, Duration.ofSeconds(10), Duration.ofMillis(20));
+    List<Long> children =
+        ProcessHandle.of(s.pid()).orElseThrow().descendants().map(ProcessHandle::pid).toList();
+    assertEquals(2, children.size(), "two sleeps: " + children);
+    long start = System.nanoTime();
+    s.stop();
+    assertTrue(gone(s.pid(), Duration.ofSeconds(2)), "the shell, after SIGKILL");
+    for (long child : children) {
+      assertTrue(gone(child, Duration.ofSeconds(2)), "child " + child);
+    }
+    assertTrue(
+        System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "within the grace and a bit");
+    assertFalse(s.alive());
+  }
+
+  @Test
+  void portsAreFilledIn() {
+    assertEquals(
+        "vllm serve m --port 8123 --max-num-seqs 64",
+        ChildProcess.withPort("vllm serve m --port {port} --max-num-seqs 64", 8123));
+  }
+
+  /** A kit that started a server and is then ended by SIGTERM (Ctrl-C is SIGINT, handled alike). */
+  public static final class Holder {
+    public static void main(String[] args) throws Exception {
+      ChildProcess s = ChildProcess.start("exec sleep 60", Path.of(args[0]), GRACE);
+      System.out.println("server " + s.pid());
+      Thread.sleep(60_000);
+    }
+  }
+
+  @Test
+  void noServerOutlivesAKitEndedBySigterm(@TempDir Path dir) throws Exception {
+    Process kit =
+        new ProcessBuilder(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Holder.class.getName(),
+                dir.resolve("d.log").toString())
+            .redirectErrorStream(true)
+            .start();
+    long server;
+    try (BufferedReader out =
+        new BufferedReader(new InputStreamReader(kit.getInputStream(), StandardCharsets.UTF_8))) {
+      String line = out.readLine();
+      assertTrue(line != null && line.startsWith("server "), String.valueOf(line));
+      server = Long.parseLong(line.substring(7).trim());
+      assertTrue(ProcessHandle.of(server).map(ProcessHandle::isAlive).orElse(false));
+      kit.destroy(); // SIGTERM: the kit's shutdown hook stops its servers
+      assertTrue(kit.waitFor(10, TimeUnit.SECONDS));
+    } finally {
+      kit.destroyForcibly();
+    }
+    assertTrue(gone(server, Duration.ofSeconds(3)), "server " + server + " outlived the kit");
+  }
+}
