@@ -18,8 +18,7 @@ import java.util.function.Predicate;
  * excludes is one table ({@link #KINDS}) that {@code -Dhelp} prints. The behaviour of each mode is
  * the {@code run} package's, chosen from this value once.
  */
-public sealed interface RunModeSettings
-    permits RunModeSettings.Planned, SearchSettings, AbSettings, SweepSettings {
+public interface RunModeSettings {
 
   /** The mode's name, as the console and {@code -Dhelp} say it. */
   String modeName();
