@@ -319,8 +319,7 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
   @Override
   public LoadMode.Answer answer(RunAnalysis analysis, Optional<GoodputSpec> goodput) {
     AbFigures pairs = figures();
-    return new LoadMode.Answer(
-        AbSection.format(pairs), info -> info.withAb(pairs), Optional.empty());
+    return new LoadMode.Answer(AbSection.format(pairs), Optional.of(pairs), Optional.empty());
   }
 
   /**

@@ -126,7 +126,7 @@ final class CapacitySearchRun implements LoadMode.Running {
     CapacityFigures figures = CapacitySection.figures(verdict.get(), settings, goodput, a);
     return new LoadMode.Answer(
         CapacitySection.format(verdict.get(), settings, goodput, a),
-        info -> info.withCapacity(figures),
+        Optional.of(figures),
         Optional.ofNullable(verdict.get().capacity())
             .map(found -> new RunFigures.Capacity(found, settings.rate())));
   }

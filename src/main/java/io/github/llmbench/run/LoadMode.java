@@ -15,7 +15,7 @@ import io.github.llmbench.injection.ServerControl;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.records.RunRecorder;
 import io.github.llmbench.settings.BenchSettings;
-import io.github.llmbench.summary.RunInfo;
+import io.github.llmbench.summary.ModeFigures;
 import io.github.llmbench.workload.PreparedWorkload;
 import java.io.PrintStream;
 import java.net.URI;
@@ -24,7 +24,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.function.UnaryOperator;
 
 /**
  * A mode whose load runs in this JVM. What it decides before the load (its gates, its phases, its
@@ -106,11 +105,12 @@ public non-sealed interface LoadMode extends RunMode {
    * The mode's answer at the end of the run.
    *
    * @param text its console block (empty for none), also in the page
-   * @param info adds the mode's figures to the run's summary
+   * @param figures the mode's figures in the run's summary, empty for none
    * @param capacity the capacity a capacity gate judges, empty for none
    */
-  record Answer(String text, UnaryOperator<RunInfo> info, Optional<RunFigures.Capacity> capacity) {
-    public static final Answer NONE = new Answer("", i -> i, Optional.empty());
+  record Answer(
+      String text, Optional<ModeFigures> figures, Optional<RunFigures.Capacity> capacity) {
+    public static final Answer NONE = new Answer("", Optional.empty(), Optional.empty());
   }
 
   /** A mode's part of one run. */

@@ -314,7 +314,8 @@ final class RunEnd {
     RunAnalysis a = analysis(all, samples, clientProbe.close());
     Optional<GoodputSpec> goodput = gates.set().goodput();
     LoadMode.Answer answer = running.answer(a, goodput);
-    RunInfo info = answer.info().apply(runInfo(all, goodput));
+    RunInfo plain = runInfo(all, goodput);
+    RunInfo info = answer.figures().map(plain::withMode).orElse(plain);
     // the figures the gates can name, each level's goodput and the mode's answer included:
     // computed once, for the summary and the gates
     RunFigures figures = RunFigures.of(a, goodput).withCapacity(answer.capacity());
@@ -380,31 +381,32 @@ final class RunEnd {
                     g.limit().relative()
                         ? String.format(Locale.ROOT, "%+f%%", g.limit().value())
                         : Double.toString(g.limit().value())));
-    return new RunInfo(
-        RunInfo.date(LocalDateTime.now()),
-        target.embedded() ? RunInfo.SIMULATOR_BACKEND : "openai-" + settings.server().api().id(),
-        target.model(),
-        settings.injector().sharded() ? settings.injector().toString() : null,
-        target.baseUrl().toString(),
-        settings.server().api().path(),
-        w.describe(),
-        w.seed(),
-        settings.workload().inputLen(),
-        settings.workload().outputLen(),
-        w.rangeRatio(),
-        w.prefixLen(),
-        all.size() - measured.size(),
-        profiles.isEmpty() ? null : profiles,
-        SettingsDescription.of(settings, gates.describe()),
+    return RunInfo.builder()
+        .date(RunInfo.date(LocalDateTime.now()))
+        .backend(
+            target.embedded()
+                ? RunInfo.SIMULATOR_BACKEND
+                : "openai-" + settings.server().api().id())
+        .modelId(target.model())
+        .injector(settings.injector().sharded() ? settings.injector().toString() : null)
+        .baseUrl(target.baseUrl().toString())
+        .endpoint(settings.server().api().path())
+        .dataset(w.describe())
+        .seed(w.seed())
+        .inputLen(w.inputLen())
+        .outputLen(w.outputLen())
+        .rangeRatio(w.rangeRatio())
+        .prefixLen(w.prefixLen())
+        .warmupRequests(all.size() - measured.size())
+        .profiles(profiles.isEmpty() ? null : profiles)
+        .settings(SettingsDescription.of(settings, gates.describe()))
         // what was found before the load: the tokenizer, how exact the prompts are, the chat
         // template, the context
-        serverChecks.get(),
-        definitions,
-        null,
-        null,
-        goodput.map(GoodputSpec::toString).orElse(null),
-        analysisInputs(),
-        null);
+        .serverChecks(serverChecks.get())
+        .gateDefinitions(definitions)
+        .goodputObjectives(goodput.map(GoodputSpec::toString).orElse(null))
+        .analysisInputs(analysisInputs())
+        .build();
   }
 
   /** What a re-done report analyses with, typed (not read back from the settings' lines). */

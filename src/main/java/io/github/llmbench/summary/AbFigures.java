@@ -28,7 +28,8 @@ public record AbFigures(
     int trialSeconds,
     List<Pair> pairs,
     List<GateTrack> gates,
-    String stoppedBy) {
+    String stoppedBy)
+    implements ModeFigures {
 
   public AbFigures {
     pairs = pairs == null ? List.of() : List.copyOf(pairs);

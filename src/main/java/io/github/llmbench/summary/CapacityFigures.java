@@ -30,7 +30,8 @@ public record CapacityFigures(
     Double requestGoodputAtCapacity,
     Double goodputPctAtCapacity,
     String goodputObjectives,
-    String goodputObjectivesFrom) {
+    String goodputObjectivesFrom)
+    implements ModeFigures {
 
   /** The value of {@link #search} of a search over request rates. */
   public static final String RATE = "rate";

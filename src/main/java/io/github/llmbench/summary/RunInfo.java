@@ -61,10 +61,7 @@ public record RunInfo(
   public static final String SIMULATOR_BACKEND = "vllm-simulator";
 
   /** Nothing known. */
-  public static final RunInfo NONE =
-      new RunInfo(
-          null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-          null, null, null, null, null, null, null);
+  public static final RunInfo NONE = builder().build();
 
   public RunInfo {
     baseUrl = Secrets.withoutUserInfo(baseUrl);
@@ -109,111 +106,241 @@ public record RunInfo(
     return SIMULATOR_BACKEND.equals(backend);
   }
 
-  /** This run with a capacity search's answer. */
-  public RunInfo withCapacity(CapacityFigures c) {
-    return new RunInfo(
-        date,
-        backend,
-        modelId,
-        injector,
-        baseUrl,
-        endpoint,
-        dataset,
-        seed,
-        inputLen,
-        outputLen,
-        rangeRatio,
-        prefixLen,
-        warmupRequests,
-        profiles,
-        settings,
-        serverChecks,
-        gateDefinitions,
-        c,
-        injectors,
-        goodputObjectives,
-        analysisInputs,
-        ab);
+  /** This run with the mode's figures: a capacity search's answer, an A/B run's pairs. */
+  public RunInfo withMode(ModeFigures figures) {
+    return toBuilder().mode(figures).build();
   }
 
-  /** This run with an interleaved A/B run's answer. */
+  /** This run with a capacity search's answer (null: none). */
+  public RunInfo withCapacity(CapacityFigures c) {
+    return toBuilder().capacity(c).build();
+  }
+
+  /** This run with an interleaved A/B run's answer (null: none). */
   public RunInfo withAb(AbFigures figures) {
-    return new RunInfo(
-        date,
-        backend,
-        modelId,
-        injector,
-        baseUrl,
-        endpoint,
-        dataset,
-        seed,
-        inputLen,
-        outputLen,
-        rangeRatio,
-        prefixLen,
-        warmupRequests,
-        profiles,
-        settings,
-        serverChecks,
-        gateDefinitions,
-        capacity,
-        injectors,
-        goodputObjectives,
-        analysisInputs,
-        figures);
+    return toBuilder().ab(figures).build();
   }
 
   /** This run as the merge of injectors. */
   public RunInfo asMerge(List<InjectorRun> merged) {
-    return new RunInfo(
-        date,
-        backend,
-        modelId,
-        "merged: " + merged.size() + " injectors",
-        baseUrl,
-        endpoint,
-        dataset,
-        seed,
-        inputLen,
-        outputLen,
-        rangeRatio,
-        prefixLen,
-        warmupRequests,
-        profiles,
-        settings,
-        serverChecks,
-        gateDefinitions,
-        capacity,
-        List.copyOf(merged),
-        goodputObjectives,
-        analysisInputs,
-        ab);
+    return toBuilder()
+        .injector("merged: " + merged.size() + " injectors")
+        .injectors(List.copyOf(merged))
+        .build();
   }
 
   /** This run with the settings a re-done report analyses with. */
   public RunInfo withAnalysisInputs(AnalysisInputs inputs) {
-    return new RunInfo(
-        date,
-        backend,
-        modelId,
-        injector,
-        baseUrl,
-        endpoint,
-        dataset,
-        seed,
-        inputLen,
-        outputLen,
-        rangeRatio,
-        prefixLen,
-        warmupRequests,
-        profiles,
-        settings,
-        serverChecks,
-        gateDefinitions,
-        capacity,
-        injectors,
-        goodputObjectives,
-        inputs,
-        ab);
+    return toBuilder().analysisInputs(inputs).build();
+  }
+
+  /** A run's facts, set by name; what is not set stays absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** This run's facts, to change some. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.date = date;
+    b.backend = backend;
+    b.modelId = modelId;
+    b.injector = injector;
+    b.baseUrl = baseUrl;
+    b.endpoint = endpoint;
+    b.dataset = dataset;
+    b.seed = seed;
+    b.inputLen = inputLen;
+    b.outputLen = outputLen;
+    b.rangeRatio = rangeRatio;
+    b.prefixLen = prefixLen;
+    b.warmupRequests = warmupRequests;
+    b.profiles = profiles;
+    b.settings = settings;
+    b.serverChecks = serverChecks;
+    b.gateDefinitions = gateDefinitions;
+    b.capacity = capacity;
+    b.injectors = injectors;
+    b.goodputObjectives = goodputObjectives;
+    b.analysisInputs = analysisInputs;
+    b.ab = ab;
+    return b;
+  }
+
+  /** {@link RunInfo} by name. */
+  public static final class Builder {
+    private String date;
+    private String backend;
+    private String modelId;
+    private String injector;
+    private String baseUrl;
+    private String endpoint;
+    private String dataset;
+    private Long seed;
+    private Integer inputLen;
+    private Integer outputLen;
+    private Double rangeRatio;
+    private Integer prefixLen;
+    private Integer warmupRequests;
+    private Map<String, ServingFigures> profiles;
+    private Map<String, String> settings;
+    private Map<String, String> serverChecks;
+    private Map<String, String> gateDefinitions;
+    private CapacityFigures capacity;
+    private List<InjectorRun> injectors;
+    private String goodputObjectives;
+    private AnalysisInputs analysisInputs;
+    private AbFigures ab;
+
+    private Builder() {}
+
+    public Builder date(String v) {
+      date = v;
+      return this;
+    }
+
+    public Builder backend(String v) {
+      backend = v;
+      return this;
+    }
+
+    public Builder modelId(String v) {
+      modelId = v;
+      return this;
+    }
+
+    public Builder injector(String v) {
+      injector = v;
+      return this;
+    }
+
+    public Builder baseUrl(String v) {
+      baseUrl = v;
+      return this;
+    }
+
+    public Builder endpoint(String v) {
+      endpoint = v;
+      return this;
+    }
+
+    public Builder dataset(String v) {
+      dataset = v;
+      return this;
+    }
+
+    public Builder seed(Long v) {
+      seed = v;
+      return this;
+    }
+
+    public Builder inputLen(Integer v) {
+      inputLen = v;
+      return this;
+    }
+
+    public Builder outputLen(Integer v) {
+      outputLen = v;
+      return this;
+    }
+
+    public Builder rangeRatio(Double v) {
+      rangeRatio = v;
+      return this;
+    }
+
+    public Builder prefixLen(Integer v) {
+      prefixLen = v;
+      return this;
+    }
+
+    public Builder warmupRequests(Integer v) {
+      warmupRequests = v;
+      return this;
+    }
+
+    public Builder profiles(Map<String, ServingFigures> v) {
+      profiles = v;
+      return this;
+    }
+
+    public Builder settings(Map<String, String> v) {
+      settings = v;
+      return this;
+    }
+
+    public Builder serverChecks(Map<String, String> v) {
+      serverChecks = v;
+      return this;
+    }
+
+    public Builder gateDefinitions(Map<String, String> v) {
+      gateDefinitions = v;
+      return this;
+    }
+
+    public Builder capacity(CapacityFigures v) {
+      capacity = v;
+      return this;
+    }
+
+    public Builder injectors(List<InjectorRun> v) {
+      injectors = v;
+      return this;
+    }
+
+    public Builder goodputObjectives(String v) {
+      goodputObjectives = v;
+      return this;
+    }
+
+    public Builder analysisInputs(AnalysisInputs v) {
+      analysisInputs = v;
+      return this;
+    }
+
+    public Builder ab(AbFigures v) {
+      ab = v;
+      return this;
+    }
+
+    /**
+     * The mode's figures, each in its own field of {@code summary.json} ({@code capacity}, {@code
+     * ab}).
+     */
+    public Builder mode(ModeFigures figures) {
+      if (figures instanceof CapacityFigures c) {
+        capacity = c;
+      } else if (figures instanceof AbFigures f) {
+        ab = f;
+      }
+      return this;
+    }
+
+    public RunInfo build() {
+      return new RunInfo(
+          date,
+          backend,
+          modelId,
+          injector,
+          baseUrl,
+          endpoint,
+          dataset,
+          seed,
+          inputLen,
+          outputLen,
+          rangeRatio,
+          prefixLen,
+          warmupRequests,
+          profiles,
+          settings,
+          serverChecks,
+          gateDefinitions,
+          capacity,
+          injectors,
+          goodputObjectives,
+          analysisInputs,
+          ab);
+    }
   }
 }
