@@ -317,7 +317,12 @@ class SettingsTableTest {
       List<SettingsTable.Setting<?>> listed = (List<SettingsTable.Setting<?>>) list.get(null);
       Set<String> listedNames = new TreeSet<>();
       listed.forEach(x -> listedNames.add(x.name()));
-      assertEquals(defined, listedNames, group.getSimpleName() + " lists what it defines");
+      if (group == SimulatorSettings.class) {
+        // its list is the simulator's knob table's (SimKnobsTest); a few have constants too
+        assertTrue(listedNames.containsAll(defined), defined.toString());
+      } else {
+        assertEquals(defined, listedNames, group.getSimpleName() + " lists what it defines");
+      }
       registered.addAll(listed);
     }
     registered.add(SettingsTable.HELP);
