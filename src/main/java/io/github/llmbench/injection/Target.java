@@ -54,7 +54,8 @@ public final class Target implements AutoCloseable {
                   .config()
                   // agent sessions' prefix cache hits by step need each request's cached tokens
                   .withPromptTokensDetails(settings.workload().sessions().isPresent())
-                  // the noise draws from the run's seed: a pinned run repeats its step times
+                  // the noise and the speculation draw from the run's seed: a pinned run repeats
+                  // them
                   .withSeed(settings.workload().seed()));
       baseUrls = List.of(URI.create(simulator.baseUrl()));
     }
