@@ -40,7 +40,7 @@ class ArchitectureTest {
           Map.entry("servers", Set.of()),
           Map.entry("endpoints", Set.of("core")),
           Map.entry("catalog", Set.of()),
-          Map.entry("settings", Set.of("core", "catalog", "endpoints")),
+          Map.entry("settings", Set.of("core", "catalog", "endpoints", "simulator")),
           Map.entry("workload", Set.of("core", "settings", "endpoints")),
           Map.entry(
               "injection",

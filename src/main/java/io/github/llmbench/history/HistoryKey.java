@@ -18,6 +18,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * What must match for two runs to be comparable: the testbed (the server's kind and the model it
@@ -38,39 +39,34 @@ public record HistoryKey(String id, Map<String, String> fields) {
 
   /** The settings' lines ({@code summary.json}'s {@code settings}) that change the figures. */
   static final List<String> SETTINGS =
-      List.of(
-          ServerSettings.API.name(),
-          ServerSettings.EXTRA_BODY.name(),
-          LoadSettings.CONC.name(),
-          LoadSettings.LADDER.name(),
-          LoadSettings.RATE.name(),
-          LoadSettings.RAMP.name(),
-          LoadSettings.MAX_CONC.name(),
-          LoadSettings.DURATION.name(),
-          LoadSettings.PROMPTS.name(),
-          LoadSettings.TRIALS.name(),
-          SearchSettings.SEARCH.name(),
-          Level.WARMUP.tag(),
-          WorkloadSettings.DATASET.name(),
-          WorkloadSettings.INPUT_LEN.name(),
-          WorkloadSettings.OUTPUT_LEN.name(),
-          WorkloadSettings.RANGE_RATIO.name(),
-          "input lengths",
-          "output lengths",
-          WorkloadSettings.PREFIX_LEN.name(),
-          WorkloadSettings.PREFIX_GROUPS.name(),
-          WorkloadSettings.TURNS.name(),
-          WorkloadSettings.TRACE_SPEED.name(),
-          Images.IMAGES.name(),
-          SimulatorSettings.SIM_MODEL.name(),
-          SimulatorSettings.SIM_GPU.name(),
-          SimulatorSettings.SIM_DIALECT.name(),
-          "sim.engine",
-          SimulatorSettings.SIM_FAULTS.name(),
-          SimulatorSettings.SIM_TOKENS_PER_CHUNK.name(),
-          SimulatorSettings.SIM_REASONING.name(),
-          SimulatorSettings.SIM_SPECULATIVE.name(),
-          SimulatorSettings.SIM_KV_TRANSFER.name());
+      Stream.concat(
+              Stream.of(
+                  ServerSettings.API.name(),
+                  ServerSettings.EXTRA_BODY.name(),
+                  LoadSettings.CONC.name(),
+                  LoadSettings.LADDER.name(),
+                  LoadSettings.RATE.name(),
+                  LoadSettings.RAMP.name(),
+                  LoadSettings.MAX_CONC.name(),
+                  LoadSettings.DURATION.name(),
+                  LoadSettings.PROMPTS.name(),
+                  LoadSettings.TRIALS.name(),
+                  SearchSettings.SEARCH.name(),
+                  Level.WARMUP.tag(),
+                  WorkloadSettings.DATASET.name(),
+                  WorkloadSettings.INPUT_LEN.name(),
+                  WorkloadSettings.OUTPUT_LEN.name(),
+                  WorkloadSettings.RANGE_RATIO.name(),
+                  "input lengths",
+                  "output lengths",
+                  WorkloadSettings.PREFIX_LEN.name(),
+                  WorkloadSettings.PREFIX_GROUPS.name(),
+                  WorkloadSettings.TURNS.name(),
+                  WorkloadSettings.TRACE_SPEED.name(),
+                  Images.IMAGES.name()),
+              // the embedded simulator's lines that say which server it plays (not its noise)
+              SimulatorSettings.keyedLines().stream())
+          .toList();
 
   /** The key of these fields. */
   public static HistoryKey of(Map<String, String> fields) {

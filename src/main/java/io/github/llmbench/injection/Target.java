@@ -1,13 +1,6 @@
 package io.github.llmbench.injection;
 
 import io.github.llmbench.settings.BenchSettings;
-import io.github.llmbench.settings.SettingsException;
-import io.github.llmbench.settings.SimulatorSettings;
-import io.github.llmbench.simulator.Dialect;
-import io.github.llmbench.simulator.SimFaults;
-import io.github.llmbench.simulator.SimNoise;
-import io.github.llmbench.simulator.SimSpeculation;
-import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
 import io.github.llmbench.workload.PreparedWorkload;
 import io.github.llmbench.workload.ServerTokenizer;
@@ -51,37 +44,19 @@ public final class Target implements AutoCloseable {
    * be ready, saying so on {@code out}.
    */
   public static Target resolve(BenchSettings settings, PrintStream out) {
-    // checked with a real server too: a bad -Dsim.faults is refused as any other bad setting
-    SimFaults faults = simFaults(settings.simulator().engine());
     VllmSimulator simulator = null;
     List<URI> baseUrls = settings.server().routing().baseUrls();
     if (baseUrls.isEmpty()) {
       simulator =
           VllmSimulator.start(
-              SimulatorConfig.defaults()
-                  .withModel(settings.simulator().model())
-                  .withGpu(settings.simulator().gpu())
-                  .withDialect(Dialect.fromId(settings.simulator().dialect()))
-                  .withTp(settings.simulator().engine().tp())
-                  .withMaxNumSeqs(settings.simulator().engine().maxNumSeqs())
-                  .withMaxNumBatchedTokens(settings.simulator().engine().maxNumBatchedTokens())
-                  .withGpuMemoryUtilization(settings.simulator().engine().gpuMemoryUtilization())
-                  .withFaults(faults)
-                  .withTokensPerChunk(settings.simulator().engine().tokensPerChunk())
-                  .withReasoningTokens(settings.simulator().engine().reasoningTokens())
-                  .withSpeculation(
-                      new SimSpeculation(
-                          settings.simulator().engine().speculative().tokens(),
-                          settings.simulator().engine().speculative().acceptance()))
-                  .withKvTransfer(settings.simulator().engine().kvTransferGbPerS())
-                  .withLoraModules(settings.simulator().engine().loraModules())
+              settings
+                  .simulator()
+                  .config()
                   // agent sessions' prefix cache hits by step need each request's cached tokens
                   .withPromptTokensDetails(settings.workload().sessions().isPresent())
-                  .withNoise(
-                      new SimNoise(
-                          settings.simulator().engine().noise(),
-                          settings.simulator().engine().slowdown(),
-                          settings.workload().seed())));
+                  // the noise and the speculation draw from the run's seed: a pinned run repeats
+                  // them
+                  .withSeed(settings.workload().seed()));
       baseUrls = List.of(URI.create(simulator.baseUrl()));
     }
     try {
@@ -140,19 +115,6 @@ public final class Target implements AutoCloseable {
       }
     }
     return models;
-  }
-
-  /**
-   * {@code -Dsim.faults}, parsed by the simulator's grammar before it starts.
-   *
-   * @throws SettingsException on a bad value, as any other bad setting
-   */
-  static SimFaults simFaults(SimulatorSettings.SimEngine engine) {
-    try {
-      return SimFaults.parse(engine.faults());
-    } catch (IllegalArgumentException e) {
-      throw SettingsException.invalid("sim.faults", engine.faults(), SimFaults.ACCEPTED);
-    }
   }
 
   /**

@@ -16,8 +16,6 @@ import io.github.llmbench.settings.SearchSettings;
 import io.github.llmbench.settings.ServerSettings;
 import io.github.llmbench.settings.ServerSettings.RequestOptions;
 import io.github.llmbench.settings.SettingsTable;
-import io.github.llmbench.settings.SimulatorSettings;
-import io.github.llmbench.settings.SimulatorSettings.SimEngine;
 import io.github.llmbench.settings.WorkloadSettings;
 import java.net.URI;
 import java.time.Instant;
@@ -69,7 +67,8 @@ public final class SettingsDescription {
     gatesLine.ifPresent(line -> m.put(GateSettings.GATES.name(), line));
     s.ab().ifPresent(ab -> m.put(AbSettings.CANDIDATE_URL.name(), ab(ab, s.load())));
     if (s.server().baseUrl().isEmpty()) {
-      putSimulator(m, s.simulator(), s.workload().seed());
+      // what it plays, its engine and what it adds to it: each knob's line, as its table words it
+      m.putAll(s.simulator().lines(s.workload().seed()));
     }
     putInjector(m, s.injector(), s.load());
     m.put(BenchSettings.API_KEY_ENV, s.apiKey().isPresent() ? "set (not shown)" : "not set");
@@ -316,73 +315,6 @@ public final class SettingsDescription {
               + (gatlingRecords == GatlingRecords.ALL
                   ? "its TTFT, TPOT and one ITL record per chunk gap)"
                   : "its TTFT and TPOT)"));
-    }
-  }
-
-  /** The embedded simulator: what it plays, its engine and what it adds to it. */
-  private static void putSimulator(Map<String, String> m, SimulatorSettings simulator, long seed) {
-    m.put(SimulatorSettings.SIM_MODEL.name(), simulator.model());
-    m.put(SimulatorSettings.SIM_GPU.name(), simulator.gpu());
-    if (!simulator.dialect().equals(SimulatorSettings.DEFAULT_DIALECT)) {
-      m.put(SimulatorSettings.SIM_DIALECT.name(), simulator.dialect());
-    }
-    SimEngine simEngine = simulator.engine();
-    m.put(
-        "sim.engine",
-        "tp "
-            + simEngine.tp()
-            + ", max_num_seqs "
-            + simEngine.maxNumSeqs()
-            + ", max_num_batched_tokens "
-            + simEngine.maxNumBatchedTokens()
-            + ", gpu_memory_utilization "
-            + simEngine.gpuMemoryUtilization());
-    putSimEngineChanges(m, simEngine, seed);
-  }
-
-  /** The simulated engine's faults, noise, slowdown, chunking and reasoning, where set. */
-  private static void putSimEngineChanges(Map<String, String> m, SimEngine simEngine, long seed) {
-    if (simEngine.anyFaults()) {
-      m.put(SimulatorSettings.SIM_FAULTS.name(), simEngine.faults());
-    }
-    if (simEngine.noise() > 0) {
-      m.put(
-          SimulatorSettings.SIM_NOISE.name(),
-          Level.plainNumber(simEngine.noise())
-              + " (each step x a lognormal jitter of this CV x a drift of CV "
-              + Level.plainNumber(simEngine.noise() / 2)
-              + " over ~5 s; from seed "
-              + seed
-              + ")");
-    }
-    if (simEngine.slowdown() != 1) {
-      m.put(
-          SimulatorSettings.SIM_SLOWDOWN.name(),
-          Level.plainNumber(simEngine.slowdown()) + " (every engine step this many times as long)");
-    }
-    if (simEngine.tokensPerChunk() != 1) {
-      m.put(
-          SimulatorSettings.SIM_TOKENS_PER_CHUNK.name(),
-          simEngine.tokensPerChunk() + " (tokens in each stream chunk)");
-    }
-    if (simEngine.speculative().tokens() > 0) {
-      m.put(
-          SimulatorSettings.SIM_SPECULATIVE.name(),
-          simEngine.speculative().tokens()
-              + ":"
-              + Level.plainNumber(simEngine.speculative().acceptance())
-              + " (drafts per decode step : each one's chance to be kept)");
-    }
-    if (simEngine.kvTransferGbPerS() > 0) {
-      m.put(
-          SimulatorSettings.SIM_KV_TRANSFER.name(),
-          Level.plainNumber(simEngine.kvTransferGbPerS())
-              + " GB/s (disaggregated: the KV link between prefill and decode)");
-    }
-    if (simEngine.reasoningTokens() > 0) {
-      m.put(
-          SimulatorSettings.SIM_REASONING.name(),
-          simEngine.reasoningTokens() + " (thinking tokens before each chat answer)");
     }
   }
 

@@ -18,10 +18,10 @@ public final class EarlyExit {
 
   private EarlyExit() {}
 
-  /** With {@code -Dhelp}: prints every setting and ends the JVM (status 0). */
+  /** With {@code -Dhelp}: prints every setting, or a topic's, and ends the JVM (status 0). */
   public static void ifHelpAsked() {
     if (System.getProperty("help") != null) {
-      System.out.print(SettingsTable.help());
+      System.out.print(onBadInput(() -> SettingsTable.help(System.getProperty("help"))));
       System.out.flush();
       Runtime.getRuntime().halt(0);
     }

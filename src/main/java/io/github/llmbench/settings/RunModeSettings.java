@@ -133,11 +133,12 @@ public interface RunModeSettings {
     StringBuilder sb = new StringBuilder("\nRun modes: which load shapes each takes\n");
     List<String> columns = new ArrayList<>(List.of(Planned.LEVELS.modeName()));
     KINDS.forEach(k -> columns.add(k.name()));
-    sb.append(String.format(Locale.ROOT, "  %-28s", ""));
+    // indented past the settings' "  -D" lines, so no row reads as a setting
+    sb.append(String.format(Locale.ROOT, "    %-28s", ""));
     columns.forEach(c -> sb.append(String.format(Locale.ROOT, " %-24s", c)));
     sb.append('\n');
     for (LoadShape shape : LoadShape.values()) {
-      sb.append(String.format(Locale.ROOT, "  %-28s %-24s", shape.label(), "yes"));
+      sb.append(String.format(Locale.ROOT, "    %-28s %-24s", shape.label(), "yes"));
       KINDS.forEach(
           k -> sb.append(String.format(Locale.ROOT, " %-24s", k.refuses(shape) ? "no" : "yes")));
       sb.append('\n');

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
  * The registry of the kit's {@code -D} settings: the groups, in one list, each a file that holds
@@ -96,32 +97,53 @@ public final class SettingsTable {
   static final String REPORT = "Report, gates and capacity search";
   static final String SCALE = "Telemetry, scale-out and records";
 
+  /**
+   * A {@code -Dhelp=<topic>}: one group's settings, printed alone under the heading the full list
+   * prints them under (a heading may hold several topics: {@code ab}, {@code gates}, ...).
+   *
+   * @param id what {@code -Dhelp=} names it by
+   */
+  record Topic(String id, List<Setting<?>> settings) {}
+
+  /** The groups of settings, each a topic, in the order {@code -Dhelp} prints them. */
+  static final List<Topic> TOPICS =
+      List.of(
+          new Topic("server", ServerSettings.SETTINGS),
+          new Topic("load", LoadSettings.SETTINGS),
+          new Topic("workload", WorkloadSettings.SETTINGS),
+          new Topic("sessions", SessionSettings.SETTINGS),
+          new Topic("images", Images.SETTINGS),
+          new Topic("sim", SimulatorSettings.SETTINGS),
+          new Topic("report", ReportSettings.SETTINGS),
+          new Topic("gates", GateSettings.SETTINGS),
+          new Topic("search", SearchSettings.SETTINGS),
+          new Topic("ab", AbSettings.SETTINGS),
+          new Topic("sweep", SweepSettings.SETTINGS),
+          new Topic("telemetry", TelemetrySettings.SETTINGS),
+          new Topic("export", ExportSettings.SETTINGS),
+          new Topic("injector", InjectorSettings.SETTINGS),
+          new Topic("records", GatlingRecords.SETTINGS));
+
+  /** What {@code -Dhelp} takes: nothing (or Maven's {@code true}) for every setting, or a topic. */
+  private static final String HELP_ACCEPTED =
+      "empty or true (every setting), or a topic: "
+          + String.join(", ", TOPICS.stream().map(Topic::id).toList());
+
   public static final Setting<String> HELP =
       Setting.without(
-          SCALE, "help", "none", "any value", "print this list and exit", Parser.text());
+          SCALE,
+          "help",
+          "none",
+          HELP_ACCEPTED,
+          "print this list (or a topic's settings) and exit",
+          (name, raw) -> {
+            topic(raw); // refuses a topic it does not know
+            return raw;
+          });
 
-  /** The groups of settings, in the order {@code -Dhelp} prints them. */
-  static final List<List<Setting<?>>> GROUPS =
-      List.of(
-          ServerSettings.SETTINGS,
-          LoadSettings.SETTINGS,
-          WorkloadSettings.SETTINGS,
-          SessionSettings.SETTINGS,
-          Images.SETTINGS,
-          SimulatorSettings.SETTINGS,
-          ReportSettings.SETTINGS,
-          GateSettings.SETTINGS,
-          SearchSettings.SETTINGS,
-          AbSettings.SETTINGS,
-          SweepSettings.SETTINGS,
-          TelemetrySettings.SETTINGS,
-          ExportSettings.SETTINGS,
-          InjectorSettings.SETTINGS,
-          GatlingRecords.SETTINGS,
-          List.of(HELP));
-
-  /** The settings, in the order {@code -Dhelp} prints them. */
-  public static final List<Setting<?>> ALL = GROUPS.stream().flatMap(List::stream).toList();
+  /** The settings, in the order {@code -Dhelp} prints them: the topics', then the help. */
+  public static final List<Setting<?>> ALL =
+      Stream.concat(TOPICS.stream().flatMap(t -> t.settings().stream()), Stream.of(HELP)).toList();
 
   private static final Map<String, Setting<?>> BY_NAME = new LinkedHashMap<>();
 
@@ -409,14 +431,62 @@ public final class SettingsTable {
     return previous[b.length()];
   }
 
-  /** {@code -Dhelp}: every setting with its default, accepted values and meaning, by group. */
+  /**
+   * {@code -Dhelp}: every setting with its default, accepted values and meaning, by group; then
+   * which load shapes each run mode takes.
+   */
   public static String help() {
+    StringBuilder sb = header();
+    appendSettings(sb, ALL);
+    sb.append(RunModeSettings.helpTable());
+    return sb.toString();
+  }
+
+  /**
+   * {@code -Dhelp=<value>}: with no value (or Maven's {@code true}) every setting, as {@link
+   * #help()}; with a topic's id ({@code sim}, {@code gates}, {@code ab}, ...) that topic's settings
+   * alone, under their heading.
+   *
+   * @throws SettingsException for a topic it does not know, naming the value and the topics
+   */
+  public static String help(String value) {
+    Optional<Topic> topic = topic(value);
+    if (topic.isEmpty()) {
+      return help();
+    }
+    StringBuilder sb = header();
+    appendSettings(sb, topic.get().settings());
+    sb.append("\n(-Dhelp lists every setting; ")
+        .append(HELP_ACCEPTED.substring(HELP_ACCEPTED.indexOf("a topic")))
+        .append(")\n");
+    return sb.toString();
+  }
+
+  /** The topic {@code -Dhelp=value} asks for; empty for every setting (no value, {@code true}). */
+  private static Optional<Topic> topic(String value) {
+    String v = value == null ? "" : value.trim().toLowerCase(Locale.ROOT);
+    if (v.isEmpty() || v.equals("true")) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        TOPICS.stream()
+            .filter(t -> t.id().equals(v))
+            .findFirst()
+            .orElseThrow(() -> SettingsException.invalid(HELP.name(), value, HELP_ACCEPTED)));
+  }
+
+  private static StringBuilder header() {
     StringBuilder sb = new StringBuilder();
     sb.append(
         "gatling-llm-bench settings: mvn gatling:test -D<name>=<value> ...  (docs/settings.md has the details)\n");
     sb.append("The API key comes from the environment, OPENAI_API_KEY, never from a property.\n");
+    return sb;
+  }
+
+  /** Each setting's two lines, under its heading where the heading changes. */
+  private static void appendSettings(StringBuilder sb, List<Setting<?>> settings) {
     String group = null;
-    for (Setting<?> s : ALL) {
+    for (Setting<?> s : settings) {
       if (!s.group().equals(group)) {
         group = s.group();
         sb.append('\n').append(group).append(":\n");
@@ -431,7 +501,5 @@ public final class SettingsTable {
               s.defaultValue(),
               s.accepted()));
     }
-    sb.append(RunModeSettings.helpTable());
-    return sb.toString();
   }
 }

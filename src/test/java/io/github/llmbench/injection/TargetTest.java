@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SettingsException;
-import io.github.llmbench.settings.SimulatorSettings;
+import io.github.llmbench.simulator.SimulatorConfig;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.List;
@@ -15,33 +15,29 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code -Dsim.faults}: typed in the settings, parsed by the simulator's grammar before it starts;
- * the models a run names, checked against what the server lists.
+ * {@code -Dsim.faults}: typed in the settings, parsed by the simulator's grammar as they are read,
+ * before the simulator starts and with a real server too; the models a run names, checked against
+ * what the server lists.
  */
 class TargetTest {
 
-  private static SimulatorSettings.SimEngine engine(String faults) {
-    return BenchSettings.from(Map.of("sim.faults", faults), Map.<String, String>of()::get)
-        .simulator()
-        .engine();
+  private static SimulatorConfig simulator(Map<String, String> props) {
+    return BenchSettings.from(props, Map.<String, String>of()::get).simulator().config();
   }
 
   private static String error(String faults) {
-    return assertThrows(SettingsException.class, () -> Target.simFaults(engine(faults)))
+    return assertThrows(SettingsException.class, () -> simulator(Map.of("sim.faults", faults)))
         .getMessage();
   }
 
   @Test
-  void simFaultsAreParsedBeforeTheSimulatorStarts() {
+  void simFaultsAreParsedAsTheSettingsAreRead() {
     assertEquals(
-        "429:0.1,stall:0.05:30.0", Target.simFaults(engine("429:0.1,stall:0.05:30")).toString());
-    assertFalse(Target.simFaults(engine("none")).any());
-    assertFalse(engine("none").anyFaults());
-    assertFalse(
-        Target.simFaults(
-                BenchSettings.from(Map.of(), Map.<String, String>of()::get).simulator().engine())
-            .any(),
-        "none by default");
+        "429:0.1,stall:0.05:30.0",
+        simulator(Map.of("sim.faults", "429:0.1,stall:0.05:30")).faults().toString());
+    assertFalse(simulator(Map.of("sim.faults", "none")).faults().any());
+    assertFalse(simulator(Map.of("sim.faults", "NONE")).faults().any());
+    assertFalse(simulator(Map.of()).faults().any(), "none by default");
     String faults = error("teapot:0.5");
     assertTrue(
         faults.contains("-Dsim.faults=teapot:0.5")
@@ -49,6 +45,10 @@ class TargetTest {
         faults);
     assertTrue(
         error("429:0.7,500:0.7").startsWith("Invalid -Dsim.faults=429:0.7,500:0.7: expected "));
+    assertThrows(
+        SettingsException.class,
+        () -> simulator(Map.of("sim.faults", "teapot:0.5", "base.url", "http://127.0.0.1:9")),
+        "refused as any other bad setting, with a real server too");
   }
 
   private static BenchSettings settings(Map<String, String> props) {

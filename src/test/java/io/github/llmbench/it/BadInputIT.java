@@ -113,4 +113,25 @@ class BadInputIT {
     assertFalse(o.stdout().contains("started"), "no load: " + o.stdout());
     assertTrue(o.stderr().isBlank(), o.stderr());
   }
+
+  @Test
+  void anUnknownHelpTopicIsOneLineAndBadInput(@TempDir Path results) throws Exception {
+    GatlingProcess.Outcome o = gatling(results, "help=simulator");
+    assertEquals(LlmBench.EXIT_BAD_INPUT, o.exitCode());
+    assertEquals(
+        "gatling-llm-bench: Invalid -Dhelp=simulator: expected empty or true (every setting), or a"
+            + " topic: server, load, workload, sessions, images, sim, report, gates, search, ab,"
+            + " sweep, telemetry, export, injector, records",
+        o.stderr().strip());
+    assertFalse(o.stdout().contains("started"), o.stdout());
+  }
+
+  @Test
+  void aHelpTopicListsItsSettingsAlone(@TempDir Path results) throws Exception {
+    GatlingProcess.Outcome o = gatling(results, "help=gates");
+    assertEquals(0, o.exitCode(), o.stderr());
+    assertTrue(o.stdout().contains(SettingsTable.help("gates")), o.stdout());
+    assertFalse(o.stdout().contains("-Dconc "), "another topic's: " + o.stdout());
+    assertFalse(o.stdout().contains("started"), "no load: " + o.stdout());
+  }
 }

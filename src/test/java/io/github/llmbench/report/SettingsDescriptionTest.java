@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.settings.BenchSettings;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,6 +52,67 @@ class SettingsDescriptionTest {
   void theSimulatorDialectOnlyWhenNotTheDefault() {
     assertEquals("llamacpp", describe(Map.of("sim.dialect", "llamacpp")).get("sim.dialect"));
     assertFalse(describe(Map.of()).containsKey("sim.dialect"));
+  }
+
+  /** Every -Dsim.* set: the simulator's lines, each in its place, as they were before its table. */
+  @Test
+  void theSimulatorsLinesAreAsBefore() {
+    Map<String, String> props = new HashMap<>();
+    props.put("seed", "7");
+    props.put("sim.model", "sim-tiny");
+    props.put("sim.gpu", "rtx4090");
+    props.put("sim.tp", "2");
+    props.put("sim.max_num_seqs", "64");
+    props.put("sim.max_num_batched_tokens", "4096");
+    props.put("sim.gpu_memory_utilization", "0.8");
+    props.put("sim.faults", "429:0.1,cut:0.05");
+    props.put("sim.noise", "0.1");
+    props.put("sim.slowdown", "1.5");
+    props.put("sim.tokens.per.chunk", "4");
+    props.put("sim.reasoning", "12");
+    props.put("sim.speculative", "3:0.7");
+    props.put("sim.kv.transfer", "25");
+    props.put("sim.dialect", "sglang");
+    props.put("sim.lora", "sql,chat");
+    List<String> lines = new ArrayList<>();
+    describe(props)
+        .forEach(
+            (k, v) -> {
+              if (k.startsWith("sim.")) {
+                lines.add(k + " = " + v);
+              }
+            });
+    assertEquals(
+        List.of(
+            "sim.model = sim-tiny",
+            "sim.gpu = rtx4090",
+            "sim.dialect = sglang",
+            "sim.engine = tp 2, max_num_seqs 64, max_num_batched_tokens 4096,"
+                + " gpu_memory_utilization 0.8",
+            "sim.faults = 429:0.1,cut:0.05",
+            "sim.noise = 0.1 (each step x a lognormal jitter of this CV x a drift of CV 0.05 over"
+                + " ~5 s; from seed 7)",
+            "sim.slowdown = 1.5 (every engine step this many times as long)",
+            "sim.tokens.per.chunk = 4 (tokens in each stream chunk)",
+            "sim.speculative = 3:0.7 (drafts per decode step : each one's chance to be kept)",
+            "sim.kv.transfer = 25 GB/s (disaggregated: the KV link between prefill and decode)",
+            "sim.reasoning = 12 (thinking tokens before each chat answer)"),
+        lines);
+    assertEquals(
+        Map.of(
+            "sim.model",
+            "qwen2.5-7b-instruct",
+            "sim.gpu",
+            "rtx4080-32gb",
+            "sim.engine",
+            "tp 1, max_num_seqs 256, max_num_batched_tokens 2048, gpu_memory_utilization 0.9"),
+        Map.copyOf(
+            describe(Map.of("sim.faults", "NONE", "sim.speculative", "none", "sim.noise", "-0"))
+                .entrySet()
+                .stream()
+                .filter(e -> e.getKey().startsWith("sim."))
+                .collect(java.util.stream.Collectors.toMap(e -> e.getKey(), e -> e.getValue()))),
+        "defaults, in any case, have no line");
   }
 
   @Test

@@ -14,6 +14,7 @@ import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.endpoints.Endpoints;
 import io.github.llmbench.endpoints.Figures;
+import io.github.llmbench.simulator.SimKnobs;
 import io.github.llmbench.simulator.SimulatorConfig;
 import java.net.URI;
 import java.nio.file.Files;
@@ -691,14 +692,14 @@ class BenchSettingsTest {
   @Test
   void simulatorEngineSettings() {
     BenchSettings d = read(Map.of());
-    assertEquals(1, d.simulator().engine().tp());
-    assertEquals(256, d.simulator().engine().maxNumSeqs());
-    assertEquals(2048, d.simulator().engine().maxNumBatchedTokens());
-    assertEquals(0.9, d.simulator().engine().gpuMemoryUtilization());
-    assertFalse(d.simulator().engine().anyFaults());
-    assertEquals(0.0, d.simulator().engine().noise());
-    assertEquals(1.0, d.simulator().engine().slowdown());
-    assertFalse(d.simulator().engine().anyNoise());
+    assertEquals(1, d.simulator().config().tp());
+    assertEquals(256, d.simulator().config().maxNumSeqs());
+    assertEquals(2048, d.simulator().config().maxNumBatchedTokens());
+    assertEquals(0.9, d.simulator().config().gpuMemoryUtilization());
+    assertFalse(d.simulator().config().faults().any());
+    assertEquals(0.0, d.simulator().config().noise().cv());
+    assertEquals(1.0, d.simulator().config().noise().slowdown());
+    assertTrue(d.simulator().config().noise().off());
     assertEquals(1, d.report().roofline().tp());
 
     BenchSettings s =
@@ -714,14 +715,14 @@ class BenchSettingsTest {
                 "0.8",
                 "sim.faults",
                 "429:0.1,stall:0.05:30"));
-    assertEquals(2, s.simulator().engine().tp());
+    assertEquals(2, s.simulator().config().tp());
     assertEquals(2, s.report().roofline().tp(), "the roofline follows sim.tp for embedded runs");
-    assertEquals(64, s.simulator().engine().maxNumSeqs());
-    assertEquals(4096, s.simulator().engine().maxNumBatchedTokens());
-    assertEquals(0.8, s.simulator().engine().gpuMemoryUtilization());
+    assertEquals(64, s.simulator().config().maxNumSeqs());
+    assertEquals(4096, s.simulator().config().maxNumBatchedTokens());
+    assertEquals(0.8, s.simulator().config().gpuMemoryUtilization());
     assertEquals(
         "429:0.1,stall:0.05:30",
-        s.simulator().engine().faults(),
+        s.simulator().config().get(SimKnobs.FAULTS),
         "as typed: the simulator parses it (TargetTest)");
     assertEquals(
         1,
@@ -742,13 +743,13 @@ class BenchSettingsTest {
   @Test
   void simulatorNoiseAndSlowdown() {
     BenchSettings s = read(Map.of("sim.noise", "0.1", "sim.slowdown", "1.10"));
-    assertEquals(0.1, s.simulator().engine().noise());
-    assertEquals(1.10, s.simulator().engine().slowdown());
-    assertTrue(s.simulator().engine().anyNoise());
-    assertTrue(read(Map.of("sim.slowdown", "0.9")).simulator().engine().anyNoise());
-    assertTrue(read(Map.of("sim.noise", "0.05")).simulator().engine().anyNoise());
-    assertFalse(
-        read(Map.of("sim.noise", "0", "sim.slowdown", "1")).simulator().engine().anyNoise());
+    assertEquals(0.1, s.simulator().config().noise().cv());
+    assertEquals(1.10, s.simulator().config().noise().slowdown());
+    assertFalse(s.simulator().config().noise().off());
+    assertFalse(read(Map.of("sim.slowdown", "0.9")).simulator().config().noise().off());
+    assertFalse(read(Map.of("sim.noise", "0.05")).simulator().config().noise().off());
+    assertTrue(
+        read(Map.of("sim.noise", "0", "sim.slowdown", "1")).simulator().config().noise().off());
 
     assertEquals(
         "Invalid -Dsim.noise=abc: expected a number from 0 to 1 (a coefficient of variation: 0.1"
@@ -789,7 +790,7 @@ class BenchSettingsTest {
     assertEquals(List.of(), s.load().imageLadder());
     assertEquals(
         SimulatorSettings.DEFAULT_VISION_MODEL, s.simulator().model(), "a model that sees them");
-    assertEquals(SimulatorSettings.DEFAULT_MODEL, read(Map.of("images", "0")).simulator().model());
+    assertEquals(SimKnobs.MODEL.defaultValue(), read(Map.of("images", "0")).simulator().model());
     assertEquals(Images.NONE, read(Map.of()).workload().images());
 
     BenchSettings ladder = read(Map.of("images", "0,1,4", "conc", "4", "prompts", "10"));

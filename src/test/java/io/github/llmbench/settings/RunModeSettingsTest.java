@@ -112,10 +112,10 @@ class RunModeSettingsTest {
     for (LoadShape shape : LoadShape.values()) {
       String row =
           lines.stream()
-              .filter(l -> l.startsWith("  " + shape.label() + " "))
+              .filter(l -> l.startsWith("    " + shape.label() + " "))
               .findFirst()
               .orElseThrow();
-      List<String> cells = Arrays.asList(row.substring(30).trim().split("\\s+"));
+      List<String> cells = Arrays.asList(row.substring(32).trim().split("\\s+"));
       assertEquals("yes", cells.get(0), "planned levels take every shape: " + row);
       for (int i = 0; i < RunModeSettings.KINDS.size(); i++) {
         assertEquals(

@@ -39,13 +39,16 @@ class CliAndConfigTest {
         assertThrows(
             IllegalArgumentException.class,
             () -> VllmSimulatorMain.parse(new String[] {"--port", "abc"}));
-    assertEquals("--port: 'abc' is invalid (accepted: an integer from 0 to 65535)", e.getMessage());
+    assertEquals(
+        "--port: 'abc' is invalid (accepted: a whole number from 0 to 65535)", e.getMessage());
     e =
         assertThrows(
             IllegalArgumentException.class,
             () -> VllmSimulatorMain.parse(new String[] {"--gpu", "a100"}));
     assertTrue(
-        e.getMessage().startsWith("--gpu: unknown gpu 'a100' (accepted: rtx4080-32gb, rtx4090"),
+        e.getMessage()
+            .startsWith(
+                "--gpu: 'a100' is invalid (accepted: one of h100-sxm, rtx4080-32gb, rtx4090"),
         e.getMessage());
     e =
         assertThrows(
@@ -91,7 +94,7 @@ class CliAndConfigTest {
             IllegalArgumentException.class,
             () -> VllmSimulatorMain.parse(new String[] {"--dialect", "ollama"}));
     assertEquals(
-        "--dialect: unknown dialect 'ollama' (accepted: vllm, llamacpp, sglang, tgi, trtllm)",
+        "--dialect: 'ollama' is invalid (accepted: one of vllm, llamacpp, sglang, tgi, trtllm)",
         e.getMessage());
     assertEquals(Dialect.TGI, VllmSimulatorMain.parse(new String[] {"--dialect", "tgi"}).dialect());
   }

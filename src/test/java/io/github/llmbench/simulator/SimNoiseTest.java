@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.settings.SettingsException;
-import io.github.llmbench.settings.SimulatorSettings;
+import io.github.llmbench.settings.SettingsTable;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -219,12 +219,20 @@ class SimNoiseTest {
   @Test
   void theKitsSettingsAcceptWhatTheSimulatorAccepts() {
     for (String v : List.of("0", "0.1", "1", "-0.01", "1.01", "abc", "NaN")) {
-      boolean kit = accepts(() -> SimulatorSettings.SIM_NOISE.parser().parse("sim.noise", v));
+      boolean kit =
+          accepts(
+              () -> SettingsTable.get("sim.noise").orElseThrow().parser().parse("sim.noise", v));
       boolean sim = accepts(() -> new SimNoise(Double.parseDouble(v), 1, 0));
       assertEquals(sim, kit, "sim.noise=" + v);
     }
     for (String v : List.of("1", "1.1", "0.5", "100", "0", "-1", "100.5", "x", "Infinity")) {
-      boolean kit = accepts(() -> SimulatorSettings.SIM_SLOWDOWN.parser().parse("sim.slowdown", v));
+      boolean kit =
+          accepts(
+              () ->
+                  SettingsTable.get("sim.slowdown")
+                      .orElseThrow()
+                      .parser()
+                      .parse("sim.slowdown", v));
       boolean sim = accepts(() -> new SimNoise(0, Double.parseDouble(v), 0));
       assertEquals(sim, kit, "sim.slowdown=" + v);
     }
