@@ -2,10 +2,10 @@ package io.github.llmbench.run;
 
 import io.github.llmbench.gates.RunGates;
 import io.github.llmbench.injection.Target;
-import io.github.llmbench.report.SettingsDescription;
 import io.github.llmbench.servers.ServerProfile;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.ServerSettings;
+import io.github.llmbench.settings.SettingsDescription;
 import java.io.PrintStream;
 import java.net.URI;
 import java.util.LinkedHashMap;

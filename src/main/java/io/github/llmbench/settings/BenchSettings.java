@@ -16,7 +16,7 @@ import java.util.function.Function;
  * stops the run with one line ({@link SettingsException}) and no load is sent. The API key is read
  * from the environment ({@code OPENAI_API_KEY}), never from a property (properties end up in build
  * logs), and is kept out of {@link #toString()} and of the settings' lines ({@code
- * report.SettingsDescription}).
+ * SettingsDescription}).
  *
  * @param gatlingRecords what Gatling's stats get of each stream ({@code -Dstats.records}): by
  *     default the stream's own record only; every latency is in {@code requests.jsonl}, the
@@ -173,7 +173,7 @@ public record BenchSettings(
 
   /**
    * A short form for debugging: the server, the load and the dataset. The lines shown to people are
-   * {@code report.SettingsDescription}'s; neither shows the API key or a header's value.
+   * {@link SettingsDescription}'s; neither shows the API key or a header's value.
    */
   @Override
   public String toString() {

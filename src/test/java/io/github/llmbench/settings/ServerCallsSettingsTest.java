@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.llmbench.report.SettingsDescription;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;

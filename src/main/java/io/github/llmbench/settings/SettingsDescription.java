@@ -1,22 +1,10 @@
-package io.github.llmbench.report;
+package io.github.llmbench.settings;
 
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Ramp;
 import io.github.llmbench.core.Statistic;
-import io.github.llmbench.settings.AbSettings;
-import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
-import io.github.llmbench.settings.GateSettings;
-import io.github.llmbench.settings.GatlingRecords;
-import io.github.llmbench.settings.Images;
-import io.github.llmbench.settings.InjectorSettings;
-import io.github.llmbench.settings.LoadSettings;
-import io.github.llmbench.settings.ReportSettings;
-import io.github.llmbench.settings.SearchSettings;
-import io.github.llmbench.settings.ServerSettings;
 import io.github.llmbench.settings.ServerSettings.RequestOptions;
-import io.github.llmbench.settings.SettingsTable;
-import io.github.llmbench.settings.WorkloadSettings;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,10 +1,9 @@
-package io.github.llmbench.report;
+package io.github.llmbench.settings;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.llmbench.settings.BenchSettings;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
