@@ -1,5 +1,6 @@
 package io.github.llmbench.analysis;
 
+import io.github.llmbench.records.ChunkTokenCounts;
 import io.github.llmbench.records.ItlSeries;
 import io.github.llmbench.records.RequestRecord;
 import java.util.Arrays;
@@ -65,7 +66,7 @@ public record ChunkTokens(
       if (!r.ok() || itl.size() == 0 || out == null || out <= 0) {
         continue;
       }
-      int[] own = r.chunkTokens();
+      int[] own = ChunkTokenCounts.of(r);
       double[] w = new double[itl.size() + 1];
       if (own != null && own.length == w.length) {
         long sum = 0;

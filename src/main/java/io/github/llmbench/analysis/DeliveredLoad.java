@@ -2,6 +2,7 @@ package io.github.llmbench.analysis;
 
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.SlotIdle;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -102,10 +103,9 @@ public record DeliveredLoad(
   private static LatencyStats slotIdle(List<RequestRecord> records, long fromMs, long toMs) {
     List<Double> idle = new ArrayList<>();
     for (RequestRecord r : records) {
-      if (r.slotIdleMicros() != RequestRecord.ABSENT
-          && r.startMs() >= fromMs
-          && r.startMs() < toMs) {
-        idle.add(r.slotIdleMicros() / 1000.0);
+      long micros = SlotIdle.micros(r);
+      if (micros != RequestRecord.ABSENT && r.startMs() >= fromMs && r.startMs() < toMs) {
+        idle.add(micros / 1000.0);
       }
     }
     return LatencyStats.of(idle);
