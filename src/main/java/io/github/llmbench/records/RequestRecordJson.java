@@ -23,13 +23,9 @@ import java.util.List;
  * </pre>
  *
  * (on one line): the record's core, every field written, null or not; then the fields of each part
- * the record has ({@link RecordPart}), in the order of {@link RecordParts#ALL}, each part's own
- * documenting its fields: {@code "server_timings"}, the {@link RequestOrigin} ({@code
- * "conversation"}, {@code "turn"}, {@code "trace_ms"}, ...), {@code "input_tokens_from"}, {@code
- * "cached_tokens"}, the {@link Reasoning}, {@code "output_tokens_from"}, {@code "finish_reason"},
- * {@code "slot_idle_ms"}, {@code "chunk_tokens"}, {@code "cancelled"}, {@code "pooling"} and the
- * {@link Route} ({@code "endpoint"}, {@code "model"}). Latencies are written as {@link JsonOut}
- * says: whole µs as ms with 1 to 3 decimals.
+ * the record has ({@link RecordPart}: its origin, its reasoning, its route, ...), in the order of
+ * {@link RecordParts#ALL}, each part's type documenting its own. Latencies are written as {@link
+ * JsonOut} says: whole µs as ms with 1 to 3 decimals.
  *
  * <p>Reading is streaming (no tree per line) and strict about types ({@link JsonIn}). {@code
  * start_ms}, {@code end_ms} and {@code ok} are required; {@code itl_ms} may be missing or null (no
