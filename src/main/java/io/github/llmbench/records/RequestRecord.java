@@ -23,9 +23,11 @@ import java.util.Optional;
  * {@code req-123} id as a shared prefix and a number, and the strings that repeat (level, profile,
  * error) are shared, a level's tag parsed once into its shared copy. Measured with 127 gaps of
  * about 10 ms, a held record took 3,859 bytes as a record with a boxed {@code List<Double>}, and
- * takes 437 in this layout (272 of them the gaps' chars; {@code RecordsBenchmark} over a million
- * records). Accessors, {@code equals} and {@code hashCode} are those the record had; a record is
- * made by name, once, with its {@link #builder()}.
+ * took 437 in this layout with a field for each optional value (272 of them the gaps' chars; {@code
+ * RecordsBenchmark} over a million records). Its parts (below) took those fields out: the record
+ * object is 104 bytes, 40 fewer, plus one array of its parts when it has some (24 bytes for one or
+ * two; JOL, compressed oops). Accessors, {@code equals} and {@code hashCode} are those the record
+ * had; a record is made by name, once, with its {@link #builder()}.
  *
  * <p>A level is kept as its tag ({@code c128}) and as the {@link Level} it names, if any (a custom
  * simulation names its levels itself). JSON: {@link RequestRecordJson}, at most 3 decimals.
