@@ -25,8 +25,8 @@ import java.util.List;
  * @param perChunkMax ... the most
  * @param itlPerToken the gaps per token, pooled over the level's requests; empty when every chunk
  *     carried one token (vLLM's per-chunk ITL is then the same)
- * @param countedPerChunk whether each chunk's tokens were counted ({@link
- *     RequestRecord#chunkTokens()}): a gap then counts as the tokens of the chunk after it
+ * @param countedPerChunk whether each chunk's tokens were counted ({@link ChunkTokenCounts}): a gap
+ *     then counts as the tokens of the chunk after it
  */
 public record ChunkTokens(
     int requests,
