@@ -1,5 +1,6 @@
 package io.github.llmbench.analysis;
 
+import io.github.llmbench.records.ChunkTokenCounts;
 import io.github.llmbench.records.RequestRecord;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -120,7 +121,7 @@ public final class AiperfDefinitions implements PeerTool {
       long last = 0;
       for (RequestRecord r : completed) {
         Integer length = outputSequenceLength(r);
-        counted += r.chunkTokens() != null ? 1 : 0;
+        counted += ChunkTokenCounts.of(r) != null ? 1 : 0;
         ttft.add(r.ttftMs());
         latency.add(r.e2elMs());
         osl.add(length);
@@ -166,7 +167,7 @@ public final class AiperfDefinitions implements PeerTool {
    * the server's; null when neither is known.
    */
   static Integer outputSequenceLength(RequestRecord r) {
-    int[] chunks = r.chunkTokens();
+    int[] chunks = ChunkTokenCounts.of(r);
     if (chunks != null) {
       return Arrays.stream(chunks).sum();
     }

@@ -1,5 +1,6 @@
 package io.github.llmbench.analysis;
 
+import io.github.llmbench.records.ChunkTokenCounts;
 import io.github.llmbench.records.ItlSeries;
 import io.github.llmbench.records.RequestRecord;
 import java.util.Arrays;
@@ -24,8 +25,8 @@ import java.util.List;
  * @param perChunkMax ... the most
  * @param itlPerToken the gaps per token, pooled over the level's requests; empty when every chunk
  *     carried one token (vLLM's per-chunk ITL is then the same)
- * @param countedPerChunk whether each chunk's tokens were counted ({@link
- *     RequestRecord#chunkTokens()}): a gap then counts as the tokens of the chunk after it
+ * @param countedPerChunk whether each chunk's tokens were counted ({@link ChunkTokenCounts}): a gap
+ *     then counts as the tokens of the chunk after it
  */
 public record ChunkTokens(
     int requests,
@@ -65,7 +66,7 @@ public record ChunkTokens(
       if (!r.ok() || itl.size() == 0 || out == null || out <= 0) {
         continue;
       }
-      int[] own = r.chunkTokens();
+      int[] own = ChunkTokenCounts.of(r);
       double[] w = new double[itl.size() + 1];
       if (own != null && own.length == w.length) {
         long sum = 0;

@@ -2,6 +2,7 @@ package io.github.llmbench.analysis;
 
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.SlotIdle;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -12,12 +13,11 @@ import java.util.Locale;
  * requests in flight over the steady window (else the level) against C, how long a user waited on
  * average between finishing a request and sending its next (Little's law: the window's idle
  * user-time over its requests), and those waits as the client measured them, request by request
- * ({@link RequestRecord#slotIdleMicros}: from the end of a user's request to its next one's t0),
- * over the requests sent in the window. Open model: the sends against the arrival schedule the run
- * drew (the same gaps, from the run's seed): the achieved rate against the schedule's, each send's
- * lateness (the i-th send against the i-th arrival, both from the first), and E2EL with that wait
- * added, which a capped client ({@code -Dmax.conc}) would otherwise hide (coordinated omission).
- * Pure.
+ * ({@link SlotIdle}: from the end of a user's request to its next one's t0), over the requests sent
+ * in the window. Open model: the sends against the arrival schedule the run drew (the same gaps,
+ * from the run's seed): the achieved rate against the schedule's, each send's lateness (the i-th
+ * send against the i-th arrival, both from the first), and E2EL with that wait added, which a
+ * capped client ({@code -Dmax.conc}) would otherwise hide (coordinated omission). Pure.
  *
  * @param kind closed, open, or none (a trace, a level without a schedule)
  * @param asked C, or the schedule's arrivals per second
@@ -102,10 +102,9 @@ public record DeliveredLoad(
   private static LatencyStats slotIdle(List<RequestRecord> records, long fromMs, long toMs) {
     List<Double> idle = new ArrayList<>();
     for (RequestRecord r : records) {
-      if (r.slotIdleMicros() != RequestRecord.ABSENT
-          && r.startMs() >= fromMs
-          && r.startMs() < toMs) {
-        idle.add(r.slotIdleMicros() / 1000.0);
+      long micros = SlotIdle.micros(r);
+      if (micros != RequestRecord.ABSENT && r.startMs() >= fromMs && r.startMs() < toMs) {
+        idle.add(micros / 1000.0);
       }
     }
     return LatencyStats.of(idle);

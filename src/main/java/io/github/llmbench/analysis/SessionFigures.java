@@ -1,5 +1,6 @@
 package io.github.llmbench.analysis;
 
+import io.github.llmbench.records.CachedTokens;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
 import java.util.ArrayList;
@@ -257,8 +258,9 @@ public record SessionFigures(List<Task> tasks, LatencyStats taskMs, List<Step> s
               if (r.inputTokens() != null) {
                 inputSum += r.inputTokens();
                 inputCount++;
-                if (r.cachedTokens() != null) {
-                  cachedSum += r.cachedTokens();
+                Integer cached = CachedTokens.of(r);
+                if (cached != null) {
+                  cachedSum += cached;
                   cachedOf += r.inputTokens();
                 }
               }

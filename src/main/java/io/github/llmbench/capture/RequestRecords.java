@@ -1,10 +1,13 @@
 package io.github.llmbench.capture;
 
+import io.github.llmbench.records.CachedTokens;
+import io.github.llmbench.records.ChunkTokenCounts;
 import io.github.llmbench.records.ItlSeries;
 import io.github.llmbench.records.Reasoning;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.Route;
+import io.github.llmbench.records.SlotIdle;
 
 /**
  * Turns one request's parsed stream into its {@link RequestRecord}: the per-request metric
@@ -124,7 +127,7 @@ public final class RequestRecords {
             .profile(labels.profile())
             .route(labels.route())
             .origin(sent.origin())
-            .slotIdleMicros(sent.slotIdleMicros())
+            .part(SlotIdle.PART, sent.slotIdleMicros())
             .startMs(startMs);
     String error = failure != null ? failure : stream.error();
     if (error == null && stream.textCount() == 0) {
@@ -169,7 +172,7 @@ public final class RequestRecords {
         .itl(ItlSeries.fromArrivalNanos(arrivals, n))
         .inputTokens(inputCounted ? countedInputTokens : stream.promptTokens())
         .inputTokensFrom(inputCounted ? RequestRecord.TOKENIZER : null)
-        .cachedTokens(stream.cachedTokens())
+        .part(CachedTokens.PART, stream.cachedTokens())
         .outputTokens(outputTokens)
         .outputTokensEstimated(!usage && !counted)
         .outputTokensFrom(usage ? null : counted ? RequestRecord.TOKENIZER : RequestRecord.CHUNKS)
@@ -177,7 +180,7 @@ public final class RequestRecords {
         .serverTimings(stream.serverTimings())
         .reasoning(reasoning(stream, t0Nanos, outputCounter))
         .finishReason(stream.finishReason())
-        .chunkTokens(chunkTokens);
+        .part(ChunkTokenCounts.PART, chunkTokens);
   }
 
   /**

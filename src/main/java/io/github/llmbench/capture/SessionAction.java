@@ -132,7 +132,7 @@ final class SessionAction extends KitAction {
     }
 
     void ended(String call, RequestRecord record, ParsedStream stream) {
-      session = StreamCapture.timedInGroups(session, record);
+      session = GatlingResponseLog.timedInGroups(session, record);
       if (record == null || !record.ok()) {
         failed(call);
         return;

@@ -186,7 +186,7 @@ final class StreamAction extends KitAction {
   private void completed(StreamExchange ex, long endNanos, String failure, Integer httpStatus) {
     RequestRecord record = capture.ended(stats, ex, endNanos, failure, httpStatus);
     io.gatling.core.session.Session after =
-        StreamCapture.timedInGroups(ex.session, record)
+        GatlingResponseLog.timedInGroups(ex.session, record)
             .set(StreamCapture.SLOT_FREED_NANOS, endNanos);
     if (record != null && record.ok()) {
       if (capture.keepAnswers()) {

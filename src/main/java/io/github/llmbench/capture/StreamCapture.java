@@ -8,7 +8,6 @@ import io.gatling.http.engine.HttpEngine;
 import io.gatling.javaapi.core.ActionBuilder;
 import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.Session;
-import io.github.llmbench.core.Metric;
 import io.github.llmbench.endpoints.Endpoint;
 import io.github.llmbench.endpoints.Figures;
 import io.github.llmbench.records.RequestOrigin;
@@ -20,11 +19,7 @@ import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.HttpHeaders;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -42,13 +37,12 @@ import org.slf4j.LoggerFactory;
  * Here each read is stamped with {@link System#nanoTime()} on the event loop, the body is scanned
  * once (bytes, then Jackson's streaming parser, no tree), and a cut stream fails at once.
  *
- * <p>Gatling records, in the request's group (the level): one {@value #REQUEST_RECORD} per stream,
- * so Gatling counts streams: a completed one from t0 for its E2EL, a failed one from t0 to its end,
- * KO with the reason (Gatling's error table and failure counts read it). Asked for ({@link
- * #recordName}), also TTFT and TPOT records of a completed stream, and one ITL record per gap.
- * Gatling's records are whole milliseconds; {@code requests.jsonl} keeps microseconds. The stream's
- * own record is also timed into the user's groups ({@link #timedInGroups}), as Gatling's HTTP
- * requests are: a level's group rows in Gatling's report read its streams' times, not 0 ms.
+ * <p>A request's end is a list of jobs, each its own type ({@link RequestEndJob}): its records in
+ * Gatling's stats ({@link GatlingResponseLog}), then in {@code requests.jsonl} ({@link
+ * RecorderHandOff}). Its actions then time its Gatling record into the user's groups ({@link
+ * GatlingResponseLog#timedInGroups}), as Gatling's HTTP requests are: a level's group rows in
+ * Gatling's report read its streams' times, not 0 ms. Its options are one record ({@link
+ * CaptureOptions}).
  *
  * <p>The endpoint, set once at build time, says how its answer is read: an event stream, or one
  * JSON body read as it arrives ({@link PooledBody}, embeddings); each record carries the endpoint's
@@ -96,9 +90,6 @@ public final class StreamCapture {
   private final Uri modelsUri;
   private final int maxOutputTokens;
   private final HttpHeaders headers;
-  private final boolean ttftRecords;
-  private final boolean tpotRecords;
-  private final boolean itlRecords;
   private final boolean keepAnswers;
 
   private final TokenCounter outputCounter;
@@ -112,191 +103,43 @@ public final class StreamCapture {
   private final AtomicLong sent = new AtomicLong();
   private final StreamExchange.Reading reading;
 
-  /** A capture to describe by name, then {@link Builder#build()}. */
-  public static Builder builder() {
-    return new Builder();
-  }
+  /** What is done at each request's end, once its record is made, in this order. */
+  private final List<RequestEndJob> endJobs;
 
-  /**
-   * What a capture needs, set by name; the server ({@link #baseUrl}), the endpoint ({@link
-   * #endpoint}) and the {@link #timeout} are required, the rest have the defaults their setters
-   * say.
-   */
-  public static final class Builder {
-    private RunRecorder recorder;
-    private ClientProbe clientProbe;
-    private Duration timeout;
-    private URI baseUrl;
-    private Endpoint endpoint;
-    private Optional<String> apiKey = Optional.empty();
-    private Map<String, String> extraHeaders = Map.of();
-    private boolean closeConnection;
-    private int maxOutputTokens;
-    private Set<Metric> gatlingMetrics = Set.of();
-    private boolean keepAnswers;
-    private TokenCounter outputCounter;
-    private Function<Session, Integer> countedInputTokens = session -> null;
-    private Cancelling cancelling = Cancelling.NONE;
-    private List<URI> baseUrls = List.of();
-    private boolean namedServer;
-
-    private Builder() {}
-
-    /** Where the records go; null: nowhere (tests). */
-    public Builder recorder(RunRecorder recorder) {
-      this.recorder = recorder;
-      return this;
-    }
-
-    /** Watches the event loops of the requests from the first one on; null (default): none. */
-    public Builder clientProbe(ClientProbe probe) {
-      this.clientProbe = probe;
-      return this;
-    }
-
-    /** How long a request may take, whole seconds (at least 1). */
-    public Builder timeout(Duration timeout) {
-      this.timeout = timeout;
-      return this;
-    }
-
-    /** The server, e.g. {@code http://127.0.0.1:8000}, with no trailing '/'. */
-    public Builder baseUrl(URI baseUrl) {
-      this.baseUrl = baseUrl;
-      return this;
-    }
-
-    /** The endpoint: its path, how its answer is read and the figures its records have. */
-    public Builder endpoint(Endpoint endpoint) {
-      this.endpoint = endpoint;
-      return this;
-    }
-
-    /** Sent as {@code Authorization: Bearer ...}, never logged; empty (default): none. */
-    public Builder apiKey(Optional<String> apiKey) {
-      this.apiKey = apiKey;
-      return this;
-    }
-
-    /**
-     * The user's own headers ({@code -Dheader.<Name>}), set after the kit's (so they win), never
-     * logged; default none.
-     */
-    public Builder extraHeaders(Map<String, String> headers) {
-      this.extraHeaders = headers;
-      return this;
-    }
-
-    /**
-     * Whether to ask the server to close the connection after each response (llama-server closes it
-     * anyway: reusing it would fail the next request); default false.
-     */
-    public Builder closeConnection(boolean close) {
-      this.closeConnection = close;
-      return this;
-    }
-
-    /** The largest {@code max_tokens} any request asks for. */
-    public Builder maxOutputTokens(int max) {
-      this.maxOutputTokens = max;
-      return this;
-    }
-
-    /**
-     * The latencies Gatling's stats get ({@link #recordName}): E2EL is the request's own record,
-     * always there; ITL costs one record per chunk gap. Default: E2EL alone.
-     */
-    public Builder gatlingMetrics(Set<Metric> metrics) {
-      this.gatlingMetrics = metrics;
-      return this;
-    }
-
-    /**
-     * Whether each completed request's generated text goes into the session ({@value #ANSWER}), for
-     * conversations that send it back; off (default), the text is not copied.
-     */
-    public Builder keepAnswers(boolean keep) {
-      this.keepAnswers = keep;
-      return this;
-    }
-
-    /**
-     * Counts a streamed answer's tokens when the stream has no usage (the answer is then kept);
-     * null (default): none.
-     */
-    public Builder outputCounter(TokenCounter counter) {
-      this.outputCounter = counter;
-      return this;
-    }
-
-    /**
-     * The request's prompt tokens by the local tokenizer, from its session, used when the stream
-     * has no usage; default: unknown (null).
-     */
-    public Builder countedInputTokens(Function<Session, Integer> counted) {
-      this.countedInputTokens = counted;
-      return this;
-    }
-
-    /** Which requests the client cancels on purpose ({@code -Dcancel.pct}); default none. */
-    public Builder cancelling(Cancelling cancelling) {
-      this.cancelling = cancelling;
-      return this;
-    }
-
-    /**
-     * Sends the requests in turn to each of these servers (replicas behind no load balancer), each
-     * record naming its own; fewer than two (default): the {@link #baseUrl} alone, no name.
-     */
-    public Builder spreadOver(List<URI> baseUrls) {
-      this.baseUrls = baseUrls;
-      return this;
-    }
-
-    /**
-     * Whether each record names its server even when the capture has one (each side of an
-     * interleaved A/B run); default false: only servers {@link #spreadOver} several are named.
-     */
-    public Builder namedServer(boolean named) {
-      this.namedServer = named;
-      return this;
-    }
-
-    /** The capture, its reading path warmed up. */
-    public StreamCapture build() {
-      return new StreamCapture(this);
-    }
-  }
-
-  private StreamCapture(Builder b) {
-    this.outputCounter = b.outputCounter;
-    this.countedInputTokens = b.countedInputTokens;
-    this.recorder = b.recorder;
-    this.clientProbe = b.clientProbe;
-    this.timeoutSeconds = (int) Math.max(1, b.timeout.toSeconds());
-    this.endpoint = b.endpoint;
+  /** A capture of these options, its reading path warmed up. */
+  public StreamCapture(CaptureOptions options) {
+    this.outputCounter = options.outputCounter();
+    this.countedInputTokens = options.countedInputTokens();
+    this.recorder = options.recorder();
+    this.clientProbe = options.clientProbe();
+    this.timeoutSeconds = (int) Math.max(1, options.timeout().toSeconds());
+    this.endpoint = options.endpoint();
     String path = endpoint.path();
-    this.uri =
-        Uri.create(b.baseUrl + path); // the settings leave no trailing '/' (as ServerApi relies on)
-    this.modelsUri = Uri.create(b.baseUrl + "/v1/models");
-    this.maxOutputTokens = b.maxOutputTokens;
-    this.ttftRecords = b.gatlingMetrics.contains(Metric.TTFT);
-    this.tpotRecords = b.gatlingMetrics.contains(Metric.TPOT);
-    this.itlRecords = b.gatlingMetrics.contains(Metric.ITL);
-    this.keepAnswers = b.keepAnswers || outputCounter != null;
-    this.cancelling = b.cancelling;
-    List<URI> named = b.baseUrls.size() >= 2 || !b.namedServer ? b.baseUrls : List.of(b.baseUrl);
-    boolean spread = named.size() >= 2 || b.namedServer;
+    // the settings leave no trailing '/' (as ServerApi relies on)
+    this.uri = Uri.create(options.baseUrl() + path);
+    this.modelsUri = Uri.create(options.baseUrl() + "/v1/models");
+    this.maxOutputTokens = options.maxOutputTokens();
+    this.endJobs =
+        List.of(
+            new GatlingResponseLog(options.gatlingMetrics()),
+            new RecorderHandOff(options.recorder()));
+    this.keepAnswers = options.keepAnswers() || outputCounter != null;
+    this.cancelling = options.cancelling();
+    List<URI> named =
+        options.baseUrls().size() >= 2 || !options.namedServer()
+            ? options.baseUrls()
+            : List.of(options.baseUrl());
+    boolean spread = named.size() >= 2 || options.namedServer();
     this.uris = spread ? named.stream().map(u -> Uri.create(u + path)).toList() : null;
     this.endpoints = spread ? named.stream().map(URI::toString).toList() : List.of();
     HttpHeaders h = new DefaultHttpHeaders();
     h.set("Content-Type", "application/json");
     h.set("Accept", endpoint.capture().accept());
-    b.apiKey.ifPresent(key -> h.set("Authorization", "Bearer " + key));
-    if (b.closeConnection) {
+    options.apiKey().ifPresent(key -> h.set("Authorization", "Bearer " + key));
+    if (options.closeConnection()) {
       h.set("Connection", "close");
     }
-    b.extraHeaders.forEach(h::set);
+    options.extraHeaders().forEach(h::set);
     this.headers = h;
     this.reading =
         new StreamExchange.Reading(
@@ -464,10 +307,10 @@ public final class StreamCapture {
   }
 
   /**
-   * A request's end: its record made and handed to the recorder, and Gatling's records of it (OK
-   * with its latencies, KO with the reason, none when cancelled on purpose).
+   * A request's end: its record made, then the {@link #endJobs} done with it (Gatling's records of
+   * it, then the run's).
    *
-   * @return the record, or null when it could not be made (logged)
+   * @return the record, or null when it could not be made or a job failed (logged)
    */
   RequestRecord ended(
       GatlingStats stats, StreamExchange ex, long endNanos, String failure, Integer httpStatus) {
@@ -476,40 +319,15 @@ public final class StreamCapture {
           RequestRecords.builder(ex.sent, endNanos, ex.stream(), failure, httpStatus, outputCounter)
               .figures(endpoint.figures())
               .build();
-      if (record.ok()) {
-        logCompleted(stats, ex.session, record, ex.stream());
-      } else if (!record.cancelled()) {
-        // a cancelled one is neither OK nor KO: Gatling counts neither (requests.jsonl does)
-        stats.ko(
-            ex.session, REQUEST_RECORD, record.startMs(), gatlingEndMs(record), record.error());
+      RequestEndJob.Ended ended = new RequestEndJob.Ended(stats, ex.session, record, ex.stream());
+      for (RequestEndJob job : endJobs) {
+        job.done(ended);
       }
-      recorder.finished(record);
       return record;
     } catch (RuntimeException e) {
       LOG.error("gatling-llm-bench: could not record request {}: {}", ex.sent.id(), e.toString());
       return null;
     }
-  }
-
-  /**
-   * The end of a request's own Gatling record ({@value #REQUEST_RECORD}, from its start): t0 plus
-   * its E2EL (whole ms, truncated) when completed, its end when failed.
-   */
-  static long gatlingEndMs(RequestRecord r) {
-    return r.ok() ? r.startMs() + r.e2elMs().longValue() : r.endMs();
-  }
-
-  /**
-   * The user's session with a request's Gatling record timed into its groups (the level's, and the
-   * profile's), as Gatling's own HTTP requests do, so a level's group rows in Gatling's report read
-   * the requests' E2EL; unchanged for a request with no Gatling record (cancelled, or not
-   * recorded).
-   */
-  static io.gatling.core.session.Session timedInGroups(
-      io.gatling.core.session.Session session, RequestRecord r) {
-    return r == null || r.cancelled()
-        ? session
-        : GatlingStats.timedInGroups(session, r.startMs(), gatlingEndMs(r));
   }
 
   Cancelling cancelling() {
@@ -582,42 +400,5 @@ public final class StreamCapture {
 
   HttpHeaders headers() {
     return headers;
-  }
-
-  /**
-   * The name of a latency's Gatling record in the request's group: E2EL is the request's own record
-   * ({@value #REQUEST_RECORD}), the others are named as vLLM abbreviates them ({@code TTFT}).
-   */
-  public static String recordName(Metric metric) {
-    return metric == Metric.E2EL ? REQUEST_RECORD : metric.name();
-  }
-
-  /**
-   * A completed request's Gatling records: its own, from t0 for its E2EL (whole ms, truncated, so
-   * Gatling's response time is the kit's E2EL rather than the end of the response's last read), and
-   * those asked for: TTFT, TPOT and each ITL.
-   */
-  void logCompleted(
-      GatlingStats stats,
-      io.gatling.core.session.Session session,
-      RequestRecord r,
-      ParsedStream stream) {
-    long start = r.startMs();
-    stats.ok(session, REQUEST_RECORD, start, gatlingEndMs(r));
-    long first = start + Math.round(r.ttftMs());
-    if (ttftRecords) {
-      stats.ok(session, recordName(Metric.TTFT), start, first);
-    }
-    if (tpotRecords && r.tpotMs() != null) {
-      stats.ok(session, recordName(Metric.TPOT), first, first + Math.round(r.tpotMs()));
-    }
-    if (itlRecords) {
-      long[] arrivals = stream.textArrivalNanos();
-      String itl = recordName(Metric.ITL);
-      for (int i = 1; i < stream.textCount(); i++) {
-        long from = ClockAnchor.epochMs(arrivals[i - 1]);
-        stats.ok(session, itl, from, from + Math.round((arrivals[i] - arrivals[i - 1]) / 1e6));
-      }
-    }
   }
 }

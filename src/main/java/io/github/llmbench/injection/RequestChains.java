@@ -9,6 +9,7 @@ import io.gatling.javaapi.core.ScenarioBuilder;
 import io.gatling.javaapi.core.Session;
 import io.github.llmbench.capture.CallGraph;
 import io.github.llmbench.capture.Cancelling;
+import io.github.llmbench.capture.CaptureOptions;
 import io.github.llmbench.capture.ClientProbe;
 import io.github.llmbench.capture.StreamCapture;
 import io.github.llmbench.capture.TokenCounter;
@@ -136,12 +137,13 @@ public final class RequestChains {
       ClientProbe clientProbe,
       boolean namedServer) {
     StreamCapture capture =
-        captureOf(settings, workload, recorder, clientProbe)
-            .baseUrl(target.baseUrl())
-            .closeConnection(target.api().closesConnectionAfterStream())
-            .spreadOver(target.baseUrls())
-            .namedServer(namedServer)
-            .build();
+        new StreamCapture(
+            captureOf(settings, workload, recorder, clientProbe)
+                .baseUrl(target.baseUrl())
+                .closeConnection(target.api().closesConnectionAfterStream())
+                .spreadOver(target.baseUrls())
+                .namedServer(namedServer)
+                .build());
     return new RequestChains(
         capture,
         workload,
@@ -167,11 +169,12 @@ public final class RequestChains {
       RunRecorder recorder,
       ClientProbe clientProbe) {
     StreamCapture capture =
-        captureOf(settings, workload, recorder, clientProbe)
-            .baseUrl(candidate.baseUrl())
-            .closeConnection(candidate.api().closesConnectionAfterStream())
-            .namedServer(true)
-            .build();
+        new StreamCapture(
+            captureOf(settings, workload, recorder, clientProbe)
+                .baseUrl(candidate.baseUrl())
+                .closeConnection(candidate.api().closesConnectionAfterStream())
+                .namedServer(true)
+                .build());
     return new RequestChains(
         capture,
         workload,
@@ -191,15 +194,15 @@ public final class RequestChains {
         target.api().kind().maxTokensKey(true));
   }
 
-  /** A capture of the run's settings, its server left to set. */
-  private static StreamCapture.Builder captureOf(
+  /** A capture's options of the run's settings, its server left to set. */
+  private static CaptureOptions.Builder captureOf(
       BenchSettings settings,
       PreparedWorkload workload,
       RunRecorder recorder,
       ClientProbe clientProbe) {
     LocalTokenizer localTokenizer = workload.localTokenizer().orElse(null);
     ServerSettings.Cancellation cancellation = settings.server().cancellation();
-    return StreamCapture.builder()
+    return CaptureOptions.builder()
         .recorder(recorder)
         .clientProbe(clientProbe)
         .timeout(Duration.ofSeconds(settings.server().timeoutSeconds()))

@@ -1,8 +1,13 @@
 package io.github.llmbench.records;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+
 /**
- * The {@code finish_reason} values of OpenAI-compatible streams. A record keeps one shared instance
- * of each common value, not a string per request.
+ * The {@code finish_reason} values of OpenAI-compatible streams. A record keeps the stream's last
+ * one, one shared instance of each common value, not a string per request; written to {@code
+ * requests.jsonl} as {@code "finish_reason"}, only when the stream said one.
  */
 public final class FinishReasons {
   /** The answer reached {@code max_tokens} (every answer, where {@code ignore_eos} is honoured). */
@@ -12,6 +17,25 @@ public final class FinishReasons {
   public static final String STOP = "stop";
 
   public static final String TOOL_CALLS = "tool_calls";
+
+  /** A record's finish reason. */
+  public static final RecordPart<String> PART =
+      new RecordPart.OneField<>("finish_reason") {
+        @Override
+        String kept(String reason) {
+          return shared(reason);
+        }
+
+        @Override
+        String read(JsonParser p, JsonToken t, String name) throws IOException {
+          return JsonIn.text(p, t, name);
+        }
+
+        @Override
+        void writeValue(String reason, JsonOut out) throws IOException {
+          out.text(reason);
+        }
+      };
 
   private FinishReasons() {}
 

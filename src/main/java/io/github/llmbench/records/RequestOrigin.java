@@ -1,5 +1,8 @@
 package io.github.llmbench.records;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
 import java.util.List;
 
 /**
@@ -9,13 +12,17 @@ import java.util.List;
  * {@link SessionPlace}'s fields, {@code "trace_ms"}, {@code "sent_ms"}, {@code "injector"} (the
  * injector that sent it, when several share the load) and {@code "trial"} (which run of a level
  * that runs several times, {@code -Dtrials}), each only when present; in an interleaved A/B run
- * ({@code -Dcandidate.url}), {@code "pair"} and {@code "side"}.
+ * ({@code -Dcandidate.url}), {@code "pair"} and {@code "side"}; {@code "client_queue_ms"} for a
+ * request that waited for a free slot ({@code -Dmax.conc}).
  *
  * @param workload where the workload put it: its conversation and turn, its trace times
  * @param sending what sending it added: its injector, trial and wait for a free slot
  * @param pairing its pair and side in an interleaved A/B run, {@link Pairing#NONE} in others
  */
 public record RequestOrigin(Workload workload, Sending sending, Pairing pairing) {
+
+  /** A record's origin, when it has more than its level. */
+  public static final RecordPart<RequestOrigin> PART = new OriginJson();
 
   public RequestOrigin {
     pairing = pairing == null ? Pairing.NONE : pairing;
@@ -246,5 +253,171 @@ public record RequestOrigin(Workload workload, Sending sending, Pairing pairing)
   /** When the request was sent, from the replay's first feed, in ms, or null. */
   public Double sentMs() {
     return sentMicros() == RequestRecord.ABSENT ? null : sentMicros() / 1000.0;
+  }
+
+  /** The origin's fields, each written only when the origin has it, in the file's order. */
+  private static final class OriginJson extends RecordPart<RequestOrigin> {
+    OriginJson() {
+      super(
+          "origin",
+          "conversation",
+          "turn",
+          "session",
+          "call",
+          "step",
+          "parents",
+          "round",
+          "session_start_ms",
+          "trace_ms",
+          "sent_ms",
+          "trial",
+          "injector",
+          "pair",
+          "side",
+          "client_queue_ms");
+    }
+
+    @Override
+    void write(RequestOrigin origin, JsonOut out) throws IOException {
+      if (origin.conversation() != null) {
+        out.text("conversation", origin.conversation());
+      }
+      if (origin.turn() > 0) {
+        out.number("turn", origin.turn());
+      }
+      SessionPlace call = origin.sessionPlace();
+      if (call != null) {
+        out.text("session", call.session());
+        out.text("call", call.call());
+        out.number("step", call.step());
+        out.texts("parents", call.parents());
+        if (call.round() > 0) {
+          out.number("round", call.round());
+        }
+        if (call.sessionStartMs() != RequestRecord.ABSENT) {
+          out.number("session_start_ms", call.sessionStartMs());
+        }
+      }
+      if (origin.traceMicros() != RequestRecord.ABSENT) {
+        out.millis("trace_ms", origin.traceMicros());
+      }
+      if (origin.sentMicros() != RequestRecord.ABSENT) {
+        out.millis("sent_ms", origin.sentMicros());
+      }
+      if (origin.trial() > 0) {
+        out.number("trial", origin.trial());
+      }
+      if (origin.injector() >= 0) {
+        out.number("injector", origin.injector());
+      }
+      if (origin.pairing().pair() > 0) {
+        out.number("pair", origin.pairing().pair());
+        out.text("side", origin.pairing().side().name());
+      }
+      if (origin.queueMicros() != RequestRecord.ABSENT) {
+        out.millis("client_queue_ms", origin.queueMicros());
+      }
+    }
+
+    @Override
+    Reader<RequestOrigin> reader() {
+      return new OriginReader();
+    }
+  }
+
+  /** The origin's fields of one line, unboxed until its end. */
+  private static final class OriginReader implements RecordPart.Reader<RequestOrigin> {
+    private String conversation;
+    private int turn;
+    private String session;
+    private String call;
+    private int step;
+    private List<String> parents;
+    private int round;
+    private long sessionStartMs;
+    private long traceMicros;
+    private long sentMicros;
+    private int injector;
+    private int trial;
+    private int pair;
+    private String side;
+    private long queueMicros;
+
+    OriginReader() {
+      reset();
+    }
+
+    @Override
+    public void reset() {
+      conversation = null;
+      turn = 0;
+      session = null;
+      call = null;
+      step = 0;
+      parents = List.of();
+      round = 0;
+      sessionStartMs = RequestRecord.ABSENT;
+      traceMicros = RequestRecord.ABSENT;
+      sentMicros = RequestRecord.ABSENT;
+      injector = -1;
+      trial = 0;
+      pair = 0;
+      side = null;
+      queueMicros = RequestRecord.ABSENT;
+    }
+
+    @Override
+    public void read(String name, JsonParser p, JsonToken t) throws IOException {
+      switch (name) {
+        case "conversation" -> conversation = JsonIn.text(p, t, name);
+        case "turn" -> turn = JsonIn.intOr(p, t, name, 0);
+        case "session" -> session = JsonIn.text(p, t, name);
+        case "call" -> call = JsonIn.text(p, t, name);
+        case "step" -> step = JsonIn.intOr(p, t, name, 0);
+        case "parents" -> parents = JsonIn.texts(p, t, name);
+        case "round" -> round = JsonIn.intOr(p, t, name, 0);
+        case "session_start_ms" -> sessionStartMs = JsonIn.longValue(p, t, name);
+        case "trace_ms" -> traceMicros = JsonIn.micros(p, t, name);
+        case "sent_ms" -> sentMicros = JsonIn.micros(p, t, name);
+        case "trial" -> trial = JsonIn.intOr(p, t, name, 0);
+        case "injector" -> injector = JsonIn.intOr(p, t, name, -1);
+        case "pair" -> pair = JsonIn.intOr(p, t, name, 0);
+        case "side" -> side = JsonIn.text(p, t, name);
+        case "client_queue_ms" -> queueMicros = JsonIn.micros(p, t, name);
+        default -> throw new IllegalArgumentException("not an origin's field: " + name);
+      }
+    }
+
+    /** None when the line says nothing beyond its level (a side or parents alone say nothing). */
+    @Override
+    public RequestOrigin value() {
+      if (conversation == null
+          && turn <= 0
+          && session == null
+          && traceMicros == RequestRecord.ABSENT
+          && sentMicros == RequestRecord.ABSENT
+          && injector < 0
+          && trial <= 0
+          && pair <= 0
+          && queueMicros == RequestRecord.ABSENT) {
+        return null;
+      }
+      SessionPlace place =
+          session == null
+              ? null
+              : new SessionPlace(session, call, step, parents, round, sessionStartMs);
+      return new RequestOrigin(
+          new Workload(conversation, turn, traceMicros, sentMicros, place),
+          new Sending(injector, trial, queueMicros),
+          pairing());
+    }
+
+    /** The pair and side; none when the line has no pair or a side of no A/B run. */
+    private Pairing pairing() {
+      if (pair < 1 || !("A".equals(side) || "B".equals(side))) {
+        return Pairing.NONE;
+      }
+      return new Pairing(pair, Side.valueOf(side));
+    }
   }
 }

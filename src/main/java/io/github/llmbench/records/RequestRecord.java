@@ -23,12 +23,21 @@ import java.util.Optional;
  * {@code req-123} id as a shared prefix and a number, and the strings that repeat (level, profile,
  * error) are shared, a level's tag parsed once into its shared copy. Measured with 127 gaps of
  * about 10 ms, a held record took 3,859 bytes as a record with a boxed {@code List<Double>}, and
- * takes 437 in this layout (272 of them the gaps' chars; {@code RecordsBenchmark} over a million
- * records). Accessors, {@code equals} and {@code hashCode} are those the record had; a record is
- * made by name, once, with its {@link #builder()}.
+ * took 437 in this layout with a field for each optional value (272 of them the gaps' chars; {@code
+ * RecordsBenchmark} over a million records). Its parts (below) took those fields out: the record
+ * object is 104 bytes, 40 fewer, plus one array of its parts when it has some (24 bytes for one or
+ * two; JOL, compressed oops). Accessors, {@code equals} and {@code hashCode} are those the record
+ * had; a record is made by name, once, with its {@link #builder()}.
  *
  * <p>A level is kept as its tag ({@code c128}) and as the {@link Level} it names, if any (a custom
  * simulation names its levels itself). JSON: {@link RequestRecordJson}, at most 3 decimals.
+ *
+ * <p>The fields here are the measured core every record has: times, token counts, status. The rest
+ * is in parts ({@link RecordPart}, listed in {@link RecordParts}), each a type of its own that
+ * writes and reads its own JSON fields; a record holds only those it has, and a new per-request
+ * field is a new part, not a field here. The parts every analysis reads keep a shorthand accessor
+ * and setter ({@link #origin()}, {@link #figures()}, ...); the others are read with {@link
+ * #part(RecordPart)}, set with {@link Builder#part}.
  */
 @JsonSerialize(using = RequestRecordJson.Serializer.class)
 @JsonDeserialize(using = RequestRecordJson.Deserializer.class)
@@ -54,51 +63,23 @@ public final class RequestRecord {
   private final long tpotMicros;
   private final long e2elMicros;
 
-  /** See {@link Builder#slotIdleMicros}. */
-  private final long slotIdleMicros;
-
   private final ItlSeries itl;
   private final int inputTokens;
-
-  /** Prompt tokens the server's prefix cache served, when it said; {@link #NO_INT} else. */
-  private final int cachedTokens;
-
   private final int outputTokens;
   private final int httpStatus;
   private final boolean outputTokensEstimated;
   private final boolean ok;
   private final String error;
   private final String profile;
-  private final ServerTimings serverTimings;
 
-  /** The conversation and turn, or the trace time; null for most records. */
-  private final RequestOrigin origin;
-
-  /** What a reasoning stream said before its answer; null for most. */
-  private final Reasoning reasoning;
-
-  /** The stream's last {@code finish_reason}, null when it said none (or the request failed). */
-  private final String finishReason;
-
-  private final int[] chunkTokens; // each text chunk's tokens (local tokenizer); null: not counted
-
-  /** The server and model of a run that spreads its requests; null for most. */
-  private final Route route;
+  /** Which parts it holds: bit i for {@code RecordParts.ALL.get(i)}. */
+  private final int partsHeld;
 
   /**
-   * The figures its endpoint's requests have, set by the capture: {@link Figures#POOLED} for a
-   * pooling endpoint (embeddings): nothing generated, so its TTFT is its E2EL (as vLLM sets them),
-   * it has no TPOT or ITL and 0 output tokens, failed or not.
+   * The parts it holds, in the list's order, without a slot for the others: most records have one
+   * or two of a dozen.
    */
-  private final Figures figures;
-
-  /**
-   * Where the token counts came from when not the server's usage ({@link #TOKENIZER}, {@link
-   * #CHUNKS}); null: usage.
-   */
-  private final String inputTokensFrom;
-
-  private final String outputTokensFrom;
+  private final Object[] parts;
 
   /** A count made with the local tokenizer ({@code -Dtokenizer}). */
   public static final String TOKENIZER = "tokenizer";
@@ -121,25 +102,15 @@ public final class RequestRecord {
     b.ttftMicros = ttftMicros;
     b.tpotMicros = tpotMicros;
     b.e2elMicros = e2elMicros;
-    b.slotIdleMicros = slotIdleMicros;
     b.itl = itl;
     b.inputTokens = inputTokens;
-    b.cachedTokens = cachedTokens;
     b.outputTokens = outputTokens;
     b.httpStatus = httpStatus;
     b.outputTokensEstimated = outputTokensEstimated;
     b.ok = ok;
     b.error = error;
     b.profile = profile;
-    b.serverTimings = serverTimings;
-    b.origin = origin;
-    b.reasoning = reasoning;
-    b.finishReason = finishReason;
-    b.chunkTokens = chunkTokens;
-    b.route = route;
-    b.figures = figures;
-    b.inputTokensFrom = inputTokensFrom;
-    b.outputTokensFrom = outputTokensFrom;
+    RecordParts.expand(partsHeld, parts, b.parts);
     return b;
   }
 
@@ -161,25 +132,17 @@ public final class RequestRecord {
     private long ttftMicros = ABSENT;
     private long tpotMicros = ABSENT;
     private long e2elMicros = ABSENT;
-    private long slotIdleMicros = ABSENT;
     private ItlSeries itl = ItlSeries.EMPTY;
     private int inputTokens = NO_INT;
-    private int cachedTokens = NO_INT;
     private int outputTokens = NO_INT;
     private int httpStatus = NO_INT;
     private boolean outputTokensEstimated;
     private boolean ok;
     private String error;
     private String profile;
-    private ServerTimings serverTimings;
-    private RequestOrigin origin;
-    private Reasoning reasoning;
-    private String finishReason;
-    private int[] chunkTokens;
-    private Route route;
-    private Figures figures = Figures.GENERATED;
-    private String inputTokensFrom;
-    private String outputTokensFrom;
+
+    /** Each part's kept value, or null, by its place in {@code RecordParts.ALL}. */
+    private final Object[] parts = new Object[RecordParts.ALL.size()];
 
     private Builder() {}
 
@@ -201,16 +164,6 @@ public final class RequestRecord {
       return this;
     }
 
-    /**
-     * How long its virtual user's slot stood idle before it was sent: from the end of the user's
-     * previous request to this one's t0, in µs ({@link #ABSENT}: the user's first request, or a
-     * load without such slots). The closed model's cost of the client between requests.
-     */
-    public Builder slotIdleMicros(long micros) {
-      this.slotIdleMicros = checkMicros(micros, "slot idle time");
-      return this;
-    }
-
     /** When the request ended (last chunk, failure or timeout), epoch ms; used for concurrency. */
     public Builder endMs(long endMs) {
       this.endMs = endMs;
@@ -219,19 +172,19 @@ public final class RequestRecord {
 
     /** Time to the first chunk carrying generated text, µs ({@link #ABSENT}: none). */
     public Builder ttftMicros(long micros) {
-      this.ttftMicros = checkMicros(micros, "ttft_ms");
+      this.ttftMicros = checkedMicros(micros, "ttft_ms");
       return this;
     }
 
     /** (e2el - ttft) / (output tokens - 1), µs; {@link #ABSENT} when output tokens <= 1. */
     public Builder tpotMicros(long micros) {
-      this.tpotMicros = checkMicros(micros, "tpot_ms");
+      this.tpotMicros = checkedMicros(micros, "tpot_ms");
       return this;
     }
 
     /** Arrival of the last chunk carrying text - t0, µs ({@link #ABSENT}: none). */
     public Builder e2elMicros(long micros) {
-      this.e2elMicros = checkMicros(micros, "e2el_ms");
+      this.e2elMicros = checkedMicros(micros, "e2el_ms");
       return this;
     }
 
@@ -262,16 +215,6 @@ public final class RequestRecord {
     /** As {@link #itl(ItlSeries)}, in ms (the same series when it already is one); null: none. */
     public Builder itlMs(List<Double> ms) {
       return itl(ItlSeries.ofMillis(ms));
-    }
-
-    /**
-     * The prompt tokens the server's prefix cache served ({@code
-     * usage.prompt_tokens_details.cached_tokens}, llama.cpp's {@code timings.cache_n}); null when
-     * it said none.
-     */
-    public Builder cachedTokens(Integer n) {
-      this.cachedTokens = count(n, "cached_tokens");
-      return this;
     }
 
     /**
@@ -329,24 +272,32 @@ public final class RequestRecord {
     }
 
     /**
+     * Sets a part ({@link RecordPart}): its value, or null (or the value the part takes for none)
+     * to have none.
+     *
+     * @throws IllegalArgumentException for a value the part cannot hold
+     */
+    public <V> Builder part(RecordPart<V> part, V value) {
+      parts[part.index()] = part.kept(value);
+      return this;
+    }
+
+    /**
      * The server's own timings of the request (llama.cpp's {@code timings}); null (and left out of
      * the line) when the server sent none, as vLLM.
      */
     public Builder serverTimings(ServerTimings timings) {
-      this.serverTimings = timings;
-      return this;
+      return part(ServerTimings.PART, timings);
     }
 
     /** Its conversation and turn, or set send time, or injector; null for none. */
     public Builder origin(RequestOrigin origin) {
-      this.origin = origin;
-      return this;
+      return part(RequestOrigin.PART, origin);
     }
 
     /** What its stream said before the answer; null: it did not reason. */
     public Builder reasoning(Reasoning reasoning) {
-      this.reasoning = reasoning;
-      return this;
+      return part(Reasoning.PART, reasoning);
     }
 
     /**
@@ -354,32 +305,22 @@ public final class RequestRecord {
      * ...); null: none said.
      */
     public Builder finishReason(String reason) {
-      this.finishReason = FinishReasons.shared(reason);
-      return this;
-    }
-
-    /** Each text chunk's tokens (one per chunk), from the local tokenizer; null: none. */
-    public Builder chunkTokens(int[] tokens) {
-      this.chunkTokens = tokens == null ? null : tokens.clone();
-      return this;
+      return part(FinishReasons.PART, reason);
     }
 
     /** Where it went ({@link Route#of}); null: the run's one server and model. */
     public Builder route(Route route) {
-      this.route = route;
-      return this;
+      return part(Route.PART, route);
     }
 
     /** The figures its endpoint's requests have; see {@link RequestRecord#figures()}. */
     public Builder figures(Figures figures) {
-      this.figures = figures;
-      return this;
+      return part(Pooling.PART, figures);
     }
 
     /** Where the input tokens came from: null for the server's usage, else {@link #TOKENIZER}. */
     public Builder inputTokensFrom(String from) {
-      this.inputTokensFrom = from;
-      return this;
+      return part(TokensFrom.INPUT, from);
     }
 
     /**
@@ -387,8 +328,7 @@ public final class RequestRecord {
      * {@link #CHUNKS}.
      */
     public Builder outputTokensFrom(String from) {
-      this.outputTokensFrom = from;
-      return this;
+      return part(TokensFrom.OUTPUT, from);
     }
 
     /** The record of the values set. */
@@ -414,30 +354,33 @@ public final class RequestRecord {
     this.ttftMicros = b.ttftMicros;
     this.tpotMicros = b.tpotMicros;
     this.e2elMicros = b.e2elMicros;
-    this.slotIdleMicros = b.slotIdleMicros;
     this.itl = b.itl;
     this.inputTokens = b.inputTokens;
-    this.cachedTokens = b.cachedTokens;
     this.outputTokens = b.outputTokens;
     this.outputTokensEstimated = b.outputTokensEstimated;
     this.ok = b.ok;
     this.error = SharedTexts.shared(b.error);
     this.httpStatus = b.httpStatus;
     this.profile = SharedTexts.shared(b.profile);
-    this.serverTimings = b.serverTimings;
-    this.origin = b.origin;
-    this.reasoning = b.reasoning;
-    this.finishReason = b.finishReason;
-    this.chunkTokens = b.chunkTokens;
-    this.route = b.route;
-    this.figures = b.figures;
-    this.inputTokensFrom = SharedTexts.shared(b.inputTokensFrom);
-    this.outputTokensFrom = SharedTexts.shared(b.outputTokensFrom);
+    this.partsHeld = RecordParts.held(b.parts);
+    this.parts = RecordParts.compact(b.parts);
+  }
+
+  /** Its value for a part ({@link RecordPart}), null when it has none. */
+  public <V> V part(RecordPart<V> part) {
+    V value = part.valueIn(this);
+    return value == null ? null : part.handedOut(value);
+  }
+
+  /** The value it holds for a part, as kept (not copied), or null. */
+  @SuppressWarnings("unchecked") // what a part's slot holds was kept by that part
+  <V> V heldPart(RecordPart<V> part) {
+    return (V) RecordParts.slot(partsHeld, parts, part.index());
   }
 
   /** The server and model of a run that spreads its requests, or null. */
   public Route route() {
-    return route;
+    return heldPart(Route.PART);
   }
 
   /**
@@ -446,27 +389,23 @@ public final class RequestRecord {
    * is the same, as vLLM sets it), with 0 output tokens.
    */
   public Figures figures() {
-    return figures;
+    Figures pooled = heldPart(Pooling.PART);
+    return pooled == null ? Figures.GENERATED : pooled;
   }
 
   /** The stream's last {@code finish_reason}, null when it said none. */
   public String finishReason() {
-    return finishReason;
-  }
-
-  /** Each text chunk's tokens, from the local tokenizer; null when not counted. */
-  public int[] chunkTokens() {
-    return chunkTokens == null ? null : chunkTokens.clone();
+    return heldPart(FinishReasons.PART);
   }
 
   /** What the stream said before its answer, null when it did not reason. */
   public Reasoning reasoning() {
-    return reasoning;
+    return heldPart(Reasoning.PART);
   }
 
   /** Where the input tokens came from: null for the server's usage, else {@link #TOKENIZER}. */
   public String inputTokensFrom() {
-    return inputTokensFrom;
+    return heldPart(TokensFrom.INPUT);
   }
 
   /**
@@ -474,7 +413,7 @@ public final class RequestRecord {
    * {@link #CHUNKS}.
    */
   public String outputTokensFrom() {
-    return outputTokensFrom;
+    return heldPart(TokensFrom.OUTPUT);
   }
 
   // ------------------------------------------------------------------ accessors
@@ -528,11 +467,6 @@ public final class RequestRecord {
     return e2elMicros;
   }
 
-  /** See {@link Builder#slotIdleMicros}; {@link #ABSENT} when unknown. */
-  public long slotIdleMicros() {
-    return slotIdleMicros;
-  }
-
   /** The ITLs; a {@code List<Double>} of ms with primitive µs access for per-chunk loops. */
   public ItlSeries itlMs() {
     return itl;
@@ -540,11 +474,6 @@ public final class RequestRecord {
 
   public Integer inputTokens() {
     return boxed(inputTokens);
-  }
-
-  /** See {@link Builder#cachedTokens}. */
-  public Integer cachedTokens() {
-    return boxed(cachedTokens);
   }
 
   public Integer outputTokens() {
@@ -582,13 +511,14 @@ public final class RequestRecord {
     return profile;
   }
 
+  /** The server's own timings of the request, null when it sent none. */
   public ServerTimings serverTimings() {
-    return serverTimings;
+    return heldPart(ServerTimings.PART);
   }
 
   /** The conversation and turn, or the trace time; null when the request has neither. */
   public RequestOrigin origin() {
-    return origin;
+    return heldPart(RequestOrigin.PART);
   }
 
   // ------------------------------------------------------------------ value semantics
@@ -604,9 +534,7 @@ public final class RequestRecord {
         && ttftMicros == r.ttftMicros
         && tpotMicros == r.tpotMicros
         && e2elMicros == r.e2elMicros
-        && slotIdleMicros == r.slotIdleMicros
         && inputTokens == r.inputTokens
-        && cachedTokens == r.cachedTokens
         && outputTokens == r.outputTokens
         && httpStatus == r.httpStatus
         && outputTokensEstimated == r.outputTokensEstimated
@@ -615,16 +543,23 @@ public final class RequestRecord {
         && Objects.equals(level(), r.level())
         && Objects.equals(error, r.error)
         && Objects.equals(profile, r.profile)
-        && Objects.equals(serverTimings, r.serverTimings)
-        && Objects.equals(origin, r.origin)
-        && Objects.equals(reasoning, r.reasoning)
-        && Objects.equals(finishReason, r.finishReason)
-        && java.util.Arrays.equals(chunkTokens, r.chunkTokens)
-        && Objects.equals(route, r.route)
-        && figures == r.figures
-        && Objects.equals(inputTokensFrom, r.inputTokensFrom)
-        && Objects.equals(outputTokensFrom, r.outputTokensFrom)
+        && partsHeld == r.partsHeld
+        && sameParts(r)
         && itl.equals(r.itl);
+  }
+
+  private boolean sameParts(RequestRecord r) {
+    for (RecordPart<?> part : RecordParts.ALL) {
+      if (!samePart(part, r)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private <V> boolean samePart(RecordPart<V> part, RequestRecord r) {
+    V mine = heldPart(part);
+    return mine == null || part.same(mine, r.heldPart(part));
   }
 
   @Override
@@ -638,7 +573,7 @@ public final class RequestRecord {
     return String.format(
         "RequestRecord[id=%s, level=%s, startMs=%d, endMs=%d, ttftMs=%s, tpotMs=%s, e2elMs=%s,"
             + " itlMs=%s, inputTokens=%s, outputTokens=%s, outputTokensEstimated=%s, ok=%s,"
-            + " error=%s, httpStatus=%s, profile=%s, serverTimings=%s%s]",
+            + " error=%s, httpStatus=%s, profile=%s%s]",
         id(),
         level(),
         startMs,
@@ -654,8 +589,23 @@ public final class RequestRecord {
         error,
         httpStatus(),
         profile,
-        serverTimings,
-        origin == null ? "" : ", origin=" + origin);
+        partsText());
+  }
+
+  /** ", origin=..." for each part it has. */
+  private String partsText() {
+    StringBuilder text = new StringBuilder();
+    for (RecordPart<?> part : RecordParts.ALL) {
+      appendPart(text, part);
+    }
+    return text.toString();
+  }
+
+  private <V> void appendPart(StringBuilder text, RecordPart<V> part) {
+    V value = part.valueIn(this);
+    if (value != null) {
+      text.append(", ").append(part).append('=').append(part.text(value));
+    }
   }
 
   // ------------------------------------------------------------------ helpers
@@ -664,7 +614,8 @@ public final class RequestRecord {
     return ms == null ? ABSENT : ItlSeries.millisToMicros(ms, what);
   }
 
-  private static long checkMicros(long micros, String what) {
+  /** The µs of a latency, checked: {@link #ABSENT}, or within {@link ItlSeries#MAX_ABS_MICROS}. */
+  static long checkedMicros(long micros, String what) {
     if (micros != ABSENT && Math.abs(micros) > ItlSeries.MAX_ABS_MICROS) {
       throw new IllegalArgumentException(
           what + " is beyond +-" + ItlSeries.MAX_ABS_MICROS + " µs: " + micros);

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.records.ChunkTokenCounts;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ class ChunkTokensTest {
   /** A speculative stream as the local tokenizer counts it: 1, 3, 1, 2 tokens in its chunks. */
   private static RequestRecord speculative(String id) {
     return fourChunks(id).outputTokens(7).build().toBuilder()
-        .chunkTokens(new int[] {1, 3, 1, 2})
+        .part(ChunkTokenCounts.PART, new int[] {1, 3, 1, 2})
         .build();
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.SlotIdle;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,7 +66,7 @@ class DeliveredLoadTest {
     List<RequestRecord> rs = new ArrayList<>();
     for (RequestRecord r : closedUsers(8, 50, 1000, 0)) {
       int i = Integer.parseInt(r.id().substring(r.id().indexOf('-') + 1));
-      rs.add(i == 0 ? r : r.toBuilder().slotIdleMicros(2_000 + i).build());
+      rs.add(i == 0 ? r : r.toBuilder().part(SlotIdle.PART, 2_000L + i).build());
     }
     for (int k = 0; k < 5; k++) {
       long start = T + 51_000 + k * 1009L;
@@ -78,7 +79,7 @@ class DeliveredLoadTest {
               .outputTokens(10)
               .build()
               .toBuilder()
-              .slotIdleMicros(9_000)
+              .part(SlotIdle.PART, 9_000L)
               .build());
     }
     DeliveredLoad d = DeliveredLoad.closed(8, SteadyState.compute(rs, 8), rs);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.records.ChunkTokenCounts;
 import io.github.llmbench.records.RequestRecord;
 import java.util.List;
 import java.util.Optional;
@@ -42,7 +43,7 @@ class PeerToolTest {
             .tpotMs(20.0)
             .inputTokens(20)
             .outputTokens(4)
-            .chunkTokens(new int[] {1, 2, 1, 1})
+            .part(ChunkTokenCounts.PART, new int[] {1, 2, 1, 1})
             .build(),
         RequestRecord.builder()
             .id("r2")

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.records.CachedTokens;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
 import java.util.List;
@@ -82,10 +83,13 @@ class SessionFiguresTest {
   void aStepsPrefixCacheHitsAreOverTheRequestsWhoseServerSaid() {
     List<RequestRecord> rs =
         List.of(
-            call("s", "a", 1, 0, 0, 10, true).toBuilder().inputTokens(100).cachedTokens(20).build(),
+            call("s", "a", 1, 0, 0, 10, true).toBuilder()
+                .inputTokens(100)
+                .part(CachedTokens.PART, 20)
+                .build(),
             call("s", "b", 1, 0, 0, 10, true).toBuilder()
                 .inputTokens(300)
-                .cachedTokens(280)
+                .part(CachedTokens.PART, 280)
                 .build(),
             call("s", "c", 1, 0, 0, 10, true).toBuilder().inputTokens(500).build());
     assertEquals(0.75, SessionFigures.of(rs).steps().get(0).cacheHitRate(), 1e-12);

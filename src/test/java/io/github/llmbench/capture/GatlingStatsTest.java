@@ -12,12 +12,9 @@ import io.gatling.core.session.Session;
 import io.gatling.core.session.Session$;
 import io.gatling.core.stats.StatsEngine;
 import io.github.llmbench.core.Metric;
-import io.github.llmbench.endpoints.Endpoints;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.settings.GatlingRecords;
 import io.netty.channel.DefaultEventLoop;
-import java.net.URI;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -90,14 +87,8 @@ class GatlingStatsTest {
     }
   }
 
-  private static StreamCapture capture(GatlingRecords records) {
-    return StreamCapture.builder()
-        .timeout(Duration.ofSeconds(5))
-        .baseUrl(URI.create("http://127.0.0.1:1"))
-        .endpoint(Endpoints.COMPLETIONS)
-        .maxOutputTokens(8)
-        .gatlingMetrics(records.metrics())
-        .build();
+  private static GatlingResponseLog log(GatlingRecords records) {
+    return new GatlingResponseLog(records.metrics());
   }
 
   /** Text chunks 40.6 ms, 60.6 ms and 80.6 ms after t0: E2EL 80.6 ms over 3 tokens. */
@@ -124,7 +115,7 @@ class GatlingStatsTest {
 
   private List<Logged> logged(GatlingRecords records) {
     Recording engine = new Recording();
-    capture(records).logCompleted(new GatlingStats(engine), session, completed(), stream());
+    log(records).logCompleted(new GatlingStats(engine), session, completed(), stream());
     return engine.logged;
   }
 
@@ -160,6 +151,27 @@ class GatlingStatsTest {
         engine.logged);
   }
 
+  @Test
+  void aRequestsEndJobLogsItsRecordOkOrKoAndNothingForACancel() {
+    Recording engine = new Recording();
+    GatlingStats stats = new GatlingStats(engine);
+    RequestRecord ok = completed();
+    RequestRecord failed =
+        ok.toBuilder().ok(false).error("HTTP 500: boom").endMs(ok.startMs() + 250).build();
+    RequestRecord cancelled =
+        failed.toBuilder().error(RequestRecord.CANCELLED + " after 5 ms").build();
+    GatlingResponseLog job = log(GatlingRecords.ALL);
+    job.done(new RequestEndJob.Ended(stats, session, ok, stream()));
+    int completedRecords = engine.logged.size();
+    job.done(new RequestEndJob.Ended(stats, session, failed, stream()));
+    job.done(new RequestEndJob.Ended(stats, session, cancelled, stream()));
+    assertEquals(logged(GatlingRecords.ALL), engine.logged.subList(0, completedRecords));
+    assertEquals(
+        List.of(new Logged("request", 250, KO$.MODULE$.name(), "HTTP 500: boom")),
+        engine.logged.subList(completedRecords, engine.logged.size()),
+        "a cancel is neither OK nor KO");
+  }
+
   /** The cumulated response time of each group the session is in, innermost first. */
   private static List<Integer> groupTimes(Session s) {
     List<Integer> times = new ArrayList<>();
@@ -179,14 +191,13 @@ class GatlingStatsTest {
     // a level's group with a profile's inside, as a profile run's request is
     Session grouped = session.enterGroup("c1", 0L).enterGroup("chat", 0L);
     Recording engine = new Recording();
-    capture(GatlingRecords.ALL)
-        .logCompleted(new GatlingStats(engine), grouped, completed(), stream());
+    log(GatlingRecords.ALL).logCompleted(new GatlingStats(engine), grouped, completed(), stream());
     long own = engine.logged.get(0).ms();
     assertEquals("request", engine.logged.get(0).name());
     // the stream's own record only, not its TTFT, TPOT and ITL records (parts of the same time)
     assertEquals(
         List.of((int) own, (int) own),
-        groupTimes(StreamCapture.timedInGroups(grouped, completed())));
+        groupTimes(GatlingResponseLog.timedInGroups(grouped, completed())));
   }
 
   @Test
@@ -202,7 +213,7 @@ class GatlingStatsTest {
             null);
     assertEquals(
         List.of((int) (failed.endMs() - failed.startMs())),
-        groupTimes(StreamCapture.timedInGroups(grouped, failed)));
+        groupTimes(GatlingResponseLog.timedInGroups(grouped, failed)));
     RequestRecord cancelled =
         RequestRecords.of(
             new RequestRecords.Sent("req-3", "c1", null, T0),
@@ -212,17 +223,17 @@ class GatlingStatsTest {
             null,
             null);
     assertTrue(cancelled.cancelled(), cancelled.toString());
-    assertEquals(List.of(0), groupTimes(StreamCapture.timedInGroups(grouped, cancelled)));
+    assertEquals(List.of(0), groupTimes(GatlingResponseLog.timedInGroups(grouped, cancelled)));
   }
 
   @Test
   void eachLatencyHasItsRecordName() {
-    assertEquals("request", StreamCapture.recordName(Metric.E2EL));
+    assertEquals("request", GatlingResponseLog.recordName(Metric.E2EL));
     assertEquals(
         List.of("TTFT", "TPOT", "ITL"),
         Set.of(Metric.TTFT, Metric.TPOT, Metric.ITL).stream()
             .sorted()
-            .map(StreamCapture::recordName)
+            .map(GatlingResponseLog::recordName)
             .toList());
   }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.github.llmbench.records.ChunkTokenCounts;
 import io.github.llmbench.records.Reasoning;
 import io.github.llmbench.records.RequestRecord;
 import java.util.List;
@@ -118,7 +119,7 @@ class ReasoningCaptureTest {
             200,
             text -> text.isBlank() ? 0 : text.trim().split("\\s+").length);
     // in the chunks' order, thinking and answer each counted in its own text, a word a token
-    assertArrayEquals(new int[] {2, 2, 3, 4}, r.chunkTokens());
+    assertArrayEquals(new int[] {2, 2, 3, 4}, ChunkTokenCounts.of(r));
     assertEquals(9, r.outputTokens(), "the usage's count stays the output tokens");
   }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.records.ChunkTokenCounts;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
@@ -106,7 +107,7 @@ class LocalTokenizerIT {
           java.util.Arrays.stream(sent.get(r.id()).answer().split("(?= )"))
               .mapToInt(String::length)
               .toArray(),
-          r.chunkTokens(),
+          ChunkTokenCounts.of(r),
           "each chunk's tokens: " + r);
     }
     return run.console();

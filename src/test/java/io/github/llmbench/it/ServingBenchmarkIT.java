@@ -10,6 +10,7 @@ import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.records.SlotIdle;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.summary.ServingFigures;
@@ -105,7 +106,7 @@ class ServingBenchmarkIT {
     // its slot stood idle
     assertEquals(
         records.size() - 8,
-        records.stream().filter(r -> r.slotIdleMicros() != RequestRecord.ABSENT).count(),
+        records.stream().filter(r -> SlotIdle.micros(r) != RequestRecord.ABSENT).count(),
         "records with slot_idle_ms");
     LevelSummary.Delivered d = TestReports.summary(run.runDir()).levels().get("c8").deliveredLoad();
     DeliveredLoad fromRecords = DeliveredLoad.closed(8, SteadyState.compute(records, 8), records);

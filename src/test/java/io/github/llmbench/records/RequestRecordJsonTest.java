@@ -362,7 +362,7 @@ class RequestRecordJsonTest {
 
   private static long parse(String s) {
     char[] padded = ("xx" + s + "yy").toCharArray();
-    return RequestRecordJson.parseMillis(padded, 2, s.length());
+    return JsonIn.parseMillis(padded, 2, s.length());
   }
 
   @Test
