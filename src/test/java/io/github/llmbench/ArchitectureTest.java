@@ -55,6 +55,10 @@ class ArchitectureTest {
           Map.entry("history", Set.of("core", "settings", "analysis", "summary", "gates")),
           Map.entry(
               "report",
+              Set.of("core", "settings", "records", "analysis", "summary", "gates", "history")),
+          Map.entry("compare", Set.of("core", "analysis", "summary", "gates", "history", "report")),
+          Map.entry(
+              "cli",
               Set.of(
                   "core",
                   "catalog",
@@ -63,7 +67,9 @@ class ArchitectureTest {
                   "analysis",
                   "summary",
                   "gates",
-                  "history")),
+                  "history",
+                  "report",
+                  "compare")),
           Map.entry("deploy", Set.of()),
           Map.entry(ROOT, Set.of("core", "gates", "run", "settings", "workload")),
           Map.entry(

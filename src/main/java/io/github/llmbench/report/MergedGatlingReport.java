@@ -54,9 +54,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * writer and reader need {@code --add-opens=java.base/java.lang=ALL-UNNAMED} ({@code
  * .mvn/jvm.config} gives it to {@code exec:java@merge}).
  */
-final class MergedGatlingReport {
+public final class MergedGatlingReport {
   /** The name of a stream's Gatling record, as the capture names it. */
-  static final String REQUEST_RECORD = RunDirectory.REQUEST_RECORD;
+  public static final String REQUEST_RECORD = RunDirectory.REQUEST_RECORD;
 
   private static final String LOG_FILE = RunDirectory.SIMULATION_LOG;
 
@@ -74,7 +74,7 @@ final class MergedGatlingReport {
    * @throws IllegalStateException when Gatling's log writer cannot run in this JVM (no {@code
    *     --add-opens}), or the records hold no request
    */
-  static Path write(
+  public static Path write(
       Path runFolder, String simulation, String description, List<RequestRecord> records)
       throws IOException {
     if (records.isEmpty()) {
@@ -108,7 +108,8 @@ final class MergedGatlingReport {
   private record Event(long at, int order, DataWriterMessage.LoadEvent message) {}
 
   /** Writes the log: the run, then every record's events in time order (users must be). */
-  static void writeLog(Path log, String simulation, String description, List<RequestRecord> records)
+  public static void writeLog(
+      Path log, String simulation, String description, List<RequestRecord> records)
       throws IOException {
     long start = records.stream().mapToLong(RequestRecord::startMs).min().orElseThrow();
     // one scenario per level, as the injectors' runs have
@@ -211,7 +212,7 @@ final class MergedGatlingReport {
    * The end of a stream's Gatling record, as the capture logs it: t0 plus its E2EL (whole ms,
    * truncated) when completed, its end otherwise.
    */
-  static long gatlingEndMs(RequestRecord r) {
+  public static long gatlingEndMs(RequestRecord r) {
     return r.ok() && r.e2elMs() != null ? r.startMs() + r.e2elMs().longValue() : r.endMs();
   }
 

@@ -24,7 +24,7 @@ import java.util.List;
  * #navItem}), {@link #contentStart} (the title bar and sub-menu), the page's sections, then {@link
  * #pageEnd} with the chart data and the page's drawing code.
  */
-final class PageParts {
+public final class PageParts {
 
   private static final String ASSETS = "/io/gatling/charts/assets/";
   private static final List<String> NEEDED_ASSETS =
@@ -62,7 +62,7 @@ final class PageParts {
   private PageParts() {}
 
   /** Copies Gatling's chart and style assets into {@code dir} when missing (from its jar). */
-  static void copyMissingAssets(Path dir) throws IOException {
+  public static void copyMissingAssets(Path dir) throws IOException {
     for (String asset : NEEDED_ASSETS) {
       Path target = dir.resolve(asset);
       if (Files.exists(target)) {
@@ -85,7 +85,7 @@ final class PageParts {
    * @param css the page's own style rules, after the shared ones
    * @param homeHref where Gatling's logo links to (escaped here)
    */
-  static void pageStart(StringBuilder sb, String title, String css, String homeHref) {
+  public static void pageStart(StringBuilder sb, String title, String css, String homeHref) {
     sb.append("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"UTF-8\">\n")
         .append("<link rel=\"shortcut icon\" type=\"image/x-icon\" href=\"style/favicon.ico\">\n")
         .append("<link href=\"style/style.css\" rel=\"stylesheet\" type=\"text/css\">\n")
@@ -113,7 +113,7 @@ final class PageParts {
    * and the sub-menu ({@code subMenuHtml}: {@code <div class="item">} links, already escaped), up
    * to the opened article.
    */
-  static void contentStart(StringBuilder sb, String tabHtml, String subMenuHtml) {
+  public static void contentStart(StringBuilder sb, String tabHtml, String subMenuHtml) {
     sb.append("</ul>\n  </div>\n  <div class=\"cadre\">\n    <div class=\"content\">\n")
         .append("      <div class=\"content-header\">\n        <div class=\"onglet\">\n")
         .append("          ")
@@ -127,7 +127,7 @@ final class PageParts {
   }
 
   /** A sub-menu item: {@code <div class="item">} with a link ({@code open}: the current page). */
-  static String menuItem(String id, String href, String label, boolean open) {
+  public static String menuItem(String id, String href, String label, boolean open) {
     return "<div class=\"item"
         + (open ? " ouvert" : "")
         + "\"><a "
@@ -144,7 +144,7 @@ final class PageParts {
    * #llm-data}, and the script: {@link #SCRIPT_START}, {@code drawing} (which reads {@code D} and
    * calls {@code draw(id, options)}), {@link #SCRIPT_END}.
    */
-  static void pageEnd(StringBuilder sb, Object chartData, String drawing) {
+  public static void pageEnd(StringBuilder sb, Object chartData, String drawing) {
     sb.append("<div id=\"llm-status\" style=\"display:none\"></div>\n")
         .append("          </div>\n        </div>\n      </div>\n    </div>\n  </div>\n</div>\n")
         .append("</div>\n<script type=\"application/json\" id=\"llm-data\">")
@@ -156,7 +156,7 @@ final class PageParts {
         .append("</script>\n</body>\n</html>\n");
   }
 
-  static void navItem(StringBuilder sb, String anchor, String label) {
+  public static void navItem(StringBuilder sb, String anchor, String label) {
     sb.append("<li><a class=\"item\" href=\"#")
         .append(esc(anchor))
         .append("\"><span class=\"nav-label\">")
@@ -164,17 +164,17 @@ final class PageParts {
         .append("</span></a></li>\n");
   }
 
-  static void chartBox(StringBuilder sb, String id) {
+  public static void chartBox(StringBuilder sb, String id) {
     sb.append("<div class=\"schema geant\"><div id=\"")
         .append(esc(id))
         .append("\" class=\"geant llm-chart\"></div></div>\n");
   }
 
-  static void tableStart(StringBuilder sb, String title, String... headers) {
+  public static void tableStart(StringBuilder sb, String title, String... headers) {
     tableStart(sb, title, List.of(headers));
   }
 
-  static void tableStart(StringBuilder sb, String title, List<String> headers) {
+  public static void tableStart(StringBuilder sb, String title, List<String> headers) {
     sb.append("<div class=\"statistics extensible-geant llm-table\">\n<div class=\"title\">")
         .append("<div class=\"title_base\"><span class=\"title_base_stats\">")
         .append(esc(title))
@@ -186,7 +186,7 @@ final class PageParts {
     sb.append("</tr></thead>\n<tbody>\n");
   }
 
-  static void tableEnd(StringBuilder sb) {
+  public static void tableEnd(StringBuilder sb) {
     sb.append("</tbody>\n</table>\n</div>\n</div>\n");
   }
 
@@ -194,7 +194,7 @@ final class PageParts {
    * A table row: the first cell as a row name, the others as values; every cell escaped, a {@link
    * PagePart.Link} as a link to its address.
    */
-  static void row(StringBuilder sb, Object... cells) {
+  public static void row(StringBuilder sb, Object... cells) {
     sb.append("<tr>");
     boolean first = true;
     for (Object c : cells) {
@@ -215,7 +215,7 @@ final class PageParts {
   }
 
   /** A section's part: its element, then each of its items in Gatling's markup. */
-  static void part(StringBuilder sb, PagePart p) {
+  public static void part(StringBuilder sb, PagePart p) {
     sb.append("<div id=\"").append(esc(p.anchor())).append("\" class=\"llm-section\">\n");
     for (PagePart.Item item : p.items()) {
       item(sb, item);
@@ -245,7 +245,7 @@ final class PageParts {
     }
   }
 
-  static String toJson(Object o) {
+  public static String toJson(Object o) {
     try {
       return JSON.writeValueAsString(o);
     } catch (JsonProcessingException e) {
@@ -258,7 +258,7 @@ final class PageParts {
    * src/main/resources/io/github/llmbench/report/}, read once; it is inlined into each page, so a
    * copied report still opens offline.
    */
-  static String resource(String name) {
+  public static String resource(String name) {
     try (InputStream in = PageParts.class.getResourceAsStream(name)) {
       if (in == null) {
         throw new IllegalStateException("page resource " + name + " is not on the classpath");

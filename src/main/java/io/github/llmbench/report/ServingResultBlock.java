@@ -117,7 +117,7 @@ public final class ServingResultBlock {
   }
 
   /** Python {@code "{s:{c}^{n}}"}: extra padding goes to the right. */
-  static String center(String s, char fill, int width) {
+  public static String center(String s, char fill, int width) {
     int pad = width - s.length();
     if (pad <= 0) {
       return s;
@@ -127,7 +127,7 @@ public final class ServingResultBlock {
   }
 
   /** Python {@code "{:.2f}"}: exact binary value rounded half-even; nan/inf as Python prints. */
-  static String f2(double v) {
+  public static String f2(double v) {
     if (Double.isNaN(v)) {
       return "nan";
     }

@@ -36,7 +36,7 @@ public final class SweepPage {
   private static final String SCRIPT = PageParts.resource("sweep-page.js");
 
   /** The chart's element. */
-  static final String CHART_ID = "llm-pareto";
+  public static final String CHART_ID = "llm-pareto";
 
   /** Writes the page to {@code file} and the assets it needs beside it. */
   public static Path write(Path file, SweepSummary summary) {
@@ -191,7 +191,7 @@ public final class SweepPage {
   }
 
   /** The chart's data: every measured level as a point, the frontier's named. */
-  static Map<String, Object> chartData(SweepSummary.Sweep s) {
+  public static Map<String, Object> chartData(SweepSummary.Sweep s) {
     return chartData(List.of(new Labeled("Levels", s)));
   }
 
@@ -199,7 +199,7 @@ public final class SweepPage {
   public record Labeled(String label, SweepSummary.Sweep sweep) {}
 
   /** The chart's data of several sweeps: a series of points and a frontier per sweep. */
-  static Map<String, Object> chartData(List<Labeled> sweeps) {
+  public static Map<String, Object> chartData(List<Labeled> sweeps) {
     List<Map<String, Object>> series = new ArrayList<>();
     for (Labeled l : sweeps) {
       Map<String, Object> one = new LinkedHashMap<>();

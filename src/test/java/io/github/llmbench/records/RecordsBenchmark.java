@@ -130,7 +130,7 @@ public final class RecordsBenchmark {
     Child rep =
         child(
             List.of("-Xmx" + o.get("--report-heap")),
-            "io.github.llmbench.report.ReportMain",
+            "io.github.llmbench.cli.ReportMain",
             List.of(runDir.toString()),
             dir.resolve("report-gc.log"),
             console);

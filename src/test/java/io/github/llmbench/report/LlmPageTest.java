@@ -38,14 +38,14 @@ import org.junit.jupiter.api.io.TempDir;
  * Gatling's pages, and the page opened in headless Chromium (Debian's {@code chromium}; the test
  * fails when it is missing): every chart drawn, no script error, hostile text shown as text.
  */
-class LlmPageTest {
+public class LlmPageTest {
 
-  static final long T = 1_700_000_000_000L;
-  static final String XSS = "<script>alert(1)</script>";
-  static final String PROMPT_XSS = "Summarise: <script>alert(2)</script> & \"quotes\"";
+  public static final long T = 1_700_000_000_000L;
+  public static final String XSS = "<script>alert(1)</script>";
+  public static final String PROMPT_XSS = "Summarise: <script>alert(2)</script> & \"quotes\"";
 
   /** A minimal Gatling index.html with its sub-menu, as Gatling 3.15 writes it. */
-  static final String GATLING_INDEX =
+  public static final String GATLING_INDEX =
       """
       <!DOCTYPE html>
       <html lang="en"><head><title>Gatling Stats - Global Information</title></head><body>
@@ -65,7 +65,7 @@ class LlmPageTest {
    * request 8 chunks; the busier the level, the slower each request. One failed request carries a
    * hostile error text.
    */
-  static List<RequestRecord> threeLevelRun() {
+  public static List<RequestRecord> threeLevelRun() {
     List<RequestRecord> rs = new ArrayList<>();
     // 8 tokens, 7 gaps of 50 ms: e2el 400 ms, ends at T + 400
     rs.add(
@@ -113,7 +113,7 @@ class LlmPageTest {
     return rs;
   }
 
-  static Map<String, Object> metadata() {
+  public static Map<String, Object> metadata() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("backend", "openai-chat");
     m.put("model_id", "Qwen/<b>Qwen2.5</b>-7B");
@@ -122,7 +122,7 @@ class LlmPageTest {
     return m;
   }
 
-  static Path runFolder(Path dir) throws Exception {
+  public static Path runFolder(Path dir) throws Exception {
     Path run = dir.resolve("servingbenchmarksimulation-20250101000000000");
     Files.createDirectories(run.resolve("llm"));
     Files.writeString(run.resolve("index.html"), GATLING_INDEX);
@@ -443,7 +443,7 @@ class LlmPageTest {
   }
 
   /** Opens llm.html headless; checks charts, errors and escaping; returns the DOM. */
-  static String assertChromium(Path run, int charts) throws Exception {
+  public static String assertChromium(Path run, int charts) throws Exception {
     Chromium.Dump d = Chromium.open(run.resolve("llm.html"));
     Chromium.assertChartsDrawn(d, charts);
     String dom = d.dom();
@@ -459,7 +459,7 @@ class LlmPageTest {
     return dom;
   }
 
-  static int count(String text, String needle) {
+  public static int count(String text, String needle) {
     return Chromium.count(text, needle);
   }
 }

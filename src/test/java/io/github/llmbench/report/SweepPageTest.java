@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class SweepPageTest {
+public class SweepPageTest {
   @TempDir Path dir;
 
   private static PointLevel level(double tput, double perGpu, double perUser, boolean frontier) {
@@ -41,7 +41,7 @@ class SweepPageTest {
   }
 
   /** Two servers of tensor-parallel 1 and 2, one failed; a name with markup in it. */
-  static SweepSummary summary() {
+  public static SweepSummary summary() {
     Point one = done(1, "tp=1,<script>x</script>", "1", level(300, 300, 50, true));
     Point two = done(2, "tp=2", "2", level(500, 250, 40, false));
     Point three =

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.cli.CompareMain;
+import io.github.llmbench.cli.CompareMainTest;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.TestReports;
 import java.io.ByteArrayOutputStream;

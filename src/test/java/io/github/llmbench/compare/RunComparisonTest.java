@@ -1,4 +1,4 @@
-package io.github.llmbench.report;
+package io.github.llmbench.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -8,11 +8,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.analysis.Change;
 import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.analysis.Noise;
+import io.github.llmbench.cli.CompareMain;
+import io.github.llmbench.compare.RunComparison.Cell;
+import io.github.llmbench.compare.RunComparison.ComparedLevel;
+import io.github.llmbench.compare.RunComparison.Row;
+import io.github.llmbench.compare.RunComparison.Verdict;
 import io.github.llmbench.history.HistoryFile;
-import io.github.llmbench.report.RunComparison.Cell;
-import io.github.llmbench.report.RunComparison.ComparedLevel;
-import io.github.llmbench.report.RunComparison.Row;
-import io.github.llmbench.report.RunComparison.Verdict;
 import io.github.llmbench.summary.Summary;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package io.github.llmbench.report;
+package io.github.llmbench.compare;
 
 import static io.github.llmbench.report.Html.esc;
 import static io.github.llmbench.report.PageParts.chartBox;
@@ -12,6 +12,7 @@ import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.report.PageParts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -190,14 +191,14 @@ public final class ComparePage {
             .append("</td>");
         for (int i = 0; i < r.cells().size(); i++) {
           RunComparison.Cell cell = r.cells().get(i);
-          cell(sb, i == 0 ? null : cell.verdict(), CompareMain.value(m, cell.value()));
+          cell(sb, i == 0 ? null : cell.verdict(), CompareCells.value(m, cell.value()));
         }
         for (int i = 1; i < r.cells().size(); i++) {
           RunComparison.Cell cell = r.cells().get(i);
           cell(
               sb,
               cell.verdict(),
-              CompareMain.ratio(cell.ratio())
+              CompareCells.ratio(cell.ratio())
                   + interval(cell)
                   + (cell.noVerdict() == null ? "" : " (no verdict: " + cell.noVerdict() + ")"));
         }

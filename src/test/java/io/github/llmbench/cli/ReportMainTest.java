@@ -1,4 +1,4 @@
-package io.github.llmbench.report;
+package io.github.llmbench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,6 +14,7 @@ import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.HfConfigTest;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.report.LlmPageTest;
 import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.summary.RooflineFigures;
 import io.github.llmbench.summary.Summary;

@@ -1,9 +1,10 @@
-package io.github.llmbench.report;
+package io.github.llmbench.cli;
 
 import io.github.llmbench.analysis.ChangePoints;
 import io.github.llmbench.history.HistoryFile;
 import io.github.llmbench.history.HistoryLine;
 import io.github.llmbench.history.HistorySeries;
+import io.github.llmbench.report.HistoryPage;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

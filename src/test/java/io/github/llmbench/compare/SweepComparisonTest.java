@@ -1,9 +1,11 @@
-package io.github.llmbench.report;
+package io.github.llmbench.compare;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.cli.CompareMain;
+import io.github.llmbench.report.SweepPageTest;
 import io.github.llmbench.summary.SweepSummary;
 import io.github.llmbench.summary.SweepSummary.Point;
 import io.github.llmbench.summary.SweepSummary.PointLevel;

@@ -1,4 +1,4 @@
-package io.github.llmbench.report;
+package io.github.llmbench.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
@@ -6,8 +6,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.github.llmbench.analysis.Comparison;
 import io.github.llmbench.analysis.Interval;
+import io.github.llmbench.compare.CompareCells;
+import io.github.llmbench.compare.CompareHistory;
+import io.github.llmbench.compare.ComparePage;
+import io.github.llmbench.compare.RunComparison;
+import io.github.llmbench.compare.SweepComparison;
 import io.github.llmbench.history.HistoryFile;
 import io.github.llmbench.records.RunFiles;
+import io.github.llmbench.report.SweepPage;
 import io.github.llmbench.summary.Summary;
 import io.github.llmbench.summary.SweepSummary;
 import java.io.IOException;
@@ -516,11 +522,15 @@ public final class CompareMain {
     sb.append(pad(metricLabel(r.figure()), columns.labelWidth(), false));
     for (int i = 0; i < runs; i++) {
       sb.append("  ")
-          .append(pad(value(r.figure(), r.cells().get(i).value()), columns.widths()[i], true));
+          .append(
+              pad(
+                  CompareCells.value(r.figure(), r.cells().get(i).value()),
+                  columns.widths()[i],
+                  true));
     }
     for (int i = 1; i < runs; i++) {
       RunComparison.Cell cell = r.cells().get(i);
-      String text = ratio(cell.ratio());
+      String text = CompareCells.ratio(cell.ratio());
       if (cell.verdict() == RunComparison.Verdict.BETTER) {
         text += " better";
       } else if (cell.verdict() == RunComparison.Verdict.WORSE) {
@@ -604,22 +614,6 @@ public final class CompareMain {
 
   private static String metricLabel(RunComparison.Figure m) {
     return m.label() + (m.unit().isEmpty() ? "" : " (" + m.unit() + ")");
-  }
-
-  /** A value as shown: 2 decimals, a count as a whole number, missing as "-". */
-  static String value(RunComparison.Figure m, Double v) {
-    if (v == null) {
-      return "-";
-    }
-    if (m.unit().isEmpty() && v == Math.rint(v)) { // a count
-      return Long.toString(v.longValue());
-    }
-    return ServingResultBlock.f2(v);
-  }
-
-  /** A ratio as shown, e.g. {@code 1.80x}; missing as "-". */
-  static String ratio(Double r) {
-    return r == null ? "-" : String.format(Locale.ROOT, "%.2fx", r);
   }
 
   private static String orDash(String s) {

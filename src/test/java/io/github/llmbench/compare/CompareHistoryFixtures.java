@@ -1,4 +1,4 @@
-package io.github.llmbench.report;
+package io.github.llmbench.compare;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.history.HistoryFile;
@@ -16,19 +16,19 @@ import java.util.Map;
  * carries a tight within-run interval (as a run writes it), so that without a history a pair of
  * them gets no verdict; the output throughput is {@code 1000 / TPOT}.
  */
-final class CompareHistoryFixtures {
+public final class CompareHistoryFixtures {
   private CompareHistoryFixtures() {}
 
   /** The history's runs' mean TPOT: 20 ms at a log sd of about 0.02 between runs. */
-  static final double[] HISTORY_TPOT = {
+  public static final double[] HISTORY_TPOT = {
     20.3, 19.7, 20.5, 19.9, 19.4, 20.2, 20.6, 19.8, 20.0, 19.6, 20.4, 20.1
   };
 
   /** The served model's id: markup, which a page must show as text. */
-  static final String MODEL = "Qwen/<b>Qwen3</b>-0.6B";
+  public static final String MODEL = "Qwen/<b>Qwen3</b>-0.6B";
 
   /** The settings of the history's key; {@code outputLen} changes the key. */
-  static Map<String, String> settings(int outputLen) {
+  public static Map<String, String> settings(int outputLen) {
     Map<String, String> s = new LinkedHashMap<>();
     s.put("base.url", "http://gpu-box:8000");
     s.put("api", "chat");
@@ -42,7 +42,7 @@ final class CompareHistoryFixtures {
   }
 
   /** A one-level run's summary: mean TPOT with a +-0.5% within-run interval. */
-  static Summary summary(Map<String, String> settings, double tpot) {
+  public static Summary summary(Map<String, String> settings, double tpot) {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("date", "20261203-120000");
     json.put("backend", "openai-chat");
@@ -75,7 +75,7 @@ final class CompareHistoryFixtures {
   }
 
   /** A run folder {@code dir/name} with its {@code llm/summary.json}. */
-  static Path runFolder(Path dir, String name, Map<String, String> settings, double tpot)
+  public static Path runFolder(Path dir, String name, Map<String, String> settings, double tpot)
       throws Exception {
     Path run = dir.resolve(name);
     Path llm = Files.createDirectories(run.resolve("llm"));
@@ -91,7 +91,7 @@ final class CompareHistoryFixtures {
    * hist-1}, ...) under the key of {@code settings(64)}, then a line for each of {@code compared}
    * (a folder's name and its mean TPOT, alternately), as if the compared runs were kept too.
    */
-  static Path history(Path dir, int runs, Object... compared) throws Exception {
+  public static Path history(Path dir, int runs, Object... compared) throws Exception {
     Instant t = Instant.parse("2026-12-01T00:00:00Z");
     for (int i = 0; i < runs; i++) {
       HistoryFile.append(

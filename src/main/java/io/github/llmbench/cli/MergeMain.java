@@ -1,4 +1,4 @@
-package io.github.llmbench.report;
+package io.github.llmbench.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.analysis.Percentiles;
@@ -13,6 +13,8 @@ import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.records.ServerMetricsFile;
+import io.github.llmbench.report.MergedGatlingReport;
+import io.github.llmbench.report.RunReport;
 import io.github.llmbench.settings.InjectorSettings;
 import io.github.llmbench.settings.WorkloadSettings;
 import io.github.llmbench.summary.RunInfo;

@@ -1,4 +1,4 @@
-package io.github.llmbench.report;
+package io.github.llmbench.compare;
 
 import io.github.llmbench.analysis.Noise;
 import io.github.llmbench.history.HistoryFile;

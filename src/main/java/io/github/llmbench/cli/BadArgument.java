@@ -1,4 +1,4 @@
-package io.github.llmbench.report;
+package io.github.llmbench.cli;
 
 /**
  * A bad command-line argument of the report commands ({@link ReportMain}, {@link CompareMain}): its

@@ -1,4 +1,4 @@
-package io.github.llmbench.report;
+package io.github.llmbench.cli;
 
 import io.github.llmbench.analysis.PeerTool;
 import io.github.llmbench.analysis.PrefixSharing;
@@ -19,6 +19,8 @@ import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.records.ServerMetricsFile;
+import io.github.llmbench.report.PeerReport;
+import io.github.llmbench.report.RunReport;
 import io.github.llmbench.settings.Parser;
 import io.github.llmbench.settings.ReportSettings;
 import io.github.llmbench.settings.SettingsException;

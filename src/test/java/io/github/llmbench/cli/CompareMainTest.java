@@ -1,4 +1,4 @@
-package io.github.llmbench.report;
+package io.github.llmbench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.compare.CompareHistoryFixtures;
+import io.github.llmbench.compare.RunComparison;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.report.LlmPageTest;
 import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.TestRecords;
@@ -36,11 +39,11 @@ import org.junit.jupiter.api.io.TempDir;
  * compare.html in headless Chromium (three charts drawn, hostile label and model id shown as text),
  * the default output folder, and bad arguments.
  */
-class CompareMainTest {
+public class CompareMainTest {
 
   private static final LatencyFigure MEAN_TTFT = LatencyFigure.of(Metric.TTFT, Statistic.MEAN);
-  static final String LABEL_XSS = "<script>alert(4)</script>";
-  static final String MODEL_XSS = "<script>alert(3)</script>";
+  public static final String LABEL_XSS = "<script>alert(4)</script>";
+  public static final String MODEL_XSS = "<script>alert(3)</script>";
 
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -68,7 +71,7 @@ class CompareMainTest {
   }
 
   /** The baseline: LlmPageTest's 3-level run (c2, c4, c8). */
-  static Path baselineRun(Path dir) throws Exception {
+  public static Path baselineRun(Path dir) throws Exception {
     Path run = LlmPageTest.runFolder(Files.createDirectories(dir.resolve("tp1")));
     TestReports.write(
         run,
@@ -84,7 +87,7 @@ class CompareMainTest {
   }
 
   /** The other run: the same without c8, every TTFT halved; a hostile model id. */
-  static Path otherRun(Path dir) throws Exception {
+  public static Path otherRun(Path dir) throws Exception {
     Path run = LlmPageTest.runFolder(Files.createDirectories(dir.resolve("tp2")));
     List<RequestRecord> rs =
         LlmPageTest.threeLevelRun().stream()

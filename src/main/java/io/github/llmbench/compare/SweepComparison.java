@@ -1,4 +1,4 @@
-package io.github.llmbench.report;
+package io.github.llmbench.compare;
 
 import static io.github.llmbench.report.PageParts.chartBox;
 import static io.github.llmbench.report.PageParts.navItem;
@@ -6,6 +6,10 @@ import static io.github.llmbench.report.PageParts.row;
 import static io.github.llmbench.report.PageParts.tableEnd;
 import static io.github.llmbench.report.PageParts.tableStart;
 
+import io.github.llmbench.report.Cells;
+import io.github.llmbench.report.PageParts;
+import io.github.llmbench.report.ServingResultBlock;
+import io.github.llmbench.report.SweepPage;
 import io.github.llmbench.report.SweepPage.Labeled;
 import io.github.llmbench.summary.SweepSummary;
 import io.github.llmbench.summary.SweepSummary.PointLevel;
