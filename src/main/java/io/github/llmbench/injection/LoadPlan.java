@@ -44,6 +44,16 @@ public final class LoadPlan {
     return of(settings.load(), sequentialProfiles, settings.injector());
   }
 
+  /** The measured levels' tags, in plan order, each once (a level split by profile is one). */
+  public static List<String> measuredLevels(List<Phase> phases) {
+    return phases.stream()
+        .map(Phase::level)
+        .filter(Level::measured)
+        .map(Level::tag)
+        .distinct()
+        .toList();
+  }
+
   /**
    * A trace replay: the warmup, then one phase sending each request at its time.
    *

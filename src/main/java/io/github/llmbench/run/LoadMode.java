@@ -68,7 +68,7 @@ public non-sealed interface LoadMode extends RunMode {
 
   /** Whether a level's result block names its level: when the run has several. */
   default boolean titlesLevels(List<Phase> phases) {
-    return phases.stream().map(Phase::level).filter(Level::measured).distinct().count() > 1;
+    return LoadPlan.measuredLevels(phases).size() > 1;
   }
 
   /** The mode's part of this run, once the server, the plan and the gates are known. */

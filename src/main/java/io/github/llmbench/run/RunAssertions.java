@@ -2,9 +2,9 @@ package io.github.llmbench.run;
 
 import io.gatling.javaapi.core.Assertion;
 import io.github.llmbench.capture.StreamCapture;
-import io.github.llmbench.core.Level;
 import io.github.llmbench.gates.GatlingAssertions;
 import io.github.llmbench.gates.RunGates;
+import io.github.llmbench.injection.LoadPlan;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.BenchSettings.DatasetKind;
@@ -25,13 +25,7 @@ final class RunAssertions {
     if (settings.workload().dataset() == DatasetKind.PROFILES) {
       return List.of();
     }
-    List<String> levels =
-        phases.stream()
-            .map(Phase::level)
-            .filter(Level::measured)
-            .map(Level::tag)
-            .distinct()
-            .toList();
+    List<String> levels = LoadPlan.measuredLevels(phases);
     return GatlingAssertions.of(
         gates.set().gates(), levels, gates.baselineFigures(), StreamCapture.REQUEST_RECORD);
   }

@@ -1,6 +1,5 @@
 package io.github.llmbench.run;
 
-import io.github.llmbench.core.Level;
 import io.github.llmbench.gates.GateNoise;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.RunGates;
@@ -9,6 +8,7 @@ import io.github.llmbench.history.HistoryGate;
 import io.github.llmbench.history.HistoryKey;
 import io.github.llmbench.history.HistoryLine;
 import io.github.llmbench.history.HistoryNoise;
+import io.github.llmbench.injection.LoadPlan;
 import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Target;
 import io.github.llmbench.settings.BenchSettings;
@@ -54,13 +54,7 @@ final class RunHistory {
    * the measured levels in plan order).
    */
   static HistoryKey key(BenchSettings settings, Target target, List<Phase> phases, RunGates gates) {
-    List<String> levels =
-        phases.stream()
-            .map(Phase::level)
-            .filter(Level::measured)
-            .map(Level::tag)
-            .distinct()
-            .toList();
+    List<String> levels = LoadPlan.measuredLevels(phases);
     return HistoryKey.of(
         new HistoryKey.Testbed(
             target.embedded()
