@@ -289,30 +289,34 @@ public record LevelSummary(
 
   /** A level's summary from its analysis; the goodput is added by {@link #withGoodput}. */
   public static LevelSummary of(RunAnalysis.Level l, RunAnalysis a) {
-    return new LevelSummary(
-        ServingFigures.of(l.serving()),
-        SteadyStateFigures.of(l.steady(), a.percentiles(), l.serving().endpointFigures()),
-        RooflineFigures.of(l, a),
-        failures(l.failures()),
-        l.turns().isEmpty() ? null : turns(l.turns()),
-        l.server().isEmpty()
-            ? null
-            : new Server(l.server().level(), l.server().steady(), l.server().guards()),
-        l.lateness().isEmpty() ? null : lateness(l.lateness()),
-        null,
-        null,
-        l.trials().isEmpty() ? null : l.trials().trials().stream().map(TrialFigures::of).toList(),
-        intervals(l.samples()),
-        ClientFigures.of(l.client(), l.name()),
-        Chunks.of(l.chunks()),
-        Delivered.of(l.delivered(), l.name()),
-        ReasoningFigures.of(l.reasoning()),
-        l.ends().byReason().isEmpty() ? null : l.ends().byReason(),
-        RampFigures.of(l.ramp()),
-        figures(l.routes().byEndpoint()),
-        figures(l.routes().byModel()),
-        SessionsFigures.of(l.sessions()),
-        LevelEnergy.of(l.energy()));
+    return builder()
+        .figures(ServingFigures.of(l.serving()))
+        .steadyState(
+            SteadyStateFigures.of(l.steady(), a.percentiles(), l.serving().endpointFigures()))
+        .roofline(RooflineFigures.of(l, a))
+        .failures(failures(l.failures()))
+        .turns(l.turns().isEmpty() ? null : turns(l.turns()))
+        .server(
+            l.server().isEmpty()
+                ? null
+                : new Server(l.server().level(), l.server().steady(), l.server().guards()))
+        .traceLateness(l.lateness().isEmpty() ? null : lateness(l.lateness()))
+        .trials(
+            l.trials().isEmpty()
+                ? null
+                : l.trials().trials().stream().map(TrialFigures::of).toList())
+        .intervals(intervals(l.samples()))
+        .client(ClientFigures.of(l.client(), l.name()))
+        .chunks(Chunks.of(l.chunks()))
+        .deliveredLoad(Delivered.of(l.delivered(), l.name()))
+        .reasoning(ReasoningFigures.of(l.reasoning()))
+        .finishReasons(l.ends().byReason().isEmpty() ? null : l.ends().byReason())
+        .ramp(RampFigures.of(l.ramp()))
+        .endpoints(figures(l.routes().byEndpoint()))
+        .models(figures(l.routes().byModel()))
+        .sessions(SessionsFigures.of(l.sessions()))
+        .energy(LevelEnergy.of(l.energy()))
+        .build();
   }
 
   private static Map<String, ServingFigures> figures(Map<String, ServingMetrics> by) {
@@ -329,54 +333,201 @@ public record LevelSummary(
    */
   static LevelSummary ofFigures(
       ServingFigures figures, SteadyStateFigures steadyState, RooflineFigures roofline) {
-    return new LevelSummary(
-        figures,
-        steadyState,
-        roofline,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
+    return builder().figures(figures).steadyState(steadyState).roofline(roofline).build();
   }
 
   /** This level with its goodput. */
   public LevelSummary withGoodput(Goodput g) {
-    return new LevelSummary(
-        figures,
-        steadyState,
-        roofline,
-        failures,
-        turns,
-        server,
-        traceLateness,
-        g.perSecond(),
-        g.pct(),
-        trials,
-        intervals,
-        client,
-        chunks,
-        deliveredLoad,
-        reasoning,
-        finishReasons,
-        ramp,
-        endpoints,
-        models,
-        sessions,
-        energy);
+    return toBuilder().requestGoodput(g.perSecond()).goodputPct(g.pct()).build();
+  }
+
+  /** A level's blocks, set by name; what is not set stays absent. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** This level's blocks, to change some. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.figures = figures;
+    b.steadyState = steadyState;
+    b.roofline = roofline;
+    b.failures = failures;
+    b.turns = turns;
+    b.server = server;
+    b.traceLateness = traceLateness;
+    b.requestGoodput = requestGoodput;
+    b.goodputPct = goodputPct;
+    b.trials = trials;
+    b.intervals = intervals;
+    b.client = client;
+    b.chunks = chunks;
+    b.deliveredLoad = deliveredLoad;
+    b.reasoning = reasoning;
+    b.finishReasons = finishReasons;
+    b.ramp = ramp;
+    b.endpoints = endpoints;
+    b.models = models;
+    b.sessions = sessions;
+    b.energy = energy;
+    return b;
+  }
+
+  /** {@link LevelSummary} by name. */
+  public static final class Builder {
+    private ServingFigures figures;
+    private SteadyStateFigures steadyState;
+    private RooflineFigures roofline;
+    private List<Failure> failures;
+    private List<Turn> turns;
+    private Server server;
+    private Lateness traceLateness;
+    private Double requestGoodput;
+    private Double goodputPct;
+    private List<TrialFigures> trials;
+    private Map<String, FigureInterval> intervals;
+    private ClientFigures client;
+    private Chunks chunks;
+    private Delivered deliveredLoad;
+    private ReasoningFigures reasoning;
+    private Map<String, Integer> finishReasons;
+    private RampFigures ramp;
+    private Map<String, ServingFigures> endpoints;
+    private Map<String, ServingFigures> models;
+    private SessionsFigures sessions;
+    private LevelEnergy energy;
+
+    private Builder() {}
+
+    public Builder figures(ServingFigures v) {
+      figures = v;
+      return this;
+    }
+
+    public Builder steadyState(SteadyStateFigures v) {
+      steadyState = v;
+      return this;
+    }
+
+    public Builder roofline(RooflineFigures v) {
+      roofline = v;
+      return this;
+    }
+
+    public Builder failures(List<Failure> v) {
+      failures = v;
+      return this;
+    }
+
+    public Builder turns(List<Turn> v) {
+      turns = v;
+      return this;
+    }
+
+    public Builder server(Server v) {
+      server = v;
+      return this;
+    }
+
+    public Builder traceLateness(Lateness v) {
+      traceLateness = v;
+      return this;
+    }
+
+    public Builder requestGoodput(Double v) {
+      requestGoodput = v;
+      return this;
+    }
+
+    public Builder goodputPct(Double v) {
+      goodputPct = v;
+      return this;
+    }
+
+    public Builder trials(List<TrialFigures> v) {
+      trials = v;
+      return this;
+    }
+
+    public Builder intervals(Map<String, FigureInterval> v) {
+      intervals = v;
+      return this;
+    }
+
+    public Builder client(ClientFigures v) {
+      client = v;
+      return this;
+    }
+
+    public Builder chunks(Chunks v) {
+      chunks = v;
+      return this;
+    }
+
+    public Builder deliveredLoad(Delivered v) {
+      deliveredLoad = v;
+      return this;
+    }
+
+    public Builder reasoning(ReasoningFigures v) {
+      reasoning = v;
+      return this;
+    }
+
+    public Builder finishReasons(Map<String, Integer> v) {
+      finishReasons = v;
+      return this;
+    }
+
+    public Builder ramp(RampFigures v) {
+      ramp = v;
+      return this;
+    }
+
+    public Builder endpoints(Map<String, ServingFigures> v) {
+      endpoints = v;
+      return this;
+    }
+
+    public Builder models(Map<String, ServingFigures> v) {
+      models = v;
+      return this;
+    }
+
+    public Builder sessions(SessionsFigures v) {
+      sessions = v;
+      return this;
+    }
+
+    public Builder energy(LevelEnergy v) {
+      energy = v;
+      return this;
+    }
+
+    public LevelSummary build() {
+      return new LevelSummary(
+          figures,
+          steadyState,
+          roofline,
+          failures,
+          turns,
+          server,
+          traceLateness,
+          requestGoodput,
+          goodputPct,
+          trials,
+          intervals,
+          client,
+          chunks,
+          deliveredLoad,
+          reasoning,
+          finishReasons,
+          ramp,
+          endpoints,
+          models,
+          sessions,
+          energy);
+    }
   }
 
   private static Map<String, FigureInterval> intervals(LevelSamples samples) {
