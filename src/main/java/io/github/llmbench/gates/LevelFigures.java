@@ -11,7 +11,9 @@ import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.summary.LevelGoodput;
 import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.ReasoningFigures;
 import io.github.llmbench.summary.ServingFigures;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -130,7 +132,7 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
     }
     putClient(f, l.client());
     f.put(GateMetric.ENERGY_PER_TOKEN, l.energy().joulesPerOutputToken());
-    putTtfo(f, LevelSummary.ReasoningFigures.of(l.reasoning()));
+    putTtfo(f, ReasoningFigures.of(l.reasoning()));
     return new LevelFigures(f).withSamples(l.samples());
   }
 
@@ -201,7 +203,7 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
     f.put(GateMetric.CLIENT_CPU_MAX, w.measured() ? w.busiestLoopPct() : Double.NaN);
   }
 
-  private static void putTtfo(Map<GateMetric, Double> f, LevelSummary.ReasoningFigures r) {
+  private static void putTtfo(Map<GateMetric, Double> f, ReasoningFigures r) {
     f.put(GateMetric.TTFO_MEAN, r == null ? Double.NaN : orNaN(r.meanTtfoMs()));
     f.put(GateMetric.TTFO_MEDIAN, r == null ? Double.NaN : orNaN(r.medianTtfoMs()));
     f.put(GateMetric.TTFO_P90, r == null ? Double.NaN : orNaN(r.p90TtfoMs()));
@@ -209,10 +211,9 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
   }
 
   /** The goodput, when it was measured (objectives were set). */
-  public Optional<LevelSummary.Goodput> goodput() {
+  public Optional<LevelGoodput> goodput() {
     return values.containsKey(GateMetric.GOODPUT)
-        ? Optional.of(
-            new LevelSummary.Goodput(get(GateMetric.GOODPUT), get(GateMetric.GOODPUT_PCT)))
+        ? Optional.of(new LevelGoodput(get(GateMetric.GOODPUT), get(GateMetric.GOODPUT_PCT)))
         : Optional.empty();
   }
 

@@ -2,7 +2,7 @@ package io.github.llmbench.gates;
 
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.records.RequestRecord;
-import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.LevelGoodput;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -77,8 +77,8 @@ public record RunFigures(Map<String, LevelFigures> levels, Optional<Capacity> ca
   }
 
   /** Each level's goodput, for the levels where it was measured. */
-  public Map<String, LevelSummary.Goodput> goodput() {
-    Map<String, LevelSummary.Goodput> out = new LinkedHashMap<>();
+  public Map<String, LevelGoodput> goodput() {
+    Map<String, LevelGoodput> out = new LinkedHashMap<>();
     levels.forEach((name, f) -> f.goodput().ifPresent(g -> out.put(name, g)));
     return out;
   }

@@ -5,7 +5,7 @@ import io.github.llmbench.gates.GateCheck;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.GatesXml;
 import io.github.llmbench.records.RunFiles;
-import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.LevelGoodput;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.Summary;
 import java.io.IOException;
@@ -35,7 +35,7 @@ import java.util.Set;
 public record RunReport(
     RunAnalysis analysis,
     RunInfo info,
-    Map<String, LevelSummary.Goodput> goodput,
+    Map<String, LevelGoodput> goodput,
     String answer,
     List<GateResult> gates) {
 
@@ -55,7 +55,7 @@ public record RunReport(
     return new RunReport(a, info, Map.of(), "", List.of());
   }
 
-  public RunReport withGoodput(Map<String, LevelSummary.Goodput> g) {
+  public RunReport withGoodput(Map<String, LevelGoodput> g) {
     return new RunReport(analysis, info, g, answer, gates);
   }
 

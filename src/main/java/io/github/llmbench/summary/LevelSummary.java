@@ -4,22 +4,16 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import io.github.llmbench.analysis.ChunkTokens;
-import io.github.llmbench.analysis.DeliveredLoad;
 import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.analysis.Intervals;
 import io.github.llmbench.analysis.LevelSamples;
-import io.github.llmbench.analysis.ReasoningStats;
 import io.github.llmbench.analysis.RunAnalysis;
-import io.github.llmbench.analysis.ServerFigures;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.TraceLateness;
 import io.github.llmbench.analysis.TrialValues;
-import io.github.llmbench.analysis.Trials;
 import io.github.llmbench.analysis.TurnLatency;
 import io.github.llmbench.core.LatencyFigure;
-import io.github.llmbench.core.Statistic;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -58,17 +52,17 @@ public record LevelSummary(
     @JsonUnwrapped ServingFigures figures,
     SteadyStateFigures steadyState,
     RooflineFigures roofline,
-    List<Failure> failures,
-    List<Turn> turns,
-    Server server,
-    Lateness traceLateness,
+    List<FailureCount> failures,
+    List<TurnFigures> turns,
+    ServerLevelFigures server,
+    TraceLatenessFigures traceLateness,
     Double requestGoodput,
     Double goodputPct,
     List<TrialFigures> trials,
     Map<String, FigureInterval> intervals,
     ClientFigures client,
-    Chunks chunks,
-    Delivered deliveredLoad,
+    ChunkFigures chunks,
+    DeliveredFigures deliveredLoad,
     ReasoningFigures reasoning,
     Map<String, Integer> finishReasons,
     RampFigures ramp,
@@ -80,212 +74,6 @@ public record LevelSummary(
   public LevelSummary {
     failures = failures == null ? List.of() : List.copyOf(failures);
   }
-
-  /** A failure reason and how many requests it ended. */
-  public record Failure(String error, int count) {}
-
-  /** One turn of a conversation: its requests and their TTFT. */
-  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Turn(
-      int turn,
-      int completed,
-      int failed,
-      Double meanInputTokens,
-      Double meanTtftMs,
-      Double medianTtftMs,
-      Double p99TtftMs) {}
-
-  /**
-   * The server's figures ({@link ServerFigures#NAMES}) over the level and its steady window, and
-   * the confounds found.
-   */
-  public record Server(Map<String, Double> level, Map<String, Double> steady, List<String> guards) {
-
-    /** A figure over the level, NaN when the server did not report it. */
-    public double levelFigure(String name) {
-      Double v = level == null ? null : level.get(name);
-      return v == null ? Double.NaN : v;
-    }
-  }
-
-  /** How late a trace's requests were sent against their times. */
-  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Lateness(int requests, Double medianMs, Double p99Ms, Double maxMs) {}
-
-  /**
-   * One trial of a level: vLLM's fields over its own requests, and its steady window's output
-   * throughput (null when it had none).
-   */
-  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record TrialFigures(
-      int trial, @JsonUnwrapped ServingFigures figures, Double steadyOutputThroughput) {
-
-    static TrialFigures of(Trials.Trial t) {
-      return new TrialFigures(
-          t.number(),
-          ServingFigures.of(t.serving()),
-          t.steady().reached() ? t.steady().outputThroughput() : null);
-    }
-  }
-
-  /**
-   * A figure's interval.
-   *
-   * @param ciLow null when open (too few requests for a P99's lower rank)
-   * @param ciHigh null when open (a P99 needs 368 requests for an upper bound at 95%)
-   * @param basis {@code trials} or {@code within_run}
-   */
-  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record FigureInterval(
-      double estimate, Double ciLow, Double ciHigh, double confidence, String basis) {
-
-    static FigureInterval of(Interval i) {
-      return new FigureInterval(
-          i.estimate(),
-          Double.isFinite(i.low()) ? i.low() : null,
-          Double.isFinite(i.high()) ? i.high() : null,
-          i.confidence(),
-          i.basis().name().toLowerCase(Locale.ROOT));
-    }
-
-    /** The interval again. */
-    public Interval interval() {
-      return new Interval(
-          estimate,
-          ciLow == null ? Double.NEGATIVE_INFINITY : ciLow,
-          ciHigh == null ? Double.POSITIVE_INFINITY : ciHigh,
-          confidence,
-          Interval.Basis.valueOf(basis.toUpperCase(Locale.ROOT)));
-    }
-  }
-
-  /**
-   * Tokens per chunk over the level's completed requests, and the ITL per token; {@code
-   * counted_per_chunk}: each chunk's tokens were counted with the local tokenizer (the median, P99
-   * and max are then over chunks, else over the requests' means).
-   */
-  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Chunks(
-      long chunks,
-      long tokens,
-      double tokensPerChunkMean,
-      double tokensPerChunkMedian,
-      double tokensPerChunkP99,
-      double tokensPerChunkMax,
-      double meanItlPerTokenMs,
-      double medianItlPerTokenMs,
-      double p99ItlPerTokenMs,
-      boolean countedPerChunk) {
-
-    static Chunks of(ChunkTokens c) {
-      return c.severalPerChunk()
-          ? new Chunks(
-              c.chunks(),
-              c.tokens(),
-              c.perChunkMean(),
-              c.perChunkMedian(),
-              c.perChunkP99(),
-              c.perChunkMax(),
-              c.itlPerToken().mean(),
-              c.itlPerToken().median(),
-              c.itlPerToken().value(Statistic.P99),
-              c.countedPerChunk())
-          : null;
-    }
-  }
-
-  /**
-   * The load delivered against the asked one.
-   *
-   * @param model {@code closed} (requests in flight against C) or {@code open} (requests/s against
-   *     the arrival schedule's)
-   * @param slotIdleMedianMs closed: the median of the requests' slot idle times (a user's previous
-   *     request's end to this one's send) over the steady window, where the records have them
-   */
-  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record Delivered(
-      String model,
-      double asked,
-      Double delivered,
-      Double deliveredPct,
-      Double userWaitMs,
-      Double sendLatenessMedianMs,
-      Double sendLatenessP99Ms,
-      Double e2elWithWaitMeanMs,
-      Double e2elWithWaitP99Ms,
-      Double clientQueueMedianMs,
-      Double clientQueueP99Ms,
-      Double slotIdleMedianMs,
-      Double slotIdleP99Ms,
-      String guard) {
-
-    static Delivered of(DeliveredLoad d, String level) {
-      if (d.kind() == DeliveredLoad.Kind.NONE) {
-        return null;
-      }
-      boolean open = d.kind() == DeliveredLoad.Kind.OPEN;
-      return new Delivered(
-          d.kind().name().toLowerCase(Locale.ROOT),
-          d.asked(),
-          finite(d.delivered()),
-          finite(d.pct()),
-          finite(d.userWaitMs()),
-          open ? finite(d.sendLateness().median()) : null,
-          open ? finite(d.sendLateness().value(Statistic.P99)) : null,
-          open && d.e2elWithWait().count() > 0 ? finite(d.e2elWithWait().mean()) : null,
-          open && d.e2elWithWait().count() > 0
-              ? finite(d.e2elWithWait().value(Statistic.P99))
-              : null,
-          d.clientQueue().count() > 0 ? finite(d.clientQueue().median()) : null,
-          d.clientQueue().count() > 0 ? finite(d.clientQueue().value(Statistic.P99)) : null,
-          d.slotIdle().count() > 0 ? finite(d.slotIdle().median()) : null,
-          d.slotIdle().count() > 0 ? finite(d.slotIdle().value(Statistic.P99)) : null,
-          d.guard(level));
-    }
-  }
-
-  /**
-   * A level's reasoning: TTFO statistics over the requests that answered after thinking, and the
-   * reasoning tokens.
-   *
-   * @param reasoningTokensFrom {@code usage} when every count was the server's, else {@code chunks}
-   */
-  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record ReasoningFigures(
-      int requests,
-      int answered,
-      Double meanTtfoMs,
-      Double medianTtfoMs,
-      Double p90TtfoMs,
-      Double p99TtfoMs,
-      Double meanThinkingMs,
-      Double meanReasoningTokens,
-      String reasoningTokensFrom) {
-
-    /** The figures of a level's reasoning, null when no request reasoned. */
-    public static ReasoningFigures of(ReasoningStats r) {
-      if (r.isEmpty()) {
-        return null;
-      }
-      boolean any = r.answered() > 0;
-      return new ReasoningFigures(
-          r.requests(),
-          r.answered(),
-          any ? finite(r.ttfo().mean()) : null,
-          any ? finite(r.ttfo().median()) : null,
-          any ? finite(r.ttfo().value(Statistic.P90)) : null,
-          any ? finite(r.ttfo().value(Statistic.P99)) : null,
-          any ? finite(r.thinkingMs().mean()) : null,
-          finite(r.reasoningTokens()),
-          r.tokensFrom());
-    }
-  }
-
-  /** A level's goodput: requests/s meeting the objectives and their share in percent. */
-  public record Goodput(double perSecond, double pct) {}
 
   /** A level's summary from its analysis; the goodput is added by {@link #withGoodput}. */
   public static LevelSummary of(RunAnalysis.Level l, RunAnalysis a) {
@@ -299,7 +87,8 @@ public record LevelSummary(
         .server(
             l.server().isEmpty()
                 ? null
-                : new Server(l.server().level(), l.server().steady(), l.server().guards()))
+                : new ServerLevelFigures(
+                    l.server().level(), l.server().steady(), l.server().guards()))
         .traceLateness(l.lateness().isEmpty() ? null : lateness(l.lateness()))
         .trials(
             l.trials().isEmpty()
@@ -307,8 +96,8 @@ public record LevelSummary(
                 : l.trials().trials().stream().map(TrialFigures::of).toList())
         .intervals(intervals(l.samples()))
         .client(ClientFigures.of(l.client(), l.name()))
-        .chunks(Chunks.of(l.chunks()))
-        .deliveredLoad(Delivered.of(l.delivered(), l.name()))
+        .chunks(ChunkFigures.of(l.chunks()))
+        .deliveredLoad(DeliveredFigures.of(l.delivered(), l.name()))
         .reasoning(ReasoningFigures.of(l.reasoning()))
         .finishReasons(l.ends().byReason().isEmpty() ? null : l.ends().byReason())
         .ramp(RampFigures.of(l.ramp()))
@@ -337,7 +126,7 @@ public record LevelSummary(
   }
 
   /** This level with its goodput. */
-  public LevelSummary withGoodput(Goodput g) {
+  public LevelSummary withGoodput(LevelGoodput g) {
     return toBuilder().requestGoodput(g.perSecond()).goodputPct(g.pct()).build();
   }
 
@@ -378,17 +167,17 @@ public record LevelSummary(
     private ServingFigures figures;
     private SteadyStateFigures steadyState;
     private RooflineFigures roofline;
-    private List<Failure> failures;
-    private List<Turn> turns;
-    private Server server;
-    private Lateness traceLateness;
+    private List<FailureCount> failures;
+    private List<TurnFigures> turns;
+    private ServerLevelFigures server;
+    private TraceLatenessFigures traceLateness;
     private Double requestGoodput;
     private Double goodputPct;
     private List<TrialFigures> trials;
     private Map<String, FigureInterval> intervals;
     private ClientFigures client;
-    private Chunks chunks;
-    private Delivered deliveredLoad;
+    private ChunkFigures chunks;
+    private DeliveredFigures deliveredLoad;
     private ReasoningFigures reasoning;
     private Map<String, Integer> finishReasons;
     private RampFigures ramp;
@@ -414,22 +203,22 @@ public record LevelSummary(
       return this;
     }
 
-    public Builder failures(List<Failure> v) {
+    public Builder failures(List<FailureCount> v) {
       failures = v;
       return this;
     }
 
-    public Builder turns(List<Turn> v) {
+    public Builder turns(List<TurnFigures> v) {
       turns = v;
       return this;
     }
 
-    public Builder server(Server v) {
+    public Builder server(ServerLevelFigures v) {
       server = v;
       return this;
     }
 
-    public Builder traceLateness(Lateness v) {
+    public Builder traceLateness(TraceLatenessFigures v) {
       traceLateness = v;
       return this;
     }
@@ -459,12 +248,12 @@ public record LevelSummary(
       return this;
     }
 
-    public Builder chunks(Chunks v) {
+    public Builder chunks(ChunkFigures v) {
       chunks = v;
       return this;
     }
 
-    public Builder deliveredLoad(Delivered v) {
+    public Builder deliveredLoad(DeliveredFigures v) {
       deliveredLoad = v;
       return this;
     }
@@ -596,15 +385,15 @@ public record LevelSummary(
         : steadyState.outputThroughput();
   }
 
-  private static List<Failure> failures(FailureReasons f) {
-    return f.top().stream().map(r -> new Failure(r.error(), r.count())).toList();
+  private static List<FailureCount> failures(FailureReasons f) {
+    return f.top().stream().map(r -> new FailureCount(r.error(), r.count())).toList();
   }
 
-  private static List<Turn> turns(TurnLatency t) {
+  private static List<TurnFigures> turns(TurnLatency t) {
     return t.rows().stream()
         .map(
             r ->
-                new Turn(
+                new TurnFigures(
                     r.turn(),
                     r.completed(),
                     r.failed(),
@@ -615,8 +404,9 @@ public record LevelSummary(
         .toList();
   }
 
-  private static Lateness lateness(TraceLateness t) {
-    return new Lateness(t.requests(), finite(t.medianMs()), finite(t.p99Ms()), finite(t.maxMs()));
+  private static TraceLatenessFigures lateness(TraceLateness t) {
+    return new TraceLatenessFigures(
+        t.requests(), finite(t.medianMs()), finite(t.p99Ms()), finite(t.maxMs()));
   }
 
   /** A figure, or null where there is none (JSON has no NaN). */

@@ -86,7 +86,7 @@ public record Summary(
   }
 
   /** This summary with each named level's goodput (levels not named keep none). */
-  public Summary withGoodput(Map<String, LevelSummary.Goodput> goodput) {
+  public Summary withGoodput(Map<String, LevelGoodput> goodput) {
     Map<String, LevelSummary> out = new LinkedHashMap<>();
     levels.forEach(
         (name, l) ->

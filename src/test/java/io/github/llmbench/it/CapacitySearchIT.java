@@ -11,6 +11,7 @@ import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.summary.CapacityFigures;
 import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.summary.Summary;
+import io.github.llmbench.summary.TraceLatenessFigures;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
@@ -200,7 +201,7 @@ class CapacitySearchIT {
     for (CapacityFigures.Probe p : capacity.probes()) {
       double expected = p.load() * 4;
       assertTrue(Math.abs(p.requests() - expected) <= 4 * Math.sqrt(expected) + 2, p.toString());
-      LevelSummary.Lateness late = summary.levels().get(p.level()).traceLateness();
+      TraceLatenessFigures late = summary.levels().get(p.level()).traceLateness();
       System.out.println("rate probe " + p.level() + " sent late by " + late);
       assertEquals(p.requests(), late.requests(), late.toString());
       assertTrue(late.p99Ms() < 100, "sent at its times: " + late);

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.records.ClientSamplesFile;
 import io.github.llmbench.summary.ClientFigures;
-import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.DeliveredFigures;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
@@ -43,7 +43,7 @@ class ClientHealthIT {
     assertTrue(client.level().loopLagP99Ms() > 5, client.toString());
     assertTrue(client.level().probes() > 50, client.toString());
     // the busy work sits between a user's requests: fewer than 4 in flight on average
-    LevelSummary.Delivered d = TestReports.summary(run.runDir()).levels().get("c4").deliveredLoad();
+    DeliveredFigures d = TestReports.summary(run.runDir()).levels().get("c4").deliveredLoad();
     assertEquals("closed", d.model());
     assertEquals(4.0, d.asked(), 0.0);
     assertTrue(d.delivered() < 3.9 && d.delivered() > 1, d.toString());

@@ -10,7 +10,7 @@ import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.CsvFeederSimulation;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
-import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.ServerLevelFigures;
 import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.GatlingProcess;
 import io.github.llmbench.testing.GatlingRun;
@@ -116,7 +116,7 @@ class LlamaServerRealRunsIT {
     assertTrue(
         checks.getOrDefault("metrics", "").startsWith("GET " + server.baseUrl() + "/metrics"),
         checks.toString());
-    LevelSummary.Server figures = summary.levels().get("c2").server();
+    ServerLevelFigures figures = summary.levels().get("c2").server();
     assertEquals(
         (double) records.stream().mapToLong(RequestRecord::outputTokens).sum(),
         figures.levelFigure("generation_tokens"),

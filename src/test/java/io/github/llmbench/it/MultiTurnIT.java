@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
-import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.TurnFigures;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.ScriptedServer;
 import io.github.llmbench.testing.TestReports;
@@ -94,7 +94,7 @@ class MultiTurnIT {
       }
     }
     assertTrue(run.console().contains("TTFT by turn"), run.console());
-    List<LevelSummary.Turn> turns = TestReports.summary(run.runDir()).levels().get("c2").turns();
+    List<TurnFigures> turns = TestReports.summary(run.runDir()).levels().get("c2").turns();
     assertEquals(3, turns.size(), turns.toString());
     for (int k = 0; k < 3; k++) {
       assertEquals(k + 1, turns.get(k).turn());

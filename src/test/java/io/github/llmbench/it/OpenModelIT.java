@@ -9,7 +9,7 @@ import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
-import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.DeliveredFigures;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
 import java.nio.file.Path;
@@ -72,8 +72,7 @@ class OpenModelIT {
                 "sim.model", "sim-tiny",
                 "sim.gpu", "rtx4090"));
     assertEquals(0, run.exitCode());
-    LevelSummary.Delivered d =
-        TestReports.summary(run.runDir()).levels().get("r40").deliveredLoad();
+    DeliveredFigures d = TestReports.summary(run.runDir()).levels().get("r40").deliveredLoad();
     assertEquals("open", d.model());
     assertTrue(d.deliveredPct() < 50, d.toString());
     assertTrue(d.sendLatenessP99Ms() > 1000, d.toString());
@@ -104,8 +103,7 @@ class OpenModelIT {
                 "seed", "3",
                 "sim.model", "sim-tiny",
                 "sim.gpu", "rtx4090"));
-    LevelSummary.Delivered f =
-        TestReports.summary(free.runDir()).levels().get("r40").deliveredLoad();
+    DeliveredFigures f = TestReports.summary(free.runDir()).levels().get("r40").deliveredLoad();
     assertTrue(f.deliveredPct() > 90, f.toString());
     assertTrue(f.sendLatenessP99Ms() < 100, f.toString());
     assertEquals(null, f.clientQueueP99Ms(), "no slot to wait for");

@@ -11,6 +11,7 @@ import io.github.llmbench.records.Reasoning;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.ReasoningFigures;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
@@ -74,8 +75,7 @@ class ReasoningIT {
     assertTrue(
         Files.readString(run.llm("requests.jsonl"))
             .contains("\"reasoning_tokens_from\":\"chunks\""));
-    LevelSummary.ReasoningFigures summary =
-        TestReports.summary(run.runDir()).levels().get("c2").reasoning();
+    ReasoningFigures summary = TestReports.summary(run.runDir()).levels().get("c2").reasoning();
     assertEquals(4, summary.requests());
     assertEquals(4, summary.answered());
     assertEquals(8.0, summary.meanReasoningTokens(), 1e-9);

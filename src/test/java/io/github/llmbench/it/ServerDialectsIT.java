@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
-import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.ServerLevelFigures;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
 import java.nio.file.Path;
@@ -42,8 +42,8 @@ class ServerDialectsIT {
       "{\"tools\":[{\"type\":\"function\",\"function\":{\"name\":\"lookup\","
           + "\"parameters\":{\"type\":\"object\"}}}],\"tool_choice\":\"required\"}";
 
-  static LevelSummary.Server server(GatlingRun.Result run) {
-    LevelSummary.Server s = TestReports.summary(run.runDir()).levels().get("c2").server();
+  static ServerLevelFigures server(GatlingRun.Result run) {
+    ServerLevelFigures s = TestReports.summary(run.runDir()).levels().get("c2").server();
     assertNotNull(s, run.console());
     return s;
   }
@@ -60,7 +60,7 @@ class ServerDialectsIT {
                   ? Map.of("sim.dialect", dialect, "extra.body", TOOLS)
                   : Map.of("sim.dialect", dialect));
       String console = run.console();
-      LevelSummary.Server s = server(run);
+      ServerLevelFigures s = server(run);
       assertEquals(4.0, s.level().get("running_max"), dialect + ": " + s);
       Double generated = s.level().get("generation_tokens");
       assertNotNull(generated, dialect + ": " + s);

@@ -12,7 +12,7 @@ import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.SlotIdle;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
-import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.DeliveredFigures;
 import io.github.llmbench.summary.ServingFigures;
 import io.github.llmbench.testing.GatlingReport;
 import io.github.llmbench.testing.GatlingRun;
@@ -108,7 +108,7 @@ class ServingBenchmarkIT {
         records.size() - 8,
         records.stream().filter(r -> SlotIdle.micros(r) != RequestRecord.ABSENT).count(),
         "records with slot_idle_ms");
-    LevelSummary.Delivered d = TestReports.summary(run.runDir()).levels().get("c8").deliveredLoad();
+    DeliveredFigures d = TestReports.summary(run.runDir()).levels().get("c8").deliveredLoad();
     DeliveredLoad fromRecords = DeliveredLoad.closed(8, SteadyState.compute(records, 8), records);
     assertEquals(fromRecords.slotIdle().median(), d.slotIdleMedianMs(), 1e-9, d.toString());
     assertEquals(

@@ -7,6 +7,7 @@ import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.report.Html;
+import io.github.llmbench.summary.FailureCount;
 import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
@@ -65,7 +66,7 @@ class SimulatorFaultsIT {
     Map<String, LevelSummary> levels = TestReports.summary(run.runDir()).levels();
     assertEquals(1, levels.size(), levels.toString());
     String level = levels.keySet().iterator().next();
-    List<LevelSummary.Failure> failures = levels.get(level).failures();
+    List<FailureCount> failures = levels.get(level).failures();
     assertEquals(reasons.top().size(), failures.size(), failures.toString());
     String page = Files.readString(run.runDir().resolve("llm.html"));
     assertTrue(

@@ -9,7 +9,7 @@ import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.ServerMetricsFile;
 import io.github.llmbench.records.ServerSample;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
-import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.ServerLevelFigures;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
@@ -112,7 +112,7 @@ class TelemetryIT {
         Files.readString(run.llm("gates.xml")).contains("server.gpu_util_mean"),
         "in the JUnit XML");
 
-    LevelSummary.Server server = TestReports.summary(run.runDir()).levels().get("c4").server();
+    ServerLevelFigures server = TestReports.summary(run.runDir()).levels().get("c4").server();
     Map<String, Double> level = server.level();
     double hit = level.get("prefix_cache_hit_rate");
     assertTrue(hit > 0.5, "1000 shared tokens of 1050: " + server);

@@ -8,6 +8,7 @@ import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
+import io.github.llmbench.summary.ChunkFigures;
 import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
@@ -44,7 +45,7 @@ class TokensPerChunkIT {
       assertEquals(31, r.itlMs().size(), "32 chunks of 2 tokens: 31 gaps");
     }
     LevelSummary level = TestReports.summary(run.runDir()).levels().get("c4");
-    LevelSummary.Chunks chunks = level.chunks();
+    ChunkFigures chunks = level.chunks();
     assertEquals(2.0, chunks.tokensPerChunkMean(), 1e-12);
     assertEquals(2.0, chunks.tokensPerChunkMax(), 1e-12);
     double chunkItl = level.figures().latency(LatencyFigure.of(Metric.ITL, Statistic.MEAN));

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
-import io.github.llmbench.summary.LevelSummary;
+import io.github.llmbench.summary.TraceLatenessFigures;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
@@ -107,7 +107,7 @@ class TraceReplayIT {
       assertTrue(startLate <= ALLOWED_MS, "request " + i + " started " + startLate + " ms late");
     }
     assertTrue(run.console().contains("Trace replay: 6 requests sent late by"), run.console());
-    LevelSummary.Lateness lateness =
+    TraceLatenessFigures lateness =
         TestReports.summary(run.runDir()).levels().get("trace").traceLateness();
     assertEquals(6, lateness.requests(), lateness.toString());
     assertTrue(lateness.p99Ms() <= ALLOWED_MS, lateness.toString());

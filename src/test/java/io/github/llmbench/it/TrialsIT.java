@@ -8,8 +8,10 @@ import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
+import io.github.llmbench.summary.FigureInterval;
 import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.summary.Summary;
+import io.github.llmbench.summary.TrialFigures;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
@@ -92,13 +94,13 @@ class TrialsIT {
       assertEquals(18, l.figures().completed());
       double duration = 0;
       for (int t = 1; t <= 3; t++) {
-        LevelSummary.TrialFigures f = l.trials().get(t - 1);
+        TrialFigures f = l.trials().get(t - 1);
         assertEquals(t, f.trial());
         assertEquals(6, f.figures().completed());
         duration += f.figures().duration();
       }
       assertEquals(duration, l.figures().duration(), 1e-9, "the gaps between trials are no load");
-      LevelSummary.FigureInterval out = l.intervals().get("output_throughput");
+      FigureInterval out = l.intervals().get("output_throughput");
       assertEquals("trials", out.basis(), l.intervals().toString());
       assertTrue(out.ciLow() <= out.estimate() && out.estimate() <= out.ciHigh(), out.toString());
       assertEquals(3, l.samples().get("output_throughput").n());

@@ -8,6 +8,7 @@ import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.summary.RampFigures;
+import io.github.llmbench.summary.ServerLevelFigures;
 import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
@@ -84,7 +85,7 @@ class WorkloadShapesIT {
                 "4 prefixes of 500 tokens, taken in turn: a perfect prefix cache"
                     + " serves 83.3% of the prompt tokens"),
         run.console());
-    LevelSummary.Server level = TestReports.summary(run.runDir()).levels().get("c4").server();
+    ServerLevelFigures level = TestReports.summary(run.runDir()).levels().get("c4").server();
     double ideal = level.levelFigure("prefix_cache_hit_rate_ideal");
     // 76 of 80 requests hit 500 of their 600 tokens
     assertEquals(500.0 * 76 / (80 * 600), ideal, 1e-9, level.toString());

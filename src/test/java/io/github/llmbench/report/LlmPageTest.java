@@ -12,6 +12,7 @@ import io.github.llmbench.core.Ramp;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.summary.FailureCount;
 import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.summary.Summary;
@@ -178,7 +179,7 @@ public class LlmPageTest {
     assertEquals("c8", s.knee().saturationLevel());
     assertEquals("qwen2.5-7b-instruct", s.reportInputs().model());
     for (String level : List.of("c2", "c4", "c8")) { // each level's one failure, its text as sent
-      List<LevelSummary.Failure> failures = s.levels().get(level).failures();
+      List<FailureCount> failures = s.levels().get(level).failures();
       assertEquals(1, failures.size(), level);
       assertEquals(XSS, failures.get(0).error());
       assertEquals(1, failures.get(0).count());
