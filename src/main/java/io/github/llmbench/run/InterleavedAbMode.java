@@ -7,7 +7,6 @@ import io.github.llmbench.injection.Phase;
 import io.github.llmbench.settings.AbSettings;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.RunModeSettings;
-import io.github.llmbench.workload.PreparedWorkload;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -27,12 +26,6 @@ public record InterleavedAbMode(AbSettings ab) implements LoadMode {
   @Override
   public RunGates gates(BenchSettings settings) {
     return RunGates.of(settings, RelativeBase.OWN_PAIRS);
-  }
-
-  /** The warmup and the one level the pairs run. */
-  @Override
-  public List<Phase> phases(BenchSettings settings, PreparedWorkload workload) {
-    return LoadPlan.forRun(settings, workload.traceSendTimes(), workload.sequentialProfiles());
   }
 
   /** The warmup's limit, then the pairs'. */

@@ -36,8 +36,13 @@ public non-sealed interface LoadMode extends RunMode {
   /** The run's gates, read and checked as this mode judges them, before any load. */
   RunGates gates(BenchSettings settings);
 
-  /** The phases planned before the load. */
-  List<Phase> phases(BenchSettings settings, PreparedWorkload workload);
+  /**
+   * The phases planned before the load: the levels the load settings describe (a trace's replay, a
+   * ladder, an open-model phase), unless the mode picks its levels as it runs.
+   */
+  default List<Phase> phases(BenchSettings settings, PreparedWorkload workload) {
+    return LoadPlan.forRun(settings, workload.traceSendTimes(), workload.sequentialProfiles());
+  }
 
   /** The requests to make prompts for before the load. */
   default PreparedWorkload.PlannedRequests plannedRequests(

@@ -1,15 +1,10 @@
 package io.github.llmbench.run;
 
-import io.gatling.javaapi.core.PopulationBuilder;
 import io.github.llmbench.gates.RelativeBase;
 import io.github.llmbench.gates.RunGates;
-import io.github.llmbench.injection.LoadPlan;
-import io.github.llmbench.injection.Phase;
 import io.github.llmbench.injection.Populations;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.RunModeSettings;
-import io.github.llmbench.workload.PreparedWorkload;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -30,20 +25,15 @@ public record PlannedLevels() implements LoadMode {
     return RunGates.of(settings, RelativeBase.STORED_BASELINE);
   }
 
-  @Override
-  public List<Phase> phases(BenchSettings settings, PreparedWorkload workload) {
-    return LoadPlan.forRun(settings, workload.traceSendTimes(), workload.sequentialProfiles());
-  }
-
+  /** Each planned level in turn, with the kit's calls to the server before each. */
   @Override
   public Running begin(Context context) {
-    BenchSettings settings = context.settings();
-    return new Running() {
-      @Override
-      public PopulationBuilder load(Levels levels) {
-        return Populations.planned(
-            levels.phases(), settings, levels.chains(), levels.control(), levels.drained()::apply);
-      }
-    };
+    return levels ->
+        Populations.planned(
+            levels.phases(),
+            levels.settings(),
+            levels.chains(),
+            levels.control(),
+            levels.drained()::apply);
   }
 }

@@ -30,7 +30,7 @@ public final class RunModes {
       throw new IllegalStateException(
           modes.size()
               + " run modes take "
-              + settings.mode().modeName()
+              + settings.mode().modeKind().name()
               + ": register exactly one in RunModes.MODES");
     }
     return modes.get(0);

@@ -125,8 +125,8 @@ public record AbSettings(
           AbSettings::read);
 
   @Override
-  public String modeName() {
-    return "interleaved A/B";
+  public RunModeSettings.Kind modeKind() {
+    return KIND;
   }
 
   /** Reads the group once the mode is chosen, refusing what an A/B run cannot compare. */

@@ -1,17 +1,15 @@
 package io.github.llmbench.settings;
 
 import io.github.llmbench.settings.SettingsTable.Setting;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
  * The run mode the settings ask for, chosen once as they are read ({@link #choose}): planned levels
- * (the default), a capacity search ({@code -Dsearch}), an interleaved A/B run ({@code
+ * (when no other is chosen), a capacity search ({@code -Dsearch}), an interleaved A/B run ({@code
  * -Dcandidate.url}) or a sweep of child runs ({@code -Dserve.cmd}, {@code -Dsweep}). Each mode's
  * settings group is its record here; its {@link Kind} says which setting chooses it, which settings
  * are its own (refused in other runs) and which load shapes it refuses, so that what a mode
@@ -20,16 +18,22 @@ import java.util.function.Predicate;
  */
 public interface RunModeSettings {
 
-  /** The mode's name, as the console and {@code -Dhelp} say it. */
-  String modeName();
+  /** The mode's kind: its name, what chooses it, what it refuses. */
+  Kind modeKind();
 
-  /** The default: the levels, ramps, trace or profiles the load settings plan. */
+  /**
+   * The default: the levels, ramps, trace or profiles the load settings plan; chosen when no other
+   * kind is, refusing no shape.
+   */
   record Planned() implements RunModeSettings {
     public static final Planned LEVELS = new Planned();
 
+    static final Kind KIND =
+        new Kind("planned levels", r -> true, r -> "", List.of(), "", List.of(), in -> LEVELS);
+
     @Override
-    public String modeName() {
-      return "planned levels";
+    public Kind modeKind() {
+      return KIND;
     }
   }
 
@@ -102,10 +106,11 @@ public interface RunModeSettings {
   }
 
   /**
-   * The modes beside the default, in the order they are chosen: a sweep leads child runs of any
-   * other mode (each child reads its own), an A/B run refuses a search itself.
+   * The modes, in the order they are chosen: a sweep leads child runs of any other mode (each child
+   * reads its own), an A/B run refuses a search itself, and planned levels are the rest.
    */
-  List<Kind> KINDS = List.of(SweepSettings.KIND, AbSettings.KIND, SearchSettings.KIND);
+  List<Kind> KINDS =
+      List.of(SweepSettings.KIND, AbSettings.KIND, SearchSettings.KIND, Planned.KIND);
 
   /**
    * The one mode the settings ask for: the first kind chosen, the shapes it does not take refused,
@@ -113,32 +118,24 @@ public interface RunModeSettings {
    * read them.
    */
   static RunModeSettings choose(Inputs in) {
-    Optional<Kind> chosen = KINDS.stream().filter(k -> k.chosenBy().test(in.reader())).findFirst();
-    chosen.ifPresent(k -> k.refuseShapes(in));
-    if (chosen.isEmpty() || chosen.get() != SweepSettings.KIND) {
-      for (Kind k : KINDS) {
-        if (chosen.isEmpty() || k != chosen.get()) {
-          k.refuseOwn(in.reader());
-        }
-      }
+    Kind chosen =
+        KINDS.stream().filter(k -> k.chosenBy().test(in.reader())).findFirst().orElseThrow();
+    chosen.refuseShapes(in);
+    if (chosen != SweepSettings.KIND) {
+      KINDS.stream().filter(k -> k != chosen).forEach(k -> k.refuseOwn(in.reader()));
     }
-    if (chosen.isEmpty()) {
-      return Planned.LEVELS;
-    }
-    return chosen.get().read().apply(in);
+    return chosen.read().apply(in);
   }
 
   /** The table {@code -Dhelp} ends with: which load shape each mode takes. */
   static String helpTable() {
     StringBuilder sb = new StringBuilder("\nRun modes: which load shapes each takes\n");
-    List<String> columns = new ArrayList<>(List.of(Planned.LEVELS.modeName()));
-    KINDS.forEach(k -> columns.add(k.name()));
     // indented past the settings' "  -D" lines, so no row reads as a setting
     sb.append(String.format(Locale.ROOT, "    %-28s", ""));
-    columns.forEach(c -> sb.append(String.format(Locale.ROOT, " %-24s", c)));
+    KINDS.forEach(k -> sb.append(String.format(Locale.ROOT, " %-24s", k.name())));
     sb.append('\n');
     for (LoadShape shape : LoadShape.values()) {
-      sb.append(String.format(Locale.ROOT, "    %-28s %-24s", shape.label(), "yes"));
+      sb.append(String.format(Locale.ROOT, "    %-28s", shape.label()));
       KINDS.forEach(
           k -> sb.append(String.format(Locale.ROOT, " %-24s", k.refuses(shape) ? "no" : "yes")));
       sb.append('\n');

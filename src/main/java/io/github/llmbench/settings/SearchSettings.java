@@ -156,8 +156,8 @@ public record SearchSettings(
           in -> read(in.reader(), in.load().durationSeconds()));
 
   @Override
-  public String modeName() {
-    return "capacity search";
+  public RunModeSettings.Kind modeKind() {
+    return KIND;
   }
 
   /**

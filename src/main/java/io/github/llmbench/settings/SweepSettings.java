@@ -157,8 +157,8 @@ public record SweepSettings(
           in -> read(in.reader(), in.server()));
 
   @Override
-  public String modeName() {
-    return "sweep";
+  public RunModeSettings.Kind modeKind() {
+    return KIND;
   }
 
   /** Reads the group once the mode is chosen. */
