@@ -127,18 +127,28 @@ public interface RunModeSettings {
     return chosen.read().apply(in);
   }
 
+  /** Ends a table row, without the padding its last cell left. */
+  private static void endLine(StringBuilder sb) {
+    int end = sb.length();
+    while (end > 0 && sb.charAt(end - 1) == ' ') {
+      end--;
+    }
+    sb.setLength(end);
+    sb.append('\n');
+  }
+
   /** The table {@code -Dhelp} ends with: which load shape each mode takes. */
   static String helpTable() {
     StringBuilder sb = new StringBuilder("\nRun modes: which load shapes each takes\n");
     // indented past the settings' "  -D" lines, so no row reads as a setting
     sb.append(String.format(Locale.ROOT, "    %-28s", ""));
     KINDS.forEach(k -> sb.append(String.format(Locale.ROOT, " %-24s", k.name())));
-    sb.append('\n');
+    endLine(sb);
     for (LoadShape shape : LoadShape.values()) {
       sb.append(String.format(Locale.ROOT, "    %-28s", shape.label()));
       KINDS.forEach(
           k -> sb.append(String.format(Locale.ROOT, " %-24s", k.refuses(shape) ? "no" : "yes")));
-      sb.append('\n');
+      endLine(sb);
     }
     return sb.toString();
   }
