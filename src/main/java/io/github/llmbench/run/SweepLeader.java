@@ -25,6 +25,6 @@ public record SweepLeader(SweepSettings sweep) implements RunMode {
    * @return the sweep's exit status ({@link SweepRun#run})
    */
   public int lead(BenchSettings settings, Class<?> simulation, PrintStream out) {
-    return SweepRun.run(settings, new GatlingChild(simulation), out);
+    return SweepRun.run(settings, sweep, new GatlingChild(simulation), out);
   }
 }

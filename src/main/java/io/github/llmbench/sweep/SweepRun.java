@@ -73,15 +73,14 @@ public final class SweepRun {
   }
 
   /**
-   * Runs the sweep of {@code settings}, its folder a new {@code sweep-<time>} in Gatling's results
-   * folder or {@code -Dsweep.resume}'s.
+   * Runs {@code sweep}, the mode of {@code settings}, its folder a new {@code sweep-<time>} in
+   * Gatling's results folder or {@code -Dsweep.resume}'s.
    *
    * @return the exit status: 0 when every combination ran and passed, the first run's non-zero
    *     status, else {@value #EXIT_FAILED} when a combination failed
    * @throws SettingsException before any server is started, on a combination's bad setting
    */
-  public static int run(BenchSettings settings, Runs runs, PrintStream out) {
-    SweepSettings sweep = settings.sweep().orElseThrow();
+  public static int run(BenchSettings settings, SweepSettings sweep, Runs runs, PrintStream out) {
     Path folder =
         sweep
             .resume()

@@ -76,7 +76,8 @@ class SweepRunTest {
       p.put(props[i], props[i + 1]);
     }
     BenchSettings s = BenchSettings.from(p, Map.<String, String>of()::get);
-    return SweepRun.run(s, runs, new PrintStream(console, true, StandardCharsets.UTF_8));
+    return SweepRun.run(
+        s, s.sweep().orElseThrow(), runs, new PrintStream(console, true, StandardCharsets.UTF_8));
   }
 
   private SweepSummary.Sweep summary() {
