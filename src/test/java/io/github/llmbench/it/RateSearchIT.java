@@ -7,6 +7,8 @@ import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
+import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.summary.CapacityFigures;
 import io.github.llmbench.summary.LevelSummary;
@@ -15,6 +17,7 @@ import io.github.llmbench.testing.GatlingRun;
 import io.github.llmbench.testing.TestReports;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -142,6 +145,19 @@ class RateSearchIT {
       assertEquals(p.requests(), late.requests(), late.toString());
     }
     assertTrue(run.console().contains("Arrivals (" + metLevel() + "): "), run.console());
+  }
+
+  /**
+   * An open model without {@code -Dmax.conc}: no request waited for a slot (none carries a client
+   * queue time, as vLLM's {@code client_queue_time}).
+   */
+  @Test
+  void uncappedProbesHaveNoClientQueue() throws Exception {
+    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    assertTrue(records.size() > 0);
+    assertTrue(
+        records.stream().allMatch(r -> r.origin() == null || r.origin().clientQueueMs() == null),
+        "no slot to wait for");
   }
 
   /** Goodput at the capacity, by vLLM's definition: requests within 400 ms TTFT each, a second. */
