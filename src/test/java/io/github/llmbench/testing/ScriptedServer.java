@@ -253,7 +253,8 @@ public final class ScriptedServer implements AutoCloseable {
     firstRequestMs.compareAndSet(0, now);
     int polls = request.equals("GET /health") ? healthAsked.incrementAndGet() : healthAsked.get();
     if ((request.equals("GET /health") || request.startsWith("GET /v1/models"))
-        && (now < firstRequestMs.get() + notReadyMs || polls <= notReadyPolls)) {
+        && (now < firstRequestMs.get() + notReadyMs
+            || (notReadyPolls > 0 && polls <= notReadyPolls))) {
       respond(out, 503, "application/json", "{\"detail\":\"loading\"}");
       return true;
     }
