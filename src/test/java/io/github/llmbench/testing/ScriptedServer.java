@@ -68,6 +68,8 @@ public final class ScriptedServer implements AutoCloseable {
   private final List<String> received = new CopyOnWriteArrayList<>();
   private final Map<String, Integer> answers = new ConcurrentHashMap<>();
   private volatile long notReadyMs;
+  private volatile int notReadyPolls;
+  private final AtomicInteger healthAsked = new AtomicInteger();
   private final AtomicLong firstRequestMs = new AtomicLong();
 
   /**
@@ -167,6 +169,21 @@ public final class ScriptedServer implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Its first {@code polls} {@code GET /health} answer 503, and so does each {@code GET /v1/models}
+   * until then: a server still loading for that many of the kit's readiness polls, whatever their
+   * pace (a server loading for a time is answered by how soon the polls came).
+   */
+  public ScriptedServer notReadyForPolls(int polls) {
+    notReadyPolls = polls;
+    return this;
+  }
+
+  /** GET /health and GET /v1/models always answer 503: a server that never finishes loading. */
+  public ScriptedServer neverReady() {
+    return notReadyFor(Long.MAX_VALUE / 2);
+  }
+
   /** How many connections were accepted. */
   public int connections() {
     return connections.get();
@@ -234,8 +251,10 @@ public final class ScriptedServer implements AutoCloseable {
     received.add(request);
     long now = System.currentTimeMillis();
     firstRequestMs.compareAndSet(0, now);
+    int polls = request.equals("GET /health") ? healthAsked.incrementAndGet() : healthAsked.get();
     if ((request.equals("GET /health") || request.startsWith("GET /v1/models"))
-        && now < firstRequestMs.get() + notReadyMs) {
+        && (now < firstRequestMs.get() + notReadyMs
+            || (notReadyPolls > 0 && polls <= notReadyPolls))) {
       respond(out, 503, "application/json", "{\"detail\":\"loading\"}");
       return true;
     }
