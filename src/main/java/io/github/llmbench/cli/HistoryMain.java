@@ -4,7 +4,7 @@ import io.github.llmbench.analysis.ChangePoints;
 import io.github.llmbench.history.HistoryFile;
 import io.github.llmbench.history.HistoryLine;
 import io.github.llmbench.history.HistorySeries;
-import io.github.llmbench.report.HistoryPage;
+import io.github.llmbench.report.page.HistoryPage;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;

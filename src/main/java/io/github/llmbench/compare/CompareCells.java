@@ -1,6 +1,6 @@
 package io.github.llmbench.compare;
 
-import io.github.llmbench.report.ServingResultBlock;
+import io.github.llmbench.report.section.ServingResultBlock;
 import java.util.Locale;
 
 /** A comparison's cells as the console table and the compare page show them. */

@@ -1,18 +1,18 @@
 package io.github.llmbench.compare;
 
-import static io.github.llmbench.report.Html.esc;
-import static io.github.llmbench.report.PageParts.chartBox;
-import static io.github.llmbench.report.PageParts.navItem;
-import static io.github.llmbench.report.PageParts.row;
-import static io.github.llmbench.report.PageParts.tableEnd;
-import static io.github.llmbench.report.PageParts.tableStart;
+import static io.github.llmbench.report.page.Html.esc;
+import static io.github.llmbench.report.page.PageParts.chartBox;
+import static io.github.llmbench.report.page.PageParts.navItem;
+import static io.github.llmbench.report.page.PageParts.row;
+import static io.github.llmbench.report.page.PageParts.tableEnd;
+import static io.github.llmbench.report.page.PageParts.tableStart;
 
 import io.github.llmbench.analysis.Comparison;
 import io.github.llmbench.analysis.Interval;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
-import io.github.llmbench.report.PageParts;
+import io.github.llmbench.report.page.PageParts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -25,12 +25,12 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code compare.html}: several runs side by side ({@link RunComparison}), in the look of {@link
- * LlmPage} (its {@link PageParts}): each run's metadata, a table per level with a column per run
- * and the ratio of each run to the first (green better, red worse), and output throughput, mean
- * TPOT and P99 TTFT against concurrency with one series per run. Gatling's Highcharts and styles
- * are copied beside it, so it opens from disk with no network; every text is HTML-escaped and
- * {@code #llm-status} counts the charts as on {@code llm.html}.
+ * {@code compare.html}: several runs side by side ({@link RunComparison}), in the look of {@code
+ * report.page.LlmPage} (its {@link PageParts}): each run's metadata, a table per level with a
+ * column per run and the ratio of each run to the first (green better, red worse), and output
+ * throughput, mean TPOT and P99 TTFT against concurrency with one series per run. Gatling's
+ * Highcharts and styles are copied beside it, so it opens from disk with no network; every text is
+ * HTML-escaped and {@code #llm-status} counts the charts as on {@code llm.html}.
  */
 public final class ComparePage {
 

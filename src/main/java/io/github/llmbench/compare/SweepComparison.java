@@ -1,18 +1,18 @@
 package io.github.llmbench.compare;
 
-import static io.github.llmbench.report.PageParts.chartBox;
-import static io.github.llmbench.report.PageParts.navItem;
-import static io.github.llmbench.report.PageParts.row;
-import static io.github.llmbench.report.PageParts.tableEnd;
-import static io.github.llmbench.report.PageParts.tableStart;
+import static io.github.llmbench.report.page.PageParts.chartBox;
+import static io.github.llmbench.report.page.PageParts.navItem;
+import static io.github.llmbench.report.page.PageParts.row;
+import static io.github.llmbench.report.page.PageParts.tableEnd;
+import static io.github.llmbench.report.page.PageParts.tableStart;
 
-import io.github.llmbench.report.Cells;
-import io.github.llmbench.report.PageParts;
-import io.github.llmbench.report.ServingResultBlock;
-import io.github.llmbench.report.SweepPage;
-import io.github.llmbench.report.SweepPage.Labeled;
+import io.github.llmbench.report.page.PageParts;
+import io.github.llmbench.report.section.Cells;
+import io.github.llmbench.report.section.ServingResultBlock;
 import io.github.llmbench.summary.SweepSummary;
 import io.github.llmbench.summary.SweepSummary.PointLevel;
+import io.github.llmbench.sweep.SweepPage;
+import io.github.llmbench.sweep.SweepPage.Labeled;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,7 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.PeerFigures;
+import io.github.llmbench.report.section.ServingResultBlock;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.List;

@@ -27,7 +27,7 @@ import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestOrigin.Side;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RunRecorder;
-import io.github.llmbench.report.AbSection;
+import io.github.llmbench.report.section.AbSection;
 import io.github.llmbench.settings.AbSettings;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SettingsException;

@@ -10,7 +10,7 @@ import io.github.llmbench.gates.LevelFigures;
 import io.github.llmbench.gates.RunFigures;
 import io.github.llmbench.injection.AdaptiveLevels;
 import io.github.llmbench.injection.CapacitySearchLoad;
-import io.github.llmbench.report.CapacitySection;
+import io.github.llmbench.report.section.CapacitySection;
 import io.github.llmbench.settings.SearchSettings;
 import io.github.llmbench.summary.CapacityFigures;
 import java.util.ArrayList;

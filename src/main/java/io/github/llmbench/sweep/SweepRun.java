@@ -3,8 +3,6 @@ package io.github.llmbench.sweep;
 import io.github.llmbench.core.SweepGrid;
 import io.github.llmbench.injection.ServerApi;
 import io.github.llmbench.records.RunDirectory;
-import io.github.llmbench.report.SweepBlock;
-import io.github.llmbench.report.SweepPage;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SettingsException;
 import io.github.llmbench.settings.SweepSettings;

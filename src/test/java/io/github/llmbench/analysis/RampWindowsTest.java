@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.core.Ramp;
 import io.github.llmbench.records.RequestOrigin;
 import io.github.llmbench.records.RequestRecord;
-import io.github.llmbench.report.TimelineSection;
+import io.github.llmbench.report.section.TimelineSection;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;

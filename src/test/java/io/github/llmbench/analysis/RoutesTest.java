@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.Route;
-import io.github.llmbench.report.RoutesSection;
+import io.github.llmbench.report.section.RoutesSection;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;

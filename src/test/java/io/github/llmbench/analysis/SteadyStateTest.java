@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.records.RequestRecord;
-import io.github.llmbench.report.SteadyStateBlock;
+import io.github.llmbench.report.section.SteadyStateBlock;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;

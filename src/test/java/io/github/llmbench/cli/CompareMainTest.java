@@ -12,11 +12,11 @@ import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.records.RequestRecord;
-import io.github.llmbench.report.LlmPageTest;
 import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.TestRecords;
 import io.github.llmbench.testing.TestReports;
+import io.github.llmbench.testing.ThreeLevelRun;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The compare command on two synthetic run folders written by {@link RunReport#write} (the 3-level
- * run of {@link LlmPageTest}, and a faster one without its c8 level): the console table,
+ * run of {@link ThreeLevelRun}, and a faster one without its c8 level): the console table,
  * compare.html in headless Chromium (three charts drawn, hostile label and model id shown as text),
  * the default output folder, and bad arguments.
  */
@@ -70,31 +70,31 @@ public class CompareMainTest {
     return err.toString(StandardCharsets.UTF_8);
   }
 
-  /** The baseline: LlmPageTest's 3-level run (c2, c4, c8). */
+  /** The baseline: ThreeLevelRun's 3 levels (c2, c4, c8). */
   public static Path baselineRun(Path dir) throws Exception {
-    Path run = LlmPageTest.runFolder(Files.createDirectories(dir.resolve("tp1")));
+    Path run = ThreeLevelRun.runFolder(Files.createDirectories(dir.resolve("tp1")));
     TestReports.write(
         run,
-        LlmPageTest.threeLevelRun(),
+        ThreeLevelRun.records(),
         RunAnalysis.Telemetry.NONE,
         Map.of(),
         Catalog.model("qwen2.5-7b-instruct"),
         Catalog.gpu("rtx4080-32gb"),
         1,
-        LlmPageTest.metadata(),
+        ThreeLevelRun.metadata(),
         quiet());
     return run;
   }
 
   /** The other run: the same without c8, every TTFT halved; a hostile model id. */
   public static Path otherRun(Path dir) throws Exception {
-    Path run = LlmPageTest.runFolder(Files.createDirectories(dir.resolve("tp2")));
+    Path run = ThreeLevelRun.runFolder(Files.createDirectories(dir.resolve("tp2")));
     List<RequestRecord> rs =
-        LlmPageTest.threeLevelRun().stream()
+        ThreeLevelRun.records().stream()
             .filter(r -> !"c8".equals(r.level()))
             .map(r -> TestRecords.from(r).ttft(r.ttftMs() == null ? null : r.ttftMs() / 2).build())
             .toList();
-    Map<String, Object> meta = new LinkedHashMap<>(LlmPageTest.metadata());
+    Map<String, Object> meta = new LinkedHashMap<>(ThreeLevelRun.metadata());
     meta.put("model_id", MODEL_XSS);
     meta.put("seed", 1234);
     TestReports.write(run, rs, RunAnalysis.Telemetry.NONE, Map.of(), null, null, 1, meta, quiet());

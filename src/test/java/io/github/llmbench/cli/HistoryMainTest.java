@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.history.HistoryFile;
 import io.github.llmbench.history.HistoryLine;
-import io.github.llmbench.report.HistoryPage;
+import io.github.llmbench.report.page.HistoryPage;
 import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.Chromium;
 import java.io.ByteArrayOutputStream;

@@ -14,11 +14,12 @@ import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.catalog.HfConfigTest;
 import io.github.llmbench.records.RequestRecord;
-import io.github.llmbench.report.LlmPageTest;
 import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.summary.RooflineFigures;
 import io.github.llmbench.summary.Summary;
+import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.TestReports;
+import io.github.llmbench.testing.ThreeLevelRun;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -53,8 +54,8 @@ class ReportMainTest {
 
   /** A run folder as a live run leaves it: requests.jsonl and a first summary.json. */
   static Path existingRun(Path dir) throws Exception {
-    Path run = LlmPageTest.runFolder(dir);
-    List<RequestRecord> rs = LlmPageTest.threeLevelRun();
+    Path run = ThreeLevelRun.runFolder(dir);
+    List<RequestRecord> rs = ThreeLevelRun.records();
     Files.writeString(
         run.resolve("llm/requests.jsonl"),
         rs.stream()
@@ -76,7 +77,7 @@ class ReportMainTest {
         Catalog.model("qwen2.5-7b-instruct"),
         Catalog.gpu("rtx4080-32gb"),
         1,
-        LlmPageTest.metadata(),
+        ThreeLevelRun.metadata(),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     return run;
   }
@@ -87,7 +88,7 @@ class ReportMainTest {
     assertEquals(0, run(run.toString()), err());
     Summary s = TestReports.summary(run);
     assertEquals("rtx4080-32gb", s.reportInputs().gpu());
-    assertEquals(LlmPageTest.PROMPT_XSS, s.run().dataset());
+    assertEquals(ThreeLevelRun.PROMPT_XSS, s.run().dataset());
     assertEquals("openai-chat", s.run().backend());
     assertTrue(out.toString(StandardCharsets.UTF_8).contains("Steady-State Metrics (c8)"));
     double before = s.levels().get("c4").roofline().ridgeFlopPerByte();
@@ -105,8 +106,7 @@ class ReportMainTest {
     assertEquals(989e12 * 2, roof.peakFlops(), 1);
     assertTrue(Math.abs(roof.ridgeFlopPerByte() - before) > 1);
     assertEquals(8, s.levels().get("c8").figures().maxConcurrency());
-    assertEquals(
-        1, LlmPageTest.count(Files.readString(run.resolve("index.html")), "id=\"llm_link\""));
+    assertEquals(1, Chromium.count(Files.readString(run.resolve("index.html")), "id=\"llm_link\""));
 
     // no arguments again: the last report's inputs are reused (config.json by its path)
     assertEquals(0, run(run.toString()), err());
@@ -180,7 +180,7 @@ class ReportMainTest {
     assertTrue(printed.startsWith("Figures of " + run + " under guidellm's definitions"), printed);
     assertEquals(
         3,
-        LlmPageTest.count(printed, GuidellmDefinitions.LATENCY_TITLE + " (c"),
+        Chromium.count(printed, GuidellmDefinitions.LATENCY_TITLE + " (c"),
         "one table per level: " + printed);
     assertTrue(printed.contains(GuidellmDefinitions.LATENCY_TITLE + " (c8)\n"), printed);
     assertTrue(printed.contains("\n            TPOT (ms)"), printed);

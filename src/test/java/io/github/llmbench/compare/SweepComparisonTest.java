@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.cli.CompareMain;
-import io.github.llmbench.report.SweepPageTest;
 import io.github.llmbench.summary.SweepSummary;
 import io.github.llmbench.summary.SweepSummary.Point;
 import io.github.llmbench.summary.SweepSummary.PointLevel;
+import io.github.llmbench.sweep.SweepPageTest;
 import io.github.llmbench.testing.Chromium;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

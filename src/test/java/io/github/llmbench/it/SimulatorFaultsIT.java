@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.analysis.FailureReasons;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
-import io.github.llmbench.report.Html;
+import io.github.llmbench.report.page.Html;
 import io.github.llmbench.summary.FailureCount;
 import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.testing.GatlingRun;

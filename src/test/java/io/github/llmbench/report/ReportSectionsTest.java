@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.report.page.LlmPage;
+import io.github.llmbench.report.section.ReportSections;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.testing.TestRecords;
+import io.github.llmbench.testing.ThreeLevelRun;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +40,7 @@ class ReportSectionsTest {
 
   private static RunAnalysis threeLevels() {
     return RunAnalysis.of(
-        RunAnalysis.Inputs.builder(LlmPageTest.threeLevelRun()).rooflineHint("hint").build());
+        RunAnalysis.Inputs.builder(ThreeLevelRun.records()).rooflineHint("hint").build());
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.github.llmbench.cli.CompareMain;
 import io.github.llmbench.cli.CompareMainTest;
 import io.github.llmbench.testing.Chromium;
 import io.github.llmbench.testing.TestReports;
+import io.github.llmbench.testing.ThreeLevelRun;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -34,16 +35,16 @@ class WideTablesTest {
 
   @Test
   void everyHeaderOfLlmPageShownOrScrolledTo(@TempDir Path dir) throws Exception {
-    Path run = LlmPageTest.runFolder(dir);
+    Path run = ThreeLevelRun.runFolder(dir);
     TestReports.write(
         run,
-        LlmPageTest.threeLevelRun(),
+        ThreeLevelRun.records(),
         RunAnalysis.Telemetry.NONE,
         Map.of(),
         Catalog.model("qwen2.5-7b-instruct"),
         Catalog.gpu("rtx4080-32gb"),
         1,
-        LlmPageTest.metadata(),
+        ThreeLevelRun.metadata(),
         quiet());
     assertTrue(Files.isRegularFile(run.resolve("style/style.css")), "Gatling's style beside it");
     Chromium.Reach r = Chromium.reach(run.resolve("llm.html"), WIDTH);

@@ -1,0 +1,151 @@
+package io.github.llmbench.report.section;
+
+import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.report.section.PagePart.Chart;
+import io.github.llmbench.report.section.PagePart.Heading;
+import io.github.llmbench.report.section.PagePart.Item;
+import io.github.llmbench.report.section.PagePart.Note;
+import io.github.llmbench.report.section.PagePart.Table;
+import io.github.llmbench.summary.AbFigures;
+import io.github.llmbench.summary.RunInfo;
+import io.github.llmbench.summary.Summary;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * An interleaved A/B run's answer ({@code -Dcandidate.url}): per relative gate the ratio with its
+ * interval, the verdict, the pairs used, the error rates it was judged at, and the two servers; on
+ * the page, per gate, the running ratio as the pairs accumulated with the fail and pass lines.
+ */
+public final class AbSection implements ReportSection {
+
+  /** Whether the run was an A/B run shows in its info, not its analysis: see {@link #page}. */
+  @Override
+  public boolean appliesTo(RunAnalysis a) {
+    return true;
+  }
+
+  /** The console block at the run's end. */
+  public static String format(AbFigures ab) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("============ Interleaved A/B (").append(ab.level()).append(") ============\n");
+    sb.append("A (base):      ")
+        .append(ab.baseUrl())
+        .append(" (")
+        .append(ab.baseModel())
+        .append(")\n");
+    sb.append("B (candidate): ")
+        .append(ab.candidateUrl())
+        .append(" (")
+        .append(ab.candidateModel())
+        .append(")\n");
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "Pairs run:     %d of %d s a side, order from the seed; stopped: %s%n",
+            ab.pairs().size(),
+            ab.trialSeconds(),
+            ab.stoppedBy()));
+    for (AbFigures.GateTrack g : ab.gates()) {
+      sb.append(line(g)).append('\n');
+    }
+    sb.append("(the level's blocks above pool A and B; \"Per server\" shows each side)\n");
+    return sb.toString();
+  }
+
+  /** {@code FAIL tpot.mean B/A 1.482 [1.41, 1.56] after 3 pairs (alpha 0.05, power 0.90, +10%)}. */
+  static String line(AbFigures.GateTrack g) {
+    String interval =
+        g.low() == null || g.high() == null
+            ? "no interval"
+            : String.format(Locale.ROOT, "[%.3f, %.3f]", g.low(), g.high());
+    return String.format(
+        Locale.ROOT,
+        "%-12s %-24s %s %s %s after %d pairs (false alarm <= %.3f, power %.2f to catch %+.1f%%)",
+        g.decision(),
+        g.gate(),
+        g.orientation(),
+        g.ratio() == null ? "n/a" : String.format(Locale.ROOT, "%.3f", g.ratio()),
+        interval,
+        g.pairsUsed(),
+        g.alpha(),
+        g.power(),
+        100 * g.threshold());
+  }
+
+  /** The answer first on the page: the servers, a row per gate, a chart per gate. */
+  @Override
+  public List<PagePart> page(RunAnalysis a, RunInfo info) {
+    AbFigures ab = info.ab();
+    if (ab == null) {
+      return List.of();
+    }
+    List<Item> items = new ArrayList<>();
+    items.add(new Heading("Interleaved A/B at " + ab.level()));
+    items.add(
+        Note.of(
+            "A (base): "
+                + ab.baseUrl()
+                + " ("
+                + ab.baseModel()
+                + "); B (candidate): "
+                + ab.candidateUrl()
+                + " ("
+                + ab.candidateModel()
+                + "); "
+                + ab.pairs().size()
+                + " pairs of "
+                + ab.trialSeconds()
+                + " s a side, stopped: "
+                + ab.stoppedBy()
+                + "."));
+    List<List<Object>> rows = new ArrayList<>();
+    for (AbFigures.GateTrack g : ab.gates()) {
+      rows.add(
+          PagePart.row(
+              g.gate(),
+              g.decision(),
+              g.orientation(),
+              g.ratio() == null ? null : String.format(Locale.ROOT, "%.3f", g.ratio()),
+              g.low() == null
+                  ? null
+                  : String.format(Locale.ROOT, "[%.3f, %.3f]", g.low(), g.high()),
+              g.pairsUsed(),
+              String.format(Locale.ROOT, "%.3f", g.alpha()),
+              String.format(Locale.ROOT, "%.2f", g.power()),
+              String.format(Locale.ROOT, "%+.1f%%", 100 * g.threshold())));
+    }
+    items.add(
+        new Table(
+            "Gates decided on the pairs",
+            List.of(
+                "gate",
+                "verdict",
+                "ratio",
+                "estimate",
+                "interval",
+                "pairs",
+                "false alarm",
+                "power",
+                "regression caught"),
+            rows));
+    for (int i = 0; i < ab.gates().size(); i++) {
+      items.add(Chart.of("llm-chart-ab-" + i, "ab").with("gate", i));
+    }
+    items.add(
+        Note.kit(
+            "Each pair ran A and B back to back with the same prompts, in an order drawn from the"
+                + " seed: a drift of the testbed falls on both sides and cancels in the ratio."));
+    return List.of(new PagePart("llm-ab", "A/B", items));
+  }
+
+  /** The pairs and the looks, for the charts. */
+  @Override
+  public void putChartData(RunAnalysis a, RunInfo info, Map<String, Object> data) {
+    if (info.ab() != null) {
+      data.put("ab", Summary.asMap(info.ab()));
+    }
+  }
+}

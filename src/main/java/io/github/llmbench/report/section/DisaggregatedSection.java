@@ -1,0 +1,133 @@
+package io.github.llmbench.report.section;
+
+import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.report.section.PagePart.Note;
+import io.github.llmbench.report.section.PagePart.Table;
+import io.github.llmbench.summary.RunInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Disaggregated serving per level (a console block per level, a page table): the KV transfers
+ * between the prefill and the decode instances that the server reports (vLLM's NIXL connector,
+ * SGLang's {@code kv_transfer_*}), its prefill and decode times, beside the client's mean TTFT,
+ * which holds the transfer. Silent where the server reports no transfer.
+ *
+ * <pre>
+ * ------------------- Disaggregated serving ------------------
+ * KV transfers:                            40 (0 failed)
+ * Mean KV transfer time (ms):              3.10
+ * KV moved (MB):                           85.33 at 27.51 GB/s
+ * Mean prefill / decode time (ms):         12.40 / 401.22
+ * Client mean TTFT (ms):                   19.80
+ * </pre>
+ */
+public final class DisaggregatedSection implements ReportSection {
+  DisaggregatedSection() {}
+
+  private static boolean has(RunAnalysis.Level l) {
+    Double transfers = l.server().level().get("kv_transfers");
+    return transfers != null && transfers > 0;
+  }
+
+  /** A level's block, empty where the server reports no KV transfer. */
+  public static String format(RunAnalysis.Level l, String level) {
+    if (!has(l)) {
+      return "";
+    }
+    Map<String, Double> s = l.server().level();
+    String title =
+        level == null || level.isBlank()
+            ? " Disaggregated serving "
+            : " Disaggregated serving (" + level + ") ";
+    StringBuilder sb = new StringBuilder();
+    sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
+    ServingResultBlock.labelled(
+        sb,
+        "KV transfers:",
+        ServerSection.num(s.get("kv_transfers"))
+            + " ("
+            + orDash(ServerSection.num(s.get("kv_transfer_failures")))
+            + " failed)");
+    ServingResultBlock.labelled(
+        sb, "Mean KV transfer time (ms):", orDash(ServerSection.num(s.get("kv_transfer_ms_mean"))));
+    ServingResultBlock.labelled(
+        sb,
+        "KV moved (MB):",
+        orDash(ServerSection.num(s.get("kv_transfer_mb")))
+            + " at "
+            + orDash(ServerSection.num(s.get("kv_transfer_gb_per_s")))
+            + " GB/s");
+    ServingResultBlock.labelled(
+        sb,
+        "Mean prefill / decode time (ms):",
+        orDash(ServerSection.num(s.get("prefill_ms_mean")))
+            + " / "
+            + orDash(ServerSection.num(s.get("decode_ms_mean"))));
+    ServingResultBlock.labelled(
+        sb, "Client mean TTFT (ms):", ServingResultBlock.f2(l.serving().ttft().mean()));
+    return sb.toString();
+  }
+
+  private static String orDash(String s) {
+    return s.isEmpty() ? "-" : s;
+  }
+
+  @Override
+  public boolean appliesTo(RunAnalysis a) {
+    return a.levels().values().stream().anyMatch(DisaggregatedSection::has);
+  }
+
+  @Override
+  public String levelText(RunAnalysis a, RunAnalysis.Level l, boolean several) {
+    return format(l, several ? l.name() : null);
+  }
+
+  /** Per level, the transfers and phase times beside the client's TTFT. */
+  @Override
+  public List<PagePart> page(RunAnalysis a, RunInfo info) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (RunAnalysis.Level l : a.levels().values()) {
+      if (!has(l)) {
+        continue;
+      }
+      Map<String, Double> s = l.server().level();
+      rows.add(
+          PagePart.row(
+              l.name(),
+              ServerSection.num(s.get("kv_transfers")),
+              ServerSection.num(s.get("kv_transfer_failures")),
+              ServerSection.num(s.get("kv_transfer_ms_mean")),
+              ServerSection.num(s.get("kv_transfer_mb")),
+              ServerSection.num(s.get("kv_transfer_gb_per_s")),
+              ServerSection.num(s.get("prefill_ms_mean")),
+              ServerSection.num(s.get("decode_ms_mean")),
+              Cells.f2(l.serving().ttft().mean())));
+    }
+    Table table =
+        new Table(
+            "Disaggregated serving: KV transfers from prefill to decode, the client's TTFT",
+            List.of(
+                "Level",
+                "KV transfers",
+                "Failed",
+                "Mean transfer (ms)",
+                "MB moved",
+                "GB/s",
+                "Mean prefill (ms)",
+                "Mean decode (ms)",
+                "Client mean TTFT (ms)"),
+            rows);
+    return List.of(
+        new PagePart(
+            "llm-disaggregated",
+            "Disaggregated serving",
+            List.of(
+                table,
+                Note.kit(
+                    "From the server's own metrics over the level (vLLM's NIXL connector,"
+                        + " SGLang's kv_transfer_*); the client's TTFT holds the transfer"
+                        + " (docs/telemetry.md#disaggregated-serving)."))));
+  }
+}

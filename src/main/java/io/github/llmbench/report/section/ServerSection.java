@@ -1,0 +1,136 @@
+package io.github.llmbench.report.section;
+
+import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.ServerFigures;
+import io.github.llmbench.report.section.PagePart.Chart;
+import io.github.llmbench.report.section.PagePart.Item;
+import io.github.llmbench.report.section.PagePart.Note;
+import io.github.llmbench.report.section.PagePart.Table;
+import io.github.llmbench.summary.RunInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What the server's metrics said of each level, beside the client's figures where both measure the
+ * same thing: a table per level and the gauges over time on the page; on the console a block per
+ * level, then the confound guards ({@code !} lines):
+ *
+ * <pre>
+ * ------------------ Server metrics (c64) -------------------
+ * figure                          level     steady     client
+ * running_mean                    61.20      63.90
+ * prompt_tokens_per_s           5210.33    5302.10    5198.20
+ * ! prefix cache served 95% of prompt tokens at c64: prefill was not measured
+ * </pre>
+ *
+ * Figures the server does not report are left out; the block is empty when it reports none.
+ */
+public final class ServerSection implements ReportSection {
+  ServerSection() {}
+
+  /** What the client column's hit rate is. */
+  static final String IDEAL_NOTE =
+      "client prefix_cache_hit_rate: what a perfect prefix cache would serve of the prompts sent"
+          + " (-Dprefix.len, -Dprefix.groups)";
+
+  public static String format(RunAnalysis.Level l, String level) {
+    ServerFigures s = l.server();
+    if (s.isEmpty()) {
+      return "";
+    }
+    String title =
+        level == null || level.isBlank() ? " Server metrics " : " Server metrics (" + level + ") ";
+    StringBuilder sb = new StringBuilder();
+    sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
+    sb.append(
+        String.format(
+            Locale.ROOT, "%-26s %10s %10s %10s%n", "figure", "level", "steady", "client"));
+    Map<String, Double> client = s.clientSide(l.serving());
+    for (String name : ServerFigures.NAMES) {
+      Double v = s.level().get(name);
+      Double w = s.steady().get(name);
+      if (v == null && w == null) {
+        continue;
+      }
+      sb.append(
+          String.format(
+              Locale.ROOT, "%-26s %10s %10s %10s%n", name, num(v), num(w), num(client.get(name))));
+    }
+    if (s.level().get(ServerFigures.IDEAL_HIT_RATE) != null) {
+      sb.append(IDEAL_NOTE).append('\n');
+    }
+    for (String g : s.guards()) {
+      sb.append("! ").append(g).append('\n');
+    }
+    return sb.toString();
+  }
+
+  static String num(Double v) {
+    if (v == null || !Double.isFinite(v)) {
+      return "";
+    }
+    return Math.abs(v) >= 100 || v == Math.rint(v)
+        ? String.format(Locale.ROOT, "%.0f", v)
+        : String.format(Locale.ROOT, "%.3f", v);
+  }
+
+  @Override
+  public boolean appliesTo(RunAnalysis a) {
+    return a.levels().values().stream().anyMatch(l -> !l.server().isEmpty());
+  }
+
+  @Override
+  public String levelText(RunAnalysis a, RunAnalysis.Level l, boolean several) {
+    return format(l, several ? l.name() : null);
+  }
+
+  /** Per level, the server's figures beside the client's, and its gauges over time. */
+  @Override
+  public List<PagePart> page(RunAnalysis a, RunInfo info) {
+    List<Item> items = new ArrayList<>();
+    for (RunAnalysis.Level l : a.levels().values()) {
+      if (l.server().isEmpty()) {
+        continue;
+      }
+      items.add(figuresTable(l));
+      if (l.server().level().get(ServerFigures.IDEAL_HIT_RATE) != null) {
+        items.add(Note.of(IDEAL_NOTE));
+      }
+    }
+    items.add(
+        Chart.of("llm-chart-server", "server")
+            .with(
+                "title",
+                "Server: requests running and waiting, KV-cache usage (steady windows shaded)"));
+    items.add(
+        Chart.of("llm-chart-gpu", "gpu")
+            .with("title", "GPU power and SM clock (DCGM, steady windows shaded)"));
+    return List.of(new PagePart("llm-server", "Server metrics", items));
+  }
+
+  private static Table figuresTable(RunAnalysis.Level l) {
+    Map<String, Double> client = l.server().clientSide(l.serving());
+    List<List<Object>> rows = new ArrayList<>();
+    for (String name : ServerFigures.NAMES) {
+      Double v = l.server().level().get(name);
+      Double w = l.server().steady().get(name);
+      if (v != null || w != null) {
+        rows.add(PagePart.row(name, num(v), num(w), num(client.get(name))));
+      }
+    }
+    return new Table(
+        "Server metrics ("
+            + l.name()
+            + "): over the level, its steady window, and the client's own figure",
+        List.of("Figure", "Level", "Steady window", "Client"),
+        rows);
+  }
+
+  /** The server's gauges over time, for the page's server and GPU charts. */
+  @Override
+  public void putChartData(RunAnalysis a, RunInfo info, Map<String, Object> data) {
+    data.put("server", ServerFigures.timeline(a.serverSeries()));
+  }
+}

@@ -1,0 +1,121 @@
+package io.github.llmbench.report.section;
+
+import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.report.section.PagePart.Note;
+import io.github.llmbench.report.section.PagePart.Table;
+import io.github.llmbench.summary.RunInfo;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Speculative decoding per level (a console block per level, a page table): the server's acceptance
+ * rate, mean accepted length and drafts ({@code vllm:spec_decode_*}, SGLang's {@code
+ * spec_accept_*}) beside the client's tokens per chunk, which is how the client sees the tokens a
+ * step kept. Silent where the server reports no speculative decoding.
+ *
+ * <pre>
+ * ------------------- Speculative decoding -------------------
+ * Acceptance rate (%):                     50.90
+ * Mean accepted length:                    2.50
+ * Drafts:                                  1000 (2951 tokens, 1502 accepted)
+ * Client tokens per chunk (mean):          2.42
+ * </pre>
+ */
+public final class SpeculativeSection implements ReportSection {
+  SpeculativeSection() {}
+
+  private static boolean has(RunAnalysis.Level l) {
+    Map<String, Double> s = l.server().level();
+    return s.get("spec_acceptance_rate") != null || s.get("spec_mean_accepted_length") != null;
+  }
+
+  /** A level's block, empty where the server reports no speculative decoding. */
+  public static String format(RunAnalysis.Level l, String level) {
+    if (!has(l)) {
+      return "";
+    }
+    Map<String, Double> s = l.server().level();
+    String title =
+        level == null || level.isBlank()
+            ? " Speculative decoding "
+            : " Speculative decoding (" + level + ") ";
+    StringBuilder sb = new StringBuilder();
+    sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
+    ServingResultBlock.labelled(sb, "Acceptance rate (%):", percent(s.get("spec_acceptance_rate")));
+    ServingResultBlock.labelled(
+        sb, "Mean accepted length:", ServerSection.num(s.get("spec_mean_accepted_length")));
+    if (s.get("spec_drafts") != null) {
+      ServingResultBlock.labelled(
+          sb,
+          "Drafts:",
+          ServerSection.num(s.get("spec_drafts"))
+              + " ("
+              + ServerSection.num(s.get("spec_draft_tokens"))
+              + " tokens, "
+              + ServerSection.num(s.get("spec_accepted_tokens"))
+              + " accepted)");
+    }
+    ServingResultBlock.labelled(
+        sb, "Client tokens per chunk (mean):", ServingResultBlock.f2(l.chunks().perChunkMean()));
+    return sb.toString();
+  }
+
+  private static String percent(Double rate) {
+    return rate == null ? "-" : ServingResultBlock.f2(100 * rate);
+  }
+
+  @Override
+  public boolean appliesTo(RunAnalysis a) {
+    return a.levels().values().stream().anyMatch(SpeculativeSection::has);
+  }
+
+  @Override
+  public String levelText(RunAnalysis a, RunAnalysis.Level l, boolean several) {
+    return format(l, several ? l.name() : null);
+  }
+
+  /** Per level, the server's acceptance beside the client's tokens per chunk. */
+  @Override
+  public List<PagePart> page(RunAnalysis a, RunInfo info) {
+    List<List<Object>> rows = new ArrayList<>();
+    for (RunAnalysis.Level l : a.levels().values()) {
+      if (!has(l)) {
+        continue;
+      }
+      Map<String, Double> s = l.server().level();
+      rows.add(
+          PagePart.row(
+              l.name(),
+              percent(s.get("spec_acceptance_rate")),
+              ServerSection.num(s.get("spec_mean_accepted_length")),
+              ServerSection.num(s.get("spec_drafts")),
+              ServerSection.num(s.get("spec_draft_tokens")),
+              ServerSection.num(s.get("spec_accepted_tokens")),
+              Cells.f2(l.chunks().perChunkMean())));
+    }
+    Table table =
+        new Table(
+            "Speculative decoding: the server's acceptance, the client's tokens per chunk",
+            List.of(
+                "Level",
+                "Acceptance rate (%)",
+                "Mean accepted length",
+                "Drafts",
+                "Draft tokens",
+                "Accepted tokens",
+                "Client tokens per chunk"),
+            rows);
+    return List.of(
+        new PagePart(
+            "llm-speculative",
+            "Speculative decoding",
+            List.of(
+                table,
+                Note.kit(
+                    "Acceptance rate: accepted over drafted tokens; mean accepted length: 1 +"
+                        + " accepted per draft, as vllm bench serve prints them. A step streams"
+                        + " what it kept in one chunk, so tokens per chunk follow the accepted"
+                        + " length (docs/telemetry.md#speculative-decoding)."))));
+  }
+}

@@ -1,0 +1,61 @@
+package io.github.llmbench.report.section;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.report.page.PageParts;
+import io.github.llmbench.summary.AbFigures;
+import io.github.llmbench.summary.RunInfo;
+import io.github.llmbench.testing.AbFixtures;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** An interleaved A/B run's console block, page part and chart data. */
+class AbSectionTest {
+  private static final RunAnalysis NO_RECORDS =
+      RunAnalysis.of(RunAnalysis.Inputs.builder(List.of()).rooflineHint("hint").build());
+
+  private static final AbFigures AB = AbFixtures.twoPairsFailed("<b>m2</b>");
+
+  @Test
+  void theBlockSaysEachGatesVerdictRatioPairsAndErrorRatesAndBothServers() {
+    String block = AbSection.format(AB);
+    assertTrue(block.contains("A (base):      http://a:8000 (m)"), block);
+    assertTrue(block.contains("B (candidate): http://b:8000 (<b>m2</b>)"), block);
+    assertTrue(block.contains("Pairs run:     2 of 30 s a side"), block);
+    assertTrue(block.contains("stopped: decided"), block);
+    assertTrue(
+        block.contains(
+            "tpot.mean                B/A 1.505 [1.400, 1.600] after 2 pairs (false alarm <= 0.050,"
+                + " power 0.90 to catch +10.0%)"),
+        block);
+    assertTrue(block.lines().anyMatch(l -> l.startsWith("FAIL ")), block);
+  }
+
+  @Test
+  void thePageHasARowAndAChartPerGateAndEscapesTheServersWords() {
+    RunInfo info = RunInfo.NONE.withAb(AB);
+    List<PagePart> parts = new AbSection().page(NO_RECORDS, info);
+    assertEquals(1, parts.size());
+    StringBuilder html = new StringBuilder();
+    PageParts.part(html, parts.get(0));
+    assertTrue(html.toString().contains("llm-chart-ab-0"), html.toString());
+    assertTrue(html.toString().contains("&lt;b&gt;m2&lt;/b&gt;"), html.toString());
+    assertFalse(html.toString().contains("<b>m2"), html.toString());
+    Map<String, Object> data = new LinkedHashMap<>();
+    new AbSection().putChartData(NO_RECORDS, info, data);
+    assertTrue(data.containsKey("ab"));
+  }
+
+  @Test
+  void aRunThatWasNoAbRunGetsNothing() {
+    assertTrue(new AbSection().page(NO_RECORDS, RunInfo.NONE).isEmpty());
+    Map<String, Object> data = new LinkedHashMap<>();
+    new AbSection().putChartData(NO_RECORDS, RunInfo.NONE, data);
+    assertTrue(data.isEmpty());
+  }
+}
