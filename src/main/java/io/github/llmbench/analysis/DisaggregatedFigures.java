@@ -16,16 +16,32 @@ import java.util.function.Function;
  */
 public final class DisaggregatedFigures {
 
-  /** The figures' names among the server's ({@link ServerFigures#NAMES}). */
-  public static final List<String> NAMES =
+  public static final ServerFigure PREFILL_MS_MEAN =
+      new ServerFigure("prefill_ms_mean", "ms", "Mean prefill (ms)");
+  public static final ServerFigure DECODE_MS_MEAN =
+      new ServerFigure("decode_ms_mean", "ms", "Mean decode (ms)");
+  public static final ServerFigure TRANSFERS = new ServerFigure("kv_transfers", "", "KV transfers");
+  public static final ServerFigure TRANSFER_MS_MEAN =
+      new ServerFigure("kv_transfer_ms_mean", "ms", "Mean transfer (ms)");
+  public static final ServerFigure TRANSFER_MB =
+      new ServerFigure("kv_transfer_mb", "MB", "MB moved");
+  public static final ServerFigure TRANSFER_GB_PER_S =
+      new ServerFigure("kv_transfer_gb_per_s", "GB/s", "GB/s");
+  public static final ServerFigure TRANSFER_FAILURES =
+      new ServerFigure("kv_transfer_failures", "", "Failed");
+
+  /**
+   * The family's figures among the server's ({@link ServerFigures#KEYS}), in the reports' order.
+   */
+  public static final List<ServerFigure> KEYS =
       List.of(
-          "prefill_ms_mean",
-          "decode_ms_mean",
-          "kv_transfers",
-          "kv_transfer_ms_mean",
-          "kv_transfer_mb",
-          "kv_transfer_gb_per_s",
-          "kv_transfer_failures");
+          PREFILL_MS_MEAN,
+          DECODE_MS_MEAN,
+          TRANSFERS,
+          TRANSFER_MS_MEAN,
+          TRANSFER_MB,
+          TRANSFER_GB_PER_S,
+          TRANSFER_FAILURES);
 
   private static final List<String> TRANSFER_S = names(MetricNames.Disaggregated::transferSeconds);
   private static final List<String> TRANSFER_MS = names(MetricNames.Disaggregated::transferMillis);
@@ -61,21 +77,20 @@ public final class DisaggregatedFigures {
   }
 
   /** Puts the window's figures into {@code f}. */
-  static void put(Map<String, Double> f, ServerFigures.Series s, long from, long to) {
+  static void put(Map<ServerFigure, Double> f, ServerFigures.Series s, long from, long to) {
     Growth prefill = growth(s, PREFILL_S, from, to);
     Growth decode = growth(s, DECODE_S, from, to);
-    f.put(
-        "prefill_ms_mean", prefill == null || prefill.count() == 0 ? null : 1000 * prefill.mean());
-    f.put("decode_ms_mean", decode == null || decode.count() == 0 ? null : 1000 * decode.mean());
+    f.put(PREFILL_MS_MEAN, prefill == null || prefill.count() == 0 ? null : 1000 * prefill.mean());
+    f.put(DECODE_MS_MEAN, decode == null || decode.count() == 0 ? null : 1000 * decode.mean());
     Growth seconds = growth(s, TRANSFER_S, from, to);
     Growth millis = growth(s, TRANSFER_MS, from, to);
     Double transferSeconds =
         seconds != null ? (Double) seconds.sum() : millis != null ? millis.sum() / 1000 : null;
     Double transfers =
         seconds != null ? (Double) seconds.count() : millis != null ? millis.count() : null;
-    f.put("kv_transfers", transfers);
+    f.put(TRANSFERS, transfers);
     f.put(
-        "kv_transfer_ms_mean",
+        TRANSFER_MS_MEAN,
         transfers != null && transfers > 0
             ? Double.valueOf(1000 * transferSeconds / transfers)
             : ServerFigures.mean(s.ratio(TRANSFER_MS), from, to));
@@ -83,12 +98,12 @@ public final class DisaggregatedFigures {
     Growth megabytes = growth(s, MEGABYTES, from, to);
     Double mb =
         bytes != null ? (Double) (bytes.sum() / 1e6) : megabytes != null ? megabytes.sum() : null;
-    f.put("kv_transfer_mb", mb);
+    f.put(TRANSFER_MB, mb);
     f.put(
-        "kv_transfer_gb_per_s",
+        TRANSFER_GB_PER_S,
         mb != null && transferSeconds != null && transferSeconds > 0
             ? mb / 1000 / transferSeconds
             : null);
-    f.put("kv_transfer_failures", ServerFigures.delta(s.gauge(FAILURES), from, to));
+    f.put(TRANSFER_FAILURES, ServerFigures.delta(s.gauge(FAILURES), from, to));
   }
 }

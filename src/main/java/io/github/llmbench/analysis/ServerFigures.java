@@ -4,7 +4,6 @@ import io.github.llmbench.records.ServerSample;
 import io.github.llmbench.servers.MetricNames;
 import io.github.llmbench.servers.ServerProfiles;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,47 +36,33 @@ import java.util.TreeMap;
  * @param guards one line per confound found (a prefix-cache hit rate, a token mismatch, ...)
  */
 public record ServerFigures(
-    Map<String, Double> level, Map<String, Double> steady, List<String> guards) {
+    ServerFigureValues level, ServerFigureValues steady, List<String> guards) {
 
-  /** The figures mapped here, before speculative decoding's and disaggregated serving's. */
-  private static final List<String> OWN_NAMES =
-      List.of(
-          "running_mean",
-          "running_max",
-          "waiting_mean",
-          "waiting_max",
-          "kv_cache_usage_mean",
-          "kv_cache_usage_max",
-          "preemptions",
-          "prefix_cache_hit_rate",
-          "prompt_tokens",
-          "generation_tokens",
-          "prompt_tokens_per_s",
-          "generation_tokens_per_s",
-          "ttft_mean_ms",
-          "itl_mean_ms",
-          "gpu_power_w_mean",
-          "gpu_sm_clock_mhz_mean",
-          "gpu_util_mean");
+  /** The server's figures, in the order the reports show them: every family's keys. */
+  public static final List<ServerFigure> KEYS = keys();
 
-  /** The figures, in the order the reports show them. */
-  public static final List<String> NAMES = names();
-
-  private static List<String> names() {
-    List<String> names = new ArrayList<>(OWN_NAMES);
-    names.addAll(SpeculativeFigures.NAMES);
-    names.addAll(DisaggregatedFigures.NAMES);
-    return List.copyOf(names);
+  private static List<ServerFigure> keys() {
+    List<ServerFigure> keys = new ArrayList<>(CommonServerFigures.KEYS);
+    keys.addAll(SpeculativeFigures.KEYS);
+    keys.addAll(DisaggregatedFigures.KEYS);
+    return List.copyOf(keys);
   }
 
-  public static final ServerFigures NONE = new ServerFigures(Map.of(), Map.of(), List.of());
+  public static final ServerFigures NONE =
+      new ServerFigures(ServerFigureValues.NONE, ServerFigureValues.NONE, List.of());
 
   /**
    * The level's key for what a perfect prefix cache would serve of the prompts sent ({@link
    * PrefixSharing}), beside the server's {@code prefix_cache_hit_rate}; not a server figure, so not
-   * in {@link #NAMES}.
+   * in {@link #KEYS}.
    */
-  public static final String IDEAL_HIT_RATE = "prefix_cache_hit_rate_ideal";
+  public static final ServerFigure IDEAL_HIT_RATE =
+      new ServerFigure("prefix_cache_hit_rate_ideal", "", "prefix_cache_hit_rate_ideal");
+
+  /** The server figure of that name ({@code summary.json}'s, a gate's {@code server.NAME}). */
+  public static Optional<ServerFigure> named(String name) {
+    return KEYS.stream().filter(k -> k.name().equals(name)).findFirst();
+  }
 
   /** Guard limits (the issue's): a hit rate above 10%, token counts 5% apart, a clock 10% down. */
   static final double HIT_RATE_GUARD = 0.10;
@@ -115,48 +100,46 @@ public record ServerFigures(
   private static final String GPU_UTIL = "DCGM_FI_DEV_GPU_UTIL";
 
   public ServerFigures {
-    level = Collections.unmodifiableMap(new LinkedHashMap<>(level));
-    steady = Collections.unmodifiableMap(new LinkedHashMap<>(steady));
     guards = List.copyOf(guards);
   }
 
   /** Whether no endpoint reported anything the kit maps for the level. */
   public boolean isEmpty() {
-    return level.values().stream().allMatch(v -> v == null);
+    return level.noneReported();
   }
 
   /** The prefix cache's hit rate over the steady window where there is one, else over the level. */
   public Double prefixCacheHitRate() {
-    Double inSteady = steady.get("prefix_cache_hit_rate");
-    return inSteady != null ? inSteady : level.get("prefix_cache_hit_rate");
+    Double inSteady = steady.get(CommonServerFigures.PREFIX_CACHE_HIT_RATE);
+    return inSteady != null ? inSteady : level.get(CommonServerFigures.PREFIX_CACHE_HIT_RATE);
   }
 
   /**
    * The client's measure ({@code m}, over the whole level) of the figures both sides have, under
    * the same names; for the hit rate, what a perfect prefix cache would serve of the prompts sent.
    */
-  public Map<String, Double> clientSide(ServingMetrics m) {
+  public ServerFigureValues clientSide(ServingMetrics m) {
     double seconds = m.durationS();
-    Map<String, Double> f = new HashMap<>();
+    Map<ServerFigure, Double> f = new HashMap<>();
     Double ideal = level.get(IDEAL_HIT_RATE);
     if (ideal != null) {
-      f.put("prefix_cache_hit_rate", ideal);
+      f.put(CommonServerFigures.PREFIX_CACHE_HIT_RATE, ideal);
     }
     f.putAll(
         Map.of(
-            "generation_tokens",
+            CommonServerFigures.GENERATION_TOKENS,
             (double) m.totalOutputTokens(),
-            "prompt_tokens",
+            CommonServerFigures.PROMPT_TOKENS,
             (double) m.totalInputTokens(),
-            "prompt_tokens_per_s",
+            CommonServerFigures.PROMPT_TOKENS_PER_S,
             seconds > 0 ? m.totalInputTokens() / seconds : Double.NaN,
-            "generation_tokens_per_s",
+            CommonServerFigures.GENERATION_TOKENS_PER_S,
             m.outputThroughput(),
-            "ttft_mean_ms",
+            CommonServerFigures.TTFT_MEAN_MS,
             m.ttft().mean(),
-            "itl_mean_ms",
+            CommonServerFigures.ITL_MEAN_MS,
             m.itl().mean()));
-    return f;
+    return new ServerFigureValues(f);
   }
 
   /**
@@ -196,24 +179,25 @@ public record ServerFigures(
     if (series.isEmpty()) {
       return NONE;
     }
-    Map<String, Double> level = window(series, startMs, endMs);
+    Map<ServerFigure, Double> level = window(series, startMs, endMs);
     if (idealHitRate != null) {
       level.put(IDEAL_HIT_RATE, idealHitRate);
     }
-    Map<String, Double> steady =
+    Map<ServerFigure, Double> steady =
         steadyStartMs > 0 && steadyEndMs > steadyStartMs
             ? window(series, steadyStartMs, steadyEndMs)
             : Map.of();
     List<String> guards = new ArrayList<>();
     guards.addAll(
-        prefixCacheGuards(series, level.get("prefix_cache_hit_rate"), idealHitRate, levelName));
-    tokenGuard(level.get("generation_tokens"), clientOutputTokens, levelName)
+        prefixCacheGuards(
+            series, level.get(CommonServerFigures.PREFIX_CACHE_HIT_RATE), idealHitRate, levelName));
+    tokenGuard(level.get(CommonServerFigures.GENERATION_TOKENS), clientOutputTokens, levelName)
         .ifPresent(guards::add);
-    queueGuard(steady.get("waiting_max"), levelName).ifPresent(guards::add);
-    preemptionGuard(level.get("preemptions"), levelName).ifPresent(guards::add);
+    queueGuard(steady.get(CommonServerFigures.WAITING_MAX), levelName).ifPresent(guards::add);
+    preemptionGuard(level.get(CommonServerFigures.PREEMPTIONS), levelName).ifPresent(guards::add);
     clockGuard(series.gpu(SM_CLOCK).subMap(startMs, true, endMs, true), levelName)
         .ifPresent(guards::add);
-    return new ServerFigures(level, steady, guards);
+    return new ServerFigures(new ServerFigureValues(level), new ServerFigureValues(steady), guards);
   }
 
   /**
@@ -322,27 +306,48 @@ public record ServerFigures(
     return Optional.empty();
   }
 
-  private static Map<String, Double> window(Series s, long from, long to) {
-    Map<String, Double> f = new LinkedHashMap<>();
+  private static Map<ServerFigure, Double> window(Series s, long from, long to) {
+    Map<ServerFigure, Double> f = new LinkedHashMap<>();
     double seconds = (to - from) / 1000.0;
-    putGauge(f, "running", s.gauge(RUNNING), from, to);
-    putGauge(f, "waiting", s.gauge(WAITING), from, to);
-    putGauge(f, "kv_cache_usage", s.ratio(KV_USAGE), from, to);
-    f.put("preemptions", delta(s.gauge(PREEMPTIONS), from, to));
+    putGauge(
+        f,
+        CommonServerFigures.RUNNING_MEAN,
+        CommonServerFigures.RUNNING_MAX,
+        s.gauge(RUNNING),
+        from,
+        to);
+    putGauge(
+        f,
+        CommonServerFigures.WAITING_MEAN,
+        CommonServerFigures.WAITING_MAX,
+        s.gauge(WAITING),
+        from,
+        to);
+    putGauge(
+        f,
+        CommonServerFigures.KV_CACHE_USAGE_MEAN,
+        CommonServerFigures.KV_CACHE_USAGE_MAX,
+        s.ratio(KV_USAGE),
+        from,
+        to);
+    f.put(CommonServerFigures.PREEMPTIONS, delta(s.gauge(PREEMPTIONS), from, to));
     PromptTokens promptTokens = PromptTokens.of(s, from, to);
-    f.put("prefix_cache_hit_rate", promptTokens.cacheHitRate());
+    f.put(CommonServerFigures.PREFIX_CACHE_HIT_RATE, promptTokens.cacheHitRate());
     Double prompt = promptTokens.taken();
     Double generated = delta(s.gauge(GENERATION_TOKENS), from, to);
-    f.put("prompt_tokens", prompt);
-    f.put("generation_tokens", generated);
-    f.put("prompt_tokens_per_s", prompt == null || seconds <= 0 ? null : prompt / seconds);
+    f.put(CommonServerFigures.PROMPT_TOKENS, prompt);
+    f.put(CommonServerFigures.GENERATION_TOKENS, generated);
     f.put(
-        "generation_tokens_per_s", generated == null || seconds <= 0 ? null : generated / seconds);
-    f.put("ttft_mean_ms", histogramMeanMs(s, TTFT, from, to));
-    f.put("itl_mean_ms", histogramMeanMs(s, ITL, from, to));
-    f.put("gpu_power_w_mean", mean(s.gpu(POWER), from, to));
-    f.put("gpu_sm_clock_mhz_mean", mean(s.gpu(SM_CLOCK), from, to));
-    f.put("gpu_util_mean", mean(s.gpu(GPU_UTIL), from, to));
+        CommonServerFigures.PROMPT_TOKENS_PER_S,
+        prompt == null || seconds <= 0 ? null : prompt / seconds);
+    f.put(
+        CommonServerFigures.GENERATION_TOKENS_PER_S,
+        generated == null || seconds <= 0 ? null : generated / seconds);
+    f.put(CommonServerFigures.TTFT_MEAN_MS, histogramMeanMs(s, TTFT, from, to));
+    f.put(CommonServerFigures.ITL_MEAN_MS, histogramMeanMs(s, ITL, from, to));
+    f.put(CommonServerFigures.GPU_POWER_W_MEAN, mean(s.gpu(POWER), from, to));
+    f.put(CommonServerFigures.GPU_SM_CLOCK_MHZ_MEAN, mean(s.gpu(SM_CLOCK), from, to));
+    f.put(CommonServerFigures.GPU_UTIL_MEAN, mean(s.gpu(GPU_UTIL), from, to));
     SpeculativeFigures.put(f, s, from, to);
     DisaggregatedFigures.put(f, s, from, to);
     return f;
@@ -381,16 +386,18 @@ public record ServerFigures(
     }
   }
 
+  /** A gauge's mean and maximum over the scrapes inside the window, null without any. */
   private static void putGauge(
-      Map<String, Double> f, String name, NavigableMap<Long, Double> g, long from, long to) {
+      Map<ServerFigure, Double> f,
+      ServerFigure meanKey,
+      ServerFigure maxKey,
+      NavigableMap<Long, Double> g,
+      long from,
+      long to) {
     NavigableMap<Long, Double> in = g.subMap(from, true, to, true);
+    f.put(meanKey, mean(g, from, to));
     f.put(
-        name + "_mean",
-        in.isEmpty()
-            ? null
-            : in.values().stream().mapToDouble(Double::doubleValue).average().orElse(0));
-    f.put(
-        name + "_max",
+        maxKey,
         in.isEmpty()
             ? null
             : in.values().stream().mapToDouble(Double::doubleValue).max().orElse(0));

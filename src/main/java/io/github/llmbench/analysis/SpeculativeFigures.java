@@ -14,20 +14,31 @@ import java.util.Map;
  */
 public final class SpeculativeFigures {
 
-  /** The figures' names among the server's ({@link ServerFigures#NAMES}). */
-  public static final List<String> NAMES =
-      List.of(
-          "spec_acceptance_rate",
-          "spec_mean_accepted_length",
-          "spec_drafts",
-          "spec_draft_tokens",
-          "spec_accepted_tokens");
+  public static final ServerFigure ACCEPTANCE_RATE =
+      new ServerFigure("spec_acceptance_rate", "", "Acceptance rate (%)");
+  public static final ServerFigure MEAN_ACCEPTED_LENGTH =
+      new ServerFigure("spec_mean_accepted_length", "", "Mean accepted length");
+  public static final ServerFigure DRAFTS = new ServerFigure("spec_drafts", "", "Drafts");
+  public static final ServerFigure DRAFT_TOKENS =
+      new ServerFigure("spec_draft_tokens", "", "Draft tokens");
+  public static final ServerFigure ACCEPTED_TOKENS =
+      new ServerFigure("spec_accepted_tokens", "", "Accepted tokens");
 
-  private static final List<String> DRAFTS = names(MetricNames.Speculative::drafts);
-  private static final List<String> DRAFT_TOKENS = names(MetricNames.Speculative::draftTokens);
-  private static final List<String> ACCEPTED = names(MetricNames.Speculative::acceptedTokens);
-  private static final List<String> ACCEPT_LENGTH = names(MetricNames.Speculative::acceptLength);
-  private static final List<String> ACCEPT_RATE = names(MetricNames.Speculative::acceptRate);
+  /**
+   * The family's figures among the server's ({@link ServerFigures#KEYS}), in the reports' order.
+   */
+  public static final List<ServerFigure> KEYS =
+      List.of(ACCEPTANCE_RATE, MEAN_ACCEPTED_LENGTH, DRAFTS, DRAFT_TOKENS, ACCEPTED_TOKENS);
+
+  private static final List<String> DRAFT_METRICS = names(MetricNames.Speculative::drafts);
+  private static final List<String> DRAFT_TOKEN_METRICS =
+      names(MetricNames.Speculative::draftTokens);
+  private static final List<String> ACCEPTED_METRICS =
+      names(MetricNames.Speculative::acceptedTokens);
+  private static final List<String> ACCEPT_LENGTH_METRICS =
+      names(MetricNames.Speculative::acceptLength);
+  private static final List<String> ACCEPT_RATE_METRICS =
+      names(MetricNames.Speculative::acceptRate);
 
   private SpeculativeFigures() {}
 
@@ -37,22 +48,22 @@ public final class SpeculativeFigures {
   }
 
   /** Puts the window's figures into {@code f}. */
-  static void put(Map<String, Double> f, ServerFigures.Series s, long from, long to) {
-    Double drafts = ServerFigures.delta(s.gauge(DRAFTS), from, to);
-    Double drafted = ServerFigures.delta(s.gauge(DRAFT_TOKENS), from, to);
-    Double accepted = ServerFigures.delta(s.gauge(ACCEPTED), from, to);
-    f.put("spec_drafts", drafts);
-    f.put("spec_draft_tokens", drafted);
-    f.put("spec_accepted_tokens", accepted);
+  static void put(Map<ServerFigure, Double> f, ServerFigures.Series s, long from, long to) {
+    Double drafts = ServerFigures.delta(s.gauge(DRAFT_METRICS), from, to);
+    Double drafted = ServerFigures.delta(s.gauge(DRAFT_TOKEN_METRICS), from, to);
+    Double accepted = ServerFigures.delta(s.gauge(ACCEPTED_METRICS), from, to);
+    f.put(DRAFTS, drafts);
+    f.put(DRAFT_TOKENS, drafted);
+    f.put(ACCEPTED_TOKENS, accepted);
     f.put(
-        "spec_acceptance_rate",
+        ACCEPTANCE_RATE,
         accepted != null && drafted != null && drafted > 0
             ? Double.valueOf(accepted / drafted)
-            : ServerFigures.mean(s.ratio(ACCEPT_RATE), from, to));
+            : ServerFigures.mean(s.ratio(ACCEPT_RATE_METRICS), from, to));
     f.put(
-        "spec_mean_accepted_length",
+        MEAN_ACCEPTED_LENGTH,
         accepted != null && drafts != null && drafts > 0
             ? Double.valueOf(1 + accepted / drafts)
-            : ServerFigures.mean(s.ratio(ACCEPT_LENGTH), from, to));
+            : ServerFigures.mean(s.ratio(ACCEPT_LENGTH_METRICS), from, to));
   }
 }

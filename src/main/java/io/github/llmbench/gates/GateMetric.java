@@ -1,5 +1,6 @@
 package io.github.llmbench.gates;
 
+import io.github.llmbench.analysis.ServerFigure;
 import io.github.llmbench.analysis.ServerFigures;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.SloFigure;
@@ -59,7 +60,7 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
     List<GateMetric> all = new ArrayList<>();
     LatencyFigure.ALL.forEach(f -> all.add(new Latency(f)));
     all.addAll(Arrays.asList(Fixed.values()));
-    ServerFigures.NAMES.forEach(n -> all.add(new Server(n)));
+    ServerFigures.KEYS.forEach(k -> all.add(new Server(k)));
     all.sort((a, b) -> a.key().compareTo(b.key()));
     return List.copyOf(all);
   }
@@ -75,9 +76,8 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
     if (fixed.isPresent()) {
       return Optional.of(fixed.get());
     }
-    if (key.startsWith(SERVER_PREFIX)
-        && ServerFigures.NAMES.contains(key.substring(SERVER_PREFIX.length()))) {
-      return Optional.of(new Server(key.substring(SERVER_PREFIX.length())));
+    if (key.startsWith(SERVER_PREFIX)) {
+      return ServerFigures.named(key.substring(SERVER_PREFIX.length())).map(Server::new);
     }
     return Optional.empty();
   }
@@ -212,35 +212,25 @@ public sealed interface GateMetric permits GateMetric.Latency, GateMetric.Fixed,
   }
 
   /**
-   * One of the server's own figures over the level ({@link ServerFigures#NAMES}, from its {@code
+   * One of the server's own figures over the level ({@link ServerFigures#KEYS}, from its {@code
    * /metrics}): every one is an upper bound.
    */
-  record Server(String figure) implements GateMetric {
+  record Server(ServerFigure figure) implements GateMetric {
     public Server {
-      if (!ServerFigures.NAMES.contains(figure)) {
+      if (!ServerFigures.KEYS.contains(figure)) {
         throw new IllegalArgumentException(
-            "not a server figure: " + figure + " (one of " + ServerFigures.NAMES + ")");
+            "not a server figure: " + figure + " (one of " + ServerFigures.KEYS + ")");
       }
     }
 
     @Override
     public String key() {
-      return SERVER_PREFIX + figure;
+      return SERVER_PREFIX + figure.name();
     }
 
     @Override
     public String unit() {
-      if (figure.endsWith("_gb_per_s")) {
-        return "GB/s";
-      }
-      if (figure.endsWith("_mb")) {
-        return "MB";
-      }
-      return figure.endsWith("_ms") || figure.endsWith("_ms_mean")
-          ? "ms"
-          : figure.endsWith("_per_s")
-              ? "tok/s"
-              : figure.endsWith("_w_mean") ? "W" : figure.endsWith("_mhz_mean") ? "MHz" : "";
+      return figure.unit();
     }
 
     @Override

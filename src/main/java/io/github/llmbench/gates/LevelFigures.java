@@ -4,6 +4,7 @@ import io.github.llmbench.analysis.ClientHealth;
 import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.LevelSamples;
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.ServerFigure;
 import io.github.llmbench.analysis.ServerFigures;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.analysis.TrialValues;
@@ -126,9 +127,8 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
             goodCount,
             l.steady().reached() ? l.steady().outputThroughput() : Double.NaN);
     Map<GateMetric, Double> f = new LinkedHashMap<>(own.values);
-    for (String n : ServerFigures.NAMES) {
-      Double v = l.server().level().get(n);
-      f.put(new GateMetric.Server(n), v == null ? Double.NaN : v);
+    for (ServerFigure k : ServerFigures.KEYS) {
+      f.put(new GateMetric.Server(k), l.server().level().orNaN(k));
     }
     putClient(f, l.client());
     f.put(GateMetric.ENERGY_PER_TOKEN, l.energy().joulesPerOutputToken());
@@ -184,10 +184,10 @@ public record LevelFigures(Map<GateMetric, Double> values, Map<GateMetric, Trial
     f.put(GateMetric.STEADY_OUTPUT_THROUGHPUT, level.steadyOutputThroughput());
     f.put(GateMetric.GOODPUT, orNaN(level.requestGoodput()));
     f.put(GateMetric.GOODPUT_PCT, orNaN(level.goodputPct()));
-    for (String n : ServerFigures.NAMES) {
+    for (ServerFigure k : ServerFigures.KEYS) {
       f.put(
-          new GateMetric.Server(n),
-          level.server() == null ? Double.NaN : level.server().levelFigure(n));
+          new GateMetric.Server(k),
+          level.server() == null ? Double.NaN : level.server().levelFigure(k));
     }
     putClient(f, level.client() == null ? ClientHealth.NONE : level.client().health());
     f.put(

@@ -61,21 +61,22 @@ class ServerFiguresTest {
     ServerFigures f =
         ServerFigures.of(
             ServerFigures.Series.of(run(false), MODEL), "c8", 0, 10_000, 2_000, 8_000, 1000);
-    Map<String, Double> l = f.level();
-    assertEquals(8.0, l.get("running_mean"), 1e-9, "the other model's 100 is left out");
-    assertEquals(3.0, l.get("waiting_max"), 1e-9);
-    assertEquals(0.25, l.get("kv_cache_usage_max"), 1e-9);
-    assertEquals(10_000.0, l.get("prompt_tokens"), 1e-9);
-    assertEquals(1000.0, l.get("generation_tokens"), 1e-9);
-    assertEquals(100.0, l.get("generation_tokens_per_s"), 1e-9);
-    assertEquals(0.9, l.get("prefix_cache_hit_rate"), 1e-9);
-    assertEquals(2.0, l.get("preemptions"), 1e-9);
-    assertEquals(50.0, l.get("ttft_mean_ms"), 1e-9);
-    assertNull(l.get("itl_mean_ms"), "not reported: null, never 0");
-    assertEquals(550.0, l.get("gpu_power_w_mean"), 1e-9, "per GPU");
-    assertNull(l.get("gpu_util_mean"));
-    assertEquals(6000.0, f.steady().get("prompt_tokens"), 1e-9);
-    assertEquals(3.0, f.steady().get("waiting_max"), 1e-9);
+    ServerFigureValues l = f.level();
+    assertEquals(
+        8.0, l.get(CommonServerFigures.RUNNING_MEAN), 1e-9, "the other model's 100 is left out");
+    assertEquals(3.0, l.get(CommonServerFigures.WAITING_MAX), 1e-9);
+    assertEquals(0.25, l.get(CommonServerFigures.KV_CACHE_USAGE_MAX), 1e-9);
+    assertEquals(10_000.0, l.get(CommonServerFigures.PROMPT_TOKENS), 1e-9);
+    assertEquals(1000.0, l.get(CommonServerFigures.GENERATION_TOKENS), 1e-9);
+    assertEquals(100.0, l.get(CommonServerFigures.GENERATION_TOKENS_PER_S), 1e-9);
+    assertEquals(0.9, l.get(CommonServerFigures.PREFIX_CACHE_HIT_RATE), 1e-9);
+    assertEquals(2.0, l.get(CommonServerFigures.PREEMPTIONS), 1e-9);
+    assertEquals(50.0, l.get(CommonServerFigures.TTFT_MEAN_MS), 1e-9);
+    assertNull(l.get(CommonServerFigures.ITL_MEAN_MS), "not reported: null, never 0");
+    assertEquals(550.0, l.get(CommonServerFigures.GPU_POWER_W_MEAN), 1e-9, "per GPU");
+    assertNull(l.get(CommonServerFigures.GPU_UTIL_MEAN));
+    assertEquals(6000.0, f.steady().get(CommonServerFigures.PROMPT_TOKENS), 1e-9);
+    assertEquals(3.0, f.steady().get(CommonServerFigures.WAITING_MAX), 1e-9);
 
     List<String> g = f.guards();
     assertEquals(3, g.size(), g.toString());
@@ -141,11 +142,11 @@ class ServerFiguresTest {
               sec * 1000, URL, "llamacpp:tokens_predicted_total", Map.of(), 20.0 * sec));
     }
     ServerFigures f = ServerFigures.of(ServerFigures.Series.of(s, "tiny"), "c2", 0, 4000, 0, 0, 80);
-    assertEquals(2.0, f.level().get("running_mean"), 1e-9);
-    assertEquals(0.0, f.level().get("waiting_max"), 1e-9);
-    assertEquals(200.0, f.level().get("prompt_tokens"), 1e-9);
-    assertEquals(80.0, f.level().get("generation_tokens"), 1e-9);
-    assertNull(f.level().get("prefix_cache_hit_rate"));
+    assertEquals(2.0, f.level().get(CommonServerFigures.RUNNING_MEAN), 1e-9);
+    assertEquals(0.0, f.level().get(CommonServerFigures.WAITING_MAX), 1e-9);
+    assertEquals(200.0, f.level().get(CommonServerFigures.PROMPT_TOKENS), 1e-9);
+    assertEquals(80.0, f.level().get(CommonServerFigures.GENERATION_TOKENS), 1e-9);
+    assertNull(f.level().get(CommonServerFigures.PREFIX_CACHE_HIT_RATE));
     assertTrue(f.guards().isEmpty(), f.guards().toString());
   }
 
@@ -165,14 +166,14 @@ class ServerFiguresTest {
     return s;
   }
 
-  private static Map<String, Double> level(List<ServerSample> samples) {
+  private static ServerFigureValues level(List<ServerSample> samples) {
     return ServerFigures.of(ServerFigures.Series.of(samples, MODEL), "c8", 0, 10_000, 0, 0, 1000)
         .level();
   }
 
   @Test
   void sglangTgiAndTrtllmFamiliesGiveTheSameFigures() {
-    Map<String, Double> sglang =
+    ServerFigureValues sglang =
         level(
             family(
                 Map.of(
@@ -185,15 +186,19 @@ class ServerFiguresTest {
                     "sglang:num_running_reqs", 8.0,
                     "sglang:num_queue_reqs", 2.0,
                     "sglang:token_usage", 0.4)));
-    assertEquals(8.0, sglang.get("running_mean"), 1e-9);
-    assertEquals(2.0, sglang.get("waiting_max"), 1e-9);
-    assertEquals(0.4, sglang.get("kv_cache_usage_mean"), 1e-9);
-    assertEquals(10_000.0, sglang.get("prompt_tokens"), 1e-9, "cached tokens are inside it");
-    assertEquals(0.25, sglang.get("prefix_cache_hit_rate"), 1e-9);
-    assertEquals(1000.0, sglang.get("generation_tokens"), 1e-9);
-    assertEquals(50.0, sglang.get("ttft_mean_ms"), 1e-9);
+    assertEquals(8.0, sglang.get(CommonServerFigures.RUNNING_MEAN), 1e-9);
+    assertEquals(2.0, sglang.get(CommonServerFigures.WAITING_MAX), 1e-9);
+    assertEquals(0.4, sglang.get(CommonServerFigures.KV_CACHE_USAGE_MEAN), 1e-9);
+    assertEquals(
+        10_000.0,
+        sglang.get(CommonServerFigures.PROMPT_TOKENS),
+        1e-9,
+        "cached tokens are inside it");
+    assertEquals(0.25, sglang.get(CommonServerFigures.PREFIX_CACHE_HIT_RATE), 1e-9);
+    assertEquals(1000.0, sglang.get(CommonServerFigures.GENERATION_TOKENS), 1e-9);
+    assertEquals(50.0, sglang.get(CommonServerFigures.TTFT_MEAN_MS), 1e-9);
 
-    Map<String, Double> tgi =
+    ServerFigureValues tgi =
         level(
             family(
                 Map.of(
@@ -202,14 +207,14 @@ class ServerFiguresTest {
                     "tgi_request_mean_time_per_token_duration_sum", 0.02,
                     "tgi_request_mean_time_per_token_duration_count", 1.0),
                 Map.of("tgi_batch_current_size", 6.0, "tgi_queue_size", 1.0)));
-    assertEquals(6.0, tgi.get("running_mean"), 1e-9);
-    assertEquals(1.0, tgi.get("waiting_mean"), 1e-9);
-    assertEquals(10_000.0, tgi.get("prompt_tokens"), 1e-9);
-    assertEquals(1000.0, tgi.get("generation_tokens"), 1e-9);
-    assertEquals(20.0, tgi.get("itl_mean_ms"), 1e-9);
-    assertNull(tgi.get("kv_cache_usage_mean"), "TGI has no KV gauge");
+    assertEquals(6.0, tgi.get(CommonServerFigures.RUNNING_MEAN), 1e-9);
+    assertEquals(1.0, tgi.get(CommonServerFigures.WAITING_MEAN), 1e-9);
+    assertEquals(10_000.0, tgi.get(CommonServerFigures.PROMPT_TOKENS), 1e-9);
+    assertEquals(1000.0, tgi.get(CommonServerFigures.GENERATION_TOKENS), 1e-9);
+    assertEquals(20.0, tgi.get(CommonServerFigures.ITL_MEAN_MS), 1e-9);
+    assertNull(tgi.get(CommonServerFigures.KV_CACHE_USAGE_MEAN), "TGI has no KV gauge");
 
-    Map<String, Double> trtllm =
+    ServerFigureValues trtllm =
         level(
             family(
                 Map.of(
@@ -217,9 +222,9 @@ class ServerFiguresTest {
                     "trtllm_generation_tokens_total", 100.0,
                     "trtllm_prompt_cached_tokens_total", 100.0),
                 Map.of("trtllm_num_requests_running", 4.0, "trtllm_kv_cache_utilization", 0.5)));
-    assertEquals(4.0, trtllm.get("running_mean"), 1e-9);
-    assertEquals(0.5, trtllm.get("kv_cache_usage_max"), 1e-9);
-    assertEquals(0.1, trtllm.get("prefix_cache_hit_rate"), 1e-9);
+    assertEquals(4.0, trtllm.get(CommonServerFigures.RUNNING_MEAN), 1e-9);
+    assertEquals(0.5, trtllm.get(CommonServerFigures.KV_CACHE_USAGE_MAX), 1e-9);
+    assertEquals(0.1, trtllm.get(CommonServerFigures.PREFIX_CACHE_HIT_RATE), 1e-9);
   }
 
   @Test
@@ -239,16 +244,21 @@ class ServerFiguresTest {
         s.add(new ServerSample(t, URL, "vllm:prefix_cache_hits_total", l, 1500.0 * done));
       }
     }
-    Map<String, Double> l = level(s);
-    assertEquals(0.7, l.get("kv_cache_usage_mean"), 1e-9, "a ratio per engine: averaged");
-    assertEquals(8.0, l.get("running_mean"), 1e-9, "counts per engine: added");
-    assertEquals(0.1, l.get("prefix_cache_hit_rate"), 1e-9, "prompt_tokens_cached / prompt_tokens");
+    ServerFigureValues l = level(s);
+    assertEquals(
+        0.7, l.get(CommonServerFigures.KV_CACHE_USAGE_MEAN), 1e-9, "a ratio per engine: averaged");
+    assertEquals(8.0, l.get(CommonServerFigures.RUNNING_MEAN), 1e-9, "counts per engine: added");
+    assertEquals(
+        0.1,
+        l.get(CommonServerFigures.PREFIX_CACHE_HIT_RATE),
+        1e-9,
+        "prompt_tokens_cached / prompt_tokens");
 
     List<ServerSample> countersOnly =
         s.stream().filter(x -> !x.name().equals("vllm:prompt_tokens_cached_total")).toList();
     ServerFigures f =
         ServerFigures.of(ServerFigures.Series.of(countersOnly, MODEL), "c8", 0, 10_000, 0, 0, 1000);
-    assertEquals(0.75, f.level().get("prefix_cache_hit_rate"), 1e-9);
+    assertEquals(0.75, f.level().get(CommonServerFigures.PREFIX_CACHE_HIT_RATE), 1e-9);
     assertTrue(
         f.guards().stream().anyMatch(g -> g.contains("with a full KV cache the rate reads high")),
         f.guards().toString());

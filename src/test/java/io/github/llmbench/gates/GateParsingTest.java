@@ -6,9 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.CommonServerFigures;
 import io.github.llmbench.analysis.GateVerdict;
 import io.github.llmbench.analysis.ReportedPercentiles;
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.ServerFigure;
 import io.github.llmbench.analysis.ServerFigures;
 import io.github.llmbench.analysis.ServingMetricsCalculatorTest;
 import io.github.llmbench.core.LatencyFigure;
@@ -46,7 +48,7 @@ class GateParsingTest {
   void everyMetricParsesBackFromItsKey() {
     List<GateMetric> all = GateMetric.all();
     assertEquals(
-        LatencyFigure.ALL.size() + GateMetric.Fixed.values().length + ServerFigures.NAMES.size(),
+        LatencyFigure.ALL.size() + GateMetric.Fixed.values().length + ServerFigures.KEYS.size(),
         all.size());
     for (GateMetric m : all) {
       assertEquals(Optional.of(m), GateMetric.parse(m.key()), m.key());
@@ -149,7 +151,9 @@ class GateParsingTest {
     GateMetric power = GateMetric.parse("server.gpu_power_w_mean").orElseThrow();
     assertEquals("W", power.unit());
     assertTrue(power.upperBound());
-    assertThrows(IllegalArgumentException.class, () -> new GateMetric.Server("queue"));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new GateMetric.Server(new ServerFigure("queue", "", "queue")));
     // an objective's figure is the gate metric of the same name
     for (SloFigure f : SloFigure.ALL) {
       assertEquals(f.key(), GateMetric.of(f).key());
@@ -170,7 +174,7 @@ class GateParsingTest {
     assertNull(everyLevel.level());
     assertEquals("steady.output_throughput.min", everyLevel.name());
     Gate relative = only("c16.server.preemptions", "+10%");
-    assertEquals(new GateMetric.Server("preemptions"), relative.metric());
+    assertEquals(new GateMetric.Server(CommonServerFigures.PREEMPTIONS), relative.metric());
     assertEquals(new Gate.Limit(10, true), relative.limit());
     assertEquals(110.0, relative.limitAt(100), 1e-9);
     assertEquals(

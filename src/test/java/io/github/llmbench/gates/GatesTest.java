@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.CommonServerFigures;
 import io.github.llmbench.analysis.GateVerdict;
 import io.github.llmbench.analysis.Noise;
 import io.github.llmbench.analysis.TrialValues;
@@ -286,14 +287,14 @@ class GatesTest {
     assertEquals(3, set.gates().size());
     Gate preemptions =
         set.gates().stream()
-            .filter(g -> g.metric().equals(new GateMetric.Server("preemptions")))
+            .filter(g -> g.metric().equals(new GateMetric.Server(CommonServerFigures.PREEMPTIONS)))
             .findFirst()
             .orElseThrow();
     assertTrue(preemptions.upperBound());
     assertEquals("", preemptions.unit());
     Gate ttft =
         set.gates().stream()
-            .filter(g -> g.metric().equals(new GateMetric.Server("ttft_mean_ms")))
+            .filter(g -> g.metric().equals(new GateMetric.Server(CommonServerFigures.TTFT_MEAN_MS)))
             .findFirst()
             .orElseThrow();
     assertEquals("ms", ttft.unit());
@@ -311,7 +312,9 @@ class GatesTest {
     RunFigures notReported =
         run(
             Map.of(
-                "c8", new LevelFigures(Map.of(new GateMetric.Server("preemptions"), Double.NaN))));
+                "c8",
+                new LevelFigures(
+                    Map.of(new GateMetric.Server(CommonServerFigures.PREEMPTIONS), Double.NaN))));
     GateResult r = GateCheck.check(set, notReported, RunFigures.NONE).get(0);
     assertFalse(r.pass());
     assertTrue(r.line().endsWith("measured not measured"), r.line());

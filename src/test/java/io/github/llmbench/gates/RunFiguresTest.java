@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.analysis.CommonServerFigures;
 import io.github.llmbench.analysis.LatencyStats;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.ServingMetrics;
@@ -109,7 +110,8 @@ class RunFiguresTest {
     assertTrue(Double.isNaN(c4.get(GateMetric.GOODPUT)));
     assertTrue(Double.isNaN(c4.get(GateMetric.STEADY_OUTPUT_THROUGHPUT)));
     assertTrue(
-        Double.isNaN(c4.get(new GateMetric.Server("preemptions"))), "no server metrics read");
+        Double.isNaN(c4.get(new GateMetric.Server(CommonServerFigures.PREEMPTIONS))),
+        "no server metrics read");
     assertTrue(run.goodput().isEmpty());
     assertTrue(
         Double.isNaN(run.level("c64").get(GateMetric.FAILED_PCT)), "a level the run does not have");

@@ -3,6 +3,10 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.CommonServerFigures;
+import io.github.llmbench.analysis.DisaggregatedFigures;
+import io.github.llmbench.analysis.ServerFigureValues;
+import io.github.llmbench.analysis.SpeculativeFigures;
 import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
@@ -151,25 +155,26 @@ class GpuFiguresIT {
 
   @Test
   void theAcceptanceIsTheServersCountersAndChunksCarryTheAcceptedTokens() {
-    Map<String, Double> server = level.server().level();
+    ServerFigureValues server = level.server().level();
     double accepted = levelGrowth("vllm:spec_decode_num_accepted_tokens_total");
     double drafted = levelGrowth("vllm:spec_decode_num_draft_tokens_total");
     double drafts = levelGrowth("vllm:spec_decode_num_drafts_total");
-    assertEquals(accepted / drafted, server.get("spec_acceptance_rate"), 1e-12);
-    assertEquals(1 + accepted / drafts, server.get("spec_mean_accepted_length"), 1e-12);
+    assertEquals(accepted / drafted, server.get(SpeculativeFigures.ACCEPTANCE_RATE), 1e-12);
+    assertEquals(1 + accepted / drafts, server.get(SpeculativeFigures.MEAN_ACCEPTED_LENGTH), 1e-12);
     assertTrue(drafted <= DRAFTS * drafts);
     // the server counted every kept draft as generated: it generated what the client received
-    assertEquals(outputTokens(), server.get("generation_tokens"), 0.0);
+    assertEquals(outputTokens(), server.get(CommonServerFigures.GENERATION_TOKENS), 0.0);
     assertTrue(level.chunks().tokensPerChunkMean() > 1.2, "tokens per chunk");
   }
 
   @Test
   void eachRequestsKvWentOverTheLinkBeforeItsFirstToken() {
-    Map<String, Double> server = level.server().level();
-    assertEquals(records.size(), server.get("kv_transfers"), 0.0);
+    ServerFigureValues server = level.server().level();
+    assertEquals(records.size(), server.get(DisaggregatedFigures.TRANSFERS), 0.0);
     double bytesPerToken = Catalog.model("sim-tiny").kvBytesPerToken();
     long promptTokens = records.stream().mapToLong(RequestRecord::inputTokens).sum();
-    assertEquals(bytesPerToken * promptTokens / 1e6, server.get("kv_transfer_mb"), 1e-6);
+    assertEquals(
+        bytesPerToken * promptTokens / 1e6, server.get(DisaggregatedFigures.TRANSFER_MB), 1e-6);
     for (RequestRecord r : records) {
       double transferMs = 1 + bytesPerToken * r.inputTokens() / (KV_LINK_GB_PER_S * 1e9) * 1000;
       assertTrue(r.ttftMicros() / 1000.0 >= transferMs, r.id() + ": TTFT before the KV arrived");

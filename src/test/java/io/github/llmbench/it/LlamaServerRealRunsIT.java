@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.analysis.CommonServerFigures;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.CsvFeederSimulation;
@@ -119,19 +120,21 @@ class LlamaServerRealRunsIT {
     ServerLevelFigures figures = summary.levels().get("c2").server();
     assertEquals(
         (double) records.stream().mapToLong(RequestRecord::outputTokens).sum(),
-        figures.levelFigure("generation_tokens"),
+        figures.levelFigure(CommonServerFigures.GENERATION_TOKENS),
         figures.toString());
     assertEquals(
         (double) records.stream().mapToLong(RequestRecord::inputTokens).sum(),
-        figures.levelFigure("prompt_tokens"),
+        figures.levelFigure(CommonServerFigures.PROMPT_TOKENS),
         "processed + cached prompt tokens: " + figures);
-    assertTrue(Double.isFinite(figures.levelFigure("prefix_cache_hit_rate")), figures.toString());
+    assertTrue(
+        Double.isFinite(figures.levelFigure(CommonServerFigures.PREFIX_CACHE_HIT_RATE)),
+        figures.toString());
     // written as null: the server has no such figure
     assertTrue(
-        figures.level().containsKey("preemptions")
-            && figures.level().get("preemptions") == null
-            && figures.level().containsKey("ttft_mean_ms")
-            && figures.level().get("ttft_mean_ms") == null,
+        figures.level().has(CommonServerFigures.PREEMPTIONS)
+            && figures.level().get(CommonServerFigures.PREEMPTIONS) == null
+            && figures.level().has(CommonServerFigures.TTFT_MEAN_MS)
+            && figures.level().get(CommonServerFigures.TTFT_MEAN_MS) == null,
         "llama.cpp has neither: " + figures);
   }
 

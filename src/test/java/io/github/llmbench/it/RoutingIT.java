@@ -3,6 +3,7 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.CommonServerFigures;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
@@ -88,7 +89,9 @@ class RoutingIT {
       assertTrue(run.console().contains("picked by the seed"), "the start line gives the shares");
       // both replicas' metrics, added up: the server's count is the client's
       assertEquals(
-          80.0 * 8, level.server().levelFigure("generation_tokens"), level.server().toString());
+          80.0 * 8,
+          level.server().levelFigure(CommonServerFigures.GENERATION_TOKENS),
+          level.server().toString());
       assertTrue(!run.console().contains("or a second replica"), run.console());
       String page = Files.readString(run.runDir().resolve("llm.html"));
       assertTrue(page.contains("Per server (c4)") && page.contains("Per model (c4)"));

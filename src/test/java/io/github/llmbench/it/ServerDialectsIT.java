@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.CommonServerFigures;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.summary.ServerLevelFigures;
@@ -61,8 +62,8 @@ class ServerDialectsIT {
                   : Map.of("sim.dialect", dialect));
       String console = run.console();
       ServerLevelFigures s = server(run);
-      assertEquals(4.0, s.level().get("running_max"), dialect + ": " + s);
-      Double generated = s.level().get("generation_tokens");
+      assertEquals(4.0, s.level().get(CommonServerFigures.RUNNING_MAX), dialect + ": " + s);
+      Double generated = s.level().get(CommonServerFigures.GENERATION_TOKENS);
       assertNotNull(generated, dialect + ": " + s);
       List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
       assertEquals(4, records.size());
@@ -70,7 +71,7 @@ class ServerDialectsIT {
       assertEquals(received, generated, 0.0, dialect + ": the server's count is the client's");
       // from the server's side: each request reached it once (a resent one would add its prompt)
       long sent = records.stream().mapToLong(RequestRecord::inputTokens).sum();
-      assertEquals(sent, s.level().get("prompt_tokens"), 0.0, dialect + ": " + s);
+      assertEquals(sent, s.level().get(CommonServerFigures.PROMPT_TOKENS), 0.0, dialect + ": " + s);
       for (RequestRecord r : records) {
         assertTrue(r.ok(), dialect + ": " + r);
       }

@@ -3,6 +3,7 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.CommonServerFigures;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.RunFiles;
@@ -166,7 +167,7 @@ class SweepIT {
       Summary s = Summary.read(RunFiles.summaryOf(folder.resolve(p.run())).orElseThrow());
       LevelSummary c2 = s.measuredLevels().get("c2");
       int maxNumSeqs = Integer.parseInt(p.server().get("max-num-seqs"));
-      double running = c2.server().level().get("running_max");
+      double running = c2.server().level().get(CommonServerFigures.RUNNING_MAX);
       assertEquals(
           Math.min(2, maxNumSeqs), running, 0.0, p.name() + ": the server's own running max");
       assertEquals(6, c2.figures().completed(), p.name());

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
+import io.github.llmbench.analysis.CommonServerFigures;
+import io.github.llmbench.analysis.ServerFigureValues;
+import io.github.llmbench.analysis.ServerFigures;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.records.ServerMetricsFile;
@@ -113,22 +116,33 @@ class TelemetryIT {
         "in the JUnit XML");
 
     ServerLevelFigures server = TestReports.summary(run.runDir()).levels().get("c4").server();
-    Map<String, Double> level = server.level();
-    double hit = level.get("prefix_cache_hit_rate");
+    ServerFigureValues level = server.level();
+    double hit = level.get(CommonServerFigures.PREFIX_CACHE_HIT_RATE);
     assertTrue(hit > 0.5, "1000 shared tokens of 1050: " + server);
-    assertTrue(level.get("running_mean") > 0, server.toString());
+    assertTrue(level.get(CommonServerFigures.RUNNING_MEAN) > 0, server.toString());
     List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
     long clientTokens = records.stream().mapToLong(RequestRecord::outputTokens).sum();
     assertEquals(
         clientTokens,
-        level.get("generation_tokens").longValue(),
+        level.get(CommonServerFigures.GENERATION_TOKENS).longValue(),
         "the server's counter over the level: " + server);
     // the recorded DCGM text: two H100s (per-GPU means)
-    assertEquals((612.345 + 598.12) / 2, level.get("gpu_power_w_mean"), 1e-6, server.toString());
-    assertEquals((1980 + 1755) / 2.0, level.get("gpu_sm_clock_mhz_mean"), 1e-6, server.toString());
-    assertEquals((97 + 95) / 2.0, level.get("gpu_util_mean"), 1e-6, server.toString());
+    assertEquals(
+        (612.345 + 598.12) / 2,
+        level.get(CommonServerFigures.GPU_POWER_W_MEAN),
+        1e-6,
+        server.toString());
+    assertEquals(
+        (1980 + 1755) / 2.0,
+        level.get(CommonServerFigures.GPU_SM_CLOCK_MHZ_MEAN),
+        1e-6,
+        server.toString());
+    assertEquals(
+        (97 + 95) / 2.0, level.get(CommonServerFigures.GPU_UTIL_MEAN), 1e-6, server.toString());
     assertTrue(
-        level.get("itl_mean_ms") != null && level.get("ttft_mean_ms") != null, server.toString());
+        level.get(CommonServerFigures.ITL_MEAN_MS) != null
+            && level.get(CommonServerFigures.TTFT_MEAN_MS) != null,
+        server.toString());
 
     String guard =
         String.format(
@@ -136,7 +150,7 @@ class TelemetryIT {
             "prefix cache served %.0f%% of prompt tokens at c4 (a perfect cache %.0f%% of these"
                 + " prompts, with their shared prefixes): prefill was not measured",
             100 * hit,
-            100 * level.get("prefix_cache_hit_rate_ideal"));
+            100 * level.get(ServerFigures.IDEAL_HIT_RATE));
     assertEquals(guard, server.guards().get(0), server.toString());
     assertTrue(run.console().contains("! " + guard), run.console());
     String page = Files.readString(run.runDir().resolve("llm.html"), StandardCharsets.UTF_8);
@@ -195,14 +209,17 @@ class TelemetryIT {
             .filter(l -> l.contains("cannot read metrics from " + url + " (connection refused)"))
             .count(),
         run.console());
-    Map<String, Double> level =
+    ServerFigureValues level =
         TestReports.summary(run.runDir()).levels().get("c2").server().level();
-    assertTrue(level.get("generation_tokens") > 0, "the server's own figures still: " + level);
     assertTrue(
-        level.containsKey("gpu_sm_clock_mhz_mean") && level.get("gpu_sm_clock_mhz_mean") == null,
+        level.get(CommonServerFigures.GENERATION_TOKENS) > 0,
+        "the server's own figures still: " + level);
+    assertTrue(
+        level.has(CommonServerFigures.GPU_SM_CLOCK_MHZ_MEAN)
+            && level.get(CommonServerFigures.GPU_SM_CLOCK_MHZ_MEAN) == null,
         "no DCGM clock without an exporter: " + level);
     assertTrue(
-        level.get("gpu_power_w_mean") != null,
+        level.get(CommonServerFigures.GPU_POWER_W_MEAN) != null,
         "the simulator's stand-in power, as no exporter answered: " + level);
   }
 }

@@ -3,6 +3,8 @@ package io.github.llmbench.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.CommonServerFigures;
+import io.github.llmbench.analysis.ServerFigures;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.records.RequestsJsonl;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
@@ -86,10 +88,10 @@ class WorkloadShapesIT {
                     + " serves 83.3% of the prompt tokens"),
         run.console());
     ServerLevelFigures level = TestReports.summary(run.runDir()).levels().get("c4").server();
-    double ideal = level.levelFigure("prefix_cache_hit_rate_ideal");
+    double ideal = level.levelFigure(ServerFigures.IDEAL_HIT_RATE);
     // 76 of 80 requests hit 500 of their 600 tokens
     assertEquals(500.0 * 76 / (80 * 600), ideal, 1e-9, level.toString());
-    double measured = level.levelFigure("prefix_cache_hit_rate");
+    double measured = level.levelFigure(CommonServerFigures.PREFIX_CACHE_HIT_RATE);
     assertEquals(ideal, measured, 0.05, "the server's hit rate within 5 points: " + level);
     assertTrue(run.console().contains("client prefix_cache_hit_rate: what a perfect prefix cache"));
   }
@@ -132,7 +134,7 @@ class WorkloadShapesIT {
         run.console().matches("(?s).*Cancelled requests:\\s+" + cancelled.size() + "\\s*\\n.*"),
         run.console());
     // the server's side: the cancelled requests stopped generating when their client went
-    double generated = level.server().levelFigure("generation_tokens");
+    double generated = level.server().levelFigure(CommonServerFigures.GENERATION_TOKENS);
     assertTrue(
         generated < 400.0 * completed + 0.9 * 400 * cancelled.size(),
         "the server generated " + generated + " tokens for " + completed + " answers of 400");
@@ -140,7 +142,9 @@ class WorkloadShapesIT {
     // each request reached the server once: a cancel closes its connection, never resends it
     int promptTokens = records.stream().filter(RequestRecord::ok).findFirst().get().inputTokens();
     assertEquals(
-        100.0 * promptTokens, level.server().levelFigure("prompt_tokens"), level.toString());
+        100.0 * promptTokens,
+        level.server().levelFigure(CommonServerFigures.PROMPT_TOKENS),
+        level.toString());
   }
 
   @Test
@@ -187,7 +191,7 @@ class WorkloadShapesIT {
     int promptTokens = records.get(0).inputTokens();
     assertEquals(
         (double) records.size() * promptTokens,
-        level.server().levelFigure("prompt_tokens"),
+        level.server().levelFigure(CommonServerFigures.PROMPT_TOKENS),
         level.server().toString());
   }
 
@@ -217,7 +221,7 @@ class WorkloadShapesIT {
     // the server's side: it ran many at once near the ramp's end. Its count is sampled every
     // 0.25 s, and the ramp asks 12 or more only in its last 0.6 s (8 or more in its last 1.5 s),
     // so a sample may miss the peak: at least 8, far above the 1 or 2 it ran at the start
-    double running = level.server().levelFigure("running_max");
+    double running = level.server().levelFigure(CommonServerFigures.RUNNING_MAX);
     assertTrue(running >= 8 && running <= 16, "the server ran at most " + running);
     List<RampFigures.Window> windows = level.ramp().windows();
     assertTrue(

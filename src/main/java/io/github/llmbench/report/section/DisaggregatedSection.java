@@ -1,12 +1,20 @@
 package io.github.llmbench.report.section;
 
+import static io.github.llmbench.analysis.DisaggregatedFigures.DECODE_MS_MEAN;
+import static io.github.llmbench.analysis.DisaggregatedFigures.PREFILL_MS_MEAN;
+import static io.github.llmbench.analysis.DisaggregatedFigures.TRANSFERS;
+import static io.github.llmbench.analysis.DisaggregatedFigures.TRANSFER_FAILURES;
+import static io.github.llmbench.analysis.DisaggregatedFigures.TRANSFER_GB_PER_S;
+import static io.github.llmbench.analysis.DisaggregatedFigures.TRANSFER_MB;
+import static io.github.llmbench.analysis.DisaggregatedFigures.TRANSFER_MS_MEAN;
+
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.ServerFigureValues;
 import io.github.llmbench.report.section.PagePart.Note;
 import io.github.llmbench.report.section.PagePart.Table;
 import io.github.llmbench.summary.RunInfo;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Disaggregated serving per level (a console block per level, a page table): the KV transfers
@@ -27,7 +35,7 @@ public final class DisaggregatedSection implements ReportSection {
   DisaggregatedSection() {}
 
   private static boolean has(RunAnalysis.Level l) {
-    Double transfers = l.server().level().get("kv_transfers");
+    Double transfers = l.server().level().get(TRANSFERS);
     return transfers != null && transfers > 0;
   }
 
@@ -36,7 +44,7 @@ public final class DisaggregatedSection implements ReportSection {
     if (!has(l)) {
       return "";
     }
-    Map<String, Double> s = l.server().level();
+    ServerFigureValues s = l.server().level();
     String title =
         level == null || level.isBlank()
             ? " Disaggregated serving "
@@ -45,26 +53,26 @@ public final class DisaggregatedSection implements ReportSection {
     sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
     ServingResultBlock.labelled(
         sb,
-        "KV transfers:",
-        ServerSection.num(s.get("kv_transfers"))
+        TRANSFERS.label() + ":",
+        ServerSection.num(s.get(TRANSFERS))
             + " ("
-            + orDash(ServerSection.num(s.get("kv_transfer_failures")))
+            + orDash(ServerSection.num(s.get(TRANSFER_FAILURES)))
             + " failed)");
     ServingResultBlock.labelled(
-        sb, "Mean KV transfer time (ms):", orDash(ServerSection.num(s.get("kv_transfer_ms_mean"))));
+        sb, "Mean KV transfer time (ms):", orDash(ServerSection.num(s.get(TRANSFER_MS_MEAN))));
     ServingResultBlock.labelled(
         sb,
         "KV moved (MB):",
-        orDash(ServerSection.num(s.get("kv_transfer_mb")))
+        orDash(ServerSection.num(s.get(TRANSFER_MB)))
             + " at "
-            + orDash(ServerSection.num(s.get("kv_transfer_gb_per_s")))
+            + orDash(ServerSection.num(s.get(TRANSFER_GB_PER_S)))
             + " GB/s");
     ServingResultBlock.labelled(
         sb,
         "Mean prefill / decode time (ms):",
-        orDash(ServerSection.num(s.get("prefill_ms_mean")))
+        orDash(ServerSection.num(s.get(PREFILL_MS_MEAN)))
             + " / "
-            + orDash(ServerSection.num(s.get("decode_ms_mean"))));
+            + orDash(ServerSection.num(s.get(DECODE_MS_MEAN))));
     ServingResultBlock.labelled(
         sb, "Client mean TTFT (ms):", ServingResultBlock.f2(l.serving().ttft().mean()));
     return sb.toString();
@@ -92,17 +100,17 @@ public final class DisaggregatedSection implements ReportSection {
       if (!has(l)) {
         continue;
       }
-      Map<String, Double> s = l.server().level();
+      ServerFigureValues s = l.server().level();
       rows.add(
           PagePart.row(
               l.name(),
-              ServerSection.num(s.get("kv_transfers")),
-              ServerSection.num(s.get("kv_transfer_failures")),
-              ServerSection.num(s.get("kv_transfer_ms_mean")),
-              ServerSection.num(s.get("kv_transfer_mb")),
-              ServerSection.num(s.get("kv_transfer_gb_per_s")),
-              ServerSection.num(s.get("prefill_ms_mean")),
-              ServerSection.num(s.get("decode_ms_mean")),
+              ServerSection.num(s.get(TRANSFERS)),
+              ServerSection.num(s.get(TRANSFER_FAILURES)),
+              ServerSection.num(s.get(TRANSFER_MS_MEAN)),
+              ServerSection.num(s.get(TRANSFER_MB)),
+              ServerSection.num(s.get(TRANSFER_GB_PER_S)),
+              ServerSection.num(s.get(PREFILL_MS_MEAN)),
+              ServerSection.num(s.get(DECODE_MS_MEAN)),
               Cells.f2(l.serving().ttft().mean())));
     }
     Table table =
@@ -110,13 +118,13 @@ public final class DisaggregatedSection implements ReportSection {
             "Disaggregated serving: KV transfers from prefill to decode, the client's TTFT",
             List.of(
                 "Level",
-                "KV transfers",
-                "Failed",
-                "Mean transfer (ms)",
-                "MB moved",
-                "GB/s",
-                "Mean prefill (ms)",
-                "Mean decode (ms)",
+                TRANSFERS.label(),
+                TRANSFER_FAILURES.label(),
+                TRANSFER_MS_MEAN.label(),
+                TRANSFER_MB.label(),
+                TRANSFER_GB_PER_S.label(),
+                PREFILL_MS_MEAN.label(),
+                DECODE_MS_MEAN.label(),
                 "Client mean TTFT (ms)"),
             rows);
     return List.of(

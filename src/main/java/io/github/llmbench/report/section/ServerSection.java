@@ -1,6 +1,8 @@
 package io.github.llmbench.report.section;
 
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.ServerFigure;
+import io.github.llmbench.analysis.ServerFigureValues;
 import io.github.llmbench.analysis.ServerFigures;
 import io.github.llmbench.report.section.PagePart.Chart;
 import io.github.llmbench.report.section.PagePart.Item;
@@ -47,16 +49,21 @@ public final class ServerSection implements ReportSection {
     sb.append(
         String.format(
             Locale.ROOT, "%-26s %10s %10s %10s%n", "figure", "level", "steady", "client"));
-    Map<String, Double> client = s.clientSide(l.serving());
-    for (String name : ServerFigures.NAMES) {
-      Double v = s.level().get(name);
-      Double w = s.steady().get(name);
+    ServerFigureValues client = s.clientSide(l.serving());
+    for (ServerFigure key : ServerFigures.KEYS) {
+      Double v = s.level().get(key);
+      Double w = s.steady().get(key);
       if (v == null && w == null) {
         continue;
       }
       sb.append(
           String.format(
-              Locale.ROOT, "%-26s %10s %10s %10s%n", name, num(v), num(w), num(client.get(name))));
+              Locale.ROOT,
+              "%-26s %10s %10s %10s%n",
+              key.name(),
+              num(v),
+              num(w),
+              num(client.get(key))));
     }
     if (s.level().get(ServerFigures.IDEAL_HIT_RATE) != null) {
       sb.append(IDEAL_NOTE).append('\n');
@@ -111,13 +118,13 @@ public final class ServerSection implements ReportSection {
   }
 
   private static Table figuresTable(RunAnalysis.Level l) {
-    Map<String, Double> client = l.server().clientSide(l.serving());
+    ServerFigureValues client = l.server().clientSide(l.serving());
     List<List<Object>> rows = new ArrayList<>();
-    for (String name : ServerFigures.NAMES) {
-      Double v = l.server().level().get(name);
-      Double w = l.server().steady().get(name);
+    for (ServerFigure key : ServerFigures.KEYS) {
+      Double v = l.server().level().get(key);
+      Double w = l.server().steady().get(key);
       if (v != null || w != null) {
-        rows.add(PagePart.row(name, num(v), num(w), num(client.get(name))));
+        rows.add(PagePart.row(key.name(), num(v), num(w), num(client.get(key))));
       }
     }
     return new Table(

@@ -1,12 +1,18 @@
 package io.github.llmbench.report.section;
 
+import static io.github.llmbench.analysis.SpeculativeFigures.ACCEPTANCE_RATE;
+import static io.github.llmbench.analysis.SpeculativeFigures.ACCEPTED_TOKENS;
+import static io.github.llmbench.analysis.SpeculativeFigures.DRAFTS;
+import static io.github.llmbench.analysis.SpeculativeFigures.DRAFT_TOKENS;
+import static io.github.llmbench.analysis.SpeculativeFigures.MEAN_ACCEPTED_LENGTH;
+
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.ServerFigureValues;
 import io.github.llmbench.report.section.PagePart.Note;
 import io.github.llmbench.report.section.PagePart.Table;
 import io.github.llmbench.summary.RunInfo;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Speculative decoding per level (a console block per level, a page table): the server's acceptance
@@ -26,8 +32,8 @@ public final class SpeculativeSection implements ReportSection {
   SpeculativeSection() {}
 
   private static boolean has(RunAnalysis.Level l) {
-    Map<String, Double> s = l.server().level();
-    return s.get("spec_acceptance_rate") != null || s.get("spec_mean_accepted_length") != null;
+    ServerFigureValues s = l.server().level();
+    return s.get(ACCEPTANCE_RATE) != null || s.get(MEAN_ACCEPTED_LENGTH) != null;
   }
 
   /** A level's block, empty where the server reports no speculative decoding. */
@@ -35,25 +41,25 @@ public final class SpeculativeSection implements ReportSection {
     if (!has(l)) {
       return "";
     }
-    Map<String, Double> s = l.server().level();
+    ServerFigureValues s = l.server().level();
     String title =
         level == null || level.isBlank()
             ? " Speculative decoding "
             : " Speculative decoding (" + level + ") ";
     StringBuilder sb = new StringBuilder();
     sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
-    ServingResultBlock.labelled(sb, "Acceptance rate (%):", percent(s.get("spec_acceptance_rate")));
+    ServingResultBlock.labelled(sb, ACCEPTANCE_RATE.label() + ":", percent(s.get(ACCEPTANCE_RATE)));
     ServingResultBlock.labelled(
-        sb, "Mean accepted length:", ServerSection.num(s.get("spec_mean_accepted_length")));
-    if (s.get("spec_drafts") != null) {
+        sb, MEAN_ACCEPTED_LENGTH.label() + ":", ServerSection.num(s.get(MEAN_ACCEPTED_LENGTH)));
+    if (s.get(DRAFTS) != null) {
       ServingResultBlock.labelled(
           sb,
-          "Drafts:",
-          ServerSection.num(s.get("spec_drafts"))
+          DRAFTS.label() + ":",
+          ServerSection.num(s.get(DRAFTS))
               + " ("
-              + ServerSection.num(s.get("spec_draft_tokens"))
+              + ServerSection.num(s.get(DRAFT_TOKENS))
               + " tokens, "
-              + ServerSection.num(s.get("spec_accepted_tokens"))
+              + ServerSection.num(s.get(ACCEPTED_TOKENS))
               + " accepted)");
     }
     ServingResultBlock.labelled(
@@ -83,15 +89,15 @@ public final class SpeculativeSection implements ReportSection {
       if (!has(l)) {
         continue;
       }
-      Map<String, Double> s = l.server().level();
+      ServerFigureValues s = l.server().level();
       rows.add(
           PagePart.row(
               l.name(),
-              percent(s.get("spec_acceptance_rate")),
-              ServerSection.num(s.get("spec_mean_accepted_length")),
-              ServerSection.num(s.get("spec_drafts")),
-              ServerSection.num(s.get("spec_draft_tokens")),
-              ServerSection.num(s.get("spec_accepted_tokens")),
+              percent(s.get(ACCEPTANCE_RATE)),
+              ServerSection.num(s.get(MEAN_ACCEPTED_LENGTH)),
+              ServerSection.num(s.get(DRAFTS)),
+              ServerSection.num(s.get(DRAFT_TOKENS)),
+              ServerSection.num(s.get(ACCEPTED_TOKENS)),
               Cells.f2(l.chunks().perChunkMean())));
     }
     Table table =
@@ -99,11 +105,11 @@ public final class SpeculativeSection implements ReportSection {
             "Speculative decoding: the server's acceptance, the client's tokens per chunk",
             List.of(
                 "Level",
-                "Acceptance rate (%)",
-                "Mean accepted length",
-                "Drafts",
-                "Draft tokens",
-                "Accepted tokens",
+                ACCEPTANCE_RATE.label(),
+                MEAN_ACCEPTED_LENGTH.label(),
+                DRAFTS.label(),
+                DRAFT_TOKENS.label(),
+                ACCEPTED_TOKENS.label(),
                 "Client tokens per chunk"),
             rows);
     return List.of(
