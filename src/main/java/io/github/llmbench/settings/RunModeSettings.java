@@ -1,8 +1,10 @@
 package io.github.llmbench.settings;
 
 import io.github.llmbench.settings.SettingsTable.Setting;
+import io.github.llmbench.settings.SettingsTable.Topic;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -29,7 +31,15 @@ public interface RunModeSettings {
     public static final Planned LEVELS = new Planned();
 
     static final Kind KIND =
-        new Kind("planned levels", r -> true, r -> "", List.of(), "", List.of(), in -> LEVELS);
+        new Kind(
+            "planned levels",
+            Optional.empty(),
+            r -> true,
+            r -> "",
+            List.of(),
+            "",
+            List.of(),
+            in -> LEVELS);
 
     @Override
     public Kind modeKind() {
@@ -66,6 +76,8 @@ public interface RunModeSettings {
    * One mode beside the default, as the settings see it.
    *
    * @param name as {@code -Dhelp} prints it
+   * @param topic its settings group, the {@code -Dhelp=<topic>} that prints it (its choosing
+   *     settings and its own); empty for planned levels, whose settings are the load's
    * @param chosenBy whether the properties choose this mode
    * @param flag the choosing setting as the refusals name it, e.g. {@code -Dsearch=conc}
    * @param own its settings, refused in a run of another mode ({@code -D<name> applies to ...})
@@ -75,6 +87,7 @@ public interface RunModeSettings {
    */
   record Kind(
       String name,
+      Optional<Topic> topic,
       Predicate<SettingReader> chosenBy,
       Function<SettingReader, String> flag,
       List<Setting<?>> own,

@@ -4,6 +4,7 @@ import io.github.llmbench.core.Level;
 import io.github.llmbench.endpoints.Endpoint;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -105,24 +106,37 @@ public final class SettingsTable {
    */
   record Topic(String id, List<Setting<?>> settings) {}
 
-  /** The groups of settings, each a topic, in the order {@code -Dhelp} prints them. */
-  static final List<Topic> TOPICS =
-      List.of(
-          new Topic("server", ServerSettings.SETTINGS),
-          new Topic("load", LoadSettings.SETTINGS),
-          new Topic("workload", WorkloadSettings.SETTINGS),
-          new Topic("sessions", SessionSettings.SETTINGS),
-          new Topic("images", Images.SETTINGS),
-          new Topic("sim", SimulatorSettings.SETTINGS),
-          new Topic("report", ReportSettings.SETTINGS),
-          new Topic("gates", GateSettings.SETTINGS),
-          new Topic("search", SearchSettings.SETTINGS),
-          new Topic("ab", AbSettings.SETTINGS),
-          new Topic("sweep", SweepSettings.SETTINGS),
-          new Topic("telemetry", TelemetrySettings.SETTINGS),
-          new Topic("export", ExportSettings.SETTINGS),
-          new Topic("injector", InjectorSettings.SETTINGS),
-          new Topic("records", GatlingRecords.SETTINGS));
+  /**
+   * The groups of settings, each a topic, in the order {@code -Dhelp} prints them. The run modes'
+   * groups are their kinds' topics ({@link RunModeSettings#KINDS}), printed after the gates in the
+   * reverse of the order the modes are chosen in: each mode before those that refuse it (an A/B run
+   * refuses a search) or lead it (a sweep).
+   */
+  static final List<Topic> TOPICS = topics();
+
+  private static List<Topic> topics() {
+    List<Topic> out =
+        new ArrayList<>(
+            List.of(
+                new Topic("server", ServerSettings.SETTINGS),
+                new Topic("load", LoadSettings.SETTINGS),
+                new Topic("workload", WorkloadSettings.SETTINGS),
+                new Topic("sessions", SessionSettings.SETTINGS),
+                new Topic("images", Images.SETTINGS),
+                new Topic("sim", SimulatorSettings.SETTINGS),
+                new Topic("report", ReportSettings.SETTINGS),
+                new Topic("gates", GateSettings.SETTINGS)));
+    List<RunModeSettings.Kind> modes = new ArrayList<>(RunModeSettings.KINDS);
+    Collections.reverse(modes);
+    modes.forEach(k -> k.topic().ifPresent(out::add));
+    out.addAll(
+        List.of(
+            new Topic("telemetry", TelemetrySettings.SETTINGS),
+            new Topic("export", ExportSettings.SETTINGS),
+            new Topic("injector", InjectorSettings.SETTINGS),
+            new Topic("records", GatlingRecords.SETTINGS)));
+    return List.copyOf(out);
+  }
 
   /** What {@code -Dhelp} takes: nothing (or Maven's {@code true}) for every setting, or a topic. */
   private static final String HELP_ACCEPTED =

@@ -146,6 +146,7 @@ public record SweepSettings(
   static final RunModeSettings.Kind KIND =
       new RunModeSettings.Kind(
           "a sweep",
+          Optional.of(new SettingsTable.Topic("sweep", SETTINGS)),
           r -> r.isSet(SERVE_CMD) || r.isSet(SWEEP),
           r -> r.isSet(SERVE_CMD) ? "-Dserve.cmd" : "-Dsweep=" + r.raw(SWEEP).orElse(""),
           List.of(SERVE_PARAMS, SERVE_GRACE, SWEEP_COMBINE, SWEEP_RESUME, GPUS),

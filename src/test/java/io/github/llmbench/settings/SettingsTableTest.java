@@ -227,6 +227,19 @@ class SettingsTableTest {
   }
 
   @Test
+  void eachModesGroupIsItsKindsTopicHoldingItsOwnSettings() {
+    for (RunModeSettings.Kind kind : RunModeSettings.KINDS) {
+      kind.topic()
+          .ifPresent(
+              t -> {
+                assertTrue(SettingsTable.TOPICS.contains(t), t.id());
+                assertTrue(t.settings().containsAll(kind.own()), kind.name());
+              });
+    }
+    // their place in the order: anUnknownTopicIsOneLineNamingTheValueAndTheTopics
+  }
+
+  @Test
   void anUnknownTopicIsOneLineNamingTheValueAndTheTopics() {
     String expected =
         "Invalid -Dhelp=simulator: expected empty or true (every setting), or a topic: server,"
