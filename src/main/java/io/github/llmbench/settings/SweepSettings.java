@@ -152,8 +152,8 @@ public record SweepSettings(
           List.of(SERVE_PARAMS, SERVE_GRACE, SWEEP_COMBINE, SWEEP_RESUME, GPUS),
           "-Dserve.cmd=... or -Dsweep=...",
           List.of(
-              RunModeSettings.Refusal.line(
-                  in -> "-Dinjector does not split a sweep: run the sweep on one machine",
+              RunModeSettings.Refusal.always(
+                  "-Dinjector does not split a sweep: run the sweep on one machine",
                   LoadShape.INJECTOR)),
           in -> read(in.reader(), in.server()));
 

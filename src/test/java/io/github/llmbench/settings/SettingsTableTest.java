@@ -177,7 +177,7 @@ class SettingsTableTest {
   }
 
   /** The settings a help text lists, in its order: each line's {@code -D<name>}. */
-  private static List<String> listed(String help) {
+  static List<String> listed(String help) {
     List<String> out = new ArrayList<>();
     Matcher m = Pattern.compile("(?m)^  -D(\\S+)").matcher(help);
     while (m.find()) {
@@ -186,7 +186,7 @@ class SettingsTableTest {
     return out;
   }
 
-  private static List<String> names(List<SettingsTable.Setting<?>> settings) {
+  static List<String> names(List<SettingsTable.Setting<?>> settings) {
     return settings.stream().map(SettingsTable.Setting::name).toList();
   }
 
