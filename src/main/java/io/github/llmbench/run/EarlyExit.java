@@ -1,6 +1,7 @@
 package io.github.llmbench.run;
 
 import io.github.llmbench.injection.TargetException;
+import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.SettingsException;
 import io.github.llmbench.settings.SettingsTable;
 import io.github.llmbench.workload.DatasetException;
@@ -18,10 +19,13 @@ public final class EarlyExit {
 
   private EarlyExit() {}
 
-  /** With {@code -Dhelp}: prints every setting, or a topic's, and ends the JVM (status 0). */
+  /**
+   * With {@code -Dhelp}: prints every setting, a topic's, or those the mode the other properties
+   * choose accepts, and ends the JVM (status 0).
+   */
   public static void ifHelpAsked() {
     if (System.getProperty("help") != null) {
-      System.out.print(onBadInput(() -> SettingsTable.help(System.getProperty("help"))));
+      System.out.print(onBadInput(() -> SettingsTable.helpFor(BenchSettings.systemProperties())));
       System.out.flush();
       Runtime.getRuntime().halt(0);
     }

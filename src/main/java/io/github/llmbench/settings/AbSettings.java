@@ -91,6 +91,7 @@ public record AbSettings(
   static final RunModeSettings.Kind KIND =
       new RunModeSettings.Kind(
           "an interleaved A/B run",
+          Optional.of(new SettingsTable.Topic("ab", SETTINGS)),
           r -> r.isSet(CANDIDATE_URL),
           r -> "-Dcandidate.url=" + r.raw(CANDIDATE_URL).orElse(""),
           List.of(CANDIDATE_MODEL, AB_MAX_PAIRS, AB_MIN_PAIRS, AB_BUDGET),

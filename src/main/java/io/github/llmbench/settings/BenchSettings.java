@@ -68,13 +68,15 @@ public record BenchSettings(
    * not refused as unknown settings).
    */
   public static BenchSettings fromSystem(Set<String> simulationOwn) {
+    return from(systemProperties(), System::getenv, simulationOwn);
+  }
+
+  /** The JVM's system properties, as the user typed them (what {@link #fromSystem()} reads). */
+  public static Map<String, String> systemProperties() {
     Map<String, String> props = new HashMap<>();
     System.getProperties().forEach((k, v) -> props.put(String.valueOf(k), String.valueOf(v)));
     // the Maven plugin's fork receives every -D value Java-escaped: read them as the user typed
-    return from(
-        PluginFork.restored(props, System.getProperty("sun.java.command")),
-        System::getenv,
-        simulationOwn);
+    return PluginFork.restored(props, System.getProperty("sun.java.command"));
   }
 
   /**

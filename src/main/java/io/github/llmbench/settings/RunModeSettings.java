@@ -1,11 +1,13 @@
 package io.github.llmbench.settings;
 
 import io.github.llmbench.settings.SettingsTable.Setting;
+import io.github.llmbench.settings.SettingsTable.Topic;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.BiFunction;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * The run mode the settings ask for, chosen once as they are read ({@link #choose}): planned levels
@@ -29,7 +31,15 @@ public interface RunModeSettings {
     public static final Planned LEVELS = new Planned();
 
     static final Kind KIND =
-        new Kind("planned levels", r -> true, r -> "", List.of(), "", List.of(), in -> LEVELS);
+        new Kind(
+            "planned levels",
+            Optional.empty(),
+            r -> true,
+            r -> "",
+            List.of(),
+            "",
+            List.of(),
+            in -> LEVELS);
 
     @Override
     public Kind modeKind() {
@@ -49,16 +59,58 @@ public interface RunModeSettings {
       WorkloadSettings workload,
       ReportSettings report) {}
 
-  /** Load shapes a mode refuses, and the line that says so, given the mode's choosing flag. */
-  record Refusal(List<LoadShape> shapes, BiFunction<String, Inputs, String> line) {
+  /**
+   * Load shapes a mode refuses, and the line that says why: from the mode's choosing flag alone
+   * ({@link #of}, {@link #always}), or from the settings ({@link #line}).
+   */
+  sealed interface Refusal {
+    List<LoadShape> shapes();
+
+    /** The line that refuses the shape, given the mode's choosing flag and the settings. */
+    String message(String flag, Inputs in);
+
+    /** The line when the flag alone gives it, as {@code -Dhelp} prints it; else empty. */
+    Optional<String> reason(String flag);
+
     /** The line is {@code why} after the flag: {@code -Dsearch=conc chooses the levels itself}. */
     static Refusal of(String why, LoadShape... shapes) {
-      return new Refusal(List.of(shapes), (flag, in) -> flag + " " + why);
+      return new FromFlag(List.of(shapes), flag -> flag + " " + why);
+    }
+
+    /** A line that names no flag. */
+    static Refusal always(String line, LoadShape... shapes) {
+      return new FromFlag(List.of(shapes), flag -> line);
     }
 
     /** A line of its own, from the settings. */
     static Refusal line(Function<Inputs, String> line, LoadShape... shapes) {
-      return new Refusal(List.of(shapes), (flag, in) -> line.apply(in));
+      return new FromInputs(List.of(shapes), line);
+    }
+
+    /** A refusal whose line follows from the mode's choosing flag. */
+    record FromFlag(List<LoadShape> shapes, UnaryOperator<String> line) implements Refusal {
+      @Override
+      public String message(String flag, Inputs in) {
+        return line.apply(flag);
+      }
+
+      @Override
+      public Optional<String> reason(String flag) {
+        return Optional.of(line.apply(flag));
+      }
+    }
+
+    /** A refusal whose line names what the settings hold ({@code -Dhistory=DIR}, ...). */
+    record FromInputs(List<LoadShape> shapes, Function<Inputs, String> line) implements Refusal {
+      @Override
+      public String message(String flag, Inputs in) {
+        return line.apply(in);
+      }
+
+      @Override
+      public Optional<String> reason(String flag) {
+        return Optional.empty();
+      }
     }
   }
 
@@ -66,6 +118,8 @@ public interface RunModeSettings {
    * One mode beside the default, as the settings see it.
    *
    * @param name as {@code -Dhelp} prints it
+   * @param topic its settings group, the {@code -Dhelp=<topic>} that prints it (its choosing
+   *     settings and its own); empty for planned levels, whose settings are the load's
    * @param chosenBy whether the properties choose this mode
    * @param flag the choosing setting as the refusals name it, e.g. {@code -Dsearch=conc}
    * @param own its settings, refused in a run of another mode ({@code -D<name> applies to ...})
@@ -75,6 +129,7 @@ public interface RunModeSettings {
    */
   record Kind(
       String name,
+      Optional<Topic> topic,
       Predicate<SettingReader> chosenBy,
       Function<SettingReader, String> flag,
       List<Setting<?>> own,
@@ -86,7 +141,7 @@ public interface RunModeSettings {
     void refuseShapes(Inputs in) {
       for (Refusal refusal : refusals) {
         if (refusal.shapes().stream().anyMatch(s -> s.presentIn(in))) {
-          throw new SettingsException(refusal.line().apply(flag.apply(in.reader()), in));
+          throw new SettingsException(refusal.message(flag.apply(in.reader()), in));
         }
       }
     }
@@ -103,6 +158,22 @@ public interface RunModeSettings {
     boolean refuses(LoadShape shape) {
       return refusals.stream().anyMatch(r -> r.shapes().contains(shape));
     }
+
+    /**
+     * The load shapes it refuses, as {@code -Dhelp} prints them after the settings it accepts: each
+     * refusal's shapes, then its line where the flag alone gives it.
+     */
+    String refusalsHelp(SettingReader r) {
+      StringBuilder sb = new StringBuilder("\nLoad shapes " + name + " refuses:\n");
+      for (Refusal refusal : refusals) {
+        // indented past the settings' "  -D" lines, as the run modes' table is
+        sb.append("    ")
+            .append(String.join(", ", refusal.shapes().stream().map(LoadShape::label).toList()))
+            .append('\n');
+        refusal.reason(flag.apply(r)).ifPresent(l -> sb.append("        ").append(l).append('\n'));
+      }
+      return sb.toString();
+    }
   }
 
   /**
@@ -118,13 +189,25 @@ public interface RunModeSettings {
    * read them.
    */
   static RunModeSettings choose(Inputs in) {
-    Kind chosen =
-        KINDS.stream().filter(k -> k.chosenBy().test(in.reader())).findFirst().orElseThrow();
+    Kind chosen = chosenKind(in.reader());
     chosen.refuseShapes(in);
-    if (chosen != SweepSettings.KIND) {
-      KINDS.stream().filter(k -> k != chosen).forEach(k -> k.refuseOwn(in.reader()));
-    }
+    othersRefusedIn(chosen).forEach(k -> k.refuseOwn(in.reader()));
     return chosen.read().apply(in);
+  }
+
+  /** The kind the properties choose: the first whose flag is set, else planned levels. */
+  static Kind chosenKind(SettingReader r) {
+    return KINDS.stream().filter(k -> k.chosenBy().test(r)).findFirst().orElseThrow();
+  }
+
+  /**
+   * The other kinds whose own settings a run of {@code chosen} refuses: all but itself, none in a
+   * sweep, whose child runs read them.
+   */
+  static List<Kind> othersRefusedIn(Kind chosen) {
+    return chosen == SweepSettings.KIND
+        ? List.of()
+        : KINDS.stream().filter(k -> k != chosen).toList();
   }
 
   /** Ends a table row, without the padding its last cell left. */

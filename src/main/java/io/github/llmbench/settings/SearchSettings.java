@@ -126,6 +126,7 @@ public record SearchSettings(
   static final RunModeSettings.Kind KIND =
       new RunModeSettings.Kind(
           "a capacity search",
+          Optional.of(new SettingsTable.Topic("search", SETTINGS)),
           r -> r.isSet(SEARCH),
           r -> "-Dsearch=" + r.raw(SEARCH).orElse(""),
           List.of(SLO, SEARCH_MIN, SEARCH_MAX, SEARCH_PRECISION, SEARCH_BUDGET),

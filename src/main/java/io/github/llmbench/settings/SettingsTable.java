@@ -4,6 +4,7 @@ import io.github.llmbench.core.Level;
 import io.github.llmbench.endpoints.Endpoint;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -105,24 +106,37 @@ public final class SettingsTable {
    */
   record Topic(String id, List<Setting<?>> settings) {}
 
-  /** The groups of settings, each a topic, in the order {@code -Dhelp} prints them. */
-  static final List<Topic> TOPICS =
-      List.of(
-          new Topic("server", ServerSettings.SETTINGS),
-          new Topic("load", LoadSettings.SETTINGS),
-          new Topic("workload", WorkloadSettings.SETTINGS),
-          new Topic("sessions", SessionSettings.SETTINGS),
-          new Topic("images", Images.SETTINGS),
-          new Topic("sim", SimulatorSettings.SETTINGS),
-          new Topic("report", ReportSettings.SETTINGS),
-          new Topic("gates", GateSettings.SETTINGS),
-          new Topic("search", SearchSettings.SETTINGS),
-          new Topic("ab", AbSettings.SETTINGS),
-          new Topic("sweep", SweepSettings.SETTINGS),
-          new Topic("telemetry", TelemetrySettings.SETTINGS),
-          new Topic("export", ExportSettings.SETTINGS),
-          new Topic("injector", InjectorSettings.SETTINGS),
-          new Topic("records", GatlingRecords.SETTINGS));
+  /**
+   * The groups of settings, each a topic, in the order {@code -Dhelp} prints them. The run modes'
+   * groups are their kinds' topics ({@link RunModeSettings#KINDS}), printed after the gates in the
+   * reverse of the order the modes are chosen in: each mode before those that refuse it (an A/B run
+   * refuses a search) or lead it (a sweep).
+   */
+  static final List<Topic> TOPICS = topics();
+
+  private static List<Topic> topics() {
+    List<Topic> out =
+        new ArrayList<>(
+            List.of(
+                new Topic("server", ServerSettings.SETTINGS),
+                new Topic("load", LoadSettings.SETTINGS),
+                new Topic("workload", WorkloadSettings.SETTINGS),
+                new Topic("sessions", SessionSettings.SETTINGS),
+                new Topic("images", Images.SETTINGS),
+                new Topic("sim", SimulatorSettings.SETTINGS),
+                new Topic("report", ReportSettings.SETTINGS),
+                new Topic("gates", GateSettings.SETTINGS)));
+    List<RunModeSettings.Kind> modes = new ArrayList<>(RunModeSettings.KINDS);
+    Collections.reverse(modes);
+    modes.forEach(k -> k.topic().ifPresent(out::add));
+    out.addAll(
+        List.of(
+            new Topic("telemetry", TelemetrySettings.SETTINGS),
+            new Topic("export", ExportSettings.SETTINGS),
+            new Topic("injector", InjectorSettings.SETTINGS),
+            new Topic("records", GatlingRecords.SETTINGS)));
+    return List.copyOf(out);
+  }
 
   /** What {@code -Dhelp} takes: nothing (or Maven's {@code true}) for every setting, or a topic. */
   private static final String HELP_ACCEPTED =
@@ -135,7 +149,8 @@ public final class SettingsTable {
           "help",
           "none",
           HELP_ACCEPTED,
-          "print this list (or a topic's settings) and exit",
+          "print this list (or a topic's settings; beside a run mode's flag, what that mode accepts)"
+              + " and exit",
           (name, raw) -> {
             topic(raw); // refuses a topic it does not know
             return raw;
@@ -436,7 +451,7 @@ public final class SettingsTable {
    * which load shapes each run mode takes.
    */
   public static String help() {
-    StringBuilder sb = header();
+    StringBuilder sb = header(EVERY_SETTING);
     appendSettings(sb, ALL);
     sb.append(RunModeSettings.helpTable());
     return sb.toString();
@@ -454,11 +469,60 @@ public final class SettingsTable {
     if (topic.isEmpty()) {
       return help();
     }
-    StringBuilder sb = header();
+    StringBuilder sb = header(EVERY_SETTING);
     appendSettings(sb, topic.get().settings());
     sb.append("\n(-Dhelp lists every setting; ")
         .append(HELP_ACCEPTED.substring(HELP_ACCEPTED.indexOf("a topic")))
         .append(")\n");
+    return sb.toString();
+  }
+
+  /**
+   * What {@code -Dhelp} prints beside the other properties: a topic's settings when it names one;
+   * else, when they choose a run mode other than planned levels ({@code -Dsearch=conc}, ...), the
+   * settings that mode accepts ({@link #modeHelp}); else every setting, as {@link #help()}.
+   *
+   * @param properties every property given, {@code help} among them
+   * @throws SettingsException for a topic it does not know, or a value the mode's settings refuse
+   */
+  public static String helpFor(Map<String, String> properties) {
+    String value = properties.get(HELP.name());
+    SettingReader r = new SettingReader(properties);
+    RunModeSettings.Kind mode = RunModeSettings.chosenKind(r);
+    if (topic(value).isPresent() || mode == RunModeSettings.Planned.KIND) {
+      return help(value);
+    }
+    return modeHelp(mode, r);
+  }
+
+  /**
+   * The settings a run of this mode accepts: every setting but the other modes' groups, which it
+   * refuses (their own settings) or which would choose another mode (their flags), as {@link
+   * RunModeSettings#othersRefusedIn} says (a sweep accepts every one: its child runs read them);
+   * then the load shapes it refuses.
+   */
+  private static String modeHelp(RunModeSettings.Kind mode, SettingReader r) {
+    // the mode's values, parsed as its run parses them: a bad one is refused in one line
+    mode.topic().orElseThrow().settings().forEach(r::optional);
+    List<Setting<?>> others =
+        RunModeSettings.othersRefusedIn(mode).stream()
+            .flatMap(k -> k.topic().stream())
+            .flatMap(t -> t.settings().stream())
+            .toList();
+    String flag = mode.flag().apply(r);
+    StringBuilder sb =
+        header(
+            "Settings "
+                + mode.name()
+                + " ("
+                + flag
+                + ") accepts: "
+                + USAGE
+                + "; without "
+                + flag
+                + ", -Dhelp lists every setting)");
+    appendSettings(sb, ALL.stream().filter(s -> !others.contains(s)).toList());
+    sb.append(mode.refusalsHelp(r));
     return sb.toString();
   }
 
@@ -475,10 +539,16 @@ public final class SettingsTable {
             .orElseThrow(() -> SettingsException.invalid(HELP.name(), value, HELP_ACCEPTED)));
   }
 
-  private static StringBuilder header() {
+  /** How a setting is given, and where it is told in full: in the first line of each help. */
+  private static final String USAGE =
+      "mvn gatling:test -D<name>=<value> ...  (docs/settings.md has the details";
+
+  /** The full list's first line, and a topic's. */
+  private static final String EVERY_SETTING = "gatling-llm-bench settings: " + USAGE + ")";
+
+  private static StringBuilder header(String firstLine) {
     StringBuilder sb = new StringBuilder();
-    sb.append(
-        "gatling-llm-bench settings: mvn gatling:test -D<name>=<value> ...  (docs/settings.md has the details)\n");
+    sb.append(firstLine).append('\n');
     sb.append("The API key comes from the environment, OPENAI_API_KEY, never from a property.\n");
     return sb;
   }

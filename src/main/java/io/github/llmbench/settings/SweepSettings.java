@@ -146,13 +146,14 @@ public record SweepSettings(
   static final RunModeSettings.Kind KIND =
       new RunModeSettings.Kind(
           "a sweep",
+          Optional.of(new SettingsTable.Topic("sweep", SETTINGS)),
           r -> r.isSet(SERVE_CMD) || r.isSet(SWEEP),
           r -> r.isSet(SERVE_CMD) ? "-Dserve.cmd" : "-Dsweep=" + r.raw(SWEEP).orElse(""),
           List.of(SERVE_PARAMS, SERVE_GRACE, SWEEP_COMBINE, SWEEP_RESUME, GPUS),
           "-Dserve.cmd=... or -Dsweep=...",
           List.of(
-              RunModeSettings.Refusal.line(
-                  in -> "-Dinjector does not split a sweep: run the sweep on one machine",
+              RunModeSettings.Refusal.always(
+                  "-Dinjector does not split a sweep: run the sweep on one machine",
                   LoadShape.INJECTOR)),
           in -> read(in.reader(), in.server()));
 

@@ -5,12 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.testing.MavenGatlingTest;
 import io.github.llmbench.testing.ScriptedServer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,30 +33,21 @@ class PluginForkIT {
   @BeforeAll
   static void runTheUsersCommand() throws Exception {
     try (ScriptedServer server = new ScriptedServer(List.of(ScriptedServer.Behaviour.OK))) {
-      Path log = dir.resolve("mvn.log");
-      Process p =
-          new ProcessBuilder(
-                  "mvn",
-                  "-q",
-                  "-B",
-                  "gatling:test",
-                  "-Dbase.url=" + server.baseUrl(),
-                  "-Dconc=1",
-                  "-Dprompts=2",
-                  "-Dinput.len=16",
-                  "-Doutput.len=4",
-                  "-Dmetrics.interval=0",
-                  "-Dextra.body=" + EXTRA_BODY,
-                  "-Dheader.X-Note=" + HEADER,
-                  "-Dgatling.resultsFolder=" + dir.resolve("results"))
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
-      if (!p.waitFor(240, TimeUnit.SECONDS)) {
-        p.destroyForcibly().waitFor();
-      }
-      exit = p.exitValue();
-      output = Files.readString(log, StandardCharsets.UTF_8);
+      MavenGatlingTest.Outcome o =
+          MavenGatlingTest.run(
+              dir.resolve("mvn.log"),
+              240,
+              "-Dbase.url=" + server.baseUrl(),
+              "-Dconc=1",
+              "-Dprompts=2",
+              "-Dinput.len=16",
+              "-Doutput.len=4",
+              "-Dmetrics.interval=0",
+              "-Dextra.body=" + EXTRA_BODY,
+              "-Dheader.X-Note=" + HEADER,
+              "-Dgatling.resultsFolder=" + dir.resolve("results"));
+      exit = o.exitCode();
+      output = o.output();
       exchanges = List.copyOf(server.exchanges());
     }
   }

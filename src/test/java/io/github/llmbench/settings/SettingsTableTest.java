@@ -177,7 +177,7 @@ class SettingsTableTest {
   }
 
   /** The settings a help text lists, in its order: each line's {@code -D<name>}. */
-  private static List<String> listed(String help) {
+  static List<String> listed(String help) {
     List<String> out = new ArrayList<>();
     Matcher m = Pattern.compile("(?m)^  -D(\\S+)").matcher(help);
     while (m.find()) {
@@ -186,7 +186,7 @@ class SettingsTableTest {
     return out;
   }
 
-  private static List<String> names(List<SettingsTable.Setting<?>> settings) {
+  static List<String> names(List<SettingsTable.Setting<?>> settings) {
     return settings.stream().map(SettingsTable.Setting::name).toList();
   }
 
@@ -224,6 +224,19 @@ class SettingsTableTest {
     assertEquals(
         List.of("candidate.url", "candidate.model", "ab.max.pairs", "ab.min.pairs", "ab.budget"),
         listed(SettingsTable.help("ab")));
+  }
+
+  @Test
+  void eachModesGroupIsItsKindsTopicHoldingItsOwnSettings() {
+    for (RunModeSettings.Kind kind : RunModeSettings.KINDS) {
+      kind.topic()
+          .ifPresent(
+              t -> {
+                assertTrue(SettingsTable.TOPICS.contains(t), t.id());
+                assertTrue(t.settings().containsAll(kind.own()), kind.name());
+              });
+    }
+    // their place in the order: anUnknownTopicIsOneLineNamingTheValueAndTheTopics
   }
 
   @Test
