@@ -1,6 +1,6 @@
 package io.github.llmbench.compare;
 
-import io.github.llmbench.report.section.ServingResultBlock;
+import io.github.llmbench.report.section.Numbers;
 import java.util.Locale;
 
 /** A comparison's cells as the console table and the compare page show them. */
@@ -15,7 +15,7 @@ public final class CompareCells {
     if (m.unit().isEmpty() && v == Math.rint(v)) { // a count
       return Long.toString(v.longValue());
     }
-    return ServingResultBlock.f2(v);
+    return Numbers.f2(v);
   }
 
   /** A ratio as shown, e.g. {@code 1.80x}; missing as "-". */

@@ -7,7 +7,7 @@ import static io.github.llmbench.report.page.PageParts.tableEnd;
 import static io.github.llmbench.report.page.PageParts.tableStart;
 
 import io.github.llmbench.report.page.PageParts;
-import io.github.llmbench.report.section.Cells;
+import io.github.llmbench.report.section.Numbers;
 import io.github.llmbench.report.section.ServingResultBlock;
 import io.github.llmbench.summary.SweepSummary;
 import io.github.llmbench.summary.SweepSummary.PointLevel;
@@ -96,7 +96,7 @@ public final class SweepComparison {
                             " | %9.2f%s %8s %9s",
                             l.outputThroughput(),
                             l.onFrontier() ? "*" : " ",
-                            Cells.num(l.interactivity()),
+                            Numbers.num(l.interactivity()),
                             vsFirst))
                 .orElse(String.format(Locale.ROOT, " | %28s", "-")));
       }
@@ -125,9 +125,7 @@ public final class SweepComparison {
       return "";
     }
     double first = r.cells().get(0).get().outputThroughput();
-    return first > 0
-        ? String.format(Locale.ROOT, "%.2fx", r.cells().get(i).get().outputThroughput() / first)
-        : "";
+    return first > 0 ? CompareCells.ratio(r.cells().get(i).get().outputThroughput() / first) : "";
   }
 
   /** Writes {@code compare-sweeps.html} and its assets into {@code dir}. */
@@ -169,9 +167,9 @@ public final class SweepComparison {
       for (int i = 0; i < r.cells().size(); i++) {
         Optional<PointLevel> c = r.cells().get(i);
         final int sweep = i;
-        cells.add(c.map(l -> Cells.num(l.outputThroughput())).orElse(""));
-        cells.add(c.map(l -> Cells.num(l.interactivity())).orElse(""));
-        cells.add(c.map(l -> Cells.num(l.p99TtftMs())).orElse(""));
+        cells.add(c.map(l -> Numbers.num(l.outputThroughput())).orElse(""));
+        cells.add(c.map(l -> Numbers.num(l.interactivity())).orElse(""));
+        cells.add(c.map(l -> Numbers.num(l.p99TtftMs())).orElse(""));
         cells.add(
             sweep == 0 ? c.map(l -> l.onFrontier() ? "yes" : "").orElse("") : ratio(r, sweep));
       }

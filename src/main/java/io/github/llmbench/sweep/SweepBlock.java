@@ -1,6 +1,6 @@
 package io.github.llmbench.sweep;
 
-import io.github.llmbench.report.section.Cells;
+import io.github.llmbench.report.section.Numbers;
 import io.github.llmbench.report.section.ServingResultBlock;
 import io.github.llmbench.summary.SweepSummary;
 import io.github.llmbench.summary.SweepSummary.Point;
@@ -45,9 +45,9 @@ public final class SweepBlock {
                 name(p),
                 e.getKey(),
                 l.outputThroughput(),
-                Cells.num(l.interactivity()),
-                Cells.num(l.p99TtftMs()),
-                Cells.num(l.meanTpotMs()),
+                Numbers.num(l.interactivity()),
+                Numbers.num(l.p99TtftMs()),
+                Numbers.num(l.meanTpotMs()),
                 l.onFrontier() ? "*" : ""));
       }
     }

@@ -8,7 +8,7 @@ import static io.github.llmbench.report.page.PageParts.tableEnd;
 import static io.github.llmbench.report.page.PageParts.tableStart;
 
 import io.github.llmbench.report.page.PageParts;
-import io.github.llmbench.report.section.Cells;
+import io.github.llmbench.report.section.Numbers;
 import io.github.llmbench.report.section.PagePart;
 import io.github.llmbench.summary.SweepSummary;
 import io.github.llmbench.summary.SweepSummary.Point;
@@ -115,7 +115,7 @@ public final class SweepPage {
   /** {@code ttft.p99 <= 300, tpot.mean <= 50}. */
   static String objectives(Map<String, Double> slo) {
     List<String> parts = new ArrayList<>();
-    slo.forEach((k, v) -> parts.add(k + " <= " + Cells.num(v)));
+    slo.forEach((k, v) -> parts.add(k + " <= " + Numbers.num(v)));
     return String.join(", ", parts);
   }
 
@@ -153,17 +153,17 @@ public final class SweepPage {
                             tag,
                             l.completed(),
                             l.failed(),
-                            Cells.num(l.outputThroughput())));
+                            Numbers.num(l.outputThroughput())));
                 if (perGpu(s)) {
-                  cells.add(Cells.num(l.outputThroughputPerGpu()));
+                  cells.add(Numbers.num(l.outputThroughputPerGpu()));
                 }
                 cells.addAll(
                     List.of(
-                        Cells.num(l.interactivity()),
-                        Cells.num(l.meanTtftMs()),
-                        Cells.num(l.p99TtftMs()),
-                        Cells.num(l.meanTpotMs()),
-                        Cells.num(l.p99TpotMs()),
+                        Numbers.num(l.interactivity()),
+                        Numbers.num(l.meanTtftMs()),
+                        Numbers.num(l.p99TtftMs()),
+                        Numbers.num(l.meanTpotMs()),
+                        Numbers.num(l.p99TpotMs()),
                         l.onFrontier() ? "yes" : "",
                         s.slo().isEmpty() ? "" : l.meetsSlo() ? "yes" : "no",
                         p.run() == null ? "" : new PagePart.Link(p.run() + "/llm/llm.html")));

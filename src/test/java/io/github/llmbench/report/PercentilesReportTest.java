@@ -17,6 +17,7 @@ import io.github.llmbench.gates.GateMetric;
 import io.github.llmbench.gates.LevelFigures;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.report.page.LlmPage;
+import io.github.llmbench.report.section.Numbers;
 import io.github.llmbench.report.section.ServingResultBlock;
 import io.github.llmbench.report.section.ServingResultBlockTest;
 import io.github.llmbench.report.section.SteadyStateBlock;
@@ -147,7 +148,7 @@ class PercentilesReportTest {
         SteadyStateBlock.format(s, null, a.percentiles())
             .contains(
                 "P99.9 TTFT (ms):                    "
-                    + ServingResultBlock.f2(s.ttft().value(Statistic.percentile(99.9)))));
+                    + Numbers.f2(s.ttft().value(Statistic.percentile(99.9)))));
     // without the setting: the seed's rows, TTFT's P99 before P90, TPOT's P90 before P99
     RunAnalysis plain = analysis(ReportedPercentiles.DEFAULT);
     List<String> own =

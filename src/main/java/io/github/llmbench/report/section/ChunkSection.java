@@ -33,24 +33,23 @@ public final class ChunkSection implements ReportSection {
     ServingResultBlock.labelled(
         sb,
         "Tokens per chunk (mean):",
-        ServingResultBlock.f2(c.perChunkMean())
+        Numbers.f2(c.perChunkMean())
             + (c.countedPerChunk()
                 ? " (each chunk counted with the local tokenizer)"
                 : " (each request's tokens over its chunks)"));
     ServingResultBlock.labelled(
         sb,
         "Tokens per chunk (median/P99/max):",
-        ServingResultBlock.f2(c.perChunkMedian())
+        Numbers.f2(c.perChunkMedian())
             + " / "
-            + ServingResultBlock.f2(c.perChunkP99())
+            + Numbers.f2(c.perChunkP99())
             + " / "
-            + ServingResultBlock.f2(c.perChunkMax()));
+            + Numbers.f2(c.perChunkMax()));
+    ServingResultBlock.labelled(sb, "Mean ITL per token (ms):", Numbers.f2(c.itlPerToken().mean()));
     ServingResultBlock.labelled(
-        sb, "Mean ITL per token (ms):", ServingResultBlock.f2(c.itlPerToken().mean()));
+        sb, "Median ITL per token (ms):", Numbers.f2(c.itlPerToken().median()));
     ServingResultBlock.labelled(
-        sb, "Median ITL per token (ms):", ServingResultBlock.f2(c.itlPerToken().median()));
-    ServingResultBlock.labelled(
-        sb, "P99 ITL per token (ms):", ServingResultBlock.f2(c.itlPerToken().value(Statistic.P99)));
+        sb, "P99 ITL per token (ms):", Numbers.f2(c.itlPerToken().value(Statistic.P99)));
     sb.append(
         "(the result block's ITL is per chunk, as vLLM's; here a chunk of n tokens counts as n gaps"
             + " of its ITL / n)\n");

@@ -132,11 +132,13 @@ public final class ClientSection implements ReportSection {
   }
 
   private static void row(StringBuilder sb, String name, double level, double steady, String f) {
-    sb.append(String.format(Locale.ROOT, "%-28s %10s %10s%n", name, fmt(level, f), fmt(steady, f)));
-  }
-
-  private static String fmt(double v, String f) {
-    return Double.isFinite(v) ? String.format(Locale.ROOT, f, v) : "";
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%-28s %10s %10s%n",
+            name,
+            Numbers.orEmpty(level, f),
+            Numbers.orEmpty(steady, f)));
   }
 
   /** Whether the client's health was probed or the load asked can be set against the delivered. */
@@ -166,11 +168,11 @@ public final class ClientSection implements ReportSection {
             PagePart.row(
                 l.name(),
                 l.client().verdict().toString(),
-                Cells.f2(w.cpuCores()),
-                Cells.f1(w.busiestLoopPct()),
+                Numbers.f2(w.cpuCores()),
+                Numbers.f1(w.busiestLoopPct()),
                 String.format(Locale.ROOT, "%.3f", w.lagP50Ms()),
                 String.format(Locale.ROOT, "%.3f", w.lagP99Ms()),
-                Cells.f1(w.lagMaxMs()),
+                Numbers.f1(w.lagMaxMs()),
                 String.format(Locale.ROOT, "%.0f", w.gcPauseMs()),
                 String.format(Locale.ROOT, "%.0f", w.heapMaxMb()),
                 deliveredCell(l.delivered())));

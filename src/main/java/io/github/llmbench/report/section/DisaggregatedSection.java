@@ -54,27 +54,27 @@ public final class DisaggregatedSection implements ReportSection {
     ServingResultBlock.labelled(
         sb,
         TRANSFERS.label() + ":",
-        ServerSection.num(s.get(TRANSFERS))
+        Numbers.serverValue(s.get(TRANSFERS))
             + " ("
-            + orDash(ServerSection.num(s.get(TRANSFER_FAILURES)))
+            + orDash(Numbers.serverValue(s.get(TRANSFER_FAILURES)))
             + " failed)");
     ServingResultBlock.labelled(
-        sb, "Mean KV transfer time (ms):", orDash(ServerSection.num(s.get(TRANSFER_MS_MEAN))));
+        sb, "Mean KV transfer time (ms):", orDash(Numbers.serverValue(s.get(TRANSFER_MS_MEAN))));
     ServingResultBlock.labelled(
         sb,
         "KV moved (MB):",
-        orDash(ServerSection.num(s.get(TRANSFER_MB)))
+        orDash(Numbers.serverValue(s.get(TRANSFER_MB)))
             + " at "
-            + orDash(ServerSection.num(s.get(TRANSFER_GB_PER_S)))
+            + orDash(Numbers.serverValue(s.get(TRANSFER_GB_PER_S)))
             + " GB/s");
     ServingResultBlock.labelled(
         sb,
         "Mean prefill / decode time (ms):",
-        orDash(ServerSection.num(s.get(PREFILL_MS_MEAN)))
+        orDash(Numbers.serverValue(s.get(PREFILL_MS_MEAN)))
             + " / "
-            + orDash(ServerSection.num(s.get(DECODE_MS_MEAN))));
+            + orDash(Numbers.serverValue(s.get(DECODE_MS_MEAN))));
     ServingResultBlock.labelled(
-        sb, "Client mean TTFT (ms):", ServingResultBlock.f2(l.serving().ttft().mean()));
+        sb, "Client mean TTFT (ms):", Numbers.f2(l.serving().ttft().mean()));
     return sb.toString();
   }
 
@@ -104,14 +104,14 @@ public final class DisaggregatedSection implements ReportSection {
       rows.add(
           PagePart.row(
               l.name(),
-              ServerSection.num(s.get(TRANSFERS)),
-              ServerSection.num(s.get(TRANSFER_FAILURES)),
-              ServerSection.num(s.get(TRANSFER_MS_MEAN)),
-              ServerSection.num(s.get(TRANSFER_MB)),
-              ServerSection.num(s.get(TRANSFER_GB_PER_S)),
-              ServerSection.num(s.get(PREFILL_MS_MEAN)),
-              ServerSection.num(s.get(DECODE_MS_MEAN)),
-              Cells.f2(l.serving().ttft().mean())));
+              Numbers.serverValue(s.get(TRANSFERS)),
+              Numbers.serverValue(s.get(TRANSFER_FAILURES)),
+              Numbers.serverValue(s.get(TRANSFER_MS_MEAN)),
+              Numbers.serverValue(s.get(TRANSFER_MB)),
+              Numbers.serverValue(s.get(TRANSFER_GB_PER_S)),
+              Numbers.serverValue(s.get(PREFILL_MS_MEAN)),
+              Numbers.serverValue(s.get(DECODE_MS_MEAN)),
+              Numbers.f2(l.serving().ttft().mean())));
     }
     Table table =
         new Table(

@@ -34,26 +34,18 @@ public final class EnergySection implements ReportSection {
     String title = level == null || level.isBlank() ? " Energy " : " Energy (" + level + ") ";
     StringBuilder sb = new StringBuilder();
     sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
-    ServingResultBlock.labelled(sb, "Energy per output token (J):", j(e.joulesPerOutputToken()));
+    ServingResultBlock.labelled(
+        sb, "Energy per output token (J):", Numbers.joules(e.joulesPerOutputToken()));
     ServingResultBlock.labelled(sb, "Output tokens per kWh:", count(e.outputTokensPerKwh()));
+    ServingResultBlock.labelled(sb, "Mean power per GPU (W):", Numbers.f2(e.wattsPerGpu()));
     ServingResultBlock.labelled(
-        sb, "Mean power per GPU (W):", ServingResultBlock.f2(e.wattsPerGpu()));
-    ServingResultBlock.labelled(
-        sb, "GPUs, seconds measured:", e.gpus() + ", " + ServingResultBlock.f2(e.seconds()));
+        sb, "GPUs, seconds measured:", e.gpus() + ", " + Numbers.f2(e.seconds()));
     ServingResultBlock.labelled(sb, "Source:", source(e));
     return sb.toString();
   }
 
   private static String source(EnergyFigures e) {
     return e.source() + (e.simulated() ? " (simulated by the kit's simulator, not measured)" : "");
-  }
-
-  /** Joules per token: small numbers keep three significant digits. */
-  static String j(double v) {
-    if (Double.isNaN(v)) {
-      return "-";
-    }
-    return v >= 1 ? String.format(Locale.ROOT, "%.2f", v) : String.format(Locale.ROOT, "%.3g", v);
   }
 
   private static String count(double v) {
@@ -84,12 +76,12 @@ public final class EnergySection implements ReportSection {
       rows.add(
           PagePart.row(
               l.name(),
-              j(e.joulesPerOutputToken()),
+              Numbers.joules(e.joulesPerOutputToken()),
               count(e.outputTokensPerKwh()),
-              Cells.f2(e.wattsPerGpu()),
+              Numbers.f2(e.wattsPerGpu()),
               e.gpus(),
-              Cells.f2(e.seconds()),
-              Cells.f2(e.joules()),
+              Numbers.f2(e.seconds()),
+              Numbers.f2(e.joules()),
               source(e)));
     }
     Table table =

@@ -1,7 +1,7 @@
 package io.github.llmbench.report.section;
 
-import static io.github.llmbench.report.section.Cells.f1;
-import static io.github.llmbench.report.section.Cells.f2;
+import static io.github.llmbench.report.section.Numbers.f1;
+import static io.github.llmbench.report.section.Numbers.f2;
 import static io.github.llmbench.report.section.PagePart.row;
 
 import io.github.llmbench.analysis.RunAnalysis;

@@ -41,22 +41,19 @@ public final class ReasoningSection implements ReportSection {
     ServingResultBlock.labelled(
         sb,
         "Mean reasoning tokens:",
-        ServingResultBlock.f2(r.reasoningTokens())
+        Numbers.f2(r.reasoningTokens())
             + switch (r.tokensFrom()) {
               case Reasoning.USAGE -> " (the server's usage)";
               case Reasoning.TOKENIZER -> " (counted with the local tokenizer)";
               default -> " (counted from chunks)";
             });
     if (r.answered() > 0) {
-      ServingResultBlock.labelled(sb, "Mean TTFO (ms):", ServingResultBlock.f2(r.ttfo().mean()));
+      ServingResultBlock.labelled(sb, "Mean TTFO (ms):", Numbers.f2(r.ttfo().mean()));
+      ServingResultBlock.labelled(sb, "Median TTFO (ms):", Numbers.f2(r.ttfo().median()));
+      ServingResultBlock.labelled(sb, "P90 TTFO (ms):", Numbers.f2(r.ttfo().value(Statistic.P90)));
+      ServingResultBlock.labelled(sb, "P99 TTFO (ms):", Numbers.f2(r.ttfo().value(Statistic.P99)));
       ServingResultBlock.labelled(
-          sb, "Median TTFO (ms):", ServingResultBlock.f2(r.ttfo().median()));
-      ServingResultBlock.labelled(
-          sb, "P90 TTFO (ms):", ServingResultBlock.f2(r.ttfo().value(Statistic.P90)));
-      ServingResultBlock.labelled(
-          sb, "P99 TTFO (ms):", ServingResultBlock.f2(r.ttfo().value(Statistic.P99)));
-      ServingResultBlock.labelled(
-          sb, "Mean thinking time (ms):", ServingResultBlock.f2(r.thinkingMs().mean()));
+          sb, "Mean thinking time (ms):", Numbers.f2(r.thinkingMs().mean()));
     }
     return sb.toString();
   }
@@ -85,12 +82,12 @@ public final class ReasoningSection implements ReportSection {
               l.name(),
               r.requests(),
               r.answered(),
-              Cells.f2(r.ttfo().mean()),
-              Cells.f2(r.ttfo().median()),
-              Cells.f2(r.ttfo().value(Statistic.P90)),
-              Cells.f2(r.ttfo().value(Statistic.P99)),
-              Cells.f2(r.thinkingMs().mean()),
-              Cells.f2(r.reasoningTokens()) + " (" + r.tokensFrom() + ")"));
+              Numbers.f2(r.ttfo().mean()),
+              Numbers.f2(r.ttfo().median()),
+              Numbers.f2(r.ttfo().value(Statistic.P90)),
+              Numbers.f2(r.ttfo().value(Statistic.P99)),
+              Numbers.f2(r.thinkingMs().mean()),
+              Numbers.f2(r.reasoningTokens()) + " (" + r.tokensFrom() + ")"));
     }
     Table table =
         new Table(

@@ -129,9 +129,9 @@ public final class RoutesSection implements ReportSection {
                       name,
                       m.completed(),
                       m.failed(),
-                      Cells.f2(m.requestThroughput()),
-                      Cells.f2(m.outputThroughput())));
-          COLUMNS.forEach(f -> cells.add(Cells.f2(m.latency(f.metric()).value(f.statistic()))));
+                      Numbers.f2(m.requestThroughput()),
+                      Numbers.f2(m.outputThroughput())));
+          COLUMNS.forEach(f -> cells.add(Numbers.f2(m.latency(f.metric()).value(f.statistic()))));
           rows.add(cells);
         });
     return Optional.of(new Table(title, headers, rows));

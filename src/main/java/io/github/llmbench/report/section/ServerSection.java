@@ -61,9 +61,9 @@ public final class ServerSection implements ReportSection {
               Locale.ROOT,
               "%-26s %10s %10s %10s%n",
               key.name(),
-              num(v),
-              num(w),
-              num(client.get(key))));
+              Numbers.serverValue(v),
+              Numbers.serverValue(w),
+              Numbers.serverValue(client.get(key))));
     }
     if (s.level().get(ServerFigures.IDEAL_HIT_RATE) != null) {
       sb.append(IDEAL_NOTE).append('\n');
@@ -72,15 +72,6 @@ public final class ServerSection implements ReportSection {
       sb.append("! ").append(g).append('\n');
     }
     return sb.toString();
-  }
-
-  static String num(Double v) {
-    if (v == null || !Double.isFinite(v)) {
-      return "";
-    }
-    return Math.abs(v) >= 100 || v == Math.rint(v)
-        ? String.format(Locale.ROOT, "%.0f", v)
-        : String.format(Locale.ROOT, "%.3f", v);
   }
 
   @Override
@@ -124,7 +115,12 @@ public final class ServerSection implements ReportSection {
       Double v = l.server().level().get(key);
       Double w = l.server().steady().get(key);
       if (v != null || w != null) {
-        rows.add(PagePart.row(key.name(), num(v), num(w), num(client.get(key))));
+        rows.add(
+            PagePart.row(
+                key.name(),
+                Numbers.serverValue(v),
+                Numbers.serverValue(w),
+                Numbers.serverValue(client.get(key))));
       }
     }
     return new Table(

@@ -5,8 +5,6 @@ import io.github.llmbench.analysis.Percentiles;
 import io.github.llmbench.analysis.ServingMetrics;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.Locale;
 
 /**
@@ -64,21 +62,21 @@ public final class ServingResultBlock {
     if (m.maxConcurrency() != null) {
       row(sb, "Maximum request concurrency:", Integer.toString(m.maxConcurrency()));
     }
-    row(sb, "Benchmark duration (s):", f2(m.durationS()));
+    row(sb, "Benchmark duration (s):", Numbers.f2(m.durationS()));
     row(sb, "Total input tokens:", Long.toString(m.totalInputTokens()));
     if (m.endpointFigures().generates()) {
       row(sb, "Total generated tokens:", Long.toString(m.totalOutputTokens()));
     }
-    row(sb, "Request throughput (req/s):", f2(m.requestThroughput()));
+    row(sb, "Request throughput (req/s):", Numbers.f2(m.requestThroughput()));
     if (!m.endpointFigures().generates()) {
       // vLLM's input sequences per second: the kit sends one input per request
-      row(sb, "Input throughput (inputs/s):", f2(m.requestThroughput()));
+      row(sb, "Input throughput (inputs/s):", Numbers.f2(m.requestThroughput()));
     } else {
-      row(sb, "Output token throughput (tok/s):", f2(m.outputThroughput()));
-      row(sb, "Peak output token throughput (tok/s):", f2(m.maxOutputTokensPerS()));
-      row(sb, "Peak concurrent requests:", f2(m.maxConcurrentRequests()));
+      row(sb, "Output token throughput (tok/s):", Numbers.f2(m.outputThroughput()));
+      row(sb, "Peak output token throughput (tok/s):", Numbers.f2(m.maxOutputTokensPerS()));
+      row(sb, "Peak concurrent requests:", Numbers.f2(m.maxConcurrentRequests()));
     }
-    row(sb, "Total token throughput (tok/s):", f2(m.totalTokenThroughput()));
+    row(sb, "Total token throughput (tok/s):", Numbers.f2(m.totalTokenThroughput()));
     for (Metric metric : m.metrics()) {
       section(sb, m, metric);
     }
@@ -104,10 +102,10 @@ public final class ServingResultBlock {
     LatencyStats s = m.latency(metric);
     String name = metric.label();
     line(sb, center(metric.title(), '-', WIDTH));
-    row(sb, Statistic.MEAN.label() + " " + name + " (ms):", f2(s.mean()));
-    row(sb, Statistic.MEDIAN.label() + " " + name + " (ms):", f2(s.median()));
+    row(sb, Statistic.MEAN.label() + " " + name + " (ms):", Numbers.f2(s.mean()));
+    row(sb, Statistic.MEDIAN.label() + " " + name + " (ms):", Numbers.f2(s.median()));
     for (double p : m.percentiles()) {
-      row(sb, "P" + Percentiles.label(p) + " " + name + " (ms):", f2(s.percentile(p)));
+      row(sb, "P" + Percentiles.label(p) + " " + name + " (ms):", Numbers.f2(s.percentile(p)));
     }
   }
 
@@ -124,18 +122,6 @@ public final class ServingResultBlock {
     }
     int left = pad / 2;
     return String.valueOf(fill).repeat(left) + s + String.valueOf(fill).repeat(pad - left);
-  }
-
-  /** Python {@code "{:.2f}"}: exact binary value rounded half-even; nan/inf as Python prints. */
-  public static String f2(double v) {
-    if (Double.isNaN(v)) {
-      return "nan";
-    }
-    if (Double.isInfinite(v)) {
-      return v > 0 ? "inf" : "-inf";
-    }
-    String s = new BigDecimal(v).setScale(2, RoundingMode.HALF_EVEN).toPlainString();
-    return (v < 0 || (v == 0.0 && 1.0 / v < 0)) && !s.startsWith("-") ? "-" + s : s;
   }
 
   /** A label-value row of the kit's own blocks, as vLLM's rows, without trailing spaces. */

@@ -1,8 +1,8 @@
 package io.github.llmbench.report.section;
 
-import static io.github.llmbench.report.section.Cells.f1;
-import static io.github.llmbench.report.section.Cells.f2;
-import static io.github.llmbench.report.section.Cells.pct;
+import static io.github.llmbench.report.section.Numbers.f1;
+import static io.github.llmbench.report.section.Numbers.f2;
+import static io.github.llmbench.report.section.Numbers.pct;
 import static io.github.llmbench.report.section.PagePart.row;
 
 import io.github.llmbench.analysis.LatencyStats;

@@ -65,7 +65,11 @@ final class SessionsSection implements ReportSection {
     line(
         sb,
         "At the server / tools / agent:",
-        pct(s.serverShare()) + " / " + pct(s.toolShare()) + " / " + pct(s.agentShare()));
+        Numbers.pctOrDash(s.serverShare())
+            + " / "
+            + Numbers.pctOrDash(s.toolShare())
+            + " / "
+            + Numbers.pctOrDash(s.agentShare()));
     sb.append(
         String.format(
             Locale.ROOT,
@@ -92,16 +96,12 @@ final class SessionsSection implements ReportSection {
         figure(st.meanInputTokens(), 1),
         figure(st.ttftMeanMs(), 2),
         figure(st.ttftP99Ms(), 2),
-        pct(st.cacheHitRate()));
+        Numbers.pctOrDash(st.cacheHitRate()));
   }
 
   private static void line(StringBuilder sb, String label, String value) {
     int pad = Math.max(1, ServingResultBlock.WIDTH - label.length() - value.length());
     sb.append(label).append(" ".repeat(pad)).append(value).append('\n');
-  }
-
-  private static String pct(double share) {
-    return Double.isFinite(share) ? String.format(Locale.ROOT, "%.1f%%", 100 * share) : "-";
   }
 
   @Override
@@ -130,9 +130,9 @@ final class SessionsSection implements ReportSection {
               s.taskMs().count() == 0 ? "-" : figure(s.taskMs().mean(), 1),
               s.taskMs().count() == 0 ? "-" : figure(s.taskMs().median(), 1),
               s.taskMs().count() == 0 ? "-" : figure(s.taskMs().value(Statistic.P99), 1),
-              pct(s.serverShare()),
-              pct(s.toolShare()),
-              pct(s.agentShare())));
+              Numbers.pctOrDash(s.serverShare()),
+              Numbers.pctOrDash(s.toolShare()),
+              Numbers.pctOrDash(s.agentShare())));
     }
     items.add(
         new Table(

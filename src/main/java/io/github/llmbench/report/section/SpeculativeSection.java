@@ -50,25 +50,25 @@ public final class SpeculativeSection implements ReportSection {
     sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
     ServingResultBlock.labelled(sb, ACCEPTANCE_RATE.label() + ":", percent(s.get(ACCEPTANCE_RATE)));
     ServingResultBlock.labelled(
-        sb, MEAN_ACCEPTED_LENGTH.label() + ":", ServerSection.num(s.get(MEAN_ACCEPTED_LENGTH)));
+        sb, MEAN_ACCEPTED_LENGTH.label() + ":", Numbers.serverValue(s.get(MEAN_ACCEPTED_LENGTH)));
     if (s.get(DRAFTS) != null) {
       ServingResultBlock.labelled(
           sb,
           DRAFTS.label() + ":",
-          ServerSection.num(s.get(DRAFTS))
+          Numbers.serverValue(s.get(DRAFTS))
               + " ("
-              + ServerSection.num(s.get(DRAFT_TOKENS))
+              + Numbers.serverValue(s.get(DRAFT_TOKENS))
               + " tokens, "
-              + ServerSection.num(s.get(ACCEPTED_TOKENS))
+              + Numbers.serverValue(s.get(ACCEPTED_TOKENS))
               + " accepted)");
     }
     ServingResultBlock.labelled(
-        sb, "Client tokens per chunk (mean):", ServingResultBlock.f2(l.chunks().perChunkMean()));
+        sb, "Client tokens per chunk (mean):", Numbers.f2(l.chunks().perChunkMean()));
     return sb.toString();
   }
 
   private static String percent(Double rate) {
-    return rate == null ? "-" : ServingResultBlock.f2(100 * rate);
+    return rate == null ? "-" : Numbers.f2(100 * rate);
   }
 
   @Override
@@ -94,11 +94,11 @@ public final class SpeculativeSection implements ReportSection {
           PagePart.row(
               l.name(),
               percent(s.get(ACCEPTANCE_RATE)),
-              ServerSection.num(s.get(MEAN_ACCEPTED_LENGTH)),
-              ServerSection.num(s.get(DRAFTS)),
-              ServerSection.num(s.get(DRAFT_TOKENS)),
-              ServerSection.num(s.get(ACCEPTED_TOKENS)),
-              Cells.f2(l.chunks().perChunkMean())));
+              Numbers.serverValue(s.get(MEAN_ACCEPTED_LENGTH)),
+              Numbers.serverValue(s.get(DRAFTS)),
+              Numbers.serverValue(s.get(DRAFT_TOKENS)),
+              Numbers.serverValue(s.get(ACCEPTED_TOKENS)),
+              Numbers.f2(l.chunks().perChunkMean())));
     }
     Table table =
         new Table(

@@ -78,14 +78,14 @@ public final class SteadyStateBlock {
             s.requests() == 0 ? 0.0 : 100.0 * s.startedInWindow() / s.requests()));
     row(sb, "Requests completed in window:", Integer.toString(s.completedInWindow()));
     line(sb, "-".repeat(WIDTH));
-    row(sb, "Request throughput (req/s):", f2(s.requestThroughput()));
+    row(sb, "Request throughput (req/s):", Numbers.f2(s.requestThroughput()));
     if (pooling) {
-      row(sb, "Input token throughput (tok/s):", f2(s.inputThroughput()));
+      row(sb, "Input token throughput (tok/s):", Numbers.f2(s.inputThroughput()));
       return sb.toString();
     }
-    row(sb, "Output token throughput (tok/s):", f2(s.outputThroughput()));
-    row(sb, "Input token throughput (tok/s):", f2(s.inputThroughput()));
-    row(sb, "Total token throughput (tok/s):", f2(s.totalThroughput()));
+    row(sb, "Output token throughput (tok/s):", Numbers.f2(s.outputThroughput()));
+    row(sb, "Input token throughput (tok/s):", Numbers.f2(s.inputThroughput()));
+    row(sb, "Total token throughput (tok/s):", Numbers.f2(s.totalThroughput()));
     line(sb, "-".repeat(WIDTH));
     latencyRows(sb, Metric.TTFT, s.ttft(), percentiles.rows(TTFT_ROWS));
     line(sb, "-".repeat(WIDTH));
@@ -96,7 +96,7 @@ public final class SteadyStateBlock {
   private static void latencyRows(
       StringBuilder sb, Metric metric, LatencyStats stats, List<Statistic> order) {
     for (Statistic stat : order) {
-      row(sb, stat.label() + " " + metric.label() + " (ms):", f2(stats.value(stat)));
+      row(sb, stat.label() + " " + metric.label() + " (ms):", Numbers.f2(stats.value(stat)));
     }
   }
 
@@ -153,10 +153,6 @@ public final class SteadyStateBlock {
             p.attainment() * 100,
             p.roofName(),
             p.roofFlops() / 1e12));
-  }
-
-  private static String f2(double v) {
-    return ServingResultBlock.f2(v);
   }
 
   private static void row(StringBuilder sb, String label, String value) {

@@ -234,9 +234,9 @@ public final class TimelineSection implements ReportSection {
               w.asked(),
               w.sentPerSecond(),
               w.outputTokensPerSecond(),
-              ms(w.medianTtftMs()),
-              ms(w.p90TtftMs()),
-              ms(w.medianTpotMs()),
+              Numbers.msOrDash(w.medianTtftMs()),
+              Numbers.msOrDash(w.p90TtftMs()),
+              Numbers.msOrDash(w.medianTpotMs()),
               w.failed(),
               i == ramp.breakAt() ? "  <- broke" : ""));
     }
@@ -247,9 +247,5 @@ public final class TimelineSection implements ReportSection {
   /** A window's edge: whole seconds as such, else to a tenth. */
   private static String seconds(double s) {
     return Level.plainNumber(Math.round(s * 10) / 10.0);
-  }
-
-  private static String ms(double v) {
-    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", v);
   }
 }

@@ -153,10 +153,10 @@ public final class TrialsSection implements ReportSection {
                   t.number(),
                   t.serving().completed(),
                   t.serving().failed(),
-                  Cells.f2(t.serving().outputThroughput())));
+                  Numbers.f2(t.serving().outputThroughput())));
       COLUMNS.forEach(
-          f -> cells.add(Cells.f2(t.serving().latency(f.metric()).value(f.statistic()))));
-      cells.add(t.steady().reached() ? Cells.f2(t.steady().outputThroughput()) : "not reached");
+          f -> cells.add(Numbers.f2(t.serving().latency(f.metric()).value(f.statistic()))));
+      cells.add(t.steady().reached() ? Numbers.f2(t.steady().outputThroughput()) : "not reached");
       rows.add(cells);
     }
     List<Object> ci =
@@ -178,7 +178,7 @@ public final class TrialsSection implements ReportSection {
     }
     Interval i = Intervals.acrossTrials(v, LevelSamples.CONFIDENCE);
     return i.basis() == Interval.Basis.TRIALS
-        ? Cells.f2(i.estimate()) + " [" + Cells.f2(i.low()) + ", " + Cells.f2(i.high()) + "]"
+        ? Numbers.f2(i.estimate()) + " [" + Numbers.f2(i.low()) + ", " + Numbers.f2(i.high()) + "]"
         : "";
   }
 }

@@ -164,12 +164,11 @@ public class ServingResultBlockTest {
         block.get(5));
     assertEquals(
         ServingResultBlock.rowText(
-            "Total token throughput (tok/s):", ServingResultBlock.f2(m.inputThroughput())),
+            "Total token throughput (tok/s):", Numbers.f2(m.inputThroughput())),
         block.get(8),
         "nothing generated: the input's tokens per second");
     assertEquals(
-        ServingResultBlock.rowText("Mean E2EL (ms):", ServingResultBlock.f2(m.e2el().mean())),
-        block.get(10));
+        ServingResultBlock.rowText("Mean E2EL (ms):", Numbers.f2(m.e2el().mean())), block.get(10));
   }
 
   static ServingMetrics seedMetrics() {
@@ -254,12 +253,12 @@ public class ServingResultBlockTest {
   @Test
   void pythonFormattingDetails() {
     // {:<10.2f} rounds the exact binary value half-even: 0.125 -> 0.12, 2.675 (2.67499..) -> 2.67
-    assertEquals("0.12", ServingResultBlock.f2(0.125));
-    assertEquals("0.38", ServingResultBlock.f2(0.375));
-    assertEquals("2.67", ServingResultBlock.f2(2.675));
-    assertEquals("1871.50", ServingResultBlock.f2(1871.4999999999998));
-    assertEquals("-0.00", ServingResultBlock.f2(-0.001));
-    assertEquals("1234567.00", ServingResultBlock.f2(1234567));
+    assertEquals("0.12", Numbers.f2(0.125));
+    assertEquals("0.38", Numbers.f2(0.375));
+    assertEquals("2.67", Numbers.f2(2.675));
+    assertEquals("1871.50", Numbers.f2(1871.4999999999998));
+    assertEquals("-0.00", Numbers.f2(-0.001));
+    assertEquals("1234567.00", Numbers.f2(1234567));
     // "{s:{c}^{n}}": the odd padding column goes right
     assertEquals("-ab--", ServingResultBlock.center("ab", '-', 5));
     assertEquals("toolong", ServingResultBlock.center("toolong", '-', 3));
