@@ -11,10 +11,13 @@ import io.github.llmbench.core.SloFigure;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.gates.GoodputSpec;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.report.section.PagePart.Chart;
 import io.github.llmbench.settings.SearchSettings;
 import io.github.llmbench.summary.CapacityFigures;
+import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -109,5 +112,73 @@ class CapacitySectionTest {
     assertTrue(
         CapacitySection.format(v, search(true), Optional.of(gate), a)
             .contains("(75.0% of requests meet ttft:2200, from -Dgate.goodput)"));
+  }
+
+  /**
+   * A concurrency search that met at c10 and broke at c11; c10's four requests spread over 10.5 s
+   * with TTFTs 100, 1900, 2100, 2500 ms: 2 of them within ttft.p99's 2000 ms.
+   */
+  private static RunInfo searched() {
+    List<CapacitySearch.Objective> slo = List.of(new CapacitySearch.Objective(TTFT_P99, 2000));
+    CapacitySearch.Verdict v =
+        new CapacitySearch(10, 64, 0.1, true)
+            .verdict(
+                List.of(
+                    CapacitySearch.judge(10, Map.of(TTFT_P99, 1900.0), slo),
+                    CapacitySearch.judge(11, Map.of(TTFT_P99, 2400.0), slo)));
+    List<RequestRecord> records = new ArrayList<>(level("c10", 100, 1900, 2100, 2500));
+    records.addAll(level("c11", 3000, 3000));
+    RunAnalysis a =
+        RunAnalysis.of(RunAnalysis.Inputs.builder(records).rooflineHint("hint").build());
+    return RunInfo.NONE.withCapacity(
+        CapacitySection.figures(v, search(false), Optional.empty(), a));
+  }
+
+  private static SectionRows page(RunInfo info) {
+    return SectionRows.of(new CapacitySection(), NO_RECORDS, info);
+  }
+
+  @Test
+  void thePageHeadingIsTheAnswer() {
+    assertEquals(
+        List.of(
+            "Capacity at SLO: c10 meets every objective; c11 broke ttft.p99 2400.00 > 2000.00"
+                + " (+20.0%)"),
+        page(searched()).headings());
+  }
+
+  @Test
+  void thePageNotesTheGoodputAtTheCapacity() {
+    // 2 good requests over the level's 10.5 s (its first send to its last end)
+    assertEquals(
+        List.of(
+            String.format(
+                Locale.ROOT,
+                "Goodput at the capacity: %.2f req/s meeting ttft:2000 per request (from -Dslo),"
+                    + " 50.0%% of its requests.",
+                2 / 10.5)),
+        page(searched()).notes());
+  }
+
+  @Test
+  void thePageHasAChartPerObjective() {
+    List<Chart> charts = page(searched()).charts();
+    assertEquals(1, charts.size());
+    assertEquals("llm-chart-capacity-0", charts.get(0).id());
+    assertEquals("capacity", charts.get(0).kind());
+    assertEquals("ttft.p99", charts.get(0).spec().get("metric"));
+  }
+
+  @Test
+  void thePageHasNoTable() {
+    assertTrue(page(searched()).tables().isEmpty());
+  }
+
+  @Test
+  void aRunThatWasNoSearchGetsNothing() {
+    assertTrue(page(RunInfo.NONE).parts().isEmpty());
+    Map<String, Object> data = new LinkedHashMap<>();
+    new CapacitySection().putChartData(NO_RECORDS, RunInfo.NONE, data);
+    assertTrue(data.isEmpty());
   }
 }

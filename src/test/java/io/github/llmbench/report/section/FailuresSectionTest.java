@@ -8,6 +8,8 @@ import io.github.llmbench.analysis.FailureReasons.Reason;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.report.RunReport;
+import io.github.llmbench.report.section.PagePart.Table;
+import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,5 +97,65 @@ class FailuresSectionTest {
             "- Failures (c2) -----------------------\n   1  HTTP 500: injected failure\n\n"),
         text);
     assertEquals(1, text.split("Failures \\(", -1).length - 1, "only c2 failed:\n" + text);
+  }
+
+  /** c2: 4 completed requests and these failures; c4: 4 completed requests and none. */
+  private static RunAnalysis failing(String... errors) {
+    List<RequestRecord> rs = new ArrayList<>();
+    rs.addAll(SectionRuns.backToBack("c2", 2, 2, SectionRuns.T, b -> b));
+    rs.addAll(SectionRuns.backToBack("c4", 4, 1, SectionRuns.T + 10_000, b -> b));
+    for (int i = 0; i < errors.length; i++) {
+      rs.add(
+          TestRecords.failed("c2", errors[i]).id("f" + i).start(SectionRuns.T + 100 * i).build());
+    }
+    return SectionRuns.analysis(rs);
+  }
+
+  private static SectionRows page(RunAnalysis a) {
+    return SectionRows.of(new FailuresSection(), a, RunInfo.NONE);
+  }
+
+  private static final String TITLE = "Failed requests (c2): 3, by reason";
+
+  @Test
+  void onlyALevelThatFailedHasATableTitledWithItsFailures() {
+    RunAnalysis a = failing("HTTP 500: boom", "timeout", "HTTP 500: boom");
+    assertEquals(List.of(TITLE), page(a).tables().stream().map(Table::title).toList());
+  }
+
+  @Test
+  void theTableCountsEachReasonMostFrequentFirst() {
+    Table t = page(failing("timeout", "HTTP 500: boom", "HTTP 500: boom")).table(TITLE);
+    assertEquals(List.of("Count", "Reason"), t.headers());
+    assertEquals(
+        List.of(List.of("2", "HTTP 500: boom"), List.of("1", "timeout")), SectionRows.text(t));
+  }
+
+  @Test
+  void theReasonsPastTheTopAreNotedAsLeftOut() {
+    String[] errors = new String[FailureReasons.TOP + 2];
+    for (int i = 0; i < errors.length; i++) {
+      errors[i] = "HTTP " + (500 + i);
+    }
+    SectionRows rows = page(failing(errors));
+    assertEquals(
+        FailureReasons.TOP,
+        rows.table("Failed requests (c2): " + errors.length + ", by reason").rows().size());
+    assertEquals(
+        List.of("2 more failed requests with 2 other reasons in llm/requests.jsonl."),
+        rows.notes());
+  }
+
+  @Test
+  void aRunWithoutFailuresSaysSoAndHasNoTable() {
+    SectionRows rows = page(failing());
+    assertTrue(rows.tables().isEmpty());
+    assertEquals(List.of("No failed requests."), rows.notes());
+  }
+
+  @Test
+  void aLevelWithoutFailuresHasNoConsoleBlock() {
+    RunAnalysis a = failing("timeout");
+    assertEquals("", new FailuresSection().levelText(a, a.levels().get("c4"), true));
   }
 }

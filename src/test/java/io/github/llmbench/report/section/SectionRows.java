@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.report.section.PagePart.Bullets;
 import io.github.llmbench.report.section.PagePart.Chart;
+import io.github.llmbench.report.section.PagePart.Heading;
 import io.github.llmbench.report.section.PagePart.Item;
 import io.github.llmbench.report.section.PagePart.Link;
 import io.github.llmbench.report.section.PagePart.Note;
@@ -17,8 +18,8 @@ import java.util.Map;
 
 /**
  * A section's page parts read as data, as its rows tests check them: its tables by title, a row's
- * cells as the text the page shows (a missing cell empty, a link its address), its notes, bullets
- * and charts. No HTML: the page's rendering has tests of its own.
+ * cells as the text the page shows (a missing cell empty, a link its address), its headings, notes,
+ * bullets and charts. No HTML: the page's rendering has tests of its own.
  */
 final class SectionRows {
 
@@ -85,6 +86,14 @@ final class SectionRows {
       fail("no row '" + row + "' in " + t.title() + ": " + byName(t).keySet());
     }
     return column == 0 ? row : cells.get(column - 1);
+  }
+
+  /** The title bars' texts, in page order. */
+  List<String> headings() {
+    return items().stream()
+        .filter(Heading.class::isInstance)
+        .map(i -> ((Heading) i).text())
+        .toList();
   }
 
   List<String> notes() {
