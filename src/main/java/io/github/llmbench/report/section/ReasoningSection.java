@@ -82,11 +82,11 @@ public final class ReasoningSection implements ReportSection {
               l.name(),
               r.requests(),
               r.answered(),
-              Numbers.f2(r.ttfo().mean()),
-              Numbers.f2(r.ttfo().median()),
-              Numbers.f2(r.ttfo().value(Statistic.P90)),
-              Numbers.f2(r.ttfo().value(Statistic.P99)),
-              Numbers.f2(r.thinkingMs().mean()),
+              ifAnswered(r, r.ttfo().mean()),
+              ifAnswered(r, r.ttfo().median()),
+              ifAnswered(r, r.ttfo().value(Statistic.P90)),
+              ifAnswered(r, r.ttfo().value(Statistic.P99)),
+              ifAnswered(r, r.thinkingMs().mean()),
               Numbers.f2(r.reasoningTokens()) + " (" + r.tokensFrom() + ")"));
     }
     Table table =
@@ -112,5 +112,13 @@ public final class ReasoningSection implements ReportSection {
                 Note.kit(
                     "TTFT (the tables above) is the first token of either kind, as"
                         + " vLLM's; TTFO the first answer token (docs/metrics.md)."))));
+  }
+
+  /**
+   * A TTFO or thinking figure, empty when no request that reasoned answered: their stats are then
+   * empty (zeros), which the console leaves out too.
+   */
+  private static String ifAnswered(ReasoningStats r, double v) {
+    return r.answered() == 0 ? "" : Numbers.f2(v);
   }
 }

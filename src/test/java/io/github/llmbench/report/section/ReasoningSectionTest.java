@@ -12,7 +12,6 @@ import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** The reasoning table: per level that thought, its TTFO, thinking time and reasoning tokens. */
@@ -123,11 +122,6 @@ class ReasoningSectionTest {
   }
 
   @Test
-  @Disabled(
-      "bug: ReasoningSection.page writes 0.00 for the TTFO and thinking cells of a level where no"
-          + " request that reasoned answered (LatencyStats.EMPTY's zeros, Cells.f2); the console"
-          + " block leaves those lines out when answered is 0, and a missing figure's cell is"
-          + " empty (Cells.num)")
   void aLevelWhoseThinkingNeverAnsweredHasNoTtfo() {
     RunAnalysis a =
         SectionRuns.analysis(
