@@ -1,5 +1,8 @@
 package io.github.llmbench.report.section;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.github.llmbench.analysis.RunAnalysis;
@@ -15,6 +18,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * A section's page parts read as data, as its rows tests check them: its tables by title, a row's
@@ -110,6 +114,31 @@ final class SectionRows {
 
   List<Chart> charts() {
     return items().stream().filter(Chart.class::isInstance).map(Chart.class::cast).toList();
+  }
+
+  /**
+   * Fails unless {@code section} stays silent for this run: it does not apply, its page parts hold
+   * no table row, and no level has a console block.
+   */
+  static void assertSilent(ReportSection section, RunAnalysis a) {
+    assertFalse(section.appliesTo(a), "applies");
+    for (Table t : of(section, a, RunInfo.NONE).tables()) {
+      assertEquals(List.of(), t.rows(), t.title());
+    }
+    for (RunAnalysis.Level l : a.levels().values()) {
+      assertEquals("", section.levelText(a, l, true), l.name());
+    }
+  }
+
+  /**
+   * Fails unless level {@code level}'s console block, as a run of several levels prints it, opens
+   * with a line holding {@code title} and has a line that {@code line} accepts.
+   */
+  static void assertBlockLine(
+      ReportSection section, RunAnalysis a, String level, String title, Predicate<String> line) {
+    String block = section.levelText(a, a.levels().get(level), true);
+    assertTrue(block.lines().findFirst().orElse("").contains(title), block);
+    assertTrue(block.lines().anyMatch(line), block);
   }
 
   private static List<String> cells(List<Object> row) {
