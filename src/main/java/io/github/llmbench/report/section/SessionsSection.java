@@ -170,7 +170,13 @@ final class SessionsSection implements ReportSection {
     return new Table(
         "By step (" + l.name() + "): a call's step is one more than the deepest call it waits for",
         List.of(
-            "Step", "Completed", "Failed", "Mean input tokens", "Mean TTFT (ms)", "P99 TTFT (ms)"),
+            "Step",
+            "Completed",
+            "Failed",
+            "Mean input tokens",
+            "Mean TTFT (ms)",
+            "P99 TTFT (ms)",
+            "Cached"),
         rows);
   }
 

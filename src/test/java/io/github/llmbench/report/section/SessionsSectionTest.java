@@ -14,7 +14,6 @@ import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.testing.TestRecords;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -111,10 +110,6 @@ class SessionsSectionTest {
   }
 
   @Test
-  @Disabled(
-      "bug: SessionsSection.stepsTable heads 6 columns (Step .. P99 TTFT (ms)) but its rows"
-          + " (cells(st), shared with the console) hold 7: the Cached share has no header on the"
-          + " page")
   void everyStepRowHasACellPerHeader() {
     Table t = rows().table(STEPS);
     for (List<Object> row : t.rows()) {
