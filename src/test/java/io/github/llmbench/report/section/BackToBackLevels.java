@@ -1,6 +1,9 @@
 package io.github.llmbench.report.section;
 
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.catalog.Catalog;
+import io.github.llmbench.catalog.GpuSpec;
+import io.github.llmbench.catalog.ModelSpec;
 import io.github.llmbench.endpoints.Figures;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.testing.TestRecords;
@@ -25,6 +28,13 @@ final class BackToBackLevels {
 
   /** Each request's input tokens, unless told. */
   static final int INPUT = 100;
+
+  /** The roofline's model. */
+  static final ModelSpec MODEL = Catalog.model("qwen2.5-7b-instruct");
+
+  /** A GPU of round figures: 100 TFLOP/s, 1 TB/s, so a ridge of 100 FLOP/B. */
+  static final GpuSpec ROUND_GPU =
+      new GpuSpec("round", "Round GPU", 100e12, 1e12, 80L << 30, "none");
 
   private BackToBackLevels() {}
 
@@ -80,6 +90,12 @@ final class BackToBackLevels {
   @SafeVarargs
   static RunAnalysis analysis(List<RequestRecord>... levels) {
     return RunAnalysis.of(RunAnalysis.Inputs.builder(all(levels)).rooflineHint("hint").build());
+  }
+
+  /** The analysis of these records with {@link #MODEL} on 2 x {@link #ROUND_GPU}: a roofline. */
+  static RunAnalysis onTwoRoundGpus(List<RequestRecord> records) {
+    return RunAnalysis.of(
+        RunAnalysis.Inputs.builder(records).model(MODEL).gpu(ROUND_GPU).tp(2).build());
   }
 
   @SafeVarargs

@@ -11,9 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.analysis.ReportedPercentiles;
 import io.github.llmbench.analysis.RunAnalysis;
-import io.github.llmbench.catalog.Catalog;
-import io.github.llmbench.catalog.GpuSpec;
-import io.github.llmbench.catalog.ModelSpec;
 import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.report.section.PagePart.Table;
 import io.github.llmbench.summary.RunInfo;
@@ -134,11 +131,9 @@ class ServingSectionTest {
 
   @Test
   void theRooflineTableHasEachLevelsBatchContextAndRidge() {
-    ModelSpec model = Catalog.model("qwen2.5-7b-instruct");
-    GpuSpec gpu = new GpuSpec("test", "Test GPU", 100e12, 1e12, 80L << 30, "none");
-    RunAnalysis a =
-        RunAnalysis.of(RunAnalysis.Inputs.builder(records()).model(model).gpu(gpu).tp(2).build());
-    Table t = rows(a).table("Roofline (" + model.hfId() + " on 2 \u00d7 Test GPU)");
+    RunAnalysis a = BackToBackLevels.onTwoRoundGpus(records());
+    Table t =
+        rows(a).table("Roofline (" + BackToBackLevels.MODEL.hfId() + " on 2 \u00d7 Round GPU)");
     assertEquals("2.0", cell(t, "c2", "Mean batch B"));
     assertEquals("4.0", cell(t, "c4", "Mean batch B"));
     assertEquals("102.0", cell(t, "c2", "Mean context L")); // 100 input + 4 output / 2
