@@ -54,31 +54,31 @@ class GuardsSectionTest {
     assertFalse(new GuardsSection().appliesTo(run(lateSends().subList(0, 1))));
   }
 
+  /** The one guard of a run of these records. */
+  private static String theGuard(List<RequestRecord> records) {
+    List<String> guards = bullets(run(records));
+    assertEquals(1, guards.size(), guards::toString);
+    return guards.get(0);
+  }
+
   @Test
   void answersTheModelEndedAreCountedWithTheirMeanLength() {
-    List<String> guards = bullets(run(endedEarly()));
-    assertEquals(1, guards.size(), guards::toString);
+    String guard = theGuard(endedEarly());
     assertTrue(
-        guards
-            .get(0)
-            .startsWith(
-                "3 of 10 answers at c2 ended before max_tokens (finish_reason stop, 4 output"
-                    + " tokens on average)"),
-        guards.get(0));
+        guard.startsWith(
+            "3 of 10 answers at c2 ended before max_tokens (finish_reason stop, 4 output tokens"
+                + " on average)"),
+        guard);
   }
 
   @Test
   void anOpenLevelSentSlowerThanAskedSaysTheShareDelivered() {
-    List<String> guards = bullets(run(lateSends()));
-    assertEquals(1, guards.size(), guards::toString);
+    String guard = theGuard(lateSends());
     // asked: 4 gaps in 0.4 s; sent: 4 gaps in 0.8 s
     assertTrue(
-        guards
-            .get(0)
-            .startsWith(
-                "the client delivered 50.0% of the asked arrivals at r10: 5.00 of 10.00"
-                    + " requests/s"),
-        guards.get(0));
+        guard.startsWith(
+            "the client delivered 50.0% of the asked arrivals at r10: 5.00 of 10.00 requests/s"),
+        guard);
   }
 
   @Test
