@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.report.page.PageParts;
+import io.github.llmbench.report.section.PagePart.Chart;
+import io.github.llmbench.report.section.PagePart.Table;
 import io.github.llmbench.summary.AbFigures;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.testing.AbFixtures;
@@ -14,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** An interleaved A/B run's console block, page part and chart data. */
+/** An interleaved A/B run's console block, page part (its rows as data) and chart data. */
 class AbSectionTest {
   private static final RunAnalysis NO_RECORDS =
       RunAnalysis.of(RunAnalysis.Inputs.builder(List.of()).rooflineHint("hint").build());
@@ -57,5 +59,78 @@ class AbSectionTest {
     Map<String, Object> data = new LinkedHashMap<>();
     new AbSection().putChartData(NO_RECORDS, RunInfo.NONE, data);
     assertTrue(data.isEmpty());
+  }
+
+  /** {@link #AB} with a second gate that has no ratio yet. */
+  private static final AbFigures TWO_GATES =
+      new AbFigures(
+          AB.baseUrl(),
+          AB.candidateUrl(),
+          AB.baseModel(),
+          AB.candidateModel(),
+          AB.level(),
+          AB.trialSeconds(),
+          AB.pairs(),
+          List.of(
+              AB.gates().get(0),
+              new AbFigures.GateTrack(
+                  "ttft.p99",
+                  0.2,
+                  "B/A",
+                  0.05,
+                  0.8,
+                  List.of(),
+                  List.of(),
+                  "INCONCLUSIVE",
+                  null,
+                  null,
+                  null,
+                  0)),
+          AB.stoppedBy());
+
+  private static SectionRows rows(AbFigures ab) {
+    return SectionRows.of(new AbSection(), NO_RECORDS, RunInfo.NONE.withAb(ab));
+  }
+
+  @Test
+  void theGatesTableHasItsHeadersAndARowPerGate() {
+    Table t = rows(TWO_GATES).table("Gates decided on the pairs");
+    assertEquals(
+        "gate | verdict | ratio | estimate | interval | pairs | false alarm | power"
+            + " | regression caught",
+        String.join(" | ", t.headers()));
+    assertEquals(List.of("tpot.mean", "ttft.p99"), SectionRows.names(t));
+  }
+
+  @Test
+  void aGatesRowHasItsVerdictRatioIntervalPairsAndErrorRates() {
+    Table t = rows(AB).table("Gates decided on the pairs");
+    assertEquals(
+        List.of("FAIL", "B/A", "1.505", "[1.400, 1.600]", "2", "0.050", "0.90", "+10.0%"),
+        SectionRows.byName(t).get("tpot.mean"));
+  }
+
+  @Test
+  void aGateWithoutARatioYetHasEmptyEstimateAndInterval() {
+    Table t = rows(TWO_GATES).table("Gates decided on the pairs");
+    assertEquals("", SectionRows.cell(t, "ttft.p99", "estimate"));
+    assertEquals("", SectionRows.cell(t, "ttft.p99", "interval"));
+    assertEquals("+20.0%", SectionRows.cell(t, "ttft.p99", "regression caught"));
+  }
+
+  @Test
+  void eachGateHasItsChart() {
+    List<Chart> charts = rows(TWO_GATES).charts();
+    assertEquals(
+        List.of("llm-chart-ab-0", "llm-chart-ab-1"), charts.stream().map(Chart::id).toList());
+    assertEquals(List.of(0, 1), charts.stream().map(c -> c.spec().get("gate")).toList());
+  }
+
+  @Test
+  void theFirstNoteNamesBothServersAndThePairsRun() {
+    assertEquals(
+        "A (base): http://a:8000 (m); B (candidate): http://b:8000 (<b>m2</b>); 2 pairs of 30 s"
+            + " a side, stopped: decided.",
+        rows(AB).notes().get(0));
   }
 }

@@ -79,6 +79,11 @@ final class SectionRows {
     return m;
   }
 
+  /** A table's row names (each row's first cell), in page order. */
+  static List<String> names(Table t) {
+    return text(t).stream().map(row -> row.get(0)).toList();
+  }
+
   /** One cell of the row named {@code row}, under the header {@code header}. */
   static String cell(Table t, String row, String header) {
     int column = t.headers().indexOf(header);

@@ -1,18 +1,26 @@
 package io.github.llmbench.report.section;
 
+import static io.github.llmbench.report.section.BackToBackLevels.generating;
+import static io.github.llmbench.report.section.BackToBackLevels.pooled;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.SteadyState;
 import io.github.llmbench.records.RequestRecord;
+import io.github.llmbench.report.section.PagePart.Chart;
+import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The page's timelines stay small for long runs and keep what they show. */
+/** The page's timelines stay small for long runs and keep what they show; its rows as data. */
 class TimelineSectionTest {
 
   private static final long T = 1_700_000_000_000L;
@@ -97,5 +105,71 @@ class TimelineSectionTest {
       shownPeak = Math.max(shownPeak, (int) p[1]);
     }
     assertEquals(peak, shownPeak, "thinning keeps each bucket's maximum");
+  }
+
+  /** c2 back to back over 0.4 s, then r2-20: 80 requests sent every 250 ms, latency constant. */
+  private static RunAnalysis withRamp() {
+    List<RequestRecord> rs = new ArrayList<>(generating("c2", 2, T, 50, 10));
+    for (int i = 0; i < 80; i++) {
+      rs.add(TestRecords.ok("r2-20").id("ramp-" + i).start(T + 1_000 + 250L * i).build());
+    }
+    return BackToBackLevels.analysis(rs);
+  }
+
+  private static SectionRows rows(RunAnalysis a) {
+    return SectionRows.of(new TimelineSection(), a, RunInfo.NONE);
+  }
+
+  @Test
+  void theRunOverTimeChartsInFlightAndOutputTokens() {
+    SectionRows r = rows(BackToBackLevels.analysis(generating("c2", 2, T, 50, 10)));
+    assertEquals(List.of("Over time"), r.parts().stream().map(PagePart::navLabel).toList());
+    assertEquals(
+        List.of("llm-chart-inflight", "llm-chart-tokens"),
+        r.charts().stream().map(Chart::id).toList());
+  }
+
+  @Test
+  void anEmbeddingsRunHasNoTokensChart() {
+    SectionRows r = rows(BackToBackLevels.analysis(pooled("c2", 2, T, 40, 64)));
+    assertEquals(List.of("llm-chart-inflight"), r.charts().stream().map(Chart::id).toList());
+  }
+
+  @Test
+  void aRampLevelHasItsChartAndItsVerdictUnderIt() {
+    SectionRows r = rows(withRamp());
+    Chart ramp = r.charts().get(r.charts().size() - 1);
+    assertEquals("llm-chart-ramp-0", ramp.id());
+    assertEquals(0, ramp.spec().get("ramp"));
+    assertEquals(
+        List.of(
+            "Ramp linear 2 to 20 req/s: latency held to 20 req/s (median TTFT and TPOT within 2x"
+                + " the start's)"),
+        r.notes());
+  }
+
+  @Test
+  void onlyARampLevelHasAConsoleBlockTitledWithItsLevel() {
+    RunAnalysis a = withRamp();
+    TimelineSection s = new TimelineSection();
+    assertEquals("", s.levelText(a, a.levels().get("c2"), true));
+    String block = s.levelText(a, a.levels().get("r2-20"), true);
+    assertTrue(block.lines().findFirst().orElseThrow().contains(" Ramp (r2-20) "), block);
+  }
+
+  @Test
+  void theChartDataHasTheSteadyWindowsInFlightAndTokensPerSecond() {
+    Map<String, Object> d = new LinkedHashMap<>();
+    new TimelineSection()
+        .putChartData(BackToBackLevels.analysis(generating("c2", 2, T, 50, 10)), RunInfo.NONE, d);
+    assertEquals(List.of(Map.of("level", "c2", "from", T, "to", T + 400)), d.get("windows"));
+    @SuppressWarnings("unchecked")
+    List<long[]> inFlight = (List<long[]>) d.get("inflight");
+    assertArrayEquals(new long[] {T, 2}, inFlight.get(0));
+    assertArrayEquals(new long[] {T + 400, 0}, inFlight.get(inFlight.size() - 1));
+    @SuppressWarnings("unchecked")
+    List<double[]> tokens = (List<double[]>) d.get("tokens");
+    assertEquals(1, tokens.size(), "every chunk in the first second");
+    assertArrayEquals(new double[] {T, 40}, tokens.get(0), 1e-9);
   }
 }
