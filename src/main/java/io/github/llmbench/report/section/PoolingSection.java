@@ -58,7 +58,9 @@ final class PoolingSection implements ReportSection {
                     a,
                     List.of(Metric.E2EL),
                     (l, m) -> l.serving().latency(m),
-                    false),
+                    false,
+                    // vLLM's pooling block: the mean, median and P99 E2EL
+                    List.of(Statistic.MEAN, Statistic.MEDIAN, Statistic.P99)),
                 Note.kit(
                     "Latencies in ms. An embeddings request generates nothing: its one"
                         + " latency is its E2EL (vLLM's pooling block; see docs/metrics.md in"

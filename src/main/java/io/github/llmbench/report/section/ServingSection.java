@@ -209,7 +209,7 @@ final class ServingSection implements ReportSection {
     String title = "Serving Benchmark Result: latencies (ms)";
     if (a.percentiles().asked()) {
       return latencyRowsTable(
-          title, a, List.of(Metric.values()), (l, m) -> l.serving().latency(m), false);
+          title, a, List.of(Metric.values()), (l, m) -> l.serving().latency(m), false, List.of());
     }
     List<List<Object>> rows = new ArrayList<>();
     a.levels()
@@ -282,7 +282,8 @@ final class ServingSection implements ReportSection {
           a,
           List.of(Metric.TTFT, Metric.TPOT),
           (l, m) -> m == Metric.TTFT ? l.steady().ttft() : l.steady().tpot(),
-          true);
+          true,
+          List.of());
     }
     List<List<Object>> rows = new ArrayList<>();
     a.levels()
@@ -359,14 +360,17 @@ final class ServingSection implements ReportSection {
    * A latency table with {@code -Dpercentiles}: a row per level and metric, a column per statistic
    * (mean, median, each percentile asked for), as vLLM's block lists them; a column per figure
    * would be too wide for the page at five percentiles.
+   *
+   * @param unasked the statistics shown without {@code -Dpercentiles}
    */
   static Table latencyRowsTable(
       String title,
       RunAnalysis a,
       List<Metric> metrics,
       BiFunction<RunAnalysis.Level, Metric, LatencyStats> stats,
-      boolean steady) {
-    List<Statistic> columns = a.percentiles().rows(List.of());
+      boolean steady,
+      List<Statistic> unasked) {
+    List<Statistic> columns = a.percentiles().rows(unasked);
     List<String> headers = new ArrayList<>(List.of("Level", "Metric"));
     columns.forEach(s -> headers.add(s.label()));
     if (steady) {

@@ -14,7 +14,6 @@ import io.github.llmbench.report.section.PagePart.Table;
 import io.github.llmbench.summary.RunInfo;
 import java.util.List;
 import java.util.Optional;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** A pooling run's (embeddings) level tables, rows as data. */
@@ -60,10 +59,6 @@ class PoolingSectionTest {
   }
 
   @Test
-  @Disabled(
-      "bug: without -Dpercentiles PoolingSection's latency table has no statistic column (headers"
-          + " Level, Metric only): ServingSection.latencyRowsTable takes its columns from"
-          + " a.percentiles().rows(List.of()), which is empty when no percentiles were asked")
   void theLatencyTableGivesTheE2elStatisticsWithoutAskedPercentiles() {
     Table t = rows(EMBEDDINGS).table(LATENCIES);
     assertEquals("40.00", cell(t, "c2", "Mean"));
