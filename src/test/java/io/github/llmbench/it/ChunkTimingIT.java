@@ -49,6 +49,7 @@ class ChunkTimingIT {
       int wholeMs = 0;
       long[] errorMicros = new long[16 * 199];
       double[] itls = new double[16 * 199];
+      double[] serverGaps = new double[16 * 199];
       // the second half by start: the first 1,600 chunks run the reading code in the interpreter
       // and
       // the JIT's first tiers, which is not what a benchmark's steady window sees
@@ -67,6 +68,7 @@ class ChunkTimingIT {
           long serverGapMicros = Math.round((s.sentNanos()[i + 1] - s.sentNanos()[i]) / 1000.0);
           errorMicros[gaps] = Math.abs(itl.micros(i) - serverGapMicros);
           itls[gaps] = itl.millis(i);
+          serverGaps[gaps] = serverGapMicros / 1000.0;
           if (itl.micros(i) % 1000 == 0) {
             wholeMs++;
           }
@@ -75,18 +77,24 @@ class ChunkTimingIT {
       }
       Arrays.sort(errorMicros, 0, gaps);
       Arrays.sort(itls, 0, gaps);
+      Arrays.sort(serverGaps, 0, gaps);
       double medianItl = itls[gaps / 2];
+      double medianServerGap = serverGaps[gaps / 2];
       long medianError = errorMicros[gaps / 2];
+      // against the gaps the server kept (it is paced to 7.3 ms, which a busy machine stretches or
+      // catches up on), not the pace it was asked for
       assertTrue(
-          Math.abs(medianItl - 7.3) < 0.1,
-          "median ITL " + medianItl + " ms, the server sends every 7.3 ms");
+          Math.abs(medianItl - medianServerGap) < 0.1,
+          "median ITL " + medianItl + " ms, the server's median send gap " + medianServerGap);
       // seen 45-62 µs on a quiet machine; a whole-ms clock would be off by ~300 µs per gap
       assertTrue(medianError < 500, "median |client gap - server gap| " + medianError + " µs");
       assertTrue(wholeMs < gaps / 4, wholeMs + " of " + gaps + " gaps are whole milliseconds");
       System.out.println(
           "ChunkTimingIT: median ITL "
               + medianItl
-              + " ms, median |client gap - server gap| "
+              + " ms (the server's median send gap "
+              + medianServerGap
+              + " ms, asked 7.3), median |client gap - server gap| "
               + medianError
               + " µs, "
               + wholeMs
