@@ -61,23 +61,17 @@ class CapacitySearchIT {
         GatlingRun.run(
             ServingBenchmarkSimulation.class,
             dir.resolve("search"),
-            Map.ofEntries(
-                Map.entry("sim.model", "sim-tiny"),
-                Map.entry("sim.gpu", "rtx4090"),
-                Map.entry("sim.slowdown", "16"),
-                Map.entry("sim.max_num_seqs", String.valueOf(SEQS)),
-                Map.entry("input.len", "256"),
-                Map.entry("output.len", "64"),
-                Map.entry("duration", "4"),
-                Map.entry("seed", "5"),
-                Map.entry("metrics.interval", "0"),
-                Map.entry("search", "conc"),
-                Map.entry("slo", "ttft.mean:" + TTFT_MEAN_MS),
-                Map.entry("search.min", "16"),
-                Map.entry("search.max", "64"),
-                Map.entry("search.precision", String.valueOf(PRECISION)),
-                Map.entry("search.budget", "3"),
-                Map.entry("gate.capacity.min", "64")));
+            SlottedSearch.settings(
+                SEQS,
+                PRECISION,
+                Map.of(
+                    "duration", "4",
+                    "seed", "5",
+                    "search", "conc",
+                    "slo", "ttft.mean:" + TTFT_MEAN_MS,
+                    "search.max", "64",
+                    "search.budget", "3",
+                    "gate.capacity.min", "64")));
     assertEquals(0, run.exitCode(), run.console());
     summary = TestReports.summary(run.runDir());
     capacity = summary.run().capacity();

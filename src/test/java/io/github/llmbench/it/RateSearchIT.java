@@ -59,24 +59,18 @@ class RateSearchIT {
         GatlingRun.run(
             ServingBenchmarkSimulation.class,
             dir.resolve("search"),
-            Map.ofEntries(
-                Map.entry("sim.model", "sim-tiny"),
-                Map.entry("sim.gpu", "rtx4090"),
-                Map.entry("sim.slowdown", "16"),
-                Map.entry("sim.max_num_seqs", String.valueOf(SEQS)),
-                Map.entry("input.len", "256"),
-                Map.entry("output.len", "64"),
-                Map.entry("duration", String.valueOf(DURATION_S)),
-                Map.entry("seed", "7"),
-                Map.entry("metrics.interval", "0"),
-                Map.entry("search", "rate"),
-                Map.entry("slo", "ttft.mean:" + OBJECTIVE_MS),
-                Map.entry("search.min", "16"),
-                Map.entry("search.max", "48"),
-                Map.entry("search.precision", String.valueOf(PRECISION)),
-                Map.entry("search.budget", "2"),
-                Map.entry("warmup.prompts", "16"),
-                Map.entry("warmup.conc", "4")));
+            SlottedSearch.settings(
+                SEQS,
+                PRECISION,
+                Map.of(
+                    "duration", String.valueOf(DURATION_S),
+                    "seed", "7",
+                    "search", "rate",
+                    "slo", "ttft.mean:" + OBJECTIVE_MS,
+                    "search.max", "48",
+                    "search.budget", "2",
+                    "warmup.prompts", "16",
+                    "warmup.conc", "4")));
     assertEquals(0, run.exitCode(), run.console());
     summary = TestReports.summary(run.runDir());
     capacity = summary.run().capacity();
