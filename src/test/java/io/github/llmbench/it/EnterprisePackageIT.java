@@ -12,12 +12,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@code mvn gatling:enterprisePackage} builds the package Gatling Enterprise runs: the kit, its
  * simulations and its data, without Gatling itself (Enterprise brings its own).
  */
+// builds this project with Maven in its own folder: one at a time (pom.xml, failsafe "alone")
+@Tag("alone")
 class EnterprisePackageIT {
 
   @Test

@@ -9,6 +9,7 @@ import io.github.llmbench.testing.MavenGatlingTest;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * a capacity search accepts and the load shapes it refuses, and ends before any load. The view
  * itself is {@code RunModeSettingsTest}'s; the full list and the topics are {@code BadInputIT}'s.
  */
+// builds this project with Maven in its own folder: one at a time (pom.xml, failsafe "alone")
+@Tag("alone")
 class PluginForkHelpIT {
   @TempDir static Path dir;
 

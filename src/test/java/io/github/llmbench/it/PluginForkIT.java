@@ -10,6 +10,7 @@ import io.github.llmbench.testing.ScriptedServer;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * a JSON object with quotes, commas and a non-ASCII string, a header with spaces, a comma, an
  * equals sign and quotes. The scripted server says what arrived.
  */
+// builds this project with Maven in its own folder: one at a time (pom.xml, failsafe "alone")
+@Tag("alone")
 class PluginForkIT {
   @TempDir static Path dir;
 
