@@ -81,30 +81,36 @@ public record RunGates(
       throw new SettingsException(
           "A relative gate (+N%) needs a baseline run: -Dbaseline=<run folder or its llm/summary.json>");
     }
-    if (typed.runNoise().isPresent() && relativeBase == RelativeBase.OWN_PAIRS) {
-      throw new SettingsException(
-          "-D"
-              + GateSettings.GATE_RUN_NOISE.name()
-              + "="
-              + Level.plainNumber(typed.runNoise().get())
-              + " is a stored baseline's run-to-run noise: an interleaved A/B run's pairs cancel"
-              + " it; drop -D"
-              + GateSettings.GATE_RUN_NOISE.name());
-    }
-    if (typed.runNoise().isPresent() && !set.needsBaseline()) {
-      throw new SettingsException(
-          "-D"
-              + GateSettings.GATE_RUN_NOISE.name()
-              + "="
-              + Level.plainNumber(typed.runNoise().get())
-              + " is the run-to-run noise of a relative gate (-Dgate.tpot.mean=+10%) against"
-              + " -Dbaseline, and this run has none: add one, or drop -D"
-              + GateSettings.GATE_RUN_NOISE.name());
-    }
+    typed.runNoise().ifPresent(sd -> checkRunNoise(sd, set, relativeBase));
     RunFigures figures =
         baseline.map(b -> GatesFile.baselineFigures(Path.of(b))).orElse(RunFigures.NONE);
     GateNoise declared = typed.runNoise().map(GateNoise::declared).orElse(GateNoise.NONE);
     return new RunGates(set, baseline, figures, declared);
+  }
+
+  /**
+   * A declared run-to-run noise is a stored baseline's: refused where nothing would use it (an
+   * interleaved A/B run, whose pairs cancel it; a run without a relative gate).
+   *
+   * @throws SettingsException one line, before any load
+   */
+  private static void checkRunNoise(double sd, GateSet set, RelativeBase relativeBase) {
+    String given = "-D" + GateSettings.GATE_RUN_NOISE.name() + "=" + Level.plainNumber(sd);
+    String drop = "drop -D" + GateSettings.GATE_RUN_NOISE.name();
+    if (relativeBase == RelativeBase.OWN_PAIRS) {
+      throw new SettingsException(
+          given
+              + " is a stored baseline's run-to-run noise: an interleaved A/B run's pairs cancel"
+              + " it; "
+              + drop);
+    }
+    if (!set.needsBaseline()) {
+      throw new SettingsException(
+          given
+              + " is the run-to-run noise of a relative gate (-Dgate.tpot.mean=+10%) against"
+              + " -Dbaseline, and this run has none: add one, or "
+              + drop);
+    }
   }
 
   /**

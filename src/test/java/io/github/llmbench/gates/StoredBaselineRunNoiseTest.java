@@ -148,15 +148,25 @@ class StoredBaselineRunNoiseTest {
     assertTrue(before[0] > 2 * ok[1], "trials only: " + trialsOnly.text());
     // (c) ... so, without a run-to-run noise, no line claims a false alarm, and each says why
     for (String l : trialsOnly.someLines()) {
-      assertFalse(l.contains("false alarm"), l);
-      assertFalse(l.contains("power"), l);
-      assertTrue(
-          l.contains(
-              "error rates unknown: run-to-run noise unknown: trials measure a run's own spread,"
-                  + " not how far two runs differ"),
-          l);
-      assertTrue(l.contains("-Dhistory=DIR or -Dgate.run.noise=SD give it known error rates"), l);
+      assertSaysRunNoiseUnknown(l);
+      assertTrue(l.contains("error rates unknown: run-to-run noise unknown"), l);
     }
+  }
+
+  /**
+   * A line of a gate without a run-to-run noise: no false alarm or power, what it cannot know and
+   * what would give it.
+   */
+  static void assertSaysRunNoiseUnknown(String line) {
+    assertFalse(line.contains("false alarm"), line);
+    assertFalse(line.contains("power"), line);
+    assertTrue(
+        line.contains(
+            "run-to-run noise unknown: trials measure a run's own spread, not how far two runs"
+                + " differ"),
+        line);
+    assertTrue(
+        line.contains("-Dhistory=DIR or -Dgate.run.noise=SD give it known error rates"), line);
   }
 
   @Test
