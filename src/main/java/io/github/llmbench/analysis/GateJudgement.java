@@ -48,56 +48,74 @@ public record GateJudgement(
    * @param higherIsBetter whether a higher figure is better (a throughput)
    * @param outcome the test on the log ratio; empty when the gate was judged on the ratio's value
    *     (one run a side and no known noise)
-   * @param noise where the noise came from, for the gate line ({@link Noise#describe()}, or {@code
-   *     the runs' own trials, 5 and 5 trials})
+   * @param source where the noise came from: whether it knows how far two runs differ ({@link
+   *     Noise.Source#knowsRunNoise}), and so whether the design's error rates hold
+   * @param noise what the line says of the noise ({@link Noise#describe()}, or {@code the runs' own
+   *     trials, 5 and 5 trials})
    * @param trialsToDecide the trials a side at which the same noise makes the test decisive (both
    *     error rates held at the threshold): the planning figure; empty when none up to the cap
-   *     would, or without a noise figure
+   *     would, or without a run-to-run noise
    */
   public record Relative(
       GateDesign design,
       boolean higherIsBetter,
       Optional<GateDesign.Outcome> outcome,
+      Noise.Source source,
       String noise,
       OptionalInt trialsToDecide) {
 
     /**
+     * Whether the false alarm and the power the design asks hold for this verdict: only with a
+     * noise that knows how far two runs differ (and a test on it).
+     */
+    public boolean errorRatesKnown() {
+      return outcome.isPresent() && source.knowsRunNoise();
+    }
+
+    /**
      * {@code judged at false alarm 5%, power 90% at the threshold (+10.0%); noise: ...; smallest
-     * regression caught with power 90%: +23.1%, decisive from 12 trials a side}.
+     * regression caught with power 90%: +23.1%, decisive from 12 trials a side}; without a run
+     * noise, what the verdict cannot know and what it needs, and no error rate.
      */
     public String describe() {
-      if (outcome.isEmpty()) {
-        // judged on a value: no error rate can be claimed
+      if (outcome.isEmpty() && source.knowsRunNoise()) {
+        // a sequential test before its first look: nothing judged yet
         return "noise: " + noise;
       }
+      if (!errorRatesKnown()) {
+        return "error rates unknown: "
+            + Noise.RUN_NOISE_UNKNOWN
+            + "; this verdict is uncalibrated (noise: "
+            + noise
+            + "); "
+            + Noise.RUN_NOISE_NEEDED;
+      }
+      GateDesign.Outcome o = outcome.get();
       StringBuilder sb =
           new StringBuilder("judged at ")
               .append(design.rates().describe())
               .append(" (")
               .append(GateDesign.change(design.delta(), higherIsBetter))
               .append("); noise: ")
-              .append(noise);
-      outcome.ifPresent(
-          o -> {
-            sb.append(
-                String.format(
+              .append(noise)
+              .append(
+                  String.format(
+                      Locale.ROOT,
+                      "; smallest regression caught with power %.0f%%: %s",
+                      100 * design.rates().power(),
+                      GateDesign.change(o.smallestCaught(), higherIsBetter)));
+      if (!o.decisive() && design.delta() > 0) {
+        sb.append(
+            trialsToDecide.isPresent()
+                ? String.format(
                     Locale.ROOT,
-                    "; smallest regression caught with power %.0f%%: %s",
-                    100 * design.rates().power(),
-                    GateDesign.change(o.smallestCaught(), higherIsBetter)));
-            if (!o.decisive() && design.delta() > 0) {
-              sb.append(
-                  trialsToDecide.isPresent()
-                      ? String.format(
-                          Locale.ROOT,
-                          " (about %d trials a side would give that power at the threshold from"
-                              + " the same noise)",
-                          trialsToDecide.getAsInt())
-                      : " (no number of trials a side up to "
-                          + Verdicts.MAX_TRIALS_PLANNED
-                          + " would give that power at the threshold from the same noise)");
-            }
-          });
+                    " (about %d trials a side would give that power at the threshold from"
+                        + " the same noise)",
+                    trialsToDecide.getAsInt())
+                : " (no number of trials a side up to "
+                    + Verdicts.MAX_TRIALS_PLANNED
+                    + " would give that power at the threshold from the same noise)");
+      }
       return sb.toString();
     }
   }

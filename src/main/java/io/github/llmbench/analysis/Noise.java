@@ -1,6 +1,8 @@
 package io.github.llmbench.analysis;
 
+import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The noise a comparison of one figure is judged with, on the log scale, and where it was learned.
@@ -19,25 +21,116 @@ import java.util.Locale;
 public record Noise(
     Source source, double runVariance, double trialVariance, double df, int runs, int trials) {
 
-  /** Where a noise figure was learned. */
+  /**
+   * Where a noise figure was learned, and so whether it knows how far two runs differ: a test on
+   * two runs holds its error rates only when it does ({@link #knowsRunNoise}).
+   */
   public enum Source {
-    /** The two compared runs' own trials: few degrees of freedom, run offsets not separable. */
-    OWN_TRIALS("the runs' own trials"),
+    /**
+     * The two compared runs' own trials: few degrees of freedom, and blind to run offsets (a run's
+     * trials share its offset, so their spread says nothing of how far two runs differ).
+     */
+    OWN_TRIALS("the runs' own trials", false),
     /** Earlier runs of the same workload and testbed ({@code -Dhistory}). */
-    HISTORY("history"),
+    HISTORY("history", true),
+    /**
+     * The run-to-run part declared by the user ({@code -Dgate.run.noise}), the trial part measured
+     * on the compared runs' own trials.
+     */
+    DECLARED("declared", true),
     /** Interleaved pairs of trials of A and B ({@code -Dcandidate.url}): run offsets cancel. */
-    PAIRS("interleaved pairs");
+    PAIRS("interleaved pairs", true),
+    /** No noise at all: one trial a side and nothing known beyond the two runs. */
+    NONE("none", false);
 
     private final String label;
+    private final boolean knowsRunNoise;
 
-    Source(String label) {
+    Source(String label, boolean knowsRunNoise) {
       this.label = label;
+      this.knowsRunNoise = knowsRunNoise;
     }
 
     public String label() {
       return label;
     }
+
+    /**
+     * Whether a noise from here holds the run-to-run term, so that a test on it holds the error
+     * rates it states; without it a gate's false alarm and power are unknown, and it says so.
+     */
+    public boolean knowsRunNoise() {
+      return knowsRunNoise;
+    }
   }
+
+  /**
+   * A run-to-run noise declared by the user ({@code -Dgate.run.noise}): a run's log standard
+   * deviation beyond its trials' spread, taken as known (infinite degrees of freedom); its trial
+   * part is measured on the compared runs' trials ({@link #withTrials}).
+   *
+   * @param runSd the declared log standard deviation, in (0, 1)
+   */
+  public static Noise declared(double runSd) {
+    if (!(runSd > 0.0 && runSd < 1.0)) {
+      throw new IllegalArgumentException("a declared run noise must be in (0, 1): " + runSd);
+    }
+    return new Noise(Source.DECLARED, runSd * runSd, 0.0, Double.POSITIVE_INFINITY, 0, 0);
+  }
+
+  /**
+   * This noise at two compared runs, with what their own trials add ({@code runsTrials}: their
+   * pooled log variance, its degrees of freedom and trial count; empty with one trial a side): a
+   * noise learned from history has its own trial part and is itself; a declared one takes its trial
+   * part from the runs, its degrees of freedom Satterthwaite's for the log ratio at these trial
+   * counts (only the trial part is estimated), and without trials to measure it is taken as a run's
+   * whole spread.
+   */
+  public Noise atRuns(Optional<Noise> runsTrials, int baselineTrials, int candidateTrials) {
+    if (source != Source.DECLARED || runsTrials.isEmpty()) {
+      return this;
+    }
+    Noise m = runsTrials.get();
+    double trialPart = m.trialVariance() * (1.0 / baselineTrials + 1.0 / candidateTrials);
+    double total = 2.0 * runVariance + trialPart;
+    double satterthwaite =
+        trialPart > 0.0
+            ? total * total / (trialPart * trialPart / m.df())
+            : Double.POSITIVE_INFINITY;
+    return new Noise(Source.DECLARED, runVariance, m.trialVariance(), satterthwaite, 2, m.trials());
+  }
+
+  /**
+   * The trial-level noise of runs' own trials: the pooled log variance of the runs with two trials
+   * or more, on their degrees of freedom; no run-level part, as a run's trials share its offset and
+   * cannot see it. Empty when no run has two trials.
+   */
+  public static Optional<Noise> ofTrials(List<TrialValues> runs) {
+    double ss = 0.0;
+    int df = 0;
+    int withTrials = 0;
+    int trials = 0;
+    for (TrialValues run : runs) {
+      if (run.n() >= 2) {
+        LogScale l = LogScale.of(run);
+        ss += (run.n() - 1) * l.sdLog() * l.sdLog();
+        df += run.n() - 1;
+        withTrials++;
+        trials += run.n();
+      }
+    }
+    return df == 0
+        ? Optional.empty()
+        : Optional.of(new Noise(Source.OWN_TRIALS, 0.0, ss / df, df, withTrials, trials));
+  }
+
+  /** What a gate without run-to-run noise cannot know, for its lines. */
+  public static final String RUN_NOISE_UNKNOWN =
+      "run-to-run noise unknown: trials measure a run's own spread, not how far two runs differ";
+
+  /** What gives a gate its run-to-run noise, for its lines. */
+  public static final String RUN_NOISE_NEEDED =
+      "-Dhistory=DIR or -Dgate.run.noise=SD give it known error rates";
 
   public Noise {
     if (!(runVariance >= 0.0) || !(trialVariance >= 0.0)) {
@@ -78,6 +171,23 @@ public record Noise(
    * for a gate line.
    */
   public String describe() {
+    if (source == Source.DECLARED) {
+      String trialsPart =
+          trials == 0
+              ? "one trial a side, so the trials' own spread is not measured and is taken as"
+                  + " inside the declared noise"
+              : String.format(
+                  Locale.ROOT,
+                  "log sd %.3f between trials, from the runs' own %d trials; df %s",
+                  trialSd(),
+                  trials,
+                  Double.isInfinite(df) ? "inf" : String.format(Locale.ROOT, "%.1f", df));
+      return String.format(
+          Locale.ROOT,
+          "run-to-run noise declared by -Dgate.run.noise=%.3f, not measured by the kit; %s",
+          runSd(),
+          trialsPart);
+    }
     return String.format(
         Locale.ROOT,
         "%s: %d runs, %d trials, df %s, log sd %.3f between runs and %.3f between trials",

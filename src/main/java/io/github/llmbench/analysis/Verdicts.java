@@ -1,5 +1,6 @@
 package io.github.llmbench.analysis;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -112,22 +113,28 @@ public final class Verdicts {
    * power asked. The log ratio's standard error comes, in this order, from:
    *
    * <ol>
-   *   <li>{@code known} noise (history: {@link Noise#seOfLogRatio} at the two trial counts, its
-   *       degrees of freedom);
+   *   <li>{@code known} noise: learned from history ({@link Noise#seOfLogRatio} at the two trial
+   *       counts, its degrees of freedom), or declared ({@code -Dgate.run.noise}: the run part
+   *       declared, the trial part from the two runs' trials, {@link Noise#atRuns});
    *   <li>the two runs' own trials when each has two or more: Welch on the logs (standard error
    *       {@code sqrt(sd_a^2/n_a + sd_b^2/n_b)}, Welch–Satterthwaite degrees of freedom);
    *   <li>one side's trials when the other has a single trial (the bases differ): that side's log
    *       spread taken for both, {@code sd * sqrt(1/n_a + 1/n_b)}, {@code n - 1} degrees of
    *       freedom, and the noise line says so;
-   *   <li>none with one trial a side: a single run's within-run interval says nothing of run-to-run
-   *       noise, so the gate is judged on the ratio's value (FAIL beyond {@code 1 + threshold}),
-   *       and says so.
+   *   <li>none with one trial a side: the gate is judged on the ratio's value (FAIL beyond {@code 1
+   *       + threshold}), and says so.
    * </ol>
+   *
+   * Only the first holds how far two runs differ ({@link Noise.Source#knowsRunNoise}); the others
+   * are blind to it (a run's trials share its offset), so their verdicts keep the same rules but
+   * state no error rate: the judgement carries that its error rates are unknown, and what would
+   * give them.
    *
    * @param threshold the relative limit: {@code +0.10} with {@code higherIsBetter = false} (fail
    *     when b is 10% slower), {@code -0.10} with {@code higherIsBetter = true}
    * @param rates the false alarm and the power the gate is judged at
-   * @param known a noise figure learned elsewhere ({@code -Dhistory}), or empty
+   * @param known a run-to-run noise learned ({@code -Dhistory}) or declared ({@code
+   *     -Dgate.run.noise}), or empty
    */
   public static GateJudgement relativeGate(
       TrialValues a,
@@ -151,8 +158,8 @@ public final class Verdicts {
               design,
               higherIsBetter,
               Optional.empty(),
-              "one run a side: run-to-run noise unknown, judged on the ratio's value"
-                  + " (-Dtrials=N or -Dhistory=DIR give it)",
+              Noise.Source.NONE,
+              "one trial a side, judged on the ratio's value (FAIL beyond 1 + the threshold)",
               OptionalInt.empty());
       return new GateJudgement(
           fail ? GateVerdict.FAIL : GateVerdict.PASS,
@@ -172,10 +179,14 @@ public final class Verdicts {
             Math.exp(center + q * n.se()),
             2.0 * confidence - 1.0,
             Interval.Basis.TRIALS);
+    Noise.Source source = n.noise().source();
+    // more trials plan nothing where the run-to-run term is unknown: it does not shrink with them
     OptionalInt plan =
-        o.decisive() ? OptionalInt.empty() : design.trialsToDecide(n.noise(), MAX_TRIALS_PLANNED);
+        o.decisive() || !source.knowsRunNoise()
+            ? OptionalInt.empty()
+            : design.trialsToDecide(n.noise(), MAX_TRIALS_PLANNED);
     GateJudgement.Relative r =
-        new GateJudgement.Relative(design, higherIsBetter, Optional.of(o), n.text(), plan);
+        new GateJudgement.Relative(design, higherIsBetter, Optional.of(o), source, n.text(), plan);
     return new GateJudgement(
         o.verdict(),
         bounds,
@@ -187,25 +198,24 @@ public final class Verdicts {
 
   /**
    * The noise a relative gate is judged with: its standard error and degrees of freedom at these
-   * trial counts, the noise itself (for the planning figure) and where it came from.
+   * trial counts, the noise itself (its source; the planning figure) and what the line says of it.
    */
   private record NoiseAt(double se, double df, Noise noise, String text) {}
 
   private static Optional<NoiseAt> noiseOf(TrialValues a, TrialValues b, Optional<Noise> known) {
     int na = a.n();
     int nb = b.n();
+    Optional<Noise> trials = Noise.ofTrials(List.of(a, b));
     if (known.isPresent()) {
-      Noise k = known.get();
+      Noise k = known.get().atRuns(trials, na, nb);
       return Optional.of(new NoiseAt(k.seOfLogRatio(na, nb), k.df(), k, k.describe()));
     }
+    if (trials.isEmpty()) {
+      return Optional.empty();
+    }
+    Noise own = trials.get();
     if (na >= 2 && nb >= 2) {
-      LogScale la = LogScale.of(a);
-      LogScale lb = LogScale.of(b);
-      LogScale d = LogScale.difference(la, lb);
-      double va = la.sdLog() * la.sdLog();
-      double vb = lb.sdLog() * lb.sdLog();
-      double pooled = ((na - 1) * va + (nb - 1) * vb) / (na + nb - 2);
-      Noise own = new Noise(Noise.Source.OWN_TRIALS, 0.0, pooled, na + nb - 2, 2, na + nb);
+      LogScale d = LogScale.difference(LogScale.of(a), LogScale.of(b));
       return Optional.of(
           new NoiseAt(
               d.seLow(),
@@ -218,28 +228,21 @@ public final class Verdicts {
                   nb,
                   d.dfLow())));
     }
-    if (na == 1 && nb == 1) {
-      return Optional.empty();
-    }
-    TrialValues many = na >= 2 ? a : b;
-    LogScale l = LogScale.of(TrialValues.of(many.values()));
-    double v = l.sdLog() * l.sdLog();
-    Noise own = new Noise(Noise.Source.OWN_TRIALS, 0.0, v, many.n() - 1, 1, many.n());
     return Optional.of(
         new NoiseAt(
-            l.sdLog() * Math.sqrt(1.0 / na + 1.0 / nb),
-            many.n() - 1,
+            own.seOfLogRatio(na, nb),
+            own.df(),
             own,
             String.format(
                 Locale.ROOT,
                 "the bases differ: the baseline has %d trial%s, this run %d; the spread of the"
-                    + " %d trials of %s, taken for both sides (df %d)",
+                    + " %d trials of %s, taken for both sides (df %.0f)",
                 na,
                 na == 1 ? "" : "s",
                 nb,
-                many.n(),
+                own.trials(),
                 na >= 2 ? "the baseline" : "this run",
-                many.n() - 1)));
+                own.df())));
   }
 
   /**

@@ -86,7 +86,9 @@ public final class GateCheck {
               perGateConfidence,
               noise.of(where, g.metric()));
       if (j != null) {
-        j = j.withFamily(family);
+        if (inFamily(j)) {
+          j = j.withFamily(family);
+        }
         pass =
             j.verdict() == GateVerdict.PASS
                 || (j.verdict() == GateVerdict.INCONCLUSIVE && judging.inconclusivePasses());
@@ -94,6 +96,34 @@ public final class GateCheck {
       results.add(new GateResult(g, where, limit, figure, pass, j));
     }
     return results;
+  }
+
+  /** Whether a judgement counts in the family: its false alarm is known. */
+  private static boolean inFamily(GateJudgement j) {
+    return j.relative().map(GateJudgement.Relative::errorRatesKnown).orElse(true);
+  }
+
+  /**
+   * The gates block's line on the relative gates x levels judged without a run-to-run noise: their
+   * verdicts are uncalibrated, their error rates unknown and not in the family-wise figure; empty
+   * when there are none.
+   */
+  public static Optional<String> uncalibratedLine(List<GateResult> results) {
+    long n =
+        results.stream().map(GateResult::judgement).filter(j -> j != null && !inFamily(j)).count();
+    if (n == 0) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "Uncalibrated: "
+            + n
+            + " relative gate"
+            + (n == 1 ? "" : "s")
+            + " x levels judged without run-to-run noise, their error rates unknown and not"
+            + " counted in a family-wise figure: "
+            + Noise.RUN_NOISE_UNKNOWN
+            + "; "
+            + Noise.RUN_NOISE_NEEDED);
   }
 
   /**
@@ -111,9 +141,11 @@ public final class GateCheck {
   }
 
   /**
-   * Whether a gate at a level will be judged on an interval, at its false alarm: a relative one
-   * with samples on both sides and a noise figure (trials on a side, or history); an absolute one
-   * on trials, or on one run's interval of a mean.
+   * Whether a gate at a level will be judged on an interval at a false alarm it holds: a relative
+   * one with samples on both sides and a run-to-run noise (history, or declared); an absolute one
+   * on trials, or on one run's interval of a mean. A relative gate on the runs' own trials alone is
+   * judged, but its false alarm is unknown: dividing it by k would hold nothing, so it is not
+   * counted.
    */
   private static boolean judgeable(
       Gate g, LevelFigures run, LevelFigures baseline, Optional<Noise> noise) {
@@ -123,7 +155,7 @@ public final class GateCheck {
     }
     if (g.limit().relative()) {
       TrialValues theirs = baseline.samples().get(g.metric());
-      return theirs != null && (noise.isPresent() || mine.n() >= 2 || theirs.n() >= 2);
+      return theirs != null && noise.map(n -> n.source().knowsRunNoise()).orElse(false);
     }
     return mine.n() >= 2 || (mine.withinRun() != null && !isPercentile(g.metric()));
   }

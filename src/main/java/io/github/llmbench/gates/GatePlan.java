@@ -11,10 +11,11 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
- * What the relative gates can decide, said before any load: per gate and level, from the noise
- * known then (history, else the baseline's own trials' spread), whether the planned trials hold
- * both error rates at the threshold, and the smallest regression they would catch with the power
- * asked. A plan, not a promise: the run's own trials measure the noise again. Pure.
+ * What the relative gates can decide, said before any load: per gate and level, from the run-to-run
+ * noise known then (history, or declared by {@code -Dgate.run.noise}), whether the planned trials
+ * hold both error rates at the threshold, and the smallest regression they would catch with the
+ * power asked; without one, in one line, that its error rates are unknown and what would give them.
+ * A plan, not a promise: the run's own trials measure the noise again. Pure.
  */
 final class GatePlan {
   private GatePlan() {}
@@ -50,47 +51,66 @@ final class GatePlan {
   private record Known(Noise noise, double df, String from) {}
 
   /**
-   * The noise known before the load: history's, else the baseline's own trials' spread (two or
-   * more), with the degrees of freedom the gate will have; empty for a one-trial baseline.
+   * The noise known before the load: a run-to-run noise (history's, or one declared, its trial part
+   * the baseline's own trials' spread), else the baseline's own trials' spread (two or more, blind
+   * to run-to-run noise: {@link Noise.Source#knowsRunNoise}), with the degrees of freedom the gate
+   * will have; empty for a one-trial baseline without a run-to-run noise.
    */
-  private static Optional<Known> known(TrialValues base, int nb, Optional<Noise> history) {
+  private static Optional<Known> known(TrialValues base, int nb, Optional<Noise> runNoise) {
     int na = base.n();
-    if (history.isPresent()) {
-      return Optional.of(new Known(history.get(), history.get().df(), history.get().describe()));
+    Optional<Noise> baseTrials =
+        Noise.ofTrials(List.of(base))
+            .map(
+                t ->
+                    new Noise(
+                        t.source(), 0, t.trialVariance(), nb >= 2 ? na + nb - 2 : na - 1, 1, na));
+    if (runNoise.isPresent()) {
+      Noise n = runNoise.get().atRuns(baseTrials, na, nb);
+      String later =
+          baseTrials.isEmpty() && nb >= 2 && n.source() == Noise.Source.DECLARED
+              ? "; this run's " + nb + " trials add their spread after the load, so this is a floor"
+              : "";
+      return Optional.of(new Known(n, n.df(), n.describe() + later));
     }
-    if (na < 2) {
-      return Optional.empty();
-    }
-    double[] x = base.values();
-    double mean = 0;
-    for (double v : x) {
-      mean += Math.log(v) / na;
-    }
-    double ss = 0;
-    for (double v : x) {
-      ss += (Math.log(v) - mean) * (Math.log(v) - mean);
-    }
-    Noise noise = new Noise(Noise.Source.OWN_TRIALS, 0, ss / (na - 1), na - 1, 1, na);
-    return Optional.of(
-        new Known(
-            noise,
-            nb >= 2 ? na + nb - 2 : na - 1,
-            String.format(
-                Locale.ROOT, "the baseline's own %d trials, log sd %.3f", na, noise.trialSd())));
+    return baseTrials.map(
+        t ->
+            new Known(
+                t,
+                t.df(),
+                String.format(
+                    Locale.ROOT, "the baseline's own %d trials, log sd %.3f", na, t.trialSd())));
   }
 
-  /** What a one-trial baseline's gate will do, as no noise is known before the load. */
+  /** What a one-trial baseline's gate will do without a run-to-run noise. */
   private static String unplanned(int nb) {
     if (nb == 1) {
-      return "one run a side (the baseline has 1 trial, -Dtrials=1): run-to-run noise unknown, so"
-          + " a one-run gate can't be planned and is judged on the ratio's value (-Dtrials=N or"
-          + " -Dhistory=DIR give it a noise)";
+      return "one trial a side (the baseline has 1 trial, -Dtrials=1): run-to-run noise unknown,"
+          + " so the gate can't be planned and is judged on the ratio's value, its error rates"
+          + " unknown; "
+          + Noise.RUN_NOISE_NEEDED;
     }
     return String.format(
-        Locale.ROOT,
-        "the baseline has 1 trial, this run %d: no noise known before the load; the bases"
-            + " differ, and the gate will take this run's trials' spread for both sides",
-        nb);
+            Locale.ROOT,
+            "the baseline has 1 trial, this run %d: the bases differ, and the gate will take this"
+                + " run's trials' spread for both sides; ",
+            nb)
+        + Noise.RUN_NOISE_UNKNOWN
+        + ", so its error rates are unknown; "
+        + Noise.RUN_NOISE_NEEDED;
+  }
+
+  /**
+   * The plan of a gate whose noise is the baseline's own trials' alone: it will be judged, but no
+   * error rate or power can be planned.
+   */
+  private static String uncalibrated(int na, int nb, String from) {
+    return String.format(
+            Locale.ROOT, "%d trial%s against the baseline's %d: ", nb, nb == 1 ? "" : "s", na)
+        + Noise.RUN_NOISE_UNKNOWN
+        + ", so the gate will be judged on the trials' test with its error rates unknown (noise: "
+        + from
+        + "); "
+        + Noise.RUN_NOISE_NEEDED;
   }
 
   private static String line(
@@ -115,6 +135,9 @@ final class GatePlan {
     Noise noise = k.get().noise();
     double df = k.get().df();
     String from = k.get().from();
+    if (!noise.source().knowsRunNoise()) {
+      return head + uncalibrated(na, nb, from) + warning;
+    }
     GateDesign design = GateDesign.of(rates, g.limit().value() / 100, !g.upperBound());
     double se = noise.seOfLogRatio(na, nb);
     boolean decisive = design.decisive(se, df);

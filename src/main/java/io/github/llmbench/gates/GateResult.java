@@ -36,8 +36,9 @@ public record GateResult(
    * What the judgement says, for the console and gates.xml: the ratio (or figure) with its
    * one-sided bounds, and for a relative gate the two error rates it was judged at, where its noise
    * came from, the smallest regression it catches with that power and, for a test the noise leaves
-   * undecidable, the trials a side that would give that power (the planning figure); empty for a
-   * gate without a judgement.
+   * undecidable, the trials a side that would give that power (the planning figure); a relative
+   * gate without a run-to-run noise says its error rates are unknown and what would give them;
+   * empty for a gate without a judgement.
    */
   public String judgementText() {
     if (judgement == null) {
@@ -47,7 +48,11 @@ public record GateResult(
     boolean ratio = gate.limit().relative();
     StringBuilder sb = new StringBuilder();
     if (b.isKnown()) {
-      String scope = b.basis() == Interval.Basis.TRIALS ? "across trials" : "within this run only";
+      boolean runsUnknown = judgement.relative().map(r -> !r.errorRatesKnown()).orElse(false);
+      String scope =
+          runsUnknown
+              ? "from the trials' spread alone (how far two runs differ is not in them)"
+              : b.basis() == Interval.Basis.TRIALS ? "across trials" : "within this run only";
       String unit = ratio ? "" : " " + gate.unit();
       String number = ratio ? "%.3f" : "%.2f";
       sb.append(

@@ -2,12 +2,15 @@ package io.github.llmbench.gates;
 
 import io.github.llmbench.analysis.GateVerdict;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Gate results as JUnit XML ({@code llm/gates.xml}), the format CI systems show as test results:
  * one test case per gate and level, a {@code <failure>} for each broken one, a {@code <skipped>}
  * for an inconclusive one that passed ({@code -Dgate.inconclusive=pass}); a gate judged on an
- * interval says it in {@code <system-out>}.
+ * interval says it in {@code <system-out>}; the suite's properties carry the family-wise false
+ * alarm and, where relative gates were judged without run-to-run noise, that their error rates are
+ * unknown ({@code uncalibrated}).
  */
 public final class GatesXml {
   private GatesXml() {}
@@ -26,12 +29,14 @@ public final class GatesXml {
         .append("\" errors=\"0\" skipped=\"")
         .append(skipped)
         .append("\">\n");
-    GateCheck.familyLine(results)
-        .ifPresent(
-            line ->
-                sb.append("  <properties>\n    <property name=\"family-wise\" value=\"")
-                    .append(escape(line))
-                    .append("\"/>\n  </properties>\n"));
+    Optional<String> family = GateCheck.familyLine(results);
+    Optional<String> uncalibrated = GateCheck.uncalibratedLine(results);
+    if (family.isPresent() || uncalibrated.isPresent()) {
+      sb.append("  <properties>\n");
+      family.ifPresent(line -> property(sb, "family-wise", line));
+      uncalibrated.ifPresent(line -> property(sb, "uncalibrated", line));
+      sb.append("  </properties>\n");
+    }
     for (GateResult r : results) {
       sb.append("  <testcase classname=\"gates.")
           .append(escape(r.level()))
@@ -54,6 +59,14 @@ public final class GatesXml {
       sb.append("  </testcase>\n");
     }
     return sb.append("</testsuite>\n").toString();
+  }
+
+  private static void property(StringBuilder sb, String name, String value) {
+    sb.append("    <property name=\"")
+        .append(name)
+        .append("\" value=\"")
+        .append(escape(value))
+        .append("\"/>\n");
   }
 
   static String escape(String s) {

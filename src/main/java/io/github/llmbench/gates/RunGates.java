@@ -1,5 +1,6 @@
 package io.github.llmbench.gates;
 
+import io.github.llmbench.core.Level;
 import io.github.llmbench.endpoints.Endpoint;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.GateSettings;
@@ -17,8 +18,8 @@ import java.util.TreeMap;
  *
  * @param baseline the {@code -Dbaseline} path as given
  * @param baselineFigures the baseline's figures ({@link RunFigures#NONE} without a baseline)
- * @param noise the noise known for relative gates beyond the runs' own trials ({@code -Dhistory});
- *     {@link GateNoise#NONE} by default
+ * @param noise the run-to-run noise known for relative gates beyond the runs' own trials ({@code
+ *     -Dhistory}, else {@code -Dgate.run.noise}); {@link GateNoise#NONE} by default
  */
 public record RunGates(
     GateSet set, Optional<String> baseline, RunFigures baselineFigures, GateNoise noise) {
@@ -26,9 +27,13 @@ public record RunGates(
   public static final RunGates NONE =
       new RunGates(GateSet.none(), Optional.empty(), RunFigures.NONE, GateNoise.NONE);
 
-  /** These gates judged with noise learned elsewhere (history) where it is known. */
+  /**
+   * These gates judged with noise learned elsewhere (history) where it is known, else with the
+   * noise they had (declared by {@code -Dgate.run.noise}): measured beats declared, figure by
+   * figure.
+   */
   public RunGates withNoise(GateNoise known) {
-    return new RunGates(set, baseline, baselineFigures, known);
+    return new RunGates(set, baseline, baselineFigures, known.orElse(noise));
   }
 
   /** Checks the gates on this run's figures against the baseline's, with the known noise. */
@@ -76,9 +81,36 @@ public record RunGates(
       throw new SettingsException(
           "A relative gate (+N%) needs a baseline run: -Dbaseline=<run folder or its llm/summary.json>");
     }
+    typed.runNoise().ifPresent(sd -> checkRunNoise(sd, set, relativeBase));
     RunFigures figures =
         baseline.map(b -> GatesFile.baselineFigures(Path.of(b))).orElse(RunFigures.NONE);
-    return new RunGates(set, baseline, figures, GateNoise.NONE);
+    GateNoise declared = typed.runNoise().map(GateNoise::declared).orElse(GateNoise.NONE);
+    return new RunGates(set, baseline, figures, declared);
+  }
+
+  /**
+   * A declared run-to-run noise is a stored baseline's: refused where nothing would use it (an
+   * interleaved A/B run, whose pairs cancel it; a run without a relative gate).
+   *
+   * @throws SettingsException one line, before any load
+   */
+  private static void checkRunNoise(double sd, GateSet set, RelativeBase relativeBase) {
+    String given = "-D" + GateSettings.GATE_RUN_NOISE.name() + "=" + Level.plainNumber(sd);
+    String drop = "drop -D" + GateSettings.GATE_RUN_NOISE.name();
+    if (relativeBase == RelativeBase.OWN_PAIRS) {
+      throw new SettingsException(
+          given
+              + " is a stored baseline's run-to-run noise: an interleaved A/B run's pairs cancel"
+              + " it; "
+              + drop);
+    }
+    if (!set.needsBaseline()) {
+      throw new SettingsException(
+          given
+              + " is the run-to-run noise of a relative gate (-Dgate.tpot.mean=+10%) against"
+              + " -Dbaseline, and this run has none: add one, or "
+              + drop);
+    }
   }
 
   /**

@@ -51,7 +51,8 @@ public final class HistoryNoise {
         + n
         + " run(s) of this key, "
         + MIN_RUNS
-        + " needed to learn the noise; relative gates are judged on the runs' own trials";
+        + " needed to learn the noise; relative gates fall back to -Dgate.run.noise where declared,"
+        + " else to the runs' own trials (their error rates then unknown)";
   }
 
   /** Whether the key has enough runs for a noise (of a figure every run has). */

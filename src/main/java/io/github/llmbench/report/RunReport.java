@@ -105,6 +105,7 @@ public record RunReport(
               : "=================== Gates ====================");
       gates.forEach(r -> console.println(r.line()));
       GateCheck.familyLine(gates).ifPresent(console::println);
+      GateCheck.uncalibratedLine(gates).ifPresent(console::println);
       write(
           files.gatesXml(),
           GatesXml.of(gates, "gatling-llm-bench gates" + (merged ? " (merged)" : "")));

@@ -4,6 +4,7 @@ import io.github.llmbench.analysis.GateDesign;
 import io.github.llmbench.analysis.GateJudgement;
 import io.github.llmbench.analysis.GateVerdict;
 import io.github.llmbench.analysis.Interval;
+import io.github.llmbench.analysis.Noise;
 import io.github.llmbench.analysis.SequentialTest;
 import io.github.llmbench.gates.Gate;
 import io.github.llmbench.gates.GateResult;
@@ -191,7 +192,7 @@ final class AbGateTrack {
             n,
             n < 2 ? Double.NaN : sd(mean));
     return new GateJudgement.Relative(
-        design, !gate.upperBound(), outcome, noise, OptionalInt.empty());
+        design, !gate.upperBound(), outcome, Noise.Source.PAIRS, noise, OptionalInt.empty());
   }
 
   private double sd(double mean) {

@@ -1,6 +1,7 @@
 package io.github.llmbench.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -220,7 +221,8 @@ class VerdictsTest {
     assertEquals(Interval.Basis.NONE, beyond.bounds().basis());
     assertTrue(beyond.relative().orElseThrow().outcome().isEmpty());
     assertTrue(
-        beyond.relative().orElseThrow().noise().startsWith("one run a side"), beyond.toString());
+        beyond.relative().orElseThrow().noise().startsWith("one trial a side"), beyond.toString());
+    assertFalse(beyond.relative().orElseThrow().errorRatesKnown(), beyond.toString());
     double justAbove = c.ratio().estimate() * 1.005 - 1;
     assertEquals(GateVerdict.PASS, gate(a, b, justAbove, false).verdict());
 

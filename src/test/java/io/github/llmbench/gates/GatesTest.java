@@ -56,9 +56,17 @@ class GatesTest {
 
   private static GateResult checkOne(
       Map<String, String> gates, LevelFigures now, LevelFigures baseline) {
+    return checkOne(gates, now, baseline, GateNoise.NONE);
+  }
+
+  private static GateResult checkOne(
+      Map<String, String> gates, LevelFigures now, LevelFigures baseline, GateNoise noise) {
     List<GateResult> results =
         GateCheck.check(
-            GateSet.parse(gates, "-Dgate."), run(Map.of("c8", now)), run(Map.of("c8", baseline)));
+            GateSet.parse(gates, "-Dgate."),
+            run(Map.of("c8", now)),
+            run(Map.of("c8", baseline)),
+            noise);
     assertEquals(1, results.size(), results.toString());
     return results.get(0);
   }
@@ -71,13 +79,17 @@ class GatesTest {
     assertEquals(GateVerdict.FAIL, slower.verdict(), slower.line());
     assertFalse(slower.pass());
     assertTrue(slower.line().contains("ratio to baseline 1.29"), slower.line());
-    assertTrue(slower.line().contains("across trials"), slower.line());
+    // the runs' own trials alone: the verdict stands, but it states no error rate
+    assertTrue(slower.line().contains("from the trials' spread alone"), slower.line());
+    assertTrue(slower.line().contains("error rates unknown"), slower.line());
+    assertFalse(slower.line().contains("false alarm"), slower.line());
 
     GateResult same = checkOne(tenPct, trials(10.2, 9.8, 10.0, 10.3, 9.9), base);
     assertEquals(GateVerdict.PASS, same.verdict(), same.line());
 
     // two noisy trials a side, 8% slower: neither within 10% nor beyond it with 95% confidence
-    GateResult unsure = checkOne(tenPct, trials(10.0, 11.6), trials(9.5, 10.5));
+    GateNoise declared = GateNoise.declared(0.01);
+    GateResult unsure = checkOne(tenPct, trials(10.0, 11.6), trials(9.5, 10.5), declared);
     assertEquals(GateVerdict.INCONCLUSIVE, unsure.verdict(), unsure.line());
     assertTrue(unsure.pass(), "inconclusive passes by default");
     assertTrue(unsure.line().startsWith("INCONCLUSIVE c8"), unsure.line());
@@ -87,16 +99,22 @@ class GatesTest {
         unsure.line().contains("judged at false alarm 5%, power 90% at the threshold (+10.0%)"),
         unsure.line());
     assertTrue(
-        unsure.line().contains("noise: the runs' own trials, 2 and 2 trials"), unsure.line());
+        unsure
+            .line()
+            .contains(
+                "noise: run-to-run noise declared by -Dgate.run.noise=0.010, not measured by the"
+                    + " kit; log sd 0.090 between trials"),
+        unsure.line());
     assertTrue(
         unsure.line().contains("smallest regression caught with power 90%: +"), unsure.line());
-    assertTrue(unsure.line().contains("trials a side would give that power"), unsure.line());
+    assertTrue(unsure.line().contains("trials a side"), unsure.line());
     assertTrue(unsure.line().contains("warning: a relative gate on a percentile"), unsure.line());
     GateResult strict =
         checkOne(
             Map.of("tpot.p99", "+10%", "inconclusive", "fail"),
             trials(10.0, 11.6),
-            trials(9.5, 10.5));
+            trials(9.5, 10.5),
+            declared);
     assertEquals(GateVerdict.INCONCLUSIVE, strict.verdict());
     assertFalse(strict.pass(), "-Dgate.inconclusive=fail");
 
@@ -344,8 +362,9 @@ class GatesTest {
     // the power changes the verdict: at 80% the same noise decides what 99% leaves open
     LevelFigures base = trials(10.0, 10.4, 9.7, 10.1, 9.9);
     LevelFigures now = trials(10.3, 10.6, 10.0, 10.5, 10.2);
-    GateResult low = checkOne(Map.of("tpot.p99", "+5%", "power", "0.8"), now, base);
-    GateResult high = checkOne(Map.of("tpot.p99", "+5%", "power", "0.99"), now, base);
+    GateNoise quiet = GateNoise.declared(0.005);
+    GateResult low = checkOne(Map.of("tpot.p99", "+5%", "power", "0.8"), now, base, quiet);
+    GateResult high = checkOne(Map.of("tpot.p99", "+5%", "power", "0.99"), now, base, quiet);
     assertTrue(low.line().contains("power 80%"), low.line());
     assertTrue(high.line().contains("power 99%"), high.line());
     assertTrue(
@@ -359,9 +378,23 @@ class GatesTest {
     LevelFigures now = trials(10.2, 9.8, 10.0, 10.3, 9.9);
     Map<String, LevelFigures> levels = Map.of("c8", now, "c16", now, "c32", now);
     Map<String, LevelFigures> baseLevels = Map.of("c8", base, "c16", base, "c32", base);
-    List<GateResult> plain =
+    GateNoise declared = GateNoise.declared(0.02);
+    // without a run-to-run noise the gates' false alarms are unknown: no family-wise figure
+    List<GateResult> blind =
         GateCheck.check(
             GateSet.parse(Map.of("tpot.p99", "+20%"), "-Dgate."), run(levels), run(baseLevels));
+    assertTrue(GateCheck.familyLine(blind).isEmpty(), blind.toString());
+    String uncalibrated = GateCheck.uncalibratedLine(blind).orElseThrow();
+    assertTrue(uncalibrated.startsWith("Uncalibrated: 3 relative gates x levels"), uncalibrated);
+    assertFalse(uncalibrated.contains("false alarm"), uncalibrated);
+    assertTrue(GatesXml.of(blind, "gates").contains("<property name=\"uncalibrated\""));
+    List<GateResult> plain =
+        GateCheck.check(
+            GateSet.parse(Map.of("tpot.p99", "+20%"), "-Dgate."),
+            run(levels),
+            run(baseLevels),
+            declared);
+    assertTrue(GateCheck.uncalibratedLine(plain).isEmpty(), plain.toString());
     String line = GateCheck.familyLine(plain).orElseThrow();
     // 3 levels at 5%: 1 - 0.95^3 = 14.3%, Bonferroni 15%
     assertTrue(line.contains("3 gates x levels"), line);
@@ -372,7 +405,8 @@ class GatesTest {
         GateCheck.check(
             GateSet.parse(Map.of("tpot.p99", "+20%", "family", "bonferroni"), "-Dgate."),
             run(levels),
-            run(baseLevels));
+            run(baseLevels),
+            declared);
     assertEquals(1 - 0.05 / 3, held.get(0).judgement().confidence(), 1e-12);
     assertTrue(held.get(0).line().contains("false alarm 1.67%"), held.get(0).line());
     assertTrue(GateCheck.familyLine(held).orElseThrow().contains("at most 5%"));
@@ -383,7 +417,8 @@ class GatesTest {
                 GateCheck.check(
                     GateSet.parse(Map.of("c8.tpot.p99", "+20%"), "-Dgate."),
                     run(levels),
-                    run(baseLevels)))
+                    run(baseLevels),
+                    declared))
             .isEmpty());
   }
 
@@ -398,8 +433,12 @@ class GatesTest {
                 GateSet.parse(gate, "-Dgate."), run(Map.of("c8", slower)), run(Map.of("c8", base)))
             .get(0);
     assertEquals(GateVerdict.FAIL, value.verdict());
-    assertTrue(value.line().contains("one run a side: run-to-run noise unknown"), value.line());
+    assertTrue(
+        value.line().contains("one trial a side, judged on the ratio's value"), value.line());
+    assertTrue(
+        value.line().contains("error rates unknown: run-to-run noise unknown"), value.line());
     assertTrue(!value.line().contains("power 90%"), "a value has no error rates: " + value.line());
+    assertFalse(value.line().contains("false alarm"), value.line());
     // history: 30 runs of log sd 0.02 between runs and 0.03 between trials
     Noise history = new Noise(Noise.Source.HISTORY, 0.0004, 0.0009, 60, 30, 90);
     GateNoise known = GateNoise.of(Map.of(GateNoise.key("c8", TPOT_P99), history));
@@ -425,27 +464,47 @@ class GatesTest {
   @Test
   void beforeTheLoadEachRelativeGateSaysWhetherThePlannedTrialsCanDecideIt() {
     Map<String, String> gates = Map.of("tpot.p99", "+10%");
+    LevelFigures steady = trials(10.0, 10.1, 9.95, 10.05, 10.0);
     RunGates quiet =
         new RunGates(
             GateSet.parse(gates, "-Dgate."),
             Optional.of("base"),
-            run(Map.of("c8", trials(10.0, 10.1, 9.95, 10.05, 10.0))),
-            GateNoise.NONE);
+            run(Map.of("c8", steady)),
+            GateNoise.declared(0.01));
     String can = quiet.plan(5).get(0);
     assertTrue(can.startsWith("c8 tpot.p99 +10.0%: 5 trials against the baseline's 5 can"), can);
     assertTrue(can.contains("false alarm 5%, power 90% at the threshold"), can);
     assertTrue(can.contains("the smallest regression caught with power 90%: +"), can);
-    assertTrue(can.contains("noise: the baseline's own 5 trials, log sd 0.00"), can);
+    assertTrue(
+        can.contains(
+            "noise: run-to-run noise declared by -Dgate.run.noise=0.010, not measured by the kit;"
+                + " log sd 0.00"),
+        can);
     assertTrue(can.contains("warning: a relative gate on a percentile under 20%"), can);
+    // the baseline's own trials alone: no error rate planned, and the line says what is missing
+    RunGates blind =
+        new RunGates(
+            GateSet.parse(gates, "-Dgate."),
+            Optional.of("base"),
+            run(Map.of("c8", steady)),
+            GateNoise.NONE);
+    String unknown = blind.plan(5).get(0);
+    assertTrue(
+        unknown.startsWith(
+            "c8 tpot.p99 +10.0%: 5 trials against the baseline's 5: run-to-run noise unknown:"
+                + " trials measure a run's own spread, not how far two runs differ"),
+        unknown);
+    StoredBaselineRunNoiseTest.assertSaysRunNoiseUnknown(unknown);
     RunGates noisy =
         new RunGates(
             GateSet.parse(gates, "-Dgate."),
             Optional.of("base"),
             run(Map.of("c8", trials(10.0, 12.0, 8.5, 11.0, 9.0))),
-            GateNoise.NONE);
+            GateNoise.declared(0.05));
     String cannot = noisy.plan(3).get(0);
     assertTrue(cannot.contains("3 trials against the baseline's 5 cannot decide it"), cannot);
-    assertTrue(cannot.contains("trials a side would give that power at the threshold"), cannot);
+    // the run-to-run term does not shrink with trials: none up to the cap would decide
+    assertTrue(cannot.contains("no number of trials a side up to 100"), cannot);
     RunGates oneRun =
         new RunGates(
             GateSet.parse(gates, "-Dgate."),
@@ -453,9 +512,10 @@ class GatesTest {
             run(Map.of("c8", trials(10.0))),
             GateNoise.NONE);
     assertTrue(
-        oneRun.plan(1).get(0).contains("a one-run gate can't be planned"),
-        oneRun.plan(1).toString());
+        oneRun.plan(1).get(0).contains("the gate can't be planned"), oneRun.plan(1).toString());
     assertTrue(oneRun.plan(5).get(0).contains("the bases differ"), oneRun.plan(5).toString());
+    oneRun.plan(1).forEach(l -> assertFalse(l.contains("false alarm"), l));
+    oneRun.plan(5).forEach(l -> assertFalse(l.contains("false alarm"), l));
     assertTrue(
         new RunGates(
                 GateSet.parse(Map.of("tpot.p99", "300"), "-Dgate."),

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.Noise;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
@@ -36,6 +37,39 @@ class RunGatesTest {
 
   private static String error(Map<String, String> props) {
     return assertThrows(SettingsException.class, () -> gates(props)).getMessage();
+  }
+
+  @Test
+  void aDeclaredRunNoiseJudgesEveryRelativeGateAndIsRefusedWhereNoneCanUseIt(@TempDir Path dir)
+      throws Exception {
+    Path base = dir.resolve("summary.json");
+    Files.writeString(base, "{\"levels\":{\"c4\":{\"completed\":50}}}");
+    RunGates declared =
+        gates(
+            Map.of(
+                "gate.tpot.mean", "+10%", "baseline", base.toString(), "gate.run.noise", "0.07"));
+    Noise n = declared.noise().of("c4", GateMetric.parse("tpot.mean").orElseThrow()).orElseThrow();
+    assertEquals(Noise.Source.DECLARED, n.source());
+    assertEquals(0.07, n.runSd(), 1e-12);
+    // history, where it knows the figure, is measured and comes first
+    Noise history = new Noise(Noise.Source.HISTORY, 0.0004, 0.0009, 60, 30, 90);
+    GateMetric tpot = GateMetric.parse("tpot.mean").orElseThrow();
+    RunGates both = declared.withNoise(GateNoise.of(Map.of(GateNoise.key("c4", tpot), history)));
+    assertEquals(Noise.Source.HISTORY, both.noise().of("c4", tpot).orElseThrow().source());
+    assertEquals(Noise.Source.DECLARED, both.noise().of("c8", tpot).orElseThrow().source());
+    assertEquals(
+        "-Dgate.run.noise=0.07 is the run-to-run noise of a relative gate (-Dgate.tpot.mean=+10%)"
+            + " against -Dbaseline, and this run has none: add one, or drop -Dgate.run.noise",
+        error(Map.of("gate.run.noise", "0.07")));
+    assertEquals(
+        "-Dgate.run.noise=0.07 is a stored baseline's run-to-run noise: an interleaved A/B run's"
+            + " pairs cancel it; drop -Dgate.run.noise",
+        error(
+            Map.of(
+                "base.url", "http://127.0.0.1:1",
+                "candidate.url", "http://127.0.0.1:2",
+                "gate.tpot.mean", "+10%",
+                "gate.run.noise", "0.07")));
   }
 
   @Test
