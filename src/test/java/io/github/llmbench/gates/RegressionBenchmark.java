@@ -1,10 +1,16 @@
 package io.github.llmbench.gates;
 
 import io.github.llmbench.analysis.ChangePoints;
+import io.github.llmbench.analysis.Noise;
+import io.github.llmbench.analysis.TrialValues;
+import io.github.llmbench.core.LatencyFigure;
+import io.github.llmbench.core.Metric;
+import io.github.llmbench.core.Statistic;
 import io.github.llmbench.history.HistoryLine;
 import io.github.llmbench.records.RunFiles;
 import io.github.llmbench.simulations.ServingBenchmarkSimulation;
 import io.github.llmbench.summary.AbFigures;
+import io.github.llmbench.summary.LevelSummary;
 import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.CpuQuota;
 import io.github.llmbench.testing.GatlingProcess;
@@ -50,8 +56,11 @@ import org.apache.commons.statistics.distribution.BetaDistribution;
  * and a plain run, each against the plain run before it as {@code -Dbaseline} and with the
  * history's noise (each against its own copy of the history, so verdict runs do not feed it);
  * {@code changepoints} runs no load: it builds series from a finished {@code history} benchmark's
- * runs under {@code --out} and counts where the change points fall. Run folders already under
- * {@code --out} are read again instead of run.
+ * runs under {@code --out} and counts where the change points fall; {@code stored} gives each
+ * verdict two runs of its own, a baseline and a plain (or, with {@code --ab true}, also a capped)
+ * run against it as {@code -Dbaseline} with no history: the path most pipelines take, its error
+ * rates as the gate states them (or not) from {@code --props}, e.g. {@code gate.run.noise=0.07}.
+ * Run folders already under {@code --out} are read again instead of run.
  */
 public final class RegressionBenchmark {
 
@@ -137,9 +146,10 @@ public final class RegressionBenchmark {
       }
       case "interleaved" -> interleaved(out, common, verdicts, share, a);
       case "history" -> history(out, common, verdicts, share, a);
+      case "stored" -> stored(out, common, verdicts, share, a);
       default ->
           throw new IllegalArgumentException(
-              "--mode: calibrate, interleaved, history or changepoints");
+              "--mode: calibrate, interleaved, history, stored or changepoints");
     }
   }
 
@@ -303,6 +313,96 @@ public final class RegressionBenchmark {
       baseline = next.run();
     }
     table("stored baseline, history noise (" + historyRuns + " runs)", same, slower);
+  }
+
+  /**
+   * The path most pipelines take: each verdict its own baseline run and a run against it ({@code
+   * -Dbaseline}, no history), each on a server started for it, so no two verdicts share a run or a
+   * process. After the table, what the A/A pairs measured: the spread of their log ratio and the
+   * run-to-run sd it implies beyond the trials' spread, to set against a declared {@code
+   * gate.run.noise}.
+   */
+  private static void stored(
+      Path out, List<String> common, int verdicts, double share, Map<String, String> a)
+      throws Exception {
+    List<String> plain = concat(common, "trials=" + a.getOrDefault("trials", "5"));
+    boolean ab = Boolean.parseBoolean(a.getOrDefault("ab", "false"));
+    List<Verdict> same = new ArrayList<>();
+    List<Verdict> slower = new ArrayList<>();
+    List<double[]> aaPairs = new ArrayList<>();
+    for (int i = 0; i < verdicts; i++) {
+      for (boolean capped : ab ? List.of(false, true) : List.of(false)) {
+        String name = (capped ? "ab-" : "aa-") + i;
+        Path base =
+            freshRun(
+                    out.resolve(name + "-base"),
+                    1,
+                    1.0,
+                    servers -> withoutGates(concat(plain, "base.url=" + servers.url(0))))
+                .run();
+        Verdict v =
+            freshRun(
+                out.resolve(name),
+                1,
+                capped ? share : 1.0,
+                servers -> concat(plain, "baseline=" + base, "base.url=" + servers.url(0)));
+        (capped ? slower : same).add(v);
+        if (!capped) {
+          aaPairs.add(new double[] {meanTpot(base), meanTpot(v.run())});
+        }
+      }
+    }
+    table("stored baseline, no history (" + String.join(" ", plain) + ")", same, slower);
+    runToRun(aaPairs, Integer.parseInt(a.getOrDefault("trials", "5")), out);
+  }
+
+  /** A run's level mean TPOT, its trials' mean TPOTs (its first level). */
+  private static double meanTpot(Path run) throws IOException {
+    LevelSummary l =
+        Summary.read(RunFiles.ofRun(run).summary()).levels().values().iterator().next();
+    return l.figures().latency(TPOT_MEAN);
+  }
+
+  private static final LatencyFigure TPOT_MEAN = LatencyFigure.of(Metric.TPOT, Statistic.MEAN);
+
+  /**
+   * The A/A pairs' log ratios: their sd, the part the trials explain (the runs' pooled trial
+   * spread, read from their summaries), and the run-to-run sd that leaves, {@code sqrt((sd^2 -
+   * trials' part^2) / 2)}.
+   */
+  private static void runToRun(List<double[]> pairs, int trials, Path out) throws IOException {
+    List<Double> logRatios = new ArrayList<>();
+    for (double[] p : pairs) {
+      logRatios.add(Math.log(p[1] / p[0]));
+    }
+    List<TrialValues> runs = new ArrayList<>();
+    try (Stream<Path> dirs = Files.list(out)) {
+      for (Path d : dirs.sorted().toList()) {
+        if (d.getFileName().toString().startsWith("aa-") && hasRun(d)) {
+          LevelSummary l =
+              Summary.read(RunFiles.ofRun(onlyRun(d)).summary())
+                  .levels()
+                  .values()
+                  .iterator()
+                  .next();
+          runs.add(l.samples().get(TPOT_MEAN.summaryField()));
+        }
+      }
+    }
+    double ratioSd = sd(logRatios);
+    double trialVar = Noise.ofTrials(runs).map(Noise::trialVariance).orElse(Double.NaN);
+    double trialsPart = Math.sqrt(trialVar * 2.0 / trials);
+    double runSd = Math.sqrt(Math.max(0, ratioSd * ratioSd - trialsPart * trialsPart) / 2);
+    System.out.printf(
+        Locale.ROOT,
+        "A/A pairs: %d, log ratio of mean TPOT: sd %.3f; the trials' part %.3f (log sd %.3f"
+            + " between trials, %d a run); so a run-to-run log sd of %.3f%n",
+        logRatios.size(),
+        ratioSd,
+        trialsPart,
+        Math.sqrt(trialVar),
+        trials,
+        runSd);
   }
 
   /**
