@@ -81,7 +81,7 @@ public record RunGates(
       throw new SettingsException(
           "A relative gate (+N%) needs a baseline run: -Dbaseline=<run folder or its llm/summary.json>");
     }
-    typed.runNoise().ifPresent(sd -> checkRunNoise(sd, set, relativeBase));
+    typed.runNoise().ifPresent(sd -> checkRunNoise(sd, set));
     RunFigures figures =
         baseline.map(b -> GatesFile.baselineFigures(Path.of(b))).orElse(RunFigures.NONE);
     GateNoise declared = typed.runNoise().map(GateNoise::declared).orElse(GateNoise.NONE);
@@ -89,21 +89,15 @@ public record RunGates(
   }
 
   /**
-   * A declared run-to-run noise is a stored baseline's: refused where nothing would use it (an
-   * interleaved A/B run, whose pairs cancel it; a run without a relative gate).
+   * A declared run-to-run noise is a relative gate's against a stored baseline: refused in a run
+   * without one (the gates file is read here; an interleaved A/B run refuses it with its other
+   * shapes, {@code settings/AbSettings}).
    *
    * @throws SettingsException one line, before any load
    */
-  private static void checkRunNoise(double sd, GateSet set, RelativeBase relativeBase) {
+  private static void checkRunNoise(double sd, GateSet set) {
     String given = "-D" + GateSettings.GATE_RUN_NOISE.name() + "=" + Level.plainNumber(sd);
     String drop = "drop -D" + GateSettings.GATE_RUN_NOISE.name();
-    if (relativeBase == RelativeBase.OWN_PAIRS) {
-      throw new SettingsException(
-          given
-              + " is a stored baseline's run-to-run noise: an interleaved A/B run's pairs cancel"
-              + " it; "
-              + drop);
-    }
     if (!set.needsBaseline()) {
       throw new SettingsException(
           given

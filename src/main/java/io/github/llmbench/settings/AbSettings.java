@@ -113,6 +113,13 @@ public record AbSettings(
               Refusal.of("runs in one injector: drop -Dinjector", LoadShape.INJECTOR),
               Refusal.of(
                   "compares B with A, not with a stored run: drop -Dbaseline", LoadShape.BASELINE),
+              Refusal.line(
+                  in ->
+                      "-Dgate.run.noise="
+                          + in.reader().raw(GateSettings.GATE_RUN_NOISE).orElse("")
+                          + " is a stored baseline's run-to-run noise: an interleaved A/B run's"
+                          + " pairs cancel it; drop -Dgate.run.noise",
+                  LoadShape.RUN_NOISE),
               Refusal.of(
                   "does not call the servers between trials: drop -Dcache.reset and -Dprofile",
                   LoadShape.SERVER_CALLS),

@@ -20,6 +20,7 @@ public enum LoadShape {
   SEARCH("-Dsearch", in -> in.reader().isSet(SearchSettings.SEARCH)),
   INJECTOR("-Dinjector", in -> in.reader().isSet(InjectorSettings.INJECTOR)),
   BASELINE("-Dbaseline", in -> in.reader().isSet(GateSettings.BASELINE)),
+  RUN_NOISE("-Dgate.run.noise", in -> in.reader().isSet(GateSettings.GATE_RUN_NOISE)),
   SERVER_CALLS("-Dcache.reset, -Dprofile", in -> in.server().calls().beforeLevels()),
   HISTORY("-Dhistory", in -> in.report().history().dir().isPresent());
 
