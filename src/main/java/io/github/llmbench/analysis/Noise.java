@@ -67,7 +67,7 @@ public record Noise(
   /**
    * A run-to-run noise declared by the user ({@code -Dgate.run.noise}): a run's log standard
    * deviation beyond its trials' spread, taken as known (infinite degrees of freedom); its trial
-   * part is measured on the compared runs' trials ({@link #withTrials}).
+   * part is measured on the compared runs' trials ({@link #atRuns}).
    *
    * @param runSd the declared log standard deviation, in (0, 1)
    */
@@ -174,8 +174,8 @@ public record Noise(
     if (source == Source.DECLARED) {
       String trialsPart =
           trials == 0
-              ? "one trial a side, so the trials' own spread is not measured and is taken as"
-                  + " inside the declared noise"
+              ? "no trials' spread measured (no side has two trials or more yet), so it is taken"
+                  + " as inside the declared noise"
               : String.format(
                   Locale.ROOT,
                   "log sd %.3f between trials, from the runs' own %d trials; df %s",

@@ -55,18 +55,18 @@ public final class GateCheck {
     }
     GateSet.Judging judging = gates.judging();
     double alpha = 1.0 - judging.confidence();
-    // the family: every gate x level with something to judge an interval on
+    // the family: every gate x level judged on an interval at a false alarm it holds
+    boolean[] member = new boolean[gateOf.size()];
     int size = 0;
     for (int i = 0; i < gateOf.size(); i++) {
       String where = whereOf.get(i);
       Gate g = gateOf.get(i);
-      if (judgeable(g, run.level(where), baseline.level(where), noise.of(where, g.metric()))) {
-        size++;
-      }
+      member[i] =
+          judgeable(g, run.level(where), baseline.level(where), noise.of(where, g.metric()));
+      size += member[i] ? 1 : 0;
     }
     GateJudgement.Family family =
         new GateJudgement.Family(Math.max(size, 1), alpha, judging.bonferroni());
-    double perGateConfidence = 1.0 - family.perGate();
     List<GateResult> results = new ArrayList<>();
     for (int i = 0; i < gateOf.size(); i++) {
       Gate g = gateOf.get(i);
@@ -77,16 +77,18 @@ public final class GateCheck {
           !Double.isNaN(figure)
               && !Double.isNaN(limit)
               && (g.upperBound() ? figure <= limit : figure >= limit);
+      // outside the family (an uncalibrated relative gate) a gate is judged at alpha itself:
+      // dividing a false alarm it does not know by k would hold nothing
       GateJudgement j =
           judge(
               g,
               run.level(where),
               baseline.level(where),
               judging,
-              perGateConfidence,
+              member[i] ? 1.0 - family.perGate() : judging.confidence(),
               noise.of(where, g.metric()));
       if (j != null) {
-        if (inFamily(j)) {
+        if (member[i]) {
           j = j.withFamily(family);
         }
         pass =
@@ -147,8 +149,7 @@ public final class GateCheck {
    * judged, but its false alarm is unknown: dividing it by k would hold nothing, so it is not
    * counted.
    */
-  private static boolean judgeable(
-      Gate g, LevelFigures run, LevelFigures baseline, Optional<Noise> noise) {
+  static boolean judgeable(Gate g, LevelFigures run, LevelFigures baseline, Optional<Noise> noise) {
     TrialValues mine = run.samples().get(g.metric());
     if (mine == null) {
       return false;

@@ -37,7 +37,8 @@ final class GatePlan {
     }
     GateSet.Judging judging = gates.set().judging();
     double alpha = 1 - judging.confidence();
-    double perGate = judging.bonferroni() ? alpha / Math.max(planned.size(), 1) : alpha;
+    int family = familySize(gates, planned, plannedTrials);
+    double perGate = judging.bonferroni() ? alpha / Math.max(family, 1) : alpha;
     List<String> out = new ArrayList<>();
     for (Planned p : planned) {
       out.add(line(gates, p, plannedTrials, judging.rates(1 - perGate)));
@@ -46,9 +47,35 @@ final class GatePlan {
   }
 
   /**
-   * The noise known before the load, its degrees of freedom at the plan, and where it came from.
+   * The family the check will judge in, as far as it is known before the load: the planned relative
+   * gates x levels with a run-to-run noise (the others are judged at alpha, outside it) and, with
+   * trials, every absolute gate x level; a one-trial run's absolute gates on a mean's within-run
+   * interval join it after the load, so the plan may count fewer.
    */
-  private record Known(Noise noise, double df, String from) {}
+  private static int familySize(RunGates gates, List<Planned> planned, int plannedTrials) {
+    int size = 0;
+    if (plannedTrials >= 2) {
+      for (Gate g : gates.set().gates()) {
+        if (!g.limit().relative() && g.metric() != GateMetric.CAPACITY) {
+          size += g.level() != null ? 1 : gates.baselineFigures().levels().size();
+        }
+      }
+    }
+    for (Planned p : planned) {
+      size +=
+          gates
+                  .noise()
+                  .of(p.level(), p.gate().metric())
+                  .map(n -> n.source().knowsRunNoise())
+                  .orElse(false)
+              ? 1
+              : 0;
+    }
+    return size;
+  }
+
+  /** The noise known before the load, at the plan's trial counts, and where it came from. */
+  private record Known(Noise noise, String from) {}
 
   /**
    * The noise known before the load: a run-to-run noise (history's, or one declared, its trial part
@@ -58,6 +85,7 @@ final class GatePlan {
    */
   private static Optional<Known> known(TrialValues base, int nb, Optional<Noise> runNoise) {
     int na = base.n();
+    // the baseline's trials' spread, on the degrees of freedom the gate will have with this run's
     Optional<Noise> baseTrials =
         Noise.ofTrials(List.of(base))
             .map(
@@ -66,17 +94,12 @@ final class GatePlan {
                         t.source(), 0, t.trialVariance(), nb >= 2 ? na + nb - 2 : na - 1, 1, na));
     if (runNoise.isPresent()) {
       Noise n = runNoise.get().atRuns(baseTrials, na, nb);
-      String later =
-          baseTrials.isEmpty() && nb >= 2 && n.source() == Noise.Source.DECLARED
-              ? "; this run's " + nb + " trials add their spread after the load, so this is a floor"
-              : "";
-      return Optional.of(new Known(n, n.df(), n.describe() + later));
+      return Optional.of(new Known(n, n.describe()));
     }
     return baseTrials.map(
         t ->
             new Known(
                 t,
-                t.df(),
                 String.format(
                     Locale.ROOT, "the baseline's own %d trials, log sd %.3f", na, t.trialSd())));
   }
@@ -133,7 +156,7 @@ final class GatePlan {
       return head + unplanned(nb) + warning;
     }
     Noise noise = k.get().noise();
-    double df = k.get().df();
+    double df = noise.df();
     String from = k.get().from();
     if (!noise.source().knowsRunNoise()) {
       return head + uncalibrated(na, nb, from) + warning;

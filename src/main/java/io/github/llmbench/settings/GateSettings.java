@@ -163,10 +163,10 @@ public record GateSettings(GateEntries entries, boolean exitOnFailure) {
     r.properties()
         .forEach(
             (k, v) -> {
-              // gate.history and gate.run.noise are settings of their own, not gates on a level
+              // a gate.* name registered as a setting of its own (gate.history, gate.run.noise)
+              // is no gate on a level
               if (k.startsWith(GATE.name())
-                  && !k.equals(ReportSettings.GATE_HISTORY.name())
-                  && !k.equals(GATE_RUN_NOISE.name())) {
+                  && SettingsTable.get(k).filter(st -> !st.family()).isEmpty()) {
                 entries.put(k.substring(GATE.name().length()), v);
               }
             });
