@@ -66,10 +66,10 @@ public record GateJudgement(
 
     /**
      * Whether the false alarm and the power the design asks hold for this verdict: only with a
-     * noise that knows how far two runs differ (and a test on it).
+     * noise that knows how far two runs differ (a sequential test before its first look too).
      */
     public boolean errorRatesKnown() {
-      return outcome.isPresent() && source.knowsRunNoise();
+      return source.knowsRunNoise();
     }
 
     /**

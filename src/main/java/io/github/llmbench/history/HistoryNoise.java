@@ -44,6 +44,11 @@ public final class HistoryNoise {
     return NoiseModel.fromRuns(runs, MIN_RUNS);
   }
 
+  /** What the relative gates judge with when the history gives no noise, for its lines. */
+  public static final String FALLBACK =
+      "relative gates fall back to -Dgate.run.noise where declared, else to the runs' own trials"
+          + " (their error rates then unknown)";
+
   /** Why there is no noise from the history, for a line before the load. */
   public static String tooFew(List<HistoryLine> lines, String key) {
     long n = lines.stream().filter(l -> key.equals(l.key())).count();
@@ -51,8 +56,8 @@ public final class HistoryNoise {
         + n
         + " run(s) of this key, "
         + MIN_RUNS
-        + " needed to learn the noise; relative gates fall back to -Dgate.run.noise where declared,"
-        + " else to the runs' own trials (their error rates then unknown)";
+        + " needed to learn the noise; "
+        + FALLBACK;
   }
 
   /** Whether the key has enough runs for a noise (of a figure every run has). */

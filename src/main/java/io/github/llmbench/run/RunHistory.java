@@ -86,9 +86,9 @@ final class RunHistory {
       lines = HistoryFile.read(dir.get()).lines();
     } catch (IOException | RuntimeException e) {
       out.println(
-          "gatling-llm-bench: the history cannot be read, relative gates fall back to"
-              + " -Dgate.run.noise where declared, else to the runs' own trials (their error rates"
-              + " then unknown): "
+          "gatling-llm-bench: the history cannot be read, "
+              + HistoryNoise.FALLBACK
+              + ": "
               + e.getMessage());
       return GateNoise.NONE;
     }
