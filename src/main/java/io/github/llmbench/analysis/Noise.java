@@ -181,7 +181,7 @@ public record Noise(
                   "log sd %.3f between trials, from the runs' own %d trials; df %s",
                   trialSd(),
                   trials,
-                  Double.isInfinite(df) ? "inf" : String.format(Locale.ROOT, "%.1f", df));
+                  dfText(df, "%.1f"));
       return String.format(
           Locale.ROOT,
           "run-to-run noise declared by -Dgate.run.noise=%.3f, not measured by the kit; %s",
@@ -194,8 +194,17 @@ public record Noise(
         source.label(),
         runs,
         trials,
-        Double.isInfinite(df) ? "inf" : String.format(Locale.ROOT, "%.0f", df),
+        dfText(df, "%.0f"),
         runSd(),
         trialSd());
+  }
+
+  /**
+   * Degrees of freedom as a line shows them: past a thousand the t quantile is the normal's to the
+   * third decimal, so {@code inf} rather than Satterthwaite's eight digits (a declared noise far
+   * above the trials' spread makes them huge).
+   */
+  private static String dfText(double df, String format) {
+    return df > 1000 ? "inf" : String.format(Locale.ROOT, format, df);
   }
 }
