@@ -30,8 +30,7 @@ class ServingSectionTest {
         List.of(TestRecords.failed("c4", "HTTP 500").id("c4-ko").start(T + 1_100).build()));
   }
 
-  private static final RunAnalysis TWO_LEVELS =
-      RunAnalysis.of(RunAnalysis.Inputs.builder(records()).rooflineHint("hint").build());
+  private static final RunAnalysis TWO_LEVELS = BackToBackLevels.analysis(records());
 
   private static SectionRows rows(RunAnalysis a) {
     return SectionRows.of(new ServingSection(), a, RunInfo.NONE);

@@ -30,15 +30,15 @@ class TrialsSectionTest {
     for (int k = 1; k <= 3; k++) {
       int trial = k;
       rs.addAll(
-          SectionRuns.backToBack(
+          BackToBackLevels.backToBack(
               "c2",
               2,
               10,
-              SectionRuns.T + 100_000L * k,
+              BackToBackLevels.T + 100_000L * k,
               b -> b.tpot(10.0 * (1 << (trial - 1))).origin(RequestOrigin.inTrial(null, trial))));
     }
-    rs.addAll(SectionRuns.backToBack("c4", 4, 5, SectionRuns.T + 500_000L, b -> b));
-    return SectionRuns.analysis(rs);
+    rs.addAll(BackToBackLevels.backToBack("c4", 4, 5, BackToBackLevels.T + 500_000L, b -> b));
+    return BackToBackLevels.analysis(rs);
   }
 
   private static Table c2() {
@@ -136,7 +136,8 @@ class TrialsSectionTest {
   @Test
   void aRunWhoseLevelsRanOnceGetsNothing() {
     RunAnalysis once =
-        SectionRuns.analysis(SectionRuns.backToBack("c4", 4, 5, SectionRuns.T, b -> b));
+        BackToBackLevels.analysis(
+            BackToBackLevels.backToBack("c4", 4, 5, BackToBackLevels.T, b -> b));
     assertFalse(SECTION.appliesTo(once));
     assertEquals("", SECTION.levelText(once, once.levels().get("c4"), false));
   }
