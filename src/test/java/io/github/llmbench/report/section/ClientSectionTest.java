@@ -100,11 +100,8 @@ class ClientSectionTest {
 
   @Test
   void theConsoleBlockGivesTheVerdictAndItsLimits() {
-    RunAnalysis a = run();
-    String block = SECTION.levelText(a, a.levels().get("c4"), true);
-    assertTrue(block.contains("Client (c4)"), block);
-    assertTrue(
-        block.lines().anyMatch(l -> l.startsWith("verdict: healthy (2 event loops,")), block);
+    SectionRows.assertBlockLine(
+        SECTION, run(), "c4", "Client (c4)", l -> l.startsWith("verdict: healthy (2 event loops,"));
   }
 
   @Test

@@ -2,7 +2,6 @@ package io.github.llmbench.report.section;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.records.Reasoning;
@@ -106,12 +105,12 @@ class ReasoningSectionTest {
 
   @Test
   void theConsoleBlockCountsTheRequestsThatReasoned() {
-    RunAnalysis a = run();
-    String block = SECTION.levelText(a, a.levels().get("c4"), true);
-    assertTrue(block.contains("Reasoning (c4)"), block);
-    assertTrue(
-        block.lines().anyMatch(l -> l.matches("Requests that reasoned: +5 \\(4 answered\\)")),
-        block);
+    SectionRows.assertBlockLine(
+        SECTION,
+        run(),
+        "c4",
+        "Reasoning (c4)",
+        l -> l.matches("Requests that reasoned: +5 \\(4 answered\\)"));
   }
 
   @Test
