@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.analysis.RunAnalysis;
-import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.compare.CompareHistoryFixtures;
 import io.github.llmbench.compare.RunComparison;
 import io.github.llmbench.core.LatencyFigure;
@@ -73,16 +72,7 @@ public class CompareMainTest {
   /** The baseline: ThreeLevelRun's 3 levels (c2, c4, c8). */
   public static Path baselineRun(Path dir) throws Exception {
     Path run = ThreeLevelRun.runFolder(Files.createDirectories(dir.resolve("tp1")));
-    TestReports.write(
-        run,
-        ThreeLevelRun.records(),
-        RunAnalysis.Telemetry.NONE,
-        Map.of(),
-        Catalog.model("qwen2.5-7b-instruct"),
-        Catalog.gpu("rtx4080-32gb"),
-        1,
-        ThreeLevelRun.metadata(),
-        quiet());
+    ThreeLevelRun.write(run, quiet());
     return run;
   }
 

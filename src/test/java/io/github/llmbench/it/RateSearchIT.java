@@ -142,6 +142,24 @@ class RateSearchIT {
   }
 
   /**
+   * No probe's request went before its drawn arrival time, on the kit's own clock ({@code sent_ms}
+   * and {@code trace_ms} both from the probe's start; 1 ms spare for their rounding to µs): the
+   * one-sided bound a busy machine only meets more easily.
+   */
+  @Test
+  void noProbeRequestIsSentBeforeItsArrivalTime() throws Exception {
+    List<RequestRecord> records = RequestsJsonl.read(run.llm("requests.jsonl"));
+    for (CapacityFigures.Probe p : capacity.probes()) {
+      List<RequestRecord> sent = records.stream().filter(r -> r.level().equals(p.level())).toList();
+      assertEquals(p.requests(), sent.size(), "the probe's requests: " + p);
+      for (RequestRecord r : sent) {
+        assertTrue(
+            r.origin().sentMs() >= r.origin().traceMs() - 1, "sent before its arrival: " + r);
+      }
+    }
+  }
+
+  /**
    * An open model without {@code -Dmax.conc}: no request waited for a slot (none carries a client
    * queue time, as vLLM's {@code client_queue_time}).
    */

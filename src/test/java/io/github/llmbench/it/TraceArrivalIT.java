@@ -29,8 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
  * ms against the server's 20 ms; reading the first stream still costs the first request a few ms
  * more, once 20). How late each arrived is printed, not bounded: seen over 9 runs, 5-11 ms for the
  * first, 0-4 ms for the others, once 27 ms for the first in a full CI run on 2 cores; a busy
- * machine makes them late by what it did. What is checked: each request was due at its line's time
- * and reached the server, once.
+ * machine makes them late by what it did. What is checked: each request was due at its line's time,
+ * was not sent before it (on the kit's own clock, as {@code sent_ms} and {@code trace_ms} count
+ * from the replay's start) and reached the server, once.
  */
 class TraceArrivalIT {
   private static final int LINES = 6;
@@ -84,6 +85,8 @@ class TraceArrivalIT {
       for (int i = 0; i < records.size(); i++) {
         RequestRecord r = records.get(i);
         assertEquals(GAP_MS * i, r.origin().traceMs(), 1e-9, r.toString());
+        assertTrue(
+            r.origin().sentMs() >= r.origin().traceMs() - 1, "sent before its trace time: " + r);
       }
     }
   }

@@ -1,7 +1,6 @@
 package io.github.llmbench.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.records.RequestRecord;
@@ -26,7 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * simulator: each request due at its line's time with its lengths, and sent against that time. How
  * late they went is printed with the kit's own figure, not bounded: on a busy machine a send is
  * late by what the machine did (0-3 ms seen on a busy 2-core machine over 5 runs; before the chain
- * was got ready and the trace's clock given a lead, the first went 25-36 ms late).
+ * was got ready and the trace's clock given a lead, the first went 25-36 ms late). What is bounded
+ * is the other side: none is sent before its time, on the kit's own clock (a bound a busy machine
+ * only meets more easily).
  */
 class TraceReplayIT {
   private static final double[] TIMES_MS = {0, 250, 600, 650, 1200, 1700};
@@ -94,7 +95,10 @@ class TraceReplayIT {
       assertEquals(
           INPUT[i] + templateTokens, r.inputTokens(), "input_length and the chat template: " + r);
       assertEquals(OUTPUT[i], r.outputTokens(), "output_length: " + r);
-      assertNotNull(r.origin().sentMs(), "its send noted against its due time: " + r);
+      // not before its time, on the kit's clock: both count from the replay's clock start (1 ms
+      // spare for their rounding to µs)
+      assertTrue(
+          r.origin().sentMs() >= r.origin().traceMs() - 1, "sent before its trace time: " + r);
     }
     assertTrue(run.console().contains("Trace replay: 6 requests sent late by"), run.console());
     TraceLatenessFigures lateness =

@@ -3,12 +3,9 @@ package io.github.llmbench.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.github.llmbench.analysis.RunAnalysis;
-import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.cli.CompareMain;
 import io.github.llmbench.cli.CompareMainTest;
 import io.github.llmbench.testing.Chromium;
-import io.github.llmbench.testing.TestReports;
 import io.github.llmbench.testing.ThreeLevelRun;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -16,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,16 +32,7 @@ class WideTablesTest {
   @Test
   void everyHeaderOfLlmPageShownOrScrolledTo(@TempDir Path dir) throws Exception {
     Path run = ThreeLevelRun.runFolder(dir);
-    TestReports.write(
-        run,
-        ThreeLevelRun.records(),
-        RunAnalysis.Telemetry.NONE,
-        Map.of(),
-        Catalog.model("qwen2.5-7b-instruct"),
-        Catalog.gpu("rtx4080-32gb"),
-        1,
-        ThreeLevelRun.metadata(),
-        quiet());
+    ThreeLevelRun.write(run, quiet());
     assertTrue(Files.isRegularFile(run.resolve("style/style.css")), "Gatling's style beside it");
     Chromium.Reach r = Chromium.reach(run.resolve("llm.html"), WIDTH);
     assertEquals(List.of(), r.unreachable(), "headers out of reach at " + WIDTH + " px");

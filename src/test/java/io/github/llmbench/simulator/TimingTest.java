@@ -76,7 +76,7 @@ class TimingTest {
    * machine stretches (those are printed; the pacing's accuracy is SimulatorBenchmark's).
    */
   @Test
-  void fastModelTokensArriveOneStepApart() throws Exception {
+  void fastModelTakesOneStepATokenNoneShorterThanAStep() throws Exception {
     try (VllmSimulator sim =
         VllmSimulator.start(SimulatorConfig.defaults().withModel("sim-tiny").withGpu("rtx4090"))) {
       SimClient c = new SimClient(sim);
@@ -104,11 +104,9 @@ class TimingTest {
     }
   }
 
-  /**
-   * As {@link #fastModelTokensArriveOneStepApart}, on the default model: a step near the seed's.
-   */
+  /** As {@link #fastModelTakesOneStepATokenNoneShorterThanAStep}, on the default model. */
   @Test
-  void defaultModelGapIsAboutTheSeedTpot() throws Exception {
+  void defaultModelTakesOneStepATokenNoneShorterThanAStep() throws Exception {
     try (VllmSimulator sim = VllmSimulator.start(SimulatorConfig.defaults())) {
       SimClient c = new SimClient(sim);
       long[] sent = new long[1];

@@ -1,5 +1,7 @@
 package io.github.llmbench.testing;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -20,7 +22,7 @@ public final class MavenGatlingTest {
 
   /**
    * Runs it with these arguments ({@code -Dconc=1}, ...), writing its console to {@code log}; after
-   * {@code timeoutSeconds} it is killed.
+   * {@code timeoutSeconds} it is killed, failing the test (as {@link GatlingProcess} does).
    */
   public static Outcome run(Path log, int timeoutSeconds, String... arguments)
       throws IOException, InterruptedException {
@@ -28,9 +30,12 @@ public final class MavenGatlingTest {
     cmd.addAll(List.of(arguments));
     Process p =
         new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+    boolean done = p.waitFor(timeoutSeconds, TimeUnit.SECONDS);
+    if (!done) {
       p.destroyForcibly().waitFor();
     }
-    return new Outcome(p.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+    String output = Files.readString(log, StandardCharsets.UTF_8);
+    assertTrue(done, "mvn gatling:test did not end within " + timeoutSeconds + " s:\n" + output);
+    return new Outcome(p.exitValue(), output);
   }
 }

@@ -1,6 +1,9 @@
 package io.github.llmbench.testing;
 
+import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.records.RequestRecord;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -98,6 +101,25 @@ public final class ThreeLevelRun {
     m.put("dataset", PROMPT_XSS);
     m.put("api_key", "sk-secret-not-shown");
     return m;
+  }
+
+  /**
+   * Writes the report of {@link #records()} with {@link #metadata()} into {@code run} (a {@link
+   * #runFolder}), as Qwen2.5-7B on one RTX 4080 32 GB: no server telemetry, no concurrencies given.
+   *
+   * @return the analysis the report was written from
+   */
+  public static RunAnalysis write(Path run, PrintStream console) {
+    return TestReports.write(
+        run,
+        records(),
+        RunAnalysis.Telemetry.NONE,
+        Map.of(),
+        Catalog.model("qwen2.5-7b-instruct"),
+        Catalog.gpu("rtx4080-32gb"),
+        1,
+        metadata(),
+        console);
   }
 
   public static Path runFolder(Path dir) throws Exception {

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.analysis.RunAnalysis;
-import io.github.llmbench.catalog.Catalog;
 import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Ramp;
@@ -47,16 +46,7 @@ public class LlmPageTest {
     Path run = ThreeLevelRun.runFolder(dir);
     ByteArrayOutputStream console = new ByteArrayOutputStream();
     RunAnalysis a =
-        TestReports.write(
-            run,
-            ThreeLevelRun.records(),
-            RunAnalysis.Telemetry.NONE,
-            Map.of(),
-            Catalog.model("qwen2.5-7b-instruct"),
-            Catalog.gpu("rtx4080-32gb"),
-            1,
-            ThreeLevelRun.metadata(),
-            new PrintStream(console, true, StandardCharsets.UTF_8));
+        ThreeLevelRun.write(run, new PrintStream(console, true, StandardCharsets.UTF_8));
     assertEquals(List.of("c2", "c4", "c8"), List.copyOf(a.levels().keySet()));
 
     String out = console.toString(StandardCharsets.UTF_8);
@@ -126,16 +116,8 @@ public class LlmPageTest {
 
     // the page without a roofline: 5 charts; with one: 6
     assertChromium(run, 5);
-    TestReports.write(
-        run,
-        ThreeLevelRun.records(),
-        RunAnalysis.Telemetry.NONE,
-        Map.of(),
-        Catalog.model("qwen2.5-7b-instruct"),
-        Catalog.gpu("rtx4080-32gb"),
-        1,
-        ThreeLevelRun.metadata(),
-        new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    ThreeLevelRun.write(
+        run, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     String dom = assertChromium(run, 6);
     assertTrue(dom.contains("Roofline (Qwen/Qwen2.5-7B-Instruct"), "roofline table");
     assertTrue(dom.contains("Failed requests (c8): 1, by reason"), "failure table");

@@ -18,8 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /** An interleaved A/B run's console block, page part (its rows as data) and chart data. */
 class AbSectionTest {
-  private static final RunAnalysis NO_RECORDS =
-      RunAnalysis.of(RunAnalysis.Inputs.builder(List.of()).rooflineHint("hint").build());
+  private static final RunAnalysis NO_RECORDS = BackToBackLevels.analysis(List.of());
 
   private static final AbFigures AB = AbFixtures.twoPairsFailed("<b>m2</b>");
 

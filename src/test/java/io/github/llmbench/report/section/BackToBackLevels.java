@@ -9,12 +9,15 @@ import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.testing.TestRecords;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
- * Levels whose figures the sections' rows tests know by construction: each of a level's users sends
- * {@value #PER_USER} requests back to back from the level's start, all users at once, so in flight
- * is the users' count throughout, the steady window is the whole level, and every figure is a sum
- * of equal requests.
+ * Levels whose figures the sections' rows tests know by construction, users sending back to back:
+ * in {@link #generating} and {@link #pooled} each of a level's users sends {@value #PER_USER}
+ * requests from the level's start, all users at once, so in flight is the users' count throughout,
+ * the steady window is the whole level, and every figure is a sum of equal requests; in {@link
+ * #backToBack} each sends a 1 s request a second. Analysed with or without telemetry (the server's
+ * scrapes, the client probe's samples).
  */
 final class BackToBackLevels {
 
@@ -86,10 +89,46 @@ final class BackToBackLevels {
     return rs;
   }
 
-  /** The analysis of these levels' records, without a model, GPU or server metrics. */
+  /**
+   * {@code users} users of {@code level} each sending {@code seconds} requests back to back from
+   * {@code startMs}: every request 1 s long (its end the next one's start), TTFT 100 ms, 50 input
+   * and 10 output tokens; {@code more} sets the rest.
+   */
+  static List<RequestRecord> backToBack(
+      String level, int users, int seconds, long startMs, UnaryOperator<TestRecords.Builder> more) {
+    List<RequestRecord> rs = new ArrayList<>();
+    for (int u = 0; u < users; u++) {
+      for (int i = 0; i < seconds; i++) {
+        long start = startMs + i * 1000L;
+        rs.add(
+            more.apply(
+                    TestRecords.ok(level)
+                        .id(level + "-" + startMs + "-" + u + "-" + i)
+                        .start(start)
+                        .end(start + 1000)
+                        .ttft(100)
+                        .e2el(1000)
+                        .inputTokens(50)
+                        .outputTokens(10))
+                .build());
+      }
+    }
+    return rs;
+  }
+
+  /** The analysis of these levels' records, without a model, GPU or telemetry. */
   @SafeVarargs
   static RunAnalysis analysis(List<RequestRecord>... levels) {
-    return RunAnalysis.of(RunAnalysis.Inputs.builder(all(levels)).rooflineHint("hint").build());
+    return analysis(all(levels), RunAnalysis.Telemetry.NONE);
+  }
+
+  /**
+   * The analysis of these records with this telemetry (the server's scrapes, the client probe's
+   * samples), without a model or GPU.
+   */
+  static RunAnalysis analysis(List<RequestRecord> records, RunAnalysis.Telemetry telemetry) {
+    return RunAnalysis.of(
+        RunAnalysis.Inputs.builder(records).telemetry(telemetry).rooflineHint("hint").build());
   }
 
   /** The analysis of these records with {@link #MODEL} on 2 x {@link #ROUND_GPU}: a roofline. */

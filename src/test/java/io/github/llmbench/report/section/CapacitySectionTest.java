@@ -26,8 +26,7 @@ import org.junit.jupiter.api.Test;
 
 class CapacitySectionTest {
   private static final SloFigure TTFT_P99 = new LatencyFigure(Metric.TTFT, Statistic.P99);
-  private static final RunAnalysis NO_RECORDS =
-      RunAnalysis.of(RunAnalysis.Inputs.builder(List.of()).rooflineHint("hint").build());
+  private static final RunAnalysis NO_RECORDS = BackToBackLevels.analysis(List.of());
 
   @Test
   void theAnswerAndThinP99ProbesAreSaid() {
@@ -87,8 +86,7 @@ class CapacitySectionTest {
     List<RequestRecord> records =
         new ArrayList<>(level("r2.5", 100, 1900, 2100, 2500)); // 2 of 4 within 2000 ms
     records.addAll(level("r2.75", 3000, 3000));
-    RunAnalysis a =
-        RunAnalysis.of(RunAnalysis.Inputs.builder(records).rooflineHint("hint").build());
+    RunAnalysis a = BackToBackLevels.analysis(records);
     CapacitySearch.Verdict v = s.verdict(probes);
     String block = CapacitySection.format(v, search(true), Optional.empty(), a);
     assertTrue(
@@ -128,8 +126,7 @@ class CapacitySectionTest {
                     CapacitySearch.judge(11, Map.of(TTFT_P99, 2400.0), slo)));
     List<RequestRecord> records = new ArrayList<>(level("c10", 100, 1900, 2100, 2500));
     records.addAll(level("c11", 3000, 3000));
-    RunAnalysis a =
-        RunAnalysis.of(RunAnalysis.Inputs.builder(records).rooflineHint("hint").build());
+    RunAnalysis a = BackToBackLevels.analysis(records);
     return RunInfo.NONE.withCapacity(
         CapacitySection.figures(v, search(false), Optional.empty(), a));
   }

@@ -18,21 +18,21 @@ class ChunkSectionTest {
    * apart (4 a chunk): every token 5 ms after the one before. c8: a token a chunk.
    */
   private static RunAnalysis run() {
-    return SectionRuns.analysis(
+    return BackToBackLevels.analysis(
         List.of(
             TestRecords.ok("c4")
                 .id("a")
-                .start(SectionRuns.T)
+                .start(BackToBackLevels.T)
                 .outputTokens(8)
                 .itl(10, 10, 10)
                 .build(),
             TestRecords.ok("c4")
                 .id("b")
-                .start(SectionRuns.T)
+                .start(BackToBackLevels.T)
                 .outputTokens(16)
                 .itl(20, 20, 20)
                 .build(),
-            TestRecords.ok("c8").id("c").start(SectionRuns.T + 1000).build()));
+            TestRecords.ok("c8").id("c").start(BackToBackLevels.T + 1000).build()));
   }
 
   private static String block(String level) {

@@ -26,19 +26,19 @@ class ClientSectionTest {
    */
   private static RunAnalysis run() {
     List<RequestRecord> rs =
-        new ArrayList<>(SectionRuns.backToBack("c4", 4, 20, SectionRuns.T, b -> b));
-    rs.addAll(SectionRuns.backToBack("c8", 8, 5, SectionRuns.T + 100_000, b -> b));
+        new ArrayList<>(BackToBackLevels.backToBack("c4", 4, 20, BackToBackLevels.T, b -> b));
+    rs.addAll(BackToBackLevels.backToBack("c8", 8, 5, BackToBackLevels.T + 100_000, b -> b));
     List<ClientSample> samples = new ArrayList<>();
     for (int s = 1; s <= 20; s++) {
       samples.add(
           new ClientSample(
-              SectionRuns.T + s * 1000L,
+              BackToBackLevels.T + s * 1000L,
               1000,
               new ClientSample.Cpu(4, 600_000_000L, new long[] {200_000_000L, 400_000_000L}),
               new ClientSample.Memory(0, 200L << 20),
               new ClientSample.Lag(new long[] {50, 2000}, new int[] {99, 1}, 2000, 0)));
     }
-    return SectionRuns.analysis(rs, samples);
+    return BackToBackLevels.analysis(rs, new RunAnalysis.Telemetry(List.of(), null, samples));
   }
 
   private static Table table() {
@@ -100,16 +100,15 @@ class ClientSectionTest {
 
   @Test
   void theConsoleBlockGivesTheVerdictAndItsLimits() {
-    RunAnalysis a = run();
-    String block = SECTION.levelText(a, a.levels().get("c4"), true);
-    assertTrue(block.contains("Client (c4)"), block);
-    assertTrue(
-        block.lines().anyMatch(l -> l.startsWith("verdict: healthy (2 event loops,")), block);
+    SectionRows.assertBlockLine(
+        SECTION, run(), "c4", "Client (c4)", l -> l.startsWith("verdict: healthy (2 event loops,"));
   }
 
   @Test
   void aRunWithoutTheProbeHasNoTable() {
-    RunAnalysis a = SectionRuns.analysis(SectionRuns.backToBack("c4", 4, 5, SectionRuns.T, b -> b));
+    RunAnalysis a =
+        BackToBackLevels.analysis(
+            BackToBackLevels.backToBack("c4", 4, 5, BackToBackLevels.T, b -> b));
     assertTrue(SECTION.appliesTo(a), "its delivered load is still said on the console");
     assertTrue(SectionRows.of(SECTION, a, RunInfo.NONE).parts().isEmpty());
   }
@@ -117,7 +116,8 @@ class ClientSectionTest {
   @Test
   void aRunOfNeitherProbeNorKnownLoadGetsNothing() {
     RunAnalysis a =
-        SectionRuns.analysis(SectionRuns.backToBack("custom", 2, 2, SectionRuns.T, b -> b));
+        BackToBackLevels.analysis(
+            BackToBackLevels.backToBack("custom", 2, 2, BackToBackLevels.T, b -> b));
     assertFalse(SECTION.appliesTo(a));
     assertEquals("", SECTION.levelText(a, a.levels().get("custom"), false));
   }

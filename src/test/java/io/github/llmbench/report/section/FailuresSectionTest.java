@@ -85,9 +85,7 @@ class FailuresSectionTest {
             .inputTokens(16)
             .status(500)
             .build());
-    String text =
-        RunReport.levelsText(
-            RunAnalysis.of(RunAnalysis.Inputs.builder(rs).rooflineHint("hint").build()), true);
+    String text = RunReport.levelsText(BackToBackLevels.analysis(rs), true);
     int c2 = text.indexOf("Serving Benchmark Result (c2)");
     int failures = text.indexOf("- Failures (c2) -");
     int c4 = text.indexOf("Serving Benchmark Result (c4)");
@@ -102,13 +100,16 @@ class FailuresSectionTest {
   /** c2: 4 completed requests and these failures; c4: 4 completed requests and none. */
   private static RunAnalysis failing(String... errors) {
     List<RequestRecord> rs = new ArrayList<>();
-    rs.addAll(SectionRuns.backToBack("c2", 2, 2, SectionRuns.T, b -> b));
-    rs.addAll(SectionRuns.backToBack("c4", 4, 1, SectionRuns.T + 10_000, b -> b));
+    rs.addAll(BackToBackLevels.backToBack("c2", 2, 2, BackToBackLevels.T, b -> b));
+    rs.addAll(BackToBackLevels.backToBack("c4", 4, 1, BackToBackLevels.T + 10_000, b -> b));
     for (int i = 0; i < errors.length; i++) {
       rs.add(
-          TestRecords.failed("c2", errors[i]).id("f" + i).start(SectionRuns.T + 100 * i).build());
+          TestRecords.failed("c2", errors[i])
+              .id("f" + i)
+              .start(BackToBackLevels.T + 100 * i)
+              .build());
     }
-    return SectionRuns.analysis(rs);
+    return BackToBackLevels.analysis(rs);
   }
 
   private static SectionRows page(RunAnalysis a) {

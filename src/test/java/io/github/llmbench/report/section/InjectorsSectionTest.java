@@ -16,7 +16,7 @@ class InjectorsSectionTest {
   private static final InjectorsSection SECTION = new InjectorsSection();
   private static final String TITLE =
       "Injectors merged into this run (each one's Gatling report stays in its folder)";
-  private static final RunAnalysis NO_RECORDS = SectionRuns.analysis(List.of());
+  private static final RunAnalysis NO_RECORDS = BackToBackLevels.analysis(List.of());
 
   private static final RunInfo MERGED =
       RunInfo.builder()

@@ -100,7 +100,7 @@ class PoolingSectionTest {
   void theRunsEndHasALinePerLevelWithItsInputThroughputAndE2el() {
     assertEquals(
         List.of("c2", "10", "0", "50.00", "3200.00", "40.00", "40.00"),
-        ServingSectionTest.runEndLine(new PoolingSection(), EMBEDDINGS, "c2"));
+        SectionRows.runEndLine(new PoolingSection(), EMBEDDINGS, "c2"));
   }
 
   @Test

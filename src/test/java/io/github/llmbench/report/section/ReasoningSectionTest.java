@@ -2,7 +2,6 @@ package io.github.llmbench.report.section;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.records.Reasoning;
@@ -40,15 +39,15 @@ class ReasoningSectionTest {
     rs.add(
         TestRecords.failed("c4", "HTTP 500")
             .id("c4-failed")
-            .start(SectionRuns.T)
+            .start(BackToBackLevels.T)
             .reasoning(new Reasoning(1_000_000L, 100, Reasoning.USAGE))
             .build());
-    rs.addAll(SectionRuns.backToBack("c8", 2, 2, SectionRuns.T + 10_000, b -> b));
-    return SectionRuns.analysis(rs);
+    rs.addAll(BackToBackLevels.backToBack("c8", 2, 2, BackToBackLevels.T + 10_000, b -> b));
+    return BackToBackLevels.analysis(rs);
   }
 
   private static TestRecords.Builder reasoned(int i) {
-    return TestRecords.ok("c4").id("c4-" + i).start(SectionRuns.T + i * 10L).ttft(50).tpot(5);
+    return TestRecords.ok("c4").id("c4-" + i).start(BackToBackLevels.T + i * 10L).ttft(50).tpot(5);
   }
 
   private static Table table() {
@@ -106,17 +105,19 @@ class ReasoningSectionTest {
 
   @Test
   void theConsoleBlockCountsTheRequestsThatReasoned() {
-    RunAnalysis a = run();
-    String block = SECTION.levelText(a, a.levels().get("c4"), true);
-    assertTrue(block.contains("Reasoning (c4)"), block);
-    assertTrue(
-        block.lines().anyMatch(l -> l.matches("Requests that reasoned: +5 \\(4 answered\\)")),
-        block);
+    SectionRows.assertBlockLine(
+        SECTION,
+        run(),
+        "c4",
+        "Reasoning (c4)",
+        l -> l.matches("Requests that reasoned: +5 \\(4 answered\\)"));
   }
 
   @Test
   void aRunThatNeverThoughtGetsNothing() {
-    RunAnalysis a = SectionRuns.analysis(SectionRuns.backToBack("c8", 2, 2, SectionRuns.T, b -> b));
+    RunAnalysis a =
+        BackToBackLevels.analysis(
+            BackToBackLevels.backToBack("c8", 2, 2, BackToBackLevels.T, b -> b));
     assertFalse(SECTION.appliesTo(a));
     assertEquals("", SECTION.levelText(a, a.levels().get("c8"), false));
   }
@@ -124,7 +125,7 @@ class ReasoningSectionTest {
   @Test
   void aLevelWhoseThinkingNeverAnsweredHasNoTtfo() {
     RunAnalysis a =
-        SectionRuns.analysis(
+        BackToBackLevels.analysis(
             List.of(
                 reasoned(0)
                     .reasoning(new Reasoning(RequestRecord.ABSENT, 12, Reasoning.USAGE))

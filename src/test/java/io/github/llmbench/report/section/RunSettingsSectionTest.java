@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /** The run's settings: one row per field of its info, nested maps flattened by dotted keys. */
 class RunSettingsSectionTest {
   private static final RunSettingsSection SECTION = new RunSettingsSection();
-  private static final RunAnalysis NO_RECORDS = SectionRuns.analysis(List.of());
+  private static final RunAnalysis NO_RECORDS = BackToBackLevels.analysis(List.of());
 
   private static RunInfo info() {
     Map<String, String> settings = new LinkedHashMap<>();

@@ -79,9 +79,6 @@ final class ScrapedLevels {
   }
 
   static RunAnalysis analyse(List<RequestRecord> records, List<ServerSample> samples) {
-    return RunAnalysis.of(
-        RunAnalysis.Inputs.builder(records)
-            .telemetry(new RunAnalysis.Telemetry(samples, null))
-            .build());
+    return BackToBackLevels.analysis(records, new RunAnalysis.Telemetry(samples, null));
   }
 }

@@ -15,6 +15,7 @@ import io.github.llmbench.report.section.PagePart.Note;
 import io.github.llmbench.report.section.PagePart.Table;
 import io.github.llmbench.summary.RunInfo;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -144,6 +145,13 @@ final class SectionRows {
     String block = section.levelText(a, a.levels().get(level), true);
     assertTrue(block.lines().findFirst().orElse("").contains(title), block);
     assertTrue(block.lines().anyMatch(line), block);
+  }
+
+  /** The words of {@code level}'s line at the run's end ({@link ServingSection#levelLines}). */
+  static List<String> runEndLine(ReportSection s, RunAnalysis a, String level) {
+    return s.runText(a).lines().filter(l -> l.startsWith(level + " ")).findFirst().stream()
+        .flatMap(l -> Arrays.stream(l.trim().split(" +")))
+        .toList();
   }
 
   private static List<String> cells(List<Object> row) {

@@ -14,7 +14,6 @@ import io.github.llmbench.records.RequestRecord;
 import io.github.llmbench.report.section.PagePart.Table;
 import io.github.llmbench.summary.RunInfo;
 import io.github.llmbench.testing.TestRecords;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -30,8 +29,7 @@ class ServingSectionTest {
         List.of(TestRecords.failed("c4", "HTTP 500").id("c4-ko").start(T + 1_100).build()));
   }
 
-  private static final RunAnalysis TWO_LEVELS =
-      RunAnalysis.of(RunAnalysis.Inputs.builder(records()).rooflineHint("hint").build());
+  private static final RunAnalysis TWO_LEVELS = BackToBackLevels.analysis(records());
 
   private static SectionRows rows(RunAnalysis a) {
     return SectionRows.of(new ServingSection(), a, RunInfo.NONE);
@@ -133,25 +131,19 @@ class ServingSectionTest {
 
   @Test
   void aLevelsConsoleBlockIsTitledWithItsLevelAndCountsItsRequests() {
-    RunAnalysis.Level c4 = TWO_LEVELS.levels().get("c4");
-    List<String> lines = new ServingSection().levelText(TWO_LEVELS, c4, true).lines().toList();
-    assertTrue(lines.get(0).contains(" Serving Benchmark Result (c4) "), lines.get(0));
-    assertTrue(
-        lines.stream().anyMatch(l -> l.strip().matches("Failed requests: +1")), lines::toString);
+    SectionRows.assertBlockLine(
+        new ServingSection(),
+        TWO_LEVELS,
+        "c4",
+        " Serving Benchmark Result (c4) ",
+        l -> l.strip().matches("Failed requests: +1"));
   }
 
   @Test
   void theRunsEndHasALinePerLevelWithItsThroughputTpotAndP99Ttft() {
     assertEquals(
         List.of("c2", "10", "0", "25.00", "100.00", "10.00", "50.00"),
-        runEndLine(new ServingSection(), TWO_LEVELS, "c2"));
-  }
-
-  /** The words of {@code level}'s line at the run's end ({@link ServingSection#levelLines}). */
-  static List<String> runEndLine(ReportSection s, RunAnalysis a, String level) {
-    return s.runText(a).lines().filter(l -> l.startsWith(level + " ")).findFirst().stream()
-        .flatMap(l -> Arrays.stream(l.trim().split(" +")))
-        .toList();
+        SectionRows.runEndLine(new ServingSection(), TWO_LEVELS, "c2"));
   }
 
   @Test
