@@ -21,7 +21,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -95,7 +94,7 @@ public final class SweepPage {
           .append("</b> at ")
           .append(esc(s.best().level()))
           .append(", ")
-          .append(esc(String.format(Locale.ROOT, "%.1f", s.best().outputThroughput())))
+          .append(esc(Numbers.f1(s.best().outputThroughput())))
           .append(" output tok/s.");
     }
     sb.append("</p>\n");
