@@ -56,30 +56,26 @@ public final class DisaggregatedSection implements ReportSection {
         TRANSFERS.label() + ":",
         Numbers.serverValue(s.get(TRANSFERS))
             + " ("
-            + orDash(Numbers.serverValue(s.get(TRANSFER_FAILURES)))
+            + Numbers.serverValueOrDash(s.get(TRANSFER_FAILURES))
             + " failed)");
     ServingResultBlock.labelled(
-        sb, "Mean KV transfer time (ms):", orDash(Numbers.serverValue(s.get(TRANSFER_MS_MEAN))));
+        sb, "Mean KV transfer time (ms):", Numbers.serverValueOrDash(s.get(TRANSFER_MS_MEAN)));
     ServingResultBlock.labelled(
         sb,
         "KV moved (MB):",
-        orDash(Numbers.serverValue(s.get(TRANSFER_MB)))
+        Numbers.serverValueOrDash(s.get(TRANSFER_MB))
             + " at "
-            + orDash(Numbers.serverValue(s.get(TRANSFER_GB_PER_S)))
+            + Numbers.serverValueOrDash(s.get(TRANSFER_GB_PER_S))
             + " GB/s");
     ServingResultBlock.labelled(
         sb,
         "Mean prefill / decode time (ms):",
-        orDash(Numbers.serverValue(s.get(PREFILL_MS_MEAN)))
+        Numbers.serverValueOrDash(s.get(PREFILL_MS_MEAN))
             + " / "
-            + orDash(Numbers.serverValue(s.get(DECODE_MS_MEAN))));
+            + Numbers.serverValueOrDash(s.get(DECODE_MS_MEAN)));
     ServingResultBlock.labelled(
         sb, "Client mean TTFT (ms):", Numbers.f2(l.serving().ttft().mean()));
     return sb.toString();
-  }
-
-  private static String orDash(String s) {
-    return s.isEmpty() ? "-" : s;
   }
 
   @Override

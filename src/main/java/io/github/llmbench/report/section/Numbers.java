@@ -90,6 +90,12 @@ public final class Numbers {
         : String.format(Locale.ROOT, "%.3f", v);
   }
 
+  /** As {@link #serverValue}, or {@code -} when the server did not report it. */
+  public static String serverValueOrDash(Double v) {
+    String s = serverValue(v);
+    return s.isEmpty() ? "-" : s;
+  }
+
   /** Joules (per token, per request): small numbers keep three significant digits; NaN as -. */
   public static String joules(double v) {
     if (Double.isNaN(v)) {

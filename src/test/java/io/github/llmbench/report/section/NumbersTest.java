@@ -30,4 +30,12 @@ class NumbersTest {
     assertEquals("-inf", Numbers.f2(Double.NEGATIVE_INFINITY));
     assertEquals("nan", Numbers.f2(Double.NaN));
   }
+
+  @Test
+  void serverValueOrDashDashesAFigureTheServerDidNotReport() {
+    assertEquals("40", Numbers.serverValueOrDash(40.0));
+    assertEquals("3.104", Numbers.serverValueOrDash(3.1042));
+    assertEquals("-", Numbers.serverValueOrDash(null));
+    assertEquals("-", Numbers.serverValueOrDash(Double.NaN));
+  }
 }
