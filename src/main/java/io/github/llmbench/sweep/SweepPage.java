@@ -13,10 +13,6 @@ import io.github.llmbench.report.section.PagePart;
 import io.github.llmbench.summary.SweepSummary;
 import io.github.llmbench.summary.SweepSummary.Point;
 import io.github.llmbench.summary.SweepSummary.PointLevel;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -42,15 +38,7 @@ public final class SweepPage {
 
   /** Writes the page to {@code file} and the assets it needs beside it. */
   public static Path write(Path file, SweepSummary summary) {
-    try {
-      Path dir = file.toAbsolutePath().getParent();
-      Files.createDirectories(dir);
-      PageParts.copyMissingAssets(dir);
-      Files.writeString(file, html(summary), StandardCharsets.UTF_8);
-      return file;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-    }
+    return PageParts.write(file, html(summary));
   }
 
   static String html(SweepSummary summary) {
