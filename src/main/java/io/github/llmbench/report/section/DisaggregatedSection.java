@@ -52,7 +52,7 @@ public final class DisaggregatedSection implements ReportSection {
   }
 
   /** A level's block, empty where the server reports no KV transfer. */
-  public static String format(RunAnalysis.Level l, String level) {
+  private static String format(RunAnalysis.Level l, String level) {
     if (!has(l)) {
       return "";
     }

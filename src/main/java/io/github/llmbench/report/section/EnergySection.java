@@ -26,7 +26,7 @@ public final class EnergySection implements ReportSection {
   EnergySection() {}
 
   /** A level's block, empty without figures. */
-  public static String format(EnergyFigures e, String level) {
+  private static String format(EnergyFigures e, String level) {
     if (!e.measured()) {
       return "";
     }

@@ -40,7 +40,7 @@ public final class ServerSection implements ReportSection {
   /** A line of the console block: the figure's name, then the level, steady and client values. */
   private static final String LINE = "%-26s %10s %10s %10s%n";
 
-  public static String format(RunAnalysis.Level l, String level) {
+  private static String format(RunAnalysis.Level l, String level) {
     ServerFigures s = l.server();
     if (s.isEmpty()) {
       return "";

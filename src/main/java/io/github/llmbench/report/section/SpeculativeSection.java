@@ -42,7 +42,7 @@ public final class SpeculativeSection implements ReportSection {
   }
 
   /** A level's block, empty where the server reports no speculative decoding. */
-  public static String format(RunAnalysis.Level l, String level) {
+  private static String format(RunAnalysis.Level l, String level) {
     if (!has(l)) {
       return "";
     }
