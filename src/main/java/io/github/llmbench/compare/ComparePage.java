@@ -13,10 +13,6 @@ import io.github.llmbench.core.LatencyFigure;
 import io.github.llmbench.core.Metric;
 import io.github.llmbench.core.Statistic;
 import io.github.llmbench.report.page.PageParts;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -77,16 +73,7 @@ public final class ComparePage {
    */
   public static Path write(
       Path outDir, RunComparison c, List<String> sources, List<String> runPages) {
-    try {
-      Files.createDirectories(outDir);
-      PageParts.copyMissingAssets(outDir);
-      Path page = outDir.resolve(FILE);
-      Files.writeString(page, html(c, sources, runPages), StandardCharsets.UTF_8);
-      return page;
-    } catch (IOException e) {
-      throw new UncheckedIOException(
-          "cannot write " + outDir.resolve(FILE) + ": " + e.getMessage(), e);
-    }
+    return PageParts.write(outDir.resolve(FILE), html(c, sources, runPages));
   }
 
   static String html(RunComparison c, List<String> sources, List<String> runPages) {

@@ -13,10 +13,6 @@ import io.github.llmbench.summary.SweepSummary;
 import io.github.llmbench.summary.SweepSummary.PointLevel;
 import io.github.llmbench.sweep.SweepPage;
 import io.github.llmbench.sweep.SweepPage.Labeled;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -130,15 +126,7 @@ public final class SweepComparison {
 
   /** Writes {@code compare-sweeps.html} and its assets into {@code dir}. */
   public static Path write(Path dir, List<Labeled> sweeps) {
-    try {
-      Files.createDirectories(dir);
-      PageParts.copyMissingAssets(dir);
-      Path file = dir.resolve(FILE);
-      Files.writeString(file, html(sweeps), StandardCharsets.UTF_8);
-      return file;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + dir + ": " + e.getMessage(), e);
-    }
+    return PageParts.write(dir.resolve(FILE), html(sweeps));
   }
 
   static String html(List<Labeled> sweeps) {

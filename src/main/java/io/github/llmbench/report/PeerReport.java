@@ -1,9 +1,8 @@
 package io.github.llmbench.report;
 
 import io.github.llmbench.analysis.PeerFigures;
+import io.github.llmbench.report.section.Numbers;
 import io.github.llmbench.report.section.ServingResultBlock;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.util.List;
 
 /**
@@ -107,15 +106,13 @@ public final class PeerReport {
     sb.append(line).append('\n');
   }
 
-  /** The value with that many decimals (Python's rounding); {@code N/A} for a missing one. */
+  /**
+   * The value with that many decimals (Python's rounding); {@code N/A} for a missing one. {@link
+   * Numbers#fixed}, not Python's sign of {@link Numbers#f2}: a value that rounds to zero from below
+   * reads {@code 0.00} here, as this report has always printed it beside the peer's.
+   */
   static String number(double v, int decimals) {
-    if (Double.isNaN(v)) {
-      return "N/A";
-    }
-    if (Double.isInfinite(v)) {
-      return v > 0 ? "inf" : "-inf";
-    }
-    return new BigDecimal(v).setScale(decimals, RoundingMode.HALF_EVEN).toPlainString();
+    return Double.isNaN(v) ? "N/A" : Numbers.fixed(v, decimals);
   }
 
   private static String padLeft(String s, int width) {

@@ -13,15 +13,10 @@ import io.github.llmbench.report.section.PagePart;
 import io.github.llmbench.summary.SweepSummary;
 import io.github.llmbench.summary.SweepSummary.Point;
 import io.github.llmbench.summary.SweepSummary.PointLevel;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -43,15 +38,7 @@ public final class SweepPage {
 
   /** Writes the page to {@code file} and the assets it needs beside it. */
   public static Path write(Path file, SweepSummary summary) {
-    try {
-      Path dir = file.toAbsolutePath().getParent();
-      Files.createDirectories(dir);
-      PageParts.copyMissingAssets(dir);
-      Files.writeString(file, html(summary), StandardCharsets.UTF_8);
-      return file;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-    }
+    return PageParts.write(file, html(summary));
   }
 
   static String html(SweepSummary summary) {
@@ -95,7 +82,7 @@ public final class SweepPage {
           .append("</b> at ")
           .append(esc(s.best().level()))
           .append(", ")
-          .append(esc(String.format(Locale.ROOT, "%.1f", s.best().outputThroughput())))
+          .append(esc(Numbers.f1(s.best().outputThroughput())))
           .append(" output tok/s.");
     }
     sb.append("</p>\n");

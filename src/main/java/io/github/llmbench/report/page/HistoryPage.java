@@ -14,10 +14,6 @@ import io.github.llmbench.history.HistoryFile;
 import io.github.llmbench.history.HistoryKey;
 import io.github.llmbench.history.HistoryLine;
 import io.github.llmbench.history.HistorySeries;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,15 +36,7 @@ public final class HistoryPage {
 
   /** Writes the page to {@code file} and the assets it needs beside it. */
   public static Path write(Path file, HistoryFile.Read read, List<HistorySeries> series) {
-    try {
-      Path dir = file.toAbsolutePath().getParent();
-      Files.createDirectories(dir);
-      PageParts.copyMissingAssets(dir);
-      Files.writeString(file, html(read, series), StandardCharsets.UTF_8);
-      return file;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
-    }
+    return PageParts.write(file, html(read, series));
   }
 
   static String html(HistoryFile.Read read, List<HistorySeries> series) {

@@ -67,24 +67,20 @@ public final class LlmPage {
    * @return the page's path
    */
   public static Path write(Path runDir, RunAnalysis a, RunInfo info) {
+    Path page = runDir.resolve(RunFiles.PAGE);
     try {
-      Files.createDirectories(runDir);
-      PageParts.copyMissingAssets(runDir);
       String details = detailsHref(runDir);
-      Path page = runDir.resolve(RunFiles.PAGE);
-      Files.writeString(
+      PageParts.write(
           page,
           html(
               a,
               info,
               details,
-              runDir.getFileName() == null ? "" : runDir.getFileName().toString()),
-          StandardCharsets.UTF_8);
+              runDir.getFileName() == null ? "" : runDir.getFileName().toString()));
       linkFromGatlingPages(runDir);
       return page;
     } catch (IOException e) {
-      throw new UncheckedIOException(
-          "cannot write " + runDir.resolve(RunFiles.PAGE) + ": " + e.getMessage(), e);
+      throw new UncheckedIOException("cannot write " + page + ": " + e.getMessage(), e);
     }
   }
 

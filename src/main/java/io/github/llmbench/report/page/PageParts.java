@@ -62,6 +62,25 @@ public final class PageParts {
 
   private PageParts() {}
 
+  /**
+   * Writes a page: its folder made, Gatling's assets copied there when missing ({@link
+   * #copyMissingAssets}), the page in UTF-8.
+   *
+   * @return {@code file}
+   * @throws UncheckedIOException {@code cannot write FILE: why}
+   */
+  public static Path write(Path file, String html) {
+    try {
+      Path dir = file.toAbsolutePath().getParent();
+      Files.createDirectories(dir);
+      copyMissingAssets(dir);
+      Files.writeString(file, html, StandardCharsets.UTF_8);
+      return file;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+    }
+  }
+
   /** Copies Gatling's chart and style assets into {@code dir} when missing (from its jar). */
   public static void copyMissingAssets(Path dir) throws IOException {
     for (String asset : NEEDED_ASSETS) {

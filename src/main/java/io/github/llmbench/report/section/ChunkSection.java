@@ -20,7 +20,7 @@ import io.github.llmbench.core.Statistic;
 public final class ChunkSection implements ReportSection {
   ChunkSection() {}
 
-  public static String format(ChunkTokens c, String level) {
+  private static String format(ChunkTokens c, String level) {
     if (!c.severalPerChunk()) {
       return "";
     }

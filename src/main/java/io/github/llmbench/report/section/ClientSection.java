@@ -38,7 +38,7 @@ public final class ClientSection implements ReportSection {
    * @param level the level's name, for the guard line
    * @param titled whether the title names the level (a run of several levels)
    */
-  public static String format(
+  private static String format(
       ClientHealth h, DeliveredLoad delivered, String level, boolean titled) {
     if (!h.level().measured() && delivered.kind() == DeliveredLoad.Kind.NONE) {
       return "";

@@ -9,6 +9,7 @@ import static io.github.llmbench.analysis.DisaggregatedFigures.TRANSFER_MB;
 import static io.github.llmbench.analysis.DisaggregatedFigures.TRANSFER_MS_MEAN;
 
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.ServerFigure;
 import io.github.llmbench.analysis.ServerFigureValues;
 import io.github.llmbench.report.section.PagePart.Note;
 import io.github.llmbench.report.section.PagePart.Table;
@@ -34,13 +35,24 @@ import java.util.List;
 public final class DisaggregatedSection implements ReportSection {
   DisaggregatedSection() {}
 
+  /** The page table's server columns, in order, between the level and the client's TTFT. */
+  private static final List<ServerFigure> COLUMNS =
+      List.of(
+          TRANSFERS,
+          TRANSFER_FAILURES,
+          TRANSFER_MS_MEAN,
+          TRANSFER_MB,
+          TRANSFER_GB_PER_S,
+          PREFILL_MS_MEAN,
+          DECODE_MS_MEAN);
+
   private static boolean has(RunAnalysis.Level l) {
     Double transfers = l.server().level().get(TRANSFERS);
     return transfers != null && transfers > 0;
   }
 
   /** A level's block, empty where the server reports no KV transfer. */
-  public static String format(RunAnalysis.Level l, String level) {
+  private static String format(RunAnalysis.Level l, String level) {
     if (!has(l)) {
       return "";
     }
@@ -56,30 +68,26 @@ public final class DisaggregatedSection implements ReportSection {
         TRANSFERS.label() + ":",
         Numbers.serverValue(s.get(TRANSFERS))
             + " ("
-            + orDash(Numbers.serverValue(s.get(TRANSFER_FAILURES)))
+            + Numbers.serverValueOrDash(s.get(TRANSFER_FAILURES))
             + " failed)");
     ServingResultBlock.labelled(
-        sb, "Mean KV transfer time (ms):", orDash(Numbers.serverValue(s.get(TRANSFER_MS_MEAN))));
+        sb, "Mean KV transfer time (ms):", Numbers.serverValueOrDash(s.get(TRANSFER_MS_MEAN)));
     ServingResultBlock.labelled(
         sb,
         "KV moved (MB):",
-        orDash(Numbers.serverValue(s.get(TRANSFER_MB)))
+        Numbers.serverValueOrDash(s.get(TRANSFER_MB))
             + " at "
-            + orDash(Numbers.serverValue(s.get(TRANSFER_GB_PER_S)))
+            + Numbers.serverValueOrDash(s.get(TRANSFER_GB_PER_S))
             + " GB/s");
     ServingResultBlock.labelled(
         sb,
         "Mean prefill / decode time (ms):",
-        orDash(Numbers.serverValue(s.get(PREFILL_MS_MEAN)))
+        Numbers.serverValueOrDash(s.get(PREFILL_MS_MEAN))
             + " / "
-            + orDash(Numbers.serverValue(s.get(DECODE_MS_MEAN))));
+            + Numbers.serverValueOrDash(s.get(DECODE_MS_MEAN)));
     ServingResultBlock.labelled(
         sb, "Client mean TTFT (ms):", Numbers.f2(l.serving().ttft().mean()));
     return sb.toString();
-  }
-
-  private static String orDash(String s) {
-    return s.isEmpty() ? "-" : s;
   }
 
   @Override
@@ -101,31 +109,20 @@ public final class DisaggregatedSection implements ReportSection {
         continue;
       }
       ServerFigureValues s = l.server().level();
-      rows.add(
-          PagePart.row(
-              l.name(),
-              Numbers.serverValue(s.get(TRANSFERS)),
-              Numbers.serverValue(s.get(TRANSFER_FAILURES)),
-              Numbers.serverValue(s.get(TRANSFER_MS_MEAN)),
-              Numbers.serverValue(s.get(TRANSFER_MB)),
-              Numbers.serverValue(s.get(TRANSFER_GB_PER_S)),
-              Numbers.serverValue(s.get(PREFILL_MS_MEAN)),
-              Numbers.serverValue(s.get(DECODE_MS_MEAN)),
-              Numbers.f2(l.serving().ttft().mean())));
+      List<Object> row = new ArrayList<>();
+      row.add(l.name());
+      COLUMNS.forEach(f -> row.add(Numbers.serverValue(s.get(f))));
+      row.add(Numbers.f2(l.serving().ttft().mean()));
+      rows.add(row);
     }
+    List<String> headers = new ArrayList<>();
+    headers.add("Level");
+    COLUMNS.forEach(f -> headers.add(f.label()));
+    headers.add("Client mean TTFT (ms)");
     Table table =
         new Table(
             "Disaggregated serving: KV transfers from prefill to decode, the client's TTFT",
-            List.of(
-                "Level",
-                TRANSFERS.label(),
-                TRANSFER_FAILURES.label(),
-                TRANSFER_MS_MEAN.label(),
-                TRANSFER_MB.label(),
-                TRANSFER_GB_PER_S.label(),
-                PREFILL_MS_MEAN.label(),
-                DECODE_MS_MEAN.label(),
-                "Client mean TTFT (ms)"),
+            headers,
             rows);
     return List.of(
         new PagePart(

@@ -7,7 +7,6 @@ import io.github.llmbench.report.section.PagePart.Table;
 import io.github.llmbench.summary.RunInfo;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The GPUs' energy per level (a console block per level, a page table), from NVIDIA's DCGM
@@ -27,7 +26,7 @@ public final class EnergySection implements ReportSection {
   EnergySection() {}
 
   /** A level's block, empty without figures. */
-  public static String format(EnergyFigures e, String level) {
+  private static String format(EnergyFigures e, String level) {
     if (!e.measured()) {
       return "";
     }
@@ -36,7 +35,8 @@ public final class EnergySection implements ReportSection {
     sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
     ServingResultBlock.labelled(
         sb, "Energy per output token (J):", Numbers.joules(e.joulesPerOutputToken()));
-    ServingResultBlock.labelled(sb, "Output tokens per kWh:", count(e.outputTokensPerKwh()));
+    ServingResultBlock.labelled(
+        sb, "Output tokens per kWh:", Numbers.count(e.outputTokensPerKwh()));
     ServingResultBlock.labelled(sb, "Mean power per GPU (W):", Numbers.f2(e.wattsPerGpu()));
     ServingResultBlock.labelled(
         sb, "GPUs, seconds measured:", e.gpus() + ", " + Numbers.f2(e.seconds()));
@@ -46,10 +46,6 @@ public final class EnergySection implements ReportSection {
 
   private static String source(EnergyFigures e) {
     return e.source() + (e.simulated() ? " (simulated by the kit's simulator, not measured)" : "");
-  }
-
-  private static String count(double v) {
-    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%,.0f", v);
   }
 
   @Override
@@ -77,7 +73,7 @@ public final class EnergySection implements ReportSection {
           PagePart.row(
               l.name(),
               Numbers.joules(e.joulesPerOutputToken()),
-              count(e.outputTokensPerKwh()),
+              Numbers.count(e.outputTokensPerKwh()),
               Numbers.f2(e.wattsPerGpu()),
               e.gpus(),
               Numbers.f2(e.seconds()),

@@ -35,7 +35,7 @@ public final class FailuresSection implements ReportSection {
    *
    * @param level the level's name for the title, null or blank for a single-level run
    */
-  public static String format(FailureReasons f, String level) {
+  static String format(FailureReasons f, String level) {
     if (f.isEmpty()) {
       return "";
     }

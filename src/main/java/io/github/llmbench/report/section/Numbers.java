@@ -23,14 +23,23 @@ public final class Numbers {
    * inf as Python prints them.
    */
   public static String f2(double v) {
+    String s = fixed(v, 2);
+    return (v < 0 || (v == 0.0 && 1.0 / v < 0)) && !s.startsWith("-") ? "-" + s : s;
+  }
+
+  /**
+   * The exact binary value rounded half-even to {@code decimals} (Python's rounding), nan and inf
+   * as Python prints them; unlike Python (and {@link #f2}) a value that rounds to zero from below
+   * has no sign ({@code 0.00}).
+   */
+  public static String fixed(double v, int decimals) {
     if (Double.isNaN(v)) {
       return "nan";
     }
     if (Double.isInfinite(v)) {
       return v > 0 ? "inf" : "-inf";
     }
-    String s = new BigDecimal(v).setScale(2, RoundingMode.HALF_EVEN).toPlainString();
-    return (v < 0 || (v == 0.0 && 1.0 / v < 0)) && !s.startsWith("-") ? "-" + s : s;
+    return new BigDecimal(v).setScale(decimals, RoundingMode.HALF_EVEN).toPlainString();
   }
 
   /** Two decimals as {@link #f2}, or empty for a figure that is missing (null, NaN, infinite). */
@@ -48,9 +57,19 @@ public final class Numbers {
     return Double.isFinite(share) ? pct(share) : "-";
   }
 
-  /** Milliseconds with two decimals ({@code %.2f}), or {@code -} for a missing one (NaN). */
-  public static String msOrDash(double ms) {
-    return Double.isNaN(ms) ? "-" : String.format(Locale.ROOT, "%.2f", ms);
+  /**
+   * {@code v} with that many decimals ({@code %.Nf}), or {@code -} for a missing one (NaN,
+   * infinite).
+   */
+  public static String orDash(double v, int decimals) {
+    return Double.isFinite(v) ? String.format(Locale.ROOT, "%." + decimals + "f", v) : "-";
+  }
+
+  /**
+   * A count, whole with thousands separators ({@code %,.0f}), or {@code -} for a missing one (NaN).
+   */
+  public static String count(double v) {
+    return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%,.0f", v);
   }
 
   /** {@code v} in {@code format}, or empty for a figure that is missing (NaN, infinite). */
@@ -69,6 +88,12 @@ public final class Numbers {
     return Math.abs(v) >= 100 || v == Math.rint(v)
         ? String.format(Locale.ROOT, "%.0f", v)
         : String.format(Locale.ROOT, "%.3f", v);
+  }
+
+  /** As {@link #serverValue}, or {@code -} when the server did not report it. */
+  public static String serverValueOrDash(Double v) {
+    String s = serverValue(v);
+    return s.isEmpty() ? "-" : s;
   }
 
   /** Joules (per token, per request): small numbers keep three significant digits; NaN as -. */

@@ -66,12 +66,12 @@ public record PagePart(String anchor, String navLabel, List<Item> items) {
     }
 
     /** A note of any text (escaped). */
-    public static Note of(String text) {
+    static Note of(String text) {
       return new Note(text, false);
     }
 
     /** A constant sentence of the kit's own. */
-    public static Note kit(String text) {
+    static Note kit(String text) {
       return new Note(text, true);
     }
   }
@@ -89,12 +89,12 @@ public record PagePart(String anchor, String navLabel, List<Item> items) {
       spec = Collections.unmodifiableMap(new LinkedHashMap<>(spec));
     }
 
-    public static Chart of(String id, String kind) {
+    static Chart of(String id, String kind) {
       return new Chart(id, kind, Map.of());
     }
 
     /** This chart with one more entry in its spec. */
-    public Chart with(String key, Object value) {
+    Chart with(String key, Object value) {
       Map<String, Object> m = new LinkedHashMap<>(spec);
       m.put(key, value);
       return new Chart(id, kind, m);
@@ -111,7 +111,7 @@ public record PagePart(String anchor, String navLabel, List<Item> items) {
   }
 
   /** A table row of {@code cells} (null cells are written empty). */
-  public static List<Object> row(Object... cells) {
+  static List<Object> row(Object... cells) {
     return Arrays.asList(cells);
   }
 }

@@ -29,7 +29,7 @@ import java.util.List;
 public final class ReasoningSection implements ReportSection {
   ReasoningSection() {}
 
-  public static String format(ReasoningStats r, String level) {
+  private static String format(ReasoningStats r, String level) {
     if (r.isEmpty()) {
       return "";
     }

@@ -37,7 +37,10 @@ public final class ServerSection implements ReportSection {
       "client prefix_cache_hit_rate: what a perfect prefix cache would serve of the prompts sent"
           + " (-Dprefix.len, -Dprefix.groups)";
 
-  public static String format(RunAnalysis.Level l, String level) {
+  /** A line of the console block: the figure's name, then the level, steady and client values. */
+  private static final String LINE = "%-26s %10s %10s %10s%n";
+
+  private static String format(RunAnalysis.Level l, String level) {
     ServerFigures s = l.server();
     if (s.isEmpty()) {
       return "";
@@ -46,24 +49,9 @@ public final class ServerSection implements ReportSection {
         level == null || level.isBlank() ? " Server metrics " : " Server metrics (" + level + ") ";
     StringBuilder sb = new StringBuilder();
     sb.append(ServingResultBlock.center(title, '-', ServingResultBlock.WIDTH)).append('\n');
-    sb.append(
-        String.format(
-            Locale.ROOT, "%-26s %10s %10s %10s%n", "figure", "level", "steady", "client"));
-    ServerFigureValues client = s.clientSide(l.serving());
-    for (ServerFigure key : ServerFigures.KEYS) {
-      Double v = s.level().get(key);
-      Double w = s.steady().get(key);
-      if (v == null && w == null) {
-        continue;
-      }
-      sb.append(
-          String.format(
-              Locale.ROOT,
-              "%-26s %10s %10s %10s%n",
-              key.name(),
-              Numbers.serverValue(v),
-              Numbers.serverValue(w),
-              Numbers.serverValue(client.get(key))));
+    sb.append(String.format(Locale.ROOT, LINE, "figure", "level", "steady", "client"));
+    for (List<Object> row : figureRows(l)) {
+      sb.append(String.format(Locale.ROOT, LINE, row.toArray()));
     }
     if (s.level().get(ServerFigures.IDEAL_HIT_RATE) != null) {
       sb.append(IDEAL_NOTE).append('\n');
@@ -109,6 +97,19 @@ public final class ServerSection implements ReportSection {
   }
 
   private static Table figuresTable(RunAnalysis.Level l) {
+    return new Table(
+        "Server metrics ("
+            + l.name()
+            + "): over the level, its steady window, and the client's own figure",
+        List.of("Figure", "Level", "Steady window", "Client"),
+        figureRows(l));
+  }
+
+  /**
+   * A row per figure the server reported over the level or its steady window: its name, its value
+   * over each, and the client's own (empty where there is none), for the block and the table.
+   */
+  private static List<List<Object>> figureRows(RunAnalysis.Level l) {
     ServerFigureValues client = l.server().clientSide(l.serving());
     List<List<Object>> rows = new ArrayList<>();
     for (ServerFigure key : ServerFigures.KEYS) {
@@ -123,12 +124,7 @@ public final class ServerSection implements ReportSection {
                 Numbers.serverValue(client.get(key))));
       }
     }
-    return new Table(
-        "Server metrics ("
-            + l.name()
-            + "): over the level, its steady window, and the client's own figure",
-        List.of("Figure", "Level", "Steady window", "Client"),
-        rows);
+    return rows;
   }
 
   /** The server's gauges over time, for the page's server and GPU charts. */

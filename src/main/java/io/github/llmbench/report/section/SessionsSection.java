@@ -1,7 +1,5 @@
 package io.github.llmbench.report.section;
 
-import static io.github.llmbench.report.section.WorkloadSection.figure;
-
 import io.github.llmbench.analysis.RunAnalysis;
 import io.github.llmbench.analysis.SessionFigures;
 import io.github.llmbench.core.Statistic;
@@ -51,17 +49,17 @@ final class SessionsSection implements ReportSection {
     line(
         sb,
         "Calls / requests per session:",
-        figure(s.meanCalls(), 2) + " / " + figure(s.meanRequests(), 2));
+        Numbers.orDash(s.meanCalls(), 2) + " / " + Numbers.orDash(s.meanRequests(), 2));
     line(
         sb,
         "Task time mean / median / P99 (ms):",
         s.taskMs().count() == 0
             ? "- (no session completed)"
-            : figure(s.taskMs().mean(), 1)
+            : Numbers.orDash(s.taskMs().mean(), 1)
                 + " / "
-                + figure(s.taskMs().median(), 1)
+                + Numbers.orDash(s.taskMs().median(), 1)
                 + " / "
-                + figure(s.taskMs().value(Statistic.P99), 1));
+                + Numbers.orDash(s.taskMs().value(Statistic.P99), 1));
     line(
         sb,
         "At the server / tools / agent:",
@@ -93,9 +91,9 @@ final class SessionsSection implements ReportSection {
         st.step(),
         st.completed(),
         st.failed(),
-        figure(st.meanInputTokens(), 1),
-        figure(st.ttftMeanMs(), 2),
-        figure(st.ttftP99Ms(), 2),
+        Numbers.orDash(st.meanInputTokens(), 1),
+        Numbers.orDash(st.ttftMeanMs(), 2),
+        Numbers.orDash(st.ttftP99Ms(), 2),
         Numbers.pctOrDash(st.cacheHitRate()));
   }
 
@@ -125,11 +123,11 @@ final class SessionsSection implements ReportSection {
               l.name(),
               s.tasks().size(),
               s.completed(),
-              figure(s.meanCalls(), 2),
-              figure(s.meanRequests(), 2),
-              s.taskMs().count() == 0 ? "-" : figure(s.taskMs().mean(), 1),
-              s.taskMs().count() == 0 ? "-" : figure(s.taskMs().median(), 1),
-              s.taskMs().count() == 0 ? "-" : figure(s.taskMs().value(Statistic.P99), 1),
+              Numbers.orDash(s.meanCalls(), 2),
+              Numbers.orDash(s.meanRequests(), 2),
+              s.taskMs().count() == 0 ? "-" : Numbers.orDash(s.taskMs().mean(), 1),
+              s.taskMs().count() == 0 ? "-" : Numbers.orDash(s.taskMs().median(), 1),
+              s.taskMs().count() == 0 ? "-" : Numbers.orDash(s.taskMs().value(Statistic.P99), 1),
               Numbers.pctOrDash(s.serverShare()),
               Numbers.pctOrDash(s.toolShare()),
               Numbers.pctOrDash(s.agentShare())));

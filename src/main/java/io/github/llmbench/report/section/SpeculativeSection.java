@@ -7,6 +7,7 @@ import static io.github.llmbench.analysis.SpeculativeFigures.DRAFT_TOKENS;
 import static io.github.llmbench.analysis.SpeculativeFigures.MEAN_ACCEPTED_LENGTH;
 
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.ServerFigure;
 import io.github.llmbench.analysis.ServerFigureValues;
 import io.github.llmbench.report.section.PagePart.Note;
 import io.github.llmbench.report.section.PagePart.Table;
@@ -31,13 +32,17 @@ import java.util.List;
 public final class SpeculativeSection implements ReportSection {
   SpeculativeSection() {}
 
+  /** The page table's server columns, in order, between the level and the client's chunks. */
+  private static final List<ServerFigure> COLUMNS =
+      List.of(ACCEPTANCE_RATE, MEAN_ACCEPTED_LENGTH, DRAFTS, DRAFT_TOKENS, ACCEPTED_TOKENS);
+
   private static boolean has(RunAnalysis.Level l) {
     ServerFigureValues s = l.server().level();
     return s.get(ACCEPTANCE_RATE) != null || s.get(MEAN_ACCEPTED_LENGTH) != null;
   }
 
   /** A level's block, empty where the server reports no speculative decoding. */
-  public static String format(RunAnalysis.Level l, String level) {
+  private static String format(RunAnalysis.Level l, String level) {
     if (!has(l)) {
       return "";
     }
@@ -71,6 +76,11 @@ public final class SpeculativeSection implements ReportSection {
     return rate == null ? "-" : Numbers.f2(100 * rate);
   }
 
+  /** A column's cell: the acceptance rate as a percentage, the others as the server reads them. */
+  private static String cell(ServerFigure f, ServerFigureValues s) {
+    return f.equals(ACCEPTANCE_RATE) ? percent(s.get(f)) : Numbers.serverValue(s.get(f));
+  }
+
   @Override
   public boolean appliesTo(RunAnalysis a) {
     return a.levels().values().stream().anyMatch(SpeculativeSection::has);
@@ -90,27 +100,20 @@ public final class SpeculativeSection implements ReportSection {
         continue;
       }
       ServerFigureValues s = l.server().level();
-      rows.add(
-          PagePart.row(
-              l.name(),
-              percent(s.get(ACCEPTANCE_RATE)),
-              Numbers.serverValue(s.get(MEAN_ACCEPTED_LENGTH)),
-              Numbers.serverValue(s.get(DRAFTS)),
-              Numbers.serverValue(s.get(DRAFT_TOKENS)),
-              Numbers.serverValue(s.get(ACCEPTED_TOKENS)),
-              Numbers.f2(l.chunks().perChunkMean())));
+      List<Object> row = new ArrayList<>();
+      row.add(l.name());
+      COLUMNS.forEach(f -> row.add(cell(f, s)));
+      row.add(Numbers.f2(l.chunks().perChunkMean()));
+      rows.add(row);
     }
+    List<String> headers = new ArrayList<>();
+    headers.add("Level");
+    COLUMNS.forEach(f -> headers.add(f.label()));
+    headers.add("Client tokens per chunk");
     Table table =
         new Table(
             "Speculative decoding: the server's acceptance, the client's tokens per chunk",
-            List.of(
-                "Level",
-                ACCEPTANCE_RATE.label(),
-                MEAN_ACCEPTED_LENGTH.label(),
-                DRAFTS.label(),
-                DRAFT_TOKENS.label(),
-                ACCEPTED_TOKENS.label(),
-                "Client tokens per chunk"),
+            headers,
             rows);
     return List.of(
         new PagePart(

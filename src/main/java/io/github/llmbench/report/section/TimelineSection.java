@@ -234,14 +234,23 @@ public final class TimelineSection implements ReportSection {
               w.asked(),
               w.sentPerSecond(),
               w.outputTokensPerSecond(),
-              Numbers.msOrDash(w.medianTtftMs()),
-              Numbers.msOrDash(w.p90TtftMs()),
-              Numbers.msOrDash(w.medianTpotMs()),
+              ms(w.medianTtftMs()),
+              ms(w.p90TtftMs()),
+              ms(w.medianTpotMs()),
               w.failed(),
               i == ramp.breakAt() ? "  <- broke" : ""));
     }
     sb.append(ramp.verdict()).append('\n');
     return sb.toString();
+  }
+
+  /**
+   * A window's milliseconds as {@link Numbers#orDash} writes them, but an infinite one as {@code
+   * %.2f} does ({@code Infinity}), as this table always has; {@code orDash} writes {@code -} for
+   * it.
+   */
+  private static String ms(double v) {
+    return Double.isInfinite(v) ? String.format(Locale.ROOT, "%.2f", v) : Numbers.orDash(v, 2);
   }
 
   /** A window's edge: whole seconds as such, else to a tenth. */

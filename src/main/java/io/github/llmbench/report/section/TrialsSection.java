@@ -46,7 +46,7 @@ public final class TrialsSection implements ReportSection {
    *
    * @param level the level's name for the title, null or blank for a single-level run
    */
-  public static String format(Trials trials, LevelSamples samples, String level) {
+  private static String format(Trials trials, LevelSamples samples, String level) {
     if (trials.isEmpty()) {
       return "";
     }

@@ -58,10 +58,10 @@ public final class WorkloadSection implements ReportSection {
               r.turn(),
               r.completed(),
               r.failed(),
-              figure(r.meanInputTokens(), 1),
-              figure(r.ttftMeanMs(), 2),
-              figure(r.ttftMedianMs(), 2),
-              figure(r.ttftP99Ms(), 2)));
+              Numbers.orDash(r.meanInputTokens(), 1),
+              Numbers.orDash(r.ttftMeanMs(), 2),
+              Numbers.orDash(r.ttftMedianMs(), 2),
+              Numbers.orDash(r.ttftP99Ms(), 2)));
     }
     return sb.toString();
   }
@@ -106,10 +106,6 @@ public final class WorkloadSection implements ReportSection {
     return Level.TRACE.tag().equals(level);
   }
 
-  static String figure(double v, int decimals) {
-    return Double.isFinite(v) ? String.format(Locale.ROOT, "%." + decimals + "f", v) : "-";
-  }
-
   @Override
   public boolean appliesTo(RunAnalysis a) {
     return a.levels().values().stream()
@@ -143,10 +139,10 @@ public final class WorkloadSection implements ReportSection {
               r.turn(),
               r.completed(),
               r.failed(),
-              figure(r.meanInputTokens(), 1),
-              figure(r.ttftMeanMs(), 2),
-              figure(r.ttftMedianMs(), 2),
-              figure(r.ttftP99Ms(), 2)));
+              Numbers.orDash(r.meanInputTokens(), 1),
+              Numbers.orDash(r.ttftMeanMs(), 2),
+              Numbers.orDash(r.ttftMedianMs(), 2),
+              Numbers.orDash(r.ttftP99Ms(), 2)));
     }
     return new Table(
         "TTFT by turn (" + l.name() + "): each turn carries the turns and answers before it",
@@ -169,8 +165,8 @@ public final class WorkloadSection implements ReportSection {
         List.of(
             PagePart.row(
                 late.requests(),
-                figure(late.medianMs(), 1),
-                figure(late.p99Ms(), 1),
-                figure(late.maxMs(), 1))));
+                Numbers.orDash(late.medianMs(), 1),
+                Numbers.orDash(late.p99Ms(), 1),
+                Numbers.orDash(late.maxMs(), 1))));
   }
 }
