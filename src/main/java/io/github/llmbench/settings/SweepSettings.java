@@ -50,8 +50,9 @@ public record SweepSettings(
   /**
    * The server the kit starts for each combination of its parameters.
    *
-   * @param command the command, run by {@code sh -c}; {@code {port}} and {@code {NAME}} are filled
-   *     in, {@link #SIMULATOR} is the kit's simulator
+   * @param command the command's template ({@link ServeTemplate}): split into words as {@code sh}
+   *     splits them, {@code {port}} and {@code {NAME}} filled in, each value one argument that no
+   *     shell reads; {@link #SIMULATOR} is the kit's simulator
    * @param params its parameters' axes; one not named in the command as {@code {NAME}} is added as
    *     {@code --NAME VALUE} ({@code true}: {@code --NAME}, {@code false}: {@code --no-NAME})
    * @param readyTimeout how long each start may take to be ready
@@ -69,7 +70,8 @@ public record SweepSettings(
           HEADING,
           "serve.cmd",
           "none",
-          "a shell command with {port} (and {NAME} for a parameter), or simulator [OPTIONS]",
+          "a command with {port} (and {NAME} for a parameter), written as for sh, or simulator"
+              + " [OPTIONS]",
           "start this server for each combination of -Dserve.params (its own log, stopped after"
               + " its runs), as vllm bench sweep serve",
           Parser.text());
@@ -198,7 +200,16 @@ public record SweepSettings(
 
   private static Serve serve(SettingReader r, ServerSettings server, boolean zipped) {
     String command = r.get(SERVE_CMD);
-    boolean port = startsTheSimulator(command) || command.contains("{port}");
+    SweepGrid params =
+        r.optional(SERVE_PARAMS).map(p -> grid(SERVE_PARAMS.name(), p, zipped)).orElse(EMPTY);
+    ServeTemplate template;
+    try {
+      template = ServeTemplate.parse(command);
+      template.checkNames(params.axes().keySet());
+    } catch (IllegalArgumentException e) {
+      throw SettingsException.invalid(SERVE_CMD.name(), command, e.getMessage());
+    }
+    boolean port = startsTheSimulator(command) || template.names().contains("port");
     if (port == !server.routing().baseUrls().isEmpty()) {
       throw SettingsException.invalid(
           SERVE_CMD.name(),
@@ -208,8 +219,6 @@ public record SweepSettings(
               : "a command with {port} (a free port the kit picks), or one on a fixed port"
                   + " with -Dbase.url naming it");
     }
-    SweepGrid params =
-        r.optional(SERVE_PARAMS).map(p -> grid(SERVE_PARAMS.name(), p, zipped)).orElse(EMPTY);
     int ready = r.get(ServerSettings.READY_TIMEOUT);
     return new Serve(
         command,

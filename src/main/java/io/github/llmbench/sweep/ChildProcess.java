@@ -15,11 +15,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * A process the kit starts and stops, its children with it: a sweep's server (its command run by
- * {@code sh -c}, its output in a log file of its own, waited for until ready) or a sweep's run of
- * the load (a Gatling JVM). Stopped with SIGTERM and, after a grace period, SIGKILL. None outlives
- * the kit: a JVM shutdown hook stops every one still running when the kit ends (a normal end, a
- * failed gate, an exception, Ctrl-C or SIGTERM; a SIGKILL of the kit runs no hook).
+ * A process the kit starts and stops, its children with it: a sweep's server (its program and
+ * arguments, {@link ServeCommand}, its output in a log file of its own, waited for until ready) or
+ * a sweep's run of the load (a Gatling JVM). Stopped with SIGTERM and, after a grace period,
+ * SIGKILL. None outlives the kit: a JVM shutdown hook stops every one still running when the kit
+ * ends (a normal end, a failed gate, an exception, Ctrl-C or SIGTERM; a SIGKILL of the kit runs no
+ * hook).
  */
 public final class ChildProcess implements AutoCloseable {
 
@@ -44,19 +45,20 @@ public final class ChildProcess implements AutoCloseable {
   }
 
   /**
-   * Starts {@code command} ({@code sh -c}), its output and errors appended to {@code log}.
+   * Starts {@code command}, a program and its arguments (no shell reads them), its output and
+   * errors appended to {@code log}.
    *
    * @param grace how long a stopped server may take to end after SIGTERM before SIGKILL
    * @throws UncheckedIOException when the command cannot be started
    */
-  public static ChildProcess start(String command, Path log, Duration grace) {
+  public static ChildProcess start(List<String> command, Path log, Duration grace) {
     try {
       Files.createDirectories(log.toAbsolutePath().getParent());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create " + log.getParent() + ": " + e.getMessage(), e);
     }
     return start(
-        new ProcessBuilder("/bin/sh", "-c", command)
+        new ProcessBuilder(command)
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())),
         log,

@@ -147,7 +147,8 @@ public final class SweepRun {
         SweepGrid.name(params).isEmpty() ? "every combination" : SweepGrid.name(params),
         folder.resolve(log));
     writeHeader(folder.resolve(log), command.line());
-    ChildProcess server = ChildProcess.start(command.line(), folder.resolve(log), serve.grace());
+    ChildProcess server =
+        ChildProcess.start(command.arguments(), folder.resolve(log), serve.grace());
     try {
       URI baseUrl = URI.create("http://127.0.0.1:" + port);
       ServerApi api = new ServerApi(baseUrl, settings.apiKey());

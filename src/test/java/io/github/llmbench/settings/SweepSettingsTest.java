@@ -74,6 +74,18 @@ class SweepSettingsTest {
     assertTrue(
         error(Map.of("serve.cmd", "x --port {port}", "base.url", "http://127.0.0.1:8000"))
             .contains("no -Dbase.url"));
+    assertEquals(
+        "Invalid -Dserve.cmd=vllm serve m --port {port} {max_num_seq}: expected {port} or {NAME}"
+            + " of a -Dserve.params name (max_num_seqs), not {max_num_seq} (\\{max_num_seq}"
+            + " outside quotes is that text)",
+        error(
+            Map.of(
+                "serve.cmd", "vllm serve m --port {port} {max_num_seq}",
+                "serve.params", "max_num_seqs:1,2")));
+    assertEquals(
+        "Invalid -Dserve.cmd=vllm serve 'm --port {port}: expected a command whose quotes close"
+            + " (the ' at character 12 is never closed)",
+        error(Map.of("serve.cmd", "vllm serve 'm --port {port}")));
     assertTrue(error(Map.of("sweep", "input.len:128,;output.len:1")).contains("empty value"));
     assertTrue(error(Map.of("sweep", "bogus.len:1,2")).contains("not bogus.len"));
     assertTrue(error(Map.of("sweep", "base.url:a,b")).contains("sets itself"));

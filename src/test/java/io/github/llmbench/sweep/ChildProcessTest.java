@@ -31,6 +31,11 @@ class ChildProcessTest {
   /** How long a test waits for a process to be gone before it fails rather than hangs. */
   private static final Duration GIVE_UP = Duration.ofSeconds(60);
 
+  /** {@code script} run by a shell: these tests' servers are shell scripts. */
+  private static List<String> sh(String script) {
+    return List.of("/bin/sh", "-c", script);
+  }
+
   /** Waits until {@code pid} is gone (at most {@link #GIVE_UP}); whether it is. */
   private static boolean gone(long pid) throws Exception {
     long deadline = System.nanoTime() + GIVE_UP.toNanos();
@@ -47,7 +52,7 @@ class ChildProcessTest {
   void aCommandThatExitsAtOnceSaysItsCodeAndItsLog(@TempDir Path dir) {
     try (ChildProcess s =
         ChildProcess.start(
-            "echo loading; echo 'no such model' >&2; exit 3", dir.resolve("a.log"), GRACE)) {
+            sh("echo loading; echo 'no such model' >&2; exit 3"), dir.resolve("a.log"), GRACE)) {
       IllegalStateException e =
           assertThrows(
               IllegalStateException.class,
@@ -62,7 +67,7 @@ class ChildProcessTest {
   @Test
   void aServerNeverReadyIsStoppedAfterTheTimeout(@TempDir Path dir) throws Exception {
     ChildProcess s =
-        ChildProcess.start("echo up; exec sleep " + LIFE_S, dir.resolve("b.log"), GRACE);
+        ChildProcess.start(sh("echo up; exec sleep " + LIFE_S), dir.resolve("b.log"), GRACE);
     IllegalStateException e =
         assertThrows(
             IllegalStateException.class,
@@ -81,7 +86,7 @@ class ChildProcessTest {
   @Test
   void stoppingKillsWhatIgnoresSigterm(@TempDir Path dir) throws Exception {
     ChildProcess s =
-        ChildProcess.start("trap '' TERM; exec sleep " + LIFE_S, dir.resolve("c.log"), GRACE);
+        ChildProcess.start(sh("trap '' TERM; exec sleep " + LIFE_S), dir.resolve("c.log"), GRACE);
     int[] ready = {0};
     s.awaitReady(() -> ++ready[0] > 3, Duration.ofSeconds(10), Duration.ofMillis(20));
     assertEquals(Optional.of(128 + 9), s.stop(), "the exit code: SIGKILL ended it");
@@ -93,7 +98,7 @@ class ChildProcessTest {
   void stoppingEndsItsChildren(@TempDir Path dir) throws Exception {
     ChildProcess s =
         ChildProcess.start(
-            "trap '' TERM; sleep " + LIFE_S + " & sleep " + LIFE_S + "; wait",
+            sh("trap '' TERM; sleep " + LIFE_S + " & sleep " + LIFE_S + "; wait"),
             dir.resolve("d.log"),
             GRACE);
     int[] ready = {0};
@@ -118,7 +123,8 @@ class ChildProcessTest {
   /** A kit that started a server and is then ended by SIGTERM (Ctrl-C is SIGINT, handled alike). */
   public static final class Holder {
     public static void main(String[] args) throws Exception {
-      ChildProcess s = ChildProcess.start("exec sleep " + LIFE_S, Path.of(args[0]), GRACE);
+      ChildProcess s =
+          ChildProcess.start(List.of("sleep", String.valueOf(LIFE_S)), Path.of(args[0]), GRACE);
       System.out.println("server " + s.pid());
       Thread.sleep(TimeUnit.SECONDS.toMillis(LIFE_S));
     }
