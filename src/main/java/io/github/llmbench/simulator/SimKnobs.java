@@ -147,12 +147,30 @@ public final class SimKnobs {
                   (v, seed) -> plain(v) + " (every engine step this many times as long)"))
           .build();
 
+  /**
+   * A lasting per-process offset: each start draws one speed factor from the seed, every step times
+   * it for the process's life (two processes of one build differ so: {@code docs/gates.md}).
+   */
+  public static final Knob<Double> PROCESS_SD =
+      Knob.property(
+              "process.sd",
+              number(v -> v >= 0 && v < SimNoise.MAX_PROCESS_SD, SimNoise.PROCESS_SD_ACCEPTED),
+              0.0)
+          .flags("--process-sd")
+          .help(
+              SimNoise.PROCESS_SD_ACCEPTED,
+              "each start draws one lasting speed factor exp(N(0, this)) from the run's seed:"
+                  + " every engine step x it for the simulator's life (two processes of one server"
+                  + " differ so)")
+          .line(Line.stepTimes(SimKnobs::processWords))
+          .build();
+
   /** The noise's seed: the kit's runs give theirs ({@code -Dseed}). */
   public static final Knob<Long> SEED =
       Knob.flagOnly("seed", anyLong(), 0L)
           .flags("--seed")
           .defaultWords("fresh per start")
-          .help("a whole number", "seeds the noise's and slowdown's draws")
+          .help("a whole number", "seeds the noise's draws and the process speed factor's")
           .usage(() -> "N")
           .build();
 
@@ -283,6 +301,7 @@ public final class SimKnobs {
           FAULTS,
           NOISE,
           SLOWDOWN,
+          PROCESS_SD,
           SEED,
           TOKENS_PER_CHUNK,
           REASONING,
@@ -297,6 +316,22 @@ public final class SimKnobs {
   /** The knob of a standalone simulator's flag ({@code --tp}, {@code -tp}, ...). */
   static Optional<Knob<?>> byFlag(String flag) {
     return ALL.stream().filter(k -> k.flags().contains(flag)).findFirst();
+  }
+
+  /**
+   * The settings line of the process offset: the log sd, the factor a start draws at it from {@code
+   * seed}, and where that comes from: {@code 0.04 (process speed factor 1.0321: every engine step x
+   * this for the process's life, drawn as exp(N(0, 0.04)) from seed 7)}.
+   */
+  static String processWords(double sd, long seed) {
+    return String.format(
+        Locale.ROOT,
+        "%s (process speed factor %.4f: every engine step x this for the process's life, drawn as"
+            + " exp(N(0, %s)) from seed %d)",
+        plain(sd),
+        SimNoise.processFactor(sd, seed),
+        plain(sd),
+        seed);
   }
 
   /** A number as a person writes it: {@code 1}, not {@code 1.0}. */

@@ -63,7 +63,12 @@ public final class SimulatorConfig {
     this.faults = SimFaults.parse(get(SimKnobs.FAULTS));
     // the seed also seeds the scheduler's draws (speculation's), with the step times left as
     // they are
-    SimNoise n = new SimNoise(get(SimKnobs.NOISE), get(SimKnobs.SLOWDOWN), get(SimKnobs.SEED));
+    SimNoise n =
+        new SimNoise(
+            get(SimKnobs.NOISE),
+            get(SimKnobs.SLOWDOWN),
+            get(SimKnobs.PROCESS_SD),
+            get(SimKnobs.SEED));
     this.noise = n.equals(SimNoise.NONE) ? SimNoise.NONE : n;
   }
 
@@ -154,7 +159,10 @@ public final class SimulatorConfig {
     return faults;
   }
 
-  /** The step times' noise and slowdown with their seed; {@link SimNoise#NONE} when all unset. */
+  /**
+   * The step times' noise, process offset and slowdown with their seed; {@link SimNoise#NONE} when
+   * all unset.
+   */
   public SimNoise noise() {
     return noise;
   }
@@ -236,13 +244,16 @@ public final class SimulatorConfig {
     return with(SimKnobs.FAULTS, faults == null ? "none" : faults.toString());
   }
 
-  /** Noise and slowdown of the step times, with their seed; null: none. */
+  /** Noise, process offset and slowdown of the step times, with their seed; null: none. */
   public SimulatorConfig withNoise(SimNoise noise) {
     SimNoise n = noise == null ? SimNoise.NONE : noise;
-    return with(SimKnobs.NOISE, n.cv()).with(SimKnobs.SLOWDOWN, n.slowdown()).withSeed(n.seed());
+    return with(SimKnobs.NOISE, n.cv())
+        .with(SimKnobs.SLOWDOWN, n.slowdown())
+        .with(SimKnobs.PROCESS_SD, n.processSd())
+        .withSeed(n.seed());
   }
 
-  /** The seed of the noise's and slowdown's draws. */
+  /** The seed of the noise's draws and of the process speed factor's. */
   public SimulatorConfig withSeed(long seed) {
     return with(SimKnobs.SEED, seed);
   }

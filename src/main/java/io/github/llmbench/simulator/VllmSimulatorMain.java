@@ -13,8 +13,9 @@ import java.util.stream.Collectors;
  * readers, defaults and help as the kit's {@code -Dsim.*}), vLLM's {@code vllm serve} names where
  * vLLM has the knob ({@code --port --model --served-model-name --tp (--tensor-parallel-size)
  * --max-num-seqs --max-num-batched-tokens --gpu-memory-utilization}), the simulator's own else
- * ({@code --gpu}, {@code --dialect}, {@code --faults}, {@code --noise}, {@code --slowdown} and
- * {@code --seed}: the noise's, fresh per start unless given, ...).
+ * ({@code --gpu}, {@code --dialect}, {@code --faults}, {@code --noise}, {@code --process-sd},
+ * {@code --slowdown} and {@code --seed}: the noise's and the process factor's, fresh per start
+ * unless given, ...).
  */
 public final class VllmSimulatorMain {
 
@@ -91,9 +92,20 @@ public final class VllmSimulatorMain {
     return sb.toString();
   }
 
-  /** {@code , noise 0.1 (seed 42), slowdown 1.1} when set, else nothing. */
+  /**
+   * {@code , noise 0.1 (seed 42), process speed factor 1.0321 (--process-sd 0.04, seed 42),
+   * slowdown 1.1} when set, else nothing: the factor this start drew, and from what.
+   */
   static String noiseWords(SimNoise n) {
     return (n.cv() > 0 ? ", noise " + n.cv() + " (seed " + n.seed() + ")" : "")
+        + (n.processSd() > 0
+            ? String.format(
+                Locale.ROOT,
+                ", process speed factor %.4f (--process-sd %s, seed %d)",
+                n.processFactor(),
+                SimKnobs.plain(n.processSd()),
+                n.seed())
+            : "")
         + (n.slowdown() != 1 ? ", slowdown " + n.slowdown() : "");
   }
 

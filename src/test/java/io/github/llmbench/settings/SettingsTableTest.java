@@ -63,7 +63,7 @@ class SettingsTableTest {
         error(Map.of("Conc", "4")));
     assertEquals(
         "Unknown setting -Dsim.gpuu=x: did you mean -Dsim.gpu? the -Dsim.* settings are sim.model, sim.gpu, sim.tp, "
-            + "sim.max_num_seqs, sim.max_num_batched_tokens, sim.gpu_memory_utilization, sim.faults, sim.noise, sim.slowdown, sim.tokens.per.chunk, sim.reasoning, sim.speculative, sim.kv.transfer, sim.dialect, sim.lora (-Dhelp lists all)",
+            + "sim.max_num_seqs, sim.max_num_batched_tokens, sim.gpu_memory_utilization, sim.faults, sim.noise, sim.slowdown, sim.process.sd, sim.tokens.per.chunk, sim.reasoning, sim.speculative, sim.kv.transfer, sim.dialect, sim.lora (-Dhelp lists all)",
         error(Map.of("sim.gpuu", "x")));
     assertTrue(
         error(Map.of("warmup.seconds", "5"))

@@ -131,6 +131,8 @@ class CliAndConfigTest {
                 IllegalArgumentException.class,
                 () -> VllmSimulatorMain.parse(new String[] {"--seed", "x"}))
             .getMessage());
-    assertTrue(VllmSimulatorMain.usage().contains("[--noise 0] [--slowdown 1] [--seed N]"));
+    assertTrue(
+        VllmSimulatorMain.usage()
+            .contains("[--noise 0] [--slowdown 1] [--process-sd 0] [--seed N]"));
   }
 }

@@ -38,6 +38,7 @@ class SimKnobsTest {
           Map.entry(SimKnobs.FAULTS, "429:0.1,cut:0.05"),
           Map.entry(SimKnobs.NOISE, "0.1"),
           Map.entry(SimKnobs.SLOWDOWN, "1.5"),
+          Map.entry(SimKnobs.PROCESS_SD, "0.04"),
           Map.entry(SimKnobs.TOKENS_PER_CHUNK, "4"),
           Map.entry(SimKnobs.REASONING, "12"),
           Map.entry(SimKnobs.KV_TRANSFER, "25"),

@@ -14,6 +14,7 @@ import io.github.llmbench.settings.SettingsTable;
 import java.util.List;
 import java.util.Locale;
 import java.util.SplittableRandom;
+import java.util.function.LongBinaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -80,28 +81,15 @@ class SimNoiseTest {
     assertTrue(SimNoise.NONE.off());
     assertTrue(new SimNoise(0, 1, 42).off(), "a seed alone changes nothing");
     // the cost model's step times of a scheduler run, with and without SimNoise.NONE: identical
-    CostModel cost =
-        new CostModel(Catalog.model("qwen2.5-7b-instruct"), Catalog.gpu("rtx4080-32gb"), 1);
-    Scheduler sch = new Scheduler(cost, 256, 2048, new SimMetrics());
     SimNoise.Steps none = SimNoise.NONE.steps();
     SimNoise.Steps seeded = new SimNoise(0, 1, 7).steps();
-    for (int i = 0; i < 40; i++) {
-      sch.add(request(i, 300 + 37 * i, 20));
-    }
-    long now = 1_000_000_000L;
-    int steps = 0;
-    while (!sch.idle()) {
-      if (!sch.schedule(now)) {
-        now += MS;
-        continue;
-      }
-      long d = sch.durationNanos();
-      assertEquals(d, none.apply(d, now));
-      assertEquals(d, seeded.apply(d, now));
-      now += d;
-      sch.complete(now, (r, k, end) -> {});
-      steps++;
-    }
+    int steps =
+        schedulerRun(
+            (d, now) -> {
+              assertEquals(d, none.apply(d, now));
+              assertEquals(d, seeded.apply(d, now));
+              return d;
+            });
     assertTrue(steps > 20, "steps " + steps);
     SimNoise.Steps s = SimNoise.NONE.steps();
     SplittableRandom rnd = new SplittableRandom(1);
@@ -112,7 +100,33 @@ class SimNoiseTest {
     assertEquals(1.0, s.factor(5), 0.0);
   }
 
-  private static SimRequest request(int i, int promptTokens, int maxTokens) {
+  /**
+   * Runs 40 requests of the default model through the scheduler in virtual time, each step taking
+   * what {@code stepTime} makes of the cost model's duration at its start; the steps run.
+   */
+  static int schedulerRun(LongBinaryOperator stepTime) {
+    CostModel cost =
+        new CostModel(Catalog.model("qwen2.5-7b-instruct"), Catalog.gpu("rtx4080-32gb"), 1);
+    Scheduler sch = new Scheduler(cost, 256, 2048, new SimMetrics());
+    for (int i = 0; i < 40; i++) {
+      sch.add(request(i, 300 + 37 * i, 20));
+    }
+    long now = 1_000_000_000L;
+    int steps = 0;
+    while (!sch.idle()) {
+      if (!sch.schedule(now)) {
+        now += MS;
+        continue;
+      }
+      now += stepTime.applyAsLong(sch.durationNanos(), now);
+      sch.complete(now, (r, k, end) -> {});
+      steps++;
+    }
+    return steps;
+  }
+
+  /** A request whose prompt has blocks of its own: no prefix hits. */
+  static SimRequest request(int i, int promptTokens, int maxTokens) {
     long[] hashes = new long[promptTokens / 16];
     for (int j = 0; j < hashes.length; j++) {
       hashes[j] = i * 1_000_003L + j; // unique: no prefix hits
