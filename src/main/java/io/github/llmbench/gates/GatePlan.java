@@ -152,7 +152,7 @@ final class GatePlan {
             nb == 1 ? "" : "s",
             na,
             decisive ? "can" : "cannot",
-            rates.describe(),
+            design.describeRates(!g.upperBound()),
             100 * rates.power(),
             smallest,
             from));

@@ -65,7 +65,7 @@ class AbGateTrackTest {
     assertFalse(r.pass());
     assertEquals(GateVerdict.FAIL, r.verdict());
     assertTrue(r.measured() > r.limit(), r.line());
-    assertTrue(r.line().contains("false alarm 5%, power 90% at the threshold"), r.line());
+    assertTrue(r.line().contains("false alarm 5%, a +10.0% change passes at most 10%"), r.line());
     assertTrue(r.line().contains("noise: interleaved pairs"), r.line());
     AbFigures.GateTrack f = t.figures();
     assertEquals(f.pairsUsed(), f.looks().size());
