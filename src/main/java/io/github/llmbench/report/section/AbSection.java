@@ -136,8 +136,9 @@ public final class AbSection implements ReportSection {
     }
     items.add(
         Note.kit(
-            "Each pair ran A and B back to back with the same prompts, in an order drawn from the"
-                + " seed: a drift of the testbed falls on both sides and cancels in the ratio."));
+            "Each pair ran A and B back to back with the same prompts, in balanced blocks of two"
+                + " pairs (AB then BA, or BA then AB, drawn from the seed): a drift of the testbed"
+                + " falls on both sides and cancels in the ratio."));
     return List.of(new PagePart("llm-ab", "A/B", items));
   }
 
