@@ -176,6 +176,7 @@ public record GateDesign(ErrorRates rates, double delta) {
     }
     for (int n = 2; n <= most; n++) {
       double df = noise.source() == Noise.Source.OWN_TRIALS ? 2.0 * (n - 1) : noise.df();
+      // a plan for the next comparison: one run of n trials against one stored run of n
       if (decisive(noise.seOfLogRatio(n, n), df)) {
         return OptionalInt.of(n);
       }
