@@ -156,6 +156,18 @@ public final class SequentialTest {
   }
 
   /**
+   * The smallest regression (log scale, oriented worse) the design catches with its power when the
+   * pairs' log ratios spread by {@code pairSd}: {@code (a_N + b_N) pairSd / sqrt N} at its planned
+   * most pairs {@code N}, where its last look FAILs such a change with about the power (a PASS on
+   * the way is at most {@code 1 - power}). The design's, not a look's: a look's {@code (a_n + b_n)
+   * s / sqrt n} at the pairs it stopped at is larger, and says only what those pairs could tell.
+   */
+  public double smallestCaughtLog(double pairSd) {
+    int most = design.maxPairs();
+    return (failBoundary(most) + passBoundary(most)) * pairSd / Math.sqrt(most);
+  }
+
+  /**
    * Looks at the log ratios so far, one per pair in order (positive: the candidate worse).
    *
    * @throws IllegalArgumentException with more pairs than the plan's most, or a value not finite

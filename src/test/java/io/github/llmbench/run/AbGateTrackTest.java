@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.GateDesign;
 import io.github.llmbench.analysis.GateJudgement;
 import io.github.llmbench.analysis.GateVerdict;
 import io.github.llmbench.analysis.SequentialTest;
@@ -71,6 +72,31 @@ class AbGateTrackTest {
     assertEquals(f.pairsUsed(), f.looks().size());
     assertEquals("FAIL", f.decision());
     assertNull(t.add(10, 15), "nothing once decided");
+  }
+
+  @Test
+  void theSmallestRegressionCaughtIsTheDesignsAtItsMostPairsNotTheStoppingLooks() {
+    AbGateTrack t = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20, FAMILY);
+    double[] ratio = {1.30, 1.36, 1.33};
+    for (double r : ratio) {
+      t.add(10, 10 * r);
+    }
+    assertEquals(SequentialTest.Decision.FAIL, t.decision(), "stopped at the first look");
+    double[] logs = t.figures().logRatios().stream().mapToDouble(d -> d).toArray();
+    double mean = (logs[0] + logs[1] + logs[2]) / 3;
+    double ss = 0;
+    for (double d : logs) {
+      ss += (d - mean) * (d - mean);
+    }
+    double sd = Math.sqrt(ss / 2);
+    SequentialTest test = SequentialTest.of(new SequentialTest.Design(0.05, 0.9, 0.10, 3, 20));
+    double design = (test.failBoundary(20) + test.passBoundary(20)) * sd / Math.sqrt(20);
+    double atStop = (test.failBoundary(3) + test.passBoundary(3)) * sd / Math.sqrt(3);
+    String line = t.result("c4", true).line();
+    String expected = GateDesign.change(design, false);
+    assertFalse(expected.equals(GateDesign.change(atStop, false)), expected);
+    assertTrue(line.contains("smallest regression caught with power 90%: " + expected), line);
+    assertTrue(line.contains("the design's at 20 pairs, at that sd"), line);
   }
 
   @Test
