@@ -113,6 +113,17 @@ public final class SequentialTest {
       double failAt,
       double passAt) {}
 
+  /**
+   * What every A/B line and page says of the ratio and interval it prints. Labelled rather than
+   * adjusted: a bias-adjusted estimate of a group-sequential t test (a median-unbiased one by the
+   * stagewise ordering) needs the boundaries' joint distribution at the unknown spread, which this
+   * design does not have in closed form; a test that stops early stops on the pairs that ran ahead,
+   * so the plain ratio leans away from 1.
+   */
+  public static final String STOPPING_LOOK_RATIO =
+      "at the stopping look, not adjusted for early stopping: it overstates the change when the"
+          + " test stops early";
+
   /** The fewest pairs at a look: a t statistic needs a spread, and two pairs give it 1 df. */
   public static final int MIN_PAIRS = 3;
 

@@ -191,7 +191,8 @@ final class AbGateTrack {
             Locale.ROOT,
             "interleaved pairs, %d pairs, sd of a pair's log ratio %.3f (a group-sequential test"
                 + " of at most %d pairs; its smallest regression caught is the design's at %d"
-                + " pairs, at that sd)",
+                + " pairs, at that sd); the ratio is the one "
+                + SequentialTest.STOPPING_LOOK_RATIO,
             n,
             n < 2 ? Double.NaN : sd(mean),
             d.maxPairs(),

@@ -97,6 +97,11 @@ class AbGateTrackTest {
     assertFalse(expected.equals(GateDesign.change(atStop, false)), expected);
     assertTrue(line.contains("smallest regression caught with power 90%: " + expected), line);
     assertTrue(line.contains("the design's at 20 pairs, at that sd"), line);
+    assertTrue(
+        line.contains(
+            "the ratio is the one at the stopping look, not adjusted for early stopping: it"
+                + " overstates the change when the test stops early"),
+        line);
   }
 
   @Test

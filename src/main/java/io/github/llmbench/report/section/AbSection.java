@@ -2,6 +2,7 @@ package io.github.llmbench.report.section;
 
 import io.github.llmbench.analysis.GateDesign;
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.SequentialTest;
 import io.github.llmbench.report.section.PagePart.Chart;
 import io.github.llmbench.report.section.PagePart.Heading;
 import io.github.llmbench.report.section.PagePart.Item;
@@ -52,6 +53,7 @@ public final class AbSection implements ReportSection {
     for (AbFigures.GateTrack g : ab.gates()) {
       sb.append(line(g)).append('\n');
     }
+    sb.append("(ratios and intervals ").append(SequentialTest.STOPPING_LOOK_RATIO).append(")\n");
     sb.append("(the level's blocks above pool A and B; \"Per server\" shows each side)\n");
     return sb.toString();
   }
@@ -134,6 +136,7 @@ public final class AbSection implements ReportSection {
     for (int i = 0; i < ab.gates().size(); i++) {
       items.add(Chart.of("llm-chart-ab-" + i, "ab").with("gate", i));
     }
+    items.add(Note.kit("The ratios and intervals are " + SequentialTest.STOPPING_LOOK_RATIO + "."));
     items.add(
         Note.kit(
             "Each pair ran A and B back to back with the same prompts, in balanced blocks of two"

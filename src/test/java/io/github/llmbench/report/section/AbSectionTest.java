@@ -39,6 +39,18 @@ class AbSectionTest {
   }
 
   @Test
+  void theBlockAndThePageSayTheRatioIsTheStoppingLooksUnadjusted() {
+    String label =
+        "at the stopping look, not adjusted for early stopping: it overstates the change when the"
+            + " test stops early";
+    String block = AbSection.format(AB);
+    assertTrue(block.contains("(ratios and intervals " + label + ")"), block);
+    StringBuilder html = new StringBuilder();
+    PageParts.part(html, new AbSection().page(NO_RECORDS, RunInfo.NONE.withAb(AB)).get(0));
+    assertTrue(html.toString().contains("The ratios and intervals are " + label), html.toString());
+  }
+
+  @Test
   void thePageHasARowAndAChartPerGateAndEscapesTheServersWords() {
     RunInfo info = RunInfo.NONE.withAb(AB);
     List<PagePart> parts = new AbSection().page(NO_RECORDS, info);
