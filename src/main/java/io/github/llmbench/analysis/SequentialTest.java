@@ -14,7 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * d_i} are taken as independent and normal with an unknown mean {@code mu} and unknown spread. Two
  * hypotheses, as every relative gate states them: no change ({@code mu = 0}), which must PASS with
  * a false alarm rate at most {@code alpha}, and a regression of the threshold ({@code mu = delta =
- * log(1 + threshold)}), which must FAIL with probability at least {@code power}.
+ * log(1 + threshold)}), which must not PASS: it PASSes with probability at most {@code 1 - power}
+ * (the rest FAILs, or is INCONCLUSIVE when the pairs run out first).
  *
  * <p><b>The rule.</b> At each look from {@code minPairs} on, with the mean {@code m} and standard
  * deviation {@code s} of the n log ratios so far: FAIL when {@code t0 = m / (s / sqrt n)} reaches
@@ -40,7 +41,7 @@ public final class SequentialTest {
    * A sequential test's plan.
    *
    * @param alpha the false alarm rate at no change, in (0, 0.5)
-   * @param power the chance to FAIL a regression of the threshold, in (0.5, 1)
+   * @param power one minus the most a regression of the threshold may PASS, in (0.5, 1)
    * @param threshold the regression the gate must catch, as a fraction above 0 ({@code 0.10}: 10%
    *     worse)
    * @param minPairs the pairs at the first look, at least 3
