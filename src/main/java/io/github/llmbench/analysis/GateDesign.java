@@ -10,8 +10,9 @@ import java.util.OptionalInt;
  *
  * <ul>
  *   <li>H0, no change ({@code d = 0}), must PASS: false alarm at most {@code alpha}.
- *   <li>H1, worse by the threshold ({@code d = delta}, {@code log 1.10} for {@code +10%}), must
- *       FAIL with probability at least {@code power}.
+ *   <li>H1, worse by the threshold ({@code d = delta}, {@code log 1.10} for {@code +10%}), must not
+ *       PASS: it PASSes with probability at most {@code 1 - power}, and FAILs with at least {@code
+ *       power} only where the noise is decisive (elsewhere the rest is INCONCLUSIVE).
  * </ul>
  *
  * With a standard error {@code se} on {@code df} degrees of freedom and {@code q_a = t_{1-alpha,
@@ -35,7 +36,7 @@ public record GateDesign(ErrorRates rates, double delta) {
    * The two error rates a gate is judged at.
    *
    * @param alpha the false alarm: the chance that no change FAILs, in (0, 0.5)
-   * @param power the chance that a change of the threshold FAILs, in (0.5, 1)
+   * @param power one minus the most a change of the threshold may PASS, in (0.5, 1)
    */
   public record ErrorRates(double alpha, double power) {
     public ErrorRates {
@@ -50,15 +51,6 @@ public record GateDesign(ErrorRates rates, double delta) {
     /** The rates of a gate at confidence {@code c} ({@code alpha = 1 - c}) and that power. */
     public static ErrorRates of(double confidence, double power) {
       return new ErrorRates(1.0 - confidence, power);
-    }
-
-    /** {@code false alarm 5.0%, power 90% at the threshold}. */
-    public String describe() {
-      return String.format(
-          Locale.ROOT,
-          "false alarm %s, power %s at the threshold",
-          GateJudgement.Family.pct(alpha),
-          GateJudgement.Family.pct(power));
     }
   }
 
@@ -90,6 +82,30 @@ public record GateDesign(ErrorRates rates, double delta) {
       double failAbove,
       double passBelow,
       double smallestCaught) {}
+
+  /**
+   * What the design guarantees, in the words every gate line, plan line, A/B line and page use:
+   * {@code false alarm 5%, a +10.0% change passes at most 10%}. Not "power 90% at the threshold": a
+   * change of the threshold FAILs with the power only where the noise is decisive, and otherwise
+   * may be INCONCLUSIVE; that it PASSes at most {@code 1 - power} holds whatever the noise. A gate
+   * that asks for an improvement ({@code delta <= 0}) is judged on one-sided bounds, where the
+   * power plays no part.
+   *
+   * @param higherIsBetter whether the gate's figure is a throughput (its threshold written as a
+   *     fall: {@code -10.0%})
+   */
+  public String describeRates(boolean higherIsBetter) {
+    String threshold = change(delta, higherIsBetter);
+    String falseAlarm = "false alarm " + GateJudgement.Family.pct(rates.alpha());
+    if (delta <= 0.0) {
+      return falseAlarm + " at the threshold (" + threshold + ": an improvement asked, no power)";
+    }
+    return falseAlarm
+        + ", a "
+        + threshold
+        + " change passes at most "
+        + GateJudgement.Family.pct(1.0 - rates.power());
+  }
 
   /** {@code t_{1-alpha, df}} (the normal quantile for infinite df). */
   public double qAlpha(double df) {
@@ -160,6 +176,7 @@ public record GateDesign(ErrorRates rates, double delta) {
     }
     for (int n = 2; n <= most; n++) {
       double df = noise.source() == Noise.Source.OWN_TRIALS ? 2.0 * (n - 1) : noise.df();
+      // a plan for the next comparison: one run of n trials against one stored run of n
       if (decisive(noise.seOfLogRatio(n, n), df)) {
         return OptionalInt.of(n);
       }

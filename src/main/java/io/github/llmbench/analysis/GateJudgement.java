@@ -73,7 +73,7 @@ public record GateJudgement(
     }
 
     /**
-     * {@code judged at false alarm 5%, power 90% at the threshold (+10.0%); noise: ...; smallest
+     * {@code judged at false alarm 5%, a +10.0% change passes at most 10%; noise: ...; smallest
      * regression caught with power 90%: +23.1%, decisive from 12 trials a side}; without a run
      * noise, what the verdict cannot know and what it needs, and no error rate.
      */
@@ -93,10 +93,8 @@ public record GateJudgement(
       GateDesign.Outcome o = outcome.get();
       StringBuilder sb =
           new StringBuilder("judged at ")
-              .append(design.rates().describe())
-              .append(" (")
-              .append(GateDesign.change(design.delta(), higherIsBetter))
-              .append("); noise: ")
+              .append(design.describeRates(higherIsBetter))
+              .append("; noise: ")
               .append(noise)
               .append(
                   String.format(

@@ -92,7 +92,8 @@ public record Noise(
     }
     Noise m = runsTrials.get();
     double trialPart = m.trialVariance() * (1.0 / baselineTrials + 1.0 / candidateTrials);
-    double total = 2.0 * runVariance + trialPart;
+    // two compared runs, one a side: the baseline of -Dbaseline is one run's folder
+    double total = variance(runVariance, m.trialVariance(), 1, baselineTrials, candidateTrials);
     double satterthwaite =
         trialPart > 0.0
             ? total * total / (trialPart * trialPart / m.df())
@@ -145,15 +146,43 @@ public record Noise(
   /**
    * The standard error of {@code log(B/A)}, the candidate's mean log figure over {@code
    * candidateTrials} trials of one run against the baseline's over {@code baselineTrials} trials of
-   * another: each run brings its own offset and its trials' average.
+   * one other run: each run brings its own offset and its trials' average. One baseline run is what
+   * every caller has today: {@code -Dbaseline} names one run's folder, {@code compare} compares
+   * runs two at a time, and a plan is for one run against one; a baseline pooled over several runs
+   * takes {@link #seOfLogRatio(int, int, int)}.
    */
   public double seOfLogRatio(int baselineTrials, int candidateTrials) {
-    if (baselineTrials < 1 || candidateTrials < 1) {
+    return seOfLogRatio(1, baselineTrials, candidateTrials);
+  }
+
+  /**
+   * The standard error of {@code log(B/A)}, the candidate's mean log figure over {@code
+   * candidateTrials} trials of one run against a baseline pooled over {@code baselineRuns} runs of
+   * {@code baselineTrials} trials in all, its mean log figure the mean of its runs' (runs of equal
+   * trials): {@code sqrt(r (1 + 1/R) + t (1/T_a + 1/n_b))}. The candidate's run offset stays whole
+   * however many runs the baseline pools; the baseline's shrinks with them.
+   *
+   * @param baselineRuns the runs the baseline pools, 1 or more
+   * @param baselineTrials their trials in all, at least one a run
+   */
+  public double seOfLogRatio(int baselineRuns, int baselineTrials, int candidateTrials) {
+    if (baselineRuns < 1 || baselineTrials < baselineRuns || candidateTrials < 1) {
       throw new IllegalArgumentException(
-          "each side needs a trial: " + baselineTrials + " and " + candidateTrials);
+          "each run needs a trial: a baseline of "
+              + baselineRuns
+              + " runs and "
+              + baselineTrials
+              + " trials, a candidate of "
+              + candidateTrials);
     }
     return Math.sqrt(
-        2.0 * runVariance + trialVariance * (1.0 / baselineTrials + 1.0 / candidateTrials));
+        variance(runVariance, trialVariance, baselineRuns, baselineTrials, candidateTrials));
+  }
+
+  private static double variance(
+      double run, double trial, int baselineRuns, int baselineTrials, int candidateTrials) {
+    return run * (1.0 + 1.0 / baselineRuns)
+        + trial * (1.0 / baselineTrials + 1.0 / candidateTrials);
   }
 
   /** One trial's log standard deviation around its run's mean. */

@@ -14,7 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * d_i} are taken as independent and normal with an unknown mean {@code mu} and unknown spread. Two
  * hypotheses, as every relative gate states them: no change ({@code mu = 0}), which must PASS with
  * a false alarm rate at most {@code alpha}, and a regression of the threshold ({@code mu = delta =
- * log(1 + threshold)}), which must FAIL with probability at least {@code power}.
+ * log(1 + threshold)}), which must not PASS: it PASSes with probability at most {@code 1 - power}
+ * (the rest FAILs, or is INCONCLUSIVE when the pairs run out first).
  *
  * <p><b>The rule.</b> At each look from {@code minPairs} on, with the mean {@code m} and standard
  * deviation {@code s} of the n log ratios so far: FAIL when {@code t0 = m / (s / sqrt n)} reaches
@@ -40,7 +41,7 @@ public final class SequentialTest {
    * A sequential test's plan.
    *
    * @param alpha the false alarm rate at no change, in (0, 0.5)
-   * @param power the chance to FAIL a regression of the threshold, in (0.5, 1)
+   * @param power one minus the most a regression of the threshold may PASS, in (0.5, 1)
    * @param threshold the regression the gate must catch, as a fraction above 0 ({@code 0.10}: 10%
    *     worse)
    * @param minPairs the pairs at the first look, at least 3
@@ -113,6 +114,17 @@ public final class SequentialTest {
       double failAt,
       double passAt) {}
 
+  /**
+   * What every A/B line and page says of the ratio and interval it prints. Labelled rather than
+   * adjusted: a bias-adjusted estimate of a group-sequential t test (a median-unbiased one by the
+   * stagewise ordering) needs the boundaries' joint distribution at the unknown spread, which this
+   * design does not have in closed form; a test that stops early stops on the pairs that ran ahead,
+   * so the plain ratio leans away from 1.
+   */
+  public static final String STOPPING_LOOK_RATIO =
+      "at the stopping look, not adjusted for early stopping: it overstates the change when the"
+          + " test stops early";
+
   /** The fewest pairs at a look: a t statistic needs a spread, and two pairs give it 1 df. */
   public static final int MIN_PAIRS = 3;
 
@@ -153,6 +165,18 @@ public final class SequentialTest {
   /** The pass boundary {@code b_n} ({@code t1 <= -b_n} passes); +Infinity before the first look. */
   public double passBoundary(int pairs) {
     return pairs < design.minPairs() ? Double.POSITIVE_INFINITY : passBoundary[pairs - 1];
+  }
+
+  /**
+   * The smallest regression (log scale, oriented worse) the design catches with its power when the
+   * pairs' log ratios spread by {@code pairSd}: {@code (a_N + b_N) pairSd / sqrt N} at its planned
+   * most pairs {@code N}, where its last look FAILs such a change with about the power (a PASS on
+   * the way is at most {@code 1 - power}). The design's, not a look's: a look's {@code (a_n + b_n)
+   * s / sqrt n} at the pairs it stopped at is larger, and says only what those pairs could tell.
+   */
+  public double smallestCaughtLog(double pairSd) {
+    int most = design.maxPairs();
+    return (failBoundary(most) + passBoundary(most)) * pairSd / Math.sqrt(most);
   }
 
   /**

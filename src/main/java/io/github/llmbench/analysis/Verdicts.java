@@ -73,6 +73,7 @@ public final class Verdicts {
       TrialValues a, TrialValues b, boolean higherIsBetter, double confidence, Noise known) {
     Intervals.checkConfidence(confidence);
     double center = meanLog(b) - meanLog(a);
+    // a and b are one run's trials each: compare compares runs two at a time
     double se = known.seOfLogRatio(a.n(), b.n());
     double q = se == 0.0 ? 0.0 : LogScale.quantile(0.5 + confidence / 2.0, known.df());
     Interval r =
@@ -207,6 +208,7 @@ public final class Verdicts {
     int nb = b.n();
     Optional<Noise> trials = Noise.ofTrials(List.of(a, b));
     if (known.isPresent()) {
+      // a is the -Dbaseline run's trials, b this run's: one run a side
       Noise k = known.get().atRuns(trials, na, nb);
       return Optional.of(new NoiseAt(k.seOfLogRatio(na, nb), k.df(), k, k.describe()));
     }

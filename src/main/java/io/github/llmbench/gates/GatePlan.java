@@ -162,6 +162,7 @@ final class GatePlan {
       return head + uncalibrated(na, nb, from) + warning;
     }
     GateDesign design = GateDesign.of(rates, g.limit().value() / 100, !g.upperBound());
+    // one baseline run: -Dbaseline is one run's folder, its na trials that run's
     double se = noise.seOfLogRatio(na, nb);
     boolean decisive = design.decisive(se, df);
     String smallest = GateDesign.change(design.smallestCaughtLog(se, df), !g.upperBound());
@@ -175,7 +176,7 @@ final class GatePlan {
             nb == 1 ? "" : "s",
             na,
             decisive ? "can" : "cannot",
-            rates.describe(),
+            design.describeRates(!g.upperBound()),
             100 * rates.power(),
             smallest,
             from));

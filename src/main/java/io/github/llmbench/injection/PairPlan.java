@@ -5,9 +5,13 @@ import io.github.llmbench.records.RequestOrigin.Side;
 
 /**
  * The trials of an interleaved A/B run, in pairs: pair i is one trial on A (the base) and one on B
- * (the candidate), in an order drawn from the seed for each pair (so a drift within the run falls
- * on A first as often as on B first), both sending the same prompts: the dataset's requests from
- * the pair's own first number, so one pair's prompts differ from another's.
+ * (the candidate), in balanced blocks of two pairs: the seed draws which side goes first in the
+ * block's first pair, and its second pair goes the other way round (AB then BA, or BA then AB). So
+ * every two pairs put A first once and B first once, and a drift within the run falls on each side
+ * first equally often however few pairs run (a coin flip per pair leaves that to chance: 3 of 3
+ * pairs with A first happen a quarter of the time), while the seed still keeps the order from
+ * following any pattern of the testbed. Both trials of a pair send the same prompts: the dataset's
+ * requests from the pair's own first number, so one pair's prompts differ from another's.
  *
  * @param seed the run's seed ({@code -Dseed})
  */
@@ -34,9 +38,19 @@ public record PairPlan(long seed) {
     }
   }
 
-  /** The pair's first side, drawn from the seed. */
+  /**
+   * The pair's first side: drawn from the seed for the first pair of each block of two ({@code
+   * pair} 1, 3, 5, ...), the other side for the second.
+   */
   public Side firstSide(int pair) {
-    return (Seeds.mix(seed * 0x9E3779B97F4A7C15L + 0xAB00L + pair) & 1) == 0 ? Side.A : Side.B;
+    int block = (pair + 1) / 2;
+    Side blockFirst =
+        (Seeds.mix(seed * 0x9E3779B97F4A7C15L + 0xAB00L + block) & 1) == 0 ? Side.A : Side.B;
+    return pair % 2 == 1 ? blockFirst : other(blockFirst);
+  }
+
+  private static Side other(Side s) {
+    return s == Side.A ? Side.B : Side.A;
   }
 
   /** The run's trial {@code index} (from 0): pair {@code index / 2 + 1}, its first or second. */
@@ -44,7 +58,7 @@ public record PairPlan(long seed) {
     int pair = index / 2 + 1;
     int place = index % 2 + 1;
     Side first = firstSide(pair);
-    Side side = place == 1 ? first : first == Side.A ? Side.B : Side.A;
+    Side side = place == 1 ? first : other(first);
     return new Trial(pair, side, place, (pair - 1) * PROMPT_STRIDE);
   }
 }

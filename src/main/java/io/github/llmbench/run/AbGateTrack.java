@@ -160,7 +160,8 @@ final class AbGateTrack {
 
   /**
    * How the pairs judged the gate, in the gates' terms: its two error rates, the pairs' noise, the
-   * last look's lines, and the smallest regression the pairs would catch with the power asked.
+   * last look's lines, and the smallest regression the design catches with the power asked at its
+   * most pairs, at the pairs' spread (the line says so: the spread is the one estimate in it).
    */
   private GateJudgement.Relative relative(GateVerdict verdict, SequentialTest.Look last) {
     SequentialTest.Design d = test.design();
@@ -184,13 +185,18 @@ final class AbGateTrack {
                     true, // a sequential test decides by its boundaries, not by a fixed sample
                     Math.log(last.failAt()),
                     Math.log(last.passAt()),
-                    (test.failBoundary(n) + test.passBoundary(n)) * se));
+                    test.smallestCaughtLog(sd(mean))));
     String noise =
         String.format(
             Locale.ROOT,
-            "interleaved pairs, %d pairs, sd of a pair's log ratio %.3f (a group-sequential test)",
+            "interleaved pairs, %d pairs, sd of a pair's log ratio %.3f (a group-sequential test"
+                + " of at most %d pairs; its smallest regression caught is the design's at %d"
+                + " pairs, at that sd); the ratio is the one "
+                + SequentialTest.STOPPING_LOOK_RATIO,
             n,
-            n < 2 ? Double.NaN : sd(mean));
+            n < 2 ? Double.NaN : sd(mean),
+            d.maxPairs(),
+            d.maxPairs());
     return new GateJudgement.Relative(
         design, !gate.upperBound(), outcome, Noise.Source.PAIRS, noise, OptionalInt.empty());
   }

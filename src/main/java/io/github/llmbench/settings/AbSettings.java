@@ -9,9 +9,9 @@ import java.util.OptionalInt;
 
 /**
  * The interleaved A/B run ({@code -Dcandidate.url=URL_B} beside {@code -Dbase.url=URL_A}): trials
- * in pairs, one on each server, the order within a pair drawn from the seed, until every relative
- * gate has decided, {@code ab.max.pairs} pairs have run or the next pair would overrun {@code
- * ab.budget}.
+ * in pairs, one on each server, in balanced blocks of two pairs (AB then BA, the block's way drawn
+ * from the seed), until every relative gate has decided, {@code ab.max.pairs} pairs have run or the
+ * next pair would overrun {@code ab.budget}.
  *
  * @param candidateUrl server B, the candidate ({@code -Dbase.url} is A, the base)
  * @param candidateModel the model B's requests name; empty: the run's model

@@ -70,9 +70,43 @@ class GateDesignTest {
     assertThrows(IllegalArgumentException.class, () -> GateDesign.ErrorRates.of(0.95, 1.0));
     assertThrows(IllegalArgumentException.class, () -> GateDesign.ErrorRates.of(0.4, 0.9));
     assertThrows(IllegalArgumentException.class, () -> GateDesign.of(RATES, -1.0, false));
+  }
+
+  @Test
+  void theRatesSayWhatTheDesignGuaranteesAtTheThreshold() {
+    // a change of the threshold PASSes at most 1 - power whatever the noise; it FAILs with the
+    // power only where the noise is decisive, so the words are not "power 90% at the threshold"
     assertEquals(
-        "false alarm 5%, power 90% at the threshold",
-        GateDesign.ErrorRates.of(0.95, 0.9).describe());
+        "false alarm 5%, a +10.0% change passes at most 10%",
+        GateDesign.of(RATES, 0.10, false).describeRates(false));
+    assertEquals(
+        "false alarm 5%, a -10.0% change passes at most 10%",
+        GateDesign.of(RATES, -0.10, true).describeRates(true));
+    assertEquals(
+        "false alarm 2.5%, a +5.0% change passes at most 20%",
+        GateDesign.of(GateDesign.ErrorRates.of(0.975, 0.8), 0.05, false).describeRates(false));
+    assertEquals(
+        "false alarm 5% at the threshold (-5.0%: an improvement asked, no power)",
+        GateDesign.of(RATES, -0.05, false).describeRates(false));
+  }
+
+  @Test
+  void aChangeOfTheThresholdPassesAtMostOneMinusPowerWhereTheNoiseLeavesAZone() {
+    // se twice the decisive one: the threshold's change FAILs far less than 90%, but PASSes <= 10%
+    GateDesign d = GateDesign.of(RATES, 0.10, false);
+    double se = 2 * Math.log(1.10) / (d.qAlpha(INF) + d.qPower(INF));
+    Random r = new Random(5);
+    int pairs = 4000;
+    int fail = 0;
+    int pass = 0;
+    for (int i = 0; i < pairs; i++) {
+      GateVerdict v = d.judge(Math.log(1.10) + se * r.nextGaussian(), se, INF).verdict();
+      fail += v == GateVerdict.FAIL ? 1 : 0;
+      pass += v == GateVerdict.PASS ? 1 : 0;
+    }
+    double slack = 3 * Math.sqrt(0.1 * 0.9 / pairs);
+    assertTrue(pass / (double) pairs <= 0.10 + slack, "passes " + pass);
+    assertTrue(fail / (double) pairs < 0.80, "fails far less than the power: " + fail);
   }
 
   @Test

@@ -41,6 +41,22 @@ class NoiseModelTest {
   }
 
   @Test
+  void aBaselinePooledOverRunsShrinksItsOwnRunOffsetNotTheCandidates() {
+    Noise n = new Noise(Noise.Source.HISTORY, 0.0049, 0.0056, Double.POSITIVE_INFINITY, 10, 50);
+    // one run against one: 2 r + t (1/5 + 1/5)
+    assertEquals(Math.sqrt(2 * 0.0049 + 0.0056 * 0.4), n.seOfLogRatio(1, 5, 5), 1e-12);
+    assertEquals(n.seOfLogRatio(5, 5), n.seOfLogRatio(1, 5, 5), 1e-12);
+    // 10 baseline runs of 5 trials against one run of 5: r (1 + 1/10) + t (1/50 + 1/5)
+    assertEquals(
+        Math.sqrt(0.0049 * 1.1 + 0.0056 * (1.0 / 50 + 1.0 / 5)), n.seOfLogRatio(10, 50, 5), 1e-12);
+    // however many runs the baseline pools, the candidate's own run offset stays
+    assertTrue(n.seOfLogRatio(1000, 5000, 5) > Math.sqrt(0.0049 + 0.0056 / 5) - 1e-6);
+    assertTrue(n.seOfLogRatio(10, 50, 5) < n.seOfLogRatio(5, 5));
+    assertThrows(IllegalArgumentException.class, () -> n.seOfLogRatio(3, 2, 5));
+    assertThrows(IllegalArgumentException.class, () -> n.seOfLogRatio(0, 5, 5));
+  }
+
+  @Test
   void runsWithoutRunOffsetsHaveLittleRunVariance() {
     Noise n = NoiseModel.fromRuns(history(100, 4, 0.0, 0.08, 2), 5).orElseThrow();
     assertTrue(n.runSd() < 0.025, "run sd " + n.runSd());

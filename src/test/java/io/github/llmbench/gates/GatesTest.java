@@ -96,7 +96,7 @@ class GatesTest {
     // the power statement replaces "trials would resolve it": the two error rates, the noise's
     // source, the smallest regression caught and the trials a side that would give the power
     assertTrue(
-        unsure.line().contains("judged at false alarm 5%, power 90% at the threshold (+10.0%)"),
+        unsure.line().contains("judged at false alarm 5%, a +10.0% change passes at most 10%;"),
         unsure.line());
     assertTrue(
         unsure
@@ -121,7 +121,7 @@ class GatesTest {
     String xml = GatesXml.of(List.of(slower, same, unsure), "gates");
     assertTrue(xml.contains("tests=\"3\" failures=\"1\" errors=\"0\" skipped=\"1\""), xml);
     assertTrue(xml.contains("<system-out>ratio to baseline 1.29"), xml);
-    assertTrue(xml.contains("judged at false alarm 5%, power 90%"), xml);
+    assertTrue(xml.contains("judged at false alarm 5%, a +10.0% change passes at most 10%"), xml);
   }
 
   @Test
@@ -365,8 +365,8 @@ class GatesTest {
     GateNoise quiet = GateNoise.declared(0.005);
     GateResult low = checkOne(Map.of("tpot.p99", "+5%", "power", "0.8"), now, base, quiet);
     GateResult high = checkOne(Map.of("tpot.p99", "+5%", "power", "0.99"), now, base, quiet);
-    assertTrue(low.line().contains("power 80%"), low.line());
-    assertTrue(high.line().contains("power 99%"), high.line());
+    assertTrue(low.line().contains("a +5.0% change passes at most 20%"), low.line());
+    assertTrue(high.line().contains("a +5.0% change passes at most 1%"), high.line());
     assertTrue(
         low.verdict() != high.verdict() || low.line().contains("smallest regression"),
         low.line() + "\n" + high.line());
@@ -437,7 +437,8 @@ class GatesTest {
         value.line().contains("one trial a side, judged on the ratio's value"), value.line());
     assertTrue(
         value.line().contains("error rates unknown: run-to-run noise unknown"), value.line());
-    assertTrue(!value.line().contains("power 90%"), "a value has no error rates: " + value.line());
+    assertTrue(
+        !value.line().contains("passes at most"), "a value has no error rates: " + value.line());
     assertFalse(value.line().contains("false alarm"), value.line());
     // history: 30 runs of log sd 0.02 between runs and 0.03 between trials
     Noise history = new Noise(Noise.Source.HISTORY, 0.0004, 0.0009, 60, 30, 90);
@@ -473,7 +474,7 @@ class GatesTest {
             GateNoise.declared(0.01));
     String can = quiet.plan(5).get(0);
     assertTrue(can.startsWith("c8 tpot.p99 +10.0%: 5 trials against the baseline's 5 can"), can);
-    assertTrue(can.contains("false alarm 5%, power 90% at the threshold"), can);
+    assertTrue(can.contains("(false alarm 5%, a +10.0% change passes at most 10%)"), can);
     assertTrue(can.contains("the smallest regression caught with power 90%: +"), can);
     assertTrue(
         can.contains(

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.llmbench.records.RequestOrigin.Side;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,6 +45,37 @@ class PairPlanTest {
     assertNotEquals(firstSides(42, 200), firstSides(43, 200), "another seed, another order");
     long bFirst = firstSides(42, 200).stream().filter(s -> s == Side.B).count();
     assertTrue(bFirst > 70 && bFirst < 130, "B first in about half the pairs: " + bFirst);
+  }
+
+  @Test
+  void everyBlockOfTwoPairsPutsEachSideFirstOnce() {
+    for (long seed = 0; seed < 50; seed++) {
+      List<Side> sides = firstSides(seed, 40);
+      for (int i = 0; i < sides.size(); i += 2) {
+        assertNotEquals(
+            sides.get(i), sides.get(i + 1), "seed " + seed + ", pairs " + (i + 1) + "-" + (i + 2));
+      }
+    }
+  }
+
+  @Test
+  void anyFirstPairsPutASideFirstAtMostOnceMoreThanTheOther() {
+    for (long seed = 0; seed < 50; seed++) {
+      List<Side> sides = firstSides(seed, 41);
+      int aMinusB = 0;
+      for (Side s : sides) {
+        aMinusB += s == Side.A ? 1 : -1;
+        assertTrue(Math.abs(aMinusB) <= 1, "seed " + seed + ": " + sides);
+      }
+    }
+  }
+
+  @Test
+  void theBlocksOrderFollowsTheSeed() {
+    long abFirst =
+        LongStream.range(0, 200).filter(seed -> new PairPlan(seed).firstSide(1) == Side.A).count();
+    assertTrue(
+        abFirst > 70 && abFirst < 130, "AB-then-BA blocks in about half the seeds: " + abFirst);
   }
 
   @Test

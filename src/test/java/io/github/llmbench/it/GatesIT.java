@@ -155,7 +155,8 @@ class GatesIT {
         o.stdout().contains("gate plan    c2 tpot.mean +50.0%: 2 trials against the baseline's 2"),
         o.stdout());
     assertTrue(
-        o.stdout().contains("judged at false alarm 5%, power 80% at the threshold"), o.stdout());
+        o.stdout().contains("judged at false alarm 5%, a +50.0% change passes at most 20%"),
+        o.stdout());
     assertTrue(
         o.stdout()
             .contains(
@@ -163,6 +164,6 @@ class GatesIT {
                     + " kit"),
         o.stdout());
     String xml = gatesXml(candidate);
-    assertTrue(xml.contains("power 80% at the threshold"), xml);
+    assertTrue(xml.contains("a +50.0% change passes at most 20%"), xml);
   }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.analysis.GateDesign;
 import io.github.llmbench.analysis.GateJudgement;
 import io.github.llmbench.analysis.GateVerdict;
 import io.github.llmbench.analysis.SequentialTest;
@@ -65,12 +66,42 @@ class AbGateTrackTest {
     assertFalse(r.pass());
     assertEquals(GateVerdict.FAIL, r.verdict());
     assertTrue(r.measured() > r.limit(), r.line());
-    assertTrue(r.line().contains("false alarm 5%, power 90% at the threshold"), r.line());
+    assertTrue(r.line().contains("false alarm 5%, a +10.0% change passes at most 10%"), r.line());
     assertTrue(r.line().contains("noise: interleaved pairs"), r.line());
     AbFigures.GateTrack f = t.figures();
     assertEquals(f.pairsUsed(), f.looks().size());
     assertEquals("FAIL", f.decision());
     assertNull(t.add(10, 15), "nothing once decided");
+  }
+
+  @Test
+  void theSmallestRegressionCaughtIsTheDesignsAtItsMostPairsNotTheStoppingLooks() {
+    AbGateTrack t = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20, FAMILY);
+    double[] ratio = {1.30, 1.36, 1.33};
+    for (double r : ratio) {
+      t.add(10, 10 * r);
+    }
+    assertEquals(SequentialTest.Decision.FAIL, t.decision(), "stopped at the first look");
+    double[] logs = t.figures().logRatios().stream().mapToDouble(d -> d).toArray();
+    double mean = (logs[0] + logs[1] + logs[2]) / 3;
+    double ss = 0;
+    for (double d : logs) {
+      ss += (d - mean) * (d - mean);
+    }
+    double sd = Math.sqrt(ss / 2);
+    SequentialTest test = SequentialTest.of(new SequentialTest.Design(0.05, 0.9, 0.10, 3, 20));
+    double design = (test.failBoundary(20) + test.passBoundary(20)) * sd / Math.sqrt(20);
+    double atStop = (test.failBoundary(3) + test.passBoundary(3)) * sd / Math.sqrt(3);
+    String line = t.result("c4", true).line();
+    String expected = GateDesign.change(design, false);
+    assertFalse(expected.equals(GateDesign.change(atStop, false)), expected);
+    assertTrue(line.contains("smallest regression caught with power 90%: " + expected), line);
+    assertTrue(line.contains("the design's at 20 pairs, at that sd"), line);
+    assertTrue(
+        line.contains(
+            "the ratio is the one at the stopping look, not adjusted for early stopping: it"
+                + " overstates the change when the test stops early"),
+        line);
   }
 
   @Test

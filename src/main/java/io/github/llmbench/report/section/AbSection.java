@@ -1,6 +1,8 @@
 package io.github.llmbench.report.section;
 
+import io.github.llmbench.analysis.GateDesign;
 import io.github.llmbench.analysis.RunAnalysis;
+import io.github.llmbench.analysis.SequentialTest;
 import io.github.llmbench.report.section.PagePart.Chart;
 import io.github.llmbench.report.section.PagePart.Heading;
 import io.github.llmbench.report.section.PagePart.Item;
@@ -51,11 +53,15 @@ public final class AbSection implements ReportSection {
     for (AbFigures.GateTrack g : ab.gates()) {
       sb.append(line(g)).append('\n');
     }
+    sb.append("(ratios and intervals ").append(SequentialTest.STOPPING_LOOK_RATIO).append(")\n");
     sb.append("(the level's blocks above pool A and B; \"Per server\" shows each side)\n");
     return sb.toString();
   }
 
-  /** {@code FAIL tpot.mean B/A 1.482 [1.41, 1.56] after 3 pairs (alpha 0.05, power 0.90, +10%)}. */
+  /**
+   * {@code FAIL tpot.mean B/A 1.482 [1.410, 1.560] after 3 pairs (false alarm 5%, a +10.0% change
+   * passes at most 10%)}.
+   */
   static String line(AbFigures.GateTrack g) {
     String interval =
         g.low() == null || g.high() == null
@@ -63,16 +69,23 @@ public final class AbSection implements ReportSection {
             : String.format(Locale.ROOT, "[%.3f, %.3f]", g.low(), g.high());
     return String.format(
         Locale.ROOT,
-        "%-12s %-24s %s %s %s after %d pairs (false alarm <= %.3f, power %.2f to catch %+.1f%%)",
+        "%-12s %-24s %s %s %s after %d pairs (%s)",
         g.decision(),
         g.gate(),
         g.orientation(),
         g.ratio() == null ? "n/a" : String.format(Locale.ROOT, "%.3f", g.ratio()),
         interval,
         g.pairsUsed(),
-        g.alpha(),
-        g.power(),
-        100 * g.threshold());
+        rates(g));
+  }
+
+  /**
+   * The error rates the pairs were judged at, in the gates' words: the threshold is a ratio worse
+   * (B/A for a latency, A/B for a throughput), as the line's ratio is.
+   */
+  static String rates(AbFigures.GateTrack g) {
+    return GateDesign.of(new GateDesign.ErrorRates(g.alpha(), g.power()), g.threshold(), false)
+        .describeRates(false);
   }
 
   /** The answer first on the page: the servers, a row per gate, a chart per gate. */
@@ -113,31 +126,22 @@ public final class AbSection implements ReportSection {
                   ? null
                   : String.format(Locale.ROOT, "[%.3f, %.3f]", g.low(), g.high()),
               g.pairsUsed(),
-              String.format(Locale.ROOT, "%.3f", g.alpha()),
-              String.format(Locale.ROOT, "%.2f", g.power()),
-              String.format(Locale.ROOT, "%+.1f%%", 100 * g.threshold())));
+              rates(g)));
     }
     items.add(
         new Table(
             "Gates decided on the pairs",
-            List.of(
-                "gate",
-                "verdict",
-                "ratio",
-                "estimate",
-                "interval",
-                "pairs",
-                "false alarm",
-                "power",
-                "regression caught"),
+            List.of("gate", "verdict", "ratio", "estimate", "interval", "pairs", "error rates"),
             rows));
     for (int i = 0; i < ab.gates().size(); i++) {
       items.add(Chart.of("llm-chart-ab-" + i, "ab").with("gate", i));
     }
+    items.add(Note.kit("The ratios and intervals are " + SequentialTest.STOPPING_LOOK_RATIO + "."));
     items.add(
         Note.kit(
-            "Each pair ran A and B back to back with the same prompts, in an order drawn from the"
-                + " seed: a drift of the testbed falls on both sides and cancels in the ratio."));
+            "Each pair ran A and B back to back with the same prompts, in balanced blocks of two"
+                + " pairs (AB then BA, or BA then AB, drawn from the seed): a drift of the testbed"
+                + " falls on both sides and cancels in the ratio."));
     return List.of(new PagePart("llm-ab", "A/B", items));
   }
 

@@ -31,10 +31,22 @@ class AbSectionTest {
     assertTrue(block.contains("stopped: decided"), block);
     assertTrue(
         block.contains(
-            "tpot.mean                B/A 1.505 [1.400, 1.600] after 2 pairs (false alarm <= 0.050,"
-                + " power 0.90 to catch +10.0%)"),
+            "tpot.mean                B/A 1.505 [1.400, 1.600] after 2 pairs (false alarm 5%, a"
+                + " +10.0% change passes at most 10%)"),
         block);
     assertTrue(block.lines().anyMatch(l -> l.startsWith("FAIL ")), block);
+  }
+
+  @Test
+  void theBlockAndThePageSayTheRatioIsTheStoppingLooksUnadjusted() {
+    String label =
+        "at the stopping look, not adjusted for early stopping: it overstates the change when the"
+            + " test stops early";
+    String block = AbSection.format(AB);
+    assertTrue(block.contains("(ratios and intervals " + label + ")"), block);
+    StringBuilder html = new StringBuilder();
+    PageParts.part(html, new AbSection().page(NO_RECORDS, RunInfo.NONE.withAb(AB)).get(0));
+    assertTrue(html.toString().contains("The ratios and intervals are " + label), html.toString());
   }
 
   @Test
@@ -95,8 +107,7 @@ class AbSectionTest {
   void theGatesTableHasItsHeadersAndARowPerGate() {
     Table t = rows(TWO_GATES).table("Gates decided on the pairs");
     assertEquals(
-        "gate | verdict | ratio | estimate | interval | pairs | false alarm | power"
-            + " | regression caught",
+        "gate | verdict | ratio | estimate | interval | pairs | error rates",
         String.join(" | ", t.headers()));
     assertEquals(List.of("tpot.mean", "ttft.p99"), SectionRows.names(t));
   }
@@ -105,7 +116,13 @@ class AbSectionTest {
   void aGatesRowHasItsVerdictRatioIntervalPairsAndErrorRates() {
     Table t = rows(AB).table("Gates decided on the pairs");
     assertEquals(
-        List.of("FAIL", "B/A", "1.505", "[1.400, 1.600]", "2", "0.050", "0.90", "+10.0%"),
+        List.of(
+            "FAIL",
+            "B/A",
+            "1.505",
+            "[1.400, 1.600]",
+            "2",
+            "false alarm 5%, a +10.0% change passes at most 10%"),
         SectionRows.byName(t).get("tpot.mean"));
   }
 
@@ -114,7 +131,9 @@ class AbSectionTest {
     Table t = rows(TWO_GATES).table("Gates decided on the pairs");
     assertEquals("", SectionRows.cell(t, "ttft.p99", "estimate"));
     assertEquals("", SectionRows.cell(t, "ttft.p99", "interval"));
-    assertEquals("+20.0%", SectionRows.cell(t, "ttft.p99", "regression caught"));
+    assertEquals(
+        "false alarm 5%, a +20.0% change passes at most 20%",
+        SectionRows.cell(t, "ttft.p99", "error rates"));
   }
 
   @Test
