@@ -411,7 +411,12 @@ public record ServerFigures(
         : in.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
   }
 
-  /** A counter's growth over the window; null without a scrape on each side, or after a reset. */
+  /**
+   * A counter's growth over the window, scrape by scrape; null without a scrape on each side. A
+   * drop is a reset (a restarted server: an A/B run's fresh deployments), after which the counter
+   * counts from 0, as Prometheus' {@code increase()} reads it. Where several servers' counters are
+   * summed per scrape, a drop counts all of them from 0: exact when they restart together.
+   */
   static Double delta(NavigableMap<Long, Double> counter, long from, long to) {
     if (counter.isEmpty()) {
       return null;
@@ -427,8 +432,13 @@ public record ServerFigures(
     if (base == null || end == null || end.getKey() <= base.getKey()) {
       return null;
     }
-    double d = end.getValue() - base.getValue();
-    return d < 0 ? null : d;
+    double growth = 0;
+    double before = base.getValue();
+    for (double v : counter.subMap(base.getKey(), false, end.getKey(), true).values()) {
+      growth += v >= before ? v - before : v;
+      before = v;
+    }
+    return growth;
   }
 
   private static Double histogramMeanMs(Series s, List<String> families, long from, long to) {

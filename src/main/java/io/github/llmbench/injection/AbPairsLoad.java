@@ -74,7 +74,8 @@ public final class AbPairsLoad {
                 seed,
                 one,
                 () -> started.get() ? open.rate() : 0,
-                probe -> trials.drained(current.get(), probe))
+                probe -> trials.drained(current.get(), probe),
+                trials::readyForNext)
             : CapacityProbes.closed(
                 "A/B trial",
                 slots,
@@ -82,7 +83,8 @@ public final class AbPairsLoad {
                 duration,
                 one,
                 () -> started.get() ? ((Level.Closed) level).conc() : 0,
-                probe -> trials.drained(current.get(), probe));
+                probe -> trials.drained(current.get(), probe),
+                trials::readyForNext);
     if (warmup.isEmpty()) {
       return pairs;
     }

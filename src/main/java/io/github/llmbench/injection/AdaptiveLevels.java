@@ -18,4 +18,12 @@ public interface AdaptiveLevels<S> {
 
   /** A step whose level has drained: every request it sent has finished. */
   void drained(S step, Level level);
+
+  /**
+   * Whether the next step may be asked for now: false while the mode prepares it off the load's
+   * threads (an A/B run's servers restarting between blocks); the load waits without blocking.
+   */
+  default boolean readyForNext() {
+    return true;
+  }
 }

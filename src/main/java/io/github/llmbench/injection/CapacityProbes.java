@@ -1,5 +1,6 @@
 package io.github.llmbench.injection;
 
+import static io.gatling.javaapi.core.CoreDsl.asLongAs;
 import static io.gatling.javaapi.core.CoreDsl.atOnceUsers;
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.pause;
@@ -16,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import java.util.function.IntSupplier;
@@ -64,7 +66,8 @@ public final class CapacityProbes {
       int durationSeconds,
       ChainBuilder request,
       IntSupplier nextTarget,
-      Consumer<Level.Closed> onDrained) {
+      Consumer<Level.Closed> onDrained,
+      BooleanSupplier ready) {
     List<PopulationBuilder> ordered = new ArrayList<>();
     for (int i = 0; i < slots; i++) {
       AtomicReference<Optional<Level.Closed>> probe =
@@ -83,6 +86,7 @@ public final class CapacityProbes {
               () -> probe.get().ifPresent(onDrained));
       ordered.add(
           scenario(name + " " + (i + 1))
+              .exec(waitUntil(ready))
               .exec(session -> session.set(SLOT, slot.join()))
               .doIf(session -> session.getInt(SLOT) < probe.get().map(Level.Closed::conc).orElse(0))
               .then(
@@ -124,7 +128,8 @@ public final class CapacityProbes {
       long seed,
       ChainBuilder request,
       DoubleSupplier nextRate,
-      Consumer<Level.Open> onDrained) {
+      Consumer<Level.Open> onDrained,
+      BooleanSupplier ready) {
     ChainBuilder send = maxConc > 0 ? Populations.capped(request, maxConc) : request;
     List<PopulationBuilder> ordered = new ArrayList<>();
     for (int i = 0; i < slots; i++) {
@@ -147,6 +152,7 @@ public final class CapacityProbes {
               () -> probe.get().ifPresent(onDrained));
       ordered.add(
           scenario(name + " " + (i + 1))
+              .exec(waitUntil(ready))
               .exec(session -> session.set(SLOT, slot.join()))
               .doIf(session -> session.getInt(SLOT) < sendTimes.get().length)
               .then(
@@ -203,6 +209,21 @@ public final class CapacityProbes {
   }
 
   private static final String SLOT = "llm.slot";
+
+  /** For a mode whose next probe is ready as soon as the one before has drained. */
+  public static final BooleanSupplier ALWAYS_READY = () -> true;
+
+  /** How often a slot's users look whether the mode is ready for its probe. */
+  private static final Duration READY_POLL = Duration.ofMillis(50);
+
+  /**
+   * Holds a slot's users, off Gatling's threads, while the mode prepares the next probe ({@link
+   * AdaptiveLevels#readyForNext}: an A/B run's servers restarting): the wait is a Gatling pause,
+   * not a blocked event loop, so the client's own figures (its event-loop lag) stay true.
+   */
+  private static ChainBuilder waitUntil(BooleanSupplier ready) {
+    return asLongAs(session -> !ready.getAsBoolean()).on(pause(READY_POLL));
+  }
 
   /**
    * One probe slot's users, all injected at once: the first to join decides the probe's load (the

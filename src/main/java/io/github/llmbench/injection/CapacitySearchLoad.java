@@ -47,7 +47,8 @@ public final class CapacitySearchLoad {
                 seed,
                 one,
                 nextProbe,
-                probe -> probes.drained(probe.rate(), probe))
+                probe -> probes.drained(probe.rate(), probe),
+                CapacityProbes.ALWAYS_READY)
             : CapacityProbes.closed(
                 "search probe",
                 slots,
@@ -55,7 +56,8 @@ public final class CapacitySearchLoad {
                 duration,
                 one,
                 () -> (int) nextProbe.getAsDouble(),
-                probe -> probes.drained((double) probe.conc(), probe));
+                probe -> probes.drained((double) probe.conc(), probe),
+                CapacityProbes.ALWAYS_READY);
     return phases.isEmpty()
         ? population
         : Populations.chain(phases, chains::oneRequest, onPhaseLevelDrained, seed)

@@ -22,12 +22,20 @@ public final class Target implements AutoCloseable {
   private final List<ServerApi> apis;
   private final VllmSimulator simulator;
 
+  /** What the kit started for this run besides the embedded simulator, stopped with it. */
+  private final Optional<AutoCloseable> started;
+
   private Target(
-      List<URI> baseUrls, List<String> models, List<ServerApi> apis, VllmSimulator simulator) {
+      List<URI> baseUrls,
+      List<String> models,
+      List<ServerApi> apis,
+      VllmSimulator simulator,
+      Optional<AutoCloseable> started) {
     this.baseUrls = List.copyOf(baseUrls);
     this.models = List.copyOf(models);
     this.apis = List.copyOf(apis);
     this.simulator = simulator;
+    this.started = started;
   }
 
   /**
@@ -60,25 +68,57 @@ public final class Target implements AutoCloseable {
       baseUrls = List.of(URI.create(simulator.baseUrl()));
     }
     try {
-      List<String> models = settings.server().routing().models();
-      List<ServerApi> apis = new ArrayList<>();
-      for (URI baseUrl : baseUrls) {
-        ServerApi api =
-            new ServerApi(baseUrl, settings.apiKey(), settings.server().requestOptions().headers());
-        int readyTimeout = settings.server().calls().readyTimeoutSeconds();
-        if (readyTimeout > 0) { // before the kit's first call: a server still loading is waited for
-          api.awaitReady(readyTimeout, out);
-        }
-        models =
-            checkedModels(api, baseUrl, models, !settings.server().routing().models().isEmpty());
-        apis.add(api);
-      }
-      return new Target(baseUrls, models, apis, simulator);
+      return checked(settings, baseUrls, simulator, Optional.empty(), out);
     } catch (RuntimeException e) {
       if (simulator != null) {
         simulator.close();
       }
       throw e;
+    }
+  }
+
+  /**
+   * The server the kit started at {@code baseUrl} for this run ({@code servers}, stopped when the
+   * target is closed, or at once when the checks fail), checked as {@link #resolve} checks one.
+   *
+   * @throws TargetException when the server cannot be used
+   */
+  public static Target startedBy(
+      BenchSettings settings, URI baseUrl, AutoCloseable servers, PrintStream out) {
+    try {
+      return checked(settings, List.of(baseUrl), null, Optional.of(servers), out);
+    } catch (RuntimeException e) {
+      closeQuietly(servers);
+      throw e;
+    }
+  }
+
+  private static Target checked(
+      BenchSettings settings,
+      List<URI> baseUrls,
+      VllmSimulator simulator,
+      Optional<AutoCloseable> started,
+      PrintStream out) {
+    List<String> models = settings.server().routing().models();
+    List<ServerApi> apis = new ArrayList<>();
+    for (URI baseUrl : baseUrls) {
+      ServerApi api =
+          new ServerApi(baseUrl, settings.apiKey(), settings.server().requestOptions().headers());
+      int readyTimeout = settings.server().calls().readyTimeoutSeconds();
+      if (readyTimeout > 0) { // before the kit's first call: a server still loading is waited for
+        api.awaitReady(readyTimeout, out);
+      }
+      models = checkedModels(api, baseUrl, models, !settings.server().routing().models().isEmpty());
+      apis.add(api);
+    }
+    return new Target(baseUrls, models, apis, simulator, started);
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      // the check's failure is the one to report; the servers' stop has its own hook
     }
   }
 
@@ -179,5 +219,6 @@ public final class Target implements AutoCloseable {
     if (simulator != null) {
       simulator.close();
     }
+    started.ifPresent(Target::closeQuietly);
   }
 }

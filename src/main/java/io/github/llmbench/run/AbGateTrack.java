@@ -25,6 +25,10 @@ final class AbGateTrack {
   private final SequentialTest test;
   private final double confidence;
   private final GateJudgement.Family family;
+
+  /** The test's unit, as its lines name it: {@code pair} or {@code block}. */
+  private final String unit;
+
   private final List<Double> logRatios = new ArrayList<>();
   private final List<SequentialTest.Look> looks = new ArrayList<>();
   private final List<double[]> figures = new ArrayList<>();
@@ -42,12 +46,31 @@ final class AbGateTrack {
       int minPairs,
       int maxPairs,
       GateJudgement.Family family) {
+    this(gate, confidence, power, "pair", minPairs, maxPairs, family);
+  }
+
+  /**
+   * As above, its unit a block of pairs on fresh servers or a pair.
+   *
+   * @param unit {@code pair} or {@code block}, as the lines name it
+   * @param minUnits units before the first look
+   * @param maxUnits the most units
+   */
+  AbGateTrack(
+      Gate gate,
+      double confidence,
+      double power,
+      String unit,
+      int minUnits,
+      int maxUnits,
+      GateJudgement.Family family) {
+    this.unit = unit;
     this.gate = gate;
     this.confidence = confidence;
     this.family = family;
     this.test =
         SequentialTest.of(
-            new SequentialTest.Design(1 - confidence, power, threshold(gate), minPairs, maxPairs));
+            new SequentialTest.Design(1 - confidence, power, threshold(gate), minUnits, maxUnits));
   }
 
   /** The regression the gate must catch, as a ratio worse - 1: 0.10 for +10%, 0.0526 for -5%. */
@@ -189,14 +212,18 @@ final class AbGateTrack {
     String noise =
         String.format(
             Locale.ROOT,
-            "interleaved pairs, %d pairs, sd of a pair's log ratio %.3f (a group-sequential test"
-                + " of at most %d pairs; its smallest regression caught is the design's at %d"
-                + " pairs, at that sd); the ratio is the one "
+            "interleaved pairs, %d %ss, sd of a %s's log ratio %.3f (a group-sequential test"
+                + " of at most %d %ss; its smallest regression caught is the design's at %d"
+                + " %ss, at that sd); the ratio is the one "
                 + SequentialTest.STOPPING_LOOK_RATIO,
             n,
+            unit,
+            unit,
             n < 2 ? Double.NaN : sd(mean),
             d.maxPairs(),
-            d.maxPairs());
+            unit,
+            d.maxPairs(),
+            unit);
     return new GateJudgement.Relative(
         design, !gate.upperBound(), outcome, Noise.Source.PAIRS, noise, OptionalInt.empty());
   }

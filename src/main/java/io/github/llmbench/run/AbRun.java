@@ -41,17 +41,22 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.LongSupplier;
 
 /**
- * An interleaved A/B run as it goes ({@code -Dcandidate.url}): picks each trial from the {@link
- * PairPlan} while the relative gates have not all decided, pairs remain and the budget allows
- * another pair; after each pair has drained, judges each relative gate on that pair's records. The
- * Gatling load is {@link AbPairsLoad}'s; the judging sits here, by the run's end, because it reads
- * the analysis and the gates.
+ * An interleaved A/B run as it goes ({@code -Dcandidate.url} or {@code -Dcandidate.serve.cmd}):
+ * picks each trial from the {@link PairPlan} while the relative gates have not all decided, units
+ * remain and the budget allows another; before each unit, the servers' turn ({@link
+ * AbServers#beforeUnit}: fresh ones for each block where the kit starts them); after each unit has
+ * drained, judges each relative gate on that unit's records (a pair's, or a block's pooled on each
+ * side). The Gatling load is {@link AbPairsLoad}'s; the judging sits here, by the run's end,
+ * because it reads the analysis and the gates.
  */
 final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
   private final AbSettings ab;
+  private final AbSettings.Units units;
+  private final AbServers servers;
   private final CandidateServer candidate;
 
   /** The requests to server B. */
@@ -70,10 +75,12 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
   private long startedMs = -1;
   private int trials;
   private final AbStop stops;
-  private String stoppedBy = AbStop.MAX_PAIRS;
+  private String stoppedBy;
 
   private AbRun(Builder b) {
     this.ab = b.ab;
+    this.units = b.ab.units();
+    this.servers = b.servers;
     this.candidate = b.candidate;
     this.candidateChains = b.candidateChains;
     this.target = b.target;
@@ -87,16 +94,18 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
     this.out = b.out;
     this.stops =
         new AbStop(
-            ab.maxPairs(),
+            units,
             ab.budgetMinutes().isPresent()
                 ? OptionalLong.of(ab.budgetMinutes().getAsInt() * 60_000L)
                 : OptionalLong.empty(),
             trialMs);
+    this.stoppedBy = stops.maxReached();
   }
 
   /** What a run is made of, set by name. */
   private static final class Builder {
     AbSettings ab;
+    AbServers servers;
     CandidateServer candidate;
     RequestChains candidateChains;
     Target target;
@@ -115,7 +124,7 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
    * @throws SettingsException when no relative gate is there to decide, or one cannot be judged on
    *     pairs
    */
-  static AbRun begin(AbSettings ab, LoadMode.Context context) {
+  static AbRun begin(AbSettings ab, AbServers servers, LoadMode.Context context) {
     BenchSettings settings = context.settings();
     RunGates gates = context.gates();
     Target target = context.target();
@@ -127,13 +136,21 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
     GateJudgement.Family family =
         new GateJudgement.Family(relative.size(), 1 - judging.confidence(), judging.bonferroni());
     List<AbGateTrack> tracks = new ArrayList<>();
+    AbSettings.Units units = ab.units();
     for (Gate g : relative) {
       tracks.add(
           new AbGateTrack(
-              g, 1 - family.perGate(), judging.power(), ab.minPairs(), ab.maxPairs(), family));
+              g,
+              1 - family.perGate(),
+              judging.power(),
+              units.name(),
+              units.min(),
+              units.max(),
+              family));
     }
     Builder b = new Builder();
     b.ab = ab;
+    b.servers = servers;
     b.target = target;
     b.level = level;
     b.seed = settings.workload().seed();
@@ -144,7 +161,9 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
     ps.addAll(gates.set().percentiles());
     b.percentiles = List.copyOf(ps);
     b.out = context.out();
-    b.candidate = CandidateServer.check(settings, ab, target.model(), context.out());
+    b.candidate =
+        CandidateServer.check(
+            settings, servers.candidateUrl(), ab.candidateModel(), target.model(), context.out());
     b.candidateChains =
         RequestChains.forCandidate(
             settings,
@@ -158,7 +177,7 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
 
   /** The relative gates, each one the pairs can judge; at least one. */
   private static List<Gate> relativeGates(GateSet set, Level level, AbSettings ab) {
-    String flag = "-Dcandidate.url=" + ab.candidateUrl();
+    String flag = ab.servers().flag();
     List<Gate> relative = set.gates().stream().filter(g -> g.limit().relative()).toList();
     if (relative.isEmpty()) {
       throw new SettingsException(
@@ -204,7 +223,7 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
   public PopulationBuilder load(LoadMode.Levels levels) {
     return AbPairsLoad.of(
         level,
-        ab.maxPairs(),
+        units.maxPairs(),
         levels.settings().load(),
         levels.settings().workload().seed(),
         levels.phases().stream().filter(p -> !p.level().measured()).toList(),
@@ -220,12 +239,16 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
    * @param trialSeconds one trial's length ({@code -Dduration})
    */
   static Duration loadLimit(AbSettings ab, int trialSeconds, int timeoutSeconds) {
+    AbSettings.Units units = ab.units();
     long perTrial = trialSeconds + timeoutSeconds + 2L; // a slot's tick besides
-    long pairsSeconds = 2L * ab.maxPairs() * perTrial;
+    long pairsSeconds = 2L * units.maxPairs() * perTrial;
+    long restarts = ab.servers().restartLimit().toSeconds() * (units.max() - 1L);
     if (ab.budgetMinutes().isPresent()) {
-      pairsSeconds = Math.min(pairsSeconds, ab.budgetMinutes().getAsInt() * 60L + 2 * perTrial);
+      pairsSeconds =
+          Math.min(
+              pairsSeconds, ab.budgetMinutes().getAsInt() * 60L + 2L * units.pairs() * perTrial);
     }
-    return Duration.ofSeconds(pairsSeconds + 2L * ab.maxPairs());
+    return Duration.ofSeconds(pairsSeconds + restarts + 2L * units.maxPairs());
   }
 
   /** The next trial, or empty when the run is over. */
@@ -235,41 +258,109 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
     if (startedMs < 0) {
       startedMs = now;
     }
-    if (trials % 2 == 0) { // a new pair: only while there is something to decide, and room
+    int trialsPerUnit = 2 * units.pairs();
+    if (trials % trialsPerUnit == 0) { // a new unit: only while there is something to decide
+      int unitsRun = trials / trialsPerUnit;
       Optional<String> stop =
-          stops.beforePair(
-              trials / 2, tracks.stream().allMatch(AbGateTrack::decided), now - startedMs);
+          stops.beforeUnit(
+              unitsRun, tracks.stream().allMatch(AbGateTrack::decided), now - startedMs);
       if (stop.isPresent()) {
         stoppedBy = stop.get();
+        return Optional.empty();
+      }
+      Optional<String> failed = preparedFailure(unitsRun + 1);
+      if (failed.isPresent()) {
+        stoppedBy = "a server failed to start for " + units.name() + " " + (unitsRun + 1);
+        out.println("gatling-llm-bench: A/B: " + stoppedBy + ": " + failed.get());
         return Optional.empty();
       }
     }
     return Optional.of(plan.trial(trials++));
   }
 
-  /** After a trial has drained: once its pair's second has, judges the pair. */
-  @Override
-  public synchronized void drained(PairPlan.Trial t, Level trialLevel) {
-    if (t.endsPair()) {
-      judge(t.pair());
+  /**
+   * Why unit {@code unit}'s servers could not be made ready, or empty: unit 1's were before the
+   * warmup, the others' since the unit before drained ({@link #drained}).
+   */
+  private Optional<String> preparedFailure(int unit) {
+    if (unit == 1) {
+      return Optional.empty();
+    }
+    try {
+      preparing.join();
+      return Optional.empty();
+    } catch (java.util.concurrent.CompletionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
+      return Optional.of(String.valueOf(cause.getMessage()));
     }
   }
 
-  private void judge(int pair) {
-    List<RequestRecord> a = new ArrayList<>();
-    List<RequestRecord> b = new ArrayList<>();
-    for (RequestRecord r : recorder.finishedSoFar()) {
-      if (RequestOrigin.pairOf(r.origin()) == pair) {
-        (RequestOrigin.sideOf(r.origin()) == Side.A ? a : b).add(r);
+  /** The next unit's servers, being made ready since the unit before drained. */
+  private CompletableFuture<Void> preparing = CompletableFuture.completedFuture(null);
+
+  /**
+   * Whether the next unit's servers are ready (or failed): the load waits, not blocked, till then.
+   */
+  @Override
+  public synchronized boolean readyForNext() {
+    return preparing.isDone();
+  }
+
+  /** After a trial has drained: once its unit's last pair has, judges the unit. */
+  @Override
+  public synchronized void drained(PairPlan.Trial t, Level trialLevel) {
+    if (t.endsPair() && t.pair() % units.pairs() == 0) {
+      int unit = t.pair() / units.pairs();
+      judge(unit);
+      boolean goesOn =
+          stops
+              .beforeUnit(
+                  unit,
+                  tracks.stream().allMatch(AbGateTrack::decided),
+                  clockMs.getAsLong() - startedMs)
+              .isEmpty();
+      if (goesOn) {
+        // nothing is in flight now: the next unit's servers (fresh ones, where the kit starts
+        // them) are made ready off Gatling's threads while its slot waits (readyForNext)
+        preparing = servers.beforeUnit(unit + 1, out);
       }
     }
-    pairs.add(new AbFigures.Pair(pair, plan.firstSide(pair).name(), a.size(), b.size()));
+  }
+
+  /** Each gate's look at unit {@code unit}: its pairs' requests pooled on each side. */
+  private void judge(int unit) {
+    int firstPair = (unit - 1) * units.pairs() + 1;
+    int lastPair = unit * units.pairs();
+    List<RequestRecord> a = new ArrayList<>();
+    List<RequestRecord> b = new ArrayList<>();
+    int[] perPairA = new int[units.pairs()];
+    int[] perPairB = new int[units.pairs()];
+    for (RequestRecord r : recorder.finishedSoFar()) {
+      int pair = RequestOrigin.pairOf(r.origin());
+      if (pair >= firstPair && pair <= lastPair) {
+        boolean sideA = RequestOrigin.sideOf(r.origin()) == Side.A;
+        (sideA ? a : b).add(r);
+        (sideA ? perPairA : perPairB)[pair - firstPair]++;
+      }
+    }
+    for (int pair = firstPair; pair <= lastPair; pair++) {
+      pairs.add(
+          new AbFigures.Pair(
+              pair,
+              plan.firstSide(pair).name(),
+              perPairA[pair - firstPair],
+              perPairB[pair - firstPair],
+              servers.blockOf(unit)));
+    }
     LevelFigures fa = figures(a);
     LevelFigures fb = figures(b);
     StringBuilder line =
         new StringBuilder(
-            String.format(
-                Locale.ROOT, "A/B pair %d (%s first):", pair, plan.firstSide(pair).name()));
+            units.pairs() == 1
+                ? String.format(
+                    Locale.ROOT, "A/B pair %d (%s first):", unit, plan.firstSide(unit).name())
+                : String.format(
+                    Locale.ROOT, "A/B block %d (pairs %d-%d):", unit, firstPair, lastPair));
     for (AbGateTrack track : tracks) {
       boolean before = track.decided();
       SequentialTest.Look look =
@@ -281,7 +372,7 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
         line.append(
             String.format(
                 Locale.ROOT,
-                "%s %.3f after %d, %s;",
+                "%s %.3f after %d " + units.name() + "s, %s;",
                 track.orientation(),
                 look.ratio(),
                 look.pairs(),
@@ -307,7 +398,10 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
         (int) (trialMs / 1000),
         pairs,
         tracks.stream().map(AbGateTrack::figures).toList(),
-        stoppedBy);
+        stoppedBy,
+        units.name(),
+        servers.blocks(),
+        servers.logs().map(p -> p.toAbsolutePath().toString()).orElse(null));
   }
 
   /** The relative gates' results, from the decisions. */

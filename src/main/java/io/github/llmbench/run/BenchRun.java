@@ -83,7 +83,7 @@ public final class BenchRun {
     RunRecorder recorder = new RunRecorder(() -> RunDirectory.llmFolder(createdMs, out));
     ClientProbe clientProbe = new ClientProbe(recorder::directory);
     PreparedWorkload.Sources sources = PreparedWorkload.Sources.read(settings);
-    this.target = Target.resolve(settings, out);
+    this.target = mode.target(settings, out);
     try {
       this.workload = PreparedWorkload.forServer(settings, sources, target.workloadServer(), out);
       this.phases = mode.phases(settings, workload);

@@ -4,9 +4,11 @@ import io.github.llmbench.gates.RelativeBase;
 import io.github.llmbench.gates.RunGates;
 import io.github.llmbench.injection.LoadPlan;
 import io.github.llmbench.injection.Phase;
+import io.github.llmbench.injection.Target;
 import io.github.llmbench.settings.AbSettings;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.settings.RunModeSettings;
+import java.io.PrintStream;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -17,10 +19,18 @@ import java.util.Optional;
  * run's one level in pairs, one on each server ({@link AbRun}), until every relative gate has
  * decided on the pairs, which are its evidence (no stored baseline).
  */
-public record InterleavedAbMode(AbSettings ab) implements LoadMode {
+public record InterleavedAbMode(AbSettings ab, AbServers servers) implements LoadMode {
 
   static Optional<RunMode> of(RunModeSettings mode) {
-    return mode instanceof AbSettings a ? Optional.of(new InterleavedAbMode(a)) : Optional.empty();
+    return mode instanceof AbSettings a
+        ? Optional.of(new InterleavedAbMode(a, AbServers.of(a.servers())))
+        : Optional.empty();
+  }
+
+  /** Server A: given, or the first of the servers the kit starts for each block. */
+  @Override
+  public Target target(BenchSettings settings, PrintStream out) {
+    return servers.target(settings, out);
   }
 
   @Override
@@ -48,11 +58,11 @@ public record InterleavedAbMode(AbSettings ab) implements LoadMode {
    */
   @Override
   public List<URI> otherServers() {
-    return List.of(ab.candidateUrl());
+    return List.of(servers.candidateUrl());
   }
 
   @Override
   public Running begin(Context context) {
-    return AbRun.begin(ab, context);
+    return AbRun.begin(ab, servers, context);
   }
 }

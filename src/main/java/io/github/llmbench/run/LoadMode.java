@@ -33,6 +33,14 @@ import java.util.function.Function;
  */
 public non-sealed interface LoadMode extends RunMode {
 
+  /**
+   * The server under test, checked before any load: the one the settings name (or the embedded
+   * simulator), unless the mode starts its own.
+   */
+  default Target target(BenchSettings settings, PrintStream out) {
+    return Target.resolve(settings, out);
+  }
+
   /** The run's gates, read and checked as this mode judges them, before any load. */
   RunGates gates(BenchSettings settings);
 

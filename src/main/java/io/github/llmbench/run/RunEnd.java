@@ -412,7 +412,7 @@ final class RunEnd {
   /** What a re-done report analyses with, typed (not read back from the settings' lines). */
   private RunInfo.AnalysisInputs analysisInputs() {
     WorkloadSettings w = settings.workload();
-    boolean simulated = settings.server().baseUrl().isEmpty();
+    boolean simulated = settings.server().embeddedSimulator();
     return new RunInfo.AnalysisInputs(
         settings.report().percentiles().orElse(null),
         simulated ? settings.simulator().model() : null,

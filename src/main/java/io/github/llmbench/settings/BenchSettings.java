@@ -110,7 +110,7 @@ public record BenchSettings(
     checkTheLoadsWorkload(r, server, load, workload);
     // the roofline's tensor parallelism follows the simulator's; a real server's is not known
     ReportSettings report =
-        ReportSettings.read(r, server.baseUrl().isEmpty() ? simulator.config().tp() : 1);
+        ReportSettings.read(r, server.embeddedSimulator() ? simulator.config().tp() : 1);
     GateSettings gates = GateSettings.read(r);
     GatlingRecords records = r.get(GatlingRecords.STATS_RECORDS);
     TelemetrySettings metrics = TelemetrySettings.read(r);

@@ -21,7 +21,7 @@ final class CrossChecks {
   static void simulatorSeesImages(
       ServerSettings server, SimulatorSettings simulator, Images images) {
     if (images.any()
-        && server.baseUrl().isEmpty()
+        && server.embeddedSimulator()
         && simulator.modelSpec().visionPatchPixels() == 0) {
       throw SettingsException.invalid(
           "sim.model",

@@ -19,6 +19,10 @@ public enum LoadShape {
   TURNS("-Dturns above 1", in -> in.workload().multiTurn()),
   SEARCH("-Dsearch", in -> in.reader().isSet(SearchSettings.SEARCH)),
   INJECTOR("-Dinjector", in -> in.reader().isSet(InjectorSettings.INJECTOR)),
+  SWEPT(
+      "-Dsweep, -Dserve.params",
+      in ->
+          in.reader().isSet(SweepSettings.SWEEP) || in.reader().isSet(SweepSettings.SERVE_PARAMS)),
   BASELINE("-Dbaseline", in -> in.reader().isSet(GateSettings.BASELINE)),
   RUN_NOISE("-Dgate.run.noise", in -> in.reader().isSet(GateSettings.GATE_RUN_NOISE)),
   SERVER_CALLS("-Dcache.reset, -Dprofile", in -> in.server().calls().beforeLevels()),

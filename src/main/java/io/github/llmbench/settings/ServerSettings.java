@@ -203,6 +203,11 @@ public record ServerSettings(
     return routing.baseUrls().stream().findFirst();
   }
 
+  /** Whether the run's server is the embedded simulator ({@link Routing#embeddedSimulator}). */
+  public boolean embeddedSimulator() {
+    return routing.embeddedSimulator();
+  }
+
   /** The first model of {@code -Dmodel}: the one the kit asks about (tokenizer, context). */
   public Optional<String> model() {
     return routing.models().stream().findFirst();
@@ -214,12 +219,21 @@ public record ServerSettings(
    * shares.
    *
    * @param weights each model's share, summing to 1 (one per model; empty without models)
+   * @param startedByKit whether the kit starts the servers as processes of their own, on ports it
+   *     picks ({@code -Dcandidate.serve.cmd} beside {@code -Dserve.cmd}): no {@code baseUrls}, and
+   *     no embedded simulator either
    */
-  public record Routing(List<URI> baseUrls, List<String> models, List<Double> weights) {
+  public record Routing(
+      List<URI> baseUrls, List<String> models, List<Double> weights, boolean startedByKit) {
     public Routing {
       baseUrls = List.copyOf(baseUrls);
       models = List.copyOf(models);
       weights = List.copyOf(weights);
+    }
+
+    /** Whether the run's server is the embedded simulator: no URL, and none the kit starts. */
+    public boolean embeddedSimulator() {
+      return baseUrls.isEmpty() && !startedByKit;
     }
 
     /** Whether requests go to more than one server. */
@@ -264,7 +278,7 @@ public record ServerSettings(
       double sum = w.stream().mapToDouble(Double::doubleValue).sum();
       w.forEach(x -> shares.add(x / sum));
     }
-    return new Routing(urls, models, shares);
+    return new Routing(urls, models, shares, r.isSet(AbSettings.CANDIDATE_SERVE_CMD));
   }
 
   /**

@@ -54,7 +54,7 @@ public final class SettingsDescription {
                     String.join(",", ps.stream().map(Statistic::number).toList())));
     gatesLine.ifPresent(line -> m.put(GateSettings.GATES.name(), line));
     s.ab().ifPresent(ab -> m.put(AbSettings.CANDIDATE_URL.name(), ab(ab, s.load())));
-    if (s.server().baseUrl().isEmpty()) {
+    if (s.server().embeddedSimulator()) {
       // what it plays, its engine and what it adds to it: each knob's line, as its table words it
       m.putAll(s.simulator().lines(s.workload().seed()));
     }
@@ -63,16 +63,20 @@ public final class SettingsDescription {
     return m;
   }
 
-  /** An A/B run's line: server B, its model, the pairs and the budget. */
+  /** An A/B run's line: server B, its model, the units and the budget. */
   private static String ab(AbSettings ab, LoadSettings load) {
-    return ab.candidateUrl()
-        + " (B, against base.url as A; relative gates judged on the pairs)"
+    AbSettings.Units units = ab.units();
+    return ab.servers().described()
         + ab.candidateModel().map(model -> ", model " + model).orElse("")
         + ", "
-        + ab.minPairs()
+        + units.min()
         + " to "
-        + ab.maxPairs()
-        + " pairs of "
+        + units.max()
+        + " "
+        + units.name()
+        + "s"
+        + (units.pairs() > 1 ? " of " + units.pairs() + " pairs" : "")
+        + " of "
         + load.durationSeconds()
         + " s a side"
         + (ab.budgetMinutes().isPresent()
@@ -89,10 +93,12 @@ public final class SettingsDescription {
     ServerSettings.Routing routing = server.routing();
     m.put(
         ServerSettings.BASE_URL.name(),
-        routing.baseUrls().isEmpty()
+        routing.embeddedSimulator()
             ? "(none: embedded vLLM simulator)"
-            : routing.baseUrls().stream().map(URI::toString).collect(Collectors.joining(", "))
-                + (routing.severalServers() ? " (requests in turn)" : ""));
+            : routing.baseUrls().isEmpty()
+                ? "(none: the servers the kit starts, on ports it picks)"
+                : routing.baseUrls().stream().map(URI::toString).collect(Collectors.joining(", "))
+                    + (routing.severalServers() ? " (requests in turn)" : ""));
     m.put(ServerSettings.API.name(), server.api().id());
     m.put(ServerSettings.MODEL.name(), models(routing));
   }

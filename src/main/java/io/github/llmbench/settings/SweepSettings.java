@@ -47,6 +47,9 @@ public record SweepSettings(
   /** How long a started server may take to be ready when {@code -Dready.timeout} does not say. */
   public static final int DEFAULT_READY_SECONDS = 600;
 
+  /** How long a stopped server may take to end when {@code -Dserve.grace} does not say. */
+  public static final Duration DEFAULT_GRACE = Duration.ofSeconds(30);
+
   /**
    * The server the kit starts for each combination of its parameters.
    *
@@ -87,7 +90,7 @@ public record SweepSettings(
       Setting.of(
           HEADING,
           "serve.grace",
-          30.0,
+          (double) DEFAULT_GRACE.toSeconds(),
           "seconds above 0",
           "how long a sweep's server may take to end after SIGTERM, before SIGKILL",
           Parser.positiveDouble());
@@ -149,7 +152,8 @@ public record SweepSettings(
       new RunModeSettings.Kind(
           "a sweep",
           Optional.of(new SettingsTable.Topic("sweep", SETTINGS)),
-          r -> r.isSet(SERVE_CMD) || r.isSet(SWEEP),
+          // with -Dcandidate.serve.cmd, -Dserve.cmd is server A of an A/B run of fresh deployments
+          r -> (r.isSet(SERVE_CMD) || r.isSet(SWEEP)) && !r.isSet(AbSettings.CANDIDATE_SERVE_CMD),
           r -> r.isSet(SERVE_CMD) ? "-Dserve.cmd" : "-Dsweep=" + r.raw(SWEEP).orElse(""),
           List.of(SERVE_PARAMS, SERVE_GRACE, SWEEP_COMBINE, SWEEP_RESUME, GPUS),
           "-Dserve.cmd=... or -Dsweep=...",

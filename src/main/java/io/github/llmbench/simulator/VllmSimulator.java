@@ -24,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * An in-process stand-in for a vLLM OpenAI-compatible server: same endpoints and wire format, token
@@ -204,9 +205,25 @@ public final class VllmSimulator implements AutoCloseable {
   }
 
   void received(String requestId, String model, List<ReceivedImage> images, int promptDigest) {
+    Received r = new Received(requestId, model, images, promptDigest);
     if (receivedCount.getAndIncrement() < MAX_RECEIVED) {
-      received.add(new Received(requestId, model, images, promptDigest));
+      received.add(r);
     }
+    Consumer<Received> listener = onReceived;
+    if (listener != null) {
+      listener.accept(r);
+    }
+  }
+
+  /** Told of each admitted generation request as it is admitted, unbounded; none: null. */
+  private volatile Consumer<Received> onReceived;
+
+  /**
+   * Tells {@code listener} of each generation request as it is admitted (the server process's
+   * {@code --log-requests}); it runs on the event loop, so it must be quick.
+   */
+  public void onReceived(Consumer<Received> listener) {
+    this.onReceived = listener;
   }
 
   /** Every generation request admitted so far, in order. */

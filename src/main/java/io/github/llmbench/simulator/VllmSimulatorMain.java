@@ -2,7 +2,9 @@ package io.github.llmbench.simulator;
 
 import io.netty.util.internal.logging.InternalLoggerFactory;
 import io.netty.util.internal.logging.JdkLoggerFactory;
+import java.io.PrintStream;
 import java.security.SecureRandom;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -21,13 +23,22 @@ public final class VllmSimulatorMain {
 
   private VllmSimulatorMain() {}
 
+  /**
+   * The flag that prints a line for each admitted request ({@code request ID model M}), as vLLM's
+   * {@code --enable-log-requests} logs them: what a test that starts the simulator as a process
+   * reads back to see each request arrive once, at the process it was meant for.
+   */
+  static final String LOG_REQUESTS = "--log-requests";
+
   public static void main(String[] args) throws InterruptedException {
     // Netty through java.util.logging (INFO): keeps Netty's DEBUG start-up chatter out of the
     // console.
     InternalLoggerFactory.setDefaultFactory(JdkLoggerFactory.INSTANCE);
     SimulatorConfig c;
+    List<String> rest = new ArrayList<>(List.of(args));
+    boolean logRequests = rest.remove(LOG_REQUESTS);
     try {
-      c = parse(args);
+      c = parse(rest.toArray(String[]::new));
       if (c == null) {
         System.out.println(usage());
         return;
@@ -64,7 +75,13 @@ public final class VllmSimulatorMain {
             + (c.tp() > 1 ? " x" + c.tp() : "")
             + (c.dialect() != Dialect.VLLM ? ", dialect " + c.dialect().id() : "")
             + noiseWords(c.noise())
+            + ", pid "
+            + ProcessHandle.current().pid()
             + ")");
+    if (logRequests) {
+      PrintStream out = System.out;
+      sim.onReceived(r -> out.println("request " + r.requestId() + " model " + r.model()));
+    }
     stopped.await();
   }
 
@@ -77,7 +94,13 @@ public final class VllmSimulatorMain {
     List<Knob<?>> flagged = SimKnobs.ALL.stream().filter(k -> !k.flags().isEmpty()).toList();
     flagged.forEach(
         k -> sb.append(" [").append(k.flags().get(0)).append(' ').append(k.usage()).append(']'));
-    sb.append('\n');
+    sb.append(" [").append(LOG_REQUESTS).append("]\n");
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "  %-28s %s%n",
+            LOG_REQUESTS,
+            "print a line for each admitted request: request <x-request-id> model <model>"));
     for (Knob<?> k : flagged) {
       sb.append(
           String.format(Locale.ROOT, "  %-28s %s%n", String.join(", ", k.flags()), k.meaning()));

@@ -15,7 +15,14 @@ import java.util.List;
  * @param level the level both ran, e.g. {@code c8}
  * @param trialSeconds each trial's length ({@code -Dduration})
  * @param pairs each pair that ran, in order
- * @param stoppedBy why no further pair ran: {@code decided}, {@code max pairs} or {@code budget}
+ * @param stoppedBy why no further pair ran: {@code decided}, {@code max pairs} (or {@code max
+ *     blocks}), {@code budget}, or a server that failed to start
+ * @param unit the sequential test's unit: {@code pair} (servers given by URL) or {@code block} (a
+ *     block of pairs on servers the kit started afresh for it); the gates' log ratios, looks and
+ *     counts are per unit. Null in files written before blocks: {@code pair}
+ * @param blocks each block's fresh servers, in order; empty when the servers are given
+ * @param serverLogs the folder of the started servers' logs ({@code server-a-1.log}, ...); null
+ *     when the servers are given
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -28,13 +35,29 @@ public record AbFigures(
     int trialSeconds,
     List<Pair> pairs,
     List<GateTrack> gates,
-    String stoppedBy)
+    String stoppedBy,
+    String unit,
+    List<Block> blocks,
+    String serverLogs)
     implements ModeFigures {
 
   public AbFigures {
     pairs = pairs == null ? List.of() : List.copyOf(pairs);
     gates = gates == null ? List.of() : List.copyOf(gates);
+    unit = unit == null ? "pair" : unit;
+    blocks = blocks == null ? List.of() : List.copyOf(blocks);
   }
+
+  /**
+   * A block of pairs on servers started for it alone (its pairs name it).
+   *
+   * @param block from 1
+   * @param pidA the process started for A (with a shell, the shell's)
+   * @param pidB the process started for B
+   * @param readySeconds from the start of both to both ready
+   */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Block(int block, long pidA, long pidB, double readySeconds) {}
 
   /**
    * A pair of trials.
@@ -43,9 +66,11 @@ public record AbFigures(
    * @param first the side that ran first: {@code A} or {@code B}
    * @param requestsA requests A's trial sent
    * @param requestsB requests B's trial sent
+   * @param block the block of fresh servers it ran on; null where the servers are given
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-  public record Pair(int pair, String first, int requestsA, int requestsB) {}
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Pair(int pair, String first, int requestsA, int requestsB, Integer block) {}
 
   /**
    * One relative gate judged on the pairs.
@@ -56,13 +81,14 @@ public record AbFigures(
    *     is worse either way)
    * @param alpha the false alarm rate it holds (1 - gate.confidence)
    * @param power its chance to fail a regression of the threshold
-   * @param logRatios each pair's log ratio, oriented so that positive is B worse
-   * @param looks the test's look after each pair
+   * @param logRatios each unit's log ratio (a pair's, or a block's pooled figures'), oriented so
+   *     that positive is B worse
+   * @param looks the test's look after each unit
    * @param decision {@code FAIL}, {@code PASS} or {@code INCONCLUSIVE}
    * @param ratio the ratio over the pairs used (geometric mean)
    * @param low the interval's low end (null without one)
    * @param high the interval's high end (null without one)
-   * @param pairsUsed the pairs the decision rests on
+   * @param pairsUsed the units (pairs, or blocks) the decision rests on
    */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -116,15 +116,25 @@ class ServerFiguresTest {
   }
 
   @Test
-  void countersNeedAScrapeOnEachSideAndResetsGiveNull() {
+  void countersNeedAScrapeOnEachSideAndCountFromZeroAfterAReset() {
     TreeMap<Long, Double> c = new TreeMap<>(Map.of(1000L, 5.0, 2000L, 9.0));
     assertEquals(4.0, ServerFigures.delta(c, 1000, 2000));
     assertEquals(4.0, ServerFigures.delta(c, 0, 3000), "the nearest scrapes inside stand in");
     assertNull(
         ServerFigures.delta(new TreeMap<>(Map.of(1000L, 5.0)), 0, 3000),
         "one scrape: no difference");
-    assertNull(
-        ServerFigures.delta(new TreeMap<>(Map.of(1000L, 5.0, 2000L, 1.0)), 1000, 2000), "a reset");
+    assertEquals(
+        1.0,
+        ServerFigures.delta(new TreeMap<>(Map.of(1000L, 5.0, 2000L, 1.0)), 1000, 2000),
+        "a reset: the counter started again from 0 (a restarted server)");
+    // 10 -> 20, restarted, 0 -> 3 -> 8: 10 + 3 + 5, not 8 - 10 (nor 8 - 10 turned positive)
+    TreeMap<Long, Double> restarted =
+        new TreeMap<>(Map.of(0L, 10.0, 1000L, 20.0, 2000L, 3.0, 3000L, 8.0));
+    assertEquals(18.0, ServerFigures.delta(restarted, 0, 3000));
+    // a restart that leaves the counter above where the window began still counts from 0
+    TreeMap<Long, Double> past =
+        new TreeMap<>(Map.of(0L, 2.0, 1000L, 30.0, 2000L, 4.0, 3000L, 12.0));
+    assertEquals(40.0, ServerFigures.delta(past, 0, 3000), "28 + 4 + 8, not 12 - 2");
     assertTrue(
         ServerFigures.of(ServerFigures.Series.of(List.of(), MODEL), "c1", 0, 1, 0, 0, 1).isEmpty());
   }

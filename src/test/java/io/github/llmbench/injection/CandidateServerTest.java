@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.llmbench.settings.AbSettings;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.simulator.SimulatorConfig;
 import io.github.llmbench.simulator.VllmSimulator;
@@ -28,7 +29,9 @@ class CandidateServerTest {
   }
 
   private static CandidateServer check(BenchSettings s, String runModel) {
-    return CandidateServer.check(s, s.ab().orElseThrow(), runModel, QUIET);
+    AbSettings ab = s.ab().orElseThrow();
+    return CandidateServer.check(
+        s, ((AbSettings.Given) ab.servers()).candidateUrl(), ab.candidateModel(), runModel, QUIET);
   }
 
   @Test

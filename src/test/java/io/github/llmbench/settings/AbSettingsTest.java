@@ -38,9 +38,8 @@ class AbSettingsTest {
   @Test
   void theDefaultsAreTwentyPairsAtMostThreeBeforeTheFirstLookNoBudgetAndTheRunsModel() {
     AbSettings ab = read(ab()).ab().orElseThrow();
-    assertEquals(URI.create(B), ab.candidateUrl());
-    assertEquals(20, ab.maxPairs());
-    assertEquals(3, ab.minPairs());
+    assertEquals(new AbSettings.Given(URI.create(B), 3, 20), ab.servers());
+    assertEquals(new AbSettings.Units("pair", 1, 3, 20), ab.units());
     assertTrue(ab.budgetMinutes().isEmpty());
     assertEquals(Optional.empty(), ab.candidateModel());
     assertTrue(read(Map.of()).ab().isEmpty(), "no A/B without -Dcandidate.url");
@@ -57,8 +56,7 @@ class AbSettingsTest {
             .ab()
             .orElseThrow();
     assertEquals(Optional.of("m2"), ab.candidateModel());
-    assertEquals(8, ab.maxPairs());
-    assertEquals(4, ab.minPairs());
+    assertEquals(new AbSettings.Units("pair", 1, 4, 8), ab.units());
     assertEquals(15, ab.budgetMinutes().getAsInt());
   }
 
@@ -108,5 +106,74 @@ class AbSettingsTest {
         error(Map.of("base.url", A, "ab.max.pairs", "5")).contains("add -Dcandidate.url=URL_B"));
     assertTrue(
         error(Map.of("base.url", A, "candidate.model", "m")).contains("add -Dcandidate.url=URL_B"));
+  }
+
+  private static final String SERVE = "vllm serve m --port {port}";
+
+  /** An A/B run in blocks of fresh deployments, the kit starting A and B. */
+  private static Map<String, String> deployed(String... more) {
+    Map<String, String> m =
+        new HashMap<>(Map.of("serve.cmd", SERVE, "candidate.serve.cmd", "simulator --model x"));
+    for (int i = 0; i < more.length; i += 2) {
+      m.put(more[i], more[i + 1]);
+    }
+    return m;
+  }
+
+  @Test
+  void twoServeCommandsMakeAnAbRunInBlocksOfFreshDeploymentsNotASweep() {
+    BenchSettings s = read(deployed());
+    AbSettings ab = s.ab().orElseThrow();
+    assertEquals(
+        new AbSettings.Deployed(
+            SERVE,
+            "simulator --model x",
+            2,
+            10,
+            java.time.Duration.ofSeconds(SweepSettings.DEFAULT_READY_SECONDS),
+            SweepSettings.DEFAULT_GRACE),
+        ab.servers());
+    assertEquals(new AbSettings.Units("block", 2, 3, 10), ab.units());
+    assertTrue(s.sweep().isEmpty(), "-Dserve.cmd is A, not a sweep's server");
+    assertTrue(!s.server().embeddedSimulator(), "the kit starts the servers: no embedded one");
+    AbSettings.Units set =
+        read(deployed("ab.block.pairs", "4", "ab.max.blocks", "5")).ab().orElseThrow().units();
+    assertEquals(new AbSettings.Units("block", 4, 3, 5), set);
+    assertEquals(20, set.maxPairs());
+  }
+
+  @Test
+  void blocksNeedBothCommandsAndNoUrls() {
+    assertTrue(
+        error(Map.of("candidate.serve.cmd", SERVE)).contains("needs -Dserve.cmd"), "A's command");
+    assertTrue(error(deployed("base.url", A)).contains("drop -Dbase.url"));
+    assertTrue(error(deployed("candidate.url", B)).contains("give server B once"));
+    assertTrue(
+        error(deployed("candidate.serve.cmd", "vllm serve m"))
+            .startsWith(
+                "Invalid -Dcandidate.serve.cmd=vllm serve m: expected a command with {port}"),
+        "a command the kit cannot point at a port");
+    assertTrue(
+        error(deployed("candidate.serve.cmd", "vllm serve {model} --port {port}"))
+            .contains("not {model}"),
+        "no parameters to fill: a sweep's");
+  }
+
+  @Test
+  void blocksCountInBlocksNotPairs() {
+    assertTrue(error(deployed("ab.max.pairs", "8")).contains("-Dab.max.blocks"));
+    assertTrue(error(deployed("ab.min.pairs", "4")).contains("-Dab.max.blocks"));
+    assertTrue(error(deployed("ab.block.pairs", "3")).contains("an even whole number"));
+    assertTrue(error(deployed("ab.max.blocks", "2")).contains("from 3"));
+    assertTrue(error(ab("ab.block.pairs", "2")).contains("-Dcandidate.serve.cmd"), "URLs");
+    assertTrue(
+        error(deployed("ab.budget", "1", "duration", "20"))
+            .contains("enough for a block, 4 trials"));
+  }
+
+  @Test
+  void blocksRefuseASweepsAxes() {
+    assertTrue(error(deployed("serve.params", "max-num-seqs:1,2")).contains("drop -Dsweep and"));
+    assertTrue(error(deployed("sweep", "output.len:8,16")).contains("drop -Dsweep and"));
   }
 }

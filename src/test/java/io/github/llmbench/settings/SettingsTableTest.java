@@ -222,7 +222,15 @@ class SettingsTableTest {
     }
     assertEquals(SettingsTable.help("sim"), SettingsTable.help(" Sim "));
     assertEquals(
-        List.of("candidate.url", "candidate.model", "ab.max.pairs", "ab.min.pairs", "ab.budget"),
+        List.of(
+            "candidate.url",
+            "candidate.serve.cmd",
+            "candidate.model",
+            "ab.max.pairs",
+            "ab.min.pairs",
+            "ab.block.pairs",
+            "ab.max.blocks",
+            "ab.budget"),
         listed(SettingsTable.help("ab")));
   }
 

@@ -20,7 +20,7 @@ public final class AbFixtures {
         candidateModel,
         "c4",
         30,
-        List.of(new AbFigures.Pair(1, "B", 40, 30), new AbFigures.Pair(2, "A", 41, 29)),
+        List.of(new AbFigures.Pair(1, "B", 40, 30, null), new AbFigures.Pair(2, "A", 41, 29, null)),
         List.of(
             new AbFigures.GateTrack(
                 "tpot.mean",
@@ -37,6 +37,9 @@ public final class AbFixtures {
                 1.4,
                 1.6,
                 2)),
-        "decided");
+        "decided",
+        "pair",
+        List.of(),
+        null);
   }
 }

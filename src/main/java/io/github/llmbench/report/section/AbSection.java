@@ -50,8 +50,17 @@ public final class AbSection implements ReportSection {
             ab.pairs().size(),
             ab.trialSeconds(),
             ab.stoppedBy()));
+    if (!ab.blocks().isEmpty()) {
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "Blocks:        %d, each on servers started for it (%s); logs in %s%n",
+              ab.blocks().size(),
+              blockPids(ab),
+              ab.serverLogs()));
+    }
     for (AbFigures.GateTrack g : ab.gates()) {
-      sb.append(line(g)).append('\n');
+      sb.append(line(g, ab.unit())).append('\n');
     }
     sb.append("(ratios and intervals ").append(SequentialTest.STOPPING_LOOK_RATIO).append(")\n");
     sb.append("(the level's blocks above pool A and B; \"Per server\" shows each side)\n");
@@ -62,21 +71,36 @@ public final class AbSection implements ReportSection {
    * {@code FAIL tpot.mean B/A 1.482 [1.410, 1.560] after 3 pairs (false alarm 5%, a +10.0% change
    * passes at most 10%)}.
    */
-  static String line(AbFigures.GateTrack g) {
+  static String line(AbFigures.GateTrack g, String unit) {
     String interval =
         g.low() == null || g.high() == null
             ? "no interval"
             : String.format(Locale.ROOT, "[%.3f, %.3f]", g.low(), g.high());
     return String.format(
         Locale.ROOT,
-        "%-12s %-24s %s %s %s after %d pairs (%s)",
+        "%-12s %-24s %s %s %s after %d %ss (%s)",
         g.decision(),
         g.gate(),
         g.orientation(),
         g.ratio() == null ? "n/a" : String.format(Locale.ROOT, "%.3f", g.ratio()),
         interval,
         g.pairsUsed(),
+        unit,
         rates(g));
+  }
+
+  /** {@code block 1: A pid 811, B pid 812; ...}. */
+  private static String blockPids(AbFigures ab) {
+    StringBuilder sb = new StringBuilder();
+    for (AbFigures.Block b : ab.blocks()) {
+      if (sb.length() > 0) {
+        sb.append("; ");
+      }
+      sb.append(
+          String.format(
+              Locale.ROOT, "block %d: A pid %d, B pid %d", b.block(), b.pidA(), b.pidB()));
+    }
+    return sb.toString();
   }
 
   /**
@@ -113,7 +137,14 @@ public final class AbSection implements ReportSection {
                 + ab.trialSeconds()
                 + " s a side, stopped: "
                 + ab.stoppedBy()
-                + "."));
+                + "."
+                + (ab.blocks().isEmpty()
+                    ? ""
+                    : " "
+                        + ab.blocks().size()
+                        + " blocks, each on servers started for it ("
+                        + blockPids(ab)
+                        + "); the gates judge each block's requests pooled on each side.")));
     List<List<Object>> rows = new ArrayList<>();
     for (AbFigures.GateTrack g : ab.gates()) {
       rows.add(
@@ -130,8 +161,9 @@ public final class AbSection implements ReportSection {
     }
     items.add(
         new Table(
-            "Gates decided on the pairs",
-            List.of("gate", "verdict", "ratio", "estimate", "interval", "pairs", "error rates"),
+            "Gates decided on the " + ab.unit() + "s",
+            List.of(
+                "gate", "verdict", "ratio", "estimate", "interval", ab.unit() + "s", "error rates"),
             rows));
     for (int i = 0; i < ab.gates().size(); i++) {
       items.add(Chart.of("llm-chart-ab-" + i, "ab").with("gate", i));

@@ -97,7 +97,10 @@ class AbSectionTest {
                   null,
                   null,
                   0)),
-          AB.stoppedBy());
+          AB.stoppedBy(),
+          AB.unit(),
+          AB.blocks(),
+          AB.serverLogs());
 
   private static SectionRows rows(AbFigures ab) {
     return SectionRows.of(new AbSection(), NO_RECORDS, RunInfo.NONE.withAb(ab));
