@@ -8,6 +8,7 @@ import io.github.llmbench.analysis.Noise;
 import io.github.llmbench.analysis.SequentialTest;
 import io.github.llmbench.gates.Gate;
 import io.github.llmbench.gates.GateResult;
+import io.github.llmbench.settings.AbSettings;
 import io.github.llmbench.summary.AbFigures;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +30,9 @@ final class AbGateTrack {
   /** The test's unit, as its lines name it: {@code pair} or {@code block}. */
   private final String unit;
 
+  /** What the units' processes are, said on the gate's noise line; empty for none. */
+  private final String processes;
+
   private final List<Double> logRatios = new ArrayList<>();
   private final List<SequentialTest.Look> looks = new ArrayList<>();
   private final List<double[]> figures = new ArrayList<>();
@@ -46,25 +50,27 @@ final class AbGateTrack {
       int minPairs,
       int maxPairs,
       GateJudgement.Family family) {
-    this(gate, confidence, power, "pair", minPairs, maxPairs, family);
+    this(gate, confidence, power, new AbSettings.Units("pair", 1, minPairs, maxPairs), "", family);
   }
 
   /**
    * As above, its unit a block of pairs on fresh servers or a pair.
    *
-   * @param unit {@code pair} or {@code block}, as the lines name it
-   * @param minUnits units before the first look
-   * @param maxUnits the most units
+   * @param units the test's unit, before the first look and at most
+   * @param processes what the units' processes are, for the gate's noise line ({@link
+   *     AbSettings.Servers#processes})
    */
   AbGateTrack(
       Gate gate,
       double confidence,
       double power,
-      String unit,
-      int minUnits,
-      int maxUnits,
+      AbSettings.Units units,
+      String processes,
       GateJudgement.Family family) {
-    this.unit = unit;
+    this.unit = units.name();
+    this.processes = processes;
+    int minUnits = units.min();
+    int maxUnits = units.max();
     this.gate = gate;
     this.confidence = confidence;
     this.family = family;
@@ -214,7 +220,9 @@ final class AbGateTrack {
             Locale.ROOT,
             "interleaved pairs, %d %ss, sd of a %s's log ratio %.3f (a group-sequential test"
                 + " of at most %d %ss; its smallest regression caught is the design's at %d"
-                + " %ss, at that sd); the ratio is the one "
+                + " %ss, at that sd)"
+                + (processes.isEmpty() ? "" : "; " + processes)
+                + "; the ratio is the one "
                 + SequentialTest.STOPPING_LOOK_RATIO,
             n,
             unit,

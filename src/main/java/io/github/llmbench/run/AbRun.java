@@ -140,13 +140,7 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
     for (Gate g : relative) {
       tracks.add(
           new AbGateTrack(
-              g,
-              1 - family.perGate(),
-              judging.power(),
-              units.name(),
-              units.min(),
-              units.max(),
-              family));
+              g, 1 - family.perGate(), judging.power(), units, ab.servers().processes(), family));
     }
     Builder b = new Builder();
     b.ab = ab;

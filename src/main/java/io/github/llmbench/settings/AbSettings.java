@@ -51,6 +51,12 @@ public record AbSettings(
     /** The setting that gave server B, as a refusal names it. */
     String flag();
 
+    /**
+     * What the units' processes are, as the gate's noise line says it: whether a lasting difference
+     * between two processes of one build is in the units' spread.
+     */
+    String processes();
+
     /** The longest the servers may take between two units: none, or a restart of both. */
     Duration restartLimit();
   }
@@ -75,6 +81,13 @@ public record AbSettings(
     @Override
     public String flag() {
       return "-Dcandidate.url=" + candidateUrl;
+    }
+
+    @Override
+    public String processes() {
+      return "every pair on the same two processes: a lasting difference between them (two"
+          + " processes of one build can differ by several per cent) reads as a change and is not"
+          + " in this sd; -Dcandidate.serve.cmd with -Dserve.cmd runs blocks of fresh deployments";
     }
 
     @Override
@@ -116,6 +129,11 @@ public record AbSettings(
     @Override
     public String flag() {
       return "-Dcandidate.serve.cmd";
+    }
+
+    @Override
+    public String processes() {
+      return "each block on two processes started for it: their lasting offsets are in this sd";
     }
 
     /** Both stopped (each within its grace), then both started and ready. */

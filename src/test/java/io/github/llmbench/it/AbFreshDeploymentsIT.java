@@ -178,6 +178,15 @@ class AbFreshDeploymentsIT {
   }
 
   @Test
+  void theGateLineSaysEachBlockRanOnProcessesOfItsOwn() {
+    assertTrue(
+        outcome.output().contains("interleaved pairs, 3 blocks, sd of a block's log ratio"),
+        outcome.output());
+    assertTrue(
+        outcome.output().contains("each block on two processes started for it"), outcome.output());
+  }
+
+  @Test
   void noServerProcessOutlivesTheRun() {
     assertFalse(logPids.isEmpty(), outcome.output());
     for (long pid : logPids.values()) {

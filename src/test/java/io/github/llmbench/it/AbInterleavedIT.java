@@ -100,6 +100,12 @@ class AbInterleavedIT {
   }
 
   @Test
+  void theGateLineSaysItsPairsRestOnOneCoupleOfProcesses() {
+    assertTrue(
+        run.console().contains("every pair on the same two processes"), "the gate's noise line");
+  }
+
+  @Test
   void bothServersMetricsAreScrapedSoNeitherSideAnswersScrapesAlone() {
     List<ServerSample> samples =
         ServerMetricsFile.read(RunFiles.ofRun(run.runDir()).serverMetrics().getParent());

@@ -143,9 +143,8 @@ class ProcessOffsetAbTest {
               tpotGate(),
               judging.confidence(),
               judging.power(),
-              "block",
-              SequentialTest.MIN_PAIRS,
-              maxBlocks,
+              new AbSettings.Units("block", perBlock, SequentialTest.MIN_PAIRS, maxBlocks),
+              "",
               FAMILY);
       for (int block = 0; block < maxBlocks && !track.decided(); block++) {
         double a = SimNoise.processFactor(processSd, starts++);
