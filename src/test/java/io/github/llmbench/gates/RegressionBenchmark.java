@@ -15,6 +15,7 @@ import io.github.llmbench.summary.Summary;
 import io.github.llmbench.testing.CpuQuota;
 import io.github.llmbench.testing.GatlingProcess;
 import io.github.llmbench.testing.LlamaServer;
+import io.github.llmbench.testing.TinyLlamaGguf;
 import java.io.File;
 import java.io.IOException;
 import java.net.URL;
@@ -59,8 +60,10 @@ import org.apache.commons.statistics.distribution.BetaDistribution;
  * runs under {@code --out} and counts where the change points fall; {@code stored} gives each
  * verdict two runs of its own, a baseline and a plain (or, with {@code --ab true}, also a capped)
  * run against it as {@code -Dbaseline} with no history: the path most pipelines take, its error
- * rates as the gate states them (or not) from {@code --props}, e.g. {@code gate.run.noise=0.07}.
- * Run folders already under {@code --out} are read again instead of run.
+ * rates as the gate states them (or not) from {@code --props}, e.g. {@code gate.run.noise=0.07};
+ * {@code blocks} alternates A/A and A/B verdicts in blocks of fresh deployments, the kit starting
+ * and restarting both servers itself ({@code -Dcandidate.serve.cmd}, {@code --max-blocks}). Run
+ * folders already under {@code --out} are read again instead of run.
  */
 public final class RegressionBenchmark {
 
@@ -145,11 +148,12 @@ public final class RegressionBenchmark {
         }
       }
       case "interleaved" -> interleaved(out, common, verdicts, share, a);
+      case "blocks" -> blocks(out, common, verdicts, share, a);
       case "history" -> history(out, common, verdicts, share, a);
       case "stored" -> stored(out, common, verdicts, share, a);
       default ->
           throw new IllegalArgumentException(
-              "--mode: calibrate, interleaved, history, stored or changepoints");
+              "--mode: calibrate, interleaved, blocks, history, stored or changepoints");
     }
   }
 
@@ -239,6 +243,53 @@ public final class RegressionBenchmark {
       }
     }
     table("interleaved A/B, each verdict on servers of its own", same, slower);
+  }
+
+  /**
+   * A/B in blocks of fresh deployments: the kit starts both llama-servers itself ({@code
+   * -Dserve.cmd}, {@code -Dcandidate.serve.cmd}, each pinned to core 0 as the other modes' servers
+   * are) and restarts both before each block; B's command first joins a cpu group of its own, which
+   * the capped verdicts limit to {@code --share} (the A/A ones leave it uncapped, so both sides pay
+   * the same start).
+   */
+  private static void blocks(
+      Path out, List<String> common, int verdicts, double share, Map<String, String> a)
+      throws Exception {
+    Path model = LlamaServer.prepared(TinyLlamaGguf.Vocabulary.WORDS);
+    String server =
+        "taskset -c 0 bash "
+            + LlamaServer.script()
+            + " run -m "
+            + model
+            + " --alias "
+            + LlamaServer.MODEL
+            + " --host 127.0.0.1 --port {port} -t 1 -c 8192 -np 8 --metrics";
+    String maxBlocks = "ab.max.blocks=" + a.getOrDefault("max-blocks", "10");
+    List<Verdict> same = new ArrayList<>();
+    List<Verdict> slower = new ArrayList<>();
+    for (int i = 0; i < verdicts; i++) {
+      for (boolean capped : List.of(false, true)) {
+        Path results = out.resolve((capped ? "ab-" : "aa-") + i);
+        Verdict v;
+        if (hasRun(results)) {
+          v = run(results, List.of());
+        } else {
+          try (CpuQuota b = CpuQuota.empty("llmbench-regression-blocks-b")) {
+            b.limit(capped ? share : 1.0);
+            v =
+                run(
+                    results,
+                    concat(
+                        common,
+                        "serve.cmd=" + server,
+                        "candidate.serve.cmd=echo $$ > " + b.procs() + " && exec " + server,
+                        maxBlocks));
+          }
+        }
+        (capped ? slower : same).add(v);
+      }
+    }
+    table("A/B in blocks of fresh deployments (units are blocks)", same, slower);
   }
 
   /**

@@ -33,6 +33,27 @@ public final class CpuQuota implements AutoCloseable {
     return Files.isWritable(CPU.resolve("cgroup.procs"));
   }
 
+  /**
+   * A new group {@code name} without a quota (yet) and no process: one a command joins itself
+   * ({@code echo $$ > .../cgroup.procs}), as the servers an A/B run in blocks starts do.
+   */
+  public static CpuQuota empty(String name) {
+    Path group = CPU.resolve(name);
+    try {
+      Files.createDirectories(group);
+      write(group.resolve("cpu.cfs_period_us"), PERIOD_US);
+      write(group.resolve("cpu.cfs_quota_us"), -1);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot make cgroup " + group, e);
+    }
+    return new CpuQuota(group, -1);
+  }
+
+  /** The file a process writes its pid to, to join the group. */
+  public Path procs() {
+    return group.resolve("cgroup.procs");
+  }
+
   /** Moves the process into a new group {@code name} without a quota (yet). */
   public static CpuQuota of(String name, long pid) {
     Path group = CPU.resolve(name);
@@ -100,7 +121,7 @@ public final class CpuQuota implements AutoCloseable {
   @Override
   public void close() {
     try {
-      if (ProcessHandle.of(pid).isPresent()) {
+      if (pid > 0 && ProcessHandle.of(pid).isPresent()) {
         write(CPU.resolve("cgroup.procs"), pid);
       }
       Files.deleteIfExists(group);
