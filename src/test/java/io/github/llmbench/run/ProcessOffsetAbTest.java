@@ -64,9 +64,18 @@ class ProcessOffsetAbTest {
         double pair = Math.exp(PAIR_LOG_SD * noise.nextGaussian());
         track.add(25.0 * a, 25.0 * b * pair);
       }
-      SequentialTest.Decision d = track.decision();
-      counts[d == SequentialTest.Decision.FAIL ? 0 : d == SequentialTest.Decision.PASS ? 1 : 2]++;
+      tally(counts, track.decision());
     }
+    return shares(counts);
+  }
+
+  /** Counts a decision: FAIL, PASS, INCONCLUSIVE in that order. */
+  private static void tally(int[] counts, SequentialTest.Decision d) {
+    counts[d == SequentialTest.Decision.FAIL ? 0 : d == SequentialTest.Decision.PASS ? 1 : 2]++;
+  }
+
+  /** The counts as shares of the experiments. */
+  private static double[] shares(int[] counts) {
     return new double[] {
       counts[0] / (double) EXPERIMENTS,
       counts[1] / (double) EXPERIMENTS,
@@ -159,14 +168,9 @@ class ProcessOffsetAbTest {
         track.add(
             25.0 * a * Math.exp(logA / perBlock), 25.0 * change * b * Math.exp(logB / perBlock));
       }
-      SequentialTest.Decision d = track.decision();
-      counts[d == SequentialTest.Decision.FAIL ? 0 : d == SequentialTest.Decision.PASS ? 1 : 2]++;
+      tally(counts, track.decision());
     }
-    return new double[] {
-      counts[0] / (double) EXPERIMENTS,
-      counts[1] / (double) EXPERIMENTS,
-      counts[2] / (double) EXPERIMENTS
-    };
+    return shares(counts);
   }
 
   /**
