@@ -80,16 +80,19 @@ public final class RegressionBenchmark {
       Path run,
       int pairs,
       double ratio,
-      double pairSd) {
+      double pairSd,
+      String unit) {
     String describe() {
       return pairs == 0
           ? String.format(Locale.ROOT, "%s, %.0f s", decision, seconds)
           : String.format(
               Locale.ROOT,
-              "%s, ratio %.3f after %d pairs, log sd of a pair %.3f, %.0f s",
+              "%s, ratio %.3f after %d %ss, log sd of a %s %.3f, %.0f s",
               decision,
               ratio,
               pairs,
+              unit,
+              unit,
               pairSd,
               seconds);
     }
@@ -654,7 +657,8 @@ public final class RegressionBenchmark {
             run,
             pairs,
             ratio,
-            sd);
+            sd,
+            ab == null ? "pair" : ab.unit());
     System.out.println("    " + results.getFileName() + ": " + v.describe());
     return v;
   }
@@ -717,7 +721,7 @@ public final class RegressionBenchmark {
         "FAIL rate [95% CP]",
         "inconclusive [95% CP]",
         "median min/run",
-        "median pairs (max)",
+        "median pairs or blocks (max)",
         "ratio min-max");
     row("A/A", same);
     row("capped", slower);
