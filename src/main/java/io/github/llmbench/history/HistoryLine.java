@@ -23,6 +23,9 @@ import java.util.Map;
  * @param key the key's id
  * @param keyFields the key's fields
  * @param levels per level, per figure, the trials' values (null where a trial lacks the figure)
+ * @param gatesFailed whether the run failed a gate (a regression, or a broken run): its trials are
+ *     kept out of the noise later runs learn ({@link HistoryNoise}); null in lines written before
+ *     the field, read as passed
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -33,7 +36,8 @@ public record HistoryLine(
     String key,
     Map<String, String> keyFields,
     String baseUrl,
-    Map<String, Map<String, List<Double>>> levels) {
+    Map<String, Map<String, List<Double>>> levels,
+    Boolean gatesFailed) {
 
   /** The format this kit writes. */
   public static final int VERSION = 1;
@@ -53,7 +57,18 @@ public record HistoryLine(
     Map<String, Map<String, List<Double>>> levels = new LinkedHashMap<>();
     s.measuredLevels().forEach((name, l) -> levels.put(name, HistoryFigures.of(l)));
     return new HistoryLine(
-        VERSION, run, end.toString(), key.id(), key.fields(), s.run().baseUrl(), levels);
+        VERSION, run, end.toString(), key.id(), key.fields(), s.run().baseUrl(), levels, null);
+  }
+
+  /** This line with its run's gates' outcome, once they are judged. */
+  public HistoryLine withGatesFailed(boolean failed) {
+    return new HistoryLine(version, run, time, key, keyFields, baseUrl, levels, failed);
+  }
+
+  /** Whether the run failed a gate; a line without the field passed. */
+  @JsonIgnore
+  public boolean failedGates() {
+    return Boolean.TRUE.equals(gatesFailed);
   }
 
   /** The key again. */

@@ -329,8 +329,10 @@ final class RunEnd {
     gateResults = List.copyOf(judged);
     report = report.withGates(gateResults);
     report.write(runDir, printedLevels, out);
-    history.append(historyLine, out);
     boolean gatesFailed = report.gatesFailed();
+    // a run that failed a gate stays in the history for people and the change points, not for
+    // the noise later runs learn (HistoryNoise)
+    history.append(historyLine.map(l -> l.withGatesFailed(gatesFailed)), out);
     AfterReport.add(() -> afterReport(runDir, gatesFailed));
   }
 

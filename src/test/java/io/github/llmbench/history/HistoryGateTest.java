@@ -133,4 +133,52 @@ class HistoryGateTest {
             + " then unknown)",
         HistoryNoise.tooFew(lines.subList(0, 4), key));
   }
+
+  /** Runs of 5 trials, the runs' level drifting with log sd 0.03, the trials' 0.05; then a step. */
+  private static List<HistoryLine> stepHistory(int before, int after, double step, long seed) {
+    List<HistoryLine> lines = new ArrayList<>();
+    SplittableRandom r = new SplittableRandom(seed);
+    for (int i = 0; i < before + after; i++) {
+      double run = (i < before ? 1 : step) * Math.exp(0.03 * r.nextGaussian());
+      double[] trials = new double[5];
+      for (int t = 0; t < 5; t++) {
+        trials[t] = 20 * run * Math.exp(0.05 * r.nextGaussian());
+      }
+      lines.add(
+          HistoryFixtures.line(i, HistoryFixtures.summary(HistoryFixtures.SETTINGS, "c8", trials)));
+    }
+    return lines;
+  }
+
+  @Test
+  void aPastStepDoesNotInflateTheNoiseOnlyTheRunsSinceItArePooled() {
+    // 12 runs, then a +20% step and 8 runs at the new level: pooled over both, the step is noise
+    List<HistoryLine> lines = stepHistory(12, 8, 1.2, 3);
+    String key = lines.get(0).key();
+    Noise noise = HistoryNoise.of(lines, key, "c8", "tpot.mean").orElseThrow();
+    assertEquals(8, noise.runs(), "the runs since the step");
+    assertTrue(noise.runSd() < 0.06, "the run-to-run sd of one level: " + noise.runSd());
+    List<double[]> all = new ArrayList<>();
+    lines.forEach(
+        l ->
+            all.add(
+                l.trials("c8", "tpot.mean").stream().mapToDouble(Double::doubleValue).toArray()));
+    double pooled = io.github.llmbench.analysis.NoiseModel.fromRuns(all, 5).orElseThrow().runSd();
+    assertTrue(pooled > 0.08, "over the step the sd is the step's: " + pooled);
+  }
+
+  @Test
+  void aRunThatFailedAGateIsKeptOutOfTheNoise() {
+    List<HistoryLine> lines = new ArrayList<>(stepHistory(10, 0, 1, 4));
+    String key = lines.get(0).key();
+    int before = HistoryNoise.of(lines, key, "c8", "tpot.mean").orElseThrow().runs();
+    // two runs 30% slower that failed their gates: too few to be a segment of their own
+    for (HistoryLine l : stepHistory(0, 2, 1.3, 5)) {
+      lines.add(l.withGatesFailed(true));
+    }
+    Noise noise = HistoryNoise.of(lines, key, "c8", "tpot.mean").orElseThrow();
+    assertEquals(before, noise.runs(), "the failed runs left out");
+    assertTrue(lines.get(11).failedGates());
+    assertFalse(lines.get(0).failedGates(), "a line without the field passed");
+  }
 }

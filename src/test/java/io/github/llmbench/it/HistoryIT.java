@@ -72,7 +72,8 @@ class HistoryIT {
               f.put("tpot.mean", tpot);
               levels.put(level, f);
             });
-    return new HistoryLine(l.version(), run, l.time(), l.key(), l.keyFields(), l.baseUrl(), levels);
+    return new HistoryLine(
+        l.version(), run, l.time(), l.key(), l.keyFields(), l.baseUrl(), levels, l.gatesFailed());
   }
 
   @Test
