@@ -177,8 +177,8 @@ public record AbSettings(
           "candidate.serve.cmd",
           "none",
           "a command with {port}, written as for sh, or simulator [OPTIONS] (as -Dserve.cmd)",
-          "server B, started by the kit beside -Dserve.cmd (A): both started afresh for each"
-              + " block of -Dab.block.pairs pairs, the blocks judged as the test's units",
+          "server B, which the kit runs beside -Dserve.cmd (A): both anew for each block of"
+              + " -Dab.block.pairs pairs, the blocks judged as the test's units",
           Parser.text());
   public static final Setting<Integer> AB_BLOCK_PAIRS =
       Setting.of(
