@@ -6,7 +6,9 @@ import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.summary.AbFigures;
 import java.io.PrintStream;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -39,7 +41,7 @@ sealed interface AbServers extends AutoCloseable permits AbServers.Given, FreshD
   CompletableFuture<Void> beforeUnit(int unit, PrintStream out);
 
   /** The folder of the servers' logs, empty where the servers are given. */
-  java.util.Optional<java.nio.file.Path> logs();
+  Optional<Path> logs();
 
   /** The servers each block ran on, in order; empty where the servers are given. */
   List<AbFigures.Block> blocks();
@@ -68,7 +70,7 @@ sealed interface AbServers extends AutoCloseable permits AbServers.Given, FreshD
     }
 
     @Override
-    public java.util.Optional<java.nio.file.Path> logs() {
+    public Optional<Path> logs() {
       return java.util.Optional.empty();
     }
 

@@ -7,14 +7,11 @@ import io.github.llmbench.records.RunDirectory;
 import io.github.llmbench.settings.AbSettings;
 import io.github.llmbench.settings.BenchSettings;
 import io.github.llmbench.summary.AbFigures;
-import io.github.llmbench.summary.SweepSummary;
 import io.github.llmbench.sweep.ChildProcess;
 import io.github.llmbench.sweep.ServeCommand;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,8 +46,8 @@ final class FreshDeployments implements AbServers {
 
   FreshDeployments(AbSettings.Deployed deployed) {
     this.deployed = deployed;
-    this.a = new Side("a", deployed.baseCommand(), freePort());
-    this.b = new Side("b", deployed.candidateCommand(), freePort());
+    this.a = new Side("a", deployed.baseCommand(), ServeCommand.freePort());
+    this.b = new Side("b", deployed.candidateCommand(), ServeCommand.freePort());
   }
 
   /** One side's server: its command, its port, its process now. */
@@ -153,22 +150,13 @@ final class FreshDeployments implements AbServers {
   }
 
   private void launch(Side s, int block) {
-    ServeCommand command = ServeCommand.of(s.command, Map.of(), s.port);
-    Path log = logs.resolve("server-" + s.name + "-" + block + ".log");
-    try {
-      Files.writeString(
-          log,
-          "# gatling-llm-bench A/B block "
-              + block
-              + ", server "
-              + s.name.toUpperCase(Locale.ROOT)
-              + ": "
-              + SweepSummary.withoutSecrets(command.line(), apiKey)
-              + "\n");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + log + ": " + e.getMessage(), e);
-    }
-    s.process = ChildProcess.start(command.arguments(), log, deployed.grace());
+    s.process =
+        ServeCommand.of(s.command, Map.of(), s.port)
+            .start(
+                logs.resolve("server-" + s.name + "-" + block + ".log"),
+                "A/B block " + block + ", server " + s.name.toUpperCase(Locale.ROOT),
+                apiKey,
+                deployed.grace());
   }
 
   @Override
@@ -200,13 +188,5 @@ final class FreshDeployments implements AbServers {
   @Override
   public synchronized void close() {
     stopBoth();
-  }
-
-  private static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free loopback port for a server: " + e.getMessage(), e);
-    }
   }
 }

@@ -8,11 +8,19 @@ import io.github.llmbench.settings.ServeTemplate.Quoting;
 import io.github.llmbench.settings.ServeTemplate.Text;
 import io.github.llmbench.settings.SweepSettings;
 import io.github.llmbench.simulator.VllmSimulatorMain;
+import io.github.llmbench.summary.SweepSummary;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
@@ -164,6 +172,36 @@ public record ServeCommand(List<String> arguments, String line) {
         VllmSimulatorMain.class.getName(),
         "--port",
         Integer.toString(port));
+  }
+
+  /**
+   * Starts this command as a server process of the kit's, its output in {@code log}, whose first
+   * line says what it is the log of: {@code # gatling-llm-bench <what>: <command>}, secrets masked.
+   *
+   * @param what the server's part in the run: {@code sweep}, {@code A/B block 2, server A}
+   * @param apiKey the run's API key, masked in the log's first line
+   * @param grace how long a stopped server may take to end after SIGTERM, before SIGKILL
+   * @throws UncheckedIOException when the log cannot be written or the command not started
+   */
+  public ChildProcess start(Path log, String what, Optional<String> apiKey, Duration grace) {
+    try {
+      Files.createDirectories(log.toAbsolutePath().getParent());
+      Files.writeString(
+          log,
+          "# gatling-llm-bench " + what + ": " + SweepSummary.withoutSecrets(line, apiKey) + "\n");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + log + ": " + e.getMessage(), e);
+    }
+    return ChildProcess.start(arguments, log, grace);
+  }
+
+  /** A free loopback port for a server the kit starts ({@code {port}}). */
+  public static int freePort() {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free loopback port for a server: " + e.getMessage(), e);
+    }
   }
 
   /** Each of {@code words} after a blank, quoted as one shell word. */

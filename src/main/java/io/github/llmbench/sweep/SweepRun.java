@@ -11,8 +11,6 @@ import io.github.llmbench.summary.SweepSummary.Status;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -139,16 +137,15 @@ public final class SweepRun {
       return;
     }
     SweepSettings.Serve serve = sweep.serve().get();
-    int port = freePort();
+    int port = ServeCommand.freePort();
     String log = "server-" + number + ".log";
     ServeCommand command = ServeCommand.of(serve.command(), params, port);
     out.printf(
         "gatling-llm-bench: sweep: starting the server for %s (log %s)%n",
         SweepGrid.name(params).isEmpty() ? "every combination" : SweepGrid.name(params),
         folder.resolve(log));
-    writeHeader(folder.resolve(log), command.line());
     ChildProcess server =
-        ChildProcess.start(command.arguments(), folder.resolve(log), serve.grace());
+        command.start(folder.resolve(log), "sweep", settings.apiKey(), serve.grace());
     try {
       URI baseUrl = URI.create("http://127.0.0.1:" + port);
       ServerApi api = new ServerApi(baseUrl, settings.apiKey());
@@ -193,23 +190,5 @@ public final class SweepRun {
     p.putAll(spec.workload());
     baseUrl.ifPresent(u -> p.put("base.url", u.toString()));
     return p;
-  }
-
-  /** The log's first line: the command (secrets masked), so the log says what it is the log of. */
-  private void writeHeader(Path log, String command) {
-    String shown = SweepSummary.withoutSecrets(command, settings.apiKey());
-    try {
-      Files.writeString(log, "# gatling-llm-bench sweep: " + shown + "\n");
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + log + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static int freePort() {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    } catch (IOException e) {
-      throw new UncheckedIOException("no free loopback port for the server: " + e.getMessage(), e);
-    }
   }
 }
