@@ -39,24 +39,11 @@ final class AbGateTrack {
 
   /**
    * @param confidence the gate's own, {@code 1 - alpha} (after a family-wise correction)
-   * @param family the relative gates judged on the pairs together
+   * @param family the relative gates judged on the units together
    * @param gate a relative gate whose limit lies on the worse side ({@code +10%} on a latency,
    *     {@code -5%} on a throughput)
-   */
-  AbGateTrack(
-      Gate gate,
-      double confidence,
-      double power,
-      int minPairs,
-      int maxPairs,
-      GateJudgement.Family family) {
-    this(gate, confidence, power, new AbSettings.Units("pair", 1, minPairs, maxPairs), "", family);
-  }
-
-  /**
-   * As above, its unit a block of pairs on fresh servers or a pair.
-   *
-   * @param units the test's unit, before the first look and at most
+   * @param units the test's unit (a pair, or a block of pairs on fresh servers), before the first
+   *     look and at most
    * @param processes what the units' processes are, for the gate's noise line ({@link
    *     AbSettings.Servers#processes})
    */

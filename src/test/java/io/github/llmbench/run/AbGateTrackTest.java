@@ -13,6 +13,7 @@ import io.github.llmbench.gates.Gate;
 import io.github.llmbench.gates.GateMetric;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.GateSet;
+import io.github.llmbench.settings.AbSettings;
 import io.github.llmbench.summary.AbFigures;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -33,12 +34,11 @@ class AbGateTrackTest {
 
   @Test
   void aLatencysRatioIsBOverAAndAThroughputsAOverB() {
-    AbGateTrack latency = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20, FAMILY);
+    AbGateTrack latency = pairs(gate("tpot.mean", "+10%"));
     latency.add(10, 15);
     assertEquals(Math.log(1.5), latency.figures().logRatios().get(0), 1e-12);
     assertEquals("B/A", latency.orientation());
-    AbGateTrack throughput =
-        new AbGateTrack(gate("output_throughput.min", "-5%"), 0.95, 0.9, 3, 20, FAMILY);
+    AbGateTrack throughput = pairs(gate("output_throughput.min", "-5%"));
     throughput.add(1000, 800);
     assertEquals(Math.log(1000 / 800.0), throughput.figures().logRatios().get(0), 1e-12);
     assertEquals("A/B", throughput.orientation());
@@ -46,7 +46,7 @@ class AbGateTrackTest {
 
   @Test
   void aPairWithoutAFigureOnASideIsLeftOut() {
-    AbGateTrack t = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20, FAMILY);
+    AbGateTrack t = pairs(gate("tpot.mean", "+10%"));
     assertNull(t.add(Double.NaN, 15));
     assertNull(t.add(10, 0));
     assertEquals(0, t.figures().pairsUsed());
@@ -55,7 +55,7 @@ class AbGateTrackTest {
 
   @Test
   void aSteadyFiftyPercentSlowerCandidateFailsAndTheResultSaysSo() {
-    AbGateTrack t = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20, FAMILY);
+    AbGateTrack t = pairs(gate("tpot.mean", "+10%"));
     double[] a = {10, 10.2, 9.9, 10.1, 10};
     for (int i = 0; i < a.length && !t.decided(); i++) {
       t.add(a[i], a[i] * (1.5 + 0.01 * (i % 2)));
@@ -76,7 +76,7 @@ class AbGateTrackTest {
 
   @Test
   void theSmallestRegressionCaughtIsTheDesignsAtItsMostPairsNotTheStoppingLooks() {
-    AbGateTrack t = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20, FAMILY);
+    AbGateTrack t = pairs(gate("tpot.mean", "+10%"));
     double[] ratio = {1.30, 1.36, 1.33};
     for (double r : ratio) {
       t.add(10, 10 * r);
@@ -106,7 +106,7 @@ class AbGateTrackTest {
 
   @Test
   void anUndecidedGatePassesOrFailsAsGateInconclusiveSays() {
-    AbGateTrack t = new AbGateTrack(gate("tpot.mean", "+10%"), 0.95, 0.9, 3, 20, FAMILY);
+    AbGateTrack t = pairs(gate("tpot.mean", "+10%"));
     t.add(10, 10.4);
     t.add(10, 9.2);
     assertFalse(t.decided(), "before the first look");
@@ -114,5 +114,10 @@ class AbGateTrackTest {
     assertTrue(t.result("c4", true).pass());
     assertFalse(t.result("c4", false).pass());
     assertEquals(GateMetric.parse("tpot.mean").orElseThrow(), t.gate().metric());
+  }
+
+  /** A track judged on pairs, 3 to 20, at confidence 0.95 and power 0.9. */
+  private static AbGateTrack pairs(Gate g) {
+    return new AbGateTrack(g, 0.95, 0.9, new AbSettings.Units("pair", 1, 3, 20), "", FAMILY);
   }
 }

@@ -59,7 +59,13 @@ class ProcessOffsetAbTest {
       double a = SimNoise.processFactor(processSd, seed * 100_000 + 2L * e);
       double b = SimNoise.processFactor(processSd, seed * 100_000 + 2L * e + 1);
       AbGateTrack track =
-          new AbGateTrack(tpotGate(), judging.confidence(), power, minPairs, maxPairs, FAMILY);
+          new AbGateTrack(
+              tpotGate(),
+              judging.confidence(),
+              power,
+              new AbSettings.Units("pair", 1, minPairs, maxPairs),
+              "",
+              FAMILY);
       for (int p = 0; p < maxPairs && !track.decided(); p++) {
         double pair = Math.exp(PAIR_LOG_SD * noise.nextGaussian());
         track.add(25.0 * a, 25.0 * b * pair);
