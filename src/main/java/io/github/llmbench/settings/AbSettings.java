@@ -355,15 +355,11 @@ public record AbSettings(
     if (server.routing().baseUrls().get(0).equals(url)) {
       throw new SettingsException(flag + " is -Dbase.url itself: give server B's URL");
     }
-    for (Setting<?> blocks : List.of(AB_BLOCK_PAIRS, AB_MAX_BLOCKS)) {
-      if (r.isSet(blocks)) {
-        throw new SettingsException(
-            "-D"
-                + blocks.name()
-                + " applies to blocks of fresh deployments, which the kit starts: give"
-                + " -Dcandidate.serve.cmd and -Dserve.cmd in place of the URLs");
-      }
-    }
+    refuseIn(
+        r,
+        List.of(AB_BLOCK_PAIRS, AB_MAX_BLOCKS),
+        "applies to blocks of fresh deployments, which the kit starts: give"
+            + " -Dcandidate.serve.cmd and -Dserve.cmd in place of the URLs");
     int min = r.get(AB_MIN_PAIRS);
     int max = r.get(AB_MAX_PAIRS);
     if (min < MIN_PAIRS) {
@@ -401,17 +397,12 @@ public record AbSettings(
       throw new SettingsException(
           flag + " starts both servers, on ports the kit picks: drop -Dbase.url");
     }
-    for (Setting<?> pairs : List.of(AB_MIN_PAIRS, AB_MAX_PAIRS)) {
-      if (r.isSet(pairs)) {
-        throw new SettingsException(
-            "-D"
-                + pairs.name()
-                + " counts pairs of servers given by URL; with "
-                + flag
-                + " the unit is a block of fresh deployments: -Dab.max.blocks and"
-                + " -Dab.block.pairs");
-      }
-    }
+    refuseIn(
+        r,
+        List.of(AB_MIN_PAIRS, AB_MAX_PAIRS),
+        "counts pairs of servers given by URL; with "
+            + flag
+            + " the unit is a block of fresh deployments: -Dab.max.blocks and -Dab.block.pairs");
     int perBlock = r.get(AB_BLOCK_PAIRS);
     if (perBlock % 2 != 0) {
       throw SettingsException.invalid(
@@ -434,6 +425,15 @@ public record AbSettings(
         maxBlocks,
         Duration.ofSeconds(ready > 0 ? ready : SweepSettings.DEFAULT_READY_SECONDS),
         SweepSettings.DEFAULT_GRACE);
+  }
+
+  /** Refuses the first of {@code settings} that is set: {@code -D<name> <why>}. */
+  private static void refuseIn(SettingReader r, List<Setting<?>> settings, String why) {
+    for (Setting<?> s : settings) {
+      if (r.isSet(s)) {
+        throw new SettingsException("-D" + s.name() + " " + why);
+      }
+    }
   }
 
   /** A server's command, checked as a template with {@code {port}}, or the kit's simulator. */
