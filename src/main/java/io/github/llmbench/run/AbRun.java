@@ -42,6 +42,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.LongSupplier;
 
 /**
@@ -76,6 +77,9 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
   private int trials;
   private final AbStop stops;
   private String stoppedBy;
+
+  /** The next unit's servers, being made ready since the unit before drained. */
+  private CompletableFuture<Void> preparing = CompletableFuture.completedFuture(null);
 
   private AbRun(Builder b) {
     this.ab = b.ab;
@@ -255,9 +259,7 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
     int trialsPerUnit = 2 * units.pairs();
     if (trials % trialsPerUnit == 0) { // a new unit: only while there is something to decide
       int unitsRun = trials / trialsPerUnit;
-      Optional<String> stop =
-          stops.beforeUnit(
-              unitsRun, tracks.stream().allMatch(AbGateTrack::decided), now - startedMs);
+      Optional<String> stop = stopBeforeUnit(unitsRun, now);
       if (stop.isPresent()) {
         stoppedBy = stop.get();
         return Optional.empty();
@@ -283,14 +285,17 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
     try {
       preparing.join();
       return Optional.empty();
-    } catch (java.util.concurrent.CompletionException e) {
+    } catch (CompletionException e) {
       Throwable cause = e.getCause() == null ? e : e.getCause();
       return Optional.of(String.valueOf(cause.getMessage()));
     }
   }
 
-  /** The next unit's servers, being made ready since the unit before drained. */
-  private CompletableFuture<Void> preparing = CompletableFuture.completedFuture(null);
+  /** Why no unit follows the {@code unitsRun} run so far, at {@code nowMs}; empty: one does. */
+  private Optional<String> stopBeforeUnit(int unitsRun, long nowMs) {
+    return stops.beforeUnit(
+        unitsRun, tracks.stream().allMatch(AbGateTrack::decided), nowMs - startedMs);
+  }
 
   /**
    * Whether the next unit's servers are ready (or failed): the load waits, not blocked, till then.
@@ -306,14 +311,8 @@ final class AbRun implements LoadMode.Running, AdaptiveLevels<PairPlan.Trial> {
     if (t.endsPair() && t.pair() % units.pairs() == 0) {
       int unit = t.pair() / units.pairs();
       judge(unit);
-      boolean goesOn =
-          stops
-              .beforeUnit(
-                  unit,
-                  tracks.stream().allMatch(AbGateTrack::decided),
-                  clockMs.getAsLong() - startedMs)
-              .isEmpty();
-      if (goesOn) {
+      // asked again as the next unit starts, with the restart's time counted (next())
+      if (stopBeforeUnit(unit, clockMs.getAsLong()).isEmpty()) {
         // nothing is in flight now: the next unit's servers (fresh ones, where the kit starts
         // them) are made ready off Gatling's threads while its slot waits (readyForNext)
         preparing = servers.beforeUnit(unit + 1, out);
