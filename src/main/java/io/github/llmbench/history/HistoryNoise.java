@@ -34,7 +34,7 @@ public final class HistoryNoise {
       List<HistoryLine> lines, String key, String level, String figure) {
     List<double[]> runs = new ArrayList<>();
     for (HistoryLine l : lines) {
-      if (!key.equals(l.key()) || l.failedGates()) {
+      if (!key.equals(l.key()) || l.failedGates()) { // as learnable() counts them
         continue;
       }
       double[] trials =
@@ -75,17 +75,24 @@ public final class HistoryNoise {
 
   /** Why there is no noise from the history, for a line before the load. */
   public static String tooFew(List<HistoryLine> lines, String key) {
-    long n = lines.stream().filter(l -> key.equals(l.key())).count();
     return "history: "
-        + n
-        + " run(s) of this key, "
+        + learnable(lines, key)
+        + " run(s) of this key that failed no gate, "
         + MIN_RUNS
         + " needed to learn the noise; "
         + FALLBACK;
   }
 
-  /** Whether the key has enough runs for a noise (of a figure every run has). */
+  /**
+   * Whether the key has enough runs for a noise (of a figure every run has, with no change point
+   * among them): counted as {@link #of} pools them.
+   */
   public static boolean enough(List<HistoryLine> lines, String key) {
-    return lines.stream().filter(l -> key.equals(l.key())).count() >= MIN_RUNS;
+    return learnable(lines, key) >= MIN_RUNS;
+  }
+
+  /** The key's runs a noise may be learned from: those that failed no gate. */
+  private static long learnable(List<HistoryLine> lines, String key) {
+    return lines.stream().filter(l -> key.equals(l.key()) && !l.failedGates()).count();
   }
 }

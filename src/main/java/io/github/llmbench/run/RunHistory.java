@@ -1,5 +1,6 @@
 package io.github.llmbench.run;
 
+import io.github.llmbench.analysis.Noise;
 import io.github.llmbench.gates.GateNoise;
 import io.github.llmbench.gates.GateResult;
 import io.github.llmbench.gates.RunGates;
@@ -25,7 +26,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A run's part in {@code -Dhistory}: its line, the {@code -Dgate.history} verdicts on its key's
@@ -95,7 +98,12 @@ final class RunHistory {
     if (!HistoryNoise.enough(lines, id)) {
       out.println(HistoryNoise.tooFew(lines, id));
     }
-    return (level, metric) -> HistoryNoise.of(lines, id, level, metric.key());
+    // each figure's noise found once (its segment's change points are a permutation test): the
+    // plan before the load and the gates after it ask for the same ones
+    Map<String, Optional<Noise>> learned = new ConcurrentHashMap<>();
+    return (level, metric) ->
+        learned.computeIfAbsent(
+            level + " " + metric.key(), k -> HistoryNoise.of(lines, id, level, metric.key()));
   }
 
   /**

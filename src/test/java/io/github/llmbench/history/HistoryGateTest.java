@@ -128,7 +128,7 @@ class HistoryGateTest {
     assertEquals(Optional.empty(), HistoryNoise.of(lines.subList(0, 4), key, "c8", "tpot.mean"));
     assertEquals(Optional.empty(), HistoryNoise.of(lines, "another", "c8", "tpot.mean"));
     assertEquals(
-        "history: 4 run(s) of this key, 5 needed to learn the noise; relative gates fall back to"
+        "history: 4 run(s) of this key that failed no gate, 5 needed to learn the noise; relative gates fall back to"
             + " -Dgate.run.noise where declared, else to the runs' own trials (their error rates"
             + " then unknown)",
         HistoryNoise.tooFew(lines.subList(0, 4), key));

@@ -73,7 +73,8 @@ class RunHistoryTest {
     assertTrue(
         console
             .toString(StandardCharsets.UTF_8)
-            .startsWith("history: 0 run(s) of this key, 5 needed to learn the noise;"));
+            .startsWith(
+                "history: 0 run(s) of this key that failed no gate, 5 needed to learn the noise;"));
     Optional<Noise> noise = RunHistory.of(s).forKey(key).noise(true, out).of("c8", tpot);
     assertEquals(Noise.Source.HISTORY, noise.orElseThrow().source());
     assertEquals(10, noise.get().trials());
