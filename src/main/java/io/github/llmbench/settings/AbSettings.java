@@ -252,7 +252,7 @@ public record AbSettings(
       new RunModeSettings.Kind(
           "an interleaved A/B run",
           Optional.of(new SettingsTable.Topic("ab", SETTINGS)),
-          r -> r.isSet(CANDIDATE_URL) || r.isSet(CANDIDATE_SERVE_CMD),
+          r -> r.isSet(CANDIDATE_URL) || startsServers(r),
           AbSettings::flag,
           List.of(
               CANDIDATE_MODEL,
@@ -307,9 +307,18 @@ public record AbSettings(
     return KIND;
   }
 
+  /**
+   * Whether the properties ask the kit to start both servers of an A/B run ({@code
+   * -Dcandidate.serve.cmd}): then {@code -Dserve.cmd} is A's, not a sweep's, and no embedded
+   * simulator runs. The one place that says so; the sweep's choice and the routing ask it.
+   */
+  static boolean startsServers(SettingReader r) {
+    return r.isSet(CANDIDATE_SERVE_CMD);
+  }
+
   /** The choosing flag, as the refusals name it. */
   private static String flag(SettingReader r) {
-    return r.isSet(CANDIDATE_SERVE_CMD)
+    return startsServers(r)
         ? "-Dcandidate.serve.cmd"
         : "-Dcandidate.url=" + r.raw(CANDIDATE_URL).orElse("");
   }
@@ -317,7 +326,7 @@ public record AbSettings(
   /** Reads the group once the mode is chosen, refusing what an A/B run cannot compare. */
   private static AbSettings read(RunModeSettings.Inputs in) {
     SettingReader r = in.reader();
-    Servers servers = r.isSet(CANDIDATE_SERVE_CMD) ? deployed(in) : given(in);
+    Servers servers = startsServers(r) ? deployed(in) : given(in);
     int duration = in.load().durationSeconds();
     Optional<Integer> budget = r.optional(AB_BUDGET);
     if (budget.isPresent() && budget.get() * 60L < 2L * duration * servers.units().pairs()) {

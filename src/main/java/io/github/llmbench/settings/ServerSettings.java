@@ -278,7 +278,7 @@ public record ServerSettings(
       double sum = w.stream().mapToDouble(Double::doubleValue).sum();
       w.forEach(x -> shares.add(x / sum));
     }
-    return new Routing(urls, models, shares, r.isSet(AbSettings.CANDIDATE_SERVE_CMD));
+    return new Routing(urls, models, shares, AbSettings.startsServers(r));
   }
 
   /**

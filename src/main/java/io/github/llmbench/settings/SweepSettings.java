@@ -153,7 +153,7 @@ public record SweepSettings(
           "a sweep",
           Optional.of(new SettingsTable.Topic("sweep", SETTINGS)),
           // with -Dcandidate.serve.cmd, -Dserve.cmd is server A of an A/B run of fresh deployments
-          r -> (r.isSet(SERVE_CMD) || r.isSet(SWEEP)) && !r.isSet(AbSettings.CANDIDATE_SERVE_CMD),
+          r -> (r.isSet(SERVE_CMD) || r.isSet(SWEEP)) && !AbSettings.startsServers(r),
           r -> r.isSet(SERVE_CMD) ? "-Dserve.cmd" : "-Dsweep=" + r.raw(SWEEP).orElse(""),
           List.of(SERVE_PARAMS, SERVE_GRACE, SWEEP_COMBINE, SWEEP_RESUME, GPUS),
           "-Dserve.cmd=... or -Dsweep=...",
