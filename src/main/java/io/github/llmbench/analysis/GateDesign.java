@@ -107,6 +107,23 @@ public record GateDesign(ErrorRates rates, double delta) {
         + GateJudgement.Family.pct(1.0 - rates.power());
   }
 
+  /**
+   * {@code ; smallest regression caught with power 90%: +12.3%}, or nothing for a gate that asks
+   * for an improvement: it has no power to state ({@link #describeRates} says so).
+   *
+   * @param smallestLog the design's smallest regression caught with its power, a log ratio worse
+   */
+  public String powerClause(double smallestLog, boolean higherIsBetter) {
+    if (delta <= 0.0) {
+      return "";
+    }
+    return String.format(
+        Locale.ROOT,
+        "; smallest regression caught with power %.0f%%: %s",
+        100 * rates.power(),
+        change(smallestLog, higherIsBetter));
+  }
+
   /** {@code t_{1-alpha, df}} (the normal quantile for infinite df). */
   public double qAlpha(double df) {
     return LogScale.quantile(1.0 - rates.alpha(), df);

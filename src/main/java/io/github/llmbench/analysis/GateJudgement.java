@@ -96,12 +96,7 @@ public record GateJudgement(
               .append(design.describeRates(higherIsBetter))
               .append("; noise: ")
               .append(noise)
-              .append(
-                  String.format(
-                      Locale.ROOT,
-                      "; smallest regression caught with power %.0f%%: %s",
-                      100 * design.rates().power(),
-                      GateDesign.change(o.smallestCaught(), higherIsBetter)));
+              .append(design.powerClause(o.smallestCaught(), higherIsBetter));
       if (!o.decisive() && design.delta() > 0) {
         sb.append(
             trialsToDecide.isPresent()

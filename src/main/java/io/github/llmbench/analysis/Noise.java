@@ -92,8 +92,9 @@ public record Noise(
     }
     Noise m = runsTrials.get();
     double trialPart = m.trialVariance() * (1.0 / baselineTrials + 1.0 / candidateTrials);
-    // two compared runs, one a side: the baseline of -Dbaseline is one run's folder
-    double total = variance(runVariance, m.trialVariance(), 1, baselineTrials, candidateTrials);
+    // two compared runs, one a side (the baseline of -Dbaseline is one run's folder): each run's
+    // offset whole, as seOfLogRatio's one-run case
+    double total = 2 * runVariance + trialPart;
     double satterthwaite =
         trialPart > 0.0
             ? total * total / (trialPart * trialPart / m.df())

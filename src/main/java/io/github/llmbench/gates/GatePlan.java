@@ -165,20 +165,18 @@ final class GatePlan {
     // one baseline run: -Dbaseline is one run's folder, its na trials that run's
     double se = noise.seOfLogRatio(na, nb);
     boolean decisive = design.decisive(se, df);
-    String smallest = GateDesign.change(design.smallestCaughtLog(se, df), !g.upperBound());
     StringBuilder sb = new StringBuilder(head);
     sb.append(
         String.format(
             Locale.ROOT,
-            "%d trial%s against the baseline's %d %s decide it (%s); the smallest regression"
-                + " caught with power %.0f%%: %s; noise: %s",
+            "%d trial%s against the baseline's %d %s (%s)%s; noise: %s",
             nb,
             nb == 1 ? "" : "s",
             na,
-            decisive ? "can" : "cannot",
+            // an improvement asked has no power to hold: it is judged, neither can nor cannot
+            design.delta() <= 0 ? "judge it" : decisive ? "can decide it" : "cannot decide it",
             design.describeRates(!g.upperBound()),
-            100 * rates.power(),
-            smallest,
+            design.powerClause(design.smallestCaughtLog(se, df), !g.upperBound()),
             from));
     if (!decisive && design.delta() > 0) {
       OptionalInt n = design.trialsToDecide(noise, Verdicts.MAX_TRIALS_PLANNED);

@@ -195,4 +195,16 @@ class GateDesignTest {
     }
     return TrialValues.of(x);
   }
+
+  @Test
+  void anImprovementAskedStatesNoPowerOnlyARegressionToCatchDoes() {
+    GateDesign improvement =
+        GateDesign.of(GateDesign.ErrorRates.of(0.95, 0.9), -0.05, false); // 5% faster asked
+    assertEquals("", improvement.powerClause(0.1, false));
+    assertTrue(improvement.describeRates(false).contains("no power"));
+    GateDesign regression = GateDesign.of(GateDesign.ErrorRates.of(0.95, 0.9), 0.10, false);
+    assertEquals(
+        "; smallest regression caught with power 90%: +10.5%",
+        regression.powerClause(Math.log(1.105), false));
+  }
 }
