@@ -204,7 +204,7 @@ public record Noise(
     if (source == Source.DECLARED) {
       String trialsPart =
           trials == 0
-              ? "no trials' spread measured (no side has two trials or more yet), so it is taken"
+              ? "no trials' spread measured (neither side had two trials or more), so it is taken"
                   + " as inside the declared noise"
               : String.format(
                   Locale.ROOT,

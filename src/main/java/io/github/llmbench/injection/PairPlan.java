@@ -8,10 +8,11 @@ import io.github.llmbench.records.RequestOrigin.Side;
  * (the candidate), in balanced blocks of two pairs: the seed draws which side goes first in the
  * block's first pair, and its second pair goes the other way round (AB then BA, or BA then AB). So
  * every two pairs put A first once and B first once, and a drift within the run falls on each side
- * first equally often however few pairs run (a coin flip per pair leaves that to chance: 3 of 3
- * pairs with A first happen a quarter of the time), while the seed still keeps the order from
- * following any pattern of the testbed. Both trials of a pair send the same prompts: the dataset's
- * requests from the pair's own first number, so one pair's prompts differ from another's.
+ * first equally often in every even number of pairs, one pair off at most in an odd one (a coin
+ * flip per pair leaves that to chance: 3 of 3 pairs with A first happen a quarter of the time),
+ * while the seed still keeps the order from following any pattern of the testbed. Both trials of a
+ * pair send the same prompts: the dataset's requests from the pair's own first number, so one
+ * pair's prompts differ from another's.
  *
  * @param seed the run's seed ({@code -Dseed})
  */

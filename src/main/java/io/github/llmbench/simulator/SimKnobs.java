@@ -159,9 +159,10 @@ public final class SimKnobs {
           .flags("--process-sd")
           .help(
               SimNoise.PROCESS_SD_ACCEPTED,
-              "each start draws one lasting speed factor exp(N(0, this)) from the run's seed:"
-                  + " every engine step x it for the simulator's life (two processes of one server"
-                  + " differ so)")
+              "one lasting speed factor exp(N(0, this)) drawn from the seed (the run's; a process"
+                  + " started alone draws a fresh seed unless --seed is given, and two given one"
+                  + " seed share their factor): every engine step x it for the simulator's life"
+                  + " (two processes of one server differ so)")
           .line(Line.stepTimes(SimKnobs::processWords))
           .build();
 

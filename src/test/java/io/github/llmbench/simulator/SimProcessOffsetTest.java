@@ -117,7 +117,7 @@ class SimProcessOffsetTest {
     SimNoiseTest.schedulerRun(
         (d, now) -> {
           long applied = steps.apply(d, now);
-          assertEquals(Math.round(d * 1.1 * factor), applied);
+          assertEquals(Math.round(d * (1.1 * factor)), applied); // as Steps groups it
           priced[0] += d;
           scheduled[0] += applied;
           return applied;
