@@ -149,16 +149,44 @@ public final class GateCheck {
    * judged, but its false alarm is unknown: dividing it by k would hold nothing, so it is not
    * counted.
    */
-  static boolean judgeable(Gate g, LevelFigures run, LevelFigures baseline, Optional<Noise> noise) {
+  private static boolean judgeable(
+      Gate g, LevelFigures run, LevelFigures baseline, Optional<Noise> noise) {
     TrialValues mine = run.samples().get(g.metric());
     if (mine == null) {
       return false;
     }
+    return counted(
+        g,
+        new Evidence(
+            mine.n(),
+            mine.withinRun() != null,
+            baseline.samples().get(g.metric()) != null,
+            knowsRunNoise(noise)));
+  }
+
+  /**
+   * What is known of a gate at a level with figures on this run's side: after the load (the check),
+   * or before it (the plan, {@link GatePlan}).
+   *
+   * @param trials this run's trials of the figure
+   * @param withinRunInterval whether a one-trial mean has an interval of its own (known after the
+   *     load only)
+   * @param baselineSamples whether the baseline has the figure's trials at the level
+   * @param knowsRunNoise whether the noise knows how far two runs differ (history, declared)
+   */
+  record Evidence(
+      int trials, boolean withinRunInterval, boolean baselineSamples, boolean knowsRunNoise) {}
+
+  /** The family's rule ({@link #judgeable}), for the check and the plan alike. */
+  static boolean counted(Gate g, Evidence e) {
     if (g.limit().relative()) {
-      TrialValues theirs = baseline.samples().get(g.metric());
-      return theirs != null && noise.map(n -> n.source().knowsRunNoise()).orElse(false);
+      return e.baselineSamples() && e.knowsRunNoise();
     }
-    return mine.n() >= 2 || (mine.withinRun() != null && !isPercentile(g.metric()));
+    return e.trials() >= 2 || (e.withinRunInterval() && !isPercentile(g.metric()));
+  }
+
+  static boolean knowsRunNoise(Optional<Noise> noise) {
+    return noise.map(n -> n.source().knowsRunNoise()).orElse(false);
   }
 
   /**

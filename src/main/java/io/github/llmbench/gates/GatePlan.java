@@ -47,27 +47,27 @@ final class GatePlan {
   }
 
   /**
-   * The family the check will judge in, as far as it is known before the load: the planned relative
-   * gates x levels with a run-to-run noise (the others are judged at alpha, outside it) and, with
-   * trials, every absolute gate x level; a one-trial run's absolute gates on a mean's within-run
-   * interval join it after the load, so the plan may count fewer.
+   * The family the check will judge in, as far as it is known before the load, by the check's own
+   * rule ({@link GateCheck#counted}): the planned relative gates x levels whose baseline has the
+   * figure's trials and whose noise knows the run-to-run spread, and, with trials, every absolute
+   * gate x level. A one-trial run's absolute gates on a mean's within-run interval join it after
+   * the load only, so a plan of one trial may count fewer.
    */
   private static int familySize(RunGates gates, List<Planned> planned, int plannedTrials) {
     int size = 0;
-    if (plannedTrials >= 2) {
-      for (Gate g : gates.set().gates()) {
-        if (!g.limit().relative() && g.metric() != GateMetric.CAPACITY) {
-          size += g.level() != null ? 1 : gates.baselineFigures().levels().size();
-        }
+    for (Gate g : gates.set().gates()) {
+      if (!g.limit().relative() && g.metric() != GateMetric.CAPACITY) {
+        boolean counted =
+            GateCheck.counted(g, new GateCheck.Evidence(plannedTrials, false, false, false));
+        size += counted ? (g.level() != null ? 1 : gates.baselineFigures().levels().size()) : 0;
       }
     }
     for (Planned p : planned) {
+      boolean samples =
+          gates.baselineFigures().level(p.level()).samples().get(p.gate().metric()) != null;
+      boolean knows = GateCheck.knowsRunNoise(gates.noise().of(p.level(), p.gate().metric()));
       size +=
-          gates
-                  .noise()
-                  .of(p.level(), p.gate().metric())
-                  .map(n -> n.source().knowsRunNoise())
-                  .orElse(false)
+          GateCheck.counted(p.gate(), new GateCheck.Evidence(plannedTrials, false, samples, knows))
               ? 1
               : 0;
     }
