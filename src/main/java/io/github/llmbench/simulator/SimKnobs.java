@@ -160,7 +160,7 @@ public final class SimKnobs {
           .help(
               SimNoise.PROCESS_SD_ACCEPTED,
               "one lasting speed factor exp(N(0, this)) drawn from the seed (the run's; a process"
-                  + " started alone draws a fresh seed unless --seed is given, and two given one"
+                  + " run alone draws a fresh seed unless --seed is given, and two given one"
                   + " seed share their factor): every engine step x it for the simulator's life"
                   + " (two processes of one server differ so)")
           .line(Line.stepTimes(SimKnobs::processWords))
