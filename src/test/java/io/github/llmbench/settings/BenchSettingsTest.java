@@ -851,4 +851,30 @@ class BenchSettingsTest {
     // a real server's model is its own business
     read(Map.of("images", "1", "sim.model", "sim-tiny", "base.url", "http://127.0.0.1:9"));
   }
+
+  /** Issue 62 item 2: -Dextra.body's max_tokens is a length too: the one range, as a number. */
+  @Test
+  void extraBodyMaxTokensPastTheMaximumIsRefused() {
+    for (String body :
+        List.of(
+            "{\"max_tokens\":2147483648}",
+            "{\"max_tokens\":0}",
+            "{\"max_completion_tokens\":10000001}",
+            "{\"max_tokens\":12.5}")) {
+      String key = body.contains("completion") ? "max_completion_tokens" : "max_tokens";
+      assertEquals(
+          "Invalid -Dextra.body="
+              + body
+              + ": expected \""
+              + key
+              + "\" a whole number of tokens from 1 to 10000000",
+          error(Map.of("extra.body", body)));
+    }
+    assertEquals(
+        OptionalInt.of(10_000_000),
+        read(Map.of("extra.body", "{\"max_tokens\":10000000}"))
+            .server()
+            .requestOptions()
+            .maxTokens());
+  }
 }
