@@ -141,9 +141,12 @@ public final class PreparedWorkload {
     /** The trace's lines; {@code -Dprompts=N} keeps the first N. */
     private static List<TraceDataset.Entry> traceLines(WorkloadSettings w, LoadSettings load) {
       List<TraceDataset.Entry> lines = TraceDataset.read(w.file().get());
-      return load.prompts().isEmpty()
-          ? lines
-          : lines.subList(0, Math.min(lines.size(), load.prompts().get(0)));
+      List<TraceDataset.Entry> kept =
+          load.prompts().isEmpty()
+              ? lines
+              : lines.subList(0, Math.min(lines.size(), load.prompts().get(0)));
+      TraceDataset.checkReplayTime(kept, w.traceSpeed(), w.file().get());
+      return kept;
     }
   }
 

@@ -3,11 +3,13 @@ package io.github.llmbench.workload;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.settings.LoadSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
 
@@ -121,6 +123,32 @@ public final class TraceDataset implements Dataset {
     } catch (IllegalArgumentException e) {
       throw new DatasetException(where + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * Refuses a replay that would take longer than {@code -Dduration} may: the span of {@code lines}
+   * (as {@link #read} gives them) at {@code speed}, e.g. timestamps in ns read as ms, or a {@code
+   * -Dtrace.speed} of 1e-9.
+   *
+   * @throws DatasetException naming the file, its span, the speed and what is accepted
+   */
+  public static void checkReplayTime(List<Entry> lines, double speed, Path file) {
+    double spanS = lines.get(lines.size() - 1).offsetMs() / 1000;
+    double seconds = spanS / speed;
+    if (seconds <= LoadSettings.MAX_SECONDS) {
+      return;
+    }
+    throw new DatasetException(
+        String.format(
+            Locale.ROOT,
+            "Invalid -Ddataset=trace:%s: its requests span %.3g s, sent over %.3g s at"
+                + " -Dtrace.speed=%s (expected a replay of at most %d s, -Dduration's limit: the"
+                + " timestamps in ms, a higher -Dtrace.speed, or -Dprompts=N for the first N)",
+            file,
+            spanS,
+            seconds,
+            speed,
+            LoadSettings.MAX_SECONDS));
   }
 
   /**

@@ -194,4 +194,34 @@ class TraceDatasetTest {
             trace(dir, "{\"timestamp\": 0, \"input_length\": 10000000, \"output_length\": 1}"));
     assertEquals(10_000_000, top.get(0).inputLength(), "the maximum itself is accepted");
   }
+
+  /** Issue 62 item 2: a replay that would take past -Dduration's limit is refused before load. */
+  @Test
+  void aReplayLongerThanDurationsLimitIsRefused(@TempDir Path dir) throws Exception {
+    Path f =
+        trace(
+            dir,
+            "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 5}",
+            "{\"timestamp\": 1000000000000, \"input_length\": 5, \"output_length\": 5}");
+    List<TraceDataset.Entry> lines = TraceDataset.read(f);
+    assertEquals(
+        "Invalid -Ddataset=trace:"
+            + f
+            + ": its requests span 1.00e+09 s, sent over 1.00e+09 s at -Dtrace.speed=1.0 (expected"
+            + " a replay of at most 604800 s, -Dduration's limit: the timestamps in ms, a higher"
+            + " -Dtrace.speed, or -Dprompts=N for the first N)",
+        assertThrows(DatasetException.class, () -> TraceDataset.checkReplayTime(lines, 1.0, f))
+            .getMessage());
+    TraceDataset.checkReplayTime(lines, 2000, f); // 5.8 days at 2000 times the trace's pace
+    List<TraceDataset.Entry> short_ =
+        TraceDataset.read(
+            trace(
+                dir,
+                "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 5}",
+                "{\"timestamp\": 60000, \"input_length\": 5, \"output_length\": 5}"));
+    assertTrue(
+        assertThrows(DatasetException.class, () -> TraceDataset.checkReplayTime(short_, 1e-9, f))
+            .getMessage()
+            .contains("sent over 6.00e+10 s at -Dtrace.speed=1.0E-9"));
+  }
 }
