@@ -6,6 +6,7 @@ import io.github.llmbench.core.Ramp;
 import io.github.llmbench.settings.SettingsTable.Setting;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
@@ -35,7 +36,9 @@ public record LoadSettings(
   private static final Parser<String> TEXT = Parser.text();
 
   static final int CONC_LIMIT = 100_000;
-  static final int MAX_SECONDS = 7 * 24 * 3600;
+
+  /** The most seconds of {@code -Dduration}, and of any level's or trace replay's expected time. */
+  public static final int MAX_SECONDS = 7 * 24 * 3600;
 
   /** The most trials of a level ({@code -Dtrials}). */
   static final int MAX_TRIALS = 100;
@@ -247,6 +250,7 @@ public record LoadSettings(
     if (prompts.size() == 1 && phases > 1) {
       prompts = Collections.nCopies(phases, prompts.get(0));
     }
+    checkOpenTime(r, rate, ramp, prompts);
     int warmupPrompts = r.get(WARMUP_PROMPTS);
     int warmupConc = r.optional(WARMUP_CONC).orElse(Math.max(1, levels.get(0) / 4));
     double burstiness = r.get(BURSTINESS);
@@ -270,6 +274,49 @@ public record LoadSettings(
         r.get(TRIALS_COOLDOWN),
         ramp,
         imageLadder);
+  }
+
+  /**
+   * An open model that sends a count of requests takes that count over its rate: refused where a
+   * level would take longer than {@code -Dduration} may ({@value #MAX_SECONDS} s), as a rate of
+   * 1e-9 requests/s would send 100 requests over three thousand years.
+   */
+  private static void checkOpenTime(
+      SettingReader r, OptionalDouble rate, Optional<Ramp> ramp, List<Integer> prompts) {
+    Optional<Ramp> rateRamp = ramp.filter(x -> x.kind() == Ramp.Kind.RATE);
+    if (prompts.isEmpty() || (rate.isEmpty() && rateRamp.isEmpty())) {
+      return;
+    }
+    int most = Collections.max(prompts);
+    // a ramp's mean rate: the arrivals it expects over a unit of its length
+    double perSecond = rate.isPresent() ? rate.getAsDouble() : rateRamp.get().cumulative(1, 1);
+    double seconds = most / perSecond;
+    if (seconds <= MAX_SECONDS) {
+      return;
+    }
+    String accepted =
+        String.format(
+            Locale.ROOT,
+            "a rate that sends -Dprompts=%d within %d s, -Dduration's limit: from %.3g requests/s"
+                + " (at this one they would take %.3g s)",
+            most,
+            MAX_SECONDS,
+            most / (double) MAX_SECONDS,
+            seconds);
+    if (rate.isPresent()) {
+      throw SettingsException.invalid(RATE.name(), r.raw(RATE).get(), accepted);
+    }
+    throw new SettingsException(
+        "Invalid -D"
+            + RAMP_START.name()
+            + "="
+            + r.raw(RAMP_START).get()
+            + " and -D"
+            + RAMP_END.name()
+            + "="
+            + r.raw(RAMP_END).get()
+            + ": expected a mean "
+            + accepted);
   }
 
   /**

@@ -391,6 +391,21 @@ public record ServerSettings(
       if (json == null || !json.isObject()) {
         throw SettingsException.invalid("extra.body", extra.get(), accepted);
       }
+      // a length every request asks for: the range of -Doutput.len's, as a number
+      for (String key : List.of("max_tokens", "max_completion_tokens")) {
+        JsonNode v = json.get(key);
+        if (v != null
+            && v.isNumber()
+            && !(v.isIntegralNumber()
+                && v.canConvertToLong()
+                && v.asLong() >= 1
+                && v.asLong() <= WorkloadSettings.MAX_LEN)) {
+          throw SettingsException.invalid(
+              "extra.body",
+              extra.get(),
+              "\"" + key + "\" a whole number of tokens from 1 to " + WorkloadSettings.MAX_LEN);
+        }
+      }
     }
     Map<String, String> headers = new TreeMap<>();
     r.properties()

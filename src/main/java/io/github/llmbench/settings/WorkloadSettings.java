@@ -38,8 +38,11 @@ public record WorkloadSettings(
   private static final String HEADING = SettingsTable.WORKLOAD;
   private static final Parser<String> TEXT = Parser.text();
 
-  /** The most tokens of a prompt, an answer or a shared prefix. */
-  static final int MAX_LEN = 10_000_000;
+  /**
+   * The most tokens of any one length: a prompt, an answer ({@code max_tokens}), a shared prefix, a
+   * dataset's, trace's or session file's length ({@code workload.TokenLengths} checks those).
+   */
+  public static final int MAX_LEN = 10_000_000;
 
   /** The most distinct prefixes of {@code -Dprefix.groups}. */
   static final int MAX_PREFIX_GROUPS = 100_000;

@@ -14,13 +14,26 @@ public final class ContextFit {
   private ContextFit() {}
 
   /**
-   * The longest request's size.
+   * The longest request's size, in {@code long}s: a sum of lengths near {@code int}'s top (a
+   * conversation's last turn carries all the turns before it) cannot wrap round to a small or
+   * negative number that seems to fit.
    *
    * @param promptTokens prompt tokens, chat template included when it is known
    */
-  public record Longest(int promptTokens, int maxTokens) {
-    public int total() {
-      return promptTokens + maxTokens;
+  public record Longest(long promptTokens, long maxTokens) {
+    public long total() {
+      return Math.addExact(promptTokens, maxTokens);
+    }
+
+    /**
+     * The last turn of a conversation of {@code turns} turns like this one: every earlier turn's
+     * prompt and answer (at most {@code max_tokens} each), then its own.
+     */
+    public Longest lastTurnOf(int turns) {
+      return new Longest(
+          Math.addExact(
+              Math.multiplyExact(turns, promptTokens), Math.multiplyExact(turns - 1L, maxTokens)),
+          maxTokens);
     }
   }
 
@@ -40,7 +53,7 @@ public final class ContextFit {
     OptionalInt base = null; // the count of "" (a BOS token), asked for only when a text is counted
     Longest longest = null;
     for (RequestSpec r : candidates) {
-      int prompt;
+      long prompt;
       if (r.promptTokens() >= 0) {
         prompt = r.promptTokens();
       } else {
@@ -49,7 +62,7 @@ public final class ContextFit {
         if (n.isEmpty() || base.isEmpty()) {
           return Optional.empty();
         }
-        prompt = n.getAsInt() - base.getAsInt();
+        prompt = (long) n.getAsInt() - base.getAsInt();
       }
       Longest l = new Longest(prompt + templateTokens, maxTokensOverride.orElse(r.maxTokens()));
       if (longest == null || l.total() > longest.total()) {
@@ -65,7 +78,7 @@ public final class ContextFit {
    * @param contextTokens the server's context per request
    * @param source where that number was read, e.g. "max_model_len of GET /v1/models"
    */
-  public static Optional<String> problem(Longest longest, int contextTokens, String source) {
+  public static Optional<String> problem(Longest longest, long contextTokens, String source) {
     if (longest.total() <= contextTokens) {
       return Optional.empty();
     }

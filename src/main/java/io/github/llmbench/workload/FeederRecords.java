@@ -85,16 +85,16 @@ public final class FeederRecords {
     if (raw == null || raw.toString().isBlank()) {
       return defaultMaxTokens;
     }
-    try {
-      int v = raw instanceof Number n ? n.intValue() : Integer.parseInt(raw.toString().trim());
-      if (v >= 1) {
-        return v;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
+    // read as a long (a JSON feeder's number may be one): never wrapped into range
+    String text = raw.toString().trim();
+    if (raw instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())) {
+      text = Long.toString(n.longValue());
+    }
+    if (text.matches("[0-9]{1,18}") && TokenLengths.within(Long.parseLong(text), 1)) {
+      return Integer.parseInt(text);
     }
     throw new DatasetException(
-        "a feeder record has max_tokens=" + raw + " (expected a whole number from 1)");
+        "a feeder record has max_tokens=" + raw + " (expected " + TokenLengths.accepted(1) + ")");
   }
 
   private static int inputTokens(Object raw) {

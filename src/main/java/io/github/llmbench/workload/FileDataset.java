@@ -157,11 +157,11 @@ public final class FileDataset implements Dataset {
     if (m == null || m.isNull()) {
       return defaultMaxTokens;
     }
-    if (!m.canConvertToInt() || !m.isIntegralNumber() || m.asInt() < 1) {
-      throw new DatasetException(
-          "Malformed dataset " + where + ": \"max_tokens\" must be a whole number >= 1");
+    try {
+      return TokenLengths.field(node, "max_tokens", 1);
+    } catch (IllegalArgumentException e) {
+      throw new DatasetException("Malformed dataset " + where + ": " + e.getMessage());
     }
-    return m.asInt();
   }
 
   public int size() {

@@ -141,9 +141,12 @@ public final class PreparedWorkload {
     /** The trace's lines; {@code -Dprompts=N} keeps the first N. */
     private static List<TraceDataset.Entry> traceLines(WorkloadSettings w, LoadSettings load) {
       List<TraceDataset.Entry> lines = TraceDataset.read(w.file().get());
-      return load.prompts().isEmpty()
-          ? lines
-          : lines.subList(0, Math.min(lines.size(), load.prompts().get(0)));
+      List<TraceDataset.Entry> kept =
+          load.prompts().isEmpty()
+              ? lines
+              : lines.subList(0, Math.min(lines.size(), load.prompts().get(0)));
+      TraceDataset.checkReplayTime(kept, w.traceSpeed(), w.file().get());
+      return kept;
     }
   }
 
@@ -263,13 +266,12 @@ public final class PreparedWorkload {
               RandomDataset.forServer(
                   tokenizer, w.inputLen(), w.outputLen(), 0, 0, w.seed(), CHECKED_SAMPLES);
           TraceDataset replay = TraceDataset.of(sources.trace, selection.dataset(), w.seed());
+          // how exact the trace's prompts come out is measured on a few of them, made after the
+          // context check (preparePrompts): a trace's lengths may not fit it
           String why =
               selection.dataset().method() == RandomDataset.Method.TOKEN_IDS
-                  ? "words do not add up with this tokenizer ("
-                      + selection.why()
-                      + "): "
-                      + RandomDataset.check(replay, tokenizer, CHECKED_SAMPLES).describe()
-                  : RandomDataset.check(replay, tokenizer, CHECKED_SAMPLES).describe();
+                  ? "words do not add up with this tokenizer (" + selection.why() + "): "
+                  : "";
           return new ChosenDataset(replay, List.of(), why);
         }
         case PROFILES -> {
@@ -383,8 +385,8 @@ public final class PreparedWorkload {
   }
 
   /**
-   * Makes the prompts that are made before the load and checks the longest request against the
-   * server's context, the first time it is called.
+   * Checks the longest request against the server's context and then makes the prompts that are
+   * made before the load, the first time it is called.
    *
    * @return the start lines it made ({@code lengths}, {@code context}); empty on later calls
    * @throws DatasetException naming both numbers when the longest request does not fit the context
@@ -411,6 +413,8 @@ public final class PreparedWorkload {
       random.fitTo(context.get().tokens() - templateTokens);
       ((RandomDataset) warmupDataset).fitTo(context.get().tokens() - templateTokens);
     }
+    // the lengths against the context first: no prompt is made for a request that cannot fit
+    String contextLine = checkContext(context, planned.peakConcurrency());
     notes.put("lengths", preparePrompts(planned));
     if (dataset instanceof RandomDataset random && random.lengths().spread()) {
       notes.put("distribution", distributionLine(random, planned));
@@ -418,7 +422,7 @@ public final class PreparedWorkload {
     if (dataset instanceof RandomDataset random && w.prefixLen() > 0) {
       notes.put("prefix", prefixLine(random));
     }
-    notes.put("context", checkContext(context, planned.peakConcurrency()));
+    notes.put("context", contextLine);
     preparedNotes = Collections.unmodifiableMap(notes);
     return preparedNotes;
   }
@@ -473,7 +477,7 @@ public final class PreparedWorkload {
           replay.spanMs() / 1000 / w.traceSpeed(),
           replay.distinctBlocks(),
           TraceDataset.BLOCK_TOKENS,
-          whyLengths);
+          whyLengths + RandomDataset.check(replay, tokenizer, CHECKED_SAMPLES).describe());
     }
     RandomDataset random = (RandomDataset) dataset;
     String method =
@@ -593,9 +597,7 @@ public final class PreparedWorkload {
     if (w.multiTurn() && w.dataset() != DatasetKind.FILE) {
       // the last turn carries every earlier turn and its answer (at most max_tokens each)
       ContextFit.Longest one = longest.get();
-      ContextFit.Longest last =
-          new ContextFit.Longest(
-              w.turns() * one.promptTokens() + (w.turns() - 1) * one.maxTokens(), one.maxTokens());
+      ContextFit.Longest last = one.lastTurnOf(w.turns());
       ContextFit.problem(last, c.tokens(), c.source())
           .ifPresent(
               message -> {
@@ -632,12 +634,12 @@ public final class PreparedWorkload {
    * concurrent requests need of it, when that is more than there is: the server then aborts the
    * requests it cannot hold. Empty otherwise.
    */
-  static String sharedContextWarning(ContextLength c, int longest, int peakConcurrency) {
+  static String sharedContextWarning(ContextLength c, long longest, int peakConcurrency) {
     if (c.sharedBySlots() < 2 || peakConcurrency < 2) {
       return "";
     }
     int inFlight = Math.min(peakConcurrency, c.sharedBySlots());
-    long need = (long) inFlight * longest;
+    long need = inFlight * longest;
     if (need <= c.tokens()) {
       return "";
     }

@@ -533,13 +533,15 @@ public final class RandomDataset implements Dataset {
     this.budget = Math.max(prefixLen + 2, tokens);
   }
 
-  /** The prompt's length after the prefix: at least one token is left for the output. */
+  /** The prompt's length after the prefix, at most -Dinput.len's top, one token left to output. */
   private int drawInput(Random rnd) {
-    return lengths.input().draw(rnd, budget - prefixLen - 1);
+    return lengths.input().draw(rnd, Math.min(WorkloadSettings.MAX_LEN, budget - prefixLen - 1));
   }
 
   private int drawOutput(Random rnd, int input) {
-    return lengths.output().draw(rnd, budget - prefixLen - input);
+    return lengths
+        .output()
+        .draw(rnd, Math.min(WorkloadSettings.MAX_LEN, budget - prefixLen - input));
   }
 
   /** Summary statistics of drawn lengths. */

@@ -3,11 +3,13 @@ package io.github.llmbench.workload;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.llmbench.settings.LoadSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
 
@@ -52,7 +54,8 @@ public final class TraceDataset implements Dataset {
    * Reads the trace, before the server is asked anything.
    *
    * @throws DatasetException naming the file, the line and what is wrong (a missing {@code
-   *     timestamp}, a length below 1, a line that is not JSON), or a file without any line
+   *     timestamp}, a length outside {@link TokenLengths}' range, a line that is not JSON), or a
+   *     file without any line
    */
   public static List<Entry> read(Path file) {
     String where = "-Ddataset=trace:" + file;
@@ -115,15 +118,37 @@ public final class TraceDataset implements Dataset {
   }
 
   private static int length(JsonNode node, String name, String where) {
-    JsonNode n = node.get(name);
-    if (n == null || !n.isIntegralNumber() || !n.canConvertToInt() || n.asInt() < 1) {
-      throw new DatasetException(
-          where
-              + ": "
-              + (n == null ? "no \"" + name + "\"" : "\"" + name + "\" is " + n)
-              + " (expected a whole number of tokens from 1)");
+    try {
+      return TokenLengths.field(node, name, 1);
+    } catch (IllegalArgumentException e) {
+      throw new DatasetException(where + ": " + e.getMessage());
     }
-    return n.asInt();
+  }
+
+  /**
+   * Refuses a replay that would take longer than {@code -Dduration} may: the span of {@code lines}
+   * (as {@link #read} gives them) at {@code speed}, e.g. timestamps in ns read as ms, or a {@code
+   * -Dtrace.speed} of 1e-9.
+   *
+   * @throws DatasetException naming the file, its span, the speed and what is accepted
+   */
+  public static void checkReplayTime(List<Entry> lines, double speed, Path file) {
+    double spanS = lines.get(lines.size() - 1).offsetMs() / 1000;
+    double seconds = spanS / speed;
+    if (seconds <= LoadSettings.MAX_SECONDS) {
+      return;
+    }
+    throw new DatasetException(
+        String.format(
+            Locale.ROOT,
+            "Invalid -Ddataset=trace:%s: its requests span %.3g s, sent over %.3g s at"
+                + " -Dtrace.speed=%s (expected a replay of at most %d s, -Dduration's limit: the"
+                + " timestamps in ms, a higher -Dtrace.speed, or -Dprompts=N for the first N)",
+            file,
+            spanS,
+            seconds,
+            speed,
+            LoadSettings.MAX_SECONDS));
   }
 
   /**
@@ -169,8 +194,9 @@ public final class TraceDataset implements Dataset {
   @Override
   public RequestSpec request(long index, String profile) {
     Entry e = entries.get((int) (index % entries.size()));
-    int blocks = (e.inputLength() + BLOCK_TOKENS - 1) / BLOCK_TOKENS;
-    StringBuilder prompt = new StringBuilder(e.inputLength() * 7);
+    int blocks = (int) ((e.inputLength() + (long) BLOCK_TOKENS - 1) / BLOCK_TOKENS);
+    // a token is a few characters: room for that, the builder grows past it if need be
+    StringBuilder prompt = new StringBuilder((int) Math.min(7L * e.inputLength(), 1 << 24));
     for (int j = 0; j < blocks; j++) {
       int tokens = Math.min(BLOCK_TOKENS, e.inputLength() - j * BLOCK_TOKENS);
       // a block the line names no id for is the line's own: no other request draws that text

@@ -74,6 +74,26 @@ class BadInputIT {
     assertFalse(o.stdout().contains("started"), o.stdout());
   }
 
+  /**
+   * Issue 62 item 2: a trace line's length past the one maximum is refused as the trace is read,
+   * where {@code input_length} 2147483647 died of OutOfMemoryError building its prompt.
+   */
+  @Test
+  void aTraceLengthPastTheMaximumIsOneLineBeforeAnyLoad(@TempDir Path results) throws Exception {
+    Path trace = results.resolve("trace.jsonl");
+    Files.writeString(
+        trace, "{\"timestamp\": 0, \"input_length\": 2147483647, \"output_length\": 3}\n");
+    GatlingProcess.Outcome o = gatling(results, "dataset=trace:" + trace);
+    assertEquals(LlmBench.EXIT_BAD_INPUT, o.exitCode());
+    assertEquals(
+        "gatling-llm-bench: Malformed trace "
+            + trace
+            + " line 1: \"input_length\" is 2147483647 (expected a whole number of tokens from 1"
+            + " to 10000000)",
+        o.stderr().strip());
+    assertFalse(o.stdout().contains("started"), o.stdout());
+  }
+
   @Test
   void anUnreachableServerIsOneLineBeforeAnyLoad(@TempDir Path results) throws Exception {
     GatlingProcess.Outcome o = gatling(results, "base.url=http://127.0.0.1:9");

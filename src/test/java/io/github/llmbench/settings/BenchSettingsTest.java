@@ -851,4 +851,50 @@ class BenchSettingsTest {
     // a real server's model is its own business
     read(Map.of("images", "1", "sim.model", "sim-tiny", "base.url", "http://127.0.0.1:9"));
   }
+
+  /**
+   * Issue 62 item 2: an open model sending a count of requests at a rate that would take past
+   * -Dduration's limit (1e-9 requests/s: 100 requests over three thousand years) is refused.
+   */
+  @Test
+  void anOpenModelThatWouldRunForCenturiesIsRefused() {
+    assertEquals(
+        "Invalid -Drate=1e-9: expected a rate that sends -Dprompts=100 within 604800 s,"
+            + " -Dduration's limit: from 0.000165 requests/s (at this one they would take 1.00e+11 s)",
+        error(Map.of("rate", "1e-9", "prompts", "100")));
+    assertEquals(
+        "Invalid -Dramp.start=0 and -Dramp.end=0.0001: expected a mean a rate that sends"
+            + " -Dprompts=100 within 604800 s, -Dduration's limit: from 0.000165 requests/s (at"
+            + " this one they would take 2.00e+06 s)",
+        error(Map.of("ramp", "linear", "ramp.start", "0", "ramp.end", "0.0001", "prompts", "100")));
+    // the same rate over a duration ends with it; a count at a rate that fits is accepted
+    assertEquals(1e-9, read(Map.of("rate", "1e-9")).load().rate().getAsDouble());
+    assertEquals(100, read(Map.of("rate", "0.001", "prompts", "100")).load().prompts().get(0));
+  }
+
+  /** Issue 62 item 2: -Dextra.body's max_tokens is a length too: the one range, as a number. */
+  @Test
+  void extraBodyMaxTokensPastTheMaximumIsRefused() {
+    for (String body :
+        List.of(
+            "{\"max_tokens\":2147483648}",
+            "{\"max_tokens\":0}",
+            "{\"max_completion_tokens\":10000001}",
+            "{\"max_tokens\":12.5}")) {
+      String key = body.contains("completion") ? "max_completion_tokens" : "max_tokens";
+      assertEquals(
+          "Invalid -Dextra.body="
+              + body
+              + ": expected \""
+              + key
+              + "\" a whole number of tokens from 1 to 10000000",
+          error(Map.of("extra.body", body)));
+    }
+    assertEquals(
+        OptionalInt.of(10_000_000),
+        read(Map.of("extra.body", "{\"max_tokens\":10000000}"))
+            .server()
+            .requestOptions()
+            .maxTokens());
+  }
 }

@@ -65,4 +65,33 @@ class ContextFitTest {
             new PreparedWorkload.ContextLength(1024, "n_ctx per slot of GET /props"), 1000, 8),
         "each slot its own context");
   }
+
+  /**
+   * Issue 62 item 2: a request whose lengths add up past an {@code int} (a JSONL line's {@code
+   * "max_tokens": 2147483647}) is refused, where an {@code int} sum wrapped round to -2147483640
+   * and seemed to fit.
+   */
+  @Test
+  void theSumOfLengthsNearIntsTopDoesNotWrapIntoFitting() {
+    List<RequestSpec> entries = List.of(RequestSpec.ofPrompt("", Integer.MAX_VALUE, null, 9));
+    ContextFit.Longest l = ContextFit.longest(entries, chars, 0, OptionalInt.empty()).orElseThrow();
+    assertEquals(2_147_483_656L, l.total());
+    assertTrue(
+        ContextFit.problem(l, 4096, "x")
+            .orElseThrow()
+            .contains("9 prompt tokens + max_tokens 2147483647 = 2147483656 tokens > 4096"));
+    // -Dextra.body's max_tokens the same
+    ContextFit.Longest extra =
+        ContextFit.longest(
+                List.of(RequestSpec.ofPrompt("", 16, null, 100)),
+                chars,
+                0,
+                OptionalInt.of(Integer.MAX_VALUE))
+            .orElseThrow();
+    assertTrue(ContextFit.problem(extra, 4096, "x").isPresent());
+    // a conversation's last turn carries all the turns before it: 1000 turns of 10M + 10M
+    ContextFit.Longest last = new ContextFit.Longest(10_000_000, 10_000_000).lastTurnOf(1000);
+    assertEquals(1000L * 10_000_000 + 999L * 10_000_000, last.promptTokens());
+    assertTrue(ContextFit.problem(last, 131_072, "x").isPresent());
+  }
 }

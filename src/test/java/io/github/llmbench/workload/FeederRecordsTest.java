@@ -50,9 +50,37 @@ class FeederRecordsTest {
                     FeederRecords.read(
                         Map.<String, Object>of("prompt", "x", "max_tokens", "lots")::get, 1))
             .getMessage();
-    assertEquals("a feeder record has max_tokens=lots (expected a whole number from 1)", max);
+    assertEquals(
+        "a feeder record has max_tokens=lots (expected a whole number of tokens from 1 to 10000000)",
+        max);
     assertThrows(
         DatasetException.class,
         () -> FeederRecords.read(Map.<String, Object>of("messages", "[1]")::get, 1));
+  }
+
+  /**
+   * Issue 62 item 2: a JSON feeder's {@code max_tokens} of 2^32 + 1 (a long) was taken as 1 (its
+   * {@code intValue}); past the one maximum it is refused.
+   */
+  @Test
+  void maxTokensPastTheMaximumIsRefusedNotWrapped() {
+    for (Object raw : List.<Object>of(4_294_967_297L, 2_147_483_647, "10000001", 1e30)) {
+      String message =
+          assertThrows(
+                  DatasetException.class,
+                  () ->
+                      FeederRecords.read(
+                          Map.<String, Object>of("prompt", "x", "max_tokens", raw)::get, 1))
+              .getMessage();
+      assertEquals(
+          "a feeder record has max_tokens="
+              + raw
+              + " (expected a whole number of tokens from 1 to 10000000)",
+          message);
+    }
+    assertEquals(
+        10_000_000,
+        FeederRecords.read(Map.<String, Object>of("prompt", "x", "max_tokens", 10_000_000L)::get, 1)
+            .maxTokens());
   }
 }

@@ -90,7 +90,9 @@ class FileDatasetTest {
         error(bad));
     Files.writeString(bad, "{\"prompt\":\"ok\",\"max_tokens\":0}\n");
     assertEquals(
-        "Malformed dataset " + bad + " line 1: \"max_tokens\" must be a whole number >= 1",
+        "Malformed dataset "
+            + bad
+            + " line 1: \"max_tokens\" is 0 (expected a whole number of tokens from 1 to 10000000)",
         error(bad));
     Path empty = dir.resolve("empty.jsonl");
     Files.writeString(empty, "\n\n");
@@ -100,5 +102,27 @@ class FileDatasetTest {
     assertEquals(
         "Malformed dataset " + share + ": expected a ShareGPT array of conversations",
         error(share));
+  }
+
+  /**
+   * Issue 62 item 2: a {@code max_tokens} past the one maximum is refused with its line, where
+   * 2147483647 was accepted and made the context check's {@code int} sum negative.
+   */
+  @Test
+  void maxTokensPastTheMaximumIsRefusedWithItsLine(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("big.jsonl");
+    for (String value : List.of("2147483647", "10000001", "99999999999999")) {
+      Files.writeString(
+          f, "{\"prompt\":\"ok\"}\n{\"prompt\":\"ok\",\"max_tokens\":" + value + "}\n");
+      assertEquals(
+          "Malformed dataset "
+              + f
+              + " line 2: \"max_tokens\" is "
+              + value
+              + " (expected a whole number of tokens from 1 to 10000000)",
+          error(f));
+    }
+    Files.writeString(f, "{\"prompt\":\"ok\",\"max_tokens\":10000000}\n");
+    assertEquals(10_000_000, FileDataset.read(f, 128, 1).maxTokens());
   }
 }

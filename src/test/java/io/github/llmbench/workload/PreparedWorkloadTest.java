@@ -9,11 +9,15 @@ import io.github.llmbench.settings.BenchSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class PreparedWorkloadTest {
   private static final PreparedWorkload.PlannedRequests NONE_PLANNED =
@@ -175,5 +179,51 @@ class PreparedWorkloadTest {
             Map.of("api", "completions"), server(ServerTokenizer.NONE, OptionalInt.empty(), null));
     RequestSpec unknownLength = RequestSpec.ofPrompt("some text", 10, null, -1);
     assertEquals(FeederRecords.of(unknownLength), w.feederRecord(unknownLength));
+  }
+
+  /**
+   * Issue 62 item 2: a trace's request that cannot fit the context is refused before any of its
+   * prompts is made: its 5,000,000-token prompt (35 MB of text) was built and sent to the server's
+   * tokenizer as the workload was chosen, before the context check.
+   */
+  @Test
+  void aTracesPromptsAreMadeOnlyAfterTheContextCheck(@TempDir Path dir) throws Exception {
+    Path trace = dir.resolve("trace.jsonl");
+    Files.writeString(
+        trace, "{\"timestamp\": 0, \"input_length\": 5000000, \"output_length\": 10}\n");
+    int[] longestText = {0};
+    ServerTokenizer words =
+        new ServerTokenizer() {
+          @Override
+          public OptionalInt count(String text) {
+            longestText[0] = Math.max(longestText[0], text.length());
+            return OptionalInt.of(
+                (int) Arrays.stream(text.split(" ")).filter(w -> !w.isEmpty()).count());
+          }
+
+          @Override
+          public String describe() {
+            return "words";
+          }
+
+          @Override
+          public Optional<int[]> encode(String text) {
+            return Optional.empty();
+          }
+
+          @Override
+          public Optional<String> decode(int[] ids) {
+            return Optional.empty();
+          }
+        };
+    PreparedWorkload w =
+        workload(
+            Map.of("api", "completions", "dataset", "trace:" + trace),
+            server(words, OptionalInt.empty(), 4096));
+    DatasetException e = assertThrows(DatasetException.class, () -> w.prepare(NONE_PLANNED));
+    assertTrue(
+        e.getMessage().contains("5000000 prompt tokens + max_tokens 10 = 5000010 tokens > 4096"),
+        e.getMessage());
+    assertTrue(longestText[0] < 100_000, "the longest text counted: " + longestText[0] + " chars");
   }
 }

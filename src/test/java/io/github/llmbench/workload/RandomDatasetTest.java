@@ -127,4 +127,24 @@ class RandomDatasetTest {
     RequestSpec longest = d.longestRequests().get(0);
     assertTrue(longest.promptTokens() <= 249 && longest.maxTokens() <= 249, longest.toString());
   }
+
+  /**
+   * Issue 62 item 2: a distribution without a top, with no context to clip it to, draws no length
+   * past the one maximum (it was clipped at 536870911 tokens only).
+   */
+  @Test
+  void drawsWithoutAContextStopAtTheMaximum() {
+    RandomDataset d =
+        new RandomDataset(
+            RandomDataset.Calibration.estimated(List.of("alpha", "beta")),
+            new RandomDataset.Lengths(
+                LengthDistribution.of(LengthDistribution.Shape.LOGNORMAL, 9_000_000, 1e8),
+                LengthDistribution.of(LengthDistribution.Shape.NORMAL, 9_000_000, 1e8),
+                0,
+                1),
+            3);
+    RandomDataset.Sample s = d.sample(2_000);
+    assertEquals(10_000_000, s.input().max(), "some draws reach the top, none pass it");
+    assertEquals(10_000_000, s.output().max());
+  }
 }

@@ -129,7 +129,9 @@ class TraceDatasetTest {
                         trace(
                             dir, "{\"timestamp\": 0, \"input_length\": -5, \"output_length\": 3}")))
             .getMessage()
-            .endsWith("line 1: \"input_length\" is -5 (expected a whole number of tokens from 1)"));
+            .endsWith(
+                "line 1: \"input_length\" is -5 (expected a whole number of tokens from 1 to"
+                    + " 10000000)"));
     assertTrue(
         assertThrows(
                 DatasetException.class,
@@ -161,5 +163,65 @@ class TraceDatasetTest {
         assertThrows(DatasetException.class, () -> TraceDataset.read(dir.resolve("none.jsonl")))
             .getMessage()
             .endsWith("no such file"));
+  }
+
+  /**
+   * Issue 62 item 2: lengths past the one maximum are refused as the trace is read, before any
+   * prompt is built: {@code input_length} 2147483647 died of OutOfMemoryError, 400000000 of
+   * NegativeArraySizeException (7 x 400000000 wraps an {@code int}).
+   */
+  @Test
+  void lengthsPastTheMaximumAreRefusedBeforeAnyPromptIsBuilt(@TempDir Path dir) throws Exception {
+    for (String field : List.of("input_length", "output_length")) {
+      for (String value : List.of("2147483647", "400000000", "10000001", "99999999999999")) {
+        String line =
+            "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 5}"
+                .replace("\"" + field + "\": 5", "\"" + field + "\": " + value);
+        Path f = trace(dir, "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 5}", line);
+        assertEquals(
+            "Malformed trace "
+                + f
+                + " line 2: \""
+                + field
+                + "\" is "
+                + value
+                + " (expected a whole number of tokens from 1 to 10000000)",
+            assertThrows(DatasetException.class, () -> TraceDataset.read(f)).getMessage());
+      }
+    }
+    List<TraceDataset.Entry> top =
+        TraceDataset.read(
+            trace(dir, "{\"timestamp\": 0, \"input_length\": 10000000, \"output_length\": 1}"));
+    assertEquals(10_000_000, top.get(0).inputLength(), "the maximum itself is accepted");
+  }
+
+  /** Issue 62 item 2: a replay that would take past -Dduration's limit is refused before load. */
+  @Test
+  void aReplayLongerThanDurationsLimitIsRefused(@TempDir Path dir) throws Exception {
+    Path f =
+        trace(
+            dir,
+            "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 5}",
+            "{\"timestamp\": 1000000000000, \"input_length\": 5, \"output_length\": 5}");
+    List<TraceDataset.Entry> lines = TraceDataset.read(f);
+    assertEquals(
+        "Invalid -Ddataset=trace:"
+            + f
+            + ": its requests span 1.00e+09 s, sent over 1.00e+09 s at -Dtrace.speed=1.0 (expected"
+            + " a replay of at most 604800 s, -Dduration's limit: the timestamps in ms, a higher"
+            + " -Dtrace.speed, or -Dprompts=N for the first N)",
+        assertThrows(DatasetException.class, () -> TraceDataset.checkReplayTime(lines, 1.0, f))
+            .getMessage());
+    TraceDataset.checkReplayTime(lines, 2000, f); // 5.8 days at 2000 times the trace's pace
+    List<TraceDataset.Entry> short_ =
+        TraceDataset.read(
+            trace(
+                dir,
+                "{\"timestamp\": 0, \"input_length\": 5, \"output_length\": 5}",
+                "{\"timestamp\": 60000, \"input_length\": 5, \"output_length\": 5}"));
+    assertTrue(
+        assertThrows(DatasetException.class, () -> TraceDataset.checkReplayTime(short_, 1e-9, f))
+            .getMessage()
+            .contains("sent over 6.00e+10 s at -Dtrace.speed=1.0E-9"));
   }
 }

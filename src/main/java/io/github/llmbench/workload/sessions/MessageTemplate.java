@@ -1,5 +1,6 @@
 package io.github.llmbench.workload.sessions;
 
+import io.github.llmbench.workload.TokenLengths;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -105,16 +106,17 @@ public record MessageTemplate(String role, List<Part> parts) {
 
   private static Filler filler(Matcher m) {
     String[] f = m.group(2).split(":", 2);
-    int tokens;
-    try {
-      tokens = Integer.parseInt(f[0].strip());
-    } catch (NumberFormatException e) {
-      tokens = 0;
-    }
-    if (tokens < 1 || (f.length == 2 && f[1].isBlank())) {
+    if (!f[0].strip().matches("[0-9]+") || (f.length == 2 && f[1].isBlank())) {
       throw unknown(m);
     }
-    return new Filler(tokens, f.length == 2 ? f[1].strip() : null);
+    String digits = f[0].strip();
+    // compared as text first: a number of any size, never parsed past a long
+    if (digits.replaceFirst("^0+", "").length() > 18
+        || !TokenLengths.within(Long.parseLong(digits), 1)) {
+      throw new IllegalArgumentException(
+          "quotes " + m.group() + " (expected N " + TokenLengths.accepted(1) + ")");
+    }
+    return new Filler(Integer.parseInt(digits), f.length == 2 ? f[1].strip() : null);
   }
 
   private static IllegalArgumentException unknown(Matcher m) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.workload.DatasetException;
 import io.github.llmbench.workload.DatasetFiles;
+import io.github.llmbench.workload.TokenLengths;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -170,13 +171,8 @@ public final class SessionFile {
       b.context(context.asText());
     }
     messages(c, at, b);
-    JsonNode max = c.get("max_tokens");
-    if (max != null) {
-      if (!max.isIntegralNumber() || !max.canConvertToInt() || max.asInt() < 1) {
-        throw new IllegalArgumentException(
-            at + ": \"max_tokens\" is " + max + " (expected a whole number from 1)");
-      }
-      b.maxTokens(max.asInt());
+    if (c.has("max_tokens")) {
+      b.maxTokens(length(c, "max_tokens", at));
     }
     JsonNode model = c.get("model");
     if (model != null) {
@@ -345,6 +341,15 @@ public final class SessionFile {
     }
   }
 
+  /** A length in tokens: {@link TokenLengths}' range, the message naming the call. */
+  private static int length(JsonNode node, String field, String at) {
+    try {
+      return TokenLengths.field(node, field, 1);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(at + ": " + e.getMessage());
+    }
+  }
+
   private static ToolLoop toolLoop(JsonNode c, boolean hasTools, String at) {
     JsonNode rounds = c.get("tool_rounds");
     JsonNode result = c.get("tool_result");
@@ -371,11 +376,8 @@ public final class SessionFile {
     if (result != null) {
       if (result.isTextual()) {
         text = result.asText();
-      } else if (result.isObject()
-          && result.size() == 1
-          && result.path("tokens").isIntegralNumber()
-          && result.get("tokens").asInt() >= 1) {
-        tokens = result.get("tokens").asInt();
+      } else if (result.isObject() && result.size() == 1 && result.has("tokens")) {
+        tokens = length(result, "tokens", at + ": \"tool_result\"");
       } else {
         throw new IllegalArgumentException(
             at

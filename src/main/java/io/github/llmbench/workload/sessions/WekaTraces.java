@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.llmbench.workload.DatasetException;
 import io.github.llmbench.workload.DatasetFiles;
+import io.github.llmbench.workload.TokenLengths;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -242,18 +243,10 @@ public final class WekaTraces {
   }
 
   private static int whole(JsonNode r, String field, String at, int min) {
-    JsonNode n = r.get(field);
-    if (n == null || !n.isIntegralNumber() || !n.canConvertToInt() || n.asInt() < min) {
-      throw new IllegalArgumentException(
-          at
-              + ": \""
-              + field
-              + "\" is "
-              + (n == null ? "missing" : n)
-              + " (expected a whole number of tokens from "
-              + min
-              + ")");
+    try {
+      return TokenLengths.field(r, field, min);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(at + ": " + e.getMessage());
     }
-    return n.asInt();
   }
 }

@@ -123,7 +123,7 @@ class SessionFileTest {
   void badFieldsNameTheLineTheCallAndWhatIsAccepted(@TempDir Path dir) throws Exception {
     assertEquals(
         "Malformed sessions F line 1: session \"line-1\" call \"a\": \"max_tokens\" is 0"
-            + " (expected a whole number from 1)",
+            + " (expected a whole number of tokens from 1 to 10000000)",
         error(dir, "{\"calls\":[{\"id\":\"a\",\"prompt\":\"x\",\"max_tokens\":0}]}"));
     assertTrue(
         error(dir, "{\"calls\":[{\"id\":\"a\",\"prompt\":\"x\",\"afer\":\"b\"}]}")
@@ -189,5 +189,39 @@ class SessionFileTest {
     assertEquals(
         "Invalid -Ddataset=sessions:" + empty + ": it holds no session",
         assertThrows(DatasetException.class, () -> SessionFile.read(empty)).getMessage());
+  }
+
+  /**
+   * Issue 62 item 2: every length of a call ({@code max_tokens}, {@code {{tokens:N}}}, a synthetic
+   * tool result) past the one maximum is refused as the file is read, not when a call is sent.
+   */
+  @Test
+  void lengthsPastTheMaximumAreRefusedWithTheCall(@TempDir Path dir) throws Exception {
+    assertEquals(
+        "Malformed sessions F line 1: session \"line-1\" call \"a\": \"max_tokens\" is"
+            + " 2147483647 (expected a whole number of tokens from 1 to 10000000)",
+        error(dir, "{\"calls\":[{\"id\":\"a\",\"prompt\":\"x\",\"max_tokens\":2147483647}]}"));
+    for (String n : List.of("2147483647", "10000001", "99999999999999999999999")) {
+      assertEquals(
+          "Malformed sessions F line 1: session \"line-1\" call \"a\": \"prompt\" quotes"
+              + " {{tokens:"
+              + n
+              + "}} (expected N a whole number of tokens from 1 to 10000000)",
+          error(dir, "{\"calls\":[{\"id\":\"a\",\"prompt\":\"{{tokens:" + n + "}}\"}]}"));
+    }
+    assertEquals(
+        "Malformed sessions F line 1: session \"line-1\" call \"a\": \"tool_result\":"
+            + " \"tokens\" is 4294967296 (expected a whole number of tokens from 1 to 10000000)",
+        error(
+            dir,
+            "{\"calls\":[{\"id\":\"a\",\"prompt\":\"x\",\"tools\":[{\"type\":\"function\","
+                + "\"function\":{\"name\":\"f\"}}],\"tool_result\":{\"tokens\":4294967296}}]}"));
+    AgentSession top =
+        SessionFile.read(
+                file(
+                    dir,
+                    "{\"calls\":[{\"id\":\"a\",\"prompt\":\"{{tokens:10000000}}\",\"max_tokens\":10000000}]}"))
+            .get(0);
+    assertEquals(10_000_000, top.calls().get(0).maxTokens(), "the maximum itself is accepted");
   }
 }

@@ -100,11 +100,33 @@ class WekaTracesTest {
         "Malformed Weka trace "
             + f
             + ": conversation \"a\" request 2: \"in\" is -3 (expected a"
-            + " whole number of tokens from 1)",
+            + " whole number of tokens from 1 to 10000000)",
         e.getMessage());
     assertTrue(
         assertThrows(DatasetException.class, () -> WekaTraces.read(dir.resolve("none"), 1))
             .getMessage()
             .endsWith(": no such file or folder"));
+  }
+
+  /** Issue 62 item 2: a Weka request's length past the one maximum is refused as it is read. */
+  @Test
+  void lengthsPastTheMaximumAreRefused(@TempDir Path dir) throws Exception {
+    Path f = dir.resolve("big.jsonl");
+    for (String field : List.of("in", "out", "system_tokens")) {
+      String line =
+          "{\"id\":\"a\",\"system_tokens\":0,\"requests\":[{\"t\":0,\"in\":10,\"out\":5}]}"
+              .replaceFirst("\"" + field + "\":[0-9]+", "\"" + field + "\":2147483648");
+      Files.writeString(f, line + "\n");
+      String message =
+          assertThrows(DatasetException.class, () -> WekaTraces.read(f, 60_000)).getMessage();
+      assertTrue(
+          message.endsWith(
+              "\""
+                  + field
+                  + "\" is 2147483648 (expected a whole number of tokens from "
+                  + (field.equals("in") ? 1 : 0)
+                  + " to 10000000)"),
+          message);
+    }
   }
 }
