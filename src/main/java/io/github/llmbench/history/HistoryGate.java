@@ -1,6 +1,6 @@
 package io.github.llmbench.history;
 
-import io.github.llmbench.analysis.ChangePoints;
+import io.github.llmbench.analysis.Cusum;
 import io.github.llmbench.core.Level;
 import io.github.llmbench.gates.Gate;
 import io.github.llmbench.gates.GateMetric;
@@ -10,29 +10,27 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code -Dgate.history=tpot.mean:+10%,output_throughput.min:-10%}: a run fails when, with it
- * appended to its key's history, a figure's series has a significant change point among the newest
- * {@value #NEWEST} runs (this run or the two before it) that is worse than the threshold.
+ * {@code -Dgate.history=tpot.mean:+10%,output_throughput.min:-10%}: post-merge monitoring. Each
+ * run, appended to its key's history, is judged by a one-sided CUSUM on the logs of the figure's
+ * series ({@link Cusum}): it fails when the chart is above its limit, that is while a change the
+ * bad way, tuned to the rule's threshold, has accumulated since the chart's last zero. The line
+ * names the run the change most likely started at (the one after the last zero) and prints the
+ * interleaved A/B command that confirms it against the run before it.
  *
- * <p>Why the newest three and not this run alone: a permutation test cannot call one run a change
- * (a shuffle puts that run at either end of the series, so its p-value stays above about 2/n); two
- * runs after a step can reach p &lt; 0.05 from about 20 runs of history. So the gate fails the
- * second run of a regression at the earliest, and goes on failing while the step is among the
- * newest three runs: a re-run of the same build does not wash it away. The change points are found
- * at p &lt; {@value #P_VALUE} (one series per gate, not the page's twenty per level).
+ * <p>Why a CUSUM and not the change points of {@code history.html}: the gate used to fail only when
+ * a change point among the newest three runs was larger than the threshold, and so caught a +10%
+ * step within those three runs 23-32% of the time at a run-to-run log sd of 0.07 (issue 58's E3). A
+ * CUSUM adds the evidence of every run since the change, with a stated run length between false
+ * alarms ({@link Cusum#IN_CONTROL_RUNS} with a known reference), and a change that stays goes on
+ * failing until it has held {@link Cusum#MIN_REFERENCE} runs, when it becomes the reference: a
+ * re-run of the same build does not wash it away.
  *
  * @param rules the figures and their thresholds, in the order given
  */
 public record HistoryGate(List<Rule> rules) {
 
-  /** How many of the newest runs a change may start at. */
-  public static final int NEWEST = 3;
-
-  /** The p-value a change must be under. */
+  /** The p-value of the change points that cut a key's segments (for the other gates' noise). */
   public static final double P_VALUE = 0.05;
-
-  /** The fewest runs (this one included) a series needs before the gate judges it. */
-  public static final int MIN_RUNS = 8;
 
   /** The setting's name, for messages. */
   public static final String SETTING = "-Dgate.history";
@@ -114,72 +112,125 @@ public record HistoryGate(List<Rule> rules) {
     history.stream().filter(l -> run.key().equals(l.key())).forEach(series::add);
     series.add(run);
     List<Verdict> out = new ArrayList<>();
-    ChangePoints.Settings settings = ChangePoints.Settings.DEFAULT.withPValue(P_VALUE);
     for (Rule r : rules) {
       for (String level : run.levels().keySet()) {
-        HistorySeries s = HistorySeries.of(series, run.key(), level, r.metric().key(), settings);
-        out.add(verdict(r, level, s, run));
+        out.add(verdict(r, level, series, run));
       }
     }
     return out;
   }
 
-  private static Verdict verdict(Rule r, String level, HistorySeries s, HistoryLine run) {
-    int n = s.values().length;
-    boolean hasRun = n > 0 && s.runs().get(n - 1) == run;
-    Gate gate =
-        new Gate(Level.parse(level).orElse(null), r.metric(), new Gate.Limit(r.pct(), true));
-    double measured = hasRun ? s.values()[n - 1] : Double.NaN;
-    if (!hasRun || n < MIN_RUNS) {
-      return new Verdict(
-          null,
-          String.format(
-              Locale.ROOT,
-              "%s %s: %d run(s) in the series, %d needed: not judged",
-              level,
-              r.metric().key(),
-              n,
-              MIN_RUNS));
-    }
-    for (ChangePoints.ChangePoint cp : s.changePoints()) {
-      double pct = 100 * cp.magnitude();
-      boolean recent = cp.index() > n - NEWEST;
-      boolean worse = r.pct() > 0 ? pct > r.pct() : pct < r.pct();
-      if (recent && worse) {
-        HistoryLine start = s.runs().get(cp.index() - 1);
-        return new Verdict(
-            new GateResult(gate, level, gate.limitAt(cp.before()), cp.after(), false),
-            String.format(
-                Locale.ROOT,
-                "%s %s: a change of %+.1f%% (p %.3f) starts at run %d of %d (%s, %s)",
-                level,
-                r.metric().key(),
-                pct,
-                cp.pValue(),
-                cp.index(),
-                n,
-                start.run(),
-                start.time()));
+  private static Verdict verdict(Rule r, String level, List<HistoryLine> ofKey, HistoryLine run) {
+    List<HistoryLine> runs = new ArrayList<>();
+    List<Double> worse = new ArrayList<>();
+    double sign = r.pct() > 0 ? 1 : -1;
+    for (HistoryLine l : ofKey) {
+      double v = l.value(level, r.metric().key());
+      if (Double.isFinite(v) && v > 0) {
+        runs.add(l);
+        worse.add(sign * Math.log(v));
       }
     }
+    int n = runs.size();
+    String name = level + " " + r.metric().key();
+    if (n == 0 || runs.get(n - 1) != run) {
+      return new Verdict(null, name + ": this run has no value: not judged");
+    }
+    double shift = Math.log(1 + Math.abs(r.pct()) / 100);
+    Cusum.State state =
+        Cusum.last(worse.stream().mapToDouble(Double::doubleValue).toArray(), shift);
+    Gate gate =
+        new Gate(Level.parse(level).orElse(null), r.metric(), new Gate.Limit(r.pct(), true));
+    double measured = run.value(level, r.metric().key());
+    if (state instanceof Cusum.Alarm a) {
+      return alarm(r, name, gate, level, a, runs, sign);
+    }
+    if (state instanceof Cusum.InControl in) {
+      return new Verdict(
+          new GateResult(gate, level, gate.limitAt(level(in.reference(), sign)), measured, true),
+          String.format(
+              Locale.ROOT,
+              "%s: no change beyond %+.1f%%: CUSUM %.2f, limit %.2f; %s",
+              name,
+              r.pct(),
+              in.sum(),
+              in.limits().h(),
+              design(in.limits(), in.reference(), runs)));
+    }
     return new Verdict(
-        new GateResult(gate, level, gate.limitAt(mean(s.values(), n - 1)), measured, true),
+        null,
         String.format(
             Locale.ROOT,
-            "%s %s: no change beyond %+.1f%% starting at the newest %d of %d runs",
-            level,
-            r.metric().key(),
-            r.pct(),
-            NEWEST,
-            n));
+            "%s: %d earlier run(s) at the current level, %d needed: not judged",
+            name,
+            ((Cusum.TooFew) state).runs(),
+            Cusum.MIN_REFERENCE));
   }
 
-  private static double mean(double[] v, int count) {
-    double sum = 0;
-    for (int i = 0; i < count; i++) {
-      sum += v[i];
-    }
-    return count == 0 ? Double.NaN : sum / count;
+  private static Verdict alarm(
+      Rule r,
+      String name,
+      Gate gate,
+      String level,
+      Cusum.Alarm a,
+      List<HistoryLine> runs,
+      double sign) {
+    HistoryLine start = runs.get(a.start());
+    HistoryLine parent = runs.get(a.start() - 1);
+    double pct = 100 * Math.expm1(sign * a.change());
+    double ref = level(a.reference(), sign);
+    String why =
+        String.format(
+            Locale.ROOT,
+            "%s: a change of %+.1f%% most likely started at run %d of %d (%s, %s): CUSUM %.2f over"
+                + " its limit %.2f since run %d; %s; %s; confirm it against the run before it"
+                + " (%s) with an interleaved A/B of their two builds, this key's other settings"
+                + " kept: mvn gatling:test -Dserve.cmd='<%s's server> --port {port}'"
+                + " -Dcandidate.serve.cmd='<%s's server> --port {port}' -Dgate.%s=%+.0f%%",
+            name,
+            pct,
+            a.start() + 1,
+            runs.size(),
+            start.run(),
+            start.time(),
+            a.sum(),
+            a.limits().h(),
+            a.flagged() + 1,
+            a.untilReference() > 0
+                ? "it becomes the reference after " + a.untilReference() + " more run(s) at it"
+                : "it is the reference from the next run on",
+            design(a.limits(), a.reference(), runs),
+            parent.run(),
+            parent.run(),
+            start.run(),
+            r.metric().key(),
+            r.pct());
+    double changed = Math.exp(sign * (a.reference().mean() + a.change()));
+    return new Verdict(new GateResult(gate, level, gate.limitAt(ref), changed, false), why);
+  }
+
+  /** The reference's level in the figure's own units. */
+  private static double level(Cusum.Reference ref, double sign) {
+    return Math.exp(sign * ref.mean());
+  }
+
+  /** What the chart was judged against, and how far to trust it. */
+  private static String design(Cusum.Limits limits, Cusum.Reference ref, List<HistoryLine> runs) {
+    return String.format(
+        Locale.ROOT,
+        "reference: runs %d-%d (%s to %s, %d runs), log sd %.3f, lag-1 %.2f; about %.0f runs"
+            + " between false alarms with a known reference (fewer with one of %d runs, see"
+            + " docs/history.md), a lasting change of the threshold caught after about %.1f",
+        ref.from() + 1,
+        ref.to() + 1,
+        runs.get(ref.from()).run(),
+        runs.get(ref.to()).run(),
+        ref.runs(),
+        ref.sd(),
+        ref.rho(),
+        limits.inControlRuns(),
+        ref.runs(),
+        limits.runsToDetect());
   }
 
   /**

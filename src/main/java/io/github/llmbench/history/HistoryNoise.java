@@ -59,7 +59,7 @@ public final class HistoryNoise {
       }
       means[i] = sum / runs.get(i).length;
     }
-    List<ChangePoints.ChangePoint> found = ChangePoints.find(means, SEGMENTS);
+    List<ChangePoints.ChangePoint> found = HistorySeries.onLogs(means, SEGMENTS);
     int from = found.isEmpty() ? 0 : found.get(found.size() - 1).index() - 1;
     return runs.subList(from, runs.size());
   }

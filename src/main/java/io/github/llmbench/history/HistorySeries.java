@@ -14,7 +14,8 @@ import java.util.Set;
  * @param figure the figure's key ({@code tpot.mean})
  * @param runs the runs that have the figure, in order
  * @param values each run's value (the mean of its trials)
- * @param changePoints the change points; each index counts {@link #runs} from 1
+ * @param changePoints the change points, found on the values' logs; each index counts {@link #runs}
+ *     from 1
  */
 public record HistorySeries(
     String key,
@@ -62,6 +63,29 @@ public record HistorySeries(
       }
     }
     double[] v = values.stream().mapToDouble(Double::doubleValue).toArray();
-    return new HistorySeries(key, level, figure, runs, v, ChangePoints.find(v, settings));
+    return new HistorySeries(key, level, figure, runs, v, onLogs(v, settings));
+  }
+
+  /**
+   * The change points of the values' logs, their levels given back as geometric means: a run's
+   * figure varies by a factor, so a +10% step is one size whatever the level, and a slow run weighs
+   * as much as a fast one. Values at or under 0 (a figure that can be 0) are searched as they are.
+   */
+  static List<ChangePoints.ChangePoint> onLogs(double[] v, ChangePoints.Settings settings) {
+    for (double x : v) {
+      if (!(x > 0)) {
+        return ChangePoints.find(v, settings);
+      }
+    }
+    double[] logs = new double[v.length];
+    for (int i = 0; i < v.length; i++) {
+      logs[i] = Math.log(v[i]);
+    }
+    return ChangePoints.find(logs, settings).stream()
+        .map(
+            c ->
+                new ChangePoints.ChangePoint(
+                    c.index(), Math.exp(c.before()), Math.exp(c.after()), c.pValue()))
+        .toList();
   }
 }

@@ -72,7 +72,8 @@ public record ReportSettings(
           "gate.history",
           "none",
           "FIGURE:+N%[,FIGURE:-N%...] (e.g. tpot.mean:+10%,output_throughput.min:-10%)",
-          "fail a run that starts a significant change in -Dhistory's series beyond N%",
+          "fail a run while a CUSUM on -Dhistory's series finds a change worse than N% (post-merge"
+              + " monitoring)",
           TEXT);
 
   /** This group's settings, in the order {@code -Dhelp} prints them. */

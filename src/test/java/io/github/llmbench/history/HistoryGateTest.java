@@ -67,28 +67,43 @@ class HistoryGateTest {
   }
 
   @Test
-  void theSecondRunOfARegressionFails() {
+  void aRegressionFailsFromItsFirstRunWhichTheLineNames() {
     HistoryGate.Verdict v = judge(tpots(3, 20, 2, 0.20));
     assertTrue(v.judged());
     assertFalse(v.result().pass(), v.why());
     assertTrue(v.why().startsWith("c8 tpot.mean: a change of +"), v.why());
-    assertTrue(v.why().contains("starts at run 19 of 20 (run-19, 2026-12-01T00:19:00Z)"), v.why());
+    assertTrue(
+        v.why().contains("most likely started at run 19 of 20 (run-19, 2026-12-01T00:19:00Z)"),
+        v.why());
+    assertTrue(v.why().contains("against the run before it (run-18)"), v.why());
+    assertTrue(v.why().contains("-Dcandidate.serve.cmd='<run-19's server>"), v.why());
     assertTrue(v.result().measured() > v.result().limit(), v.result().line());
   }
 
   @Test
   void aStepBelowTheThresholdOrAnOldOneOrNoneAtAllPasses() {
     assertTrue(judge(tpots(3, 20, 2, 0.05)).result().pass(), "+5% is under +10%");
-    assertTrue(judge(tpots(3, 20, 6, 0.20)).result().pass(), "the step is 6 runs old");
     assertTrue(judge(tpots(3, 20, 0, 0)).result().pass());
     assertTrue(judge(tpots(3, 20, 2, -0.20)).result().pass(), "faster is no regression");
+  }
+
+  @Test
+  void aChangeThatHoldsGoesOnFailingUntilItBecomesTheReference() {
+    HistoryGate.Verdict v = judge(tpots(3, 26, 6, 0.20));
+    assertFalse(v.result().pass(), "the step is 6 runs old: " + v.why());
+    assertTrue(v.why().contains("started at run 21 of 26"), v.why());
+    assertTrue(v.why().contains("after 9 more run(s) at it"), v.why());
+    HistoryGate.Verdict held = judge(tpots(3, 45, 25, 0.20));
+    assertTrue(held.result().pass(), "25 runs at the new level: " + held.why());
+    assertTrue(held.why().contains("reference: runs 21-"), held.why());
   }
 
   @Test
   void aShortSeriesIsNotJudged() {
     HistoryGate.Verdict v = judge(tpots(3, 5, 2, 0.5));
     assertFalse(v.judged());
-    assertEquals("c8 tpot.mean: 5 run(s) in the series, 8 needed: not judged", v.why());
+    assertEquals(
+        "c8 tpot.mean: 4 earlier run(s) at the current level, 15 needed: not judged", v.why());
   }
 
   @Test
