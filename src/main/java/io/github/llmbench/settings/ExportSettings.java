@@ -149,7 +149,7 @@ public record ExportSettings(
     String host = colon < 0 ? "127.0.0.1" : raw.substring(0, colon);
     String port = raw.substring(colon + 1);
     try {
-      int p = Integer.parseInt(port);
+      int p = Parser.asciiInt(port);
       if (p >= 0 && p <= 65535 && !host.isBlank()) {
         return new InetSocketAddress(host, p);
       }

@@ -196,8 +196,7 @@ public record Images(List<Integer> counts, List<ImageStep.Size> sizes, Format fo
       if (parts.length == 2) {
         try {
           size =
-              ImageStep.Size.of(
-                  Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim()));
+              ImageStep.Size.of(Parser.asciiInt(parts[0].trim()), Parser.asciiInt(parts[1].trim()));
         } catch (NumberFormatException e) {
           // reported below
         }

@@ -80,8 +80,8 @@ public record InjectorSettings(int index, int count, OptionalLong startAtMs, int
         if (parts.length != 2) {
           throw new NumberFormatException();
         }
-        index = Integer.parseInt(parts[0].trim());
-        count = Integer.parseInt(parts[1].trim());
+        index = Parser.asciiInt(parts[0].trim());
+        count = Parser.asciiInt(parts[1].trim());
       } catch (NumberFormatException e) {
         throw SettingsException.invalid("injector", raw.get(), accepted);
       }
@@ -96,7 +96,7 @@ public record InjectorSettings(int index, int count, OptionalLong startAtMs, int
         startAt =
             OptionalLong.of(
                 at.get().matches("\\d+")
-                    ? Long.parseLong(at.get())
+                    ? Parser.asciiLong(at.get())
                     : Instant.parse(at.get()).toEpochMilli());
       } catch (RuntimeException e) {
         throw SettingsException.invalid(

@@ -356,8 +356,8 @@ public record LoadSettings(
       String accepted = "C0:C1, whole numbers from 1 to " + CONC_LIMIT + " that differ, e.g. 1:64";
       String[] parts = conc.get().split(":", -1);
       try {
-        int c0 = Integer.parseInt(parts[0].trim());
-        int c1 = Integer.parseInt(parts[1].trim());
+        int c0 = Parser.asciiInt(parts[0].trim());
+        int c1 = Parser.asciiInt(parts[1].trim());
         if (parts.length != 2
             || c0 < 1
             || c1 < 1

@@ -34,7 +34,7 @@ public interface Parser<T> {
   private static Parser<Integer> wholeNumber(int min, int max) {
     return (name, raw) -> {
       try {
-        long v = Long.parseLong(raw);
+        long v = asciiLong(raw);
         if (v >= min && v <= max) {
           return (int) v;
         }
@@ -45,10 +45,33 @@ public interface Parser<T> {
     };
   }
 
+  /**
+   * A whole number in ASCII digits, an optional sign before them. {@link Long#parseLong} alone
+   * takes any script's digits ({@code "\u0663"}, Arabic-Indic 3, reads as 3), which a setting
+   * written in another keyboard layout could pass unseen.
+   *
+   * @throws NumberFormatException for anything else, or a number out of {@code long}'s range
+   */
+  static long asciiLong(String raw) {
+    if (!raw.matches("[+-]?[0-9]+")) {
+      throw new NumberFormatException("not ASCII digits: " + raw);
+    }
+    return Long.parseLong(raw);
+  }
+
+  /** {@link #asciiLong} for an {@code int}: out of its range is a {@link NumberFormatException}. */
+  static int asciiInt(String raw) {
+    long v = asciiLong(raw);
+    if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+      throw new NumberFormatException("out of range: " + raw);
+    }
+    return (int) v;
+  }
+
   static Parser<Long> anyLong() {
     return (name, raw) -> {
       try {
-        return Long.parseLong(raw);
+        return asciiLong(raw);
       } catch (NumberFormatException e) {
         throw SettingsException.invalid(name, raw, "a whole number");
       }
@@ -94,7 +117,7 @@ public interface Parser<T> {
       List<Integer> out = new ArrayList<>();
       for (String part : raw.split(",", -1)) {
         try {
-          long v = Long.parseLong(part.trim());
+          long v = asciiLong(part.trim());
           if (v < min || v > max) {
             throw SettingsException.invalid(name, raw, accepted);
           }

@@ -248,7 +248,7 @@ public record SweepSettings(
 
   /** The GPUs behind the server of {@code serverCombination}. */
   public int gpusOf(Map<String, String> serverCombination) {
-    return Integer.parseInt(serverCombination.getOrDefault(gpus, gpus));
+    return Parser.asciiInt(serverCombination.getOrDefault(gpus, gpus));
   }
 
   private static SweepGrid workload(String raw, boolean zipped) {

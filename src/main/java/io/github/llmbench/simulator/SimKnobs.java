@@ -342,10 +342,21 @@ public final class SimKnobs {
 
   // ---- the readers: text to value, or a refusal saying what is accepted
 
+  /**
+   * ASCII digits only: {@link Long#parseLong} takes any script's digits (settings' {@code
+   * Parser.asciiLong} says why; the simulator shares nothing with settings but the catalog).
+   */
+  private static long asciiLong(String text) {
+    if (!text.matches("[+-]?[0-9]+")) {
+      throw new NumberFormatException(text);
+    }
+    return Long.parseLong(text);
+  }
+
   private static Reader<Integer> wholeNumber(int min, int max) {
     return text -> {
       try {
-        long v = Long.parseLong(text);
+        long v = asciiLong(text);
         if (v >= min && v <= max) {
           return (int) v;
         }
@@ -359,7 +370,7 @@ public final class SimKnobs {
   private static Reader<Long> anyLong() {
     return text -> {
       try {
-        return Long.parseLong(text);
+        return asciiLong(text);
       } catch (NumberFormatException e) {
         throw new Refused("a whole number");
       }
@@ -451,13 +462,13 @@ public final class SimKnobs {
       String[] parts = text.split(":", -1);
       try {
         if (parts.length == 2) {
-          int k = Integer.parseInt(parts[0].trim());
+          int k = Math.toIntExact(asciiLong(parts[0].trim()));
           double p = Double.parseDouble(parts[1].trim());
           if (k >= 1 && k <= SimSpeculation.MAX_TOKENS && p >= 0 && p <= 1) {
             return new SimSpeculation(k, p);
           }
         }
-      } catch (NumberFormatException e) {
+      } catch (NumberFormatException | ArithmeticException e) {
         // refused below
       }
       throw new Refused(

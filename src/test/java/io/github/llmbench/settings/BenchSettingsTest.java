@@ -107,6 +107,14 @@ class BenchSettingsTest {
   }
 
   @Test
+  void digitsOfAnotherScriptAreNotANumber() {
+    // Long.parseLong reads Arabic-Indic "\u0663\u0662" as 32
+    assertEquals(
+        "Invalid -Dconc=\u0663\u0662: expected a whole number from 1 to 100000",
+        error(Map.of("conc", "\u0663\u0662")));
+  }
+
+  @Test
   void turnsThinkTimeAndTraceSettingsAreChecked() {
     WorkloadSettings w = read(Map.of("turns", "3", "think.time", "1.5")).workload();
     assertTrue(w.multiTurn());
