@@ -13,6 +13,9 @@ class CharTokenizer implements ServerTokenizer {
   private final boolean decodes;
   int calls;
 
+  /** The longest text counted or encoded, in characters. */
+  int longestText;
+
   CharTokenizer(boolean bos, boolean decodes) {
     this.bos = bos;
     this.decodes = decodes;
@@ -26,12 +29,14 @@ class CharTokenizer implements ServerTokenizer {
   @Override
   public OptionalInt count(String text) {
     calls++;
+    longestText = Math.max(longestText, text.length());
     return OptionalInt.of(text.length() + (bos ? 1 : 0));
   }
 
   @Override
   public Optional<int[]> encode(String text) {
     calls++;
+    longestText = Math.max(longestText, text.length());
     return Optional.of(text.codePoints().toArray());
   }
 

@@ -11,7 +11,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -191,39 +190,16 @@ class PreparedWorkloadTest {
     Path trace = dir.resolve("trace.jsonl");
     Files.writeString(
         trace, "{\"timestamp\": 0, \"input_length\": 5000000, \"output_length\": 10}\n");
-    int[] longestText = {0};
-    ServerTokenizer words =
-        new ServerTokenizer() {
-          @Override
-          public OptionalInt count(String text) {
-            longestText[0] = Math.max(longestText[0], text.length());
-            return OptionalInt.of(
-                (int) Arrays.stream(text.split(" ")).filter(w -> !w.isEmpty()).count());
-          }
-
-          @Override
-          public String describe() {
-            return "words";
-          }
-
-          @Override
-          public Optional<int[]> encode(String text) {
-            return Optional.empty();
-          }
-
-          @Override
-          public Optional<String> decode(int[] ids) {
-            return Optional.empty();
-          }
-        };
+    CharTokenizer chars = new CharTokenizer(false, false);
     PreparedWorkload w =
         workload(
             Map.of("api", "completions", "dataset", "trace:" + trace),
-            server(words, OptionalInt.empty(), 4096));
+            server(chars, OptionalInt.empty(), 4096));
     DatasetException e = assertThrows(DatasetException.class, () -> w.prepare(NONE_PLANNED));
     assertTrue(
         e.getMessage().contains("5000000 prompt tokens + max_tokens 10 = 5000010 tokens > 4096"),
         e.getMessage());
-    assertTrue(longestText[0] < 100_000, "the longest text counted: " + longestText[0] + " chars");
+    assertTrue(
+        chars.longestText < 100_000, "the longest text counted: " + chars.longestText + " chars");
   }
 }
