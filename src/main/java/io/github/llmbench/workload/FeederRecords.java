@@ -90,11 +90,15 @@ public final class FeederRecords {
     if (raw instanceof Number n && n.doubleValue() == Math.rint(n.doubleValue())) {
       text = Long.toString(n.longValue());
     }
-    if (text.matches("[0-9]{1,18}") && TokenLengths.within(Long.parseLong(text), 1)) {
-      return Integer.parseInt(text);
-    }
-    throw new DatasetException(
-        "a feeder record has max_tokens=" + raw + " (expected " + TokenLengths.accepted(1) + ")");
+    return TokenLengths.parse(text, 1)
+        .orElseThrow(
+            () ->
+                new DatasetException(
+                    "a feeder record has max_tokens="
+                        + raw
+                        + " (expected "
+                        + TokenLengths.accepted(1)
+                        + ")"));
   }
 
   private static int inputTokens(Object raw) {

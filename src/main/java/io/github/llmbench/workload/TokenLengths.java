@@ -2,6 +2,7 @@ package io.github.llmbench.workload;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.llmbench.settings.WorkloadSettings;
+import java.util.OptionalInt;
 
 /**
  * The one range every length in tokens that a dataset, trace or session file gives is checked
@@ -21,6 +22,23 @@ public final class TokenLengths {
   /** Whether {@code tokens} is within the range from {@code min}. */
   public static boolean within(long tokens, int min) {
     return tokens >= min && tokens <= WorkloadSettings.MAX_LEN;
+  }
+
+  /**
+   * A length written as text ({@code {{tokens:N}}}, a feeder's column): ASCII digits of any number
+   * of them, compared with the range as text would be, never wrapped into it; empty for anything
+   * else, or a number outside the range.
+   */
+  public static OptionalInt parse(String digits, int min) {
+    if (!digits.matches("[0-9]+")) {
+      return OptionalInt.empty();
+    }
+    try {
+      long v = Long.parseLong(digits);
+      return within(v, min) ? OptionalInt.of((int) v) : OptionalInt.empty();
+    } catch (NumberFormatException e) { // past a long's top
+      return OptionalInt.empty();
+    }
   }
 
   /**

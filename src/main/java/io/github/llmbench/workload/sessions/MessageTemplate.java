@@ -109,14 +109,13 @@ public record MessageTemplate(String role, List<Part> parts) {
     if (!f[0].strip().matches("[0-9]+") || (f.length == 2 && f[1].isBlank())) {
       throw unknown(m);
     }
-    String digits = f[0].strip();
-    // compared as text first: a number of any size, never parsed past a long
-    if (digits.replaceFirst("^0+", "").length() > 18
-        || !TokenLengths.within(Long.parseLong(digits), 1)) {
-      throw new IllegalArgumentException(
-          "quotes " + m.group() + " (expected N " + TokenLengths.accepted(1) + ")");
-    }
-    return new Filler(Integer.parseInt(digits), f.length == 2 ? f[1].strip() : null);
+    int tokens =
+        TokenLengths.parse(f[0].strip(), 1)
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "quotes " + m.group() + " (expected N " + TokenLengths.accepted(1) + ")"));
+    return new Filler(tokens, f.length == 2 ? f[1].strip() : null);
   }
 
   private static IllegalArgumentException unknown(Matcher m) {
