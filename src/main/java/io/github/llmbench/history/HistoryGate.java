@@ -186,7 +186,7 @@ public record HistoryGate(List<Rule> rules) {
                 + " its limit %.2f since run %d; %s; %s; confirm it against the run before it"
                 + " (%s) with an interleaved A/B of their two builds, this key's other settings"
                 + " kept: mvn gatling:test -Dserve.cmd='<%s's server> --port {port}'"
-                + " -Dcandidate.serve.cmd='<%s's server> --port {port}' -Dgate.%s=%+.0f%%",
+                + " -Dcandidate.serve.cmd='<%s's server> --port {port}' -Dgate.%s=%s%s%%",
             name,
             pct,
             a.start() + 1,
@@ -204,7 +204,8 @@ public record HistoryGate(List<Rule> rules) {
             parent.run(),
             start.run(),
             r.metric().key(),
-            r.pct());
+            r.pct() > 0 ? "+" : "",
+            Level.plainNumber(r.pct()));
     double changed = Math.exp(sign * (a.reference().mean() + a.change()));
     return new Verdict(new GateResult(gate, level, gate.limitAt(ref), changed, false), why);
   }
@@ -220,7 +221,7 @@ public record HistoryGate(List<Rule> rules) {
         Locale.ROOT,
         "reference: runs %d-%d (%s to %s, %d runs), log sd %.3f, lag-1 %.2f; about %.0f runs"
             + " between false alarms with a known reference (fewer with one of %d runs, see"
-            + " docs/history.md), a lasting change of the threshold caught after about %.1f",
+            + " docs/history.md), a lasting change of the threshold caught after about %.1f run(s)",
         ref.from() + 1,
         ref.to() + 1,
         runs.get(ref.from()).run(),

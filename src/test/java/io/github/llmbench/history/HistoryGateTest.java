@@ -58,10 +58,14 @@ class HistoryGateTest {
   }
 
   private static HistoryGate.Verdict judge(double[] tpots) {
+    return judge(tpots, "tpot.mean:+10%");
+  }
+
+  private static HistoryGate.Verdict judge(double[] tpots, String rule) {
     List<HistoryLine> runs = HistoryFixtures.runs(tpots);
     HistoryLine newest = runs.get(runs.size() - 1);
     List<HistoryGate.Verdict> v =
-        HistoryGate.parse("tpot.mean:+10%").check(runs.subList(0, runs.size() - 1), newest);
+        HistoryGate.parse(rule).check(runs.subList(0, runs.size() - 1), newest);
     assertEquals(1, v.size());
     return v.get(0);
   }
@@ -77,6 +81,8 @@ class HistoryGateTest {
         v.why());
     assertTrue(v.why().contains("against the run before it (run-18)"), v.why());
     assertTrue(v.why().contains("-Dcandidate.serve.cmd='<run-19's server>"), v.why());
+    String confirm = judge(tpots(3, 20, 2, 0.20), "tpot.mean:+7.5%").why();
+    assertTrue(confirm.endsWith(" -Dgate.tpot.mean=+7.5%"), "the rule's own threshold: " + confirm);
     assertTrue(v.result().measured() > v.result().limit(), v.result().line());
   }
 
