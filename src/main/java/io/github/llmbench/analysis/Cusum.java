@@ -46,6 +46,15 @@ public final class Cusum {
   /** The most reference runs: the newest of the segment, so a slow drift is followed. */
   public static final int MAX_REFERENCE = 30;
 
+  /**
+   * The least spread of a reference, as a share of the step to catch. Runs that barely differ (a
+   * deterministic figure, copies of one run) would give a spread near 0 and a reference value
+   * {@code k} of millions, which no residual reaches once mapped through Student's t: the chart
+   * then missed a tenfold change. At a tenth of the step a change of the step is caught at its
+   * first run, and the printed run lengths stay finite.
+   */
+  static final double MIN_SD_OF_STEP = 0.1;
+
   /** The highest lag-1 autocorrelation used: above it the residuals' spread is mostly noise. */
   static final double MAX_RHO = 0.9;
 
@@ -176,7 +185,7 @@ public final class Cusum {
     int flagged = -1;
     for (int i = 0; i < n; i++) {
       int refEnd = start < 0 ? i - 1 : start - 1;
-      Reference ref = reference(worse, leftOut, segment, refEnd);
+      Reference ref = reference(worse, leftOut, segment, refEnd, shift * MIN_SD_OF_STEP);
       if (ref.runs() < MIN_REFERENCE) {
         out.add(new TooFew(ref.runs()));
         continue;
@@ -226,7 +235,7 @@ public final class Cusum {
   }
 
   /** The reference over runs {@code from..to}: the newest {@link #MAX_REFERENCE} not left out. */
-  static Reference reference(double[] y, boolean[] leftOut, int from, int to) {
+  static Reference reference(double[] y, boolean[] leftOut, int from, int to, double minSd) {
     List<Integer> runs = new ArrayList<>();
     for (int i = to; i >= from && runs.size() < MAX_REFERENCE; i--) {
       if (!leftOut[i]) {
@@ -256,10 +265,7 @@ public final class Cusum {
     double rho = Math.max(0, Math.min(MAX_RHO, (n * r1 + 1) / (n - 4)));
     // the sample variance of an autocorrelated series misses the variance of its own mean
     double variance = squares / (n * (1 - Ar1.meanVarianceFactor(n, rho) / n));
-    double sd = Math.sqrt(Math.max(variance, 0));
-    if (!(sd > 0)) {
-      sd = Math.max(Math.abs(mean), 1) * 1e-9; // identical runs: any change is one
-    }
+    double sd = Math.max(Math.sqrt(Math.max(variance, 0)), minSd);
     return new Reference(runs.get(0), runs.get(n - 1), n, mean, sd, rho);
   }
 

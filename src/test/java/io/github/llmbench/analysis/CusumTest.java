@@ -118,10 +118,22 @@ class CusumTest {
     List<Cusum.State> states = Cusum.replay(y, SHIFT);
     assertInstanceOf(Cusum.Alarm.class, states.get(22));
     Cusum.InControl in = assertInstanceOf(Cusum.InControl.class, states.get(39));
-    // the newest 30 of runs 1-39 without runs 21-23: runs 7-20 and 24-39
+    // the newest 30 of runs 1-39 without runs 21-23 (and the runs the chart took to come back
+    // down, which the floor on the spread makes one more: the chart is above 0 until run 24)
     assertEquals(Cusum.MAX_REFERENCE, in.reference().runs(), in.reference().toString());
-    assertEquals(6, in.reference().from(), in.reference().toString());
+    int leftOut = (in.reference().to() - in.reference().from() + 1) - in.reference().runs();
+    assertEquals(4, leftOut, in.reference().toString());
     assertTrue(in.reference().sd() < 0.02, in.reference().toString());
+    assertEquals(0, in.reference().mean(), 0.005, "no regressed run in the mean");
+  }
+
+  @Test
+  void identicalRunsStillCatchAChange() {
+    double[] y = new double[20];
+    y[19] = Math.log(10); // a throughput ten times lower, after 19 identical runs
+    Cusum.Alarm a = assertInstanceOf(Cusum.Alarm.class, Cusum.last(y, SHIFT));
+    assertEquals(19, a.start());
+    assertTrue(Double.isFinite(a.limits().inControlRuns()), a.toString());
   }
 
   @Test
